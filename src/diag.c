@@ -1,0 +1,235 @@
+/*
+ * diag.c - rendering diagnostics: locate a byte offset, print file:line:col, the source line
+ * with a caret underline, then notes. Line starts are computed lazily, once per file.
+ */
+#include "diag.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void stderr_sink(void *ctx, enum diag_level level, const char *text)
+{
+	(void)ctx;
+	(void)level;
+	fputs(text, stderr);
+}
+
+void diag_init_stderr(struct diag *d)
+{
+	memset(d, 0, sizeof *d);
+	d->sink = stderr_sink;
+	d->max_errors = 50;
+}
+
+int src_file_read(struct src_file *f, const char *path)
+{
+	memset(f, 0, sizeof *f);
+	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!fp)
+		return -1;
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	for (;;) {
+		if (!buf)
+			break;
+		size_t n = fread(buf + len, 1, cap - len - 1, fp);
+		len += n;
+		if (len + 1 < cap)
+			break;
+		cap *= 2;
+		char *nb = realloc(buf, cap);
+		if (!nb) {
+			free(buf);
+			buf = NULL;
+		}
+		buf = nb;
+	}
+	int err = ferror(fp);
+	if (fp != stdin)
+		fclose(fp);
+	if (!buf || err) {
+		free(buf);
+		errno = buf ? EIO : ENOMEM;
+		return -1;
+	}
+	buf[len] = '\0';
+	f->path = path;
+	f->text = buf;
+	f->len = len;
+	return 0;
+}
+
+void src_file_free(struct src_file *f)
+{
+	free((void *)f->text);
+	free(f->line_starts);
+	memset(f, 0, sizeof *f);
+}
+
+void src_file_from_string(struct src_file *f, const char *path, const char *text)
+{
+	memset(f, 0, sizeof *f);
+	f->path = path;
+	f->text = text;
+	f->len = strlen(text);
+}
+
+static void compute_lines(struct src_file *f)
+{
+	uint32_t n = 1;
+	for (size_t i = 0; i < f->len; i++)
+		n += f->text[i] == '\n';
+	f->line_starts = malloc(sizeof(uint32_t) * (n + 1));
+	if (!f->line_starts)
+		return;
+	uint32_t k = 0;
+	f->line_starts[k++] = 0;
+	for (size_t i = 0; i < f->len; i++)
+		if (f->text[i] == '\n')
+			f->line_starts[k++] = (uint32_t)i + 1;
+	f->nlines = k;
+}
+
+void src_locate(struct src_file *f, uint32_t off, uint32_t *line, uint32_t *col)
+{
+	if (!f->line_starts)
+		compute_lines(f);
+	if (!f->line_starts || f->nlines == 0) {
+		*line = 1;
+		*col = off + 1;
+		return;
+	}
+	uint32_t lo = 0, hi = f->nlines - 1;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi + 1) / 2;
+		if (f->line_starts[mid] <= off)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	*line = lo + 1;
+	*col = off - f->line_starts[lo] + 1;
+}
+
+static const char *level_name(enum diag_level l)
+{
+	return l == DIAG_ERROR ? "error" : l == DIAG_WARNING ? "warning" : "note";
+}
+
+/* Append the source line holding `span` and a caret line under it. */
+static void render_source(struct strbuf *b, struct src_file *f, struct src_span span,
+			  uint32_t line, uint32_t col)
+{
+	uint32_t start = f->line_starts ? f->line_starts[line - 1] : 0;
+	uint32_t end = start;
+	while (end < f->len && f->text[end] != '\n' && f->text[end] != '\r')
+		end++;
+	if (end - start > 400)
+		return; /* generated one-line files: the caret would help nobody */
+	sb_printf(b, " %5u | ", line);
+	for (uint32_t i = start; i < end; i++) {
+		unsigned char c = (unsigned char)f->text[i];
+		sb_printf(b, "%c", c == '\t' ? ' ' : (c < 32 || c > 126) ? '?' : (char)c);
+	}
+	sb_printf(b, "\n       | ");
+	for (uint32_t i = 1; i < col; i++)
+		sb_printf(b, " ");
+	uint32_t n = span.len;
+	if (n == 0 || col - 1 + n > end - start)
+		n = (end - start >= col) ? end - start - (col - 1) : 1;
+	if (n == 0)
+		n = 1;
+	sb_printf(b, "^");
+	for (uint32_t i = 1; i < n; i++)
+		sb_printf(b, "~");
+	sb_printf(b, "\n");
+}
+
+void diag_emit(struct diag *d, enum diag_level level, struct src_file *file,
+	       struct src_span span, const char *notes, const char *msg)
+{
+	if (level == DIAG_ERROR)
+		d->nerrors++;
+	else if (level == DIAG_WARNING)
+		d->nwarnings++;
+	if (d->max_errors && d->nerrors > d->max_errors) {
+		if (!d->suppressed && d->sink)
+			d->sink(d->ctx, DIAG_NOTE, "ptxi: too many errors; stopping the report here\n");
+		d->suppressed = true;
+		return;
+	}
+	if (!d->sink)
+		return;
+	struct strbuf b = {0};
+	uint32_t line = 0, col = 0;
+	if (file) {
+		if (span.off > file->len)
+			span.off = (uint32_t)file->len;
+		src_locate(file, span.off, &line, &col);
+		sb_printf(&b, "%s:%u:%u: %s: %s\n", file->path, line, col, level_name(level), msg);
+		render_source(&b, file, span, line, col);
+	} else {
+		sb_printf(&b, "ptxi: %s: %s\n", level_name(level), msg);
+	}
+	if (notes && *notes) {
+		const char *p = notes;
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			size_t n = nl ? (size_t)(nl - p) : strlen(p);
+			sb_printf(&b, "    %.*s\n", (int)n, p);
+			p += n + (nl != NULL);
+		}
+	}
+	d->sink(d->ctx, level, b.s ? b.s : "");
+	sb_free(&b);
+}
+
+void diag_vreport(struct diag *d, enum diag_level level, struct src_file *file,
+		  struct src_span span, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	diag_emit(d, level, file, span, NULL, msg);
+}
+
+void diag_report(struct diag *d, enum diag_level level, struct src_file *file,
+		 struct src_span span, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(d, level, file, span, fmt, ap);
+	va_end(ap);
+}
+
+void sb_printf(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (b->len + (size_t)n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 256;
+		while (cap < b->len + (size_t)n + 1)
+			cap *= 2;
+		char *s = realloc(b->s, cap);
+		if (!s)
+			return;
+		b->s = s;
+		b->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void sb_free(struct strbuf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}

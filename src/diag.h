@@ -1,0 +1,71 @@
+/*
+ * diag.h - source spans and the diagnostic sink.
+ * Tokens and IR carry byte offsets; line and column are computed only when a message is
+ * rendered ("file:line:col: error: message", the source line, a caret underline, notes).
+ * The sink is a callback so tests can capture messages; nothing here prints by itself.
+ */
+#ifndef PTXI_DIAG_H
+#define PTXI_DIAG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct src_span {
+	uint32_t off, len;
+};
+
+struct src_file {
+	const char *path;
+	const char *text;       /* NUL-terminated copy of the file                         */
+	size_t len;
+	uint32_t *line_starts;  /* computed on first use                                   */
+	uint32_t nlines;
+};
+
+enum diag_level { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE };
+
+/* Receives one fully rendered diagnostic (several lines, ending in '\n'). */
+typedef void diag_sink_fn(void *ctx, enum diag_level level, const char *text);
+
+struct diag {
+	diag_sink_fn *sink;
+	void *ctx;
+	unsigned nerrors, nwarnings;
+	unsigned max_errors;    /* stop rendering errors past this many (0 = unlimited)     */
+	bool suppressed;        /* set once max_errors was reached                          */
+};
+
+/* A sink that writes to stderr. */
+void diag_init_stderr(struct diag *d);
+
+/* Load a file (or "-" for stdin) into a src_file. Returns 0, or -1 with errno set. */
+int src_file_read(struct src_file *f, const char *path);
+void src_file_free(struct src_file *f);
+/* Make a src_file over an in-memory string (tests); text must outlive the file. */
+void src_file_from_string(struct src_file *f, const char *path, const char *text);
+
+/* 1-based line and column of a byte offset. */
+void src_locate(struct src_file *f, uint32_t off, uint32_t *line, uint32_t *col);
+
+/* Report at a span of `file` (file may be NULL: no location). `notes` (may be NULL) is
+ * appended after the caret line, each line indented; it is where runtime diagnostics put
+ * the CTA/thread and barrier state. */
+void diag_emit(struct diag *d, enum diag_level level, struct src_file *file,
+	       struct src_span span, const char *notes, const char *msg);
+__attribute__((format(printf, 5, 6)))
+void diag_report(struct diag *d, enum diag_level level, struct src_file *file,
+		 struct src_span span, const char *fmt, ...);
+void diag_vreport(struct diag *d, enum diag_level level, struct src_file *file,
+		  struct src_span span, const char *fmt, va_list ap);
+
+/* A growable string for building messages. */
+struct strbuf {
+	char *s;
+	size_t len, cap;
+};
+__attribute__((format(printf, 2, 3))) void sb_printf(struct strbuf *b, const char *fmt, ...);
+void sb_free(struct strbuf *b);
+
+#endif
