@@ -1,0 +1,122 @@
+/*
+ * corpus_check.c - parse PTX files and compare with what they expect (meson test "corpus").
+ * A file whose first line is `// expect error: L:C message` must produce that error first
+ * (as "path:L:C: error: message"); any other file must parse with no diagnostics at all.
+ * With --time, also prints the parse speed of every file (bench/parse_speed.sh uses it).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "arena.h"
+#include "diag.h"
+#include "ir.h"
+
+struct capture {
+	char first[2048];
+	unsigned n;
+	int verbose;
+};
+
+static void sink(void *ctx, enum diag_level level, const char *text)
+{
+	struct capture *c = ctx;
+	if (level == DIAG_ERROR && c->n++ == 0) {
+		size_t k = strcspn(text, "\n");
+		if (k >= sizeof c->first)
+			k = sizeof c->first - 1;
+		memcpy(c->first, text, k);
+		c->first[k] = '\0';
+	}
+	if (c->verbose)
+		fputs(text, stderr);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The expected first error of `text`, as "L:C message", or NULL. */
+static char *expectation(const char *text)
+{
+	static const char tag[] = "// expect error: ";
+	if (strncmp(text, tag, sizeof tag - 1) != 0)
+		return NULL;
+	const char *s = text + sizeof tag - 1;
+	size_t n = strcspn(s, "\r\n");
+	char *e = malloc(n + 1);
+	memcpy(e, s, n);
+	e[n] = '\0';
+	return e;
+}
+
+static int check_file(const char *path, int timing, int verbose)
+{
+	struct src_file f;
+	if (src_file_read(&f, path) != 0) {
+		fprintf(stderr, "FAIL %s: cannot read\n", path);
+		return 1;
+	}
+	struct capture cap = {.verbose = verbose};
+	struct diag d = {.sink = sink, .ctx = &cap};
+	struct arena *a = arena_create();
+	double t0 = now();
+	struct ir_module *m = ir_parse(a, &d, &f);
+	double dt = now() - t0;
+	int fail = 0;
+	char *want = expectation(f.text);
+	if (want) {
+		char full[4096];
+		snprintf(full, sizeof full, "%s:%s", path, want);
+		/* "path:L:C message" -> "path:L:C: error: message" */
+		char *sp = strchr(full + strlen(path) + 1, ' ');
+		char expect[4200];
+		if (sp)
+			snprintf(expect, sizeof expect, "%.*s: error: %s", (int)(sp - full), full, sp + 1);
+		else
+			snprintf(expect, sizeof expect, "%s", full);
+		if (cap.n == 0 || strcmp(cap.first, expect) != 0) {
+			fprintf(stderr, "FAIL %s\n  expected: %s\n  got:      %s\n", path, expect,
+				cap.n ? cap.first : "(no error)");
+			fail = 1;
+		}
+		free(want);
+	} else if (cap.n || m->nerrors || d.nwarnings) {
+		fprintf(stderr, "FAIL %s: %u errors, first: %s\n", path, cap.n, cap.first);
+		fail = 1;
+	}
+	if (timing) {
+		uint64_t n = 0;
+		for (struct ir_func *fn = m->funcs; fn; fn = fn->next)
+			n += fn->ninsns;
+		printf("%s: %.1f MB in %.3f s = %.1f MB/s, %llu instructions\n", path, f.len / 1e6, dt,
+		       f.len / 1e6 / dt, (unsigned long long)n);
+	}
+	arena_destroy(a);
+	src_file_free(&f);
+	return fail;
+}
+
+int main(int argc, char **argv)
+{
+	int timing = 0, verbose = 0, fails = 0, files = 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--time") == 0) {
+			timing = 1;
+			continue;
+		}
+		if (strcmp(argv[i], "-v") == 0) {
+			verbose = 1;
+			continue;
+		}
+		fails += check_file(argv[i], timing, verbose);
+		files++;
+	}
+	if (!timing)
+		printf("%d files, %d failed\n", files, fails);
+	return fails ? 1 : 0;
+}
