@@ -1,0 +1,535 @@
+#!/usr/bin/env python3
+"""
+gen.py - generate the differential corpus of one-instruction PTX kernels and label each
+with ptxas's verdict.
+
+    gen.py list                 print the cases (version, target, instruction), no ptxas
+    gen.py label [-o FILE]      run ptxas on every case (2 jobs), write corpus.tsv
+
+Every case is the kernel in TEMPLATE with one instruction substituted; the runner
+(run_corpus.c) rebuilds the same text from the corpus row, so the corpus needs only the
+instruction, .version and .target. Rows: id, version, target, verdict (ok|error), the
+instruction, and ptxas's first error message (without the "ptxas file, line N;" prefix).
+"""
+import hashlib
+import itertools
+import os
+import subprocess
+import sys
+import tempfile
+from multiprocessing import Pool
+
+PTXAS = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
+
+# Keep in sync with TEMPLATE in run_corpus.c (the runner checks line 16 is the instruction).
+TEMPLATE = """.version {v}
+.target {t}
+.address_size 64
+.global .align 16 .b8 gbuf[1024];
+.visible .entry k()
+{{
+\t.reg .pred %p<4>;
+\t.reg .b16 %rs<4>;
+\t.reg .b32 %r<8>;
+\t.reg .b64 %rd<8>;
+\t.reg .u32 %u<4>;
+\t.reg .f32 %f<4>;
+\t.shared .align 8 .b64 bar;
+\t.shared .align 16 .b8 sbuf[1024];
+\t.local .align 8 .b8 lbuf[64];
+\t{insn}
+$L1:
+\tret;
+}}
+"""
+
+PAIRS = [("7.0", "sm_80"), ("7.1", "sm_80"), ("7.8", "sm_80"), ("8.0", "sm_80"),
+         ("8.5", "sm_80"), ("8.6", "sm_80"), ("9.0", "sm_80"), ("7.1", "sm_86"),
+         ("8.0", "sm_86"), ("7.8", "sm_89"), ("8.6", "sm_89"), ("7.8", "sm_90"),
+         ("8.0", "sm_90"), ("8.5", "sm_90"), ("8.6", "sm_90"), ("9.0", "sm_90"),
+         ("8.0", "sm_90a"), ("8.6", "sm_90a"), ("9.0", "sm_90a")]
+# The thresholds that matter most; every combination gets these plus a few rotating pairs.
+KEY = [("7.0", "sm_80"), ("8.0", "sm_80"), ("7.8", "sm_90"), ("8.0", "sm_90"),
+       ("8.6", "sm_90"), ("9.0", "sm_90a")]
+BAD_PAIRS = [("7.0", "sm_86"), ("7.1", "sm_89"), ("7.1", "sm_90"), ("7.8", "sm_90a"),
+             ("9.1", "sm_90"), ("6.0", "sm_80")]
+
+
+def pick(insn, n):
+    """n pairs for one instruction, chosen deterministically from its text."""
+    h = int(hashlib.md5(insn.encode()).hexdigest(), 16)
+    out = []
+    while len(out) < n:
+        p = PAIRS[h % len(PAIRS)]
+        h //= len(PAIRS)
+        if p not in out:
+            out.append(p)
+        if h == 0:
+            h = int(hashlib.md5((insn + str(len(out))).encode()).hexdigest(), 16)
+    return out
+
+
+cases = []      # (version, target, insn)
+seen = set()
+
+
+def add(insn, pairs):
+    for v, t in pairs:
+        k = (v, t, insn)
+        if k not in seen:
+            seen.add(k)
+            cases.append(k)
+
+
+def full(insn):
+    add(insn, KEY + pick(insn, 2))
+
+
+def some(insn, n=3):
+    add(insn, [("9.0", "sm_90a")] + pick(insn, n))
+
+
+SEMS = ["", ".release", ".relaxed", ".acquire"]
+SCOPES = ["", ".cta", ".cluster", ".gpu"]
+SPACES = ["", ".shared", ".shared::cta", ".shared::cluster", ".global"]
+ADDRS = ["[bar]", "[%rd1]", "[%r1]", "[bar+8]", "[bar+4]", "[sbuf+16]", "[gbuf]",
+         "[%rd1+8]", "[64]", "[lbuf]", "%rd1", "[bar+-8]"]
+U32S = ["1", "0", "1048576", "%r1", "%u1", "%rd1", "%rs1", "%f1", "%p1", "0x10", "_"]
+
+
+def gen_init_inval():
+    for op in ["init", "inval"]:
+        ops = "[bar], %r1" if op == "init" else "[bar]"
+        for sp, ty, ss in itertools.product(SPACES + [".local"], [".b64", ".b32", ".u64"],
+                                            ["", ".release.cta", ".relaxed.cluster"]):
+            full(f"mbarrier.{op}{ss}{sp}{ty} {ops};")
+        for sp in ["", ".shared", ".shared::cta"]:
+            for a in ADDRS:
+                some(f"mbarrier.{op}{sp}.b64 {a}" + (", %r1;" if op == "init" else ";"))
+        full(f"mbarrier.{op}.b64.shared {ops};")
+        full(f"mbarrier.{op}.shared.b64 {ops}, %r2;")
+        full(f"mbarrier.{op}.shared.shared.b64 {ops};")
+        full(f"mbarrier.{op}.shared::cta.shared.b64 {ops};")
+        full(f"@%p1 mbarrier.{op}.shared.b64 {ops};")
+        full(f"mbarrier.{op}.shared {ops};")
+    full("mbarrier.init.shared.b64 [bar];")
+    full("mbarrier.init.shared.b64 %rd1, [bar], 1;")
+    for c in U32S:
+        for sp in ["", ".shared"]:
+            some(f"mbarrier.init{sp}.b64 [bar], {c};", 4)
+
+
+def gen_arrive():
+    for op in ["arrive", "arrive_drop"]:
+        for om, se, sc, sp in itertools.product(["", ".expect_tx", ".noComplete"], SEMS,
+                                                SCOPES, SPACES):
+            q = f"mbarrier.{op}{om}{se}{sc}{sp}.b64"
+            if om == ".expect_tx":
+                confs = ["%rd1, [bar], %r2", "_, [bar], %r2"]
+            else:
+                confs = ["%rd1, [bar]", "_, [bar]", "%rd1, [bar], %r2", "_, [bar], %r2"]
+            for c in confs:
+                add(f"{q} {c};", pick(q + c, 3) + [("9.0", "sm_90a")])
+        base = f"mbarrier.{op}"
+        for q in [".shared.b64", ".release.cta.shared::cta.b64", ".shared::cluster.b64",
+                  ".noComplete.shared.b64", ".expect_tx.shared::cta.b64"]:
+            for d in ["%rd1", "_", "%r1", "%p1", "%f1", "%u1"]:
+                for rest in ["[bar]", "[bar], 1", "[bar], 0", "[bar], %r2"]:
+                    some(f"{base}{q} {d}, {rest};", 2)
+            for a in ADDRS:
+                some(f"{base}{q} _, {a}, 1;", 2)
+            for c in U32S:
+                some(f"{base}{q} _, [bar], {c};", 2)
+                full(f"{base}{q} %rd1, [bar], {c};") if c in ("0", "1", "%r2") else None
+        # orders and duplicates
+        for q in [".shared.release.cta.b64", ".b64.shared", ".cta.release.shared.b64",
+                  ".release.expect_tx.cta.shared.b64", ".shared.expect_tx.b64",
+                  ".release.noComplete.cta.shared.b64", ".shared.noComplete.b64",
+                  ".shared::cta.release.cta.b64", ".release.release.cta.shared.b64",
+                  ".release.cta.cluster.shared.b64", ".shared.shared::cta.b64",
+                  ".expect_tx.expect_tx.shared.b64", ".noComplete.expect_tx.shared.b64",
+                  ".expect_tx.noComplete.shared.b64", ".release.cta.shared.b64.b64",
+                  ".b32", ".u64", ".s64", ".shared.u64", ""]:
+            for c in ["%rd1, [bar]", "_, [bar], %r2", "%rd1, [bar], 1"]:
+                some(f"{base}{q} {c};", 3)
+        for c in ["%rd1, [bar], %r2, %r3", "%rd1", "[bar]", "%rd1, [bar], %r2, 1",
+                  "_, [bar], 4, %r3"]:
+            some(f"{base}.shared.b64 {c};", 3)
+            some(f"{base}.expect_tx.shared.b64 {c};", 3)
+        full(f"@%p1 {base}.shared.b64 %rd1, [bar];")
+        full(f"@!%p1 {base}.release.cluster.shared::cluster.b64 _, [%r1];")
+
+
+def gen_tx():
+    for op in ["expect_tx", "complete_tx"]:
+        for se, sc, sp in itertools.product(SEMS, SCOPES, SPACES):
+            q = f"mbarrier.{op}{se}{sc}{sp}.b64"
+            add(f"{q} [bar], %r1;", pick(q, 4) + [("9.0", "sm_90a"), ("8.0", "sm_90")])
+        for c in U32S:
+            some(f"mbarrier.{op}.shared.b64 [bar], {c};", 2)
+            some(f"mbarrier.{op}.relaxed.cluster.shared::cluster.b64 [%r2], {c};", 2)
+        for a in ADDRS:
+            some(f"mbarrier.{op}.shared::cluster.b64 {a}, 16;", 2)
+        for x in ["%rd1, [bar], %r1", "[bar]", "[bar], %r1, %r2", "_, [bar], %r1"]:
+            some(f"mbarrier.{op}.shared.b64 {x};", 2)
+        for q in [".b32", ".u64", "", ".shared.relaxed.cta.b64", ".b64.shared",
+                  ".relaxed.shared.b64", ".cta.shared.b64", ".relaxed.cta.cta.shared.b64"]:
+            some(f"mbarrier.{op}{q} [bar], %r1;", 3)
+
+
+def gen_wait():
+    for op in ["test_wait", "try_wait"]:
+        for om, se, sc, sp in itertools.product(["", ".parity"], SEMS, SCOPES, SPACES):
+            q = f"mbarrier.{op}{om}{se}{sc}{sp}.b64"
+            third = "%r2" if om else "%rd2"
+            for c in [f"%p1, [bar], {third}"] + ([f"%p1, [bar], {third}, %r3"]
+                                                 if op == "try_wait" else []):
+                add(f"{q} {c};", pick(q + c, 3) + [("9.0", "sm_90a")])
+        for om in ["", ".parity"]:
+            q = f"mbarrier.{op}{om}.shared.b64"
+            thirds = ["%rd2", "%r2", "0", "1", "2", "3", "%rs2", "%f2", "_", "%p2", "-1"]
+            for d in ["%p1", "_", "%r1", "%rd1", "%rs1"]:
+                some(f"{q} {d}, [bar], {thirds[0] if not om else '0'};", 2)
+            for th in thirds:
+                full(f"{q} %p1, [bar], {th};") if th in ("0", "1", "2", "%rd2", "%r2") \
+                    else some(f"{q} %p1, [bar], {th};", 2)
+            for a in ADDRS:
+                some(f"{q} %p1, {a}, {'%r2' if om else '%rd2'};", 2)
+            for h in ["%r3", "100", "0", "%rd3", "%rs3", "%f3"]:
+                some(f"{q} %p1, [bar], {'%r2' if om else '%rd2'}, {h};", 2)
+            some(f"{q} %p1, [bar];", 2)
+            some(f"{q} %p1, [bar], %r2, %r3, %r4;", 2)
+            some(f"{q} %p1|%p2, [bar], %r2;", 2)
+            some(f"{q} !%p1, [bar], %r2;", 2)
+            some(f"@%p2 {q} %p1, [bar], {'%r2' if om else '%rd2'};", 2)
+        for q in [".shared.parity.b64", ".acquire.parity.cta.shared.b64", ".b64.parity",
+                  ".parity.parity.b64", ".shared.acquire.cta.b64", ".cta.acquire.b64",
+                  ".parity.b32", ".parity.u64", ".parity", ".acquire.cta.parity.shared.b64"]:
+            some(f"mbarrier.{op}{q} %p1, [bar], %r2;", 3)
+            some(f"mbarrier.{op}{q} %p1, [bar], %rd2;", 2)
+
+
+def gen_misc_mbar():
+    for q in [".b64", ".shared.b64", ".u64", ".b32", ".shared::cta.b64", "", ".relaxed.cta.b64",
+              ".noComplete.b64"]:
+        for d, s in [("%r1", "%rd2"), ("%u1", "%rd2"), ("%rd1", "%rd2"), ("%rs1", "%rd2"),
+                     ("%r1", "%r2"), ("%r1", "[bar]"), ("_", "%rd2"), ("%p1", "%rd2")]:
+            some(f"mbarrier.pending_count{q} {d}, {s};", 2)
+    for om, sp, ss in itertools.product(["", ".noinc"], SPACES + [".local"],
+                                        ["", ".release.cta", ".relaxed.cluster"]):
+        full(f"cp.async.mbarrier.arrive{om}{ss}{sp}.b64 [bar];")
+    for om in ["", ".noinc"]:
+        for a in ADDRS:
+            some(f"cp.async.mbarrier.arrive{om}.shared.b64 {a};", 2)
+        for q in [".b32", ".u64", "", ".shared", ".b64.noinc", ".shared.noinc.b64",
+                  ".noinc.noinc.shared.b64"]:
+            some(f"cp.async.mbarrier.arrive{om}{q} [bar];", 2)
+        for x in ["%rd1, [bar]", "[bar], 1", "_, [bar]", ""]:
+            some(f"cp.async.mbarrier.arrive{om}.shared.b64 {x};", 2)
+    some("mbarrier.foo.shared.b64 [bar];", 1)
+    some("mbarrier.shared.b64 [bar];", 1)
+    some("mbarrier.arrive.nocomplete.shared.b64 %rd1, [bar], 1;", 1)
+
+
+def gen_bulk():
+    comps = ["", ".mbarrier::complete_tx::bytes", ".bulk_group"]
+    dirs = [(".shared::cluster", ".global"), (".shared::cta", ".global"),
+            (".shared::cluster", ".shared::cta"), (".global", ".shared::cta"),
+            (".shared", ".global"), (".global", ".global"), (".shared::cta", ".shared::cta"),
+            (".global", ".shared::cluster"), (".shared::cluster", ".shared::cluster"),
+            (".local", ".global")]
+    for (dst, src), comp, mc, ch in itertools.product(dirs, comps, ["", ".multicast::cluster"],
+                                                      ["", ".L2::cache_hint"]):
+        q = f"cp.async.bulk{dst}{src}{comp}{mc}{ch}"
+        dm = "[gbuf]" if dst == ".global" else "[sbuf]"
+        sm = "[gbuf]" if src == ".global" else "[sbuf+512]"
+        ops = [dm, sm, "256"]
+        if comp != ".bulk_group":
+            ops.append("[bar]")
+        if mc:
+            ops.append("%rs1")
+        if ch:
+            ops.append("%rd3")
+        add(f"{q} {', '.join(ops)};", pick(q, 2) + [("9.0", "sm_90a"), ("8.0", "sm_90"),
+                                                   ("8.6", "sm_90")])
+        # the same without the optional operands / with missing mbar
+        if mc or ch:
+            some(f"{q} {dm}, {sm}, 256, [bar];", 1)
+    q1 = "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+    q2 = "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes"
+    q3 = "cp.async.bulk.global.shared::cta.bulk_group"
+    q4 = "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes"
+    for sz in ["16", "20", "0", "8", "4096", "1048576", "%r1", "%u1", "%rd1", "%rs1", "0x30",
+               "17", "-16", "%f1"]:
+        for q, ops in [(q1, "[sbuf], [gbuf], {}, [bar]"), (q2, "[%r2], [sbuf], {}, [bar]"),
+                       (q3, "[gbuf], [sbuf], {}"), (q4, "[sbuf], [gbuf], {}, [bar]")]:
+            if sz in ("16", "20", "0", "%r1"):
+                full(f"{q} {ops.format(sz)};")
+            else:
+                some(f"{q} {ops.format(sz)};", 2)
+    for mask in ["%rs1", "%r1", "%rd1", "0xff", "3", "65536", "%p1"]:
+        some(f"{q1}.multicast::cluster [sbuf], [gbuf], 256, [bar], {mask};", 3)
+    for pol in ["%rd3", "%r3", "%rs3", "7"]:
+        some(f"{q1}.L2::cache_hint [sbuf], [gbuf], 256, [bar], {pol};", 3)
+        some(f"{q3}.L2::cache_hint [gbuf], [sbuf], 256, {pol};", 2)
+    for ops in ["[sbuf+8], [gbuf+8], 256, [bar]", "[%rd1], [%rd2], 256, [%rd3]",
+                "[%r1], [%rd2], 256, [%r3]", "[sbuf], [gbuf], 256, [bar+4]",
+                "[gbuf], [gbuf], 256, [bar]", "[sbuf], [sbuf], 256, [bar]",
+                "[sbuf], [gbuf], 256", "[sbuf], [gbuf], 256, [bar], %rd1",
+                "[sbuf], [gbuf], [bar], 256", "%rd1, [gbuf], 256, [bar]",
+                "[sbuf], [gbuf], 256, %rd1", "[lbuf], [gbuf], 256, [bar]",
+                "[sbuf], [lbuf], 256, [bar]", "[64], [gbuf], 256, [bar]"]:
+        some(f"{q1} {ops};", 3)
+        some(f"{q4} {ops};", 2)
+    for q in [q1 + ".L2::cache_hint.multicast::cluster", "cp.async.bulk.global.shared::cluster",
+              "cp.async.bulk.mbarrier::complete_tx::bytes.shared::cluster.global",
+              "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.b64",
+              "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.u32",
+              "cp.async.bulk.global.shared::cluster.mbarrier::complete_tx::bytes.bulk_group"]:
+        some(f"{q} [sbuf], [gbuf], 256, [bar];", 3)
+    for x in ["cp.async.bulk.commit_group;", "cp.async.bulk.wait_group 0;",
+              "cp.async.bulk.wait_group.read 0;", "cp.async.bulk.wait_group %r1;",
+              "cp.async.bulk.commit_group 1;", "cp.async.bulk.wait_group;",
+              "cp.async.bulk.wait_group.read 3;", "cp.async.bulk.wait_group 63;"]:
+        full(x)
+
+
+def gen_fence():
+    for se in ["", ".release", ".acquire", ".acq_rel", ".sc", ".relaxed"]:
+        for sc in ["", ".cta", ".cluster", ".gpu", ".sys"]:
+            full(f"fence.mbarrier_init{se}{sc};")
+            full(f"fence{se}{sc};")
+    for sp in ["", ".global", ".shared", ".shared::cta", ".shared::cluster", ".local", ".const",
+               ".param"]:
+        full(f"fence.proxy.async{sp};")
+        some(f"fence.proxy.async{sp}.release.cluster;", 2)
+        some(f"fence.proxy.async.acq_rel.gpu{sp};", 1)
+    for x in ["fence.cluster.release;", "fence.mbarrier_init.cluster.release;",
+              "fence.mbarrier_init.release.cluster 0;", "fence.proxy.async.global.shared::cta;",
+              "membar.proxy.async;", "fence.proxy.alias;", "fence.proxy.tensormap;",
+              "fence.acquire.sync_restrict::shared::cluster.cluster;",
+              "fence.release.sync_restrict::shared::cta.cluster;",
+              "fence.release.sync_restrict::shared::cluster.cluster;",
+              "fence.acquire.sync_restrict::shared::cta.cluster;",
+              "fence.acquire.sync_restrict::shared::cluster.cta;",
+              "fence.sync_restrict::shared::cluster.cluster;",
+              "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;",
+              "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;",
+              "fence.proxy.async::generic.release.sync_restrict::shared::cluster.cluster;",
+              "membar.cta;", "membar.gl;", "membar.sys;", "membar.cluster;", "membar;",
+              "fence.sc.cta.cta;", "fence.acq_rel.acq_rel.gpu;", "fence;",
+              "fence.mbarrier_init;", "fence.mbarrier_init.release.cluster.release;",
+              "@%p1 fence.mbarrier_init.release.cluster;", "fence.proxy;",
+              "fence.proxy.async.shared::cta.shared::cta;"]:
+        full(x)
+
+
+def gen_cluster():
+    for sp in ["", ".shared::cluster", ".shared::cta", ".shared", ".global"]:
+        for ty in [".u32", ".u64", ".b32", ".b64", ".s32", ""]:
+            w = "%rd" if "64" in ty else "%r"
+            full(f"mapa{sp}{ty} {w}1, {w}2, %r3;")
+            full(f"getctarank{sp}{ty} %r1, {w}2;")
+    for ty in [".u32", ".u64"]:
+        w = "%rd" if ty == ".u64" else "%r"
+        for d, a, b in [("%r1", "%r2", "%r3"), ("%rd1", "%rd2", "%r3"), ("%rd1", "%rd2", "%rd3"),
+                        (w + "1", "sbuf", "%r3"), (w + "1", "sbuf+8", "%r3"),
+                        (w + "1", w + "2", "1"), (w + "1", "gbuf", "%r3"),
+                        (w + "1", w + "2", "%rs3"), ("_", w + "2", "%r3"),
+                        (w + "1", "[sbuf]", "%r3"), (w + "1", "bar", "0"),
+                        ("%u1", "%u2", "%u3"), ("%f1", "%r2", "%r3"), ("%p1", w + "2", "%r3"),
+                        (w + "1", w + "2", "%p3")]:
+            for sp in ["", ".shared::cluster"]:
+                some(f"mapa{sp}{ty} {d}, {a}, {b};", 2)
+        for d, a in [("%r1", w + "2"), ("%rd1", w + "2"), ("%rs1", w + "2"), ("_", w + "2"),
+                     ("%r1", "sbuf"), ("%r1", "sbuf+8"), ("%r1", "gbuf"), ("%r1", "[sbuf]"),
+                     ("%r1", "1"), ("%p1", w + "2"), ("%u1", w + "2"), ("%r1", "%rs2")]:
+            for sp in ["", ".shared::cluster"]:
+                some(f"getctarank{sp}{ty} {d}, {a};", 2)
+    some("mapa.shared::cluster.u32 %r1, %r2;", 2)
+    some("mapa.shared::cluster.u32 %r1, %r2, %r3, %r4;", 2)
+    some("getctarank.shared::cluster.u32 %r1;", 2)
+    some("getctarank.shared::cluster.u32 %r1, %r2, %r3;", 2)
+    for w in ["arrive", "wait"]:
+        for se in ["", ".release", ".relaxed", ".acquire", ".acq_rel"]:
+            for al in ["", ".aligned"]:
+                full(f"barrier.cluster.{w}{se}{al};")
+        for x in [".aligned.release", ".aligned.acquire", ".aligned.relaxed", " 0", " %r1",
+                  ".release.cluster", ".acquire.cta", ".aligned.aligned", ".sync"]:
+            some(f"barrier.cluster.{w}{x};", 3)
+        full(f"@%p1 barrier.cluster.{w};")
+    for x in ["barrier.cluster.sync;", "barrier.cluster;", "barrier.cluster.arrive.wait;"]:
+        some(x, 3)
+    for d in ["%r1|%p1", "_|%p1", "%r1|_", "%rd1|%p1", "%rs1|%p1", "%p1|%p2", "%r1|%r2",
+              "%r1", "%p1", "%u1|%p1", "%f1|%p1"]:
+        for mk in ["0xffffffff", "%r3", "0", "%rd3", "%rs3", "%u3", "-1"]:
+            if mk in ("0xffffffff", "%r3") or d in ("%r1|%p1",):
+                full(f"elect.sync {d}, {mk};") if d in ("%r1|%p1", "_|%p1") else \
+                    some(f"elect.sync {d}, {mk};", 2)
+    for x in ["elect %r1|%p1, 0xffffffff;", "elect.sync.aligned %r1|%p1, 0xffffffff;",
+              "elect.sync %r1|%p1;", "elect.sync %r1|%p1, %r3, %r4;",
+              "@%p2 elect.sync %r1|%p1, 0xffffffff;", "elect.sync.b32 %r1|%p1, 0xffffffff;",
+              "elect.sync %r1|!%p1, 0xffffffff;"]:
+        full(x)
+    sregs = ["%clusterid", "%nclusterid", "%cluster_ctaid", "%cluster_nctaid"]
+    for s in sregs:
+        for c in [".x", ".y", ".z", ".w", ""]:
+            for ty, d in [(".u32", "%r1"), (".u64", "%rd1"), (".b32", "%r1"), (".u16", "%rs1")]:
+                if ty == ".u32" or c == ".x":
+                    full(f"mov{ty} {d}, {s}{c};") if c in (".x", "") and ty == ".u32" else \
+                        some(f"mov{ty} {d}, {s}{c};", 2)
+    for s in ["%cluster_ctarank", "%cluster_nctarank"]:
+        for ty, d in [(".u32", "%r1"), (".u64", "%rd1"), (".b32", "%r1"), (".s32", "%r1"),
+                      (".u16", "%rs1"), (".pred", "%p1")]:
+            full(f"mov{ty} {d}, {s};") if ty == ".u32" else some(f"mov{ty} {d}, {s};", 2)
+        some(f"mov.u32 %r1, {s}.x;", 2)
+        some(f"add.u32 %r1, {s}, 1;", 2)
+        some(f"cvt.u64.u32 %rd1, {s};", 2)
+    for ty, d in [(".pred", "%p1"), (".u32", "%r1"), (".b32", "%r1")]:
+        full(f"mov{ty} {d}, %is_explicit_cluster;")
+    for x in ["mov.u32 %r1, %tid.x;", "mov.u32 %r1, %ctaid.y;", "mov.u32 %r1, %laneid;",
+              "mov.u64 %rd1, %clock64;", "mov.u32 %r1, %dynamic_smem_size;",
+              "mov.u32 %r1, %aggr_smem_size;", "mov.u32 %r1, %tid;",
+              "cvt.u64.u32 %rd1, %cluster_ctaid.x;", "mov.u32 %r1, %lanemask_lt;",
+              "mov.u32 %r1, %warpid;", "mov.u32 %r1, %total_smem_size;"]:
+        full(x)
+
+
+def gen_common():
+    lines = [
+        "add.s32 %r1, %r2, %r3;", "add.u32 %r1, %r2, 1;", "add.s32 %r1, %rd2, %r3;",
+        "add.u64 %rd1, %rd2, %rd3;", "add.f32 %f1, %f2, %f3;", "add.f32 %f1, %r2, %f3;",
+        "add.s32 %r1, %r2;", "add.s32 %r1, %r2, %r3, %r4;", "add %r1, %r2, %r3;",
+        "add.sat.s32 %r1, %r2, %r3;", "add.sat.u32 %r1, %r2, %r3;", "add.cc.u32 %r1, %r2, %r3;",
+        "add.rn.f32 %f1, %f2, %f3;", "add.rn.s32 %r1, %r2, %r3;", "add.s32 _, %r2, %r3;",
+        "mul.lo.s32 %r1, %r2, %r3;", "mul.wide.u32 %rd1, %r2, %r3;", "mul.s32 %r1, %r2, %r3;",
+        "mul.wide.u32 %r1, %r2, %r3;", "mad.lo.s32 %r1, %r2, %r3, %r4;",
+        "mov.u32 %r1, %r2;", "mov.u32 %r1, 5;", "mov.b64 %rd1, %rd2;", "mov.u32 %r1, %rd2;",
+        "mov.u64 %rd1, sbuf;", "mov.u64 %rd1, gbuf;", "mov.u32 %r1, sbuf;", "mov.pred %p1, 1;",
+        "mov.f32 %f1, 0f3F800000;", "mov.b32 %r1, %f1;", "mov.u16 %rs1, %rs2;",
+        "ld.shared.u32 %r1, [sbuf];", "ld.shared.u32 %r1, [%r2];", "ld.shared.u32 %r1, [%rd2];",
+        "ld.global.u32 %r1, [%rd2];", "ld.global.u32 %r1, [sbuf];", "ld.u32 %r1, [%rd2];",
+        "ld.shared::cta.u32 %r1, [sbuf];", "ld.shared::cluster.u32 %r1, [%r2];",
+        "ld.shared.v2.u32 {%r1, %r2}, [sbuf];", "ld.shared.v4.u32 {%r1, %r2, %r3, %r4}, [sbuf];",
+        "ld.acquire.gpu.global.u32 %r1, [%rd2];", "ld.relaxed.cta.shared.u32 %r1, [sbuf];",
+        "ld.volatile.shared.u32 %r1, [sbuf];", "ld.shared.b64 %rd1, [bar];",
+        "ld.global.nc.u32 %r1, [%rd2];", "ld.local.u32 %r1, [lbuf];",
+        "st.shared.u32 [sbuf], %r1;", "st.global.u32 [%rd2], %r1;", "st.shared.u32 [sbuf], %rd1;",
+        "st.release.cluster.shared::cluster.u32 [%r2], %r1;", "st.shared.u32 [64], %r1;",
+        "st.local.u32 [lbuf], %r1;", "st.shared.v2.u32 [sbuf], {%r1, %r2};",
+        "setp.eq.s32 %p1, %r1, %r2;", "setp.lt.u32 %p1|%p2, %r1, %r2;", "setp.s32 %p1, %r1, %r2;",
+        "setp.eq.s32 %r1, %r1, %r2;", "setp.ne.and.s32 %p1, %r1, %r2, %p2;",
+        "selp.u32 %r1, %r2, %r3, %p1;", "selp.u32 %r1, %r2, %r3, %r4;",
+        "bra $L1;", "bra.uni $L1;", "@%p1 bra $L1;", "@!%p1 bra $L1;", "bra %r1;",
+        "bar.sync 0;", "bar.sync 0, 64;", "barrier.sync 0;", "bar.arrive 1, 64;",
+        "barrier.sync.aligned 0;", "bar.warp.sync 0xffffffff;", "bar.sync %r1;",
+        "atom.shared.add.u32 %r1, [sbuf], 1;", "atom.global.cas.b32 %r1, [%rd2], %r3, %r4;",
+        "atom.shared.add.u64 %rd1, [sbuf], 1;", "atom.add.f32 %f1, [%rd2], %f2;",
+        "atom.acq_rel.gpu.global.exch.b32 %r1, [%rd2], %r3;", "red.global.add.u32 [%rd2], %r1;",
+        "red.shared.add.u32 [sbuf], %r1;", "atom.shared.add.u32 %r1, [sbuf];",
+        "shfl.sync.bfly.b32 %r1, %r2, 1, 31, 0xffffffff;",
+        "shfl.sync.idx.b32 %r1|%p1, %r2, 0, 31, 0xffffffff;",
+        "vote.sync.ballot.b32 %r1, %p1, 0xffffffff;", "vote.sync.all.pred %p1, %p2, 0xffffffff;",
+        "activemask.b32 %r1;", "redux.sync.add.u32 %r1, %r2, 0xffffffff;",
+        "match.any.sync.b32 %r1, %r2, 0xffffffff;",
+        "cvt.u32.u64 %r1, %rd2;", "cvt.u64.u32 %rd1, %r2;", "cvt.rn.f32.s32 %f1, %r2;",
+        "cvt.f32.s32 %f1, %r2;", "cvt.rzi.s32.f32 %r1, %f2;", "cvt.u32.u32 %r1, %r2;",
+        "cvta.to.shared.u64 %rd1, %rd2;", "cvta.shared.u64 %rd1, sbuf;",
+        "cvta.to.shared::cluster.u64 %rd1, %rd2;", "cvta.shared::cluster.u64 %rd1, %rd2;",
+        "cvta.to.shared.u32 %r1, %r2;", "cvta.global.u64 %rd1, gbuf;",
+        "isspacep.shared %p1, %rd2;", "isspacep.shared::cluster %p1, %rd2;",
+        "isspacep.global %p1, %rd2;", "isspacep.shared::cta %p1, %rd2;",
+        "cp.async.ca.shared.global [sbuf], [gbuf], 16;", "cp.async.cg.shared.global [sbuf], [gbuf], 16;",
+        "cp.async.ca.shared.global [sbuf], [gbuf], 4;", "cp.async.cg.shared.global [sbuf], [gbuf], 8;",
+        "cp.async.commit_group;", "cp.async.wait_group 0;", "cp.async.wait_all;",
+        "cp.async.wait_group %r1;",
+        "nanosleep.u32 100;", "nanosleep.u32 %r1;", "exit;", "trap;", "ret;",
+        "and.b32 %r1, %r2, %r3;", "or.pred %p1, %p2, %p3;", "not.b32 %r1, %r2;",
+        "shl.b32 %r1, %r2, 3;", "shr.u32 %r1, %r2, %r3;", "shl.b64 %rd1, %rd2, %r3;",
+        "xor.b32 %r1, %r2, %rd3;", "min.u32 %r1, %r2, %r3;", "max.s32 %r1, %r2, %r3;",
+        "abs.s32 %r1, %r2;", "neg.s32 %r1, %r2;", "div.u32 %r1, %r2, %r3;", "rem.s32 %r1, %r2, %r3;",
+        "div.rn.f32 %f1, %f2, %f3;", "div.f32 %f1, %f2, %f3;", "fma.rn.f32 %f1, %f2, %f3, %f4;",
+        "fma.f32 %f1, %f2, %f3, %f4;", "popc.b32 %r1, %r2;", "clz.b32 %r1, %r2;",
+        "lop3.b32 %r1, %r2, %r3, %r4, 0x96;", "prmt.b32 %r1, %r2, %r3, %r4;",
+        "griddepcontrol.wait;", "griddepcontrol.launch_dependents;",
+        "prefetch.global.L2 [%rd2];", "prefetch.L1 [%rd2];",
+    ]
+    for x in lines:
+        full(x)
+
+
+def gen_bad_pairs():
+    for v, t in BAD_PAIRS:
+        add("mov.u32 %r1, %tid.x;", [(v, t)])
+        add("mbarrier.init.shared.b64 [bar], 1;", [(v, t)])
+    for v, t in PAIRS:
+        add("mov.u32 %r1, %tid.x;", [(v, t)])
+
+
+def generate():
+    gen_init_inval()
+    gen_arrive()
+    gen_tx()
+    gen_wait()
+    gen_misc_mbar()
+    gen_bulk()
+    gen_fence()
+    gen_cluster()
+    gen_common()
+    gen_bad_pairs()
+    return cases
+
+
+def arch_of(t):
+    return t
+
+
+def label_one(args):
+    i, (v, t, insn) = args
+    path = os.path.join(WORK, f"c{i}.ptx")
+    with open(path, "w") as f:
+        f.write(TEMPLATE.format(v=v, t=t, insn=insn))
+    r = subprocess.run([PTXAS, f"-arch={t}", path, "-o", "/dev/null"], capture_output=True,
+                       text=True)
+    msg = ""
+    for line in r.stderr.splitlines():
+        if "error" in line or "fatal" in line:
+            msg = line.split(";", 1)[1].strip() if ";" in line else line.strip()
+            # "error   : text" -> "text", keep the line number only if not the instruction's
+            ln = line.split("line ")[1].split(";")[0] if "line " in line else "0"
+            msg = msg.split(":", 1)[1].strip() if ":" in msg else msg
+            if ln != "16":
+                msg = f"[line {ln}] " + msg
+            break
+    os.unlink(path)
+    return (i, v, t, "ok" if r.returncode == 0 else "error", insn, msg)
+
+
+WORK = None
+
+
+def main():
+    global WORK
+    cs = generate()
+    if len(sys.argv) > 1 and sys.argv[1] == "list":
+        for v, t, insn in cs:
+            print(f"{v}\t{t}\t{insn}")
+        print(len(cs), file=sys.stderr)
+        return
+    out = "corpus.tsv"
+    if "-o" in sys.argv:
+        out = sys.argv[sys.argv.index("-o") + 1]
+    WORK = tempfile.mkdtemp(prefix="ptxcorpus")
+    with Pool(2) as pool:
+        rows = pool.map(label_one, list(enumerate(cs)), chunksize=32)
+    with open(out, "w") as f:
+        f.write("# ptxi differential corpus: ptxas 13.0 (V13.0.88) verdicts; see gen.py\n")
+        f.write("# id\tversion\ttarget\tverdict\tinstruction\tptxas first error\n")
+        for i, v, t, verdict, insn, msg in rows:
+            f.write(f"{i}\t{v}\t{t}\t{verdict}\t{insn}\t{msg}\n")
+    n_ok = sum(1 for r in rows if r[3] == "ok")
+    print(f"{len(rows)} cases, {n_ok} ok, {len(rows) - n_ok} error -> {out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
