@@ -1,0 +1,65 @@
+/*
+ * ptxi.h - the public interface of libptxi: load and check a PTX module, launch a kernel
+ * on the interpreter, read back buffers. Handles are opaque.
+ * Exit-status convention shared with the ptxi program: 0 ok, 1 a rule was broken, 2 invalid
+ * input or usage, 3 deadlock or step limit.
+ */
+#ifndef PTXI_PTXI_H
+#define PTXI_PTXI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { PTXI_OK = 0, PTXI_RULE = 1, PTXI_INVALID = 2, PTXI_DEADLOCK = 3 };
+
+typedef struct ptxi_module ptxi_module;
+typedef struct ptxi_run ptxi_run;
+
+/* Receives each rendered diagnostic (level 0 error, 1 warning, 2 note). NULL: stderr. */
+typedef void ptxi_sink(void *ctx, int level, const char *text);
+
+/* Read, parse and statically check a PTX file ("-" for stdin). Returns NULL only if the
+ * file cannot be read (the reason was sent to the sink); otherwise check
+ * ptxi_module_errors. */
+ptxi_module *ptxi_module_load(const char *path, ptxi_sink *sink, void *ctx);
+/* Same, from a string already in memory (`name` is used in diagnostics). */
+ptxi_module *ptxi_module_load_string(const char *name, const char *text, ptxi_sink *sink,
+				     void *ctx);
+unsigned ptxi_module_errors(const ptxi_module *m);
+unsigned ptxi_module_warnings(const ptxi_module *m);
+void ptxi_module_free(ptxi_module *m);
+
+enum ptxi_arg_kind { PTXI_ARG_SCALAR, PTXI_ARG_BUFFER };
+
+struct ptxi_arg {
+	enum ptxi_arg_kind kind;
+	unsigned size;          /* SCALAR: 1, 2, 4 or 8 bytes                              */
+	bool is_float;          /* SCALAR written as f32:/f64:                             */
+	uint64_t value;         /* SCALAR bits                                             */
+	const void *init;       /* BUFFER: initial bytes (NULL: zero-filled)               */
+	size_t bytes;           /* BUFFER size                                             */
+	const char *spec;       /* as written, for messages                                */
+};
+
+struct ptxi_config {
+	const char *kernel;     /* NULL: the module's only entry                            */
+	uint32_t grid[3], block[3], cluster[3];
+	bool cluster_given;     /* else .reqnctapercluster or 1x1x1                         */
+	uint32_t dyn_shared;
+	uint64_t max_steps;     /* 0: default                                              */
+	uint64_t seed;          /* 0: deterministic default schedule                       */
+	bool keep_going;
+	bool trace_mbarrier, trace_all;
+};
+
+/* Launch. Returns the exit status; *out (if not NULL) receives the run, for buffers and
+ * statistics, also after a broken rule or deadlock. */
+int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi_arg *args,
+		unsigned nargs, ptxi_run **out);
+/* The bytes of buffer argument `arg` after the run (NULL if it is not a buffer). */
+const void *ptxi_run_buffer(const ptxi_run *r, unsigned arg, size_t *bytes);
+void ptxi_run_stats(const ptxi_run *r, uint64_t *warp_insns, uint64_t *thread_insns);
+void ptxi_run_free(ptxi_run *r);
+
+#endif

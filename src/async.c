@@ -1,0 +1,474 @@
+/*
+ * async.c - asynchronous copies as events: issue-time checks, a queue ordered by due time
+ * and issue order, landing (bytes, then complete-tx or arrive-on), commit/wait groups.
+ *
+ * Notes
+ * - cp.async (ISA 9.7.9.25.3): 4, 8 or 16 bytes per thread (16 only... any with .ca, 16
+ *   with .cg), optional src-size zero-fills the rest. commit_group closes the thread's open
+ *   group; wait_group N lands every group but the N most recent.
+ * - cp.async.mbarrier.arrive: the arrive-on lands after every cp.async the thread issued
+ *   before it (its due time is the latest of theirs; ties land in issue order).
+ * - cp.async.bulk (ISA 9.7.9.25.4.1): size a multiple of 16, addresses 16-aligned; the
+ *   complete-tx of `size` bytes goes to the mbarrier in the destination CTA; with
+ *   .multicast::cluster, to each CTA of ctaMask at the same offsets.
+ */
+#include "async.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbarrier.h"
+#include "memory.h"
+
+enum ev_kind { EV_COPY, EV_ARRIVE, EV_BULK };
+
+struct event {
+	enum ev_kind kind;
+	uint64_t due, seq;
+	struct warp *w;             /* issuing warp and lane (groups, diagnostics)           */
+	uint32_t lane;
+	uint32_t group;             /* commit group of the issuing thread                    */
+	bool bulk_group;            /* counted in the bulk groups, not the cp.async groups   */
+	const struct dinsn *insn;
+	uint32_t size, src_size;
+	uint8_t *src;               /* source bytes (read when the copy lands)               */
+	/* destination: global pointer, or shared offset in CTAs */
+	uint8_t *dst;
+	struct cta *dcta;
+	uint32_t doff;
+	uint32_t ctamask;           /* multicast targets (ranks); 0 = dcta only              */
+	bool has_mbar;
+	uint32_t mbar_off;
+	struct cta *mbar_cta;
+	/* ranges for race checks */
+	enum mspace dspace, sspace;
+	uint64_t daddr, saddr;
+	struct cta *scta;
+};
+
+static uint64_t latency(struct launch *L)
+{
+	if (!L->cfg.seed)
+		return 64;
+	/* xorshift64*: deterministic for a given --seed */
+	L->rng ^= L->rng >> 12;
+	L->rng ^= L->rng << 25;
+	L->rng ^= L->rng >> 27;
+	return 1 + (L->rng * 2685821657736338717ull >> 55);
+}
+
+static struct event *push(struct launch *L)
+{
+	if (L->nevents == L->events_cap) {
+		uint32_t cap = L->events_cap ? L->events_cap * 2 : 64;
+		struct event *e = realloc(L->events, cap * sizeof *e);
+		if (!e) {
+			runtime_error(L, 1, "out of memory for asynchronous copies");
+			return NULL;
+		}
+		L->events = e;
+		L->events_cap = cap;
+	}
+	struct event *e = &L->events[L->nevents++];
+	memset(e, 0, sizeof *e);
+	e->seq = L->event_seq++;
+	e->due = L->steps + latency(L);
+	return e;
+}
+
+void async_reset(struct launch *L)
+{
+	L->nevents = 0;
+}
+
+uint64_t async_next_due(struct launch *L)
+{
+	uint64_t best = UINT64_MAX;
+	for (uint32_t i = 0; i < L->nevents; i++)
+		if (L->events[i].due < best)
+			best = L->events[i].due;
+	return best;
+}
+
+static void land(struct launch *L, struct event e)
+{
+	/* Diagnostics while landing point at the issuing instruction. */
+	struct warp *sw = L->cw;
+	const struct dinsn *si = L->ci;
+	uint32_t sm = L->cmask;
+	L->cw = e.w;
+	L->ci = e.insn;
+	L->cmask = 1u << e.lane;
+	L->epoch++;
+	switch (e.kind) {
+	case EV_COPY:
+		memcpy(e.dst, e.src, e.src_size);
+		memset(e.dst + e.src_size, 0, e.size - e.src_size);
+		break;
+	case EV_ARRIVE:
+		mbar_async_arrive(L, e.mbar_cta, e.mbar_off, e.insn);
+		break;
+	case EV_BULK:
+		if (!e.ctamask) {
+			memcpy(e.dcta ? e.dcta->smem + e.doff : e.dst, e.src, e.size);
+			if (e.has_mbar)
+				mbar_async_complete_tx(L, e.mbar_cta, e.mbar_off, e.size, e.insn);
+			break;
+		}
+		for (uint32_t r = 0; r < e.dcta->cluster->nctas; r++) {
+			if (!(e.ctamask >> r & 1))
+				continue;
+			struct cta *c = &e.dcta->cluster->ctas[r];
+			memcpy(c->smem + e.doff, e.src, e.size);
+			mbar_async_complete_tx(L, c, e.mbar_off, e.size, e.insn);
+			if (L->stop)
+				break;
+		}
+		break;
+	}
+	L->cw = sw;
+	L->ci = si;
+	L->cmask = sm;
+}
+
+/* Land the event at index i (removing it first: landing may queue nothing, but keep the
+ * array consistent anyway). */
+static void land_at(struct launch *L, uint32_t i)
+{
+	struct event e = L->events[i];
+	L->events[i] = L->events[--L->nevents];
+	land(L, e);
+}
+
+static int32_t earliest(struct launch *L, bool (*pick)(const struct event *, void *), void *ctx,
+			uint64_t now)
+{
+	int32_t best = -1;
+	for (uint32_t i = 0; i < L->nevents; i++) {
+		const struct event *e = &L->events[i];
+		if (e->due > now || (pick && !pick(e, ctx)))
+			continue;
+		if (best < 0 || e->due < L->events[best].due ||
+		    (e->due == L->events[best].due && e->seq < L->events[best].seq))
+			best = (int32_t)i;
+	}
+	return best;
+}
+
+uint32_t async_land_due(struct launch *L, uint64_t now)
+{
+	uint32_t n = 0;
+	int32_t i;
+	while (!L->stop && (i = earliest(L, NULL, NULL, now)) >= 0) {
+		land_at(L, (uint32_t)i);
+		n++;
+	}
+	return n;
+}
+
+struct wait_sel {
+	struct warp *w;
+	uint32_t lane, below;
+	bool bulk, all;
+};
+
+static bool in_wait(const struct event *e, void *ctx)
+{
+	const struct wait_sel *s = ctx;
+	return e->w == s->w && e->lane == s->lane && e->kind != EV_ARRIVE &&
+	       e->bulk_group == s->bulk && (s->all || e->group < s->below);
+}
+
+/* Land, in order, every copy of (w, lane) that a wait_group must see complete. */
+static void land_waited(struct launch *L, struct wait_sel *s)
+{
+	int32_t i;
+	while (!L->stop && (i = earliest(L, in_wait, s, UINT64_MAX)) >= 0)
+		land_at(L, (uint32_t)i);
+}
+
+static bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
+{
+	return a < b + bn && b < a + an;
+}
+
+void async_check_access(struct launch *L, struct cta *cta, enum mspace space, uint64_t addr,
+			uint32_t size, bool write, uint32_t lane)
+{
+	for (uint32_t i = 0; i < L->nevents; i++) {
+		const struct event *e = &L->events[i];
+		if (e->kind == EV_ARRIVE)
+			continue;
+		bool shared = space != MS_GLOBAL;
+		bool hit_dst = false, hit_src = false;
+		if (shared) {
+			bool mine = e->dcta == cta ||
+				    (e->ctamask && e->dcta && e->dcta->cluster == cta->cluster &&
+				     (e->ctamask >> cta->rank & 1));
+			hit_dst = e->dcta && mine && overlaps(addr, size, e->doff, e->size);
+			hit_src = write && e->sspace != MS_GLOBAL && e->scta == cta &&
+				  overlaps(addr, size, e->saddr, e->size);
+		} else {
+			hit_dst = !e->dcta && overlaps(addr, size, e->daddr, e->size);
+			hit_src = write && e->sspace == MS_GLOBAL && overlaps(addr, size, e->saddr, e->size);
+		}
+		if (hit_dst || hit_src) {
+			uint32_t l;
+			src_locate(L->file, e->insn->ir->span.off, &l, &(uint32_t){0});
+			rule_break(L, RULE_ASYNC_RACE, 1u << lane,
+				   "%s of %u bytes at %s 0x%llx %s the %s of the asynchronous copy issued "
+				   "at line %u, which has not completed",
+				   write ? "store" : "load", size, shared ? "shared" : "global",
+				   (unsigned long long)addr, hit_dst ? "touches" : "overwrites",
+				   hit_dst ? "destination" : "source", l);
+			return;
+		}
+	}
+}
+
+/* Resolve a shared operand of a bulk copy to (cta, offset). */
+static bool bulk_shared(struct launch *L, struct warp *w, uint64_t a, enum mspace sp,
+			uint32_t lane, struct cta **c, uint32_t *off, const char *what)
+{
+	if (sp == MS_GENERIC) {
+		if (mem_generic_space(a) != MS_SHARED_CLUSTER)
+			goto bad;
+		a -= WIN_SHARED;
+	}
+	if (!mem_cluster_decode(L, w->cta, a, c, off))
+		goto bad;
+	return true;
+bad:
+	rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "%s 0x%llx is not a shared address of the "
+		   "cluster", what, (unsigned long long)a);
+	return false;
+}
+
+static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		       uint32_t lane)
+{
+	uint64_t da = op_addr(L, w, f, &di->s[0], lane);
+	uint64_t sa = op_addr(L, w, f, &di->s[1], lane);
+	uint64_t size = op_read(L, w, f, &di->s[2], lane) & 0xffffffffu;
+	if (size % 16) {
+		rule_break(L, RULE_BULK_SIZE, 1u << lane, "cp.async.bulk size %llu is not a multiple "
+			   "of 16", (unsigned long long)size);
+		return;
+	}
+	if (da % 16 || sa % 16) {
+		rule_break(L, RULE_BULK_ALIGN, 1u << lane, "cp.async.bulk %s address 0x%llx is not "
+			   "16-byte aligned", da % 16 ? "destination" : "source",
+			   (unsigned long long)(da % 16 ? da : sa));
+		return;
+	}
+	struct event *e = push(L);
+	if (!e)
+		return;
+	e->kind = EV_BULK;
+	e->w = w;
+	e->lane = lane;
+	e->insn = di;
+	e->size = (uint32_t)size;
+	e->dspace = (enum mspace)di->space;
+	e->sspace = (enum mspace)di->space2;
+	/* source */
+	if (di->space2 == MS_GLOBAL) {
+		struct region *r = mem_find(L->mem, sa, size ? size : 1);
+		if (!r)
+			goto oob_src;
+		e->src = r->data + (sa - r->base);
+		e->saddr = sa;
+	} else {
+		struct cta *c;
+		uint32_t off;
+		if (!bulk_shared(L, w, sa, di->space2, lane, &c, &off, "source"))
+			goto drop;
+		if (c != w->cta || off + size > c->smem_size)
+			goto oob_src;
+		e->src = c->smem + off;
+		e->scta = c;
+		e->saddr = off;
+	}
+	/* destination */
+	if (di->flags & DF_DST_GLOBAL) {
+		struct region *r = mem_find(L->mem, da, size ? size : 1);
+		if (!r) {
+			rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "cp.async.bulk destination range "
+				   "0x%llx+%llu is outside every global allocation",
+				   (unsigned long long)da, (unsigned long long)size);
+			goto drop;
+		}
+		e->dst = r->data + (da - r->base);
+		e->daddr = da;
+		e->bulk_group = true;
+		e->group = w->bulk_open[lane];
+		return;
+	}
+	struct cta *dc;
+	uint32_t doff;
+	if (!bulk_shared(L, w, da, di->space, lane, &dc, &doff, "destination"))
+		goto drop;
+	if (doff + size > dc->smem_size) {
+		rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "cp.async.bulk destination shared "
+			   "0x%x+%llu is outside the %u bytes of shared memory", doff,
+			   (unsigned long long)size, dc->smem_size);
+		goto drop;
+	}
+	if (di->space == MS_SHARED_CTA && dc != w->cta) {
+		rule_break(L, RULE_BULK_DST_CTA, 1u << lane, "the .shared::cta destination is in "
+			   "CTA rank %u, not the executing CTA", dc->rank);
+		goto drop;
+	}
+	if (di->flags & DF_SRC_SHARED && dc == w->cta) {
+		rule_break(L, RULE_BULK_DST_CTA, 1u << lane, "a shared::cta to shared::cluster copy "
+			   "must go to another CTA of the cluster");
+		goto drop;
+	}
+	e->dcta = dc;
+	e->doff = doff;
+	e->daddr = doff;
+	if (di->flags & DF_MULTICAST) {
+		e->ctamask = (uint32_t)op_read(L, w, f, &di->s[4], lane) & 0xffff;
+		e->ctamask &= (1u << w->cta->cluster->nctas) - 1;
+	}
+	if (di->flags & DF_COMPLETE_TX) {
+		uint64_t ma = op_addr(L, w, f, &di->s[3], lane);
+		struct cta *mc;
+		uint32_t moff;
+		if (!bulk_shared(L, w, ma, di->space == MS_SHARED_CTA ? MS_SHARED_CTA :
+				 MS_SHARED_CLUSTER, lane, &mc, &moff, "mbarrier"))
+			goto drop;
+		if (moff % 8) {
+			rule_break(L, RULE_MBAR_MISALIGNED, 1u << lane,
+				   "mbarrier address 0x%x is not 8-byte aligned", moff);
+			goto drop;
+		}
+		if (mc != dc) {
+			rule_break(L, RULE_BULK_MBAR_CTA, 1u << lane, "the mbarrier is in CTA rank %u "
+				   "but the destination in CTA rank %u", mc->rank, dc->rank);
+			goto drop;
+		}
+		e->has_mbar = true;
+		e->mbar_cta = mc;
+		e->mbar_off = moff;
+		struct mbar *mb = mbar_lookup(mc, moff);
+		if (mb)
+			mb->inflight++;
+	}
+	return;
+oob_src:
+	rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "cp.async.bulk source range 0x%llx+%llu is "
+		   "outside its state space", (unsigned long long)sa, (unsigned long long)size);
+drop:
+	L->nevents--;
+}
+
+static void issue_cp_async(struct launch *L, struct warp *w, struct frame *f,
+			   const struct dinsn *di, uint32_t lane)
+{
+	uint64_t da = op_addr(L, w, f, &di->s[0], lane);
+	uint64_t sa = op_addr(L, w, f, &di->s[1], lane);
+	uint32_t size = (uint32_t)op_read(L, w, f, &di->s[2], lane);
+	uint32_t src_size = di->nsrc > 3 ? (uint32_t)op_read(L, w, f, &di->s[3], lane) : size;
+	if ((size != 4 && size != 8 && size != 16) || src_size > size ||
+	    (di->mode == MOD_CG && size != 16)) {
+		rule_break(L, RULE_CP_ASYNC_SIZE, 1u << lane, "cp.async of %u bytes (src-size %u)",
+			   size, src_size);
+		return;
+	}
+	struct access d, s;
+	if (!mem_access(L, w, lane, MS_SHARED_CTA, da, size, true, &d) ||
+	    !mem_access(L, w, lane, MS_GLOBAL, sa, size, false, &s))
+		return;
+	struct event *e = push(L);
+	if (!e)
+		return;
+	e->kind = EV_COPY;
+	e->w = w;
+	e->lane = lane;
+	e->insn = di;
+	e->size = size;
+	e->src_size = src_size;
+	e->src = s.p;
+	e->dst = d.p;
+	e->dcta = NULL; /* a plain byte copy: dst pointer is final */
+	e->group = w->cp_open[lane];
+	e->dspace = MS_SHARED_CTA;
+	e->sspace = MS_GLOBAL;
+	e->saddr = sa;
+	/* race checks on the shared destination use (cta, offset) */
+	e->dcta = d.cta;
+	e->doff = d.off;
+	e->daddr = d.off;
+}
+
+/* The cp.async.mbarrier.arrive event lands after the thread's earlier copies. */
+static void issue_arrive(struct launch *L, struct warp *w, struct frame *f,
+			 const struct dinsn *di, uint32_t lane)
+{
+	struct mbar *mb = mbar_cp_async_arrive_issue(L, w, f, di, lane);
+	if (!mb)
+		return;
+	uint64_t due = 0;
+	for (uint32_t i = 0; i < L->nevents; i++) {
+		const struct event *o = &L->events[i];
+		if (o->w == w && o->lane == lane && o->kind == EV_COPY && o->due > due)
+			due = o->due;
+	}
+	struct event *e = push(L);
+	if (!e)
+		return;
+	e->kind = EV_ARRIVE;
+	e->w = w;
+	e->lane = lane;
+	e->insn = di;
+	if (due > e->due)
+		e->due = due;
+	e->mbar_cta = mb->cta;
+	e->mbar_off = mb->off;
+	mb->inflight++;
+}
+
+bool async_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		uint32_t mask)
+{
+	struct frame *f = g->frame;
+	for (uint32_t m = mask; m && !L->stop; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		struct wait_sel s = {w, l, 0, false, false};
+		switch ((enum ir_op)di->op) {
+		case OP_CP_ASYNC:
+			issue_cp_async(L, w, f, di, l);
+			break;
+		case OP_CP_ASYNC_MBAR_ARRIVE:
+			issue_arrive(L, w, f, di, l);
+			break;
+		case OP_CP_ASYNC_BULK:
+			issue_bulk(L, w, f, di, l);
+			break;
+		case OP_CP_ASYNC_COMMIT_GROUP:
+			w->cp_open[l]++;
+			break;
+		case OP_CP_ASYNC_BULK_COMMIT_GROUP:
+			w->bulk_open[l]++;
+			break;
+		case OP_CP_ASYNC_WAIT_ALL:
+			s.all = true;
+			land_waited(L, &s);
+			w->cp_open[l]++;
+			break;
+		case OP_CP_ASYNC_WAIT_GROUP:
+		case OP_CP_ASYNC_BULK_WAIT_GROUP: {
+			uint64_t n = op_read(L, w, f, &di->s[0], l);
+			s.bulk = di->op == OP_CP_ASYNC_BULK_WAIT_GROUP;
+			uint32_t open = s.bulk ? w->bulk_open[l] : w->cp_open[l];
+			s.below = n >= open ? 0 : open - (uint32_t)n;
+			land_waited(L, &s);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	return true;
+}

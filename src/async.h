@@ -1,0 +1,31 @@
+/*
+ * async.h - asynchronous copies (cp.async, cp.async.bulk) and cp.async.mbarrier.arrive.
+ * An issued copy becomes an event that lands later: at a deterministic point by default,
+ * at a seeded pseudo-random one with --seed. Landing writes the bytes and performs the
+ * complete-tx or arrive-on. Until then, reading the destination or writing the source is
+ * a visible bug (rule async-copy-race), not a hidden one.
+ */
+#ifndef PTXI_ASYNC_H
+#define PTXI_ASYNC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "interp.h"
+
+/* Execute a FAM_ASYNC instruction for `mask`. Returns false if the group must wait (it
+ * never needs to: wait_group lands what it waits for at once), true otherwise. */
+bool async_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		uint32_t mask);
+/* Land every event due at or before `now`. Returns how many landed. */
+uint32_t async_land_due(struct launch *L, uint64_t now);
+/* The due time of the earliest pending event (UINT64_MAX if none). */
+uint64_t async_next_due(struct launch *L);
+/* Ordinary access check against in-flight copies (rule async-copy-race). cta is the shared
+ * memory owner for shared accesses, NULL for global. */
+void async_check_access(struct launch *L, struct cta *cta, enum mspace space, uint64_t addr,
+			uint32_t size, bool write, uint32_t lane);
+/* Forget everything pending (end of a launch). */
+void async_reset(struct launch *L);
+
+#endif

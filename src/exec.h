@@ -1,0 +1,29 @@
+/*
+ * exec.h - the instruction families the dispatch loop hands off: data movement and address
+ * conversion, memory accesses, warp-level and barrier instructions.
+ */
+#ifndef PTXI_EXEC_H
+#define PTXI_EXEC_H
+
+#include "interp.h"
+
+/* mov, cvta, isspacep, mapa, getctarank */
+void exec_move(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+	       uint32_t mask);
+/* ld, ldu, st, atom, red, prefetch */
+void exec_mem(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+	      uint32_t mask);
+/* shfl/vote/match/redux/elect/activemask/bar.warp.sync, bar/barrier(.cluster), fences,
+ * nanosleep. Returns false if the group parked. */
+bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+	       uint32_t mask);
+/* A barrier may have completed (arrivals, or threads exited): release its waiters. */
+void bar_check(struct launch *L, struct cta *c, uint32_t id);
+void cluster_bar_check(struct launch *L, struct cluster *cl);
+
+/* Drop a group's reference to a frame (and, when it dies, the frame's to its caller). */
+void frame_release(struct warp *w, struct frame *f);
+/* The kernel's frame for a new warp. */
+struct frame *sched_base_frame(struct launch *L, struct warp *w);
+
+#endif

@@ -1,0 +1,389 @@
+/*
+ * exec_mem.c - data movement (mov, cvta, isspacep, mapa, getctarank) and memory accesses
+ * (ld, st, atom, red, prefetch) over every state space, one lane at a time through
+ * mem_access, which checks bounds, alignment, live mbarriers and in-flight copies.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "exec.h"
+#include "mbarrier.h"
+#include "memory.h"
+
+static uint64_t size_mask(int size)
+{
+	return size >= 8 ? ~0ull : size <= 0 ? ~0ull : (1ull << (size * 8)) - 1;
+}
+
+static uint64_t extend(uint64_t v, enum ir_mod t)
+{
+	int size = ir_type_size(t);
+	if (size >= 8)
+		return v;
+	v &= size_mask(size);
+	if (ir_type_is_signed(t) && (v >> (size * 8 - 1) & 1))
+		v |= ~size_mask(size);
+	return v;
+}
+
+/* ---- data movement ------------------------------------------------------------------- */
+
+static uint64_t window_base(enum mspace s)
+{
+	switch (s) {
+	case MS_SHARED_CTA:
+	case MS_SHARED_CLUSTER:
+		return WIN_SHARED;
+	case MS_LOCAL:
+		return WIN_LOCAL;
+	case MS_CONST:
+		return WIN_CONST;
+	case MS_PARAM_KERNEL:
+	case MS_PARAM_FRAME:
+		return WIN_PARAM;
+	default:
+		return 0;
+	}
+}
+
+static void exec_mov(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		     uint32_t mask)
+{
+	int size = ir_type_size((enum ir_mod)di->type);
+	if (di->d.kind == DOP_VEC) { /* unpack: mov.b64 {a, b}, x */
+		int n = di->d.nelem, es = size / (n ? n : 1);
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			uint64_t v = op_read(L, w, f, &di->s[0], l);
+			for (int i = 0; i < n; i++)
+				op_write(f, &di->d.elems[i], l, (v >> (i * es * 8)) & size_mask(es));
+		}
+		return;
+	}
+	if (di->s[0].kind == DOP_VEC) { /* pack: mov.b64 x, {a, b} */
+		int n = di->s[0].nelem, es = size / (n ? n : 1);
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			uint64_t v = 0;
+			for (int i = 0; i < n; i++)
+				v |= (op_read(L, w, f, &di->s[0].elems[i], l) & size_mask(es)) << (i * es * 8);
+			op_write(f, &di->d, l, v);
+		}
+		return;
+	}
+	uint64_t sm = di->type == MOD_PRED ? 1 : size_mask(size);
+	const struct dop *s = &di->s[0];
+	if (s->kind == DOP_FUNC) {
+		uint64_t v = 0xF00000000000ull + (uint64_t)(s->func - L->P->funcs);
+		for (uint32_t m = mask; m; m &= m - 1)
+			op_write(f, &di->d, (uint32_t)__builtin_ctz(m), v);
+		return;
+	}
+	if (s->kind == DOP_REG && di->d.kind == DOP_REG && !s->neg) {
+		const uint64_t *a = slot_ptr(f, s->slot);
+		uint64_t *d = slot_ptr(f, di->d.slot);
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			d[l] = a[l] & sm;
+		}
+		return;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		op_write(f, &di->d, l, op_read(L, w, f, s, l) & sm);
+	}
+}
+
+static void exec_cvta(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		      uint32_t mask)
+{
+	enum mspace win = (enum mspace)di->space2;
+	uint64_t base = window_base(win);
+	uint64_t sm = size_mask(ir_type_size((enum ir_mod)di->type));
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t a = op_read(L, w, f, &di->s[0], l), r;
+		if (di->flags & DF_TO) {
+			enum mspace got = mem_generic_space(a);
+			bool ok = win == MS_GLOBAL ? got == MS_GLOBAL || got == MS_PARAM_KERNEL
+				: (win == MS_SHARED_CTA || win == MS_SHARED_CLUSTER)
+					? got == MS_SHARED_CLUSTER
+					: got == win || (win == MS_PARAM_FRAME && got == MS_PARAM_KERNEL);
+			if (ok && win == MS_SHARED_CTA && !(di->flags & DF_CLUSTER_SPACE)) {
+				struct cta *c;
+				uint32_t off;
+				ok = mem_cluster_decode(L, w->cta, a - WIN_SHARED, &c, &off) && c == w->cta;
+			}
+			if (!ok) {
+				rule_break(L, RULE_CVTA_WINDOW, 1u << l,
+					   "cvta.to converts 0x%llx, which is not in the named window",
+					   (unsigned long long)a);
+				if (L->stop)
+					return;
+			}
+			r = a - base;
+		} else {
+			r = a + base;
+		}
+		op_write(f, &di->d, l, r & sm);
+	}
+}
+
+static void exec_isspacep(struct launch *L, struct warp *w, struct frame *f,
+			  const struct dinsn *di, uint32_t mask)
+{
+	enum mspace want = (enum mspace)di->space;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t a = op_read(L, w, f, &di->s[0], l);
+		enum mspace got = mem_generic_space(a);
+		bool r;
+		if (want == MS_SHARED_CTA || want == MS_SHARED_CLUSTER) {
+			struct cta *c;
+			uint32_t off;
+			r = got == MS_SHARED_CLUSTER &&
+			    mem_cluster_decode(L, w->cta, a - WIN_SHARED, &c, &off) &&
+			    (want == MS_SHARED_CLUSTER || c == w->cta) && off < c->smem_size;
+		} else if (want == MS_GLOBAL) {
+			r = got == MS_GLOBAL || got == MS_PARAM_KERNEL;
+		} else if (want == MS_PARAM_KERNEL || want == MS_PARAM_FRAME) {
+			r = got == MS_PARAM_KERNEL;
+		} else {
+			r = got == want;
+		}
+		op_write(f, &di->d, l, r);
+	}
+}
+
+/* mapa / getctarank: with .shared::cluster the operands are shared addresses, without a
+ * space generic ones. */
+static void exec_mapa(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		      uint32_t mask)
+{
+	bool generic = di->space == MS_GENERIC;
+	uint64_t sm = size_mask(ir_type_size((enum ir_mod)di->type));
+	struct cluster *cl = w->cta->cluster;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t a = op_read(L, w, f, &di->s[0], l);
+		struct cta *c;
+		uint32_t off;
+		uint64_t sa = generic ? a - WIN_SHARED : a;
+		if ((generic && mem_generic_space(a) != MS_SHARED_CLUSTER) ||
+		    !mem_cluster_decode(L, w->cta, sa, &c, &off)) {
+			rule_break(L, RULE_MAPA_RANK, 1u << l, "%s of 0x%llx, which is not a shared "
+				   "address", ir_op_name((enum ir_op)di->op), (unsigned long long)a);
+			return;
+		}
+		if (di->op == OP_GETCTARANK) {
+			op_write(f, &di->d, l, c->rank);
+			continue;
+		}
+		uint64_t rank = op_read(L, w, f, &di->s[1], l) & 0xffffffffu;
+		if (rank >= cl->nctas) {
+			rule_break(L, RULE_MAPA_RANK, 1u << l, "mapa to rank %llu of a cluster of %u "
+				   "CTAs", (unsigned long long)rank, cl->nctas);
+			return;
+		}
+		uint64_t r = ((rank + 1) << CLUSTER_SHIFT) | off;
+		op_write(f, &di->d, l, (generic ? r + WIN_SHARED : r) & sm);
+	}
+}
+
+void exec_move(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+	       uint32_t mask)
+{
+	switch ((enum ir_op)di->op) {
+	case OP_MOV:
+		exec_mov(L, w, f, di, mask);
+		break;
+	case OP_CVTA:
+		exec_cvta(L, w, f, di, mask);
+		break;
+	case OP_ISSPACEP:
+		exec_isspacep(L, w, f, di, mask);
+		break;
+	case OP_MAPA:
+	case OP_GETCTARANK:
+		exec_mapa(L, w, f, di, mask);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- memory -------------------------------------------------------------------------- */
+
+/* Resolve one lane's access; frame params live in the frame, not in mem_access. */
+static uint8_t *lane_bytes(struct launch *L, struct warp *w, struct frame *f,
+			   const struct dinsn *di, uint32_t lane, uint32_t size, bool write)
+{
+	uint64_t a = op_addr(L, w, f, &di->s[0], lane);
+	if (di->space == MS_PARAM_FRAME) {
+		if (a + size > f->fn->param_size) {
+			rule_break(L, RULE_MEM_OUT_OF_BOUNDS, 1u << lane,
+				   "%u-byte access at param offset 0x%llx is outside the %u bytes of "
+				   "parameters", size, (unsigned long long)a, f->fn->param_size);
+			return NULL;
+		}
+		return f->params + (size_t)lane * f->fn->param_size + a;
+	}
+	struct access acc;
+	if (!mem_access(L, w, lane, (enum mspace)di->space, a, size, write, &acc))
+		return NULL;
+	return acc.p;
+}
+
+static void exec_ld(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		    uint32_t mask)
+{
+	enum ir_mod t = (enum ir_mod)di->type;
+	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint8_t *p = lane_bytes(L, w, f, di, l, es * n, false);
+		if (!p)
+			return;
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t v = 0;
+			memcpy(&v, p + i * es, es > 8 ? 8 : es);
+			const struct dop *d = di->d.kind == DOP_VEC ? &di->d.elems[i] : &di->d;
+			op_write(f, d, l, extend(v, t));
+		}
+	}
+}
+
+static void exec_st(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		    uint32_t mask)
+{
+	enum ir_mod t = (enum ir_mod)di->type;
+	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint8_t *p = lane_bytes(L, w, f, di, l, es * n, true);
+		if (!p)
+			return;
+		for (uint32_t i = 0; i < n; i++) {
+			const struct dop *s = di->s[1].kind == DOP_VEC ? &di->s[1].elems[i] : &di->s[1];
+			uint64_t v = op_read(L, w, f, s, l);
+			memcpy(p + i * es, &v, es > 8 ? 8 : es);
+		}
+	}
+	L->epoch++;
+}
+
+static double as_f(uint64_t v, int size)
+{
+	if (size == 4) {
+		float x;
+		uint32_t b = (uint32_t)v;
+		memcpy(&x, &b, 4);
+		return x;
+	}
+	double d;
+	memcpy(&d, &v, 8);
+	return d;
+}
+
+static uint64_t from_f(double d, int size)
+{
+	if (size == 4) {
+		float x = (float)d;
+		uint32_t b;
+		memcpy(&b, &x, 4);
+		return b;
+	}
+	uint64_t b;
+	memcpy(&b, &d, 8);
+	return b;
+}
+
+/* The new value of an atomic read-modify-write. */
+static uint64_t atom_apply(enum ir_mod op, enum ir_mod t, uint64_t old, uint64_t b, uint64_t c)
+{
+	int size = ir_type_size(t);
+	uint64_t sm = size_mask(size);
+	bool sgn = ir_type_is_signed(t), flt = ir_type_is_float(t);
+	int64_t so = (int64_t)extend(old, sgn ? t : MOD_NONE), sb = (int64_t)extend(b, sgn ? t : MOD_NONE);
+	old &= sm;
+	b &= sm;
+	switch (op) {
+	case MOD_ADD:
+		return flt ? from_f(as_f(old, size) + as_f(b, size), size) : (old + b) & sm;
+	case MOD_MIN:
+		if (flt)
+			return from_f(fmin(as_f(old, size), as_f(b, size)), size);
+		return sgn ? (uint64_t)(so < sb ? so : sb) & sm : old < b ? old : b;
+	case MOD_MAX:
+		if (flt)
+			return from_f(fmax(as_f(old, size), as_f(b, size)), size);
+		return sgn ? (uint64_t)(so > sb ? so : sb) & sm : old > b ? old : b;
+	case MOD_INC:
+		return old >= b ? 0 : old + 1;
+	case MOD_DEC:
+		return (old == 0 || old > b) ? b : old - 1;
+	case MOD_CAS:
+		return old == b ? c & sm : old;
+	case MOD_EXCH:
+		return b;
+	case MOD_AND:
+		return old & b;
+	case MOD_OR:
+		return old | b;
+	case MOD_XOR:
+		return old ^ b;
+	default:
+		return old;
+	}
+}
+
+static void exec_atom(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		      uint32_t mask)
+{
+	enum ir_mod t = (enum ir_mod)di->type;
+	uint32_t size = (uint32_t)ir_type_size(t);
+	bool is_red = di->op == OP_RED;
+	const struct dop *b = is_red ? &di->s[1] : &di->s[1];
+	if (size != 4 && size != 8) {
+		runtime_error(L, 2, "unsupported instruction: %s of type %s", ir_op_name((enum ir_op)di->op),
+			      ir_mod_name(t));
+		return;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint8_t *p = lane_bytes(L, w, f, di, l, size, true);
+		if (!p)
+			return;
+		uint64_t old = 0;
+		memcpy(&old, p, size);
+		uint64_t c = di->nsrc > 2 ? op_read(L, w, f, &di->s[2], l) : 0;
+		uint64_t nv = atom_apply((enum ir_mod)di->mode, t, old, op_read(L, w, f, b, l), c);
+		memcpy(p, &nv, size);
+		if (!is_red)
+			op_write(f, &di->d, l, extend(old, t));
+	}
+	L->epoch++;
+}
+
+void exec_mem(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+	      uint32_t mask)
+{
+	switch ((enum ir_op)di->op) {
+	case OP_LD:
+	case OP_LDU:
+		exec_ld(L, w, f, di, mask);
+		break;
+	case OP_ST:
+		exec_st(L, w, f, di, mask);
+		break;
+	case OP_ATOM:
+	case OP_RED:
+		exec_atom(L, w, f, di, mask);
+		break;
+	case OP_PREFETCH:
+	case OP_PREFETCHU:
+		break; /* a cache hint: no architectural effect */
+	default:
+		break;
+	}
+}

@@ -1,0 +1,416 @@
+/*
+ * exec_warp.c - warp-level instructions (shfl, vote, match, redux, elect, activemask,
+ * bar.warp.sync), CTA barriers (bar / barrier .sync .arrive .red), the cluster barrier,
+ * fences and nanosleep.
+ *
+ * Notes
+ * - A .sync warp instruction needs every non-exited lane of its membermask at the same
+ *   instruction: a group holding only some of them parks (G_WARPSYNC) until the others
+ *   re-converge with it (sched.c merges groups at the same pc).
+ * - Barriers count threads (ISA 9.7.13.1): without a count, a barrier completes when every
+ *   non-exited thread of the CTA arrived. Waiting groups keep their pc; release advances it.
+ * - barrier.cluster: each thread arrives once per phase; wait blocks until the phase of its
+ *   arrival completed, i.e. all non-exited threads of the cluster arrived (ISA 9.7.13.3).
+ */
+#include <string.h>
+
+#include "exec.h"
+#include "mbarrier.h"
+
+static bool need_lanes(struct launch *L, struct warp *w, struct group *g, uint32_t member,
+		       uint32_t mask)
+{
+	if (mask & ~member) {
+		rule_break(L, RULE_WARP_SYNC_MASK, mask & ~member,
+			   "%s executed by a thread outside membermask 0x%08x",
+			   ir_op_name((enum ir_op)L->ci->op), member);
+		return false;
+	}
+	uint32_t missing = member & w->live & ~g->mask;
+	if (missing) {
+		g->state = G_WARPSYNC;
+		g->wait_id = member;
+		return false;
+	}
+	return true;
+}
+
+static void exec_shfl(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		      uint32_t mask)
+{
+	uint64_t a[LANES];
+	for (int l = 0; l < LANES; l++)
+		a[l] = (w->live >> l & 1) ? op_read(L, w, f, &di->s[0], (uint32_t)l) : 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint32_t b = (uint32_t)op_read(L, w, f, &di->s[1], l) & 31;
+		uint32_t c = (uint32_t)op_read(L, w, f, &di->s[2], l);
+		uint32_t segmask = (c >> 8) & 31, clamp = c & 31;
+		uint32_t maxl = (l & segmask) | (clamp & ~segmask), minl = l & segmask;
+		int32_t j;
+		bool p;
+		switch ((enum ir_mod)di->mode) {
+		case MOD_UP:
+			j = (int32_t)l - (int32_t)b;
+			p = j >= (int32_t)maxl;
+			break;
+		case MOD_DOWN:
+			j = (int32_t)(l + b);
+			p = j <= (int32_t)maxl;
+			break;
+		case MOD_BFLY:
+			j = (int32_t)(l ^ b);
+			p = j <= (int32_t)maxl;
+			break;
+		default: /* .idx */
+			j = (int32_t)(minl | (b & ~segmask));
+			p = j <= (int32_t)maxl;
+			break;
+		}
+		if (!p)
+			j = (int32_t)l;
+		op_write(f, &di->d, l, a[j] & 0xffffffffu);
+		op_write(f, &di->d2, l, p);
+	}
+}
+
+static void exec_vote(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		      uint32_t mask)
+{
+	uint32_t member = (uint32_t)op_read(L, w, f, &di->s[1], (uint32_t)__builtin_ctz(mask));
+	uint32_t set = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		set |= (uint32_t)(op_read(L, w, f, &di->s[0], l) & 1) << l;
+	}
+	uint32_t part = mask & member;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t r;
+		switch ((enum ir_mod)di->mode) {
+		case MOD_ALL:
+			r = (set & part) == part;
+			break;
+		case MOD_ANY:
+			r = (set & part) != 0;
+			break;
+		case MOD_UNI:
+			r = (set & part) == part || (set & part) == 0;
+			break;
+		default: /* .ballot */
+			r = set & part;
+			break;
+		}
+		op_write(f, &di->d, l, r);
+	}
+}
+
+static void exec_match(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		       uint32_t mask)
+{
+	uint64_t v[LANES] = {0};
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		v[l] = op_read(L, w, f, &di->s[0], l);
+		if (ir_type_size((enum ir_mod)di->type) == 4)
+			v[l] &= 0xffffffffu;
+	}
+	bool all = di->mode == MOD_ALL;
+	uint32_t same_all = mask;
+	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
+	for (uint32_t m = mask; m; m &= m - 1)
+		if (v[__builtin_ctz(m)] != v[l0])
+			same_all = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		if (all) {
+			op_write(f, &di->d, l, same_all);
+			op_write(f, &di->d2, l, same_all != 0);
+			continue;
+		}
+		uint32_t eq = 0;
+		for (uint32_t k = mask; k; k &= k - 1)
+			if (v[__builtin_ctz(k)] == v[l])
+				eq |= 1u << __builtin_ctz(k);
+		op_write(f, &di->d, l, eq);
+	}
+}
+
+static void exec_redux(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		       uint32_t mask)
+{
+	bool sgn = ir_type_is_signed((enum ir_mod)di->type);
+	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
+	uint32_t acc = (uint32_t)op_read(L, w, f, &di->s[0], l0);
+	for (uint32_t m = mask & (mask - 1); m; m &= m - 1) {
+		uint32_t v = (uint32_t)op_read(L, w, f, &di->s[0], (uint32_t)__builtin_ctz(m));
+		switch ((enum ir_mod)di->mode) {
+		case MOD_ADD:
+			acc += v;
+			break;
+		case MOD_MIN:
+			acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc);
+			break;
+		case MOD_MAX:
+			acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc);
+			break;
+		case MOD_AND:
+			acc &= v;
+			break;
+		case MOD_OR:
+			acc |= v;
+			break;
+		default:
+			acc ^= v;
+			break;
+		}
+	}
+	for (uint32_t m = mask; m; m &= m - 1)
+		op_write(f, &di->d, (uint32_t)__builtin_ctz(m), acc);
+}
+
+/* ---- CTA barriers --------------------------------------------------------------------- */
+
+static bool is_bar_op(enum ir_op op)
+{
+	return op == OP_BAR_SYNC || op == OP_BARRIER_SYNC || op == OP_BAR_RED ||
+	       op == OP_BARRIER_RED;
+}
+
+void bar_check(struct launch *L, struct cta *c, uint32_t id)
+{
+	struct barstate *b = &c->bar[id];
+	uint32_t need = b->expected ? b->expected : c->live_threads;
+	if (b->arrived == 0 || b->arrived < need)
+		return;
+	/* Release: every group parked on this barrier moves past it (bar.red gets results). */
+	for (uint32_t i = 0; i < c->nwarps; i++) {
+		struct warp *w = &c->warps[i];
+		for (struct group *g = w->groups; g; g = g->next) {
+			if (g->state != G_BAR || g->wait_id != id)
+				continue;
+			const struct dinsn *di = &g->frame->fn->code[g->pc];
+			if (di->op == OP_BAR_RED || di->op == OP_BARRIER_RED) {
+				uint64_t r = di->mode == MOD_POPC ? b->red_popc
+					     : di->mode == MOD_AND ? b->red_and == b->arrived
+								   : b->red_or != 0;
+				for (uint32_t m = g->mask; m; m &= m - 1)
+					op_write(g->frame, &di->d, (uint32_t)__builtin_ctz(m), r);
+			}
+			g->state = G_READY;
+			g->pc++;
+		}
+	}
+	memset(b, 0, sizeof *b);
+	L->epoch++;
+}
+
+static bool exec_bar(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		     uint32_t mask)
+{
+	struct frame *f = g->frame;
+	enum ir_op op = (enum ir_op)di->op;
+	bool red = op == OP_BAR_RED || op == OP_BARRIER_RED;
+	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
+	int k = red ? 0 : 0;
+	uint64_t id = op_read(L, w, f, &di->s[k], l0);
+	if (id > 15) {
+		runtime_error(L, 1, "barrier id %llu is above 15", (unsigned long long)id);
+		return false;
+	}
+	struct cta *c = w->cta;
+	struct barstate *b = &c->bar[id];
+	uint32_t nsrc_count = red ? 3 : 2;
+	if (di->nsrc >= nsrc_count) {
+		uint64_t cnt = op_read(L, w, f, &di->s[1], l0);
+		if (cnt == 0 || cnt % 32 || cnt > c->nwarps * 32u) {
+			runtime_error(L, 1, "barrier thread count %llu must be a non-zero multiple of "
+				      "32 up to the CTA size", (unsigned long long)cnt);
+			return false;
+		}
+		b->expected = (uint32_t)cnt;
+	}
+	if (mask != g->mask && (di->flags & DF_ALIGNED || op == OP_BAR_SYNC))
+		g = sched_split(w, g, mask, g->pc), g = g ? g : NULL;
+	if (!g)
+		return false;
+	b->arrived += (uint32_t)__builtin_popcount(mask);
+	if (red) {
+		const struct dop *p = &di->s[di->nsrc - 1];
+		if (!b->red_popc && !b->red_or && b->arrived == (uint32_t)__builtin_popcount(mask))
+			b->red_and = 0;
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint64_t v = op_read(L, w, f, p, (uint32_t)__builtin_ctz(m)) & 1;
+			b->red_popc += (uint32_t)v;
+			b->red_or |= (uint32_t)v;
+			b->red_and += (uint32_t)v;
+		}
+	}
+	if (op == OP_BAR_ARRIVE || op == OP_BARRIER_ARRIVE) {
+		g->pc++;
+		bar_check(L, c, (uint32_t)id);
+		return true;
+	}
+	g->state = G_BAR;
+	g->wait_id = (uint32_t)id;
+	bar_check(L, c, (uint32_t)id);
+	return false;
+}
+
+/* ---- the cluster barrier ------------------------------------------------------------- */
+
+void cluster_bar_check(struct launch *L, struct cluster *cl)
+{
+	if (cl->cbar_arrived == 0 || cl->cbar_arrived < cl->live_threads)
+		return;
+	cl->cbar_phase++;
+	cl->cbar_arrived = 0;
+	L->epoch++;
+	for (uint32_t i = 0; i < cl->nctas; i++) {
+		struct cta *c = &cl->ctas[i];
+		for (uint32_t k = 0; k < c->nwarps; k++) {
+			struct warp *w = &c->warps[k];
+			w->cbar_arrived = 0;
+			for (struct group *g = w->groups; g; g = g->next)
+				if (g->state == G_CLUSTER_BAR)
+					g->state = G_READY; /* re-executes the wait */
+		}
+	}
+}
+
+static bool exec_cluster_bar(struct launch *L, struct warp *w, struct group *g,
+			     const struct dinsn *di, uint32_t mask)
+{
+	struct cluster *cl = w->cta->cluster;
+	if ((di->flags & DF_ALIGNED) && mask != (g->mask & w->live) && mask != w->live) {
+		rule_break(L, RULE_CLUSTER_BAR_DIVERGENT, mask,
+			   "%s.aligned executed by only some threads of the warp",
+			   ir_op_name((enum ir_op)di->op));
+		if (L->stop)
+			return false;
+	}
+	if (di->op == OP_BARRIER_CLUSTER_ARRIVE) {
+		uint32_t twice = mask & w->cbar_arrived;
+		if (twice) {
+			rule_break(L, RULE_CLUSTER_BAR_DOUBLE, twice,
+				   "barrier.cluster.arrive twice in phase %u", cl->cbar_phase);
+			if (L->stop)
+				return false;
+		}
+		uint32_t fresh = mask & ~twice;
+		w->cbar_arrived |= fresh;
+		w->cbar_waitable |= fresh;
+		for (uint32_t m = fresh; m; m &= m - 1)
+			w->cbar_phase[__builtin_ctz(m)] = cl->cbar_phase;
+		cl->cbar_arrived += (uint32_t)__builtin_popcount(fresh);
+		g->pc++;
+		cluster_bar_check(L, cl);
+		return true;
+	}
+	/* wait: each lane's arrival phase must have completed */
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		if (!(w->cbar_waitable >> l & 1) || cl->cbar_phase <= w->cbar_phase[l]) {
+			g->state = G_CLUSTER_BAR;
+			return false;
+		}
+	}
+	w->cbar_waitable &= ~mask;
+	g->pc++;
+	return true;
+}
+
+bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+	       uint32_t mask)
+{
+	struct frame *f = g->frame;
+	enum ir_op op = (enum ir_op)di->op;
+	uint32_t member = FULL_MASK;
+	switch (op) {
+	case OP_SHFL_SYNC:
+		member = (uint32_t)op_read(L, w, f, &di->s[3], (uint32_t)__builtin_ctz(mask));
+		break;
+	case OP_VOTE_SYNC:
+	case OP_MATCH_SYNC:
+	case OP_REDUX_SYNC:
+	case OP_ELECT_SYNC:
+		member = (uint32_t)op_read(L, w, f, &di->s[di->nsrc - 1], (uint32_t)__builtin_ctz(mask));
+		break;
+	case OP_BAR_WARP_SYNC:
+		member = (uint32_t)op_read(L, w, f, &di->s[0], (uint32_t)__builtin_ctz(mask));
+		break;
+	default:
+		break;
+	}
+	switch (op) {
+	case OP_SHFL_SYNC:
+	case OP_VOTE_SYNC:
+	case OP_MATCH_SYNC:
+	case OP_REDUX_SYNC:
+	case OP_BAR_WARP_SYNC:
+		if (!need_lanes(L, w, g, member, mask))
+			return false;
+		if (op == OP_SHFL_SYNC)
+			exec_shfl(L, w, f, di, mask);
+		else if (op == OP_VOTE_SYNC)
+			exec_vote(L, w, f, di, mask);
+		else if (op == OP_MATCH_SYNC)
+			exec_match(L, w, f, di, mask);
+		else if (op == OP_REDUX_SYNC)
+			exec_redux(L, w, f, di, mask);
+		g->pc++;
+		return true;
+	case OP_ELECT_SYNC: {
+		if (mask & ~member) {
+			rule_break(L, RULE_ELECT_MASK, mask & ~member,
+				   "elect.sync executed by a thread outside membermask 0x%08x", member);
+			return false;
+		}
+		if (!need_lanes(L, w, g, member, mask))
+			return false;
+		uint32_t cand = member & mask;
+		uint32_t leader = cand ? (uint32_t)__builtin_ctz(cand) : 0;
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			op_write(f, &di->d, l, leader);
+			op_write(f, &di->d2, l, l == leader);
+		}
+		g->pc++;
+		return true;
+	}
+	case OP_ACTIVEMASK:
+		for (uint32_t m = mask; m; m &= m - 1)
+			op_write(f, &di->d, (uint32_t)__builtin_ctz(m), g->mask);
+		g->pc++;
+		return true;
+	case OP_BAR_SYNC:
+	case OP_BARRIER_SYNC:
+	case OP_BAR_RED:
+	case OP_BARRIER_RED:
+	case OP_BAR_ARRIVE:
+	case OP_BARRIER_ARRIVE:
+		(void)is_bar_op;
+		return exec_bar(L, w, g, di, mask);
+	case OP_BARRIER_CLUSTER_ARRIVE:
+	case OP_BARRIER_CLUSTER_WAIT:
+		return exec_cluster_bar(L, w, g, di, mask);
+	case OP_FENCE:
+		if (di->flags & DF_MBARRIER_INIT)
+			mbar_fence_init(L, w->cta);
+		g->pc++;
+		return true;
+	case OP_NANOSLEEP: {
+		uint64_t ns = op_read(L, w, f, &di->s[0], (uint32_t)__builtin_ctz(mask));
+		L->clock += ns > 1000000 ? 1000000 : ns;
+		g->pc++;
+		return true;
+	}
+	case OP_MEMBAR:
+	case OP_GRIDDEPCONTROL:
+		g->pc++;
+		return true;
+	default:
+		runtime_error(L, 2, "internal error: '%s' has no handler", ir_op_name(op));
+		return false;
+	}
+}

@@ -1,0 +1,564 @@
+/*
+ * interp.c - the dispatch loop: run one group of a warp's lanes, instruction by
+ * instruction, over lane arrays. Operand access, special registers, and control flow
+ * (branches, calls, returns, exit) live here; arithmetic is in exec_*.c, memory in
+ * exec_mem.c, warp and barrier instructions in exec_warp.c, mbarriers in mbarrier.c.
+ */
+#include "interp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "async.h"
+#include "exec.h"
+#include "mbarrier.h"
+#include "memory.h"
+
+uint64_t *slot_ptr(struct frame *f, uint32_t slot)
+{
+	return f->regs + (size_t)slot * LANES;
+}
+
+/* ---- special registers --------------------------------------------------------------- */
+
+static uint32_t v4(const uint32_t v[3], uint32_t comp)
+{
+	return comp < 3 ? v[comp] : 0;
+}
+
+static uint64_t sreg_value(struct launch *L, struct warp *w, enum sreg r, uint32_t comp,
+			   uint32_t lane)
+{
+	struct cta *c = w->cta;
+	const struct launch_config *k = &L->cfg;
+	uint32_t t = w->id * LANES + lane;
+	switch (r) {
+	case SREG_TID: {
+		uint32_t tid[3] = {t % k->block[0], (t / k->block[0]) % k->block[1],
+				   t / (k->block[0] * k->block[1])};
+		return v4(tid, comp);
+	}
+	case SREG_NTID:
+		return v4(k->block, comp);
+	case SREG_LANEID:
+		return lane;
+	case SREG_WARPID:
+		return w->id;
+	case SREG_NWARPID:
+		return c->nwarps;
+	case SREG_CTAID:
+		return v4(c->ctaid, comp);
+	case SREG_NCTAID:
+		return v4(k->grid, comp);
+	case SREG_SMID:
+		return c->linear % 132;
+	case SREG_NSMID:
+		return 132;
+	case SREG_GRIDID:
+		return 1;
+	case SREG_IS_EXPLICIT_CLUSTER:
+		return k->explicit_cluster;
+	case SREG_CLUSTERID:
+		return v4(c->cluster->id, comp);
+	case SREG_NCLUSTERID: {
+		uint32_t n[3] = {k->grid[0] / k->cluster[0], k->grid[1] / k->cluster[1],
+				 k->grid[2] / k->cluster[2]};
+		return v4(n, comp);
+	}
+	case SREG_CLUSTER_CTAID:
+		return v4(c->cluster_ctaid, comp);
+	case SREG_CLUSTER_NCTAID:
+		return v4(k->cluster, comp);
+	case SREG_CLUSTER_CTARANK:
+		return c->rank;
+	case SREG_CLUSTER_NCTARANK:
+		return c->cluster->nctas;
+	case SREG_LANEMASK_EQ:
+		return 1u << lane;
+	case SREG_LANEMASK_LE:
+		return (uint32_t)((2ull << lane) - 1);
+	case SREG_LANEMASK_LT:
+		return (1u << lane) - 1;
+	case SREG_LANEMASK_GE:
+		return ~((1u << lane) - 1);
+	case SREG_LANEMASK_GT:
+		return (uint32_t)~((2ull << lane) - 1);
+	case SREG_CLOCK:
+		return (uint32_t)L->clock;
+	case SREG_CLOCK_HI:
+		return (uint32_t)(L->clock >> 32);
+	case SREG_CLOCK64:
+		return L->clock;
+	case SREG_GLOBALTIMER:
+		return L->clock;
+	case SREG_GLOBALTIMER_LO:
+		return (uint32_t)L->clock;
+	case SREG_GLOBALTIMER_HI:
+		return (uint32_t)(L->clock >> 32);
+	case SREG_DYNAMIC_SMEM_SIZE:
+		return k->dyn_shared;
+	case SREG_TOTAL_SMEM_SIZE:
+	case SREG_AGGR_SMEM_SIZE:
+		return c->smem_size;
+	default:
+		return 0;
+	}
+}
+
+/* ---- operands ------------------------------------------------------------------------ */
+
+uint64_t op_read(struct launch *L, struct warp *w, struct frame *f, const struct dop *o,
+		 uint32_t lane)
+{
+	uint64_t v;
+	switch (o->kind) {
+	case DOP_REG:
+		v = f->regs[(size_t)o->slot * LANES + lane];
+		break;
+	case DOP_IMM:
+		v = o->imm[lane];
+		break;
+	case DOP_SREG:
+		v = sreg_value(L, w, (enum sreg)o->sreg, o->comp, lane);
+		break;
+	case DOP_SYMADDR:
+	case DOP_ADDR:
+		v = op_addr(L, w, f, o, lane);
+		break;
+	default:
+		v = 0;
+	}
+	return o->neg ? !(v & 1) : v;
+}
+
+uint64_t op_addr(struct launch *L, struct warp *w, struct frame *f, const struct dop *o,
+		 uint32_t lane)
+{
+	(void)L;
+	(void)w;
+	uint64_t a = (uint64_t)o->off;
+	if (o->has_reg)
+		a += f->regs[(size_t)o->slot * LANES + lane];
+	else if (o->space == MS_LOCAL)
+		a += f->local_base; /* frame-relative .local variable */
+	return a;
+}
+
+void op_write(struct frame *f, const struct dop *o, uint32_t lane, uint64_t v)
+{
+	if (o->kind == DOP_REG)
+		f->regs[(size_t)o->slot * LANES + lane] = v;
+}
+
+/* The lane array of a source operand; special registers, negated predicates and
+ * addresses are materialised into `tmp`. */
+static const uint64_t *lanes_of(struct launch *L, struct warp *w, struct frame *f,
+				const struct dop *o, uint64_t *tmp, uint32_t mask)
+{
+	if (!o->neg) {
+		if (o->kind == DOP_REG)
+			return slot_ptr(f, o->slot);
+		if (o->kind == DOP_IMM)
+			return o->imm;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		tmp[l] = op_read(L, w, f, o, l);
+	}
+	return tmp;
+}
+
+void trace_line(struct launch *L, struct warp *w, uint32_t lanes, const char *text)
+{
+	FILE *out = L->trace ? L->trace : stderr;
+	uint32_t line = 0, col = 0;
+	if (L->ci && L->ci->ir)
+		src_locate(L->file, L->ci->ir->span.off, &line, &col);
+	struct strbuf b = {0};
+	if (w)
+		describe_threads(L, w, lanes, &b);
+	fprintf(out, "[trace] %s:%u: %s%s%s\n", L->file->path, line, b.s ? b.s : "",
+		b.s ? ": " : "", text);
+	sb_free(&b);
+}
+
+static void trace_insn(struct launch *L, struct warp *w, const struct dinsn *di, uint32_t mask)
+{
+	if (!di->ir)
+		return;
+	char t[256];
+	snprintf(t, sizeof t, "%.*s", (int)(di->ir->span.len > 200 ? 200 : di->ir->span.len),
+		 L->file->text + di->ir->span.off);
+	trace_line(L, w, mask, t);
+}
+
+/* ---- control flow -------------------------------------------------------------------- */
+
+static uint32_t pred_mask(const uint64_t *p, bool neg)
+{
+	uint32_t m = 0;
+	for (int l = 0; l < LANES; l++)
+		m |= (uint32_t)(p[l] & 1) << l;
+	return neg ? ~m : m;
+}
+
+static struct frame *frame_new(struct launch *L, struct warp *w, struct dfunc *fn)
+{
+	struct frame *f = calloc(1, sizeof *f);
+	if (!f)
+		return NULL;
+	f->fn = fn;
+	f->regs = calloc((size_t)fn->nslots * LANES, sizeof(uint64_t));
+	f->params = calloc((size_t)LANES * (fn->param_size ? fn->param_size : 1), 1);
+	if (!f->regs || !f->params) {
+		free(f->regs);
+		free(f->params);
+		free(f);
+		return NULL;
+	}
+	f->local_base = w->local_top;
+	uint32_t need = w->local_top + fn->local_size;
+	if (need > w->local_stride) {
+		uint32_t stride = w->local_stride ? w->local_stride : 256;
+		while (stride < need)
+			stride *= 2;
+		uint8_t *nl = calloc((size_t)LANES, stride);
+		if (!nl) {
+			free(f->regs);
+			free(f->params);
+			free(f);
+			return NULL;
+		}
+		for (int l = 0; l < LANES && w->local; l++)
+			memcpy(nl + (size_t)l * stride, w->local + (size_t)l * w->local_stride,
+			       w->local_top);
+		free(w->local);
+		w->local = nl;
+		w->local_stride = stride;
+	}
+	w->local_top = need;
+	(void)L;
+	return f;
+}
+
+void frame_release(struct warp *w, struct frame *f)
+{
+	while (f && --f->refs <= 0) {
+		struct frame *caller = f->caller; /* a callee frame holds a reference to it */
+		if (f->local_base + f->fn->local_size == w->local_top)
+			w->local_top = f->local_base;
+		free(f->regs);
+		free(f->params);
+		free(f);
+		f = caller;
+	}
+}
+
+struct frame *sched_base_frame(struct launch *L, struct warp *w)
+{
+	struct frame *f = frame_new(L, w, L->kernel);
+	if (f)
+		f->refs = 1;
+	return f;
+}
+
+/* Bytes of parameter or return slot i of fn (size of the declared param). */
+static uint32_t param_bytes(const struct ir_sym *s)
+{
+	return (uint32_t)ir_type_size(s->type) * (uint32_t)(s->vec ? s->vec : 1) *
+	       (uint32_t)(s->is_array ? s->nelem : 1);
+}
+
+/* Copy one value between a frame's param area / registers for the lanes in mask. */
+static void copy_param(struct frame *df, const struct ir_sym *dsym, uint32_t doff,
+		       struct frame *sf, const struct dop *src, uint32_t mask, uint32_t size,
+		       struct launch *L, struct warp *w)
+{
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint8_t buf[256] = {0};
+		uint32_t n = size > sizeof buf ? sizeof buf : size;
+		if (src->kind == DOP_SYMADDR && src->space == MS_PARAM_FRAME)
+			memcpy(buf, sf->params + (size_t)l * sf->fn->param_size + src->off, n);
+		else {
+			uint64_t v = op_read(L, w, sf, src, l);
+			memcpy(buf, &v, n > 8 ? 8 : n);
+		}
+		if (dsym && dsym->space == MOD_REG) {
+			uint64_t v = 0;
+			memcpy(&v, buf, n > 8 ? 8 : n);
+			df->regs[(size_t)dsym->slot * LANES + l] = v;
+		} else {
+			memcpy(df->params + (size_t)l * df->fn->param_size + doff, buf, n);
+		}
+	}
+}
+
+static void do_call(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		    uint32_t mask)
+{
+	struct frame *f = g->frame;
+	struct dfunc *callee = di->callee;
+	if (!callee) {
+		/* indirect: the register holds a function address made by mov */
+		uint64_t v = op_read(L, w, f, &di->s[0], (uint32_t)__builtin_ctz(mask));
+		uint64_t idx = v - 0xF00000000000ull;
+		if (idx >= L->P->nfuncs || !L->P->funcs[idx].ir->has_body) {
+			runtime_error(L, 1, "indirect call through 0x%llx, which is no function",
+				      (unsigned long long)v);
+			return;
+		}
+		callee = &L->P->funcs[idx];
+	}
+	if (f->depth + 1 >= MAX_CALL_DEPTH) {
+		rule_break(L, RULE_STACK_OVERFLOW, mask, "call depth %u exceeded calling '%s'",
+			   MAX_CALL_DEPTH, callee->name);
+		return;
+	}
+	if (mask != g->mask) {
+		g = sched_split(w, g, mask, g->pc);
+		if (!g)
+			return;
+	}
+	struct frame *nf = frame_new(L, w, callee);
+	if (!nf) {
+		runtime_error(L, 1, "out of memory calling '%s'", callee->name);
+		return;
+	}
+	const struct ir_func *irf = callee->ir;
+	for (uint32_t i = 0; i < irf->nparams && i < di->s[1].nelem; i++)
+		copy_param(nf, irf->params[i], callee->param_off[i], f, &di->s[1].elems[i], mask,
+			   param_bytes(irf->params[i]), L, w);
+	nf->caller = f;
+	nf->ret_pc = g->pc + 1;
+	nf->call = di;
+	nf->depth = f->depth + 1;
+	nf->refs = 1;
+	f->refs++; /* the callee frame keeps its caller alive */
+	g->frame = nf;
+	frame_release(w, f); /* the group's reference moves to the callee */
+	g->pc = 0;
+}
+
+/* ret from a .func: copy results, pop the frame. */
+static void do_ret(struct launch *L, struct warp *w, struct group *g, uint32_t mask)
+{
+	struct frame *f = g->frame;
+	if (!f->caller) {
+		sched_group_exit(L, w, g, mask);
+		return;
+	}
+	if (mask != g->mask) {
+		g = sched_split(w, g, mask, g->pc);
+		if (!g)
+			return;
+	}
+	const struct dinsn *call = f->call;
+	const struct ir_func *irf = f->fn->ir;
+	struct frame *cf = f->caller;
+	for (uint32_t i = 0; i < irf->nrets && i < call->d.nelem; i++) {
+		const struct dop *dst = &call->d.elems[i];
+		const struct ir_sym *rs = irf->rets[i];
+		uint32_t size = param_bytes(rs);
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			uint8_t buf[256] = {0};
+			uint32_t n = size > sizeof buf ? sizeof buf : size;
+			if (rs->space == MOD_REG)
+				memcpy(buf, &f->regs[(size_t)rs->slot * LANES + l], n > 8 ? 8 : n);
+			else
+				memcpy(buf, f->params + (size_t)l * f->fn->param_size + f->fn->ret_off[i], n);
+			if (dst->kind == DOP_SYMADDR && dst->space == MS_PARAM_FRAME)
+				memcpy(cf->params + (size_t)l * cf->fn->param_size + dst->off, buf, n);
+			else if (dst->kind == DOP_REG) {
+				uint64_t v = 0;
+				memcpy(&v, buf, n > 8 ? 8 : n);
+				cf->regs[(size_t)dst->slot * LANES + l] = v;
+			}
+		}
+	}
+	g->frame = cf;
+	g->pc = f->ret_pc;
+	cf->refs++;
+	frame_release(w, f);      /* the group's reference to the callee            */
+}
+
+static void do_branch(struct warp *w, struct group *g, uint32_t taken, uint32_t target)
+{
+	if (taken == g->mask) {
+		g->pc = target;
+	} else if (!taken) {
+		g->pc++;
+	} else {
+		uint32_t pc = g->pc + 1;
+		struct group *t = sched_split(w, g, taken, target);
+		(void)t;
+		g->pc = pc;
+	}
+}
+
+static void do_brx(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		   uint32_t mask)
+{
+	struct frame *f = g->frame;
+	uint32_t left = mask, stay = g->mask & ~mask;
+	while (left) {
+		uint32_t l0 = (uint32_t)__builtin_ctz(left);
+		uint64_t i0 = op_read(L, w, f, &di->s[0], l0) & 0xffffffffu;
+		if (i0 >= di->s[1].nelem) {
+			runtime_error(L, 1, "brx.idx index %llu is outside its %u targets",
+				      (unsigned long long)i0, di->s[1].nelem);
+			return;
+		}
+		uint32_t same = 0;
+		for (uint32_t m = left; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			if ((op_read(L, w, f, &di->s[0], l) & 0xffffffffu) == i0)
+				same |= 1u << l;
+		}
+		left &= ~same;
+		uint32_t target = (uint32_t)di->s[1].elems[i0].off;
+		if (!left && !stay) {
+			g->pc = target;
+			return;
+		}
+		sched_split(w, g, same, target);
+	}
+	g->pc++;
+}
+
+/* Anything that is not straight-line ALU work goes through here. Returns false when the
+ * group blocked (state changed) and must yield. */
+static bool exec_other(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		       uint32_t mask)
+{
+	switch (ir_op_family((enum ir_op)di->op)) {
+	case FAM_MOVE:
+		exec_move(L, w, g->frame, di, mask);
+		g->pc++;
+		return true;
+	case FAM_MEM:
+		exec_mem(L, w, g->frame, di, mask);
+		g->pc++;
+		return true;
+	case FAM_MBAR:
+		if (!mbar_exec(L, w, g, di, mask))
+			return false;
+		g->pc++;
+		return true;
+	case FAM_ASYNC:
+		async_exec(L, w, g, di, mask);
+		g->pc++;
+		return true;
+	case FAM_WARP:
+	case FAM_SYNC:
+		return exec_warp(L, w, g, di, mask);
+	default:
+		runtime_error(L, 2, "internal error: no handler for '%s'",
+			      ir_op_name((enum ir_op)di->op));
+		return false;
+	}
+}
+
+/*
+ * The dispatch loop. Runs group g until it blocks, splits, exits, meets or passes another
+ * group of its warp (so the scheduler can re-converge them), or `budget` runs out.
+ */
+uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uint32_t budget)
+{
+	uint64_t tmp[6][LANES];
+	uint32_t n = 0;
+	bool alone = w->groups == g && !g->next;
+	/* Stop where the next group of the same frame waits, so the two re-converge. */
+	uint32_t stop_pc = UINT32_MAX;
+	for (struct group *o = w->groups; o && !alone; o = o->next)
+		if (o != g && o->frame == g->frame && o->pc > g->pc && o->pc < stop_pc)
+			stop_pc = o->pc;
+	L->cw = w;
+	while (n < budget && g->state == G_READY && !L->stop) {
+		struct frame *f = g->frame;
+		const struct dinsn *di = &f->fn->code[g->pc];
+		uint32_t mask = g->mask;
+		L->ci = di;
+		if (di->guard >= 0)
+			mask &= pred_mask(slot_ptr(f, (uint32_t)di->guard), di->guard_neg);
+		L->cmask = mask;
+		n++;
+		L->thread_steps += (uint32_t)__builtin_popcount(mask);
+		if (L->cfg.trace_all)
+			trace_insn(L, w, di, mask);
+		if (ir_op_family((enum ir_op)di->op) == FAM_ALU) {
+			if (mask) {
+				struct alu_args x;
+				x.d = di->d.kind == DOP_REG ? slot_ptr(f, di->d.slot) : tmp[4];
+				x.d2 = di->d2.kind == DOP_REG ? slot_ptr(f, di->d2.slot) : tmp[5];
+				const uint64_t **src[4] = {&x.a, &x.b, &x.c, &x.e};
+				x.a = x.b = x.c = x.e = NULL;
+				for (uint32_t i = 0; i < di->nsrc && i < 4; i++)
+					*src[i] = lanes_of(L, w, f, &di->s[i], tmp[i], mask);
+				x.cc = w->cc;
+				di->alu.fn(&di->alu, &x, mask);
+			}
+			if (++g->pc == stop_pc)
+				return n;
+			continue;
+		}
+		switch ((enum ir_op)di->op) {
+		case OP_BRA: {
+			uint32_t before = g->mask;
+			do_branch(w, g, mask, di->target);
+			if (!alone || (mask && mask != before))
+				return n; /* diverged, or others to re-converge with */
+			continue;
+		}
+		case OP_BRX_IDX:
+			if (mask)
+				do_brx(L, w, g, di, mask);
+			else
+				g->pc++;
+			return n;
+		case OP_CALL:
+			if (mask)
+				do_call(L, w, g, di, mask);
+			else
+				g->pc++;
+			if (mask != g->mask)
+				return n;
+			continue;
+		case OP_RET:
+			if (!mask) {
+				g->pc++;
+				continue;
+			}
+			do_ret(L, w, g, mask);
+			return n;
+		case OP_EXIT:
+			if (!mask) {
+				g->pc++;
+				continue;
+			}
+			sched_group_exit(L, w, g, mask);
+			return n;
+		case OP_TRAP:
+			if (!mask) {
+				g->pc++;
+				continue;
+			}
+			rule_break(L, RULE_TRAP, mask, "trap executed");
+			L->stop = true;
+			return n;
+		default:
+			if (!mask) {
+				g->pc++;
+				continue;
+			}
+			if (!exec_other(L, w, g, di, mask))
+				return n;
+			if (!alone || w->groups != g || g->next)
+				return n;
+			continue;
+		}
+	}
+	return n;
+}

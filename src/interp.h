@@ -1,0 +1,319 @@
+/*
+ * interp.h - the decoded program and the run-time state of a launch.
+ * load.c turns a checked IR module into decoded functions (struct dfunc) whose instructions
+ * (struct dinsn) hold resolved register slots, immediates and targets: the run loop never
+ * touches a string. A launch is clusters of CTAs of warps; a warp's lanes that sit at the
+ * same instruction form a group that executes together (independent thread scheduling).
+ */
+#ifndef PTXI_INTERP_H
+#define PTXI_INTERP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "exec_alu.h"
+#include "ir.h"
+#include "rules.h"
+
+#define FULL_MASK 0xffffffffu
+#define MAX_CALL_DEPTH 1024
+
+/* ---- Decoded program ----------------------------------------------------------------- */
+
+enum sreg {
+#define SREG(name, spelling, shape, size) SREG_##name,
+#include "sreg.def"
+#undef SREG
+	SREG__COUNT
+};
+
+/* Address spaces an operand or access resolves to. */
+enum mspace {
+	MS_NONE,
+	MS_GENERIC,
+	MS_GLOBAL,
+	MS_SHARED_CTA,      /* executing CTA's shared memory (offset)                        */
+	MS_SHARED_CLUSTER,  /* any CTA of the cluster (cluster-encoded address)              */
+	MS_LOCAL,
+	MS_PARAM_KERNEL,    /* kernel parameters (read-only, shared by all threads)          */
+	MS_PARAM_FRAME,     /* .func parameters and .param variables of a body (per thread)  */
+	MS_CONST,
+};
+
+enum dop_kind {
+	DOP_NONE,
+	DOP_REG,        /* slot                                                           */
+	DOP_IMM,        /* imm: 32 copies of the value                                     */
+	DOP_SREG,       /* special register sreg.comp                                      */
+	DOP_ADDR,       /* [reg + off] or [off] in `space` (off includes a symbol's address) */
+	DOP_SYMADDR,    /* address of a variable as a value: off in `space` (+frame local base) */
+	DOP_VEC,        /* {elems}                                                          */
+	DOP_SINK,
+	DOP_FUNC,       /* a function, as a call target or an address                       */
+};
+
+struct dop {
+	uint8_t kind;
+	uint8_t space;      /* DOP_ADDR / DOP_SYMADDR: enum mspace of the symbol, or MS_NONE  */
+	uint8_t sreg, comp;
+	bool neg;           /* !p                                                             */
+	bool has_reg;       /* DOP_ADDR: base is a register                                   */
+	uint8_t nelem;      /* DOP_VEC                                                        */
+	uint8_t reg_size;   /* DOP_REG: declared size in bytes (for ld/st of vectors)          */
+	uint32_t slot;      /* DOP_REG slot / DOP_ADDR base register slot                     */
+	int64_t off;
+	const uint64_t *imm;
+	struct dop *elems;
+	struct dfunc *func;
+	const struct ir_sym *sym; /* the variable named, for messages                          */
+};
+
+/* Flags of non-ALU instructions, decoded from modifiers. */
+enum {
+	DF_UNI = 1u << 0,
+	DF_NOCOMPLETE = 1u << 1,
+	DF_EXPECT_TX = 1u << 2,
+	DF_PARITY = 1u << 3,
+	DF_NOINC = 1u << 4,
+	DF_MULTICAST = 1u << 5,
+	DF_BULK_GROUP = 1u << 6,
+	DF_READ = 1u << 7,
+	DF_TO = 1u << 8,
+	DF_ALIGNED = 1u << 9,
+	DF_COMPLETE_TX = 1u << 10,
+	DF_CACHE_HINT = 1u << 11,
+	DF_MBARRIER_INIT = 1u << 12,
+	DF_PROXY = 1u << 13,
+	DF_WIDE = 1u << 14,
+	DF_ARRIVE = 1u << 15,
+	DF_WAIT = 1u << 16,
+	DF_LAUNCH_DEPENDENTS = 1u << 17,
+	DF_CLUSTER_SPACE = 1u << 18, /* .shared::cluster written                                  */
+	DF_DST_GLOBAL = 1u << 19,
+	DF_SRC_SHARED = 1u << 20,
+};
+
+struct dinsn {
+	uint16_t op;            /* enum ir_op                                                */
+	uint8_t nsrc;
+	bool guard_neg;
+	int32_t guard;          /* predicate slot, or -1                                     */
+	uint8_t type, type2;    /* enum ir_mod (MK_TYPE)                                     */
+	uint8_t space;          /* enum mspace of the access / object                        */
+	uint8_t space2;         /* second space (cp.async source, cvta window)               */
+	uint8_t sem, scope;     /* enum ir_mod                                               */
+	uint8_t vec;            /* 1, 2, 4                                                   */
+	uint8_t mode;           /* op-specific (atom op, shfl/vote mode, ...) as enum ir_mod  */
+	uint32_t flags;         /* DF_*                                                      */
+	struct dop d, d2;
+	struct dop s[5];
+	struct alu_insn alu;    /* FAM_ALU                                                   */
+	uint32_t target;        /* branch target index                                       */
+	struct dfunc *callee;
+	const struct ir_insn *ir;
+};
+
+struct dfunc {
+	const struct ir_func *ir;
+	const char *name;
+	struct dinsn *code;
+	uint32_t ncode;
+	uint32_t nslots;        /* register slots; each is LANES uint64_t                     */
+	uint32_t local_size;    /* bytes of .local variables per thread in one frame          */
+	uint32_t param_size;    /* bytes per thread: formal + return params + body .param vars */
+	uint32_t kparam_size;   /* kernels: bytes of the parameter block                      */
+	uint32_t *param_off;    /* offsets of formal params (kernel block or frame area)      */
+	uint32_t *ret_off;      /* offsets of return params                                   */
+};
+
+struct dprog {
+	struct ir_module *m;
+	struct arena *arena;
+	struct dfunc *funcs;
+	uint32_t nfuncs;
+	uint32_t shared_static;     /* bytes of static .shared                                */
+	uint32_t shared_dyn_off;    /* where .extern .shared arrays start                     */
+	uint32_t shared_align;
+	uint8_t *const_bytes;       /* the .const bank                                        */
+	uint32_t const_size;
+	uint8_t *global_init;       /* initial bytes of module .global variables              */
+	uint32_t global_size;       /* laid out from offset 0 of the module's global block    */
+	/* symbol-address initializers in .global/.const to patch once addresses are known   */
+	struct reloc { uint8_t in_const; uint32_t at; const struct ir_sym *sym; int64_t add; bool generic; } *relocs;
+	uint32_t nrelocs;
+};
+
+/* Build a decoded program; reports unsupported features through m->diag. Returns NULL on
+ * error. */
+struct dprog *load_program(struct ir_module *m);
+
+/* ---- Run-time state ------------------------------------------------------------------ */
+
+struct frame {
+	struct dfunc *fn;
+	uint64_t *regs;         /* nslots * LANES                                             */
+	uint8_t *params;        /* LANES * fn->param_size                                     */
+	uint32_t local_base;    /* per-thread local offset of this frame's .local variables   */
+	struct frame *caller;
+	uint32_t ret_pc;        /* caller instruction to resume at                            */
+	const struct dinsn *call;/* the call instruction (for return-value copies)            */
+	int refs;               /* groups that point at this frame                            */
+	uint32_t depth;
+};
+
+enum gstate {
+	G_READY,
+	G_BAR,          /* bar.sync / barrier.sync: wait_id = barrier number                  */
+	G_CLUSTER_BAR,  /* barrier.cluster.wait                                              */
+	G_MBAR,         /* try_wait parked, or a spinning test_wait                            */
+	G_WARPSYNC,     /* a .sync warp instruction waiting for the rest of its membermask    */
+	G_ASYNC,        /* cp.async.wait_group / bulk wait_group                              */
+	G_DONE,
+};
+
+struct group {
+	uint32_t mask;
+	uint32_t pc;
+	struct frame *frame;
+	enum gstate state;
+	uint32_t wait_id;           /* G_BAR barrier id, G_WARPSYNC membermask                 */
+	struct mbar *wait_mbar;     /* G_MBAR                                                  */
+	uint64_t wait_epoch;        /* progress epoch when parked (G_MBAR)                     */
+	bool timed_out;             /* G_MBAR: woken because nothing else could run            */
+	struct group *next;
+};
+
+struct cta;
+
+struct warp {
+	struct cta *cta;
+	uint32_t id;                /* warp index in the CTA                                   */
+	uint32_t valid;             /* lanes that exist (partial last warp)                    */
+	uint32_t live;              /* lanes not exited                                        */
+	struct group *groups;       /* at most 32                                              */
+	struct frame *base;
+	uint64_t cc[LANES];         /* carry flags (.cc)                                       */
+	uint8_t *local;             /* LANES * local_stride                                    */
+	uint32_t local_stride, local_top;
+	uint32_t cbar_arrived;      /* lanes that arrived on barrier.cluster this phase        */
+	uint32_t cbar_waitable;     /* lanes whose arrival can be waited on                    */
+	uint32_t cbar_phase[LANES]; /* cluster-barrier phase each lane's arrival belongs to     */
+	/* asynchronous copy groups per lane (cp.async and bulk) */
+	uint32_t cp_open[LANES];    /* copies issued since the last commit_group               */
+	uint32_t cp_committed[LANES];
+	uint32_t bulk_open[LANES], bulk_committed[LANES];
+	uint64_t steps;             /* warp-instructions executed                              */
+	uint64_t poll_pc_epoch;     /* spin detection of test_wait loops                       */
+	uint32_t poll_pc, poll_count;
+};
+
+struct barstate {
+	uint32_t arrived;           /* threads arrived                                         */
+	uint32_t expected;          /* 0 = all non-exited threads of the CTA                   */
+	uint32_t red_and, red_or, red_popc;
+};
+
+struct mbar;
+
+struct cta {
+	struct cluster *cluster;
+	uint32_t rank;              /* %cluster_ctarank                                        */
+	uint32_t ctaid[3], cluster_ctaid[3];
+	uint32_t linear;            /* linear CTA index in the grid                            */
+	uint8_t *smem;
+	uint32_t smem_size;
+	struct mbar **mbar_at;      /* per 8-byte word of smem: live mbarrier or NULL (lazy)  */
+	struct warp *warps;
+	uint32_t nwarps, nthreads, live_threads;
+	struct barstate bar[16];
+	bool exited;                /* every thread exited                                     */
+	bool init_fenced;           /* a fence.mbarrier_init ran since the last init            */
+};
+
+struct cluster {
+	struct launch *L;
+	uint32_t id[3];
+	uint32_t linear;
+	struct cta *ctas;
+	uint32_t nctas;
+	uint32_t cbar_phase, cbar_arrived, live_threads;
+};
+
+struct launch_config {
+	uint32_t grid[3], block[3], cluster[3];
+	bool explicit_cluster;
+	uint32_t dyn_shared;
+	uint64_t max_steps;
+	uint64_t seed;
+	bool keep_going;
+	bool trace_mbar, trace_all;
+};
+
+struct event;
+
+struct launch {
+	struct dprog *P;
+	struct dfunc *kernel;
+	struct launch_config cfg;
+	struct diag *diag;
+	struct src_file *file;
+	struct memory *mem;
+	uint8_t *kparams;           /* kernel parameter bytes                                 */
+	uint32_t kparam_size;
+	uint32_t *kparam_off;
+	struct cluster *cur;        /* the cluster running                                     */
+	uint32_t nthreads_cta;
+	uint64_t steps, thread_steps, max_steps;
+	uint64_t epoch;             /* bumped by every change a waiter could observe          */
+	uint64_t clock;             /* simulated time (ns), for %globaltimer and latencies    */
+	uint64_t rng;
+	int status;                 /* 0 ok, 1 rule broken, 3 deadlock/steps, 2 bad input     */
+	bool stop;                  /* a faulting rule: finish now                             */
+	/* mbarrier objects made during the launch: token ids index this table */
+	struct mbar **mbars;
+	uint32_t nmbars, mbars_cap;
+	/* pending asynchronous events (async.c) */
+	struct event *events;
+	uint32_t nevents, events_cap;
+	uint64_t event_seq;
+	/* current instruction context, for diagnostics (Lua's savepc) */
+	struct warp *cw;
+	const struct dinsn *ci;
+	uint32_t cmask;
+	FILE *trace;
+};
+
+/* interp.c */
+/* Run one group of `w` until it blocks, exits, diverges into a lower pc, or `budget`
+ * instructions ran. Returns the number of instructions executed. */
+uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uint32_t budget);
+uint64_t *slot_ptr(struct frame *f, uint32_t slot);
+/* One lane's value of a source operand (register, immediate, special register), and of an
+ * address operand (base register + offset, or a variable's address). */
+uint64_t op_read(struct launch *L, struct warp *w, struct frame *f, const struct dop *o,
+		 uint32_t lane);
+uint64_t op_addr(struct launch *L, struct warp *w, struct frame *f, const struct dop *o,
+		 uint32_t lane);
+/* Write one lane of a destination operand (no-op for a sink). */
+void op_write(struct frame *f, const struct dop *o, uint32_t lane, uint64_t v);
+/* Trace line (--trace): "file:line: CTA .. threads ..: text". */
+void trace_line(struct launch *L, struct warp *w, uint32_t lanes, const char *text);
+
+/* sched.c */
+int sched_launch(struct launch *L);
+void sched_wake_mbar(struct launch *L, struct mbar *mb);
+void sched_group_exit(struct launch *L, struct warp *w, struct group *g, uint32_t mask);
+struct group *sched_split(struct warp *w, struct group *g, uint32_t mask, uint32_t pc);
+
+/* rules.c: report a broken rule at the current instruction; `notes` adds context lines.
+ * Sets L->status = 1 and L->stop for faulting rules unless keep-going allows continuing. */
+__attribute__((format(printf, 4, 5)))
+void rule_break(struct launch *L, enum rule_id r, uint32_t lanes, const char *fmt, ...);
+void rule_break_notes(struct launch *L, enum rule_id r, uint32_t lanes, const char *notes,
+		      const char *msg);
+/* "CTA (x,y,z) thread (x,y,z)" or a range, for the lanes of the current warp */
+void describe_threads(struct launch *L, struct warp *w, uint32_t lanes, struct strbuf *b);
+void runtime_error(struct launch *L, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

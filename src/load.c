@@ -1,0 +1,1024 @@
+/*
+ * load.c - decode once: turn a checked IR module into decoded functions. Registers become
+ * slots, immediates 32-lane constant arrays, labels instruction indices, variables offsets
+ * in their spaces (shared per CTA, local per frame, params per frame or kernel, const,
+ * global). Anything the interpreter cannot execute is reported here, before any run.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp.h"
+#include "memory.h"
+
+struct loader {
+	struct dprog *P;
+	struct ir_module *m;
+	struct dfunc *fn;
+	const struct ir_func *irf;
+	struct ir_scope **scopes; /* every scope of the function being laid out */
+	uint32_t nscopes, cap;
+	uint32_t local_mod;       /* bytes of module-level .local variables      */
+	int errors;
+};
+
+static void lerr(struct loader *ld, struct src_span sp, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void lerr(struct loader *ld, struct src_span sp, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(ld->m->diag, DIAG_ERROR, ld->m->file, sp, fmt, ap);
+	va_end(ap);
+	ld->errors++;
+}
+
+static uint32_t align_up(uint32_t v, uint32_t a)
+{
+	return a ? (v + a - 1) / a * a : v;
+}
+
+static uint32_t sym_size(const struct ir_sym *s)
+{
+	uint64_t n = (uint64_t)ir_type_size(s->type) * (uint64_t)(s->vec ? s->vec : 1) *
+		     (s->is_array ? s->nelem : 1);
+	return n > 0x7fffffffu ? 0x7fffffffu : (uint32_t)n;
+}
+
+static uint32_t sym_align(const struct ir_sym *s)
+{
+	if (s->align)
+		return s->align;
+	uint32_t a = (uint32_t)ir_type_size(s->type) * (uint32_t)(s->vec ? s->vec : 1);
+	return a ? a : 1;
+}
+
+/* ---- constant pool ------------------------------------------------------------------- */
+
+static const uint64_t *splat(struct loader *ld, uint64_t v)
+{
+	uint64_t *p = arena_alloc(ld->P->arena, sizeof(uint64_t) * LANES);
+	for (int i = 0; i < LANES; i++)
+		p[i] = v;
+	return p;
+}
+
+static uint16_t f32_to_f16(float f);
+
+/* The bits of a float literal as a value of type t. */
+static uint64_t float_bits(const struct ir_operand *o, enum ir_mod t)
+{
+	double d;
+	if (o->fimm.is_f32) {
+		uint32_t b = (uint32_t)o->fimm.bits;
+		float f;
+		memcpy(&f, &b, 4);
+		if (t == MOD_F32 || ir_type_size(t) == 4 || t == MOD_NONE)
+			return b;
+		d = f;
+	} else {
+		memcpy(&d, &o->fimm.bits, 8);
+	}
+	if (t == MOD_F64 || ir_type_size(t) == 8)
+		return o->fimm.is_f32 ? ({ uint64_t r; memcpy(&r, &d, 8); r; }) : o->fimm.bits;
+	float f = (float)d;
+	uint32_t b;
+	memcpy(&b, &f, 4);
+	if (t == MOD_F16)
+		return f32_to_f16(f);
+	return b;
+}
+
+static uint16_t f32_to_f16(float f)
+{
+	/* Round to nearest even; enough for literals. */
+	uint32_t x;
+	memcpy(&x, &f, 4);
+	uint32_t sign = (x >> 16) & 0x8000;
+	int32_t e = (int32_t)((x >> 23) & 0xff) - 127 + 15;
+	uint32_t mant = x & 0x7fffff;
+	if (((x >> 23) & 0xff) == 0xff)
+		return (uint16_t)(sign | 0x7c00 | (mant ? 0x200 : 0));
+	if (e >= 31)
+		return (uint16_t)(sign | 0x7c00);
+	if (e <= 0) {
+		if (e < -10)
+			return (uint16_t)sign;
+		mant |= 0x800000;
+		uint32_t shift = (uint32_t)(14 - e);
+		uint32_t h = mant >> shift, rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+		if (rem > half || (rem == half && (h & 1)))
+			h++;
+		return (uint16_t)(sign | h);
+	}
+	uint32_t h = ((uint32_t)e << 10) | (mant >> 13), rem = mant & 0x1fff;
+	if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
+		h++;
+	return (uint16_t)(sign | h);
+}
+
+/* ---- layout -------------------------------------------------------------------------- */
+
+static void add_scope(struct loader *ld, struct ir_scope *s)
+{
+	for (uint32_t i = 0; i < ld->nscopes; i++)
+		if (ld->scopes[i] == s)
+			return;
+	if (ld->nscopes == ld->cap) {
+		uint32_t cap = ld->cap ? ld->cap * 2 : 16;
+		ld->scopes = arena_grow(ld->P->arena, ld->scopes, sizeof *ld->scopes, ld->nscopes, cap);
+		ld->cap = cap;
+	}
+	ld->scopes[ld->nscopes++] = s;
+}
+
+static void collect_scopes(struct loader *ld, const struct ir_func *f)
+{
+	ld->nscopes = 0;
+	if (f->scope)
+		add_scope(ld, f->scope);
+	for (uint32_t i = 0; i < f->ninsns; i++)
+		for (struct ir_scope *s = f->insns[i].scope; s && s != f->scope; s = s->parent)
+			add_scope(ld, s);
+}
+
+static bool is_shared(enum ir_mod sp)
+{
+	return sp == MOD_SHARED || sp == MOD_SHARED_CTA || sp == MOD_SHARED_CLUSTER;
+}
+
+static void place_shared(struct loader *ld, struct ir_sym *s)
+{
+	struct dprog *P = ld->P;
+	uint32_t a = sym_align(s);
+	if (a > P->shared_align)
+		P->shared_align = a;
+	if (s->is_extern) {
+		s->addr = UINT64_MAX; /* fixed up once the static size is known */
+		return;
+	}
+	P->shared_static = align_up(P->shared_static, a);
+	s->addr = P->shared_static;
+	P->shared_static += sym_size(s);
+}
+
+static void place_const_or_global(struct loader *ld, struct ir_sym *s)
+{
+	struct dprog *P = ld->P;
+	bool is_const = s->space == MOD_CONST;
+	uint32_t *size = is_const ? &P->const_size : &P->global_size;
+	*size = align_up(*size, sym_align(s));
+	s->addr = *size;
+	*size += sym_size(s);
+}
+
+/* Write a variable's initializer into its bank (.const) or initial image (.global). */
+static void write_init(struct loader *ld, struct ir_sym *s, uint8_t *bank)
+{
+	uint32_t esz = (uint32_t)ir_type_size(s->type);
+	uint32_t total = sym_size(s);
+	for (uint32_t i = 0; i < s->ninit && (uint64_t)(i + 1) * esz <= total; i++) {
+		const struct ir_init *in = &s->init[i];
+		uint8_t *at = bank + s->addr + (uint64_t)i * esz;
+		uint64_t v = 0;
+		switch (in->kind) {
+		case INIT_INT:
+			v = (uint64_t)in->i;
+			break;
+		case INIT_F32:
+		case INIT_F64: {
+			struct ir_operand o = {.kind = OPND_FIMM};
+			o.fimm.is_f32 = in->kind == INIT_F32;
+			o.fimm.bits = in->bits;
+			if (in->kind == INIT_F64 && !in->bits) {
+				memcpy(&o.fimm.bits, &in->f, 8);
+			}
+			v = float_bits(&o, s->type);
+			break;
+		}
+		case INIT_SYM:
+		case INIT_GENERIC_SYM: {
+			struct dprog *P = ld->P;
+			P->relocs = arena_grow(P->arena, P->relocs, sizeof *P->relocs, P->nrelocs,
+					       P->nrelocs + 1);
+			P->relocs[P->nrelocs++] = (struct reloc){s->space == MOD_CONST,
+								 (uint32_t)(s->addr + (uint64_t)i * esz),
+								 in->sym, in->i,
+								 in->kind == INIT_GENERIC_SYM};
+			continue;
+		}
+		}
+		memcpy(at, &v, esz > 8 ? 8 : esz);
+	}
+}
+
+static void layout_module(struct loader *ld)
+{
+	struct ir_module *m = ld->m;
+	for (uint32_t i = 0; i < m->nvars; i++) {
+		struct ir_sym *s = m->vars[i];
+		if (is_shared(s->space))
+			place_shared(ld, s);
+		else if (s->space == MOD_CONST || s->space == MOD_GLOBAL)
+			place_const_or_global(ld, s);
+		else if (s->space == MOD_LOCAL) {
+			ld->local_mod = align_up(ld->local_mod, sym_align(s));
+			s->addr = ld->local_mod;
+			ld->local_mod += sym_size(s);
+		}
+	}
+	/* Shared variables declared inside function bodies share the CTA's layout. */
+	for (struct ir_func *f = m->funcs; f; f = f->next) {
+		collect_scopes(ld, f);
+		for (uint32_t k = 0; k < ld->nscopes; k++)
+			for (struct ir_sym *s = ld->scopes[k]->syms; s; s = s->next_in_scope)
+				if (s->kind == SYM_VAR && is_shared(s->space))
+					place_shared(ld, s);
+	}
+	struct dprog *P = ld->P;
+	uint32_t dyn_align = P->shared_align < 16 ? 16 : P->shared_align;
+	P->shared_dyn_off = align_up(P->shared_static, dyn_align);
+	for (uint32_t i = 0; i < m->nvars; i++)
+		if (is_shared(m->vars[i]->space) && m->vars[i]->is_extern)
+			m->vars[i]->addr = P->shared_dyn_off;
+	for (struct ir_func *f = m->funcs; f; f = f->next) {
+		collect_scopes(ld, f);
+		for (uint32_t k = 0; k < ld->nscopes; k++)
+			for (struct ir_sym *s = ld->scopes[k]->syms; s; s = s->next_in_scope)
+				if (s->kind == SYM_VAR && is_shared(s->space) && s->is_extern)
+					s->addr = P->shared_dyn_off;
+	}
+	P->const_bytes = arena_alloc(P->arena, P->const_size ? P->const_size : 1);
+	P->global_init = arena_alloc(P->arena, P->global_size ? P->global_size : 1);
+	for (uint32_t i = 0; i < m->nvars; i++) {
+		struct ir_sym *s = m->vars[i];
+		if (s->space == MOD_CONST)
+			write_init(ld, s, P->const_bytes);
+		else if (s->space == MOD_GLOBAL) {
+			write_init(ld, s, P->global_init);
+			s->addr += GLOBAL_BASE; /* the module block is the launch's first allocation */
+		}
+	}
+	for (uint32_t i = 0; i < P->nrelocs; i++)
+		if (!P->relocs[i].in_const)
+			P->relocs[i].at += 0; /* offsets stay relative to the block */
+}
+
+/* Registers, frame-local variables and frame params of one function. */
+static void layout_function(struct loader *ld, struct dfunc *df, const struct ir_func *f)
+{
+	collect_scopes(ld, f);
+	uint32_t slot = 0, local = ld->local_mod, param = 0;
+	uint32_t kparam = 0;
+	for (uint32_t i = 0; i < f->nparams; i++) {
+		struct ir_sym *s = f->params[i];
+		if (s->space == MOD_REG)
+			continue;
+		if (f->is_entry) { /* the kernel parameter block, shared by all threads */
+			kparam = align_up(kparam, sym_align(s));
+			s->addr = kparam;
+			kparam += sym_size(s);
+			continue;
+		}
+		param = align_up(param, sym_align(s));
+		s->addr = param;
+		param += sym_size(s);
+	}
+	for (uint32_t i = 0; i < f->nrets; i++) {
+		struct ir_sym *s = f->rets[i];
+		if (s->space == MOD_REG)
+			continue;
+		param = align_up(param, sym_align(s));
+		s->addr = param;
+		param += sym_size(s);
+	}
+	for (uint32_t k = 0; k < ld->nscopes; k++) {
+		for (struct ir_sym *s = ld->scopes[k]->syms; s; s = s->next_in_scope) {
+			if (s->kind == SYM_REG) {
+				s->slot = (int32_t)slot;
+				slot += (uint32_t)(s->vec > 1 ? s->vec : 1);
+			} else if (s->kind == SYM_REGRANGE) {
+				s->slot = (int32_t)slot;
+				slot += s->range_n;
+			} else if (s->kind == SYM_VAR && s->space == MOD_LOCAL) {
+				local = align_up(local, sym_align(s));
+				s->addr = local;
+				local += sym_size(s);
+			} else if (s->kind == SYM_VAR && s->space == MOD_PARAM && !s->is_param &&
+				   !s->is_retparam) {
+				param = align_up(param, sym_align(s));
+				s->addr = param;
+				param += sym_size(s);
+			}
+		}
+	}
+	/* .reg formal parameters are registers of the callee */
+	for (uint32_t i = 0; i < f->nparams; i++)
+		if (f->params[i]->space == MOD_REG && f->params[i]->slot < 0)
+			f->params[i]->slot = (int32_t)slot++;
+	for (uint32_t i = 0; i < f->nrets; i++)
+		if (f->rets[i]->space == MOD_REG && f->rets[i]->slot < 0)
+			f->rets[i]->slot = (int32_t)slot++;
+	df->nslots = slot + 1; /* one scratch slot for sinks */
+	df->local_size = align_up(local, 16);
+	df->param_size = align_up(param, 8);
+	df->kparam_size = kparam;
+}
+
+/* ---- operands ------------------------------------------------------------------------ */
+
+static enum mspace var_space(struct loader *ld, const struct ir_sym *s)
+{
+	switch (s->space) {
+	case MOD_SHARED:
+	case MOD_SHARED_CTA:
+		return MS_SHARED_CTA;
+	case MOD_SHARED_CLUSTER:
+		return MS_SHARED_CLUSTER;
+	case MOD_GLOBAL:
+		return MS_GLOBAL;
+	case MOD_LOCAL:
+		return MS_LOCAL;
+	case MOD_CONST:
+		return MS_CONST;
+	case MOD_PARAM:
+	case MOD_PARAM_ENTRY:
+	case MOD_PARAM_FUNC:
+		return s->is_param && ld->irf->is_entry && !s->is_retparam ? MS_PARAM_KERNEL
+									   : MS_PARAM_FRAME;
+	default:
+		return MS_NONE;
+	}
+}
+
+static struct dfunc *func_of(struct loader *ld, const struct ir_sym *s)
+{
+	for (uint32_t i = 0; i < ld->P->nfuncs; i++)
+		if (ld->P->funcs[i].ir == s->func)
+			return &ld->P->funcs[i];
+	return NULL;
+}
+
+static bool decode_opnd(struct loader *ld, const struct ir_operand *o, enum ir_mod t,
+			struct dop *d)
+{
+	memset(d, 0, sizeof *d);
+	d->neg = o->neg;
+	switch (o->kind) {
+	case OPND_REG: {
+		const struct ir_sym *s = o->ref.sym;
+		if (!s)
+			goto bad;
+		if (s->kind == SYM_SREG) {
+			d->kind = DOP_SREG;
+			d->sreg = (uint8_t)s->sreg;
+			d->comp = (uint8_t)(o->ref.comp < 0 ? 0 : o->ref.comp);
+			return true;
+		}
+		if (s->kind == SYM_REG || s->kind == SYM_REGRANGE) {
+			d->kind = DOP_REG;
+			d->slot = (uint32_t)s->slot + (s->kind == SYM_REGRANGE ? o->ref.index : 0) +
+				  (uint32_t)(o->ref.comp > 0 ? o->ref.comp : 0);
+			d->reg_size = (uint8_t)ir_type_size(s->type);
+			return true;
+		}
+		if (s->kind == SYM_VAR)
+			goto var;
+		if (s->kind == SYM_FUNC)
+			goto func;
+		goto bad;
+	}
+	case OPND_SYM: {
+		const struct ir_sym *s = o->ref.sym;
+		if (!s)
+			goto bad;
+		if (s->kind == SYM_FUNC)
+			goto func;
+		if (s->kind == SYM_VAR) {
+		var:
+			d->kind = DOP_SYMADDR;
+			d->space = (uint8_t)var_space(ld, s);
+			d->off = (int64_t)s->addr;
+			d->sym = s;
+			return true;
+		}
+		if (s->kind == SYM_REG || s->kind == SYM_REGRANGE) {
+			d->kind = DOP_REG;
+			d->slot = (uint32_t)s->slot + (s->kind == SYM_REGRANGE ? o->ref.index : 0);
+			d->reg_size = (uint8_t)ir_type_size(s->type);
+			return true;
+		}
+		d->kind = DOP_NONE; /* labels, prototypes: used by the op decoder */
+		d->sym = s;
+		return true;
+	func:
+		d->kind = DOP_FUNC;
+		d->func = func_of(ld, s);
+		d->sym = s;
+		return d->func != NULL;
+	}
+	case OPND_IMM:
+		d->kind = DOP_IMM;
+		d->off = o->imm;
+		if (t && ir_type_is_float(t)) {
+			/* an integer literal in a float instruction means that value */
+			struct ir_operand f = {.kind = OPND_FIMM};
+			double v = (double)o->imm;
+			memcpy(&f.fimm.bits, &v, 8);
+			d->imm = splat(ld, float_bits(&f, t));
+		} else {
+			d->imm = splat(ld, (uint64_t)o->imm);
+		}
+		return true;
+	case OPND_FIMM:
+		d->kind = DOP_IMM;
+		d->imm = splat(ld, float_bits(o, t ? t : MOD_F32));
+		return true;
+	case OPND_ADDR:
+		d->kind = DOP_ADDR;
+		d->off = o->addr.off;
+		if (o->addr.base) {
+			const struct ir_operand *b = o->addr.base;
+			const struct ir_sym *s = b->ref.sym;
+			if (!s)
+				goto bad;
+			if (s->kind == SYM_REG || s->kind == SYM_REGRANGE) {
+				d->has_reg = true;
+				d->slot = (uint32_t)s->slot +
+					  (s->kind == SYM_REGRANGE ? b->ref.index : 0) +
+					  (uint32_t)(b->ref.comp > 0 ? b->ref.comp : 0);
+			} else if (s->kind == SYM_VAR) {
+				d->space = (uint8_t)var_space(ld, s);
+				d->off += (int64_t)s->addr;
+				d->sym = s;
+			} else {
+				goto bad;
+			}
+		}
+		return true;
+	case OPND_VEC:
+		d->kind = DOP_VEC;
+		d->nelem = (uint8_t)o->vec.n;
+		d->elems = arena_alloc(ld->P->arena, sizeof(struct dop) * (o->vec.n ? o->vec.n : 1));
+		for (uint32_t i = 0; i < o->vec.n; i++)
+			if (!decode_opnd(ld, &o->vec.elems[i], t, &d->elems[i]))
+				return false;
+		return true;
+	case OPND_SINK:
+		d->kind = DOP_SINK;
+		return true;
+	default:
+		goto bad;
+	}
+bad:
+	lerr(ld, o->span, "operand not supported here");
+	return false;
+}
+
+/* ---- modifiers ----------------------------------------------------------------------- */
+
+struct mods {
+	enum ir_mod types[3];
+	int ntypes;
+	enum ir_mod spaces[3];
+	int nspaces;
+	enum ir_mod vec, rnd, cmp, sem, scope, boolop, mode, atomop, cache;
+	bool has[MOD__COUNT];
+};
+
+static bool is_atom_op(enum ir_mod m)
+{
+	return m == MOD_ADD || m == MOD_MIN || m == MOD_MAX || m == MOD_INC || m == MOD_DEC ||
+	       m == MOD_CAS || m == MOD_EXCH || m == MOD_AND || m == MOD_OR || m == MOD_XOR;
+}
+
+static void read_mods(const struct ir_insn *in, struct mods *md)
+{
+	memset(md, 0, sizeof *md);
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		enum ir_mod m = in->mods[i];
+		md->has[m] = true;
+		switch (ir_mod_kind(m)) {
+		case MK_TYPE:
+			if (md->ntypes < 3)
+				md->types[md->ntypes++] = m;
+			break;
+		case MK_SPACE:
+			if (md->nspaces < 3)
+				md->spaces[md->nspaces++] = m;
+			break;
+		case MK_VEC:
+			md->vec = m;
+			break;
+		case MK_ROUND:
+			md->rnd = m;
+			break;
+		case MK_CMP:
+			md->cmp = m;
+			break;
+		case MK_SEM:
+			md->sem = m;
+			break;
+		case MK_SCOPE:
+			md->scope = m;
+			break;
+		case MK_CACHE:
+			md->cache = m;
+			break;
+		default:
+			if (m == MOD_LO || m == MOD_HI) {
+				if (!md->cmp && (in->op == OP_SETP || in->op == OP_SET))
+					md->cmp = m;
+			} else if (m == MOD_AND || m == MOD_OR || m == MOD_XOR) {
+				if (in->op == OP_SETP || in->op == OP_SET)
+					md->boolop = m;
+			}
+			if (is_atom_op(m) && !md->atomop)
+				md->atomop = m;
+			if (m == MOD_F4E || m == MOD_B4E || m == MOD_RC8 || m == MOD_ECL ||
+			    m == MOD_ECR || m == MOD_RC16 || m == MOD_FINITE || m == MOD_INFINITE ||
+			    m == MOD_NUMBER || m == MOD_NOTANUMBER || m == MOD_NORMAL ||
+			    m == MOD_SUBNORMAL || m == MOD_UP || m == MOD_DOWN || m == MOD_BFLY ||
+			    m == MOD_IDX || m == MOD_ALL || m == MOD_ANY || m == MOD_UNI ||
+			    m == MOD_BALLOT)
+				md->mode = m;
+			break;
+		}
+	}
+}
+
+static enum mspace space_of(enum ir_mod m)
+{
+	switch (m) {
+	case MOD_SHARED:
+	case MOD_SHARED_CTA:
+		return MS_SHARED_CTA;
+	case MOD_SHARED_CLUSTER:
+		return MS_SHARED_CLUSTER;
+	case MOD_GLOBAL:
+		return MS_GLOBAL;
+	case MOD_LOCAL:
+		return MS_LOCAL;
+	case MOD_CONST:
+		return MS_CONST;
+	case MOD_PARAM:
+	case MOD_PARAM_ENTRY:
+	case MOD_PARAM_FUNC:
+		return MS_PARAM_KERNEL; /* refined per operand */
+	case MOD_NONE:
+		return MS_GENERIC;
+	default:
+		return MS_NONE;
+	}
+}
+
+/* ---- per-family decoding ------------------------------------------------------------- */
+
+static uint32_t alu_flags(const struct mods *md, const struct ir_insn *in)
+{
+	uint32_t f = 0;
+	f |= md->has[MOD_SAT] ? ALU_SAT : 0;
+	f |= md->has[MOD_FTZ] ? ALU_FTZ : 0;
+	f |= md->has[MOD_WIDE] ? ALU_WIDE : 0;
+	f |= md->has[MOD_CC] ? ALU_CC : 0;
+	f |= md->has[MOD_APPROX] ? ALU_APPROX : 0;
+	f |= md->has[MOD_FULL] ? ALU_FULL : 0;
+	f |= md->has[MOD_RELU] ? ALU_RELU : 0;
+	f |= md->has[MOD_NANMOD] ? ALU_NAN : 0;
+	f |= md->has[MOD_XORSIGN] ? ALU_XORSIGN : 0;
+	f |= md->has[MOD_SHIFTAMT] ? ALU_SHIFTAMT : 0;
+	f |= md->has[MOD_CLAMP] ? ALU_CLAMP : 0;
+	f |= md->has[MOD_L] ? ALU_LEFT : 0;
+	f |= md->has[MOD_SATFINITE] ? ALU_SATFINITE : 0;
+	f |= md->has[MOD_OOB] ? ALU_OOB : 0;
+	if (in->op != OP_SETP && in->op != OP_SET) {
+		f |= md->has[MOD_HI] ? ALU_HI : 0;
+		f |= md->has[MOD_LO] ? ALU_LO : 0;
+	}
+	return f;
+}
+
+/* The type of source i for float-literal encoding. */
+static enum ir_mod src_type(const struct dinsn *di, uint32_t i)
+{
+	switch ((enum ir_op)di->op) {
+	case OP_CVT:
+	case OP_SET:
+		return (enum ir_mod)di->type2;
+	case OP_SLCT:
+		return i == 2 ? (enum ir_mod)di->type2 : (enum ir_mod)di->type;
+	case OP_SHL:
+	case OP_SHR:
+	case OP_BFE:
+	case OP_BFI:
+	case OP_PRMT:
+	case OP_SHF:
+	case OP_LOP3:
+		return MOD_NONE;
+	default:
+		return (enum ir_mod)di->type;
+	}
+}
+
+/* Destinations first (count `ndst`), then sources into di->s. */
+static bool decode_operands(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+			    int ndst)
+{
+	int k = 0;
+	if (ndst >= 1 && in->nopnds >= 1) {
+		const struct ir_operand *o = &in->opnds[0];
+		if (o->kind == OPND_DUAL) {
+			if (!decode_opnd(ld, &o->vec.elems[0], (enum ir_mod)di->type, &di->d) ||
+			    !decode_opnd(ld, &o->vec.elems[1], MOD_PRED, &di->d2))
+				return false;
+		} else if (!decode_opnd(ld, o, (enum ir_mod)di->type, &di->d)) {
+			return false;
+		}
+		k = 1;
+	}
+	di->nsrc = 0;
+	for (; k < in->nopnds; k++) {
+		if (di->nsrc >= 5) {
+			if (k == in->nopnds - 1 && in->op == OP_CP_ASYNC_BULK)
+				break; /* cache-policy operand: a hint */
+			lerr(ld, in->opnds[k].span, "too many operands");
+			return false;
+		}
+		if (!decode_opnd(ld, &in->opnds[k], src_type(di, di->nsrc), &di->s[di->nsrc]))
+			return false;
+		di->nsrc++;
+	}
+	return true;
+}
+
+static bool decode_alu(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		       const struct mods *md)
+{
+	struct alu_insn *ai = &di->alu;
+	ai->op = (enum ir_op)di->op;
+	ai->type = md->types[0];
+	ai->type2 = md->ntypes > 1 ? md->types[1] : MOD_NONE;
+	ai->rnd = md->rnd;
+	ai->cmp = md->cmp;
+	ai->boolop = md->boolop;
+	ai->mode = md->mode;
+	ai->flags = alu_flags(md, in);
+	di->type = (uint8_t)ai->type;
+	di->type2 = (uint8_t)ai->type2;
+	if (!decode_operands(ld, in, di, 1))
+		return false;
+	ai->nsrc = di->nsrc;
+	const char *why = NULL;
+	if (alu_prepare(ai, &why) != 0) {
+		lerr(ld, in->op_span, "unsupported instruction '%.*s': %s", (int)in->op_span.len,
+		     ld->m->file->text + in->op_span.off, why ? why : "not implemented");
+		return false;
+	}
+	return true;
+}
+
+/* The space an instruction's address resolves in: written space, else the variable's. */
+static void settle_space(struct loader *ld, struct dinsn *di, const struct dop *addr)
+{
+	if (di->space == MS_PARAM_KERNEL)
+		di->space = ld->irf->is_entry ? MS_PARAM_KERNEL : MS_PARAM_FRAME;
+	if (addr->kind != DOP_ADDR || addr->has_reg || !addr->sym)
+		return;
+	if (di->space == MS_GENERIC || di->space == MS_PARAM_KERNEL ||
+	    di->space == MS_PARAM_FRAME)
+		di->space = addr->space;
+}
+
+static bool decode_branch(struct loader *ld, const struct ir_insn *in, struct dinsn *di)
+{
+	if (in->nopnds < 1 || !in->opnds[0].ref.sym ||
+	    in->opnds[0].ref.sym->kind != SYM_LABEL) {
+		lerr(ld, in->span, "bra needs a label");
+		return false;
+	}
+	di->target = in->opnds[0].ref.sym->label_index;
+	return true;
+}
+
+static bool decode_call(struct loader *ld, const struct ir_insn *in, struct dinsn *di)
+{
+	int k = 0;
+	struct dop *rets = NULL, *args = NULL;
+	uint32_t nrets = 0, nargs = 0;
+	if (k < in->nopnds && in->opnds[k].kind == OPND_LIST && in->nopnds > 1) {
+		const struct ir_operand *l = &in->opnds[k++];
+		nrets = l->vec.n;
+		rets = arena_alloc(ld->P->arena, sizeof *rets * (nrets + 1));
+		for (uint32_t i = 0; i < nrets; i++)
+			if (!decode_opnd(ld, &l->vec.elems[i], MOD_NONE, &rets[i]))
+				return false;
+	}
+	if (k >= in->nopnds) {
+		lerr(ld, in->span, "call without a target");
+		return false;
+	}
+	const struct ir_operand *t = &in->opnds[k++];
+	if (!decode_opnd(ld, t, MOD_NONE, &di->s[0]))
+		return false;
+	if (di->s[0].kind == DOP_FUNC) {
+		di->callee = di->s[0].func;
+		if (!di->callee->ir->has_body) {
+			lerr(ld, t->span, "call of '%s', which has no body in this module",
+			     di->callee->name);
+			return false;
+		}
+	} else if (di->s[0].kind != DOP_REG) {
+		lerr(ld, t->span, "call target must be a function or a register");
+		return false;
+	}
+	if (k < in->nopnds && in->opnds[k].kind == OPND_LIST) {
+		const struct ir_operand *l = &in->opnds[k++];
+		nargs = l->vec.n;
+		args = arena_alloc(ld->P->arena, sizeof *args * (nargs + 1));
+		for (uint32_t i = 0; i < nargs; i++)
+			if (!decode_opnd(ld, &l->vec.elems[i], MOD_NONE, &args[i]))
+				return false;
+	}
+	di->d.kind = DOP_VEC;
+	di->d.elems = rets;
+	di->d.nelem = (uint8_t)nrets;
+	di->s[1].kind = DOP_VEC;
+	di->s[1].elems = args;
+	di->s[1].nelem = (uint8_t)nargs;
+	if (di->callee && (nargs != di->callee->ir->nparams || nrets != di->callee->ir->nrets)) {
+		lerr(ld, in->span, "call of '%s' with %u argument(s) and %u result(s); it takes %u "
+		     "and %u", di->callee->name, nargs, nrets, di->callee->ir->nparams,
+		     di->callee->ir->nrets);
+		return false;
+	}
+	return true;
+}
+
+/* Operand shapes of the non-ALU families: how many leading operands are destinations. */
+static int dest_count(enum ir_op op, const struct ir_insn *in)
+{
+	switch (op) {
+	case OP_ST:
+	case OP_RED:
+	case OP_PREFETCH:
+	case OP_PREFETCHU:
+	case OP_MBAR_INIT:
+	case OP_MBAR_INVAL:
+	case OP_MBAR_EXPECT_TX:
+	case OP_MBAR_COMPLETE_TX:
+	case OP_BAR_SYNC:
+	case OP_BAR_ARRIVE:
+	case OP_BARRIER_SYNC:
+	case OP_BARRIER_ARRIVE:
+	case OP_BAR_WARP_SYNC:
+	case OP_NANOSLEEP:
+	case OP_CP_ASYNC:
+	case OP_CP_ASYNC_MBAR_ARRIVE:
+	case OP_CP_ASYNC_BULK:
+	case OP_CP_ASYNC_WAIT_GROUP:
+	case OP_CP_ASYNC_BULK_WAIT_GROUP:
+	case OP_BARRIER_CLUSTER_ARRIVE:
+	case OP_BARRIER_CLUSTER_WAIT:
+	case OP_MEMBAR:
+	case OP_FENCE:
+	case OP_GRIDDEPCONTROL:
+	case OP_CP_ASYNC_COMMIT_GROUP:
+	case OP_CP_ASYNC_WAIT_ALL:
+	case OP_CP_ASYNC_BULK_COMMIT_GROUP:
+	case OP_TRAP:
+	case OP_EXIT:
+	case OP_RET:
+		return 0;
+	default:
+		return in->nopnds > 0 ? 1 : 0;
+	}
+}
+
+static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dinsn *di)
+{
+	struct mods md;
+	read_mods(in, &md);
+	di->op = (uint16_t)in->op;
+	di->ir = in;
+	di->guard = -1;
+	if (in->has_guard) {
+		const struct ir_sym *g = in->guard.ref.sym;
+		if (!g || (g->kind != SYM_REG && g->kind != SYM_REGRANGE)) {
+			lerr(ld, in->guard.span, "guard must be a predicate register");
+			return false;
+		}
+		di->guard = g->slot + (int32_t)(g->kind == SYM_REGRANGE ? in->guard.ref.index : 0);
+		di->guard_neg = in->guard_neg;
+	}
+	di->type = (uint8_t)md.types[0];
+	di->type2 = (uint8_t)(md.ntypes > 1 ? md.types[1] : MOD_NONE);
+	di->space = (uint8_t)(md.nspaces ? space_of(md.spaces[0]) : MS_GENERIC);
+	di->space2 = (uint8_t)(md.nspaces > 1 ? space_of(md.spaces[1]) : MS_NONE);
+	di->sem = (uint8_t)md.sem;
+	di->scope = (uint8_t)md.scope;
+	di->vec = (uint8_t)(md.vec ? ir_mod_arg(md.vec) : 1);
+	di->mode = (uint8_t)(md.atomop ? md.atomop : md.mode ? md.mode : md.cache);
+	if (in->op == OP_CP_ASYNC)
+		di->mode = (uint8_t)(md.has[MOD_CG] ? MOD_CG : MOD_CA);
+	uint32_t f = 0;
+	f |= md.has[MOD_UNI] ? DF_UNI : 0;
+	f |= md.has[MOD_NOCOMPLETE] ? DF_NOCOMPLETE : 0;
+	f |= md.has[MOD_EXPECT_TX] ? DF_EXPECT_TX : 0;
+	f |= md.has[MOD_PARITY] ? DF_PARITY : 0;
+	f |= md.has[MOD_NOINC] ? DF_NOINC : 0;
+	f |= md.has[MOD_MULTICAST_CLUSTER] ? DF_MULTICAST : 0;
+	f |= md.has[MOD_BULK_GROUP] ? DF_BULK_GROUP : 0;
+	f |= md.has[MOD_READ] ? DF_READ : 0;
+	f |= md.has[MOD_TO] ? DF_TO : 0;
+	f |= md.has[MOD_ALIGNED] ? DF_ALIGNED : 0;
+	f |= md.has[MOD_COMPLETE_TX_BYTES] ? DF_COMPLETE_TX : 0;
+	f |= md.has[MOD_L2_CACHE_HINT] ? DF_CACHE_HINT : 0;
+	f |= md.has[MOD_MBARRIER_INIT] ? DF_MBARRIER_INIT : 0;
+	f |= md.has[MOD_PROXY] ? DF_PROXY : 0;
+	f |= md.has[MOD_WIDE] ? DF_WIDE : 0;
+	f |= md.has[MOD_ARRIVE] ? DF_ARRIVE : 0;
+	f |= md.has[MOD_WAIT] ? DF_WAIT : 0;
+	f |= md.has[MOD_SHARED_CLUSTER] ? DF_CLUSTER_SPACE : 0;
+	if (in->op == OP_CP_ASYNC_BULK && md.nspaces >= 2) {
+		f |= md.spaces[0] == MOD_GLOBAL ? DF_DST_GLOBAL : 0;
+		f |= md.spaces[1] == MOD_SHARED_CTA || md.spaces[1] == MOD_SHARED ? DF_SRC_SHARED : 0;
+	}
+	di->flags = f;
+
+	switch (ir_op_family(in->op)) {
+	case FAM_ALU:
+		return decode_alu(ld, in, di, &md);
+	case FAM_CTRL:
+		if (in->op == OP_BRA)
+			return decode_branch(ld, in, di);
+		if (in->op == OP_CALL)
+			return decode_call(ld, in, di);
+		if (in->op == OP_BRX_IDX) {
+			if (in->nopnds != 2 || !in->opnds[1].ref.sym ||
+			    in->opnds[1].ref.sym->kind != SYM_TARGETS) {
+				lerr(ld, in->span, "brx.idx needs an index and a .branchtargets label");
+				return false;
+			}
+			if (!decode_opnd(ld, &in->opnds[0], MOD_U32, &di->s[0]))
+				return false;
+			const struct ir_sym *t = in->opnds[1].ref.sym;
+			di->s[1].kind = DOP_VEC;
+			di->s[1].nelem = (uint8_t)(t->ntargets > 255 ? 255 : t->ntargets);
+			di->s[1].elems = arena_alloc(ld->P->arena, sizeof(struct dop) * (t->ntargets + 1));
+			for (uint32_t i = 0; i < t->ntargets && i < 255; i++) {
+				const struct ir_sym *lab = t->targets[i].ref.sym;
+				if (!lab || lab->kind != SYM_LABEL) {
+					lerr(ld, t->targets[i].span, "branch target is not a label");
+					return false;
+				}
+				di->s[1].elems[i].off = lab->label_index;
+			}
+			di->nsrc = 2;
+			return true;
+		}
+		return decode_operands(ld, in, di, 0);
+	default:
+		break;
+	}
+	if (!decode_operands(ld, in, di, dest_count(in->op, in)))
+		return false;
+	switch (in->op) {
+	case OP_LD:
+	case OP_LDU:
+	case OP_ATOM:
+	case OP_ST:
+	case OP_RED:
+	case OP_PREFETCH:
+	case OP_PREFETCHU:
+		if (di->nsrc < 1 || di->s[0].kind != DOP_ADDR) {
+			lerr(ld, in->span, "%s needs an address operand", ir_op_name(in->op));
+			return false;
+		}
+		settle_space(ld, di, &di->s[0]);
+		if (in->op == OP_LD && di->space == MS_PARAM_FRAME && di->s[0].has_reg &&
+		    ld->irf->is_entry)
+			di->space = MS_PARAM_KERNEL;
+		if (di->space == MS_NONE) {
+			lerr(ld, in->op_span, "state space not supported for %s", ir_op_name(in->op));
+			return false;
+		}
+		if ((in->op == OP_ATOM || in->op == OP_RED) && !md.atomop) {
+			lerr(ld, in->op_span, "%s needs an operation (.add, .cas, ...)",
+			     ir_op_name(in->op));
+			return false;
+		}
+		return true;
+	case OP_MBAR_INIT:
+	case OP_MBAR_INVAL:
+	case OP_MBAR_ARRIVE:
+	case OP_MBAR_ARRIVE_DROP:
+	case OP_MBAR_EXPECT_TX:
+	case OP_MBAR_COMPLETE_TX:
+	case OP_MBAR_TEST_WAIT:
+	case OP_MBAR_TRY_WAIT:
+	case OP_CP_ASYNC_MBAR_ARRIVE:
+		if (di->nsrc < 1 || di->s[0].kind != DOP_ADDR) {
+			lerr(ld, in->span, "%s needs an address operand", ir_op_name(in->op));
+			return false;
+		}
+		settle_space(ld, di, &di->s[0]);
+		if (di->space != MS_SHARED_CTA && di->space != MS_SHARED_CLUSTER &&
+		    di->space != MS_GENERIC) {
+			lerr(ld, in->op_span, "%s needs a shared address", ir_op_name(in->op));
+			return false;
+		}
+		return true;
+	case OP_CP_ASYNC:
+		di->space = MS_SHARED_CTA;
+		di->space2 = MS_GLOBAL;
+		return di->nsrc >= 3;
+	case OP_CP_ASYNC_BULK:
+		if (di->flags & DF_BULK_GROUP) {
+			di->flags |= DF_DST_GLOBAL;
+			return di->nsrc >= 3;
+		}
+		if (!(di->flags & DF_COMPLETE_TX) || di->nsrc < 4) {
+			lerr(ld, in->op_span, "this form of cp.async.bulk is not supported");
+			return false;
+		}
+		return true;
+	case OP_MOV:
+		if (di->d.kind == DOP_VEC || (di->nsrc == 1 && di->s[0].kind == DOP_VEC))
+			return true;
+		if (di->nsrc != 1) {
+			lerr(ld, in->span, "mov takes one source");
+			return false;
+		}
+		return true;
+	case OP_CVTA:
+		/* cvta.space.size d, a | var: to generic; cvta.to.space.size d, a: from generic */
+		di->space2 = (uint8_t)(md.nspaces ? space_of(md.spaces[0]) : MS_NONE);
+		if (di->nsrc == 1 && di->s[0].kind == DOP_ADDR && !di->s[0].has_reg) {
+			di->s[0].kind = DOP_SYMADDR;
+		}
+		return true;
+	case OP_FENCE:
+		return true;
+	default:
+		return true;
+	}
+}
+
+/* ---- driver -------------------------------------------------------------------------- */
+
+struct dprog *load_program(struct ir_module *m)
+{
+	struct dprog *P = arena_alloc(m->arena, sizeof *P);
+	P->m = m;
+	P->arena = m->arena;
+	struct loader ld = {.P = P, .m = m};
+	uint32_t n = 0;
+	for (struct ir_func *f = m->funcs; f; f = f->next)
+		n++;
+	P->funcs = arena_alloc(m->arena, sizeof *P->funcs * (n ? n : 1));
+	P->nfuncs = n;
+	uint32_t i = 0;
+	for (struct ir_func *f = m->funcs; f; f = f->next, i++) {
+		P->funcs[i].ir = f;
+		P->funcs[i].name = f->sym ? f->sym->name : "?";
+	}
+	layout_module(&ld);
+	for (i = 0; i < n; i++) {
+		struct dfunc *df = &P->funcs[i];
+		const struct ir_func *f = df->ir;
+		if (!f->has_body)
+			continue;
+		for (uint32_t k = 0; k < f->nparams; k++)
+			f->params[k]->slot = -1;
+		for (uint32_t k = 0; k < f->nrets; k++)
+			f->rets[k]->slot = -1;
+		layout_function(&ld, df, f);
+	}
+	for (i = 0; i < n; i++) {
+		struct dfunc *df = &P->funcs[i];
+		const struct ir_func *f = df->ir;
+		if (!f->has_body)
+			continue;
+		ld.fn = df;
+		ld.irf = f;
+		df->ncode = f->ninsns;
+		/* one extra instruction: an implicit ret at the end of the body */
+		df->code = arena_alloc(m->arena, sizeof *df->code * (f->ninsns + 1));
+		for (uint32_t k = 0; k < f->ninsns; k++) {
+			if (!decode_insn(&ld, &f->insns[k], &df->code[k]) && ld.errors > 50)
+				return NULL;
+		}
+		df->code[f->ninsns].op = OP_RET;
+		df->code[f->ninsns].guard = -1;
+		df->code[f->ninsns].ir = f->ninsns ? &f->insns[f->ninsns - 1] : NULL;
+		df->param_off = arena_alloc(m->arena, sizeof(uint32_t) * (f->nparams + 1));
+		df->ret_off = arena_alloc(m->arena, sizeof(uint32_t) * (f->nrets + 1));
+		for (uint32_t k = 0; k < f->nparams; k++)
+			df->param_off[k] = (uint32_t)f->params[k]->addr;
+		for (uint32_t k = 0; k < f->nrets; k++)
+			df->ret_off[k] = (uint32_t)f->rets[k]->addr;
+	}
+	return ld.errors ? NULL : P;
+}

@@ -1,0 +1,768 @@
+/*
+ * mbarrier.c - the mbarrier state machine (ISA 9.7.13.15) and its rules.
+ *
+ * Notes
+ * - A phase completes when pending arrivals and tx-count are both 0, whichever update gets
+ *   it there: arrive-on, complete-tx, or expect-tx (the H100 completes on expect-tx too).
+ * - The lanes of a warp that execute one arrive together on one barrier are one combined
+ *   update: each lane's state token records the same prior pending count (H100 behaviour).
+ * - State tokens are opaque 64-bit values: magic 0xB7 [63:56], phase low 16 bits [55:40],
+ *   object id [39:21], .noComplete flag [20], pending count before the arrive [19:0].
+ * - try_wait parks the group; it answers True when the phase completes and False when the
+ *   scheduler finds nothing else that can make progress (sched.c).
+ */
+#include "mbarrier.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memory.h"
+
+#define TOKEN_MAGIC 0xB7ull
+
+static uint64_t token_make(const struct mbar *mb, int64_t pending_before, bool nocomplete)
+{
+	return TOKEN_MAGIC << 56 | (mb->phase & 0xffff) << 40 | (uint64_t)(mb->id & 0x7ffff) << 21 |
+	       (uint64_t)nocomplete << 20 | ((uint64_t)pending_before & 0xfffff);
+}
+
+struct token {
+	bool ok;
+	uint32_t id;
+	uint32_t phase16;
+	bool nocomplete;
+	uint32_t pending;
+};
+
+static struct token token_read(uint64_t t)
+{
+	struct token k = {0};
+	k.ok = (t >> 56) == TOKEN_MAGIC;
+	k.phase16 = (uint32_t)(t >> 40) & 0xffff;
+	k.id = (uint32_t)(t >> 21) & 0x7ffff;
+	k.nocomplete = (t >> 20) & 1;
+	k.pending = (uint32_t)t & 0xfffff;
+	return k;
+}
+
+void mbar_describe(const struct mbar *mb, struct strbuf *b)
+{
+	sb_printf(b, "phase %llu, pending %lld of %lld arrivals, tx-count %lld",
+		  (unsigned long long)mb->phase, (long long)mb->pending, (long long)mb->expected,
+		  (long long)mb->tx);
+	if (!mb->valid)
+		sb_printf(b, " (invalidated)");
+}
+
+const struct ir_sym *mbar_symbol(struct launch *L, uint32_t off, uint32_t *within)
+{
+	struct ir_module *m = L->P->m;
+	const struct ir_sym *best = NULL;
+	/* Shared variables of the module and of every function body. */
+	for (uint32_t i = 0; i < m->nvars; i++) {
+		const struct ir_sym *s = m->vars[i];
+		if ((s->space == MOD_SHARED || s->space == MOD_SHARED_CTA) && s->addr <= off &&
+		    (!best || s->addr > best->addr))
+			best = s;
+	}
+	for (struct ir_func *f = m->funcs; f; f = f->next)
+		for (struct ir_scope *sc = f->scope; sc; sc = NULL)
+			for (struct ir_sym *s = sc->syms; s; s = s->next_in_scope)
+				if (s->kind == SYM_VAR &&
+				    (s->space == MOD_SHARED || s->space == MOD_SHARED_CTA) &&
+				    s->addr <= off && (!best || s->addr > best->addr))
+					best = s;
+	if (best)
+		*within = off - (uint32_t)best->addr;
+	return best;
+}
+
+/* "mbarrier 'bar' (CTA (0,0,0), shared 0x0): phase 0, pending ..." */
+static void describe_where(struct launch *L, const struct mbar *mb, struct strbuf *b)
+{
+	uint32_t within = 0;
+	const struct ir_sym *s = mbar_symbol(L, mb->off, &within);
+	sb_printf(b, "mbarrier ");
+	if (s && within)
+		sb_printf(b, "'%s+%u' ", s->name, within);
+	else if (s)
+		sb_printf(b, "'%s' ", s->name);
+	struct cta *c = mb->cta;
+	sb_printf(b, "(CTA (%u,%u,%u), shared 0x%x): ", c->ctaid[0], c->ctaid[1], c->ctaid[2],
+		  mb->off);
+	mbar_describe(mb, b);
+}
+
+static void mbar_rule(struct launch *L, enum rule_id r, uint32_t lanes, const struct mbar *mb,
+		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void mbar_rule(struct launch *L, enum rule_id r, uint32_t lanes, const struct mbar *mb,
+		      const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	struct strbuf n = {0};
+	if (mb)
+		describe_where(L, mb, &n);
+	rule_break_notes(L, r, lanes, n.s, msg);
+	sb_free(&n);
+}
+
+static void trace_state(struct launch *L, struct warp *w, uint32_t lanes, const char *what,
+			const struct mbar *mb, const struct mbar *before)
+{
+	if (!L->cfg.trace_mbar)
+		return;
+	struct strbuf b = {0};
+	sb_printf(&b, "%s 0x%x: ", what, mb->off);
+	if (before) {
+		sb_printf(&b, "phase %llu pending %lld/%lld tx %lld -> ",
+			  (unsigned long long)before->phase, (long long)before->pending,
+			  (long long)before->expected, (long long)before->tx);
+	}
+	sb_printf(&b, "phase %llu pending %lld/%lld tx %lld", (unsigned long long)mb->phase,
+		  (long long)mb->pending, (long long)mb->expected, (long long)mb->tx);
+	if (before && before->phase != mb->phase)
+		sb_printf(&b, "  [phase %llu complete]", (unsigned long long)before->phase);
+	trace_line(L, w, lanes, b.s);
+	sb_free(&b);
+}
+
+struct mbar *mbar_lookup(struct cta *c, uint32_t off)
+{
+	if (!c->mbar_at || off / 8 >= (c->smem_size + 7) / 8)
+		return NULL;
+	return c->mbar_at[off / 8];
+}
+
+/* Complete the phase if nothing is outstanding: phase += 1, pending := expected. */
+static bool maybe_complete(struct launch *L, struct mbar *mb)
+{
+	if (mb->pending != 0 || mb->tx != 0)
+		return false;
+	mb->phase++;
+	mb->pending = mb->expected;
+	mb->tx_expected = 0;
+	mb->observed_prev = false;
+	mb->unobserved_reported = false;
+	L->epoch++;
+	sched_wake_mbar(L, mb);
+	return true;
+}
+
+/* Which operations may act on a barrier in another CTA (ISA 9.7.13.15.8). */
+static bool remote_allowed(enum ir_op op)
+{
+	return op == OP_MBAR_ARRIVE || op == OP_MBAR_ARRIVE_DROP || op == OP_MBAR_EXPECT_TX ||
+	       op == OP_MBAR_COMPLETE_TX;
+}
+
+/* Resolve the barrier address of one lane: window, alignment, CTA, bounds. Returns the CTA
+ * and offset, or false after reporting. */
+static bool resolve(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		    uint32_t lane, struct cta **cta, uint32_t *off)
+{
+	uint64_t a = op_addr(L, w, f, &di->s[0], lane);
+	enum ir_op op = (enum ir_op)di->op;
+	uint64_t sa = a;
+	if (di->space == MS_GENERIC) {
+		enum mspace sp = mem_generic_space(a);
+		if (sp != MS_SHARED_CLUSTER) {
+			rule_break(L, RULE_MBAR_WINDOW, 1u << lane,
+				   "generic address 0x%llx of %s is in the %s window, not shared memory",
+				   (unsigned long long)a, ir_op_name(op),
+				   sp == MS_GLOBAL ? "global" : sp == MS_LOCAL ? "local"
+							 : sp == MS_CONST ? "const" : "param");
+			return false;
+		}
+		sa = a - WIN_SHARED;
+	}
+	if (!mem_cluster_decode(L, w->cta, sa, cta, off)) {
+		rule_break(L, RULE_MBAR_WINDOW, 1u << lane,
+			   "address 0x%llx of %s is not a shared address of this cluster",
+			   (unsigned long long)a, ir_op_name(op));
+		return false;
+	}
+	if (*cta != w->cta && di->space == MS_SHARED_CTA) {
+		rule_break(L, RULE_MBAR_WINDOW, 1u << lane,
+			   "address 0x%llx of %s.shared::cta is in CTA rank %u, not the executing "
+			   "CTA", (unsigned long long)a, ir_op_name(op), (*cta)->rank);
+		return false;
+	}
+	if (*off % 8) {
+		rule_break(L, RULE_MBAR_MISALIGNED, 1u << lane,
+			   "mbarrier address 0x%x is not 8-byte aligned", *off);
+		return false;
+	}
+	if (*off + 8 > (*cta)->smem_size) {
+		rule_break(L, RULE_MEM_OUT_OF_BOUNDS, 1u << lane,
+			   "mbarrier at shared 0x%x is outside the %u bytes of shared memory", *off,
+			   (*cta)->smem_size);
+		return false;
+	}
+	if (*cta != w->cta && !remote_allowed(op)) {
+		rule_break(L, RULE_MBAR_REMOTE_OP, 1u << lane,
+			   "%s on the mbarrier of CTA rank %u (only arrive, arrive_drop, expect_tx "
+			   "and complete_tx may act on another CTA's mbarrier)",
+			   ir_op_name(op), (*cta)->rank);
+		return false;
+	}
+	return true;
+}
+
+/* A valid barrier at (cta, off), or NULL after reporting rule 1 (use before init). */
+static struct mbar *live_barrier(struct launch *L, struct cta *c, uint32_t off, uint32_t lanes,
+				 const char *what)
+{
+	struct mbar *mb = mbar_lookup(c, off);
+	if (mb && mb->valid)
+		return mb;
+	rule_break(L, RULE_MBAR_UNINIT, lanes,
+		   "%s on shared 0x%x of CTA rank %u, which holds no valid mbarrier (%s)", what, off,
+		   c->rank, mb ? "it was invalidated" : "never initialised");
+	return NULL;
+}
+
+static void register_barrier(struct launch *L, struct mbar *mb)
+{
+	if (L->nmbars == L->mbars_cap) {
+		uint32_t cap = L->mbars_cap ? L->mbars_cap * 2 : 64;
+		struct mbar **t = realloc(L->mbars, cap * sizeof *t);
+		if (!t) {
+			runtime_error(L, 1, "out of memory for mbarrier objects");
+			return;
+		}
+		L->mbars = t;
+		L->mbars_cap = cap;
+	}
+	L->mbars[L->nmbars++] = mb;
+	mb->id = L->nmbars;
+}
+
+static void do_init(struct launch *L, struct warp *w, struct cta *c, uint32_t off,
+		    uint64_t count, uint32_t lane)
+{
+	if (!c->mbar_at) {
+		c->mbar_at = calloc((c->smem_size + 7) / 8, sizeof *c->mbar_at);
+		if (!c->mbar_at) {
+			runtime_error(L, 1, "out of memory for mbarrier shadow state");
+			return;
+		}
+	}
+	struct mbar *old = c->mbar_at[off / 8];
+	if (old && old->valid)
+		mbar_rule(L, RULE_MBAR_INIT_LIVE, 1u << lane, old,
+			  "mbarrier.init on shared 0x%x, which already holds a valid mbarrier", off);
+	if (count < 1 || count > MBAR_MAXCNT) {
+		rule_break(L, RULE_MBAR_COUNT_RANGE, 1u << lane,
+			   "mbarrier.init count %llu is outside [1, %u]", (unsigned long long)count,
+			   MBAR_MAXCNT);
+		if (L->stop)
+			return;
+	}
+	struct mbar *mb = calloc(1, sizeof *mb);
+	if (!mb) {
+		runtime_error(L, 1, "out of memory for an mbarrier");
+		return;
+	}
+	mb->cta = c;
+	mb->off = off;
+	mb->valid = true;
+	mb->expected = mb->pending = (int64_t)(count & 0xfffff);
+	register_barrier(L, mb);
+	c->mbar_at[off / 8] = mb; /* the old object stays in L->mbars: tokens name it */
+	memset(c->smem + off, 0, 8);
+	c->init_fenced = false;
+	L->epoch++;
+	trace_state(L, w, 1u << lane, "mbarrier.init", mb, NULL);
+}
+
+static void do_inval(struct launch *L, struct warp *w, struct cta *c, uint32_t off,
+		     uint32_t lane)
+{
+	struct mbar *mb = live_barrier(L, c, off, 1u << lane, "mbarrier.inval");
+	if (!mb)
+		return;
+	mb->valid = false;
+	L->epoch++;
+	trace_state(L, w, 1u << lane, "mbarrier.inval", mb, NULL);
+}
+
+/* Rule 39: a remote CTA may use the barrier only once its init was fenced and published
+ * through a cluster barrier. */
+static void check_visible(struct launch *L, struct warp *w, struct mbar *mb, uint32_t lanes)
+{
+	if (mb->cta == w->cta)
+		return;
+	struct cluster *cl = mb->cta->cluster;
+	if (mb->vis_reported || (mb->fenced && cl->cbar_phase > mb->fence_cbar_phase))
+		return;
+	mbar_rule(L, RULE_MBAR_INIT_NOT_VISIBLE, lanes, mb,
+		  "CTA rank %u uses the mbarrier of CTA rank %u before its init was made visible "
+		  "(%s)",
+		  w->cta->rank, mb->cta->rank,
+		  mb->fenced ? "no cluster barrier completed after fence.mbarrier_init"
+			     : "no fence.mbarrier_init after the init");
+	mb->vis_reported = true;
+}
+
+/* The arrive family, one barrier, the combined update of `lanes`:
+ * expect-tx (if .expect_tx), expected -= count (arrive_drop), then arrive-on. */
+static void arrive_combined(struct launch *L, struct warp *w, struct frame *f,
+			    const struct dinsn *di, struct mbar *mb, uint32_t lanes,
+			    const uint64_t *count, const uint64_t *txc)
+{
+	enum ir_op op = (enum ir_op)di->op;
+	bool drop = op == OP_MBAR_ARRIVE_DROP;
+	bool nocomplete = di->flags & DF_NOCOMPLETE;
+	struct mbar before = *mb;
+	int64_t total = 0, txtotal = 0;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		if (count[l] < 1 || count[l] > MBAR_MAXCNT) {
+			mbar_rule(L, RULE_MBAR_COUNT_RANGE, 1u << l, mb,
+				  "%s count %llu is outside [1, %u]", ir_op_name(op),
+				  (unsigned long long)count[l], MBAR_MAXCNT);
+			if (L->stop)
+				return;
+		}
+		total += (int64_t)count[l];
+		txtotal += (int64_t)txc[l];
+	}
+	check_visible(L, w, mb, lanes);
+	if (mb->phase >= 1 && !mb->observed_prev && !mb->unobserved_reported) {
+		mb->unobserved_reported = true;
+		mbar_rule(L, RULE_MBAR_PHASE_NOT_OBSERVED, lanes, mb,
+			  "arrive on phase %llu before any test_wait/try_wait returned True for "
+			  "phase %llu",
+			  (unsigned long long)mb->phase, (unsigned long long)mb->phase - 1);
+		if (L->stop)
+			return;
+	}
+	if (di->flags & DF_EXPECT_TX) {
+		for (uint32_t m = lanes; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			if (txc[l] > MBAR_MAXCNT) {
+				mbar_rule(L, RULE_MBAR_TX_RANGE, 1u << l, mb,
+					  "expect-tx count %llu is above %u",
+					  (unsigned long long)txc[l], MBAR_MAXCNT);
+				return;
+			}
+		}
+		if (mb->tx + txtotal > MBAR_MAXCNT) {
+			mbar_rule(L, RULE_MBAR_TX_RANGE, lanes, mb,
+				  "expect-tx of %lld takes tx-count to %lld, above %u",
+				  (long long)txtotal, (long long)(mb->tx + txtotal), MBAR_MAXCNT);
+			return;
+		}
+		mb->tx += txtotal;
+		mb->tx_expected += txtotal;
+	}
+	if (total > mb->pending) {
+		mbar_rule(L, RULE_MBAR_OVER_ARRIVAL, lanes, mb,
+			  "%s of %lld arrival%s with only %lld pending in phase %llu", ir_op_name(op),
+			  (long long)total, total == 1 ? "" : "s", (long long)mb->pending,
+			  (unsigned long long)mb->phase);
+		if (L->stop)
+			return;
+	}
+	int64_t pending_before = mb->pending;
+	if (drop)
+		mb->expected -= total;
+	mb->pending -= total;
+	L->epoch++;
+	/* Every lane's token: the phase before this arrive and the combined prior count. */
+	if (di->d.kind == DOP_REG) {
+		uint64_t tok = token_make(mb, pending_before, nocomplete);
+		for (uint32_t m = lanes; m; m &= m - 1)
+			op_write(f, &di->d, (uint32_t)__builtin_ctz(m), tok);
+	}
+	bool completed = maybe_complete(L, mb);
+	trace_state(L, w, lanes, ir_op_name(op), mb, &before);
+	if (completed && nocomplete)
+		mbar_rule(L, RULE_MBAR_NOCOMPLETE, lanes, mb,
+			  "%s.noComplete completed phase %llu", ir_op_name(op),
+			  (unsigned long long)before.phase);
+}
+
+static void tx_update(struct launch *L, struct warp *w, const struct dinsn *di,
+		      struct mbar *mb, uint32_t lanes, int64_t delta, uint64_t maxop)
+{
+	struct mbar before = *mb;
+	bool expect = di->op == OP_MBAR_EXPECT_TX;
+	check_visible(L, w, mb, lanes);
+	if (maxop > MBAR_MAXCNT || mb->tx + delta > MBAR_MAXCNT || mb->tx + delta < -MBAR_MAXCNT) {
+		mbar_rule(L, RULE_MBAR_TX_RANGE, lanes, mb,
+			  "%s of %llu takes tx-count from %lld to %lld, outside [-%u, %u]",
+			  ir_op_name((enum ir_op)di->op), (unsigned long long)maxop, (long long)mb->tx,
+			  (long long)(mb->tx + delta), MBAR_MAXCNT, MBAR_MAXCNT);
+		return;
+	}
+	if (expect)
+		mb->tx_expected += delta;
+	mb->tx += delta;
+	L->epoch++;
+	maybe_complete(L, mb);
+	trace_state(L, w, lanes, ir_op_name((enum ir_op)di->op), mb, &before);
+}
+
+/* Evaluate a wait for one lane: True iff the phase it names has completed. */
+static bool wait_lane(struct launch *L, const struct dinsn *di, struct mbar *mb, uint64_t arg,
+		      uint32_t lane)
+{
+	if (di->flags & DF_PARITY) {
+		if (arg > 1) {
+			mbar_rule(L, RULE_MBAR_PARITY_RANGE, 1u << lane, mb,
+				  "phaseParity %llu is not 0 or 1 (the low bit is used)",
+				  (unsigned long long)arg);
+			arg &= 1;
+		}
+		bool done = arg != (mb->phase & 1);
+		if (done && mb->phase >= 1)
+			mb->observed_prev = true;
+		return done;
+	}
+	struct token k = token_read(arg);
+	if (!k.ok || k.id == 0 || k.id > L->nmbars || L->mbars[k.id - 1] != mb) {
+		const char *why = !k.ok || k.id == 0 || k.id > L->nmbars
+				      ? "it was not produced by an mbarrier arrive"
+				      : "it was produced by an arrive on another mbarrier object";
+		mbar_rule(L, RULE_MBAR_FOREIGN_STATE, 1u << lane, mb,
+			  "state 0x%016llx is not a state of this mbarrier: %s",
+			  (unsigned long long)arg, why);
+		return false;
+	}
+	uint32_t cur = (uint32_t)(mb->phase & 0xffff);
+	uint32_t age = (cur - k.phase16) & 0xffff;
+	if (age == 0)
+		return false;
+	if (age == 1) {
+		mb->observed_prev = true;
+		return true;
+	}
+	mbar_rule(L, RULE_MBAR_STALE_STATE, 1u << lane, mb,
+		  "state from phase %llu is %u phases old (current phase %llu)",
+		  (unsigned long long)(mb->phase - age), age, (unsigned long long)mb->phase);
+	return true;
+}
+
+/* test_wait / try_wait. Returns false when the group parks. */
+static bool exec_wait(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		      uint32_t mask)
+{
+	struct frame *f = g->frame;
+	bool is_try = di->op == OP_MBAR_TRY_WAIT;
+	uint32_t done = 0, valid = 0;
+	struct mbar *first = NULL;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		struct cta *c;
+		uint32_t off;
+		if (!resolve(L, w, f, di, l, &c, &off))
+			return true;
+		struct mbar *mb = mbar_lookup(c, off);
+		if (!mb || !mb->valid) {
+			live_barrier(L, c, off, 1u << l, ir_op_name((enum ir_op)di->op));
+			if (L->stop)
+				return true;
+			continue;
+		}
+		if (!first)
+			first = mb;
+		valid |= 1u << l;
+		/* Evaluate without side effects first when we might park. */
+		if (di->flags & DF_PARITY) {
+			uint64_t p = op_read(L, w, f, &di->s[1], l) & 1;
+			if (p != (mb->phase & 1))
+				done |= 1u << l;
+		} else {
+			struct token k = token_read(op_read(L, w, f, &di->s[1], l));
+			if (((uint32_t)(mb->phase & 0xffff) - k.phase16) & 0xffff)
+				done |= 1u << l;
+			else if (!k.ok || k.id == 0 || k.id > L->nmbars || L->mbars[k.id - 1] != mb)
+				done |= 1u << l; /* let wait_lane report it */
+		}
+	}
+	if (done != valid && first && !g->timed_out) {
+		/* An open phase: try_wait parks; a test_wait spinning at the same pc with no
+		 * progress since its last poll parks as well (it would only spin). */
+		bool park = is_try;
+		if (!is_try) {
+			if (w->poll_pc == g->pc && w->poll_pc_epoch == L->epoch)
+				park = ++w->poll_count >= 3;
+			else {
+				w->poll_pc = g->pc;
+				w->poll_pc_epoch = L->epoch;
+				w->poll_count = 1;
+			}
+		}
+		if (park) {
+			g->state = G_MBAR;
+			g->wait_mbar = first;
+			g->wait_epoch = L->epoch;
+			return false;
+		}
+	}
+	g->timed_out = false;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		bool r = false;
+		if (valid >> l & 1) {
+			struct cta *c;
+			uint32_t off;
+			resolve(L, w, f, di, l, &c, &off);
+			r = wait_lane(L, di, mbar_lookup(c, off), op_read(L, w, f, &di->s[1], l), l);
+		}
+		op_write(f, &di->d, l, r);
+	}
+	if (L->cfg.trace_mbar && first) {
+		char t[160];
+		snprintf(t, sizeof t, "%s 0x%x: %s (phase %llu)", ir_op_name((enum ir_op)di->op),
+			 first->off, done == mask ? "True" : done ? "mixed" : "False",
+			 (unsigned long long)first->phase);
+		trace_line(L, w, mask, t);
+	}
+	return true;
+}
+
+static void exec_pending_count(struct launch *L, struct frame *f, const struct dinsn *di,
+			       struct warp *w, uint32_t mask)
+{
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t t = op_read(L, w, f, &di->s[0], l);
+		struct token k = token_read(t);
+		if (!k.ok) {
+			rule_break(L, RULE_MBAR_FOREIGN_STATE, 1u << l,
+				   "state 0x%016llx was not produced by an mbarrier arrive",
+				   (unsigned long long)t);
+		} else if (!k.nocomplete) {
+			rule_break(L, RULE_MBAR_PENDING_COUNT_STATE, 1u << l,
+				   "mbarrier.pending_count of a state not produced by a .noComplete "
+				   "arrive (the H100 answers the prior pending count, %u)", k.pending);
+		}
+		if (L->stop)
+			return;
+		op_write(f, &di->d, l, k.pending);
+	}
+}
+
+/* Group the lanes of an arrive/expect/complete by the barrier they name (almost always one),
+ * and apply each group's combined update. */
+static void exec_update(struct launch *L, struct warp *w, struct frame *f,
+			const struct dinsn *di, uint32_t mask)
+{
+	struct cta *cta[LANES];
+	uint32_t off[LANES];
+	uint64_t count[LANES], txc[LANES];
+	uint32_t todo = 0;
+	enum ir_op op = (enum ir_op)di->op;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		if (!resolve(L, w, f, di, l, &cta[l], &off[l])) {
+			if (L->stop)
+				return;
+			continue;
+		}
+		if (cta[l] != w->cta && di->d.kind == DOP_REG) {
+			rule_break(L, RULE_MBAR_REMOTE_STATE, 1u << l,
+				   "%s on the mbarrier of CTA rank %u with a register destination "
+				   "(a remote arrive returns no state: use _)",
+				   ir_op_name(op), cta[l]->rank);
+			return;
+		}
+		bool has_count = di->nsrc >= 2;
+		uint64_t v = has_count ? op_read(L, w, f, &di->s[1], l) : 1;
+		if (di->flags & DF_EXPECT_TX) {
+			txc[l] = v;
+			count[l] = 1;
+		} else {
+			count[l] = v;
+			txc[l] = 0;
+		}
+		todo |= 1u << l;
+	}
+	while (todo) {
+		uint32_t l0 = (uint32_t)__builtin_ctz(todo), same = 0;
+		for (uint32_t m = todo; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			if (cta[l] == cta[l0] && off[l] == off[l0])
+				same |= 1u << l;
+		}
+		todo &= ~same;
+		struct mbar *mb = live_barrier(L, cta[l0], off[l0], same, ir_op_name(op));
+		if (!mb) {
+			if (L->stop)
+				return;
+			continue;
+		}
+		if (op == OP_MBAR_EXPECT_TX || op == OP_MBAR_COMPLETE_TX) {
+			int64_t sum = 0;
+			uint64_t maxop = 0;
+			for (uint32_t m = same; m; m &= m - 1) {
+				uint32_t l = (uint32_t)__builtin_ctz(m);
+				sum += (int64_t)count[l];
+				if (count[l] > maxop)
+					maxop = count[l];
+			}
+			tx_update(L, w, di, mb, same, op == OP_MBAR_EXPECT_TX ? sum : -sum, maxop);
+		} else {
+			arrive_combined(L, w, f, di, mb, same, count, txc);
+		}
+		if (L->stop)
+			return;
+	}
+}
+
+bool mbar_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+	       uint32_t mask)
+{
+	struct frame *f = g->frame;
+	switch ((enum ir_op)di->op) {
+	case OP_MBAR_INIT:
+	case OP_MBAR_INVAL:
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			struct cta *c;
+			uint32_t off;
+			if (!resolve(L, w, f, di, l, &c, &off)) {
+				if (L->stop)
+					return true;
+				continue;
+			}
+			if (di->op == OP_MBAR_INIT)
+				do_init(L, w, c, off, op_read(L, w, f, &di->s[1], l) & 0xffffffffu, l);
+			else
+				do_inval(L, w, c, off, l);
+			if (L->stop)
+				return true;
+		}
+		return true;
+	case OP_MBAR_ARRIVE:
+	case OP_MBAR_ARRIVE_DROP:
+	case OP_MBAR_EXPECT_TX:
+	case OP_MBAR_COMPLETE_TX:
+		exec_update(L, w, f, di, mask);
+		return true;
+	case OP_MBAR_TEST_WAIT:
+	case OP_MBAR_TRY_WAIT:
+		return exec_wait(L, w, g, di, mask);
+	case OP_MBAR_PENDING_COUNT:
+		exec_pending_count(L, f, di, w, mask);
+		return true;
+	default:
+		return true;
+	}
+}
+
+/* Async landings run with the issuing instruction as the diagnostic context. */
+static struct mbar *async_target(struct launch *L, struct cta *c, uint32_t off,
+				 const char *what)
+{
+	struct mbar *mb = mbar_lookup(c, off);
+	if (mb && mb->valid)
+		return mb;
+	rule_break(L, RULE_MBAR_UNINIT, 0,
+		   "%s lands on shared 0x%x of CTA rank %u, which holds no valid mbarrier (%s)",
+		   what, off, c->rank, mb ? "it was invalidated" : "never initialised");
+	return NULL;
+}
+
+void mbar_async_complete_tx(struct launch *L, struct cta *c, uint32_t off, uint32_t bytes,
+			    const struct dinsn *src)
+{
+	(void)src;
+	struct mbar *mb = async_target(L, c, off, "the complete-tx of cp.async.bulk");
+	if (!mb)
+		return;
+	struct mbar before = *mb;
+	if (mb->tx - (int64_t)bytes < -MBAR_MAXCNT) {
+		mbar_rule(L, RULE_MBAR_TX_RANGE, 0, mb,
+			  "complete-tx of %u bytes takes tx-count below -%u", bytes, MBAR_MAXCNT);
+		return;
+	}
+	mb->tx -= bytes;
+	L->epoch++;
+	maybe_complete(L, mb);
+	if (L->cfg.trace_mbar) {
+		char t[200];
+		snprintf(t, sizeof t,
+			 "async complete-tx %u bytes on 0x%x (CTA rank %u): phase %llu pending %lld/%lld "
+			 "tx %lld -> phase %llu pending %lld/%lld tx %lld",
+			 bytes, off, c->rank, (unsigned long long)before.phase,
+			 (long long)before.pending, (long long)before.expected, (long long)before.tx,
+			 (unsigned long long)mb->phase, (long long)mb->pending,
+			 (long long)mb->expected, (long long)mb->tx);
+		trace_line(L, NULL, 0, t);
+	}
+}
+
+void mbar_async_arrive(struct launch *L, struct cta *c, uint32_t off, const struct dinsn *src)
+{
+	(void)src;
+	struct mbar *mb = async_target(L, c, off, "the arrive-on of cp.async.mbarrier.arrive");
+	if (!mb)
+		return;
+	struct mbar before = *mb;
+	if (mb->pending < 1) {
+		mbar_rule(L, RULE_MBAR_OVER_ARRIVAL, 0, mb,
+			  "the arrive-on of cp.async.mbarrier.arrive finds no pending arrival");
+		return;
+	}
+	mb->pending--;
+	L->epoch++;
+	maybe_complete(L, mb);
+	if (L->cfg.trace_mbar) {
+		char t[200];
+		snprintf(t, sizeof t,
+			 "async arrive-on 0x%x (CTA rank %u): phase %llu pending %lld/%lld -> phase "
+			 "%llu pending %lld/%lld",
+			 off, c->rank, (unsigned long long)before.phase, (long long)before.pending,
+			 (long long)before.expected, (unsigned long long)mb->phase,
+			 (long long)mb->pending, (long long)mb->expected);
+		trace_line(L, NULL, 0, t);
+	}
+}
+
+void mbar_fence_init(struct launch *L, struct cta *c)
+{
+	if (!c->mbar_at)
+		return;
+	uint32_t words = (c->smem_size + 7) / 8;
+	for (uint32_t i = 0; i < words; i++) {
+		struct mbar *mb = c->mbar_at[i];
+		if (mb && mb->valid && !mb->fenced) {
+			mb->fenced = true;
+			mb->fence_cbar_phase = c->cluster->cbar_phase;
+		}
+	}
+	(void)L;
+}
+
+struct mbar *mbar_cp_async_arrive_issue(struct launch *L, struct warp *w, struct frame *f,
+					const struct dinsn *di, uint32_t lane)
+{
+	struct cta *c;
+	uint32_t off;
+	if (!resolve(L, w, f, di, lane, &c, &off))
+		return NULL;
+	struct mbar *mb = live_barrier(L, c, off, 1u << lane, "cp.async.mbarrier.arrive");
+	if (!mb)
+		return NULL;
+	if (!(di->flags & DF_NOINC)) {
+		if (mb->pending + 1 > MBAR_MAXCNT) {
+			mbar_rule(L, RULE_MBAR_PENDING_OVERFLOW, 1u << lane, mb,
+				  "cp.async.mbarrier.arrive raises the pending count above %u",
+				  MBAR_MAXCNT);
+			return NULL;
+		}
+		struct mbar before = *mb;
+		mb->pending++;
+		trace_state(L, w, 1u << lane, "cp.async.mbarrier.arrive (pending += 1)", mb, &before);
+	}
+	return mb;
+}

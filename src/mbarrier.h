@@ -1,0 +1,64 @@
+/*
+ * mbarrier.h - mbarrier objects: the phase / pending / expected / tx-count state machine of
+ * ISA 9.7.13.15, kept as shadow state over shared memory, with every rule checked.
+ */
+#ifndef PTXI_MBARRIER_H
+#define PTXI_MBARRIER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "interp.h"
+
+#define MBAR_MAXCNT 1048575
+
+struct mbar {
+	struct cta *cta;
+	uint32_t off;           /* shared offset in its CTA                                  */
+	uint32_t id;            /* index + 1 in the launch's table (state tokens carry it)    */
+	bool valid;
+	uint64_t phase;         /* completed phases                                          */
+	int64_t expected, pending, tx;
+	int64_t tx_expected;    /* bytes expected in this phase (for deadlock reports)       */
+	bool observed_prev;     /* a wait returned True for phase-1 (ISA 9.7.13.15.4)         */
+	bool unobserved_reported;
+	bool vis_reported;       /* rule 39 reported once per object                        */
+	bool fenced;            /* cp.async.mbarrier.arrive at issue: resolve the barrier of `lane`, and without .noinc raise
+ * its pending count by one (the asynchronous arrive-on lands later). NULL if a rule broke. */
+struct mbar *mbar_cp_async_arrive_issue(struct launch *L, struct warp *w, struct frame *f,
+					const struct dinsn *di, uint32_t lane);
+
+/* fence.mbarrier_init ran in its CTA after the init          */
+	uint32_t fence_cbar_phase; /* cluster-barrier phase at that fence                     */
+	uint64_t inflight;      /* asynchronous arrive/complete-tx still to land on it        */
+};
+
+/* Execute one mbarrier-family instruction for the lanes in `mask`. Returns false when the
+ * group must park (try_wait with an open phase, or a spinning test_wait); the instruction
+ * then runs again when the group is woken. */
+bool mbar_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+	       uint32_t mask);
+
+/* Asynchronous effects landing on the barrier at (cta, off): complete-tx of `bytes`, or
+ * the arrive-on of cp.async.mbarrier.arrive. `src` is the issuing instruction, for
+ * diagnostics. */
+void mbar_async_complete_tx(struct launch *L, struct cta *c, uint32_t off, uint32_t bytes,
+			    const struct dinsn *src);
+void mbar_async_arrive(struct launch *L, struct cta *c, uint32_t off, const struct dinsn *src);
+/* Resolve the barrier an async operation will land on, at issue time (rules 1, 4, 36). */
+struct mbar *mbar_lookup(struct cta *c, uint32_t off);
+
+/* cp.async.mbarrier.arrive at issue: resolve the barrier of `lane`, and without .noinc raise
+ * its pending count by one (the asynchronous arrive-on lands later). NULL if a rule broke. */
+struct mbar *mbar_cp_async_arrive_issue(struct launch *L, struct warp *w, struct frame *f,
+					const struct dinsn *di, uint32_t lane);
+
+/* fence.mbarrier_init by CTA c; a completed cluster barrier publishes fenced inits. */
+void mbar_fence_init(struct launch *L, struct cta *c);
+
+/* One line describing the barrier's state: "phase 0, pending 3 of 4 arrivals, tx-count 0". */
+void mbar_describe(const struct mbar *mb, struct strbuf *b);
+/* The name of the shared variable holding offset `off` (or NULL), and the offset in it. */
+const struct ir_sym *mbar_symbol(struct launch *L, uint32_t off, uint32_t *within);
+
+#endif

@@ -1,0 +1,231 @@
+/*
+ * memory.c - global allocations and the resolution of every lane's memory access: generic
+ * windows, shared::cta / shared::cluster decoding, local and param frames, bounds and
+ * alignment checks, and the shadow check that keeps ordinary accesses off live mbarriers.
+ */
+#include "memory.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "async.h"
+#include "mbarrier.h"
+
+struct memory *mem_create(void)
+{
+	struct memory *m = calloc(1, sizeof *m);
+	if (m)
+		m->next = GLOBAL_BASE;
+	return m;
+}
+
+void mem_destroy(struct memory *m)
+{
+	if (!m)
+		return;
+	for (uint32_t i = 0; i < m->n; i++)
+		free(m->r[i].data);
+	free(m->r);
+	free(m);
+}
+
+uint64_t mem_alloc(struct memory *m, uint64_t size, const char *name)
+{
+	if (m->n == m->cap) {
+		uint32_t cap = m->cap ? m->cap * 2 : 16;
+		struct region *r = realloc(m->r, cap * sizeof *r);
+		if (!r)
+			return 0;
+		m->r = r;
+		m->cap = cap;
+	}
+	struct region *r = &m->r[m->n];
+	r->data = calloc(1, size ? size : 1);
+	if (!r->data)
+		return 0;
+	r->base = m->next;
+	r->size = size;
+	snprintf(r->name, sizeof r->name, "%s", name);
+	m->n++;
+	/* A gap after each allocation, so running off its end is an error, not a neighbour. */
+	m->next += (size + 4096 + 255) & ~(uint64_t)255;
+	return r->base;
+}
+
+struct region *mem_find(struct memory *m, uint64_t addr, uint64_t size)
+{
+	if (m->n == 0)
+		return NULL;
+	struct region *r = &m->r[m->last];
+	if (addr >= r->base && addr - r->base + size <= r->size)
+		return r;
+	uint32_t lo = 0, hi = m->n; /* regions are in increasing base order */
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (m->r[mid].base <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	r = &m->r[lo - 1];
+	if (addr - r->base + size > r->size || addr - r->base >= r->size)
+		return NULL;
+	m->last = lo - 1;
+	return r;
+}
+
+enum mspace mem_generic_space(uint64_t addr)
+{
+	if (addr - WIN_SHARED < WIN_SIZE)
+		return MS_SHARED_CLUSTER;
+	if (addr - WIN_LOCAL < WIN_SIZE)
+		return MS_LOCAL;
+	if (addr - WIN_CONST < WIN_SIZE)
+		return MS_CONST;
+	if (addr - WIN_PARAM < WIN_SIZE)
+		return MS_PARAM_KERNEL;
+	return MS_GLOBAL;
+}
+
+bool mem_cluster_decode(struct launch *L, struct cta *self, uint64_t addr, struct cta **cta,
+			uint32_t *off)
+{
+	addr &= 0xffffffffu;
+	if (addr < CTA_SPACE) {
+		*cta = self;
+		*off = (uint32_t)addr;
+		return true;
+	}
+	uint32_t rank = (uint32_t)(addr >> CLUSTER_SHIFT) - 1;
+	struct cluster *cl = self->cluster;
+	if (rank >= cl->nctas)
+		return false;
+	*cta = &cl->ctas[rank];
+	*off = (uint32_t)addr & (CTA_SPACE - 1);
+	return true;
+}
+
+static const char *space_name(enum mspace s)
+{
+	static const char *names[] = {"none", "generic", "global", "shared::cta", "shared::cluster",
+				      "local", "param", "param", "const"};
+	return names[s];
+}
+
+static bool out_of_bounds(struct launch *L, uint32_t lane, enum mspace s, uint64_t addr,
+			  uint32_t size, const char *why)
+{
+	rule_break(L, RULE_MEM_OUT_OF_BOUNDS, 1u << lane,
+		   "%u-byte access at %s address 0x%llx is outside %s", size, space_name(s),
+		   (unsigned long long)addr, why);
+	return false;
+}
+
+void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t size, bool write,
+		      uint32_t lane)
+{
+	if (c->mbar_at) {
+		for (uint32_t w = off / 8; w <= (off + size - 1) / 8; w++) {
+			struct mbar *mb = c->mbar_at[w];
+			if (mb && mb->valid) {
+				rule_break(L, RULE_MBAR_PLAIN_ACCESS, 1u << lane,
+					   "ordinary %s of %u bytes at shared 0x%x touches the live "
+					   "mbarrier at 0x%x",
+					   write ? "store" : "load", size, off, mb->off);
+				break;
+			}
+		}
+	}
+	if (L->nevents)
+		async_check_access(L, c, MS_SHARED_CTA, off, size, write, lane);
+}
+
+static bool shared_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
+			  uint64_t addr, uint32_t size, bool write, struct access *out)
+{
+	struct cta *c;
+	uint32_t off;
+	if (space == MS_SHARED_CTA && (addr & 0xffffffffu) >= CTA_SPACE) {
+		if (!mem_cluster_decode(L, w->cta, addr, &c, &off) || c != w->cta)
+			return out_of_bounds(L, lane, space, addr, size,
+					     "the executing CTA's shared memory");
+	} else if (!mem_cluster_decode(L, w->cta, addr, &c, &off)) {
+		return out_of_bounds(L, lane, space, addr, size, "the cluster's shared memory");
+	}
+	if ((uint64_t)off + size > c->smem_size) {
+		char why[96];
+		snprintf(why, sizeof why, "the %u bytes of shared memory of CTA rank %u",
+			 c->smem_size, c->rank);
+		return out_of_bounds(L, lane, space, addr, size, why);
+	}
+	if (c != w->cta && c->exited) {
+		rule_break(L, RULE_PEER_EXITED, 1u << lane,
+			   "access to the shared memory of CTA rank %u, which has exited", c->rank);
+		return false;
+	}
+	mem_check_shared(L, c, off, size, write, lane);
+	out->p = c->smem + off;
+	out->cta = c;
+	out->off = off;
+	out->space = c == w->cta ? MS_SHARED_CTA : MS_SHARED_CLUSTER;
+	return true;
+}
+
+bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
+		uint64_t addr, uint32_t size, bool write, struct access *out)
+{
+	out->cta = NULL;
+	if (space == MS_GENERIC) {
+		space = mem_generic_space(addr);
+		if (space != MS_GLOBAL)
+			addr -= space == MS_SHARED_CLUSTER ? WIN_SHARED
+				: space == MS_LOCAL	   ? WIN_LOCAL
+				: space == MS_CONST	   ? WIN_CONST
+							   : WIN_PARAM;
+	}
+	if (size > 1 && (addr & (size - 1)) && size <= 16) {
+		rule_break(L, RULE_MEM_MISALIGNED, 1u << lane,
+			   "%u-byte access at %s address 0x%llx is not %u-byte aligned", size,
+			   space_name(space), (unsigned long long)addr, size);
+		return false;
+	}
+	out->space = space;
+	switch (space) {
+	case MS_GLOBAL: {
+		struct region *r = mem_find(L->mem, addr, size);
+		if (!r)
+			return out_of_bounds(L, lane, space, addr, size, "every allocation");
+		out->p = r->data + (addr - r->base);
+		if (L->nevents)
+			async_check_access(L, NULL, MS_GLOBAL, addr, size, write, lane);
+		return true;
+	}
+	case MS_SHARED_CTA:
+	case MS_SHARED_CLUSTER:
+		return shared_access(L, w, lane, space, addr, size, write, out);
+	case MS_LOCAL:
+		if (addr + size > w->local_stride || addr >= w->local_stride)
+			return out_of_bounds(L, lane, space, addr, size, "the thread's local memory");
+		out->p = w->local + (size_t)lane * w->local_stride + addr;
+		return true;
+	case MS_PARAM_KERNEL:
+		if (write)
+			return out_of_bounds(L, lane, space, addr, size, "writable memory (kernel "
+					     "parameters are read-only)");
+		if (addr + size > L->kparam_size || addr >= L->kparam_size)
+			return out_of_bounds(L, lane, space, addr, size, "the kernel parameters");
+		out->p = L->kparams + addr;
+		return true;
+	case MS_CONST:
+		if (write || addr + size > L->P->const_size || addr >= L->P->const_size)
+			return out_of_bounds(L, lane, space, addr, size,
+					     write ? "writable memory" : "the .const bank");
+		out->p = L->P->const_bytes + addr;
+		return true;
+	default:
+		return out_of_bounds(L, lane, space, addr, size, "any state space");
+	}
+}

@@ -1,0 +1,66 @@
+/*
+ * memory.h - the modelled address spaces: global allocations, the generic-address windows
+ * of shared, local, const and kernel-param memory, and the shared::cluster encoding.
+ *   shared::cta address:     byte offset in the executing CTA's shared memory (< 2^24)
+ *   shared::cluster address: ((rank + 1) << 24) | offset; an address below 2^24 means the
+ *                            executing CTA, so shared::cta addresses are valid cluster ones
+ *   generic address:         window base + the space address (global addresses are generic)
+ */
+#ifndef PTXI_MEMORY_H
+#define PTXI_MEMORY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "interp.h"
+
+#define WIN_SHARED 0x00007e0000000000ull
+#define WIN_LOCAL 0x00007d0000000000ull
+#define WIN_CONST 0x00007c0000000000ull
+#define WIN_PARAM 0x00007b0000000000ull
+#define WIN_SIZE 0x0000000100000000ull
+#define GLOBAL_BASE 0x0000000700000000ull
+#define CLUSTER_SHIFT 24
+#define CTA_SPACE (1u << CLUSTER_SHIFT)
+
+struct region {
+	uint64_t base, size;
+	uint8_t *data;
+	char name[40];
+};
+
+struct memory {
+	struct region *r;
+	uint32_t n, cap;
+	uint64_t next;
+	uint32_t last;  /* index of the region hit last (a one-entry cache) */
+};
+
+struct memory *mem_create(void);
+void mem_destroy(struct memory *m);
+/* A zero-filled global allocation; returns its address. */
+uint64_t mem_alloc(struct memory *m, uint64_t size, const char *name);
+struct region *mem_find(struct memory *m, uint64_t addr, uint64_t size);
+
+/* Where a lane's access lands: the bytes, and which CTA's shared memory (if shared). */
+struct access {
+	uint8_t *p;
+	struct cta *cta;    /* shared accesses                                                */
+	uint32_t off;       /* shared offset                                                  */
+	enum mspace space;  /* resolved space (generic addresses are resolved)               */
+};
+
+/* Resolve an access of `size` bytes at `addr` in `space` for `lane` of the current warp.
+ * Reports a broken rule and returns false if it is out of bounds or misaligned. */
+bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
+		uint64_t addr, uint32_t size, bool write, struct access *out);
+/* Which window a generic address falls in (MS_GLOBAL if none). */
+enum mspace mem_generic_space(uint64_t addr);
+/* Decode a shared::cluster address to (cta, offset). False if not a valid one. */
+bool mem_cluster_decode(struct launch *L, struct cta *self, uint64_t addr, struct cta **cta,
+			uint32_t *off);
+/* Check ordinary accesses against live mbarriers and in-flight async copies. */
+void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t size, bool write,
+		      uint32_t lane);
+
+#endif

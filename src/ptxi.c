@@ -1,0 +1,379 @@
+/*
+ * ptxi.c - the library's public entry points: load + check a module, configure and run a
+ * launch (kernel choice, shape checks, argument binding, memory set-up), read results.
+ */
+#include "ptxi/ptxi.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "async.h"
+#include "check.h"
+#include "interp.h"
+#include "memory.h"
+
+#define DEFAULT_MAX_STEPS 2000000000ull
+
+struct ptxi_module {
+	struct src_file file;
+	bool owns_text;
+	struct arena *arena;
+	struct diag diag;
+	ptxi_sink *sink;
+	void *ctx;
+	struct ir_module *ir;
+	struct dprog *prog;
+	bool load_tried;
+};
+
+struct ptxi_run {
+	struct memory *mem;
+	uint64_t *buf_addr;     /* per argument: buffer address or 0                          */
+	size_t *buf_size;
+	unsigned nargs;
+	uint64_t warp_insns, thread_insns;
+};
+
+static void sink_adapter(void *ctx, enum diag_level level, const char *text)
+{
+	ptxi_module *m = ctx;
+	if (m->sink)
+		m->sink(m->ctx, (int)level, text);
+	else
+		fputs(text, stderr);
+}
+
+static ptxi_module *module_new(ptxi_sink *sink, void *ctx)
+{
+	ptxi_module *m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	m->sink = sink;
+	m->ctx = ctx;
+	m->diag.sink = sink_adapter;
+	m->diag.ctx = m;
+	m->diag.max_errors = 50;
+	m->arena = arena_create();
+	return m;
+}
+
+static void module_parse(ptxi_module *m)
+{
+	m->ir = ir_parse(m->arena, &m->diag, &m->file);
+	if (m->ir && m->diag.nerrors == 0)
+		check_module(m->ir);
+}
+
+ptxi_module *ptxi_module_load(const char *path, ptxi_sink *sink, void *ctx)
+{
+	ptxi_module *m = module_new(sink, ctx);
+	if (!m)
+		return NULL;
+	if (src_file_read(&m->file, path) != 0) {
+		char msg[512];
+		snprintf(msg, sizeof msg, "ptxi: error: cannot read '%s': %s\n", path, strerror(errno));
+		sink_adapter(m, DIAG_ERROR, msg);
+		arena_destroy(m->arena);
+		free(m);
+		return NULL;
+	}
+	m->owns_text = true;
+	module_parse(m);
+	return m;
+}
+
+ptxi_module *ptxi_module_load_string(const char *name, const char *text, ptxi_sink *sink,
+				     void *ctx)
+{
+	ptxi_module *m = module_new(sink, ctx);
+	if (!m)
+		return NULL;
+	src_file_from_string(&m->file, name, text);
+	module_parse(m);
+	return m;
+}
+
+unsigned ptxi_module_errors(const ptxi_module *m)
+{
+	return m->diag.nerrors;
+}
+
+unsigned ptxi_module_warnings(const ptxi_module *m)
+{
+	return m->diag.nwarnings;
+}
+
+void ptxi_module_free(ptxi_module *m)
+{
+	if (!m)
+		return;
+	if (m->owns_text)
+		src_file_free(&m->file);
+	else
+		free(m->file.line_starts);
+	arena_destroy(m->arena);
+	free(m);
+}
+
+/* ---- launch -------------------------------------------------------------------------- */
+
+static int usage_error(ptxi_module *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int usage_error(ptxi_module *m, const char *fmt, ...)
+{
+	char msg[600];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	diag_emit(&m->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL, msg);
+	return PTXI_INVALID;
+}
+
+static struct dfunc *find_kernel(ptxi_module *m, const char *name)
+{
+	struct dfunc *only = NULL;
+	unsigned n = 0;
+	for (uint32_t i = 0; i < m->prog->nfuncs; i++) {
+		struct dfunc *f = &m->prog->funcs[i];
+		if (!f->ir->is_entry || !f->ir->has_body)
+			continue;
+		if (name && strcmp(f->name, name) == 0)
+			return f;
+		only = f;
+		n++;
+	}
+	if (name)
+		return NULL;
+	return n == 1 ? only : NULL;
+}
+
+static void list_kernels(ptxi_module *m, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < m->prog->nfuncs && used + 4 < size; i++) {
+		struct dfunc *f = &m->prog->funcs[i];
+		if (f->ir->is_entry && f->ir->has_body)
+			used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", f->name);
+	}
+}
+
+static int check_shape(ptxi_module *m, struct dfunc *k, struct launch_config *c,
+		       const struct ptxi_config *cfg)
+{
+	const struct ir_perf *p = &k->ir->perf;
+	if (!cfg->cluster_given) {
+		for (int d = 0; d < 3; d++)
+			c->cluster[d] = p->reqnctapercluster[d] ? p->reqnctapercluster[d] : 1;
+		c->explicit_cluster = p->reqnctapercluster[0] || p->explicitcluster;
+	}
+	uint64_t threads = 1, ctas = 1;
+	for (int d = 0; d < 3; d++) {
+		if (!c->grid[d] || !c->block[d] || !c->cluster[d])
+			return usage_error(m, "grid, block and cluster sizes must be at least 1");
+		if (c->grid[d] % c->cluster[d])
+			return usage_error(m, "the grid (%u,%u,%u) is not a whole number of clusters "
+					   "(%u,%u,%u)", c->grid[0], c->grid[1], c->grid[2],
+					   c->cluster[0], c->cluster[1], c->cluster[2]);
+		if (p->reqnctapercluster[d] && c->cluster[d] != p->reqnctapercluster[d])
+			return usage_error(m, "kernel '%s' requires clusters of (%u,%u,%u) CTAs "
+					   "(.reqnctapercluster)", k->name, p->reqnctapercluster[0],
+					   p->reqnctapercluster[1], p->reqnctapercluster[2]);
+		if (p->reqntid[0] && c->block[d] != (p->reqntid[d] ? p->reqntid[d] : 1))
+			return usage_error(m, "kernel '%s' requires blocks of (%u,%u,%u) threads "
+					   "(.reqntid)", k->name, p->reqntid[0],
+					   p->reqntid[1] ? p->reqntid[1] : 1, p->reqntid[2] ? p->reqntid[2] : 1);
+		threads *= c->block[d];
+		ctas *= c->cluster[d];
+	}
+	if (threads > 1024)
+		return usage_error(m, "a block has at most 1024 threads (asked for %llu)",
+				   (unsigned long long)threads);
+	uint64_t maxn = (uint64_t)(p->maxntid[0] ? p->maxntid[0] : 1024) *
+			(p->maxntid[1] ? p->maxntid[1] : 1) * (p->maxntid[2] ? p->maxntid[2] : 1);
+	if (p->maxntid[0] && threads > maxn)
+		return usage_error(m, "kernel '%s' allows at most %llu threads per block (.maxntid)",
+				   k->name, (unsigned long long)maxn);
+	if (ctas > 16)
+		return usage_error(m, "a cluster has at most 16 CTAs (asked for %llu)",
+				   (unsigned long long)ctas);
+	if (p->maxclusterrank && ctas > p->maxclusterrank)
+		return usage_error(m, "kernel '%s' allows at most %u CTAs per cluster "
+				   "(.maxclusterrank)", k->name, p->maxclusterrank);
+	if ((uint64_t)m->prog->shared_dyn_off + c->dyn_shared > 227 * 1024)
+		return usage_error(m, "shared memory of %llu bytes per CTA is above the 227 KiB of "
+				   "an sm_90 CTA", (unsigned long long)m->prog->shared_dyn_off + c->dyn_shared);
+	return PTXI_OK;
+}
+
+/* Bind --arg values to kernel parameters: sizes must agree. */
+static int bind_args(ptxi_module *m, struct launch *L, const struct ptxi_arg *args,
+		     unsigned nargs, ptxi_run *run)
+{
+	const struct ir_func *f = L->kernel->ir;
+	if (nargs != f->nparams)
+		return usage_error(m, "kernel '%s' takes %u parameter%s; %u --arg given",
+				   L->kernel->name, f->nparams, f->nparams == 1 ? "" : "s", nargs);
+	L->kparam_size = L->kernel->kparam_size;
+	L->kparams = calloc(1, L->kparam_size ? L->kparam_size : 1);
+	if (!L->kparams)
+		return usage_error(m, "out of memory");
+	unsigned ptr = m->ir->address_size == 32 ? 4 : 8;
+	for (unsigned i = 0; i < nargs; i++) {
+		const struct ir_sym *p = f->params[i];
+		const struct ptxi_arg *a = &args[i];
+		unsigned psize = (unsigned)ir_type_size(p->type) * (unsigned)(p->vec ? p->vec : 1) *
+				 (unsigned)(p->is_array ? p->nelem : 1);
+		uint64_t v = a->value;
+		unsigned asize = a->size;
+		if (a->kind == PTXI_ARG_BUFFER) {
+			char name[40];
+			snprintf(name, sizeof name, "arg%u", i);
+			v = mem_alloc(L->mem, a->bytes, name);
+			if (!v)
+				return usage_error(m, "out of memory for argument %u (%zu bytes)", i, a->bytes);
+			struct region *r = mem_find(L->mem, v, 1);
+			if (a->init && a->bytes)
+				memcpy(r->data, a->init, a->bytes);
+			run->buf_addr[i] = v;
+			run->buf_size[i] = a->bytes;
+			asize = ptr;
+		}
+		bool pfloat = ir_type_is_float(p->type);
+		if (asize != psize || (a->kind == PTXI_ARG_SCALAR && a->is_float != pfloat && psize >= 4 &&
+				       !p->is_array && p->type != MOD_B32 && p->type != MOD_B64))
+			return usage_error(m, "argument %u ('%s') does not fit parameter '%s' of kernel "
+					   "'%s', which is %s%s (%u byte%s)", i + 1, a->spec ? a->spec : "?",
+					   p->name, L->kernel->name, p->is_array ? "an array of " : "",
+					   ir_mod_name(p->type), psize, psize == 1 ? "" : "s");
+		memcpy(L->kparams + p->addr, &v, asize > 8 ? 8 : asize);
+	}
+	return PTXI_OK;
+}
+
+static void apply_relocs(struct launch *L, uint64_t gbase)
+{
+	struct dprog *P = L->P;
+	struct region *gr = P->global_size ? mem_find(L->mem, gbase, 1) : NULL;
+	for (uint32_t i = 0; i < P->nrelocs; i++) {
+		const struct reloc *r = &P->relocs[i];
+		const struct ir_sym *s = r->sym;
+		uint64_t a = s ? s->addr : 0;
+		if (s && r->generic) {
+			if (s->space == MOD_SHARED || s->space == MOD_SHARED_CTA)
+				a += WIN_SHARED;
+			else if (s->space == MOD_CONST)
+				a += WIN_CONST;
+		}
+		a += (uint64_t)r->add;
+		uint8_t *bank = r->in_const ? P->const_bytes : gr ? gr->data : NULL;
+		if (bank)
+			memcpy(bank + r->at, &a, 8);
+	}
+}
+
+int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi_arg *args,
+		unsigned nargs, ptxi_run **out)
+{
+	if (out)
+		*out = NULL;
+	if (!m->ir || m->diag.nerrors)
+		return PTXI_INVALID;
+	if (!m->load_tried) {
+		m->load_tried = true;
+		m->prog = load_program(m->ir);
+	}
+	if (!m->prog)
+		return PTXI_INVALID;
+	struct launch L;
+	memset(&L, 0, sizeof L);
+	L.P = m->prog;
+	L.diag = &m->diag;
+	L.file = &m->file;
+	L.kernel = find_kernel(m, cfg->kernel);
+	if (!L.kernel) {
+		char names[400];
+		list_kernels(m, names, sizeof names);
+		if (cfg->kernel)
+			return usage_error(m, "no kernel named '%s' (kernels: %s)", cfg->kernel,
+					   names[0] ? names : "none");
+		return usage_error(m, "the module has %s kernels (%s): name one with --kernel",
+				   names[0] ? "several" : "no", names[0] ? names : "none");
+	}
+	memcpy(L.cfg.grid, cfg->grid, sizeof L.cfg.grid);
+	memcpy(L.cfg.block, cfg->block, sizeof L.cfg.block);
+	memcpy(L.cfg.cluster, cfg->cluster, sizeof L.cfg.cluster);
+	L.cfg.explicit_cluster = cfg->cluster_given;
+	L.cfg.dyn_shared = cfg->dyn_shared;
+	L.cfg.seed = cfg->seed;
+	L.cfg.keep_going = cfg->keep_going;
+	L.cfg.trace_mbar = cfg->trace_mbarrier || cfg->trace_all;
+	L.cfg.trace_all = cfg->trace_all;
+	L.max_steps = cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS;
+	int st = check_shape(m, L.kernel, &L.cfg, cfg);
+	if (st)
+		return st;
+	ptxi_run *run = calloc(1, sizeof *run);
+	if (!run)
+		return usage_error(m, "out of memory");
+	run->nargs = nargs;
+	run->buf_addr = calloc(nargs + 1, sizeof *run->buf_addr);
+	run->buf_size = calloc(nargs + 1, sizeof *run->buf_size);
+	L.mem = run->mem = mem_create();
+	if (!run->mem || !run->buf_addr || !run->buf_size) {
+		ptxi_run_free(run);
+		return usage_error(m, "out of memory");
+	}
+	uint64_t gbase = 0;
+	if (m->prog->global_size) {
+		gbase = mem_alloc(L.mem, m->prog->global_size, "module .global");
+		memcpy(mem_find(L.mem, gbase, 1)->data, m->prog->global_init, m->prog->global_size);
+	}
+	st = bind_args(m, &L, args, nargs, run);
+	if (st == PTXI_OK) {
+		apply_relocs(&L, gbase);
+		st = sched_launch(&L);
+	}
+	run->warp_insns = L.steps;
+	run->thread_insns = L.thread_steps;
+	free(L.kparams);
+	for (uint32_t i = 0; i < L.nmbars; i++)
+		free(L.mbars[i]);
+	free(L.mbars);
+	free(L.events);
+	if (out)
+		*out = run;
+	else
+		ptxi_run_free(run);
+	return st;
+}
+
+const void *ptxi_run_buffer(const ptxi_run *r, unsigned arg, size_t *bytes)
+{
+	if (!r || arg >= r->nargs || !r->buf_addr[arg])
+		return NULL;
+	struct region *reg = mem_find(r->mem, r->buf_addr[arg], 1);
+	if (!reg)
+		return NULL;
+	*bytes = r->buf_size[arg];
+	return reg->data;
+}
+
+void ptxi_run_stats(const ptxi_run *r, uint64_t *warp_insns, uint64_t *thread_insns)
+{
+	*warp_insns = r->warp_insns;
+	*thread_insns = r->thread_insns;
+}
+
+void ptxi_run_free(ptxi_run *r)
+{
+	if (!r)
+		return;
+	mem_destroy(r->mem);
+	free(r->buf_addr);
+	free(r->buf_size);
+	free(r);
+}

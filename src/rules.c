@@ -1,0 +1,109 @@
+/*
+ * rules.c - the rule table and how a broken rule is reported: the instruction's location,
+ * the rule's name, the threads involved, and what the hardware does next.
+ */
+#include "rules.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "interp.h"
+
+static const struct rule_info rules[RULE__COUNT] = {
+#define RULE(id, name, section, on_break, text) [RULE_##id] = {name, section, text, on_break},
+#include "rules.def"
+#undef RULE
+};
+
+const struct rule_info *rule_info(enum rule_id r)
+{
+	return &rules[r];
+}
+
+/* Linear thread ids of `lanes`, as ranges: "threads 0-31, 40". */
+void describe_threads(struct launch *L, struct warp *w, uint32_t lanes, struct strbuf *b)
+{
+	struct cta *c = w->cta;
+	sb_printf(b, "CTA (%u,%u,%u)", c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+	if (L->cfg.cluster[0] * L->cfg.cluster[1] * L->cfg.cluster[2] > 1)
+		sb_printf(b, " (cluster rank %u)", c->rank);
+	uint32_t n = (uint32_t)__builtin_popcount(lanes);
+	uint32_t base = w->id * LANES;
+	if (n == 1) {
+		uint32_t t = base + (uint32_t)__builtin_ctz(lanes);
+		uint32_t bx = L->cfg.block[0], by = L->cfg.block[1];
+		sb_printf(b, " thread %u (%u,%u,%u)", t, t % bx, (t / bx) % by, t / (bx * by));
+		return;
+	}
+	sb_printf(b, " threads ");
+	bool first = true;
+	for (int i = 0; i < LANES;) {
+		if (!(lanes >> i & 1)) {
+			i++;
+			continue;
+		}
+		int j = i;
+		while (j + 1 < LANES && (lanes >> (j + 1) & 1))
+			j++;
+		sb_printf(b, first ? "%u" : ", %u", base + (uint32_t)i);
+		if (j > i)
+			sb_printf(b, "-%u", base + (uint32_t)j);
+		first = false;
+		i = j + 1;
+	}
+}
+
+void rule_break_notes(struct launch *L, enum rule_id r, uint32_t lanes, const char *notes,
+		      const char *msg)
+{
+	const struct rule_info *ri = rule_info(r);
+	struct strbuf text = {0}, n = {0};
+	sb_printf(&text, "%s [%s]", msg, ri->name);
+	if (L->cw) {
+		describe_threads(L, L->cw, lanes ? lanes : L->cmask, &n);
+		sb_printf(&n, "\n");
+	}
+	if (notes && *notes)
+		sb_printf(&n, "%s\n", notes);
+	sb_printf(&n, "rule (PTX ISA %s): %s", ri->section, ri->text);
+	bool fatal = ri->on_break == RB_FAULT || !L->cfg.keep_going;
+	if (ri->on_break == RB_FAULT)
+		sb_printf(&n, "\nthe hardware faults here: the launch stops");
+	struct src_span sp = L->ci && L->ci->ir ? L->ci->ir->span : (struct src_span){0, 0};
+	diag_emit(L->diag, DIAG_ERROR, L->ci ? L->file : NULL, sp, n.s, text.s);
+	sb_free(&text);
+	sb_free(&n);
+	if (L->status == 0 || L->status == 1)
+		L->status = 1;
+	if (fatal)
+		L->stop = true;
+}
+
+void rule_break(struct launch *L, enum rule_id r, uint32_t lanes, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	rule_break_notes(L, r, lanes, NULL, msg);
+}
+
+void runtime_error(struct launch *L, int status, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	struct strbuf n = {0};
+	if (L->cw)
+		describe_threads(L, L->cw, L->cmask, &n);
+	struct src_span sp = L->ci && L->ci->ir ? L->ci->ir->span : (struct src_span){0, 0};
+	diag_emit(L->diag, DIAG_ERROR, L->ci ? L->file : NULL, sp, n.s, msg);
+	sb_free(&n);
+	if (L->status == 0 || L->status == 1)
+		L->status = status;
+	L->stop = true;
+}

@@ -1,0 +1,26 @@
+/*
+ * rules.h - the table of run-time rules (rules.def): ids, names, manual sections, and
+ * whether the hardware carries on after a break.
+ */
+#ifndef PTXI_RULES_H
+#define PTXI_RULES_H
+
+#include <stdbool.h>
+
+enum rule_break { RB_CONTINUE, RB_FAULT };
+
+enum rule_id {
+#define RULE(id, name, section, on_break, text) RULE_##id,
+#include "rules.def"
+#undef RULE
+	RULE__COUNT
+};
+
+struct rule_info {
+	const char *name, *section, *text;
+	enum rule_break on_break;
+};
+
+const struct rule_info *rule_info(enum rule_id r);
+
+#endif

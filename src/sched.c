@@ -1,0 +1,437 @@
+/*
+ * sched.c - running a launch: clusters one after another, the CTAs of a cluster together,
+ * warps round-robin, and inside a warp the group with the lowest pc first so divergent
+ * lanes re-converge. Blocked groups are parked; when nothing can run, pending async copies
+ * land, then parked try_waits time out (answer False), and when even that changes nothing
+ * the launch is a deadlock, reported with who waits on what.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "async.h"
+#include "exec.h"
+#include "mbarrier.h"
+#include "memory.h"
+
+#define QUANTUM 512          /* instructions a warp runs before the next one's turn      */
+#define TIMEOUT_ROUNDS 10000 /* try_wait time-outs in a row with no progress: deadlock   */
+#define TIMEOUT_NS 1000      /* simulated time a timed-out try_wait spent suspended      */
+
+/* ---- groups -------------------------------------------------------------------------- */
+
+struct group *sched_split(struct warp *w, struct group *g, uint32_t mask, uint32_t pc)
+{
+	struct group *n = calloc(1, sizeof *n);
+	if (!n)
+		return NULL;
+	n->mask = mask;
+	n->pc = pc;
+	n->frame = g->frame;
+	n->frame->refs++;
+	n->state = G_READY;
+	g->mask &= ~mask;
+	n->next = g->next;
+	g->next = n;
+	(void)w;
+	return n;
+}
+
+static void wake_warpsync(struct warp *w)
+{
+	for (struct group *g = w->groups; g; g = g->next)
+		if (g->state == G_WARPSYNC && !(g->wait_id & w->live & ~g->mask))
+			g->state = G_READY;
+}
+
+void sched_group_exit(struct launch *L, struct warp *w, struct group *g, uint32_t mask)
+{
+	uint32_t n = (uint32_t)__builtin_popcount(mask);
+	struct cta *c = w->cta;
+	w->live &= ~mask;
+	w->cbar_waitable &= ~mask;
+	c->live_threads -= n;
+	c->cluster->live_threads -= n;
+	if (mask == g->mask)
+		g->state = G_DONE;
+	else {
+		g->mask &= ~mask;
+		g->pc++;
+	}
+	if (c->live_threads == 0)
+		c->exited = true;
+	L->epoch++;
+	for (uint32_t id = 0; id < 16; id++)
+		if (c->bar[id].arrived)
+			bar_check(L, c, id);
+	cluster_bar_check(L, c->cluster);
+	wake_warpsync(w);
+}
+
+void sched_wake_mbar(struct launch *L, struct mbar *mb)
+{
+	struct cluster *cl = mb->cta->cluster;
+	for (uint32_t i = 0; i < cl->nctas; i++) {
+		struct cta *c = &cl->ctas[i];
+		for (uint32_t k = 0; k < c->nwarps; k++)
+			for (struct group *g = c->warps[k].groups; g; g = g->next)
+				if (g->state == G_MBAR && g->wait_mbar == mb)
+					g->state = G_READY;
+	}
+	(void)L;
+}
+
+/* Merge groups at the same instruction of the same frame; pick the one to run: the
+ * deepest frame, then the lowest pc. */
+static struct group *pick(struct warp *w)
+{
+	struct group **pp = &w->groups;
+	while (*pp) {
+		struct group *g = *pp;
+		if (g->state == G_DONE) {
+			*pp = g->next;
+			frame_release(w, g->frame);
+			free(g);
+			continue;
+		}
+		pp = &g->next;
+	}
+	for (struct group *a = w->groups; a; a = a->next) {
+		if (a->state != G_READY && a->state != G_WARPSYNC)
+			continue;
+		struct group **bp = &a->next;
+		while (*bp) {
+			struct group *b = *bp;
+			if ((b->state == G_READY || b->state == G_WARPSYNC) && b->pc == a->pc &&
+			    b->frame == a->frame) {
+				a->mask |= b->mask;
+				if (b->state == G_READY)
+					a->state = G_READY;
+				*bp = b->next;
+				frame_release(w, b->frame);
+				free(b);
+				continue;
+			}
+			bp = &b->next;
+		}
+		if (a->state == G_WARPSYNC && !(a->wait_id & w->live & ~a->mask))
+			a->state = G_READY;
+	}
+	struct group *best = NULL;
+	for (struct group *g = w->groups; g; g = g->next) {
+		if (g->state != G_READY)
+			continue;
+		if (!best || g->frame->depth > best->frame->depth ||
+		    (g->frame->depth == best->frame->depth && g->pc < best->pc))
+			best = g;
+	}
+	return best;
+}
+
+/* ---- cluster set-up ------------------------------------------------------------------ */
+
+static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t cid[3])
+{
+	const struct launch_config *k = &L->cfg;
+	struct dprog *P = L->P;
+	memset(cl, 0, sizeof *cl);
+	cl->L = L;
+	memcpy(cl->id, cid, sizeof cl->id);
+	cl->nctas = k->cluster[0] * k->cluster[1] * k->cluster[2];
+	cl->ctas = calloc(cl->nctas, sizeof *cl->ctas);
+	if (!cl->ctas)
+		return false;
+	uint32_t nthreads = k->block[0] * k->block[1] * k->block[2];
+	uint32_t nwarps = (nthreads + LANES - 1) / LANES;
+	uint32_t smem = (k->dyn_shared ? P->shared_dyn_off + k->dyn_shared : P->shared_static);
+	for (uint32_t r = 0; r < cl->nctas; r++) {
+		struct cta *c = &cl->ctas[r];
+		c->cluster = cl;
+		c->rank = r;
+		c->cluster_ctaid[0] = r % k->cluster[0];
+		c->cluster_ctaid[1] = (r / k->cluster[0]) % k->cluster[1];
+		c->cluster_ctaid[2] = r / (k->cluster[0] * k->cluster[1]);
+		for (int d = 0; d < 3; d++)
+			c->ctaid[d] = cid[d] * k->cluster[d] + c->cluster_ctaid[d];
+		c->linear = c->ctaid[0] + k->grid[0] * (c->ctaid[1] + k->grid[1] * c->ctaid[2]);
+		c->smem_size = smem;
+		c->smem = calloc(1, smem ? smem : 1);
+		c->warps = calloc(nwarps, sizeof *c->warps);
+		if (!c->smem || !c->warps)
+			return false;
+		c->nwarps = nwarps;
+		c->nthreads = c->live_threads = nthreads;
+		for (uint32_t i = 0; i < nwarps; i++) {
+			struct warp *w = &c->warps[i];
+			w->cta = c;
+			w->id = i;
+			uint32_t n = nthreads - i * LANES;
+			w->valid = w->live = n >= LANES ? FULL_MASK : (1u << n) - 1;
+			w->local_top = 0;
+			struct group *g = calloc(1, sizeof *g);
+			if (!g)
+				return false;
+			g->frame = sched_base_frame(L, w);
+			if (!g->frame) {
+				free(g);
+				return false;
+			}
+			g->mask = w->valid;
+			g->state = G_READY;
+			w->groups = g;
+		}
+	}
+	cl->live_threads = cl->nctas * nthreads;
+	return true;
+}
+
+static void free_cluster(struct cluster *cl)
+{
+	for (uint32_t r = 0; r < cl->nctas; r++) {
+		struct cta *c = &cl->ctas[r];
+		for (uint32_t i = 0; i < c->nwarps && c->warps; i++) {
+			struct warp *w = &c->warps[i];
+			while (w->groups) {
+				struct group *g = w->groups;
+				w->groups = g->next;
+				frame_release(w, g->frame);
+				free(g);
+			}
+			free(w->local);
+		}
+		free(c->warps);
+		free(c->smem);
+		free(c->mbar_at);
+	}
+	free(cl->ctas);
+}
+
+/* ---- deadlock report ----------------------------------------------------------------- */
+
+static void thread_list(struct launch *L, struct cta *c, bool exited, struct strbuf *b)
+{
+	bool any = false;
+	for (uint32_t i = 0; i < c->nwarps; i++) {
+		struct warp *w = &c->warps[i];
+		uint32_t m = exited ? w->valid & ~w->live : 0;
+		if (!m)
+			continue;
+		struct strbuf t = {0};
+		describe_threads(L, w, m, &t);
+		sb_printf(b, "%s%s", any ? "; " : "", t.s);
+		sb_free(&t);
+		any = true;
+	}
+	if (!any)
+		sb_printf(b, "none");
+}
+
+static void report_group(struct launch *L, struct warp *w, struct group *g)
+{
+	const struct dinsn *di = &g->frame->fn->code[g->pc];
+	struct strbuf msg = {0}, n = {0};
+	struct cta *c = w->cta;
+	L->ci = di;
+	L->cw = w;
+	describe_threads(L, w, g->mask, &n);
+	switch (g->state) {
+	case G_BAR: {
+		struct barstate *b = &c->bar[g->wait_id];
+		sb_printf(&msg, "deadlock: %s waits forever at barrier %u", ir_op_name((enum ir_op)di->op),
+			  g->wait_id);
+		sb_printf(&n, "\nbarrier %u: %u of %u threads arrived; %u threads of the CTA have not "
+			  "exited", g->wait_id, b->arrived, b->expected ? b->expected : c->live_threads,
+			  c->live_threads);
+		break;
+	}
+	case G_CLUSTER_BAR:
+		sb_printf(&msg, "deadlock: barrier.cluster.wait waits forever");
+		sb_printf(&n, "\nbarrier.cluster phase %u: %u of %u live threads of the cluster "
+			  "arrived%s", c->cluster->cbar_phase, c->cluster->cbar_arrived,
+			  c->cluster->live_threads,
+			  (w->cbar_waitable & g->mask) == g->mask ? ""
+								    : " (these threads never arrived)");
+		break;
+	case G_MBAR: {
+		struct mbar *mb = g->wait_mbar;
+		uint32_t within = 0;
+		const struct ir_sym *s = mbar_symbol(L, mb->off, &within);
+		sb_printf(&msg, "deadlock: %s waits forever: the phase never completes",
+			  ir_op_name((enum ir_op)di->op));
+		sb_printf(&n, "\non mbarrier ");
+		if (s)
+			sb_printf(&n, within ? "'%s+%u' " : "'%s' ", s->name, within);
+		sb_printf(&n, "(CTA (%u,%u,%u), shared 0x%x): ", mb->cta->ctaid[0], mb->cta->ctaid[1],
+			  mb->cta->ctaid[2], mb->off);
+		mbar_describe(mb, &n);
+		if (mb->pending > 0)
+			sb_printf(&n, "\n%lld arrival%s still missing", (long long)mb->pending,
+				  mb->pending == 1 ? "" : "s");
+		if (mb->tx > 0)
+			sb_printf(&n, "\n%lld bytes of %lld still expected (no asynchronous copy is in "
+				  "flight)", (long long)mb->tx, (long long)mb->tx_expected);
+		else if (mb->tx < 0)
+			sb_printf(&n, "\n%lld bytes completed beyond what was expected",
+				  (long long)-mb->tx);
+		sb_printf(&n, "\nthreads of CTA (%u,%u,%u) that exited: ", mb->cta->ctaid[0],
+			  mb->cta->ctaid[1], mb->cta->ctaid[2]);
+		thread_list(L, mb->cta, true, &n);
+		break;
+	}
+	case G_WARPSYNC:
+		sb_printf(&msg, "deadlock: %s waits for lanes of its warp that never arrive",
+			  ir_op_name((enum ir_op)di->op));
+		sb_printf(&n, "\nmembermask 0x%08x; lanes here 0x%08x; lanes alive 0x%08x", g->wait_id,
+			  g->mask, w->live);
+		break;
+	default:
+		sb_printf(&msg, "deadlock");
+		break;
+	}
+	sb_printf(&msg, " [deadlock]");
+	diag_emit(L->diag, DIAG_ERROR, L->file, di->ir ? di->ir->span : (struct src_span){0, 0},
+		  n.s, msg.s);
+	sb_free(&msg);
+	sb_free(&n);
+}
+
+static void report_deadlock(struct launch *L, struct cluster *cl)
+{
+	uint32_t shown = 0, blocked = 0;
+	for (uint32_t r = 0; r < cl->nctas; r++)
+		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++)
+			for (struct group *g = cl->ctas[r].warps[i].groups; g; g = g->next) {
+				if (g->state == G_DONE)
+					continue;
+				blocked += (uint32_t)__builtin_popcount(g->mask);
+				if (shown++ < 16)
+					report_group(L, &cl->ctas[r].warps[i], g);
+			}
+	char m[200];
+	snprintf(m, sizeof m,
+		 "deadlock: the launch can never finish: %u thread%s blocked, nothing left to run%s",
+		 blocked, blocked == 1 ? "" : "s", shown > 16 ? " (first 16 groups shown)" : "");
+	diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL, m);
+	L->status = 3;
+}
+
+/* ---- the loop ------------------------------------------------------------------------ */
+
+/* Wake every parked try_wait/test_wait with "timed out". Returns how many. */
+static uint32_t time_out_pollers(struct cluster *cl)
+{
+	uint32_t n = 0;
+	for (uint32_t r = 0; r < cl->nctas; r++)
+		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++)
+			for (struct group *g = cl->ctas[r].warps[i].groups; g; g = g->next)
+				if (g->state == G_MBAR) {
+					g->state = G_READY;
+					g->timed_out = true;
+					n++;
+				}
+	return n;
+}
+
+static uint64_t rng_next(struct launch *L)
+{
+	L->rng ^= L->rng << 13;
+	L->rng ^= L->rng >> 7;
+	L->rng ^= L->rng << 17;
+	return L->rng;
+}
+
+static int run_cluster(struct launch *L, struct cluster *cl)
+{
+	uint32_t nw = cl->ctas[0].nwarps, total = cl->nctas * nw;
+	uint64_t timeout_epoch = UINT64_MAX;
+	uint32_t rounds = 0;
+	for (;;) {
+		if (L->nevents)
+			async_land_due(L, L->steps);
+		bool ran = false, alive = false;
+		uint32_t start = L->cfg.seed ? (uint32_t)(rng_next(L) % total) : 0;
+		for (uint32_t k = 0; k < total && !L->stop; k++) {
+			uint32_t idx = (start + k) % total;
+			struct warp *w = &cl->ctas[idx / nw].warps[idx % nw];
+			if (!w->groups)
+				continue;
+			alive = true;
+			uint32_t budget = QUANTUM;
+			while (budget && !L->stop) {
+				struct group *g = pick(w);
+				if (!g)
+					break;
+				uint32_t n = interp_run_group(L, w, g, budget);
+				budget = n >= budget ? 0 : budget - n;
+				L->steps += n;
+				L->clock += n;
+				w->steps += n;
+				ran |= n > 0;
+				if (L->nevents)
+					async_land_due(L, L->steps);
+			}
+			pick(w); /* drop finished groups */
+			if (L->steps > L->max_steps) {
+				runtime_error(L, 3, "the launch ran past the step limit (%llu "
+					      "warp-instructions; see --max-steps)",
+					      (unsigned long long)L->max_steps);
+				return L->status;
+			}
+		}
+		if (L->stop)
+			return L->status;
+		if (!alive) {
+			while (L->nevents && !L->stop)
+				async_land_due(L, async_next_due(L));
+			return L->status;
+		}
+		if (ran)
+			continue;
+		/* Nothing could run. */
+		if (L->nevents) {
+			uint64_t due = async_next_due(L);
+			if (due > L->steps) {
+				L->clock += due - L->steps;
+				L->steps = due;
+			}
+			continue;
+		}
+		if (timeout_epoch == L->epoch)
+			rounds++;
+		else
+			rounds = 0;
+		timeout_epoch = L->epoch;
+		if (rounds < TIMEOUT_ROUNDS && time_out_pollers(cl)) {
+			L->clock += TIMEOUT_NS;
+			continue;
+		}
+		report_deadlock(L, cl);
+		return L->status;
+	}
+}
+
+int sched_launch(struct launch *L)
+{
+	const struct launch_config *k = &L->cfg;
+	uint32_t nc[3] = {k->grid[0] / k->cluster[0], k->grid[1] / k->cluster[1],
+			  k->grid[2] / k->cluster[2]};
+	L->rng = k->seed ? k->seed * 0x9E3779B97F4A7C15ull + 1 : 0x2545F4914F6CDD1Dull;
+	for (uint32_t z = 0; z < nc[2]; z++)
+		for (uint32_t y = 0; y < nc[1]; y++)
+			for (uint32_t x = 0; x < nc[0]; x++) {
+				struct cluster cl;
+				uint32_t cid[3] = {x, y, z};
+				bool ok = setup_cluster(L, &cl, cid);
+				L->cur = &cl;
+				if (!ok)
+					runtime_error(L, 1, "out of memory setting up a cluster");
+				else
+					run_cluster(L, &cl);
+				async_reset(L);
+				free_cluster(&cl);
+				L->cur = NULL;
+				if (L->stop || L->status == 3)
+					return L->status;
+			}
+	return L->status;
+}
