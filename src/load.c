@@ -366,9 +366,9 @@ static bool decode_opnd(struct loader *ld, const struct ir_operand *o, enum ir_m
 {
 	memset(d, 0, sizeof *d);
 	d->neg = o->neg;
+	const struct ir_sym *s = (o->kind == OPND_REG || o->kind == OPND_SYM) ? o->ref.sym : NULL;
 	switch (o->kind) {
 	case OPND_REG: {
-		const struct ir_sym *s = o->ref.sym;
 		if (!s)
 			goto bad;
 		if (s->kind == SYM_SREG) {
@@ -391,7 +391,6 @@ static bool decode_opnd(struct loader *ld, const struct ir_operand *o, enum ir_m
 		goto bad;
 	}
 	case OPND_SYM: {
-		const struct ir_sym *s = o->ref.sym;
 		if (!s)
 			goto bad;
 		if (s->kind == SYM_FUNC)

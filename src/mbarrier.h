@@ -23,12 +23,7 @@ struct mbar {
 	bool observed_prev;     /* a wait returned True for phase-1 (ISA 9.7.13.15.4)         */
 	bool unobserved_reported;
 	bool vis_reported;       /* rule 39 reported once per object                        */
-	bool fenced;            /* cp.async.mbarrier.arrive at issue: resolve the barrier of `lane`, and without .noinc raise
- * its pending count by one (the asynchronous arrive-on lands later). NULL if a rule broke. */
-struct mbar *mbar_cp_async_arrive_issue(struct launch *L, struct warp *w, struct frame *f,
-					const struct dinsn *di, uint32_t lane);
-
-/* fence.mbarrier_init ran in its CTA after the init          */
+	bool fenced;            /* fence.mbarrier_init ran in its CTA after the init          */
 	uint32_t fence_cbar_phase; /* cluster-barrier phase at that fence                     */
 	uint64_t inflight;      /* asynchronous arrive/complete-tx still to land on it        */
 };
@@ -47,6 +42,11 @@ void mbar_async_complete_tx(struct launch *L, struct cta *c, uint32_t off, uint3
 void mbar_async_arrive(struct launch *L, struct cta *c, uint32_t off, const struct dinsn *src);
 /* Resolve the barrier an async operation will land on, at issue time (rules 1, 4, 36). */
 struct mbar *mbar_lookup(struct cta *c, uint32_t off);
+
+/* cp.async.mbarrier.arrive at issue: resolve the barrier of `lane`, and without .noinc raise
+ * its pending count by one (the asynchronous arrive-on lands later). NULL if a rule broke. */
+struct mbar *mbar_cp_async_arrive_issue(struct launch *L, struct warp *w, struct frame *f,
+					const struct dinsn *di, uint32_t lane);
 
 /* cp.async.mbarrier.arrive at issue: resolve the barrier of `lane`, and without .noinc raise
  * its pending count by one (the asynchronous arrive-on lands later). NULL if a rule broke. */
