@@ -132,7 +132,7 @@ enum ir_mod ir_mod_lookup(const char *s, size_t len)
 		if (!k)
 			return MOD_NONE;
 		const char *n = mod_table[k].name;
-		if (memcmp(n + 1, body, blen) == 0 && n[full] == '\0' && strlen(n) == full)
+		if (strlen(n) == full && memcmp(n + 1, body, blen) == 0)
 			return (enum ir_mod)k;
 	}
 }
