@@ -1,0 +1,845 @@
+/*
+ * check.c - static legality of a parsed module, judged as ptxas 13.0 judges it: modifiers
+ * allowed per opcode and their combinations and order, operand counts and kinds, literal
+ * operands ptxas checks, and the PTX ISA version / target each feature needs. The rules are
+ * data in checkrules.def; the few that tie modifiers to operands are functions below.
+ * Errors are what ptxas rejects; warnings are what the manual forbids but ptxas accepts.
+ */
+#include "check.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Modifier groups: at most one modifier of each group on one instruction. */
+enum ck_group { G_NONE, G_LEAD, G_SEM, G_SCOPE, G_SPACE, G_TYPE, G_COMPLETION, G_MULTICAST,
+		G_CACHE, G_OTHER, G_SPACES, G__COUNT };
+/* G_SPACES: state spaces of a copy (destination, source), checked by the opcode's function. */
+
+/* Operand kinds of CK_OPND rows. */
+enum ck_kind {
+	K_NONE,
+	K_MBAR,         /* [addr] of an mbarrier object: shared variable or register, not [imm] */
+	K_U32,          /* 32-bit integer register or integer constant                         */
+	K_U64,          /* 64-bit integer register or integer constant                         */
+	K_STATE,        /* 64-bit integer register destination, or _ (rules in check.c)        */
+	K_PRED_D,       /* predicate register destination, no sink                             */
+	K_U32_D,        /* 32-bit integer register destination                                 */
+	K_TY_D,         /* integer register destination of the instruction type's width        */
+	K_TY_A,         /* integer register of the instruction type's width, or a variable     */
+	K_ELECT,        /* d|p: 32-bit register or _, then a predicate register                */
+	K_IMM,          /* integer constant                                                    */
+};
+
+enum { CF_PAIR = 1, CF_NEED_TYPE = 2, CF_CUSTOM = 4 };
+enum { MF_LEAD = 1 };
+
+struct ck_modrule {
+	enum ir_op op;
+	enum ir_mod mod;
+	uint8_t group, flags;
+	uint16_t ptx, sm;
+};
+
+static const struct ck_modrule modrules[] = {
+#define CK_MOD(op, mod, group, ptx, sm, flags) {OP_##op, MOD_##mod, group, flags, ptx, sm},
+#include "checkrules.def"
+};
+
+struct ck_oprule {
+	bool known, has_opnds;
+	uint8_t flags, min, max;
+	uint8_t kinds[6];
+	uint16_t ptx, sm;
+	uint16_t first_mod, nmods;  /* slice of modrules                                       */
+};
+
+struct ck_sregrule {
+	int sreg;
+	uint16_t ptx, sm;
+};
+
+enum ck_sreg_id {
+#define SREG(name, spelling, shape, size) CKS_##name,
+#include "sreg.def"
+#undef SREG
+};
+
+static const struct ck_sregrule sregrules[] = {
+#define CK_SREG(s, ptx, sm) {CKS_##s, ptx, sm},
+#include "checkrules.def"
+};
+
+static const uint16_t target_min[][2] = {
+#define CK_TARGET(sm, ptx) {sm, ptx},
+#include "checkrules.def"
+};
+
+struct ck {
+	struct ir_module *m;
+	int errors;
+	unsigned ver;               /* major*10 + minor                                     */
+	unsigned sm;                /* 0 if no sm_XX target                                 */
+	struct ck_oprule ops[OP__COUNT];
+};
+
+/* ---- Reporting --------------------------------------------------------------------------- */
+
+__attribute__((format(printf, 3, 4)))
+static void error(struct ck *c, struct src_span s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(c->m->diag, DIAG_ERROR, c->m->file, s, fmt, ap);
+	va_end(ap);
+	c->errors++;
+}
+
+__attribute__((format(printf, 3, 4)))
+static void warning(struct ck *c, struct src_span s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(c->m->diag, DIAG_WARNING, c->m->file, s, fmt, ap);
+	va_end(ap);
+}
+
+/* Report if the module's .version or .target is older than `ptx` / sm_`sm`. `what` names
+ * the feature ("'.relaxed' on mbarrier.arrive", "mbarrier.try_wait"). Returns false if so. */
+static bool need(struct ck *c, struct src_span s, const char *what, unsigned ptx, unsigned sm)
+{
+	bool ok = true;
+	if (ptx && c->ver < ptx) {
+		error(c, s, "%s needs PTX ISA %u.%u (module is %u.%u)", what, ptx / 10, ptx % 10,
+		      c->ver / 10, c->ver % 10);
+		ok = false;
+	}
+	if (sm && c->sm && c->sm < sm) {
+		error(c, s, "%s needs sm_%u or newer (target is %s)", what, sm, c->m->target);
+		ok = false;
+	}
+	return ok;
+}
+
+/* ---- Operand helpers --------------------------------------------------------------------- */
+
+/* The declared type of a register operand (not a special register), or MOD_NONE. */
+static enum ir_mod reg_type(const struct ir_operand *o)
+{
+	if (o->kind != OPND_REG || !o->ref.sym)
+		return MOD_NONE;
+	const struct ir_sym *y = o->ref.sym;
+	if (y->kind != SYM_REG && y->kind != SYM_REGRANGE)
+		return MOD_NONE;
+	if (y->vec > 1 && o->ref.comp < 0)
+		return MOD_NONE;
+	return y->type;
+}
+
+static bool is_sreg(const struct ir_operand *o)
+{
+	return o->kind == OPND_REG && o->ref.sym && o->ref.sym->kind == SYM_SREG;
+}
+
+static bool is_int_type(enum ir_mod t)
+{
+	return t != MOD_NONE && t != MOD_PRED && !ir_type_is_float(t);
+}
+
+/* An integer register of `bytes` bytes (any of .bN .uN .sN). */
+static bool is_int_reg(const struct ir_operand *o, int bytes)
+{
+	enum ir_mod t = reg_type(o);
+	return is_int_type(t) && ir_type_size(t) == bytes;
+}
+
+static bool is_pred_reg(const struct ir_operand *o)
+{
+	return reg_type(o) == MOD_PRED;
+}
+
+static const char *kind_text(enum ck_kind k)
+{
+	switch (k) {
+	case K_MBAR: return "an address in shared memory";
+	case K_U32: return "a 32-bit integer register or a constant";
+	case K_U64: return "a 64-bit integer register or a constant";
+	case K_STATE: return "a 64-bit integer register or '_'";
+	case K_PRED_D: return "a predicate register";
+	case K_U32_D: return "a 32-bit integer register";
+	case K_TY_D: return "an integer register of the instruction type's width";
+	case K_TY_A: return "a register of the instruction type's width, a variable or a constant";
+	case K_ELECT: return "'d|p' (a 32-bit register or '_', and a predicate register)";
+	case K_IMM: return "an integer constant";
+	default: return "nothing";
+	}
+}
+
+/* Is a memory operand acceptable as an mbarrier/bulk address? Reports and returns false
+ * otherwise. `spaces_ok` tells whether a variable of state space `v` may be named. */
+static bool has_space(const struct ir_insn *in)
+{
+	for (unsigned i = 0; i < in->nmods; i++)
+		if (ir_mod_kind(in->mods[i]) == MK_SPACE)
+			return true;
+	return false;
+}
+
+static bool check_addr(struct ck *c, const struct ir_insn *in, const struct ir_operand *o,
+		       int idx, bool want_shared, bool want_global)
+{
+	const char *name = ir_op_name(in->op);
+	if (o->kind != OPND_ADDR) {
+		error(c, o->span, "operand %d of %s must be an address in brackets", idx + 1, name);
+		return false;
+	}
+	const struct ir_operand *b = o->addr.base;
+	if (!b) {
+		error(c, o->span, "%s cannot take an immediate address (only .local can)", name);
+		return false;
+	}
+	if (b->kind == OPND_SYM && b->ref.sym) {
+		const struct ir_sym *y = b->ref.sym;
+		if (y->kind != SYM_VAR) {
+			error(c, b->span, "'%.*s' is not a variable", (int)y->name_len, y->name);
+			return false;
+		}
+		bool shared = y->space == MOD_SHARED || y->space == MOD_SHARED_CTA ||
+			      y->space == MOD_SHARED_CLUSTER;
+		bool global = y->space == MOD_GLOBAL;
+		if ((shared && want_shared) || (global && want_global))
+			return true;
+		error(c, b->span, "operand %d of %s must be in %s memory ('%.*s' is %s)", idx + 1,
+		      name, want_shared ? "shared" : "global", (int)y->name_len, y->name,
+		      ir_mod_name(y->space));
+		return false;
+	}
+	if (b->kind == OPND_REG) {
+		enum ir_mod t = reg_type(b);
+		if (!is_int_type(t) || (ir_type_size(t) != 4 && ir_type_size(t) != 8)) {
+			error(c, b->span, "an address register must be a 32- or 64-bit integer");
+			return false;
+		}
+		if (ir_type_size(t) == 4 && !has_space(in) && c->m->address_size != 32) {
+			/* ptxas: 32-bit generic addressing is not supported (any target). */
+			error(c, b->span, "a generic address needs a 64-bit register in a 64-bit "
+			      "module (or write a state space such as '.shared')");
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Check one operand against a kind; `ty` is the instruction type (for K_TY_*). */
+static void check_kind(struct ck *c, const struct ir_insn *in, int i, enum ck_kind k,
+		       enum ir_mod ty)
+{
+	const struct ir_operand *o = &in->opnds[i];
+	const char *name = ir_op_name(in->op);
+	bool ok = true;
+	if (is_sreg(o) && k != K_NONE) {
+		error(c, o->span, "a special register cannot be an operand of %s (read it with mov)",
+		      name);
+		return;
+	}
+	switch (k) {
+	case K_NONE:
+		return;
+	case K_MBAR:
+		check_addr(c, in, o, i, true, false);
+		return;
+	case K_U32:
+		ok = o->kind == OPND_IMM || is_int_reg(o, 4);
+		break;
+	case K_U64:
+		ok = o->kind == OPND_IMM || is_int_reg(o, 8);
+		break;
+	case K_STATE:
+		ok = o->kind == OPND_SINK || is_int_reg(o, 8);
+		break;
+	case K_PRED_D:
+		ok = is_pred_reg(o) && !o->neg;
+		break;
+	case K_U32_D:
+		ok = is_int_reg(o, 4);
+		break;
+	case K_TY_D:
+		ok = is_int_reg(o, ir_type_size(ty));
+		break;
+	case K_TY_A:
+		ok = is_int_reg(o, ir_type_size(ty)) || o->kind == OPND_IMM ||
+		     (o->kind == OPND_SYM && o->ref.sym && o->ref.sym->kind == SYM_VAR);
+		break;
+	case K_ELECT:
+		ok = o->kind == OPND_DUAL && o->vec.n == 2 &&
+		     (o->vec.elems[0].kind == OPND_SINK || is_int_reg(&o->vec.elems[0], 4)) &&
+		     is_pred_reg(&o->vec.elems[1]) && !o->vec.elems[1].neg;
+		break;
+	case K_IMM:
+		ok = o->kind == OPND_IMM;
+		break;
+	}
+	if (!ok)
+		error(c, o->span, "operand %d of %s must be %s", i + 1, name, kind_text(k));
+}
+
+/* ---- Modifiers --------------------------------------------------------------------------- */
+
+/* What the generic pass found among an instruction's modifiers. */
+struct mods {
+	enum ir_mod by_group[G__COUNT];
+	int at[G__COUNT];               /* index into in->mods, -1 if absent                  */
+	bool bad;                       /* some modifier was rejected                          */
+};
+
+static const struct ck_modrule *find_mod(const struct ck *c, enum ir_op op, enum ir_mod m)
+{
+	const struct ck_oprule *r = &c->ops[op];
+	for (unsigned i = r->first_mod; i < r->first_mod + r->nmods; i++)
+		if (modrules[i].mod == m)
+			return &modrules[i];
+	return NULL;
+}
+
+static void check_mods(struct ck *c, const struct ir_insn *in, struct mods *ms)
+{
+	const struct ck_oprule *r = &c->ops[in->op];
+	const char *name = ir_op_name(in->op);
+	char what[96];
+	bool seen_plain = false;
+	for (int g = 0; g < G__COUNT; g++) {
+		ms->by_group[g] = MOD_NONE;
+		ms->at[g] = -1;
+	}
+	ms->bad = false;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		enum ir_mod m = in->mods[i];
+		struct src_span s = in->mod_spans[i];
+		const struct ck_modrule *mr = find_mod(c, in->op, m);
+		if (!mr) {
+			if (ir_mod_kind(m) == MK_TYPE && (r->flags & CF_NEED_TYPE))
+				error(c, s, "'%s' is not a valid type for %s", ir_mod_name(m), name);
+			else if (ir_mod_kind(m) == MK_SPACE)
+				error(c, s, "'%s' is not a valid state space for %s", ir_mod_name(m),
+				      name);
+			else
+				error(c, s, "'%s' is not allowed on %s", ir_mod_name(m), name);
+			ms->bad = true;
+			continue;
+		}
+		for (unsigned j = 0; j < i; j++)
+			if (in->mods[j] == m) {
+				error(c, s, "duplicate '%s' on %s", ir_mod_name(m), name);
+				ms->bad = true;
+				goto next;
+			}
+		if (ms->at[mr->group] >= 0 && mr->group != G_SPACES) {
+			error(c, s, "'%s' cannot be combined with '%s' on %s", ir_mod_name(m),
+			      ir_mod_name(ms->by_group[mr->group]), name);
+			ms->bad = true;
+			continue;
+		}
+		if ((mr->flags & MF_LEAD) && seen_plain) {
+			error(c, s, "'%s' must come right after '%s'", ir_mod_name(m), name);
+			ms->bad = true;
+		}
+		if (!(mr->flags & MF_LEAD))
+			seen_plain = true;
+		snprintf(what, sizeof what, "'%s' on %s", ir_mod_name(m), name);
+		if (!need(c, s, what, mr->ptx, mr->sm))
+			ms->bad = true;
+		ms->by_group[mr->group] = m;
+		ms->at[mr->group] = (int)i;
+	next:;
+	}
+	if ((r->flags & CF_NEED_TYPE) && ms->at[G_TYPE] < 0 && !ms->bad)
+		error(c, in->op_span, "%s needs an instruction type (such as '.%s')", name,
+		      in->op == OP_MAPA || in->op == OP_GETCTARANK ? "u32" : "b64");
+	if (r->flags & CF_PAIR) {
+		int se = ms->at[G_SEM], sc = ms->at[G_SCOPE];
+		if (se >= 0 && sc < 0)
+			error(c, in->mod_spans[se], "'%s' requires a scope ('.cta' or '.cluster')",
+			      ir_mod_name(in->mods[se]));
+		else if (sc >= 0 && se < 0)
+			error(c, in->mod_spans[sc], "'%s' requires a memory order such as '%s'",
+			      ir_mod_name(in->mods[sc]),
+			      in->op == OP_MBAR_TEST_WAIT || in->op == OP_MBAR_TRY_WAIT ? ".acquire"
+			      : in->op == OP_MBAR_EXPECT_TX || in->op == OP_MBAR_COMPLETE_TX ? ".relaxed"
+			      : ".release");
+	}
+}
+
+static struct src_span mod_span(const struct ir_insn *in, const struct mods *ms, int g)
+{
+	return ms->at[g] >= 0 ? in->mod_spans[ms->at[g]] : in->op_span;
+}
+
+/* ---- Per-opcode rules -------------------------------------------------------------------- */
+
+/* mbarrier.arrive / arrive_drop (ISA 9.7.13.15.13, .14). */
+static void arrive_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
+{
+	const char *name = ir_op_name(in->op);
+	bool expect = ms->by_group[G_LEAD] == MOD_EXPECT_TX;
+	bool nocomp = ms->by_group[G_LEAD] == MOD_NOCOMPLETE;
+	bool remote = ms->by_group[G_SPACE] == MOD_SHARED_CLUSTER;
+	bool has_count = in->nopnds >= 3;
+	if (nocomp) {
+		struct src_span s = mod_span(in, ms, G_LEAD);
+		if (ms->by_group[G_SEM] == MOD_RELAXED)
+			error(c, mod_span(in, ms, G_SEM),
+			      "'.relaxed' cannot be combined with '.noComplete' on %s", name);
+		if (ms->by_group[G_SCOPE] == MOD_CLUSTER)
+			error(c, mod_span(in, ms, G_SCOPE),
+			      "'.cluster' cannot be combined with '.noComplete' on %s", name);
+		if (remote)
+			error(c, mod_span(in, ms, G_SPACE),
+			      "'.shared::cluster' cannot be combined with '.noComplete' on %s", name);
+		if (!has_count && in->nopnds == 2)
+			error(c, s, "%s.noComplete requires a count operand", name);
+	}
+	if (expect && in->nopnds == 2)
+		error(c, in->op_span, "%s.expect_tx requires a txCount operand", name);
+	if (has_count && !expect && !nocomp) {
+		char what[80];
+		snprintf(what, sizeof what, "a count operand on %s without '.noComplete'", name);
+		need(c, in->opnds[2].span, what, 78, 90);
+	}
+	if (in->nopnds >= 1 && in->opnds[0].kind == OPND_SINK) {
+		if (in->op == OP_MBAR_ARRIVE)
+			need(c, in->opnds[0].span, "the sink '_' as destination of mbarrier.arrive",
+			     71, 0);
+	} else if (remote && in->nopnds >= 1) {
+		error(c, in->opnds[0].span,
+		      "%s on '.shared::cluster' cannot return a state: the destination must be '_'",
+		      name);
+	}
+	if (has_count && in->opnds[2].kind == OPND_IMM) {
+		int64_t v = in->opnds[2].imm;
+		if (!expect && v <= 0)
+			error(c, in->opnds[2].span, "%s count must be positive (is %" PRId64 ")", name,
+			      v);
+		else if (!expect && v > 1048575)
+			warning(c, in->opnds[2].span,
+				"%s count %" PRId64 " exceeds the limit 2^20-1 (undefined behaviour)",
+				name, v);
+		else if (expect && (v < 0 || v > 1048575))
+			warning(c, in->opnds[2].span,
+				"txCount %" PRId64 " is outside [0, 2^20-1] (undefined behaviour)", v);
+	}
+}
+
+/* mbarrier.test_wait / try_wait (ISA 9.7.13.15.16). */
+static void wait_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
+{
+	bool parity = ms->by_group[G_LEAD] == MOD_PARITY;
+	if (in->nopnds < 3)
+		return;
+	const struct ir_operand *o = &in->opnds[2];
+	if (parity) {
+		/* phaseParity replaces the 64-bit state: a 32-bit register or 0/1. */
+		if (o->kind == OPND_IMM) {
+			if (o->imm != 0 && o->imm != 1)
+				error(c, o->span, "phaseParity must be 0 or 1 (is %" PRId64 ")", o->imm);
+		} else if (!is_int_reg(o, 4)) {
+			error(c, o->span, "phaseParity must be a 32-bit integer register or 0/1");
+		}
+	}
+}
+
+/* Called for K_U64 at position 2 of the waits: .parity changes the kind. */
+static enum ck_kind wait_kind(const struct ir_insn *in, const struct mods *ms, int i,
+			      enum ck_kind k)
+{
+	if (i == 2 && ms->by_group[G_LEAD] == MOD_PARITY)
+		return K_NONE;  /* checked in wait_check */
+	return k;
+}
+
+/* cp.async.bulk (ISA 9.7.9.25.4.1): direction, completion mechanism and operands. */
+static void bulk_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
+{
+	/* The two state spaces, destination first. */
+	enum ir_mod sp[2] = {MOD_NONE, MOD_NONE};
+	struct src_span sps[2] = {in->op_span, in->op_span};
+	int nsp = 0;
+	enum ir_mod comp = MOD_NONE;
+	bool mcast = false, hint = false;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		enum ir_mod m = in->mods[i];
+		if (ir_mod_kind(m) == MK_SPACE) {
+			if (nsp < 2) {
+				sps[nsp] = in->mod_spans[i];
+				sp[nsp] = m;
+			}
+			nsp++;
+		} else if (m == MOD_COMPLETE_TX_BYTES || m == MOD_BULK_GROUP) {
+			comp = m;
+		} else if (m == MOD_MULTICAST_CLUSTER) {
+			mcast = true;
+		} else if (m == MOD_L2_CACHE_HINT) {
+			hint = true;
+		}
+	}
+	if (nsp != 2) {
+		error(c, in->op_span, "cp.async.bulk needs a destination and a source state space");
+		return;
+	}
+	enum { D_G2C, D_G2CTA, D_C2C, D_C2G, D_BAD } dir = D_BAD;
+	if (sp[0] == MOD_SHARED_CLUSTER && sp[1] == MOD_GLOBAL)
+		dir = D_G2C;
+	else if (sp[0] == MOD_SHARED_CTA && sp[1] == MOD_GLOBAL)
+		dir = D_G2CTA;
+	else if (sp[0] == MOD_SHARED_CLUSTER && sp[1] == MOD_SHARED_CTA)
+		dir = D_C2C;
+	else if (sp[0] == MOD_GLOBAL && sp[1] == MOD_SHARED_CTA)
+		dir = D_C2G;
+	if (dir == D_BAD) {
+		error(c, sps[0], "cp.async.bulk cannot copy from '%s' to '%s'", ir_mod_name(sp[1]),
+		      ir_mod_name(sp[0]));
+		return;
+	}
+	if (dir == D_G2CTA)
+		need(c, sps[0], "cp.async.bulk to '.shared::cta'", 86, 90);
+	if (comp == MOD_NONE) {
+		error(c, in->op_span, "cp.async.bulk needs a completion mechanism ('%s')",
+		      dir == D_C2G ? ".bulk_group" : ".mbarrier::complete_tx::bytes");
+		return;
+	}
+	if ((dir == D_C2G) != (comp == MOD_BULK_GROUP)) {
+		error(c, mod_span(in, ms, G_COMPLETION), "'%s' is not the completion mechanism of "
+		      "cp.async.bulk%s%s", ir_mod_name(comp), ir_mod_name(sp[0]), ir_mod_name(sp[1]));
+		return;
+	}
+	if (mcast && dir != D_G2C) {
+		error(c, mod_span(in, ms, G_MULTICAST),
+		      "'.multicast::cluster' needs a .global source and a .shared::cluster destination");
+		return;
+	}
+	if (hint && dir == D_C2C) {
+		error(c, mod_span(in, ms, G_CACHE),
+		      "'.L2::cache_hint' is not allowed on cp.async.bulk.shared::cluster.shared::cta");
+		return;
+	}
+	if (mcast && c->sm == 90 && !c->m->sm_arch_specific)
+		warning(c, mod_span(in, ms, G_MULTICAST),
+			"'.multicast::cluster' is meant for sm_90a (slow on sm_90)");
+	/* Operands: dst, src, size {, mbar} {, ctaMask} {, policy}. */
+	unsigned want = 3 + (comp == MOD_COMPLETE_TX_BYTES) + mcast + hint;
+	if (in->nopnds != want) {
+		error(c, in->span, "this form of cp.async.bulk takes %u operands (has %u)", want,
+		      in->nopnds);
+		return;
+	}
+	check_addr(c, in, &in->opnds[0], 0, dir != D_C2G, dir == D_C2G);
+	check_addr(c, in, &in->opnds[1], 1, dir == D_C2G || dir == D_C2C,
+		   dir == D_G2C || dir == D_G2CTA);
+	const struct ir_operand *size = &in->opnds[2];
+	if (size->kind == OPND_IMM) {
+		if (size->imm % 16 != 0 || size->imm < 0)
+			error(c, size->span, "cp.async.bulk size %" PRId64 " is not a multiple of 16",
+			      size->imm);
+		else if (size->imm > 1048560)
+			error(c, size->span, "cp.async.bulk size %" PRId64 " exceeds 1048560",
+			      size->imm);
+		else if (size->imm == 0)
+			warning(c, size->span, "cp.async.bulk of 0 bytes");
+	} else {
+		check_kind(c, in, 2, K_U32, MOD_NONE);
+	}
+	unsigned k = 3;
+	if (comp == MOD_COMPLETE_TX_BYTES) {
+		const struct ir_operand *o = &in->opnds[k];
+		if (is_int_reg(o, 8) || is_int_reg(o, 4))
+			/* ptxas 13.0 takes a bare register; the manual writes [mbar]. */
+			warning(c, o->span, "the mbarrier operand of cp.async.bulk should be written "
+				"in brackets, as in [%.*s]", (int)o->span.len,
+				c->m->file->text + o->span.off);
+		else
+			check_kind(c, in, k, K_MBAR, MOD_NONE);
+		k++;
+	}
+	if (mcast) {
+		const struct ir_operand *o = &in->opnds[k];
+		if (!(o->kind == OPND_IMM || is_int_reg(o, 2)))
+			error(c, o->span, "ctaMask must be a 16-bit register or a constant");
+		k++;
+	}
+	if (hint)
+		check_kind(c, in, k++, K_U64, MOD_NONE);
+}
+
+/* fence and membar forms (ISA 9.7.13.4). */
+static void fence_check(struct ck *c, const struct ir_insn *in)
+{
+	enum ir_mod sem = MOD_NONE, scope = MOD_NONE, space = MOD_NONE;
+	bool mbinit = false, proxy = false, async = false, async_generic = false, other = false;
+	bool alias = false;
+	enum ir_mod restrict_ = MOD_NONE;
+	struct src_span bad = in->op_span;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		enum ir_mod m = in->mods[i];
+		struct src_span s = in->mod_spans[i];
+		enum ir_mod_kind k = ir_mod_kind(m);
+		enum ir_mod *slot = k == MK_SEM ? &sem : k == MK_SCOPE ? &scope
+				    : k == MK_SPACE ? &space : NULL;
+		if (slot) {
+			if (*slot != MOD_NONE) {
+				error(c, s, "'%s' cannot be combined with '%s' on fence", ir_mod_name(m),
+				      ir_mod_name(*slot));
+				return;
+			}
+			*slot = m;
+			continue;
+		}
+		switch (m) {
+		case MOD_MBARRIER_INIT: mbinit = true; break;
+		case MOD_PROXY: proxy = true; break;
+		case MOD_ASYNC: async = true; break;
+		case MOD_ASYNC_GENERIC: async_generic = true; break;
+		case MOD_ALIAS: alias = true; break;
+		case MOD_SYNC_RESTRICT_CTA:
+		case MOD_SYNC_RESTRICT_CLUSTER: restrict_ = m; break;
+		default: other = true; bad = s; break;
+		}
+	}
+	if (in->op == OP_MEMBAR) {
+		/* membar.{cta,gl,sys}, membar.proxy.alias (ISA 9.7.13.4) */
+		if (proxy) {
+			if (!alias || other || async || async_generic || sem || scope || space)
+				error(c, in->op_span, "membar.proxy takes only '.alias'");
+			else
+				need(c, in->op_span, "membar.proxy", 75, 0);
+			return;
+		}
+		if (sem || space || other || mbinit || async || restrict_ ||
+		    (scope != MOD_CTA && scope != MOD_GL && scope != MOD_SYS))
+			error(c, in->op_span, "membar needs exactly one level: .cta, .gl or .sys");
+		return;
+	}
+	if ((other || alias) && !proxy) {
+		error(c, bad, "'%.*s' is not allowed on fence", (int)bad.len,
+		      c->m->file->text + bad.off);
+		return;
+	}
+	if (mbinit) {
+		if (!need(c, in->op_span, "fence.mbarrier_init", 80, 90))
+			return;
+		if (sem != MOD_RELEASE || scope != MOD_CLUSTER || space || proxy || restrict_)
+			error(c, in->op_span, "fence.mbarrier_init must be written "
+			      "fence.mbarrier_init.release.cluster");
+		return;
+	}
+	if (proxy) {
+		if (!need(c, in->op_span, "fence.proxy", 75, 0))
+			return;
+		if (async || async_generic) {
+			if (async_generic) {
+				if (!need(c, in->op_span, "fence.proxy.async::generic", 86, 90))
+					return;
+				if (!restrict_ || scope != MOD_CLUSTER || space ||
+				    (sem != MOD_ACQUIRE && sem != MOD_RELEASE) ||
+				    (sem == MOD_ACQUIRE) != (restrict_ == MOD_SYNC_RESTRICT_CLUSTER))
+					error(c, in->op_span, "fence.proxy.async::generic needs "
+					      ".acquire.sync_restrict::shared::cluster.cluster or "
+					      ".release.sync_restrict::shared::cta.cluster");
+				return;
+			}
+			if (!need(c, in->op_span, "fence.proxy.async", 80, 90))
+				return;
+			if (sem || scope || restrict_ || other || alias) {
+				error(c, in->op_span, "fence.proxy.async takes no memory order or scope");
+				return;
+			}
+			if (space && space != MOD_GLOBAL && space != MOD_SHARED_CTA &&
+			    space != MOD_SHARED_CLUSTER)
+				error(c, in->op_span, "fence.proxy.async takes .global, .shared::cta or "
+				      ".shared::cluster, not '%s'", ir_mod_name(space));
+			return;
+		}
+		/* fence.proxy.alias; the tensormap forms are not modelled. */
+		if (!alias || other || sem || scope || space || restrict_)
+			error(c, in->op_span, "fence.proxy needs a proxy kind ('.alias' or '.async')");
+		return;
+	}
+	if (async || async_generic || space) {
+		error(c, in->op_span, "this fence form is not valid");
+		return;
+	}
+	if (restrict_) {
+		if (!need(c, in->op_span, "fence.sync_restrict", 86, 90))
+			return;
+		if (scope != MOD_CLUSTER ||
+		    !((sem == MOD_ACQUIRE && restrict_ == MOD_SYNC_RESTRICT_CLUSTER) ||
+		      (sem == MOD_RELEASE && restrict_ == MOD_SYNC_RESTRICT_CTA)))
+			error(c, in->op_span, "fence%s needs %s.cluster", ir_mod_name(restrict_),
+			      restrict_ == MOD_SYNC_RESTRICT_CLUSTER ? ".acquire" : ".release");
+		return;
+	}
+	/* fence{.sem}.scope */
+	if (scope == MOD_NONE) {
+		error(c, in->op_span, "fence needs a scope (.cta, .cluster, .gpu or .sys)");
+		return;
+	}
+	if (scope != MOD_CTA && scope != MOD_CLUSTER && scope != MOD_GPU && scope != MOD_SYS) {
+		error(c, in->op_span, "'%s' is not a fence scope", ir_mod_name(scope));
+		return;
+	}
+	if (scope == MOD_CLUSTER)
+		need(c, in->op_span, "fence.cluster", 78, 90);
+	if (sem != MOD_NONE && sem != MOD_SC && sem != MOD_ACQ_REL && sem != MOD_ACQUIRE &&
+	    sem != MOD_RELEASE) {
+		error(c, in->op_span, "'%s' is not a fence memory order", ir_mod_name(sem));
+		return;
+	}
+	if ((sem == MOD_ACQUIRE || sem == MOD_RELEASE) && c->ver < 86)
+		/* ptxas 13.0 accepts them in any version; the manual says PTX 8.6. */
+		warning(c, in->op_span, "fence%s needs PTX ISA 8.6 according to the manual "
+			"(module is %u.%u; ptxas accepts it)", ir_mod_name(sem), c->ver / 10,
+			c->ver % 10);
+}
+
+/* ---- Driver ------------------------------------------------------------------------------ */
+
+static void check_insn(struct ck *c, const struct ir_insn *in)
+{
+	/* Special registers: version and target gates apply wherever they are read. */
+	for (unsigned i = 0; i < in->nopnds; i++) {
+		const struct ir_operand *o = &in->opnds[i];
+		if (!is_sreg(o))
+			continue;
+		for (size_t k = 0; k < sizeof sregrules / sizeof sregrules[0]; k++)
+			if (sregrules[k].sreg == o->ref.sym->sreg) {
+				char what[80];
+				snprintf(what, sizeof what, "'%.*s'", (int)o->ref.sym->name_len,
+					 o->ref.sym->name);
+				need(c, o->span, what, sregrules[k].ptx, sregrules[k].sm);
+			}
+	}
+	const struct ck_oprule *r = &c->ops[in->op];
+	if (!r->known)
+		return;
+	const char *name = ir_op_name(in->op);
+	if (!need(c, in->op_span, name, r->ptx, r->sm))
+		return;
+	if (in->op == OP_FENCE || in->op == OP_MEMBAR) {
+		fence_check(c, in);
+		if (in->nopnds)
+			error(c, in->span, "%s takes no operands", name);
+		return;
+	}
+	struct mods ms;
+	check_mods(c, in, &ms);
+	if (ms.bad)
+		return;
+	if (in->op == OP_CP_ASYNC_BULK) {
+		bulk_check(c, in, &ms);
+		return;
+	}
+	if (r->has_opnds) {
+		if (in->nopnds < r->min || in->nopnds > r->max) {
+			if (r->min == r->max)
+				error(c, in->span, "%s takes %u operand%s (has %u)", name, r->min,
+				      r->min == 1 ? "" : "s", in->nopnds);
+			else
+				error(c, in->span, "%s takes %u to %u operands (has %u)", name, r->min,
+				      r->max, in->nopnds);
+			return;
+		}
+		for (unsigned i = 0; i < in->nopnds && i < 6; i++) {
+			enum ck_kind k = r->kinds[i];
+			if (in->op == OP_MBAR_TEST_WAIT || in->op == OP_MBAR_TRY_WAIT)
+				k = wait_kind(in, &ms, (int)i, k);
+			check_kind(c, in, (int)i, k, ms.by_group[G_TYPE]);
+		}
+	}
+	switch (in->op) {
+	case OP_MBAR_ARRIVE:
+	case OP_MBAR_ARRIVE_DROP:
+		arrive_check(c, in, &ms);
+		break;
+	case OP_MBAR_TEST_WAIT:
+	case OP_MBAR_TRY_WAIT:
+		wait_check(c, in, &ms);
+		break;
+	case OP_MBAR_INIT:
+		if (in->nopnds == 2 && in->opnds[1].kind == OPND_IMM &&
+		    (in->opnds[1].imm < 1 || in->opnds[1].imm > 1048575))
+			warning(c, in->opnds[1].span, "mbarrier.init count %" PRId64 " is outside "
+				"[1, 2^20-1] (undefined behaviour; ptxas accepts it)", in->opnds[1].imm);
+		break;
+	default:
+		break;
+	}
+}
+
+/* .version and .target of the module itself. */
+static void check_header(struct ck *c)
+{
+	struct ir_module *m = c->m;
+	struct src_span vs = {0, 0}, ts = {0, 0};
+	const char *t = m->file ? m->file->text : NULL;
+	if (t) {
+		const char *v = strstr(t, ".version"), *g = strstr(t, ".target");
+		if (v)
+			vs = (struct src_span){(uint32_t)(v - t), 8};
+		if (g)
+			ts = (struct src_span){(uint32_t)(g - t), 7};
+	}
+	if (c->ver > 90) {
+		error(c, vs, "PTX ISA %u.%u is not supported (the newest is 9.0, as in ptxas 13.0)",
+		      c->ver / 10, c->ver % 10);
+		return;
+	}
+	if (!c->sm)
+		return;
+	for (size_t i = 0; i < sizeof target_min / sizeof target_min[0]; i++)
+		if (target_min[i][0] == c->sm) {
+			unsigned need_ptx = target_min[i][1];
+			if (m->sm_arch_specific && c->sm == 90)
+				need_ptx = 80;
+			if (c->ver < need_ptx)
+				error(c, ts, "target %s needs PTX ISA %u.%u (module is %u.%u)",
+				      m->target, need_ptx / 10, need_ptx % 10, c->ver / 10, c->ver % 10);
+			return;
+		}
+}
+
+static void build_tables(struct ck *c)
+{
+	memset(c->ops, 0, sizeof c->ops);
+#define CK_OP(op, ptx_, sm_, flags_)                                                         \
+	c->ops[OP_##op].known = true;                                                        \
+	c->ops[OP_##op].ptx = ptx_;                                                          \
+	c->ops[OP_##op].sm = sm_;                                                            \
+	c->ops[OP_##op].flags = flags_;
+#define CK_OPND(op, min_, max_, k0, k1, k2, k3, k4, k5)                                      \
+	c->ops[OP_##op].has_opnds = true;                                                    \
+	c->ops[OP_##op].min = min_;                                                          \
+	c->ops[OP_##op].max = max_;                                                          \
+	memcpy(c->ops[OP_##op].kinds, (uint8_t[]){k0, k1, k2, k3, k4, k5}, 6);
+#include "checkrules.def"
+	/* membar shares fence's rules. */
+	c->ops[OP_MEMBAR] = c->ops[OP_FENCE];
+	size_t n = sizeof modrules / sizeof modrules[0];
+	for (size_t i = 0; i < n; i++) {
+		struct ck_oprule *r = &c->ops[modrules[i].op];
+		if (r->nmods == 0)
+			r->first_mod = (uint16_t)i;
+		r->nmods = (uint16_t)(i + 1 - r->first_mod);
+	}
+}
+
+int check_module(struct ir_module *m)
+{
+	struct ck c = {.m = m};
+	c.ver = m->version_major * 10 + (m->version_minor < 10 ? m->version_minor : 9);
+	c.sm = m->sm;
+	build_tables(&c);
+	check_header(&c);
+	for (struct ir_func *f = m->funcs; f; f = f->next)
+		for (uint32_t i = 0; i < f->ninsns; i++)
+			check_insn(&c, &f->insns[i]);
+	return c.errors;
+}

@@ -1,0 +1,16 @@
+/*
+ * check.h - static legality of a parsed module, as ptxas judges it: which qualifiers an
+ * opcode takes and in which combinations, operand counts and kinds, and the minimum PTX ISA
+ * version and target of every feature. Rules live in checkrules.def; check.c applies them.
+ */
+#ifndef PTXI_CHECK_H
+#define PTXI_CHECK_H
+
+#include "ir.h"
+
+/* Check every instruction of `m` (parsed without errors). Reports through m->diag: errors for
+ * what ptxas rejects, warnings for what the manual forbids but ptxas lets pass. Returns the
+ * number of errors reported. */
+int check_module(struct ir_module *m);
+
+#endif

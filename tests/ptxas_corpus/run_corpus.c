@@ -1,0 +1,154 @@
+/*
+ * run_corpus.c - the differential test against ptxas (meson test "ptxas_corpus").
+ * Rebuilds every one-instruction kernel of corpus.tsv (labelled once by ptxas 13.0, see
+ * gen.py), parses and checks it, and compares ptxi's verdict (error iff at least one error
+ * diagnostic) with ptxas's. Prints the agreement rate; fails below --min PERCENT.
+ *   run_corpus [--min P] [-v] [--grep TEXT] corpus.tsv
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "check.h"
+#include "diag.h"
+#include "ir.h"
+
+/* Must match TEMPLATE in gen.py. */
+static const char template_head[] =
+	".version %s\n"
+	".target %s\n"
+	".address_size 64\n"
+	".global .align 16 .b8 gbuf[1024];\n"
+	".visible .entry k()\n"
+	"{\n"
+	"\t.reg .pred %%p<4>;\n"
+	"\t.reg .b16 %%rs<4>;\n"
+	"\t.reg .b32 %%r<8>;\n"
+	"\t.reg .b64 %%rd<8>;\n"
+	"\t.reg .u32 %%u<4>;\n"
+	"\t.reg .f32 %%f<4>;\n"
+	"\t.shared .align 8 .b64 bar;\n"
+	"\t.shared .align 16 .b8 sbuf[1024];\n"
+	"\t.local .align 8 .b8 lbuf[64];\n"
+	"\t%s\n"
+	"$L1:\n"
+	"\tret;\n"
+	"}\n";
+
+struct capture {
+	char first[512];
+	unsigned nerr, nwarn;
+	char firstwarn[512];
+};
+
+static void keep_first_line(char *dst, size_t cap, const char *text)
+{
+	size_t k = strcspn(text, "\n");
+	if (k >= cap)
+		k = cap - 1;
+	memcpy(dst, text, k);
+	dst[k] = '\0';
+}
+
+static void sink(void *ctx, enum diag_level level, const char *text)
+{
+	struct capture *c = ctx;
+	if (level == DIAG_ERROR && c->nerr++ == 0)
+		keep_first_line(c->first, sizeof c->first, text);
+	if (level == DIAG_WARNING && c->nwarn++ == 0)
+		keep_first_line(c->firstwarn, sizeof c->firstwarn, text);
+}
+
+/* Split a line on tabs in place; returns the number of fields. */
+static int split(char *line, char **f, int max)
+{
+	int n = 0;
+	f[n++] = line;
+	for (char *s = line; *s && n < max; s++)
+		if (*s == '\t') {
+			*s = '\0';
+			f[n++] = s + 1;
+		}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	double min = 0;
+	int verbose = 0;
+	const char *path = NULL, *grep = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--min") == 0 && i + 1 < argc)
+			min = atof(argv[++i]);
+		else if (strcmp(argv[i], "-v") == 0)
+			verbose = 1;
+		else if (strcmp(argv[i], "--grep") == 0 && i + 1 < argc)
+			grep = argv[++i];
+		else
+			path = argv[i];
+	}
+	if (!path) {
+		fprintf(stderr, "usage: run_corpus [--min P] [-v] [--grep TEXT] corpus.tsv\n");
+		return 2;
+	}
+	FILE *fp = fopen(path, "r");
+	if (!fp) {
+		perror(path);
+		return 2;
+	}
+	char line[4096], text[8192];
+	unsigned total = 0, agree = 0, ok_ok = 0, err_err = 0, fp_err = 0, fn_err = 0, warned = 0;
+	while (fgets(line, sizeof line, fp)) {
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		line[strcspn(line, "\r\n")] = '\0';
+		char *f[6];
+		if (split(line, f, 6) < 5)
+			continue;
+		const char *version = f[1], *target = f[2], *verdict = f[3], *insn = f[4];
+		const char *msg = f[5] ? f[5] : "";
+		if (grep && !strstr(insn, grep))
+			continue;
+		snprintf(text, sizeof text, template_head, version, target, insn);
+		struct src_file file;
+		src_file_from_string(&file, "case.ptx", text);
+		struct capture cap = {{0}, 0, 0, {0}};
+		struct diag d = {.sink = sink, .ctx = &cap};
+		struct arena *a = arena_create();
+		struct ir_module *m = ir_parse(a, &d, &file);
+		if (m->nerrors == 0)
+			check_module(m);
+		bool ptxi_err = cap.nerr > 0, ptxas_err = strcmp(verdict, "error") == 0;
+		total++;
+		if (cap.nwarn)
+			warned++;
+		if (ptxi_err == ptxas_err) {
+			agree++;
+			if (ptxi_err)
+				err_err++;
+			else
+				ok_ok++;
+		} else {
+			if (ptxi_err)
+				fp_err++;
+			else
+				fn_err++;
+			if (verbose)
+				printf("MISMATCH %s %s %s | ptxas: %s | ptxi: %s\n", version, target, insn,
+				       ptxas_err ? msg : "ok", ptxi_err ? cap.first : "ok");
+		}
+		arena_destroy(a);
+		free(file.line_starts);
+	}
+	fclose(fp);
+	double rate = total ? 100.0 * agree / total : 0;
+	printf("ptxas agreement: %u/%u cases (%.2f%%): both ok %u, both error %u; "
+	       "ptxi-only errors %u, ptxas-only errors %u; %u cases with ptxi warnings\n",
+	       agree, total, rate, ok_ok, err_err, fp_err, fn_err, warned);
+	if (rate + 1e-9 < min) {
+		printf("FAIL: agreement below %.2f%%\n", min);
+		return 1;
+	}
+	return 0;
+}
