@@ -1,0 +1,54 @@
+# Thin driver over meson: installs what is missing (Debian, as root), configures once,
+# builds, and runs every test suite. The real build is meson.build.
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+PKGS = meson ninja-build re2c bison libcmocka-dev pkg-config gcc perl python3
+DEMO = ptx_samples/mbarrier/producer_consumer.ptx
+
+.PHONY: all deps build demo test check check-asan conformance bench clean
+
+all: build
+
+# Install only what is missing; never reinstall.
+deps:
+	@missing=""; \
+	for c in meson ninja re2c bison pkg-config cc perl python3; do \
+	  command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
+	pkg-config --exists cmocka 2>/dev/null || missing="$$missing cmocka"; \
+	if [ -n "$$missing" ]; then \
+	  echo "ptxi: installing missing tools:$$missing"; \
+	  if [ "$$(id -u)" != 0 ]; then echo "ptxi: run as root (or install: $(PKGS))"; exit 1; fi; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PKGS) >/dev/null; \
+	fi
+
+$(BUILD)/build.ninja: | deps
+	meson setup $(BUILD)
+
+$(ASAN_BUILD)/build.ninja: | deps
+	meson setup $(ASAN_BUILD) -Dsanitize=true -Dbuildtype=debug
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+demo: build
+	@echo "== ptxi run $(DEMO) (a producer/consumer pipeline on two mbarriers)"
+	$(BUILD)/ptxi run $(DEMO) --block 64 --arg buf:64 --dump 0 --trace mbarrier
+
+check: build
+	meson test -C $(BUILD) --print-errorlogs
+
+check-asan: deps $(ASAN_BUILD)/build.ninja
+	ninja -C $(ASAN_BUILD)
+	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	  meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite slow
+
+test: check check-asan
+
+conformance: build
+	tests/conformance.sh $(BUILD)/ptxi
+
+bench: build
+	bench/run.sh $(BUILD)/ptxi
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)
