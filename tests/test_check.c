@@ -1,0 +1,240 @@
+/*
+ * test_check.c - unit tests of the static checker (check.c): each test parses a small
+ * kernel built around one instruction and asserts the first error or warning text, so the
+ * message wording ("names the feature and what it needs") is pinned here.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "arena.h"
+#include "check.h"
+#include "diag.h"
+#include "ir.h"
+
+struct capture {
+	char first_err[512], first_warn[512];
+	unsigned nerr, nwarn;
+};
+
+static void keep(char *dst, size_t cap, const char *text)
+{
+	size_t k = strcspn(text, "\n");
+	if (k >= cap)
+		k = cap - 1;
+	memcpy(dst, text, k);
+	dst[k] = '\0';
+}
+
+static void sink(void *ctx, enum diag_level level, const char *text)
+{
+	struct capture *c = ctx;
+	if (level == DIAG_ERROR && c->nerr++ == 0)
+		keep(c->first_err, sizeof c->first_err, text);
+	if (level == DIAG_WARNING && c->nwarn++ == 0)
+		keep(c->first_warn, sizeof c->first_warn, text);
+}
+
+/* Parse and check one instruction in a kernel; returns check_module's error count
+ * (-1 if the front end already failed). */
+static int run(struct capture *cap, const char *version, const char *target, const char *insn)
+{
+	static char text[4096];
+	snprintf(text, sizeof text,
+		 ".version %s\n.target %s\n.address_size 64\n"
+		 ".global .align 16 .b8 gbuf[1024];\n"
+		 ".visible .entry k()\n{\n"
+		 "\t.reg .pred %%p<4>;\n\t.reg .b16 %%rs<4>;\n\t.reg .b32 %%r<8>;\n"
+		 "\t.reg .b64 %%rd<8>;\n\t.reg .f32 %%f<4>;\n"
+		 "\t.shared .align 8 .b64 bar;\n\t.shared .align 16 .b8 sbuf[1024];\n"
+		 "\t%s\n\tret;\n}\n", version, target, insn);
+	memset(cap, 0, sizeof *cap);
+	struct diag d = {.sink = sink, .ctx = cap};
+	struct src_file f;
+	src_file_from_string(&f, "t.ptx", text);
+	struct arena *a = arena_create();
+	struct ir_module *m = ir_parse(a, &d, &f);
+	int n = m->nerrors ? -1 : check_module(m);
+	arena_destroy(a);
+	free(f.line_starts);
+	return n;
+}
+
+#define OK(v, t, insn)                                                                        \
+	do {                                                                                  \
+		struct capture c_;                                                            \
+		int n_ = run(&c_, v, t, insn);                                                \
+		if (n_ != 0)                                                                  \
+			fail_msg("%s: unexpected error: %s", insn, c_.first_err);             \
+	} while (0)
+
+/* The first error must contain `want`. */
+#define ERR(v, t, insn, want)                                                                 \
+	do {                                                                                  \
+		struct capture c_;                                                            \
+		int n_ = run(&c_, v, t, insn);                                                \
+		if (n_ <= 0 || !strstr(c_.first_err, want))                                   \
+			fail_msg("%s: expected error '%s', got (%d) '%s'", insn, want, n_,       \
+				 c_.first_err);                                               \
+	} while (0)
+
+#define WARN(v, t, insn, want)                                                                \
+	do {                                                                                  \
+		struct capture c_;                                                            \
+		int n_ = run(&c_, v, t, insn);                                                \
+		if (n_ != 0 || !strstr(c_.first_warn, want))                                  \
+			fail_msg("%s: expected only warning '%s', got (%d) '%s' / '%s'", insn,   \
+				 want, n_, c_.first_err, c_.first_warn);                       \
+	} while (0)
+
+static void test_check_version_gate_names_feature(void **state)
+{
+	(void)state;
+	ERR("8.0", "sm_90", "mbarrier.arrive_drop.relaxed.cta.shared.b64 %rd1, [bar];",
+	    "'.relaxed' on mbarrier.arrive_drop needs PTX ISA 8.6 (module is 8.0)");
+	ERR("7.0", "sm_80", "mbarrier.init.shared::cta.b64 [bar], 1;",
+	    "'.shared::cta' on mbarrier.init needs PTX ISA 7.8 (module is 7.0)");
+	ERR("7.8", "sm_80", "mbarrier.try_wait.shared.b64 %p1, [bar], %rd2;",
+	    "mbarrier.try_wait needs sm_90 or newer (target is sm_80)");
+	ERR("8.0", "sm_80", "mbarrier.arrive.release.cluster.shared.b64 %rd1, [bar];",
+	    "'.cluster' on mbarrier.arrive needs sm_90 or newer (target is sm_80)");
+	OK("8.0", "sm_80", "mbarrier.arrive.release.cta.shared.b64 %rd1, [bar];");
+	OK("8.6", "sm_90", "mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [bar], 1;");
+}
+
+static void test_check_target_needs_version(void **state)
+{
+	(void)state;
+	ERR("7.1", "sm_90", "ret;", "target sm_90 needs PTX ISA 7.8 (module is 7.1)");
+	ERR("7.8", "sm_90a", "ret;", "target sm_90a needs PTX ISA 8.0 (module is 7.8)");
+	ERR("9.1", "sm_90", "ret;", "PTX ISA 9.1 is not supported");
+	OK("7.1", "sm_86", "ret;");
+}
+
+static void test_check_qualifiers(void **state)
+{
+	(void)state;
+	ERR("9.0", "sm_90", "mbarrier.try_wait.shared::cluster.b64 %p1, [bar], %rd2;",
+	    "'.shared::cluster' is not a valid state space for mbarrier.try_wait");
+	ERR("9.0", "sm_90", "mbarrier.arrive.release.shared.b64 %rd1, [bar];",
+	    "'.release' requires a scope ('.cta' or '.cluster')");
+	ERR("9.0", "sm_90", "mbarrier.arrive.cta.shared.b64 %rd1, [bar];",
+	    "'.cta' requires a memory order");
+	ERR("9.0", "sm_90", "mbarrier.arrive.acquire.cta.shared.b64 %rd1, [bar];",
+	    "'.acquire' is not allowed on mbarrier.arrive");
+	ERR("9.0", "sm_90", "mbarrier.arrive.shared.expect_tx.b64 %rd1, [bar], 16;",
+	    "'.expect_tx' must come right after 'mbarrier.arrive'");
+	OK("9.0", "sm_90", "mbarrier.arrive.shared.noComplete.b64 %rd1, [bar], 1;");
+	ERR("9.0", "sm_90", "mbarrier.init.shared.b32 [bar], 1;",
+	    "'.b32' is not a valid type for mbarrier.init");
+	ERR("9.0", "sm_90", "mbarrier.init.shared [bar], 1;",
+	    "mbarrier.init needs an instruction type");
+	ERR("9.0", "sm_90", "mbarrier.arrive.release.release.cta.shared.b64 %rd1, [bar];",
+	    "duplicate '.release'");
+	ERR("9.0", "sm_90", "mbarrier.arrive.release.cta.cluster.shared.b64 %rd1, [bar];",
+	    "'.cluster' cannot be combined with '.cta'");
+}
+
+static void test_check_operands(void **state)
+{
+	(void)state;
+	ERR("9.0", "sm_90", "mbarrier.arrive.noComplete.shared.b64 %rd1, [bar];",
+	    "mbarrier.arrive.noComplete requires a count operand");
+	ERR("9.0", "sm_90", "mbarrier.arrive.release.cluster.shared::cluster.b64 %rd1, [bar];",
+	    "the destination must be '_'");
+	ERR("7.0", "sm_80", "mbarrier.arrive.shared.b64 _, [bar];",
+	    "the sink '_' as destination of mbarrier.arrive needs PTX ISA 7.1");
+	OK("7.0", "sm_80", "mbarrier.arrive_drop.shared.b64 _, [bar];");
+	ERR("8.0", "sm_80", "mbarrier.arrive.shared.b64 %rd1, [bar], 2;",
+	    "a count operand on mbarrier.arrive without '.noComplete' needs sm_90");
+	ERR("9.0", "sm_90", "mbarrier.test_wait.shared.b64 _, [bar], %rd2;",
+	    "operand 1 of mbarrier.test_wait must be a predicate register");
+	ERR("9.0", "sm_90", "mbarrier.arrive.shared.b64 %rd1, [bar], %rd2;",
+	    "operand 3 of mbarrier.arrive must be a 32-bit integer register or a constant");
+	ERR("9.0", "sm_90", "mbarrier.init.shared.b64 [gbuf], 1;", "must be in shared memory");
+	ERR("9.0", "sm_90", "mbarrier.init.b64 [%r1], 1;", "needs a 64-bit register");
+	OK("9.0", "sm_90", "mbarrier.init.shared.b64 [%r1], 1;");
+	ERR("9.0", "sm_90", "mbarrier.inval.shared.b64 [bar], 1;",
+	    "mbarrier.inval takes 1 operand (has 2)");
+	ERR("9.0", "sm_90", "elect.sync %rd1|%p1, 0xffffffff;", "operand 1 of elect.sync");
+	OK("9.0", "sm_90", "elect.sync _|%p1, 0xffffffff;");
+	ERR("9.0", "sm_90", "mapa.shared::cluster.u32 %r1, gbuf, %r3;", "operand 2 of mapa");
+}
+
+static void test_check_literals(void **state)
+{
+	(void)state;
+	ERR("9.0", "sm_90", "mbarrier.arrive.shared.b64 %rd1, [bar], 0;",
+	    "mbarrier.arrive count must be positive (is 0)");
+	ERR("9.0", "sm_90", "mbarrier.test_wait.parity.shared.b64 %p1, [bar], 2;",
+	    "phaseParity must be 0 or 1 (is 2)");
+	ERR("9.0", "sm_90",
+	    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+	    "[sbuf], [gbuf], 20, [bar];",
+	    "cp.async.bulk size 20 is not a multiple of 16");
+	/* ptxas accepts these: the checker only warns. */
+	WARN("9.0", "sm_90", "mbarrier.init.shared.b64 [bar], 0;",
+	     "mbarrier.init count 0 is outside [1, 2^20-1]");
+	WARN("9.0", "sm_90", "mbarrier.arrive.shared.b64 %rd1, [bar], 1048576;",
+	     "exceeds the limit 2^20-1");
+}
+
+static void test_check_bulk_and_fences(void **state)
+{
+	(void)state;
+	ERR("9.0", "sm_90", "cp.async.bulk.shared::cluster.global [sbuf], [gbuf], 256, [bar];",
+	    "cp.async.bulk needs a completion mechanism");
+	ERR("8.0", "sm_90",
+	    "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [sbuf], [gbuf], 16, "
+	    "[bar];", "cp.async.bulk to '.shared::cta' needs PTX ISA 8.6");
+	ERR("9.0", "sm_90",
+	    "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes"
+	    ".multicast::cluster [sbuf], [sbuf], 16, [bar], %rs1;", "'.multicast::cluster' needs");
+	OK("9.0", "sm_90a",
+	   "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+	   " [sbuf], [gbuf], 256, [bar], %rs1;");
+	WARN("9.0", "sm_90",
+	     "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+	     ".multicast::cluster [sbuf], [gbuf], 256, [bar], %rs1;", "meant for sm_90a");
+	OK("8.0", "sm_90", "fence.mbarrier_init.release.cluster;");
+	ERR("8.0", "sm_90", "fence.mbarrier_init.release.cta;",
+	    "fence.mbarrier_init must be written fence.mbarrier_init.release.cluster");
+	ERR("8.0", "sm_90", "fence.proxy.async.shared;", "fence.proxy.async takes .global");
+	OK("8.0", "sm_90", "fence.proxy.async.shared::cta;");
+	WARN("8.0", "sm_90", "fence.release.cluster;", "needs PTX ISA 8.6 according to the manual");
+	ERR("9.0", "sm_90", "barrier.cluster.wait.relaxed;",
+	    "'.relaxed' is not allowed on barrier.cluster.wait");
+	ERR("8.0", "sm_90", "barrier.cluster.arrive 0;", "barrier.cluster.arrive takes 0 operands");
+}
+
+static void test_check_special_registers(void **state)
+{
+	(void)state;
+	ERR("7.0", "sm_80", "mov.u32 %r1, %cluster_ctarank;",
+	    "'%cluster_ctarank' needs PTX ISA 7.8 (module is 7.0)");
+	ERR("9.0", "sm_90", "mov.u32 %r1, %clusterid;", "is a vector");
+	ERR("9.0", "sm_90", "mov.u64 %rd1, %cluster_ctarank;", "32 bits wide");
+	ERR("9.0", "sm_90", "add.u32 %r1, %cluster_ctarank, 1;", "cannot be an operand of add");
+	OK("9.0", "sm_90", "mov.pred %p1, %is_explicit_cluster;");
+	OK("9.0", "sm_90", "mov.u32 %r1, %cluster_nctaid.w;");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_check_version_gate_names_feature),
+		cmocka_unit_test(test_check_target_needs_version),
+		cmocka_unit_test(test_check_qualifiers),
+		cmocka_unit_test(test_check_operands),
+		cmocka_unit_test(test_check_literals),
+		cmocka_unit_test(test_check_bulk_and_fences),
+		cmocka_unit_test(test_check_special_registers),
+	};
+	return cmocka_run_group_tests_name("check", tests, NULL, NULL);
+}
