@@ -46,7 +46,7 @@ static void ptx_error(struct src_span *loc, struct parser *p, const char *msg)
 
 %union {
 	uint32_t u;
-	struct pexpr e;
+	uint32_t e;
 	struct plist list;
 	struct dims dims;
 	struct sym_list syms;
@@ -112,7 +112,7 @@ static void ptx_error(struct src_span *loc, struct parser *p, const char *msg)
 %precedence UNARY
 
 %type <u> linkage mods attrs ints
-%type <e> expr primary guard init_opt tname
+%type <e> expr guard init_opt tname
 %type <list> elist opnds_opt opnds tlist
 %type <dims> dims
 %type <syms> params params_opt rets_opt
@@ -211,7 +211,8 @@ stmts
 
 stmt
 	: decl
-	| insn
+	| TOK_IDENT mods opnds_opt ';'          { ir_insn_new(p, ir_guard_none(p), @1, $2, $3, @$); }
+	| guard TOK_IDENT mods opnds_opt ';'    { ir_insn_new(p, $1, @2, $3, $4, @$); }
 	| TOK_IDENT ':'                         { ir_label(p, @1); }
 	| block
 	| TOK_IDENT ':' TOK_CALLPROTOTYPE rets_opt TOK_SINK params_opt ';'
@@ -248,8 +249,8 @@ bopen
 	;
 
 tlist
-	: tname                                 { $$ = ir_list_first(p, &$1); }
-	| tlist ',' tname                       { $$ = ir_list_push(p, $1, &$3); }
+	: tname                                 { $$ = ir_list_first(p, $1); }
+	| tlist ',' tname                       { $$ = ir_list_push(p, $1, $3); }
 	;
 
 tname
@@ -303,13 +304,13 @@ declarators
 	;
 
 declarator
-	: TOK_IDENT dims init_opt               { ir_declare(p, @1, $2, &$3, @$); }
+	: TOK_IDENT dims init_opt               { ir_declare(p, @1, $2, $3, @$); }
 	| TOK_IDENT '<' TOK_INT '>'             { ir_declare_range(p, @1, @3, @$); }
 	;
 
 dims
 	: %empty                                { $$ = ir_dims_none(p); }
-	| dims '[' expr ']'                     { $$ = ir_dims_add(p, $1, &$3, @3); }
+	| dims '[' expr ']'                     { $$ = ir_dims_add(p, $1, $3, @3); }
 	| dims '[' ']'                          { $$ = ir_dims_unsized(p, $1, @2); }
 	;
 
@@ -319,11 +320,6 @@ init_opt
 	;
 
 /* ---- Instructions ---------------------------------------------------------------------- */
-
-insn
-	: TOK_IDENT mods opnds_opt ';'          { ir_insn_new(p, NULL, @1, $2, $3, @$); }
-	| guard TOK_IDENT mods opnds_opt ';'    { ir_insn_new(p, &$1, @2, $3, $4, @$); }
-	;
 
 guard
 	: '@' TOK_IDENT                         { $$ = ir_guard(p, false, @2, @$); }
@@ -347,41 +343,13 @@ opnds_opt
 	;
 
 opnds
-	: expr                                  { $$ = ir_list_first(p, &$1); }
-	| opnds ',' expr                        { $$ = ir_list_push(p, $1, &$3); }
+	: expr                                  { $$ = ir_list_first(p, $1); }
+	| opnds ',' expr                        { $$ = ir_list_push(p, $1, $3); }
 	;
 
 /* ---- Operands and constant expressions ------------------------------------------------- */
 
 expr
-	: primary
-	| '-' expr %prec UNARY                  { $$ = ir_e_unary(p, '-', &$2, @$); }
-	| '+' expr %prec UNARY                  { $$ = ir_e_unary(p, '+', &$2, @$); }
-	| '!' expr %prec UNARY                  { $$ = ir_e_unary(p, '!', &$2, @$); }
-	| '~' expr %prec UNARY                  { $$ = ir_e_unary(p, '~', &$2, @$); }
-	| '(' TOK_DOTWORD ')' expr %prec UNARY  { $$ = ir_e_cast(p, @2, &$4, @$); }
-	| expr '*' expr                         { $$ = ir_e_binary(p, '*', &$1, &$3, @2, @$); }
-	| expr '/' expr                         { $$ = ir_e_binary(p, '/', &$1, &$3, @2, @$); }
-	| expr '%' expr                         { $$ = ir_e_binary(p, '%', &$1, &$3, @2, @$); }
-	| expr '+' expr                         { $$ = ir_e_binary(p, '+', &$1, &$3, @2, @$); }
-	| expr '-' expr                         { $$ = ir_e_binary(p, '-', &$1, &$3, @2, @$); }
-	| expr TOK_SHL expr                     { $$ = ir_e_binary(p, EOP_SHL, &$1, &$3, @2, @$); }
-	| expr TOK_SHR expr                     { $$ = ir_e_binary(p, EOP_SHR, &$1, &$3, @2, @$); }
-	| expr '<' expr                         { $$ = ir_e_binary(p, '<', &$1, &$3, @2, @$); }
-	| expr '>' expr                         { $$ = ir_e_binary(p, '>', &$1, &$3, @2, @$); }
-	| expr TOK_LE expr                      { $$ = ir_e_binary(p, EOP_LE, &$1, &$3, @2, @$); }
-	| expr TOK_GE expr                      { $$ = ir_e_binary(p, EOP_GE, &$1, &$3, @2, @$); }
-	| expr TOK_EQ expr                      { $$ = ir_e_binary(p, EOP_EQ, &$1, &$3, @2, @$); }
-	| expr TOK_NE expr                      { $$ = ir_e_binary(p, EOP_NE, &$1, &$3, @2, @$); }
-	| expr '&' expr                         { $$ = ir_e_binary(p, '&', &$1, &$3, @2, @$); }
-	| expr '^' expr                         { $$ = ir_e_binary(p, '^', &$1, &$3, @2, @$); }
-	| expr '|' expr                         { $$ = ir_e_binary(p, '|', &$1, &$3, @2, @$); }
-	| expr TOK_ANDAND expr                  { $$ = ir_e_binary(p, EOP_ANDAND, &$1, &$3, @2, @$); }
-	| expr TOK_OROR expr                    { $$ = ir_e_binary(p, EOP_OROR, &$1, &$3, @2, @$); }
-	| expr '?' expr ':' expr                { $$ = ir_e_cond(p, &$1, &$3, &$5, @$); }
-	;
-
-primary
 	: TOK_INT                               { $$ = ir_e_int(p, @1); }
 	| TOK_FLOAT                             { $$ = ir_e_float(p, @1); }
 	| TOK_IDENT                             { $$ = ir_e_name(p, @1); }
@@ -390,14 +358,38 @@ primary
 	| '(' ')'                               { $$ = ir_e_paren(p, ir_list_empty(p), @$); }
 	| '(' elist ')'                         { $$ = ir_e_paren(p, $2, @$); }
 	| '{' elist '}'                         { $$ = ir_e_vector(p, $2, @$); }
-	| '[' expr ']'                          { $$ = ir_e_addr(p, &$2, @$); }
-	| TOK_IDENT '[' expr ']'                { $$ = ir_e_index(p, @1, &$3, @$); }
-	| TOK_IDENT '(' expr ')'                { $$ = ir_e_call(p, @1, &$3, @$); }
+	| '[' expr ']'                          { $$ = ir_e_addr(p, $2, @$); }
+	| TOK_IDENT '[' expr ']'                { $$ = ir_e_index(p, @1, $3, @$); }
+	| TOK_IDENT '(' expr ')'                { $$ = ir_e_call(p, @1, $3, @$); }
+	| '-' expr %prec UNARY                  { $$ = ir_e_unary(p, '-', $2, @$); }
+	| '+' expr %prec UNARY                  { $$ = ir_e_unary(p, '+', $2, @$); }
+	| '!' expr %prec UNARY                  { $$ = ir_e_unary(p, '!', $2, @$); }
+	| '~' expr %prec UNARY                  { $$ = ir_e_unary(p, '~', $2, @$); }
+	| '(' TOK_DOTWORD ')' expr %prec UNARY  { $$ = ir_e_cast(p, @2, $4, @$); }
+	| expr '*' expr                         { $$ = ir_e_binary(p, '*', $1, $3, @2, @$); }
+	| expr '/' expr                         { $$ = ir_e_binary(p, '/', $1, $3, @2, @$); }
+	| expr '%' expr                         { $$ = ir_e_binary(p, '%', $1, $3, @2, @$); }
+	| expr '+' expr                         { $$ = ir_e_binary(p, '+', $1, $3, @2, @$); }
+	| expr '-' expr                         { $$ = ir_e_binary(p, '-', $1, $3, @2, @$); }
+	| expr TOK_SHL expr                     { $$ = ir_e_binary(p, EOP_SHL, $1, $3, @2, @$); }
+	| expr TOK_SHR expr                     { $$ = ir_e_binary(p, EOP_SHR, $1, $3, @2, @$); }
+	| expr '<' expr                         { $$ = ir_e_binary(p, '<', $1, $3, @2, @$); }
+	| expr '>' expr                         { $$ = ir_e_binary(p, '>', $1, $3, @2, @$); }
+	| expr TOK_LE expr                      { $$ = ir_e_binary(p, EOP_LE, $1, $3, @2, @$); }
+	| expr TOK_GE expr                      { $$ = ir_e_binary(p, EOP_GE, $1, $3, @2, @$); }
+	| expr TOK_EQ expr                      { $$ = ir_e_binary(p, EOP_EQ, $1, $3, @2, @$); }
+	| expr TOK_NE expr                      { $$ = ir_e_binary(p, EOP_NE, $1, $3, @2, @$); }
+	| expr '&' expr                         { $$ = ir_e_binary(p, '&', $1, $3, @2, @$); }
+	| expr '^' expr                         { $$ = ir_e_binary(p, '^', $1, $3, @2, @$); }
+	| expr '|' expr                         { $$ = ir_e_binary(p, '|', $1, $3, @2, @$); }
+	| expr TOK_ANDAND expr                  { $$ = ir_e_binary(p, EOP_ANDAND, $1, $3, @2, @$); }
+	| expr TOK_OROR expr                    { $$ = ir_e_binary(p, EOP_OROR, $1, $3, @2, @$); }
+	| expr '?' expr ':' expr                { $$ = ir_e_cond(p, $1, $3, $5, @$); }
 	;
 
 elist
-	: expr                                  { $$ = ir_list_first(p, &$1); }
-	| elist ',' expr                        { $$ = ir_list_push(p, $1, &$3); }
+	: expr                                  { $$ = ir_list_first(p, $1); }
+	| elist ',' expr                        { $$ = ir_list_push(p, $1, $3); }
 	;
 
 %%

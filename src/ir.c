@@ -55,6 +55,7 @@ static const char *const sreg_names[SREG__COUNT] = {
 /* Hash tables over the spellings, built once: slot = table index + 1, 0 = empty. */
 enum { OP_SLOTS = 512, MOD_SLOTS = 1024 };
 static uint16_t op_slots[OP_SLOTS], mod_slots[MOD_SLOTS];
+static uint8_t mod_len[MOD__COUNT];
 static int op_max_words;
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
@@ -82,6 +83,7 @@ static void build_tables(void)
 	}
 	for (int i = 1; i < MOD__COUNT; i++) {
 		const char *s = mod_table[i].name;
+		mod_len[i] = (uint8_t)strlen(s);
 		uint32_t h = fnv(FNV_BASIS, s, strlen(s)) & (MOD_SLOTS - 1);
 		while (mod_slots[h])
 			h = (h + 1) & (MOD_SLOTS - 1);
@@ -147,9 +149,7 @@ static bool op_spelled(const char *spelling, const char *const *words, const siz
 				return false;
 			s++;
 		}
-		if (strncmp(s, words[i], lens[i]) != 0)
-			return false;
-		if (memchr(s, '\0', lens[i]))
+		if (strncmp(s, words[i], lens[i]) != 0) /* stops at the end of `spelling` */
 			return false;
 		s += lens[i];
 	}
@@ -424,6 +424,8 @@ static struct ir_operand *ocopy(struct parser *p, const struct ir_operand *o)
 	return c;
 }
 
+#define EX_NONE UINT32_MAX /* no expression (an absent guard or initializer) */
+
 /* Internal markers in ref.comp, gone once names are resolved. */
 enum { COMP_NONE = -1, COMP_GENERIC = -2, COMP_INDEXED = -3 };
 
@@ -528,7 +530,7 @@ static bool parse_u32(struct parser *p, struct src_span s, uint32_t *out)
 
 /* ---- Expressions ----------------------------------------------------------------------- */
 
-struct pexpr ir_e_int(struct parser *p, struct src_span s)
+static struct pexpr e_int(struct parser *p, struct src_span s)
 {
 	uint64_t v = 0;
 	bool u = false;
@@ -536,7 +538,7 @@ struct pexpr ir_e_int(struct parser *p, struct src_span s)
 	return pe_imm((int64_t)v, u, s);
 }
 
-struct pexpr ir_e_float(struct parser *p, struct src_span s)
+static struct pexpr e_float(struct parser *p, struct src_span s)
 {
 	const char *t = txt(p, s);
 	struct pexpr e = {.form = PF_PLAIN};
@@ -565,7 +567,7 @@ struct pexpr ir_e_float(struct parser *p, struct src_span s)
 	return e;
 }
 
-struct pexpr ir_e_name(struct parser *p, struct src_span s)
+static struct pexpr e_name(struct parser *p, struct src_span s)
 {
 	const char *t = txt(p, s);
 	if (s.len == 7 && memcmp(t, "WARP_SZ", 7) == 0)
@@ -579,10 +581,10 @@ struct pexpr ir_e_name(struct parser *p, struct src_span s)
 	return e;
 }
 
-struct pexpr ir_e_comp(struct parser *p, struct src_span name, struct src_span comp,
+static struct pexpr e_comp(struct parser *p, struct src_span name, struct src_span comp,
 		       struct src_span all)
 {
-	struct pexpr e = ir_e_name(p, name);
+	struct pexpr e = e_name(p, name);
 	const char *c = txt(p, comp);
 	int k = -1;
 	if (comp.len == 2) {
@@ -603,7 +605,7 @@ struct pexpr ir_e_comp(struct parser *p, struct src_span name, struct src_span c
 	return e;
 }
 
-struct pexpr ir_e_sink(struct parser *p, struct src_span s)
+static struct pexpr e_sink(struct parser *p, struct src_span s)
 {
 	(void)p;
 	struct pexpr e = {.form = PF_PLAIN};
@@ -612,7 +614,7 @@ struct pexpr ir_e_sink(struct parser *p, struct src_span s)
 	return e;
 }
 
-struct pexpr ir_e_paren(struct parser *p, struct plist l, struct src_span all)
+static struct pexpr e_paren(struct parser *p, struct plist l, struct src_span all)
 {
 	struct pexpr e = {.form = PF_PAREN};
 	bool u = l.n == 1 && (p->fstk[l.start] & PH_UNSIGNED);
@@ -624,7 +626,7 @@ struct pexpr ir_e_paren(struct parser *p, struct plist l, struct src_span all)
 	return e;
 }
 
-struct pexpr ir_e_vector(struct parser *p, struct plist l, struct src_span all)
+static struct pexpr e_vector(struct parser *p, struct plist l, struct src_span all)
 {
 	struct pexpr e = {.form = PF_PLAIN};
 	e.o.kind = OPND_VEC;
@@ -639,7 +641,7 @@ static struct pexpr bad_expr(struct src_span s)
 	return pe_imm(0, false, s);
 }
 
-struct pexpr ir_e_addr(struct parser *p, struct pexpr *in, struct src_span all)
+static struct pexpr e_addr(struct parser *p, struct pexpr *in, struct src_span all)
 {
 	struct pexpr e = *in;
 	unparen(p, &e);
@@ -659,10 +661,10 @@ struct pexpr ir_e_addr(struct parser *p, struct pexpr *in, struct src_span all)
 	return r;
 }
 
-struct pexpr ir_e_index(struct parser *p, struct src_span name, struct pexpr *idx,
+static struct pexpr e_index(struct parser *p, struct src_span name, struct pexpr *idx,
 			struct src_span all)
 {
-	struct pexpr n = ir_e_name(p, name);
+	struct pexpr n = e_name(p, name);
 	struct pexpr i = *idx;
 	unparen(p, &i);
 	if (n.o.kind != OPND_SYM) {
@@ -682,7 +684,7 @@ struct pexpr ir_e_index(struct parser *p, struct src_span name, struct pexpr *id
 	return r;
 }
 
-struct pexpr ir_e_call(struct parser *p, struct src_span fn, struct pexpr *arg,
+static struct pexpr e_call(struct parser *p, struct src_span fn, struct pexpr *arg,
 		       struct src_span all)
 {
 	struct pexpr a = *arg;
@@ -703,7 +705,7 @@ struct pexpr ir_e_call(struct parser *p, struct src_span fn, struct pexpr *arg,
 	return a;
 }
 
-struct pexpr ir_e_cast(struct parser *p, struct src_span type, struct pexpr *in,
+static struct pexpr e_cast(struct parser *p, struct src_span type, struct pexpr *in,
 		       struct src_span all)
 {
 	struct pexpr e = *in;
@@ -735,7 +737,7 @@ static const char *op_spelling(int op)
 	return "?";
 }
 
-struct pexpr ir_e_unary(struct parser *p, int op, struct pexpr *in, struct src_span all)
+static struct pexpr e_unary(struct parser *p, int op, struct pexpr *in, struct src_span all)
 {
 	struct pexpr e = *in;
 	unparen(p, &e);
@@ -831,7 +833,7 @@ static struct pexpr addexpr(struct parser *p, struct pexpr *name, int64_t off, s
 	return r;
 }
 
-struct pexpr ir_e_binary(struct parser *p, int op, struct pexpr *lin, struct pexpr *rin,
+static struct pexpr e_binary(struct parser *p, int op, struct pexpr *lin, struct pexpr *rin,
 			 struct src_span opspan, struct src_span all)
 {
 	struct pexpr l = *lin, r = *rin;
@@ -886,7 +888,7 @@ struct pexpr ir_e_binary(struct parser *p, int op, struct pexpr *lin, struct pex
 	return bad_expr(all);
 }
 
-struct pexpr ir_e_cond(struct parser *p, struct pexpr *c, struct pexpr *t, struct pexpr *f,
+static struct pexpr e_cond(struct parser *p, struct pexpr *c, struct pexpr *t, struct pexpr *f,
 		       struct src_span all)
 {
 	struct pexpr cc = *c, tt = *t, ff = *f;
@@ -903,6 +905,112 @@ struct pexpr ir_e_cond(struct parser *p, struct pexpr *c, struct pexpr *t, struc
 	return r;
 }
 
+/* ---- The expression stack: what the grammar holds are indices into it ------------------ */
+
+static uint32_t ex_push(struct parser *p, const struct pexpr *e)
+{
+	if (p->nex == p->excap) {
+		p->excap = p->excap ? p->excap * 2 : 64;
+		p->ex = xrealloc(p->ex, sizeof *p->ex * p->excap);
+	}
+	p->ex[p->nex] = *e;
+	return p->nex++;
+}
+
+/* Replace the operands (the entries from `base` up) with their result. */
+static uint32_t ex_set(struct parser *p, uint32_t base, const struct pexpr *e)
+{
+	p->ex[base] = *e;
+	p->nex = base + 1;
+	return base;
+}
+
+uint32_t ir_e_int(struct parser *p, struct src_span s)
+{
+	struct pexpr e = e_int(p, s);
+	return ex_push(p, &e);
+}
+
+uint32_t ir_e_float(struct parser *p, struct src_span s)
+{
+	struct pexpr e = e_float(p, s);
+	return ex_push(p, &e);
+}
+
+uint32_t ir_e_name(struct parser *p, struct src_span s)
+{
+	struct pexpr e = e_name(p, s);
+	return ex_push(p, &e);
+}
+
+uint32_t ir_e_comp(struct parser *p, struct src_span name, struct src_span comp,
+		   struct src_span all)
+{
+	struct pexpr e = e_comp(p, name, comp, all);
+	return ex_push(p, &e);
+}
+
+uint32_t ir_e_sink(struct parser *p, struct src_span s)
+{
+	struct pexpr e = e_sink(p, s);
+	return ex_push(p, &e);
+}
+
+uint32_t ir_e_paren(struct parser *p, struct plist l, struct src_span all)
+{
+	struct pexpr e = e_paren(p, l, all);
+	return ex_push(p, &e);
+}
+
+uint32_t ir_e_vector(struct parser *p, struct plist l, struct src_span all)
+{
+	struct pexpr e = e_vector(p, l, all);
+	return ex_push(p, &e);
+}
+
+uint32_t ir_e_addr(struct parser *p, uint32_t e, struct src_span all)
+{
+	struct pexpr r = e_addr(p, &p->ex[e], all);
+	return ex_set(p, e, &r);
+}
+
+uint32_t ir_e_index(struct parser *p, struct src_span name, uint32_t e, struct src_span all)
+{
+	struct pexpr r = e_index(p, name, &p->ex[e], all);
+	return ex_set(p, e, &r);
+}
+
+uint32_t ir_e_call(struct parser *p, struct src_span fn, uint32_t arg, struct src_span all)
+{
+	struct pexpr r = e_call(p, fn, &p->ex[arg], all);
+	return ex_set(p, arg, &r);
+}
+
+uint32_t ir_e_cast(struct parser *p, struct src_span type, uint32_t e, struct src_span all)
+{
+	struct pexpr r = e_cast(p, type, &p->ex[e], all);
+	return ex_set(p, e, &r);
+}
+
+uint32_t ir_e_unary(struct parser *p, int op, uint32_t e, struct src_span all)
+{
+	struct pexpr r = e_unary(p, op, &p->ex[e], all);
+	return ex_set(p, e, &r);
+}
+
+uint32_t ir_e_binary(struct parser *p, int op, uint32_t l, uint32_t r, struct src_span opspan,
+		     struct src_span all)
+{
+	struct pexpr e = e_binary(p, op, &p->ex[l], &p->ex[r], opspan, all);
+	return ex_set(p, l, &e);
+}
+
+uint32_t ir_e_cond(struct parser *p, uint32_t c, uint32_t t, uint32_t f, struct src_span all)
+{
+	struct pexpr e = e_cond(p, &p->ex[c], &p->ex[t], &p->ex[f], all);
+	return ex_set(p, c, &e);
+}
+
 /* ---- Lists and words ------------------------------------------------------------------- */
 
 static uint8_t stack_flags(const struct pexpr *e)
@@ -911,16 +1019,18 @@ static uint8_t stack_flags(const struct pexpr *e)
 			 (e->is_unsigned ? PH_UNSIGNED : 0));
 }
 
-struct plist ir_list_first(struct parser *p, struct pexpr *e)
+struct plist ir_list_first(struct parser *p, uint32_t e)
 {
 	struct plist l = {p->osp, 1};
-	opush(p, &e->o, stack_flags(e));
+	opush(p, &p->ex[e].o, stack_flags(&p->ex[e]));
+	p->nex = e;
 	return l;
 }
 
-struct plist ir_list_push(struct parser *p, struct plist l, struct pexpr *e)
+struct plist ir_list_push(struct parser *p, struct plist l, uint32_t e)
 {
-	opush(p, &e->o, stack_flags(e));
+	opush(p, &p->ex[e].o, stack_flags(&p->ex[e]));
+	p->nex = e;
 	l.n++;
 	return l;
 }
@@ -1119,9 +1229,10 @@ struct dims ir_dims_none(struct parser *p)
 	return (struct dims){.nelem = 1};
 }
 
-struct dims ir_dims_add(struct parser *p, struct dims d, struct pexpr *n, struct src_span s)
+struct dims ir_dims_add(struct parser *p, struct dims d, uint32_t n, struct src_span s)
 {
-	struct pexpr e = *n;
+	struct pexpr e = p->ex[n];
+	p->nex = n;
 	unparen(p, &e);
 	if (e.o.kind != OPND_IMM || (!e.is_unsigned && e.o.imm < 0)) {
 		err(p, s, "array dimension must be a non-negative integer constant");
@@ -1294,10 +1405,13 @@ static void set_init(struct parser *p, struct ir_sym *y, struct pexpr *init, str
 		pending_add(p, y);
 }
 
-void ir_declare(struct parser *p, struct src_span name, struct dims d, struct pexpr *init,
+void ir_declare(struct parser *p, struct src_span name, struct dims d, uint32_t init_id,
 		struct src_span all)
 {
 	const struct declspec *s = p->spec;
+	struct pexpr none = {.form = PF_NONE};
+	struct pexpr *init = init_id == EX_NONE ? &none : &p->ex[init_id];
+	p->nex = 0; /* nothing else is live: the entry stays readable until the next push */
 	if (!s)
 		return;
 	bool module = p->scope == p->m->scope;
@@ -1753,12 +1867,12 @@ void ir_targets(struct parser *p, struct src_span label, struct plist l, struct 
 
 /* ---- Instructions ---------------------------------------------------------------------- */
 
-struct pexpr ir_guard(struct parser *p, bool neg, struct src_span name, struct src_span all)
+static struct pexpr guard_expr(struct parser *p, bool neg, struct src_span name, struct src_span all)
 {
-	struct pexpr e = ir_e_name(p, name);
+	struct pexpr e = e_name(p, name);
 	if (e.o.kind != OPND_SYM) {
 		err(p, name, "a guard must be a predicate register");
-		e = ir_e_name(p, name);
+		e = e_name(p, name);
 		e.o.kind = OPND_SYM;
 	}
 	e.o.neg = neg;
@@ -1766,19 +1880,25 @@ struct pexpr ir_guard(struct parser *p, bool neg, struct src_span name, struct s
 	return e;
 }
 
-struct pexpr ir_guard_none(struct parser *p)
+uint32_t ir_guard(struct parser *p, bool neg, struct src_span name, struct src_span all)
+{
+	struct pexpr e = guard_expr(p, neg, name, all);
+	return ex_push(p, &e);
+}
+
+uint32_t ir_guard_none(struct parser *p)
 {
 	(void)p;
-	struct pexpr e = {.form = PF_NONE};
-	e.o.kind = OPND_SINK;
-	return e;
+	return EX_NONE;
 }
 
 enum { MAX_WORDS = 64 };
 
-void ir_insn_new(struct parser *p, struct pexpr *guard, struct src_span opcode, uint32_t nmods,
+void ir_insn_new(struct parser *p, uint32_t guard_id, struct src_span opcode, uint32_t nmods,
 		 struct plist opnds, struct src_span all)
 {
+	struct pexpr *guard = guard_id == EX_NONE ? NULL : &p->ex[guard_id];
+	p->nex = 0; /* statement done: the guard stays readable until the next push */
 	if (nmods > p->nwords)
 		nmods = p->nwords;
 	struct src_span op_span = opcode;

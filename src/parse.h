@@ -23,7 +23,9 @@ enum pform {
 	PF_GENERIC,     /* generic(name) in an initializer                                 */
 };
 
-/* An operand or constant expression while it is parsed. */
+/* An operand or constant expression while it is parsed. These live on the parser's
+ * expression stack (parser.ex); Bison's values are indices into it, so its stack stays small.
+ * A builder replaces its operands, which are always the topmost entries, by its result. */
 struct pexpr {
 	struct ir_operand o;
 	uint8_t form;           /* enum pform of the expression itself                      */
@@ -80,6 +82,8 @@ struct parser {
 	struct src_span *words;         /* modifiers / declaration attributes              */
 	uint32_t nwords, wcap;
 	uint32_t ints[4];               /* int list of a performance directive             */
+	struct pexpr *ex;               /* expression stack                                */
+	uint32_t nex, excap;
 	struct ir_insn *insns;          /* the open function's instructions               */
 	uint32_t ninsns, icap;
 	struct pending *pend;           /* initializers and target lists to resolve        */
@@ -113,9 +117,9 @@ uint32_t ir_words_align(struct parser *p, uint32_t n, struct src_span kw, struct
 struct declspec *ir_declspec(struct parser *p, unsigned linkage, struct src_span space,
 			     uint32_t nattrs, struct src_span all);
 struct dims ir_dims_none(struct parser *p);
-struct dims ir_dims_add(struct parser *p, struct dims d, struct pexpr *n, struct src_span s);
+struct dims ir_dims_add(struct parser *p, struct dims d, uint32_t n, struct src_span s);
 struct dims ir_dims_unsized(struct parser *p, struct dims d, struct src_span s);
-void ir_declare(struct parser *p, struct src_span name, struct dims d, struct pexpr *init,
+void ir_declare(struct parser *p, struct src_span name, struct dims d, uint32_t init,
 		struct src_span all);
 void ir_declare_range(struct parser *p, struct src_span name, struct src_span n,
 		      struct src_span all);
@@ -141,33 +145,33 @@ void ir_targets(struct parser *p, struct src_span label, struct plist l, struct 
 
 /* Instructions and operands. */
 void ir_label(struct parser *p, struct src_span name);
-void ir_insn_new(struct parser *p, struct pexpr *guard, struct src_span opcode,
+void ir_insn_new(struct parser *p, uint32_t guard, struct src_span opcode,
 		 uint32_t nmods, struct plist opnds, struct src_span all);
-struct pexpr ir_guard(struct parser *p, bool neg, struct src_span name, struct src_span all);
-struct pexpr ir_guard_none(struct parser *p);
-struct plist ir_list_first(struct parser *p, struct pexpr *e);
-struct plist ir_list_push(struct parser *p, struct plist l, struct pexpr *e);
+uint32_t ir_guard(struct parser *p, bool neg, struct src_span name, struct src_span all);
+uint32_t ir_guard_none(struct parser *p);
+struct plist ir_list_first(struct parser *p, uint32_t e);
+struct plist ir_list_push(struct parser *p, struct plist l, uint32_t e);
 struct plist ir_list_empty(struct parser *p);
 
-struct pexpr ir_e_int(struct parser *p, struct src_span s);
-struct pexpr ir_e_float(struct parser *p, struct src_span s);
-struct pexpr ir_e_name(struct parser *p, struct src_span s);
-struct pexpr ir_e_comp(struct parser *p, struct src_span name, struct src_span comp,
+uint32_t ir_e_int(struct parser *p, struct src_span s);
+uint32_t ir_e_float(struct parser *p, struct src_span s);
+uint32_t ir_e_name(struct parser *p, struct src_span s);
+uint32_t ir_e_comp(struct parser *p, struct src_span name, struct src_span comp,
 		       struct src_span all);
-struct pexpr ir_e_sink(struct parser *p, struct src_span s);
-struct pexpr ir_e_paren(struct parser *p, struct plist l, struct src_span all);
-struct pexpr ir_e_vector(struct parser *p, struct plist l, struct src_span all);
-struct pexpr ir_e_addr(struct parser *p, struct pexpr *e, struct src_span all);
-struct pexpr ir_e_index(struct parser *p, struct src_span name, struct pexpr *e,
+uint32_t ir_e_sink(struct parser *p, struct src_span s);
+uint32_t ir_e_paren(struct parser *p, struct plist l, struct src_span all);
+uint32_t ir_e_vector(struct parser *p, struct plist l, struct src_span all);
+uint32_t ir_e_addr(struct parser *p, uint32_t e, struct src_span all);
+uint32_t ir_e_index(struct parser *p, struct src_span name, uint32_t e,
 			struct src_span all);
-struct pexpr ir_e_call(struct parser *p, struct src_span fn, struct pexpr *arg,
+uint32_t ir_e_call(struct parser *p, struct src_span fn, uint32_t arg,
 		       struct src_span all);
-struct pexpr ir_e_cast(struct parser *p, struct src_span type, struct pexpr *e,
+uint32_t ir_e_cast(struct parser *p, struct src_span type, uint32_t e,
 		       struct src_span all);
-struct pexpr ir_e_unary(struct parser *p, int op, struct pexpr *e, struct src_span all);
-struct pexpr ir_e_binary(struct parser *p, int op, struct pexpr *l, struct pexpr *r,
+uint32_t ir_e_unary(struct parser *p, int op, uint32_t e, struct src_span all);
+uint32_t ir_e_binary(struct parser *p, int op, uint32_t l, uint32_t r,
 			 struct src_span opspan, struct src_span all);
-struct pexpr ir_e_cond(struct parser *p, struct pexpr *c, struct pexpr *t, struct pexpr *f,
+uint32_t ir_e_cond(struct parser *p, uint32_t c, uint32_t t, uint32_t f,
 		       struct src_span all);
 
 /* Binary operators that have no single-character token. */

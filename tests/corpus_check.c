@@ -2,8 +2,11 @@
  * corpus_check.c - parse PTX files and compare with what they expect (meson test "corpus").
  * A file whose first line is `// expect error: L:C message` must produce that error first
  * (as "path:L:C: error: message"); any other file must parse with no diagnostics at all.
- * With --time, also prints the parse speed of every file (bench/parse_speed.sh uses it).
+ * With --time, also prints the parse speed of every file (bench/parse_speed.sh uses it);
+ * --repeat N parses each file N times; --warm keeps freed memory in the process, so repeats
+ * measure the parser without the kernel's cost of first-touching fresh pages.
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,19 +57,30 @@ static char *expectation(const char *text)
 	return e;
 }
 
-static int check_file(const char *path, int timing, int verbose)
+static int check_file(const char *path, int timing, int verbose, int repeat)
 {
 	struct src_file f;
 	if (src_file_read(&f, path) != 0) {
 		fprintf(stderr, "FAIL %s: cannot read\n", path);
 		return 1;
 	}
-	struct capture cap = {.verbose = verbose};
-	struct diag d = {.sink = sink, .ctx = &cap};
-	struct arena *a = arena_create();
-	double t0 = now();
-	struct ir_module *m = ir_parse(a, &d, &f);
-	double dt = now() - t0;
+	struct capture cap;
+	struct diag d;
+	struct arena *a = NULL;
+	struct ir_module *m = NULL;
+	double dt = 0;
+	for (int r = 0; r < repeat; r++) {
+		if (a)
+			arena_destroy(a);
+		cap = (struct capture){.verbose = verbose && r == 0};
+		d = (struct diag){.sink = sink, .ctx = &cap};
+		a = arena_create();
+		double t0 = now();
+		m = ir_parse(a, &d, &f);
+		dt = now() - t0;
+		if (timing && repeat > 1)
+			printf("%s: run %d: %.1f MB/s\n", path, r + 1, f.len / 1e6 / dt);
+	}
 	int fail = 0;
 	char *want = expectation(f.text);
 	if (want) {
@@ -103,8 +117,18 @@ static int check_file(const char *path, int timing, int verbose)
 
 int main(int argc, char **argv)
 {
-	int timing = 0, verbose = 0, fails = 0, files = 0;
+	int timing = 0, verbose = 0, fails = 0, files = 0, repeat = 1;
 	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
+			repeat = atoi(argv[++i]);
+			repeat = repeat < 1 ? 1 : repeat;
+			continue;
+		}
+		if (strcmp(argv[i], "--warm") == 0) {
+			mallopt(M_MMAP_THRESHOLD, 1 << 30);
+			mallopt(M_TRIM_THRESHOLD, -1);
+			continue;
+		}
 		if (strcmp(argv[i], "--time") == 0) {
 			timing = 1;
 			continue;
@@ -113,7 +137,7 @@ int main(int argc, char **argv)
 			verbose = 1;
 			continue;
 		}
-		fails += check_file(argv[i], timing, verbose);
+		fails += check_file(argv[i], timing, verbose, repeat);
 		files++;
 	}
 	if (!timing)
