@@ -220,7 +220,37 @@ struct xval {
 	int sign;
 	uint64_t mant;
 	int exp;
+	int srcfmt;     /* source float format, -1 for integers (NaN payload rules) */
 };
+
+/*
+ * NaN conversions as the H100 does them (tests/hw_alu): from f64 and into f64 the sign and
+ * the leading payload bits are kept and the NaN is quieted; bf16 -> f32 is a plain shift;
+ * other float-to-float pairs give the canonical NaN; .ftz f32 -> f64 gives the canonical f32
+ * NaN widened (0x7fffffffe0000000); tf32 keeps the f32 bits with the dropped ones cleared
+ * (.satfinite then subtracts one tf32 unit: 0x7fc12345 -> 0x7fc10000, as the H100 does).
+ */
+static uint64_t nan_convert(enum alu_fmt sf, uint64_t bits, enum alu_fmt df, bool ftz, bool satf)
+{
+	const struct fmt_desc *s = &fmts[sf], *d = &fmts[df];
+	if (df == FMT_TF32)
+		return (bits & 0xffffe000u) - (satf ? 0x2000u : 0); /* as observed */
+	if (sf == FMT_BF16 && df == FMT_F32)
+		return (bits & 0xffff) << 16;
+	bool keep = (sf == FMT_F64 || df == FMT_F64) && sf != df && sf != FMT_TF32 &&
+		    d->ieee_inf && df != FMT_E5M2 && !(ftz && sf == FMT_F32);
+	if (sf == FMT_F64 && df == FMT_F64)
+		return bits | (1ull << 51);
+	if (ftz && sf == FMT_F32 && df == FMT_F64)
+		return 0x7fffffffe0000000ull;
+	if (!keep)
+		return alu_fmt_nan(df);
+	uint64_t sign = (bits >> (s->width - 1)) & 1;
+	uint64_t m = bits & ((1ull << s->mbits) - 1);
+	m = d->mbits >= s->mbits ? m << (d->mbits - s->mbits) : m >> (s->mbits - d->mbits);
+	m |= 1ull << (d->mbits - 1);
+	return encode(df, (int)sign, (1ull << d->ebits) - 1, m);
+}
 
 static enum alu_fmt fmt_of(enum ir_mod t)
 {
@@ -242,7 +272,7 @@ static bool is_flt(enum ir_mod t)
 
 static struct xval x_from_float(enum alu_fmt f, uint64_t bits, bool ftz)
 {
-	struct xval v = {0, 0, 0, 0};
+	struct xval v = {0, 0, 0, 0, (int)f};
 	int c = alu_classify(f, bits);
 	alu_unpack(f, bits, &v.sign, &v.mant, &v.exp);
 	if (c == FC_SUB && ftz)
@@ -253,7 +283,7 @@ static struct xval x_from_float(enum alu_fmt f, uint64_t bits, bool ftz)
 
 static struct xval x_from_int(uint64_t a, int bits, bool sgn)
 {
-	struct xval v = {FC_NORMAL, 0, a & alu_wmask(bits), 0};
+	struct xval v = {FC_NORMAL, 0, a & alu_wmask(bits), 0, -1};
 	if (sgn) {
 		int64_t s = alu_sext(a, bits);
 		if (s < 0) {
@@ -313,8 +343,8 @@ static uint64_t x_round_int(const struct xval *v, enum ir_mod irnd, bool *big)
 /* Float -> integer of `bits` bits: round, then saturate (NaN -> 0). */
 static uint64_t x_to_int(const struct xval *v, enum ir_mod irnd, int bits, bool sgn)
 {
-	if (v->cls == FC_NAN)
-		return 0;
+	if (v->cls == FC_NAN) /* H100: 0, but the minimum-int pattern from f64 or into 64 bits */
+		return (v->srcfmt == FMT_F64 || bits == 64) ? 1ull << (bits - 1) : 0;
 	bool big = v->cls == FC_INF;
 	uint64_t mag = v->cls == FC_INF ? ~0ull : x_round_int(v, irnd, &big);
 	uint64_t r;
@@ -348,15 +378,19 @@ struct cvtf {
 	enum ir_mod rnd;
 	unsigned opts;
 	bool sat;
+	bool ftz;
 };
 
 /* Exact value -> float format. */
-static uint64_t x_to_float(const struct xval *v, const struct cvtf *c)
+static uint64_t x_to_float(const struct xval *v, const struct cvtf *c, uint64_t srcbits)
 {
 	uint64_t r;
 	switch (v->cls) {
 	case FC_NAN:
-		return alu_fmt_nan(c->f);
+		if (c->sat)
+			return 0;
+		return nan_convert((enum alu_fmt)v->srcfmt, srcbits, c->f, c->ftz,
+				   c->opts & RP_SATFINITE);
 	case FC_INF:
 		if ((c->opts & RP_RELU) && v->sign)
 			r = 0;
@@ -433,6 +467,7 @@ static void cvtf_init(struct cvtf *c, const struct alu_insn *ai, enum ir_mod dt)
 	if (ai->flags & ALU_RELU)
 		c->opts |= RP_RELU;
 	c->sat = ai->flags & ALU_SAT;
+	c->ftz = ai->flags & ALU_FTZ;
 }
 
 ALU_FN(cvt_int_flt)
@@ -443,7 +478,7 @@ ALU_FN(cvt_int_flt)
 	cvtf_init(&c, ai, ai->type);
 	LANE_LOOP(mask, {
 		struct xval v = x_from_int(x->a[l], sb, ss);
-		x->d[l] = x_to_float(&v, &c);
+		x->d[l] = x_to_float(&v, &c, 0);
 	});
 }
 
@@ -479,7 +514,7 @@ ALU_FN(cvt_flt_flt)
 			if (v.mant == 0)
 				v.cls = FC_ZERO;
 		}
-		x->d[l] = x_to_float(&v, &c);
+		x->d[l] = x_to_float(&v, &c, x->a[l]);
 	});
 }
 
@@ -494,7 +529,7 @@ ALU_FN(cvt_pack2)
 	LANE_LOOP(mask, {
 		struct xval va = x_from_float(FMT_F32, x->a[l], false);
 		struct xval vb = x_from_float(FMT_F32, x->b[l], false);
-		x->d[l] = (x_to_float(&va, &c) << sh) | x_to_float(&vb, &c);
+		x->d[l] = (x_to_float(&va, &c, x->a[l]) << sh) | x_to_float(&vb, &c, x->b[l]);
 	});
 }
 
@@ -510,7 +545,8 @@ ALU_FN(cvt_pair)
 		uint64_t a = x->a[l];
 		struct xval lo = x_from_float(sf, a & alu_wmask(ssh), false);
 		struct xval hi = x_from_float(sf, (a >> ssh) & alu_wmask(ssh), false);
-		x->d[l] = (x_to_float(&hi, &c) << dsh) | x_to_float(&lo, &c);
+		x->d[l] = (x_to_float(&hi, &c, (a >> ssh) & alu_wmask(ssh)) << dsh) |
+			  x_to_float(&lo, &c, a & alu_wmask(ssh));
 	});
 }
 
@@ -525,7 +561,8 @@ ALU_FN(cvt_f64_f32)
 	(void)ai;
 	LANE_LOOP(mask, {
 		float f = f32_of(x->a[l]);
-		x->d[l] = f != f ? alu_fmt_nan(FMT_F64) : bits_f64((double)f);
+		x->d[l] = f != f ? nan_convert(FMT_F32, x->a[l] & 0xffffffffu, FMT_F64, false, false)
+				 : bits_f64((double)f);
 	});
 }
 
@@ -534,7 +571,8 @@ ALU_FN(cvt_f32_f64_rn)
 	(void)ai;
 	LANE_LOOP(mask, {
 		double v = f64_of(x->a[l]);
-		x->d[l] = v != v ? F32_CANON_NAN : bits_f32((float)v);
+		x->d[l] = v != v ? nan_convert(FMT_F64, x->a[l], FMT_F32, false, false)
+				 : bits_f32((float)v);
 	});
 }
 

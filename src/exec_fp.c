@@ -16,9 +16,11 @@ void alu_setp_finish(const struct alu_insn *ai, const struct alu_args *x, uint32
 /*
  * Notes (checked on an H100, tests/hw_alu):
  *  - f32 arithmetic that yields NaN returns the canonical 0x7fffffff, whatever the inputs.
- *  - f64 arithmetic propagates an input NaN (quieted); an invalid operation gives
- *    0x7fffffffffffffff (see alu_nan64).
- *  - .ftz flushes subnormal inputs and (rounded) subnormal results to zero of the same sign.
+ *  - f64 arithmetic propagates the last NaN operand (quieted); an invalid operation gives
+ *    0xfff8000000000000 (see alu_nan64). abs/neg.f64 of a NaN return it quieted, unchanged
+ *    in sign, while abs/neg of f32/f16/bf16 NaNs give the canonical NaN.
+ *  - .ftz flushes subnormal inputs to zero of the same sign, and results that are tiny
+ *    before rounding (|exact| < 2^-126), even if they would round to 2^-126.
  *  - .sat clamps to [+0, 1]; NaN becomes +0.
  */
 
@@ -50,16 +52,27 @@ static inline uint64_t quiet64(uint64_t v) { return v | 0x0008000000000000ull; }
 
 static inline bool isnan64(uint64_t v) { return (v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull; }
 
-/* f64 NaN result: the first NaN input, quieted; else the default NaN. */
-static inline uint64_t alu_nan64(uint64_t a, uint64_t b, uint64_t c)
+/* f64 NaN result on the H100: the first NaN among the operands in the order given (the
+ * callers pass add/sub/mul/min/max as b, a; fma as b, c, a; div as a, b), quieted; else the
+ * default NaN 0xfff8000000000000 (inf - inf, sqrt(-1), 0 * inf). */
+static inline uint64_t alu_nan64(uint64_t p, uint64_t q, uint64_t r)
 {
-	if (isnan64(a))
-		return quiet64(a);
-	if (isnan64(b))
-		return quiet64(b);
-	if (isnan64(c))
-		return quiet64(c);
-	return 0x7fffffffffffffffull;
+	if (isnan64(p))
+		return quiet64(p);
+	if (isnan64(q))
+		return quiet64(q);
+	if (isnan64(r))
+		return quiet64(r);
+	return 0xfff8000000000000ull;
+}
+
+/* .ftz decides tininess before rounding: a result whose exact value is below 2^-126 in
+ * magnitude becomes zero even when it would round up to the smallest normal. */
+static inline float tiny_flush(float r, double exact)
+{
+	if (fabs(exact) < 0x1p-126 && r == r)
+		return signbit(exact) ? -0.0f : 0.0f;
+	return r;
 }
 
 static inline uint64_t out64(double r, uint64_t a, uint64_t b, uint64_t c, bool sat)
@@ -78,26 +91,28 @@ static inline uint64_t out64(double r, uint64_t a, uint64_t b, uint64_t c, bool 
 
 /* ---- f32 fast paths (round to nearest: the host's default mode) ------------------------ */
 
-#define F32_BIN(name, expr, FTZ)                                                           \
+#define F32_BIN(name, op)                                                                  \
 	ALU_FN(name)                                                                       \
 	{                                                                                  \
 		(void)ai;                                                                  \
 		LANE_LOOP(mask, {                                                          \
 			float a = f32_of(x->a[l]), b = f32_of(x->b[l]);                    \
-			if (FTZ) {                                                         \
-				a = ftz32(a);                                              \
-				b = ftz32(b);                                              \
-			}                                                                  \
-			x->d[l] = out32(expr, FTZ, false);                                 \
+			x->d[l] = out32(a op b, false, false);                             \
+		});                                                                        \
+	}                                                                                  \
+	ALU_FN(name##_ftz)                                                                 \
+	{                                                                                  \
+		(void)ai;                                                                  \
+		LANE_LOOP(mask, {                                                          \
+			float a = ftz32(f32_of(x->a[l])), b = ftz32(f32_of(x->b[l]));      \
+			double e = (double)a op (double)b; /* exact */                     \
+			x->d[l] = out32(tiny_flush((float)e, e), true, false);             \
 		});                                                                        \
 	}
 
-F32_BIN(f32_add, a + b, false)
-F32_BIN(f32_sub, a - b, false)
-F32_BIN(f32_mul, a * b, false)
-F32_BIN(f32_add_ftz, a + b, true)
-F32_BIN(f32_sub_ftz, a - b, true)
-F32_BIN(f32_mul_ftz, a * b, true)
+F32_BIN(f32_add, +)
+F32_BIN(f32_sub, -)
+F32_BIN(f32_mul, *)
 
 ALU_FN(f32_fma)
 {
@@ -108,8 +123,10 @@ ALU_FN(f32_fma)
 ALU_FN(f32_fma_ftz)
 {
 	(void)ai;
-	LANE_LOOP(mask, x->d[l] = out32(fmaf(ftz32(f32_of(x->a[l])), ftz32(f32_of(x->b[l])),
-					     ftz32(f32_of(x->c[l]))), true, false));
+	LANE_LOOP(mask, {
+		float a = ftz32(f32_of(x->a[l])), b = ftz32(f32_of(x->b[l])), c = ftz32(f32_of(x->c[l]));
+		x->d[l] = out32(tiny_flush(fmaf(a, b, c), fma(a, b, c)), true, false);
+	});
 }
 
 /* ---- f32/f64 generic arithmetic with rounding modes ---------------------------------- */
@@ -183,7 +200,10 @@ ALU_FN(f32_generic)
 			b = ftz32(b);
 			c = ftz32(c);
 		}
-		x->d[l] = out32(f32_do(k, a, b, c), ftz, sat);
+		float r = f32_do(k, a, b, c);
+		if (ftz)
+			r = tiny_flush(r, f64_do(k, a, b, c));
+		x->d[l] = out32(r, ftz, sat);
 	});
 	if (mode != old)
 		fesetround(old);
@@ -198,25 +218,39 @@ ALU_FN(f64_generic)
 		fesetround(mode);
 	LANE_LOOP(mask, {
 		uint64_t ab = x->a[l], bb = x->b ? x->b[l] : 0, cb = x->c ? x->c[l] : 0;
-		x->d[l] = out64(f64_do(k, f64_of(ab), f64_of(bb), f64_of(cb)), ab, bb, cb, sat);
+		double r = f64_do(k, f64_of(ab), f64_of(bb), f64_of(cb));
+		x->d[l] = k == K_DIV || k == K_SQRT || k == K_RCP ? out64(r, ab, bb, 0, sat)
+			: k == K_FMA ? out64(r, bb, cb, ab, sat) : out64(r, bb, ab, 0, sat);
 	});
 	if (mode != old)
 		fesetround(old);
 }
 
-ALU_FN(f64_add) { (void)ai; LANE_LOOP(mask, { uint64_t a = x->a[l], b = x->b[l]; x->d[l] = out64(f64_of(a) + f64_of(b), a, b, 0, false); }); }
-ALU_FN(f64_sub) { (void)ai; LANE_LOOP(mask, { uint64_t a = x->a[l], b = x->b[l]; x->d[l] = out64(f64_of(a) - f64_of(b), a, b, 0, false); }); }
-ALU_FN(f64_mul) { (void)ai; LANE_LOOP(mask, { uint64_t a = x->a[l], b = x->b[l]; x->d[l] = out64(f64_of(a) * f64_of(b), a, b, 0, false); }); }
+ALU_FN(f64_add) { (void)ai; LANE_LOOP(mask, { uint64_t a = x->a[l], b = x->b[l]; x->d[l] = out64(f64_of(a) + f64_of(b), b, a, 0, false); }); }
+ALU_FN(f64_sub) { (void)ai; LANE_LOOP(mask, { uint64_t a = x->a[l], b = x->b[l]; x->d[l] = out64(f64_of(a) - f64_of(b), b, a, 0, false); }); }
+ALU_FN(f64_mul) { (void)ai; LANE_LOOP(mask, { uint64_t a = x->a[l], b = x->b[l]; x->d[l] = out64(f64_of(a) * f64_of(b), b, a, 0, false); }); }
 ALU_FN(f64_fma)
 {
 	(void)ai;
 	LANE_LOOP(mask, {
 		uint64_t a = x->a[l], b = x->b[l], c = x->c[l];
-		x->d[l] = out64(fma(f64_of(a), f64_of(b), f64_of(c)), a, b, c, false);
+		x->d[l] = out64(fma(f64_of(a), f64_of(b), f64_of(c)), b, c, a, false);
 	});
 }
 
 /* ---- approximate f32 functions --------------------------------------------------------- */
+
+/*
+ * sin/cos.approx reduce the argument as the H100 does: multiply by 1/(2 pi) in f32 and keep
+ * the fraction, so huge arguments give sin = +-0 and cos = 1 as on the hardware.
+ */
+static double turns(double a)
+{
+	float t = (float)a * 0x1.45f306p-3f;
+	if (isinf(t) || t != t)
+		return t;
+	return (double)(t - rintf(t));
+}
 
 enum ak { A_RCP, A_SQRT, A_RSQRT, A_EX2, A_LG2, A_SIN, A_COS, A_TANH, A_DIV };
 
@@ -228,8 +262,8 @@ static double approx_do(enum ak k, double a, double b)
 	case A_RSQRT: return 1.0 / sqrt(a);
 	case A_EX2: return exp2(a);
 	case A_LG2: return log2(a);
-	case A_SIN: return sin(a);
-	case A_COS: return cos(a);
+	case A_SIN: return sin(6.283185307179586 * turns(a));
+	case A_COS: return cos(6.283185307179586 * turns(a));
 	case A_TANH: return tanh(a);
 	default: return a / b;
 	}
@@ -280,10 +314,18 @@ ALU_FN(f64_approx)
 	enum ak k = akind(ai);
 	LANE_LOOP(mask, {
 		uint64_t ab = x->a[l];
+		if (ai->flags & ALU_FTZ) /* the H100 reads only the high word (MUFU.RCP64H) */
+			ab &= 0xffffffff00000000ull;
 		double a = f64_of(ab);
 		if ((ai->flags & ALU_FTZ) && (ab & 0x7ff0000000000000ull) == 0)
 			a = (ab >> 63) ? -0.0 : 0.0;
-		x->d[l] = out64(approx_do(k, a, 0), ab, 0, 0, false);
+		uint64_t r = out64(approx_do(k, a, 0), ab, 0, 0, false);
+		/* the .ftz forms compute ~20 bits (low word zero): round to the high word */
+		if ((ai->flags & ALU_FTZ) && (r & 0x7ff0000000000000ull) == 0)
+			r &= 0x8000000000000000ull;
+		if ((ai->flags & ALU_FTZ) && !isnan64(r) && (r & 0x7ff0000000000000ull) != 0x7ff0000000000000ull)
+			r = (r + 0x80000000u) & 0xffffffff00000000ull;
+		x->d[l] = r;
 	});
 }
 
@@ -330,7 +372,7 @@ ALU_FN(f64_minmax)
 		uint64_t r;
 		bool an = a != a, bn = b != b;
 		if (an && bn)
-			r = alu_nan64(ab, bb, 0);
+			r = alu_nan64(bb, ab, 0);
 		else if (an || bn)
 			r = an ? bb : ab;
 		else if (a == b)
@@ -348,7 +390,7 @@ ALU_FN(f32_abs)
 		uint32_t b = (uint32_t)x->a[l] & 0x7fffffffu;
 		if (ftz && (b & 0x7f800000u) == 0)
 			b = 0;
-		x->d[l] = b;
+		x->d[l] = b > 0x7f800000u ? F32_CANON_NAN : b;
 	});
 }
 
@@ -359,12 +401,12 @@ ALU_FN(f32_neg)
 		uint32_t b = (uint32_t)x->a[l];
 		if (ftz && (b & 0x7f800000u) == 0)
 			b &= 0x80000000u;
-		x->d[l] = b ^ 0x80000000u;
+		x->d[l] = (b & 0x7fffffffu) > 0x7f800000u ? F32_CANON_NAN : b ^ 0x80000000u;
 	});
 }
 
-ALU_FN(f64_abs) { (void)ai; LANE_LOOP(mask, x->d[l] = x->a[l] & 0x7fffffffffffffffull); }
-ALU_FN(f64_neg) { (void)ai; LANE_LOOP(mask, x->d[l] = x->a[l] ^ 0x8000000000000000ull); }
+ALU_FN(f64_abs) { (void)ai; LANE_LOOP(mask, { uint64_t a = x->a[l]; x->d[l] = isnan64(a) ? quiet64(a) : a & 0x7fffffffffffffffull; }); }
+ALU_FN(f64_neg) { (void)ai; LANE_LOOP(mask, { uint64_t a = x->a[l]; x->d[l] = isnan64(a) ? quiet64(a) : a ^ 0x8000000000000000ull; }); }
 
 /* copysign d, a, b: b's magnitude with a's sign. */
 ALU_FN(f32_copysign)
@@ -393,7 +435,7 @@ ALU_FN(f_testp)
 		case MOD_INFINITE: r = c == FC_INF; break;
 		case MOD_NUMBER: r = c != FC_NAN; break;
 		case MOD_NOTANUMBER: r = c == FC_NAN; break;
-		case MOD_NORMAL: r = c == FC_NORMAL; break;
+		case MOD_NORMAL: r = c == FC_NORMAL || c == FC_ZERO; break; /* H100: zero is normal */
 		default: r = c == FC_SUB; break;
 		}
 		x->d[l] = r;
@@ -527,8 +569,8 @@ static uint16_t half1(const struct hctx *h, uint16_t a, uint16_t b, uint16_t c)
 		if ((c & expmask) == 0) c &= 0x8000;
 	}
 	switch (h->k) {
-	case H_NEG: return a ^ 0x8000;
-	case H_ABS: return a & 0x7fff;
+	case H_NEG: return hnan(f, a) ? nanv : a ^ 0x8000;
+	case H_ABS: return hnan(f, a) ? nanv : a & 0x7fff;
 	case H_MIN:
 	case H_MAX: {
 		uint16_t sx = (a ^ b) & 0x8000;
@@ -578,7 +620,7 @@ static uint16_t half1(const struct hctx *h, uint16_t a, uint16_t b, uint16_t c)
 	default: s = tanh(x); break;
 	}
 	if (s != s)
-		return nanv;
+		return h->sat ? 0 : nanv;
 	if (isinf(s))
 		err = 0;
 	uint16_t r = half_round2(f, s, err, MOD_RN, h->opts);

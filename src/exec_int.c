@@ -16,6 +16,7 @@ __extension__ typedef __int128 s128;
  * Notes (ISA 9.7.1, checked on an H100, tests/hw_alu):
  *  - div x/0 and rem x%0 give all ones (u and s, every width); INT_MIN / -1 = INT_MIN and
  *    INT_MIN % -1 = 0.
+ *  - bfe/bfi.b64 use the whole 32-bit position and length operands (32-bit forms: bits 0-7).
  *  - The carry lane array holds the hardware carry flag: add.cc sets it to the carry out,
  *    sub.cc/subc.cc to NOT borrow, and subc computes a + ~b + cc (so cc = 1 means "no borrow
  *    in"). addc after sub.cc therefore sees 1 when no borrow occurred, as on the hardware.
@@ -308,23 +309,26 @@ ALU_FN(bfind_generic)
 	});
 }
 
+/* bfe/bfi take position and length from bits 0-7 (32-bit forms); the H100's 64-bit forms use
+ * the whole 32-bit operands (a position of 256 is past the end, not 0). */
 ALU_FN(bfe_generic)
 {
 	int bits = alu_bits(ai->type);
+	uint32_t pmask = bits == 64 ? 0xffffffffu : 0xffu;
 	bool sgn = alu_signed(ai->type);
 	uint64_t m = alu_wmask(bits);
 	LANE_LOOP(mask, {
 		uint64_t a = x->a[l] & m;
-		uint32_t pos = x->b[l] & 0xff, len = x->c[l] & 0xff;
+		uint32_t pos = (uint32_t)x->b[l] & pmask, len = (uint32_t)x->c[l] & pmask;
 		uint64_t r = 0;
 		if (pos < (uint32_t)bits)
 			r = a >> pos;
 		if (len < 64)
 			r &= (1ull << len) - 1;
 		if (sgn && len) {
-			uint32_t sb = pos + len - 1;
-			if (sb > (uint32_t)bits - 1)
-				sb = (uint32_t)bits - 1;
+			uint64_t sb = (uint64_t)pos + len - 1;
+			if (sb > (uint64_t)bits - 1)
+				sb = (uint64_t)bits - 1;
 			if ((a >> sb) & 1) {
 				/* bits at and above len are the sign; positions past msb too */
 				uint32_t have = pos < (uint32_t)bits ? (uint32_t)bits - pos : 0;
@@ -339,10 +343,11 @@ ALU_FN(bfe_generic)
 ALU_FN(bfi_generic)
 {
 	int bits = alu_bits(ai->type);
+	uint32_t pmask = bits == 64 ? 0xffffffffu : 0xffu;
 	uint64_t m = alu_wmask(bits);
 	LANE_LOOP(mask, {
 		uint64_t f = x->a[l] & m, b = x->b[l] & m;
-		uint32_t pos = x->c[l] & 0xff, len = x->e[l] & 0xff;
+		uint32_t pos = (uint32_t)x->c[l] & pmask, len = (uint32_t)x->e[l] & pmask;
 		uint64_t r = b;
 		if (pos < (uint32_t)bits && len) {
 			uint64_t fm = len >= 64 ? ~0ull : (1ull << len) - 1;
