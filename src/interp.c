@@ -203,19 +203,41 @@ static uint32_t pred_mask(const uint64_t *p, bool neg)
 	return neg ? ~m : m;
 }
 
+uint32_t popcount32(uint32_t m)
+{
+	m = m - ((m >> 1) & 0x55555555u);
+	m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+	return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+/* A frame for fn: from the launch's cache when one is free (registers start at zero). */
 static struct frame *frame_new(struct launch *L, struct warp *w, struct dfunc *fn)
 {
-	struct frame *f = calloc(1, sizeof *f);
-	if (!f)
-		return NULL;
-	f->fn = fn;
-	f->regs = calloc((size_t)fn->nslots * LANES, sizeof(uint64_t));
-	f->params = calloc((size_t)LANES * (fn->param_size ? fn->param_size : 1), 1);
-	if (!f->regs || !f->params) {
-		free(f->regs);
-		free(f->params);
-		free(f);
-		return NULL;
+	size_t idx = (size_t)(fn - L->P->funcs);
+	struct frame *f = L->frame_cache ? L->frame_cache[idx] : NULL;
+	size_t pbytes = (size_t)LANES * (fn->param_size ? fn->param_size : 1);
+	if (f) {
+		L->frame_cache[idx] = f->next_free;
+		memset(f->regs, 0, (size_t)fn->nslots * LANES * sizeof(uint64_t));
+		memset(f->params, 0, pbytes);
+		f->caller = NULL;
+		f->call = NULL;
+		f->depth = 0;
+		f->refs = 0;
+		f->ret_pc = 0;
+	} else {
+		f = calloc(1, sizeof *f);
+		if (!f)
+			return NULL;
+		f->fn = fn;
+		f->regs = calloc((size_t)fn->nslots * LANES, sizeof(uint64_t));
+		f->params = calloc(pbytes, 1);
+		if (!f->regs || !f->params) {
+			free(f->regs);
+			free(f->params);
+			free(f);
+			return NULL;
+		}
 	}
 	f->local_base = w->local_top;
 	uint32_t need = w->local_top + fn->local_size;
@@ -242,17 +264,33 @@ static struct frame *frame_new(struct launch *L, struct warp *w, struct dfunc *f
 	return f;
 }
 
-void frame_release(struct warp *w, struct frame *f)
+void frame_release(struct launch *L, struct warp *w, struct frame *f)
 {
 	while (f && --f->refs <= 0) {
 		struct frame *caller = f->caller; /* a callee frame holds a reference to it */
 		if (f->local_base + f->fn->local_size == w->local_top)
 			w->local_top = f->local_base;
-		free(f->regs);
-		free(f->params);
-		free(f);
+		size_t idx = (size_t)(f->fn - L->P->funcs);
+		f->next_free = L->frame_cache[idx];
+		L->frame_cache[idx] = f;
 		f = caller;
 	}
+}
+
+void frame_cache_free(struct launch *L)
+{
+	for (uint32_t i = 0; L->frame_cache && i < L->P->nfuncs; i++) {
+		struct frame *f = L->frame_cache[i];
+		while (f) {
+			struct frame *next = f->next_free;
+			free(f->regs);
+			free(f->params);
+			free(f);
+			f = next;
+		}
+	}
+	free(L->frame_cache);
+	L->frame_cache = NULL;
 }
 
 struct frame *sched_base_frame(struct launch *L, struct warp *w)
@@ -337,7 +375,7 @@ static void do_call(struct launch *L, struct warp *w, struct group *g, const str
 	nf->refs = 1;
 	f->refs++; /* the callee frame keeps its caller alive */
 	g->frame = nf;
-	frame_release(w, f); /* the group's reference moves to the callee */
+	frame_release(L, w, f); /* the group's reference moves to the callee */
 	g->pc = 0;
 }
 
@@ -381,7 +419,7 @@ static void do_ret(struct launch *L, struct warp *w, struct group *g, uint32_t m
 	g->frame = cf;
 	g->pc = f->ret_pc;
 	cf->refs++;
-	frame_release(w, f);      /* the group's reference to the callee            */
+	frame_release(L, w, f);      /* the group's reference to the callee            */
 }
 
 static void do_branch(struct warp *w, struct group *g, uint32_t taken, uint32_t target)
@@ -433,7 +471,7 @@ static void do_brx(struct launch *L, struct warp *w, struct group *g, const stru
 static bool exec_other(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		       uint32_t mask)
 {
-	switch (ir_op_family((enum ir_op)di->op)) {
+	switch ((enum ir_family)di->fam) {
 	case FAM_MOVE:
 		exec_move(L, w, g->frame, di, mask);
 		g->pc++;
@@ -485,10 +523,9 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			mask &= pred_mask(slot_ptr(f, (uint32_t)di->guard), di->guard_neg);
 		L->cmask = mask;
 		n++;
-		L->thread_steps += (uint32_t)__builtin_popcount(mask);
 		if (L->cfg.trace_all)
 			trace_insn(L, w, di, mask);
-		if (ir_op_family((enum ir_op)di->op) == FAM_ALU) {
+		if (di->fam == FAM_ALU) {
 			if (mask) {
 				struct alu_args x;
 				x.d = di->d.kind == DOP_REG ? slot_ptr(f, di->d.slot) : tmp[4];

@@ -105,6 +105,7 @@ struct dinsn {
 	uint8_t space2;         /* second space (cp.async source, cvta window)               */
 	uint8_t sem, scope;     /* enum ir_mod                                               */
 	uint8_t vec;            /* 1, 2, 4                                                   */
+	uint8_t fam;            /* enum ir_family, cached for the dispatch loop              */
 	uint8_t mode;           /* op-specific (atom op, shfl/vote mode, ...) as enum ir_mod  */
 	uint32_t flags;         /* DF_*                                                      */
 	struct dop d, d2;
@@ -153,6 +154,7 @@ struct dprog *load_program(struct ir_module *m);
 
 struct frame {
 	struct dfunc *fn;
+	struct frame *next_free;    /* in the launch's cache of frames of fn                  */
 	uint64_t *regs;         /* nslots * LANES                                             */
 	uint8_t *params;        /* LANES * fn->param_size                                     */
 	uint32_t local_base;    /* per-thread local offset of this frame's .local variables   */
@@ -283,6 +285,7 @@ struct launch {
 	const struct dinsn *ci;
 	uint32_t cmask;
 	FILE *trace;
+	struct frame **frame_cache; /* per dfunc index: frames to reuse (no malloc churn)     */
 };
 
 /* interp.c */
@@ -290,6 +293,7 @@ struct launch {
  * instructions ran. Returns the number of instructions executed. */
 uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uint32_t budget);
 uint64_t *slot_ptr(struct frame *f, uint32_t slot);
+uint32_t popcount32(uint32_t m);
 /* One lane's value of a source operand (register, immediate, special register), and of an
  * address operand (base register + offset, or a variable's address). */
 uint64_t op_read(struct launch *L, struct warp *w, struct frame *f, const struct dop *o,

@@ -800,6 +800,7 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 	struct mods md;
 	read_mods(in, &md);
 	di->op = (uint16_t)in->op;
+	di->fam = (uint8_t)ir_op_family(in->op);
 	di->ir = in;
 	di->guard = -1;
 	if (in->has_guard) {
@@ -1010,6 +1011,7 @@ struct dprog *load_program(struct ir_module *m)
 				return NULL;
 		}
 		df->code[f->ninsns].op = OP_RET;
+		df->code[f->ninsns].fam = FAM_CTRL;
 		df->code[f->ninsns].guard = -1;
 		df->code[f->ninsns].ir = f->ninsns ? &f->insns[f->ninsns - 1] : NULL;
 		df->param_off = arena_alloc(m->arena, sizeof(uint32_t) * (f->nparams + 1));

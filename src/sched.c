@@ -90,7 +90,7 @@ static struct group *pick(struct warp *w)
 		struct group *g = *pp;
 		if (g->state == G_DONE) {
 			*pp = g->next;
-			frame_release(w, g->frame);
+			frame_release(w->cta->cluster->L, w, g->frame);
 			free(g);
 			continue;
 		}
@@ -108,7 +108,7 @@ static struct group *pick(struct warp *w)
 				if (b->state == G_READY)
 					a->state = G_READY;
 				*bp = b->next;
-				frame_release(w, b->frame);
+				frame_release(w->cta->cluster->L, w, b->frame);
 				free(b);
 				continue;
 			}
@@ -194,7 +194,7 @@ static void free_cluster(struct cluster *cl)
 			while (w->groups) {
 				struct group *g = w->groups;
 				w->groups = g->next;
-				frame_release(w, g->frame);
+				frame_release(w->cta->cluster->L, w, g->frame);
 				free(g);
 			}
 			free(w->local);
@@ -361,7 +361,10 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 				struct group *g = pick(w);
 				if (!g)
 					break;
+				uint32_t lanes = popcount32(g->mask);
 				uint32_t n = interp_run_group(L, w, g, budget);
+				/* thread-instructions: the group's lanes, guarded-off ones included */
+				L->thread_steps += (uint64_t)n * lanes;
 				budget = n >= budget ? 0 : budget - n;
 				L->steps += n;
 				L->clock += n;
@@ -416,6 +419,11 @@ int sched_launch(struct launch *L)
 	uint32_t nc[3] = {k->grid[0] / k->cluster[0], k->grid[1] / k->cluster[1],
 			  k->grid[2] / k->cluster[2]};
 	L->rng = k->seed ? k->seed * 0x9E3779B97F4A7C15ull + 1 : 0x2545F4914F6CDD1Dull;
+	L->frame_cache = calloc(L->P->nfuncs ? L->P->nfuncs : 1, sizeof *L->frame_cache);
+	if (!L->frame_cache) {
+		runtime_error(L, 1, "out of memory");
+		return L->status;
+	}
 	for (uint32_t z = 0; z < nc[2]; z++)
 		for (uint32_t y = 0; y < nc[1]; y++)
 			for (uint32_t x = 0; x < nc[0]; x++) {
@@ -431,7 +439,9 @@ int sched_launch(struct launch *L)
 				free_cluster(&cl);
 				L->cur = NULL;
 				if (L->stop || L->status == 3)
-					return L->status;
+					goto out;
 			}
+out:
+	frame_cache_free(L);
 	return L->status;
 }
