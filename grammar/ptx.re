@@ -229,6 +229,8 @@ done:
 int ptx_lex(PTX_STYPE *lval, struct src_span *lloc, struct parser *p)
 {
 	(void)lval;
+	p->prev_tok = p->tok;
 	p->last_tok = lex_scan(&p->lx, lloc);
+	p->tok = *lloc;
 	return p->last_tok;
 }

@@ -133,8 +133,7 @@ enum ir_mod ir_mod_lookup(const char *s, size_t len)
 		unsigned k = mod_slots[i];
 		if (!k)
 			return MOD_NONE;
-		const char *n = mod_table[k].name;
-		if (strlen(n) == full && memcmp(n + 1, body, blen) == 0)
+		if (mod_len[k] == full && memcmp(mod_table[k].name + 1, body, blen) == 0)
 			return (enum ir_mod)k;
 	}
 }
@@ -1996,6 +1995,31 @@ void ir_insn_new(struct parser *p, uint32_t guard_id, struct src_span opcode, ui
 
 /* ---- Syntax errors and the driver ------------------------------------------------------ */
 
+static bool wordish(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '%' || c == '.';
+}
+
+/* A guess at the usual slips, from the tokens around the error: a missing ';' when the
+ * offending token starts a new line, a missing ',' between two operands on one line. */
+static const char *syntax_hint(struct parser *p, struct src_span s)
+{
+	const char *text = p->file->text;
+	if (s.off >= p->file->len)
+		return p->in_body ? " (missing '}' at the end of the function?)" : "";
+	struct src_span q = p->prev_tok;
+	if (q.len == 0 || q.off + q.len > s.off)
+		return "";
+	char last = text[q.off + q.len - 1], first = text[s.off];
+	if (last == ';' || last == '{' || last == '}' || last == ':' || last == ',')
+		return "";
+	if (memchr(text + q.off + q.len, '\n', s.off - (q.off + q.len)))
+		return " (missing ';' at the end of the previous line?)";
+	if ((wordish(last) || last == ']' || last == ')') && (wordish(first) || first == '['))
+		return " (missing ',' between operands?)";
+	return "";
+}
+
 void ir_syntax_error(struct parser *p, const struct src_span *loc, const char *msg, int lexcase)
 {
 	struct src_span s = *loc;
@@ -2026,7 +2050,7 @@ void ir_syntax_error(struct parser *p, const struct src_span *loc, const char *m
 			err(p, s, "invalid character '\\x%02x'", (unsigned char)t[0]);
 		return;
 	}
-	err(p, s, "%s", msg);
+	err(p, s, "%s%s", msg, syntax_hint(p, s));
 }
 
 struct ir_module *ir_parse(struct arena *a, struct diag *d, struct src_file *file)
@@ -2082,6 +2106,7 @@ struct ir_module *ir_parse(struct arena *a, struct diag *d, struct src_file *fil
 	}
 	scope_seal(m->scope);
 	free(p->ostk);
+	free(p->ex);
 	free(p->fstk);
 	free(p->words);
 	free(p->insns);

@@ -69,6 +69,7 @@ struct parser {
 	struct diag *d;
 	struct src_file *file;
 	int last_tok;                   /* kind of the last token the lexer returned       */
+	struct src_span tok, prev_tok;  /* its span, and the span of the one before        */
 	struct ir_scope *builtin;       /* special registers                               */
 	struct ir_func *func;           /* function whose body is open, or NULL            */
 	struct ir_scope *scope;         /* innermost open scope                            */
