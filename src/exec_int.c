@@ -791,8 +791,15 @@ int alu_prepare(struct alu_insn *ai, const char **why)
 		return alu_prepare_int(ai, why);
 	case OP_SLCT:
 		return alu_prepare_int(ai, why);
+	case OP_MIN:
+	case OP_MAX:
+		if (ai->nsrc > 2) {
+			*why = "three-input min/max is not supported";
+			return -1;
+		}
+		/* fall through */
 	case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_DIV: case OP_ABS:
-	case OP_NEG: case OP_MIN: case OP_MAX:
+	case OP_NEG:
 		if (!alu_is_int(t))
 			return alu_prepare_fp(ai, why);
 		return alu_prepare_int(ai, why);
