@@ -66,6 +66,19 @@ enum ck_sreg_id {
 #undef SREG
 };
 
+/* Shape and size of each special register, from sreg.def. */
+enum { SR_V4, SR_SCALAR, SR_PRED };
+static const uint8_t sreg_shape[] = {
+#define SREG(name, spelling, shape, size) shape,
+#include "sreg.def"
+#undef SREG
+};
+static const uint8_t sreg_size[] = {
+#define SREG(name, spelling, shape, size) size,
+#include "sreg.def"
+#undef SREG
+};
+
 static const struct ck_sregrule sregrules[] = {
 #define CK_SREG(s, ptx, sm) {CKS_##s, ptx, sm},
 #include "checkrules.def"
@@ -169,7 +182,7 @@ static const char *kind_text(enum ck_kind k)
 	case K_PRED_D: return "a predicate register";
 	case K_U32_D: return "a 32-bit integer register";
 	case K_TY_D: return "an integer register of the instruction type's width";
-	case K_TY_A: return "a register of the instruction type's width, a variable or a constant";
+	case K_TY_A: return "a register of the instruction type's width, a shared variable or a constant";
 	case K_ELECT: return "'d|p' (a 32-bit register or '_', and a predicate register)";
 	case K_IMM: return "an integer constant";
 	default: return "nothing";
@@ -269,7 +282,9 @@ static void check_kind(struct ck *c, const struct ir_insn *in, int i, enum ck_ki
 		break;
 	case K_TY_A:
 		ok = is_int_reg(o, ir_type_size(ty)) || o->kind == OPND_IMM ||
-		     (o->kind == OPND_SYM && o->ref.sym && o->ref.sym->kind == SYM_VAR);
+		     (o->kind == OPND_SYM && o->ref.sym && o->ref.sym->kind == SYM_VAR &&
+		      (o->ref.sym->space == MOD_SHARED || o->ref.sym->space == MOD_SHARED_CTA ||
+		       o->ref.sym->space == MOD_SHARED_CLUSTER));
 		break;
 	case K_ELECT:
 		ok = o->kind == OPND_DUAL && o->vec.n == 2 &&
@@ -702,12 +717,77 @@ static void fence_check(struct ck *c, const struct ir_insn *in)
 
 /* ---- Driver ------------------------------------------------------------------------------ */
 
+/* Special registers are read only by mov and cvt (ISA 10), whole or by component, into a
+ * register of their own width (mov) - ptxas: "Special register argument not allowed". */
+static bool check_sreg_use(struct ck *c, const struct ir_insn *in, const struct ir_operand *o)
+{
+	const struct ir_sym *y = o->ref.sym;
+	int id = y->sreg, name_len = (int)y->name_len;
+	if (in->op != OP_MOV && in->op != OP_CVT) {
+		if (c->ops[in->op].known)
+			return true;    /* the operand kinds report it */
+		error(c, o->span, "special register '%.*s' cannot be an operand of %s (read it with "
+		      "mov)", name_len, y->name, ir_op_name(in->op));
+		return false;
+	}
+	if (sreg_shape[id] == SR_V4 && o->ref.comp < 0) {
+		error(c, o->span, "'%.*s' is a vector: read one component (.x, .y or .z)", name_len,
+		      y->name);
+		return false;
+	}
+	if (sreg_shape[id] != SR_V4 && o->ref.comp >= 0) {
+		error(c, o->span, "'%.*s' has no components", name_len, y->name);
+		return false;
+	}
+	if (in->op == OP_MOV) {
+		enum ir_mod t = MOD_NONE;
+		for (unsigned i = 0; i < in->nmods; i++)
+			if (ir_mod_kind(in->mods[i]) == MK_TYPE)
+				t = in->mods[i];
+		bool ok = sreg_shape[id] == SR_PRED ? t == MOD_PRED
+			  : is_int_type(t) && ir_type_size(t) == sreg_size[id];
+		if (t != MOD_NONE && !ok) {
+			error(c, o->span, "'%.*s' is %s: mov%s cannot read it", name_len, y->name,
+			      sreg_shape[id] == SR_PRED ? "a predicate"
+			      : sreg_size[id] == 8 ? "64 bits wide" : "32 bits wide", ir_mod_name(t));
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Opcodes without rule rows: only the gates every instruction shares (ISA 5.1: the
+ * ::cta / ::cluster sub-qualifiers need PTX 7.8, ::cluster needs sm_90) and, for ld/st, the
+ * immediate-address restriction ptxas enforces ("[imm]" only for .local). */
+static void check_unlisted(struct ck *c, const struct ir_insn *in)
+{
+	const char *name = ir_op_name(in->op);
+	enum ir_mod space = MOD_NONE;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		enum ir_mod m = in->mods[i];
+		char what[96];
+		if (ir_mod_kind(m) == MK_SPACE)
+			space = m;
+		if (m == MOD_SHARED_CTA || m == MOD_SHARED_CLUSTER) {
+			snprintf(what, sizeof what, "'%s' on %s", ir_mod_name(m), name);
+			need(c, in->mod_spans[i], what, 78, m == MOD_SHARED_CLUSTER ? 90 : 0);
+		}
+	}
+	if ((in->op == OP_LD || in->op == OP_ST) && space != MOD_NONE && space != MOD_LOCAL)
+		for (unsigned i = 0; i < in->nopnds; i++)
+			if (in->opnds[i].kind == OPND_ADDR && !in->opnds[i].addr.base)
+				error(c, in->opnds[i].span, "%s%s cannot take an immediate address "
+				      "(only .local can)", name, ir_mod_name(space));
+}
+
 static void check_insn(struct ck *c, const struct ir_insn *in)
 {
 	/* Special registers: version and target gates apply wherever they are read. */
 	for (unsigned i = 0; i < in->nopnds; i++) {
 		const struct ir_operand *o = &in->opnds[i];
 		if (!is_sreg(o))
+			continue;
+		if (!check_sreg_use(c, in, o))
 			continue;
 		for (size_t k = 0; k < sizeof sregrules / sizeof sregrules[0]; k++)
 			if (sregrules[k].sreg == o->ref.sym->sreg) {
@@ -718,8 +798,10 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 			}
 	}
 	const struct ck_oprule *r = &c->ops[in->op];
-	if (!r->known)
+	if (!r->known) {
+		check_unlisted(c, in);
 		return;
+	}
 	const char *name = ir_op_name(in->op);
 	if (!need(c, in->op_span, name, r->ptx, r->sm))
 		return;
