@@ -14,7 +14,7 @@
 #include "interp.h"
 #include "memory.h"
 
-#define DEFAULT_MAX_STEPS 2000000000ull
+#define DEFAULT_MAX_STEPS 300000000ull /* warp-instructions: ~10 s of a spinning loop */
 
 struct ptxi_module {
 	struct src_file file;

@@ -208,12 +208,13 @@ static void free_cluster(struct cluster *cl)
 
 /* ---- deadlock report ----------------------------------------------------------------- */
 
-static void thread_list(struct launch *L, struct cta *c, bool exited, struct strbuf *b)
+/* Threads of CTA c that exited (or "none"). */
+static void exited_threads(struct launch *L, struct cta *c, struct strbuf *b)
 {
 	bool any = false;
 	for (uint32_t i = 0; i < c->nwarps; i++) {
 		struct warp *w = &c->warps[i];
-		uint32_t m = exited ? w->valid & ~w->live : 0;
+		uint32_t m = w->valid & ~w->live;
 		if (!m)
 			continue;
 		struct strbuf t = {0};
@@ -226,22 +227,101 @@ static void thread_list(struct launch *L, struct cta *c, bool exited, struct str
 		sb_printf(b, "none");
 }
 
-static void report_group(struct launch *L, struct warp *w, struct group *g)
+/* The other blocked groups of the cluster, with where they wait: the threads that could
+ * have arrived but are stuck elsewhere. */
+static bool same_site(const struct warp *wa, const struct group *a, const struct warp *wb,
+		      const struct group *b);
+
+static void waiting_elsewhere(struct launch *L, struct cluster *cl, const struct warp *sw,
+			      const struct group *self, struct strbuf *b)
+{
+	bool any = false;
+	for (uint32_t r = 0; r < cl->nctas; r++)
+		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++) {
+			struct warp *w = &cl->ctas[r].warps[i];
+			for (const struct group *g = w->groups; g; g = g->next) {
+				if (g->state == G_DONE || same_site(sw, self, w, g))
+					continue;
+				if (self->state == G_MBAR && g->state == G_MBAR &&
+				    g->wait_mbar == self->wait_mbar)
+					continue; /* waiting on the same barrier: not "elsewhere" */
+				const struct dinsn *di = &g->frame->fn->code[g->pc];
+				uint32_t line = 0, col = 0;
+				if (di->ir)
+					src_locate(L->file, di->ir->span.off, &line, &col);
+				struct strbuf t = {0};
+				describe_threads(L, w, g->mask, &t);
+				sb_printf(b, "\n  %s at line %u (%s)", t.s, line,
+					  ir_op_name((enum ir_op)di->op));
+				sb_free(&t);
+				any = true;
+			}
+		}
+	if (!any)
+		sb_printf(b, " none");
+}
+
+/* Groups blocked at the same instruction on the same thing, in the same CTA. */
+static bool same_site(const struct warp *wa, const struct group *a, const struct warp *wb,
+		      const struct group *b)
+{
+	return wa->cta == wb->cta && a->frame->fn == b->frame->fn && a->pc == b->pc &&
+	       a->state == b->state && a->wait_mbar == b->wait_mbar && a->wait_id == b->wait_id;
+}
+
+/* "CTA (0,0,0) threads 0-63": every thread of w's CTA blocked at g's site, as ranges of
+ * linear thread ids; appends those groups to `done`. */
+static void site_threads(struct warp *w, struct group *g, struct strbuf *b,
+			 struct group **done, uint32_t *ndone)
+{
+	struct cta *c = w->cta;
+	struct strbuf r = {0};
+	uint32_t count = 0, nranges = 0;
+	int64_t open = -1;
+	for (uint32_t i = 0; i <= c->nwarps; i++) {
+		uint32_t mask = 0;
+		for (struct group *o = i < c->nwarps ? c->warps[i].groups : NULL; o; o = o->next)
+			if (o->state != G_DONE && same_site(w, g, &c->warps[i], o)) {
+				mask |= o->mask;
+				done[(*ndone)++] = o;
+			}
+		for (uint32_t l = 0; l < LANES; l++) {
+			int64_t t = (int64_t)i * LANES + l;
+			bool in = i < c->nwarps && (mask >> l & 1);
+			if (in && open < 0)
+				open = t;
+			if (!in && open >= 0) { /* the range [open, t-1] ends */
+				sb_printf(&r, nranges++ ? ", %lld" : "%lld", (long long)open);
+				if (t - 1 > open)
+					sb_printf(&r, "-%lld", (long long)(t - 1));
+				count += (uint32_t)(t - open);
+				open = -1;
+			}
+		}
+	}
+	sb_printf(b, "CTA (%u,%u,%u) thread%s %s", c->ctaid[0], c->ctaid[1], c->ctaid[2],
+		  count == 1 ? "" : "s", r.s ? r.s : "?");
+	sb_free(&r);
+}
+
+static void report_group(struct launch *L, struct warp *w, struct group *g, struct group **done,
+			 uint32_t *ndone)
 {
 	const struct dinsn *di = &g->frame->fn->code[g->pc];
 	struct strbuf msg = {0}, n = {0};
 	struct cta *c = w->cta;
 	L->ci = di;
 	L->cw = w;
-	describe_threads(L, w, g->mask, &n);
+	site_threads(w, g, &n, done, ndone);
 	switch (g->state) {
 	case G_BAR: {
 		struct barstate *b = &c->bar[g->wait_id];
 		sb_printf(&msg, "deadlock: %s waits forever at barrier %u", ir_op_name((enum ir_op)di->op),
 			  g->wait_id);
-		sb_printf(&n, "\nbarrier %u: %u of %u threads arrived; %u threads of the CTA have not "
-			  "exited", g->wait_id, b->arrived, b->expected ? b->expected : c->live_threads,
-			  c->live_threads);
+		sb_printf(&n, "\nbarrier %u: %u of %u threads arrived", g->wait_id, b->arrived,
+			  b->expected ? b->expected : c->live_threads);
+		sb_printf(&n, "\nthreads blocked elsewhere:");
+		waiting_elsewhere(L, c->cluster, w, g, &n);
 		break;
 	}
 	case G_CLUSTER_BAR:
@@ -251,6 +331,8 @@ static void report_group(struct launch *L, struct warp *w, struct group *g)
 			  c->cluster->live_threads,
 			  (w->cbar_waitable & g->mask) == g->mask ? ""
 								    : " (these threads never arrived)");
+		sb_printf(&n, "\nthreads blocked elsewhere:");
+		waiting_elsewhere(L, c->cluster, w, g, &n);
 		break;
 	case G_MBAR: {
 		struct mbar *mb = g->wait_mbar;
@@ -273,9 +355,11 @@ static void report_group(struct launch *L, struct warp *w, struct group *g)
 		else if (mb->tx < 0)
 			sb_printf(&n, "\n%lld bytes completed beyond what was expected",
 				  (long long)-mb->tx);
-		sb_printf(&n, "\nthreads of CTA (%u,%u,%u) that exited: ", mb->cta->ctaid[0],
-			  mb->cta->ctaid[1], mb->cta->ctaid[2]);
-		thread_list(L, mb->cta, true, &n);
+		sb_printf(&n, "\nthreads of CTA (%u,%u,%u) that exited: ",
+			  mb->cta->ctaid[0], mb->cta->ctaid[1], mb->cta->ctaid[2]);
+		exited_threads(L, mb->cta, &n);
+		sb_printf(&n, "\nthreads blocked elsewhere:");
+		waiting_elsewhere(L, c->cluster, w, g, &n);
 		break;
 	}
 	case G_WARPSYNC:
@@ -295,22 +379,40 @@ static void report_group(struct launch *L, struct warp *w, struct group *g)
 	sb_free(&n);
 }
 
+static bool in_list(struct group **list, uint32_t n, const struct group *g)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (list[i] == g)
+			return true;
+	return false;
+}
+
 static void report_deadlock(struct launch *L, struct cluster *cl)
 {
-	uint32_t shown = 0, blocked = 0;
+	uint32_t shown = 0, blocked = 0, ndone = 0, ngroups = 0;
+	for (uint32_t r = 0; r < cl->nctas; r++)
+		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++)
+			for (struct group *g = cl->ctas[r].warps[i].groups; g; g = g->next)
+				ngroups++;
+	struct group **done = calloc(ngroups + 1, sizeof *done);
+	if (!done)
+		return;
 	for (uint32_t r = 0; r < cl->nctas; r++)
 		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++)
 			for (struct group *g = cl->ctas[r].warps[i].groups; g; g = g->next) {
 				if (g->state == G_DONE)
 					continue;
-				blocked += (uint32_t)__builtin_popcount(g->mask);
+				blocked += popcount32(g->mask);
+				if (in_list(done, ndone, g))
+					continue;
 				if (shown++ < 16)
-					report_group(L, &cl->ctas[r].warps[i], g);
+					report_group(L, &cl->ctas[r].warps[i], g, done, &ndone);
 			}
+	free(done);
 	char m[200];
 	snprintf(m, sizeof m,
 		 "deadlock: the launch can never finish: %u thread%s blocked, nothing left to run%s",
-		 blocked, blocked == 1 ? "" : "s", shown > 16 ? " (first 16 groups shown)" : "");
+		 blocked, blocked == 1 ? "" : "s", shown > 16 ? " (the first 16 places shown)" : "");
 	diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL, m);
 	L->status = 3;
 }
