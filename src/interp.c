@@ -183,14 +183,51 @@ void trace_line(struct launch *L, struct warp *w, uint32_t lanes, const char *te
 	sb_free(&b);
 }
 
-static void trace_insn(struct launch *L, struct warp *w, const struct dinsn *di, uint32_t mask)
+static void trace_insn(struct launch *L, struct warp *w, const struct dinsn *di, uint32_t group,
+		       uint32_t mask)
 {
 	if (!di->ir)
 		return;
-	char t[256];
-	snprintf(t, sizeof t, "%.*s", (int)(di->ir->span.len > 200 ? 200 : di->ir->span.len),
-		 L->file->text + di->ir->span.off);
-	trace_line(L, w, mask, t);
+	char t[300];
+	int n = snprintf(t, sizeof t, "%.*s", (int)(di->ir->span.len > 200 ? 200 : di->ir->span.len),
+			 L->file->text + di->ir->span.off);
+	if (mask != group && n > 0 && (size_t)n < sizeof t)
+		snprintf(t + n, sizeof t - (size_t)n, mask ? "   [guard false for some threads]"
+							: "   [guard false: nothing done]");
+	trace_line(L, w, mask ? mask : group, t);
+}
+
+/* After an instruction ran under --trace all: the destination's new values, so a learner
+ * sees what it did ("%r3 = 0x00000007", or per lane when the lanes differ). */
+static void trace_result(struct launch *L, struct frame *f, const struct dinsn *di,
+			 uint32_t mask)
+{
+	const struct dop *d = &di->d;
+	if (!mask || !di->ir || d->kind != DOP_REG || !di->ir->nopnds)
+		return;
+	const struct ir_operand *o = &di->ir->opnds[0];
+	if (o->kind == OPND_DUAL)
+		o = &o->vec.elems[0];
+	const uint64_t *v = slot_ptr(f, d->slot);
+	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
+	bool same = true;
+	for (uint32_t m = mask; m; m &= m - 1)
+		same &= v[__builtin_ctz(m)] == v[l0];
+	struct strbuf b = {0};
+	sb_printf(&b, "        %.*s = ", (int)o->span.len, L->file->text + o->span.off);
+	if (same) {
+		sb_printf(&b, "0x%llx", (unsigned long long)v[l0]);
+	} else {
+		int shown = 0;
+		for (uint32_t m = mask; m && shown < 8; m &= m - 1, shown++)
+			sb_printf(&b, "%s[%d] 0x%llx", shown ? ", " : "", __builtin_ctz(m),
+				  (unsigned long long)v[__builtin_ctz(m)]);
+		if (popcount32(mask) > 8)
+			sb_printf(&b, ", ...");
+	}
+	FILE *out = L->trace ? L->trace : stderr;
+	fprintf(out, "%s\n", b.s);
+	sb_free(&b);
 }
 
 /* ---- control flow -------------------------------------------------------------------- */
@@ -524,7 +561,7 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 		L->cmask = mask;
 		n++;
 		if (L->cfg.trace_all)
-			trace_insn(L, w, di, mask);
+			trace_insn(L, w, di, g->mask, mask);
 		if (di->fam == FAM_ALU) {
 			if (mask) {
 				struct alu_args x;
@@ -536,6 +573,8 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 					*src[i] = lanes_of(L, w, f, &di->s[i], tmp[i], mask);
 				x.cc = w->cc;
 				di->alu.fn(&di->alu, &x, mask);
+				if (L->cfg.trace_all)
+					trace_result(L, f, di, mask);
 			}
 			if (++g->pc == stop_pc)
 				return n;
@@ -592,6 +631,8 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			}
 			if (!exec_other(L, w, g, di, mask))
 				return n;
+			if (L->cfg.trace_all && di->fam != FAM_MBAR)
+				trace_result(L, f, di, mask);
 			if (!alone || w->groups != g || g->next)
 				return n;
 			continue;
