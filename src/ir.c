@@ -2002,20 +2002,21 @@ static bool wordish(char c)
 
 /* A guess at the usual slips, from the tokens around the error: a missing ';' when the
  * offending token starts a new line, a missing ',' between two operands on one line. */
-static const char *syntax_hint(struct parser *p, struct src_span s)
+static const char *syntax_hint(struct parser *p, struct src_span s, const char *msg)
 {
 	const char *text = p->file->text;
 	if (s.off >= p->file->len)
 		return p->in_body ? " (missing '}' at the end of the function?)" : "";
 	struct src_span q = p->prev_tok;
-	if (q.len == 0 || q.off + q.len > s.off)
-		return "";
+	if (q.len == 0 || q.off + q.len > s.off || strstr(msg, "expecting"))
+		return ""; /* Bison's own list says it better */
 	char last = text[q.off + q.len - 1], first = text[s.off];
 	if (last == ';' || last == '{' || last == '}' || last == ':' || last == ',')
 		return "";
 	if (memchr(text + q.off + q.len, '\n', s.off - (q.off + q.len)))
 		return " (missing ';' at the end of the previous line?)";
-	if ((wordish(last) || last == ']' || last == ')') && (wordish(first) || first == '['))
+	if (p->in_body && (wordish(last) || last == ']' || last == ')') &&
+	    (wordish(first) || first == '['))
 		return " (missing ',' between operands?)";
 	return "";
 }
@@ -2050,7 +2051,7 @@ void ir_syntax_error(struct parser *p, const struct src_span *loc, const char *m
 			err(p, s, "invalid character '\\x%02x'", (unsigned char)t[0]);
 		return;
 	}
-	err(p, s, "%s%s", msg, syntax_hint(p, s));
+	err(p, s, "%s%s", msg, syntax_hint(p, s, msg));
 }
 
 struct ir_module *ir_parse(struct arena *a, struct diag *d, struct src_file *file)

@@ -1,15 +1,18 @@
 /*
  * corpus_check.c - parse PTX files and compare with what they expect (meson test "corpus").
+ * Arguments are files or directories (their *.ptx files, in name order).
  * A file whose first line is `// expect error: L:C message` must produce that error first
  * (as "path:L:C: error: message"); any other file must parse with no diagnostics at all.
  * With --time, also prints the parse speed of every file (bench/parse_speed.sh uses it);
  * --repeat N parses each file N times; --warm keeps freed memory in the process, so repeats
  * measure the parser without the kernel's cost of first-touching fresh pages.
  */
+#include <dirent.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "arena.h"
@@ -115,6 +118,34 @@ static int check_file(const char *path, int timing, int verbose, int repeat)
 	return fail;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.ptx files of a directory, sorted; NULL-terminated, malloc'd. */
+static char **list_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	size_t n = 0, cap = 16;
+	char **v = malloc(sizeof *v * cap);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len < 5 || strcmp(e->d_name + len - 4, ".ptx") != 0)
+			continue;
+		if (n + 2 > cap)
+			v = realloc(v, sizeof *v * (cap *= 2));
+		v[n] = malloc(strlen(dir) + len + 2);
+		sprintf(v[n++], "%s/%s", dir, e->d_name);
+	}
+	if (d)
+		closedir(d);
+	qsort(v, n, sizeof *v, by_name);
+	v[n] = NULL;
+	return v;
+}
+
 int main(int argc, char **argv)
 {
 	int timing = 0, verbose = 0, fails = 0, files = 0, repeat = 1;
@@ -135,6 +166,17 @@ int main(int argc, char **argv)
 		}
 		if (strcmp(argv[i], "-v") == 0) {
 			verbose = 1;
+			continue;
+		}
+		struct stat st;
+		if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			char **v = list_dir(argv[i]);
+			for (char **f = v; *f; f++) {
+				fails += check_file(*f, timing, verbose, repeat);
+				files++;
+				free(*f);
+			}
+			free(v);
 			continue;
 		}
 		fails += check_file(argv[i], timing, verbose, repeat);
