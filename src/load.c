@@ -12,6 +12,14 @@
 #include "interp.h"
 #include "memory.h"
 
+/* What one thread's frame may hold: registers (slots of 32 lanes) and .local/.param bytes
+ * (the hardware's local memory limit is 512 KiB per thread). */
+#define MAX_SLOTS 65536u
+#define MAX_LOCAL (512u * 1024u)
+#define MAX_SHARED (227u * 1024u)       /* sm_90: 227 KiB of shared memory per CTA */
+#define MAX_CONST (64u * 1024u)         /* the .const bank                         */
+#define MAX_GLOBAL_VARS (1u << 30)      /* module .global variables, 1 GiB         */
+
 struct loader {
 	struct dprog *P;
 	struct ir_module *m;
@@ -161,6 +169,11 @@ static void place_shared(struct loader *ld, struct ir_sym *s)
 	}
 	P->shared_static = align_up(P->shared_static, a);
 	s->addr = P->shared_static;
+	if ((uint64_t)P->shared_static + sym_size(s) > MAX_SHARED) {
+		lerr(ld, s->span, "shared variable '%s' (%u bytes) takes static shared memory past "
+		     "the %u bytes of an sm_90 CTA", s->name, sym_size(s), MAX_SHARED);
+		return;
+	}
 	P->shared_static += sym_size(s);
 }
 
@@ -171,6 +184,12 @@ static void place_const_or_global(struct loader *ld, struct ir_sym *s)
 	uint32_t *size = is_const ? &P->const_size : &P->global_size;
 	*size = align_up(*size, sym_align(s));
 	s->addr = *size;
+	uint32_t limit = is_const ? MAX_CONST : MAX_GLOBAL_VARS;
+	if ((uint64_t)*size + sym_size(s) > limit) {
+		lerr(ld, s->span, "variable '%s' (%u bytes) takes the module's %s variables past %u "
+		     "bytes", s->name, sym_size(s), is_const ? ".const" : ".global", limit);
+		return;
+	}
 	*size += sym_size(s);
 }
 
@@ -271,6 +290,7 @@ static void layout_function(struct loader *ld, struct dfunc *df, const struct ir
 {
 	collect_scopes(ld, f);
 	uint32_t slot = 0, local = ld->local_mod, param = 0;
+	uint64_t slot_total = 0; /* counted wide: %r<4000000000> must not wrap */
 	uint32_t kparam = 0;
 	for (uint32_t i = 0; i < f->nparams; i++) {
 		struct ir_sym *s = f->params[i];
@@ -298,10 +318,12 @@ static void layout_function(struct loader *ld, struct dfunc *df, const struct ir
 		for (struct ir_sym *s = ld->scopes[k]->syms; s; s = s->next_in_scope) {
 			if (s->kind == SYM_REG) {
 				s->slot = (int32_t)slot;
-				slot += (uint32_t)(s->vec > 1 ? s->vec : 1);
+				slot_total += (uint32_t)(s->vec > 1 ? s->vec : 1);
+				slot = slot_total > MAX_SLOTS ? MAX_SLOTS : (uint32_t)slot_total;
 			} else if (s->kind == SYM_REGRANGE) {
 				s->slot = (int32_t)slot;
-				slot += s->range_n;
+				slot_total += s->range_n;
+				slot = slot_total > MAX_SLOTS ? MAX_SLOTS : (uint32_t)slot_total;
 			} else if (s->kind == SYM_VAR && s->space == MOD_LOCAL) {
 				local = align_up(local, sym_align(s));
 				s->addr = local;
@@ -323,6 +345,13 @@ static void layout_function(struct loader *ld, struct dfunc *df, const struct ir
 			f->rets[i]->slot = (int32_t)slot++;
 	df->nslots = slot + 1; /* one scratch slot for sinks */
 	df->local_size = align_up(local, 16);
+	if (slot_total > MAX_SLOTS)
+		lerr(ld, f->span, "function '%s' declares %llu registers; ptxi supports up to %u",
+		     df->name, (unsigned long long)slot_total, MAX_SLOTS);
+	if (local > MAX_LOCAL || param > MAX_LOCAL)
+		lerr(ld, f->span, "function '%s' needs %u bytes of %s per thread; the limit is %u",
+		     df->name, local > MAX_LOCAL ? local : param,
+		     local > MAX_LOCAL ? ".local memory" : "parameters", MAX_LOCAL);
 	df->param_size = align_up(param, 8);
 	df->kparam_size = kparam;
 }
