@@ -570,7 +570,7 @@ static void read_mods(const struct ir_insn *in, struct mods *md)
 			    m == MOD_NUMBER || m == MOD_NOTANUMBER || m == MOD_NORMAL ||
 			    m == MOD_SUBNORMAL || m == MOD_UP || m == MOD_DOWN || m == MOD_BFLY ||
 			    m == MOD_IDX || m == MOD_ALL || m == MOD_ANY || m == MOD_UNI ||
-			    m == MOD_BALLOT)
+			    m == MOD_BALLOT || m == MOD_POPC)
 				md->mode = m;
 			break;
 		}
