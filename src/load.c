@@ -358,9 +358,11 @@ static void layout_function(struct loader *ld, struct dfunc *df, const struct ir
 
 /* ---- operands ------------------------------------------------------------------------ */
 
-static enum mspace var_space(struct loader *ld, const struct ir_sym *s)
+/* The space a state-space modifier names (MS_GENERIC when none is written). Parameters
+ * start as kernel params; var_space and settle_space refine them. */
+static enum mspace space_of(enum ir_mod m)
 {
-	switch (s->space) {
+	switch (m) {
 	case MOD_SHARED:
 	case MOD_SHARED_CTA:
 		return MS_SHARED_CTA;
@@ -375,11 +377,22 @@ static enum mspace var_space(struct loader *ld, const struct ir_sym *s)
 	case MOD_PARAM:
 	case MOD_PARAM_ENTRY:
 	case MOD_PARAM_FUNC:
-		return s->is_param && ld->irf->is_entry && !s->is_retparam ? MS_PARAM_KERNEL
-									   : MS_PARAM_FRAME;
+		return MS_PARAM_KERNEL;
+	case MOD_NONE:
+		return MS_GENERIC;
 	default:
 		return MS_NONE;
 	}
+}
+
+/* The space of a variable; a .param is the kernel's block only for a kernel's own formal
+ * parameters, otherwise it lives in the frame. */
+static enum mspace var_space(struct loader *ld, const struct ir_sym *s)
+{
+	enum mspace sp = s->space == MOD_NONE ? MS_NONE : space_of(s->space);
+	if (sp == MS_PARAM_KERNEL && !(s->is_param && ld->irf->is_entry && !s->is_retparam))
+		return MS_PARAM_FRAME;
+	return sp;
 }
 
 static struct dfunc *func_of(struct loader *ld, const struct ir_sym *s)
@@ -574,31 +587,6 @@ static void read_mods(const struct ir_insn *in, struct mods *md)
 				md->mode = m;
 			break;
 		}
-	}
-}
-
-static enum mspace space_of(enum ir_mod m)
-{
-	switch (m) {
-	case MOD_SHARED:
-	case MOD_SHARED_CTA:
-		return MS_SHARED_CTA;
-	case MOD_SHARED_CLUSTER:
-		return MS_SHARED_CLUSTER;
-	case MOD_GLOBAL:
-		return MS_GLOBAL;
-	case MOD_LOCAL:
-		return MS_LOCAL;
-	case MOD_CONST:
-		return MS_CONST;
-	case MOD_PARAM:
-	case MOD_PARAM_ENTRY:
-	case MOD_PARAM_FUNC:
-		return MS_PARAM_KERNEL; /* refined per operand */
-	case MOD_NONE:
-		return MS_GENERIC;
-	default:
-		return MS_NONE;
 	}
 }
 
