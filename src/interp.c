@@ -562,20 +562,23 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 		n++;
 		if (L->cfg.trace_all)
 			trace_insn(L, w, di, g->mask, mask);
+		if (!mask) { /* the guard is false for every lane: nothing happens */
+			if (++g->pc == stop_pc)
+				return n;
+			continue;
+		}
 		if (di->fam == FAM_ALU) {
-			if (mask) {
-				struct alu_args x;
-				x.d = di->d.kind == DOP_REG ? slot_ptr(f, di->d.slot) : tmp[4];
-				x.d2 = di->d2.kind == DOP_REG ? slot_ptr(f, di->d2.slot) : tmp[5];
-				const uint64_t **src[4] = {&x.a, &x.b, &x.c, &x.e};
-				x.a = x.b = x.c = x.e = NULL;
-				for (uint32_t i = 0; i < di->nsrc && i < 4; i++)
-					*src[i] = lanes_of(L, w, f, &di->s[i], tmp[i], mask);
-				x.cc = w->cc;
-				di->alu.fn(&di->alu, &x, mask);
-				if (L->cfg.trace_all)
-					trace_result(L, f, di, mask);
-			}
+			struct alu_args x;
+			x.d = di->d.kind == DOP_REG ? slot_ptr(f, di->d.slot) : tmp[4];
+			x.d2 = di->d2.kind == DOP_REG ? slot_ptr(f, di->d2.slot) : tmp[5];
+			const uint64_t **src[4] = {&x.a, &x.b, &x.c, &x.e};
+			x.a = x.b = x.c = x.e = NULL;
+			for (uint32_t i = 0; i < di->nsrc && i < 4; i++)
+				*src[i] = lanes_of(L, w, f, &di->s[i], tmp[i], mask);
+			x.cc = w->cc;
+			di->alu.fn(&di->alu, &x, mask);
+			if (L->cfg.trace_all)
+				trace_result(L, f, di, mask);
 			if (++g->pc == stop_pc)
 				return n;
 			continue;
@@ -584,51 +587,27 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 		case OP_BRA: {
 			uint32_t before = g->mask;
 			do_branch(w, g, mask, di->target);
-			if (!alone || (mask && mask != before))
+			if (!alone || mask != before)
 				return n; /* diverged, or others to re-converge with */
 			continue;
 		}
 		case OP_BRX_IDX:
-			if (mask)
-				do_brx(L, w, g, di, mask);
-			else
-				g->pc++;
+			do_brx(L, w, g, di, mask);
 			return n;
 		case OP_CALL:
-			if (mask)
-				do_call(L, w, g, di, mask);
-			else
-				g->pc++;
-			if (mask != g->mask)
-				return n;
-			continue;
+			do_call(L, w, g, di, mask);
+			return n;
 		case OP_RET:
-			if (!mask) {
-				g->pc++;
-				continue;
-			}
 			do_ret(L, w, g, mask);
 			return n;
 		case OP_EXIT:
-			if (!mask) {
-				g->pc++;
-				continue;
-			}
 			sched_group_exit(L, w, g, mask);
 			return n;
 		case OP_TRAP:
-			if (!mask) {
-				g->pc++;
-				continue;
-			}
 			rule_break(L, RULE_TRAP, mask, "trap executed");
 			L->stop = true;
 			return n;
 		default:
-			if (!mask) {
-				g->pc++;
-				continue;
-			}
 			if (!exec_other(L, w, g, di, mask))
 				return n;
 			if (L->cfg.trace_all && di->fam != FAM_MBAR)
