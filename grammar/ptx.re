@@ -220,8 +220,8 @@ int lex_scan(struct lexer *lx, struct src_span *span)
 		*/
 	}
 done:
-	span->off = (uint32_t)(tok - lx->text);
-	span->len = (uint32_t)(lx->cur - tok);
+	/* One 8-byte store: readers load the span whole. */
+	*span = (struct src_span){(uint32_t)(tok - lx->text), (uint32_t)(lx->cur - tok)};
 	return kind;
 }
 

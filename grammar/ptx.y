@@ -35,11 +35,10 @@ static void ptx_error(struct src_span *loc, struct parser *p, const char *msg)
 				i_++;                                                     \
 			uint32_t b_ = YYRHSLOC(rhs, i_).off;                              \
 			uint32_t e_ = YYRHSLOC(rhs, n).off + YYRHSLOC(rhs, n).len;        \
-			(cur).off = b_;                                                   \
-			(cur).len = e_ > b_ ? e_ - b_ : 0;                                \
+			(cur) = (struct src_span){b_, e_ > b_ ? e_ - b_ : 0};             \
 		} else {                                                                  \
-			(cur).off = YYRHSLOC(rhs, 0).off + YYRHSLOC(rhs, 0).len;          \
-			(cur).len = 0;                                                    \
+			uint32_t e_ = YYRHSLOC(rhs, 0).off + YYRHSLOC(rhs, 0).len;        \
+			(cur) = (struct src_span){e_, 0};                                 \
 		}                                                                         \
 	} while (0)
 }

@@ -300,38 +300,38 @@ static int64_t trailing_index(const char *name, uint32_t len, uint32_t *prefix_l
 	return v;
 }
 
-/* One scope: a register-range element first (the common case in compiler output), then the
- * plain name. */
-static struct ir_sym *scope_lookup(const struct ir_scope *s, const char *name, uint32_t len,
-				   uint32_t hfull, int64_t idx, uint32_t plen, uint32_t hpre,
-				   uint32_t *index)
-{
-	if (idx >= 0) {
-		struct ir_sym *r = scope_find(s, name, plen, hpre, true);
-		if (r && (uint64_t)idx < r->range_n) {
-			*index = (uint32_t)idx;
-			return r;
-		}
-	}
-	struct ir_sym *y = scope_find(s, name, len, hfull, false);
-	if (y)
-		*index = 0;
-	return y;
-}
-
+/* Look `name` up from scope `s` outward. In each scope a register-range element comes first
+ * (the common case in compiler output: %r57 in %r<100>), then the plain name, whose hash is
+ * computed only when some scope needs it. */
 struct ir_sym *ir_lookup(struct ir_module *m, struct ir_scope *s, const char *name, uint32_t len,
 			 uint32_t *index)
 {
-	uint32_t dummy, plen = 0;
+	uint32_t dummy, plen = 0, hfull = 0, hpre = 0;
+	bool have_full = false;
 	if (!index)
 		index = &dummy;
 	int64_t idx = trailing_index(name, len, &plen);
-	uint32_t hfull = name_hash(name, len, false);
-	uint32_t hpre = idx >= 0 ? name_hash(name, plen, true) : 0;
+	if (idx >= 0)
+		hpre = name_hash(name, plen, true);
 	for (s = s ? s : m->scope; s; s = s->parent) {
-		struct ir_sym *y = scope_lookup(s, name, len, hfull, idx, plen, hpre, index);
-		if (y)
+		if (!s->count)
+			continue;
+		if (idx >= 0) {
+			struct ir_sym *r = scope_find(s, name, plen, hpre, true);
+			if (r && (uint64_t)idx < r->range_n) {
+				*index = (uint32_t)idx;
+				return r;
+			}
+		}
+		if (!have_full) {
+			hfull = name_hash(name, len, false);
+			have_full = true;
+		}
+		struct ir_sym *y = scope_find(s, name, len, hfull, false);
+		if (y) {
+			*index = 0;
 			return y;
+		}
 	}
 	return NULL;
 }
