@@ -112,22 +112,51 @@ static void mbar_rule(struct launch *L, enum rule_id r, uint32_t lanes, const st
 	sb_free(&n);
 }
 
-static void trace_state(struct launch *L, struct warp *w, uint32_t lanes, const char *what,
-			const struct mbar *mb, const struct mbar *before)
+/* "'bar' (shared 0x0)", "'bar+8' (shared 0x8)", "shared 0x40"; other CTAs' barriers add
+ * "of CTA rank r". */
+static void name_barrier(struct launch *L, const struct mbar *mb, const struct warp *w,
+			 struct strbuf *b)
+{
+	uint32_t within = 0;
+	const struct ir_sym *s = mbar_symbol(L, mb->off, &within);
+	if (s && within)
+		sb_printf(b, "'%s+%u' (shared 0x%x", s->name, within, mb->off);
+	else if (s)
+		sb_printf(b, "'%s' (shared 0x%x", s->name, mb->off);
+	else
+		sb_printf(b, "(shared 0x%x", mb->off);
+	if (!w || w->cta != mb->cta)
+		sb_printf(b, " of CTA rank %u", mb->cta->rank);
+	sb_printf(b, ")");
+}
+
+/*
+ * One --trace mbarrier line per barrier operation, for a learner following the state
+ * machine:
+ *   "mbarrier.arrive 'bar' (shared 0x0) [32 arrivals]: phase 0, pending 32 of 32 arrivals,
+ *    tx-count 0 -> phase 1, pending 32 of 32 arrivals, tx-count 0; phase 0 completed"
+ * `detail` says what the operation contributes; `before` is NULL for init.
+ */
+static void trace_update(struct launch *L, struct warp *w, uint32_t lanes, const char *what,
+			 const char *detail, const struct mbar *mb, const struct mbar *before)
 {
 	if (!L->cfg.trace_mbar)
 		return;
 	struct strbuf b = {0};
-	sb_printf(&b, "%s 0x%x: ", what, mb->off);
+	sb_printf(&b, "%s ", what);
+	name_barrier(L, mb, w, &b);
+	if (detail && *detail)
+		sb_printf(&b, " [%s]", detail);
+	sb_printf(&b, ": ");
 	if (before) {
-		sb_printf(&b, "phase %llu pending %lld/%lld tx %lld -> ",
-			  (unsigned long long)before->phase, (long long)before->pending,
-			  (long long)before->expected, (long long)before->tx);
+		mbar_describe(before, &b);
+		sb_printf(&b, " -> ");
+	} else {
+		sb_printf(&b, "new barrier: ");
 	}
-	sb_printf(&b, "phase %llu pending %lld/%lld tx %lld", (unsigned long long)mb->phase,
-		  (long long)mb->pending, (long long)mb->expected, (long long)mb->tx);
-	if (before && before->phase != mb->phase)
-		sb_printf(&b, "  [phase %llu complete]", (unsigned long long)before->phase);
+	mbar_describe(mb, &b);
+	for (uint64_t p = before ? before->phase : mb->phase; p < mb->phase; p++)
+		sb_printf(&b, "; phase %llu completed", (unsigned long long)p);
 	trace_line(L, w, lanes, b.s);
 	sb_free(&b);
 }
@@ -214,16 +243,31 @@ static bool resolve(struct launch *L, struct warp *w, struct frame *f, const str
 	return true;
 }
 
-/* A valid barrier at (cta, off), or NULL after reporting rule 1 (use before init). */
+/* Report a use of (c, off), which holds no valid mbarrier. An inval left it there: rule
+ * mbarrier-invalidated (the H100 carries on, the operation is lost). Nothing was ever
+ * initialised there: mbarrier-uninitialized (the H100 faults, "Missing init"). `verb` is
+ * "on" for an instruction, "lands on" for an asynchronous arrive-on or complete-tx. */
+static void report_no_barrier(struct launch *L, const struct mbar *old, struct cta *c,
+			      uint32_t off, uint32_t lanes, const char *what, const char *verb)
+{
+	if (old)
+		rule_break(L, RULE_MBAR_INVALIDATED, lanes,
+			   "%s %s shared 0x%x of CTA rank %u, which holds no valid mbarrier (it was "
+			   "invalidated at line %u)", what, verb, off, c->rank, old->inval_line);
+	else
+		rule_break(L, RULE_MBAR_UNINIT, lanes,
+			   "%s %s shared 0x%x of CTA rank %u, which holds no valid mbarrier (never "
+			   "initialised)", what, verb, off, c->rank);
+}
+
+/* A valid barrier at (cta, off), or NULL after reporting. */
 static struct mbar *live_barrier(struct launch *L, struct cta *c, uint32_t off, uint32_t lanes,
 				 const char *what)
 {
 	struct mbar *mb = mbar_lookup(c, off);
 	if (mb && mb->valid)
 		return mb;
-	rule_break(L, RULE_MBAR_UNINIT, lanes,
-		   "%s on shared 0x%x of CTA rank %u, which holds no valid mbarrier (%s)", what, off,
-		   c->rank, mb ? "it was invalidated" : "never initialised");
+	report_no_barrier(L, mb, c, off, lanes, what, "on");
 	return NULL;
 }
 
@@ -278,7 +322,9 @@ static void do_init(struct launch *L, struct warp *w, struct cta *c, uint32_t of
 	memset(c->smem + off, 0, 8);
 	c->init_fenced = false;
 	L->epoch++;
-	trace_state(L, w, 1u << lane, "mbarrier.init", mb, NULL);
+	char detail[48];
+	snprintf(detail, sizeof detail, "count %lld", (long long)mb->expected);
+	trace_update(L, w, 1u << lane, "mbarrier.init", detail, mb, NULL);
 }
 
 static void do_inval(struct launch *L, struct warp *w, struct cta *c, uint32_t off,
@@ -287,9 +333,13 @@ static void do_inval(struct launch *L, struct warp *w, struct cta *c, uint32_t o
 	struct mbar *mb = live_barrier(L, c, off, 1u << lane, "mbarrier.inval");
 	if (!mb)
 		return;
+	struct mbar before = *mb;
 	mb->valid = false;
+	uint32_t col;
+	if (L->ci && L->ci->ir)
+		src_locate(L->file, L->ci->ir->span.off, &mb->inval_line, &col);
 	L->epoch++;
-	trace_state(L, w, 1u << lane, "mbarrier.inval", mb, NULL);
+	trace_update(L, w, 1u << lane, "mbarrier.inval", NULL, mb, &before);
 }
 
 /* Rule 39: a remote CTA may use the barrier only once its init was fenced and published
@@ -337,9 +387,10 @@ static void arrive_combined(struct launch *L, struct warp *w, struct frame *f,
 	if (mb->phase >= 1 && !mb->observed_prev && !mb->unobserved_reported) {
 		mb->unobserved_reported = true;
 		mbar_rule(L, RULE_MBAR_PHASE_NOT_OBSERVED, lanes, mb,
-			  "arrive on phase %llu before any test_wait/try_wait returned True for "
+			  "%s on phase %llu before any test_wait/try_wait returned True for "
 			  "phase %llu",
-			  (unsigned long long)mb->phase, (unsigned long long)mb->phase - 1);
+			  ir_op_name(op), (unsigned long long)mb->phase,
+			  (unsigned long long)mb->phase - 1);
 		if (L->stop)
 			return;
 	}
@@ -382,7 +433,18 @@ static void arrive_combined(struct launch *L, struct warp *w, struct frame *f,
 			op_write(f, &di->d, (uint32_t)__builtin_ctz(m), tok);
 	}
 	bool completed = maybe_complete(L, mb);
-	trace_state(L, w, lanes, ir_op_name(op), mb, &before);
+	if (L->cfg.trace_mbar) {
+		char detail[96];
+		int n = snprintf(detail, sizeof detail, "%lld arrival%s", (long long)total,
+				 total == 1 ? "" : "s");
+		if (di->flags & DF_EXPECT_TX)
+			snprintf(detail + n, sizeof detail - (size_t)n, ", expect-tx %lld",
+				 (long long)txtotal);
+		else if (drop)
+			snprintf(detail + n, sizeof detail - (size_t)n, ", expected count -%lld",
+				 (long long)total);
+		trace_update(L, w, lanes, ir_op_name(op), detail, mb, &before);
+	}
 	if (completed && nocomplete)
 		mbar_rule(L, RULE_MBAR_NOCOMPLETE, lanes, mb,
 			  "%s.noComplete completed phase %llu", ir_op_name(op),
@@ -407,7 +469,12 @@ static void tx_update(struct launch *L, struct warp *w, const struct dinsn *di,
 	mb->tx += delta;
 	L->epoch++;
 	maybe_complete(L, mb);
-	trace_state(L, w, lanes, ir_op_name((enum ir_op)di->op), mb, &before);
+	if (L->cfg.trace_mbar) {
+		char detail[64];
+		snprintf(detail, sizeof detail, "%s %lld", expect ? "expect-tx" : "complete-tx",
+			 (long long)(expect ? delta : -delta));
+		trace_update(L, w, lanes, ir_op_name((enum ir_op)di->op), detail, mb, &before);
+	}
 }
 
 /* Evaluate a wait for one lane: True iff the phase it names has completed. */
@@ -448,6 +515,39 @@ static bool wait_lane(struct launch *L, const struct dinsn *di, struct mbar *mb,
 		  "state from phase %llu is %u phases old (current phase %llu)",
 		  (unsigned long long)(mb->phase - age), age, (unsigned long long)mb->phase);
 	return true;
+}
+
+/* The --trace line of a wait: its answer and what the answer means.
+ *   "mbarrier.try_wait.parity 'bar' (shared 0x0) [parity 0]: True: phase 0 completed (now
+ *    phase 1, pending 2 of 2 arrivals, tx-count 0)" */
+static void trace_wait(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		       const struct mbar *mb, uint32_t mask, uint32_t done, bool timed_out)
+{
+	struct strbuf b = {0};
+	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
+	uint64_t arg = op_read(L, w, g->frame, &di->s[1], l0);
+	sb_printf(&b, "%s%s ", ir_op_name((enum ir_op)di->op), di->flags & DF_PARITY ? ".parity" : "");
+	name_barrier(L, mb, w, &b);
+	if (di->flags & DF_PARITY)
+		sb_printf(&b, " [parity %llu]", (unsigned long long)arg);
+	else
+		sb_printf(&b, " [state of phase %u]", token_read(arg).phase16);
+	if (done == mask && !(di->flags & DF_PARITY))
+		sb_printf(&b, ": True: phase %u completed (now ", token_read(arg).phase16);
+	else if (done == mask && mb->phase == 0)
+		sb_printf(&b, ": True: on a fresh barrier parity 1 names the phase before phase 0 (");
+	else if (done == mask)
+		sb_printf(&b, ": True: phase %llu completed (now ", (unsigned long long)mb->phase - 1);
+	else if (!done)
+		sb_printf(&b, ": False%s: the phase is still open (",
+			  timed_out ? " (timed out: nothing else could make progress)" : "");
+	else
+		sb_printf(&b, ": True for %d of %d threads (", __builtin_popcount(done),
+			  __builtin_popcount(mask));
+	mbar_describe(mb, &b);
+	sb_printf(&b, ")");
+	trace_line(L, w, mask, b.s);
+	sb_free(&b);
 }
 
 /* test_wait / try_wait. Returns false when the group parks. */
@@ -507,6 +607,7 @@ static bool exec_wait(struct launch *L, struct warp *w, struct group *g, const s
 			return false;
 		}
 	}
+	bool timed_out = g->timed_out;
 	g->timed_out = false;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -519,13 +620,8 @@ static bool exec_wait(struct launch *L, struct warp *w, struct group *g, const s
 		}
 		op_write(f, &di->d, l, r);
 	}
-	if (L->cfg.trace_mbar && first) {
-		char t[160];
-		snprintf(t, sizeof t, "%s 0x%x: %s (phase %llu)", ir_op_name((enum ir_op)di->op),
-			 first->off, done == mask ? "True" : done ? "mixed" : "False",
-			 (unsigned long long)first->phase);
-		trace_line(L, w, mask, t);
-	}
+	if (L->cfg.trace_mbar && first)
+		trace_wait(L, w, g, di, first, mask, done, timed_out);
 	return true;
 }
 
@@ -537,9 +633,9 @@ static void exec_pending_count(struct launch *L, struct frame *f, const struct d
 		uint64_t t = op_read(L, w, f, &di->s[0], l);
 		struct token k = token_read(t);
 		if (!k.ok) {
-			rule_break(L, RULE_MBAR_FOREIGN_STATE, 1u << l,
-				   "state 0x%016llx was not produced by an mbarrier arrive",
-				   (unsigned long long)t);
+			rule_break(L, RULE_MBAR_PENDING_COUNT_STATE, 1u << l,
+				   "mbarrier.pending_count of 0x%016llx, which no mbarrier arrive "
+				   "produced", (unsigned long long)t);
 		} else if (!k.nocomplete) {
 			rule_break(L, RULE_MBAR_PENDING_COUNT_STATE, 1u << l,
 				   "mbarrier.pending_count of a state not produced by a .noComplete "
@@ -666,9 +762,7 @@ static struct mbar *async_target(struct launch *L, struct cta *c, uint32_t off,
 	struct mbar *mb = mbar_lookup(c, off);
 	if (mb && mb->valid)
 		return mb;
-	rule_break(L, RULE_MBAR_UNINIT, 0,
-		   "%s lands on shared 0x%x of CTA rank %u, which holds no valid mbarrier (%s)",
-		   what, off, c->rank, mb ? "it was invalidated" : "never initialised");
+	report_no_barrier(L, mb, c, off, 0, what, "lands on");
 	return NULL;
 }
 
@@ -686,19 +780,13 @@ void mbar_async_complete_tx(struct launch *L, struct cta *c, uint32_t off, uint3
 		return;
 	}
 	mb->tx -= bytes;
+	if (mb->inflight)
+		mb->inflight--;
 	L->epoch++;
 	maybe_complete(L, mb);
-	if (L->cfg.trace_mbar) {
-		char t[200];
-		snprintf(t, sizeof t,
-			 "async complete-tx %u bytes on 0x%x (CTA rank %u): phase %llu pending %lld/%lld "
-			 "tx %lld -> phase %llu pending %lld/%lld tx %lld",
-			 bytes, off, c->rank, (unsigned long long)before.phase,
-			 (long long)before.pending, (long long)before.expected, (long long)before.tx,
-			 (unsigned long long)mb->phase, (long long)mb->pending,
-			 (long long)mb->expected, (long long)mb->tx);
-		trace_line(L, NULL, 0, t);
-	}
+	char detail[64];
+	snprintf(detail, sizeof detail, "complete-tx %u", bytes);
+	trace_update(L, L->cw, L->cmask, "the copy lands: complete-tx on", detail, mb, &before);
 }
 
 void mbar_async_arrive(struct launch *L, struct cta *c, uint32_t off, const struct dinsn *src)
@@ -714,18 +802,11 @@ void mbar_async_arrive(struct launch *L, struct cta *c, uint32_t off, const stru
 		return;
 	}
 	mb->pending--;
+	if (mb->inflight)
+		mb->inflight--;
 	L->epoch++;
 	maybe_complete(L, mb);
-	if (L->cfg.trace_mbar) {
-		char t[200];
-		snprintf(t, sizeof t,
-			 "async arrive-on 0x%x (CTA rank %u): phase %llu pending %lld/%lld -> phase "
-			 "%llu pending %lld/%lld",
-			 off, c->rank, (unsigned long long)before.phase, (long long)before.pending,
-			 (long long)before.expected, (unsigned long long)mb->phase,
-			 (long long)mb->pending, (long long)mb->expected);
-		trace_line(L, NULL, 0, t);
-	}
+	trace_update(L, L->cw, L->cmask, "the copies landed: arrive-on", "1 arrival", mb, &before);
 }
 
 void mbar_fence_init(struct launch *L, struct cta *c)
@@ -753,16 +834,21 @@ struct mbar *mbar_cp_async_arrive_issue(struct launch *L, struct warp *w, struct
 	struct mbar *mb = live_barrier(L, c, off, 1u << lane, "cp.async.mbarrier.arrive");
 	if (!mb)
 		return NULL;
-	if (!(di->flags & DF_NOINC)) {
+	struct mbar before = *mb;
+	bool noinc = di->flags & DF_NOINC;
+	if (!noinc) {
 		if (mb->pending + 1 > MBAR_MAXCNT) {
 			mbar_rule(L, RULE_MBAR_PENDING_OVERFLOW, 1u << lane, mb,
 				  "cp.async.mbarrier.arrive raises the pending count above %u",
 				  MBAR_MAXCNT);
 			return NULL;
 		}
-		struct mbar before = *mb;
 		mb->pending++;
-		trace_state(L, w, 1u << lane, "cp.async.mbarrier.arrive (pending += 1)", mb, &before);
 	}
+	trace_update(L, w, 1u << lane, noinc ? "cp.async.mbarrier.arrive.noinc"
+					      : "cp.async.mbarrier.arrive",
+		     noinc ? "arrive-on once the thread's cp.async copies land"
+			   : "pending +1 now, arrive-on once the thread's cp.async copies land",
+		     mb, &before);
 	return mb;
 }

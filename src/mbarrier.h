@@ -26,6 +26,7 @@ struct mbar {
 	bool fenced;            /* fence.mbarrier_init ran in its CTA after the init          */
 	uint32_t fence_cbar_phase; /* cluster-barrier phase at that fence                     */
 	uint64_t inflight;      /* asynchronous arrive/complete-tx still to land on it        */
+	uint32_t inval_line;    /* source line of the mbarrier.inval that ended it (messages) */
 };
 
 /* Execute one mbarrier-family instruction for the lanes in `mask`. Returns false when the
@@ -40,13 +41,8 @@ bool mbar_exec(struct launch *L, struct warp *w, struct group *g, const struct d
 void mbar_async_complete_tx(struct launch *L, struct cta *c, uint32_t off, uint32_t bytes,
 			    const struct dinsn *src);
 void mbar_async_arrive(struct launch *L, struct cta *c, uint32_t off, const struct dinsn *src);
-/* Resolve the barrier an async operation will land on, at issue time (rules 1, 4, 36). */
+/* The mbarrier object at (c, off), valid or invalidated; NULL if none was ever made there. */
 struct mbar *mbar_lookup(struct cta *c, uint32_t off);
-
-/* cp.async.mbarrier.arrive at issue: resolve the barrier of `lane`, and without .noinc raise
- * its pending count by one (the asynchronous arrive-on lands later). NULL if a rule broke. */
-struct mbar *mbar_cp_async_arrive_issue(struct launch *L, struct warp *w, struct frame *f,
-					const struct dinsn *di, uint32_t lane);
 
 /* cp.async.mbarrier.arrive at issue: resolve the barrier of `lane`, and without .noinc raise
  * its pending count by one (the asynchronous arrive-on lands later). NULL if a rule broke. */
