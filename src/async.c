@@ -274,8 +274,12 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 	/* source */
 	if (di->space2 == MS_GLOBAL) {
 		struct region *r = mem_find(L->mem, sa, size ? size : 1);
-		if (!r)
-			goto oob_src;
+		if (!r) {
+			rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "cp.async.bulk source range "
+				   "0x%llx+%llu is outside every global allocation",
+				   (unsigned long long)sa, (unsigned long long)size);
+			goto drop;
+		}
 		e->src = r->data + (sa - r->base);
 		e->saddr = sa;
 	} else {
@@ -283,8 +287,12 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 		uint32_t off;
 		if (!bulk_shared(L, w, sa, di->space2, lane, &c, &off, "source"))
 			goto drop;
-		if (c != w->cta || off + size > c->smem_size)
-			goto oob_src;
+		if (c != w->cta || off + size > c->smem_size) {
+			rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "cp.async.bulk source shared "
+				   "0x%x+%llu is outside the executing CTA's %u bytes of shared memory",
+				   off, (unsigned long long)size, w->cta->smem_size);
+			goto drop;
+		}
 		e->src = c->smem + off;
 		e->scta = c;
 		e->saddr = off;
@@ -356,9 +364,6 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 			mb->inflight++;
 	}
 	return;
-oob_src:
-	rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "cp.async.bulk source range 0x%llx+%llu is "
-		   "outside its state space", (unsigned long long)sa, (unsigned long long)size);
 drop:
 	L->nevents--;
 }

@@ -171,10 +171,33 @@ static void exec_redux(struct launch *L, struct warp *w, struct frame *f, const 
 
 /* ---- CTA barriers --------------------------------------------------------------------- */
 
-static bool is_bar_op(enum ir_op op)
+/* bar.sync, bar.arrive and bar.red are the .aligned forms of barrier.sync/arrive/red
+ * (ISA 9.7.13.1): every non-exited thread of the warp must execute the same instance. */
+static bool is_aligned_bar(const struct dinsn *di)
 {
-	return op == OP_BAR_SYNC || op == OP_BARRIER_SYNC || op == OP_BAR_RED ||
-	       op == OP_BARRIER_RED;
+	enum ir_op op = (enum ir_op)di->op;
+	return op == OP_BAR_SYNC || op == OP_BAR_ARRIVE || op == OP_BAR_RED ||
+	       (di->flags & DF_ALIGNED);
+}
+
+/* An aligned barrier (rule r) reached by only part of the warp's live threads: the others
+ * took a different path, or their guard was false. The hardware may hang or miscount; with
+ * --keep-going ptxi counts the threads that did arrive. Returns false if the launch stops. */
+static bool check_aligned(struct launch *L, enum rule_id r, struct warp *w,
+			  const struct dinsn *di, uint32_t mask)
+{
+	uint32_t absent = w->live & ~mask;
+	if (!absent)
+		return true;
+	struct strbuf here = {0}, away = {0};
+	describe_lanes(w, mask, &here);
+	describe_lanes(w, absent, &away);
+	rule_break(L, r, mask, "%s%s executed by %s of the warp but not by %s",
+		   ir_op_name((enum ir_op)di->op), di->flags & DF_ALIGNED ? ".aligned" : "", here.s,
+		   away.s);
+	sb_free(&here);
+	sb_free(&away);
+	return !L->stop;
 }
 
 void bar_check(struct launch *L, struct cta *c, uint32_t id)
@@ -218,6 +241,8 @@ static bool exec_bar(struct launch *L, struct warp *w, struct group *g, const st
 		runtime_error(L, 1, "barrier id %llu is above 15", (unsigned long long)id);
 		return false;
 	}
+	if (is_aligned_bar(di) && !check_aligned(L, RULE_BAR_DIVERGENT, w, di, mask))
+		return false;
 	struct cta *c = w->cta;
 	struct barstate *b = &c->bar[id];
 	uint32_t nsrc_count = red ? 3 : 2;
@@ -282,13 +307,8 @@ static bool exec_cluster_bar(struct launch *L, struct warp *w, struct group *g,
 			     const struct dinsn *di, uint32_t mask)
 {
 	struct cluster *cl = w->cta->cluster;
-	if ((di->flags & DF_ALIGNED) && mask != (g->mask & w->live) && mask != w->live) {
-		rule_break(L, RULE_CLUSTER_BAR_DIVERGENT, mask,
-			   "%s.aligned executed by only some threads of the warp",
-			   ir_op_name((enum ir_op)di->op));
-		if (L->stop)
-			return false;
-	}
+	if ((di->flags & DF_ALIGNED) && !check_aligned(L, RULE_CLUSTER_BAR_DIVERGENT, w, di, mask))
+		return false;
 	if (di->op == OP_BARRIER_CLUSTER_ARRIVE) {
 		uint32_t twice = mask & w->cbar_arrived;
 		if (twice) {
@@ -389,7 +409,6 @@ bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct d
 	case OP_BARRIER_RED:
 	case OP_BAR_ARRIVE:
 	case OP_BARRIER_ARRIVE:
-		(void)is_bar_op;
 		return exec_bar(L, w, g, di, mask);
 	case OP_BARRIER_CLUSTER_ARRIVE:
 	case OP_BARRIER_CLUSTER_WAIT:

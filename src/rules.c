@@ -21,22 +21,15 @@ const struct rule_info *rule_info(enum rule_id r)
 	return &rules[r];
 }
 
-/* Linear thread ids of `lanes`, as ranges: "threads 0-31, 40". */
-void describe_threads(struct launch *L, struct warp *w, uint32_t lanes, struct strbuf *b)
+/* Linear thread ids of `lanes` of warp w, as ranges: "threads 0-31, 40" or "thread 7". */
+void describe_lanes(const struct warp *w, uint32_t lanes, struct strbuf *b)
 {
-	struct cta *c = w->cta;
-	sb_printf(b, "CTA (%u,%u,%u)", c->ctaid[0], c->ctaid[1], c->ctaid[2]);
-	if (L->cfg.cluster[0] * L->cfg.cluster[1] * L->cfg.cluster[2] > 1)
-		sb_printf(b, " (cluster rank %u)", c->rank);
-	uint32_t n = (uint32_t)__builtin_popcount(lanes);
 	uint32_t base = w->id * LANES;
-	if (n == 1) {
-		uint32_t t = base + (uint32_t)__builtin_ctz(lanes);
-		uint32_t bx = L->cfg.block[0], by = L->cfg.block[1];
-		sb_printf(b, " thread %u (%u,%u,%u)", t, t % bx, (t / bx) % by, t / (bx * by));
+	if (__builtin_popcount(lanes) == 1) {
+		sb_printf(b, "thread %u", base + (uint32_t)__builtin_ctz(lanes));
 		return;
 	}
-	sb_printf(b, " threads ");
+	sb_printf(b, "threads ");
 	bool first = true;
 	for (int i = 0; i < LANES;) {
 		if (!(lanes >> i & 1)) {
@@ -51,6 +44,22 @@ void describe_threads(struct launch *L, struct warp *w, uint32_t lanes, struct s
 			sb_printf(b, "-%u", base + (uint32_t)j);
 		first = false;
 		i = j + 1;
+	}
+}
+
+/* "CTA (0,0,0) (cluster rank 1) thread 3 (3,0,0)" or "CTA (0,0,0) threads 0-31, 40". */
+void describe_threads(struct launch *L, struct warp *w, uint32_t lanes, struct strbuf *b)
+{
+	struct cta *c = w->cta;
+	sb_printf(b, "CTA (%u,%u,%u)", c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+	if (L->cfg.cluster[0] * L->cfg.cluster[1] * L->cfg.cluster[2] > 1)
+		sb_printf(b, " (cluster rank %u)", c->rank);
+	sb_printf(b, " ");
+	describe_lanes(w, lanes, b);
+	if (__builtin_popcount(lanes) == 1) {
+		uint32_t t = w->id * LANES + (uint32_t)__builtin_ctz(lanes);
+		uint32_t bx = L->cfg.block[0], by = L->cfg.block[1];
+		sb_printf(b, " (%u,%u,%u)", t % bx, (t / bx) % by, t / (bx * by));
 	}
 }
 

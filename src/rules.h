@@ -6,6 +6,7 @@
 #define PTXI_RULES_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 enum rule_break { RB_CONTINUE, RB_FAULT };
 
@@ -22,5 +23,10 @@ struct rule_info {
 };
 
 const struct rule_info *rule_info(enum rule_id r);
+
+struct warp;
+struct strbuf;
+/* The linear thread ids of `lanes` of warp w, as ranges: "threads 0-15, 20" / "thread 7". */
+void describe_lanes(const struct warp *w, uint32_t lanes, struct strbuf *b);
 
 #endif
