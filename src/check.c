@@ -89,12 +89,68 @@ static const uint16_t target_min[][2] = {
 #include "checkrules.def"
 };
 
+/* Sets of instruction types for the typed-instruction rows: one bit per MK_TYPE modifier. */
+#define T(t) (1u << MOD_##t)
+#define T_BIT(m) (1u << (m))
+#define TS_U (T(U16) | T(U32) | T(U64))
+#define TS_S (T(S16) | T(S32) | T(S64))
+#define TS_I (TS_U | TS_S)
+#define TS_I32_64 (T(U32) | T(S32) | T(U64) | T(S64))
+#define TS_B (T(B16) | T(B32) | T(B64))
+#define TS_F (T(F32) | T(F64))
+#define TS_H (T(F16) | T(F16X2))
+#define TS_BH (T(BF16) | T(BF16X2))
+_Static_assert(MOD_E5M2X2 < 32, "type sets are 32-bit masks over the MK_TYPE modifiers");
+
+/* CK_ALU rows: the types and operands of one opcode (with one variant modifier). */
+struct ck_alurow {
+	enum ir_op op;
+	enum ir_mod variant;
+	uint32_t types;
+	const char *sig;
+	uint16_t ptx, sm;
+};
+static const struct ck_alurow alurows[] = {
+#define CK_ALU(op, variant, types, sig, ptx, sm) {OP_##op, MOD_##variant, types, sig, ptx, sm},
+#include "checkrules.def"
+};
+
+/* CK_AMOD rows: a modifier allowed on a typed opcode, for some of its types. */
+struct ck_amod {
+	enum ir_op op;
+	enum ir_mod mod;
+	uint32_t types;
+	uint16_t ptx, sm;
+};
+static const struct ck_amod amods[] = {
+#define CK_AMOD(op, mod, types, ptx, sm) {OP_##op, MOD_##mod, types, ptx, sm},
+#include "checkrules.def"
+};
+
+/* CK_NEED rows: one of `any` is mandatory with these types. */
+struct ck_needrow {
+	enum ir_op op;
+	uint32_t types;
+	enum ir_mod any[6];
+};
+static const struct ck_needrow needrows[] = {
+#define CK_NEED(op, types, m1, m2, m3, m4, m5, m6)                                           \
+	{OP_##op, types, {MOD_##m1, MOD_##m2, MOD_##m3, MOD_##m4, MOD_##m5, MOD_##m6}},
+#include "checkrules.def"
+};
+
+/* Where one opcode's rows start in a table and how many there are. */
+struct ck_slice {
+	uint16_t first, n;
+};
+
 struct ck {
 	struct ir_module *m;
 	int errors;
 	unsigned ver;               /* major*10 + minor                                     */
 	unsigned sm;                /* 0 if no sm_XX target                                 */
 	struct ck_oprule ops[OP__COUNT];
+	struct ck_slice alu[OP__COUNT], amod[OP__COUNT], needs[OP__COUNT];
 };
 
 /* ---- Reporting --------------------------------------------------------------------------- */
@@ -715,6 +771,314 @@ static void fence_check(struct ck *c, const struct ir_insn *in)
 			c->ver % 10);
 }
 
+/* ---- Typed instructions (CK_ALU / CK_AMOD / CK_NEED rows) ------------------------------- */
+
+/* "add.u32", "mul.wide.s16": the opcode, its variant word and the instruction type. */
+static const char *typed_name(char *buf, size_t cap, enum ir_op op, enum ir_mod variant,
+			      enum ir_mod ty)
+{
+	snprintf(buf, cap, "%s%s%s", ir_op_name(op), variant ? ir_mod_name(variant) : "",
+		 ty ? ir_mod_name(ty) : "");
+	return buf;
+}
+
+static bool is_float_type(enum ir_mod t)
+{
+	return t != MOD_NONE && ir_type_is_float(t);
+}
+
+/* Twice the width, same signedness (the .wide destination of mul/mad). */
+static enum ir_mod wide_type(enum ir_mod t)
+{
+	switch (t) {
+	case MOD_U16: return MOD_U32;
+	case MOD_S16: return MOD_S32;
+	case MOD_U32: return MOD_U64;
+	case MOD_S32: return MOD_S64;
+	case MOD_B16: return MOD_B32;
+	case MOD_B32: return MOD_B64;
+	default: return MOD_NONE;
+	}
+}
+
+/* ISA 6.4.1: a register of declared type `r` may stand for an operand of type `t` (same
+ * size): .bN fits everything of N bits, .uN/.sN fit each other and .bN, a floating-point
+ * type takes its own registers and .bN ones, .pred only .pred. */
+static bool reg_fits(enum ir_mod r, enum ir_mod t)
+{
+	if (r == MOD_PRED || t == MOD_PRED)
+		return r == t;
+	if (ir_type_size(r) != ir_type_size(t))
+		return false;
+	bool rb = r == MOD_B8 || r == MOD_B16 || r == MOD_B32 || r == MOD_B64 || r == MOD_B128;
+	bool tb = t == MOD_B8 || t == MOD_B16 || t == MOD_B32 || t == MOD_B64 || t == MOD_B128;
+	if (rb || tb)
+		return true;
+	if (is_float_type(t) || is_float_type(r))
+		return r == t;
+	return true;
+}
+
+static const char *type_words(enum ir_mod t)
+{
+	if (t == MOD_PRED)
+		return "a predicate register";
+	if (is_float_type(t))
+		return "a register of that type or a .bN register";
+	return "an integer or .bN register";
+}
+
+/* One operand of a typed instruction against its signature letter. `what` is the
+ * instruction's full name (add.u32); ty the instruction type. */
+static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char letter,
+			  enum ir_mod ty, const char *what)
+{
+	const struct ir_operand *o = &in->opnds[i];
+	enum ir_mod want = ty;
+	bool dest = letter == 'd' || letter == 'D' || letter == 'U' || letter == 'P';
+	switch (letter) {
+	case 'D': case 'A': want = wide_type(ty); break;
+	case 'u': case 'U': want = MOD_U32; break;
+	case 'p': case 'P': want = MOD_PRED; break;
+	default: break;
+	}
+	if (is_sreg(o))
+		return;         /* check_sreg_use reports it */
+	if (letter == 'i') {
+		if (o->kind != OPND_IMM)
+			error(c, o->span, "operand %d of %s must be an integer constant", i + 1, what);
+		return;
+	}
+	switch (o->kind) {
+	case OPND_REG: {
+		enum ir_mod r = reg_type(o);
+		if (r == MOD_NONE) {
+			error(c, o->span, "operand %d of %s must be a scalar register", i + 1, what);
+			return;
+		}
+		if (o->neg && want != MOD_PRED) {
+			error(c, o->span, "operand %d of %s cannot be negated with '!'", i + 1, what);
+			return;
+		}
+		if (o->neg && dest) {
+			error(c, o->span, "the destination of %s cannot be negated with '!'", what);
+			return;
+		}
+		if (r != MOD_PRED && want != MOD_PRED && ir_type_size(r) != ir_type_size(want)) {
+			error(c, o->span, "operand %d of %s is a %d-bit register; expected %d bits",
+			      i + 1, what, ir_type_size(r) * 8, ir_type_size(want) * 8);
+			return;
+		}
+		if (!reg_fits(r, want))
+			error(c, o->span, "operand %d of %s is a %s register; expected %s%s", i + 1,
+			      what, ir_mod_name(r), type_words(want),
+			      want == ty || want == MOD_PRED ? "" : " of the operand's width");
+		return;
+	}
+	case OPND_SINK:
+		error(c, o->span, dest ? "%s cannot discard its result ('_' is not allowed)"
+		      : "'_' cannot be a source operand of %s", what);
+		return;
+	case OPND_IMM:
+		if (dest)
+			break;
+		if (is_float_type(want))
+			error(c, o->span, "operand %d of %s is an integer constant; expected a "
+			      "floating-point constant such as 0f3F800000", i + 1, what);
+		return;
+	case OPND_FIMM:
+		if (dest)
+			break;
+		if (want != MOD_F32 && want != MOD_F64 && want != MOD_B32 && want != MOD_B64)
+			error(c, o->span, "operand %d of %s is a floating-point constant; %s takes "
+			      "%s", i + 1, what, what, is_float_type(want) ? "no 0f/0d literals"
+			      : "integer constants");
+		return;
+	default:
+		break;
+	}
+	error(c, o->span, "operand %d of %s must be %s", i + 1, what,
+	      dest ? "a register" : "a register or a constant");
+}
+
+/* The instruction type of a typed instruction, or MOD_NONE if absent / repeated (reported). */
+static enum ir_mod single_type(struct ck *c, const struct ir_insn *in, int *at)
+{
+	enum ir_mod ty = MOD_NONE;
+	*at = -1;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		if (ir_mod_kind(in->mods[i]) != MK_TYPE)
+			continue;
+		if (ty != MOD_NONE) {
+			error(c, in->mod_spans[i], "%s takes one instruction type ('%s' and '%s')",
+			      ir_op_name(in->op), ir_mod_name(ty), ir_mod_name(in->mods[i]));
+			*at = -2;
+			return MOD_NONE;
+		}
+		ty = in->mods[i];
+		*at = (int)i;
+	}
+	if (ty == MOD_NONE)
+		error(c, in->op_span, "%s needs an instruction type (such as '.%s')",
+		      ir_op_name(in->op), ir_type_size(MOD_U32) ? "u32" : "b32");
+	return ty;
+}
+
+/* "'.rn', '.rz', '.rm' or '.rp'" into buf. */
+static void list_mods(char *buf, size_t cap, const enum ir_mod *ms, int n)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && k < cap; i++)
+		k += (size_t)snprintf(buf + k, cap - k, "%s'%s'", i == 0 ? "" : i == n - 1 ? " or "
+				      : ", ", ir_mod_name(ms[i]));
+}
+
+static bool has_mod(const struct ir_insn *in, enum ir_mod m)
+{
+	for (unsigned i = 0; i < in->nmods; i++)
+		if (in->mods[i] == m)
+			return true;
+	return false;
+}
+
+/* Opcodes with CK_ALU rows: instruction type, variant, modifiers and operand widths. */
+static void typed_check(struct ck *c, const struct ir_insn *in)
+{
+	const struct ck_slice *rs = &c->alu[in->op], *ms = &c->amod[in->op];
+	const char *name = ir_op_name(in->op);
+	char full[64];
+	/* The variant word (.lo/.hi/.wide) selects the rows. */
+	enum ir_mod variant = MOD_NONE;
+	for (unsigned i = 0; i < in->nmods; i++)
+		for (unsigned k = rs->first; k < rs->first + rs->n; k++)
+			if (alurows[k].variant != MOD_NONE && alurows[k].variant == in->mods[i]) {
+				if (variant != MOD_NONE && variant != in->mods[i]) {
+					error(c, in->mod_spans[i], "'%s' cannot be combined with '%s' "
+					      "on %s", ir_mod_name(in->mods[i]), ir_mod_name(variant),
+					      name);
+					return;
+				}
+				variant = in->mods[i];
+			}
+	int tat;
+	enum ir_mod ty = single_type(c, in, &tat);
+	if (ty == MOD_NONE)
+		return;
+	struct src_span tspan = in->mod_spans[tat];
+	const struct ck_alurow *row = NULL;
+	bool variant_known = false;
+	for (unsigned k = rs->first; k < rs->first + rs->n; k++)
+		if (alurows[k].variant == variant) {
+			variant_known = true;
+			if (alurows[k].types & T_BIT(ty)) {
+				row = &alurows[k];
+				break;
+			}
+		}
+	typed_name(full, sizeof full, in->op, variant, ty);
+	if (!row) {
+		/* Would another variant take this type?  (mul.s32 needs .lo/.hi/.wide) */
+		enum ir_mod alts[6];
+		int n = 0;
+		for (unsigned k = rs->first; k < rs->first + rs->n && n < 6; k++)
+			if ((alurows[k].types & T_BIT(ty)) && alurows[k].variant != MOD_NONE &&
+			    (n == 0 || alts[n - 1] != alurows[k].variant))
+				alts[n++] = alurows[k].variant;
+		if (n && variant == MOD_NONE) {
+			char l[96];
+			list_mods(l, sizeof l, alts, n);
+			error(c, in->op_span, "%s%s requires %s", name, ir_mod_name(ty), l);
+		} else if (!variant_known) {
+			error(c, in->op_span, "%s needs '.lo', '.hi' or '.wide'", name);
+		} else {
+			error(c, tspan, "'%s' is not a valid type for %s%s", ir_mod_name(ty), name,
+			      variant ? ir_mod_name(variant) : "");
+		}
+		return;
+	}
+	need(c, tspan, full, row->ptx, row->sm);
+	/* Modifiers: each must have a CK_AMOD row covering the type; one rounding at most. */
+	int rnd = -1;
+	bool bad = false;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		enum ir_mod m = in->mods[i];
+		struct src_span s = in->mod_spans[i];
+		if (ir_mod_kind(m) == MK_TYPE || m == variant)
+			continue;
+		for (unsigned j = 0; j < i; j++)
+			if (in->mods[j] == m) {
+				error(c, s, "duplicate '%s' on %s", ir_mod_name(m), full);
+				bad = true;
+				goto next;
+			}
+		const struct ck_amod *a = NULL;
+		for (unsigned k = ms->first; k < ms->first + ms->n; k++)
+			if (amods[k].mod == m) {
+				a = &amods[k];
+				break;
+			}
+		if (!a) {
+			error(c, s, "'%s' is not allowed on %s", ir_mod_name(m), name);
+			bad = true;
+			continue;
+		}
+		if (!(a->types & T_BIT(ty))) {
+			if (ir_mod_kind(m) == MK_ROUND)
+				error(c, s, "%s takes no rounding modifier ('%s')", full, ir_mod_name(m));
+			else
+				error(c, s, "'%s' does not apply to %s", ir_mod_name(m), full);
+			bad = true;
+			continue;
+		}
+		if (ir_mod_kind(m) == MK_ROUND) {
+			if (rnd >= 0) {
+				error(c, s, "'%s' cannot be combined with '%s' on %s", ir_mod_name(m),
+				      ir_mod_name(in->mods[rnd]), full);
+				bad = true;
+				continue;
+			}
+			rnd = (int)i;
+		}
+		char what[96];
+		snprintf(what, sizeof what, "'%s' on %s", ir_mod_name(m), full);
+		need(c, s, what, a->ptx, a->sm);
+	next:;
+	}
+	if (bad)
+		return;
+	const struct ck_slice *ns = &c->needs[in->op];
+	for (unsigned k = ns->first; k < ns->first + ns->n; k++) {
+		const struct ck_needrow *nr = &needrows[k];
+		if (!(nr->types & T_BIT(ty)))
+			continue;
+		int n = 0;
+		bool found = false, all_rnd = true;
+		for (; n < 6 && nr->any[n] != MOD_NONE; n++) {
+			found |= has_mod(in, nr->any[n]);
+			all_rnd &= ir_mod_kind(nr->any[n]) == MK_ROUND;
+		}
+		if (found)
+			continue;
+		char l[128];
+		list_mods(l, sizeof l, nr->any, n);
+		if (all_rnd)
+			error(c, in->op_span, "%s requires a rounding modifier (%s)", full, l);
+		else
+			error(c, in->op_span, "%s requires %s", full, l);
+		return;
+	}
+	/* Operands. */
+	unsigned want = (unsigned)strlen(row->sig);
+	if (in->nopnds != want) {
+		error(c, in->span, "%s takes %u operand%s (has %u)", full, want, want == 1 ? "" : "s",
+		      in->nopnds);
+		return;
+	}
+	for (unsigned i = 0; i < want; i++)
+		typed_operand(c, in, (int)i, row->sig[i], ty, full);
+}
+
 /* ---- Driver ------------------------------------------------------------------------------ */
 
 /* Special registers are read only by mov and cvt (ISA 10), whole or by component, into a
@@ -799,6 +1163,8 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 	}
 	const struct ck_oprule *r = &c->ops[in->op];
 	if (!r->known) {
+		if (c->alu[in->op].n)
+			typed_check(c, in);
 		check_unlisted(c, in);
 		return;
 	}
@@ -902,6 +1268,20 @@ static void build_tables(struct ck *c)
 	c->ops[OP_##op].max = max_;                                                          \
 	memcpy(c->ops[OP_##op].kinds, (uint8_t[]){k0, k1, k2, k3, k4, k5}, 6);
 #include "checkrules.def"
+#define SLICE(tab, field)                                                                    \
+	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {                             \
+		struct ck_slice *sl = &c->field[tab[i].op];                                  \
+		if (sl->n == 0)                                                              \
+			sl->first = (uint16_t)i;                                             \
+		sl->n = (uint16_t)(i + 1 - sl->first);                                       \
+	}
+	memset(c->alu, 0, sizeof c->alu);
+	memset(c->amod, 0, sizeof c->amod);
+	memset(c->needs, 0, sizeof c->needs);
+	SLICE(alurows, alu)
+	SLICE(amods, amod)
+	SLICE(needrows, needs)
+#undef SLICE
 	/* membar shares fence's rules. */
 	c->ops[OP_MEMBAR] = c->ops[OP_FENCE];
 	size_t n = sizeof modrules / sizeof modrules[0];

@@ -4,7 +4,9 @@ gen.py - generate the differential corpus of one-instruction PTX kernels and lab
 with ptxas's verdict.
 
     gen.py list                 print the cases (version, target, instruction), no ptxas
-    gen.py label [-o FILE]      run ptxas on every case (2 jobs), write corpus.tsv
+    gen.py label [-o FILE] [--reuse OLD.tsv ...]
+                                run ptxas on every case not labelled in OLD.tsv (JOBS=2
+                                processes), write corpus.tsv
 
 Every case is the kernel in TEMPLATE with one instruction substituted; the runner
 (run_corpus.c) rebuilds the same text from the corpus row, so the corpus needs only the
@@ -33,7 +35,7 @@ TEMPLATE = """.version {v}
 \t.reg .b32 %r<8>;
 \t.reg .b64 %rd<8>;
 \t.reg .u32 %u<4>;
-\t.reg .f32 %f<4>;
+\t.reg .f32 %f<4>; .reg .f64 %fd<4>; .reg .f16 %h<4>; .reg .f16x2 %hx<4>; .reg .s32 %s<4>; .reg .s64 %sd<4>; .reg .u16 %us<4>; .reg .u64 %ud<4>;
 \t.shared .align 8 .b64 bar;
 \t.shared .align 16 .b8 sbuf[1024];
 \t.local .align 8 .b8 lbuf[64];
@@ -458,6 +460,364 @@ def gen_common():
         full(x)
 
 
+
+# ---- ordinary instructions: types, modifiers and operand widths (ISA 9.7.1-9.7.9) ----------
+
+# The register of the template for each declared type, and the natural one per instruction type.
+NAT = {"pred": "%p", "b8": "%rs", "u8": "%rs", "s8": "%rs", "b16": "%rs", "u16": "%us",
+       "s16": "%rs", "b32": "%r", "u32": "%u", "s32": "%s", "b64": "%rd", "u64": "%ud",
+       "s64": "%sd", "f16": "%h", "bf16": "%rs", "f16x2": "%hx", "bf16x2": "%r", "f32": "%f",
+       "f64": "%fd", "tf32": "%r", "": "%r"}
+WIDE = {"u16": "%u", "s16": "%s", "u32": "%ud", "s32": "%sd", "b16": "%r", "b32": "%rd",
+        "u64": "%ud", "s64": "%sd", "f32": "%fd", "f16": "%f"}
+ALLOPS = ["%p1", "%rs1", "%r1", "%rd1", "%u1", "%f1", "%fd1", "%h1", "%hx1", "%s1", "%sd1",
+          "%us1", "%ud1", "5", "-1", "0f3F800000", "0d3FF0000000000000", "_", "sbuf", "$L1",
+          "[sbuf]", "{%r1, %r2}", "!%p2"]
+TYPES = ["pred", "b16", "b32", "b64", "u16", "u32", "u64", "s16", "s32", "s64", "f16", "f16x2",
+         "bf16", "bf16x2", "f32", "f64", "u8", "s8", ""]
+# opcode -> operand signature: d dest of the type, a source of the type, u u32, p predicate,
+# D double-width dest / source, U u32 dest
+SIGS = {"add": "daa", "sub": "daa", "min": "daa", "max": "daa", "div": "daa", "rem": "daa",
+        "and": "daa", "or": "daa", "xor": "daa", "mul": "daa", "mul.lo": "daa",
+        "mul.hi": "daa", "mul.wide": "Daa", "mad": "daaa", "mad.lo": "daaa", "mad.hi": "daaa",
+        "mad.wide": "DaaD", "fma": "daaa", "abs": "da", "neg": "da", "not": "da", "cnot": "da",
+        "popc": "Ua", "clz": "Ua", "brev": "da", "bfind": "Ua", "rcp": "da", "sqrt": "da",
+        "rsqrt": "da", "ex2": "da", "lg2": "da", "sin": "da", "cos": "da", "tanh": "da",
+        "copysign": "daa", "shl": "dau", "shr": "dau", "selp": "daap", "bfe": "dauu",
+        "bfi": "daauu", "mul24.lo": "daa", "mad24.lo": "daaa", "sad": "daaa", "testp.finite": "Pa",
+        "addc": "daa", "subc": "daa", "mov": "da", "mul24": "daa", "min.NaN": "daa", "max.NaN": "daa"}
+
+
+def opnds(sig, ty, n=1):
+    out = []
+    for k, ch in enumerate(sig):
+        r = {"d": NAT.get(ty, "%r"), "a": NAT.get(ty, "%r"), "u": "%u", "p": "%p",
+             "D": WIDE.get(ty, "%rd"), "U": "%u", "P": "%p"}[ch]
+        out.append(f"{r}{k + n}")
+    return ", ".join(out)
+
+
+def alu(insn):
+    add(insn, [("9.0", "sm_90a")] + pick(insn, 1))
+
+
+def alu1(insn):
+    """One pair only: for the large matrices, where the verdict seldom depends on it."""
+    add(insn, [("9.0", "sm_90a")] if len(insn) % 3 else [pick(insn, 1)[0]])
+
+
+def gen_alu_types():
+    for op, sig in SIGS.items():
+        for ty in TYPES:
+            alu(f"{op}{'.' + ty if ty else ''} {opnds(sig, ty)};")
+
+
+def gen_alu_operands():
+    plan = [("add", ["s32", "u32", "b32", "f32", "u64", "f64", "f16", "u16", "f16x2"]),
+            ("and", ["b32", "b64", "pred"]), ("mul.lo", ["s32", "u64"]), ("min", ["s32", "f32"]),
+            ("div.rn", ["f32", "f64"]), ("mul.wide", ["s32", "u16"]), ("shl", ["b32", "b64"]),
+            ("selp", ["b32", "f32"]), ("mad.lo", ["s32"]), ("fma.rn", ["f32"]),
+            ("neg", ["s32", "f32"]), ("not", ["b32"]), ("popc", ["b32", "b64"]),
+            ("mov", ["b32", "u32", "f32", "b64", "u64", "pred", "b16", "f64", "f16", "s32"])]
+    for op, tys in plan:
+        sig = SIGS.get(op, SIGS.get(op.split(".")[0]))
+        for ty in tys:
+            base = opnds(sig, ty).split(", ")
+            for pos in range(len(base)):
+                for x in ALLOPS:
+                    o = list(base)
+                    o[pos] = x
+                    alu1(f"{op}.{ty} {', '.join(o)};")
+
+
+MODS = ["", ".rn", ".rz", ".rm", ".rp", ".rni", ".sat", ".ftz", ".cc", ".lo", ".hi", ".wide",
+        ".approx", ".full", ".NaN", ".relu", ".xorsign.abs", ".rn.ftz", ".rn.sat", ".ftz.sat",
+        ".approx.ftz", ".rn.ftz.sat", ".oob", ".lo.cc", ".shiftamt", ".sat.rn", ".ftz.rn"]
+
+
+def gen_alu_mods():
+    for op in ["add", "sub", "mul", "mad", "div", "rem", "min", "max", "abs", "neg", "fma", "rcp",
+               "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "and", "shl", "copysign",
+               "popc", "mul24", "addc", "testp.finite"]:
+        sig = SIGS[op]
+        for m in MODS:
+            for ty in ["s32", "u32", "u64", "s16", "f32", "f64", "f16", "bf16", "b32"]:
+                s2 = sig
+                if op in ("mul", "mad") and m in (".wide",):
+                    s2 = SIGS[op + ".wide"]
+                alu1(f"{op}{m}.{ty} {opnds(s2, ty)};")
+
+
+CMPS = ["eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu",
+        "gtu", "geu", "num", "nan"]
+
+
+def gen_setp():
+    for ty in ["s32", "u32", "b32", "f32", "f64", "u64", "s64", "b64", "f16", "b16", "s16", "u16",
+               "bf16", "pred", "f16x2"]:
+        r = NAT[ty]
+        for c in CMPS + [""]:
+            cc = "." + c if c else ""
+            alu(f"setp{cc}.{ty} %p1, {r}1, {r}2;")
+        for form in [f"%p1|%p2, {r}1, {r}2", f"%r1, {r}1, {r}2", f"%p1, {r}1, {r}2, %p3",
+                     f"_, {r}1, {r}2", f"%p1, {r}1", f"%p1, {r}1, 5", f"%p1, {r}1, 0f3F800000",
+                     f"%p1, %rd1, {r}2", f"_|%p2, {r}1, {r}2", f"%p1|_, {r}1, {r}2",
+                     f"!%p1, {r}1, {r}2"]:
+            alu(f"setp.ne.{ty} {form};")
+        for b in ["and", "or", "xor", "nand"]:
+            alu(f"setp.lt.{b}.{ty} %p1, {r}1, {r}2, %p3;")
+            alu(f"setp.lt.{b}.{ty} %p1, {r}1, {r}2, !%p3;")
+            alu(f"setp.lt.{b}.{ty} %p1, {r}1, {r}2;")
+            alu(f"setp.lt.{b}.{ty} %p1, {r}1, {r}2, %r3;")
+        alu(f"setp.lt.ftz.{ty} %p1, {r}1, {r}2;")
+        alu(f"setp.ftz.lt.{ty} %p1, {r}1, {r}2;")
+    for x in ["set.lt.u32.s32 %r1, %s1, %s2;", "set.lt.f32.f32 %f1, %f2, %f3;",
+              "set.lt.s32 %r1, %s1, %s2;", "set.lt.u32.f32 %r1, %f2, %f3;"]:
+        alu(x)
+
+
+CVTT = ["u8", "s8", "u16", "s16", "u32", "s32", "u64", "s64", "f16", "bf16", "f32", "f64", "b32",
+        "f16x2"]
+
+
+def gen_cvt():
+    rnds = ["", ".rn", ".rz", ".rm", ".rp", ".rni", ".rzi", ".rmi", ".rpi", ".rna"]
+    for d in CVTT:
+        for s_ in CVTT:
+            for r in rnds:
+                add(f"cvt{r}.{d}.{s_} {NAT[d]}1, {NAT[s_]}2;", [("9.0", "sm_90a")])
+    for d, s_ in [("f32", "f64"), ("s32", "f32"), ("f32", "s32"), ("f32", "f32"), ("u32", "u16"),
+                  ("f16", "f32"), ("s32", "s64"), ("bf16", "f32"), ("f32", "f16")]:
+        for m in [".sat", ".ftz", ".rn.sat", ".rn.ftz", ".rzi.sat", ".rzi.ftz", ".rn.relu",
+                  ".rn.satfinite", ".ftz.sat.rn", ".rz.ftz.sat", ".rni.ftz.sat", ".relu",
+                  ".rn.ftz.relu"]:
+            alu(f"cvt{m}.{d}.{s_} {NAT[d]}1, {NAT[s_]}2;")
+        for x in ALLOPS:
+            alu(f"cvt.rn.{d}.{s_} {x}, {NAT[s_]}2;" if d[0] == "f" and s_[0] != "f" or
+                d[0] == "f" and s_ == "f64" and d != "f64" else f"cvt.{d}.{s_} {x}, {NAT[s_]}2;")
+            alu(f"cvt.rzi.{d}.{s_} {NAT[d]}1, {x};" if d[0] != "f" and s_[0] == "f"
+                else f"cvt.{d}.{s_} {NAT[d]}1, {x};")
+    for x in ["cvt.rn.f16x2.f32 %r1, %f1, %f2;", "cvt.rn.bf16x2.f32 %r1, %f1, %f2;",
+              "cvt.rn.relu.f16x2.f32 %r1, %f1, %f2;", "cvt.rn.f16x2.f32 %r1, %f1;",
+              "cvt.rna.tf32.f32 %r1, %f1;", "cvt.rn.satfinite.e4m3x2.f32 %rs1, %f1, %f2;",
+              "cvt.rn.f16x2.e4m3x2 %r1, %rs1;"]:
+        alu(x)
+
+
+def gen_mov():
+    for ty in TYPES:
+        r = NAT.get(ty, "%r")
+        for x in ALLOPS + ["gbuf", "lbuf", "bar", "sbuf+8", "%tid.x"]:
+            alu1(f"mov{'.' + ty if ty else ''} {r}1, {x};")
+    for x in ["mov.b64 %rd1, {%r1, %r2};", "mov.b64 {%r1, %r2}, %rd1;", "mov.b32 %r1, {%rs1, %rs2};",
+              "mov.b32 {%rs1, %rs2}, %r1;", "mov.b64 {%rs1, %rs2, %rs3, %rs4}, %rd1;",
+              "mov.b64 %rd1, {%r1, %rs2};", "mov.b64 %rd1, {%r1};", "mov.u64 %rd1, {%r1, %r2};",
+              "mov.b64 {%r1, _}, %rd1;", "mov.b64 {_, %r2}, %rd1;", "mov.b32 {%rs1, _}, %r1;",
+              "mov.b128 %rd1, {%rd1, %rd2};", "mov.v2.b32 {%r1, %r2}, {%r3, %r4};",
+              "mov.b64 %rd1, {%f1, %f2};", "mov.f32 %f1, 1.0;", "mov.f64 %fd1, 0d3FF0000000000000;",
+              "mov.u32 %r1, k;", "mov.u64 %rd1, k;", "mov.u64 %rd1, $L1;", "mov.b32 %r1, %f1, %f2;",
+              "mov.b32 %r1;", "mov.u64 %rd1, gbuf+8;", "mov.pred %p1, %p2;", "mov.pred %p1, !%p2;",
+              "mov.pred %p1, 0;", "mov.pred %p1, 2;", "mov.b16 %rs1, 0x10000;",
+              "mov.u32 %r1, 0x100000000;"]:
+        alu(x)
+
+
+def gen_mem():
+    spaces = ["", ".global", ".shared", ".local", ".const", ".param", ".shared::cta"]
+    addrs = ["[sbuf]", "[gbuf]", "[lbuf]", "[%rd2]", "[%r2]", "[bar]", "[sbuf+4]", "[gbuf+-8]",
+             "[%rd2+16]", "[k]", "[64]", "%rd2", "[%f2]", "[%rs2]", "[$L1]"]
+    for sp in spaces:
+        for a in addrs:
+            alu(f"ld{sp}.u32 %r1, {a};")
+            alu(f"st{sp}.u32 {a}, %r1;")
+    for ty in ["u8", "s8", "b8", "u16", "s16", "b16", "u32", "s32", "b32", "u64", "s64", "b64",
+               "f16", "f32", "f64", "pred", "f16x2", "bf16", "b128", ""]:
+        for x in ["%p1", "%rs1", "%r1", "%rd1", "%f1", "%fd1", "%h1", "%hx1", "%u1", "%ud1", "_",
+                  "5", "0f3F800000"]:
+            alu1(f"ld.shared{'.' + ty if ty else ''} {x}, [sbuf];")
+            alu1(f"st.shared{'.' + ty if ty else ''} [sbuf], {x};")
+    for v, regs in [(".v2", ["%r1, %r2", "%rd1, %rd2", "%r1, _", "%r1", "%r1, %r2, %r3",
+                             "%f1, %r2", "%rs1, %rs2"]),
+                    (".v4", ["%r1, %r2, %r3, %r4", "%r1, %r2", "%r1, _, _, %r4",
+                             "%rd1, %rd2, %rd3, %rd4"]),
+                    (".v8", ["%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r1"])]:
+        for ty in ["u32", "f32", "b64", "u16", "b8"]:
+            for rg in regs:
+                alu(f"ld.global{v}.{ty} {{{rg}}}, [%rd2];")
+                alu(f"st.global{v}.{ty} [%rd2], {{{rg}}};")
+        alu(f"ld.global{v}.u32 %r1, [%rd2];")
+    for m in [".volatile", ".relaxed.gpu", ".acquire.gpu", ".relaxed", ".acquire", ".release.gpu",
+              ".nc", ".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt", ".weak", ".mmio.relaxed.sys",
+              ".L1::evict_last", ".L2::64B", ".L2::cache_hint", ".volatile.gpu", ".relaxed.cta.nc",
+              ".acquire.cluster", ".sc.gpu", ".acq_rel.gpu", ".L1::no_allocate",
+              ".L2::evict_first", ".ca.L2::128B", ".nc.L1::evict_last"]:
+        alu(f"ld{m}.global.u32 %r1, [%rd2];")
+        alu(f"st{m}.global.u32 [%rd2], %r1;")
+        alu(f"ld.global{m}.u32 %r1, [%rd2];")
+    for x in ["ld.global.u32 %r1, [%rd2], %rd3;", "ld.global.L2::cache_hint.u32 %r1, [%rd2], %rd3;",
+              "st.global.u32 [%rd2], %r1, %r2;", "ld.global.u32 %r1;", "ld.global.u32 [%rd2], %r1;",
+              "st.global.u32 %r1, [%rd2];", "ldu.global.u32 %r1, [%rd2];",
+              "ldu.global.v2.f32 {%f1, %f2}, [%rd2];", "ld.param.u64 %rd1, [k];",
+              "ld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd2];", "st.global.v2.u32 [%rd2], {%r1, 5};",
+              "st.global.u32 [%rd2], 5;", "st.global.f32 [%rd2], 0f3F800000;",
+              "ld.global.u32 %r1, [gbuf+2048];", "ld.shared.u32 %r1, [%rd2+-4];"]:
+        alu(x)
+    aops = ["add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas"]
+    for op in aops:
+        for ty in ["u32", "s32", "b32", "u64", "s64", "b64", "f32", "f64", "f16", "f16x2", "bf16",
+                   "u16", "b16"]:
+            r = NAT[ty]
+            extra = f", {r}4" if op == "cas" else ""
+            alu(f"atom.global.{op}.{ty} {r}1, [%rd2], {r}3{extra};")
+            alu(f"red.global.{op}.{ty} [%rd2], {r}3{extra};")
+    for x in ["atom.global.add.u32 %r1, [%rd2];", "atom.global.add.u32 %r1, [%rd2], %r3, %r4;",
+              "atom.global.cas.b32 %r1, [%rd2], %r3;", "atom.global.add.u32 _, [%rd2], %r3;",
+              "atom.global.add.u32 %r1, [%rd2], %rd3;", "atom.global.add.u32 %rd1, [%rd2], %r3;",
+              "atom.global.add.u32 %r1, [sbuf], %r3;", "atom.shared.add.u32 %r1, [gbuf], %r3;",
+              "atom.add.u32 %r1, [%rd2], %r3;", "atom.global.u32 %r1, [%rd2], %r3;",
+              "atom.global.add %r1, [%rd2], %r3;", "atom.local.add.u32 %r1, [lbuf], %r3;",
+              "atom.const.add.u32 %r1, [%rd2], %r3;", "red.global.add.u32 %r1, [%rd2], %r3;",
+              "red.global.add.u32 [%rd2];", "atom.global.add.noftz.f16 %h1, [%rd2], %h3;",
+              "atom.global.add.noftz.bf16 %rs1, [%rd2], %rs3;", "atom.global.add.u32 %r1, [%rd2], 1;",
+              "atom.global.add.f32 %f1, [%rd2], 0f3F800000;", "atom.global.add.f32 %f1, [%rd2], 1;",
+              "atom.relaxed.gpu.global.add.u32 %r1, [%rd2], %r3;", "atom.acquire.global.add.u32 %r1, [%rd2], %r3;",
+              "atom.gpu.global.add.u32 %r1, [%rd2], %r3;", "atom.sys.global.add.u32 %r1, [%rd2], %r3;",
+              "atom.global.cas.b16 %rs1, [%rd2], %rs3, %rs4;", "atom.global.exch.b128 %rd1, [%rd2], %rd3;",
+              "atom.shared::cluster.add.u32 %r1, [%r2], %r3;", "atom.global.v2.f32.add {%f1, %f2}, [%rd2], {%f1, %f2};",
+              "atom.global.add.sat.s32 %r1, [%rd2], %r3;", "red.shared.add.u64 [sbuf], %rd1;",
+              "atom.global.inc.u32 %r1, [%rd2], 5;", "atom.global.L2::cache_hint.add.u32 %r1, [%rd2], %r3, %rd4;"]:
+        alu(x)
+
+
+def gen_misc():
+    for x in ["bra $L1;", "bra %r1;", "bra %rd1;", "bra k;", "bra sbuf;", "bra 16;", "bra;",
+              "bra $L1, $L1;", "bra.uni $L1;", "bra.u32 $L1;", "bra [$L1];", "bra.sync $L1;",
+              "@%p1 bra.uni $L1;", "@%r1 bra $L1;", "@%rd1 bra $L1;", "bra $L2;",
+              "cvta.to.shared.u64 %rd1, %rd2;", "cvta.to.shared.u32 %r1, %r2;",
+              "cvta.shared.u32 %r1, %r2;", "cvta.to.global.u32 %r1, %r2;", "cvta.global.u32 %r1, gbuf;",
+              "cvta.to.shared.u64 %r1, %rd2;", "cvta.to.shared.u64 %rd1, %r2;", "cvta.to.shared.b64 %rd1, %rd2;",
+              "cvta.to.shared.s64 %rd1, %rd2;", "cvta.to.shared %rd1, %rd2;", "cvta.u64 %rd1, %rd2;",
+              "cvta.to.local.u64 %rd1, %rd2;", "cvta.local.u64 %rd1, lbuf;", "cvta.const.u64 %rd1, %rd2;",
+              "cvta.param.u64 %rd1, %rd2;", "cvta.to.param.u64 %rd1, %rd2;", "cvta.shared.u64 %rd1, gbuf;",
+              "cvta.global.u64 %rd1, sbuf;", "cvta.shared::cta.u64 %rd1, sbuf;", "cvta.to.shared::cta.u64 %rd1, %rd2;",
+              "cvta.shared.u64 %rd1, sbuf+8;", "cvta.to.global.u64 %rd1, 64;", "cvta.to.shared.u32 %r1, %rd2;",
+              "isspacep.shared %p1, %r2;", "isspacep.local %p1, %rd2;", "isspacep.const %p1, %rd2;",
+              "isspacep.param %p1, %rd2;", "isspacep.shared %r1, %rd2;", "isspacep %p1, %rd2;",
+              "isspacep.param::entry %p1, %rd2;", "isspacep.shared.u64 %p1, %rd2;"]:
+        alu(x)
+    for cc in [".ca", ".cg", ""]:
+        for sz in ["4", "8", "16", "2", "32", "%r1"]:
+            alu(f"cp.async{cc}.shared.global [sbuf], [gbuf], {sz};")
+            alu(f"cp.async{cc}.shared.global [sbuf], [gbuf], {sz}, 4;")
+        for x in ["[sbuf], [gbuf], 16, %r1", "[sbuf], [gbuf]", "[gbuf], [sbuf], 16", "[sbuf], [%rd2], 16",
+                  "[%r2], [%rd2], 16", "[%rd2], [%rd3], 16", "[sbuf], [gbuf], 16, 20",
+                  "[sbuf], [gbuf], 16, %rd1"]:
+            alu(f"cp.async{cc}.shared.global {x};")
+        alu(f"cp.async{cc}.global.shared [gbuf], [sbuf], 16;")
+        alu(f"cp.async{cc}.shared.global.L2::128B [sbuf], [gbuf], 16;")
+        alu(f"cp.async{cc}.shared.global.L2::cache_hint [sbuf], [gbuf], 16, %rd1;")
+        alu(f"cp.async{cc}.shared::cta.global [sbuf], [gbuf], 16;")
+    for ty in ["b32", "u32", "s32", "b64", "b16", "f32", ""]:
+        r = NAT[ty]
+        alu(f"shl.{ty} {r}1, {r}2, %r3;" if ty else "shl %r1, %r2, %r3;")
+        alu(f"shr.{ty} {r}1, {r}2, 3;" if ty else "shr %r1, %r2, 3;")
+        alu(f"shr.{ty} {r}1, {r}2, %rd3;" if ty else "shr %r1, %r2, %rd3;")
+    for x in ["shfl.sync.bfly.b32 %r1, %r2, 1, 31, 0xffffffff;", "shfl.sync.bfly.b32 %r1, %r2, 1, 31;",
+              "shfl.sync.b32 %r1, %r2, 1, 31, 0xffffffff;", "shfl.sync.up.b64 %rd1, %rd2, 1, 0, 0xffffffff;",
+              "shfl.sync.up.b32 %rd1, %r2, 1, 0, 0xffffffff;", "shfl.sync.down.f32 %f1, %f2, 1, 31, 0xffffffff;",
+              "shfl.sync.idx.b32 %r1|%p1, %r2, %r3, %r4, %r5;", "shfl.sync.idx.b32 _|%p1, %r2, 0, 31, 0xffffffff;",
+              "shfl.sync.idx.u32 %r1, %r2, 0, 31, 0xffffffff;", "shfl.sync.idx.b32 %r1, %r2, %rd3, 31, 0xffffffff;",
+              "shfl.sync.idx.b32 %r1, %f2, 0, 31, 0xffffffff;", "shfl.sync.idx.b32 %r1, %r2, 0, 31, %rd5;",
+              "shfl.bfly.b32 %r1, %r2, 1, 31;", "shfl.sync.idx.b32 _, %r2, 0, 31, 0xffffffff;",
+              "vote.sync.ballot.b32 %r1, %p1, 0xffffffff;", "vote.sync.ballot.b32 %r1, %r2, 0xffffffff;",
+              "vote.sync.ballot.b32 %rd1, %p1, 0xffffffff;", "vote.sync.any.pred %p1, %p2, 0xffffffff;",
+              "vote.sync.uni.pred %p1, !%p2, 0xffffffff;", "vote.sync.all.pred %r1, %p2, 0xffffffff;",
+              "vote.sync.any.b32 %r1, %p2, 0xffffffff;", "vote.sync.ballot.pred %p1, %p2, 0xffffffff;",
+              "vote.sync.all.pred %p1, %p2;", "vote.sync.all %p1, %p2, 0xffffffff;",
+              "vote.any.pred %p1, %p2;", "vote.sync.ballot.b32 %r1, %p1, %r3;", "vote.sync.ballot.b32 %r1, %p1, %rd3;",
+              "activemask.b32 %rd1;", "activemask.b32 %r1, %r2;", "activemask.u32 %r1;", "activemask %r1;",
+              "redux.sync.add.s32 %r1, %r2, 0xffffffff;", "redux.sync.min.u32 %r1, %r2, 0xffffffff;",
+              "redux.sync.and.b32 %r1, %r2, 0xffffffff;", "redux.sync.add.b32 %r1, %r2, 0xffffffff;",
+              "redux.sync.and.u32 %r1, %r2, 0xffffffff;", "redux.sync.add.u64 %rd1, %rd2, 0xffffffff;",
+              "redux.sync.min.f32 %f1, %f2, 0xffffffff;", "redux.sync.add.u32 %r1, %rd2, 0xffffffff;",
+              "redux.sync.add.u32 %r1, %r2;", "match.all.sync.b32 %r1, %r2, 0xffffffff;",
+              "match.all.sync.b32 %r1|%p1, %r2, 0xffffffff;", "match.any.sync.b64 %r1, %rd2, 0xffffffff;",
+              "match.any.sync.b32 %r1|%p1, %r2, 0xffffffff;", "match.any.sync.u32 %r1, %r2, 0xffffffff;",
+              "match.any.sync.b32 %rd1, %r2, 0xffffffff;", "match.sync.b32 %r1, %r2, 0xffffffff;",
+              "bar.sync 0, %r1;", "bar.sync 16;", "bar.sync 15;", "bar.sync 0, 33;", "bar.sync 0, 32;",
+              "bar.sync %rd1;", "bar.sync 0, %rd1;", "bar.sync;", "bar.arrive 1;", "bar.arrive %r1, %r2;",
+              "bar.red.popc.u32 %r1, 0, %p1;", "bar.red.and.pred %p1, 0, %p2;", "bar.red.or.pred %p1, 0, 64, %p2;",
+              "bar.red.popc.u32 %r1, 0, %r2;", "bar.red.popc.b32 %r1, 0, %p1;", "bar.red.and.u32 %r1, 0, %p1;",
+              "barrier.sync.aligned 0, 64;", "barrier.arrive 0, 64;", "barrier.arrive.aligned 0, 64;",
+              "barrier.red.popc.u32 %r1, 0, %p1;", "bar.sync.aligned 0;", "bar.warp.sync %r1;",
+              "bar.warp.sync %rd1;", "bar.warp.sync;", "barrier.sync %r1, %r2;", "bar.cta.sync 0;",
+              "barrier.cta.sync.aligned 0;", "barrier.cta.arrive 0, 64;",
+              "nanosleep.u32 %rd1;", "nanosleep 100;", "nanosleep.u64 100;", "nanosleep.u32 %f1;",
+              "prmt.b32 %r1, %r2, %r3, 0x3210;", "prmt.b32.f4e %r1, %r2, %r3, %r4;", "prmt.u32 %r1, %r2, %r3, %r4;",
+              "prmt.b32 %rd1, %r2, %r3, %r4;", "lop3.b32 %r1, %r2, %r3, %r4, %r5;", "lop3.b64 %rd1, %rd2, %rd3, %rd4, 0x96;",
+              "lop3.u32 %r1, %r2, %r3, %r4, 0x96;", "lop3.b32 %r1, %r2, %r3, %r4, 256;",
+              "lop3.b32 %r1, %r2, %r3, %r4;", "bfe.u32 %r1, %r2, 8, 4;", "bfe.s64 %rd1, %rd2, %r3, %r4;",
+              "bfe.b32 %r1, %r2, 8, 4;", "bfe.u32 %r1, %r2, %rd3, 4;", "bfi.b32 %r1, %r2, %r3, 8, 4;",
+              "bfi.u32 %r1, %r2, %r3, 8, 4;", "bfi.b64 %rd1, %rd2, %rd3, %r4, %r5;",
+              "bmsk.clamp.b32 %r1, %r2, %r3;", "bmsk.b32 %r1, %r2, %r3;", "szext.clamp.s32 %r1, %r2, %r3;",
+              "szext.s32 %r1, %r2, %r3;", "dp4a.u32.u32 %r1, %r2, %r3, %r4;", "dp4a.s32.u32 %r1, %r2, %r3, %r4;",
+              "dp4a.u32 %r1, %r2, %r3, %r4;", "dp2a.lo.u32.u32 %r1, %r2, %r3, %r4;", "dp2a.u32.u32 %r1, %r2, %r3, %r4;",
+              "shf.l.wrap.b32 %r1, %r2, %r3, %r4;", "shf.r.clamp.b32 %r1, %r2, %r3, %r4;", "shf.l.b32 %r1, %r2, %r3, %r4;",
+              "shf.wrap.b32 %r1, %r2, %r3, %r4;", "shf.l.wrap.u32 %r1, %r2, %r3, %r4;", "shf.l.wrap.b64 %rd1, %rd2, %rd3, %r4;",
+              "slct.s32.s32 %r1, %r2, %r3, %r4;", "slct.f32.s32 %f1, %f2, %f3, %r4;", "slct.s32.f32 %r1, %r2, %r3, %f4;",
+              "slct.ftz.s32.f32 %r1, %r2, %r3, %f4;", "slct.s32 %r1, %r2, %r3, %r4;",
+              "call k;", "ret.uni;", "exit.uni;", "trap.u32;", "ret %r1;", "exit 0;",
+              "brev.b32 %r1, %r2;", "brev.u32 %r1, %r2;", "bfind.shiftamt.u32 %r1, %r2;", "bfind.u64 %r1, %rd2;",
+              "bfind.u64 %rd1, %rd2;", "clz.b64 %r1, %rd2;", "clz.b64 %rd1, %rd2;", "popc.b64 %rd1, %rd2;",
+              "testp.finite.f32 %p1, %f1;", "testp.finite.f32 %r1, %f1;", "testp.f32 %p1, %f1;",
+              "testp.normal.f64 %p1, %fd1;", "testp.notanumber.u32 %p1, %r1;",
+              "copysign.f32 %f1, %f2, %f3;", "copysign.f16 %h1, %h2, %h3;", "tanh.approx.f32 %f1, %f2;",
+              "tanh.approx.f16 %h1, %h2;", "tanh.approx.bf16 %rs1, %rs2;", "ex2.approx.ftz.bf16 %rs1, %rs2;",
+              "ex2.approx.f16 %h1, %h2;", "ex2.approx.f16x2 %hx1, %hx2;", "rcp.rn.f64 %fd1, %fd2;",
+              "rcp.approx.ftz.f64 %fd1, %fd2;", "rcp.approx.f64 %fd1, %fd2;", "sqrt.approx.f64 %fd1, %fd2;",
+              "rsqrt.approx.f64 %fd1, %fd2;", "rsqrt.approx.ftz.f64 %fd1, %fd2;", "sin.approx.f64 %fd1, %fd2;",
+              "lg2.approx.ftz.f32 %f1, %f2;", "div.approx.f64 %fd1, %fd2, %fd3;", "div.full.f64 %fd1, %fd2, %fd3;",
+              "div.full.ftz.f32 %f1, %f2, %f3;", "div.approx.ftz.f32 %f1, %f2, %f3;", "div.rn.ftz.f32 %f1, %f2, %f3;",
+              "div.rnd.f32 %f1, %f2, %f3;", "mad.rn.f32 %f1, %f2, %f3, %f4;", "mad.f32 %f1, %f2, %f3, %f4;",
+              "mad.sat.f32 %f1, %f2, %f3, %f4;", "mad.rn.ftz.sat.f32 %f1, %f2, %f3, %f4;", "mad.hi.sat.s32 %r1, %r2, %r3, %r4;",
+              "mad.lo.sat.s32 %r1, %r2, %r3, %r4;", "mad.hi.cc.u32 %r1, %r2, %r3, %r4;", "madc.lo.u32 %r1, %r2, %r3, %r4;",
+              "madc.hi.cc.u32 %r1, %r2, %r3, %r4;", "madc.lo.s64 %rd1, %rd2, %rd3, %rd4;", "mul.hi.sat.s32 %r1, %r2, %r3;",
+              "mul24.hi.u32 %r1, %r2, %r3;", "mul24.lo.s32 %r1, %r2, %r3;", "mul24.lo.u64 %rd1, %rd2, %rd3;",
+              "mad24.hi.sat.s32 %r1, %r2, %r3, %r4;", "mad24.lo.u32 %r1, %r2, %r3, %r4;", "sad.u32 %r1, %r2, %r3, %r4;",
+              "sad.s64 %rd1, %rd2, %rd3, %rd4;", "sad.f32 %f1, %f2, %f3, %f4;",
+              "fma.rn.f16 %h1, %h2, %h3, %h4;", "fma.rn.relu.f16 %h1, %h2, %h3, %h4;", "fma.rn.sat.f16 %h1, %h2, %h3, %h4;",
+              "fma.rn.relu.bf16 %rs1, %rs2, %rs3, %rs4;", "fma.rn.oob.f16 %h1, %h2, %h3, %h4;", "fma.rn.ftz.f64 %fd1, %fd2, %fd3, %fd4;",
+              "fma.rn.f32x2 %rd1, %rd2, %rd3, %rd4;", "add.rn.f32x2 %rd1, %rd2, %rd3;",
+              "min.NaN.f32 %f1, %f2, %f3;", "min.ftz.NaN.f32 %f1, %f2, %f3;", "min.xorsign.abs.f32 %f1, %f2, %f3;",
+              "min.relu.s32 %r1, %r2, %r3;", "max.relu.s16x2 %r1, %r2, %r3;", "min.u16x2 %r1, %r2, %r3;",
+              "max.s16x2 %r1, %r2, %r3;", "min.f32 %f1, %f2, %f3, %f4;", "max.f32 %f1, %f2, %f3, %f4;",
+              "min.NaN.f64 %fd1, %fd2, %fd3;", "min.f16 %h1, %h2, %h3;", "max.NaN.bf16 %rs1, %rs2, %rs3;",
+              "add.s16x2 %r1, %r2, %r3;", "add.u16x2 %r1, %r2, %r3;", "abs.f16 %h1, %h2;", "abs.ftz.f32 %f1, %f2;",
+              "abs.s16 %rs1, %rs2;", "neg.ftz.f32 %f1, %f2;", "neg.f16x2 %hx1, %hx2;", "neg.bf16 %rs1, %rs2;",
+              "not.pred %p1, %p2;", "not.b16 %rs1, %rs2;", "not.u32 %r1, %r2;", "cnot.b32 %r1, %r2;",
+              "cnot.b16 %rs1, %rs2;", "and.pred %p1, %p2, !%p3;", "or.b16 %rs1, %rs2, %rs3;",
+              "xor.pred %p1, %p2, %p3;", "and.b32 %r1, %r2, 0xff;", "and.b64 %rd1, %rd2, -1;",
+              "and.u32 %r1, %r2, %r3;", "or.s32 %r1, %r2, %r3;", "and.b32 %r1, %r2, 0f3F800000;",
+              "addc.u32 %r1, %r2, %r3;", "addc.cc.u32 %r1, %r2, %r3;", "addc.cc.s64 %rd1, %rd2, %rd3;",
+              "subc.cc.u32 %r1, %r2, %r3;", "add.cc.s64 %rd1, %rd2, %rd3;", "sub.cc.u32 %r1, %r2, %r3;",
+              "add.cc.u16 %rs1, %rs2, %rs3;", "add.sat.cc.s32 %r1, %r2, %r3;", "sub.sat.s32 %r1, %r2, %r3;",
+              "sub.sat.s64 %rd1, %rd2, %rd3;", "add.sat.s16 %rs1, %rs2, %rs3;", "add.sat.f32 %f1, %f2, %f3;",
+              "sub.sat.f64 %fd1, %fd2, %fd3;", "add.ftz.f64 %fd1, %fd2, %fd3;", "add.rn.ftz.sat.f32 %f1, %f2, %f3;",
+              "mul.rn.sat.f32 %f1, %f2, %f3;", "mul.wide.s64 %rd1, %rd2, %rd3;", "mul.wide.u16 %r1, %rs2, %rs3;",
+              "mul.wide.s32 %rd1, %r2, 5;", "mul.lo.u16 %rs1, %rs2, %rs3;", "mul.hi.u64 %rd1, %rd2, %rd3;",
+              "mad.wide.u32 %rd1, %r2, %r3, %rd4;", "mad.wide.u32 %rd1, %r2, %r3, %r4;", "mad.wide.s16 %r1, %rs2, %rs3, %r4;",
+              "mad.lo.u32 %r1, %r2, %r3;", "mad.lo.u64 %rd1, %rd2, %rd3, 5;", "mad.rn.f64 %fd1, %fd2, %fd3, %fd4;",
+              "mad.f64 %fd1, %fd2, %fd3, %fd4;", "fma.f64 %fd1, %fd2, %fd3, %fd4;", "fma.rz.f64 %fd1, %fd2, %fd3, %fd4;",
+              "div.s64 %rd1, %rd2, %rd3;", "div.u16 %rs1, %rs2, %rs3;", "rem.u64 %rd1, %rd2, %rd3;",
+              "div.rn.f64 %fd1, %fd2, %fd3;", "div.f64 %fd1, %fd2, %fd3;", "div.rz.f32 %f1, %f2, %f3;",
+              "div.approx.f32 %f1, %f2, %f3;", "div.full.f32 %f1, %f2, %f3;", "div.full.rn.f32 %f1, %f2, %f3;",
+              "sqrt.f32 %f1, %f2;", "sqrt.rn.f32 %f1, %f2;", "sqrt.approx.f32 %f1, %f2;", "sqrt.f64 %fd1, %fd2;",
+              "sqrt.rn.f64 %fd1, %fd2;", "rcp.f32 %f1, %f2;", "rcp.rn.f32 %f1, %f2;", "rcp.approx.f32 %f1, %f2;",
+              "rsqrt.f32 %f1, %f2;", "rsqrt.approx.f32 %f1, %f2;", "ex2.f32 %f1, %f2;", "ex2.approx.f32 %f1, %f2;",
+              "lg2.f32 %f1, %f2;", "sin.f32 %f1, %f2;", "cos.approx.ftz.f32 %f1, %f2;", "sin.rn.f32 %f1, %f2;"]:
+        alu(x)
+
+
 def gen_bad_pairs():
     for v, t in BAD_PAIRS:
         add("mov.u32 %r1, %tid.x;", [(v, t)])
@@ -477,6 +837,14 @@ def generate():
     gen_cluster()
     gen_common()
     gen_bad_pairs()
+    gen_alu_types()
+    gen_alu_operands()
+    gen_alu_mods()
+    gen_setp()
+    gen_cvt()
+    gen_mov()
+    gen_mem()
+    gen_misc()
     return cases
 
 
@@ -519,9 +887,32 @@ def main():
     out = "corpus.tsv"
     if "-o" in sys.argv:
         out = sys.argv[sys.argv.index("-o") + 1]
+    # --reuse FILE: keep the ptxas verdicts already recorded there, run ptxas on the rest.
+    known = {}
+    for k, a in enumerate(sys.argv):
+        if a != "--reuse":
+            continue
+        with open(sys.argv[k + 1]) as f:
+            for line in f:
+                if line.startswith("#"):
+                    continue
+                p = line.rstrip("\n").split("\t")
+                if len(p) >= 5:
+                    known[(p[1], p[2], p[4])] = (p[3], p[5] if len(p) > 5 else "")
+    jobs = int(os.environ.get("JOBS", "2"))
     WORK = tempfile.mkdtemp(prefix="ptxcorpus")
-    with Pool(2) as pool:
-        rows = pool.map(label_one, list(enumerate(cs)), chunksize=32)
+    todo = [(i, c) for i, c in enumerate(cs) if c not in known]
+    print(f"{len(cs)} cases, {len(todo)} to label with ptxas", file=sys.stderr)
+    # Verdicts also go to OUT.partial as they come, so an interrupted run can --reuse it.
+    fresh = []
+    with Pool(jobs) as pool, open(out + ".partial", "a") as part:
+        for row in pool.imap_unordered(label_one, todo, chunksize=16):
+            fresh.append(row)
+            part.write("\t".join(str(x) for x in row) + "\n")
+            part.flush()
+    rows = [(i, v, t) + known[(v, t, insn)][:1] + (insn,) + known[(v, t, insn)][1:]
+            for i, (v, t, insn) in enumerate(cs) if (v, t, insn) in known]
+    rows = sorted(rows + fresh)
     with open(out, "w") as f:
         f.write("# ptxi differential corpus: ptxas 13.0 (V13.0.88) verdicts; see gen.py\n")
         f.write("# id\tversion\ttarget\tverdict\tinstruction\tptxas first error\n")
