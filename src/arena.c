@@ -7,12 +7,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
-#define CHUNK_SIZE (256 * 1024)
+/* Chunks are 2 MiB mappings with transparent huge pages requested: a large module's IR is
+ * several times its text, and on a VM faulting it in 4 KiB pages costs more than parsing.
+ * Fresh mappings are zero, so allocations from them need no memset. */
+#define CHUNK_SIZE (2u * 1024 * 1024)
+#define HUGE_PAGE (2u * 1024 * 1024)
 
 struct chunk {
 	struct chunk *next;
 	size_t used, size;
+	size_t mapped;          /* bytes mapped with mmap (0: from malloc)                  */
 	_Alignas(16) unsigned char data[];
 };
 
@@ -44,21 +50,48 @@ void arena_destroy(struct arena *a)
 	struct chunk *c = a->head;
 	while (c) {
 		struct chunk *next = c->next;
-		free(c);
+		if (c->mapped)
+			munmap(c, c->mapped);
+		else
+			free(c);
 		c = next;
 	}
 	free(a);
 }
 
+/* A zero-filled chunk able to hold `size` bytes: mapped (huge pages where the kernel
+ * agrees), else malloc'd and cleared. */
+static struct chunk *map_chunk(size_t size)
+{
+	size_t len = (sizeof(struct chunk) + size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct chunk *c;
+	if (p != MAP_FAILED) {
+#ifdef MADV_HUGEPAGE
+		madvise(p, len, MADV_HUGEPAGE);
+#endif
+		c = p;
+		c->mapped = len;
+		c->size = len - sizeof *c;
+	} else {
+		c = xmalloc(sizeof *c + size);
+		memset(c->data, 0, size);
+		c->mapped = 0;
+		c->size = size;
+	}
+	c->used = 0;
+	return c;
+}
+
+#ifndef PTXI_ARENA_TRACKED
 static struct chunk *new_chunk(struct arena *a, size_t size)
 {
-	struct chunk *c = xmalloc(sizeof *c + size);
+	struct chunk *c = map_chunk(size);
 	c->next = a->head;
-	c->used = 0;
-	c->size = size;
 	a->head = c;
 	return c;
 }
+#endif
 
 void *arena_alloc(struct arena *a, size_t size)
 {
@@ -66,8 +99,11 @@ void *arena_alloc(struct arena *a, size_t size)
 	if (size == 0)
 		size = 16;
 #ifdef PTXI_ARENA_TRACKED
-	struct chunk *c = new_chunk(a, size);
-	c->used = size;
+	struct chunk *c = xmalloc(sizeof *c + size);
+	c->mapped = 0;
+	c->size = c->used = size;
+	c->next = a->head;
+	a->head = c;
 	memset(c->data, 0, size);
 	return c->data;
 #else
@@ -75,8 +111,8 @@ void *arena_alloc(struct arena *a, size_t size)
 	if (!c || c->size - c->used < size) {
 		if (size > CHUNK_SIZE / 4) {
 			/* Big objects get their own chunk behind the head, so the head keeps its space. */
-			struct chunk *big = xmalloc(sizeof *big + size);
-			big->size = big->used = size;
+			struct chunk *big = map_chunk(size);
+			big->used = size;
 			if (c) {
 				big->next = c->next;
 				c->next = big;
@@ -84,14 +120,12 @@ void *arena_alloc(struct arena *a, size_t size)
 				big->next = NULL;
 				a->head = big;
 			}
-			memset(big->data, 0, size);
 			return big->data;
 		}
-		c = new_chunk(a, CHUNK_SIZE);
+		c = new_chunk(a, CHUNK_SIZE - sizeof(struct chunk));
 	}
-	void *p = c->data + c->used;
+	void *p = c->data + c->used; /* chunk memory is zero and never reused */
 	c->used += size;
-	memset(p, 0, size);
 	return p;
 #endif
 }
