@@ -59,6 +59,7 @@ void arena_destroy(struct arena *a)
 	free(a);
 }
 
+#ifndef PTXI_ARENA_TRACKED
 /* A zero-filled chunk able to hold `size` bytes: mapped (huge pages where the kernel
  * agrees), else malloc'd and cleared. */
 static struct chunk *map_chunk(size_t size)
@@ -83,7 +84,6 @@ static struct chunk *map_chunk(size_t size)
 	return c;
 }
 
-#ifndef PTXI_ARENA_TRACKED
 static struct chunk *new_chunk(struct arena *a, size_t size)
 {
 	struct chunk *c = map_chunk(size);
