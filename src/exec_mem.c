@@ -109,7 +109,11 @@ static void exec_cvta(struct launch *L, struct warp *w, struct frame *f, const s
 				: (win == MS_SHARED_CTA || win == MS_SHARED_CLUSTER)
 					? got == MS_SHARED_CLUSTER
 					: got == win || (win == MS_PARAM_FRAME && got == MS_PARAM_KERNEL);
-			if (ok && win == MS_SHARED_CTA && !(di->flags & DF_CLUSTER_SPACE)) {
+			/* Plain .shared accepts any CTA of the cluster: nvcc converts mapa results
+			 * with cvta.to.shared.u64 and the H100 yields the shared::cluster address
+			 * (tests/programs: cluster_reduce). Only an explicit ::cta insists on the
+			 * executing CTA, as the manual says. */
+			if (ok && (di->flags & DF_CTA_SPACE)) {
 				struct cta *c;
 				uint32_t off;
 				ok = mem_cluster_decode(L, w->cta, a - WIN_SHARED, &c, &off) && c == w->cta;

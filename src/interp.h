@@ -93,6 +93,7 @@ enum {
 	DF_CLUSTER_SPACE = 1u << 18, /* .shared::cluster written                                  */
 	DF_DST_GLOBAL = 1u << 19,
 	DF_SRC_SHARED = 1u << 20,
+	DF_CTA_SPACE = 1u << 21,     /* .shared::cta written (not plain .shared)                 */
 };
 
 struct dinsn {

@@ -858,6 +858,7 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 	f |= md.has[MOD_ARRIVE] ? DF_ARRIVE : 0;
 	f |= md.has[MOD_WAIT] ? DF_WAIT : 0;
 	f |= md.has[MOD_SHARED_CLUSTER] ? DF_CLUSTER_SPACE : 0;
+	f |= md.has[MOD_SHARED_CTA] ? DF_CTA_SPACE : 0;
 	if (in->op == OP_CP_ASYNC_BULK && md.nspaces >= 2) {
 		f |= md.spaces[0] == MOD_GLOBAL ? DF_DST_GLOBAL : 0;
 		f |= md.spaces[1] == MOD_SHARED_CTA || md.spaces[1] == MOD_SHARED ? DF_SRC_SHARED : 0;

@@ -30,7 +30,7 @@ KERNEL cluster_reduce(unsigned *out, const unsigned char *in) {
     for (unsigned r = 0; r < 4; r++) { unsigned v = cluster.map_shared_rank(vals, r)[t]; sum += v; mx = max(mx, v); }
     out[t] = sum; out[64 + t] = mx;
   }
-  out[128 + rank * 4 + 0] = cluster.num_blocks() * (t == 0);
+  if (t == 0) out[128 + rank * 4 + 0] = cluster.num_blocks();  // one writer (was every thread: a race)
   if (t == 1) { out[128 + rank * 4 + 1] = blockIdx.x; out[128 + rank * 4 + 2] = cluster.dim_blocks().x; unsigned r; asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(r)); out[128 + rank * 4 + 3] = r; }
   cluster.sync();                                   // peers' shared memory stays alive until read
 }
