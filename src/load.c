@@ -75,7 +75,14 @@ static const uint64_t *splat(struct loader *ld, uint64_t v)
 
 static uint16_t f32_to_f16(float f);
 
-/* The bits of a float literal as a value of type t. */
+static uint64_t f64_bits(double d)
+{
+	uint64_t r;
+	memcpy(&r, &d, 8);
+	return r;
+}
+
+/* The bits of a float literal as a value of type t (f32 bits when t is not a float type). */
 static uint64_t float_bits(const struct ir_operand *o, enum ir_mod t)
 {
 	double d;
@@ -83,19 +90,21 @@ static uint64_t float_bits(const struct ir_operand *o, enum ir_mod t)
 		uint32_t b = (uint32_t)o->fimm.bits;
 		float f;
 		memcpy(&f, &b, 4);
-		if (t == MOD_F32 || ir_type_size(t) == 4 || t == MOD_NONE)
+		if (ir_type_size(t) == 4 || t == MOD_NONE)
 			return b;
 		d = f;
 	} else {
 		memcpy(&d, &o->fimm.bits, 8);
 	}
-	if (t == MOD_F64 || ir_type_size(t) == 8)
-		return o->fimm.is_f32 ? ({ uint64_t r; memcpy(&r, &d, 8); r; }) : o->fimm.bits;
+	if (ir_type_size(t) == 8)
+		return f64_bits(d);
 	float f = (float)d;
 	uint32_t b;
 	memcpy(&b, &f, 4);
 	if (t == MOD_F16)
 		return f32_to_f16(f);
+	if (t == MOD_BF16) /* round to nearest even on the upper half */
+		return (b + 0x7fffu + ((b >> 16) & 1)) >> 16;
 	return b;
 }
 
@@ -280,9 +289,6 @@ static void layout_module(struct loader *ld)
 			s->addr += GLOBAL_BASE; /* the module block is the launch's first allocation */
 		}
 	}
-	for (uint32_t i = 0; i < P->nrelocs; i++)
-		if (!P->relocs[i].in_const)
-			P->relocs[i].at += 0; /* offsets stay relative to the block */
 }
 
 /* Registers, frame-local variables and frame params of one function. */
