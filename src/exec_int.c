@@ -593,6 +593,292 @@ DEF_CMPS(16)
 DEF_CMPS(32)
 DEF_CMPS(64)
 
+/* ---- packed 16-bit integers: add/min/max .u16x2/.s16x2 (ISA 9.7.1.1, 9.7.1.12-13) --------- */
+
+/* Half i of a word, zero- or sign-extended. */
+static inline int32_t h16(uint32_t v, int i, bool sgn)
+{
+	uint32_t h = (v >> (16 * i)) & 0xffffu;
+	return sgn ? (int32_t)(int16_t)h : (int32_t)h;
+}
+
+ALU_FN(add_16x2)
+{
+	(void)ai;
+	LANE_LOOP(mask, {
+		uint32_t a = (uint32_t)x->a[l], b = (uint32_t)x->b[l];
+		x->d[l] = ((a + b) & 0xffffu) | ((a & 0xffff0000u) + (b & 0xffff0000u));
+	});
+}
+
+/* min/max per half; .relu (s16x2 only) clamps negative halves to 0. */
+#define DEF_MINMAX_16X2(name, sgn, gt, relu)                                               \
+	ALU_FN(name)                                                                       \
+	{                                                                                  \
+		(void)ai;                                                                  \
+		LANE_LOOP(mask, {                                                          \
+			uint32_t a = (uint32_t)x->a[l], b = (uint32_t)x->b[l], r = 0;      \
+			for (int i = 0; i < 2; i++) {                                      \
+				int32_t va = h16(a, i, sgn), vb = h16(b, i, sgn);          \
+				int32_t v = (gt) ? (va > vb ? va : vb) : (va < vb ? va : vb); \
+				if ((relu) && v < 0)                                       \
+					v = 0;                                             \
+				r |= ((uint32_t)v & 0xffffu) << (16 * i);                  \
+			}                                                                  \
+			x->d[l] = r;                                                       \
+		});                                                                        \
+	}
+DEF_MINMAX_16X2(min_u16x2, false, false, false)
+DEF_MINMAX_16X2(max_u16x2, false, true, false)
+DEF_MINMAX_16X2(min_s16x2, true, false, false)
+DEF_MINMAX_16X2(max_s16x2, true, true, false)
+DEF_MINMAX_16X2(min_relu_s16x2, true, false, true)
+DEF_MINMAX_16X2(max_relu_s16x2, true, true, true)
+
+/* ---- SIMD video instructions: vadd2 ... vset4 (ISA 9.7.16.2) ---------------------------------
+ *
+ *   vop2/vop4.dtype.atype.btype{.sat}  d, a, b, c;   merge: d = the n results, c unused
+ *   vop2/vop4.dtype.atype.btype.add    d, a, b, c;   accumulate: d = c + sum of the results
+ *   vset2/vset4.atype.btype.cmp{.add}  d, a, b, c;   results are 0/1 per element
+ *
+ * Elements are the 2 halves (vop2) or 4 bytes (vop4) of a and b, extended by atype/btype; each
+ * result t is computed exactly (vavrg: (x+y+1) >> 1 for x+y >= 0, else (x+y) >> 1), clamped to
+ * dtype's element range by .sat, and either truncated into its element of d (merge) or added
+ * at full precision to c (.add; d wraps at 32 bits). Checked on an H100 for every
+ * dtype/atype/btype and .sat/.add combination (tests/hw_simd).
+ *
+ * What the loader passes (struct alu_insn): vop: type = dtype, type2 = atype, boolop = btype,
+ * mode = the secondary operation (MOD_ADD, or MOD_NONE for merge); vset: type = atype,
+ * type2 = btype, cmp = the comparison, boolop = btype again, mode as for vop. boolop (always a
+ * type for these opcodes) tells alu_prepare that the loader decoded them; MOD_NONE there means
+ * it did not (so .add would be lost) and the instruction is refused. Only the default element
+ * selectors and merge mask are modelled (a.h10/a.b3210, b.h32/b.b7654, d.h10/d.b3210: what nvcc
+ * emits); the operand forms `%r1.h0`, `%r2.b10` ... are not parsed by the front end.
+ */
+
+enum vop_kind { V_ADD, V_SUB, V_AVRG, V_ABSDIFF, V_MIN, V_MAX, V_SET };
+
+struct vop_desc {
+	uint8_t kind, n, sd, sa, sb, sat, acc, cmp;
+};
+
+static inline struct vop_desc vop_decode(const struct alu_insn *ai)
+{
+	struct vop_desc v = {0};
+	switch (ai->op) {
+	case OP_VADD2: case OP_VADD4: v.kind = V_ADD; break;
+	case OP_VSUB2: case OP_VSUB4: v.kind = V_SUB; break;
+	case OP_VAVRG2: case OP_VAVRG4: v.kind = V_AVRG; break;
+	case OP_VABSDIFF2: case OP_VABSDIFF4: v.kind = V_ABSDIFF; break;
+	case OP_VMIN2: case OP_VMIN4: v.kind = V_MIN; break;
+	case OP_VMAX2: case OP_VMAX4: v.kind = V_MAX; break;
+	default: v.kind = V_SET; break;
+	}
+	switch (ai->op) {
+	case OP_VADD4: case OP_VSUB4: case OP_VAVRG4: case OP_VABSDIFF4: case OP_VMIN4:
+	case OP_VMAX4: case OP_VSET4:
+		v.n = 4;
+		break;
+	default:
+		v.n = 2;
+		break;
+	}
+	if (v.kind == V_SET) {
+		v.sa = alu_signed(ai->type);
+		v.sb = alu_signed(ai->type2);
+		switch (ai->cmp) {
+		case MOD_EQ: v.cmp = 0; break;
+		case MOD_NE: v.cmp = 1; break;
+		case MOD_LT: v.cmp = 2; break;
+		case MOD_LE: v.cmp = 3; break;
+		case MOD_GT: v.cmp = 4; break;
+		default: v.cmp = 5; break;
+		}
+	} else {
+		v.sd = alu_signed(ai->type);
+		v.sa = alu_signed(ai->type2);
+		v.sb = alu_signed(ai->boolop);
+		v.sat = (ai->flags & ALU_SAT) != 0;
+	}
+	v.acc = ai->mode == MOD_ADD;
+	return v;
+}
+
+static inline uint32_t vop_word(const struct vop_desc *v, uint32_t a, uint32_t b, uint32_t c)
+{
+	int w = v->n == 2 ? 16 : 8;
+	uint32_t em = (1u << w) - 1, r = 0;
+	int64_t lo = v->sd ? -(1ll << (w - 1)) : 0, hi = v->sd ? (1ll << (w - 1)) - 1 : em;
+	for (int i = 0; i < v->n; i++) {
+		uint32_t ea = (a >> (w * i)) & em, eb = (b >> (w * i)) & em;
+		int64_t x = v->sa ? alu_sext(ea, w) : (int64_t)ea;
+		int64_t y = v->sb ? alu_sext(eb, w) : (int64_t)eb;
+		int64_t t;
+		switch (v->kind) {
+		case V_ADD: t = x + y; break;
+		case V_SUB: t = x - y; break;
+		case V_AVRG: t = x + y >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1; break;
+		case V_ABSDIFF: t = x > y ? x - y : y - x; break;
+		case V_MIN: t = x < y ? x : y; break;
+		case V_MAX: t = x > y ? x : y; break;
+		default:
+			switch (v->cmp) {
+			case 0: t = x == y; break;
+			case 1: t = x != y; break;
+			case 2: t = x < y; break;
+			case 3: t = x <= y; break;
+			case 4: t = x > y; break;
+			default: t = x >= y; break;
+			}
+			break;
+		}
+		if (v->sat)
+			t = t < lo ? lo : t > hi ? hi : t;
+		if (v->acc)
+			c += (uint32_t)t;
+		else
+			r |= ((uint32_t)t & em) << (w * i);
+	}
+	return v->acc ? c : r;
+}
+
+ALU_FN(video_generic)
+{
+	struct vop_desc v = vop_decode(ai);
+	LANE_LOOP(mask, x->d[l] = vop_word(&v, (uint32_t)x->a[l], (uint32_t)x->b[l],
+					    (uint32_t)x->c[l]));
+}
+
+/* __vabsdiffu4, __vsadu4 and friends: vabsdiff4.u32.u32.u32{.add}. */
+static inline uint32_t absdiff_u8x4_sum(uint32_t a, uint32_t b)
+{
+	uint32_t s = 0;
+	for (int i = 0; i < 32; i += 8) {
+		uint32_t x = (a >> i) & 0xff, y = (b >> i) & 0xff;
+		s += x > y ? x - y : y - x;
+	}
+	return s;
+}
+
+ALU_FN(vabsdiff4_u32)
+{
+	(void)ai;
+	LANE_LOOP(mask, {
+		uint32_t a = (uint32_t)x->a[l], b = (uint32_t)x->b[l], r = 0;
+		for (int i = 0; i < 32; i += 8) {
+			uint32_t p = (a >> i) & 0xff, q = (b >> i) & 0xff;
+			r |= (p > q ? p - q : q - p) << i;
+		}
+		x->d[l] = r;
+	});
+}
+
+ALU_FN(vabsdiff4_u32_add)
+{
+	(void)ai;
+	LANE_LOOP(mask, x->d[l] = (uint32_t)x->c[l] +
+				  absdiff_u8x4_sum((uint32_t)x->a[l], (uint32_t)x->b[l]));
+}
+
+static bool is_video_op(enum ir_op op)
+{
+	switch (op) {
+	case OP_VADD2: case OP_VSUB2: case OP_VAVRG2: case OP_VABSDIFF2: case OP_VMIN2:
+	case OP_VMAX2: case OP_VSET2: case OP_VADD4: case OP_VSUB4: case OP_VAVRG4:
+	case OP_VABSDIFF4: case OP_VMIN4: case OP_VMAX4: case OP_VSET4:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_u32_s32(enum ir_mod t) { return t == MOD_U32 || t == MOD_S32; }
+
+static int prepare_video(struct alu_insn *ai, const char **why)
+{
+	bool vset = ai->op == OP_VSET2 || ai->op == OP_VSET4;
+	if (ai->boolop == MOD_NONE) {
+		*why = "SIMD video instructions need their btype and secondary operation from "
+		       "the loader, which does not decode them yet";
+		return -1;
+	}
+	if (!is_u32_s32(ai->type) || !is_u32_s32(ai->type2) || !is_u32_s32(ai->boolop)) {
+		*why = vset ? "vset2/vset4 take .atype.btype from .u32/.s32"
+			    : "SIMD video instructions take .dtype.atype.btype from .u32/.s32";
+		return -1;
+	}
+	if (ai->mode != MOD_NONE && ai->mode != MOD_ADD) {
+		*why = "the only secondary operation of vop2/vop4/vset2/vset4 is .add";
+		return -1;
+	}
+	if (ai->nsrc != 3) {
+		*why = "SIMD video instructions take d, a, b, c";
+		return -1;
+	}
+	if (vset) {
+		if (ai->cmp != MOD_EQ && ai->cmp != MOD_NE && ai->cmp != MOD_LT &&
+		    ai->cmp != MOD_LE && ai->cmp != MOD_GT && ai->cmp != MOD_GE) {
+			*why = "vset2/vset4 need one of .eq .ne .lt .le .gt .ge";
+			return -1;
+		}
+		if (ai->flags & ALU_SAT) {
+			*why = "vset2/vset4 have no .sat";
+			return -1;
+		}
+	} else if ((ai->flags & ALU_SAT) && ai->mode == MOD_ADD) {
+		*why = ".sat cannot be combined with the secondary .add";
+		return -1;
+	}
+	if (ai->flags & ~ALU_SAT) {
+		*why = "modifier not allowed on a SIMD video instruction";
+		return -1;
+	}
+	ai->fn = video_generic;
+	if (ai->op == OP_VABSDIFF4 && ai->type == MOD_U32 && ai->type2 == MOD_U32 &&
+	    ai->boolop == MOD_U32 && !(ai->flags & ALU_SAT))
+		ai->fn = ai->mode == MOD_ADD ? vabsdiff4_u32_add : vabsdiff4_u32;
+	return 0;
+}
+
+static int prepare_16x2(struct alu_insn *ai, const char **why)
+{
+	bool sgn = ai->type == MOD_S16X2;
+	uint32_t f = ai->flags;
+	alu_fn *fn = NULL;
+	if (ai->nsrc != 2) {
+		*why = ".u16x2/.s16x2 instructions take d, a, b";
+		return -1;
+	}
+	switch (ai->op) {
+	case OP_ADD:
+		fn = f ? NULL : add_16x2;
+		if (f & ALU_SAT)
+			*why = ".sat applies only to add.s32, not to .u16x2/.s16x2";
+		break;
+	case OP_MIN:
+	case OP_MAX: {
+		bool mx = ai->op == OP_MAX;
+		if (f == ALU_RELU && sgn)
+			fn = mx ? max_relu_s16x2 : min_relu_s16x2;
+		else if (f == 0)
+			fn = sgn ? (mx ? max_s16x2 : min_s16x2) : (mx ? max_u16x2 : min_u16x2);
+		else if (f == ALU_RELU)
+			*why = ".relu applies to min/max .s16x2 and .s32, not .u16x2";
+		break;
+	}
+	default:
+		*why = ".u16x2/.s16x2 apply only to add, min and max";
+		break;
+	}
+	if (!fn) {
+		if (!*why)
+			*why = "modifier not allowed with .u16x2/.s16x2";
+		return -1;
+	}
+	ai->fn = fn;
+	return 0;
+}
+
 /* ---- prepare --------------------------------------------------------------------------- */
 
 #define PICK3(bits, f16, f32, f64) ((bits) == 16 ? (f16) : (bits) == 32 ? (f32) : (bits) == 64 ? (f64) : NULL)
@@ -778,6 +1064,11 @@ int alu_prepare(struct alu_insn *ai, const char **why)
 	if (!why)
 		why = &dummy;
 	enum ir_mod t = ai->type;
+	*why = NULL;
+	if (is_video_op(ai->op))
+		return prepare_video(ai, why);
+	if (t == MOD_U16X2 || t == MOD_S16X2)
+		return prepare_16x2(ai, why);
 	switch (ai->op) {
 	case OP_CVT:
 		return alu_prepare_cvt(ai, why);
