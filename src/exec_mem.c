@@ -74,7 +74,7 @@ static void exec_mov(struct launch *L, struct warp *w, struct frame *f, const st
 	uint64_t sm = di->type == MOD_PRED ? 1 : size_mask(size);
 	const struct dop *s = &di->s[0];
 	if (s->kind == DOP_FUNC) {
-		uint64_t v = 0xF00000000000ull + (uint64_t)(s->func - L->P->funcs);
+		uint64_t v = FUNC_ADDR_BASE + (uint64_t)(s->func - L->P->funcs);
 		for (uint32_t m = mask; m; m &= m - 1)
 			op_write(f, &di->d, (uint32_t)__builtin_ctz(m), v);
 		return;

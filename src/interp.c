@@ -376,15 +376,22 @@ static void do_call(struct launch *L, struct warp *w, struct group *g, const str
 	struct frame *f = g->frame;
 	struct dfunc *callee = di->callee;
 	if (!callee) {
-		/* indirect: the register holds a function address made by mov */
-		uint64_t v = op_read(L, w, f, &di->s[0], (uint32_t)__builtin_ctz(mask));
-		uint64_t idx = v - 0xF00000000000ull;
+		/* Indirect: the register holds a function address made by mov or an initializer.
+		 * Lanes may call different functions: call those of the first lane's target now;
+		 * the others stay at this instruction and call theirs next. */
+		uint32_t l0 = (uint32_t)__builtin_ctz(mask), same = 0;
+		uint64_t v = op_read(L, w, f, &di->s[0], l0);
+		for (uint32_t m = mask; m; m &= m - 1)
+			if (op_read(L, w, f, &di->s[0], (uint32_t)__builtin_ctz(m)) == v)
+				same |= 1u << __builtin_ctz(m);
+		uint64_t idx = v - FUNC_ADDR_BASE;
 		if (idx >= L->P->nfuncs || !L->P->funcs[idx].ir->has_body) {
 			runtime_error(L, 1, "indirect call through 0x%llx, which is no function",
 				      (unsigned long long)v);
 			return;
 		}
 		callee = &L->P->funcs[idx];
+		mask = same;
 	}
 	if (f->depth + 1 >= MAX_CALL_DEPTH) {
 		rule_break(L, RULE_STACK_OVERFLOW, mask, "call depth %u exceeded calling '%s'",

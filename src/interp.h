@@ -19,6 +19,8 @@
 
 #define FULL_MASK 0xffffffffu
 #define MAX_CALL_DEPTH 1024
+/* A function's address as a value (mov of a function name, initializers): base + index. */
+#define FUNC_ADDR_BASE 0xF00000000000ull
 
 /* ---- Decoded program ----------------------------------------------------------------- */
 

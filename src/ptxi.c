@@ -262,6 +262,9 @@ static void apply_relocs(struct launch *L, uint64_t gbase)
 		const struct reloc *r = &P->relocs[i];
 		const struct ir_sym *s = r->sym;
 		uint64_t a = s ? s->addr : 0;
+		for (uint32_t k = 0; s && s->kind == SYM_FUNC && k < P->nfuncs; k++)
+			if (P->funcs[k].ir == s->func)
+				a = FUNC_ADDR_BASE + k;
 		if (s && r->generic) {
 			if (s->space == MOD_SHARED || s->space == MOD_SHARED_CTA)
 				a += WIN_SHARED;
