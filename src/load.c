@@ -933,6 +933,14 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 			     ir_op_name(in->op));
 			return false;
 		}
+		if ((in->op == OP_ATOM || in->op == OP_RED) &&
+		    ((ir_type_size(md.types[0]) != 4 && ir_type_size(md.types[0]) != 8) ||
+		     di->vec > 1 || md.types[0] == MOD_F16X2 || md.types[0] == MOD_BF16X2)) {
+			lerr(ld, in->op_span, "unsupported instruction '%.*s': atomics on %s%s are not "
+			     "implemented", (int)in->op_span.len, ld->m->file->text + in->op_span.off,
+			     di->vec > 1 ? "vectors of " : "", ir_mod_name(md.types[0]));
+			return false;
+		}
 		return true;
 	case OP_MBAR_INIT:
 	case OP_MBAR_INVAL:
