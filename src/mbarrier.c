@@ -477,44 +477,83 @@ static void tx_update(struct launch *L, struct warp *w, const struct dinsn *di,
 	}
 }
 
-/* Evaluate a wait for one lane: True iff the phase it names has completed. */
-static bool wait_lane(struct launch *L, const struct dinsn *di, struct mbar *mb, uint64_t arg,
-		      uint32_t lane)
+/* Does state token k come from an arrive on mb? */
+static bool token_of(const struct launch *L, struct token k, const struct mbar *mb)
+{
+	return k.ok && k.id != 0 && k.id <= L->nmbars && L->mbars[k.id - 1] == mb;
+}
+
+/* A polling loop breaks a wait rule again on every iteration; with --keep-going each such
+ * rule is reported once per barrier. True the first time. */
+static bool first_report(struct mbar *mb, enum rule_id r)
+{
+	uint64_t bit = 1ull << ((unsigned)r & 63);
+	if (mb->reported & bit)
+		return false;
+	mb->reported |= bit;
+	return true;
+}
+
+/* The answer of a wait on mb for one lane, without side effects: True iff the phase its
+ * operand names has completed. A state that is not this barrier's names no phase that
+ * will complete: it answers False, like an open phase (so a polling loop parks instead of
+ * spinning, and the scheduler can find the deadlock). */
+static bool wait_answer(const struct launch *L, const struct dinsn *di, const struct mbar *mb,
+			uint64_t arg)
+{
+	if (di->flags & DF_PARITY)
+		return (arg & 1) != (mb->phase & 1);
+	struct token k = token_read(arg);
+	if (!token_of(L, k, mb))
+		return false;
+	return (((uint32_t)(mb->phase & 0xffff) - k.phase16) & 0xffff) != 0;
+}
+
+/* The rules on a wait's operand (ISA 9.7.13.15.16): parity 0 or 1; a state from an arrive
+ * on this object, in the current or the immediately preceding phase. */
+static void check_wait_operand(struct launch *L, const struct dinsn *di, struct mbar *mb,
+			       uint64_t arg, uint32_t lane)
 {
 	if (di->flags & DF_PARITY) {
-		if (arg > 1) {
+		if (arg > 1 && first_report(mb, RULE_MBAR_PARITY_RANGE))
 			mbar_rule(L, RULE_MBAR_PARITY_RANGE, 1u << lane, mb,
 				  "phaseParity %llu is not 0 or 1 (the low bit is used)",
 				  (unsigned long long)arg);
-			arg &= 1;
-		}
-		bool done = arg != (mb->phase & 1);
-		if (done && mb->phase >= 1)
-			mb->observed_prev = true;
-		return done;
+		return;
 	}
 	struct token k = token_read(arg);
-	if (!k.ok || k.id == 0 || k.id > L->nmbars || L->mbars[k.id - 1] != mb) {
-		const char *why = !k.ok || k.id == 0 || k.id > L->nmbars
-				      ? "it was not produced by an mbarrier arrive"
-				      : "it was produced by an arrive on another mbarrier object";
-		mbar_rule(L, RULE_MBAR_FOREIGN_STATE, 1u << lane, mb,
-			  "state 0x%016llx is not a state of this mbarrier: %s",
-			  (unsigned long long)arg, why);
-		return false;
+	if (!token_of(L, k, mb)) {
+		if (first_report(mb, RULE_MBAR_FOREIGN_STATE))
+			mbar_rule(L, RULE_MBAR_FOREIGN_STATE, 1u << lane, mb,
+				  "state 0x%016llx is not a state of this mbarrier: %s",
+				  (unsigned long long)arg,
+				  !k.ok || k.id == 0 || k.id > L->nmbars
+					  ? "it was not produced by an mbarrier arrive"
+					  : "it was produced by an arrive on another mbarrier object");
+		return;
 	}
-	uint32_t cur = (uint32_t)(mb->phase & 0xffff);
-	uint32_t age = (cur - k.phase16) & 0xffff;
-	if (age == 0)
-		return false;
-	if (age == 1) {
+	uint32_t age = ((uint32_t)(mb->phase & 0xffff) - k.phase16) & 0xffff;
+	if (age >= 2 && first_report(mb, RULE_MBAR_STALE_STATE))
+		mbar_rule(L, RULE_MBAR_STALE_STATE, 1u << lane, mb,
+			  "state from phase %llu is %u phases old (current phase %llu)",
+			  (unsigned long long)(mb->phase - age), age, (unsigned long long)mb->phase);
+}
+
+/* Evaluate a wait for one lane: check its operand, answer, and record that phase-1 was
+ * observed (rule mbarrier-phase-not-observed). A stale state answers True (its phase did
+ * complete) but observes nothing. */
+static bool wait_lane(struct launch *L, const struct dinsn *di, struct mbar *mb, uint64_t arg,
+		      uint32_t lane)
+{
+	check_wait_operand(L, di, mb, arg, lane);
+	bool r = wait_answer(L, di, mb, arg);
+	bool names_previous = di->flags & DF_PARITY
+				      ? mb->phase >= 1
+				      : (((uint32_t)(mb->phase & 0xffff) - token_read(arg).phase16) &
+					 0xffff) == 1;
+	if (r && names_previous)
 		mb->observed_prev = true;
-		return true;
-	}
-	mbar_rule(L, RULE_MBAR_STALE_STATE, 1u << lane, mb,
-		  "state from phase %llu is %u phases old (current phase %llu)",
-		  (unsigned long long)(mb->phase - age), age, (unsigned long long)mb->phase);
-	return true;
+	return r;
 }
 
 /* The --trace line of a wait: its answer and what the answer means.
@@ -556,8 +595,9 @@ static bool exec_wait(struct launch *L, struct warp *w, struct group *g, const s
 {
 	struct frame *f = g->frame;
 	bool is_try = di->op == OP_MBAR_TRY_WAIT;
-	uint32_t done = 0, valid = 0;
-	struct mbar *first = NULL;
+	uint32_t done = 0;
+	struct mbar *mbs[LANES], *first = NULL;
+	/* First pass, without side effects: each lane's barrier and answer. */
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		struct cta *c;
@@ -565,29 +605,19 @@ static bool exec_wait(struct launch *L, struct warp *w, struct group *g, const s
 		if (!resolve(L, w, f, di, l, &c, &off))
 			return true;
 		struct mbar *mb = mbar_lookup(c, off);
-		if (!mb || !mb->valid) {
-			live_barrier(L, c, off, 1u << l, ir_op_name((enum ir_op)di->op));
-			if (L->stop)
-				return true;
-			continue;
-		}
+		if (!mb || (!mb->valid && first_report(mb, RULE_MBAR_INVALIDATED)))
+			report_no_barrier(L, mb, c, off, 1u << l, ir_op_name((enum ir_op)di->op),
+					  "on");
+		if (L->stop)
+			return true;
+		/* An invalidated barrier never completes: its waits answer False. */
+		if (mb->valid && wait_answer(L, di, mb, op_read(L, w, f, &di->s[1], l)))
+			done |= 1u << l;
+		mbs[l] = mb;
 		if (!first)
 			first = mb;
-		valid |= 1u << l;
-		/* Evaluate without side effects first when we might park. */
-		if (di->flags & DF_PARITY) {
-			uint64_t p = op_read(L, w, f, &di->s[1], l) & 1;
-			if (p != (mb->phase & 1))
-				done |= 1u << l;
-		} else {
-			struct token k = token_read(op_read(L, w, f, &di->s[1], l));
-			if (((uint32_t)(mb->phase & 0xffff) - k.phase16) & 0xffff)
-				done |= 1u << l;
-			else if (!k.ok || k.id == 0 || k.id > L->nmbars || L->mbars[k.id - 1] != mb)
-				done |= 1u << l; /* let wait_lane report it */
-		}
 	}
-	if (done != valid && first && !g->timed_out) {
+	if (done != mask && !g->timed_out) {
 		/* An open phase: try_wait parks; a test_wait spinning at the same pc with no
 		 * progress since its last poll parks as well (it would only spin). */
 		bool park = is_try;
@@ -611,16 +641,11 @@ static bool exec_wait(struct launch *L, struct warp *w, struct group *g, const s
 	g->timed_out = false;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		bool r = false;
-		if (valid >> l & 1) {
-			struct cta *c;
-			uint32_t off;
-			resolve(L, w, f, di, l, &c, &off);
-			r = wait_lane(L, di, mbar_lookup(c, off), op_read(L, w, f, &di->s[1], l), l);
-		}
+		bool r = mbs[l]->valid &&
+			 wait_lane(L, di, mbs[l], op_read(L, w, f, &di->s[1], l), l);
 		op_write(f, &di->d, l, r);
 	}
-	if (L->cfg.trace_mbar && first)
+	if (L->cfg.trace_mbar)
 		trace_wait(L, w, g, di, first, mask, done, timed_out);
 	return true;
 }

@@ -27,6 +27,7 @@ struct mbar {
 	uint32_t fence_cbar_phase; /* cluster-barrier phase at that fence                     */
 	uint64_t inflight;      /* asynchronous arrive/complete-tx still to land on it        */
 	uint32_t inval_line;    /* source line of the mbarrier.inval that ended it (messages) */
+	uint64_t reported;      /* wait rules already reported on it (bit = rule id)          */
 };
 
 /* Execute one mbarrier-family instruction for the lanes in `mask`. Returns false when the
