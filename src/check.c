@@ -131,11 +131,14 @@ static const struct ck_amod amods[] = {
 struct ck_needrow {
 	enum ir_op op;
 	uint32_t types;
+	enum ir_mod when;       /* the row applies only with this modifier (NONE: always)    */
 	enum ir_mod any[6];
 };
 static const struct ck_needrow needrows[] = {
 #define CK_NEED(op, types, m1, m2, m3, m4, m5, m6)                                           \
-	{OP_##op, types, {MOD_##m1, MOD_##m2, MOD_##m3, MOD_##m4, MOD_##m5, MOD_##m6}},
+	{OP_##op, types, MOD_NONE, {MOD_##m1, MOD_##m2, MOD_##m3, MOD_##m4, MOD_##m5, MOD_##m6}},
+#define CK_NEED_WITH(op, types, when, m)                                                     \
+	{OP_##op, types, MOD_##when, {MOD_##m, MOD_NONE, MOD_NONE, MOD_NONE, MOD_NONE, MOD_NONE}},
 #include "checkrules.def"
 };
 
@@ -844,6 +847,59 @@ static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char le
 	}
 	if (is_sreg(o))
 		return;         /* check_sreg_use reports it */
+	if (letter == 'Q') {
+		if (o->kind == OPND_DUAL) {
+			for (unsigned k = 0; k < o->vec.n; k++) {
+				const struct ir_operand *e = &o->vec.elems[k];
+				if (e->kind != OPND_SINK && (!is_pred_reg(e) || e->neg))
+					error(c, e->span, "the destinations of %s must be predicate "
+					      "registers or '_'", what);
+			}
+			return;
+		}
+		if (o->kind == OPND_SINK)
+			return;
+		letter = 'P';
+		dest = true;
+		want = MOD_PRED;
+	}
+	if (in->op == OP_MOV && o->kind == OPND_VEC) {
+		/* pack / unpack: mov.b64 %rd, {%r1, %r2} and the reverse (ISA 9.7.9.10). */
+		int bits = 0;
+		if (ty != MOD_B16 && ty != MOD_B32 && ty != MOD_B64 && ty != MOD_B128) {
+			error(c, o->span, "%s cannot pack or unpack a vector (use mov.b%d)", what,
+			      ir_type_size(ty) * 8);
+			return;
+		}
+		for (unsigned k = 0; k < o->vec.n; k++) {
+			const struct ir_operand *e = &o->vec.elems[k];
+			enum ir_mod r = reg_type(e);
+			if (e->kind == OPND_SINK && dest && o->vec.n) {
+				bits += ir_type_size(ty) * 8 / (int)o->vec.n;
+				continue;
+			}
+			if (e->kind != OPND_REG || r == MOD_NONE || r == MOD_PRED) {
+				error(c, e->span, "the elements of a %s vector must be registers", what);
+				return;
+			}
+			bits += ir_type_size(r) * 8;
+		}
+		if (bits != ir_type_size(ty) * 8)
+			error(c, o->span, "the vector of %s has %d bits; %s moves %d", what, bits,
+			      what, ir_type_size(ty) * 8);
+		return;
+	}
+	if (letter == 'm') {
+		/* mov source: also the address of a variable or function. */
+		if (o->kind == OPND_SYM && o->ref.sym &&
+		    (o->ref.sym->kind == SYM_VAR || o->ref.sym->kind == SYM_FUNC)) {
+			if (is_float_type(ty) || ty == MOD_PRED)
+				error(c, o->span, "the address of '%.*s' needs an integer mov, not %s",
+				      (int)o->ref.sym->name_len, o->ref.sym->name, what);
+			return;
+		}
+		letter = 'a';
+	}
 	if (letter == 'i') {
 		if (o->kind != OPND_IMM)
 			error(c, o->span, "operand %d of %s must be an integer constant", i + 1, what);
@@ -864,6 +920,11 @@ static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char le
 			error(c, o->span, "the destination of %s cannot be negated with '!'", what);
 			return;
 		}
+		/* ptxas 13.0 quirk: a .f16x2 register passes for any 32-bit integer/bit operand
+		 * of the instruction type (or its .wide), even for a .pred one (not .f32). */
+		if (r == MOD_F16X2 && strchr("daDA", letter) &&
+		    (want == MOD_PRED || (ir_type_size(want) == 4 && !is_float_type(want))))
+			return;
 		if (r != MOD_PRED && want != MOD_PRED && ir_type_size(r) != ir_type_size(want)) {
 			error(c, o->span, "operand %d of %s is a %d-bit register; expected %d bits",
 			      i + 1, what, ir_type_size(r) * 8, ir_type_size(want) * 8);
@@ -889,7 +950,15 @@ static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char le
 	case OPND_FIMM:
 		if (dest)
 			break;
-		if (want != MOD_F32 && want != MOD_F64 && want != MOD_B32 && want != MOD_B64)
+		if (want == MOD_F32 || want == MOD_F64)
+			return;
+		if ((want == MOD_B32 && o->fimm.is_f32) || (want == MOD_B64 && !o->fimm.is_f32))
+			return;
+		if (want == MOD_B32 || want == MOD_B64)
+			error(c, o->span, "operand %d of %s must be a %s literal to fill %d bits",
+			      i + 1, what, want == MOD_B32 ? "0f (32-bit)" : "0d (64-bit)",
+			      ir_type_size(want) * 8);
+		else
 			error(c, o->span, "operand %d of %s is a floating-point constant; %s takes "
 			      "%s", i + 1, what, what, is_float_type(want) ? "no 0f/0d literals"
 			      : "integer constants");
@@ -902,7 +971,8 @@ static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char le
 }
 
 /* The instruction type of a typed instruction, or MOD_NONE if absent / repeated (reported). */
-static enum ir_mod single_type(struct ck *c, const struct ir_insn *in, int *at)
+static enum ir_mod single_type(struct ck *c, const struct ir_insn *in, int *at,
+			       enum ir_mod natural)
 {
 	enum ir_mod ty = MOD_NONE;
 	*at = -1;
@@ -919,8 +989,8 @@ static enum ir_mod single_type(struct ck *c, const struct ir_insn *in, int *at)
 		*at = (int)i;
 	}
 	if (ty == MOD_NONE)
-		error(c, in->op_span, "%s needs an instruction type (such as '.%s')",
-		      ir_op_name(in->op), ir_type_size(MOD_U32) ? "u32" : "b32");
+		error(c, in->op_span, "%s needs an instruction type (such as '%s')",
+		      ir_op_name(in->op), ir_mod_name(natural));
 	return ty;
 }
 
@@ -962,7 +1032,15 @@ static void typed_check(struct ck *c, const struct ir_insn *in)
 				variant = in->mods[i];
 			}
 	int tat;
-	enum ir_mod ty = single_type(c, in, &tat);
+	/* The first type of the opcode's first row, for the message. */
+	enum ir_mod natural = MOD_B32;
+	for (int t = MOD_PRED; t <= MOD_E5M2X2; t++)
+		if (alurows[rs->first].types & T_BIT(t)) {
+			natural = (enum ir_mod)t;
+			if (ir_type_size(natural) == 4)
+				break;
+		}
+	enum ir_mod ty = single_type(c, in, &tat, natural);
 	if (ty == MOD_NONE)
 		return;
 	struct src_span tspan = in->mod_spans[tat];
@@ -1012,12 +1090,11 @@ static void typed_check(struct ck *c, const struct ir_insn *in)
 				bad = true;
 				goto next;
 			}
+		/* The row that covers the type, else any row of the modifier (for the message). */
 		const struct ck_amod *a = NULL;
 		for (unsigned k = ms->first; k < ms->first + ms->n; k++)
-			if (amods[k].mod == m) {
+			if (amods[k].mod == m && (!a || (amods[k].types & T_BIT(ty))))
 				a = &amods[k];
-				break;
-			}
 		if (!a) {
 			error(c, s, "'%s' is not allowed on %s", ir_mod_name(m), name);
 			bad = true;
@@ -1050,7 +1127,7 @@ static void typed_check(struct ck *c, const struct ir_insn *in)
 	const struct ck_slice *ns = &c->needs[in->op];
 	for (unsigned k = ns->first; k < ns->first + ns->n; k++) {
 		const struct ck_needrow *nr = &needrows[k];
-		if (!(nr->types & T_BIT(ty)))
+		if (!(nr->types & T_BIT(ty)) || (nr->when && !has_mod(in, nr->when)))
 			continue;
 		int n = 0;
 		bool found = false, all_rnd = true;
@@ -1062,21 +1139,296 @@ static void typed_check(struct ck *c, const struct ir_insn *in)
 			continue;
 		char l[128];
 		list_mods(l, sizeof l, nr->any, n);
-		if (all_rnd)
+		if (nr->when)
+			error(c, in->op_span, "%s%s requires %s", full, ir_mod_name(nr->when), l);
+		else if (all_rnd)
 			error(c, in->op_span, "%s requires a rounding modifier (%s)", full, l);
 		else
 			error(c, in->op_span, "%s requires %s", full, l);
 		return;
 	}
+	const char *sig = row->sig;
+	if (in->op == OP_SETP) {
+		bool cmp = false, boolop = false;
+		for (unsigned i = 0; i < in->nmods; i++) {
+			cmp |= ir_mod_kind(in->mods[i]) == MK_CMP;
+			boolop |= in->mods[i] == MOD_AND || in->mods[i] == MOD_OR ||
+				  in->mods[i] == MOD_XOR;
+		}
+		if (!cmp) {
+			error(c, in->op_span, "%s requires a comparison such as '.eq' or '.lt'", full);
+			return;
+		}
+		sig = boolop ? "Qaap" : "Qaa";
+	}
 	/* Operands. */
-	unsigned want = (unsigned)strlen(row->sig);
+	unsigned want = (unsigned)strlen(sig);
 	if (in->nopnds != want) {
 		error(c, in->span, "%s takes %u operand%s (has %u)", full, want, want == 1 ? "" : "s",
 		      in->nopnds);
 		return;
 	}
 	for (unsigned i = 0; i < want; i++)
-		typed_operand(c, in, (int)i, row->sig[i], ty, full);
+		typed_operand(c, in, (int)i, sig[i], ty, full);
+}
+
+/* ---- cvt (ISA 9.7.9.21) ------------------------------------------------------------------ */
+
+static bool cvt_basic(enum ir_mod t)
+{
+	switch (t) {
+	case MOD_U8: case MOD_S8: case MOD_U16: case MOD_S16: case MOD_U32: case MOD_S32:
+	case MOD_U64: case MOD_S64: case MOD_F16: case MOD_BF16: case MOD_F32: case MOD_F64:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A cvt (or ld/st) data operand: integer types take any integer/bit register at least as
+ * wide as the type (ISA 6.4.1.2, "operand size exceeding instruction-type size"); floating
+ * types take their own registers or .bN ones of the same size. */
+static bool reg_fits_wide(enum ir_mod r, enum ir_mod t)
+{
+	if (r == MOD_PRED || t == MOD_PRED)
+		return r == t;
+	if (is_float_type(t))
+		return reg_fits(r, t);
+	if (is_float_type(r) && r != MOD_F16X2)
+		return ir_type_size(t) == ir_type_size(r) && (t == MOD_B16 || t == MOD_B32 ||
+							     t == MOD_B64);
+	return ir_type_size(r) >= ir_type_size(t) || (ir_type_size(t) == 1 && ir_type_size(r) >= 2);
+}
+
+static void cvt_operand(struct ck *c, const struct ir_insn *in, int i, enum ir_mod t,
+			const char *what)
+{
+	const struct ir_operand *o = &in->opnds[i];
+	if (is_sreg(o))
+		return;
+	if (o->kind == OPND_REG) {
+		enum ir_mod r = reg_type(o);
+		if (r == MOD_NONE || o->neg) {
+			error(c, o->span, "operand %d of %s must be a scalar register", i + 1, what);
+			return;
+		}
+		if (!reg_fits_wide(r, t))
+			error(c, o->span, "operand %d of %s is a %s register; %s needs %s", i + 1,
+			      what, ir_mod_name(r), ir_mod_name(t),
+			      is_float_type(t) ? "a register of that type or a .bN one of its size"
+			      : "an integer or .bN register at least as wide");
+		return;
+	}
+	if (i == 1 && o->kind == OPND_IMM && !is_float_type(t))
+		return;
+	if (i == 1 && o->kind == OPND_FIMM && (t == MOD_F32 || t == MOD_F64))
+		return;
+	if (i == 0 && o->kind == OPND_SINK)
+		error(c, o->span, "%s cannot discard its result ('_' is not allowed)", what);
+	else
+		error(c, o->span, "operand %d of %s must be a register%s", i + 1, what,
+		      i == 1 ? " or a constant of the source type" : "");
+}
+
+/* cvt{.rnd}{.ftz}{.sat}.dtype.atype d, a: which rounding each direction needs or forbids. */
+static void cvt_check(struct ck *c, const struct ir_insn *in)
+{
+	enum ir_mod ty[2] = {MOD_NONE, MOD_NONE};
+	int nty = 0, rnd = -1;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		enum ir_mod m = in->mods[i];
+		if (ir_mod_kind(m) == MK_TYPE) {
+			if (nty < 2)
+				ty[nty] = m;
+			nty++;
+		} else if (ir_mod_kind(m) == MK_ROUND) {
+			if (rnd >= 0) {
+				error(c, in->mod_spans[i], "'%s' cannot be combined with '%s' on cvt",
+				      ir_mod_name(m), ir_mod_name(in->mods[rnd]));
+				return;
+			}
+			rnd = (int)i;
+		}
+	}
+	if (nty != 2) {
+		error(c, in->op_span, "cvt needs a destination and a source type (such as "
+		      "cvt.f32.s32), has %d type%s", nty, nty == 1 ? "" : "s");
+		return;
+	}
+	enum ir_mod d = ty[0], a = ty[1];
+	if (!cvt_basic(d) || !cvt_basic(a))
+		return;         /* packed and narrow float forms: not modelled */
+	char full[48];
+	snprintf(full, sizeof full, "cvt%s%s", ir_mod_name(d), ir_mod_name(a));
+	bool df = is_float_type(d), af = is_float_type(a);
+	enum ir_mod r = rnd >= 0 ? in->mods[rnd] : MOD_NONE;
+	bool rint = r == MOD_RNI || r == MOD_RZI || r == MOD_RMI || r == MOD_RPI;
+	bool rflt = r == MOD_RN || r == MOD_RZ || r == MOD_RM || r == MOD_RP;
+	struct src_span rs = rnd >= 0 ? in->mod_spans[rnd] : in->op_span;
+	static const enum ir_mod irnd[] = {MOD_RNI, MOD_RZI, MOD_RMI, MOD_RPI};
+	static const enum ir_mod frnd[] = {MOD_RN, MOD_RZ, MOD_RM, MOD_RP};
+	char l[64];
+	if (df && af) {
+		if (ir_type_size(d) < ir_type_size(a) || (d != a && ir_type_size(d) == ir_type_size(a))) {
+			if (!rflt) {
+				list_mods(l, sizeof l, frnd, 4);
+				error(c, rs, r ? "'%s' is not a rounding of %s (use %s)"
+				      : "%s%s requires a rounding modifier (%s)", r ? ir_mod_name(r) : "",
+				      full, l);
+				return;
+			}
+		} else if (d == a) {
+			if (r && !rint) {
+				list_mods(l, sizeof l, irnd, 4);
+				error(c, rs, "'%s' is not a rounding of %s (use %s, or none)",
+				      ir_mod_name(r), full, l);
+				return;
+			}
+		} else if (r) {
+			error(c, rs, "%s takes no rounding modifier ('%s'): the conversion is exact",
+			      full, ir_mod_name(r));
+			return;
+		}
+	} else if (df || af) {
+		const enum ir_mod *want = df ? frnd : irnd;
+		if (df ? !rflt : !rint) {
+			list_mods(l, sizeof l, want, 4);
+			if (r)
+				error(c, rs, "'%s' is not a rounding of %s (use %s)", ir_mod_name(r),
+				      full, l);
+			else
+				error(c, rs, "%s requires a rounding modifier (%s)", full, l);
+			return;
+		}
+	} else if (r) {
+		error(c, rs, "%s takes no rounding modifier ('%s')", full, ir_mod_name(r));
+		return;
+	}
+	for (unsigned i = 0; i < in->nmods; i++) {
+		enum ir_mod m = in->mods[i];
+		struct src_span s = in->mod_spans[i];
+		if (ir_mod_kind(m) == MK_TYPE || ir_mod_kind(m) == MK_ROUND)
+			continue;
+		if (m == MOD_FTZ) {
+			if (d != MOD_F32 && a != MOD_F32) {
+				error(c, s, "'.ftz' on cvt needs an .f32 source or destination (%s)", full);
+				return;
+			}
+		} else if (m == MOD_SAT) {
+			if (d == a && !df) {
+				error(c, s, "'.sat' does not apply to %s", full);
+				return;
+			}
+		} else if (m == MOD_RELU || m == MOD_SATFINITE) {
+			if ((d != MOD_F16 && d != MOD_BF16) || a != MOD_F32) {
+				error(c, s, "'%s' on cvt needs an .f16/.bf16 destination and an .f32 "
+				      "source", ir_mod_name(m));
+				return;
+			}
+		} else {
+			error(c, s, "'%s' is not allowed on cvt", ir_mod_name(m));
+			return;
+		}
+	}
+	if (in->nopnds != 2) {
+		error(c, in->span, "%s takes 2 operands (has %u)", full, in->nopnds);
+		return;
+	}
+	cvt_operand(c, in, 0, d, full);
+	cvt_operand(c, in, 1, a, full);
+}
+
+/* ---- Control flow and addresses ---------------------------------------------------------- */
+
+/* bra{.uni} target: a label (ISA 9.7.12.1); brx.idx takes registers. */
+static void bra_check(struct ck *c, const struct ir_insn *in)
+{
+	if (in->nopnds != 1) {
+		error(c, in->span, "bra takes one operand, a label (has %u)", in->nopnds);
+		return;
+	}
+	const struct ir_operand *o = &in->opnds[0];
+	if (o->kind != OPND_SYM || !o->ref.sym || o->ref.sym->kind != SYM_LABEL)
+		error(c, o->span, "the target of bra must be a label (use brx.idx to jump through "
+		      "a register)");
+}
+
+/* cvta{.to}.space.size d, a: ptxas 13.0 supports only the 64-bit form in 64-bit modules. */
+static void cvta_check(struct ck *c, const struct ir_insn *in)
+{
+	for (unsigned i = 0; i < in->nmods; i++)
+		if (ir_mod_kind(in->mods[i]) == MK_TYPE && ir_type_size(in->mods[i]) == 4 &&
+		    c->m->address_size != 32)
+			error(c, in->mod_spans[i], "cvta%s: 32-bit address conversion is not supported "
+			      "by ptxas 13.0 (use .u64)", ir_mod_name(in->mods[i]));
+}
+
+/* cp.async.ca/.cg (ISA 9.7.9.25.3): .cg copies 16 bytes, .ca 4, 8 or 16. */
+static void cp_async_check(struct ck *c, const struct ir_insn *in)
+{
+	bool cg = has_mod(in, MOD_CG);
+	if (in->nopnds < 3 || in->opnds[2].kind != OPND_IMM)
+		return;
+	const struct ir_operand *o = &in->opnds[2];
+	int64_t v = o->imm;
+	if (cg && v != 16)
+		error(c, o->span, "cp.async.cg copies 16 bytes (cp-size is %" PRId64 ")", v);
+	else if (!cg && v != 4 && v != 8 && v != 16)
+		error(c, o->span, "cp.async cp-size must be 4, 8 or 16 (is %" PRId64 ")", v);
+}
+
+/* atom / red operand counts (ISA 9.7.13.5, .6): d, [a], b {, c for cas} {, cache-policy}. */
+static void atom_check(struct ck *c, const struct ir_insn *in)
+{
+	bool cas = has_mod(in, MOD_CAS), hint = has_mod(in, MOD_L2_CACHE_HINT);
+	bool vec = false;
+	for (unsigned i = 0; i < in->nmods; i++)
+		vec |= ir_mod_kind(in->mods[i]) == MK_VEC;
+	if (vec)
+		return;
+	unsigned want = (in->op == OP_ATOM ? 3u : 2u) + cas + hint;
+	const char *name = ir_op_name(in->op);
+	if (in->nopnds != want) {
+		error(c, in->span, "%s%s takes %u operands (has %u)", name, cas ? ".cas" : "", want,
+		      in->nopnds);
+		return;
+	}
+	unsigned ai = in->op == OP_ATOM ? 1 : 0;
+	if (in->opnds[ai].kind != OPND_ADDR)
+		error(c, in->opnds[ai].span, "operand %u of %s must be an address in brackets",
+		      ai + 1, name);
+	if (in->op == OP_ATOM && in->opnds[0].kind == OPND_SINK)
+		error(c, in->opnds[0].span, "atom cannot discard its result (use red)");
+}
+
+/* ld / st / atom / red with a variable address: the variable's state space must be the
+ * instruction's (ptxas: "state space mismatch"); generic accesses take any variable. */
+static void space_match_check(struct ck *c, const struct ir_insn *in)
+{
+	enum ir_mod space = MOD_NONE;
+	for (unsigned i = 0; i < in->nmods; i++)
+		if (ir_mod_kind(in->mods[i]) == MK_SPACE)
+			space = in->mods[i];
+	if (space == MOD_NONE)
+		return;
+	for (unsigned i = 0; i < in->nopnds; i++) {
+		const struct ir_operand *o = &in->opnds[i];
+		if (o->kind != OPND_ADDR || !o->addr.base || o->addr.base->kind != OPND_SYM ||
+		    !o->addr.base->ref.sym || o->addr.base->ref.sym->kind != SYM_VAR)
+			continue;
+		const struct ir_sym *y = o->addr.base->ref.sym;
+		enum ir_mod vs = y->space;
+		bool shared_v = vs == MOD_SHARED || vs == MOD_SHARED_CTA || vs == MOD_SHARED_CLUSTER;
+		bool shared_i = space == MOD_SHARED || space == MOD_SHARED_CTA ||
+				space == MOD_SHARED_CLUSTER;
+		bool param_i = space == MOD_PARAM || space == MOD_PARAM_ENTRY ||
+			       space == MOD_PARAM_FUNC;
+		if ((shared_v && shared_i) || vs == space || (param_i && vs == MOD_PARAM))
+			continue;
+		error(c, o->addr.base->span, "'%.*s' is in %s memory, not %s: the address does not "
+		      "match %s%s", (int)y->name_len, y->name, ir_mod_name(vs), ir_mod_name(space),
+		      ir_op_name(in->op), ir_mod_name(space));
+	}
 }
 
 /* ---- Driver ------------------------------------------------------------------------------ */
@@ -1165,6 +1517,23 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 	if (!r->known) {
 		if (c->alu[in->op].n)
 			typed_check(c, in);
+		switch (in->op) {
+		case OP_CVT: cvt_check(c, in); break;
+		case OP_BRA: bra_check(c, in); break;
+		case OP_CVTA: cvta_check(c, in); break;
+		case OP_CP_ASYNC: cp_async_check(c, in); break;
+		case OP_ATOM:
+		case OP_RED:
+			atom_check(c, in);
+			space_match_check(c, in);
+			break;
+		case OP_LD:
+		case OP_ST:
+			space_match_check(c, in);
+			break;
+		default:
+			break;
+		}
 		check_unlisted(c, in);
 		return;
 	}
