@@ -225,6 +225,68 @@ static void test_check_special_registers(void **state)
 	OK("9.0", "sm_90", "mov.u32 %r1, %cluster_nctaid.w;");
 }
 
+/* Ordinary instructions: type, modifiers and operand widths (CK_ALU/CK_AMOD/CK_NEED rows). */
+static void test_check_typed_alu(void **state)
+{
+	(void)state;
+	OK("8.0", "sm_80", "add.s32 %r1, %r2, %r3;");
+	OK("8.0", "sm_80", "add.f32 %f1, %r2, %f3;");          /* .b32 fits .f32 */
+	OK("8.0", "sm_80", "add.rn.ftz.sat.f32 %f1, %f2, 0f3F800000;");
+	OK("8.0", "sm_80", "mul.wide.u32 %rd1, %r2, %r3;");
+	OK("8.0", "sm_80", "and.b32 %r1, %r2, 0xff;");
+	ERR("8.0", "sm_80", "add.u32 %r1, %rd2, %r3;",
+	    "operand 2 of add.u32 is a 64-bit register; expected 32 bits");
+	ERR("8.0", "sm_80", "add.f32 %f1, %f2, 1;",
+	    "operand 3 of add.f32 is an integer constant; expected a floating-point constant");
+	ERR("8.0", "sm_80", "add.s32 %r1, %r2, 0f3F800000;",
+	    "operand 3 of add.s32 is a floating-point constant");
+	ERR("8.0", "sm_80", "add %r1, %r2, %r3;", "add needs an instruction type");
+	ERR("8.0", "sm_80", "add.rn.s32 %r1, %r2, %r3;", "add.s32 takes no rounding modifier ('.rn')");
+	ERR("8.0", "sm_80", "add.sat.u32 %r1, %r2, %r3;", "'.sat' does not apply to add.u32");
+	ERR("8.0", "sm_80", "add.s32 _, %r2, %r3;", "add.s32 cannot discard its result");
+	ERR("8.0", "sm_80", "add.s32 %r1, %r2;", "add.s32 takes 3 operands (has 2)");
+	ERR("8.0", "sm_80", "mul.s32 %r1, %r2, %r3;", "mul.s32 requires '.lo', '.hi' or '.wide'");
+	ERR("8.0", "sm_80", "mul.wide.u32 %r1, %r2, %r3;",
+	    "operand 1 of mul.wide.u32 is a 32-bit register; expected 64 bits");
+	ERR("8.0", "sm_80", "div.f32 %f1, %f2, %f3;",
+	    "div.f32 requires '.rn', '.rz', '.rm', '.rp', '.approx' or '.full'");
+	ERR("8.0", "sm_80", "fma.f32 %f1, %f2, %f3, %f3;",
+	    "fma.f32 requires a rounding modifier ('.rn', '.rz', '.rm' or '.rp')");
+	ERR("8.0", "sm_80", "xor.b32 %r1, %r2, %rd3;", "operand 3 of xor.b32 is a 64-bit register");
+	ERR("8.0", "sm_80", "selp.u32 %r1, %r2, %r3, %r4;",
+	    "operand 4 of selp.u32 is a .b32 register; expected a predicate register");
+	ERR("7.0", "sm_80", "add.bf16 %rs1, %rs2, %rs3;", "add.bf16 needs PTX ISA 7.8");
+}
+
+static void test_check_setp_cvt_mov(void **state)
+{
+	(void)state;
+	OK("8.0", "sm_80", "setp.lt.u32 %p1|%p2, %r1, %r2;");
+	OK("8.0", "sm_80", "setp.ne.and.s32 %p1, %r1, %r2, !%p2;");
+	ERR("8.0", "sm_80", "setp.s32 %p1, %r1, %r2;", "setp.s32 requires a comparison");
+	ERR("8.0", "sm_80", "setp.lo.s32 %p1, %r1, %r2;", "'.lo' does not apply to setp.s32");
+	ERR("8.0", "sm_80", "setp.eq.s32 %r1, %r1, %r2;",
+	    "operand 1 of setp.s32 is a .b32 register; expected a predicate register");
+	OK("8.0", "sm_80", "cvt.rn.f32.s32 %f1, %r2;");
+	OK("8.0", "sm_80", "cvt.u32.u16 %r1, %rs1;");
+	OK("8.0", "sm_80", "cvt.u64.u32 %rd1, %r1;");
+	OK("8.0", "sm_80", "cvt.sat.f32.f32 %f1, %f2;");
+	ERR("8.0", "sm_80", "cvt.f32.s32 %f1, %r2;",
+	    "cvt.f32.s32 requires a rounding modifier ('.rn', '.rz', '.rm' or '.rp')");
+	ERR("8.0", "sm_80", "cvt.s32.f32 %r1, %f2;",
+	    "cvt.s32.f32 requires a rounding modifier ('.rni', '.rzi', '.rmi' or '.rpi')");
+	ERR("8.0", "sm_80", "cvt.rn.u32.u16 %r1, %rs1;", "cvt.u32.u16 takes no rounding modifier");
+	OK("8.0", "sm_80", "mov.u64 %rd1, sbuf;");
+	OK("8.0", "sm_80", "mov.b64 %rd1, {%r1, %r2};");
+	ERR("8.0", "sm_80", "mov.u32 %r1, %rd2;", "operand 2 of mov.u32 is a 64-bit register");
+	ERR("8.0", "sm_80", "bra %r1;", "the target of bra must be a label");
+	ERR("8.0", "sm_80", "ld.global.u32 %r1, [sbuf];", "'sbuf' is in .shared memory, not .global");
+	ERR("8.0", "sm_80", "cp.async.cg.shared.global [sbuf], [gbuf], 8;",
+	    "cp.async.cg copies 16 bytes");
+	ERR("8.0", "sm_80", "cvta.to.shared.u32 %r1, %r2;",
+	    "32-bit address conversion is not supported");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +297,8 @@ int main(void)
 		cmocka_unit_test(test_check_literals),
 		cmocka_unit_test(test_check_bulk_and_fences),
 		cmocka_unit_test(test_check_special_registers),
+		cmocka_unit_test(test_check_typed_alu),
+		cmocka_unit_test(test_check_setp_cvt_mov),
 	};
 	return cmocka_run_group_tests_name("check", tests, NULL, NULL);
 }
