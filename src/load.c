@@ -675,6 +675,12 @@ static bool decode_operands(struct loader *ld, const struct ir_insn *in, struct 
 	return true;
 }
 
+/* SIMD video instructions (vadd2 ... vset4) carry a third type and a secondary op. */
+static bool is_video_op(enum ir_op op)
+{
+	return (op >= OP_VADD2 && op <= OP_VSET2) || (op >= OP_VADD4 && op <= OP_VSET4);
+}
+
 static bool decode_alu(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
 		       const struct mods *md)
 {
@@ -689,6 +695,19 @@ static bool decode_alu(struct loader *ld, const struct ir_insn *in, struct dinsn
 	ai->flags = alu_flags(md, in);
 	di->type = (uint8_t)ai->type;
 	di->type2 = (uint8_t)ai->type2;
+	if (is_video_op(ai->op)) {
+		/* convention with exec_int.c: boolop = btype (the last type), mode = the
+		 * secondary operation (.add) or none (merge) */
+		bool vset = ai->op == OP_VSET2 || ai->op == OP_VSET4;
+		if (md->ntypes != (vset ? 2 : 3)) {
+			lerr(ld, in->op_span, "'%.*s' needs %s", (int)in->op_span.len,
+			     ld->m->file->text + in->op_span.off,
+			     vset ? ".atype.btype" : ".dtype.atype.btype");
+			return false;
+		}
+		ai->boolop = md->types[md->ntypes - 1];
+		ai->mode = md->atomop;
+	}
 	if (!decode_operands(ld, in, di, 1))
 		return false;
 	ai->nsrc = di->nsrc;
