@@ -6,6 +6,7 @@
  * error bound (docs/alu.md gives the measured differences).
  */
 #include "exec_alu_impl.h"
+#include "mufu.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -284,8 +285,26 @@ static enum ak akind(const struct alu_insn *ai)
 	}
 }
 
-/* f32 .approx / div.full: the correctly rounded value of the exact function (float of the
- * double result: the double result is within 1 ulp of double, far below f32's ulp). */
+/* rcp/sqrt/rsqrt/ex2.approx.f32, div.approx.f32, div.full.f32: bit-exact H100 model (mufu.c) */
+ALU_FN(f32_mufu)
+{
+	bool ftz = ai->flags & ALU_FTZ;
+	switch (ai->op) {
+	case OP_RCP: LANE_LOOP(mask, x->d[l] = ptx_rcp_approx_f32((uint32_t)x->a[l], ftz)); break;
+	case OP_SQRT: LANE_LOOP(mask, x->d[l] = ptx_sqrt_approx_f32((uint32_t)x->a[l], ftz)); break;
+	case OP_RSQRT: LANE_LOOP(mask, x->d[l] = ptx_rsqrt_approx_f32((uint32_t)x->a[l], ftz)); break;
+	case OP_EX2: LANE_LOOP(mask, x->d[l] = ptx_ex2_approx_f32((uint32_t)x->a[l], ftz)); break;
+	default:
+		if (ai->flags & ALU_FULL)
+			LANE_LOOP(mask, x->d[l] = ptx_div_full_f32((uint32_t)x->a[l], (uint32_t)x->b[l], ftz));
+		else
+			LANE_LOOP(mask, x->d[l] = ptx_div_approx_f32((uint32_t)x->a[l], (uint32_t)x->b[l], ftz));
+		break;
+	}
+}
+
+/* lg2/sin/cos/tanh.approx.f32: the correctly rounded value of the exact function (float of
+ * the double result), within the bounds docs/alu.md gives of the H100. */
 ALU_FN(f32_approx)
 {
 	enum ak k = akind(ai);
@@ -753,7 +772,7 @@ int alu_prepare_fp(struct alu_insn *ai, const char **why)
 		break;
 	case OP_DIV:
 		if (f32 && (f & (ALU_APPROX | ALU_FULL)))
-			fn = f32_approx;
+			fn = f32_mufu;
 		else if (ai->rnd == MOD_NONE && f64)
 			fn = f64_generic; /* div.f64 without rounding: PTX 1.x = .rn */
 		else
@@ -762,14 +781,17 @@ int alu_prepare_fp(struct alu_insn *ai, const char **why)
 	case OP_SQRT:
 	case OP_RCP:
 		if (f & ALU_APPROX)
-			fn = f32 ? f32_approx : (ai->op == OP_RCP ? f64_approx : NULL);
+			fn = f32 ? f32_mufu : (ai->op == OP_RCP ? f64_approx : NULL);
 		else
 			fn = f32 ? f32_generic : f64_generic;
 		break;
 	case OP_RSQRT:
-		fn = f32 ? f32_approx : f64_approx;
+		fn = f32 ? f32_mufu : f64_approx;
 		break;
-	case OP_EX2: case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH:
+	case OP_EX2:
+		fn = f32 ? f32_mufu : NULL;
+		break;
+	case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH:
 		fn = f32 ? f32_approx : NULL;
 		break;
 	case OP_MIN:
