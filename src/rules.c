@@ -11,7 +11,8 @@
 #include "interp.h"
 
 static const struct rule_info rules[RULE__COUNT] = {
-#define RULE(id, name, section, on_break, text) [RULE_##id] = {name, section, text, on_break},
+#define RULE(id, name, section, on_break, text, after)                                    \
+	[RULE_##id] = {name, section, text, after, on_break},
 #include "rules.def"
 #undef RULE
 };
@@ -78,7 +79,11 @@ void rule_break_notes(struct launch *L, enum rule_id r, uint32_t lanes, const ch
 	sb_printf(&n, "rule (PTX ISA %s): %s", ri->section, ri->text);
 	bool fatal = ri->on_break == RB_FAULT || !L->cfg.keep_going;
 	if (ri->on_break == RB_FAULT)
-		sb_printf(&n, "\nthe hardware faults here: the launch stops");
+		sb_printf(&n, "\nthe hardware faults here: the launch stops (%s)", ri->after);
+	else if (L->cfg.keep_going)
+		sb_printf(&n, "\n--keep-going: carrying on as the hardware does: %s", ri->after);
+	else
+		sb_printf(&n, "\nthe hardware carries on; --keep-going would too: %s", ri->after);
 	struct src_span sp = L->ci && L->ci->ir ? L->ci->ir->span : (struct src_span){0, 0};
 	diag_emit(L->diag, DIAG_ERROR, L->ci ? L->file : NULL, sp, n.s, text.s);
 	sb_free(&text);

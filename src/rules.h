@@ -11,7 +11,7 @@
 enum rule_break { RB_CONTINUE, RB_FAULT };
 
 enum rule_id {
-#define RULE(id, name, section, on_break, text) RULE_##id,
+#define RULE(id, name, section, on_break, text, after) RULE_##id,
 #include "rules.def"
 #undef RULE
 	RULE__COUNT
@@ -19,6 +19,7 @@ enum rule_id {
 
 struct rule_info {
 	const char *name, *section, *text;
+	const char *after;      /* what the H100 does next, and ptxi with --keep-going   */
 	enum rule_break on_break;
 };
 
