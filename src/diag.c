@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void stderr_sink(void *ctx, enum diag_level level, const char *text)
 {
@@ -23,29 +24,37 @@ void diag_init_stderr(struct diag *d)
 	d->max_errors = 50;
 }
 
+/* Read all of fp: one read of the right size for regular files, doubling for pipes. */
+static char *read_all(FILE *fp, size_t *len)
+{
+	struct stat st;
+	size_t cap = 1 << 16;
+	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		cap = (size_t)st.st_size + 1;
+	char *buf = malloc(cap);
+	size_t n = 0;
+	while (buf) {
+		n += fread(buf + n, 1, cap - n - 1, fp);
+		if (n + 1 < cap || ferror(fp))
+			break;
+		char *nb = realloc(buf, cap * 2);
+		if (!nb)
+			free(buf);
+		buf = nb;
+		cap *= 2;
+	}
+	*len = n;
+	return buf;
+}
+
 int src_file_read(struct src_file *f, const char *path)
 {
 	memset(f, 0, sizeof *f);
 	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
 	if (!fp)
 		return -1;
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
-	for (;;) {
-		if (!buf)
-			break;
-		size_t n = fread(buf + len, 1, cap - len - 1, fp);
-		len += n;
-		if (len + 1 < cap)
-			break;
-		cap *= 2;
-		char *nb = realloc(buf, cap);
-		if (!nb) {
-			free(buf);
-			buf = NULL;
-		}
-		buf = nb;
-	}
+	size_t len = 0;
+	char *buf = read_all(fp, &len);
 	int err = ferror(fp);
 	if (fp != stdin)
 		fclose(fp);
