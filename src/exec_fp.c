@@ -69,6 +69,18 @@ static inline uint64_t alu_nan64(uint64_t p, uint64_t q, uint64_t r)
 
 /* .ftz decides tininess before rounding: a result whose exact value is below 2^-126 in
  * magnitude becomes zero even when it would round up to the smallest normal. */
+/* Round-to-nearest .ftz: the H100 detects tininess after rounding (to 24 bits, exponent
+ * unbounded). A product of magnitude 2^-126 * (1 - 2^-46) gives 2^-126 (seen in FMUL.FTZ of
+ * div.full.ftz.f32, src/mufu.c); 2^-126 * (1 - 2^-24) is representable, so it is tiny and
+ * flushes (the mul.rn.ftz case of docs/alu.md). */
+static inline float tiny_flush_rn(float r, double exact)
+{
+	if (fabs(exact) < 0x1p-126 && r == r &&
+	    fabs((double)(float)(exact * 0x1p128) * 0x1p-128) < 0x1p-126)
+		return signbit(exact) ? -0.0f : 0.0f;
+	return r;
+}
+
 static inline float tiny_flush(float r, double exact)
 {
 	if (fabs(exact) < 0x1p-126 && r == r)
@@ -107,7 +119,7 @@ static inline uint64_t out64(double r, uint64_t a, uint64_t b, uint64_t c, bool 
 		LANE_LOOP(mask, {                                                          \
 			float a = ftz32(f32_of(x->a[l])), b = ftz32(f32_of(x->b[l]));      \
 			double e = (double)a op (double)b; /* exact */                     \
-			x->d[l] = out32(tiny_flush((float)e, e), true, false);             \
+			x->d[l] = out32(tiny_flush_rn((float)e, e), true, false);             \
 		});                                                                        \
 	}
 
@@ -126,7 +138,7 @@ ALU_FN(f32_fma_ftz)
 	(void)ai;
 	LANE_LOOP(mask, {
 		float a = ftz32(f32_of(x->a[l])), b = ftz32(f32_of(x->b[l])), c = ftz32(f32_of(x->c[l]));
-		x->d[l] = out32(tiny_flush(fmaf(a, b, c), fma(a, b, c)), true, false);
+		x->d[l] = out32(tiny_flush_rn(fmaf(a, b, c), fma(a, b, c)), true, false);
 	});
 }
 
