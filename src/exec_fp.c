@@ -254,12 +254,16 @@ ALU_FN(f64_fma)
 /* ---- approximate f32 functions --------------------------------------------------------- */
 
 /*
- * sin/cos.approx reduce the argument as the H100 does: multiply by 1/(2 pi) in f32 and keep
- * the fraction, so huge arguments give sin = +-0 and cos = 1 as on the hardware.
+ * sin/cos.approx reduce the argument as the H100 does: multiply by 1/(2 pi) in f32 (rounding
+ * toward zero) and keep the fraction, so huge arguments give sin = +-0 and cos = 1.
  */
 static double turns(double a)
 {
-	float t = (float)a * 0x1.45f306p-3f;
+	/* FMUL.RZ by 1/(2 pi) (ptxas 13's SASS for sin/cos.approx.f32, tests/hw_alu/mufu/) */
+	double p = a * (double)0x1.45f306p-3f; /* exact: f32 * f32 */
+	float t = (float)p;
+	if (fabs((double)t) > fabs(p))
+		t = nextafterf(t, 0.0f);
 	if (isinf(t) || t != t)
 		return t;
 	return (double)(t - rintf(t));

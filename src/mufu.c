@@ -34,9 +34,6 @@ struct mtab {
 	const unsigned char *bases, *codes, *exc;
 };
 
-static struct mtab tabs[T_COUNT];
-static int tabs_ready;
-
 static inline uint32_t rd32(const unsigned char *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -44,33 +41,20 @@ static inline uint32_t rd32(const unsigned char *p)
 
 static inline uint64_t rd64(const unsigned char *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
 
-static void tabs_init(void)
+/* The directory lists the tables in id order (mkmufu writes them so). Read-only, no state. */
+static inline struct mtab tab_of(int id)
 {
-	const unsigned char *b = ptxi_mufu_blob;
-	uint32_t nt = rd32(b + 4);
-	for (uint32_t k = 0; k < nt; k++) {
-		const unsigned char *d = b + 8 + 32 * k;
-		uint32_t id = rd32(d);
-		if (id >= T_COUNT)
-			continue;
-		struct mtab *t = &tabs[id];
-		t->n = rd32(d + 4);
-		t->width = rd32(d + 8);
-		t->offset = (int32_t)rd32(d + 12);
-		t->nexc = rd32(d + 16);
-		t->bases = b + rd32(d + 20);
-		t->codes = b + rd32(d + 24);
-		t->exc = b + rd32(d + 28);
-	}
-	__atomic_store_n(&tabs_ready, 1, __ATOMIC_RELEASE);
+	const unsigned char *b = ptxi_mufu_blob, *d = b + 8 + 32 * id;
+	struct mtab t = {rd32(d + 4), rd32(d + 8), (int32_t)rd32(d + 12), rd32(d + 16),
+			 b + rd32(d + 20), b + rd32(d + 24), b + rd32(d + 28)};
+	return t;
 }
 
 /* Entry i of table id (i < n). */
 static uint32_t tab_get(int id, uint32_t i)
 {
-	if (!__atomic_load_n(&tabs_ready, __ATOMIC_ACQUIRE))
-		tabs_init(); /* idempotent: racing threads write the same values */
-	const struct mtab *t = &tabs[id];
+	struct mtab tt = tab_of(id);
+	const struct mtab *t = &tt;
 	uint32_t blk = i >> 6, r = i & 63;
 	uint32_t v = rd32(t->bases + 4 * (size_t)blk);
 	if (r == 0)
