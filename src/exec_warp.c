@@ -180,21 +180,49 @@ static bool is_aligned_bar(const struct dinsn *di)
 	       (di->flags & DF_ALIGNED);
 }
 
-/* An aligned barrier (rule r) reached by only part of the warp's live threads: the others
- * took a different path, or their guard was false. The hardware may hang or miscount; with
- * --keep-going ptxi counts the threads that did arrive. Returns false if the launch stops. */
-static bool check_aligned(struct launch *L, enum rule_id r, struct warp *w,
+/* Lanes of w parked at a bar-family barrier instruction other than di. */
+static uint32_t lanes_at_other_bar(struct warp *w, const struct dinsn *di, uint32_t *line)
+{
+	uint32_t m = 0;
+	for (struct group *o = w->groups; o; o = o->next) {
+		const struct dinsn *at = &o->frame->fn->code[o->pc];
+		if (o->state == G_BAR && at != di) {
+			m |= o->mask;
+			uint32_t col;
+			if (at->ir)
+				src_locate(w->cta->cluster->L->file, at->ir->span.off, line, &col);
+		}
+	}
+	return m;
+}
+
+/*
+ * An aligned barrier (rule r) must be executed by all non-exited threads of the warp
+ * together. ptxi reports it only when that certainly did not happen: some threads of the
+ * group reaching it have a false guard, or (bar family) some wait at a different barrier
+ * instruction. Threads that are merely behind - parked in a try_wait, say, while the
+ * others run ahead - will reach the same instruction and are no break: ptxi counts
+ * arrivals, so the barrier completes when they come. With --keep-going the threads that
+ * did arrive are counted. Returns false if the launch stops.
+ */
+static bool check_aligned(struct launch *L, enum rule_id r, struct warp *w, struct group *g,
 			  const struct dinsn *di, uint32_t mask)
 {
-	uint32_t absent = w->live & ~mask;
+	uint32_t line = 0;
+	uint32_t guard_false = g->mask & ~mask;
+	uint32_t elsewhere = r == RULE_BAR_DIVERGENT ? lanes_at_other_bar(w, di, &line) : 0;
+	uint32_t absent = (guard_false | elsewhere) & w->live;
 	if (!absent)
 		return true;
 	struct strbuf here = {0}, away = {0};
 	describe_lanes(w, mask, &here);
 	describe_lanes(w, absent, &away);
-	rule_break(L, r, mask, "%s%s executed by %s of the warp but not by %s",
+	char where[64] = "";
+	if (elsewhere && line)
+		snprintf(where, sizeof where, " (they wait at the barrier of line %u)", line);
+	rule_break(L, r, mask, "%s%s executed by %s of the warp but not by %s%s",
 		   ir_op_name((enum ir_op)di->op), di->flags & DF_ALIGNED ? ".aligned" : "", here.s,
-		   away.s);
+		   away.s, where);
 	sb_free(&here);
 	sb_free(&away);
 	return !L->stop;
@@ -241,7 +269,7 @@ static bool exec_bar(struct launch *L, struct warp *w, struct group *g, const st
 		runtime_error(L, 1, "barrier id %llu is above 15", (unsigned long long)id);
 		return false;
 	}
-	if (is_aligned_bar(di) && !check_aligned(L, RULE_BAR_DIVERGENT, w, di, mask))
+	if (is_aligned_bar(di) && !check_aligned(L, RULE_BAR_DIVERGENT, w, g, di, mask))
 		return false;
 	struct cta *c = w->cta;
 	struct barstate *b = &c->bar[id];
@@ -307,7 +335,8 @@ static bool exec_cluster_bar(struct launch *L, struct warp *w, struct group *g,
 			     const struct dinsn *di, uint32_t mask)
 {
 	struct cluster *cl = w->cta->cluster;
-	if ((di->flags & DF_ALIGNED) && !check_aligned(L, RULE_CLUSTER_BAR_DIVERGENT, w, di, mask))
+	if ((di->flags & DF_ALIGNED) &&
+	    !check_aligned(L, RULE_CLUSTER_BAR_DIVERGENT, w, g, di, mask))
 		return false;
 	if (di->op == OP_BARRIER_CLUSTER_ARRIVE) {
 		uint32_t twice = mask & w->cbar_arrived;
