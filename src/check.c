@@ -831,6 +831,14 @@ static const char *type_words(enum ir_mod t)
 	return "an integer or .bN register";
 }
 
+static bool has_mod(const struct ir_insn *in, enum ir_mod m)
+{
+	for (unsigned i = 0; i < in->nmods; i++)
+		if (in->mods[i] == m)
+			return true;
+	return false;
+}
+
 /* One operand of a typed instruction against its signature letter. `what` is the
  * instruction's full name (add.u32); ty the instruction type. */
 static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char letter,
@@ -866,6 +874,8 @@ static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char le
 	if (in->op == OP_MOV && o->kind == OPND_VEC) {
 		/* pack / unpack: mov.b64 %rd, {%r1, %r2} and the reverse (ISA 9.7.9.10). */
 		int bits = 0;
+		if (has_mod(in, MOD_V2) || has_mod(in, MOD_V4))
+			return;         /* vector mov: element-wise, not modelled */
 		if (ty != MOD_B16 && ty != MOD_B32 && ty != MOD_B64 && ty != MOD_B128) {
 			error(c, o->span, "%s cannot pack or unpack a vector (use mov.b%d)", what,
 			      ir_type_size(ty) * 8);
@@ -893,9 +903,17 @@ static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char le
 		/* mov source: also the address of a variable or function. */
 		if (o->kind == OPND_SYM && o->ref.sym &&
 		    (o->ref.sym->kind == SYM_VAR || o->ref.sym->kind == SYM_FUNC)) {
+			const struct ir_sym *y = o->ref.sym;
+			bool shared = y->kind == SYM_VAR && (y->space == MOD_SHARED ||
+				      y->space == MOD_SHARED_CTA || y->space == MOD_SHARED_CLUSTER);
 			if (is_float_type(ty) || ty == MOD_PRED)
 				error(c, o->span, "the address of '%.*s' needs an integer mov, not %s",
-				      (int)o->ref.sym->name_len, o->ref.sym->name, what);
+				      (int)y->name_len, y->name, what);
+			else if (!shared && ir_type_size(ty) < 8 && c->m->address_size != 32)
+				/* ptxas: "32-Bit compilation is no longer supported" */
+				error(c, o->span, "the address of '%.*s' is 64 bits wide: %s would "
+				      "truncate it (only .shared addresses fit 32 bits)",
+				      (int)y->name_len, y->name, what);
 			return;
 		}
 		letter = 'a';
@@ -1002,14 +1020,6 @@ static void list_mods(char *buf, size_t cap, const enum ir_mod *ms, int n)
 	for (int i = 0; i < n && k < cap; i++)
 		k += (size_t)snprintf(buf + k, cap - k, "%s'%s'", i == 0 ? "" : i == n - 1 ? " or "
 				      : ", ", ir_mod_name(ms[i]));
-}
-
-static bool has_mod(const struct ir_insn *in, enum ir_mod m)
-{
-	for (unsigned i = 0; i < in->nmods; i++)
-		if (in->mods[i] == m)
-			return true;
-	return false;
 }
 
 /* Opcodes with CK_ALU rows: instruction type, variant, modifiers and operand widths. */
@@ -1151,7 +1161,8 @@ static void typed_check(struct ck *c, const struct ir_insn *in)
 	if (in->op == OP_SETP) {
 		bool cmp = false, boolop = false;
 		for (unsigned i = 0; i < in->nmods; i++) {
-			cmp |= ir_mod_kind(in->mods[i]) == MK_CMP;
+			cmp |= ir_mod_kind(in->mods[i]) == MK_CMP || in->mods[i] == MOD_LO ||
+			       in->mods[i] == MOD_HI;  /* .lo/.hi are words of mul too */
 			boolop |= in->mods[i] == MOD_AND || in->mods[i] == MOD_OR ||
 				  in->mods[i] == MOD_XOR;
 		}
@@ -1160,6 +1171,11 @@ static void typed_check(struct ck *c, const struct ir_insn *in)
 			return;
 		}
 		sig = boolop ? "Qaap" : "Qaa";
+		if ((ty == MOD_F16 || ty == MOD_BF16) && in->nopnds && in->opnds[0].kind == OPND_DUAL) {
+			error(c, in->opnds[0].span, "%s writes one predicate ('p|q' is for the "
+			      "x2 types)", full);
+			return;
+		}
 	}
 	/* Operands. */
 	unsigned want = (unsigned)strlen(sig);
@@ -1187,13 +1203,14 @@ static bool cvt_basic(enum ir_mod t)
 
 /* A cvt (or ld/st) data operand: integer types take any integer/bit register at least as
  * wide as the type (ISA 6.4.1.2, "operand size exceeding instruction-type size"); floating
- * types take their own registers or .bN ones of the same size. */
+ * types take their own registers or .bN ones at least as wide (ptxas 13.0). */
 static bool reg_fits_wide(enum ir_mod r, enum ir_mod t)
 {
 	if (r == MOD_PRED || t == MOD_PRED)
 		return r == t;
+	bool rb = r == MOD_B16 || r == MOD_B32 || r == MOD_B64;
 	if (is_float_type(t))
-		return reg_fits(r, t);
+		return r == t || (rb && ir_type_size(r) >= ir_type_size(t));
 	if (is_float_type(r) && r != MOD_F16X2)
 		return ir_type_size(t) == ir_type_size(r) && (t == MOD_B16 || t == MOD_B32 ||
 							     t == MOD_B64);
@@ -1256,8 +1273,30 @@ static void cvt_check(struct ck *c, const struct ir_insn *in)
 		return;
 	}
 	enum ir_mod d = ty[0], a = ty[1];
-	if (!cvt_basic(d) || !cvt_basic(a))
-		return;         /* packed and narrow float forms: not modelled */
+	if (!cvt_basic(d) || !cvt_basic(a)) {
+		/* The packed and narrow float forms take an .f32 (pair) or a packed source;
+		 * their modifiers are not modelled. Bit types are never cvt types. */
+		bool pair = (d == MOD_F16X2 || d == MOD_BF16X2) && a == MOD_F32;
+		bool pack = pair || (d == MOD_TF32 && a == MOD_F32) ||
+			    ((d == MOD_E4M3X2 || d == MOD_E5M2X2) && (a == MOD_F32 || a == MOD_F16X2));
+		bool unpack = d == MOD_F16X2 && (a == MOD_E4M3X2 || a == MOD_E5M2X2);
+		bool f8 = d == MOD_E4M3X2 || d == MOD_E5M2X2 || a == MOD_E4M3X2 || a == MOD_E5M2X2;
+		/* ISA 9.7.9.21: PTX 7.8 on sm_90, sm_89 from PTX 8.1 */
+		if (f8 && !need(c, in->op_span, "cvt with .e4m3x2/.e5m2x2", 78,
+				c->ver >= 81 ? 89 : 90))
+			return;
+		if (!pack && !unpack)
+			error(c, in->op_span, "cvt cannot convert %s to %s", ir_mod_name(a),
+			      ir_mod_name(d));
+		else if (pair && in->nopnds != 3)
+			error(c, in->span, "cvt%s%s packs two .f32 sources: it takes 3 operands "
+			      "(has %u)", ir_mod_name(d), ir_mod_name(a), in->nopnds);
+		return;
+	}
+	if ((d == MOD_BF16 && ir_type_size(a) == 1) || (a == MOD_BF16 && ir_type_size(d) == 1)) {
+		error(c, in->op_span, "cvt has no conversion between .bf16 and 8-bit integers");
+		return;
+	}
 	char full[48];
 	snprintf(full, sizeof full, "cvt%s%s", ir_mod_name(d), ir_mod_name(a));
 	bool df = is_float_type(d), af = is_float_type(a);
@@ -1268,8 +1307,15 @@ static void cvt_check(struct ck *c, const struct ir_insn *in)
 	static const enum ir_mod irnd[] = {MOD_RNI, MOD_RZI, MOD_RMI, MOD_RPI};
 	static const enum ir_mod frnd[] = {MOD_RN, MOD_RZ, MOD_RM, MOD_RP};
 	char l[64];
-	if (df && af) {
-		if (ir_type_size(d) < ir_type_size(a) || (d != a && ir_type_size(d) == ir_type_size(a))) {
+	if (df && af && d != a && (a == MOD_BF16 || ir_type_size(d) == ir_type_size(a))) {
+		/* from .bf16, and between .f16 and .bf16: a float rounding is optional */
+		if (r && !rflt) {
+			list_mods(l, sizeof l, frnd, 4);
+			error(c, rs, "'%s' is not a rounding of %s (use %s)", ir_mod_name(r), full, l);
+			return;
+		}
+	} else if (df && af) {
+		if (ir_type_size(d) < ir_type_size(a)) {
 			if (!rflt) {
 				list_mods(l, sizeof l, frnd, 4);
 				error(c, rs, r ? "'%s' is not a rounding of %s (use %s)"
@@ -1315,7 +1361,11 @@ static void cvt_check(struct ck *c, const struct ir_insn *in)
 				return;
 			}
 		} else if (m == MOD_SAT) {
-			if (d == a && !df) {
+			/* int to int: only where the value can overflow (narrower, or a change of
+			 * signedness); never onto .bf16 */
+			bool grows = !df && !af && ir_type_size(d) >= ir_type_size(a) &&
+				     ir_type_is_signed(d) == ir_type_is_signed(a);
+			if (grows || d == MOD_BF16) {
 				error(c, s, "'.sat' does not apply to %s", full);
 				return;
 			}
@@ -1324,6 +1374,16 @@ static void cvt_check(struct ck *c, const struct ir_insn *in)
 				error(c, s, "'%s' on cvt needs an .f16/.bf16 destination and an .f32 "
 				      "source", ir_mod_name(m));
 				return;
+			}
+			if (m == MOD_RELU && has_mod(in, MOD_FTZ)) {
+				error(c, s, "'.relu' cannot be combined with '.ftz' on %s", full);
+				return;
+			}
+			if (m == MOD_SATFINITE) {
+				char what[64];
+				snprintf(what, sizeof what, "'.satfinite' on %s", full);
+				if (!need(c, s, what, 81, 0))
+					return;
 			}
 		} else {
 			error(c, s, "'%s' is not allowed on cvt", ir_mod_name(m));
@@ -1409,6 +1469,40 @@ static void space_match_check(struct ck *c, const struct ir_insn *in)
 	for (unsigned i = 0; i < in->nmods; i++)
 		if (ir_mod_kind(in->mods[i]) == MK_SPACE)
 			space = in->mods[i];
+	/* The address operand: first of st/red, second of ld/atom. */
+	unsigned ai = in->op == OP_ST || in->op == OP_RED ? 0 : 1;
+	if (in->nopnds > ai && in->opnds[ai].kind != OPND_ADDR) {
+		error(c, in->opnds[ai].span, "operand %u of %s must be an address in brackets",
+		      ai + 1, ir_op_name(in->op));
+		return;
+	}
+	if (in->nopnds > ai && !in->opnds[ai].addr.base && space != MOD_LOCAL) {
+		error(c, in->opnds[ai].span, "%s%s cannot take an immediate address (only .local "
+		      "can)", ir_op_name(in->op), ir_mod_name(space));
+		return;
+	}
+	for (unsigned i = 0; i < in->nopnds; i++) {
+		const struct ir_operand *o = &in->opnds[i];
+		const struct ir_operand *b = o->kind == OPND_ADDR ? o->addr.base : NULL;
+		if (b && b->kind == OPND_SYM && b->ref.sym && b->ref.sym->kind != SYM_VAR) {
+			error(c, b->span, "'%.*s' is not a variable: an address operand names a "
+			      "variable or an integer register", (int)b->ref.sym->name_len,
+			      b->ref.sym->name);
+			return;
+		}
+		if (b && b->kind == OPND_REG && !is_sreg(b) &&
+		    (!is_int_type(reg_type(b)) || ir_type_size(reg_type(b)) < 2)) {
+			error(c, b->span, "an address register must be an integer register");
+			return;
+		}
+		if (b && (space == MOD_NONE || space == MOD_GLOBAL) && is_int_reg(b, 4) &&
+		    c->m->address_size != 32) {
+			/* ptxas: 32-bit generic addressing is not supported (any target) */
+			error(c, b->span, "a generic address needs a 64-bit register in a 64-bit "
+			      "module (or write a state space such as '.shared')");
+			return;
+		}
+	}
 	if (space == MOD_NONE)
 		return;
 	for (unsigned i = 0; i < in->nopnds; i++) {
@@ -1429,6 +1523,96 @@ static void space_match_check(struct ck *c, const struct ir_insn *in)
 		      "match %s%s", (int)y->name_len, y->name, ir_mod_name(vs), ir_mod_name(space),
 		      ir_op_name(in->op), ir_mod_name(space));
 	}
+}
+
+/* ld/st data operand (ISA 9.7.9.8, .9): the type is one of .bN/.uN/.sN/.f32/.f64; the
+ * register may be wider than the type (a .bN type takes any register, ptxas 13.0); vectors
+ * have exactly N elements of at most 16 bytes in all, '_' only in loaded vectors. */
+static bool ldst_elem(struct ck *c, const struct ir_insn *in, const struct ir_operand *o,
+		      enum ir_mod t, bool load, const char *what)
+{
+	if (o->kind == OPND_REG && !is_sreg(o)) {
+		enum ir_mod r = reg_type(o);
+		bool bt = t == MOD_B8 || t == MOD_B16 || t == MOD_B32 || t == MOD_B64;
+		bool ok = r != MOD_NONE && r != MOD_PRED && !o->neg &&
+			  (bt ? ir_type_size(r) >= ir_type_size(t) ||
+				(t == MOD_B8 && ir_type_size(r) >= 2) : reg_fits_wide(r, t));
+		if (!ok)
+			error(c, o->span, "%s cannot %s a %s register as %s", what,
+			      load ? "load into" : "store from", ir_mod_name(r), ir_mod_name(t));
+		return ok;
+	}
+	if (o->kind == OPND_SINK && load)
+		return true;
+	if (!load && o->kind == OPND_IMM && !is_float_type(t))
+		return true;
+	if (!load && o->kind == OPND_FIMM &&
+	    (t == MOD_F32 || t == MOD_F64 || (t == MOD_B32 && o->fimm.is_f32) ||
+	     (t == MOD_B64 && !o->fimm.is_f32)))
+		return true;
+	error(c, o->span, "the data operand of %s must be a register%s", what,
+	      load ? " (or '_' in a vector)" : " or a constant of its type");
+	(void)in;
+	return false;
+}
+
+static void ldst_data_check(struct ck *c, const struct ir_insn *in)
+{
+	bool load = in->op == OP_LD;
+	enum ir_mod t = MOD_NONE;
+	int nvec = 1;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		enum ir_mod m = in->mods[i];
+		if (ir_mod_kind(m) == MK_VEC)
+			nvec = ir_mod_arg(m);
+		if (ir_mod_kind(m) != MK_TYPE)
+			continue;
+		if (t != MOD_NONE) {
+			error(c, in->mod_spans[i], "%s takes one type ('%s' and '%s')",
+			      ir_op_name(in->op), ir_mod_name(t), ir_mod_name(m));
+			return;
+		}
+		t = m;
+		if (m == MOD_PRED || (is_float_type(m) && m != MOD_F32 && m != MOD_F64)) {
+			error(c, in->mod_spans[i], "'%s' is not a valid type for %s", ir_mod_name(m),
+			      ir_op_name(in->op));
+			return;
+		}
+	}
+	if (t == MOD_NONE) {
+		error(c, in->op_span, "%s needs a type (such as '.u32')", ir_op_name(in->op));
+		return;
+	}
+	if (t == MOD_B128 || in->nopnds != 2)
+		return;
+	char what[48];
+	snprintf(what, sizeof what, "%s%s", ir_op_name(in->op), ir_mod_name(t));
+	const struct ir_operand *o = &in->opnds[load ? 0 : 1];
+	if (nvec == 1 && o->kind == OPND_VEC && o->vec.n == 1)
+		o = &o->vec.elems[0];   /* { %r2 }: Triton's spelling of a scalar */
+	if (nvec == 1) {
+		if (o->kind == OPND_SINK && load)
+			error(c, o->span, "%s cannot discard the loaded value ('_')", what);
+		else
+			ldst_elem(c, in, o, t, load, what);
+		return;
+	}
+	if (o->kind != OPND_VEC) {
+		error(c, o->span, "%s.v%d needs a vector of %d registers", what, nvec, nvec);
+		return;
+	}
+	if ((int)o->vec.n != nvec) {
+		error(c, o->span, "%s.v%d needs %d elements (has %u)", what, nvec, nvec, o->vec.n);
+		return;
+	}
+	if (nvec * ir_type_size(t) > 16) {
+		error(c, o->span, "%s.v%d moves %d bytes; at most 16", what, nvec,
+		      nvec * ir_type_size(t));
+		return;
+	}
+	for (unsigned k = 0; k < o->vec.n; k++)
+		if (!ldst_elem(c, in, &o->vec.elems[k], t, load, what))
+			return;
 }
 
 /* ---- Driver ------------------------------------------------------------------------------ */
@@ -1460,8 +1644,12 @@ static bool check_sreg_use(struct ck *c, const struct ir_insn *in, const struct 
 		for (unsigned i = 0; i < in->nmods; i++)
 			if (ir_mod_kind(in->mods[i]) == MK_TYPE)
 				t = in->mods[i];
+		/* %tid, %ntid, %ctaid, %nctaid were 16-bit before PTX 2.0: mov.u16 still reads
+		 * them (ptxas 13.0). */
+		bool legacy16 = (id == CKS_TID || id == CKS_NTID || id == CKS_CTAID ||
+				 id == CKS_NCTAID) && ir_type_size(t) == 2;
 		bool ok = sreg_shape[id] == SR_PRED ? t == MOD_PRED
-			  : is_int_type(t) && ir_type_size(t) == sreg_size[id];
+			  : is_int_type(t) && (ir_type_size(t) == sreg_size[id] || legacy16);
 		if (t != MOD_NONE && !ok) {
 			error(c, o->span, "'%.*s' is %s: mov%s cannot read it", name_len, y->name,
 			      sreg_shape[id] == SR_PRED ? "a predicate"
@@ -1489,11 +1677,7 @@ static void check_unlisted(struct ck *c, const struct ir_insn *in)
 			need(c, in->mod_spans[i], what, 78, m == MOD_SHARED_CLUSTER ? 90 : 0);
 		}
 	}
-	if ((in->op == OP_LD || in->op == OP_ST) && space != MOD_NONE && space != MOD_LOCAL)
-		for (unsigned i = 0; i < in->nopnds; i++)
-			if (in->opnds[i].kind == OPND_ADDR && !in->opnds[i].addr.base)
-				error(c, in->opnds[i].span, "%s%s cannot take an immediate address "
-				      "(only .local can)", name, ir_mod_name(space));
+	(void)space;     /* ld/st addresses: space_match_check */
 }
 
 static void check_insn(struct ck *c, const struct ir_insn *in)
@@ -1530,6 +1714,7 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 		case OP_LD:
 		case OP_ST:
 			space_match_check(c, in);
+			ldst_data_check(c, in);
 			break;
 		default:
 			break;
