@@ -143,6 +143,15 @@ static const struct ck_needrow needrows[] = {
 #include "checkrules.def"
 };
 
+/* CK_ATOM rows: the types each atom/red operation takes. */
+static const struct {
+	enum ir_mod op;
+	uint32_t types;
+} atomrows[] = {
+#define CK_ATOM(op, types) {MOD_##op, types},
+#include "checkrules.def"
+};
+
 /* Where one opcode's rows start in a table and how many there are. */
 struct ck_slice {
 	uint16_t first, n;
@@ -1451,6 +1460,33 @@ static void atom_check(struct ck *c, const struct ir_insn *in)
 		return;
 	unsigned want = (in->op == OP_ATOM ? 3u : 2u) + cas + hint;
 	const char *name = ir_op_name(in->op);
+	/* operation x type (CK_ATOM rows); the half types need .noftz */
+	enum ir_mod aop = MOD_NONE, ty = MOD_NONE;
+	int at = -1;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		if (ir_mod_kind(in->mods[i]) == MK_TYPE) {
+			ty = in->mods[i];
+			at = (int)i;
+		}
+		for (size_t k = 0; k < sizeof atomrows / sizeof atomrows[0]; k++)
+			if (atomrows[k].op == in->mods[i])
+				aop = in->mods[i];
+	}
+	if (aop == MOD_NONE || ty == MOD_NONE) {
+		error(c, in->op_span, "%s needs an operation (such as '.add') and a type", name);
+		return;
+	}
+	bool typed_ok = false;
+	for (size_t k = 0; k < sizeof atomrows / sizeof atomrows[0]; k++)
+		typed_ok |= atomrows[k].op == aop && (atomrows[k].types & T_BIT(ty));
+	if (!typed_ok && aop == MOD_ADD && (ty == MOD_F16 || ty == MOD_F16X2 || ty == MOD_BF16 ||
+					    ty == MOD_BF16X2))
+		typed_ok = has_mod(in, MOD_NOFTZ);
+	if (!typed_ok) {
+		error(c, in->mod_spans[at], "%s%s does not take '%s'", name, ir_mod_name(aop),
+		      ir_mod_name(ty));
+		return;
+	}
 	if (in->nopnds != want) {
 		error(c, in->span, "%s%s takes %u operands (has %u)", name, cas ? ".cas" : "", want,
 		      in->nopnds);
