@@ -40,7 +40,7 @@ while IFS= read -r f; do
         if ! grep -F -- "$(basename "$f"):$loc: $kind: " "$tmp/err" | grep -q -F -- "$text"; then
           why="no '$kind' at $loc containing '$text'"; break
         fi
-      done < <(sed -n 's|^// expect \(error\|warning\): *|\1: |p' "$f")
+      done < <(sed -n 's#^// expect \(error\|warning\): *#\1: #p' "$f")
     fi
     if [ -z "$why" ]; then
       while IFS= read -r text; do
