@@ -4,6 +4,7 @@
  */
 #include "arena.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,19 @@ void arena_destroy(struct arena *a)
 static struct chunk *map_chunk(size_t size)
 {
 	size_t len = (sizeof(struct chunk) + size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* Huge pages need 2 MiB-aligned ranges: map a little more, trim to alignment. */
+	unsigned char *raw = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p = MAP_FAILED;
+	if (raw != MAP_FAILED) {
+		uintptr_t start = ((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+		size_t head = start - (uintptr_t)raw, tail = HUGE_PAGE - head;
+		if (head)
+			munmap(raw, head);
+		if (tail)
+			munmap((unsigned char *)start + len, tail);
+		p = (void *)start;
+	}
 	struct chunk *c;
 	if (p != MAP_FAILED) {
 #ifdef MADV_HUGEPAGE
