@@ -293,6 +293,10 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 				   off, (unsigned long long)size, w->cta->smem_size);
 			goto drop;
 		}
+		if (mem_proxy_dirty(c, off, (uint32_t)size))
+			rule_break(L, RULE_PROXY_FENCE, 1u << lane,
+				   "cp.async.bulk reads shared 0x%x+%llu, written by ordinary stores with "
+				   "no fence.proxy.async since", off, (unsigned long long)size);
 		e->src = c->smem + off;
 		e->scta = c;
 		e->saddr = off;

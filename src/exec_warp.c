@@ -16,6 +16,7 @@
 
 #include "exec.h"
 #include "mbarrier.h"
+#include "memory.h"
 
 static bool need_lanes(struct launch *L, struct warp *w, struct group *g, uint32_t member,
 		       uint32_t mask)
@@ -445,6 +446,8 @@ bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct d
 	case OP_FENCE:
 		if (di->flags & DF_MBARRIER_INIT)
 			mbar_fence_init(L, w->cta);
+		if ((di->flags & DF_PROXY) && di->space != MS_GLOBAL) /* fence.proxy.async{.shared*} */
+			mem_proxy_fence(w->cta);
 		g->pc++;
 		return true;
 	case OP_NANOSLEEP: {

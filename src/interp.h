@@ -230,6 +230,8 @@ struct cta {
 	uint8_t *smem;
 	uint32_t smem_size;
 	struct mbar **mbar_at;      /* per 8-byte word of smem: live mbarrier or NULL (lazy)  */
+	uint8_t *proxy_dirty;       /* per 16-byte granule: written by a generic store since the
+				     * last fence.proxy.async (lazy; rule async-proxy-fence)     */
 	struct warp *warps;
 	uint32_t nwarps, nthreads, live_threads;
 	struct barstate bar[16];

@@ -124,9 +124,40 @@ static bool out_of_bounds(struct launch *L, uint32_t lane, enum mspace s, uint64
 	return false;
 }
 
+/* Generic-proxy writes to shared memory, remembered until a fence.proxy.async, so a bulk
+ * copy that reads them unfenced is caught (ISA 9.7.9.25.2). */
+static void mark_proxy_dirty(struct cta *c, uint32_t off, uint32_t size)
+{
+	if (!c->proxy_dirty) {
+		c->proxy_dirty = calloc(c->smem_size / 16 + 1, 1);
+		if (!c->proxy_dirty)
+			return;
+	}
+	for (uint32_t g = off / 16; g <= (off + size - 1) / 16; g++)
+		c->proxy_dirty[g] = 1;
+}
+
+void mem_proxy_fence(struct cta *c)
+{
+	if (c->proxy_dirty)
+		memset(c->proxy_dirty, 0, c->smem_size / 16 + 1);
+}
+
+bool mem_proxy_dirty(const struct cta *c, uint32_t off, uint32_t size)
+{
+	if (!c->proxy_dirty || !size)
+		return false;
+	for (uint32_t g = off / 16; g <= (off + size - 1) / 16; g++)
+		if (c->proxy_dirty[g])
+			return true;
+	return false;
+}
+
 void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t size, bool write,
 		      uint32_t lane)
 {
+	if (write)
+		mark_proxy_dirty(c, off, size);
 	if (c->mbar_at) {
 		for (uint32_t w = off / 8; w <= (off + size - 1) / 8; w++) {
 			struct mbar *mb = c->mbar_at[w];

@@ -63,4 +63,9 @@ bool mem_cluster_decode(struct launch *L, struct cta *self, uint64_t addr, struc
 void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t size, bool write,
 		      uint32_t lane);
 
+/* fence.proxy.async by CTA c: its generic writes are now visible to the async proxy. */
+void mem_proxy_fence(struct cta *c);
+/* Whether [off, off+size) of c's shared memory holds unfenced generic writes. */
+bool mem_proxy_dirty(const struct cta *c, uint32_t off, uint32_t size);
+
 #endif

@@ -202,6 +202,7 @@ static void free_cluster(struct cluster *cl)
 		free(c->warps);
 		free(c->smem);
 		free(c->mbar_at);
+		free(c->proxy_dirty);
 	}
 	free(cl->ctas);
 }
