@@ -264,8 +264,7 @@ static bool exec_bar(struct launch *L, struct warp *w, struct group *g, const st
 	enum ir_op op = (enum ir_op)di->op;
 	bool red = op == OP_BAR_RED || op == OP_BARRIER_RED;
 	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
-	int k = red ? 0 : 0;
-	uint64_t id = op_read(L, w, f, &di->s[k], l0);
+	uint64_t id = op_read(L, w, f, &di->s[0], l0);
 	if (id > 15) {
 		runtime_error(L, 1, "barrier id %llu is above 15", (unsigned long long)id);
 		return false;
@@ -284,15 +283,15 @@ static bool exec_bar(struct launch *L, struct warp *w, struct group *g, const st
 		}
 		b->expected = (uint32_t)cnt;
 	}
-	if (mask != g->mask && (di->flags & DF_ALIGNED || op == OP_BAR_SYNC))
-		g = sched_split(w, g, mask, g->pc), g = g ? g : NULL;
-	if (!g)
-		return false;
+	if (mask != g->mask) {
+		/* only the lanes whose guard holds arrive; the others step past later */
+		g = sched_split(w, g, mask, g->pc);
+		if (!g)
+			return false;
+	}
 	b->arrived += (uint32_t)__builtin_popcount(mask);
-	if (red) {
+	if (red) { /* red_and counts true lanes: the AND holds when all arrivals were true */
 		const struct dop *p = &di->s[di->nsrc - 1];
-		if (!b->red_popc && !b->red_or && b->arrived == (uint32_t)__builtin_popcount(mask))
-			b->red_and = 0;
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint64_t v = op_read(L, w, f, p, (uint32_t)__builtin_ctz(m)) & 1;
 			b->red_popc += (uint32_t)v;
