@@ -206,9 +206,8 @@ struct warp {
 	uint32_t cbar_waitable;     /* lanes whose arrival can be waited on                    */
 	uint32_t cbar_phase[LANES]; /* cluster-barrier phase each lane's arrival belongs to     */
 	/* asynchronous copy groups per lane (cp.async and bulk) */
-	uint32_t cp_open[LANES];    /* copies issued since the last commit_group               */
-	uint32_t cp_committed[LANES];
-	uint32_t bulk_open[LANES], bulk_committed[LANES];
+	uint32_t cp_open[LANES];    /* number of the open cp.async group (commits so far)      */
+	uint32_t bulk_open[LANES];  /* the same for bulk copies                                */
 	uint64_t steps;             /* warp-instructions executed                              */
 	uint64_t poll_pc_epoch;     /* spin detection of test_wait loops                       */
 	uint32_t poll_pc, poll_count;
@@ -270,7 +269,6 @@ struct launch {
 	uint8_t *kparams;           /* kernel parameter bytes                                 */
 	uint32_t kparam_size;
 	uint32_t *kparam_off;
-	struct cluster *cur;        /* the cluster running                                     */
 	uint32_t nthreads_cta;
 	uint64_t steps, thread_steps, max_steps;
 	uint64_t epoch;             /* bumped by every change a waiter could observe          */

@@ -533,14 +533,12 @@ int sched_launch(struct launch *L)
 				struct cluster cl;
 				uint32_t cid[3] = {x, y, z};
 				bool ok = setup_cluster(L, &cl, cid);
-				L->cur = &cl;
 				if (!ok)
 					runtime_error(L, 1, "out of memory setting up a cluster");
 				else
 					run_cluster(L, &cl);
 				async_reset(L);
 				free_cluster(&cl);
-				L->cur = NULL;
 				if (L->stop || L->status == 3)
 					goto out;
 			}
