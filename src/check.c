@@ -1183,7 +1183,9 @@ static void typed_check(struct ck *c, const struct ir_insn *in)
 			return;
 		}
 		sig = boolop ? "Qaap" : "Qaa";
-		if ((ty == MOD_F16 || ty == MOD_BF16) && in->nopnds && in->opnds[0].kind == OPND_DUAL) {
+		/* ptxas lets p|_ through (the sink writes nothing) */
+		if ((ty == MOD_F16 || ty == MOD_BF16) && in->nopnds && in->opnds[0].kind == OPND_DUAL &&
+		    in->opnds[0].vec.elems[1].kind != OPND_SINK) {
 			error(c, in->opnds[0].span, "%s writes one predicate ('p|q' is for the "
 			      "x2 types)", full);
 			return;

@@ -873,7 +873,7 @@ static struct pexpr e_binary(struct parser *p, int op, struct pexpr *lin, struct
 		    r.o.imm);
 		return addexpr(p, &l, (int64_t)(0 - (uint64_t)r.o.imm), all);
 	}
-	if (op == '|' && (lname || l.o.kind == OPND_SINK) && rname) {
+	if (op == '|' && (lname || l.o.kind == OPND_SINK) && (rname || r.o.kind == OPND_SINK)) {
 		struct pexpr d = {.form = PF_PLAIN};
 		d.o.kind = OPND_DUAL;
 		d.o.span = all;
