@@ -349,12 +349,15 @@ static void check_kind(struct ck *c, const struct ir_insn *in, int i, enum ck_ki
 	case K_TY_D:
 		ok = is_int_reg(o, ir_type_size(ty));
 		break;
-	case K_TY_A:
+	case K_TY_A: {
+		/* a shared variable, alone or plus a constant (sbuf+8, kept as an address) */
+		const struct ir_operand *v = o->kind == OPND_ADDR && o->bare ? o->addr.base : o;
 		ok = is_int_reg(o, ir_type_size(ty)) || o->kind == OPND_IMM ||
-		     (o->kind == OPND_SYM && o->ref.sym && o->ref.sym->kind == SYM_VAR &&
-		      (o->ref.sym->space == MOD_SHARED || o->ref.sym->space == MOD_SHARED_CTA ||
-		       o->ref.sym->space == MOD_SHARED_CLUSTER));
+		     (v && v->kind == OPND_SYM && v->ref.sym && v->ref.sym->kind == SYM_VAR &&
+		      (v->ref.sym->space == MOD_SHARED || v->ref.sym->space == MOD_SHARED_CTA ||
+		       v->ref.sym->space == MOD_SHARED_CLUSTER));
 		break;
+	}
 	case K_ELECT:
 		ok = o->kind == OPND_DUAL && o->vec.n == 2 &&
 		     (o->vec.elems[0].kind == OPND_SINK || is_int_reg(&o->vec.elems[0], 4)) &&
@@ -910,7 +913,10 @@ static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char le
 		return;
 	}
 	if (letter == 'm') {
-		/* mov source: also the address of a variable or function. */
+		/* mov source: also the address of a variable or function (plus a constant:
+		 * `gbuf+8`, an unbracketed address). */
+		if (o->kind == OPND_ADDR && o->bare && o->addr.base)
+			o = o->addr.base;
 		if (o->kind == OPND_SYM && o->ref.sym &&
 		    (o->ref.sym->kind == SYM_VAR || o->ref.sym->kind == SYM_FUNC)) {
 			const struct ir_sym *y = o->ref.sym;

@@ -19,6 +19,14 @@
 
 /* ---- Tables ---------------------------------------------------------------------------- */
 
+
+/* Instructions whose operand may be a variable's address plus a constant, unbracketed
+ * (`mov.u64 %rd, gbuf+8`, `mapa.u32 %r, sbuf+8, 1`): ptxas accepts it there. It is kept as
+ * an OPND_ADDR, whose value is the address. */
+static bool takes_symbol_offset(enum ir_op op)
+{
+	return op == OP_MOV || op == OP_MAPA || op == OP_GETCTARANK || op == OP_CVTA;
+}
 static const struct {
 	const char *name;
 	enum ir_family family;
@@ -1985,8 +1993,10 @@ void ir_insn_new(struct parser *p, uint32_t guard_id, struct src_span opcode, ui
 			}
 			if (f & PH_GENERIC)
 				err(p, o->span, "generic() is only allowed in initializers");
-			else if (f & PH_ADDEXPR)
+			else if ((f & PH_ADDEXPR) && !takes_symbol_offset(op))
 				err(p, o->span, "address arithmetic needs brackets, as in [sym+4]");
+			else if (f & PH_ADDEXPR)
+				o->bare = true;
 		}
 	}
 	p->osp = opnds.start;

@@ -132,6 +132,7 @@ struct ir_operand {
 	enum ir_opnd_kind kind;
 	struct src_span span;
 	bool neg;                   /* !p (predicate operand)                                */
+	bool bare;                  /* OPND_ADDR written without brackets: sym+imm as a value */
 	union {
 		struct {
 			const char *name;
