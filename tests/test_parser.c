@@ -673,9 +673,17 @@ static void test_opnd_address_errors(void **state)
 	assert_string_equal(x->first, "t.ptx:7:27: error: invalid address '%rd1-8': write '%rd1+-8'");
 	parse(x, HDR ".entry k()\n{\n\t.reg .b64 %rd<4>;\n\tld.global.u32 %rd1, [%rd1+%rd2];\n}\n");
 	assert_string_equal(x->first, "t.ptx:7:27: error: invalid operands to binary '+'");
-	parse(x, HDR ".global .u32 g;\n.entry k()\n{\n\t.reg .b64 %rd<4>;\n\tmov.u64 %rd1, g+4;\n}\n");
+	parse(x, HDR ".global .u32 g;\n.entry k()\n{\n\t.reg .b64 %rd<4>;\n\tadd.u64 %rd1, g+4, 1;\n}\n");
 	assert_string_equal(x->first,
 			    "t.ptx:8:16: error: address arithmetic needs brackets, as in [sym+4]");
+	/* where ptxas accepts it (mov, mapa, getctarank, cvta) it is an unbracketed address */
+	struct ir_module *m = parse_ok(x, HDR ".global .u32 g;\n.entry k()\n{\n\t.reg .b64 %rd<4>;\n"
+				       "\tmov.u64 %rd1, g+4;\n}\n");
+	const struct ir_operand *o = &m->funcs->insns[0].opnds[1];
+	assert_int_equal(o->kind, OPND_ADDR);
+	assert_true(o->bare);
+	assert_int_equal(o->addr.off, 4);
+	assert_ptr_equal(o->addr.base->ref.sym, m->vars[0]);
 	parse(x, HDR ".global .u32 g[4];\n.entry k()\n{\n\t.reg .b32 %r<4>;\n\tld.global.u32 %r1, g[%r2];\n}\n");
 	assert_string_equal(x->first, "t.ptx:8:23: error: array index must be a constant expression");
 	parse(x, HDR ".entry k()\n{\n\t.reg .b64 %rd<4>;\n\tmov.u64 %rd1, 1/0;\n}\n");
