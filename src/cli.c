@@ -27,14 +27,16 @@ static const char usage_text[] =
 	"exit status: 0 ok, 1 a PTX rule was broken, 2 invalid input or usage, 3 deadlock or\n"
 	"             step limit\n";
 
+/* A usage error names what is wrong in one line; with no message, the whole usage. */
 static int usage(const char *fmt, const char *what)
 {
-	if (fmt) {
-		fputs("ptxi: error: ", stderr);
-		fprintf(stderr, fmt, what);
-		fputc('\n', stderr);
+	if (!fmt) {
+		fputs(usage_text, stderr);
+		return 2;
 	}
-	fputs(usage_text, stderr);
+	fputs("ptxi: error: ", stderr);
+	fprintf(stderr, fmt, what);
+	fputs(" (see 'ptxi --help')\n", stderr);
 	return 2;
 }
 
@@ -305,7 +307,9 @@ static int cmd_run(int argc, char **argv)
 		goto out;
 	for (unsigned i = 0; i < o->ndumps; i++)
 		if (o->dumps[i] >= o->nargs || o->args[o->dumps[i]].kind != PTXI_ARG_BUFFER) {
-			status = usage("--dump %s names no buffer argument", "N");
+			char n[16];
+			snprintf(n, sizeof n, "%u", o->dumps[i]);
+			status = usage("--dump %s: that argument is not a buffer (buf: or file:)", n);
 			goto out;
 		}
 	ptxi_module *m = ptxi_module_load(o->file, NULL, NULL);
