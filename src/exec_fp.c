@@ -251,57 +251,8 @@ ALU_FN(f64_fma)
 	});
 }
 
-/* ---- approximate f32 functions --------------------------------------------------------- */
-
-/*
- * sin/cos.approx reduce the argument as the H100 does: multiply by 1/(2 pi) in f32 (rounding
- * toward zero) and keep the fraction, so huge arguments give sin = +-0 and cos = 1.
- */
-static double turns(double a)
-{
-	/* FMUL.RZ by 1/(2 pi) (ptxas 13's SASS for sin/cos.approx.f32, tests/hw_alu/mufu/) */
-	double p = a * (double)0x1.45f306p-3f; /* exact: f32 * f32 */
-	float t = (float)p;
-	if (fabs((double)t) > fabs(p))
-		t = nextafterf(t, 0.0f);
-	if (isinf(t) || t != t)
-		return t;
-	return (double)(t - rintf(t));
-}
-
-enum ak { A_RCP, A_SQRT, A_RSQRT, A_EX2, A_LG2, A_SIN, A_COS, A_TANH, A_DIV };
-
-static double approx_do(enum ak k, double a, double b)
-{
-	switch (k) {
-	case A_RCP: return 1.0 / a;
-	case A_SQRT: return sqrt(a);
-	case A_RSQRT: return 1.0 / sqrt(a);
-	case A_EX2: return exp2(a);
-	case A_LG2: return log2(a);
-	case A_SIN: return sin(6.283185307179586 * turns(a));
-	case A_COS: return cos(6.283185307179586 * turns(a));
-	case A_TANH: return tanh(a);
-	default: return a / b;
-	}
-}
-
-static enum ak akind(const struct alu_insn *ai)
-{
-	switch (ai->op) {
-	case OP_RCP: return A_RCP;
-	case OP_SQRT: return A_SQRT;
-	case OP_RSQRT: return A_RSQRT;
-	case OP_EX2: return A_EX2;
-	case OP_LG2: return A_LG2;
-	case OP_SIN: return A_SIN;
-	case OP_COS: return A_COS;
-	case OP_TANH: return A_TANH;
-	default: return A_DIV;
-	}
-}
-
-/* rcp/sqrt/rsqrt/ex2.approx.f32, div.approx.f32, div.full.f32: bit-exact H100 model (mufu.c) */
+/* rcp/sqrt/rsqrt/ex2/lg2/sin/cos/tanh.approx.f32, div.approx.f32, div.full.f32: bit-exact H100
+ * model (mufu.c) */
 ALU_FN(f32_mufu)
 {
 	bool ftz = ai->flags & ALU_FTZ;
@@ -310,6 +261,10 @@ ALU_FN(f32_mufu)
 	case OP_SQRT: LANE_LOOP(mask, x->d[l] = ptx_sqrt_approx_f32((uint32_t)x->a[l], ftz)); break;
 	case OP_RSQRT: LANE_LOOP(mask, x->d[l] = ptx_rsqrt_approx_f32((uint32_t)x->a[l], ftz)); break;
 	case OP_EX2: LANE_LOOP(mask, x->d[l] = ptx_ex2_approx_f32((uint32_t)x->a[l], ftz)); break;
+	case OP_LG2: LANE_LOOP(mask, x->d[l] = ptx_lg2_approx_f32((uint32_t)x->a[l], ftz)); break;
+	case OP_SIN: LANE_LOOP(mask, x->d[l] = ptx_sin_approx_f32((uint32_t)x->a[l])); break;
+	case OP_COS: LANE_LOOP(mask, x->d[l] = ptx_cos_approx_f32((uint32_t)x->a[l])); break;
+	case OP_TANH: LANE_LOOP(mask, x->d[l] = ptx_tanh_approx_f32((uint32_t)x->a[l])); break;
 	default:
 		if (ai->flags & ALU_FULL)
 			LANE_LOOP(mask, x->d[l] = ptx_div_full_f32((uint32_t)x->a[l], (uint32_t)x->b[l], ftz));
@@ -319,34 +274,10 @@ ALU_FN(f32_mufu)
 	}
 }
 
-/* lg2/sin/cos/tanh.approx.f32: the correctly rounded value of the exact function (float of
- * the double result), within the bounds docs/alu.md gives of the H100. */
-ALU_FN(f32_approx)
-{
-	enum ak k = akind(ai);
-	bool ftz = ai->flags & ALU_FTZ;
-	bool divapprox = k == A_DIV && (ai->flags & ALU_APPROX);
-	LANE_LOOP(mask, {
-		float a = f32_of(x->a[l]), b = k == A_DIV ? f32_of(x->b[l]) : 0;
-		if (ftz) {
-			a = ftz32(a);
-			b = ftz32(b);
-		}
-		float r;
-		if (divapprox && fabsf(b) > 0x1p126f && !isinf(b) && b == b) {
-			/* ISA: for 2^126 < |b| < 2^128, d = 0 (NaN if a is infinite) */
-			r = isinf(a) || a != a ? NAN : copysignf(0.0f, a) * copysignf(1.0f, b);
-		} else {
-			r = (float)approx_do(k, a, b);
-		}
-		x->d[l] = out32(r, ftz, false);
-	});
-}
-
 /* rcp.approx.ftz.f64 / rsqrt.approx{.ftz}.f64 */
 ALU_FN(f64_approx)
 {
-	enum ak k = akind(ai);
+	bool rsq = ai->op == OP_RSQRT;
 	LANE_LOOP(mask, {
 		uint64_t ab = x->a[l];
 		if (ai->flags & ALU_FTZ) /* the H100 reads only the high word (MUFU.RCP64H) */
@@ -354,7 +285,7 @@ ALU_FN(f64_approx)
 		double a = f64_of(ab);
 		if ((ai->flags & ALU_FTZ) && (ab & 0x7ff0000000000000ull) == 0)
 			a = (ab >> 63) ? -0.0 : 0.0;
-		uint64_t r = out64(approx_do(k, a, 0), ab, 0, 0, false);
+		uint64_t r = out64(rsq ? 1.0 / sqrt(a) : 1.0 / a, ab, 0, 0, false);
 		/* the .ftz forms compute ~20 bits (low word zero): round to the high word */
 		if ((ai->flags & ALU_FTZ) && (r & 0x7ff0000000000000ull) == 0)
 			r &= 0x8000000000000000ull;
@@ -805,10 +736,8 @@ int alu_prepare_fp(struct alu_insn *ai, const char **why)
 		fn = f32 ? f32_mufu : f64_approx;
 		break;
 	case OP_EX2:
-		fn = f32 ? f32_mufu : NULL;
-		break;
 	case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH:
-		fn = f32 ? f32_approx : NULL;
+		fn = f32 ? f32_mufu : NULL;
 		break;
 	case OP_MIN:
 	case OP_MAX:

@@ -1,7 +1,7 @@
 /*
- * mufu.c - the H100's MUFU.RCP / RSQ / SQRT / EX2 for f32, bit for bit, and the SASS sequences
- * ptxas 13 emits for rcp/rsqrt/sqrt/ex2.approx{.ftz}.f32, div.approx{.ftz}.f32 and
- * div.full{.ftz}.f32 (docs/alu.md).
+ * mufu.c - the H100's MUFU.RCP / RSQ / SQRT / EX2 / LG2 / SIN / COS / TANH for f32, bit for
+ * bit, and the SASS sequences ptxas 13 emits for rcp/rsqrt/sqrt/ex2/lg2/sin/cos.approx{.ftz}.f32,
+ * tanh.approx.f32, div.approx{.ftz}.f32 and div.full{.ftz}.f32 (docs/alu.md).
  *
  * The unit is table driven: its result depends only on the significand (and the exponent's
  * parity for the square roots; for EX2 on the input's 23-bit fixed-point fraction and sign).
@@ -25,7 +25,7 @@
 
 extern const unsigned char ptxi_mufu_blob[];
 
-enum { T_RCP, T_RSQ, T_SQRT, T_EX2P, T_EX2N, T_COUNT };
+enum { T_RCP, T_RSQ, T_SQRT, T_EX2P, T_EX2N, T_LG2P, T_LG2N, T_SIN, T_TANH, T_COUNT };
 
 struct mtab {
 	uint32_t n, width;
@@ -183,6 +183,90 @@ uint32_t mufu_ex2(uint32_t x)
 	return scale(tab_get(T_EX2N, j), -(n - 1));
 }
 
+/* Round a double to f32 toward zero (any double that is f32-representable stays as it is). */
+static inline float rz_f32(double p)
+{
+	float t = (float)p;
+	if (fabs((double)t) > fabs(p))
+		t = nextafterf(t, 0.0f);
+	return t;
+}
+
+/*
+ * LG2 of x = 2^E * (1 + j/2^23): for E >= 0 the f32 sum E + L+[j] rounded toward zero, for
+ * E < 0 -(|E| - 1 + |L-[j]|) rounded toward zero in magnitude, where L+ holds the H100's words
+ * for [1,2) and L-[j] those for [0.5,1) (L-[0] = LG2(0.5) = -(1 - 2^-22): the unit's result is
+ * a fixed-point sum, which the truncated f32 of each half-table reproduces exactly).
+ */
+uint32_t mufu_lg2(uint32_t x)
+{
+	uint32_t e = expf_(x);
+	if (is_nan(x))
+		return QNAN;
+	if (e == 0)
+		return 0xff800000u; /* +-0, subnormal: -inf */
+	if (x & SIGN)
+		return QNAN;
+	if (e == 255)
+		return 0x7f800000u;
+	int E = (int)e - 127;
+	uint32_t j = x & 0x7fffffu;
+	if (E >= 0)
+		return b_of(rz_f32((double)E + (double)f_of(tab_get(T_LG2P, j))));
+	return SIGN | b_of(rz_f32((double)(-E - 1) - (double)f_of(tab_get(T_LG2N, j))));
+}
+
+/*
+ * SIN/COS of t (turns): the phase is |t| mod 1 truncated to 25 fraction bits, p, complemented
+ * (~p) for negative t; quadrant q = p >> 23, r = p mod 2^23. sin = T[r], T[2^23-1-r], -T[r],
+ * -T[2^23-1-r] in quadrants 0..3, cos(p) = sin(p + 2^23); T holds the H100's words over one
+ * quadrant. Infinity and NaN give NaN.
+ */
+static uint32_t mufu_sincos(uint32_t x, bool cosine)
+{
+	uint32_t e = expf_(x);
+	if (e == 255)
+		return QNAN;
+	uint32_t p = 0; /* floor(frac(|t|) * 2^25) */
+	if (e >= 127 - 25 && e < 127 + 23) {
+		uint64_t m = (x & 0x7fffffu) | 0x800000u; /* |t| = m * 2^(e-150) */
+		int sh = (int)e - 150 + 25;
+		p = (uint32_t)(sh >= 0 ? m << sh : m >> -sh) & 0x1ffffffu;
+	}
+	if (x & SIGN)
+		p = ~p & 0x1ffffffu;
+	if (cosine)
+		p = (p + 0x800000u) & 0x1ffffffu;
+	uint32_t q = p >> 23, r = p & 0x7fffffu;
+	if (q & 1)
+		r = 0x7fffffu - r;
+	return tab_get(T_SIN, r) ^ (q & 2 ? SIGN : 0);
+}
+
+uint32_t mufu_sin(uint32_t x) { return mufu_sincos(x, false); }
+uint32_t mufu_cos(uint32_t x) { return mufu_sincos(x, true); }
+
+/*
+ * TANH: odd; |x| < 2^-8: x itself (subnormals too); |x| >= 8: 1; in between the H100's words
+ * are constant over aligned blocks of 2^k inputs, k per binade (2^-8..2^3: 6 6 6 5 5 4 4 4 3
+ * 2 3), and the table holds one word per block, binade after binade.
+ */
+uint32_t mufu_tanh(uint32_t x)
+{
+	static const unsigned char kb[11] = {6, 6, 6, 5, 5, 4, 4, 4, 3, 2, 3};
+	uint32_t s = x & SIGN, e = expf_(x);
+	if (is_nan(x))
+		return QNAN;
+	if (e < 119)
+		return x;
+	if (e >= 130)
+		return s | 0x3f800000u;
+	uint32_t off = 0;
+	for (uint32_t b = 119; b < e; b++)
+		off += 1u << (23 - kb[b - 119]);
+	return s | tab_get(T_TANH, off + ((x & 0x7fffffu) >> kb[e - 119]));
+}
+
 /* ---- the f32 multiply and the SASS sequences -------------------------------------------- */
 
 uint32_t mufu_fmul(uint32_t a, uint32_t b, bool ftz)
@@ -282,3 +366,26 @@ uint32_t ptx_div_full_f32(uint32_t a, uint32_t b, bool ftz)
 	}
 	return mufu_fmul(mufu_rcp(b), a, ftz);
 }
+
+/* lg2.approx.f32: |a| < 2^-126: LG2(a * 2^24) - 24 (FADD); .ftz: MUFU.LG2 */
+uint32_t ptx_lg2_approx_f32(uint32_t a, bool ftz)
+{
+	if (ftz || !tiny(a))
+		return mufu_lg2(a);
+	float r = f_of(mufu_lg2(mufu_fmul(a, F_2P24, false))) + -24.0f;
+	return r != r ? QNAN : b_of(r);
+}
+
+/* sin/cos.approx{.ftz}.f32: FMUL.RZ a * 0x3e22f983 (1/(2 pi)), then MUFU.SIN/COS */
+static inline uint32_t turns_rz(uint32_t a)
+{
+	if (is_nan(a))
+		return QNAN;
+	return b_of(rz_f32((double)f_of(a) * (double)f_of(0x3e22f983u)));
+}
+
+uint32_t ptx_sin_approx_f32(uint32_t a) { return mufu_sin(turns_rz(a)); }
+uint32_t ptx_cos_approx_f32(uint32_t a) { return mufu_cos(turns_rz(a)); }
+
+/* tanh.approx.f32: MUFU.TANH */
+uint32_t ptx_tanh_approx_f32(uint32_t a) { return mufu_tanh(a); }

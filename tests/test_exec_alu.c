@@ -2,8 +2,8 @@
  * test_exec_alu.c - the ALU (exec_int.c, exec_fp.c, exec_cvt.c) against vectors an H100
  * computed (tests/hw_alu/alu_cases.txt, made by tests/hw_alu/gen.py, and approx_cases.txt, made
  * by tests/hw_alu/mufu/): bit for bit for exact instructions and for the .approx ones ptxi models
- * (rcp/sqrt/rsqrt/ex2.approx.f32, div.approx/full.f32), within a measured bound for the other
- * .approx ones; plus hand-checked unit cases.
+ * (rcp/sqrt/rsqrt/ex2/lg2/sin/cos.approx.f32, tanh.approx.f32, div.approx/full.f32), within a
+ * measured bound for the other .approx ones; plus hand-checked unit cases.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -233,7 +233,8 @@ static bool is_mufu_exact(const char *name)
 	static const char *const ex[] = {"rcp.approx.f32", "rcp.approx.ftz.f32", "sqrt.approx.f32",
 		"sqrt.approx.ftz.f32", "rsqrt.approx.f32", "rsqrt.approx.ftz.f32", "ex2.approx.f32",
 		"ex2.approx.ftz.f32", "div.approx.f32", "div.approx.ftz.f32", "div.full.f32",
-		"div.full.ftz.f32"};
+		"div.full.ftz.f32", "lg2.approx.f32", "lg2.approx.ftz.f32", "sin.approx.f32",
+		"sin.approx.ftz.f32", "cos.approx.f32", "cos.approx.ftz.f32", "tanh.approx.f32"};
 	for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++)
 		if (!strcmp(name, ex[i]))
 			return true;

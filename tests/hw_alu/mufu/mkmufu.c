@@ -26,23 +26,25 @@ int main(int argc, char **argv)
 		uint32_t *v = malloc(4 * (size_t)n);
 		if (fread(v, 4, n, f) != n) return 1;
 		fclose(f);
-		/* pick the 1- or 2-bit code range that leaves the fewest exceptions */
-		long h[9] = {0};
+		/* pick the code width (1..12 bits) and offset that cost the fewest bytes (exceptions: 8 each) */
+		enum { R = 4096 };
+		long *h = calloc(2 * R + 1, sizeof *h);
 		for (uint32_t i = 1; i < n; i++) {
 			int64_t d = (int64_t)v[i] - v[i - 1];
-			if (d >= -4 && d <= 4) h[d + 4]++;
+			if (d >= -R && d <= R) h[d + R]++;
 		}
-		int best_w = 2, best_o = -4; long best_e = -1;
-		for (int w = 1; w <= 2; w++)
-			for (int o = -4; o <= 4; o++) {
-				long in = 0;
-				for (int c = 0; c < (1 << w) && o + c <= 4; c++) in += h[o + c + 4];
+		long *cum = calloc(2 * R + 2, sizeof *cum); /* cum[j] = sum h[0..j-1] */
+		for (int j = 0; j <= 2 * R; j++) cum[j + 1] = cum[j] + h[j];
+		int best_w = 2, best_o = -4; long best_e = -1, bcost = -1;
+		for (int w = 1; w <= 12; w++)
+			for (int o = -R; o + (1 << w) - 1 <= R; o++) {
+				long in = cum[o + (1 << w) + R] - cum[o + R];
 				long e = (long)(n - 1) - in;
-				/* a 1-bit table wins if it saves more than the exceptions cost (8 bytes each) */
 				long cost = (long)w * n / 8 + 8 * e;
-				long bcost = best_e < 0 ? -1 : (long)best_w * n / 8 + 8 * best_e;
-				if (best_e < 0 || cost < bcost) { best_w = w; best_o = o; best_e = e; }
+				if (best_e < 0 || cost < bcost) { best_w = w; best_o = o; best_e = e; bcost = cost; }
 			}
+		free(h);
+		free(cum);
 		struct tab *T = &t[k];
 		T->id = id; T->n = n; T->width = best_w; T->offset = best_o;
 		uint32_t nb = (n + 63) / 64;
