@@ -1,6 +1,6 @@
 import random, subprocess, os, re, sys, glob
 random.seed(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
-cases = glob.glob('/work/shared/conformance/cases/*.ptx') + glob.glob('/work/main/ptx_samples/**/*.ptx', recursive=True)
+cases = glob.glob('/work/shared/conformance/cases/*.ptx') + glob.glob('/work/main/ptx_samples/**/*.ptx', recursive=True) + glob.glob('/work/main/tests/rules/**/*.ptx', recursive=True)
 manifest = {l.split()[0]: l.split() for l in open('/work/shared/conformance/cases/MANIFEST') if l.strip()}
 crashes = 0
 for it in range(int(sys.argv[2]) if len(sys.argv) > 2 else 300):
