@@ -341,18 +341,24 @@ static uint64_t atom_apply(enum ir_mod op, enum ir_mod t, uint64_t old, uint64_t
 	}
 }
 
+/* The new value of a half-precision atomic: the ALU's own add/min/max (decoded into di->alu
+ * at load), applied to one lane. */
+static uint64_t atom_half(const struct dinsn *di, uint64_t old, uint64_t b, uint32_t lane)
+{
+	uint64_t a[LANES], bb[LANES], d[LANES];
+	a[lane] = old;
+	bb[lane] = b;
+	struct alu_args x = {.d = d, .a = a, .b = bb};
+	di->alu.fn(&di->alu, &x, 1u << lane);
+	return d[lane];
+}
+
 static void exec_atom(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 		      uint32_t mask)
 {
 	enum ir_mod t = (enum ir_mod)di->type;
 	uint32_t size = (uint32_t)ir_type_size(t);
-	bool is_red = di->op == OP_RED;
-	const struct dop *b = is_red ? &di->s[1] : &di->s[1];
-	if (size != 4 && size != 8) {
-		runtime_error(L, 2, "unsupported instruction: %s of type %s", ir_op_name((enum ir_op)di->op),
-			      ir_mod_name(t));
-		return;
-	}
+	bool is_red = di->op == OP_RED, half = di->alu.fn != NULL;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		uint8_t *p = lane_bytes(L, w, f, di, l, size, true);
@@ -360,8 +366,10 @@ static void exec_atom(struct launch *L, struct warp *w, struct frame *f, const s
 			return;
 		uint64_t old = 0;
 		memcpy(&old, p, size);
+		uint64_t b = op_read(L, w, f, &di->s[1], l);
 		uint64_t c = di->nsrc > 2 ? op_read(L, w, f, &di->s[2], l) : 0;
-		uint64_t nv = atom_apply((enum ir_mod)di->mode, t, old, op_read(L, w, f, b, l), c);
+		uint64_t nv = half ? atom_half(di, old, b, l)
+				   : atom_apply((enum ir_mod)di->mode, t, old, b, c);
 		memcpy(p, &nv, size);
 		if (!is_red)
 			op_write(f, &di->d, l, extend(old, t));

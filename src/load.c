@@ -797,6 +797,37 @@ static bool decode_call(struct loader *ld, const struct ir_insn *in, struct dins
 	return true;
 }
 
+/* Atomics: 32/64-bit types run in exec_mem.c; f16/bf16 (and x2) add/min/max use the ALU's
+ * arithmetic for the new value, prepared here. */
+static bool decode_atom_type(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+			     const struct mods *md)
+{
+	enum ir_mod t = md->types[0];
+	bool half = t == MOD_F16 || t == MOD_BF16 || t == MOD_F16X2 || t == MOD_BF16X2;
+	const char *why = NULL;
+	if (di->vec > 1)
+		why = "vector atomics are not implemented";
+	else if (half) {
+		enum ir_op op = md->atomop == MOD_ADD ? OP_ADD : md->atomop == MOD_MIN ? OP_MIN
+			      : md->atomop == MOD_MAX ? OP_MAX : OP__COUNT;
+		if (op == OP__COUNT)
+			why = "only add, min and max exist for half-precision atomics";
+		else {
+			di->alu = (struct alu_insn){.op = op, .type = t, .nsrc = 2,
+						    .rnd = op == OP_ADD ? MOD_RN : MOD_NONE};
+			if (alu_prepare(&di->alu, &why) != 0)
+				di->alu.fn = NULL;
+		}
+	} else if (ir_type_size(t) != 4 && ir_type_size(t) != 8) {
+		why = "atomics on this type are not implemented";
+	}
+	if (!why)
+		return true;
+	lerr(ld, in->op_span, "unsupported instruction '%.*s': %s", (int)in->op_span.len,
+	     ld->m->file->text + in->op_span.off, why);
+	return false;
+}
+
 /* Operand shapes of the non-ALU families: how many leading operands are destinations. */
 static int dest_count(enum ir_op op, const struct ir_insn *in)
 {
@@ -952,14 +983,8 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 			     ir_op_name(in->op));
 			return false;
 		}
-		if ((in->op == OP_ATOM || in->op == OP_RED) &&
-		    ((ir_type_size(md.types[0]) != 4 && ir_type_size(md.types[0]) != 8) ||
-		     di->vec > 1 || md.types[0] == MOD_F16X2 || md.types[0] == MOD_BF16X2)) {
-			lerr(ld, in->op_span, "unsupported instruction '%.*s': atomics on %s%s are not "
-			     "implemented", (int)in->op_span.len, ld->m->file->text + in->op_span.off,
-			     di->vec > 1 ? "vectors of " : "", ir_mod_name(md.types[0]));
+		if ((in->op == OP_ATOM || in->op == OP_RED) && !decode_atom_type(ld, in, di, &md))
 			return false;
-		}
 		return true;
 	case OP_MBAR_INIT:
 	case OP_MBAR_INVAL:
