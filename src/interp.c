@@ -466,18 +466,16 @@ static void do_ret(struct launch *L, struct warp *w, struct group *g, uint32_t m
 	frame_release(L, w, f);      /* the group's reference to the callee            */
 }
 
-static void do_branch(struct warp *w, struct group *g, uint32_t taken, uint32_t target)
+/* A branch taken by `taken` of the group's lanes: uniform, or split in two groups. */
+static void do_branch(struct launch *L, struct warp *w, struct group *g, uint32_t taken,
+		      uint32_t target)
 {
-	if (taken == g->mask) {
+	if (taken == g->mask)
 		g->pc = target;
-	} else if (!taken) {
+	else if (!taken || sched_split(w, g, taken, target))
 		g->pc++;
-	} else {
-		uint32_t pc = g->pc + 1;
-		struct group *t = sched_split(w, g, taken, target);
-		(void)t;
-		g->pc = pc;
-	}
+	else
+		runtime_error(L, 1, "out of memory splitting a divergent branch");
 }
 
 static void do_brx(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
@@ -593,7 +591,7 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 		switch ((enum ir_op)di->op) {
 		case OP_BRA: {
 			uint32_t before = g->mask;
-			do_branch(w, g, mask, di->target);
+			do_branch(L, w, g, mask, di->target);
 			if (!alone || mask != before)
 				return n; /* diverged, or others to re-converge with */
 			continue;
