@@ -71,4 +71,9 @@ struct alu_insn {
  * what is missing (a static string) so the loader can report "unsupported ...". */
 int alu_prepare(struct alu_insn *ai, const char **why);
 
+/* The ALU fields of `op` written with `mods` (its dotted words after the opcode), exactly as
+ * the loader decodes them (load.c); alu_prepare still has to pick the function. */
+void alu_decode(struct alu_insn *ai, enum ir_op op, const enum ir_mod *mods, unsigned nmods,
+		int nsrc);
+
 #endif

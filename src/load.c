@@ -541,11 +541,11 @@ static bool is_atom_op(enum ir_mod m)
 	       m == MOD_CAS || m == MOD_EXCH || m == MOD_AND || m == MOD_OR || m == MOD_XOR;
 }
 
-static void read_mods(const struct ir_insn *in, struct mods *md)
+static void read_mods(enum ir_op op, const enum ir_mod *mods, uint32_t nmods, struct mods *md)
 {
 	memset(md, 0, sizeof *md);
-	for (uint32_t i = 0; i < in->nmods; i++) {
-		enum ir_mod m = in->mods[i];
+	for (uint32_t i = 0; i < nmods; i++) {
+		enum ir_mod m = mods[i];
 		md->has[m] = true;
 		switch (ir_mod_kind(m)) {
 		case MK_TYPE:
@@ -576,10 +576,10 @@ static void read_mods(const struct ir_insn *in, struct mods *md)
 			break;
 		default:
 			if (m == MOD_LO || m == MOD_HI) {
-				if (!md->cmp && (in->op == OP_SETP || in->op == OP_SET))
+				if (!md->cmp && (op == OP_SETP || op == OP_SET))
 					md->cmp = m;
 			} else if (m == MOD_AND || m == MOD_OR || m == MOD_XOR) {
-				if (in->op == OP_SETP || in->op == OP_SET)
+				if (op == OP_SETP || op == OP_SET)
 					md->boolop = m;
 			}
 			if (is_atom_op(m) && !md->atomop)
@@ -598,7 +598,7 @@ static void read_mods(const struct ir_insn *in, struct mods *md)
 
 /* ---- per-family decoding ------------------------------------------------------------- */
 
-static uint32_t alu_flags(const struct mods *md, const struct ir_insn *in)
+static uint32_t alu_flags(const struct mods *md, enum ir_op op)
 {
 	uint32_t f = 0;
 	f |= md->has[MOD_SAT] ? ALU_SAT : 0;
@@ -615,7 +615,7 @@ static uint32_t alu_flags(const struct mods *md, const struct ir_insn *in)
 	f |= md->has[MOD_L] ? ALU_LEFT : 0;
 	f |= md->has[MOD_SATFINITE] ? ALU_SATFINITE : 0;
 	f |= md->has[MOD_OOB] ? ALU_OOB : 0;
-	if (in->op != OP_SETP && in->op != OP_SET) {
+	if (op != OP_SETP && op != OP_SET) {
 		f |= md->has[MOD_HI] ? ALU_HI : 0;
 		f |= md->has[MOD_LO] ? ALU_LO : 0;
 	}
@@ -681,32 +681,48 @@ static bool is_video_op(enum ir_op op)
 	return (op >= OP_VADD2 && op <= OP_VSET2) || (op >= OP_VADD4 && op <= OP_VSET4);
 }
 
-static bool decode_alu(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
-		       const struct mods *md)
+/* The ALU fields of an instruction from its modifiers. SIMD video instructions: boolop =
+ * btype (the last type), mode = the secondary operation (.add) or none (merge). */
+static void alu_fill(struct alu_insn *ai, enum ir_op op, const struct mods *md)
 {
-	struct alu_insn *ai = &di->alu;
-	ai->op = (enum ir_op)di->op;
+	memset(ai, 0, sizeof *ai);
+	ai->op = op;
 	ai->type = md->types[0];
 	ai->type2 = md->ntypes > 1 ? md->types[1] : MOD_NONE;
 	ai->rnd = md->rnd;
 	ai->cmp = md->cmp;
 	ai->boolop = md->boolop;
 	ai->mode = md->mode;
-	ai->flags = alu_flags(md, in);
+	ai->flags = alu_flags(md, op);
+	if (is_video_op(op)) {
+		bool vset = op == OP_VSET2 || op == OP_VSET4;
+		/* without all its types, no btype: alu_prepare then refuses the form */
+		ai->boolop = md->ntypes == (vset ? 2 : 3) ? md->types[md->ntypes - 1] : MOD_NONE;
+		ai->mode = md->atomop;
+	}
+}
+
+void alu_decode(struct alu_insn *ai, enum ir_op op, const enum ir_mod *mods, unsigned nmods,
+		int nsrc)
+{
+	struct mods md;
+	read_mods(op, mods, nmods, &md);
+	alu_fill(ai, op, &md);
+	ai->nsrc = nsrc;
+}
+
+static bool decode_alu(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		       const struct mods *md)
+{
+	struct alu_insn *ai = &di->alu;
+	alu_fill(ai, in->op, md);
 	di->type = (uint8_t)ai->type;
 	di->type2 = (uint8_t)ai->type2;
-	if (is_video_op(ai->op)) {
-		/* convention with exec_int.c: boolop = btype (the last type), mode = the
-		 * secondary operation (.add) or none (merge) */
-		bool vset = ai->op == OP_VSET2 || ai->op == OP_VSET4;
-		if (md->ntypes != (vset ? 2 : 3)) {
-			lerr(ld, in->op_span, "'%.*s' needs %s", (int)in->op_span.len,
-			     ld->m->file->text + in->op_span.off,
-			     vset ? ".atype.btype" : ".dtype.atype.btype");
-			return false;
-		}
-		ai->boolop = md->types[md->ntypes - 1];
-		ai->mode = md->atomop;
+	bool vset = in->op == OP_VSET2 || in->op == OP_VSET4;
+	if (is_video_op(in->op) && md->ntypes != (vset ? 2 : 3)) {
+		lerr(ld, in->op_span, "'%.*s' needs %s", (int)in->op_span.len,
+		     ld->m->file->text + in->op_span.off, vset ? ".atype.btype" : ".dtype.atype.btype");
+		return false;
 	}
 	if (!decode_operands(ld, in, di, 1))
 		return false;
@@ -871,7 +887,7 @@ static int dest_count(enum ir_op op, const struct ir_insn *in)
 static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dinsn *di)
 {
 	struct mods md;
-	read_mods(in, &md);
+	read_mods(in->op, in->mods, in->nmods, &md);
 	di->op = (uint16_t)in->op;
 	di->fam = (uint8_t)ir_op_family(in->op);
 	di->ir = in;

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "exec_alu.h"
+#include "helpers.h"
 
 #ifndef PTXI_SOURCE_ROOT
 #define PTXI_SOURCE_ROOT "."
@@ -23,97 +24,12 @@
 
 /* ---- instruction names -> struct alu_insn ---------------------------------------------- */
 
-static const struct {
-	const char *s;
-	enum ir_op op;
-} op_names[] = {
-#define OP(name, spelling, family) {spelling, OP_##name},
-#include "ops.def"
-#undef OP
-};
-
-static const struct {
-	const char *s;
-	enum ir_mod mod;
-	int kind;
-} mod_names[] = {
-#define MOD(name, spelling, kind, arg) {spelling, MOD_##name, kind},
-#include "mods.def"
-#undef MOD
-};
 
 /* Decode "setp.lt.and.s32" the way the loader does; nsrc sources. Returns false if a word
  * is unknown. */
 static bool insn_from_name(const char *name, int nsrc, struct alu_insn *ai)
 {
-	char buf[128];
-	snprintf(buf, sizeof buf, "%s", name);
-	memset(ai, 0, sizeof *ai);
-	ai->nsrc = nsrc;
-	char *save = NULL, *w = strtok_r(buf, ".", &save);
-	bool found = false;
-	for (size_t i = 0; i < sizeof op_names / sizeof op_names[0]; i++)
-		if (!strcmp(op_names[i].s, w)) {
-			ai->op = op_names[i].op;
-			found = true;
-		}
-	if (!found)
-		return false;
-	bool cmpop = ai->op == OP_SETP || ai->op == OP_SET;
-	while ((w = strtok_r(NULL, ".", &save))) {
-		char dotted[64];
-		snprintf(dotted, sizeof dotted, ".%s", w);
-		enum ir_mod m = MOD_NONE;
-		int kind = -1;
-		for (size_t i = 0; i < sizeof mod_names / sizeof mod_names[0]; i++)
-			if (!strcmp(mod_names[i].s, dotted)) {
-				m = mod_names[i].mod;
-				kind = mod_names[i].kind;
-			}
-		if (m == MOD_NONE)
-			return false;
-		if (kind == MK_TYPE) {
-			if (ai->type == MOD_NONE)
-				ai->type = m;
-			else
-				ai->type2 = m;
-			continue;
-		}
-		if (kind == MK_ROUND) {
-			ai->rnd = m;
-			continue;
-		}
-		if (kind == MK_CMP) {
-			ai->cmp = m;
-			continue;
-		}
-		switch (m) {
-		case MOD_LO: if (cmpop) ai->cmp = MOD_LO; else ai->flags |= ALU_LO; break;
-		case MOD_HI: if (cmpop) ai->cmp = MOD_HI; else ai->flags |= ALU_HI; break;
-		case MOD_AND: case MOD_OR: case MOD_XOR: ai->boolop = m; break;
-		case MOD_F4E: case MOD_B4E: case MOD_RC8: case MOD_ECL: case MOD_ECR: case MOD_RC16:
-		case MOD_FINITE: case MOD_INFINITE: case MOD_NUMBER: case MOD_NOTANUMBER:
-		case MOD_NORMAL: case MOD_SUBNORMAL:
-			ai->mode = m;
-			break;
-		case MOD_SAT: ai->flags |= ALU_SAT; break;
-		case MOD_FTZ: ai->flags |= ALU_FTZ; break;
-		case MOD_WIDE: ai->flags |= ALU_WIDE; break;
-		case MOD_CC: ai->flags |= ALU_CC; break;
-		case MOD_APPROX: ai->flags |= ALU_APPROX; break;
-		case MOD_FULL: ai->flags |= ALU_FULL; break;
-		case MOD_RELU: ai->flags |= ALU_RELU; break;
-		case MOD_NANMOD: ai->flags |= ALU_NAN; break;
-		case MOD_XORSIGN: ai->flags |= ALU_XORSIGN; break;
-		case MOD_SHIFTAMT: ai->flags |= ALU_SHIFTAMT; break;
-		case MOD_CLAMP: ai->flags |= ALU_CLAMP; break;
-		case MOD_L: ai->flags |= ALU_LEFT; break;
-		case MOD_SATFINITE: ai->flags |= ALU_SATFINITE; break;
-		case MOD_OOB: ai->flags |= ALU_OOB; break;
-		default: break; /* .abs .wrap .r */
-		}
-	}
-	return true;
+	return alu_from_name(name, nsrc, ai);
 }
 
 /* ---- the H100 vectors -------------------------------------------------------------------- */

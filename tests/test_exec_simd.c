@@ -16,88 +16,20 @@
 #include <cmocka.h>
 
 #include "exec_alu.h"
+#include "helpers.h"
 
 #ifndef PTXI_SOURCE_ROOT
 #define PTXI_SOURCE_ROOT "."
 #endif
 
-static const struct {
-	const char *s;
-	enum ir_op op;
-} op_names[] = {
-#define OP(name, spelling, family) {spelling, OP_##name},
-#include "ops.def"
-#undef OP
-};
 
-static const struct {
-	const char *s;
-	enum ir_mod mod;
-	int kind;
-} mod_names[] = {
-#define MOD(name, spelling, kind, arg) {spelling, MOD_##name, kind},
-#include "mods.def"
-#undef MOD
-};
-
-static bool is_vset(enum ir_op op) { return op == OP_VSET2 || op == OP_VSET4; }
 
 /* Decode "vabsdiff4.u32.u32.u32.add" into an alu_insn the way the loader is asked to (see the
  * comment above vop_decode in exec_int.c): types in order into type, type2, boolop (vset:
  * boolop = btype too), .add into mode, comparisons into cmp, .sat/.relu into flags. */
 static bool insn_from_name(const char *name, int nsrc, struct alu_insn *ai)
 {
-	char buf[128];
-	snprintf(buf, sizeof buf, "%s", name);
-	memset(ai, 0, sizeof *ai);
-	ai->nsrc = nsrc;
-	char *save = NULL, *w = strtok_r(buf, ".", &save);
-	bool found = false;
-	for (size_t i = 0; i < sizeof op_names / sizeof op_names[0]; i++)
-		if (!strcmp(op_names[i].s, w)) {
-			ai->op = op_names[i].op;
-			found = true;
-		}
-	if (!found)
-		return false;
-	int ntypes = 0;
-	while ((w = strtok_r(NULL, ".", &save))) {
-		char dotted[64];
-		snprintf(dotted, sizeof dotted, ".%s", w);
-		enum ir_mod m = MOD_NONE;
-		int kind = -1;
-		for (size_t i = 0; i < sizeof mod_names / sizeof mod_names[0]; i++)
-			if (!strcmp(mod_names[i].s, dotted)) {
-				m = mod_names[i].mod;
-				kind = mod_names[i].kind;
-			}
-		if (m == MOD_NONE)
-			return false;
-		if (kind == MK_TYPE) {
-			if (ntypes == 0)
-				ai->type = m;
-			else if (ntypes == 1)
-				ai->type2 = m;
-			else
-				ai->boolop = m;
-			ntypes++;
-		} else if (kind == MK_CMP) {
-			ai->cmp = m;
-		} else if (m == MOD_SAT) {
-			ai->flags |= ALU_SAT;
-		} else if (m == MOD_RELU) {
-			ai->flags |= ALU_RELU;
-		} else if (m == MOD_LO) {
-			ai->flags |= ALU_LO;
-		} else if (m == MOD_ADD || m == MOD_MIN || m == MOD_MAX) {
-			ai->mode = m;
-		} else {
-			return false;
-		}
-	}
-	if (is_vset(ai->op) && ntypes == 2)
-		ai->boolop = ai->type2;
-	return true;
+	return alu_from_name(name, nsrc, ai);
 }
 
 static uint32_t run1(const struct alu_insn *ai, uint32_t a, uint32_t b, uint32_t c)
