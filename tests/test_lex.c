@@ -1,5 +1,5 @@
 /*
- * test_lexer.c - the re2c lexer (grammar/ptx.re): token kinds by their Bison names, spans,
+ * test_lex.c - the re2c lexer (grammar/ptx.re): token kinds by their Bison names, spans,
  * comments and the skipped sub-languages (.section blocks, #line), and hostile input
  * (NUL bytes, unterminated constructs, absurd nesting, huge tokens).
  */
