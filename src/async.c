@@ -253,7 +253,9 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 	if (size % 16) {
 		rule_break(L, RULE_BULK_SIZE, 1u << lane, "cp.async.bulk size %llu is not a multiple "
 			   "of 16", (unsigned long long)size);
-		return;
+		if (L->stop)
+			return;
+		size &= ~15ull; /* the H100 copies the whole 16-byte blocks only */
 	}
 	if (da % 16 || sa % 16) {
 		rule_break(L, RULE_BULK_ALIGN, 1u << lane, "cp.async.bulk %s address 0x%llx is not "
@@ -327,14 +329,16 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 		goto drop;
 	}
 	if (di->space == MS_SHARED_CTA && dc != w->cta) {
-		rule_break(L, RULE_BULK_DST_CTA, 1u << lane, "the .shared::cta destination is in "
+		rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "the .shared::cta destination is in "
 			   "CTA rank %u, not the executing CTA", dc->rank);
 		goto drop;
 	}
 	if (di->flags & DF_SRC_SHARED && dc == w->cta) {
 		rule_break(L, RULE_BULK_DST_CTA, 1u << lane, "a shared::cta to shared::cluster copy "
 			   "must go to another CTA of the cluster");
-		goto drop;
+		if (L->stop)
+			goto drop;
+		/* the H100 copies to the executing CTA like any other */
 	}
 	e->dcta = dc;
 	e->doff = doff;
@@ -358,7 +362,9 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 		if (mc != dc) {
 			rule_break(L, RULE_BULK_MBAR_CTA, 1u << lane, "the mbarrier is in CTA rank %u "
 				   "but the destination in CTA rank %u", mc->rank, dc->rank);
-			goto drop;
+			if (L->stop)
+				goto drop;
+			mc = dc; /* the H100 completes tx on the barrier at the same offset there */
 		}
 		e->has_mbar = true;
 		e->mbar_cta = mc;
@@ -383,7 +389,9 @@ static void issue_cp_async(struct launch *L, struct warp *w, struct frame *f,
 	    (di->mode == MOD_CG && size != 16)) {
 		rule_break(L, RULE_CP_ASYNC_SIZE, 1u << lane, "cp.async of %u bytes (src-size %u)",
 			   size, src_size);
-		return;
+		if (L->stop || src_size <= size)
+			return;
+		src_size = size; /* the H100 copies cp-size bytes */
 	}
 	struct access d, s;
 	if (!mem_access(L, w, lane, MS_SHARED_CTA, da, size, true, &d) ||

@@ -413,9 +413,11 @@ bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct d
 		if (mask & ~member) {
 			rule_break(L, RULE_ELECT_MASK, mask & ~member,
 				   "elect.sync executed by a thread outside membermask 0x%08x", member);
-			return false;
+			if (L->stop)
+				return false;
+			/* the H100: lanes outside get the leader and False */
 		}
-		if (!need_lanes(L, w, g, member, mask))
+		if (!need_lanes(L, w, g, member | mask, mask))
 			return false;
 		uint32_t cand = member & mask;
 		uint32_t leader = cand ? (uint32_t)__builtin_ctz(cand) : 0;
