@@ -6,11 +6,14 @@
 #   // expect: TEXT            stdout lines, in order, exactly (all of them when any is given)
 #   // expect error: L:C TEXT  stderr holds "FILE:L:C: error: " followed somewhere by TEXT
 #   // expect warning: L:C TEXT, // expect-stderr: TEXT (anywhere in stderr)
+# An optional third argument is appended to every run (e.g. "--seed 11": correct programs
+# must give the same results under any schedule).
 # Prints "samples: N passed, M failed" and fails if any failed.
 set -u
 ptxi=${1:?usage: run_samples.sh PTXI DIR}
 ptxi=$(cd "$(dirname "$ptxi")" && pwd)/$(basename "$ptxi")
-dir=${2:?usage: run_samples.sh PTXI DIR}
+dir=${2:?usage: run_samples.sh PTXI DIR [EXTRA-ARGS]}
+extra=${3:-}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 pass=0; fail=0
 while IFS= read -r f; do
@@ -24,7 +27,7 @@ while IFS= read -r f; do
     if [ "$args" = "__check__" ]; then
       "$ptxi" check "$(basename "$f")" > "$tmp/out" 2> "$tmp/err"; rc=$?
     else
-      eval "\"$ptxi\" run \"$(basename "$f")\" $args" > "$tmp/out" 2> "$tmp/err" < /dev/null; rc=$?
+      eval "\"$ptxi\" run \"$(basename "$f")\" $args $extra" > "$tmp/out" 2> "$tmp/err" < /dev/null; rc=$?
     fi
     cd - >/dev/null
     why=""
