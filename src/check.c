@@ -152,6 +152,16 @@ static const struct {
 #include "checkrules.def"
 };
 
+/* CK_MEMMOD rows: the semantics, scope and cache words ld/st take. */
+static const struct {
+	enum ir_op op;
+	enum ir_mod mod;
+	uint16_t ptx, sm;
+} memmods[] = {
+#define CK_MEMMOD(op, mod, ptx, sm) {OP_##op, MOD_##mod, ptx, sm},
+#include "checkrules.def"
+};
+
 /* Where one opcode's rows start in a table and how many there are. */
 struct ck_slice {
 	uint16_t first, n;
@@ -1570,6 +1580,75 @@ static void space_match_check(struct ck *c, const struct ir_insn *in)
 	}
 }
 
+/* ld/st semantics, scope and cache words (CK_MEMMOD rows) and how they combine (ISA 9.7.9.8,
+ * .9, as ptxas 13.0 applies them): .relaxed/.acquire/.release need a scope and a scope needs
+ * one of them; .nc takes no ordering; .L2::evict_* only on 256-bit vectors; .L2::cache_hint
+ * and only it adds a cache-policy operand; .const is read-only. Returns false if st.const. */
+static bool ldst_mods_check(struct ck *c, const struct ir_insn *in)
+{
+	const char *name = ir_op_name(in->op);
+	int sem = -1, scope = -1, nc = -1, evict = -1, vec = 1;
+	enum ir_mod type = MOD_NONE;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		enum ir_mod m = in->mods[i];
+		enum ir_mod_kind k = ir_mod_kind(m);
+		if (k == MK_VEC)
+			vec = ir_mod_arg(m);
+		if (k == MK_TYPE)
+			type = m;
+		if (in->op == OP_ST && m == MOD_CONST) {
+			error(c, in->mod_spans[i], "st cannot write '.const' memory (it is read-only)");
+			return false;
+		}
+		if (k != MK_SEM && k != MK_SCOPE && k != MK_CACHE)
+			continue;
+		size_t r = 0, n = sizeof memmods / sizeof memmods[0];
+		while (r < n && !(memmods[r].op == in->op && memmods[r].mod == m))
+			r++;
+		if (r == n) {
+			error(c, in->mod_spans[i], "'%s' is not a valid qualifier for %s", ir_mod_name(m),
+			      name);
+			continue;
+		}
+		char what[64];
+		snprintf(what, sizeof what, "'%s' on %s", ir_mod_name(m), name);
+		need(c, in->mod_spans[i], what, memmods[r].ptx, memmods[r].sm);
+		if (m == MOD_RELAXED || m == MOD_ACQUIRE || m == MOD_RELEASE ||
+		    (m == MOD_VOLATILE && sem < 0))
+			sem = (int)i;
+		if (k == MK_SCOPE)
+			scope = (int)i;
+		if (m == MOD_NC)
+			nc = (int)i;
+		if (m == MOD_L2_EVICT_NORMAL || m == MOD_L2_EVICT_FIRST || m == MOD_L2_EVICT_LAST)
+			evict = (int)i;
+	}
+	enum ir_mod sm_ = sem >= 0 ? in->mods[sem] : MOD_NONE;
+	if (sem >= 0 && sm_ != MOD_VOLATILE && scope < 0)
+		error(c, in->mod_spans[sem], "'%s' on %s requires a scope ('.cta', '.cluster', '.gpu' "
+		      "or '.sys')", ir_mod_name(sm_), name);
+	if (scope >= 0 && (sem < 0 || sm_ == MOD_VOLATILE))
+		error(c, in->mod_spans[scope], "scope '%s' on %s needs '.relaxed' or %s",
+		      ir_mod_name(in->mods[scope]), name, in->op == OP_LD ? "'.acquire'" : "'.release'");
+	if (nc >= 0 && sem >= 0)
+		error(c, in->mod_spans[nc], "'.nc' cannot be combined with '%s' (non-coherent loads are "
+		      "weak)", ir_mod_name(sm_));
+	if (evict >= 0 && !((vec == 8 && ir_type_size(type) == 4) ||
+			    (vec == 4 && ir_type_size(type) == 8)))
+		error(c, in->mod_spans[evict], "'%s' on %s needs a 256-bit vector ('.v8.b32' or "
+		      "'.v4.b64')", ir_mod_name(in->mods[evict]), name);
+	unsigned want = 2u + has_mod(in, MOD_L2_CACHE_HINT);
+	if (in->nopnds != want) {
+		if (in->nopnds == 3)
+			error(c, in->opnds[2].span, "a cache-policy operand needs '.L2::cache_hint' on %s",
+			      name);
+		else
+			error(c, in->span, "%s%s takes %u operands (has %u)", name,
+			      want == 3 ? ".L2::cache_hint" : "", want, in->nopnds);
+	}
+	return true;
+}
+
 /* ld/st data operand (ISA 9.7.9.8, .9): the type is one of .bN/.uN/.sN/.f32/.f64; the
  * register may be wider than the type (a .bN type takes any register, ptxas 13.0); vectors
  * have exactly N elements of at most 16 bytes in all, '_' only in loaded vectors. */
@@ -1628,11 +1707,18 @@ static void ldst_data_check(struct ck *c, const struct ir_insn *in)
 		error(c, in->op_span, "%s needs a type (such as '.u32')", ir_op_name(in->op));
 		return;
 	}
-	if (t == MOD_B128 || in->nopnds != 2)
+	if (in->nopnds < 2 || in->nopnds > 3)
 		return;
 	char what[48];
 	snprintf(what, sizeof what, "%s%s", ir_op_name(in->op), ir_mod_name(t));
 	const struct ir_operand *o = &in->opnds[load ? 0 : 1];
+	if (t == MOD_B128) {
+		/* ptxas 13.0: a .b128 register (PTX 8.3), or an integer constant stored */
+		if (nvec == 1 && reg_type(o) != MOD_B128 && (load || o->kind != OPND_IMM))
+			error(c, o->span, "the data operand of %s must be a .b128 register%s", what,
+			      load ? "" : " or an integer constant");
+		return;
+	}
 	if (nvec == 1 && o->kind == OPND_VEC && o->vec.n == 1)
 		o = &o->vec.elems[0];   /* { %r2 }: Triton's spelling of a scalar */
 	if (nvec == 1) {
@@ -1762,6 +1848,8 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 			break;
 		case OP_LD:
 		case OP_ST:
+			if (!ldst_mods_check(c, in))
+				break;
 			space_match_check(c, in);
 			ldst_data_check(c, in);
 			break;
