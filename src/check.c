@@ -1453,18 +1453,82 @@ static void cvta_check(struct ck *c, const struct ir_insn *in)
 			      "by ptxas 13.0 (use .u64)", ir_mod_name(in->mods[i]));
 }
 
-/* cp.async.ca/.cg (ISA 9.7.9.25.3): .cg copies 16 bytes, .ca 4, 8 or 16. */
+/* A cp.async address operand naming a variable of the wrong state space. */
+static void cp_async_addr(struct ck *c, const struct ir_operand *o, int n, bool shared)
+{
+	if (o->kind != OPND_ADDR) {
+		error(c, o->span, "operand %d of cp.async must be an address in brackets", n);
+		return;
+	}
+	const struct ir_operand *b = o->addr.base;
+	if (!b || b->kind != OPND_SYM || !b->ref.sym || b->ref.sym->kind != SYM_VAR)
+		return;
+	const struct ir_sym *y = b->ref.sym;
+	bool ok = shared ? y->space == MOD_SHARED || y->space == MOD_SHARED_CTA
+			 : y->space == MOD_GLOBAL;
+	if (!ok)
+		error(c, b->span, "'%.*s' is in %s memory: the %s of cp.async must be in %s",
+		      (int)y->name_len, y->name, ir_mod_name(y->space),
+		      shared ? "destination" : "source", shared ? ".shared" : ".global");
+}
+
+/* cp.async.ca/.cg.shared{::cta}.global [dst], [src], cp-size {, src-size | ignore-src}
+ * {, cache-policy} (ISA 9.7.9.25.3): .ca or .cg is mandatory; .cg copies 16 bytes, .ca 4,
+ * 8 or 16; cp-size is a constant, src-size a 32-bit integer no larger than cp-size. */
 static void cp_async_check(struct ck *c, const struct ir_insn *in)
 {
-	bool cg = has_mod(in, MOD_CG);
-	if (in->nopnds < 3 || in->opnds[2].kind != OPND_IMM)
+	bool cg = has_mod(in, MOD_CG), hint = has_mod(in, MOD_L2_CACHE_HINT);
+	if (!cg && !has_mod(in, MOD_CA)) {
+		error(c, in->op_span, "cp.async needs '.ca' or '.cg'");
 		return;
+	}
+	enum ir_mod sp[3] = {MOD_NONE, MOD_NONE, MOD_NONE};
+	int nsp = 0, at = -1;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		enum ir_mod m = in->mods[i];
+		if (ir_mod_kind(m) == MK_SPACE && nsp < 3) {
+			sp[nsp++] = m;
+			at = (int)i;
+		}
+		if (m == MOD_L2_CACHE_HINT || m == MOD_L2_64B || m == MOD_L2_128B ||
+		    m == MOD_L2_256B) {
+			char what[64];
+			snprintf(what, sizeof what, "'%s' on cp.async", ir_mod_name(m));
+			need(c, in->mod_spans[i], what, 74, 0);
+		}
+	}
+	if (nsp != 2 || (sp[0] != MOD_SHARED && sp[0] != MOD_SHARED_CTA) || sp[1] != MOD_GLOBAL) {
+		error(c, at >= 0 ? in->mod_spans[at] : in->op_span, "cp.async copies from .global to "
+		      ".shared: write its state spaces as '.shared.global'");
+		return;
+	}
+	unsigned lo = 3 + hint, hi = 4 + hint;
+	if (in->nopnds < lo || in->nopnds > hi) {
+		error(c, in->span, "cp.async%s takes %u or %u operands (has %u)",
+		      hint ? ".L2::cache_hint" : "", lo, hi, in->nopnds);
+		return;
+	}
+	cp_async_addr(c, &in->opnds[0], 1, true);
+	cp_async_addr(c, &in->opnds[1], 2, false);
 	const struct ir_operand *o = &in->opnds[2];
+	if (o->kind != OPND_IMM) {
+		error(c, o->span, "the cp-size of cp.async must be a constant (4, 8 or 16)");
+		return;
+	}
 	int64_t v = o->imm;
 	if (cg && v != 16)
 		error(c, o->span, "cp.async.cg copies 16 bytes (cp-size is %" PRId64 ")", v);
 	else if (!cg && v != 4 && v != 8 && v != 16)
 		error(c, o->span, "cp.async cp-size must be 4, 8 or 16 (is %" PRId64 ")", v);
+	if (in->nopnds == hi) {
+		const struct ir_operand *s = &in->opnds[3];
+		if (s->kind == OPND_IMM && (s->imm < 0 || s->imm > v))
+			error(c, s->span, "cp.async src-size %" PRId64 " is outside [0, cp-size %"
+			      PRId64 "]", s->imm, v);
+		else if (s->kind != OPND_IMM && !is_int_reg(s, 4) && !is_pred_reg(s))
+			error(c, s->span, "the src-size of cp.async must be a 32-bit integer (or an "
+			      "ignore-src predicate)");
+	}
 }
 
 /* atom / red operand counts (ISA 9.7.13.5, .6): d, [a], b {, c for cas} {, cache-policy}. */
