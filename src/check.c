@@ -868,6 +868,20 @@ static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char le
 			  enum ir_mod ty, const char *what)
 {
 	const struct ir_operand *o = &in->opnds[i];
+	if (letter == 'R' || letter == 'V') {
+		/* d|p: the destination and, optionally, a predicate (shfl.sync, match.all) */
+		letter = letter == 'R' ? 'd' : 'U';
+		if (o->kind == OPND_DUAL && o->vec.n == 2) {
+			const struct ir_operand *p = &o->vec.elems[1];
+			if (!is_pred_reg(p) || p->neg)
+				error(c, p->span, "the second destination of %s must be a predicate "
+				      "register", what);
+			o = &o->vec.elems[0];
+		}
+	} else if (o->kind == OPND_DUAL && letter != 'Q') {
+		error(c, o->span, "%s writes one destination ('d|p' is not allowed)", what);
+		return;
+	}
 	enum ir_mod want = ty;
 	bool dest = letter == 'd' || letter == 'D' || letter == 'U' || letter == 'P';
 	switch (letter) {
@@ -1106,7 +1120,18 @@ static void typed_check(struct ck *c, const struct ir_insn *in)
 			list_mods(l, sizeof l, alts, n);
 			error(c, in->op_span, "%s%s requires %s", name, ir_mod_name(ty), l);
 		} else if (!variant_known) {
-			error(c, in->op_span, "%s needs '.lo', '.hi' or '.wide'", name);
+			/* every variant of the opcode: "shfl.sync needs '.up', '.down', ..." */
+			n = 0;
+			for (unsigned k = rs->first; k < rs->first + rs->n && n < 6; k++) {
+				bool seen = false;
+				for (int j = 0; j < n; j++)
+					seen |= alts[j] == alurows[k].variant;
+				if (!seen && alurows[k].variant != MOD_NONE)
+					alts[n++] = alurows[k].variant;
+			}
+			char l[96];
+			list_mods(l, sizeof l, alts, n);
+			error(c, in->op_span, "%s needs %s", name, l);
 		} else {
 			error(c, tspan, "'%s' is not a valid type for %s%s", ir_mod_name(ty), name,
 			      variant ? ir_mod_name(variant) : "");
