@@ -1468,14 +1468,178 @@ static void bra_check(struct ck *c, const struct ir_insn *in)
 		      "a register)");
 }
 
-/* cvta{.to}.space.size d, a: ptxas 13.0 supports only the 64-bit form in 64-bit modules. */
-static void cvta_check(struct ck *c, const struct ir_insn *in)
+/* The state-space word of an instruction and its index, or MOD_NONE. */
+static enum ir_mod space_of(const struct ir_insn *in, int *at)
 {
 	for (unsigned i = 0; i < in->nmods; i++)
-		if (ir_mod_kind(in->mods[i]) == MK_TYPE && ir_type_size(in->mods[i]) == 4 &&
-		    c->m->address_size != 32)
+		if (ir_mod_kind(in->mods[i]) == MK_SPACE) {
+			*at = (int)i;
+			return in->mods[i];
+		}
+	*at = -1;
+	return MOD_NONE;
+}
+
+static bool same_space(enum ir_mod v, enum ir_mod i)
+{
+	bool sv = v == MOD_SHARED || v == MOD_SHARED_CTA || v == MOD_SHARED_CLUSTER;
+	bool si = i == MOD_SHARED || i == MOD_SHARED_CTA || i == MOD_SHARED_CLUSTER;
+	bool pi = i == MOD_PARAM || i == MOD_PARAM_ENTRY || i == MOD_PARAM_FUNC;
+	return (sv && si) || v == i || (pi && v == MOD_PARAM);
+}
+
+/* cvta{.to}.space.size d, a (ISA 9.7.9.19): a state space is mandatory, the size is .u32 or
+ * .u64 (ptxas 13.0: only .u64 in a 64-bit module), d and a are registers of that width (a
+ * may also name a variable of the same state space, or be a constant). */
+static void cvta_check(struct ck *c, const struct ir_insn *in)
+{
+	int sat;
+	enum ir_mod space = space_of(in, &sat);
+	if (space == MOD_NONE) {
+		error(c, in->op_span, "cvta needs a state space (such as '.global' or '.shared')");
+		return;
+	}
+	enum ir_mod ty = MOD_NONE;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		enum ir_mod m = in->mods[i];
+		if (ir_mod_kind(m) != MK_TYPE)
+			continue;
+		if (m != MOD_U32 && m != MOD_U64) {
+			error(c, in->mod_spans[i], "cvta takes '.u64' (or '.u32'), not '%s'",
+			      ir_mod_name(m));
+			return;
+		}
+		ty = m;
+		if (ir_type_size(m) == 4 && c->m->address_size != 32) {
 			error(c, in->mod_spans[i], "cvta%s: 32-bit address conversion is not supported "
-			      "by ptxas 13.0 (use .u64)", ir_mod_name(in->mods[i]));
+			      "by ptxas 13.0 (use .u64)", ir_mod_name(m));
+			return;
+		}
+	}
+	if (ty == MOD_NONE) {
+		error(c, in->op_span, "cvta needs a type ('.u64')");
+		return;
+	}
+	if (in->nopnds != 2)
+		return;
+	for (unsigned i = 0; i < 2; i++) {
+		const struct ir_operand *o = &in->opnds[i];
+		if (o->kind == OPND_REG && !is_sreg(o) && !is_int_reg(o, ir_type_size(ty)))
+			error(c, o->span, "operand %u of cvta%s must be a %d-bit integer register", i + 1,
+			      ir_mod_name(ty), ir_type_size(ty) * 8);
+	}
+	const struct ir_operand *a = &in->opnds[1];
+	if (a->kind == OPND_ADDR && a->addr.base)
+		a = a->addr.base;
+	if (a->kind == OPND_SYM && a->ref.sym && a->ref.sym->kind == SYM_VAR &&
+	    !same_space(a->ref.sym->space, space))
+		error(c, a->span, "'%.*s' is in %s memory, not %s: the address does not match "
+		      "cvta%s", (int)a->ref.sym->name_len, a->ref.sym->name,
+		      ir_mod_name(a->ref.sym->space), ir_mod_name(space), ir_mod_name(space));
+}
+
+/* isspacep.space p, a (ISA 9.7.9.20): a state space and no type; p is a predicate;
+ * .param::entry needs PTX 8.3. */
+static void isspacep_check(struct ck *c, const struct ir_insn *in)
+{
+	int sat;
+	enum ir_mod space = space_of(in, &sat);
+	if (space == MOD_NONE) {
+		error(c, in->op_span, "isspacep needs a state space (such as '.global')");
+		return;
+	}
+	if (space == MOD_PARAM_ENTRY)
+		need(c, in->mod_spans[sat], "'.param::entry' on isspacep", 83, 0);
+	for (unsigned i = 0; i < in->nmods; i++)
+		if (ir_mod_kind(in->mods[i]) == MK_TYPE) {
+			error(c, in->mod_spans[i], "isspacep takes no type ('%s')",
+			      ir_mod_name(in->mods[i]));
+			return;
+		}
+	if (in->nopnds >= 1 && (!is_pred_reg(&in->opnds[0]) || in->opnds[0].neg))
+		error(c, in->opnds[0].span, "the destination of isspacep must be a predicate "
+		      "register");
+}
+
+/* A barrier-number or thread-count operand: a 32-bit integer register or a constant,
+ * 0..15 for the barrier, a positive multiple of 32 for the count (ISA 9.7.13.1). */
+static void bar_operand(struct ck *c, const struct ir_insn *in, const struct ir_operand *o,
+			bool count)
+{
+	const char *name = ir_op_name(in->op);
+	if (o->kind == OPND_IMM) {
+		if (!count && (o->imm < 0 || o->imm > 15))
+			error(c, o->span, "barrier number %" PRId64 " of %s is outside [0, 15]", o->imm,
+			      name);
+		else if (count && (o->imm <= 0 || o->imm % 32))
+			error(c, o->span, "thread count %" PRId64 " of %s must be a positive multiple "
+			      "of the warp size (32)", o->imm, name);
+		return;
+	}
+	if (!is_sreg(o) && !is_int_reg(o, 4))
+		error(c, o->span, "the %s of %s must be a 32-bit integer register or a constant",
+		      count ? "thread count" : "barrier number", name);
+}
+
+/* bar{.cta}.sync/.arrive/.red, barrier{.cta}.*, bar.warp.sync (ISA 9.7.13.1, .13.2):
+ * operand counts and literals; bar.sync/.arrive take no '.aligned' (barrier.* does);
+ * bar.red.popc is .u32, .and/.or are .pred. */
+static void bar_check(struct ck *c, const struct ir_insn *in)
+{
+	const char *name = ir_op_name(in->op);
+	unsigned n = in->nopnds;
+	if (in->op == OP_BAR_WARP_SYNC) {
+		if (n != 1) {
+			error(c, in->span, "bar.warp.sync takes one operand, a member mask (has %u)", n);
+			return;
+		}
+		if (in->opnds[0].kind != OPND_IMM && !is_int_reg(&in->opnds[0], 4))
+			error(c, in->opnds[0].span, "the member mask of bar.warp.sync must be a 32-bit "
+			      "integer register or a constant");
+		return;
+	}
+	bool bar = in->op == OP_BAR_SYNC || in->op == OP_BAR_ARRIVE || in->op == OP_BAR_RED;
+	for (unsigned i = 0; i < in->nmods; i++)
+		if (bar && in->mods[i] == MOD_ALIGNED) {
+			error(c, in->mod_spans[i], "'.aligned' is not valid on %s (bar is always "
+			      "aligned; barrier%s takes it)", name, name + 3);
+			return;
+		}
+	if (in->op == OP_BAR_RED || in->op == OP_BARRIER_RED) {
+		bool popc = has_mod(in, MOD_POPC);
+		enum ir_mod want = popc ? MOD_U32 : MOD_PRED;
+		for (unsigned i = 0; i < in->nmods; i++)
+			if (ir_mod_kind(in->mods[i]) == MK_TYPE && in->mods[i] != want) {
+				error(c, in->mod_spans[i], "%s%s needs '%s', not '%s'", name,
+				      popc ? ".popc" : ".and/.or", ir_mod_name(want),
+				      ir_mod_name(in->mods[i]));
+				return;
+			}
+		if (n < 3 || n > 4) {
+			error(c, in->span, "%s takes 3 or 4 operands (has %u)", name, n);
+			return;
+		}
+		const struct ir_operand *d = &in->opnds[0], *p = &in->opnds[n - 1];
+		if (popc ? !is_int_reg(d, 4) : !is_pred_reg(d))
+			error(c, d->span, "the destination of %s must be a %s register", name,
+			      popc ? "32-bit integer" : "predicate");
+		if (!is_pred_reg(p))
+			error(c, p->span, "the last operand of %s must be a predicate register", name);
+		bar_operand(c, in, &in->opnds[1], false);
+		if (n == 4)
+			bar_operand(c, in, &in->opnds[2], true);
+		return;
+	}
+	bool arrive = in->op == OP_BAR_ARRIVE || in->op == OP_BARRIER_ARRIVE;
+	unsigned lo = arrive ? 2 : 1;
+	if (n < lo || n > 2) {
+		error(c, in->span, arrive ? "%s takes 2 operands, a barrier and a thread count (has "
+		      "%u)" : "%s takes 1 or 2 operands, a barrier and a thread count (has %u)", name, n);
+		return;
+	}
+	bar_operand(c, in, &in->opnds[0], false);
+	if (n == 2)
+		bar_operand(c, in, &in->opnds[1], true);
 }
 
 /* A cp.async address operand naming a variable of the wrong state space. */
@@ -1929,6 +2093,16 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 		case OP_CVT: cvt_check(c, in); break;
 		case OP_BRA: bra_check(c, in); break;
 		case OP_CVTA: cvta_check(c, in); break;
+		case OP_ISSPACEP: isspacep_check(c, in); break;
+		case OP_BAR_SYNC:
+		case OP_BAR_ARRIVE:
+		case OP_BAR_RED:
+		case OP_BARRIER_SYNC:
+		case OP_BARRIER_ARRIVE:
+		case OP_BARRIER_RED:
+		case OP_BAR_WARP_SYNC:
+			bar_check(c, in);
+			break;
 		case OP_CP_ASYNC: cp_async_check(c, in); break;
 		case OP_ATOM:
 		case OP_RED:
