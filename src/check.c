@@ -1720,6 +1720,39 @@ static void cp_async_check(struct ck *c, const struct ir_insn *in)
 	}
 }
 
+/* atom / red words beyond operation x type (ISA 9.7.13.5, .6): the state space is generic,
+ * .global or .shared; red has no .cas/.exch; no .sat; vectors and .bf16 addition need sm_90. */
+static bool atom_mods_check(struct ck *c, const struct ir_insn *in)
+{
+	const char *name = ir_op_name(in->op);
+	bool ok = true;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		enum ir_mod m = in->mods[i];
+		struct src_span s = in->mod_spans[i];
+		char what[64];
+		if (ir_mod_kind(m) == MK_SPACE && m != MOD_GLOBAL && m != MOD_SHARED &&
+		    m != MOD_SHARED_CTA && m != MOD_SHARED_CLUSTER) {
+			error(c, s, "%s works on .global or .shared memory, not '%s'", name,
+			      ir_mod_name(m));
+			ok = false;
+		} else if (in->op == OP_RED && (m == MOD_CAS || m == MOD_EXCH)) {
+			error(c, s, "red has no '%s' (it returns nothing; use atom%s)", ir_mod_name(m),
+			      ir_mod_name(m));
+			ok = false;
+		} else if (m == MOD_SAT) {
+			error(c, s, "'.sat' is not valid on %s", name);
+			ok = false;
+		} else if (ir_mod_kind(m) == MK_VEC) {
+			snprintf(what, sizeof what, "%s with a vector type ('%s')", name, ir_mod_name(m));
+			ok &= need(c, s, what, 0, 90);
+		} else if ((m == MOD_BF16 || m == MOD_BF16X2) && has_mod(in, MOD_ADD)) {
+			snprintf(what, sizeof what, "%s.add%s", name, ir_mod_name(m));
+			ok &= need(c, s, what, 0, 90);
+		}
+	}
+	return ok;
+}
+
 /* atom / red operand counts (ISA 9.7.13.5, .6): d, [a], b {, c for cas} {, cache-policy}. */
 static void atom_check(struct ck *c, const struct ir_insn *in)
 {
@@ -1727,7 +1760,7 @@ static void atom_check(struct ck *c, const struct ir_insn *in)
 	bool vec = false;
 	for (unsigned i = 0; i < in->nmods; i++)
 		vec |= ir_mod_kind(in->mods[i]) == MK_VEC;
-	if (vec)
+	if (!atom_mods_check(c, in) || vec)
 		return;
 	unsigned want = (in->op == OP_ATOM ? 3u : 2u) + cas + hint;
 	const char *name = ir_op_name(in->op);
@@ -1767,6 +1800,25 @@ static void atom_check(struct ck *c, const struct ir_insn *in)
 	if (in->opnds[ai].kind != OPND_ADDR)
 		error(c, in->opnds[ai].span, "operand %u of %s must be an address in brackets",
 		      ai + 1, name);
+	/* data operands: registers of the type's width (.b128: .b128 registers), constants of
+	 * its kind */
+	char what[48];
+	snprintf(what, sizeof what, "%s%s%s", name, ir_mod_name(aop), ir_mod_name(ty));
+	for (unsigned i = 0; i < want - hint; i++) {
+		const struct ir_operand *o = &in->opnds[i];
+		if (i == ai || is_sreg(o))
+			continue;
+		enum ir_mod r = reg_type(o);
+		if (o->kind == OPND_REG && r != MOD_NONE &&
+		    (ty == MOD_B128 ? r != MOD_B128 : r == MOD_PRED ||
+		     ir_type_size(r) != ir_type_size(ty)))
+			error(c, o->span, "operand %u of %s is a %d-bit register; expected %d bits",
+			      i + 1, what, r == MOD_PRED ? 1 : ir_type_size(r) * 8,
+			      ir_type_size(ty) * 8);
+		else if (o->kind == OPND_IMM && (is_float_type(ty) || ty == MOD_B128))
+			error(c, o->span, "operand %u of %s is an integer constant; expected %s", i + 1,
+			      what, ty == MOD_B128 ? "a .b128 register" : "a floating-point value");
+	}
 }
 
 /* ld / st / atom / red with a variable address: the variable's state space must be the
