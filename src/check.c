@@ -1458,6 +1458,12 @@ static void cvt_check(struct ck *c, const struct ir_insn *in)
 /* bra{.uni} target: a label (ISA 9.7.12.1); brx.idx takes registers. */
 static void bra_check(struct ck *c, const struct ir_insn *in)
 {
+	for (unsigned i = 0; i < in->nmods; i++)
+		if (in->mods[i] != MOD_UNI) {
+			error(c, in->mod_spans[i], "bra takes only '.uni' (not '%s')",
+			      ir_mod_name(in->mods[i]));
+			return;
+		}
 	if (in->nopnds != 1) {
 		error(c, in->span, "bra takes one operand, a label (has %u)", in->nopnds);
 		return;
@@ -1486,6 +1492,21 @@ static bool same_space(enum ir_mod v, enum ir_mod i)
 	bool si = i == MOD_SHARED || i == MOD_SHARED_CTA || i == MOD_SHARED_CLUSTER;
 	bool pi = i == MOD_PARAM || i == MOD_PARAM_ENTRY || i == MOD_PARAM_FUNC;
 	return (sv && si) || v == i || (pi && v == MOD_PARAM);
+}
+
+/* exit, ret{.uni}, trap (ISA 9.7.12.5-7, 9.7.20.1): no operands, no type; only ret takes
+ * '.uni'. */
+static void noarg_check(struct ck *c, const struct ir_insn *in)
+{
+	const char *name = ir_op_name(in->op);
+	for (unsigned i = 0; i < in->nmods; i++)
+		if (!(in->op == OP_RET && in->mods[i] == MOD_UNI)) {
+			error(c, in->mod_spans[i], "'%s' is not valid on %s", ir_mod_name(in->mods[i]),
+			      name);
+			return;
+		}
+	if (in->nopnds)
+		error(c, in->span, "%s takes no operands (has %u)", name, in->nopnds);
 }
 
 /* cvta{.to}.space.size d, a (ISA 9.7.9.19): a state space is mandatory, the size is .u32 or
@@ -2137,6 +2158,10 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 				need(c, o->span, what, sregrules[k].ptx, sregrules[k].sm);
 			}
 	}
+	/* @p: the guard is a predicate register (ISA 9.7.1) */
+	if (in->has_guard && !is_sreg(&in->guard) && !is_pred_reg(&in->guard))
+		error(c, in->guard.span, "the guard of %s must be a predicate register",
+		      ir_op_name(in->op));
 	const struct ck_oprule *r = &c->ops[in->op];
 	if (!r->known) {
 		if (c->alu[in->op].n)
@@ -2146,6 +2171,11 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 		case OP_BRA: bra_check(c, in); break;
 		case OP_CVTA: cvta_check(c, in); break;
 		case OP_ISSPACEP: isspacep_check(c, in); break;
+		case OP_EXIT:
+		case OP_RET:
+		case OP_TRAP:
+			noarg_check(c, in);
+			break;
 		case OP_BAR_SYNC:
 		case OP_BAR_ARRIVE:
 		case OP_BAR_RED:
