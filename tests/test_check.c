@@ -258,6 +258,79 @@ static void test_check_typed_alu(void **state)
 	ERR("7.0", "sm_80", "add.bf16 %rs1, %rs2, %rs3;", "add.bf16 needs PTX ISA 7.8");
 }
 
+static void test_check_memory_qualifiers(void **state)
+{
+	(void)state;
+	ERR("9.0", "sm_90", "ld.relaxed.global.u32 %r1, [%rd2];",
+	    "'.relaxed' on ld requires a scope");
+	ERR("9.0", "sm_90", "ld.volatile.gpu.global.u32 %r1, [%rd2];",
+	    "scope '.gpu' on ld needs '.relaxed' or '.acquire'");
+	ERR("9.0", "sm_90", "st.nc.global.u32 [%rd2], %r1;", "'.nc' is not a valid qualifier for st");
+	ERR("9.0", "sm_90", "ld.relaxed.cta.nc.global.u32 %r1, [%rd2];",
+	    "'.nc' cannot be combined with '.relaxed'");
+	ERR("9.0", "sm_90", "ld.global.L2::cache_hint.u32 %r1, [%rd2];",
+	    "ld.L2::cache_hint takes 3 operands");
+	ERR("9.0", "sm_90", "ld.global.u32 %r1, [%rd2], %rd3;",
+	    "a cache-policy operand needs '.L2::cache_hint'");
+	ERR("9.0", "sm_90", "st.const.u32 [%rd2], %r1;", "st cannot write '.const' memory");
+	ERR("9.0", "sm_90", "ld.global.L2::evict_first.u32 %r1, [%rd2];", "needs a 256-bit vector");
+	ERR("9.0", "sm_90", "ld.shared.b128 %rd1, [sbuf];", "must be a .b128 register");
+	ERR("8.0", "sm_86", "ld.acquire.cluster.global.u32 %r1, [%rd2];",
+	    "'.cluster' on ld needs sm_90 or newer");
+	OK("9.0", "sm_90", "ld.global.L2::cache_hint.u32 %r1, [%rd2], %rd3;");
+	OK("7.0", "sm_80", "ld.acquire.gpu.global.u32 %r1, [%rd2];");
+	OK("9.0", "sm_90", "ld.global.nc.L1::evict_last.u32 %r1, [%rd2];");
+	OK("9.0", "sm_90", "st.release.cluster.shared::cluster.u32 [%r2], %r1;");
+	/* cp.async */
+	ERR("9.0", "sm_90", "cp.async.shared.global [sbuf], [gbuf], 16;",
+	    "cp.async needs '.ca' or '.cg'");
+	ERR("9.0", "sm_90", "cp.async.ca.global.shared [gbuf], [sbuf], 16;",
+	    "cp.async copies from .global to .shared");
+	ERR("9.0", "sm_90", "cp.async.ca.shared.global [gbuf], [sbuf], 16;",
+	    "the destination of cp.async must be in .shared");
+	ERR("9.0", "sm_90", "cp.async.cg.shared.global [sbuf], [gbuf], 16, 20;",
+	    "src-size 20 is outside [0, cp-size 16]");
+	ERR("9.0", "sm_90", "cp.async.cg.shared.global [sbuf], [gbuf], %r1;",
+	    "cp-size of cp.async must be a constant");
+	OK("9.0", "sm_90", "cp.async.ca.shared.global [sbuf], [gbuf], 16, %r1;");
+	OK("9.0", "sm_90", "cp.async.cg.shared.global.L2::cache_hint [sbuf], [gbuf], 16, %rd1;");
+}
+static void test_check_warp_and_barriers(void **state)
+{
+	(void)state;
+	ERR("9.0", "sm_90", "shfl.sync.b32 %r1, %r2, 1, 31, 0xffffffff;",
+	    "shfl.sync.b32 requires '.up', '.down', '.bfly' or '.idx'");
+	ERR("9.0", "sm_90", "shfl.sync.idx.b32 _, %r2, 0, 31, 0xffffffff;", "cannot discard");
+	ERR("9.0", "sm_90", "vote.sync.ballot.pred %p1, %p2, 0xffffffff;",
+	    "'.pred' is not a valid type for vote.sync.ballot");
+	ERR("9.0", "sm_90", "match.any.sync.b32 %r1|%p1, %r2, 0xffffffff;",
+	    "writes one destination");
+	ERR("9.0", "sm_90", "redux.sync.min.f32 %f1, %f2, 0xffffffff;", "needs sm_100");
+	ERR("9.0", "sm_90", "activemask %r1;", "activemask needs an instruction type");
+	OK("9.0", "sm_90", "shfl.sync.up.b32 %r1|%p1, %r2, 1, 0, 0xffffffff;");
+	OK("9.0", "sm_90", "shfl.sync.bfly.b32 %f1, %f2, 1, 31, -1;");
+	OK("9.0", "sm_90", "match.all.sync.b64 %r1|%p1, %rd2, 0xffffffff;");
+	OK("9.0", "sm_90", "vote.sync.any.pred %p1, !%p2, %r3;");
+	ERR("9.0", "sm_90", "bar.sync 16;", "barrier number 16 of bar.sync is outside [0, 15]");
+	ERR("9.0", "sm_90", "bar.sync 0, 33;", "positive multiple of the warp size");
+	ERR("9.0", "sm_90", "bar.sync.aligned 0;", "'.aligned' is not valid on bar.sync");
+	ERR("9.0", "sm_90", "bar.arrive 1;", "bar.arrive takes 2 operands");
+	ERR("9.0", "sm_90", "bar.red.popc.b32 %r1, 0, %p1;", "bar.red.popc needs '.u32'");
+	OK("9.0", "sm_90", "barrier.sync.aligned 0, 64;");
+	OK("9.0", "sm_90", "bar.red.or.pred %p1, 0, 64, %p2;");
+	ERR("9.0", "sm_90", "cvta.u64 %rd1, %rd2;", "cvta needs a state space");
+	ERR("9.0", "sm_90", "cvta.to.shared.s64 %rd1, %rd2;", "cvta takes '.u64'");
+	ERR("9.0", "sm_90", "cvta.global.u64 %rd1, sbuf;", "does not match cvta.global");
+	ERR("9.0", "sm_90", "isspacep.shared.u64 %p1, %rd2;", "isspacep takes no type");
+	ERR("9.0", "sm_90", "red.global.exch.b32 [%rd2], %r3;", "red has no '.exch'");
+	ERR("9.0", "sm_90", "atom.local.add.u32 %r1, [%rd2], %r3;", "not '.local'");
+	ERR("9.0", "sm_90", "atom.global.add.u32 %r1, [%rd2], %rd3;", "is a 64-bit register");
+	ERR("9.0", "sm_90", "shf.l.b32 %r1, %r2, %r3, %r4;", "requires '.clamp' or '.wrap'");
+	ERR("9.0", "sm_90", "exit.uni;", "'.uni' is not valid on exit");
+	ERR("9.0", "sm_90", "@%r1 ret;", "the guard of ret must be a predicate register");
+	OK("9.0", "sm_90", "ret.uni;");
+	OK("9.0", "sm_90", "nanosleep.u32 %r1;");
+}
 static void test_check_setp_cvt_mov(void **state)
 {
 	(void)state;
@@ -299,6 +372,8 @@ int main(void)
 		cmocka_unit_test(test_check_special_registers),
 		cmocka_unit_test(test_check_typed_alu),
 		cmocka_unit_test(test_check_setp_cvt_mov),
+		cmocka_unit_test(test_check_memory_qualifiers),
+		cmocka_unit_test(test_check_warp_and_barriers),
 	};
 	return cmocka_run_group_tests_name("check", tests, NULL, NULL);
 }
