@@ -8,6 +8,7 @@
 #ifndef PTXI_INTERP_H
 #define PTXI_INTERP_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -320,6 +321,8 @@ __attribute__((format(printf, 4, 5)))
 void rule_break(struct launch *L, enum rule_id r, uint32_t lanes, const char *fmt, ...);
 void rule_break_notes(struct launch *L, enum rule_id r, uint32_t lanes, const char *notes,
 		      const char *msg);
+void rule_breakv(struct launch *L, enum rule_id r, uint32_t lanes, const char *notes,
+		 const char *fmt, va_list ap);
 /* "CTA (x,y,z) thread (x,y,z)" or a range, for the lanes of the current warp */
 void describe_threads(struct launch *L, struct warp *w, uint32_t lanes, struct strbuf *b);
 void runtime_error(struct launch *L, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

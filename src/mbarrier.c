@@ -100,15 +100,13 @@ static void mbar_rule(struct launch *L, enum rule_id r, uint32_t lanes, const st
 static void mbar_rule(struct launch *L, enum rule_id r, uint32_t lanes, const struct mbar *mb,
 		      const char *fmt, ...)
 {
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
 	struct strbuf n = {0};
 	if (mb)
 		describe_where(L, mb, &n);
-	rule_break_notes(L, r, lanes, n.s, msg);
+	va_list ap;
+	va_start(ap, fmt);
+	rule_breakv(L, r, lanes, n.s, fmt, ap);
+	va_end(ap);
 	sb_free(&n);
 }
 

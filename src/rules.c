@@ -94,14 +94,20 @@ void rule_break_notes(struct launch *L, enum rule_id r, uint32_t lanes, const ch
 		L->stop = true;
 }
 
-void rule_break(struct launch *L, enum rule_id r, uint32_t lanes, const char *fmt, ...)
+void rule_breakv(struct launch *L, enum rule_id r, uint32_t lanes, const char *notes,
+		 const char *fmt, va_list ap)
 {
 	char msg[512];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	rule_break_notes(L, r, lanes, notes, msg);
+}
+
+void rule_break(struct launch *L, enum rule_id r, uint32_t lanes, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	rule_breakv(L, r, lanes, NULL, fmt, ap);
 	va_end(ap);
-	rule_break_notes(L, r, lanes, NULL, msg);
 }
 
 void runtime_error(struct launch *L, int status, const char *fmt, ...)
