@@ -18,32 +18,11 @@
 #include "diag.h"
 #include "ir.h"
 
-struct capture {
-	char first_err[512], first_warn[512];
-	unsigned nerr, nwarn;
-};
-
-static void keep(char *dst, size_t cap, const char *text)
-{
-	size_t k = strcspn(text, "\n");
-	if (k >= cap)
-		k = cap - 1;
-	memcpy(dst, text, k);
-	dst[k] = '\0';
-}
-
-static void sink(void *ctx, enum diag_level level, const char *text)
-{
-	struct capture *c = ctx;
-	if (level == DIAG_ERROR && c->nerr++ == 0)
-		keep(c->first_err, sizeof c->first_err, text);
-	if (level == DIAG_WARNING && c->nwarn++ == 0)
-		keep(c->first_warn, sizeof c->first_warn, text);
-}
+#include "helpers.h"
 
 /* Parse and check one instruction in a kernel; returns check_module's error count
  * (-1 if the front end already failed). */
-static int run(struct capture *cap, const char *version, const char *target, const char *insn)
+static int run(struct diag_capture *cap, const char *version, const char *target, const char *insn)
 {
 	static char text[4096];
 	snprintf(text, sizeof text,
@@ -55,7 +34,7 @@ static int run(struct capture *cap, const char *version, const char *target, con
 		 "\t.shared .align 8 .b64 bar;\n\t.shared .align 16 .b8 sbuf[1024];\n"
 		 "\t%s\n\tret;\n}\n", version, target, insn);
 	memset(cap, 0, sizeof *cap);
-	struct diag d = {.sink = sink, .ctx = cap};
+	struct diag d = {.sink = capture_sink, .ctx = cap};
 	struct src_file f;
 	src_file_from_string(&f, "t.ptx", text);
 	struct arena *a = arena_create();
@@ -68,7 +47,7 @@ static int run(struct capture *cap, const char *version, const char *target, con
 
 #define OK(v, t, insn)                                                                        \
 	do {                                                                                  \
-		struct capture c_;                                                            \
+		struct diag_capture c_;                                                            \
 		int n_ = run(&c_, v, t, insn);                                                \
 		if (n_ != 0)                                                                  \
 			fail_msg("%s: unexpected error: %s", insn, c_.first_err);             \
@@ -77,7 +56,7 @@ static int run(struct capture *cap, const char *version, const char *target, con
 /* The first error must contain `want`. */
 #define ERR(v, t, insn, want)                                                                 \
 	do {                                                                                  \
-		struct capture c_;                                                            \
+		struct diag_capture c_;                                                            \
 		int n_ = run(&c_, v, t, insn);                                                \
 		if (n_ <= 0 || !strstr(c_.first_err, want))                                   \
 			fail_msg("%s: expected error '%s', got (%d) '%s'", insn, want, n_,       \
@@ -86,7 +65,7 @@ static int run(struct capture *cap, const char *version, const char *target, con
 
 #define WARN(v, t, insn, want)                                                                \
 	do {                                                                                  \
-		struct capture c_;                                                            \
+		struct diag_capture c_;                                                            \
 		int n_ = run(&c_, v, t, insn);                                                \
 		if (n_ != 0 || !strstr(c_.first_warn, want))                                  \
 			fail_msg("%s: expected only warning '%s', got (%d) '%s' / '%s'", insn,   \

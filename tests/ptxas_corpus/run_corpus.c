@@ -14,6 +14,8 @@
 #include "diag.h"
 #include "ir.h"
 
+#include "helpers.h"
+
 /* Must match TEMPLATE in gen.py. */
 static const char template_head[] =
 	".version %s\n"
@@ -36,30 +38,6 @@ static const char template_head[] =
 	"$L1:\n"
 	"\tret;\n"
 	"}\n";
-
-struct capture {
-	char first[512];
-	unsigned nerr, nwarn;
-	char firstwarn[512];
-};
-
-static void keep_first_line(char *dst, size_t cap, const char *text)
-{
-	size_t k = strcspn(text, "\n");
-	if (k >= cap)
-		k = cap - 1;
-	memcpy(dst, text, k);
-	dst[k] = '\0';
-}
-
-static void sink(void *ctx, enum diag_level level, const char *text)
-{
-	struct capture *c = ctx;
-	if (level == DIAG_ERROR && c->nerr++ == 0)
-		keep_first_line(c->first, sizeof c->first, text);
-	if (level == DIAG_WARNING && c->nwarn++ == 0)
-		keep_first_line(c->firstwarn, sizeof c->firstwarn, text);
-}
 
 /* Split a line on tabs in place; returns the number of fields. */
 static int split(char *line, char **f, int max)
@@ -114,8 +92,8 @@ int main(int argc, char **argv)
 		snprintf(text, sizeof text, template_head, version, target, insn);
 		struct src_file file;
 		src_file_from_string(&file, "case.ptx", text);
-		struct capture cap = {{0}, 0, 0, {0}};
-		struct diag d = {.sink = sink, .ctx = &cap};
+		struct diag_capture cap = {0};
+		struct diag d = {.sink = capture_sink, .ctx = &cap};
 		struct arena *a = arena_create();
 		struct ir_module *m = ir_parse(a, &d, &file);
 		if (m->nerrors == 0)
@@ -137,7 +115,7 @@ int main(int argc, char **argv)
 				fn_err++;
 			if (verbose)
 				printf("MISMATCH %s %s %s | ptxas: %s | ptxi: %s\n", version, target, insn,
-				       ptxas_err ? msg : "ok", ptxi_err ? cap.first : "ok");
+				       ptxas_err ? msg : "ok", ptxi_err ? cap.first_err : "ok");
 		}
 		arena_destroy(a);
 		free(file.line_starts);
