@@ -210,6 +210,8 @@ struct warp {
 	uint32_t cp_open[LANES];    /* number of the open cp.async group (commits so far)      */
 	uint32_t bulk_open[LANES];  /* the same for bulk copies                                */
 	uint64_t steps;             /* warp-instructions executed                              */
+	struct group *last_pick;    /* fairness: the group picked last, and how many times in a */
+	uint32_t streak;            /* row while another group was ready too (sched.c)          */
 	uint64_t poll_pc_epoch;     /* spin detection of test_wait loops                       */
 	uint32_t poll_pc, poll_count;
 };

@@ -17,6 +17,7 @@
 #define QUANTUM 512          /* instructions a warp runs before the next one's turn      */
 #define TIMEOUT_ROUNDS 10000 /* try_wait time-outs in a row with no progress: deadlock   */
 #define TIMEOUT_NS 1000      /* simulated time a timed-out try_wait spent suspended      */
+#define FAIR_PICKS 64        /* picks of one group in a row before a ready sibling runs  */
 
 /* ---- groups -------------------------------------------------------------------------- */
 
@@ -90,6 +91,8 @@ static struct group *pick(struct warp *w)
 		struct group *g = *pp;
 		if (g->state == G_DONE) {
 			*pp = g->next;
+			if (w->last_pick == g)
+				w->last_pick = NULL;
 			frame_release(w->cta->cluster->L, w, g->frame);
 			free(g);
 			continue;
@@ -108,6 +111,8 @@ static struct group *pick(struct warp *w)
 				if (b->state == G_READY)
 					a->state = G_READY;
 				*bp = b->next;
+				if (w->last_pick == b)
+					w->last_pick = a;
 				frame_release(w->cta->cluster->L, w, b->frame);
 				free(b);
 				continue;
@@ -117,14 +122,31 @@ static struct group *pick(struct warp *w)
 		if (a->state == G_WARPSYNC && !(a->wait_id & w->live & ~a->mask))
 			a->state = G_READY;
 	}
-	struct group *best = NULL;
+	struct group *best = NULL, *other = NULL;
 	for (struct group *g = w->groups; g; g = g->next) {
 		if (g->state != G_READY)
 			continue;
 		if (!best || g->frame->depth > best->frame->depth ||
-		    (g->frame->depth == best->frame->depth && g->pc < best->pc))
+		    (g->frame->depth == best->frame->depth && g->pc < best->pc)) {
+			other = best ? best : other;
 			best = g;
+		} else if (!other) {
+			other = g;
+		}
 	}
+	/* Independent thread scheduling guarantees progress to every group: the lowest pc goes
+	 * first (so lanes re-converge), but a group that keeps being picked while another is
+	 * ready - a spin loop waiting for its own warp's lanes, such as an intra-warp lock -
+	 * lets that other group run once. */
+	if (best && other && best == w->last_pick) {
+		if (++w->streak >= FAIR_PICKS) {
+			w->streak = 0;
+			best = other;
+		}
+	} else {
+		w->streak = 0;
+	}
+	w->last_pick = best;
 	return best;
 }
 
