@@ -3,7 +3,6 @@
  * (ld, st, atom, red, prefetch) over every state space, one lane at a time through
  * mem_access, which checks bounds, alignment, live mbarriers and in-flight copies.
  */
-#include <math.h>
 #include <string.h>
 
 #include "exec.h"
@@ -276,51 +275,21 @@ static void exec_st(struct launch *L, struct warp *w, struct frame *f, const str
 	L->epoch++;
 }
 
-static double as_f(uint64_t v, int size)
-{
-	if (size == 4) {
-		float x;
-		uint32_t b = (uint32_t)v;
-		memcpy(&x, &b, 4);
-		return x;
-	}
-	double d;
-	memcpy(&d, &v, 8);
-	return d;
-}
-
-static uint64_t from_f(double d, int size)
-{
-	if (size == 4) {
-		float x = (float)d;
-		uint32_t b;
-		memcpy(&b, &x, 4);
-		return b;
-	}
-	uint64_t b;
-	memcpy(&b, &d, 8);
-	return b;
-}
-
-/* The new value of an atomic read-modify-write. */
+/* The new value of an integer or bit-type atomic read-modify-write. */
 static uint64_t atom_apply(enum ir_mod op, enum ir_mod t, uint64_t old, uint64_t b, uint64_t c)
 {
 	int size = ir_type_size(t);
 	uint64_t sm = size_mask(size);
-	bool sgn = ir_type_is_signed(t), flt = ir_type_is_float(t);
+	bool sgn = ir_type_is_signed(t);
 	int64_t so = (int64_t)extend(old, sgn ? t : MOD_NONE), sb = (int64_t)extend(b, sgn ? t : MOD_NONE);
 	old &= sm;
 	b &= sm;
 	switch (op) {
 	case MOD_ADD:
-		return flt ? from_f(as_f(old, size) + as_f(b, size), size) : (old + b) & sm;
+		return (old + b) & sm;
 	case MOD_MIN:
-		if (flt)
-			return from_f(fmin(as_f(old, size), as_f(b, size)), size);
 		return sgn ? (uint64_t)(so < sb ? so : sb) & sm : old < b ? old : b;
 	case MOD_MAX:
-		if (flt)
-			return from_f(fmax(as_f(old, size), as_f(b, size)), size);
 		return sgn ? (uint64_t)(so > sb ? so : sb) & sm : old > b ? old : b;
 	case MOD_INC:
 		return old >= b ? 0 : old + 1;
@@ -341,9 +310,9 @@ static uint64_t atom_apply(enum ir_mod op, enum ir_mod t, uint64_t old, uint64_t
 	}
 }
 
-/* The new value of a half-precision atomic: the ALU's own add/min/max (decoded into di->alu
+/* The new value of a floating-point atomic: the ALU's own add/min/max (decoded into di->alu
  * at load), applied to one lane. */
-static uint64_t atom_half(const struct dinsn *di, uint64_t old, uint64_t b, uint32_t lane)
+static uint64_t atom_float(const struct dinsn *di, uint64_t old, uint64_t b, uint32_t lane)
 {
 	uint64_t a[LANES], bb[LANES], d[LANES];
 	a[lane] = old;
@@ -358,7 +327,7 @@ static void exec_atom(struct launch *L, struct warp *w, struct frame *f, const s
 {
 	enum ir_mod t = (enum ir_mod)di->type;
 	uint32_t size = (uint32_t)ir_type_size(t);
-	bool is_red = di->op == OP_RED, half = di->alu.fn != NULL;
+	bool is_red = di->op == OP_RED, fp = di->alu.fn != NULL;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		uint8_t *p = lane_bytes(L, w, f, di, l, size, true);
@@ -368,7 +337,7 @@ static void exec_atom(struct launch *L, struct warp *w, struct frame *f, const s
 		memcpy(&old, p, size);
 		uint64_t b = op_read(L, w, f, &di->s[1], l);
 		uint64_t c = di->nsrc > 2 ? op_read(L, w, f, &di->s[2], l) : 0;
-		uint64_t nv = half ? atom_half(di, old, b, l)
+		uint64_t nv = fp ? atom_float(di, old, b, l)
 				   : atom_apply((enum ir_mod)di->mode, t, old, b, c);
 		memcpy(p, &nv, size);
 		if (!is_red)

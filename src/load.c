@@ -813,24 +813,25 @@ static bool decode_call(struct loader *ld, const struct ir_insn *in, struct dins
 	return true;
 }
 
-/* Atomics: 32/64-bit types run in exec_mem.c; f16/bf16 (and x2) add/min/max use the ALU's
- * arithmetic for the new value, prepared here. */
+/* Atomics: integer and bit types run in exec_mem.c; float types (f16/bf16 and their x2 forms,
+ * f32, f64) take the new value from the ALU's own add/min/max, prepared here. atom.add.f32
+ * rounds to nearest and flushes subnormals (ISA 9.7.9.24). */
 static bool decode_atom_type(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
 			     const struct mods *md)
 {
 	enum ir_mod t = md->types[0];
-	bool half = t == MOD_F16 || t == MOD_BF16 || t == MOD_F16X2 || t == MOD_BF16X2;
 	const char *why = NULL;
 	if (di->vec > 1)
 		why = "vector atomics are not implemented";
-	else if (half) {
+	else if (ir_type_is_float(t)) {
 		enum ir_op op = md->atomop == MOD_ADD ? OP_ADD : md->atomop == MOD_MIN ? OP_MIN
 			      : md->atomop == MOD_MAX ? OP_MAX : OP__COUNT;
 		if (op == OP__COUNT)
-			why = "only add, min and max exist for half-precision atomics";
+			why = "only add, min and max exist for floating-point atomics";
 		else {
 			di->alu = (struct alu_insn){.op = op, .type = t, .nsrc = 2,
-						    .rnd = op == OP_ADD ? MOD_RN : MOD_NONE};
+						    .rnd = op == OP_ADD ? MOD_RN : MOD_NONE,
+						    .flags = op == OP_ADD && t == MOD_F32 ? ALU_FTZ : 0};
 			if (alu_prepare(&di->alu, &why) != 0)
 				di->alu.fn = NULL;
 		}
