@@ -73,13 +73,26 @@ static const uint64_t *splat(struct loader *ld, uint64_t v)
 	return p;
 }
 
-static uint16_t f32_to_f16(float f);
 
 static uint64_t f64_bits(double d)
 {
 	uint64_t r;
 	memcpy(&r, &d, 8);
 	return r;
+}
+
+/* A double rounded to nearest into f32, f16 or bf16 by the ALU's own cvt (one rounding). */
+static uint64_t cvt_rn_from_f64(double d, enum ir_mod t)
+{
+	struct alu_insn ai = {.op = OP_CVT, .type = t, .type2 = MOD_F64, .rnd = MOD_RN, .nsrc = 1};
+	const char *why = NULL;
+	if (alu_prepare(&ai, &why) != 0)
+		return 0; /* not reached: these conversions are always implemented */
+	uint64_t a[LANES], r[LANES];
+	a[0] = f64_bits(d);
+	struct alu_args x = {.d = r, .a = a};
+	ai.fn(&ai, &x, 1u);
+	return r[0];
 }
 
 /* The bits of a float literal as a value of type t (f32 bits when t is not a float type). */
@@ -98,43 +111,9 @@ static uint64_t float_bits(const struct ir_operand *o, enum ir_mod t)
 	}
 	if (ir_type_size(t) == 8)
 		return f64_bits(d);
-	float f = (float)d;
-	uint32_t b;
-	memcpy(&b, &f, 4);
-	if (t == MOD_F16)
-		return f32_to_f16(f);
-	if (t == MOD_BF16) /* round to nearest even on the upper half */
-		return (b + 0x7fffu + ((b >> 16) & 1)) >> 16;
-	return b;
+	return cvt_rn_from_f64(d, t == MOD_F16 || t == MOD_BF16 ? t : MOD_F32);
 }
 
-static uint16_t f32_to_f16(float f)
-{
-	/* Round to nearest even; enough for literals. */
-	uint32_t x;
-	memcpy(&x, &f, 4);
-	uint32_t sign = (x >> 16) & 0x8000;
-	int32_t e = (int32_t)((x >> 23) & 0xff) - 127 + 15;
-	uint32_t mant = x & 0x7fffff;
-	if (((x >> 23) & 0xff) == 0xff)
-		return (uint16_t)(sign | 0x7c00 | (mant ? 0x200 : 0));
-	if (e >= 31)
-		return (uint16_t)(sign | 0x7c00);
-	if (e <= 0) {
-		if (e < -10)
-			return (uint16_t)sign;
-		mant |= 0x800000;
-		uint32_t shift = (uint32_t)(14 - e);
-		uint32_t h = mant >> shift, rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
-		if (rem > half || (rem == half && (h & 1)))
-			h++;
-		return (uint16_t)(sign | h);
-	}
-	uint32_t h = ((uint32_t)e << 10) | (mant >> 13), rem = mant & 0x1fff;
-	if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
-		h++;
-	return (uint16_t)(sign | h);
-}
 
 /* ---- layout -------------------------------------------------------------------------- */
 
