@@ -126,13 +126,25 @@ module
 	;
 
 item
-	: TOK_VERSION TOK_FLOAT                 { ir_version(p, @2); }
-	| TOK_VERSION TOK_INT                   { ir_version(p, @2); }
-	| TOK_TARGET targets
-	| TOK_ADDRESS_SIZE TOK_INT              { ir_address_size(p, @2); }
+	: version TOK_FLOAT                     { ir_version(p, @2); }
+	| version TOK_INT                       { ir_version(p, @2); }
+	| target targets
+	| address_size TOK_INT                  { ir_address_size(p, @2); }
 	| func
 	| stmt
 	| '}'                                   { ir_block_close(p, @1); }
+	;
+
+version
+	: TOK_VERSION                           { ir_header(p, @1, HDR_VERSION); }
+	;
+
+target
+	: TOK_TARGET                            { ir_header(p, @1, HDR_TARGET); }
+	;
+
+address_size
+	: TOK_ADDRESS_SIZE                      { ir_header(p, @1, HDR_ADDRESS_SIZE); }
 	;
 
 targets

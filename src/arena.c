@@ -25,6 +25,7 @@ struct chunk {
 
 struct arena {
 	struct chunk *head;
+	struct chunk *spare;    /* standard chunks kept by arena_reset, zeroed, for reuse    */
 };
 
 static void *xmalloc(size_t n)
@@ -40,24 +41,54 @@ static void *xmalloc(size_t n)
 struct arena *arena_create(void)
 {
 	struct arena *a = xmalloc(sizeof *a);
-	a->head = NULL;
+	a->head = a->spare = NULL;
 	return a;
+}
+
+static void free_chunk(struct chunk *c)
+{
+	if (c->mapped)
+		munmap(c, c->mapped);
+	else
+		free(c);
+}
+
+static void free_list(struct chunk *c)
+{
+	while (c) {
+		struct chunk *next = c->next;
+		free_chunk(c);
+		c = next;
+	}
 }
 
 void arena_destroy(struct arena *a)
 {
 	if (!a)
 		return;
+	free_list(a->head);
+	free_list(a->spare);
+	free(a);
+}
+
+/* Standard chunks are cleared and kept (their pages stay mapped, so reuse costs no page
+ * faults); big objects' chunks and malloc'd ones go back to the system. */
+void arena_reset(struct arena *a)
+{
 	struct chunk *c = a->head;
 	while (c) {
 		struct chunk *next = c->next;
-		if (c->mapped)
-			munmap(c, c->mapped);
-		else
-			free(c);
+		if (c->mapped && c->size == CHUNK_SIZE - sizeof *c) {
+			memset(c->data, 0, c->used);
+			c->used = 0;
+			c->next = a->spare;
+			a->spare = c;
+		} else {
+			free_chunk(c);
+		}
 		c = next;
 	}
-	free(a);
+	a->head = NULL;
 }
 
 #ifndef PTXI_ARENA_TRACKED
@@ -99,7 +130,11 @@ static struct chunk *map_chunk(size_t size)
 
 static struct chunk *new_chunk(struct arena *a, size_t size)
 {
-	struct chunk *c = map_chunk(size);
+	struct chunk *c = a->spare;
+	if (c)
+		a->spare = c->next;
+	else
+		c = map_chunk(size);
 	c->next = a->head;
 	a->head = c;
 	return c;

@@ -12,6 +12,9 @@ struct arena;
 
 struct arena *arena_create(void);
 void arena_destroy(struct arena *a);
+/* Free everything allocated so far but keep the memory for the next allocations: a scratch
+ * arena reset after each function keeps a long module's footprint at one function's. */
+void arena_reset(struct arena *a);
 /* Zeroed, aligned to 16. Never returns NULL: out of memory aborts with a message, since a
  * loader that cannot allocate has no useful way to continue. */
 void *arena_alloc(struct arena *a, size_t size);

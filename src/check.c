@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Modifier groups: at most one modifier of each group on one instruction. */
@@ -197,21 +198,39 @@ static void warning(struct ck *c, struct src_span s, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Report if the module's .version or .target is older than `ptx` / sm_`sm`. `what` names
- * the feature ("'.relaxed' on mbarrier.arrive", "mbarrier.try_wait"). Returns false if so. */
-static bool need(struct ck *c, struct src_span s, const char *what, unsigned ptx, unsigned sm)
+/* Report if the module's .version or .target is older than `ptx` / sm_`sm`. The format
+ * names the feature ("'.relaxed' on mbarrier.arrive", "mbarrier.try_wait"); it is rendered
+ * only when the feature is missing, as this runs for nearly every instruction. Returns
+ * false if so. */
+__attribute__((format(printf, 5, 6)))
+static bool need(struct ck *c, struct src_span s, unsigned ptx, unsigned sm, const char *fmt, ...)
 {
-	bool ok = true;
-	if (ptx && c->ver < ptx) {
+	bool old_ptx = ptx && c->ver < ptx, old_sm = sm && c->sm && c->sm < sm;
+	if (!old_ptx && !old_sm)
+		return true;
+	char what[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	if (old_ptx)
 		error(c, s, "%s needs PTX ISA %u.%u (module is %u.%u)", what, ptx / 10, ptx % 10,
 		      c->ver / 10, c->ver % 10);
-		ok = false;
-	}
-	if (sm && c->sm && c->sm < sm) {
+	if (old_sm)
 		error(c, s, "%s needs sm_%u or newer (target is %s)", what, sm, c->m->target);
-		ok = false;
-	}
-	return ok;
+	return false;
+}
+
+/* An instruction's name as written ("atom.add.u32"): a, b and c joined, cut to fit. It is
+ * wanted for messages on every checked instruction, so it costs no printf. */
+static const char *spell(char *buf, size_t cap, const char *a, const char *b, const char *c)
+{
+	size_t n = 0;
+	for (const char *part[] = {a, b, c}, **q = part; q < part + 3; q++)
+		for (const char *t = *q; *t && n + 1 < cap; t++)
+			buf[n++] = *t;
+	buf[n] = '\0';
+	return buf;
 }
 
 /* ---- Operand helpers --------------------------------------------------------------------- */
@@ -403,7 +422,6 @@ static void check_mods(struct ck *c, const struct ir_insn *in, struct mods *ms)
 {
 	const struct ck_oprule *r = &c->ops[in->op];
 	const char *name = ir_op_name(in->op);
-	char what[96];
 	bool seen_plain = false;
 	for (int g = 0; g < G__COUNT; g++) {
 		ms->by_group[g] = MOD_NONE;
@@ -443,8 +461,7 @@ static void check_mods(struct ck *c, const struct ir_insn *in, struct mods *ms)
 		}
 		if (!(mr->flags & MF_LEAD))
 			seen_plain = true;
-		snprintf(what, sizeof what, "'%s' on %s", ir_mod_name(m), name);
-		if (!need(c, s, what, mr->ptx, mr->sm))
+		if (!need(c, s, mr->ptx, mr->sm, "'%s' on %s", ir_mod_name(m), name))
 			ms->bad = true;
 		ms->by_group[mr->group] = m;
 		ms->at[mr->group] = (int)i;
@@ -499,14 +516,13 @@ static void arrive_check(struct ck *c, const struct ir_insn *in, const struct mo
 	if (expect && in->nopnds == 2)
 		error(c, in->op_span, "%s.expect_tx requires a txCount operand", name);
 	if (has_count && !expect && !nocomp) {
-		char what[80];
-		snprintf(what, sizeof what, "a count operand on %s without '.noComplete'", name);
-		need(c, in->opnds[2].span, what, 78, 90);
+		need(c, in->opnds[2].span, 78, 90, "a count operand on %s without '.noComplete'",
+		     name);
 	}
 	if (in->nopnds >= 1 && in->opnds[0].kind == OPND_SINK) {
 		if (in->op == OP_MBAR_ARRIVE)
-			need(c, in->opnds[0].span, "the sink '_' as destination of mbarrier.arrive",
-			     71, 0);
+			need(c, in->opnds[0].span, 71, 0,
+			     "the sink '_' as destination of mbarrier.arrive");
 	} else if (remote && in->nopnds >= 1) {
 		error(c, in->opnds[0].span,
 		      "%s on '.shared::cluster' cannot return a state: the destination must be '_'",
@@ -598,7 +614,7 @@ static void bulk_check(struct ck *c, const struct ir_insn *in, const struct mods
 		return;
 	}
 	if (dir == D_G2CTA)
-		need(c, sps[0], "cp.async.bulk to '.shared::cta'", 86, 90);
+		need(c, sps[0], 86, 90, "cp.async.bulk to '.shared::cta'");
 	if (comp == MOD_NONE) {
 		error(c, in->op_span, "cp.async.bulk needs a completion mechanism ('%s')",
 		      dir == D_C2G ? ".bulk_group" : ".mbarrier::complete_tx::bytes");
@@ -707,7 +723,7 @@ static void fence_check(struct ck *c, const struct ir_insn *in)
 			if (!alias || other || async || async_generic || sem || scope || space)
 				error(c, in->op_span, "membar.proxy takes only '.alias'");
 			else
-				need(c, in->op_span, "membar.proxy", 75, 0);
+				need(c, in->op_span, 75, 0, "membar.proxy");
 			return;
 		}
 		if (sem || space || other || mbinit || async || restrict_ ||
@@ -721,7 +737,7 @@ static void fence_check(struct ck *c, const struct ir_insn *in)
 		return;
 	}
 	if (mbinit) {
-		if (!need(c, in->op_span, "fence.mbarrier_init", 80, 90))
+		if (!need(c, in->op_span, 80, 90, "fence.mbarrier_init"))
 			return;
 		if (sem != MOD_RELEASE || scope != MOD_CLUSTER || space || proxy || restrict_)
 			error(c, in->op_span, "fence.mbarrier_init must be written "
@@ -729,11 +745,11 @@ static void fence_check(struct ck *c, const struct ir_insn *in)
 		return;
 	}
 	if (proxy) {
-		if (!need(c, in->op_span, "fence.proxy", 75, 0))
+		if (!need(c, in->op_span, 75, 0, "fence.proxy"))
 			return;
 		if (async || async_generic) {
 			if (async_generic) {
-				if (!need(c, in->op_span, "fence.proxy.async::generic", 86, 90))
+				if (!need(c, in->op_span, 86, 90, "fence.proxy.async::generic"))
 					return;
 				if (!restrict_ || scope != MOD_CLUSTER || space ||
 				    (sem != MOD_ACQUIRE && sem != MOD_RELEASE) ||
@@ -743,7 +759,7 @@ static void fence_check(struct ck *c, const struct ir_insn *in)
 					      ".release.sync_restrict::shared::cta.cluster");
 				return;
 			}
-			if (!need(c, in->op_span, "fence.proxy.async", 80, 90))
+			if (!need(c, in->op_span, 80, 90, "fence.proxy.async"))
 				return;
 			if (sem || scope || restrict_ || other || alias) {
 				error(c, in->op_span, "fence.proxy.async takes no memory order or scope");
@@ -765,7 +781,7 @@ static void fence_check(struct ck *c, const struct ir_insn *in)
 		return;
 	}
 	if (restrict_) {
-		if (!need(c, in->op_span, "fence.sync_restrict", 86, 90))
+		if (!need(c, in->op_span, 86, 90, "fence.sync_restrict"))
 			return;
 		if (scope != MOD_CLUSTER ||
 		    !((sem == MOD_ACQUIRE && restrict_ == MOD_SYNC_RESTRICT_CLUSTER) ||
@@ -784,7 +800,7 @@ static void fence_check(struct ck *c, const struct ir_insn *in)
 		return;
 	}
 	if (scope == MOD_CLUSTER)
-		need(c, in->op_span, "fence.cluster", 78, 90);
+		need(c, in->op_span, 78, 90, "fence.cluster");
 	if (sem != MOD_NONE && sem != MOD_SC && sem != MOD_ACQ_REL && sem != MOD_ACQUIRE &&
 	    sem != MOD_RELEASE) {
 		error(c, in->op_span, "'%s' is not a fence memory order", ir_mod_name(sem));
@@ -803,9 +819,8 @@ static void fence_check(struct ck *c, const struct ir_insn *in)
 static const char *typed_name(char *buf, size_t cap, enum ir_op op, enum ir_mod variant,
 			      enum ir_mod ty)
 {
-	snprintf(buf, cap, "%s%s%s", ir_op_name(op), variant ? ir_mod_name(variant) : "",
-		 ty ? ir_mod_name(ty) : "");
-	return buf;
+	return spell(buf, cap, ir_op_name(op), variant ? ir_mod_name(variant) : "",
+		     ty ? ir_mod_name(ty) : "");
 }
 
 static bool is_float_type(enum ir_mod t)
@@ -1138,7 +1153,7 @@ static void typed_check(struct ck *c, const struct ir_insn *in)
 		}
 		return;
 	}
-	need(c, tspan, full, row->ptx, row->sm);
+	need(c, tspan, row->ptx, row->sm, "%s", full);
 	/* Modifiers: each must have a CK_AMOD row covering the type; one rounding at most. */
 	int rnd = -1;
 	bool bad = false;
@@ -1180,9 +1195,7 @@ static void typed_check(struct ck *c, const struct ir_insn *in)
 			}
 			rnd = (int)i;
 		}
-		char what[96];
-		snprintf(what, sizeof what, "'%s' on %s", ir_mod_name(m), full);
-		need(c, s, what, a->ptx, a->sm);
+		need(c, s, a->ptx, a->sm, "'%s' on %s", ir_mod_name(m), full);
 	next:;
 	}
 	if (bad)
@@ -1337,8 +1350,8 @@ static void cvt_check(struct ck *c, const struct ir_insn *in)
 		bool unpack = d == MOD_F16X2 && (a == MOD_E4M3X2 || a == MOD_E5M2X2);
 		bool f8 = d == MOD_E4M3X2 || d == MOD_E5M2X2 || a == MOD_E4M3X2 || a == MOD_E5M2X2;
 		/* ISA 9.7.9.21: PTX 7.8 on sm_90, sm_89 from PTX 8.1 */
-		if (f8 && !need(c, in->op_span, "cvt with .e4m3x2/.e5m2x2", 78,
-				c->ver >= 81 ? 89 : 90))
+		if (f8 && !need(c, in->op_span, 78, c->ver >= 81 ? 89 : 90,
+				"cvt with .e4m3x2/.e5m2x2"))
 			return;
 		if (!pack && !unpack)
 			error(c, in->op_span, "cvt cannot convert %s to %s", ir_mod_name(a),
@@ -1435,9 +1448,7 @@ static void cvt_check(struct ck *c, const struct ir_insn *in)
 				return;
 			}
 			if (m == MOD_SATFINITE) {
-				char what[64];
-				snprintf(what, sizeof what, "'.satfinite' on %s", full);
-				if (!need(c, s, what, 81, 0))
+				if (!need(c, s, 81, 0, "'.satfinite' on %s", full))
 					return;
 			}
 		} else {
@@ -1570,7 +1581,7 @@ static void isspacep_check(struct ck *c, const struct ir_insn *in)
 		return;
 	}
 	if (space == MOD_PARAM_ENTRY)
-		need(c, in->mod_spans[sat], "'.param::entry' on isspacep", 83, 0);
+		need(c, in->mod_spans[sat], 83, 0, "'.param::entry' on isspacep");
 	for (unsigned i = 0; i < in->nmods; i++)
 		if (ir_mod_kind(in->mods[i]) == MK_TYPE) {
 			error(c, in->mod_spans[i], "isspacep takes no type ('%s')",
@@ -1702,9 +1713,7 @@ static void cp_async_check(struct ck *c, const struct ir_insn *in)
 		}
 		if (m == MOD_L2_CACHE_HINT || m == MOD_L2_64B || m == MOD_L2_128B ||
 		    m == MOD_L2_256B) {
-			char what[64];
-			snprintf(what, sizeof what, "'%s' on cp.async", ir_mod_name(m));
-			need(c, in->mod_spans[i], what, 74, 0);
+			need(c, in->mod_spans[i], 74, 0, "'%s' on cp.async", ir_mod_name(m));
 		}
 	}
 	if (nsp != 2 || (sp[0] != MOD_SHARED && sp[0] != MOD_SHARED_CTA) || sp[1] != MOD_GLOBAL) {
@@ -1750,7 +1759,6 @@ static bool atom_mods_check(struct ck *c, const struct ir_insn *in)
 	for (unsigned i = 0; i < in->nmods; i++) {
 		enum ir_mod m = in->mods[i];
 		struct src_span s = in->mod_spans[i];
-		char what[64];
 		if (ir_mod_kind(m) == MK_SPACE && m != MOD_GLOBAL && m != MOD_SHARED &&
 		    m != MOD_SHARED_CTA && m != MOD_SHARED_CLUSTER) {
 			error(c, s, "%s works on .global or .shared memory, not '%s'", name,
@@ -1764,11 +1772,9 @@ static bool atom_mods_check(struct ck *c, const struct ir_insn *in)
 			error(c, s, "'.sat' is not valid on %s", name);
 			ok = false;
 		} else if (ir_mod_kind(m) == MK_VEC) {
-			snprintf(what, sizeof what, "%s with a vector type ('%s')", name, ir_mod_name(m));
-			ok &= need(c, s, what, 0, 90);
+			ok &= need(c, s, 0, 90, "%s with a vector type ('%s')", name, ir_mod_name(m));
 		} else if ((m == MOD_BF16 || m == MOD_BF16X2) && has_mod(in, MOD_ADD)) {
-			snprintf(what, sizeof what, "%s.add%s", name, ir_mod_name(m));
-			ok &= need(c, s, what, 0, 90);
+			ok &= need(c, s, 0, 90, "%s.add%s", name, ir_mod_name(m));
 		}
 	}
 	return ok;
@@ -1824,7 +1830,7 @@ static void atom_check(struct ck *c, const struct ir_insn *in)
 	/* data operands: registers of the type's width (.b128: .b128 registers), constants of
 	 * its kind */
 	char what[48];
-	snprintf(what, sizeof what, "%s%s%s", name, ir_mod_name(aop), ir_mod_name(ty));
+	spell(what, sizeof what, name, ir_mod_name(aop), ir_mod_name(ty));
 	for (unsigned i = 0; i < want - hint; i++) {
 		const struct ir_operand *o = &in->opnds[i];
 		if (i == ai || is_sreg(o))
@@ -1936,9 +1942,8 @@ static bool ldst_mods_check(struct ck *c, const struct ir_insn *in)
 			      name);
 			continue;
 		}
-		char what[64];
-		snprintf(what, sizeof what, "'%s' on %s", ir_mod_name(m), name);
-		need(c, in->mod_spans[i], what, memmods[r].ptx, memmods[r].sm);
+		need(c, in->mod_spans[i], memmods[r].ptx, memmods[r].sm, "'%s' on %s", ir_mod_name(m),
+		     name);
 		if (m == MOD_RELAXED || m == MOD_ACQUIRE || m == MOD_RELEASE ||
 		    (m == MOD_VOLATILE && sem < 0))
 			sem = (int)i;
@@ -2036,7 +2041,7 @@ static void ldst_data_check(struct ck *c, const struct ir_insn *in)
 	if (in->nopnds < 2 || in->nopnds > 3)
 		return;
 	char what[48];
-	snprintf(what, sizeof what, "%s%s", ir_op_name(in->op), ir_mod_name(t));
+	spell(what, sizeof what, ir_op_name(in->op), ir_mod_name(t), "");
 	const struct ir_operand *o = &in->opnds[load ? 0 : 1];
 	if (t == MOD_B128) {
 		/* ptxas 13.0: a .b128 register (PTX 8.3), or an integer constant stored */
@@ -2130,13 +2135,11 @@ static void check_unlisted(struct ck *c, const struct ir_insn *in)
 	enum ir_mod space = MOD_NONE;
 	for (unsigned i = 0; i < in->nmods; i++) {
 		enum ir_mod m = in->mods[i];
-		char what[96];
 		if (ir_mod_kind(m) == MK_SPACE)
 			space = m;
-		if (m == MOD_SHARED_CTA || m == MOD_SHARED_CLUSTER) {
-			snprintf(what, sizeof what, "'%s' on %s", ir_mod_name(m), name);
-			need(c, in->mod_spans[i], what, 78, m == MOD_SHARED_CLUSTER ? 90 : 0);
-		}
+		if (m == MOD_SHARED_CTA || m == MOD_SHARED_CLUSTER)
+			need(c, in->mod_spans[i], 78, m == MOD_SHARED_CLUSTER ? 90 : 0, "'%s' on %s",
+			     ir_mod_name(m), name);
 	}
 	(void)space;     /* ld/st addresses: space_match_check */
 }
@@ -2151,12 +2154,9 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 		if (!check_sreg_use(c, in, o))
 			continue;
 		for (size_t k = 0; k < sizeof sregrules / sizeof sregrules[0]; k++)
-			if (sregrules[k].sreg == o->ref.sym->sreg) {
-				char what[80];
-				snprintf(what, sizeof what, "'%.*s'", (int)o->ref.sym->name_len,
-					 o->ref.sym->name);
-				need(c, o->span, what, sregrules[k].ptx, sregrules[k].sm);
-			}
+			if (sregrules[k].sreg == o->ref.sym->sreg)
+				need(c, o->span, sregrules[k].ptx, sregrules[k].sm, "'%.*s'",
+				     (int)o->ref.sym->name_len, o->ref.sym->name);
 	}
 	/* @p: the guard is a predicate register (ISA 9.7.1) */
 	if (in->has_guard && !is_sreg(&in->guard) && !is_pred_reg(&in->guard))
@@ -2205,7 +2205,7 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 		return;
 	}
 	const char *name = ir_op_name(in->op);
-	if (!need(c, in->op_span, name, r->ptx, r->sm))
+	if (!need(c, in->op_span, r->ptx, r->sm, "%s", name))
 		return;
 	if (in->op == OP_FENCE || in->op == OP_MEMBAR) {
 		fence_check(c, in);
@@ -2329,15 +2329,38 @@ static void build_tables(struct ck *c)
 	}
 }
 
+struct ck *check_begin(struct ir_module *m)
+{
+	struct ck *c = calloc(1, sizeof *c);
+	if (!c) {
+		fputs("ptxi: out of memory\n", stderr);
+		exit(4);
+	}
+	c->m = m;
+	c->ver = m->version_major * 10 + (m->version_minor < 10 ? m->version_minor : 9);
+	c->sm = m->sm;
+	build_tables(c);
+	check_header(c);
+	return c;
+}
+
+void check_func(struct ck *c, const struct ir_func *f)
+{
+	for (uint32_t i = 0; i < f->ninsns; i++)
+		check_insn(c, &f->insns[i]);
+}
+
+int check_end(struct ck *c)
+{
+	int errors = c->errors;
+	free(c);
+	return errors;
+}
+
 int check_module(struct ir_module *m)
 {
-	struct ck c = {.m = m};
-	c.ver = m->version_major * 10 + (m->version_minor < 10 ? m->version_minor : 9);
-	c.sm = m->sm;
-	build_tables(&c);
-	check_header(&c);
+	struct ck *c = check_begin(m);
 	for (struct ir_func *f = m->funcs; f; f = f->next)
-		for (uint32_t i = 0; i < f->ninsns; i++)
-			check_insn(&c, &f->insns[i]);
-	return c.errors;
+		check_func(c, f);
+	return check_end(c);
 }

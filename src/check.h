@@ -13,4 +13,12 @@
  * number of errors reported. */
 int check_module(struct ir_module *m);
 
+/* The same, a function at a time, as the parser closes each body (ir_hooks.func_done):
+ * check_begin checks .version/.target and must see them parsed already (they open every
+ * module), check_func checks one body, check_end frees and returns the errors reported. */
+struct ck;
+struct ck *check_begin(struct ir_module *m);
+void check_func(struct ck *c, const struct ir_func *f);
+int check_end(struct ck *c);
+
 #endif

@@ -44,13 +44,10 @@ static int cmd_check(int argc, char **argv)
 {
 	if (argc < 1)
 		return usage("check needs at least one file", "");
-	int status = 0;
-	for (int i = 0; i < argc; i++) {
-		ptxi_module *m = ptxi_module_load(argv[i], NULL, NULL);
-		if (!m || ptxi_module_errors(m))
-			status = 2;
-		ptxi_module_free(m);
-	}
+	int status = PTXI_OK;
+	for (int i = 0; i < argc; i++)
+		if (ptxi_check(argv[i], NULL, NULL) != PTXI_OK)
+			status = PTXI_INVALID;
 	return status;
 }
 

@@ -18,8 +18,9 @@ struct src_span {
 
 struct src_file {
 	const char *path;
-	const char *text;       /* NUL-terminated copy of the file                         */
+	const char *text;       /* the file's bytes, then a NUL                            */
 	size_t len;
+	size_t mapped;          /* bytes mapped (src_file_read of a regular file), else 0  */
 	uint32_t *line_starts;  /* computed on first use                                   */
 	uint32_t nlines;
 };

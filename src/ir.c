@@ -1096,6 +1096,41 @@ void ir_version(struct parser *p, struct src_span num)
 	p->m->version_minor = minor;
 }
 
+void ir_header(struct parser *p, struct src_span at, enum header_state next)
+{
+	static const char *const what[] = {"", "'.version'", "'.target'", "'.address_size'"};
+	enum header_state h = p->header;
+	if (next == HDR_VERSION) {
+		if (h == HDR_NONE)
+			p->header = HDR_VERSION;
+		else if (!p->m->version_major && !p->m->version_minor)
+			err(p, at, "'.version' must be the first directive of the module");
+		return; /* a second .version is reported by ir_version */
+	}
+	if (h == HDR_NONE)
+		err(p, at, "missing .version directive before %s (a module starts with .version, "
+		    "then .target)", what[next]);
+	else if (h == HDR_VERSION && next == HDR_ADDRESS_SIZE)
+		err(p, at, "missing .target directive before '.address_size'");
+	else if (h == HDR_ADDRESS_SIZE && next == HDR_ADDRESS_SIZE)
+		err(p, at, "duplicate .address_size directive");
+	else if (h > next)
+		err(p, at, "%s must come before %s", what[next],
+		    h == HDR_DONE ? "any declaration" : "'.address_size'");
+	if (h < next)
+		p->header = next;
+}
+
+/* The first declaration or function (or the end of the file): the header must be whole. */
+static void header_done(struct parser *p, struct src_span at)
+{
+	if (p->header == HDR_NONE)
+		err(p, at, "missing .version directive at the start of the module");
+	else if (p->header == HDR_VERSION)
+		err(p, at, "missing .target directive after .version");
+	p->header = HDR_DONE;
+}
+
 void ir_target(struct parser *p, struct src_span name)
 {
 	const char *t = txt(p, name);
@@ -1423,6 +1458,8 @@ void ir_declare(struct parser *p, struct src_span name, struct dims d, uint32_t 
 		return;
 	bool module = p->scope == p->m->scope;
 	bool reg = s->space == MOD_REG;
+	if (module && p->header != HDR_DONE)
+		header_done(p, s->span);
 	struct ir_sym *y = sym_new(p, reg ? SYM_REG : SYM_VAR, name);
 	spec_apply(y, s);
 	y->nelem = d.nelem;
@@ -1463,6 +1500,8 @@ void ir_declare_range(struct parser *p, struct src_span name, struct src_span n,
 		return;
 	}
 	if (p->scope == p->m->scope) {
+		if (p->header != HDR_DONE)
+			header_done(p, s->span);
 		err(p, s->span, "'.reg' variables must be declared inside a function");
 		return;
 	}
@@ -1534,6 +1573,8 @@ struct ir_func *ir_func_begin(struct parser *p, unsigned linkage, bool is_entry,
 			      struct src_span all)
 {
 	struct ir_module *m = p->m;
+	if (p->header != HDR_DONE)
+		header_done(p, all);
 	p->quiet_orphans = false;
 	p->redefining = false;
 	if (p->func) /* cannot nest; only reachable after errors */
@@ -1652,6 +1693,8 @@ void ir_func_body_begin(struct parser *p, struct src_span brace)
 	}
 	f->has_body = true;
 	p->in_body = true;
+	if (p->hooks.drop_bodies)
+		p->a = p->scratch;
 	p->ninsns = 0;
 	p->nblocks = 0;
 	p->loc_file = p->loc_line = 0;
@@ -1745,6 +1788,22 @@ static void unwind_blocks(struct parser *p)
 	p->nblocks = 0;
 }
 
+/* Forget a body that func_done has seen: its instructions were borrowed from the parser's
+ * buffer, its local symbols live in the scratch arena, which is cleared for the next body.
+ * Only the header stays: name, parameters, performance directives. */
+static void body_drop(struct parser *p, struct ir_func *f)
+{
+	f->insns = NULL;
+	f->ninsns = f->cap = 0;
+	*f->scope = (struct ir_scope){.parent = f->scope->parent};
+	for (uint32_t i = 0; i < f->nrets; i++)
+		f->rets[i]->next_in_scope = NULL;
+	for (uint32_t i = 0; i < f->nparams; i++)
+		f->params[i]->next_in_scope = NULL;
+	arena_reset(p->scratch);
+	p->a = p->m->arena;
+}
+
 static void func_finish(struct parser *p, bool resolve_names)
 {
 	struct ir_func *f = p->func;
@@ -1763,12 +1822,18 @@ static void func_finish(struct parser *p, bool resolve_names)
 	}
 	f->ninsns = f->cap = p->ninsns;
 	f->insns = NULL;
-	if (p->ninsns) {
+	if (p->ninsns && p->hooks.drop_bodies) {
+		f->insns = p->insns;
+	} else if (p->ninsns) {
 		f->insns = arena_alloc(p->a, sizeof *f->insns * p->ninsns);
 		memcpy(f->insns, p->insns, sizeof *f->insns * p->ninsns);
 	}
 	p->ninsns = 0;
 	scope_seal(f->scope);
+	if (resolve_names && p->hooks.func_done)
+		p->hooks.func_done(p->hooks.ctx, p->m, f);
+	if (p->hooks.drop_bodies)
+		body_drop(p, f);
 	p->func = NULL;
 	p->scope = p->m->scope;
 	p->in_body = false;
@@ -2064,7 +2129,8 @@ void ir_syntax_error(struct parser *p, const struct src_span *loc, const char *m
 	err(p, s, "%s%s", msg, syntax_hint(p, s, msg));
 }
 
-struct ir_module *ir_parse(struct arena *a, struct diag *d, struct src_file *file)
+struct ir_module *ir_parse(struct arena *a, struct diag *d, struct src_file *file,
+			   const struct ir_hooks *hooks)
 {
 	tables_init();
 	struct ir_module *m = arena_alloc(a, sizeof *m);
@@ -2081,6 +2147,10 @@ struct ir_module *ir_parse(struct arena *a, struct diag *d, struct src_file *fil
 	p->a = a;
 	p->d = d;
 	p->file = file;
+	if (hooks)
+		p->hooks = *hooks;
+	if (p->hooks.drop_bodies)
+		p->scratch = arena_create();
 	p->builtin = scope_new(a, NULL);
 	for (int i = 0; i < SREG__COUNT; i++) {
 		struct ir_sym *y = arena_alloc(a, sizeof *y);
@@ -2114,6 +2184,8 @@ struct ir_module *ir_parse(struct arena *a, struct diag *d, struct src_file *fil
 			p->scope = p->scope->parent;
 		}
 		resolve_pending(p, 0);
+		if (p->header != HDR_DONE)
+			header_done(p, (struct src_span){(uint32_t)file->len, 0});
 	}
 	scope_seal(m->scope);
 	free(p->ostk);
@@ -2122,6 +2194,7 @@ struct ir_module *ir_parse(struct arena *a, struct diag *d, struct src_file *fil
 	free(p->words);
 	free(p->insns);
 	free(p->pend);
+	arena_destroy(p->scratch);
 	free(p);
 	m->nerrors = d->nerrors - errors0;
 	return m;

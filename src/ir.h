@@ -211,9 +211,20 @@ struct ir_module {
 	uint32_t nerrors;
 };
 
+/* What the caller wants done as each function body closes (names resolved, scope sealed):
+ * `func_done` sees it (a checker checks it while it is still in cache); with `drop_bodies`
+ * the body's instructions and local symbols are then freed, so a module of any length is
+ * checked in the memory of its largest function, and the module keeps only declarations. */
+struct ir_hooks {
+	void (*func_done)(void *ctx, struct ir_module *m, struct ir_func *f);
+	void *ctx;
+	bool drop_bodies;
+};
+
 /* Parse a whole PTX text into a module. Diagnostics go to `d`; the module is returned even
- * when errors occurred (nerrors > 0), so callers can report them all. */
-struct ir_module *ir_parse(struct arena *a, struct diag *d, struct src_file *file);
+ * when errors occurred (nerrors > 0), so callers can report them all. `hooks` may be NULL. */
+struct ir_module *ir_parse(struct arena *a, struct diag *d, struct src_file *file,
+			   const struct ir_hooks *hooks);
 
 /* Lookup from the innermost scope outward, then the module scope. Handles %r<N> ranges
  * (stores the element index). NULL if not found. */

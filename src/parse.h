@@ -62,10 +62,18 @@ struct declspec {
 	struct src_span span;
 };
 
+/* Where the module header stands: .version, then .target (one or more), then optionally
+ * .address_size, then declarations and functions (ISA 11.1; ptxas insists on the order). */
+enum header_state { HDR_NONE, HDR_VERSION, HDR_TARGET, HDR_ADDRESS_SIZE, HDR_DONE };
+
 struct parser {
 	struct lexer lx;
 	struct ir_module *m;
-	struct arena *a;
+	struct arena *a;                /* where builders allocate: the module's arena, or
+					   `scratch` inside a body that will be dropped      */
+	struct arena *scratch;          /* bodies with hooks.drop_bodies, reset after each */
+	struct ir_hooks hooks;
+	enum header_state header;
 	struct diag *d;
 	struct src_file *file;
 	int last_tok;                   /* kind of the last token the lexer returned       */
@@ -100,7 +108,9 @@ struct pending {
 	struct ir_scope *scope;
 };
 
-/* Module header and line information. */
+/* Module header and line information. ir_header comes first for each header directive
+ * and reports one out of order (HDR_VERSION, HDR_TARGET or HDR_ADDRESS_SIZE). */
+void ir_header(struct parser *p, struct src_span at, enum header_state which);
 void ir_version(struct parser *p, struct src_span num);
 void ir_target(struct parser *p, struct src_span name);
 void ir_address_size(struct parser *p, struct src_span num);

@@ -24,6 +24,8 @@ struct ptxi_module {
 	ptxi_sink *sink;
 	void *ctx;
 	struct ir_module *ir;
+	struct ck *check;       /* the static checker, from the first function body on        */
+	unsigned check_errors;  /* errors it reported (the rest of diag.nerrors are parse errors) */
 	struct dprog *prog;
 	bool load_tried;
 };
@@ -59,14 +61,37 @@ static ptxi_module *module_new(ptxi_sink *sink, void *ctx)
 	return m;
 }
 
-static void module_parse(ptxi_module *m)
+/* Check a body as soon as the parser closes it, while it is in cache; after a parse error
+ * the checks stop, as they would only add noise about a module that is not what was meant. */
+static void check_body(ptxi_module *m, struct ir_module *ir, const struct ir_func *f)
 {
-	m->ir = ir_parse(m->arena, &m->diag, &m->file);
-	if (m->ir && m->diag.nerrors == 0)
-		check_module(m->ir);
+	if (m->diag.nerrors > m->check_errors)
+		return;
+	unsigned before = m->diag.nerrors;
+	if (!m->check)
+		m->check = check_begin(ir);
+	if (f)
+		check_func(m->check, f);
+	m->check_errors += m->diag.nerrors - before;
 }
 
-ptxi_module *ptxi_module_load(const char *path, ptxi_sink *sink, void *ctx)
+static void func_done(void *ctx, struct ir_module *ir, struct ir_func *f)
+{
+	check_body(ctx, ir, f);
+}
+
+/* Parse and check; with `drop_bodies` (ptxi check) no body outlives its check. */
+static void module_parse(ptxi_module *m, bool drop_bodies)
+{
+	struct ir_hooks hooks = {.func_done = func_done, .ctx = m, .drop_bodies = drop_bodies};
+	m->ir = ir_parse(m->arena, &m->diag, &m->file, &hooks);
+	check_body(m, m->ir, NULL); /* the header, when no function body did it */
+	if (m->check)
+		check_end(m->check);
+	m->check = NULL;
+}
+
+static ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx, bool drop_bodies)
 {
 	ptxi_module *m = module_new(sink, ctx);
 	if (!m)
@@ -75,13 +100,25 @@ ptxi_module *ptxi_module_load(const char *path, ptxi_sink *sink, void *ctx)
 		char msg[512];
 		snprintf(msg, sizeof msg, "ptxi: error: cannot read '%s': %s\n", path, strerror(errno));
 		sink_adapter(m, DIAG_ERROR, msg);
-		arena_destroy(m->arena);
-		free(m);
+		ptxi_module_free(m);
 		return NULL;
 	}
 	m->owns_text = true;
-	module_parse(m);
+	module_parse(m, drop_bodies);
 	return m;
+}
+
+ptxi_module *ptxi_module_load(const char *path, ptxi_sink *sink, void *ctx)
+{
+	return module_read(path, sink, ctx, false);
+}
+
+int ptxi_check(const char *path, ptxi_sink *sink, void *ctx)
+{
+	ptxi_module *m = module_read(path, sink, ctx, true);
+	int status = m && m->diag.nerrors == 0 ? PTXI_OK : PTXI_INVALID;
+	ptxi_module_free(m);
+	return status;
 }
 
 ptxi_module *ptxi_module_load_string(const char *name, const char *text, ptxi_sink *sink,
@@ -91,7 +128,7 @@ ptxi_module *ptxi_module_load_string(const char *name, const char *text, ptxi_si
 	if (!m)
 		return NULL;
 	src_file_from_string(&m->file, name, text);
-	module_parse(m);
+	module_parse(m, false);
 	return m;
 }
 

@@ -79,7 +79,7 @@ static int check_file(const char *path, int timing, int verbose, int repeat)
 		d = (struct diag){.sink = sink, .ctx = &cap};
 		a = arena_create();
 		double t0 = now();
-		m = ir_parse(a, &d, &f);
+		m = ir_parse(a, &d, &f, NULL);
 		dt = now() - t0;
 		if (timing && repeat > 1)
 			printf("%s: run %d: %.1f MB/s\n", path, r + 1, f.len / 1e6 / dt);

@@ -38,7 +38,7 @@ static int run(struct diag_capture *cap, const char *version, const char *target
 	struct src_file f;
 	src_file_from_string(&f, "t.ptx", text);
 	struct arena *a = arena_create();
-	struct ir_module *m = ir_parse(a, &d, &f);
+	struct ir_module *m = ir_parse(a, &d, &f, NULL);
 	int n = m->nerrors ? -1 : check_module(m);
 	arena_destroy(a);
 	free(f.line_starts);

@@ -83,7 +83,7 @@ static struct ir_module *parse_n(struct fx *x, const char *text, size_t len)
 	x->first[0] = x->all[0] = '\0';
 	x->used = 0;
 	x->nerr = x->nnote = 0;
-	x->m = ir_parse(x->a, &x->d, &x->f);
+	x->m = ir_parse(x->a, &x->d, &x->f, NULL);
 	return x->m;
 }
 
@@ -210,9 +210,50 @@ static void test_header_version_target(void **state)
 	assert_int_equal(m->sm, 90);
 	assert_string_equal(m->target, "compute_90");
 
-	m = parse_ok(x, "");
-	assert_int_equal(m->version_major, 0);
-	assert_int_equal(m->sm, 0);
+}
+
+/* ptxas 13.0 wants .version first, then .target (repeatable), then at most one
+ * .address_size, before anything else; an empty file is missing its .version. */
+static void test_header_order(void **state)
+{
+	struct fx *x = *state;
+	parse(x, "");
+	assert_string_equal(x->first, "t.ptx:1:1: error: missing .version directive at the start "
+			    "of the module");
+	parse(x, "// nothing but a comment\n");
+	assert_string_equal(x->first, "t.ptx:2:1: error: missing .version directive at the start "
+			    "of the module");
+	parse(x, ".target sm_90\n.address_size 64\n");
+	assert_string_equal(x->first, "t.ptx:1:1: error: missing .version directive before "
+			    "'.target' (a module starts with .version, then .target)");
+	parse(x, ".version 8.0\n.address_size 64\n.visible .entry k() { ret; }\n");
+	assert_string_equal(x->first, "t.ptx:2:1: error: missing .target directive before "
+			    "'.address_size'");
+	parse(x, ".version 8.0\n.visible .entry k() { ret; }\n");
+	assert_string_equal(x->first, "t.ptx:2:1: error: missing .target directive after .version");
+	parse(x, ".version 8.0\n.global .u32 g;\n");
+	assert_string_equal(x->first, "t.ptx:2:1: error: missing .target directive after .version");
+	parse(x, ".version 8.0\n");
+	assert_string_equal(x->first, "t.ptx:2:1: error: missing .target directive after .version");
+	parse(x, ".target sm_90\n.version 8.0\n");
+	assert_string_equal(x->first, "t.ptx:1:1: error: missing .version directive before "
+			    "'.target' (a module starts with .version, then .target)");
+	assert_int_equal(x->nerr, 2);
+	assert_non_null(strstr(x->all, "t.ptx:2:1: error: '.version' must be the first directive "
+			       "of the module"));
+	parse(x, ".version 8.0\n.target sm_90\n.address_size 64\n.address_size 64\n");
+	assert_string_equal(x->first, "t.ptx:4:1: error: duplicate .address_size directive");
+	parse(x, ".version 8.0\n.target sm_90\n.address_size 64\n.target sm_90\n");
+	assert_string_equal(x->first, "t.ptx:4:1: error: '.target' must come before "
+			    "'.address_size'");
+	parse(x, ".version 8.0\n.target sm_90\n.visible .entry k() { ret; }\n.address_size 64\n");
+	assert_string_equal(x->first, "t.ptx:4:1: error: '.address_size' must come before any "
+			    "declaration");
+	parse(x, ".version 8.0\n.target sm_90\n.global .u32 g;\n.target sm_90\n");
+	assert_string_equal(x->first, "t.ptx:4:1: error: '.target' must come before any "
+			    "declaration");
+	parse_ok(x, ".version 8.0\n.target sm_90\n.target texmode_unified\n.address_size 64\n"
+		 ".global .u32 g;\n");
 }
 
 static void test_header_errors(void **state)
@@ -1060,7 +1101,7 @@ static void test_conformance_cases_parse_cleanly(void **state)
 		struct diag dg = {.sink = sink, .ctx = x};
 		x->nerr = 0;
 		x->used = 0;
-		struct ir_module *m = ir_parse(x->a, &dg, &f);
+		struct ir_module *m = ir_parse(x->a, &dg, &f, NULL);
 		if (m->nerrors)
 			fail_msg("%s:\n%s", path, x->all);
 		assert_non_null(m->funcs);
@@ -1079,6 +1120,7 @@ int main(void)
 		T(test_tables_mod_lookup),
 		T(test_header_version_target),
 		T(test_header_errors),
+		T(test_header_order),
 		T(test_func_entry_params_and_perf),
 		T(test_func_return_params_and_prototypes),
 		T(test_func_redefinition),

@@ -26,6 +26,11 @@ ptxi_module *ptxi_module_load(const char *path, ptxi_sink *sink, void *ctx);
 /* Same, from a string already in memory (`name` is used in diagnostics). */
 ptxi_module *ptxi_module_load_string(const char *name, const char *text, ptxi_sink *sink,
 				     void *ctx);
+/* What `ptxi check` does: read, parse and check a PTX file, keeping no function body
+ * longer than it takes to check it, so a module of any size is checked in the memory of its
+ * largest function. Returns PTXI_OK, or PTXI_INVALID once errors were reported (an
+ * unreadable file too). */
+int ptxi_check(const char *path, ptxi_sink *sink, void *ctx);
 unsigned ptxi_module_errors(const ptxi_module *m);
 unsigned ptxi_module_warnings(const ptxi_module *m);
 void ptxi_module_free(ptxi_module *m);

@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 		struct diag_capture cap = {0};
 		struct diag d = {.sink = capture_sink, .ctx = &cap};
 		struct arena *a = arena_create();
-		struct ir_module *m = ir_parse(a, &d, &file);
+		struct ir_module *m = ir_parse(a, &d, &file, NULL);
 		if (m->nerrors == 0)
 			check_module(m);
 		bool ptxi_err = cap.nerr > 0, ptxas_err = strcmp(verdict, "error") == 0;
