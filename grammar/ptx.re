@@ -128,17 +128,21 @@ static int close_bracket(struct lexer *lx, int kind)
 	return kind;
 }
 
+/* The cursor and marker are locals, so the DFA keeps them in registers; the helpers that
+ * skip whole blocks take the lexer with the cursor written back (SYNC) and move it. */
+#define SYNC(call) (lx->cur = cur, (call), cur = lx->cur)
+
 int lex_scan(struct lexer *lx, struct src_span *span)
 {
-	const unsigned char *tok;
+	const unsigned char *tok, *cur = lx->cur, *mar = cur, *lim = lx->lim;
 	int kind;
 	for (;;) {
-		tok = lx->cur;
+		tok = cur;
 		/*!re2c
 		re2c:define:YYCTYPE = "unsigned char";
-		re2c:define:YYCURSOR = "lx->cur";
-		re2c:define:YYMARKER = "lx->mar";
-		re2c:define:YYLIMIT = "lx->lim";
+		re2c:define:YYCURSOR = "cur";
+		re2c:define:YYMARKER = "mar";
+		re2c:define:YYLIMIT = "lim";
 		re2c:yyfill:enable = 0;
 		re2c:eof = 0;
 
@@ -183,7 +187,9 @@ int lex_scan(struct lexer *lx, struct src_span *span)
 		| ".reqnctapercluster" | ".explicitcluster" | ".maxclusterrank" | ".noreturn"
 			{ kind = TOK_PERF; goto done; }
 		".section" {
-			kind = skip_section(lx) ? TOK_SECTION : TOK_BAD;
+			bool whole;
+			SYNC(whole = skip_section(lx));
+			kind = whole ? TOK_SECTION : TOK_BAD;
 			goto done;
 		}
 		dotword { kind = TOK_DOTWORD; goto done; }
@@ -197,7 +203,7 @@ int lex_scan(struct lexer *lx, struct src_span *span)
 
 		"\"" ([^"\\\n] | "\\" [^\n])* "\"" { kind = TOK_STRING; goto done; }
 		"\"" { kind = TOK_BAD; goto done; }
-		"/*" { lx->cur = lx->lim; kind = TOK_BAD; goto done; }
+		"/*" { cur = lim; kind = TOK_BAD; goto done; }
 
 		"<<" { kind = TOK_SHL; goto done; }
 		">>" { kind = TOK_SHR; goto done; }
@@ -208,7 +214,7 @@ int lex_scan(struct lexer *lx, struct src_span *span)
 		"&&" { kind = TOK_ANDAND; goto done; }
 		"||" { kind = TOK_OROR; goto done; }
 		"{" | "(" | "[" {
-			kind = open_bracket(lx, tok, tok[0]);
+			SYNC(kind = open_bracket(lx, tok, tok[0]));
 			if (kind < 0)
 				continue;
 			goto done;
@@ -220,8 +226,8 @@ int lex_scan(struct lexer *lx, struct src_span *span)
 		*/
 	}
 done:
-	/* One 8-byte store: readers load the span whole. */
-	*span = (struct src_span){(uint32_t)(tok - lx->text), (uint32_t)(lx->cur - tok)};
+	lx->cur = cur;
+	span_set(span, (uint32_t)(tok - lx->text), (uint32_t)(cur - tok));
 	return kind;
 }
 

@@ -11,10 +11,25 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct src_span {
 	uint32_t off, len;
 };
+
+/* Write a span with one 8-byte store. The parser reads spans back whole right after they
+ * are made (token, then rule locations); after two 4-byte stores that load cannot be
+ * forwarded from the store buffer and stalls, once per token and per reduction. */
+static inline void span_set(struct src_span *s, uint32_t off, uint32_t len)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t v = (uint64_t)len << 32 | off;
+	memcpy(s, &v, sizeof v);
+#else
+	s->off = off;
+	s->len = len;
+#endif
+}
 
 struct src_file {
 	const char *path;

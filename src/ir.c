@@ -1265,45 +1265,45 @@ struct declspec *ir_declspec(struct parser *p, unsigned linkage, struct src_span
 	return s;
 }
 
-struct dims ir_dims_none(struct parser *p)
+struct dims *ir_dims_none(struct parser *p)
 {
-	(void)p;
-	return (struct dims){.nelem = 1};
+	p->dims = (struct dims){.nelem = 1};
+	return &p->dims;
 }
 
-struct dims ir_dims_add(struct parser *p, struct dims d, uint32_t n, struct src_span s)
+struct dims *ir_dims_add(struct parser *p, struct dims *d, uint32_t n, struct src_span s)
 {
 	struct pexpr e = p->ex[n];
 	p->nex = n;
 	unparen(p, &e);
 	if (e.o.kind != OPND_IMM || (!e.is_unsigned && e.o.imm < 0)) {
 		err(p, s, "array dimension must be a non-negative integer constant");
-		d.bad = true;
+		d->bad = true;
 		return d;
 	}
 	uint64_t v = (uint64_t)e.o.imm;
-	if (d.unsized && !d.is_array) {
-		d.nelem = v;
-	} else if (d.nelem && v > (uint64_t)INT64_MAX / d.nelem) {
+	if (d->unsized && !d->is_array) {
+		d->nelem = v;
+	} else if (d->nelem && v > (uint64_t)INT64_MAX / d->nelem) {
 		err(p, s, "array is too large");
-		d.bad = true;
+		d->bad = true;
 	} else {
-		d.nelem *= v;
+		d->nelem *= v;
 	}
-	d.is_array = true;
+	d->is_array = true;
 	return d;
 }
 
-struct dims ir_dims_unsized(struct parser *p, struct dims d, struct src_span s)
+struct dims *ir_dims_unsized(struct parser *p, struct dims *d, struct src_span s)
 {
-	if (d.is_array || d.unsized) {
+	if (d->is_array || d->unsized) {
 		err(p, s, "only the first array dimension may be empty");
-		d.bad = true;
+		d->bad = true;
 		return d;
 	}
-	d.unsized = true;
-	d.is_array = true;
-	d.nelem = 0;
+	d->unsized = true;
+	d->is_array = true;
+	d->nelem = 0;
 	return d;
 }
 
@@ -1420,7 +1420,8 @@ static bool init_walk(struct parser *p, const struct ir_operand *o, struct ir_in
 	return true;
 }
 
-static void set_init(struct parser *p, struct ir_sym *y, struct pexpr *init, struct dims *d)
+static void set_init(struct parser *p, struct ir_sym *y, struct pexpr *init,
+		     const struct dims *d)
 {
 	if ((init->has & PH_BRACKET) || init->o.kind == OPND_LIST || init->o.kind == OPND_DUAL ||
 	    init->o.kind == OPND_SINK) {
@@ -1447,7 +1448,7 @@ static void set_init(struct parser *p, struct ir_sym *y, struct pexpr *init, str
 		pending_add(p, y);
 }
 
-void ir_declare(struct parser *p, struct src_span name, struct dims d, uint32_t init_id,
+void ir_declare(struct parser *p, struct src_span name, const struct dims *d, uint32_t init_id,
 		struct src_span all)
 {
 	const struct declspec *s = p->spec;
@@ -1462,9 +1463,9 @@ void ir_declare(struct parser *p, struct src_span name, struct dims d, uint32_t 
 		header_done(p, s->span);
 	struct ir_sym *y = sym_new(p, reg ? SYM_REG : SYM_VAR, name);
 	spec_apply(y, s);
-	y->nelem = d.nelem;
-	y->is_array = d.is_array;
-	if (reg && d.is_array) {
+	y->nelem = d->nelem;
+	y->is_array = d->is_array;
+	if (reg && d->is_array) {
 		err(p, name, "registers cannot be arrays");
 		return;
 	}
@@ -1473,7 +1474,7 @@ void ir_declare(struct parser *p, struct src_span name, struct dims d, uint32_t 
 		return;
 	}
 	if (init->form != PF_NONE)
-		set_init(p, y, init, &d);
+		set_init(p, y, init, d);
 	(void)all;
 	if (!declare(p, p->scope, y))
 		return;
@@ -1514,14 +1515,13 @@ void ir_declare_range(struct parser *p, struct src_span name, struct src_span n,
 	declare(p, p->scope, y);
 }
 
-struct sym_list ir_params_none(struct parser *p)
+struct sym_list *ir_params_none(struct parser *p)
 {
-	(void)p;
-	return (struct sym_list){0};
+	return arena_alloc(p->a, sizeof(struct sym_list));
 }
 
-struct sym_list ir_params_add(struct parser *p, struct sym_list l, struct declspec *s,
-			      struct src_span name, struct dims d)
+struct sym_list *ir_params_add(struct parser *p, struct sym_list *l, struct declspec *s,
+			       struct src_span name, const struct dims *d)
 {
 	if (s->space != MOD_PARAM && s->space != MOD_REG) {
 		err(p, s->span, "parameters must be in .param or .reg space");
@@ -1529,16 +1529,16 @@ struct sym_list ir_params_add(struct parser *p, struct sym_list l, struct declsp
 	}
 	struct ir_sym *y = sym_new(p, s->space == MOD_REG ? SYM_REG : SYM_VAR, name);
 	spec_apply(y, s);
-	y->nelem = d.nelem;
-	y->is_array = d.is_array;
+	y->nelem = d->nelem;
+	y->is_array = d->is_array;
 	y->is_param = true;
 	y->next_in_scope = NULL;
-	if (l.tail)
-		l.tail->next_in_scope = y;
+	if (l->tail)
+		l->tail->next_in_scope = y;
 	else
-		l.head = y;
-	l.tail = y;
-	l.n++;
+		l->head = y;
+	l->tail = y;
+	l->n++;
 	return l;
 }
 

@@ -18,7 +18,6 @@ struct lexer {
 	const unsigned char *text; /* file start                                             */
 	const unsigned char *cur;  /* next byte                                              */
 	const unsigned char *lim;  /* text + len: the NUL sentinel                           */
-	const unsigned char *mar;  /* re2c backtracking marker                                */
 	int depth;                 /* open ( [ { right now                                   */
 	struct diag *diag;
 	struct src_file *file;

@@ -82,6 +82,7 @@ struct parser {
 	struct ir_func *func;           /* function whose body is open, or NULL            */
 	struct ir_scope *scope;         /* innermost open scope                            */
 	struct declspec *spec;          /* of the declaration being parsed                 */
+	struct dims dims;               /* of the declarator being parsed (never nested)   */
 	bool in_body;                   /* between a function's { and }                    */
 	uint32_t loc_file, loc_line;    /* last .loc                                       */
 	/* Scratch, reused statement after statement (malloc'd, freed by ir_parse). */
@@ -127,16 +128,16 @@ uint32_t ir_words_align(struct parser *p, uint32_t n, struct src_span kw, struct
 /* Declarations. */
 struct declspec *ir_declspec(struct parser *p, unsigned linkage, struct src_span space,
 			     uint32_t nattrs, struct src_span all);
-struct dims ir_dims_none(struct parser *p);
-struct dims ir_dims_add(struct parser *p, struct dims d, uint32_t n, struct src_span s);
-struct dims ir_dims_unsized(struct parser *p, struct dims d, struct src_span s);
-void ir_declare(struct parser *p, struct src_span name, struct dims d, uint32_t init,
+struct dims *ir_dims_none(struct parser *p);
+struct dims *ir_dims_add(struct parser *p, struct dims *d, uint32_t n, struct src_span s);
+struct dims *ir_dims_unsized(struct parser *p, struct dims *d, struct src_span s);
+void ir_declare(struct parser *p, struct src_span name, const struct dims *d, uint32_t init,
 		struct src_span all);
 void ir_declare_range(struct parser *p, struct src_span name, struct src_span n,
 		      struct src_span all);
-struct sym_list ir_params_none(struct parser *p);
-struct sym_list ir_params_add(struct parser *p, struct sym_list l, struct declspec *s,
-			      struct src_span name, struct dims d);
+struct sym_list *ir_params_none(struct parser *p);
+struct sym_list *ir_params_add(struct parser *p, struct sym_list *l, struct declspec *s,
+			       struct src_span name, const struct dims *d);
 
 /* Functions. */
 struct ir_func *ir_func_begin(struct parser *p, unsigned linkage, bool is_entry,
