@@ -222,8 +222,12 @@ static inline uint32_t name_hash(const char *s, uint32_t len, bool range)
 
 static inline bool sym_is(const struct ir_sym *y, const char *name, uint32_t len, bool range)
 {
-	return y->name_len == len && (y->kind == SYM_REGRANGE) == range &&
-	       memcmp(y->name, name, len) == 0;
+	if (y->name_len != len || (y->kind == SYM_REGRANGE) != range)
+		return false;
+	for (uint32_t i = 0; i < len; i++) /* names are short: no call to memcmp */
+		if (y->name[i] != name[i])
+			return false;
+	return true;
 }
 
 static struct ir_sym *scope_find(const struct ir_scope *s, const char *name, uint32_t len,
@@ -436,13 +440,26 @@ static struct ir_operand *ocopy(struct parser *p, const struct ir_operand *o)
 /* Internal markers in ref.comp, gone once names are resolved. */
 enum { COMP_NONE = -1, COMP_GENERIC = -2, COMP_INDEXED = -3 };
 
+/*
+ * Builders of the common operands (names, integers, addresses) fill a zeroed entry in place
+ * (set_*), the others return a value. A pexpr built in a local and copied out at once is
+ * read back 16 bytes at a time before its narrower field stores have left the store
+ * buffer, and that stalls on every operand.
+ */
+static void set_imm(struct pexpr *e, int64_t v, bool is_unsigned, struct src_span s)
+{
+	e->form = PF_PLAIN;
+	e->is_unsigned = is_unsigned;
+	e->has = is_unsigned ? PH_UNSIGNED : 0;
+	e->o.kind = OPND_IMM;
+	e->o.span = s;
+	e->o.imm = v;
+}
+
 static struct pexpr pe_imm(int64_t v, bool is_unsigned, struct src_span s)
 {
-	struct pexpr e = {.form = PF_PLAIN, .is_unsigned = is_unsigned};
-	e.o.kind = OPND_IMM;
-	e.o.span = s;
-	e.o.imm = v;
-	e.has = is_unsigned ? PH_UNSIGNED : 0;
+	struct pexpr e = {0};
+	set_imm(&e, v, is_unsigned, s);
 	return e;
 }
 
@@ -537,12 +554,12 @@ static bool parse_u32(struct parser *p, struct src_span s, uint32_t *out)
 
 /* ---- Expressions ----------------------------------------------------------------------- */
 
-static struct pexpr e_int(struct parser *p, struct src_span s)
+static void set_int(struct parser *p, struct pexpr *e, struct src_span s)
 {
 	uint64_t v = 0;
 	bool u = false;
 	parse_uint(p, s, &v, &u);
-	return pe_imm((int64_t)v, u, s);
+	set_imm(e, (int64_t)v, u, s);
 }
 
 static struct pexpr e_float(struct parser *p, struct src_span s)
@@ -574,17 +591,25 @@ static struct pexpr e_float(struct parser *p, struct src_span s)
 	return e;
 }
 
-static struct pexpr e_name(struct parser *p, struct src_span s)
+static void set_name(struct parser *p, struct pexpr *e, struct src_span s)
 {
 	const char *t = txt(p, s);
-	if (s.len == 7 && memcmp(t, "WARP_SZ", 7) == 0)
-		return pe_imm(32, false, s);
-	struct pexpr e = {.form = PF_PLAIN};
-	e.o.kind = OPND_SYM;
-	e.o.span = s;
-	e.o.ref.name = t;
-	e.o.ref.len = s.len;
-	e.o.ref.comp = COMP_NONE;
+	if (s.len == 7 && memcmp(t, "WARP_SZ", 7) == 0) {
+		set_imm(e, 32, false, s);
+		return;
+	}
+	e->form = PF_PLAIN;
+	e->o.kind = OPND_SYM;
+	e->o.span = s;
+	e->o.ref.name = t;
+	e->o.ref.len = s.len;
+	e->o.ref.comp = COMP_NONE;
+}
+
+static struct pexpr e_name(struct parser *p, struct src_span s)
+{
+	struct pexpr e = {0};
+	set_name(p, &e, s);
 	return e;
 }
 
@@ -648,24 +673,26 @@ static struct pexpr bad_expr(struct src_span s)
 	return pe_imm(0, false, s);
 }
 
-static struct pexpr e_addr(struct parser *p, struct pexpr *in, struct src_span all)
+/* [e], in place of e. */
+static void set_addr(struct parser *p, struct pexpr *r, struct src_span all)
 {
-	struct pexpr e = *in;
+	struct pexpr e = *r;
 	unparen(p, &e);
-	struct pexpr r = {.form = PF_BRACKET, .has = (uint8_t)((e.has & ~PH_ADDEXPR) | PH_BRACKET)};
-	r.o.kind = OPND_ADDR;
-	r.o.span = all;
+	memset(r, 0, sizeof *r);
+	r->form = PF_BRACKET;
+	r->has = (uint8_t)((e.has & ~PH_ADDEXPR) | PH_BRACKET);
+	r->o.kind = OPND_ADDR;
+	r->o.span = all;
 	if (e.o.kind == OPND_SYM && !e.o.neg && e.form != PF_GENERIC) {
-		r.o.addr.base = ocopy(p, &e.o);
+		r->o.addr.base = ocopy(p, &e.o);
 	} else if (e.o.kind == OPND_IMM) {
-		r.o.addr.off = e.o.imm;
+		r->o.addr.off = e.o.imm;
 	} else if (e.o.kind == OPND_ADDR && e.form == PF_ADDEXPR) {
-		r.o.addr = e.o.addr;
+		r->o.addr = e.o.addr;
 	} else {
-		err(p, in->o.span, "invalid address: expected [name], [name+offset] or [constant]");
-		return bad_expr(all);
+		err(p, e.o.span, "invalid address: expected [name], [name+offset] or [constant]");
+		*r = bad_expr(all);
 	}
-	return r;
 }
 
 static struct pexpr e_index(struct parser *p, struct src_span name, struct pexpr *idx,
@@ -914,14 +941,28 @@ static struct pexpr e_cond(struct parser *p, struct pexpr *c, struct pexpr *t, s
 
 /* ---- The expression stack: what the grammar holds are indices into it ------------------ */
 
-static uint32_t ex_push(struct parser *p, const struct pexpr *e)
+/* A new, zeroed entry on top. */
+static struct pexpr *ex_new(struct parser *p)
 {
 	if (p->nex == p->excap) {
 		p->excap = p->excap ? p->excap * 2 : 64;
 		p->ex = xrealloc(p->ex, sizeof *p->ex * p->excap);
 	}
-	p->ex[p->nex] = *e;
-	return p->nex++;
+	struct pexpr *e = &p->ex[p->nex++];
+	memset(e, 0, sizeof *e);
+	return e;
+}
+
+static uint32_t ex_index(struct parser *p, const struct pexpr *e)
+{
+	return (uint32_t)(e - p->ex);
+}
+
+static uint32_t ex_push(struct parser *p, const struct pexpr *e)
+{
+	struct pexpr *slot = ex_new(p);
+	*slot = *e;
+	return ex_index(p, slot);
 }
 
 /* Replace the operands (the entries from `base` up) with their result. */
@@ -934,8 +975,9 @@ static uint32_t ex_set(struct parser *p, uint32_t base, const struct pexpr *e)
 
 uint32_t ir_e_int(struct parser *p, struct src_span s)
 {
-	struct pexpr e = e_int(p, s);
-	return ex_push(p, &e);
+	struct pexpr *e = ex_new(p);
+	set_int(p, e, s);
+	return ex_index(p, e);
 }
 
 uint32_t ir_e_float(struct parser *p, struct src_span s)
@@ -946,8 +988,9 @@ uint32_t ir_e_float(struct parser *p, struct src_span s)
 
 uint32_t ir_e_name(struct parser *p, struct src_span s)
 {
-	struct pexpr e = e_name(p, s);
-	return ex_push(p, &e);
+	struct pexpr *e = ex_new(p);
+	set_name(p, e, s);
+	return ex_index(p, e);
 }
 
 uint32_t ir_e_comp(struct parser *p, struct src_span name, struct src_span comp,
@@ -977,8 +1020,9 @@ uint32_t ir_e_vector(struct parser *p, struct plist l, struct src_span all)
 
 uint32_t ir_e_addr(struct parser *p, uint32_t e, struct src_span all)
 {
-	struct pexpr r = e_addr(p, &p->ex[e], all);
-	return ex_set(p, e, &r);
+	set_addr(p, &p->ex[e], all);
+	p->nex = e + 1;
+	return e;
 }
 
 uint32_t ir_e_index(struct parser *p, struct src_span name, uint32_t e, struct src_span all)
