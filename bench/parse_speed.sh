@@ -1,32 +1,49 @@
 #!/bin/sh
-# parse_speed.sh - measure the PTX front end's parse speed (MB/s) on a large generated module.
-# usage: bench/parse_speed.sh [SIZE_MB] [--lineinfo]
-# Builds tests/corpus_check.c against the front end with -O2 (release flags, no sanitizers)
-# into $BUILD (default /tmp/ptxi-parse-bench), generates SIZE_MB (default 100) of nvcc-style
-# PTX with bench/gen_big_ptx.py, and parses it three times, each in a fresh process ("cold":
-# every IR byte lands on a page the kernel must fault in first), then four times in one
-# process that keeps freed memory ("warm": the parser's own speed).
+# parse_speed.sh - the front end's speed: MB/s of `ptxi check` (lexer, parser, IR, static
+# checks) on a large generated module, each run a fresh process, as a user runs it.
+# usage: bench/parse_speed.sh [path/to/ptxi] [SIZE_MB] [--lineinfo]
+# The module (bench/gen_big_ptx.py: nvcc-style kernels, deterministic) is cached in $BENCH_DIR
+# (default /tmp/ptxi-bench). Prints each run, then the best and the median; with GNU time
+# installed, also the peak resident memory. When the build has tests/corpus_check, it also
+# times the parse that keeps the whole IR (what `ptxi run` builds before it loads a kernel).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
-size=${1:-100}
-shift 2>/dev/null || true
-B=${BUILD:-/tmp/ptxi-parse-bench}
-mkdir -p "$B"
-# Machines without re2c/bison can use lexer.c/parser.c generated beforehand in $B.
-if command -v re2c >/dev/null && command -v bison >/dev/null; then
-	re2c --no-generation-date -W -o "$B/lexer.c" "$root/grammar/ptx.re"
-	bison -Wall --defines="$B/parser.h" -o "$B/parser.c" "$root/grammar/ptx.y"
-fi
-${CC:-cc} -std=c11 -O2 -DNDEBUG -D_GNU_SOURCE -I"$root/src" -I"$B" \
-	"$B/lexer.c" "$B/parser.c" "$root/src/ir.c" "$root/src/arena.c" "$root/src/diag.c" \
-	"$root/tests/corpus_check.c" -o "$B/corpus_check" -lpthread -lm
-ptx="$B/big_${size}mb$*.ptx"
+ptxi=${1:-$root/build/ptxi}
+size=${2:-100}
+shift 2 2>/dev/null || shift $# 2>/dev/null || true
+dir=${BENCH_DIR:-/tmp/ptxi-bench}
+mkdir -p "$dir"
+ptx="$dir/big_${size}mb$(echo "$*" | tr -d ' -').ptx"
 [ -f "$ptx" ] || python3 "$root/bench/gen_big_ptx.py" "$size" "$ptx" "$@"
-echo "cold (fresh process each time):"
-for i in 1 2 3; do
-	"$B/corpus_check" --time "$ptx"
+bytes=$(wc -c < "$ptx")
+runs=${RUNS:-5}
+
+# seconds of one run of "$@" (wall clock)
+seconds() {
+	s=$(date +%s.%N)
+	"$@" > /dev/null
+	e=$(date +%s.%N)
+	echo "$e - $s" | bc
+}
+
+echo "ptxi check $ptx ($bytes bytes), $runs fresh runs:"
+times=""
+for i in $(seq "$runs"); do
+	t=$(seconds "$ptxi" check "$ptx")
+	echo "  run $i: $t s = $(echo "scale=1; $bytes / 1000000 / $t" | bc) MB/s"
+	times="$times $t"
 done
-echo "warm (memory reused; runs 2-4 show the parser without page faults):"
-"$B/corpus_check" --time --warm --repeat 4 "$ptx" | grep 'run '
-free_mb=$(awk '/MemAvailable/ {print int($2/1024)}' /proc/meminfo 2>/dev/null || echo 0)
-echo "host: $(nproc) CPUs, ${free_mb} MB available"
+sorted=$(echo "$times" | tr ' ' '\n' | grep . | sort -n)
+best=$(echo "$sorted" | head -n 1)
+median=$(echo "$sorted" | sed -n "$(( (runs + 1) / 2 ))p")
+echo "best:   $(echo "scale=1; $bytes / 1000000 / $best" | bc) MB/s"
+echo "median: $(echo "scale=1; $bytes / 1000000 / $median" | bc) MB/s"
+if [ -x /usr/bin/time ]; then
+	/usr/bin/time -f "peak resident memory: %M KB" "$ptxi" check "$ptx"
+fi
+cc=$(dirname "$ptxi")/tests/corpus_check
+if [ -x "$cc" ]; then
+	echo "parse keeping the whole IR (tests/corpus_check --time):"
+	"$cc" --time "$ptx" | sed 's/^/  /'
+fi
+echo "host: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
