@@ -1,7 +1,15 @@
+# mutate.py [SEED] [N]: mutate the samples, rule programs and H100 cases, and run each
+# mutant through the sanitizer build (build-asan/ptxi: run, then check); report crashes,
+# sanitizer findings and hangs. Not in CI.
 import random, subprocess, os, re, sys, glob
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+shared = os.path.join(os.path.dirname(root), 'shared', 'conformance', 'cases')
+ptxi = os.path.join(root, 'build-asan', 'ptxi')
 random.seed(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
-cases = glob.glob('/work/shared/conformance/cases/*.ptx') + glob.glob('/work/main/ptx_samples/**/*.ptx', recursive=True) + glob.glob('/work/main/tests/rules/**/*.ptx', recursive=True)
-manifest = {l.split()[0]: l.split() for l in open('/work/shared/conformance/cases/MANIFEST') if l.strip()}
+cases = glob.glob(shared + '/*.ptx') + glob.glob(root + '/ptx_samples/**/*.ptx', recursive=True) + glob.glob(root + '/tests/rules/**/*.ptx', recursive=True)
+manifest = {l.split()[0]: l.split() for l in open(shared + '/MANIFEST') if l.strip()} if os.path.exists(shared + '/MANIFEST') else {}
+# the conformance input: byte i = (i*7+3) & 0xff
+open('/tmp/in.bin', 'wb').write(bytes((i * 7 + 3) & 0xff for i in range(1 << 16)))
 crashes = 0
 for it in range(int(sys.argv[2]) if len(sys.argv) > 2 else 300):
     f = random.choice(cases)
@@ -27,11 +35,16 @@ for it in range(int(sys.argv[2]) if len(sys.argv) > 2 else 300):
     m = manifest.get(name)
     args = ['--grid', m[1], '--block', m[2], '--cluster', m[3], '--arg', 'buf:%d' % (int(m[4]) * 4), '--arg', 'file:/tmp/in.bin'] if m else ['--block', '64', '--arg', 'buf:64']
     args += random.choice([[], ['--keep-going'], ['--seed', '3']])
-    try:
-        p = subprocess.run(['/work/main/build-asan/ptxi', 'run', '/tmp/fz.ptx'] + args + ['--max-steps', '2000000'], capture_output=True, timeout=60)
-        bad = p.returncode not in (0, 1, 2, 3) or b'Sanitizer' in p.stderr or b'runtime error' in p.stderr
-    except subprocess.TimeoutExpired:
-        bad = True; p = None
+    bad = False
+    for cmd in (['run', '/tmp/fz.ptx'] + args + ['--max-steps', '2000000'], ['check', '/tmp/fz.ptx']):
+        try:
+            p = subprocess.run([ptxi] + cmd, capture_output=True, timeout=60)
+            bad = p.returncode not in (0, 1, 2, 3) or b'Sanitizer' in p.stderr or b'runtime error' in p.stderr
+        except subprocess.TimeoutExpired:
+            bad = True; p = None
+        if bad:
+            args = cmd
+            break
     if bad:
         crashes += 1
         os.system('cp /tmp/fz.ptx /tmp/crash_%d.ptx' % crashes)
