@@ -6,11 +6,16 @@
  * - cp.async (ISA 9.7.9.25.3): 4, 8 or 16 bytes per thread (16 only... any with .ca, 16
  *   with .cg), optional src-size zero-fills the rest. commit_group closes the thread's open
  *   group; wait_group N lands every group but the N most recent.
- * - cp.async.mbarrier.arrive: the arrive-on lands after every cp.async the thread issued
- *   before it (its due time is the latest of theirs; ties land in issue order).
+ * - cp.async.mbarrier.arrive: the arrive-on lands ARRIVE_LATENCY steps after the last
+ *   cp.async the thread issued before it, or after the instruction itself when none is in
+ *   flight (on the H100 the next arrive of the thread does not see it, the one after does);
+ *   a wait_group/wait_all that lands those copies lands it too (the H100's next arrive sees
+ *   it). Without .noinc the phase is held open from issue to landing (mbarrier.c).
  * - cp.async.bulk (ISA 9.7.9.25.4.1): size a multiple of 16, addresses 16-aligned; the
  *   complete-tx of `size` bytes goes to the mbarrier in the destination CTA; with
- *   .multicast::cluster, to each CTA of ctaMask at the same offsets.
+ *   .multicast::cluster, to each CTA of ctaMask at the same offsets (ctaMask 0: none).
+ * - Every event remembers how many mbarrier objects existed when it was issued: one made
+ *   later at the same place (inval, then init) is not the barrier it was issued against.
  */
 #include "async.h"
 
@@ -21,6 +26,8 @@
 #include "memory.h"
 
 enum ev_kind { EV_COPY, EV_ARRIVE, EV_BULK };
+
+enum { ARRIVE_LATENCY = 2 }; /* steps from the last awaited copy to the arrive-on */
 
 struct event {
 	enum ev_kind kind;
@@ -36,10 +43,13 @@ struct event {
 	uint8_t *dst;
 	struct cta *dcta;
 	uint32_t doff;
-	uint32_t ctamask;           /* multicast targets (ranks); 0 = dcta only              */
+	uint32_t ctamask;           /* multicast: the destination CTAs' ranks                */
+	bool multicast;
+	bool noinc;                 /* EV_ARRIVE: .noinc (else it releases the phase hold)   */
 	bool has_mbar;
 	uint32_t mbar_off;
 	struct cta *mbar_cta;
+	uint32_t mbar_gen;          /* L->nmbars at issue (mbar_async_*)                     */
 	/* ranges for race checks */
 	enum mspace dspace, sspace;
 	uint64_t daddr, saddr;
@@ -72,13 +82,21 @@ static struct event *push(struct launch *L)
 	struct event *e = &L->events[L->nevents++];
 	memset(e, 0, sizeof *e);
 	e->seq = L->event_seq++;
-	e->due = L->steps + latency(L);
+	e->mbar_gen = L->nmbars;
 	return e;
+}
+
+static void set_due(struct launch *L, struct event *e, uint64_t due)
+{
+	e->due = due;
+	if (due < L->next_due)
+		L->next_due = due;
 }
 
 void async_reset(struct launch *L)
 {
 	L->nevents = 0;
+	L->next_due = UINT64_MAX;
 }
 
 uint64_t async_next_due(struct launch *L)
@@ -88,6 +106,24 @@ uint64_t async_next_due(struct launch *L)
 		if (L->events[i].due < best)
 			best = L->events[i].due;
 	return best;
+}
+
+/* A bulk copy's bytes into CTA c: the CTA must still run, and no live mbarrier may lie
+ * under them (the H100 writes the bytes and leaves the barrier as it was). */
+static void bulk_write(struct launch *L, const struct event *e, struct cta *c, uint8_t *dst)
+{
+	if (c->exited && c != e->w->cta) {
+		rule_break(L, RULE_PEER_EXITED, L->cmask, "cp.async.bulk lands in the shared memory "
+			   "of CTA rank %u, which has exited", c->rank);
+		return;
+	}
+	struct mbar *mb = mem_live_mbar(c, e->doff, e->size);
+	if (mb)
+		rule_break(L, RULE_MBAR_PLAIN_ACCESS, L->cmask, "cp.async.bulk writes %u bytes at "
+			   "shared 0x%x of CTA rank %u over the live mbarrier at 0x%x", e->size,
+			   e->doff, c->rank, mb->off);
+	if (!L->stop)
+		memcpy(dst, e->src, e->size);
 }
 
 static void land(struct launch *L, struct event e)
@@ -106,25 +142,30 @@ static void land(struct launch *L, struct event e)
 		memset(e.dst + e.src_size, 0, e.size - e.src_size);
 		break;
 	case EV_ARRIVE:
-		mbar_async_arrive(L, e.mbar_cta, e.mbar_off, e.insn);
+		mbar_async_arrive(L, e.mbar_cta, e.mbar_off, e.noinc, e.mbar_gen);
 		break;
-	case EV_BULK:
-		if (!e.ctamask) {
-			memcpy(e.dcta ? e.dcta->smem + e.doff : e.dst, e.src, e.size);
-			if (e.has_mbar)
-				mbar_async_complete_tx(L, e.mbar_cta, e.mbar_off, e.size, e.insn);
+	case EV_BULK: {
+		struct mbar *sb = e.scta ? mem_live_mbar(e.scta, (uint32_t)e.saddr, e.size) : NULL;
+		if (sb)
+			rule_break(L, RULE_MBAR_PLAIN_ACCESS, L->cmask, "cp.async.bulk reads %u bytes "
+				   "at shared 0x%llx over the live mbarrier at 0x%x", e.size,
+				   (unsigned long long)e.saddr, sb->off);
+		if (!e.dcta) {
+			memcpy(e.dst, e.src, e.size);
 			break;
 		}
-		for (uint32_t r = 0; r < e.dcta->cluster->nctas; r++) {
-			if (!(e.ctamask >> r & 1))
+		uint32_t targets = e.multicast ? e.ctamask : 1u << e.dcta->rank;
+		for (uint32_t r = 0; r < e.dcta->cluster->nctas && !L->stop; r++) {
+			if (!(targets >> r & 1))
 				continue;
 			struct cta *c = &e.dcta->cluster->ctas[r];
-			memcpy(c->smem + e.doff, e.src, e.size);
-			mbar_async_complete_tx(L, c, e.mbar_off, e.size, e.insn);
-			if (L->stop)
-				break;
+			bulk_write(L, &e, c, c->smem + e.doff);
+			if (e.has_mbar && !L->stop)
+				mbar_async_complete_tx(L, e.multicast ? c : e.mbar_cta, e.mbar_off,
+						       e.size, e.mbar_gen);
 		}
 		break;
+	}
 	}
 	L->cw = sw;
 	L->ci = si;
@@ -163,10 +204,12 @@ uint32_t async_land_due(struct launch *L, uint64_t now)
 		land_at(L, (uint32_t)i);
 		n++;
 	}
+	L->next_due = async_next_due(L);
 	return n;
 }
 
 struct wait_sel {
+	struct launch *L;
 	struct warp *w;
 	uint32_t lane, below;
 	bool bulk, all;
@@ -179,12 +222,30 @@ static bool in_wait(const struct event *e, void *ctx)
 	       e->bulk_group == s->bulk && (s->all || e->group < s->below);
 }
 
-/* Land, in order, every copy of (w, lane) that a wait_group must see complete. */
+/* An arrive-on of (w, lane) none of whose thread's earlier copies is still in flight. */
+static bool ready_arrive(const struct event *e, void *ctx)
+{
+	const struct wait_sel *s = ctx;
+	if (e->kind != EV_ARRIVE || e->w != s->w || e->lane != s->lane)
+		return false;
+	for (uint32_t i = 0; i < s->L->nevents; i++) {
+		const struct event *o = &s->L->events[i];
+		if (o->kind == EV_COPY && o->w == e->w && o->lane == e->lane && o->seq < e->seq)
+			return false;
+	}
+	return true;
+}
+
+/* Land, in order, every copy of (w, lane) that a wait_group must see complete, then the
+ * arrive-ons that were waiting for them. */
 static void land_waited(struct launch *L, struct wait_sel *s)
 {
 	int32_t i;
 	while (!L->stop && (i = earliest(L, in_wait, s, UINT64_MAX)) >= 0)
 		land_at(L, (uint32_t)i);
+	while (!s->bulk && !L->stop && (i = earliest(L, ready_arrive, s, UINT64_MAX)) >= 0)
+		land_at(L, (uint32_t)i);
+	L->next_due = async_next_due(L);
 }
 
 static bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
@@ -202,9 +263,9 @@ void async_check_access(struct launch *L, struct cta *cta, enum mspace space, ui
 		bool shared = space != MS_GLOBAL;
 		bool hit_dst = false, hit_src = false;
 		if (shared) {
-			bool mine = e->dcta == cta ||
-				    (e->ctamask && e->dcta && e->dcta->cluster == cta->cluster &&
-				     (e->ctamask >> cta->rank & 1));
+			bool mine = e->multicast ? e->dcta && e->dcta->cluster == cta->cluster &&
+							   (e->ctamask >> cta->rank & 1)
+						 : e->dcta == cta;
 			hit_dst = e->dcta && mine && overlaps(addr, size, e->doff, e->size);
 			hit_src = write && e->sspace != MS_GLOBAL && e->scta == cta &&
 				  overlaps(addr, size, e->saddr, e->size);
@@ -263,9 +324,24 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 			   (unsigned long long)(da % 16 ? da : sa));
 		return;
 	}
+	uint32_t ctamask = 0;
+	if (di->flags & DF_MULTICAST) {
+		ctamask = (uint32_t)op_read(L, w, f, &di->s[4], lane) & 0xffff;
+		if (ctamask >> w->cta->cluster->nctas) {
+			rule_break(L, RULE_BULK_MULTICAST_MASK, 1u << lane, "ctaMask 0x%x names CTA "
+				   "rank %d, but the cluster has %u CTAs", ctamask,
+				   31 - __builtin_clz(ctamask), w->cta->cluster->nctas);
+			return;
+		}
+		if (!ctamask)
+			return; /* no destination: nothing is copied, no tx completes (H100) */
+	}
 	struct event *e = push(L);
 	if (!e)
 		return;
+	set_due(L, e, L->steps + latency(L));
+	e->multicast = di->flags & DF_MULTICAST;
+	e->ctamask = ctamask;
 	e->kind = EV_BULK;
 	e->w = w;
 	e->lane = lane;
@@ -328,10 +404,13 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 			   (unsigned long long)size, dc->smem_size);
 		goto drop;
 	}
-	if (di->space == MS_SHARED_CTA && dc != w->cta) {
-		rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "the .shared::cta destination is in "
+	bool foreign_dst = di->space == MS_SHARED_CTA && dc != w->cta;
+	if (foreign_dst) {
+		rule_break(L, RULE_BULK_DST_CTA, 1u << lane, "the .shared::cta destination is in "
 			   "CTA rank %u, not the executing CTA", dc->rank);
-		goto drop;
+		if (L->stop)
+			goto drop;
+		/* the H100 copies there and completes tx on that CTA's barrier (below) */
 	}
 	if (di->flags & DF_SRC_SHARED && dc == w->cta) {
 		rule_break(L, RULE_BULK_DST_CTA, 1u << lane, "a shared::cta to shared::cluster copy "
@@ -340,13 +419,17 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 			goto drop;
 		/* the H100 copies to the executing CTA like any other */
 	}
+	for (uint32_t r = 0, t = e->multicast ? ctamask : 1u << dc->rank; t >> r; r++) {
+		struct cta *c = &dc->cluster->ctas[r];
+		if ((t >> r & 1) && c->exited && c != w->cta) {
+			rule_break(L, RULE_PEER_EXITED, 1u << lane, "cp.async.bulk to the shared "
+				   "memory of CTA rank %u, which has exited", c->rank);
+			goto drop;
+		}
+	}
 	e->dcta = dc;
 	e->doff = doff;
 	e->daddr = doff;
-	if (di->flags & DF_MULTICAST) {
-		e->ctamask = (uint32_t)op_read(L, w, f, &di->s[4], lane) & 0xffff;
-		e->ctamask &= (1u << w->cta->cluster->nctas) - 1;
-	}
 	if (di->flags & DF_COMPLETE_TX) {
 		uint64_t ma = op_addr(L, w, f, &di->s[3], lane);
 		struct cta *mc;
@@ -359,19 +442,20 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 				   "mbarrier address 0x%x is not 8-byte aligned", moff);
 			goto drop;
 		}
-		if (mc != dc) {
+		if (mc != dc && !foreign_dst) {
 			rule_break(L, RULE_BULK_MBAR_CTA, 1u << lane, "the mbarrier is in CTA rank %u "
 				   "but the destination in CTA rank %u", mc->rank, dc->rank);
 			if (L->stop)
 				goto drop;
-			mc = dc; /* the H100 completes tx on the barrier at the same offset there */
 		}
+		/* the H100 completes tx on the barrier at the same offset in the destination */
+		for (uint32_t r = 0, t = e->multicast ? ctamask : 1u << dc->rank; t >> r; r++)
+			if ((t >> r & 1) && !mbar_async_issue_check(L, w, &dc->cluster->ctas[r], moff,
+								   lane, "cp.async.bulk"))
+				goto drop;
 		e->has_mbar = true;
-		e->mbar_cta = mc;
+		e->mbar_cta = dc;
 		e->mbar_off = moff;
-		struct mbar *mb = mbar_lookup(mc, moff);
-		if (mb)
-			mb->inflight++;
 	}
 	return;
 drop:
@@ -400,6 +484,7 @@ static void issue_cp_async(struct launch *L, struct warp *w, struct frame *f,
 	struct event *e = push(L);
 	if (!e)
 		return;
+	set_due(L, e, L->steps + latency(L));
 	e->kind = EV_COPY;
 	e->w = w;
 	e->lane = lane;
@@ -426,24 +511,23 @@ static void issue_arrive(struct launch *L, struct warp *w, struct frame *f,
 	struct mbar *mb = mbar_cp_async_arrive_issue(L, w, f, di, lane);
 	if (!mb)
 		return;
-	uint64_t due = 0;
+	uint64_t after = L->steps;
 	for (uint32_t i = 0; i < L->nevents; i++) {
 		const struct event *o = &L->events[i];
-		if (o->w == w && o->lane == lane && o->kind == EV_COPY && o->due > due)
-			due = o->due;
+		if (o->w == w && o->lane == lane && o->kind == EV_COPY && o->due > after)
+			after = o->due;
 	}
 	struct event *e = push(L);
 	if (!e)
 		return;
+	set_due(L, e, after + (L->cfg.seed ? latency(L) : ARRIVE_LATENCY));
 	e->kind = EV_ARRIVE;
 	e->w = w;
 	e->lane = lane;
 	e->insn = di;
-	if (due > e->due)
-		e->due = due;
+	e->noinc = di->flags & DF_NOINC;
 	e->mbar_cta = mb->cta;
 	e->mbar_off = mb->off;
-	mb->inflight++;
 }
 
 bool async_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
@@ -452,7 +536,7 @@ bool async_exec(struct launch *L, struct warp *w, struct group *g, const struct 
 	struct frame *f = g->frame;
 	for (uint32_t m = mask; m && !L->stop; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		struct wait_sel s = {w, l, 0, false, false};
+		struct wait_sel s = {L, w, l, 0, false, false};
 		switch ((enum ir_op)di->op) {
 		case OP_CP_ASYNC:
 			issue_cp_async(L, w, f, di, l);

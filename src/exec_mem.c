@@ -272,7 +272,6 @@ static void exec_st(struct launch *L, struct warp *w, struct frame *f, const str
 			memcpy(p + i * es, &v, es > 8 ? 8 : es);
 		}
 	}
-	L->epoch++;
 }
 
 /* The new value of an integer or bit-type atomic read-modify-write. */
@@ -343,7 +342,6 @@ static void exec_atom(struct launch *L, struct warp *w, struct frame *f, const s
 		if (!is_red)
 			op_write(f, &di->d, l, extend(old, t));
 	}
-	L->epoch++;
 }
 
 void exec_mem(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,

@@ -347,6 +347,8 @@ static bool exec_cluster_bar(struct launch *L, struct warp *w, struct group *g,
 				return false;
 		}
 		uint32_t fresh = mask & ~twice;
+		if (di->sem != MOD_RELAXED) /* a release arrive publishes the CTA's inits */
+			mbar_fence_init(L, w->cta);
 		w->cbar_arrived |= fresh;
 		w->cbar_waitable |= fresh;
 		for (uint32_t m = fresh; m; m &= m - 1)
@@ -367,6 +369,20 @@ static bool exec_cluster_bar(struct launch *L, struct warp *w, struct group *g,
 	w->cbar_waitable &= ~mask;
 	g->pc++;
 	return true;
+}
+
+/* A fence that orders the thread's earlier writes, mbarrier.init included, for the whole
+ * cluster: release (or acq_rel, sc) at .cluster scope or wider, membar.gl/.sys. Like
+ * fence.mbarrier_init it publishes the CTA's inits at the next cluster barrier (rule 39). */
+static bool releases_cluster(const struct dinsn *di)
+{
+	if (di->flags & DF_PROXY)
+		return false;
+	bool wide = di->scope == MOD_CLUSTER || di->scope == MOD_GPU || di->scope == MOD_SYS ||
+		    di->scope == MOD_GL;
+	bool releases = di->sem == MOD_NONE || di->sem == MOD_RELEASE || di->sem == MOD_ACQ_REL ||
+			di->sem == MOD_SC;
+	return wide && releases;
 }
 
 bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
@@ -445,7 +461,7 @@ bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct d
 	case OP_BARRIER_CLUSTER_WAIT:
 		return exec_cluster_bar(L, w, g, di, mask);
 	case OP_FENCE:
-		if (di->flags & DF_MBARRIER_INIT)
+		if ((di->flags & DF_MBARRIER_INIT) || releases_cluster(di))
 			mbar_fence_init(L, w->cta);
 		if ((di->flags & DF_PROXY) && di->space != MS_GLOBAL) /* fence.proxy.async{.shared*} */
 			mem_proxy_fence(w->cta);
@@ -458,6 +474,10 @@ bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct d
 		return true;
 	}
 	case OP_MEMBAR:
+		if (releases_cluster(di))
+			mbar_fence_init(L, w->cta);
+		g->pc++;
+		return true;
 	case OP_GRIDDEPCONTROL:
 		g->pc++;
 		return true;

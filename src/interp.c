@@ -565,6 +565,7 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			mask &= pred_mask(slot_ptr(f, (uint32_t)di->guard), di->guard_neg);
 		L->cmask = mask;
 		n++;
+		L->steps++;
 		if (L->cfg.trace_all)
 			trace_insn(L, w, di, g->mask, mask);
 		if (!mask) { /* the guard is false for every lane: nothing happens */
@@ -613,6 +614,12 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			L->stop = true;
 			return n;
 		default:
+			/* Asynchronous work lands at its due step, before an instruction that
+			 * could observe it (ALU and control instructions cannot). */
+			if (L->steps >= L->next_due)
+				async_land_due(L, L->steps);
+			if (L->stop)
+				return n;
 			if (!exec_other(L, w, g, di, mask))
 				return n;
 			if (L->cfg.trace_all && di->fam != FAM_MBAR)

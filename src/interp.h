@@ -273,8 +273,12 @@ struct launch {
 	uint32_t kparam_size;
 	uint32_t *kparam_off;
 	uint32_t nthreads_cta;
-	uint64_t steps, thread_steps, max_steps;
-	uint64_t epoch;             /* bumped by every change a waiter could observe          */
+	uint64_t steps, thread_steps, max_steps; /* steps: warp-instructions so far, counted as
+						  * they run: asynchronous work is due at a step */
+	uint64_t epoch;             /* bumped by every change that can unblock a parked group:
+				     * mbarrier and barrier state, async landings, exits. Plain
+				     * stores are not: a test_wait loop that also stores still
+				     * counts as making no progress (deadlock detection)     */
 	uint64_t clock;             /* simulated time (ns), for %globaltimer and latencies    */
 	uint64_t rng;
 	int status;                 /* 0 ok, 1 rule broken, 3 deadlock/steps, 2 bad input     */
@@ -285,6 +289,7 @@ struct launch {
 	/* pending asynchronous events (async.c) */
 	struct event *events;
 	uint32_t nevents, events_cap;
+	uint64_t next_due;          /* earliest due step of the events (UINT64_MAX if none)   */
 	uint64_t event_seq;
 	/* current instruction context, for diagnostics (Lua's savepc) */
 	struct warp *cw;

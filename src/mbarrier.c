@@ -8,6 +8,14 @@
  *   update: each lane's state token records the same prior pending count (H100 behaviour).
  * - State tokens are opaque 64-bit values: magic 0xB7 [63:56], phase low 16 bits [55:40],
  *   object id [39:21], .noComplete flag [20], pending count before the arrive [19:0].
+ * - A wait answers as the H100 does, from the phase parity alone: True iff the parity its
+ *   operand names differs from the barrier's current one. For a legal operand that is
+ *   exactly "that phase completed"; a stale, foreign or forged state (whose top bit the
+ *   H100 reads as its parity) and an invalidated barrier (which keeps its phase) answer the
+ *   same way after their rule is reported.
+ * - cp.async.mbarrier.arrive without .noinc holds the phase open from issue until its
+ *   arrive-on lands, with no visible change to the pending count (H100: pending_count
+ *   right after it is unchanged, yet the phase cannot complete before the copies land).
  * - try_wait parks the group; it answers True when the phase completes and False when the
  *   scheduler finds nothing else that can make progress (sched.c).
  */
@@ -51,6 +59,9 @@ void mbar_describe(const struct mbar *mb, struct strbuf *b)
 	sb_printf(b, "phase %llu, pending %lld of %lld arrivals, tx-count %lld",
 		  (unsigned long long)mb->phase, (long long)mb->pending, (long long)mb->expected,
 		  (long long)mb->tx);
+	if (mb->cp_hold)
+		sb_printf(b, ", %u cp.async arrive-on%s to land", mb->cp_hold,
+			  mb->cp_hold == 1 ? "" : "s");
 	if (!mb->valid)
 		sb_printf(b, " (invalidated)");
 }
@@ -169,7 +180,7 @@ struct mbar *mbar_lookup(struct cta *c, uint32_t off)
 /* Complete the phase if nothing is outstanding: phase += 1, pending := expected. */
 static bool maybe_complete(struct launch *L, struct mbar *mb)
 {
-	if (mb->pending != 0 || mb->tx != 0)
+	if (mb->pending != 0 || mb->tx != 0 || mb->cp_hold)
 		return false;
 	mb->phase++;
 	mb->pending = mb->expected;
@@ -236,6 +247,12 @@ static bool resolve(struct launch *L, struct warp *w, struct frame *f, const str
 			   "%s on the mbarrier of CTA rank %u (only arrive, arrive_drop, expect_tx "
 			   "and complete_tx may act on another CTA's mbarrier)",
 			   ir_op_name(op), (*cta)->rank);
+		return false;
+	}
+	if (*cta != w->cta && (*cta)->exited) {
+		rule_break(L, RULE_MBAR_PEER_EXITED, 1u << lane,
+			   "%s on the mbarrier at shared 0x%x of CTA rank %u, which has exited",
+			   ir_op_name(op), *off, (*cta)->rank);
 		return false;
 	}
 	return true;
@@ -313,6 +330,7 @@ static void do_init(struct launch *L, struct warp *w, struct cta *c, uint32_t of
 	}
 	mb->cta = c;
 	mb->off = off;
+	mb->replaced = old;
 	mb->valid = true;
 	mb->expected = mb->pending = (int64_t)(count & 0xfffff);
 	register_barrier(L, mb);
@@ -354,8 +372,20 @@ static void check_visible(struct launch *L, struct warp *w, struct mbar *mb, uin
 		  "(%s)",
 		  w->cta->rank, mb->cta->rank,
 		  mb->fenced ? "no cluster barrier completed after fence.mbarrier_init"
-			     : "no fence.mbarrier_init after the init");
+			     : "no fence.mbarrier_init, cluster-scope release fence or release "
+			       "barrier.cluster.arrive after the init");
 	mb->vis_reported = true;
+}
+
+/* Rule 26: an arrive-on in phase k+1 needs a wait that returned True for phase k. */
+static void check_observed(struct launch *L, struct mbar *mb, uint32_t lanes, const char *what)
+{
+	if (mb->phase < 1 || mb->observed_prev || mb->unobserved_reported)
+		return;
+	mb->unobserved_reported = true;
+	mbar_rule(L, RULE_MBAR_PHASE_NOT_OBSERVED, lanes, mb,
+		  "%s on phase %llu before any test_wait/try_wait returned True for phase %llu",
+		  what, (unsigned long long)mb->phase, (unsigned long long)mb->phase - 1);
 }
 
 /* The arrive family, one barrier, the combined update of `lanes`:
@@ -382,16 +412,9 @@ static void arrive_combined(struct launch *L, struct warp *w, struct frame *f,
 		txtotal += (int64_t)txc[l];
 	}
 	check_visible(L, w, mb, lanes);
-	if (mb->phase >= 1 && !mb->observed_prev && !mb->unobserved_reported) {
-		mb->unobserved_reported = true;
-		mbar_rule(L, RULE_MBAR_PHASE_NOT_OBSERVED, lanes, mb,
-			  "%s on phase %llu before any test_wait/try_wait returned True for "
-			  "phase %llu",
-			  ir_op_name(op), (unsigned long long)mb->phase,
-			  (unsigned long long)mb->phase - 1);
-		if (L->stop)
-			return;
-	}
+	check_observed(L, mb, lanes, ir_op_name(op));
+	if (L->stop)
+		return;
 	if (di->flags & DF_EXPECT_TX) {
 		for (uint32_t m = lanes; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -492,19 +515,18 @@ static bool first_report(struct mbar *mb, enum rule_id r)
 	return true;
 }
 
-/* The answer of a wait on mb for one lane, without side effects: True iff the phase its
- * operand names has completed. A state that is not this barrier's names no phase that
- * will complete: it answers False, like an open phase (so a polling loop parks instead of
- * spinning, and the scheduler can find the deadlock). */
-static bool wait_answer(const struct launch *L, const struct dinsn *di, const struct mbar *mb,
-			uint64_t arg)
+/* The answer of a wait on mb for one lane, without side effects: True iff the phase parity
+ * its operand names differs from the current one (see the notes at the top). */
+static bool wait_answer(const struct dinsn *di, const struct mbar *mb, uint64_t arg)
 {
+	uint64_t parity;
 	if (di->flags & DF_PARITY)
-		return (arg & 1) != (mb->phase & 1);
-	struct token k = token_read(arg);
-	if (!token_of(L, k, mb))
-		return false;
-	return (((uint32_t)(mb->phase & 0xffff) - k.phase16) & 0xffff) != 0;
+		parity = arg;
+	else if (token_read(arg).ok)
+		parity = token_read(arg).phase16;
+	else
+		parity = arg >> 63; /* not an arrive's state: the H100 reads the top bit */
+	return (parity & 1) != (mb->phase & 1);
 }
 
 /* The rules on a wait's operand (ISA 9.7.13.15.16): parity 0 or 1; a state from an arrive
@@ -538,18 +560,19 @@ static void check_wait_operand(struct launch *L, const struct dinsn *di, struct 
 }
 
 /* Evaluate a wait for one lane: check its operand, answer, and record that phase-1 was
- * observed (rule mbarrier-phase-not-observed). A stale state answers True (its phase did
- * complete) but observes nothing. */
+ * observed (rule mbarrier-phase-not-observed). Only a legal operand observes: a stale,
+ * foreign or forged state may answer True but observes nothing. */
 static bool wait_lane(struct launch *L, const struct dinsn *di, struct mbar *mb, uint64_t arg,
 		      uint32_t lane)
 {
 	check_wait_operand(L, di, mb, arg, lane);
-	bool r = wait_answer(L, di, mb, arg);
+	bool r = wait_answer(di, mb, arg);
+	struct token k = token_read(arg);
 	bool names_previous = di->flags & DF_PARITY
 				      ? mb->phase >= 1
-				      : (((uint32_t)(mb->phase & 0xffff) - token_read(arg).phase16) &
-					 0xffff) == 1;
-	if (r && names_previous)
+				      : token_of(L, k, mb) &&
+						(((uint32_t)(mb->phase & 0xffff) - k.phase16) & 0xffff) == 1;
+	if (r && names_previous && mb->valid)
 		mb->observed_prev = true;
 	return r;
 }
@@ -608,8 +631,8 @@ static bool exec_wait(struct launch *L, struct warp *w, struct group *g, const s
 					  "on");
 		if (L->stop)
 			return true;
-		/* An invalidated barrier never completes: its waits answer False. */
-		if (mb->valid && wait_answer(L, di, mb, op_read(L, w, f, &di->s[1], l)))
+		/* An invalidated barrier keeps the phase it had (it never completes another) */
+		if (wait_answer(di, mb, op_read(L, w, f, &di->s[1], l)))
 			done |= 1u << l;
 		mbs[l] = mb;
 		if (!first)
@@ -639,8 +662,7 @@ static bool exec_wait(struct launch *L, struct warp *w, struct group *g, const s
 	g->timed_out = false;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		bool r = mbs[l]->valid &&
-			 wait_lane(L, di, mbs[l], op_read(L, w, f, &di->s[1], l), l);
+		bool r = wait_lane(L, di, mbs[l], op_read(L, w, f, &di->s[1], l), l);
 		op_write(f, &di->d, l, r);
 	}
 	if (L->cfg.trace_mbar)
@@ -778,33 +800,49 @@ bool mbar_exec(struct launch *L, struct warp *w, struct group *g, const struct d
 	}
 }
 
-/* Async landings run with the issuing instruction as the diagnostic context. */
-static struct mbar *async_target(struct launch *L, struct cta *c, uint32_t off,
+/* The barrier an asynchronous operation lands on: valid, and made before the operation
+ * was issued. Landings run with the issuing instruction as the diagnostic context. */
+static struct mbar *async_target(struct launch *L, struct cta *c, uint32_t off, uint32_t gen,
 				 const char *what)
 {
 	struct mbar *mb = mbar_lookup(c, off);
-	if (mb && mb->valid)
-		return mb;
-	report_no_barrier(L, mb, c, off, 0, what, "lands on");
-	return NULL;
+	if (!mb || !mb->valid) {
+		report_no_barrier(L, mb, c, off, L->cmask, what, "lands on");
+		return NULL;
+	}
+	/* Made after the issue: the one that stood here then was invalidated and replaced. (If
+	 * none stood here, the issue already reported it.) */
+	for (const struct mbar *o = mb->id > gen ? mb->replaced : NULL; o; o = o->replaced)
+		if (o->id <= gen) {
+			mbar_rule(L, RULE_MBAR_INVALIDATED, L->cmask, mb,
+				  "%s lands on shared 0x%x of CTA rank %u, whose mbarrier was "
+				  "invalidated and initialised again after the operation was issued",
+				  what, off, c->rank);
+			return NULL;
+		}
+	return mb;
+}
+
+bool mbar_async_issue_check(struct launch *L, struct warp *w, struct cta *c, uint32_t off,
+			    uint32_t lane, const char *what)
+{
+	return c != w->cta || live_barrier(L, c, off, 1u << lane, what) != NULL;
 }
 
 void mbar_async_complete_tx(struct launch *L, struct cta *c, uint32_t off, uint32_t bytes,
-			    const struct dinsn *src)
+			    uint32_t gen)
 {
-	(void)src;
-	struct mbar *mb = async_target(L, c, off, "the complete-tx of cp.async.bulk");
+	struct mbar *mb = async_target(L, c, off, gen, "the complete-tx of cp.async.bulk");
 	if (!mb)
 		return;
+	check_visible(L, L->cw, mb, L->cmask);
 	struct mbar before = *mb;
 	if (mb->tx - (int64_t)bytes < -MBAR_MAXCNT) {
-		mbar_rule(L, RULE_MBAR_TX_RANGE, 0, mb,
+		mbar_rule(L, RULE_MBAR_TX_RANGE, L->cmask, mb,
 			  "complete-tx of %u bytes takes tx-count below -%u", bytes, MBAR_MAXCNT);
 		return;
 	}
 	mb->tx -= bytes;
-	if (mb->inflight)
-		mb->inflight--;
 	L->epoch++;
 	maybe_complete(L, mb);
 	char detail[64];
@@ -812,21 +850,25 @@ void mbar_async_complete_tx(struct launch *L, struct cta *c, uint32_t off, uint3
 	trace_update(L, L->cw, L->cmask, "the copy lands: complete-tx on", detail, mb, &before);
 }
 
-void mbar_async_arrive(struct launch *L, struct cta *c, uint32_t off, const struct dinsn *src)
+void mbar_async_arrive(struct launch *L, struct cta *c, uint32_t off, bool noinc, uint32_t gen)
 {
-	(void)src;
-	struct mbar *mb = async_target(L, c, off, "the arrive-on of cp.async.mbarrier.arrive");
+	const char *what = "the arrive-on of cp.async.mbarrier.arrive";
+	struct mbar *mb = async_target(L, c, off, gen, what);
 	if (!mb)
 		return;
 	struct mbar before = *mb;
-	if (mb->pending < 1) {
-		mbar_rule(L, RULE_MBAR_OVER_ARRIVAL, 0, mb,
-			  "the arrive-on of cp.async.mbarrier.arrive finds no pending arrival");
+	check_observed(L, mb, L->cmask, what);
+	if (L->stop)
 		return;
+	if (!noinc && mb->cp_hold) {
+		mb->cp_hold--; /* the +1 of its issue and this arrive-on: no net change */
+	} else if (mb->pending < 1) {
+		mbar_rule(L, RULE_MBAR_OVER_ARRIVAL, L->cmask, mb,
+			  "%s finds no pending arrival", what);
+		return;
+	} else {
+		mb->pending--;
 	}
-	mb->pending--;
-	if (mb->inflight)
-		mb->inflight--;
 	L->epoch++;
 	maybe_complete(L, mb);
 	trace_update(L, L->cw, L->cmask, "the copies landed: arrive-on", "1 arrival", mb, &before);
@@ -868,12 +910,13 @@ struct mbar *mbar_cp_async_arrive_issue(struct launch *L, struct warp *w, struct
 				return NULL;
 			/* the H100 carries on: the +1 and the later arrive-on cancel */
 		}
-		mb->pending++;
+		mb->cp_hold++;
 	}
 	trace_update(L, w, 1u << lane, noinc ? "cp.async.mbarrier.arrive.noinc"
 					      : "cp.async.mbarrier.arrive",
 		     noinc ? "arrive-on once the thread's cp.async copies land"
-			   : "pending +1 now, arrive-on once the thread's cp.async copies land",
+			   : "holds the phase open until the thread's cp.async copies land, then "
+			     "arrives (no net arrival)",
 		     mb, &before);
 	return mb;
 }

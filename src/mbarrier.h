@@ -16,6 +16,7 @@ struct mbar {
 	struct cta *cta;
 	uint32_t off;           /* shared offset in its CTA                                  */
 	uint32_t id;            /* index + 1 in the launch's table (state tokens carry it)    */
+	struct mbar *replaced;  /* the object an init at the same place replaced, or NULL     */
 	bool valid;
 	uint64_t phase;         /* completed phases                                          */
 	int64_t expected, pending, tx;
@@ -23,9 +24,11 @@ struct mbar {
 	bool observed_prev;     /* a wait returned True for phase-1 (ISA 9.7.13.15.4)         */
 	bool unobserved_reported;
 	bool vis_reported;       /* rule 39 reported once per object                        */
+	uint32_t cp_hold;       /* arrive-ons of cp.async.mbarrier.arrive (no .noinc) still to
+				 * land: they hold the phase open without counting as pending
+				 * arrivals (the H100 makes each one a transaction of 1)        */
 	bool fenced;            /* fence.mbarrier_init ran in its CTA after the init          */
 	uint32_t fence_cbar_phase; /* cluster-barrier phase at that fence                     */
-	uint64_t inflight;      /* asynchronous arrive/complete-tx still to land on it        */
 	uint32_t inval_line;    /* source line of the mbarrier.inval that ended it (messages) */
 	uint64_t reported;      /* wait rules already reported on it (bit = rule id)          */
 };
@@ -37,13 +40,21 @@ bool mbar_exec(struct launch *L, struct warp *w, struct group *g, const struct d
 	       uint32_t mask);
 
 /* Asynchronous effects landing on the barrier at (cta, off): complete-tx of `bytes`, or
- * the arrive-on of cp.async.mbarrier.arrive. `src` is the issuing instruction, for
- * diagnostics. */
+ * the arrive-on of cp.async.mbarrier.arrive (`noinc`: it counts as an arrival, else it
+ * releases the hold its issue took). `gen` is L->nmbars when the operation was issued: a
+ * barrier made after it (inval, init) is not the one it was issued against. The launch's
+ * current-instruction context is the issuing one (async.c). */
 void mbar_async_complete_tx(struct launch *L, struct cta *c, uint32_t off, uint32_t bytes,
-			    const struct dinsn *src);
-void mbar_async_arrive(struct launch *L, struct cta *c, uint32_t off, const struct dinsn *src);
+			    uint32_t gen);
+void mbar_async_arrive(struct launch *L, struct cta *c, uint32_t off, bool noinc, uint32_t gen);
 /* The mbarrier object at (c, off), valid or invalidated; NULL if none was ever made there. */
 struct mbar *mbar_lookup(struct cta *c, uint32_t off);
+/* At the issue of an asynchronous operation that will land on the barrier at (c, off):
+ * the executing CTA's own barrier must be valid now (else the lifecycle rules); another
+ * CTA's is checked when the operation lands (mbarrier-init-not-visible: its init must have
+ * been made visible to this CTA). False when the operation must be dropped. */
+bool mbar_async_issue_check(struct launch *L, struct warp *w, struct cta *c, uint32_t off,
+			    uint32_t lane, const char *what);
 
 /* cp.async.mbarrier.arrive at issue: resolve the barrier of `lane`, and without .noinc raise
  * its pending count by one (the asynchronous arrive-on lands later). NULL if a rule broke. */

@@ -153,23 +153,28 @@ bool mem_proxy_dirty(const struct cta *c, uint32_t off, uint32_t size)
 	return false;
 }
 
+struct mbar *mem_live_mbar(const struct cta *c, uint32_t off, uint32_t size)
+{
+	if (!c->mbar_at || !size)
+		return NULL;
+	for (uint32_t w = off / 8; w <= (off + size - 1) / 8; w++) {
+		struct mbar *mb = c->mbar_at[w];
+		if (mb && mb->valid)
+			return mb;
+	}
+	return NULL;
+}
+
 void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t size, bool write,
 		      uint32_t lane)
 {
 	if (write)
 		mark_proxy_dirty(c, off, size);
-	if (c->mbar_at) {
-		for (uint32_t w = off / 8; w <= (off + size - 1) / 8; w++) {
-			struct mbar *mb = c->mbar_at[w];
-			if (mb && mb->valid) {
-				rule_break(L, RULE_MBAR_PLAIN_ACCESS, 1u << lane,
-					   "ordinary %s of %u bytes at shared 0x%x touches the live "
-					   "mbarrier at 0x%x",
-					   write ? "store" : "load", size, off, mb->off);
-				break;
-			}
-		}
-	}
+	struct mbar *mb = mem_live_mbar(c, off, size);
+	if (mb)
+		rule_break(L, RULE_MBAR_PLAIN_ACCESS, 1u << lane,
+			   "ordinary %s of %u bytes at shared 0x%x touches the live mbarrier at 0x%x",
+			   write ? "store" : "load", size, off, mb->off);
 	if (L->nevents)
 		async_check_access(L, c, MS_SHARED_CTA, off, size, write, lane);
 }

@@ -60,6 +60,8 @@ enum mspace mem_generic_space(uint64_t addr);
 bool mem_cluster_decode(struct launch *L, struct cta *self, uint64_t addr, struct cta **cta,
 			uint32_t *off);
 /* Check ordinary accesses against live mbarriers and in-flight async copies. */
+/* The first valid mbarrier among the bytes [off, off+size) of c's shared memory, or NULL. */
+struct mbar *mem_live_mbar(const struct cta *c, uint32_t off, uint32_t size);
 void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t size, bool write,
 		      uint32_t lane);
 

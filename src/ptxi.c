@@ -331,6 +331,7 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 	struct launch L;
 	memset(&L, 0, sizeof L);
 	L.P = m->prog;
+	L.next_due = UINT64_MAX;
 	L.diag = &m->diag;
 	L.file = &m->file;
 	L.kernel = find_kernel(m, cfg->kernel);

@@ -491,8 +491,7 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 				/* thread-instructions: the group's lanes, guarded-off ones included */
 				L->thread_steps += (uint64_t)n * lanes;
 				budget = n >= budget ? 0 : budget - n;
-				L->steps += n;
-				L->clock += n;
+				L->clock += n; /* L->steps counts as they run (interp.c) */
 				w->steps += n;
 				ran |= n > 0;
 				if (L->nevents)
