@@ -56,6 +56,54 @@ struct event {
 	struct cta *scta;
 };
 
+/* A bulk copy that landed, until its completion is observed: by a wait on its mbarrier that
+ * returns True once the barrier has left the phase the complete-tx landed in, or (a copy to
+ * global memory) by the issuing thread's cp.async.bulk.wait_group. Reading or writing the
+ * destination before that is a race the timing of this run happened to hide. */
+struct landed {
+	struct cta *cta;            /* destination CTA; NULL: global memory                  */
+	uint64_t addr;              /* shared offset or global address                       */
+	uint32_t size;
+	const struct mbar *mb;      /* mbarrier completion: the barrier and its phase then    */
+	uint64_t phase;
+	struct warp *w;             /* bulk-group completion: the issuing thread and group   */
+	uint32_t lane, group;
+	const struct dinsn *insn;
+};
+
+enum { MAX_LANDED = 4096 }; /* beyond this, the oldest records are forgotten */
+
+static void remember_landed(struct launch *L, const struct landed *r)
+{
+	if (L->nlanded == MAX_LANDED) {
+		memmove(L->landed, L->landed + 1, (MAX_LANDED - 1) * sizeof *L->landed);
+		L->nlanded--;
+	}
+	if (L->nlanded == L->landed_cap) {
+		uint32_t cap = L->landed_cap ? L->landed_cap * 2 : 16;
+		struct landed *n = realloc(L->landed, cap * sizeof *n);
+		if (!n)
+			return; /* the check is lost, the run is not */
+		L->landed = n;
+		L->landed_cap = cap;
+	}
+	L->landed[L->nlanded++] = *r;
+}
+
+static void forget_landed(struct launch *L, uint32_t i)
+{
+	L->landed[i] = L->landed[--L->nlanded];
+}
+
+void async_observed(struct launch *L, const struct mbar *mb, uint64_t phase)
+{
+	for (uint32_t i = 0; i < L->nlanded;)
+		if (L->landed[i].mb == mb && L->landed[i].phase < phase)
+			forget_landed(L, i);
+		else
+			i++;
+}
+
 static uint64_t latency(struct launch *L)
 {
 	if (!L->cfg.seed)
@@ -96,7 +144,14 @@ static void set_due(struct launch *L, struct event *e, uint64_t due)
 void async_reset(struct launch *L)
 {
 	L->nevents = 0;
+	L->nlanded = 0;
 	L->next_due = UINT64_MAX;
+}
+
+void async_free(struct launch *L)
+{
+	free(L->events);
+	free(L->landed);
 }
 
 uint64_t async_next_due(struct launch *L)
@@ -150,8 +205,11 @@ static void land(struct launch *L, struct event e)
 			rule_break(L, RULE_MBAR_PLAIN_ACCESS, L->cmask, "cp.async.bulk reads %u bytes "
 				   "at shared 0x%llx over the live mbarrier at 0x%x", e.size,
 				   (unsigned long long)e.saddr, sb->off);
+		struct landed rec = {.addr = e.daddr, .size = e.size, .w = e.w, .lane = e.lane,
+				     .group = e.group, .insn = e.insn};
 		if (!e.dcta) {
 			memcpy(e.dst, e.src, e.size);
+			remember_landed(L, &rec);
 			break;
 		}
 		uint32_t targets = e.multicast ? e.ctamask : 1u << e.dcta->rank;
@@ -160,9 +218,17 @@ static void land(struct launch *L, struct event e)
 				continue;
 			struct cta *c = &e.dcta->cluster->ctas[r];
 			bulk_write(L, &e, c, c->smem + e.doff);
-			if (e.has_mbar && !L->stop)
-				mbar_async_complete_tx(L, e.multicast ? c : e.mbar_cta, e.mbar_off,
-						       e.size, e.mbar_gen);
+			if (!e.has_mbar || L->stop)
+				continue;
+			struct cta *mc = e.multicast ? c : e.mbar_cta;
+			struct mbar *mb = mbar_lookup(mc, e.mbar_off);
+			if (mb && mb->valid) {
+				rec.cta = c;
+				rec.mb = mb;
+				rec.phase = mb->phase;
+				remember_landed(L, &rec);
+			}
+			mbar_async_complete_tx(L, mc, e.mbar_off, e.size, e.mbar_gen);
 		}
 		break;
 	}
@@ -213,6 +279,7 @@ struct wait_sel {
 	struct warp *w;
 	uint32_t lane, below;
 	bool bulk, all;
+	bool read;                  /* cp.async.bulk.wait_group.read: sources only            */
 };
 
 static bool in_wait(const struct event *e, void *ctx)
@@ -246,6 +313,14 @@ static void land_waited(struct launch *L, struct wait_sel *s)
 	while (!s->bulk && !L->stop && (i = earliest(L, ready_arrive, s, UINT64_MAX)) >= 0)
 		land_at(L, (uint32_t)i);
 	L->next_due = async_next_due(L);
+	/* a bulk wait_group (not .read) observes the completion of those copies */
+	for (uint32_t k = 0; s->bulk && !s->read && k < L->nlanded;) {
+		const struct landed *r = &L->landed[k];
+		if (!r->mb && r->w == s->w && r->lane == s->lane && (s->all || r->group < s->below))
+			forget_landed(L, k);
+		else
+			k++;
+	}
 }
 
 static bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
@@ -284,6 +359,22 @@ void async_check_access(struct launch *L, struct cta *cta, enum mspace space, ui
 				   hit_dst ? "destination" : "source", l);
 			return;
 		}
+	}
+	for (uint32_t i = 0; i < L->nlanded; i++) {
+		const struct landed *r = &L->landed[i];
+		if (r->cta != cta || !overlaps(addr, size, r->addr, r->size))
+			continue;
+		uint32_t l;
+		src_locate(L->file, r->insn->ir->span.off, &l, &(uint32_t){0});
+		rule_break(L, RULE_ASYNC_RACE, 1u << lane,
+			   "%s of %u bytes at %s 0x%llx touches the destination of the bulk copy issued "
+			   "at line %u before its completion was observed (it landed, but %s)",
+			   write ? "store" : "load", size, cta ? "shared" : "global",
+			   (unsigned long long)addr, l,
+			   r->mb ? "no wait on its mbarrier has returned True since"
+				 : "the issuing thread has not waited for its bulk group");
+		forget_landed(L, i);
+		return;
 	}
 }
 
@@ -536,7 +627,7 @@ bool async_exec(struct launch *L, struct warp *w, struct group *g, const struct 
 	struct frame *f = g->frame;
 	for (uint32_t m = mask; m && !L->stop; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		struct wait_sel s = {L, w, l, 0, false, false};
+		struct wait_sel s = {.L = L, .w = w, .lane = l};
 		switch ((enum ir_op)di->op) {
 		case OP_CP_ASYNC:
 			issue_cp_async(L, w, f, di, l);
@@ -562,6 +653,7 @@ bool async_exec(struct launch *L, struct warp *w, struct group *g, const struct 
 		case OP_CP_ASYNC_BULK_WAIT_GROUP: {
 			uint64_t n = op_read(L, w, f, &di->s[0], l);
 			s.bulk = di->op == OP_CP_ASYNC_BULK_WAIT_GROUP;
+			s.read = di->flags & DF_READ;
 			uint32_t open = s.bulk ? w->bulk_open[l] : w->cp_open[l];
 			s.below = n >= open ? 0 : open - (uint32_t)n;
 			land_waited(L, &s);

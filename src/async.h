@@ -21,11 +21,21 @@ bool async_exec(struct launch *L, struct warp *w, struct group *g, const struct 
 uint32_t async_land_due(struct launch *L, uint64_t now);
 /* The due time of the earliest pending event (UINT64_MAX if none). */
 uint64_t async_next_due(struct launch *L);
-/* Ordinary access check against in-flight copies (rule async-copy-race). cta is the shared
- * memory owner for shared accesses, NULL for global. */
+/* Ordinary access check against copies in flight, and against bulk copies that landed but
+ * whose completion no one has observed yet (rule async-copy-race). cta is the shared memory
+ * owner for shared accesses, NULL for global. Call it only when async_watching. */
 void async_check_access(struct launch *L, struct cta *cta, enum mspace space, uint64_t addr,
 			uint32_t size, bool write, uint32_t lane);
-/* Forget everything pending (end of a launch). */
+static inline bool async_watching(const struct launch *L)
+{
+	return L->nevents || L->nlanded;
+}
+/* A wait on mb returned True with mb in phase `phase`: the bulk copies whose complete-tx
+ * landed in an earlier phase are observed. */
+void async_observed(struct launch *L, const struct mbar *mb, uint64_t phase);
+/* Forget everything pending (end of a cluster), and free what async.c allocated (end of a
+ * launch: async_free). */
 void async_reset(struct launch *L);
+void async_free(struct launch *L);
 
 #endif

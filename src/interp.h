@@ -261,6 +261,7 @@ struct launch_config {
 };
 
 struct event;
+struct landed;
 
 struct launch {
 	struct dprog *P;
@@ -290,6 +291,8 @@ struct launch {
 	struct event *events;
 	uint32_t nevents, events_cap;
 	uint64_t next_due;          /* earliest due step of the events (UINT64_MAX if none)   */
+	struct landed *landed;      /* bulk copies landed but not yet observed (async.c)      */
+	uint32_t nlanded, landed_cap;
 	uint64_t event_seq;
 	/* current instruction context, for diagnostics (Lua's savepc) */
 	struct warp *cw;

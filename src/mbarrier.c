@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "async.h"
 #include "memory.h"
 
 #define TOKEN_MAGIC 0xB7ull
@@ -568,12 +569,14 @@ static bool wait_lane(struct launch *L, const struct dinsn *di, struct mbar *mb,
 	check_wait_operand(L, di, mb, arg, lane);
 	bool r = wait_answer(di, mb, arg);
 	struct token k = token_read(arg);
+	bool legal = (di->flags & DF_PARITY) || token_of(L, k, mb);
 	bool names_previous = di->flags & DF_PARITY
 				      ? mb->phase >= 1
-				      : token_of(L, k, mb) &&
-						(((uint32_t)(mb->phase & 0xffff) - k.phase16) & 0xffff) == 1;
+				      : legal && (((uint32_t)(mb->phase & 0xffff) - k.phase16) & 0xffff) == 1;
 	if (r && names_previous && mb->valid)
 		mb->observed_prev = true;
+	if (r && legal && mb->valid && L->nlanded)
+		async_observed(L, mb, mb->phase);
 	return r;
 }
 

@@ -175,7 +175,7 @@ void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t si
 		rule_break(L, RULE_MBAR_PLAIN_ACCESS, 1u << lane,
 			   "ordinary %s of %u bytes at shared 0x%x touches the live mbarrier at 0x%x",
 			   write ? "store" : "load", size, off, mb->off);
-	if (L->nevents)
+	if (async_watching(L))
 		async_check_access(L, c, MS_SHARED_CTA, off, size, write, lane);
 }
 
@@ -235,7 +235,7 @@ bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace spa
 		if (!r)
 			return out_of_bounds(L, lane, space, addr, size, "every allocation");
 		out->p = r->data + (addr - r->base);
-		if (L->nevents)
+		if (async_watching(L))
 			async_check_access(L, NULL, MS_GLOBAL, addr, size, write, lane);
 		return true;
 	}

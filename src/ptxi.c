@@ -384,7 +384,7 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 	for (uint32_t i = 0; i < L.nmbars; i++)
 		free(L.mbars[i]);
 	free(L.mbars);
-	free(L.events);
+	async_free(&L);
 	if (out)
 		*out = run;
 	else
