@@ -2144,8 +2144,30 @@ static void check_unlisted(struct ck *c, const struct ir_insn *in)
 	(void)space;     /* ld/st addresses: space_match_check */
 }
 
+/* ISA 6.4.3: the elements of a vector destination must be distinct registers. ptxas
+ * accepts a repeat; the run reports it (rule vector-destination-repeated) when it runs. */
+static void vector_destination_check(struct ck *c, const struct ir_insn *in)
+{
+	if (in->op == OP_ST || in->nopnds < 1 || in->opnds[0].kind != OPND_VEC)
+		return;
+	const struct ir_operand *v = &in->opnds[0];
+	for (uint32_t i = 1; i < v->vec.n; i++)
+		for (uint32_t k = 0; k < i; k++) {
+			const struct ir_operand *a = &v->vec.elems[k], *b = &v->vec.elems[i];
+			if (a->kind == OPND_REG && b->kind == OPND_REG && a->ref.sym == b->ref.sym &&
+			    a->ref.index == b->ref.index && a->ref.comp == b->ref.comp) {
+				warning(c, b->span, "the vector destination of %s names '%.*s' twice: "
+					"the manual leaves the result undefined (ptxas accepts it)",
+					ir_op_name(in->op), (int)b->span.len,
+					c->m->file->text + b->span.off);
+				return;
+			}
+		}
+}
+
 static void check_insn(struct ck *c, const struct ir_insn *in)
 {
+	vector_destination_check(c, in);
 	/* Special registers: version and target gates apply wherever they are read. */
 	for (unsigned i = 0; i < in->nopnds; i++) {
 		const struct ir_operand *o = &in->opnds[i];

@@ -618,6 +618,9 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			 * could observe it (ALU and control instructions cannot). */
 			if (L->steps >= L->next_due)
 				async_land_due(L, L->steps);
+			if (di->flags & DF_VEC_DUP)
+				rule_break(L, RULE_VEC_DST_REPEATED, mask, "the vector destination "
+					   "names one register twice (the last element is kept)");
 			if (L->stop)
 				return n;
 			if (!exec_other(L, w, g, di, mask))

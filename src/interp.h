@@ -97,6 +97,7 @@ enum {
 	DF_DST_GLOBAL = 1u << 19,
 	DF_SRC_SHARED = 1u << 20,
 	DF_CTA_SPACE = 1u << 21,     /* .shared::cta written (not plain .shared)                 */
+	DF_VEC_DUP = 1u << 22,       /* a vector destination names one register twice           */
 };
 
 struct dinsn {

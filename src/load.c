@@ -864,6 +864,19 @@ static int dest_count(enum ir_op op, const struct ir_insn *in)
 	}
 }
 
+/* A vector destination with one register twice (ISA 6.4.3: undefined). */
+static bool repeats_register(const struct dop *d)
+{
+	if (d->kind != DOP_VEC)
+		return false;
+	for (uint32_t i = 1; i < d->nelem; i++)
+		for (uint32_t k = 0; k < i; k++)
+			if (d->elems[i].kind == DOP_REG && d->elems[k].kind == DOP_REG &&
+			    d->elems[i].slot == d->elems[k].slot && d->elems[i].comp == d->elems[k].comp)
+				return true;
+	return false;
+}
+
 static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dinsn *di)
 {
 	struct mods md;
@@ -954,6 +967,8 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 	}
 	if (!decode_operands(ld, in, di, dest_count(in->op, in)))
 		return false;
+	if (repeats_register(&di->d))
+		di->flags |= DF_VEC_DUP;
 	switch (in->op) {
 	case OP_LD:
 	case OP_LDU:
