@@ -30,9 +30,16 @@
 
 #define TOKEN_MAGIC 0xB7ull
 
+#define TOKEN_IDS 0x7ffffu /* ids 1..2^19-1 in a token: object ids wrap around */
+
+static uint32_t token_id(const struct mbar *mb)
+{
+	return (mb->id - 1) % TOKEN_IDS + 1;
+}
+
 static uint64_t token_make(const struct mbar *mb, int64_t pending_before, bool nocomplete)
 {
-	return TOKEN_MAGIC << 56 | (mb->phase & 0xffff) << 40 | (uint64_t)(mb->id & 0x7ffff) << 21 |
+	return TOKEN_MAGIC << 56 | (mb->phase & 0xffff) << 40 | (uint64_t)token_id(mb) << 21 |
 	       (uint64_t)nocomplete << 20 | ((uint64_t)pending_before & 0xfffff);
 }
 
@@ -500,9 +507,9 @@ static void tx_update(struct launch *L, struct warp *w, const struct dinsn *di,
 }
 
 /* Does state token k come from an arrive on mb? */
-static bool token_of(const struct launch *L, struct token k, const struct mbar *mb)
+static bool token_of(struct token k, const struct mbar *mb)
 {
-	return k.ok && k.id != 0 && k.id <= L->nmbars && L->mbars[k.id - 1] == mb;
+	return k.ok && k.id == token_id(mb);
 }
 
 /* A polling loop breaks a wait rule again on every iteration; with --keep-going each such
@@ -543,12 +550,12 @@ static void check_wait_operand(struct launch *L, const struct dinsn *di, struct 
 		return;
 	}
 	struct token k = token_read(arg);
-	if (!token_of(L, k, mb)) {
+	if (!token_of(k, mb)) {
 		if (first_report(mb, RULE_MBAR_FOREIGN_STATE))
 			mbar_rule(L, RULE_MBAR_FOREIGN_STATE, 1u << lane, mb,
 				  "state 0x%016llx is not a state of this mbarrier: %s",
 				  (unsigned long long)arg,
-				  !k.ok || k.id == 0 || k.id > L->nmbars
+				  !k.ok || k.id == 0 || (k.id > L->nmbars && L->nmbars < TOKEN_IDS)
 					  ? "it was not produced by an mbarrier arrive"
 					  : "it was produced by an arrive on another mbarrier object");
 		return;
@@ -569,7 +576,7 @@ static bool wait_lane(struct launch *L, const struct dinsn *di, struct mbar *mb,
 	check_wait_operand(L, di, mb, arg, lane);
 	bool r = wait_answer(di, mb, arg);
 	struct token k = token_read(arg);
-	bool legal = (di->flags & DF_PARITY) || token_of(L, k, mb);
+	bool legal = (di->flags & DF_PARITY) || token_of(k, mb);
 	bool names_previous = di->flags & DF_PARITY
 				      ? mb->phase >= 1
 				      : legal && (((uint32_t)(mb->phase & 0xffff) - k.phase16) & 0xffff) == 1;
