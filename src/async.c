@@ -46,8 +46,8 @@ struct event {
 	uint32_t ctamask;           /* multicast: the destination CTAs' ranks                */
 	bool multicast;
 	bool noinc;                 /* EV_ARRIVE: .noinc (else it releases the phase hold)   */
-	bool has_mbar;
-	uint32_t mbar_off;
+	bool has_mbar;              /* EV_BULK: complete-tx on each destination's barrier at */
+	uint32_t mbar_off;          /* mbar_off; EV_ARRIVE: the arrive-on at mbar_cta       */
 	struct cta *mbar_cta;
 	uint32_t mbar_gen;          /* L->nmbars at issue (mbar_async_*)                     */
 	/* ranges for race checks */
@@ -163,6 +163,12 @@ uint64_t async_next_due(struct launch *L)
 	return best;
 }
 
+/* The ranks a bulk copy to shared memory lands in: ctaMask's, or the destination's. */
+static uint32_t bulk_targets(const struct event *e)
+{
+	return e->multicast ? e->ctamask : 1u << e->dcta->rank;
+}
+
 /* A bulk copy's bytes into CTA c: the CTA must still run, and no live mbarrier may lie
  * under them (the H100 writes the bytes and leaves the barrier as it was). */
 static void bulk_write(struct launch *L, const struct event *e, struct cta *c, uint8_t *dst)
@@ -212,23 +218,22 @@ static void land(struct launch *L, struct event e)
 			remember_landed(L, &rec);
 			break;
 		}
-		uint32_t targets = e.multicast ? e.ctamask : 1u << e.dcta->rank;
-		for (uint32_t r = 0; r < e.dcta->cluster->nctas && !L->stop; r++) {
-			if (!(targets >> r & 1))
+		/* each destination CTA gets the bytes and the complete-tx on its barrier */
+		for (uint32_t r = 0, t = bulk_targets(&e); t >> r && !L->stop; r++) {
+			if (!(t >> r & 1))
 				continue;
 			struct cta *c = &e.dcta->cluster->ctas[r];
 			bulk_write(L, &e, c, c->smem + e.doff);
 			if (!e.has_mbar || L->stop)
 				continue;
-			struct cta *mc = e.multicast ? c : e.mbar_cta;
-			struct mbar *mb = mbar_lookup(mc, e.mbar_off);
+			struct mbar *mb = mbar_lookup(c, e.mbar_off);
 			if (mb && mb->valid) {
 				rec.cta = c;
 				rec.mb = mb;
 				rec.phase = mb->phase;
 				remember_landed(L, &rec);
 			}
-			mbar_async_complete_tx(L, mc, e.mbar_off, e.size, e.mbar_gen);
+			mbar_async_complete_tx(L, c, e.mbar_off, e.size, e.mbar_gen);
 		}
 		break;
 	}
@@ -510,7 +515,10 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 			goto drop;
 		/* the H100 copies to the executing CTA like any other */
 	}
-	for (uint32_t r = 0, t = e->multicast ? ctamask : 1u << dc->rank; t >> r; r++) {
+	e->dcta = dc;
+	e->doff = doff;
+	e->daddr = doff;
+	for (uint32_t r = 0, t = bulk_targets(e); t >> r; r++) {
 		struct cta *c = &dc->cluster->ctas[r];
 		if ((t >> r & 1) && c->exited && c != w->cta) {
 			rule_break(L, RULE_PEER_EXITED, 1u << lane, "cp.async.bulk to the shared "
@@ -518,9 +526,6 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 			goto drop;
 		}
 	}
-	e->dcta = dc;
-	e->doff = doff;
-	e->daddr = doff;
 	if (di->flags & DF_COMPLETE_TX) {
 		uint64_t ma = op_addr(L, w, f, &di->s[3], lane);
 		struct cta *mc;
@@ -540,12 +545,11 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 				goto drop;
 		}
 		/* the H100 completes tx on the barrier at the same offset in the destination */
-		for (uint32_t r = 0, t = e->multicast ? ctamask : 1u << dc->rank; t >> r; r++)
+		for (uint32_t r = 0, t = bulk_targets(e); t >> r; r++)
 			if ((t >> r & 1) && !mbar_async_issue_check(L, w, &dc->cluster->ctas[r], moff,
 								   lane, "cp.async.bulk"))
 				goto drop;
 		e->has_mbar = true;
-		e->mbar_cta = dc;
 		e->mbar_off = moff;
 	}
 	return;
