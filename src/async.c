@@ -328,6 +328,14 @@ static void land_waited(struct launch *L, struct wait_sel *s)
 	}
 }
 
+/* The source line of an instruction, for messages about an earlier one. */
+static uint32_t line_of(struct launch *L, const struct dinsn *di)
+{
+	uint32_t line, col;
+	src_locate(L->file, di->ir->span.off, &line, &col);
+	return line;
+}
+
 static bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
 {
 	return a < b + bn && b < a + an;
@@ -354,14 +362,12 @@ void async_check_access(struct launch *L, struct cta *cta, enum mspace space, ui
 			hit_src = write && e->sspace == MS_GLOBAL && overlaps(addr, size, e->saddr, e->size);
 		}
 		if (hit_dst || hit_src) {
-			uint32_t l;
-			src_locate(L->file, e->insn->ir->span.off, &l, &(uint32_t){0});
 			rule_break(L, RULE_ASYNC_RACE, 1u << lane,
 				   "%s of %u bytes at %s 0x%llx %s the %s of the asynchronous copy issued "
 				   "at line %u, which has not completed",
 				   write ? "store" : "load", size, shared ? "shared" : "global",
 				   (unsigned long long)addr, hit_dst ? "touches" : "overwrites",
-				   hit_dst ? "destination" : "source", l);
+				   hit_dst ? "destination" : "source", line_of(L, e->insn));
 			return;
 		}
 	}
@@ -369,13 +375,11 @@ void async_check_access(struct launch *L, struct cta *cta, enum mspace space, ui
 		const struct landed *r = &L->landed[i];
 		if (r->cta != cta || !overlaps(addr, size, r->addr, r->size))
 			continue;
-		uint32_t l;
-		src_locate(L->file, r->insn->ir->span.off, &l, &(uint32_t){0});
 		rule_break(L, RULE_ASYNC_RACE, 1u << lane,
 			   "%s of %u bytes at %s 0x%llx touches the destination of the bulk copy issued "
 			   "at line %u before its completion was observed (it landed, but %s)",
 			   write ? "store" : "load", size, cta ? "shared" : "global",
-			   (unsigned long long)addr, l,
+			   (unsigned long long)addr, line_of(L, r->insn),
 			   r->mb ? "no wait on its mbarrier has returned True since"
 				 : "the issuing thread has not waited for its bulk group");
 		forget_landed(L, i);
