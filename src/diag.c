@@ -83,6 +83,12 @@ int src_file_read(struct src_file *f, const char *path)
 	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
 	if (!fp)
 		return -1;
+	struct stat st;
+	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(fp);
+		errno = EISDIR;
+		return -1;
+	}
 	size_t len = 0;
 	char *map = map_file(fp, &len, &f->mapped);
 	if (map) {

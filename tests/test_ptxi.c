@@ -174,6 +174,9 @@ static void test_check_unreadable_file(void **state)
 	assert_int_equal(l.n, 1);
 	assert_string_equal(l.text[0], "ptxi: error: cannot read '/nonexistent/k.ptx': No such "
 				       "file or directory");
+	l.n = 0;
+	assert_int_equal(ptxi_check("/tmp", collect, &l), PTXI_INVALID);
+	assert_string_equal(l.text[0], "ptxi: error: cannot read '/tmp': Is a directory");
 }
 
 int main(void)
