@@ -458,6 +458,11 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 				   (unsigned long long)sa, (unsigned long long)size);
 			goto drop;
 		}
+		if (mem_global_proxy_dirty(r, sa, size))
+			rule_break(L, RULE_PROXY_FENCE, 1u << lane,
+				   "cp.async.bulk reads global 0x%llx+%llu, written by ordinary stores with "
+				   "no fence.proxy.async since", (unsigned long long)sa,
+				   (unsigned long long)size);
 		e->src = r->data + (sa - r->base);
 		e->saddr = sa;
 	} else {

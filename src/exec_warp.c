@@ -465,6 +465,8 @@ bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct d
 			mbar_fence_init(L, w->cta);
 		if ((di->flags & DF_PROXY) && di->space != MS_GLOBAL) /* fence.proxy.async{.shared*} */
 			mem_proxy_fence(w->cta);
+		if ((di->flags & DF_PROXY) && (di->space == MS_GLOBAL || di->space == MS_GENERIC))
+			mem_proxy_fence_global(L->mem);
 		g->pc++;
 		return true;
 	case OP_NANOSLEEP: {

@@ -24,8 +24,10 @@ void mem_destroy(struct memory *m)
 {
 	if (!m)
 		return;
-	for (uint32_t i = 0; i < m->n; i++)
+	for (uint32_t i = 0; i < m->n; i++) {
 		free(m->r[i].data);
+		free(m->r[i].proxy_dirty);
+	}
 	free(m->r);
 	free(m);
 }
@@ -41,6 +43,7 @@ uint64_t mem_alloc(struct memory *m, uint64_t size, const char *name)
 		m->cap = cap;
 	}
 	struct region *r = &m->r[m->n];
+	*r = (struct region){0};
 	r->data = calloc(1, size ? size : 1);
 	if (!r->data)
 		return 0;
@@ -124,17 +127,25 @@ static bool out_of_bounds(struct launch *L, uint32_t lane, enum mspace s, uint64
 	return false;
 }
 
-/* Generic-proxy writes to shared memory, remembered until a fence.proxy.async, so a bulk
- * copy that reads them unfenced is caught (ISA 9.7.9.25.2). */
-static void mark_proxy_dirty(struct cta *c, uint32_t off, uint32_t size)
+/* Generic-proxy writes, remembered per 16-byte granule until a fence.proxy.async, so a
+ * bulk copy that reads them unfenced is caught (ISA 9.7.9.25.2). A map is allocated on the
+ * first write to its memory; `bytes` is the memory's size. */
+static void dirty_mark(uint8_t **map, uint64_t bytes, uint64_t off, uint64_t size)
 {
-	if (!c->proxy_dirty) {
-		c->proxy_dirty = calloc(c->smem_size / 16 + 1, 1);
-		if (!c->proxy_dirty)
-			return;
-	}
-	for (uint32_t g = off / 16; g <= (off + size - 1) / 16; g++)
-		c->proxy_dirty[g] = 1;
+	if (!*map && !(*map = calloc(bytes / 16 + 1, 1)))
+		return;
+	for (uint64_t g = off / 16; g <= (off + size - 1) / 16; g++)
+		(*map)[g] = 1;
+}
+
+static bool dirty_any(const uint8_t *map, uint64_t off, uint64_t size)
+{
+	if (!map || !size)
+		return false;
+	for (uint64_t g = off / 16; g <= (off + size - 1) / 16; g++)
+		if (map[g])
+			return true;
+	return false;
 }
 
 void mem_proxy_fence(struct cta *c)
@@ -145,12 +156,19 @@ void mem_proxy_fence(struct cta *c)
 
 bool mem_proxy_dirty(const struct cta *c, uint32_t off, uint32_t size)
 {
-	if (!c->proxy_dirty || !size)
-		return false;
-	for (uint32_t g = off / 16; g <= (off + size - 1) / 16; g++)
-		if (c->proxy_dirty[g])
-			return true;
-	return false;
+	return dirty_any(c->proxy_dirty, off, size);
+}
+
+void mem_proxy_fence_global(struct memory *m)
+{
+	for (uint32_t i = 0; i < m->n; i++)
+		if (m->r[i].proxy_dirty)
+			memset(m->r[i].proxy_dirty, 0, m->r[i].size / 16 + 1);
+}
+
+bool mem_global_proxy_dirty(const struct region *r, uint64_t addr, uint64_t size)
+{
+	return dirty_any(r->proxy_dirty, addr - r->base, size);
 }
 
 struct mbar *mem_live_mbar(const struct cta *c, uint32_t off, uint32_t size)
@@ -169,7 +187,7 @@ void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t si
 		      uint32_t lane)
 {
 	if (write)
-		mark_proxy_dirty(c, off, size);
+		dirty_mark(&c->proxy_dirty, c->smem_size, off, size);
 	struct mbar *mb = mem_live_mbar(c, off, size);
 	if (mb)
 		rule_break(L, RULE_MBAR_PLAIN_ACCESS, 1u << lane,
@@ -235,6 +253,8 @@ bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace spa
 		if (!r)
 			return out_of_bounds(L, lane, space, addr, size, "every allocation");
 		out->p = r->data + (addr - r->base);
+		if (write)
+			dirty_mark(&r->proxy_dirty, r->size, addr - r->base, size);
 		if (async_watching(L))
 			async_check_access(L, NULL, MS_GLOBAL, addr, size, write, lane);
 		return true;

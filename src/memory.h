@@ -26,6 +26,8 @@
 struct region {
 	uint64_t base, size;
 	uint8_t *data;
+	uint8_t *proxy_dirty;   /* per 16-byte granule: written by a generic store since the
+				 * last fence.proxy.async (lazy; rule async-proxy-fence)         */
 	char name[40];
 };
 
@@ -69,5 +71,8 @@ void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t si
 void mem_proxy_fence(struct cta *c);
 /* Whether [off, off+size) of c's shared memory holds unfenced generic writes. */
 bool mem_proxy_dirty(const struct cta *c, uint32_t off, uint32_t size);
+/* The same for global memory: fence.proxy.async{.global} by any thread, and the check. */
+void mem_proxy_fence_global(struct memory *m);
+bool mem_global_proxy_dirty(const struct region *r, uint64_t addr, uint64_t size);
 
 #endif
