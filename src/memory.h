@@ -54,6 +54,11 @@ struct access {
  * Reports a broken rule and returns false if it is out of bounds or misaligned. */
 bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
 		uint64_t addr, uint32_t size, bool write, struct access *out);
+/* Where an asynchronous store will land (st.async, red.async): a shared::cluster or generic
+ * address, checked like mem_access but without the checks of an ordinary access (mbarrier
+ * bytes, copies in flight), which apply when it lands. */
+bool mem_locate_shared(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
+		       uint64_t addr, uint32_t size, struct access *out);
 /* Which window a generic address falls in (MS_GLOBAL if none). */
 enum mspace mem_generic_space(uint64_t addr);
 /* Decode a shared::cluster address to (cta, offset). False if not a valid one. */
