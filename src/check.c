@@ -1942,16 +1942,17 @@ static void async_values(struct ck *c, const struct ir_insn *in, enum ir_mod ty,
 		async_value(c, &o->vec.elems[k], ty, true, what);
 }
 
-/* What the manual says of forms ptxas 13.0 takes: the form without [mbar] belongs to
- * sm_100's .release.global stores; st.async names only .shared::cluster and gets .cluster
- * in PTX 8.7 on sm_100. */
+/* What the manual says of forms ptxas 13.0 takes: the forms without [mbar] or without the
+ * completion mechanism belong to sm_100's .release.global stores; st.async names only
+ * .shared::cluster and gets .cluster in PTX 8.7 on sm_100. */
 static void async_store_warnings(struct ck *c, const struct ir_insn *in, const struct mods *ms,
 				 const char *what)
 {
 	enum ir_mod space = ms->by_group[G_SPACE];
-	if (in->nopnds == 2)
-		warning(c, in->span, "%s without an mbarrier operand is not a form of the manual "
-			"(ptxas accepts it; ptxi cannot run it)", what);
+	if (in->nopnds == 2 || ms->at[G_COMPLETION] < 0)
+		warning(c, in->span, "%s without %s is not a form of the manual (ptxas accepts it; "
+			"ptxi cannot run it)", what, in->nopnds == 2 ? "an mbarrier operand"
+			: "'.mbarrier::complete_tx::bytes'");
 	if (in->op != OP_ST_ASYNC)
 		return;
 	if (space == MOD_SHARED || space == MOD_SHARED_CTA)
