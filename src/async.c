@@ -18,7 +18,8 @@
  * - st.async / red.async (ISA 9.7.9.12, 9.7.13.7): the value is read at issue; landing
  *   stores it (red.async: reduces with it, through exec_mem.c's atomic arithmetic) in the
  *   destination CTA, then completes tx of its size on the barrier, which must be in that CTA.
- *   They belong to no commit group: only the barrier observes them.
+ *   They belong to no commit group: only the barrier observes them. They are generic-proxy
+ *   writes: a bulk copy that reads them needs fence.proxy.async first.
  * - Every event remembers how many mbarrier objects existed when it was issued: one made
  *   later at the same place (inval, then init) is not the barrier it was issued against.
  */
@@ -155,6 +156,7 @@ static void store_land(struct launch *L, const struct event *e)
 	} else {
 		memcpy(p, e->data, e->size);
 	}
+	mem_proxy_mark(e->dcta, e->doff, e->size);
 	mbar_async_complete_tx(L, e->mbar_cta, e->mbar_off, e->size, e->mbar_gen);
 }
 

@@ -126,7 +126,7 @@ static bool out_of_bounds(struct launch *L, uint32_t lane, enum mspace s, uint64
 
 /* Generic-proxy writes to shared memory, remembered until a fence.proxy.async, so a bulk
  * copy that reads them unfenced is caught (ISA 9.7.9.25.2). */
-static void mark_proxy_dirty(struct cta *c, uint32_t off, uint32_t size)
+void mem_proxy_mark(struct cta *c, uint32_t off, uint32_t size)
 {
 	if (!c->proxy_dirty) {
 		c->proxy_dirty = calloc(c->smem_size / 16 + 1, 1);
@@ -169,7 +169,7 @@ void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t si
 		      uint32_t lane)
 {
 	if (write)
-		mark_proxy_dirty(c, off, size);
+		mem_proxy_mark(c, off, size);
 	struct mbar *mb = mem_live_mbar(c, off, size);
 	if (mb)
 		rule_break(L, RULE_MBAR_PLAIN_ACCESS, 1u << lane,

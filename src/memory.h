@@ -70,6 +70,9 @@ struct mbar *mem_live_mbar(const struct cta *c, uint32_t off, uint32_t size);
 void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t size, bool write,
 		      uint32_t lane);
 
+/* A generic-proxy write of [off, off+size) of c's shared memory: ordinary stores, and
+ * st.async / red.async when they land (ISA 9.7.9.12: performed in the generic proxy). */
+void mem_proxy_mark(struct cta *c, uint32_t off, uint32_t size);
 /* fence.proxy.async by CTA c: its generic writes are now visible to the async proxy. */
 void mem_proxy_fence(struct cta *c);
 /* Whether [off, off+size) of c's shared memory holds unfenced generic writes. */
