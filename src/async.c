@@ -1,6 +1,7 @@
 /*
- * async.c - asynchronous copies as events: issue-time checks, a queue ordered by due time
- * and issue order, landing (bytes, then complete-tx or arrive-on), commit/wait groups.
+ * async.c - asynchronous copies and stores as events: issue-time checks, a queue ordered by
+ * due time and issue order, landing (bytes, then complete-tx or arrive-on), commit/wait
+ * groups.
  *
  * Notes
  * - cp.async (ISA 9.7.9.25.3): 4, 8 or 16 bytes per thread (16 only... any with .ca, 16
@@ -14,6 +15,11 @@
  * - cp.async.bulk (ISA 9.7.9.25.4.1): size a multiple of 16, addresses 16-aligned; the
  *   complete-tx of `size` bytes goes to the mbarrier in the destination CTA; with
  *   .multicast::cluster, to each CTA of ctaMask at the same offsets (ctaMask 0: none).
+ * - st.async / red.async (ISA 9.7.9.12, 9.7.13.7): the value is read at issue; landing
+ *   stores it (red.async: reduces with it, through exec_mem.c's atomic arithmetic) in the
+ *   destination CTA, then completes tx of its size on the barrier, which must be in that CTA.
+ *   They belong to no commit group: only the barrier observes them. They are generic-proxy
+ *   writes: a bulk copy that reads them needs fence.proxy.async first.
  * - Every event remembers how many mbarrier objects existed when it was issued: one made
  *   later at the same place (inval, then init) is not the barrier it was issued against.
  */
@@ -22,10 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec.h"
 #include "mbarrier.h"
 #include "memory.h"
 
-enum ev_kind { EV_COPY, EV_ARRIVE, EV_BULK };
+enum ev_kind { EV_COPY, EV_ARRIVE, EV_BULK, EV_STORE };
 
 enum { ARRIVE_LATENCY = 2 }; /* steps from the last awaited copy to the arrive-on */
 
@@ -39,6 +46,7 @@ struct event {
 	const struct dinsn *insn;
 	uint32_t size, src_size;
 	uint8_t *src;               /* source bytes (read when the copy lands)               */
+	uint8_t data[16];           /* EV_STORE: the value(s) read at issue                  */
 	/* destination: global pointer, or shared offset in CTAs */
 	uint8_t *dst;
 	struct cta *dcta;
@@ -169,22 +177,62 @@ static uint32_t bulk_targets(const struct event *e)
 	return e->multicast ? e->ctamask : 1u << e->dcta->rank;
 }
 
-/* A bulk copy's bytes into CTA c: the CTA must still run, and no live mbarrier may lie
- * under them (the H100 writes the bytes and leaves the barrier as it was). */
-static void bulk_write(struct launch *L, const struct event *e, struct cta *c, uint8_t *dst)
+/* Whether an event may write its bytes into CTA c now: the CTA must still run, and no live
+ * mbarrier may lie under them (the H100 writes the bytes and leaves the barrier as it was). */
+static bool may_land(struct launch *L, const struct event *e, struct cta *c)
 {
+	const char *what = ir_op_name((enum ir_op)e->insn->op);
 	if (c->exited && c != e->w->cta) {
-		rule_break(L, RULE_PEER_EXITED, L->cmask, "cp.async.bulk lands in the shared memory "
-			   "of CTA rank %u, which has exited", c->rank);
-		return;
+		rule_break(L, RULE_PEER_EXITED, L->cmask, "%s lands in the shared memory of CTA "
+			   "rank %u, which has exited", what, c->rank);
+		return false;
 	}
 	struct mbar *mb = mem_live_mbar(c, e->doff, e->size);
 	if (mb)
-		rule_break(L, RULE_MBAR_PLAIN_ACCESS, L->cmask, "cp.async.bulk writes %u bytes at "
-			   "shared 0x%x of CTA rank %u over the live mbarrier at 0x%x", e->size,
-			   e->doff, c->rank, mb->off);
-	if (!L->stop)
+		rule_break(L, RULE_MBAR_PLAIN_ACCESS, L->cmask, "%s writes %u bytes at shared 0x%x "
+			   "of CTA rank %u over the live mbarrier at 0x%x", what, e->size, e->doff,
+			   c->rank, mb->off);
+	return !L->stop;
+}
+
+/* A bulk copy's bytes into CTA c. */
+static void bulk_write(struct launch *L, const struct event *e, struct cta *c, uint8_t *dst)
+{
+	if (may_land(L, e, c))
 		memcpy(dst, e->src, e->size);
+}
+
+/* The bytes an event just wrote into c, to be observed through the barrier at (mc,
+ * mbar_off) before anyone may touch them. */
+static void remember_for_barrier(struct launch *L, const struct event *e, struct cta *c,
+				 struct cta *mc)
+{
+	struct mbar *mb = mbar_lookup(mc, e->mbar_off);
+	if (!mb || !mb->valid)
+		return;
+	struct landed r = {.cta = c, .addr = e->doff, .size = e->size, .mb = mb,
+			   .phase = mb->phase, .insn = e->insn};
+	remember_landed(L, &r);
+}
+
+/* st.async stores its value; red.async reduces the destination with it. Then complete-tx. */
+static void store_land(struct launch *L, const struct event *e)
+{
+	if (!may_land(L, e, e->dcta))
+		return;
+	uint8_t *p = e->dcta->smem + e->doff;
+	if (e->insn->op == OP_RED_ASYNC) {
+		uint64_t old = 0, b;
+		memcpy(&old, p, e->size);
+		memcpy(&b, e->data, sizeof b);
+		uint64_t nv = exec_atom_value(e->insn, old, b, 0, e->lane);
+		memcpy(p, &nv, e->size);
+	} else {
+		memcpy(p, e->data, e->size);
+	}
+	mem_proxy_mark(e->dcta, e->doff, e->size);
+	remember_for_barrier(L, e, e->dcta, e->mbar_cta);
+	mbar_async_complete_tx(L, e->mbar_cta, e->mbar_off, e->size, e->mbar_gen);
 }
 
 static void land(struct launch *L, struct event e)
@@ -211,10 +259,10 @@ static void land(struct launch *L, struct event e)
 			rule_break(L, RULE_MBAR_PLAIN_ACCESS, L->cmask, "cp.async.bulk reads %u bytes "
 				   "at shared 0x%llx over the live mbarrier at 0x%x", e.size,
 				   (unsigned long long)e.saddr, sb->off);
-		struct landed rec = {.addr = e.daddr, .size = e.size, .w = e.w, .lane = e.lane,
-				     .group = e.group, .insn = e.insn};
-		if (!e.dcta) {
+		if (!e.dcta) { /* to global memory: observed by the thread's bulk wait_group */
 			memcpy(e.dst, e.src, e.size);
+			struct landed rec = {.addr = e.daddr, .size = e.size, .w = e.w,
+					     .lane = e.lane, .group = e.group, .insn = e.insn};
 			remember_landed(L, &rec);
 			break;
 		}
@@ -226,17 +274,14 @@ static void land(struct launch *L, struct event e)
 			bulk_write(L, &e, c, c->smem + e.doff);
 			if (!e.has_mbar || L->stop)
 				continue;
-			struct mbar *mb = mbar_lookup(c, e.mbar_off);
-			if (mb && mb->valid) {
-				rec.cta = c;
-				rec.mb = mb;
-				rec.phase = mb->phase;
-				remember_landed(L, &rec);
-			}
+			remember_for_barrier(L, &e, c, c);
 			mbar_async_complete_tx(L, c, e.mbar_off, e.size, e.mbar_gen);
 		}
 		break;
 	}
+	case EV_STORE:
+		store_land(L, &e);
+		break;
 	}
 	L->cw = sw;
 	L->ci = si;
@@ -290,8 +335,9 @@ struct wait_sel {
 static bool in_wait(const struct event *e, void *ctx)
 {
 	const struct wait_sel *s = ctx;
-	return e->w == s->w && e->lane == s->lane && e->kind != EV_ARRIVE &&
-	       e->bulk_group == s->bulk && (s->all || e->group < s->below);
+	return e->w == s->w && e->lane == s->lane &&
+	       (e->kind == EV_COPY || e->kind == EV_BULK) && e->bulk_group == s->bulk &&
+	       (s->all || e->group < s->below);
 }
 
 /* An arrive-on of (w, lane) none of whose thread's earlier copies is still in flight. */
@@ -363,11 +409,13 @@ void async_check_access(struct launch *L, struct cta *cta, enum mspace space, ui
 		}
 		if (hit_dst || hit_src) {
 			rule_break(L, RULE_ASYNC_RACE, 1u << lane,
-				   "%s of %u bytes at %s 0x%llx %s the %s of the asynchronous copy issued "
-				   "at line %u, which has not completed",
+				   "%s of %u bytes at %s 0x%llx %s the %s of the %s issued at line "
+				   "%u, which has not completed",
 				   write ? "store" : "load", size, shared ? "shared" : "global",
 				   (unsigned long long)addr, hit_dst ? "touches" : "overwrites",
-				   hit_dst ? "destination" : "source", line_of(L, e->insn));
+				   hit_dst ? "destination" : "source",
+				   e->kind == EV_STORE ? ir_op_name((enum ir_op)e->insn->op)
+						       : "asynchronous copy", line_of(L, e->insn));
 			return;
 		}
 	}
@@ -376,10 +424,11 @@ void async_check_access(struct launch *L, struct cta *cta, enum mspace space, ui
 		if (r->cta != cta || !overlaps(addr, size, r->addr, r->size))
 			continue;
 		rule_break(L, RULE_ASYNC_RACE, 1u << lane,
-			   "%s of %u bytes at %s 0x%llx touches the destination of the bulk copy issued "
-			   "at line %u before its completion was observed (it landed, but %s)",
+			   "%s of %u bytes at %s 0x%llx touches the destination of the %s issued at "
+			   "line %u before its completion was observed (it landed, but %s)",
 			   write ? "store" : "load", size, cta ? "shared" : "global",
-			   (unsigned long long)addr, line_of(L, r->insn),
+			   (unsigned long long)addr, ir_op_name((enum ir_op)r->insn->op),
+			   line_of(L, r->insn),
 			   r->mb ? "no wait on its mbarrier has returned True since"
 				 : "the issuing thread has not waited for its bulk group");
 		forget_landed(L, i);
@@ -634,6 +683,72 @@ static void issue_arrive(struct launch *L, struct warp *w, struct frame *f,
 	e->mbar_off = mb->off;
 }
 
+/* The space of an address operand of st.async / red.async: the written one, else a named
+ * variable's own, else generic. */
+static enum mspace opnd_space(const struct dinsn *di, const struct dop *a)
+{
+	if (di->space != MS_GENERIC)
+		return (enum mspace)di->space;
+	return !a->has_reg && a->sym ? (enum mspace)a->space : MS_GENERIC;
+}
+
+/* Where st.async and red.async may write (ISA 9.7.9.12, 9.7.13.7). */
+static void check_destination(struct launch *L, struct warp *w, const struct dinsn *di,
+			      const struct cta *dc, uint32_t lane)
+{
+	if (di->op == OP_ST_ASYNC && w->cta->cluster->nctas < 2)
+		rule_break(L, RULE_ASYNC_STORE_DESTINATION, 1u << lane,
+			   "st.async in a cluster of one CTA (it needs %%cluster_nctarank > 1)");
+	else if (di->op == OP_RED_ASYNC && dc == w->cta)
+		rule_break(L, RULE_ASYNC_STORE_DESTINATION, 1u << lane,
+			   "red.async to the shared memory of the executing CTA (rank %u), not to "
+			   "another CTA of the cluster", dc->rank);
+}
+
+/* st.async / red.async: resolve the destination and the barrier now, and read the value. */
+static void issue_store(struct launch *L, struct warp *w, struct frame *f,
+			const struct dinsn *di, uint32_t lane)
+{
+	const char *what = ir_op_name((enum ir_op)di->op);
+	uint32_t es = (uint32_t)ir_type_size((enum ir_mod)di->type), size = es * di->vec;
+	uint64_t da = op_addr(L, w, f, &di->s[0], lane), ma = op_addr(L, w, f, &di->s[2], lane);
+	struct access d;
+	struct cta *mc;
+	uint32_t moff;
+	if (!mem_locate_shared(L, w, lane, opnd_space(di, &di->s[0]), da, size, &d) ||
+	    !mbar_decode(L, w, ma, opnd_space(di, &di->s[2]), lane, what, &mc, &moff))
+		return;
+	if (mc != d.cta) {
+		rule_break(L, RULE_ASYNC_STORE_MBAR_CTA, 1u << lane, "the mbarrier is in CTA rank "
+			   "%u but the destination in CTA rank %u", mc->rank, d.cta->rank);
+		return;
+	}
+	check_destination(L, w, di, d.cta, lane);
+	if (L->stop || !mbar_async_issue_check(L, w, mc, moff, lane, what))
+		return;
+	struct event *e = push(L);
+	if (!e)
+		return;
+	set_due(L, e, L->steps + latency(L));
+	e->kind = EV_STORE;
+	e->w = w;
+	e->lane = lane;
+	e->insn = di;
+	e->size = size;
+	e->dcta = d.cta;
+	e->doff = d.off;
+	e->daddr = d.off;
+	e->dspace = MS_SHARED_CLUSTER;
+	e->has_mbar = true;
+	e->mbar_cta = mc;
+	e->mbar_off = moff;
+	for (uint32_t i = 0; i < di->vec; i++) {
+		const struct dop *s = di->s[1].kind == DOP_VEC ? &di->s[1].elems[i] : &di->s[1];
+		uint64_t v = op_read(L, w, f, s, lane);
+		memcpy(e->data + i * es, &v, es);
+	}
+}
+
 bool async_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		uint32_t mask)
 {
@@ -650,6 +765,10 @@ bool async_exec(struct launch *L, struct warp *w, struct group *g, const struct 
 			break;
 		case OP_CP_ASYNC_BULK:
 			issue_bulk(L, w, f, di, l);
+			break;
+		case OP_ST_ASYNC:
+		case OP_RED_ASYNC:
+			issue_store(L, w, f, di, l);
 			break;
 		case OP_CP_ASYNC_COMMIT_GROUP:
 			w->cp_open[l]++;

@@ -1,9 +1,10 @@
 /*
- * async.h - asynchronous copies (cp.async, cp.async.bulk) and cp.async.mbarrier.arrive.
- * An issued copy becomes an event that lands later: at a deterministic point by default,
- * at a seeded pseudo-random one with --seed. Landing writes the bytes and performs the
- * complete-tx or arrive-on. Until then, reading the destination or writing the source is
- * a visible bug (rule async-copy-race), not a hidden one.
+ * async.h - asynchronous copies (cp.async, cp.async.bulk), cp.async.mbarrier.arrive, and
+ * the asynchronous stores st.async and red.async. An issued copy becomes an event that lands
+ * later: at a deterministic point by default, at a seeded pseudo-random one with --seed.
+ * Landing writes the bytes and performs the complete-tx or arrive-on. Until then, reading
+ * the destination or writing the source is a visible bug (rule async-copy-race), not a
+ * hidden one.
  */
 #ifndef PTXI_ASYNC_H
 #define PTXI_ASYNC_H

@@ -15,7 +15,7 @@
 
 /* Modifier groups: at most one modifier of each group on one instruction. */
 enum ck_group { G_NONE, G_LEAD, G_SEM, G_SCOPE, G_SPACE, G_TYPE, G_COMPLETION, G_MULTICAST,
-		G_CACHE, G_OTHER, G_SPACES, G__COUNT };
+		G_CACHE, G_OTHER, G_SPACES, G_VEC, G_OP, G__COUNT };
 /* G_SPACES: state spaces of a copy (destination, source), checked by the opcode's function. */
 
 /* Operand kinds of CK_OPND rows. */
@@ -150,6 +150,15 @@ static const struct {
 	uint32_t types;
 } atomrows[] = {
 #define CK_ATOM(op, types) {MOD_##op, types},
+#include "checkrules.def"
+};
+
+/* CK_RED_ASYNC rows: the types each red.async operation takes. */
+static const struct {
+	enum ir_mod op;
+	uint32_t types;
+} redasyncrows[] = {
+#define CK_RED_ASYNC(op, types) {MOD_##op, types},
 #include "checkrules.def"
 };
 
@@ -469,7 +478,8 @@ static void check_mods(struct ck *c, const struct ir_insn *in, struct mods *ms)
 	}
 	if ((r->flags & CF_NEED_TYPE) && ms->at[G_TYPE] < 0 && !ms->bad)
 		error(c, in->op_span, "%s needs an instruction type (such as '.%s')", name,
-		      in->op == OP_MAPA || in->op == OP_GETCTARANK ? "u32" : "b64");
+		      in->op == OP_MAPA || in->op == OP_GETCTARANK || in->op == OP_ST_ASYNC ||
+		      in->op == OP_RED_ASYNC ? "u32" : "b64");
 	if (r->flags & CF_PAIR) {
 		int se = ms->at[G_SEM], sc = ms->at[G_SCOPE];
 		if (se >= 0 && sc < 0)
@@ -1848,6 +1858,186 @@ static void atom_check(struct ck *c, const struct ir_insn *in)
 	}
 }
 
+/* An address of st.async / red.async: ptxas 13.0 takes a 32-bit register even without a
+ * state space, where check_addr wants a 64-bit generic one, and then a variable of any
+ * space (a generic address). */
+static void async_addr(struct ck *c, const struct ir_insn *in, int i, bool generic)
+{
+	const struct ir_operand *o = &in->opnds[i];
+	const struct ir_operand *b = o->kind == OPND_ADDR ? o->addr.base : NULL;
+	if (b && (is_int_reg(b, 4) || (generic && b->kind == OPND_SYM && b->ref.sym &&
+				       b->ref.sym->kind == SYM_VAR)))
+		return;
+	check_addr(c, in, o, i, true, false);
+}
+
+/* One value stored by st.async / red.async `what` of type ty (ptxas 13.0): a register that
+ * fits the type (ISA 6.4.1; in a vector an integer register of the width also stands for a
+ * float element), an integer constant for an integer type, a 0f/0d one for a float type or
+ * a .bN of its width (any in a vector). */
+static void async_value(struct ck *c, const struct ir_operand *o, enum ir_mod ty, bool in_vec,
+			const char *what)
+{
+	bool ok = false;
+	if (is_sreg(o)) {
+		error(c, o->span, "a special register cannot be an operand of %s (read it with "
+		      "mov)", what);
+		return;
+	}
+	if (o->kind == OPND_REG) {
+		enum ir_mod r = reg_type(o);
+		ok = r != MOD_NONE && !o->neg &&
+		     (reg_fits(r, ty) || (in_vec && is_float_type(ty) && is_int_type(r) &&
+					 ir_type_size(r) == ir_type_size(ty)));
+		if (!ok && r != MOD_NONE && !o->neg) {
+			error(c, o->span, "%s cannot store a %s register", what, ir_mod_name(r));
+			return;
+		}
+	} else if (o->kind == OPND_IMM) {
+		ok = !is_float_type(ty);
+	} else if (o->kind == OPND_FIMM) {
+		ok = in_vec || ty == MOD_F32 || ty == MOD_F64 ||
+		     (ty == MOD_B32 && o->fimm.is_f32) || (ty == MOD_B64 && !o->fimm.is_f32);
+	}
+	if (!ok)
+		error(c, o->span, "the value of %s must be %s or a constant of its type", what,
+		      type_words(ty));
+}
+
+static bool red_async_takes(enum ir_mod op, enum ir_mod ty)
+{
+	for (size_t k = 0; k < sizeof redasyncrows / sizeof redasyncrows[0]; k++)
+		if (redasyncrows[k].op == op)
+			return redasyncrows[k].types & T_BIT(ty);
+	return false;
+}
+
+/* The value operand: one value, or a vector of n. ptxas 13.0 also takes one value for a
+ * .vN and, for a 32-bit type, a vector of 2 or 4 without .vN (warnings: ptxi does not run
+ * those). */
+static void async_values(struct ck *c, const struct ir_insn *in, enum ir_mod ty, int n,
+			 const char *what)
+{
+	const struct ir_operand *o = &in->opnds[1];
+	if (n == 1 && o->kind == OPND_VEC && o->vec.n == 1)
+		o = &o->vec.elems[0];   /* { %r2 }: a scalar, as in ld/st */
+	int got = o->kind == OPND_VEC ? (int)o->vec.n : 1;
+	if (got > 1 && in->nopnds == 2) {
+		error(c, o->span, "a vector value of st.async needs the mbarrier operand");
+		return;
+	}
+	bool lax = o->kind != OPND_VEC ||
+		   (n == 1 && ir_type_size(ty) == 4 && (got == 2 || got == 4));
+	if (got != n && !lax) {
+		error(c, o->span, "%s needs %s (has %d)", what, n == 1 ? "one value"
+		      : n == 2 ? "a vector of 2 values" : "a vector of 4 values", got);
+		return;
+	}
+	if (got != n)
+		warning(c, o->span, "%s stores %d value%s, but the operand has %d (ptxas accepts "
+			"it; ptxi cannot run it)", what, n, n == 1 ? "" : "s", got);
+	if (got == 1)
+		async_value(c, o, ty, false, what);
+	for (int k = 0; got > 1 && k < got; k++)
+		async_value(c, &o->vec.elems[k], ty, true, what);
+}
+
+/* What the manual says of forms ptxas 13.0 takes: the forms without [mbar] or without the
+ * completion mechanism belong to sm_100's .release.global stores; st.async names only
+ * .shared::cluster and gets .cluster in PTX 8.7 on sm_100. */
+static void async_store_warnings(struct ck *c, const struct ir_insn *in, const struct mods *ms,
+				 const char *what)
+{
+	enum ir_mod space = ms->by_group[G_SPACE];
+	if (in->nopnds == 2 || ms->at[G_COMPLETION] < 0)
+		warning(c, in->span, "%s without %s is not a form of the manual (ptxas accepts it; "
+			"ptxi cannot run it)", what, in->nopnds == 2 ? "an mbarrier operand"
+			: "'.mbarrier::complete_tx::bytes'");
+	if (in->op != OP_ST_ASYNC)
+		return;
+	if (space == MOD_SHARED || space == MOD_SHARED_CTA)
+		warning(c, mod_span(in, ms, G_SPACE), "'%s' on st.async: the manual allows only "
+			"'.shared::cluster' (ptxas accepts it; ptxi reads the addresses as "
+			"shared::cluster ones)", ir_mod_name(space));
+	if (ms->by_group[G_SCOPE] == MOD_CLUSTER)
+		warning(c, mod_span(in, ms, G_SCOPE), "'.cluster' on st.async needs PTX ISA 8.7 "
+			"and sm_100 according to the manual (ptxas accepts it)");
+}
+
+/* st.async / red.async (ISA 9.7.9.12, 9.7.13.7), as ptxas 13.0 takes them: [a], b, [mbar]
+ * with .mbarrier::complete_tx::bytes, which st.async may leave out only with .shared::cta,
+ * .shared, or neither space nor scope nor [mbar]; st.async's .weak excludes .cluster, which
+ * wants .shared::cluster if a space is written; red.async is .relaxed.cluster with an
+ * operation of CK_RED_ASYNC; a vector needs [mbar] and holds at most 16 bytes. */
+static void async_store_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
+{
+	const char *name = ir_op_name(in->op);
+	bool red = in->op == OP_RED_ASYNC;
+	enum ir_mod ty = ms->by_group[G_TYPE], vec = ms->by_group[G_VEC], op = ms->by_group[G_OP];
+	enum ir_mod sem = ms->by_group[G_SEM], scope = ms->by_group[G_SCOPE];
+	enum ir_mod space = ms->by_group[G_SPACE];
+	int n = vec ? ir_mod_arg(vec) : 1;
+	if (ty == MOD_NONE)
+		return; /* check_mods reported it */
+	if (red && sem == MOD_NONE) {
+		error(c, in->op_span, "red.async needs the memory order and scope "
+		      "'.relaxed.cluster'");
+		return;
+	}
+	if (red && scope == MOD_NONE) {
+		error(c, mod_span(in, ms, G_SEM), "'.relaxed' on red.async requires the scope "
+		      "'.cluster'");
+		return;
+	}
+	if (!red && sem != MOD_NONE && scope != MOD_NONE) {
+		error(c, mod_span(in, ms, G_SCOPE), "'.weak' cannot be combined with '.cluster' on "
+		      "st.async");
+		return;
+	}
+	if (scope != MOD_NONE && space != MOD_NONE && space != MOD_SHARED_CLUSTER) {
+		error(c, mod_span(in, ms, G_SPACE), "'.cluster' on st.async requires "
+		      "'.shared::cluster' (not '%s')", ir_mod_name(space));
+		return;
+	}
+	if (ms->at[G_COMPLETION] < 0 && (red || space == MOD_SHARED_CLUSTER || scope != MOD_NONE ||
+					 (space == MOD_NONE && in->nopnds == 3))) {
+		error(c, in->op_span, "%s needs the completion mechanism "
+		      "'.mbarrier::complete_tx::bytes'", name);
+		return;
+	}
+	if (red && op == MOD_NONE) {
+		error(c, in->op_span, "red.async needs an operation (such as '.add')");
+		return;
+	}
+	if (red && !red_async_takes(op, ty)) {
+		error(c, mod_span(in, ms, G_TYPE), "red.async%s does not take '%s'",
+		      ir_mod_name(op), ir_mod_name(ty));
+		return;
+	}
+	if (vec && (in->nopnds == 2 || n * ir_type_size(ty) > 16)) {
+		error(c, mod_span(in, ms, G_VEC), in->nopnds == 2 ? "'%s' on st.async needs the "
+		      "mbarrier operand" : "'%s%s' on st.async stores more than 16 bytes",
+		      ir_mod_name(vec), in->nopnds == 2 ? "" : ir_mod_name(ty));
+		return;
+	}
+	if (in->nopnds < 2 || in->nopnds > 3) {
+		error(c, in->span, "%s takes 3 operands, [a], b, [mbar] (has %u)", name,
+		      in->nopnds);
+		return;
+	}
+	char what[64];
+	spell(what, sizeof what, name, red ? ir_mod_name(op) : vec ? ir_mod_name(vec) : "",
+	      ir_mod_name(ty));
+	async_addr(c, in, 0, space == MOD_NONE);
+	if (in->nopnds == 3)
+		async_addr(c, in, 2, space == MOD_NONE);
+	if (red)
+		async_value(c, &in->opnds[1], ty, false, what);
+	else
+		async_values(c, in, ty, n, what);
+	async_store_warnings(c, in, ms, what);
+}
+
 /* ld / st / atom / red with a variable address: the variable's state space must be the
  * instruction's (ptxas: "state space mismatch"); generic accesses take any variable. */
 static void space_match_check(struct ck *c, const struct ir_insn *in)
@@ -2241,6 +2431,10 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 		return;
 	if (in->op == OP_CP_ASYNC_BULK) {
 		bulk_check(c, in, &ms);
+		return;
+	}
+	if (in->op == OP_ST_ASYNC || in->op == OP_RED_ASYNC) {
+		async_store_check(c, in, &ms);
 		return;
 	}
 	if (r->has_opnds) {

@@ -13,6 +13,10 @@ void exec_move(struct launch *L, struct warp *w, struct frame *f, const struct d
 /* ld, ldu, st, atom, red, prefetch */
 void exec_mem(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 	      uint32_t mask);
+/* The value an atomic read-modify-write of operation di->mode and type di->type leaves in
+ * memory (atom, red, and red.async when it lands); c is the .cas operand. */
+uint64_t exec_atom_value(const struct dinsn *di, uint64_t old, uint64_t b, uint64_t c,
+			 uint32_t lane);
 /* shfl/vote/match/redux/elect/activemask/bar.warp.sync, bar/barrier(.cluster), fences,
  * nanosleep. Returns false if the group parked. */
 bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,

@@ -1,7 +1,8 @@
 /*
  * exec_mem.c - data movement (mov, cvta, isspacep, mapa, getctarank) and memory accesses
  * (ld, st, atom, red, prefetch) over every state space, one lane at a time through
- * mem_access, which checks bounds, alignment, live mbarriers and in-flight copies.
+ * mem_access, which checks bounds, alignment, live mbarriers and in-flight copies; the
+ * atomic arithmetic, which red.async also uses when it lands (async.c).
  */
 #include <string.h>
 
@@ -321,12 +322,19 @@ static uint64_t atom_float(const struct dinsn *di, uint64_t old, uint64_t b, uin
 	return d[lane];
 }
 
+uint64_t exec_atom_value(const struct dinsn *di, uint64_t old, uint64_t b, uint64_t c,
+			 uint32_t lane)
+{
+	return di->alu.fn ? atom_float(di, old, b, lane)
+			  : atom_apply((enum ir_mod)di->mode, (enum ir_mod)di->type, old, b, c);
+}
+
 static void exec_atom(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 		      uint32_t mask)
 {
 	enum ir_mod t = (enum ir_mod)di->type;
 	uint32_t size = (uint32_t)ir_type_size(t);
-	bool is_red = di->op == OP_RED, fp = di->alu.fn != NULL;
+	bool is_red = di->op == OP_RED;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		uint8_t *p = lane_bytes(L, w, f, di, l, size, true);
@@ -336,8 +344,7 @@ static void exec_atom(struct launch *L, struct warp *w, struct frame *f, const s
 		memcpy(&old, p, size);
 		uint64_t b = op_read(L, w, f, &di->s[1], l);
 		uint64_t c = di->nsrc > 2 ? op_read(L, w, f, &di->s[2], l) : 0;
-		uint64_t nv = fp ? atom_float(di, old, b, l)
-				   : atom_apply((enum ir_mod)di->mode, t, old, b, c);
+		uint64_t nv = exec_atom_value(di, old, b, c, l);
 		memcpy(p, &nv, size);
 		if (!is_red)
 			op_write(f, &di->d, l, extend(old, t));

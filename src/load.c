@@ -824,6 +824,34 @@ static bool decode_atom_type(struct loader *ld, const struct ir_insn *in, struct
 	return false;
 }
 
+/* st.async / red.async [a], b, [mbar] (ISA 9.7.9.12, 9.7.13.7). A written state space
+ * makes both addresses shared::cluster ones (ptxas takes .shared::cta and .shared on st.async
+ * too), none generic ones. The forms without [mbar] (ptxas accepts them; the .release.global
+ * ones of sm_100) are not modelled. */
+static bool decode_async_store(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+			       const struct mods *md)
+{
+	const char *why = NULL;
+	if (di->nsrc != 3 || di->s[0].kind != DOP_ADDR || di->s[2].kind != DOP_ADDR ||
+	    (in->op == OP_ST_ASYNC && !(di->flags & DF_COMPLETE_TX)))
+		why = "only the form '[a], b, [mbar]' completing on an mbarrier is supported";
+	else if (di->space != MS_GENERIC && di->space != MS_SHARED_CTA &&
+		 di->space != MS_SHARED_CLUSTER)
+		why = "only the shared::cluster form is supported";
+	else if ((di->s[1].kind == DOP_VEC ? di->s[1].nelem : 1) != di->vec)
+		why = "the value must be a vector of as many values as .vN says (one without .vN)";
+	else if (ir_type_size(md->types[0]) * di->vec > 16)
+		why = "at most 16 bytes are stored";
+	if (why) {
+		lerr(ld, in->op_span, "unsupported instruction '%.*s': %s", (int)in->op_span.len,
+		     ld->m->file->text + in->op_span.off, why);
+		return false;
+	}
+	if (di->space != MS_GENERIC)
+		di->space = MS_SHARED_CLUSTER;
+	return in->op == OP_ST_ASYNC || decode_atom_type(ld, in, di, md);
+}
+
 /* Operand shapes of the non-ALU families: how many leading operands are destinations. */
 static int dest_count(enum ir_op op, const struct ir_insn *in)
 {
@@ -845,6 +873,8 @@ static int dest_count(enum ir_op op, const struct ir_insn *in)
 	case OP_CP_ASYNC:
 	case OP_CP_ASYNC_MBAR_ARRIVE:
 	case OP_CP_ASYNC_BULK:
+	case OP_ST_ASYNC:
+	case OP_RED_ASYNC:
 	case OP_CP_ASYNC_WAIT_GROUP:
 	case OP_CP_ASYNC_BULK_WAIT_GROUP:
 	case OP_BARRIER_CLUSTER_ARRIVE:
@@ -1021,6 +1051,9 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 		di->space = MS_SHARED_CTA;
 		di->space2 = MS_GLOBAL;
 		return di->nsrc >= 3;
+	case OP_ST_ASYNC:
+	case OP_RED_ASYNC:
+		return decode_async_store(ld, in, di, &md);
 	case OP_CP_ASYNC_BULK:
 		if (di->flags & DF_BULK_GROUP) {
 			di->flags |= DF_DST_GLOBAL;

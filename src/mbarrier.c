@@ -207,20 +207,21 @@ static bool remote_allowed(enum ir_op op)
 	       op == OP_MBAR_COMPLETE_TX;
 }
 
-/* Resolve the barrier address of one lane: window, alignment, CTA, bounds. Returns the CTA
- * and offset, or false after reporting. */
-static bool resolve(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-		    uint32_t lane, struct cta **cta, uint32_t *off)
+bool mbar_decode(struct launch *L, struct warp *w, uint64_t a, enum mspace space,
+		 uint32_t lane, const char *what, struct cta **cta, uint32_t *off)
 {
-	uint64_t a = op_addr(L, w, f, &di->s[0], lane);
-	enum ir_op op = (enum ir_op)di->op;
 	uint64_t sa = a;
-	if (di->space == MS_GENERIC) {
+	if (space != MS_GENERIC && space != MS_SHARED_CTA && space != MS_SHARED_CLUSTER) {
+		rule_break(L, RULE_MBAR_WINDOW, 1u << lane, "address 0x%llx of %s names a variable "
+			   "outside shared memory", (unsigned long long)a, what);
+		return false;
+	}
+	if (space == MS_GENERIC) {
 		enum mspace sp = mem_generic_space(a);
 		if (sp != MS_SHARED_CLUSTER) {
 			rule_break(L, RULE_MBAR_WINDOW, 1u << lane,
 				   "generic address 0x%llx of %s is in the %s window, not shared memory",
-				   (unsigned long long)a, ir_op_name(op),
+				   (unsigned long long)a, what,
 				   sp == MS_GLOBAL ? "global" : sp == MS_LOCAL ? "local"
 							 : sp == MS_CONST ? "const" : "param");
 			return false;
@@ -230,13 +231,13 @@ static bool resolve(struct launch *L, struct warp *w, struct frame *f, const str
 	if (!mem_cluster_decode(L, w->cta, sa, cta, off)) {
 		rule_break(L, RULE_MBAR_WINDOW, 1u << lane,
 			   "address 0x%llx of %s is not a shared address of this cluster",
-			   (unsigned long long)a, ir_op_name(op));
+			   (unsigned long long)a, what);
 		return false;
 	}
-	if (*cta != w->cta && di->space == MS_SHARED_CTA) {
+	if (*cta != w->cta && space == MS_SHARED_CTA) {
 		rule_break(L, RULE_MBAR_WINDOW, 1u << lane,
 			   "address 0x%llx of %s.shared::cta is in CTA rank %u, not the executing "
-			   "CTA", (unsigned long long)a, ir_op_name(op), (*cta)->rank);
+			   "CTA", (unsigned long long)a, what, (*cta)->rank);
 		return false;
 	}
 	if (*off % 8) {
@@ -250,6 +251,18 @@ static bool resolve(struct launch *L, struct warp *w, struct frame *f, const str
 			   (*cta)->smem_size);
 		return false;
 	}
+	return true;
+}
+
+/* Resolve the barrier address of one lane: mbar_decode, then whether this operation may
+ * act on that CTA's barrier. Returns the CTA and offset, or false after reporting. */
+static bool resolve(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		    uint32_t lane, struct cta **cta, uint32_t *off)
+{
+	enum ir_op op = (enum ir_op)di->op;
+	if (!mbar_decode(L, w, op_addr(L, w, f, &di->s[0], lane), (enum mspace)di->space, lane,
+			 ir_op_name(op), cta, off))
+		return false;
 	if (*cta != w->cta && !remote_allowed(op)) {
 		rule_break(L, RULE_MBAR_REMOTE_OP, 1u << lane,
 			   "%s on the mbarrier of CTA rank %u (only arrive, arrive_drop, expect_tx "
@@ -842,7 +855,11 @@ bool mbar_async_issue_check(struct launch *L, struct warp *w, struct cta *c, uin
 void mbar_async_complete_tx(struct launch *L, struct cta *c, uint32_t off, uint32_t bytes,
 			    uint32_t gen)
 {
-	struct mbar *mb = async_target(L, c, off, gen, "the complete-tx of cp.async.bulk");
+	/* the issuing instruction names the operation (landings run in its context) */
+	const char *op = ir_op_name((enum ir_op)L->ci->op);
+	char what[64];
+	snprintf(what, sizeof what, "the complete-tx of %s", op);
+	struct mbar *mb = async_target(L, c, off, gen, what);
 	if (!mb)
 		return;
 	check_visible(L, L->cw, mb, L->cmask);
@@ -855,9 +872,11 @@ void mbar_async_complete_tx(struct launch *L, struct cta *c, uint32_t off, uint3
 	mb->tx -= bytes;
 	L->epoch++;
 	maybe_complete(L, mb);
-	char detail[64];
+	char detail[64], lands[64];
 	snprintf(detail, sizeof detail, "complete-tx %u", bytes);
-	trace_update(L, L->cw, L->cmask, "the copy lands: complete-tx on", detail, mb, &before);
+	snprintf(lands, sizeof lands, "the %s lands: complete-tx on",
+		 L->ci->op == OP_CP_ASYNC_BULK ? "copy" : op);
+	trace_update(L, L->cw, L->cmask, lands, detail, mb, &before);
 }
 
 void mbar_async_arrive(struct launch *L, struct cta *c, uint32_t off, bool noinc, uint32_t gen)

@@ -39,14 +39,20 @@ struct mbar {
 bool mbar_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 	       uint32_t mask);
 
-/* Asynchronous effects landing on the barrier at (cta, off): complete-tx of `bytes`, or
- * the arrive-on of cp.async.mbarrier.arrive (`noinc`: it counts as an arrival, else it
- * releases the hold its issue took). `gen` is L->nmbars when the operation was issued: a
- * barrier made after it (inval, init) is not the one it was issued against. The launch's
- * current-instruction context is the issuing one (async.c). */
+/* Asynchronous effects landing on the barrier at (cta, off): complete-tx of `bytes` (of a
+ * cp.async.bulk, st.async or red.async), or the arrive-on of cp.async.mbarrier.arrive
+ * (`noinc`: it counts as an arrival, else it releases the hold its issue took). `gen` is
+ * L->nmbars when the operation was issued: a barrier made after it (inval, init) is not the
+ * one it was issued against. The launch's current-instruction context is the issuing one
+ * (async.c). */
 void mbar_async_complete_tx(struct launch *L, struct cta *c, uint32_t off, uint32_t bytes,
 			    uint32_t gen);
 void mbar_async_arrive(struct launch *L, struct cta *c, uint32_t off, bool noinc, uint32_t gen);
+/* Decode the mbarrier address `a` of one lane, written in `space` (generic, shared::cta or
+ * shared::cluster), to (cta, offset): the window, alignment and bounds, reported in the name
+ * of `what`. False after reporting. */
+bool mbar_decode(struct launch *L, struct warp *w, uint64_t a, enum mspace space,
+		 uint32_t lane, const char *what, struct cta **cta, uint32_t *off);
 /* The mbarrier object at (c, off), valid or invalidated; NULL if none was ever made there. */
 struct mbar *mbar_lookup(struct cta *c, uint32_t off);
 /* At the issue of an asynchronous operation that will land on the barrier at (c, off):

@@ -148,6 +148,11 @@ static bool dirty_any(const uint8_t *map, uint64_t off, uint64_t size)
 	return false;
 }
 
+void mem_proxy_mark(struct cta *c, uint32_t off, uint32_t size)
+{
+	dirty_mark(&c->proxy_dirty, c->smem_size, off, size);
+}
+
 void mem_proxy_fence(struct cta *c)
 {
 	if (c->proxy_dirty)
@@ -187,7 +192,7 @@ void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t si
 		      uint32_t lane)
 {
 	if (write)
-		dirty_mark(&c->proxy_dirty, c->smem_size, off, size);
+		mem_proxy_mark(c, off, size);
 	struct mbar *mb = mem_live_mbar(c, off, size);
 	if (mb)
 		rule_break(L, RULE_MBAR_PLAIN_ACCESS, 1u << lane,
@@ -197,8 +202,10 @@ void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t si
 		async_check_access(L, c, MS_SHARED_CTA, off, size, write, lane);
 }
 
-static bool shared_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
-			  uint64_t addr, uint32_t size, bool write, struct access *out)
+/* Which CTA's shared memory an access lands in, and where: bounds, and a peer that still
+ * runs. */
+static bool shared_locate(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
+			  uint64_t addr, uint32_t size, struct access *out)
 {
 	struct cta *c;
 	uint32_t off;
@@ -220,12 +227,47 @@ static bool shared_access(struct launch *L, struct warp *w, uint32_t lane, enum 
 			   "access to the shared memory of CTA rank %u, which has exited", c->rank);
 		return false;
 	}
-	mem_check_shared(L, c, off, size, write, lane);
 	out->p = c->smem + off;
 	out->cta = c;
 	out->off = off;
 	out->space = c == w->cta ? MS_SHARED_CTA : MS_SHARED_CLUSTER;
 	return true;
+}
+
+static bool shared_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
+			  uint64_t addr, uint32_t size, bool write, struct access *out)
+{
+	if (!shared_locate(L, w, lane, space, addr, size, out))
+		return false;
+	mem_check_shared(L, out->cta, out->off, size, write, lane);
+	return true;
+}
+
+static bool aligned(struct launch *L, uint32_t lane, enum mspace space, uint64_t addr,
+		    uint32_t size)
+{
+	if (size > 1 && (addr & (size - 1)) && size <= 16) {
+		rule_break(L, RULE_MEM_MISALIGNED, 1u << lane,
+			   "%u-byte access at %s address 0x%llx is not %u-byte aligned", size,
+			   space_name(space), (unsigned long long)addr, size);
+		return false;
+	}
+	return true;
+}
+
+bool mem_locate_shared(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
+		       uint64_t addr, uint32_t size, struct access *out)
+{
+	if (space == MS_GENERIC) {
+		if (mem_generic_space(addr) != MS_SHARED_CLUSTER)
+			return out_of_bounds(L, lane, space, addr, size, "the shared window");
+		addr -= WIN_SHARED;
+		space = MS_SHARED_CLUSTER;
+	}
+	if (space != MS_SHARED_CTA && space != MS_SHARED_CLUSTER) /* a variable of another space */
+		return out_of_bounds(L, lane, space, addr, size, "shared memory");
+	return aligned(L, lane, space, addr, size) &&
+	       shared_locate(L, w, lane, space, addr, size, out);
 }
 
 bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
@@ -240,12 +282,8 @@ bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace spa
 				: space == MS_CONST	   ? WIN_CONST
 							   : WIN_PARAM;
 	}
-	if (size > 1 && (addr & (size - 1)) && size <= 16) {
-		rule_break(L, RULE_MEM_MISALIGNED, 1u << lane,
-			   "%u-byte access at %s address 0x%llx is not %u-byte aligned", size,
-			   space_name(space), (unsigned long long)addr, size);
+	if (!aligned(L, lane, space, addr, size))
 		return false;
-	}
 	out->space = space;
 	switch (space) {
 	case MS_GLOBAL: {

@@ -56,17 +56,25 @@ struct access {
  * Reports a broken rule and returns false if it is out of bounds or misaligned. */
 bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
 		uint64_t addr, uint32_t size, bool write, struct access *out);
+/* Where an asynchronous store will land (st.async, red.async): a shared::cluster or generic
+ * address, checked like mem_access but without the checks of an ordinary access (mbarrier
+ * bytes, copies in flight), which apply when it lands. */
+bool mem_locate_shared(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
+		       uint64_t addr, uint32_t size, struct access *out);
 /* Which window a generic address falls in (MS_GLOBAL if none). */
 enum mspace mem_generic_space(uint64_t addr);
 /* Decode a shared::cluster address to (cta, offset). False if not a valid one. */
 bool mem_cluster_decode(struct launch *L, struct cta *self, uint64_t addr, struct cta **cta,
 			uint32_t *off);
-/* Check ordinary accesses against live mbarriers and in-flight async copies. */
 /* The first valid mbarrier among the bytes [off, off+size) of c's shared memory, or NULL. */
 struct mbar *mem_live_mbar(const struct cta *c, uint32_t off, uint32_t size);
+/* Check ordinary accesses against live mbarriers and in-flight async copies. */
 void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t size, bool write,
 		      uint32_t lane);
 
+/* A generic-proxy write of [off, off+size) of c's shared memory: ordinary stores, and
+ * st.async / red.async when they land (ISA 9.7.9.12: performed in the generic proxy). */
+void mem_proxy_mark(struct cta *c, uint32_t off, uint32_t size);
 /* fence.proxy.async by CTA c: its generic writes are now visible to the async proxy. */
 void mem_proxy_fence(struct cta *c);
 /* Whether [off, off+size) of c's shared memory holds unfenced generic writes. */

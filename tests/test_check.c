@@ -192,6 +192,45 @@ static void test_check_bulk_and_fences(void **state)
 	ERR("8.0", "sm_90", "barrier.cluster.arrive 0;", "barrier.cluster.arrive takes 0 operands");
 }
 
+static void test_check_async_stores(void **state)
+{
+	(void)state;
+#define STA "st.async.shared::cluster.mbarrier::complete_tx::bytes"
+#define REDA "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes"
+	OK("8.1", "sm_90", STA ".u32 [%r1], %r2, [%r3];");
+	OK("8.1", "sm_90", STA ".v4.f32 [%r1], {%f1, %f2, %f3, 0f3F800000}, [%r3];");
+	OK("8.1", "sm_90",
+	   "st.async.mbarrier::complete_tx::bytes.v2.b64 [%rd1], {%rd2, 7}, [%rd3];");
+	OK("8.1", "sm_90", REDA ".max.s32 [%r1], -5, [%r3];");
+	ERR("8.0", "sm_90", STA ".u32 [%r1], %r2, [%r3];", "st.async needs PTX ISA 8.1");
+	ERR("8.1", "sm_89", REDA ".add.u32 [%r1], %r2, [%r3];", "red.async needs sm_90");
+	ERR("8.1", "sm_90", "st.async.shared::cluster.u32 [%r1], %r2, [%r3];",
+	    "st.async needs the completion mechanism '.mbarrier::complete_tx::bytes'");
+	ERR("8.1", "sm_90", "st.async.weak.cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, "
+	    "[%r3];", "'.weak' cannot be combined with '.cluster' on st.async");
+	ERR("8.1", "sm_90", STA ".v4.b64 [%r1], {%rd1, %rd2, %rd3, %rd4}, [%r3];",
+	    "'.v4.b64' on st.async stores more than 16 bytes");
+	ERR("8.1", "sm_90", STA ".u32 [%r1], %rd2, [%r3];",
+	    "st.async.u32 cannot store a .b64 register");
+	ERR("8.1", "sm_90", STA ".u32 [%r1], %r2, %r3;",
+	    "operand 3 of st.async must be an address");
+	ERR("8.1", "sm_90", STA ".b16 [%r1], %rs2, [%r3];",
+	    "'.b16' is not a valid type for st.async");
+	ERR("8.1", "sm_90", "red.async.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r1], "
+	    "%r2, [%r3];", "red.async needs the memory order and scope '.relaxed.cluster'");
+	ERR("8.1", "sm_90", REDA ".inc.s32 [%r1], %r2, [%r3];",
+	    "red.async.inc does not take '.s32'");
+	ERR("8.1", "sm_90", REDA ".add.f32 [%r1], %f2, [%r3];", "'.f32' is not a valid type");
+	/* ptxas takes these; the manual does not */
+	WARN("8.1", "sm_90", "st.async.u32 [%r1], %r2;", "without an mbarrier operand");
+	WARN("8.1", "sm_90", "st.async.shared::cta.mbarrier::complete_tx::bytes.u32 [%r1], %r2, "
+	     "[%r3];", "the manual allows only '.shared::cluster'");
+	WARN("8.1", "sm_90", STA ".v2.u32 [%r1], %r2, [%r3];",
+	     "stores 2 values, but the operand has 1");
+#undef STA
+#undef REDA
+}
+
 static void test_check_special_registers(void **state)
 {
 	(void)state;
@@ -348,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_check_operands),
 		cmocka_unit_test(test_check_literals),
 		cmocka_unit_test(test_check_bulk_and_fences),
+		cmocka_unit_test(test_check_async_stores),
 		cmocka_unit_test(test_check_special_registers),
 		cmocka_unit_test(test_check_typed_alu),
 		cmocka_unit_test(test_check_setp_cvt_mov),

@@ -818,6 +818,78 @@ def gen_misc():
         alu(x)
 
 
+def gen_async_store():
+    """st.async and red.async (ISA 9.7.9.12, 9.7.13.7)."""
+    c = ".mbarrier::complete_tx::bytes"
+    st = f"st.async.shared::cluster{c}"
+    red = f"red.async.relaxed.cluster.shared::cluster{c}"
+    for se, sc, sp, cm in itertools.product(["", ".weak", ".relaxed", ".release"],
+                                            ["", ".cluster", ".cta", ".gpu"],
+                                            ["", ".shared::cluster", ".shared::cta", ".shared",
+                                             ".global"], ["", c]):
+        alu1(f"st.async{se}{sc}{sp}{cm}.u32 [%r1], %r2, [%r3];")
+        alu1(f"red.async{se}{sc}{sp}{cm}.add.u32 [%r1], %r2, [%r3];")
+    for q in ["st.async.u32", "st.async.weak.u32", f"st.async{c}.u32", "st.async.cluster.u32",
+              "st.async.shared::cluster.u32", "st.async.shared::cta.u32", f"{st}.u32",
+              f"{st}.v2.u32", "st.async.release.gpu.global.u32", f"{red}.add.u32",
+              "red.async.relaxed.cluster.add.u32", "red.async.release.gpu.global.add.u32"]:
+        for ops in ["[%r1], %r2", "[%r1], {%r2, %r4}", "[%r1]", "[%r1], %r2, [%r3], [%r3]",
+                    "[%rd1], %r2"]:
+            alu(f"{q} {ops};")
+    for ty in ["b32", "b64", "u32", "u64", "s32", "s64", "f32", "f64", "b16", "u8", "b128",
+               "f16", "pred", ""]:
+        r = NAT.get(ty, "%rd")
+        for v, n in [("", 1), (".v2", 2), (".v4", 4), (".v8", 8)]:
+            val = f"{r}2" if n == 1 else "{" + ", ".join([f"{r}2"] * n) + "}"
+            alu(f"{st}{v}{'.' + ty if ty else ''} [%r1], {val}, [%r3];")
+    for ty in ["u32", "s32", "b32", "f32", "u64", "b64", "f64"]:
+        for x in ["%r2", "%rd2", "%f2", "%fd2", "%u2", "%s2", "%ud2", "%sd2", "%p2", "%rs2",
+                  "%h2", "5", "-1", "0f3F800000", "0d3FF0000000000000", "_", "%tid.x", "{%r2}",
+                  "!%p1", "[%r2]", "bar"]:
+            alu1(f"{st}.{ty} [%r1], {x}, [%r3];")
+    for ty in ["u32", "f32", "b32", "f64", "b64"]:
+        for x in ["%r2, %r4", "%f2, %f3", "%u2, %s2", "%rd2, %rd3", "%fd2, %fd3", "%ud2, %sd2",
+                  "%r2, 5", "1, %f2", "0f3F800000, %r2", "%r2, _", "%r2", "%r2, %r2, %r2",
+                  "%p1, %p2", "%r2, %rd2"]:
+            alu1(f"{st}.v2.{ty} [%r1], {{{x}}}, [%r3];")
+    for a, m in [("[%r1]", "[%r3]"), ("[%rd1]", "[%rd3]"), ("[sbuf]", "[bar]"),
+                 ("[sbuf+8]", "[bar]"), ("[%r1+8]", "[%r3+8]"), ("[64]", "[%r3]"),
+                 ("[%r1]", "[16]"), ("%r1", "[%r3]"), ("[%r1]", "%r3"), ("[gbuf]", "[bar]"),
+                 ("[sbuf]", "[gbuf]"), ("[lbuf]", "[bar]"), ("[%rs1]", "[%r3]"),
+                 ("[%f1]", "[%r3]"), ("[%r1]", "[%rd3]")]:
+        for q in [f"{st}.u32", f"st.async{c}.u32", f"{red}.add.u32",
+                  f"red.async.relaxed.cluster{c}.add.u32"]:
+            alu1(f"{q} {a}, %r2, {m};")
+    for op in ["add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas"]:
+        for ty in ["u32", "s32", "b32", "u64", "s64", "b64", "f32", "f64", "f16", "u16"]:
+            alu(f"{red}.{op}.{ty} [%r1], {NAT[ty]}2, [%r3];")
+    for x in ["%r2", "%rd2", "%f2", "%u2", "%s2", "%ud2", "%p2", "%rs2", "5", "-5",
+              "0f3F800000", "_", "%tid.x", "{%r2}", "{%r2, %r4}", "!%p1"]:
+        for q in ["add.u32", "and.b32", "add.u64", "max.s32"]:
+            alu1(f"{red}.{q} [%r1], {x}, [%r3];")
+    for q in [f"{red}.add.min.u32", f"{red}.add.u32.u32", f"{red}.u32", f"{red}.add",
+              f"red.async.relaxed.relaxed.cluster.shared::cluster{c}.add.u32",
+              f"{red}.add.v2.u32", f"{red}.add.noftz.u32", f"{red}.add.sat.s32",
+              f"{red}.add.u32.wb", f"red.async.add.u32.relaxed.cluster.shared::cluster{c}",
+              f"red.async{c}.relaxed.cluster.add.u32", f"red.async.cluster.relaxed{c}.add.u32",
+              f"{st}.add.u32", f"{st}.u32.u32", f"{st}.s32.u32", f"{st}", f"{st}.v2.v4.u32",
+              f"{st}{c}.u32", f"st.async.weak.weak{c}.u32",
+              f"st.async.shared::cluster.shared::cluster{c}.u32",
+              f"{st}.volatile.u32", f"{st}.L2::cache_hint.u32", f"{st}.bulk_group.u32",
+              f"{st}.mmio.u32", f"st.async{c}.weak.shared::cluster.u32",
+              f"st.async.u32.shared::cluster{c}", f"st.async.v2.shared::cluster{c}.u32",
+              f"{st}.u32.v2"]:
+        alu(f"{q} [%r1], %r2, [%r3];")
+        alu(f"{q} [%r1], {{%r2, %r4}}, [%r3];")
+    for x in [f"{st}.u32 [%r1], %r2, [%r3];",
+              f"{st}.v4.f32 [%r1], {{%f1, %f2, %f3, %f1}}, [%r3];",
+              f"{red}.add.u32 [%r1], %r2, [%r3];", f"{red}.inc.u32 [%r1], 1, [%r3];",
+              f"@%p1 {st}.b64 [%r1], %rd2, [%r3];", f"@!%p1 {red}.xor.b32 [%r1], %r2, [%r3];",
+              f"st.async{c}.v2.s64 [%rd1], {{%sd1, %sd2}}, [%rd3];"]:
+        full(x)
+        add(x, [("8.1", "sm_90"), ("8.1", "sm_89"), ("8.1", "sm_90a"), ("8.0", "sm_90a")])
+
+
 def gen_bad_pairs():
     for v, t in BAD_PAIRS:
         add("mov.u32 %r1, %tid.x;", [(v, t)])
@@ -845,6 +917,7 @@ def generate():
     gen_mov()
     gen_mem()
     gen_misc()
+    gen_async_store()
     return cases
 
 
