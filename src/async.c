@@ -721,7 +721,9 @@ static void issue_store(struct launch *L, struct warp *w, struct frame *f,
 	if (mc != d.cta) {
 		rule_break(L, RULE_ASYNC_STORE_MBAR_CTA, 1u << lane, "the mbarrier is in CTA rank "
 			   "%u but the destination in CTA rank %u", mc->rank, d.cta->rank);
-		return;
+		if (L->stop)
+			return;
+		mc = d.cta; /* the H100 completes tx on the barrier at that offset there */
 	}
 	check_destination(L, w, di, d.cta, lane);
 	if (L->stop || !mbar_async_issue_check(L, w, mc, moff, lane, what))
