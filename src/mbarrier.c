@@ -256,12 +256,11 @@ bool mbar_decode(struct launch *L, struct warp *w, uint64_t a, enum mspace space
 
 /* Resolve the barrier address of one lane: mbar_decode, then whether this operation may
  * act on that CTA's barrier. Returns the CTA and offset, or false after reporting. */
-static bool resolve(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-		    uint32_t lane, struct cta **cta, uint32_t *off)
+static bool resolve_at(struct launch *L, struct warp *w, const struct dinsn *di, uint64_t a,
+		       uint32_t lane, struct cta **cta, uint32_t *off)
 {
 	enum ir_op op = (enum ir_op)di->op;
-	if (!mbar_decode(L, w, op_addr(L, w, f, &di->s[0], lane), (enum mspace)di->space, lane,
-			 ir_op_name(op), cta, off))
+	if (!mbar_decode(L, w, a, (enum mspace)di->space, lane, ir_op_name(op), cta, off))
 		return false;
 	if (*cta != w->cta && !remote_allowed(op)) {
 		rule_break(L, RULE_MBAR_REMOTE_OP, 1u << lane,
@@ -277,6 +276,12 @@ static bool resolve(struct launch *L, struct warp *w, struct frame *f, const str
 		return false;
 	}
 	return true;
+}
+
+static bool resolve(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		    uint32_t lane, struct cta **cta, uint32_t *off)
+{
+	return resolve_at(L, w, di, op_addr(L, w, f, &di->s[0], lane), lane, cta, off);
 }
 
 /* Report a use of (c, off), which holds no valid mbarrier. An inval left it there: rule
@@ -640,20 +645,26 @@ static bool exec_wait(struct launch *L, struct warp *w, struct group *g, const s
 	struct frame *f = g->frame;
 	bool is_try = di->op == OP_MBAR_TRY_WAIT;
 	uint32_t done = 0;
-	struct mbar *mbs[LANES], *first = NULL;
-	/* First pass, without side effects: each lane's barrier and answer. */
+	struct mbar *mbs[LANES], *first = NULL, *mb = NULL;
+	uint64_t prev = 0;
+	/* First pass, without side effects: each lane's barrier and answer. The lanes of a
+	 * warp nearly always name one barrier: it is resolved once. */
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		struct cta *c;
-		uint32_t off;
-		if (!resolve(L, w, f, di, l, &c, &off))
-			return true;
-		struct mbar *mb = mbar_lookup(c, off);
-		if (!mb || (!mb->valid && first_report(mb, RULE_MBAR_INVALIDATED)))
-			report_no_barrier(L, mb, c, off, 1u << l, ir_op_name((enum ir_op)di->op),
-					  "on");
-		if (L->stop)
-			return true;
+		uint64_t a = op_addr(L, w, f, &di->s[0], l);
+		if (!first || a != prev) {
+			struct cta *c;
+			uint32_t off;
+			if (!resolve_at(L, w, di, a, l, &c, &off))
+				return true;
+			mb = mbar_lookup(c, off);
+			if (!mb || (!mb->valid && first_report(mb, RULE_MBAR_INVALIDATED)))
+				report_no_barrier(L, mb, c, off, 1u << l,
+						  ir_op_name((enum ir_op)di->op), "on");
+			if (L->stop)
+				return true;
+			prev = a;
+		}
 		/* An invalidated barrier keeps the phase it had (it never completes another) */
 		if (wait_answer(di, mb, op_read(L, w, f, &di->s[1], l)))
 			done |= 1u << l;

@@ -15,7 +15,7 @@
 #include "memory.h"
 
 #define QUANTUM 512          /* instructions a warp runs before the next one's turn      */
-#define TIMEOUT_ROUNDS 10000 /* try_wait time-outs in a row with no progress: deadlock   */
+#define TIMEOUT_ROUNDS 100000 /* try_wait time-outs in a row with no progress: deadlock */
 #define TIMEOUT_NS 1000      /* simulated time a timed-out try_wait spent suspended      */
 #define FAIR_PICKS 64        /* picks of one group in a row before a ready sibling runs  */
 
