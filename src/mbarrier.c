@@ -343,7 +343,9 @@ static void do_init(struct launch *L, struct warp *w, struct cta *c, uint32_t of
 		mbar_rule(L, RULE_MBAR_INIT_LIVE, 1u << lane, old,
 			  "mbarrier.init on shared 0x%x, which already holds a valid mbarrier", off);
 	if (count < 1 || count > MBAR_MAXCNT) {
-		rule_break(L, RULE_MBAR_COUNT_RANGE, 1u << lane,
+		/* The H100 keeps the low 20 bits of a count above the range (2^20 reads as 0: a
+		 * fresh-looking barrier whose first arrive over-arrives); 0 crashed its launch. */
+		rule_break(L, count ? RULE_MBAR_INIT_COUNT_WRAP : RULE_MBAR_COUNT_RANGE, 1u << lane,
 			   "mbarrier.init count %llu is outside [1, %u]", (unsigned long long)count,
 			   MBAR_MAXCNT);
 		if (L->stop)
@@ -428,8 +430,9 @@ static void arrive_combined(struct launch *L, struct warp *w, struct frame *f,
 	for (uint32_t m = lanes; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		if (count[l] < 1 || count[l] > MBAR_MAXCNT) {
-			mbar_rule(L, RULE_MBAR_COUNT_RANGE, 1u << l, mb,
-				  "%s count %llu is outside [1, %u]", ir_op_name(op),
+			/* the H100: an arrive of 0 changes nothing; above the range it faults */
+			mbar_rule(L, count[l] ? RULE_MBAR_COUNT_RANGE : RULE_MBAR_ARRIVE_COUNT_ZERO,
+				  1u << l, mb, "%s count %llu is outside [1, %u]", ir_op_name(op),
 				  (unsigned long long)count[l], MBAR_MAXCNT);
 			if (L->stop)
 				return;
