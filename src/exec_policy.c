@@ -52,16 +52,27 @@ static uint32_t fraction(struct launch *L, struct warp *w, struct frame *f,
 	return bits;
 }
 
-/* Whether createpolicy.range's address lies in the .global window (ISA 9.7.9.18: else the
- * behaviour is undefined): always with .global; for a generic address, a named variable
- * must be a global one and a register's value must fall in no other window (the kernel
- * parameters' window lies inside the global one, as isspacep.global says). */
-static bool range_in_global(const struct dinsn *di, const struct dop *a, uint64_t addr)
+static bool global_window(enum mspace s)
 {
+	return s == MS_GLOBAL || s == MS_PARAM_KERNEL; /* the kernel parameters' window lies in
+							* the global one (isspacep.global) */
+}
+
+/* createpolicy.range's address must lie in the .global window (ISA 9.7.9.18: else the
+ * behaviour is undefined). With .global it is a global address; a generic one named by a
+ * variable must be a global variable's, one in a register must fall in no other window. */
+static void range_address(struct launch *L, const struct dinsn *di, uint64_t a, uint32_t lane)
+{
+	const struct dop *o = &di->s[0];
 	if (di->space == MS_GLOBAL)
-		return true;
-	enum mspace got = !a->has_reg && a->sym ? (enum mspace)a->space : mem_generic_space(addr);
-	return got == MS_GLOBAL || got == MS_PARAM_KERNEL;
+		return;
+	if (!o->has_reg && o->sym && !global_window((enum mspace)o->space))
+		rule_break(L, RULE_CREATEPOLICY_OPERANDS, 1u << lane, "createpolicy.range of '%s', "
+			   "whose generic address is not in the .global window", o->sym->name);
+	else if (o->has_reg && !global_window(mem_generic_space(a)))
+		rule_break(L, RULE_CREATEPOLICY_OPERANDS, 1u << lane, "createpolicy.range of the "
+			   "generic address 0x%llx, which is not in the .global window",
+			   (unsigned long long)a);
 }
 
 /* createpolicy.range: the address, checked, and the sizes, compared. */
@@ -71,11 +82,8 @@ static uint64_t range_policy(struct launch *L, struct warp *w, struct frame *f,
 	uint64_t a = op_addr(L, w, f, &di->s[0], lane);
 	uint32_t primary = (uint32_t)op_read(L, w, f, &di->s[1], lane);
 	uint32_t total = (uint32_t)op_read(L, w, f, &di->s[2], lane);
-	if (!range_in_global(di, &di->s[0], a))
-		rule_break(L, RULE_CREATEPOLICY_OPERANDS, 1u << lane, "createpolicy.range of the "
-			   "generic address 0x%llx, which is not in the .global window",
-			   (unsigned long long)a);
-	else if (primary > total)
+	range_address(L, di, a, lane);
+	if (primary > total && !L->stop)
 		rule_break(L, RULE_CREATEPOLICY_OPERANDS, 1u << lane, "createpolicy.range with a "
 			   "primary-size of %u bytes, larger than its total-size of %u", primary,
 			   total);
