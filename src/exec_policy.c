@@ -52,10 +52,10 @@ static uint32_t fraction(struct launch *L, struct warp *w, struct frame *f,
 	return bits;
 }
 
+/* The kernel parameters' window lies inside the global one, as isspacep.global says. */
 static bool global_window(enum mspace s)
 {
-	return s == MS_GLOBAL || s == MS_PARAM_KERNEL; /* the kernel parameters' window lies in
-							* the global one (isspacep.global) */
+	return s == MS_GLOBAL || s == MS_PARAM_KERNEL;
 }
 
 /* createpolicy.range's address must lie in the .global window (ISA 9.7.9.18: else the
