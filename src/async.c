@@ -15,6 +15,13 @@
  * - cp.async.bulk (ISA 9.7.9.25.4.1): size a multiple of 16, addresses 16-aligned; the
  *   complete-tx of `size` bytes goes to the mbarrier in the destination CTA; with
  *   .multicast::cluster, to each CTA of ctaMask at the same offsets (ctaMask 0: none).
+ * - cp.reduce.async.bulk (9.7.9.25.4.2) is a bulk copy whose landing reduces each element of
+ *   the destination with the source's (atom's arithmetic, exec_mem.c); it reads its
+ *   destination in the async proxy too, so unfenced generic stores there break
+ *   async-proxy-fence. Its manual section does not restrict the shared::cluster form to
+ *   another CTA, as cp.async.bulk's does: a reduction into the executing CTA is allowed.
+ * - cp.async.bulk.prefetch (9.7.9.25.4.3) has no architectural effect: only its size and
+ *   alignment are checked (issue_prefetch says why not its range), and nothing is queued.
  * - st.async / red.async (ISA 9.7.9.12, 9.7.13.7): the value is read at issue; landing
  *   stores it (red.async: reduces with it, through exec_mem.c's atomic arithmetic) in the
  *   destination CTA, then completes tx of its size on the barrier, which must be in that CTA.
@@ -195,11 +202,29 @@ static bool may_land(struct launch *L, const struct event *e, struct cta *c)
 	return !L->stop;
 }
 
+/* A bulk copy's bytes at dst: copied, or (cp.reduce.async.bulk) each element of the
+ * instruction type reduced with the source's, as atom would (ISA 9.7.9.25.4.2). */
+static void bulk_put(const struct event *e, uint8_t *dst)
+{
+	if (e->insn->op != OP_CP_REDUCE_ASYNC_BULK) {
+		memcpy(dst, e->src, e->size);
+		return;
+	}
+	uint32_t es = (uint32_t)ir_type_size((enum ir_mod)e->insn->type);
+	for (uint32_t i = 0; i + es <= e->size; i += es) {
+		uint64_t old = 0, b = 0;
+		memcpy(&old, dst + i, es);
+		memcpy(&b, e->src + i, es);
+		uint64_t nv = exec_atom_value(e->insn, old, b, 0, e->lane);
+		memcpy(dst + i, &nv, es);
+	}
+}
+
 /* A bulk copy's bytes into CTA c. */
 static void bulk_write(struct launch *L, const struct event *e, struct cta *c, uint8_t *dst)
 {
 	if (may_land(L, e, c))
-		memcpy(dst, e->src, e->size);
+		bulk_put(e, dst);
 }
 
 /* The bytes an event just wrote into c, to be observed through the barrier at (mc,
@@ -256,11 +281,12 @@ static void land(struct launch *L, struct event e)
 	case EV_BULK: {
 		struct mbar *sb = e.scta ? mem_live_mbar(e.scta, (uint32_t)e.saddr, e.size) : NULL;
 		if (sb)
-			rule_break(L, RULE_MBAR_PLAIN_ACCESS, L->cmask, "cp.async.bulk reads %u bytes "
-				   "at shared 0x%llx over the live mbarrier at 0x%x", e.size,
+			rule_break(L, RULE_MBAR_PLAIN_ACCESS, L->cmask, "%s reads %u bytes at shared "
+				   "0x%llx over the live mbarrier at 0x%x",
+				   ir_op_name((enum ir_op)e.insn->op), e.size,
 				   (unsigned long long)e.saddr, sb->off);
 		if (!e.dcta) { /* to global memory: observed by the thread's bulk wait_group */
-			memcpy(e.dst, e.src, e.size);
+			bulk_put(&e, e.dst);
 			struct landed rec = {.addr = e.daddr, .size = e.size, .w = e.w,
 					     .lane = e.lane, .group = e.group, .insn = e.insn};
 			remember_landed(L, &rec);
@@ -387,6 +413,13 @@ static bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
 	return a < b + bn && b < a + an;
 }
 
+/* What an in-flight event is called in a race report. */
+static const char *event_name(const struct event *e)
+{
+	enum ir_op op = (enum ir_op)e->insn->op;
+	return op == OP_CP_ASYNC || op == OP_CP_ASYNC_BULK ? "asynchronous copy" : ir_op_name(op);
+}
+
 void async_check_access(struct launch *L, struct cta *cta, enum mspace space, uint64_t addr,
 			uint32_t size, bool write, uint32_t lane)
 {
@@ -413,9 +446,8 @@ void async_check_access(struct launch *L, struct cta *cta, enum mspace space, ui
 				   "%u, which has not completed",
 				   write ? "store" : "load", size, shared ? "shared" : "global",
 				   (unsigned long long)addr, hit_dst ? "touches" : "overwrites",
-				   hit_dst ? "destination" : "source",
-				   e->kind == EV_STORE ? ir_op_name((enum ir_op)e->insn->op)
-						       : "asynchronous copy", line_of(L, e->insn));
+				   hit_dst ? "destination" : "source", event_name(e),
+				   line_of(L, e->insn));
 			return;
 		}
 	}
@@ -454,25 +486,52 @@ bad:
 	return false;
 }
 
+/* A bulk operation's size must be a multiple of 16 (ISA 9.7.9.25.4); with --keep-going
+ * the whole 16-byte blocks go ahead, as on the H100. False if nothing does. */
+static bool bulk_size(struct launch *L, const struct dinsn *di, uint32_t lane, uint64_t *size)
+{
+	if (*size % 16 == 0)
+		return true;
+	rule_break(L, RULE_BULK_SIZE, 1u << lane, "%s size %llu is not a multiple of 16",
+		   ir_op_name((enum ir_op)di->op), (unsigned long long)*size);
+	*size &= ~15ull;
+	return !L->stop;
+}
+
+/* ... and its addresses 16-byte aligned. */
+static bool bulk_aligned(struct launch *L, const struct dinsn *di, uint32_t lane, uint64_t a,
+			 const char *which)
+{
+	if (a % 16 == 0)
+		return true;
+	rule_break(L, RULE_BULK_ALIGN, 1u << lane, "%s %s address 0x%llx is not 16-byte aligned",
+		   ir_op_name((enum ir_op)di->op), which, (unsigned long long)a);
+	return false;
+}
+
+/* cp.reduce.async.bulk reads its destination: generic-proxy stores there need a
+ * fence.proxy.async first, as for a source (async-proxy-fence). */
+static void reduce_dst_fenced(struct launch *L, const struct dinsn *di, uint32_t lane,
+			      bool dirty, const char *space, uint64_t a, uint64_t size)
+{
+	if (di->op == OP_CP_REDUCE_ASYNC_BULK && dirty)
+		rule_break(L, RULE_PROXY_FENCE, 1u << lane, "cp.reduce.async.bulk reduces into %s "
+			   "0x%llx+%llu, written by ordinary stores with no fence.proxy.async since",
+			   space, (unsigned long long)a, (unsigned long long)size);
+}
+
+/* cp.async.bulk and cp.reduce.async.bulk: check, resolve both ranges and the barrier now,
+ * and queue the event. */
 static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 		       uint32_t lane)
 {
+	const char *name = ir_op_name((enum ir_op)di->op);
 	uint64_t da = op_addr(L, w, f, &di->s[0], lane);
 	uint64_t sa = op_addr(L, w, f, &di->s[1], lane);
 	uint64_t size = op_read(L, w, f, &di->s[2], lane) & 0xffffffffu;
-	if (size % 16) {
-		rule_break(L, RULE_BULK_SIZE, 1u << lane, "cp.async.bulk size %llu is not a multiple "
-			   "of 16", (unsigned long long)size);
-		if (L->stop)
-			return;
-		size &= ~15ull; /* the H100 copies the whole 16-byte blocks only */
-	}
-	if (da % 16 || sa % 16) {
-		rule_break(L, RULE_BULK_ALIGN, 1u << lane, "cp.async.bulk %s address 0x%llx is not "
-			   "16-byte aligned", da % 16 ? "destination" : "source",
-			   (unsigned long long)(da % 16 ? da : sa));
+	if (!bulk_size(L, di, lane, &size) || !bulk_aligned(L, di, lane, da, "destination") ||
+	    !bulk_aligned(L, di, lane, sa, "source"))
 		return;
-	}
 	uint32_t ctamask = 0;
 	if (di->flags & DF_MULTICAST) {
 		ctamask = (uint32_t)op_read(L, w, f, &di->s[4], lane) & 0xffff;
@@ -502,15 +561,15 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 	if (di->space2 == MS_GLOBAL) {
 		struct region *r = mem_find(L->mem, sa, size ? size : 1);
 		if (!r) {
-			rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "cp.async.bulk source range "
-				   "0x%llx+%llu is outside every global allocation",
-				   (unsigned long long)sa, (unsigned long long)size);
+			rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "%s source range 0x%llx+%llu is "
+				   "outside every global allocation", name, (unsigned long long)sa,
+				   (unsigned long long)size);
 			goto drop;
 		}
 		if (mem_global_proxy_dirty(r, sa, size))
 			rule_break(L, RULE_PROXY_FENCE, 1u << lane,
-				   "cp.async.bulk reads global 0x%llx+%llu, written by ordinary stores with "
-				   "no fence.proxy.async since", (unsigned long long)sa,
+				   "%s reads global 0x%llx+%llu, written by ordinary stores with no "
+				   "fence.proxy.async since", name, (unsigned long long)sa,
 				   (unsigned long long)size);
 		e->src = r->data + (sa - r->base);
 		e->saddr = sa;
@@ -520,15 +579,15 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 		if (!bulk_shared(L, w, sa, di->space2, lane, &c, &off, "source"))
 			goto drop;
 		if (c != w->cta || off + size > c->smem_size) {
-			rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "cp.async.bulk source shared "
-				   "0x%x+%llu is outside the executing CTA's %u bytes of shared memory",
-				   off, (unsigned long long)size, w->cta->smem_size);
+			rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "%s source shared 0x%x+%llu is "
+				   "outside the executing CTA's %u bytes of shared memory", name, off,
+				   (unsigned long long)size, w->cta->smem_size);
 			goto drop;
 		}
 		if (mem_proxy_dirty(c, off, (uint32_t)size))
 			rule_break(L, RULE_PROXY_FENCE, 1u << lane,
-				   "cp.async.bulk reads shared 0x%x+%llu, written by ordinary stores with "
-				   "no fence.proxy.async since", off, (unsigned long long)size);
+				   "%s reads shared 0x%x+%llu, written by ordinary stores with no "
+				   "fence.proxy.async since", name, off, (unsigned long long)size);
 		e->src = c->smem + off;
 		e->scta = c;
 		e->saddr = off;
@@ -537,11 +596,13 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 	if (di->flags & DF_DST_GLOBAL) {
 		struct region *r = mem_find(L->mem, da, size ? size : 1);
 		if (!r) {
-			rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "cp.async.bulk destination range "
-				   "0x%llx+%llu is outside every global allocation",
+			rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "%s destination range "
+				   "0x%llx+%llu is outside every global allocation", name,
 				   (unsigned long long)da, (unsigned long long)size);
 			goto drop;
 		}
+		reduce_dst_fenced(L, di, lane, mem_global_proxy_dirty(r, da, size), "global", da,
+				  size);
 		e->dst = r->data + (da - r->base);
 		e->daddr = da;
 		e->bulk_group = true;
@@ -553,11 +614,13 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 	if (!bulk_shared(L, w, da, di->space, lane, &dc, &doff, "destination"))
 		goto drop;
 	if (doff + size > dc->smem_size) {
-		rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "cp.async.bulk destination shared "
-			   "0x%x+%llu is outside the %u bytes of shared memory", doff,
+		rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "%s destination shared 0x%x+%llu is "
+			   "outside the %u bytes of shared memory", name, doff,
 			   (unsigned long long)size, dc->smem_size);
 		goto drop;
 	}
+	reduce_dst_fenced(L, di, lane, mem_proxy_dirty(dc, doff, (uint32_t)size), "shared", doff,
+			  size);
 	bool foreign_dst = di->space == MS_SHARED_CTA && dc != w->cta;
 	if (foreign_dst) {
 		rule_break(L, RULE_BULK_DST_CTA, 1u << lane, "the .shared::cta destination is in "
@@ -579,8 +642,8 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 	for (uint32_t r = 0, t = bulk_targets(e); t >> r; r++) {
 		struct cta *c = &dc->cluster->ctas[r];
 		if ((t >> r & 1) && c->exited && c != w->cta) {
-			rule_break(L, RULE_PEER_EXITED, 1u << lane, "cp.async.bulk to the shared "
-				   "memory of CTA rank %u, which has exited", c->rank);
+			rule_break(L, RULE_PEER_EXITED, 1u << lane, "%s to the shared memory of CTA "
+				   "rank %u, which has exited", name, c->rank);
 			goto drop;
 		}
 	}
@@ -605,7 +668,7 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 		/* the H100 completes tx on the barrier at the same offset in the destination */
 		for (uint32_t r = 0, t = bulk_targets(e); t >> r; r++)
 			if ((t >> r & 1) && !mbar_async_issue_check(L, w, &dc->cluster->ctas[r], moff,
-								   lane, "cp.async.bulk"))
+								   lane, name))
 				goto drop;
 		e->has_mbar = true;
 		e->mbar_off = moff;
@@ -655,6 +718,21 @@ static void issue_cp_async(struct launch *L, struct warp *w, struct frame *f,
 	e->dcta = d.cta;
 	e->doff = d.off;
 	e->daddr = d.off;
+}
+
+/* cp.async.bulk.prefetch: the manual asks a size that is a multiple of 16 and a 16-byte
+ * aligned address, so those break bulk-copy-size and bulk-copy-alignment. It does not ask
+ * the range to lie in an allocation, as cp.async.bulk's section does: the instruction "may
+ * initiate" a prefetch, a hint with no architectural effect (like prefetch, which ptxi runs
+ * as nothing too), so an address outside every allocation is no error and nothing else
+ * happens. */
+static void issue_prefetch(struct launch *L, struct warp *w, struct frame *f,
+			   const struct dinsn *di, uint32_t lane)
+{
+	uint64_t sa = op_addr(L, w, f, &di->s[0], lane);
+	uint64_t size = op_read(L, w, f, &di->s[1], lane) & 0xffffffffu;
+	if (bulk_size(L, di, lane, &size))
+		bulk_aligned(L, di, lane, sa, "source");
 }
 
 /* The cp.async.mbarrier.arrive event lands after the thread's earlier copies. */
@@ -766,7 +844,11 @@ bool async_exec(struct launch *L, struct warp *w, struct group *g, const struct 
 			issue_arrive(L, w, f, di, l);
 			break;
 		case OP_CP_ASYNC_BULK:
+		case OP_CP_REDUCE_ASYNC_BULK:
 			issue_bulk(L, w, f, di, l);
+			break;
+		case OP_CP_ASYNC_BULK_PREFETCH:
+			issue_prefetch(L, w, f, di, l);
 			break;
 		case OP_ST_ASYNC:
 		case OP_RED_ASYNC:

@@ -15,8 +15,10 @@
 
 /* Modifier groups: at most one modifier of each group on one instruction. */
 enum ck_group { G_NONE, G_LEAD, G_SEM, G_SCOPE, G_SPACE, G_TYPE, G_COMPLETION, G_MULTICAST,
-		G_CACHE, G_OTHER, G_SPACES, G_VEC, G_OP, G__COUNT };
-/* G_SPACES: state spaces of a copy (destination, source), checked by the opcode's function. */
+		G_CACHE, G_OTHER, G_SPACES, G_VEC, G_OP, G_PRIORITY, G__COUNT };
+/* G_SPACES: state spaces of a copy (destination, source), checked by the opcode's function.
+ * G_PRIORITY: createpolicy's primary and secondary eviction priorities (policy_check), which
+ * may repeat a word. */
 
 /* Operand kinds of CK_OPND rows. */
 enum ck_kind {
@@ -27,6 +29,7 @@ enum ck_kind {
 	K_STATE,        /* 64-bit integer register destination, or _ (rules in check.c)        */
 	K_PRED_D,       /* predicate register destination, no sink                             */
 	K_U32_D,        /* 32-bit integer register destination                                 */
+	K_U64_D,        /* 64-bit integer register destination                                 */
 	K_TY_D,         /* integer register destination of the instruction type's width        */
 	K_TY_A,         /* integer register of the instruction type's width, or a variable     */
 	K_ELECT,        /* d|p: 32-bit register or _, then a predicate register                */
@@ -162,6 +165,15 @@ static const struct {
 #include "checkrules.def"
 };
 
+/* CK_BULK_RED rows: the types each cp.reduce.async.bulk operation takes per destination. */
+static const struct {
+	enum ir_mod dst, op;
+	uint32_t types;
+} bulkredrows[] = {
+#define CK_BULK_RED(dst, op, types) {MOD_##dst, MOD_##op, types},
+#include "checkrules.def"
+};
+
 /* CK_MEMMOD rows: the semantics, scope and cache words ld/st take. */
 static const struct {
 	enum ir_op op;
@@ -288,6 +300,7 @@ static const char *kind_text(enum ck_kind k)
 	case K_STATE: return "a 64-bit integer register or '_'";
 	case K_PRED_D: return "a predicate register";
 	case K_U32_D: return "a 32-bit integer register";
+	case K_U64_D: return "a 64-bit integer register";
 	case K_TY_D: return "an integer register of the instruction type's width";
 	case K_TY_A: return "a register of the instruction type's width, a shared variable or a constant";
 	case K_ELECT: return "'d|p' (a 32-bit register or '_', and a predicate register)";
@@ -384,6 +397,9 @@ static void check_kind(struct ck *c, const struct ir_insn *in, int i, enum ck_ki
 	case K_U32_D:
 		ok = is_int_reg(o, 4);
 		break;
+	case K_U64_D:
+		ok = is_int_reg(o, 8);
+		break;
 	case K_TY_D:
 		ok = is_int_reg(o, ir_type_size(ty));
 		break;
@@ -452,13 +468,13 @@ static void check_mods(struct ck *c, const struct ir_insn *in, struct mods *ms)
 			ms->bad = true;
 			continue;
 		}
-		for (unsigned j = 0; j < i; j++)
+		for (unsigned j = 0; j < i && mr->group != G_PRIORITY; j++)
 			if (in->mods[j] == m) {
 				error(c, s, "duplicate '%s' on %s", ir_mod_name(m), name);
 				ms->bad = true;
 				goto next;
 			}
-		if (ms->at[mr->group] >= 0 && mr->group != G_SPACES) {
+		if (ms->at[mr->group] >= 0 && mr->group != G_SPACES && mr->group != G_PRIORITY) {
 			error(c, s, "'%s' cannot be combined with '%s' on %s", ir_mod_name(m),
 			      ir_mod_name(ms->by_group[mr->group]), name);
 			ms->bad = true;
@@ -479,7 +495,7 @@ static void check_mods(struct ck *c, const struct ir_insn *in, struct mods *ms)
 	if ((r->flags & CF_NEED_TYPE) && ms->at[G_TYPE] < 0 && !ms->bad)
 		error(c, in->op_span, "%s needs an instruction type (such as '.%s')", name,
 		      in->op == OP_MAPA || in->op == OP_GETCTARANK || in->op == OP_ST_ASYNC ||
-		      in->op == OP_RED_ASYNC ? "u32" : "b64");
+		      in->op == OP_RED_ASYNC || in->op == OP_CP_REDUCE_ASYNC_BULK ? "u32" : "b64");
 	if (r->flags & CF_PAIR) {
 		int se = ms->at[G_SEM], sc = ms->at[G_SCOPE];
 		if (se >= 0 && sc < 0)
@@ -580,9 +596,51 @@ static enum ck_kind wait_kind(const struct ir_insn *in, const struct mods *ms, i
 	return k;
 }
 
-/* cp.async.bulk (ISA 9.7.9.25.4.1): direction, completion mechanism and operands. */
+/* The size operand of a bulk copy, reduction or prefetch (ISA 9.7.9.25.4): a 32-bit integer,
+ * a constant multiple of 16 up to 1048560 (ptxas 13.0). */
+static void bulk_size_check(struct ck *c, const struct ir_insn *in, int i)
+{
+	const char *name = ir_op_name(in->op);
+	const struct ir_operand *size = &in->opnds[i];
+	if (size->kind != OPND_IMM) {
+		check_kind(c, in, i, K_U32, MOD_NONE);
+		return;
+	}
+	if (size->imm % 16 != 0 || size->imm < 0)
+		error(c, size->span, "%s size %" PRId64 " is not a multiple of 16", name, size->imm);
+	else if (size->imm > 1048560)
+		error(c, size->span, "%s size %" PRId64 " exceeds 1048560", name, size->imm);
+	else if (size->imm == 0)
+		warning(c, size->span, "%s of 0 bytes", name);
+}
+
+/* Bulk copy directions, destination <- source (ISA 9.7.9.25.4.1, .2). */
+enum bulk_dir { D_G2C, D_G2CTA, D_C2C, D_C2G, D_BAD };
+
+static enum bulk_dir bulk_direction(enum ir_mod dst, enum ir_mod src)
+{
+	if (dst == MOD_SHARED_CLUSTER && src == MOD_GLOBAL)
+		return D_G2C;
+	if (dst == MOD_SHARED_CTA && src == MOD_GLOBAL)
+		return D_G2CTA;
+	if (dst == MOD_SHARED_CLUSTER && src == MOD_SHARED_CTA)
+		return D_C2C;
+	if (dst == MOD_GLOBAL && src == MOD_SHARED_CTA)
+		return D_C2G;
+	return D_BAD;
+}
+
+/* cp.async.bulk goes every way; cp.reduce.async.bulk only out of the executing CTA. */
+static bool bulk_dir_allowed(enum ir_op op, enum bulk_dir dir)
+{
+	return dir != D_BAD && (op == OP_CP_ASYNC_BULK || dir == D_C2C || dir == D_C2G);
+}
+
+/* cp.async.bulk and cp.reduce.async.bulk (ISA 9.7.9.25.4.1, .2): direction, completion
+ * mechanism and operands. */
 static void bulk_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
 {
+	const char *name = ir_op_name(in->op);
 	/* The two state spaces, destination first. */
 	enum ir_mod sp[2] = {MOD_NONE, MOD_NONE};
 	struct src_span sps[2] = {in->op_span, in->op_span};
@@ -606,33 +664,25 @@ static void bulk_check(struct ck *c, const struct ir_insn *in, const struct mods
 		}
 	}
 	if (nsp != 2) {
-		error(c, in->op_span, "cp.async.bulk needs a destination and a source state space");
+		error(c, in->op_span, "%s needs a destination and a source state space", name);
 		return;
 	}
-	enum { D_G2C, D_G2CTA, D_C2C, D_C2G, D_BAD } dir = D_BAD;
-	if (sp[0] == MOD_SHARED_CLUSTER && sp[1] == MOD_GLOBAL)
-		dir = D_G2C;
-	else if (sp[0] == MOD_SHARED_CTA && sp[1] == MOD_GLOBAL)
-		dir = D_G2CTA;
-	else if (sp[0] == MOD_SHARED_CLUSTER && sp[1] == MOD_SHARED_CTA)
-		dir = D_C2C;
-	else if (sp[0] == MOD_GLOBAL && sp[1] == MOD_SHARED_CTA)
-		dir = D_C2G;
-	if (dir == D_BAD) {
-		error(c, sps[0], "cp.async.bulk cannot copy from '%s' to '%s'", ir_mod_name(sp[1]),
+	enum bulk_dir dir = bulk_direction(sp[0], sp[1]);
+	if (!bulk_dir_allowed(in->op, dir)) {
+		error(c, sps[0], "%s cannot copy from '%s' to '%s'", name, ir_mod_name(sp[1]),
 		      ir_mod_name(sp[0]));
 		return;
 	}
 	if (dir == D_G2CTA)
 		need(c, sps[0], 86, 90, "cp.async.bulk to '.shared::cta'");
 	if (comp == MOD_NONE) {
-		error(c, in->op_span, "cp.async.bulk needs a completion mechanism ('%s')",
+		error(c, in->op_span, "%s needs a completion mechanism ('%s')", name,
 		      dir == D_C2G ? ".bulk_group" : ".mbarrier::complete_tx::bytes");
 		return;
 	}
 	if ((dir == D_C2G) != (comp == MOD_BULK_GROUP)) {
 		error(c, mod_span(in, ms, G_COMPLETION), "'%s' is not the completion mechanism of "
-		      "cp.async.bulk%s%s", ir_mod_name(comp), ir_mod_name(sp[0]), ir_mod_name(sp[1]));
+		      "%s%s%s", ir_mod_name(comp), name, ir_mod_name(sp[0]), ir_mod_name(sp[1]));
 		return;
 	}
 	if (mcast && dir != D_G2C) {
@@ -641,8 +691,8 @@ static void bulk_check(struct ck *c, const struct ir_insn *in, const struct mods
 		return;
 	}
 	if (hint && dir == D_C2C) {
-		error(c, mod_span(in, ms, G_CACHE),
-		      "'.L2::cache_hint' is not allowed on cp.async.bulk.shared::cluster.shared::cta");
+		error(c, mod_span(in, ms, G_CACHE), "'.L2::cache_hint' is not allowed on "
+		      "%s.shared::cluster.shared::cta", name);
 		return;
 	}
 	if (mcast && c->sm == 90 && !c->m->sm_arch_specific)
@@ -651,33 +701,21 @@ static void bulk_check(struct ck *c, const struct ir_insn *in, const struct mods
 	/* Operands: dst, src, size {, mbar} {, ctaMask} {, policy}. */
 	unsigned want = 3 + (comp == MOD_COMPLETE_TX_BYTES) + mcast + hint;
 	if (in->nopnds != want) {
-		error(c, in->span, "this form of cp.async.bulk takes %u operands (has %u)", want,
+		error(c, in->span, "this form of %s takes %u operands (has %u)", name, want,
 		      in->nopnds);
 		return;
 	}
 	check_addr(c, in, &in->opnds[0], 0, dir != D_C2G, dir == D_C2G);
 	check_addr(c, in, &in->opnds[1], 1, dir == D_C2G || dir == D_C2C,
 		   dir == D_G2C || dir == D_G2CTA);
-	const struct ir_operand *size = &in->opnds[2];
-	if (size->kind == OPND_IMM) {
-		if (size->imm % 16 != 0 || size->imm < 0)
-			error(c, size->span, "cp.async.bulk size %" PRId64 " is not a multiple of 16",
-			      size->imm);
-		else if (size->imm > 1048560)
-			error(c, size->span, "cp.async.bulk size %" PRId64 " exceeds 1048560",
-			      size->imm);
-		else if (size->imm == 0)
-			warning(c, size->span, "cp.async.bulk of 0 bytes");
-	} else {
-		check_kind(c, in, 2, K_U32, MOD_NONE);
-	}
+	bulk_size_check(c, in, 2);
 	unsigned k = 3;
 	if (comp == MOD_COMPLETE_TX_BYTES) {
 		const struct ir_operand *o = &in->opnds[k];
-		if (is_int_reg(o, 8) || is_int_reg(o, 4))
-			/* ptxas 13.0 takes a bare register; the manual writes [mbar]. */
-			warning(c, o->span, "the mbarrier operand of cp.async.bulk should be written "
-				"in brackets, as in [%.*s]", (int)o->span.len,
+		if (is_int_reg(o, 8))
+			/* ptxas 13.0 takes a bare 64-bit register; the manual writes [mbar]. */
+			warning(c, o->span, "the mbarrier operand of %s should be written in "
+				"brackets, as in [%.*s]", name, (int)o->span.len,
 				c->m->file->text + o->span.off);
 		else
 			check_kind(c, in, k, K_MBAR, MOD_NONE);
@@ -691,6 +729,72 @@ static void bulk_check(struct ck *c, const struct ir_insn *in, const struct mods
 	}
 	if (hint)
 		check_kind(c, in, k++, K_U64, MOD_NONE);
+}
+
+/* cp.reduce.async.bulk's operation and element type (CK_BULK_RED rows by destination, ISA
+ * 9.7.9.25.4.2); .noftz goes with .add.f16 / .add.bf16 only, which need it. Returns false
+ * if something was reported. A destination with no rows is left to bulk_check. */
+static bool bulk_reduce_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
+{
+	const char *name = ir_op_name(in->op);
+	enum ir_mod op = ms->by_group[G_OP], ty = ms->by_group[G_TYPE], dst = MOD_NONE;
+	for (unsigned i = 0; i < in->nmods && dst == MOD_NONE; i++)
+		if (ir_mod_kind(in->mods[i]) == MK_SPACE)
+			dst = in->mods[i];
+	if (op == MOD_NONE) {
+		error(c, in->op_span, "%s needs a reduction operation (such as '.add')", name);
+		return false;
+	}
+	if (ty == MOD_NONE)
+		return false; /* check_mods reported it */
+	bool known = false, takes = false;
+	for (size_t k = 0; k < sizeof bulkredrows / sizeof bulkredrows[0]; k++) {
+		known |= bulkredrows[k].dst == dst;
+		takes |= bulkredrows[k].dst == dst && bulkredrows[k].op == op &&
+			 (bulkredrows[k].types & T_BIT(ty));
+	}
+	if (known && !takes) {
+		error(c, mod_span(in, ms, G_TYPE), "%s%s%s does not take '%s'", name,
+		      ir_mod_name(dst), ir_mod_name(op), ir_mod_name(ty));
+		return false;
+	}
+	bool half = op == MOD_ADD && (ty == MOD_F16 || ty == MOD_BF16);
+	bool noftz = ms->by_group[G_OTHER] == MOD_NOFTZ;
+	if (noftz && !half) {
+		error(c, mod_span(in, ms, G_OTHER), "'.noftz' goes only with .add.f16 or .add.bf16 "
+		      "on %s", name);
+		return false;
+	}
+	if (half && !noftz) {
+		error(c, in->op_span, "%s.add%s needs '.noftz'", name, ir_mod_name(ty));
+		return false;
+	}
+	return true;
+}
+
+/* cp.async.bulk.prefetch.L2.global{.L2::cache_hint} [srcMem], size{, cache-policy} (ISA
+ * 9.7.9.25.4.3): a global address (a 32-bit register too: the space is written). */
+static void prefetch_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
+{
+	const char *name = ir_op_name(in->op);
+	bool hint = ms->at[G_CACHE] >= 0;
+	if (ms->by_group[G_OTHER] != MOD_L2) {
+		error(c, in->op_span, "%s needs the cache level '.L2'", name);
+		return;
+	}
+	if (ms->by_group[G_SPACE] != MOD_GLOBAL) {
+		error(c, in->op_span, "%s needs the state space '.global'", name);
+		return;
+	}
+	if (in->nopnds != 2u + hint) {
+		error(c, in->span, "%s%s takes %u operands (has %u)", name,
+		      hint ? ".L2::cache_hint" : "", 2u + hint, in->nopnds);
+		return;
+	}
+	check_addr(c, in, &in->opnds[0], 0, false, true);
+	bulk_size_check(c, in, 1);
+	if (hint)
+		check_kind(c, in, 2, K_U64, MOD_NONE);
 }
 
 /* fence and membar forms (ISA 9.7.13.4). */
@@ -2038,6 +2142,98 @@ static void async_store_check(struct ck *c, const struct ir_insn *in, const stru
 	async_store_warnings(c, in, ms, what);
 }
 
+/* ---- cache eviction policies (ISA 9.7.9.18) ---------------------------------------------- */
+
+static bool is_priority(enum ir_mod m)
+{
+	return m == MOD_L2_EVICT_LAST || m == MOD_L2_EVICT_NORMAL || m == MOD_L2_EVICT_FIRST ||
+	       m == MOD_L2_EVICT_UNCHANGED;
+}
+
+/* A primary eviction priority, then at most a secondary one, which is .L2::evict_first or
+ * .L2::evict_unchanged (ptxas 13.0 takes the primary's word again there). */
+static bool policy_priorities(struct ck *c, const struct ir_insn *in)
+{
+	const char *name = ir_op_name(in->op);
+	int n = 0;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		enum ir_mod m = in->mods[i];
+		if (!is_priority(m))
+			continue;
+		if (++n == 3) {
+			error(c, in->mod_spans[i], "%s takes at most two eviction priorities (a primary "
+			      "and a secondary one)", name);
+			return false;
+		}
+		if (n == 2 && m != MOD_L2_EVICT_FIRST && m != MOD_L2_EVICT_UNCHANGED) {
+			error(c, in->mod_spans[i], "'%s' cannot be the secondary eviction priority of %s "
+			      "(only .L2::evict_first or .L2::evict_unchanged)", ir_mod_name(m), name);
+			return false;
+		}
+	}
+	if (!n)
+		error(c, in->op_span, "%s needs an eviction priority (such as '.L2::evict_last')",
+		      name);
+	return n > 0;
+}
+
+/* The fraction: an .f32 (or .b32) register, or a constant that is in (0.0, 1.0] as an f32
+ * (ptxas 13.0 rounds a 0d constant to f32 first). */
+static void policy_fraction(struct ck *c, const struct ir_operand *o)
+{
+	if (o->kind == OPND_FIMM) {
+		float f;
+		if (o->fimm.is_f32) {
+			uint32_t b = (uint32_t)o->fimm.bits;
+			memcpy(&f, &b, 4);
+		} else {
+			double d;
+			memcpy(&d, &o->fimm.bits, 8);
+			f = (float)d;
+		}
+		if (!(f > 0.0f && f <= 1.0f))
+			error(c, o->span, "the fraction of createpolicy.fractional must be in (0.0, 1.0] "
+			      "(is %g)", (double)f);
+		return;
+	}
+	enum ir_mod r = reg_type(o);
+	if (is_sreg(o) || o->kind != OPND_REG || r == MOD_NONE || o->neg || !reg_fits(r, MOD_F32))
+		error(c, o->span, "the fraction of createpolicy.fractional must be an .f32 or .b32 "
+		      "register, or a floating-point constant");
+}
+
+/* createpolicy.range's address: a .global one with .global, else generic (any variable);
+ * ptxas 13.0 takes a 32-bit register either way. Then primary-size <= total-size, compared
+ * as 32-bit values when both are constants. */
+static void policy_range(struct ck *c, const struct ir_insn *in, const struct mods *ms)
+{
+	const struct ir_operand *o = &in->opnds[1], *p = &in->opnds[2], *t = &in->opnds[3];
+	const struct ir_operand *b = o->kind == OPND_ADDR ? o->addr.base : NULL;
+	bool generic = ms->by_group[G_SPACE] == MOD_NONE;
+	bool var = b && b->kind == OPND_SYM && b->ref.sym && b->ref.sym->kind == SYM_VAR;
+	if (!(b && is_int_reg(b, 4)) && !(generic && var))
+		check_addr(c, in, o, 1, false, true);
+	if (p->kind == OPND_IMM && t->kind == OPND_IMM && (uint32_t)p->imm > (uint32_t)t->imm)
+		error(c, p->span, "the primary-size of createpolicy.range (%" PRIu32 ") exceeds its "
+		      "total-size (%" PRIu32 ")", (uint32_t)p->imm, (uint32_t)t->imm);
+}
+
+/* createpolicy (ISA 9.7.9.18), once the operand kinds of its CK_OPND row passed. */
+static void policy_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
+{
+	if (in->op == OP_CREATEPOLICY_CVT) {
+		if (ms->by_group[G_OTHER] != MOD_L2)
+			error(c, in->op_span, "createpolicy.cvt needs the cache level '.L2'");
+		return;
+	}
+	if (!policy_priorities(c, in))
+		return;
+	if (in->op == OP_CREATEPOLICY_RANGE)
+		policy_range(c, in, ms);
+	else if (in->nopnds == 2)
+		policy_fraction(c, &in->opnds[1]);
+}
+
 /* ld / st / atom / red with a variable address: the variable's state space must be the
  * instruction's (ptxas: "state space mismatch"); generic accesses take any variable. */
 static void space_match_check(struct ck *c, const struct ir_insn *in)
@@ -2429,8 +2625,13 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 	check_mods(c, in, &ms);
 	if (ms.bad)
 		return;
-	if (in->op == OP_CP_ASYNC_BULK) {
-		bulk_check(c, in, &ms);
+	if (in->op == OP_CP_ASYNC_BULK || in->op == OP_CP_REDUCE_ASYNC_BULK) {
+		if (in->op == OP_CP_ASYNC_BULK || bulk_reduce_check(c, in, &ms))
+			bulk_check(c, in, &ms);
+		return;
+	}
+	if (in->op == OP_CP_ASYNC_BULK_PREFETCH) {
+		prefetch_check(c, in, &ms);
 		return;
 	}
 	if (in->op == OP_ST_ASYNC || in->op == OP_RED_ASYNC) {
@@ -2462,6 +2663,11 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 	case OP_MBAR_TEST_WAIT:
 	case OP_MBAR_TRY_WAIT:
 		wait_check(c, in, &ms);
+		break;
+	case OP_CREATEPOLICY_FRACTIONAL:
+	case OP_CREATEPOLICY_RANGE:
+	case OP_CREATEPOLICY_CVT:
+		policy_check(c, in, &ms);
 		break;
 	case OP_MBAR_INIT:
 		if (in->nopnds == 2 && in->opnds[1].kind == OPND_IMM &&

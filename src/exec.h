@@ -7,9 +7,12 @@
 
 #include "interp.h"
 
-/* mov, cvta, isspacep, mapa, getctarank */
+/* mov, cvta, isspacep, mapa, getctarank, createpolicy */
 void exec_move(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 	       uint32_t mask);
+/* createpolicy.fractional / .range / .cvt: an opaque cache policy (exec_policy.c). */
+void exec_createpolicy(struct launch *L, struct warp *w, struct frame *f,
+		       const struct dinsn *di, uint32_t mask);
 /* ld, ldu, st, atom, red, prefetch */
 void exec_mem(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 	      uint32_t mask);

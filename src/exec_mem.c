@@ -211,6 +211,11 @@ void exec_move(struct launch *L, struct warp *w, struct frame *f, const struct d
 	case OP_GETCTARANK:
 		exec_mapa(L, w, f, di, mask);
 		break;
+	case OP_CREATEPOLICY_FRACTIONAL:
+	case OP_CREATEPOLICY_RANGE:
+	case OP_CREATEPOLICY_CVT:
+		exec_createpolicy(L, w, f, di, mask);
+		break;
 	default:
 		break;
 	}

@@ -98,6 +98,7 @@ enum {
 	DF_SRC_SHARED = 1u << 20,
 	DF_CTA_SPACE = 1u << 21,     /* .shared::cta written (not plain .shared)                 */
 	DF_VEC_DUP = 1u << 22,       /* a vector destination names one register twice           */
+	DF_EVICT_FIRST2 = 1u << 23,  /* createpolicy: the secondary priority is .L2::evict_first */
 };
 
 struct dinsn {

@@ -617,7 +617,10 @@ static enum ir_mod src_type(const struct dinsn *di, uint32_t i)
 	case OP_PRMT:
 	case OP_SHF:
 	case OP_LOP3:
+	case OP_CP_REDUCE_ASYNC_BULK: /* the type is the elements', not the size's */
 		return MOD_NONE;
+	case OP_CREATEPOLICY_FRACTIONAL:
+		return MOD_F32; /* the fraction; the instruction type .b64 is the destination's */
 	default:
 		return (enum ir_mod)di->type;
 	}
@@ -852,6 +855,45 @@ static bool decode_async_store(struct loader *ld, const struct ir_insn *in, stru
 	return in->op == OP_ST_ASYNC || decode_atom_type(ld, in, di, md);
 }
 
+/* cp.async.bulk and cp.reduce.async.bulk: the forms ptxi runs are [dst], [src], size with
+ * .bulk_group (to global memory) or with .mbarrier::complete_tx::bytes and [mbar]. A
+ * cache-policy operand is read by no one. The reduction's arithmetic is atom's. */
+static bool decode_bulk(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+			const struct mods *md)
+{
+	if (di->flags & DF_BULK_GROUP)
+		di->flags |= DF_DST_GLOBAL;
+	if (!(di->flags & DF_BULK_GROUP) && (!(di->flags & DF_COMPLETE_TX) || di->nsrc < 4)) {
+		lerr(ld, in->op_span, "unsupported instruction '%.*s': only the forms completing "
+		     "through an mbarrier or a bulk group are supported", (int)in->op_span.len,
+		     ld->m->file->text + in->op_span.off);
+		return false;
+	}
+	if (di->nsrc < 3)
+		return false;
+	return in->op == OP_CP_ASYNC_BULK || decode_atom_type(ld, in, di, md);
+}
+
+/* createpolicy: the first eviction priority is the primary one (di->mode); the secondary
+ * one, .L2::evict_unchanged unless .L2::evict_first is written, is a flag. */
+static bool decode_createpolicy(const struct ir_insn *in, struct dinsn *di)
+{
+	int n = 0;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		enum ir_mod m = in->mods[i];
+		if (m != MOD_L2_EVICT_LAST && m != MOD_L2_EVICT_NORMAL && m != MOD_L2_EVICT_FIRST &&
+		    m != MOD_L2_EVICT_UNCHANGED)
+			continue;
+		if (n++ == 0)
+			di->mode = (uint8_t)m;
+		else if (m == MOD_L2_EVICT_FIRST)
+			di->flags |= DF_EVICT_FIRST2;
+	}
+	if (in->op == OP_CREATEPOLICY_RANGE)
+		return di->nsrc == 3 && di->s[0].kind == DOP_ADDR;
+	return di->d.kind == DOP_REG;
+}
+
 /* Operand shapes of the non-ALU families: how many leading operands are destinations. */
 static int dest_count(enum ir_op op, const struct ir_insn *in)
 {
@@ -873,6 +915,8 @@ static int dest_count(enum ir_op op, const struct ir_insn *in)
 	case OP_CP_ASYNC:
 	case OP_CP_ASYNC_MBAR_ARRIVE:
 	case OP_CP_ASYNC_BULK:
+	case OP_CP_REDUCE_ASYNC_BULK:
+	case OP_CP_ASYNC_BULK_PREFETCH:
 	case OP_ST_ASYNC:
 	case OP_RED_ASYNC:
 	case OP_CP_ASYNC_WAIT_GROUP:
@@ -1050,20 +1094,22 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 	case OP_CP_ASYNC:
 		di->space = MS_SHARED_CTA;
 		di->space2 = MS_GLOBAL;
+		if (di->flags & DF_CACHE_HINT)
+			di->nsrc--; /* the cache policy, last: no src-size (a hint, read by no one) */
 		return di->nsrc >= 3;
 	case OP_ST_ASYNC:
 	case OP_RED_ASYNC:
 		return decode_async_store(ld, in, di, &md);
 	case OP_CP_ASYNC_BULK:
-		if (di->flags & DF_BULK_GROUP) {
-			di->flags |= DF_DST_GLOBAL;
-			return di->nsrc >= 3;
-		}
-		if (!(di->flags & DF_COMPLETE_TX) || di->nsrc < 4) {
-			lerr(ld, in->op_span, "this form of cp.async.bulk is not supported");
-			return false;
-		}
-		return true;
+	case OP_CP_REDUCE_ASYNC_BULK:
+		return decode_bulk(ld, in, di, &md);
+	case OP_CREATEPOLICY_FRACTIONAL:
+	case OP_CREATEPOLICY_RANGE:
+	case OP_CREATEPOLICY_CVT:
+		return decode_createpolicy(in, di);
+	case OP_CP_ASYNC_BULK_PREFETCH:
+		di->space = MS_GLOBAL;
+		return di->nsrc >= 2 && di->s[0].kind == DOP_ADDR;
 	case OP_MOV:
 		if (di->d.kind == DOP_VEC || (di->nsrc == 1 && di->s[0].kind == DOP_VEC))
 			return true;

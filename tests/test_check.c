@@ -231,6 +231,124 @@ static void test_check_async_stores(void **state)
 #undef REDA
 }
 
+static void test_check_bulk_reduce_and_prefetch(void **state)
+{
+	(void)state;
+#define RC "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes"
+#define RG "cp.reduce.async.bulk.global.shared::cta.bulk_group"
+#define PF "cp.async.bulk.prefetch.L2.global"
+	OK("8.0", "sm_90", RC ".add.u64 [%r1], [sbuf], 256, [bar];");
+	OK("8.0", "sm_90", RG ".L2::cache_hint.add.noftz.bf16 [%rd1], [sbuf], %r2, %rd2;");
+	OK("8.0", "sm_90", "cp.reduce.async.bulk.add.u32.global.shared::cta.bulk_group "
+	   "[gbuf], [sbuf], 16;");
+	ERR("7.8", "sm_90", RG ".add.u32 [gbuf], [sbuf], 16;", "cp.reduce.async.bulk needs PTX "
+	    "ISA 8.0");
+	ERR("8.0", "sm_89", RG ".add.u32 [gbuf], [sbuf], 16;", "cp.reduce.async.bulk needs sm_90");
+	ERR("8.0", "sm_90", RG ".u32 [gbuf], [sbuf], 16;",
+	    "cp.reduce.async.bulk needs a reduction operation (such as '.add')");
+	ERR("8.0", "sm_90", RG ".add [gbuf], [sbuf], 16;",
+	    "cp.reduce.async.bulk needs an instruction type (such as '.u32')");
+	ERR("8.0", "sm_90", RC ".and.b64 [sbuf], [sbuf], 16, [bar];",
+	    "cp.reduce.async.bulk.shared::cluster.and does not take '.b64'");
+	ERR("8.0", "sm_90", RG ".min.f32 [gbuf], [sbuf], 16;",
+	    "cp.reduce.async.bulk.global.min does not take '.f32'");
+	ERR("8.0", "sm_90", RG ".exch.b32 [gbuf], [sbuf], 16;",
+	    "'.exch' is not allowed on cp.reduce.async.bulk");
+	ERR("8.0", "sm_90", RG ".add.f16 [gbuf], [sbuf], 16;",
+	    "cp.reduce.async.bulk.add.f16 needs '.noftz'");
+	ERR("8.0", "sm_90", RG ".add.noftz.f32 [gbuf], [sbuf], 16;",
+	    "'.noftz' goes only with .add.f16 or .add.bf16 on cp.reduce.async.bulk");
+	ERR("8.0", "sm_90", "cp.reduce.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+	    ".add.u32 [sbuf], [gbuf], 16, [bar];",
+	    "cp.reduce.async.bulk cannot copy from '.global' to '.shared::cluster'");
+	ERR("8.0", "sm_90", "cp.reduce.async.bulk.global.shared::cta.mbarrier::complete_tx::bytes"
+	    ".add.u32 [gbuf], [sbuf], 16, [bar];", "'.mbarrier::complete_tx::bytes' is not the "
+	    "completion mechanism of cp.reduce.async.bulk.global.shared::cta");
+	ERR("8.0", "sm_90", RC ".multicast::cluster.add.u32 [sbuf], [sbuf], 16, [bar], %rs1;",
+	    "'.multicast::cluster' is not allowed on cp.reduce.async.bulk");
+	ERR("8.0", "sm_90", RC ".L2::cache_hint.add.u32 [sbuf], [sbuf], 16, [bar], %rd1;",
+	    "'.L2::cache_hint' is not allowed on cp.reduce.async.bulk.shared::cluster.shared::cta");
+	ERR("8.0", "sm_90", RC ".add.u32 [sbuf], [sbuf], 24, [bar];",
+	    "cp.reduce.async.bulk size 24 is not a multiple of 16");
+	ERR("8.0", "sm_90", RC ".add.u32 [sbuf], [sbuf], 16;",
+	    "this form of cp.reduce.async.bulk takes 4 operands (has 3)");
+	ERR("8.0", "sm_90", RG ".add.u32 [sbuf], [sbuf], 16;",
+	    "operand 1 of cp.reduce.async.bulk must be in global memory");
+	ERR("8.0", "sm_90", RC ".add.u32 [sbuf], [sbuf], 16, %r1;",
+	    "operand 4 of cp.reduce.async.bulk must be an address in brackets");
+	WARN("8.0", "sm_90", RC ".add.u32 [sbuf], [sbuf], 16, %rd1;",
+	     "the mbarrier operand of cp.reduce.async.bulk should be written in brackets");
+	OK("8.0", "sm_90", PF " [gbuf], 256;");
+	OK("8.0", "sm_90", "cp.async.bulk.prefetch.global.L2.L2::cache_hint [%r1], %r2, %rd3;");
+	ERR("8.0", "sm_90", "cp.async.bulk.prefetch.global [gbuf], 256;",
+	    "cp.async.bulk.prefetch needs the cache level '.L2'");
+	ERR("8.0", "sm_90", "cp.async.bulk.prefetch.L2 [gbuf], 256;",
+	    "cp.async.bulk.prefetch needs the state space '.global'");
+	ERR("8.0", "sm_90", "cp.async.bulk.prefetch.L2.shared::cta [sbuf], 256;",
+	    "'.shared::cta' is not a valid state space for cp.async.bulk.prefetch");
+	ERR("8.0", "sm_90", PF " [gbuf], 256, %rd1;",
+	    "cp.async.bulk.prefetch takes 2 operands (has 3)");
+	ERR("8.0", "sm_90", PF ".L2::cache_hint [gbuf], 256;",
+	    "cp.async.bulk.prefetch.L2::cache_hint takes 3 operands (has 2)");
+	ERR("8.0", "sm_90", PF " [gbuf], 20;", "cp.async.bulk.prefetch size 20 is not a multiple "
+	    "of 16");
+	ERR("8.0", "sm_90", PF " [sbuf], 256;", "operand 1 of cp.async.bulk.prefetch must be in "
+	    "global memory");
+	ERR("8.0", "sm_90", PF " [gbuf], %rd1;", "operand 2 of cp.async.bulk.prefetch must be a "
+	    "32-bit integer register or a constant");
+	ERR("8.0", "sm_90", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+	    "[sbuf], [gbuf], 16, %r1;", "operand 4 of cp.async.bulk must be an address in brackets");
+#undef RC
+#undef RG
+#undef PF
+}
+
+static void test_check_createpolicy(void **state)
+{
+	(void)state;
+#define FR "createpolicy.fractional.L2::evict_last"
+	OK("7.4", "sm_80", FR ".b64 %rd1, 1.0;");
+	OK("7.4", "sm_80", FR ".L2::evict_unchanged.b64 %rd1, 0.5;");
+	OK("7.4", "sm_80", "createpolicy.fractional.L2::evict_first.L2::evict_first.b64 %rd1;");
+	OK("7.4", "sm_80", FR ".b64 %rd1, %f1;");
+	OK("7.4", "sm_80", FR ".b64 %rd1, 0d3FF0000000000001;"); /* 1.0 as an f32 */
+	OK("7.4", "sm_80", "createpolicy.range.L2::evict_last.L2::evict_first.b64 %rd1, [%rd2], "
+	   "0x100000, 0x200000;");
+	OK("7.4", "sm_80", "createpolicy.range.L2::evict_last.b64 %rd1, [sbuf], %r1, %r2;");
+	OK("7.4", "sm_80", "createpolicy.cvt.L2.b64 %rd1, %rd2;");
+	ERR("7.3", "sm_80", FR ".b64 %rd1, 1.0;", "createpolicy.fractional needs PTX ISA 7.4");
+	ERR("7.4", "sm_75", "createpolicy.cvt.L2.b64 %rd1, %rd2;", "createpolicy.cvt needs sm_80");
+	ERR("7.4", "sm_80", "createpolicy.fractional.b64 %rd1, 0.5;",
+	    "createpolicy.fractional needs an eviction priority (such as '.L2::evict_last')");
+	ERR("7.4", "sm_80", FR ".L2::evict_normal.b64 %rd1, 0.5;", "'.L2::evict_normal' cannot "
+	    "be the secondary eviction priority of createpolicy.fractional");
+	ERR("7.4", "sm_80", FR ".L2::evict_first.L2::evict_first.b64 %rd1, 0.5;",
+	    "createpolicy.fractional takes at most two eviction priorities");
+	ERR("7.4", "sm_80", FR ".b32 %r1, 0.5;", "'.b32' is not a valid type for "
+	    "createpolicy.fractional");
+	ERR("7.4", "sm_80", FR " %rd1, 0.5;", "createpolicy.fractional needs an instruction type");
+	ERR("7.4", "sm_80", FR ".b64 %rd1, 0.0;",
+	    "the fraction of createpolicy.fractional must be in (0.0, 1.0] (is 0)");
+	ERR("7.4", "sm_80", FR ".b64 %rd1, 1.0000001;", "must be in (0.0, 1.0]");
+	ERR("7.4", "sm_80", FR ".b64 %rd1, 1;", "the fraction of createpolicy.fractional must be an "
+	    ".f32 or .b32 register, or a floating-point constant");
+	ERR("7.4", "sm_80", FR ".b64 _, 0.5;", "operand 1 of createpolicy.fractional must be a "
+	    "64-bit integer register");
+	ERR("7.4", "sm_80", "createpolicy.fractional.global.L2::evict_last.b64 %rd1, 0.5;",
+	    "'.global' is not a valid state space for createpolicy.fractional");
+	ERR("7.4", "sm_80", "createpolicy.range.global.L2::evict_last.b64 %rd1, [sbuf], 1, 2;",
+	    "operand 2 of createpolicy.range must be in global memory");
+	ERR("7.4", "sm_80", "createpolicy.range.L2::evict_last.b64 %rd1, [%rd2], 2048, 1024;",
+	    "the primary-size of createpolicy.range (2048) exceeds its total-size (1024)");
+	ERR("7.4", "sm_80", "createpolicy.range.L2::evict_last.b64 %rd1, [%rd2], %r1;",
+	    "createpolicy.range takes 4 operands (has 3)");
+	ERR("7.4", "sm_80", "createpolicy.cvt.b64 %rd1, %rd2;",
+	    "createpolicy.cvt needs the cache level '.L2'");
+	ERR("7.4", "sm_80", "createpolicy.cvt.L2.b64 %rd1, %r2;",
+	    "operand 2 of createpolicy.cvt must be a 64-bit integer register or a constant");
+#undef FR
+}
+
 static void test_check_special_registers(void **state)
 {
 	(void)state;
@@ -388,6 +506,8 @@ int main(void)
 		cmocka_unit_test(test_check_literals),
 		cmocka_unit_test(test_check_bulk_and_fences),
 		cmocka_unit_test(test_check_async_stores),
+		cmocka_unit_test(test_check_bulk_reduce_and_prefetch),
+		cmocka_unit_test(test_check_createpolicy),
 		cmocka_unit_test(test_check_special_registers),
 		cmocka_unit_test(test_check_typed_alu),
 		cmocka_unit_test(test_check_setp_cvt_mov),

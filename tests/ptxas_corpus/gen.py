@@ -280,6 +280,7 @@ def gen_bulk():
                 "[sbuf], [gbuf], 256", "[sbuf], [gbuf], 256, [bar], %rd1",
                 "[sbuf], [gbuf], [bar], 256", "%rd1, [gbuf], 256, [bar]",
                 "[sbuf], [gbuf], 256, %rd1", "[lbuf], [gbuf], 256, [bar]",
+                "[sbuf], [gbuf], 256, %r1", "[sbuf], [gbuf], 256, %ud1",
                 "[sbuf], [lbuf], 256, [bar]", "[64], [gbuf], 256, [bar]"]:
         some(f"{q1} {ops};", 3)
         some(f"{q4} {ops};", 2)
@@ -890,6 +891,138 @@ def gen_async_store():
         add(x, [("8.1", "sm_90"), ("8.1", "sm_89"), ("8.1", "sm_90a"), ("8.0", "sm_90a")])
 
 
+def gen_bulk_reduce():
+    """cp.reduce.async.bulk and cp.async.bulk.prefetch (ISA 9.7.9.25.4.2-3)."""
+    c = ".mbarrier::complete_tx::bytes"
+    r1 = f"cp.reduce.async.bulk.shared::cluster.shared::cta{c}"
+    r2 = "cp.reduce.async.bulk.global.shared::cta.bulk_group"
+    for op in ["add", "min", "max", "inc", "dec", "and", "or", "xor", "cas", "exch"]:
+        for ty in ["b32", "u32", "s32", "b64", "u64", "s64", "f32", "f64", "f16", "bf16",
+                   "f16x2", "u16"]:
+            alu(f"{r1}.{op}.{ty} [sbuf], [sbuf+512], 256, [bar];")
+            alu(f"{r2}.{op}.{ty} [gbuf], [sbuf], 256;")
+    for q in ["add.noftz.f16", "add.noftz.bf16", "noftz.add.f16", "add.bf16.noftz",
+              "add.noftz.f32", "add.noftz.u32", "min.noftz.f16", "add.noftz.f16x2",
+              "add.u32.u32", "add.min.u32", "add", "u32", "add.noftz.noftz.f16"]:
+        alu(f"{r2}.{q} [gbuf], [sbuf], 256;")
+        alu1(f"{r1}.{q} [sbuf], [sbuf+512], 256, [bar];")
+    dirs = [(".shared::cluster", ".shared::cta"), (".global", ".shared::cta"),
+            (".shared::cluster", ".global"), (".shared::cta", ".global"),
+            (".shared::cluster", ".shared"), (".global", ".shared"), (".global", ".global"),
+            (".shared::cta", ".shared::cta"), (".global", ".shared::cluster"), ("", ""),
+            (".shared::cta", ".shared::cluster"), (".local", ".shared::cta")]
+    for (dst, src), comp, ch in itertools.product(dirs, ["", c, ".bulk_group"],
+                                                  ["", ".L2::cache_hint"]):
+        q = f"cp.reduce.async.bulk{dst}{src}{comp}{ch}.add.u32"
+        dm = "[gbuf]" if dst == ".global" else "[sbuf]"
+        sm = "[gbuf]" if src == ".global" else "[sbuf+512]"
+        ops = [dm, sm, "256"] + (["[bar]"] if comp == c else []) + (["%rd3"] if ch else [])
+        add(f"{q} {', '.join(ops)};", pick(q, 1) + [("9.0", "sm_90a"), ("8.0", "sm_90")])
+    for sz in ["16", "20", "0", "8", "1048560", "1048576", "-16", "%r1", "%u1", "%rd1",
+               "%rs1", "%f1", "0x30"]:
+        alu(f"{r1}.add.u32 [%r2], [sbuf], {sz}, [bar];")
+        alu(f"{r2}.and.b64 [%rd2], [sbuf], {sz};")
+    for ops in ["[sbuf], [sbuf+512], 256, [bar]", "[%r1], [%r2], 256, [%r3]",
+                "[%rd1], [%rd2], 256, [%rd3]", "[sbuf], [sbuf+512], 256",
+                "[sbuf], [sbuf+512], 256, %rd1", "[sbuf], [sbuf+512], 256, %r1",
+                "[sbuf], [gbuf], 256, [bar]", "[gbuf], [sbuf], 256, [bar]",
+                "[sbuf], [sbuf], 256, [bar], %rd1", "[lbuf], [sbuf], 256, [bar]",
+                "[64], [sbuf], 256, [bar]", "%r1, [sbuf], 256, [bar]",
+                "[sbuf+8], [sbuf+512], 256, [bar]", "[sbuf], [sbuf+512], 256, [bar+4]"]:
+        alu(f"{r1}.min.s32 {ops};")
+    for ops in ["[gbuf], [sbuf], 256", "[%rd1], [%r1], %r1", "[%r1], [%r1], %r1",
+                "[%rd1], [%rd2], 256", "[sbuf], [sbuf], 256", "[gbuf], [gbuf], 256",
+                "[gbuf], [sbuf], 256, %rd1", "[gbuf], [sbuf], 256, [bar]", "[gbuf], [lbuf], 256",
+                "[gbuf+8], [sbuf], 256", "%rd1, [sbuf], 256"]:
+        alu(f"{r2}.max.s64 {ops};")
+    for pol in ["%rd3", "%r3", "%ud3", "%fd3", "7", ""]:
+        tail = f", {pol}" if pol else ""
+        alu(f"{r2}.L2::cache_hint.add.f32 [gbuf], [sbuf], 256{tail};")
+        alu(f"{r2}.add.u32.L2::cache_hint [gbuf], [sbuf], 256{tail};")
+    for q in [f"{r1}.multicast::cluster.add.u32", f"{r1}.relaxed.cluster.add.u32",
+              f"{r2}.cluster.add.u32", f"{r2}.L2::evict_last.add.u32", f"{r2}.v2.add.u32",
+              "cp.reduce.async.bulk.bulk_group.global.shared::cta.add.u32",
+              "cp.reduce.async.bulk.add.u32.global.shared::cta.bulk_group",
+              f"cp.reduce.async.bulk.shared::cta.shared::cluster{c}.add.u32"]:
+        alu(f"{q} [gbuf], [sbuf], 256;")
+        alu(f"{q} [sbuf], [sbuf+512], 256, [bar];")
+    for x in [f"{r1}.add.u32 [%r1], [%r2], %r3, [%r4];", f"{r2}.add.noftz.bf16 [%rd1], [%r2], 512;",
+              f"@%p1 {r2}.L2::cache_hint.xor.b64 [%rd1], [sbuf], %r3, %rd2;",
+              f"{r1}.inc.u32 [sbuf], [sbuf+512], 16, [bar];"]:
+        full(x)
+    pf = "cp.async.bulk.prefetch"
+    for q in [f"{pf}.L2.global", f"{pf}.global.L2", f"{pf}.L2", f"{pf}.global", f"{pf}",
+              f"{pf}.L1.global", f"{pf}.L2.shared::cta", f"{pf}.L2.shared", f"{pf}.L2.local",
+              f"{pf}.L2.global.bulk_group", f"{pf}.L2.global.L2::evict_last",
+              f"{pf}.L2.global.b32", f"{pf}.L2.L2.global", f"{pf}.L2.global.global"]:
+        for ch in ["", ".L2::cache_hint"]:
+            for ops in ["[gbuf], 256", "[gbuf], 256, %rd1"]:
+                alu(f"{q}{ch} {ops};")
+    for ops in ["[gbuf], 256", "[%rd1], %r1", "[%r1], %r1", "[gbuf], %rd1", "[gbuf], 20",
+                "[gbuf], 0", "[gbuf], 1048560", "[gbuf], 1048576", "[gbuf+8], 256",
+                "[sbuf], 256", "[lbuf], 256", "[64], 256", "gbuf, 256", "[gbuf], %u1",
+                "[gbuf], %rs1", "[gbuf], %f1", "[gbuf], 256, [bar]", "[gbuf]", "[%rd1+16], 16"]:
+        alu(f"{pf}.L2.global {ops};")
+    for pol in ["%rd3", "%r3", "%ud3", "%f3", "5"]:
+        alu(f"{pf}.L2.global.L2::cache_hint [gbuf], 256, {pol};")
+    for x in [f"{pf}.L2.global [gbuf], 256;", f"{pf}.L2.global.L2::cache_hint [%rd1], %r2, %rd3;"]:
+        full(x)
+        add(x, [("7.8", "sm_90"), ("8.0", "sm_89")])
+
+
+def gen_createpolicy():
+    """createpolicy (ISA 9.7.9.18)."""
+    pri = ["", ".L2::evict_last", ".L2::evict_normal", ".L2::evict_first",
+           ".L2::evict_unchanged", ".L2::cache_hint", ".L1::evict_last"]
+    for p1, p2 in itertools.product(pri, pri):
+        alu(f"createpolicy.fractional{p1}{p2}.b64 %rd1, 0.5;")
+        alu1(f"createpolicy.range{p1}{p2}.b64 %rd1, [%rd2], %r1, %r2;")
+    fr = "createpolicy.fractional.L2::evict_last"
+    for x in ["1.0", "0.5", "0.0", "1.5", "-0.5", "-0.0", "1", "0f3F800000", "0f3F800001",
+              "0f00000001", "0fFFC00000", "0d3FE0000000000000", "0d3FF0000000000001",
+              "0d3FF0000010000000", "1e-10", "1.0000001", "%f1", "%r1", "%u1", "%s1", "%h1",
+              "%rs1", "%fd1", "%rd1", "%tid.x", "-%f1", "_"]:
+        alu(f"{fr}.b64 %rd1, {x};")
+    for d in ["%rd1", "%ud1", "%sd1", "%fd1", "%r1", "_", "[%rd1]"]:
+        alu(f"{fr}.b64 {d}, 0.5;")
+        alu(f"{fr}.b64 {d};")
+    for q in [f"{fr}.b32", f"{fr}.u64", fr, "createpolicy.fractional.b64.L2::evict_last",
+              "createpolicy.b64.fractional.L2::evict_last", "createpolicy.L2::evict_last.b64",
+              "createpolicy.fractional.range.L2::evict_last.b64",
+              "createpolicy.fractional.global.L2::evict_last.b64",
+              "createpolicy.fractional.L2::evict_last.L2::evict_unchanged.L2::evict_first.b64",
+              f"{fr}.b64.b64", "createpolicy.fractional.L2.b64"]:
+        alu(f"{q} %rd1, 0.5;")
+    alu(f"{fr}.b64 %rd1, 0.5, 1.0;")
+    rg = "createpolicy.range"
+    for sp in ["", ".global", ".shared", ".shared::cta", ".local", ".global.global"]:
+        for a in ["[%rd2]", "[%r2]", "[gbuf]", "[gbuf+16]", "[sbuf]", "[lbuf]", "[64]", "%rd2"]:
+            alu(f"{rg}{sp}.L2::evict_last.b64 %rd1, {a}, 128, 1024;")
+    for ps, ts in [("%r1", "%r2"), ("128", "1024"), ("2048", "1024"), ("0", "0"), ("-1", "4"),
+                   ("-2", "-1"), ("4", "-1"), ("5", "0x100000000"), ("0", "0x1ffffffff"),
+                   ("0xffffffff", "0xffffffff"), ("%u1", "%s1"), ("%rs1", "%r1"),
+                   ("%f1", "%r1"), ("%rd1", "%r2"), ("128", "%r1"), ("%tid.x", "%r2"),
+                   ("1.0", "%r2")]:
+        alu(f"{rg}.global.L2::evict_last.L2::evict_first.b64 %rd1, [%rd2], {ps}, {ts};")
+    for ops in ["%rd1, [%rd2], %r1", "%rd1, [%rd2], %r1, %r2, %r3", "_, [%rd2], %r1, %r2",
+                "%r1, [%rd2], %r1, %r2", "%rd1, [%rd2]"]:
+        alu(f"{rg}.L2::evict_last.b64 {ops};")
+    alu(f"{rg}.L2::evict_last.global.b64 %rd1, [gbuf], 1, 2;")
+    cv = "createpolicy.cvt"
+    for q in [f"{cv}.L2.b64", f"{cv}.b64", f"{cv}.L2", f"{cv}.L2.b32", f"{cv}.L1.b64",
+              f"{cv}.L2.L2.b64", f"{cv}.global.L2.b64", f"{cv}.L2.L2::evict_unchanged.b64",
+              f"{cv}.L2::evict_last.b64"]:
+        alu(f"{q} %rd1, %rd2;")
+    for ops in ["%rd1, %ud2", "%rd1, 5", "%rd1, %r2", "%rd1, %fd2", "%rd1, 0.5", "%rd1",
+                "%rd1, %rd2, %rd3", "_, %rd2", "%r1, %rd2"]:
+        alu(f"{cv}.L2.b64 {ops};")
+    for x in [f"{fr}.b64 %rd1, 1.0;", f"{fr}.L2::evict_unchanged.b64 %rd1, 0.25;",
+              f"{rg}.L2::evict_last.L2::evict_first.b64 %rd1, [%rd2], 0x100000, 0x200000;",
+              f"{cv}.L2.b64 %rd1, %rd2;", f"@%p1 {fr}.b64 %rd1;"]:
+        full(x)
+        add(x, [("7.3", "sm_80"), ("7.4", "sm_80"), ("7.4", "sm_86")])
+
+
 def gen_bad_pairs():
     for v, t in BAD_PAIRS:
         add("mov.u32 %r1, %tid.x;", [(v, t)])
@@ -918,6 +1051,8 @@ def generate():
     gen_mem()
     gen_misc()
     gen_async_store()
+    gen_bulk_reduce()
+    gen_createpolicy()
     return cases
 
 
