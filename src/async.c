@@ -685,6 +685,8 @@ static void issue_cp_async(struct launch *L, struct warp *w, struct frame *f,
 	uint64_t sa = op_addr(L, w, f, &di->s[1], lane);
 	uint32_t size = (uint32_t)op_read(L, w, f, &di->s[2], lane);
 	uint32_t src_size = di->nsrc > 3 ? (uint32_t)op_read(L, w, f, &di->s[3], lane) : size;
+	if (di->flags & DF_IGNORE_SRC) /* True: the source is not read, the bytes are zeros */
+		src_size = src_size & 1 ? 0 : size;
 	if ((size != 4 && size != 8 && size != 16) || src_size > size ||
 	    (di->mode == MOD_CG && size != 16)) {
 		rule_break(L, RULE_CP_ASYNC_SIZE, 1u << lane, "cp.async of %u bytes (src-size %u)",

@@ -99,6 +99,7 @@ enum {
 	DF_CTA_SPACE = 1u << 21,     /* .shared::cta written (not plain .shared)                 */
 	DF_VEC_DUP = 1u << 22,       /* a vector destination names one register twice           */
 	DF_EVICT_FIRST2 = 1u << 23,  /* createpolicy: the secondary priority is .L2::evict_first */
+	DF_IGNORE_SRC = 1u << 24,    /* cp.async's fourth operand is the ignore-src predicate   */
 };
 
 struct dinsn {

@@ -1096,6 +1096,10 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 		di->space2 = MS_GLOBAL;
 		if (di->flags & DF_CACHE_HINT)
 			di->nsrc--; /* the cache policy, last: no src-size (a hint, read by no one) */
+		/* the fourth operand: a src-size, or the ignore-src predicate (a .pred register) */
+		if (di->nsrc > 3 && in->opnds[3].kind == OPND_REG && in->opnds[3].ref.sym &&
+		    in->opnds[3].ref.sym->type == MOD_PRED)
+			di->flags |= DF_IGNORE_SRC;
 		return di->nsrc >= 3;
 	case OP_ST_ASYNC:
 	case OP_RED_ASYNC:
