@@ -200,6 +200,7 @@ int lex_scan(struct lexer *lx, struct src_span *span)
 		"0" [fF] hex{8} | "0" [dD] hex{16} { kind = TOK_FLOAT; goto done; }
 		[0-9]+ "." [0-9]* exp? | [0-9]+ exp | "." [0-9]+ exp? { kind = TOK_FLOAT; goto done; }
 		[0-9] [0-9a-zA-Z_]* { kind = TOK_INT; goto done; }
+		"." [0-9]+ [a-zA-Z_] [a-zA-Z0-9_$]* { kind = TOK_DOTWORD; goto done; } /* .2d, .1d */
 
 		"\"" ([^"\\\n] | "\\" [^\n])* "\"" { kind = TOK_STRING; goto done; }
 		"\"" { kind = TOK_BAD; goto done; }

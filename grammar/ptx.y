@@ -378,6 +378,7 @@ expr
 	| '(' elist ')'                         { $$ = ir_e_paren(p, $2, @$); }
 	| '{' elist '}'                         { $$ = ir_e_vector(p, $2, @$); }
 	| '[' expr ']'                          { $$ = ir_e_addr(p, $2, @$); }
+	| '[' expr ',' elist ']'                { $$ = ir_e_addr_list(p, $2, $4, @$); }
 	| TOK_IDENT '[' expr ']'                { $$ = ir_e_index(p, @1, $3, @$); }
 	| TOK_IDENT '(' expr ')'                { $$ = ir_e_call(p, @1, $3, @$); }
 	| '-' expr %prec UNARY                  { $$ = ir_e_unary(p, '-', $2, @$); }

@@ -196,6 +196,7 @@ struct ck {
 	unsigned sm;                /* 0 if no sm_XX target                                 */
 	struct ck_oprule ops[OP__COUNT];
 	struct ck_slice alu[OP__COUNT], amod[OP__COUNT], needs[OP__COUNT];
+	bool noted[OP__COUNT];      /* an instruction ptxi does not model was reported        */
 };
 
 /* ---- Reporting --------------------------------------------------------------------------- */
@@ -2551,8 +2552,24 @@ static void vector_destination_check(struct ck *c, const struct ir_insn *in)
 		}
 }
 
+/* An instruction ptxi reads but does not model: accepted, said once per module. */
+static bool unmodelled(struct ck *c, const struct ir_insn *in)
+{
+	if (ir_op_family(in->op) != FAM_UNMODELLED)
+		return false;
+	if (!c->noted[in->op]) {
+		c->noted[in->op] = true;
+		diag_report(c->m->diag, DIAG_NOTE, c->m->file, in->op_span,
+			    "ptxi does not model %s: it is checked no further than its syntax, and "
+			    "'ptxi run' stops where one is executed", ir_op_name(in->op));
+	}
+	return true;
+}
+
 static void check_insn(struct ck *c, const struct ir_insn *in)
 {
+	if (unmodelled(c, in))
+		return;
 	vector_destination_check(c, in);
 	/* Special registers: version and target gates apply wherever they are read. */
 	for (unsigned i = 0; i < in->nopnds; i++) {

@@ -1025,6 +1025,23 @@ uint32_t ir_e_addr(struct parser *p, uint32_t e, struct src_span all)
 	return e;
 }
 
+uint32_t ir_e_addr_list(struct parser *p, uint32_t first, struct plist rest, struct src_span all)
+{
+	uint8_t has;
+	struct ir_operand *tail = opop(p, rest, &has);
+	struct ir_operand *v = arena_alloc(p->a, sizeof *v * (rest.n + 1));
+	v[0] = p->ex[first].o;
+	if (rest.n)
+		memcpy(v + 1, tail, sizeof *v * rest.n);
+	struct pexpr e = {.form = PF_BRACKET,
+			  .has = (uint8_t)(has | (p->ex[first].has & ~PH_ADDEXPR) | PH_BRACKET)};
+	e.o.kind = OPND_LIST;
+	e.o.span = all;
+	e.o.vec.n = rest.n + 1;
+	e.o.vec.elems = v;
+	return ex_set(p, first, &e);
+}
+
 uint32_t ir_e_index(struct parser *p, struct src_span name, uint32_t e, struct src_span all)
 {
 	struct pexpr r = e_index(p, name, &p->ex[e], all);
@@ -2069,6 +2086,8 @@ void ir_insn_new(struct parser *p, uint32_t guard_id, struct src_span opcode, ui
 		for (uint32_t i = first; i < nmods; i++) {
 			struct src_span w = p->words[i];
 			enum ir_mod m = ir_mod_lookup(txt(p, w), w.len);
+			if (m == MOD_NONE && ir_op_family(op) == FAM_UNMODELLED)
+				continue; /* shapes, layouts, .2d...: words mods.def need not know */
 			if (m == MOD_NONE) {
 				err(p, w, "unknown modifier '" NAME_FMT "' on '%s'",
 				    NAME_ARG(txt(p, w), w.len), ir_op_name(op));

@@ -15,7 +15,10 @@
 #include "diag.h"
 
 /* Opcodes: one enum value per row of ops.def. */
-enum ir_family { FAM_ALU, FAM_MOVE, FAM_MEM, FAM_CTRL, FAM_WARP, FAM_SYNC, FAM_MBAR, FAM_ASYNC };
+enum ir_family {
+	FAM_ALU, FAM_MOVE, FAM_MEM, FAM_CTRL, FAM_WARP, FAM_SYNC, FAM_MBAR, FAM_ASYNC,
+	FAM_UNMODELLED, /* read and accepted, not run (ops.def says which) */
+};
 
 enum ir_op {
 #define OP(name, spelling, family) OP_##name,

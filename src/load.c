@@ -1005,6 +1005,8 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 	di->flags = f;
 
 	switch (ir_op_family(in->op)) {
+	case FAM_UNMODELLED:
+		return true; /* reported when it runs (interp.c) */
 	case FAM_ALU:
 		return decode_alu(ld, in, di, &md);
 	case FAM_CTRL:

@@ -174,6 +174,10 @@ uint32_t ir_e_sink(struct parser *p, struct src_span s);
 uint32_t ir_e_paren(struct parser *p, struct plist l, struct src_span all);
 uint32_t ir_e_vector(struct parser *p, struct plist l, struct src_span all);
 uint32_t ir_e_addr(struct parser *p, uint32_t e, struct src_span all);
+/* [a, b, ...]: the operand list of a texture, surface or tensor access (e.g. a tensor map
+ * and its coordinates), which only instructions ptxi does not model take. */
+uint32_t ir_e_addr_list(struct parser *p, uint32_t first, struct plist rest,
+			struct src_span all);
 uint32_t ir_e_index(struct parser *p, struct src_span name, uint32_t e,
 			struct src_span all);
 uint32_t ir_e_call(struct parser *p, struct src_span fn, uint32_t arg,

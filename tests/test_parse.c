@@ -157,9 +157,13 @@ static void test_tables_op_lookup_takes_longest(void **state)
 	size_t l3[] = {8, 6, 9};
 	assert_int_equal(ir_op_lookup(w3, l3, 3, &used), OP_MBAR_ARRIVE);
 	assert_int_equal(used, 2);
-	const char *w4[] = {"wgmma", "mma_async"};
-	size_t l4[] = {5, 9};
+	const char *w4[] = {"tcgen05", "mma"};
+	size_t l4[] = {7, 3};
 	assert_int_equal(ir_op_lookup(w4, l4, 2, &used), OP__COUNT);
+	const char *w6[] = {"wgmma", "mma_async", "sync"};
+	size_t l6[] = {5, 9, 4};
+	assert_int_equal(ir_op_lookup(w6, l6, 3, &used), OP_WGMMA_MMA_ASYNC);
+	assert_int_equal(ir_op_family(OP_WGMMA_MMA_ASYNC), FAM_UNMODELLED);
 	const char *w5[] = {"addc"};
 	size_t l5[] = {3}; /* a prefix of the word: "add" */
 	assert_int_equal(ir_op_lookup(w5, l5, 1, &used), OP_ADD);
@@ -582,11 +586,11 @@ static void test_insn_unsupported_and_unknown_modifier(void **state)
 {
 	struct fx *x = *state;
 	struct ir_module *m = parse(x, HDR ".entry k()\n{\n\t.reg .f32 %f<9>;\n"
-		"\twgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2}, %f3;\n"
+		"\ttcgen05.mma.cta_group::1.kind::f16 [%f1], %f2, %f3;\n"
 		"\tadd.foo.f32 %f1, %f2, %f3;\n\tret;\n}\n");
 	assert_string_equal(x->first,
 			    "t.ptx:7:2: error: unsupported instruction "
-			    "'wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16'");
+			    "'tcgen05.mma.cta_group::1.kind::f16'");
 	assert_non_null(strstr(x->all, "t.ptx:8:5: error: unknown modifier '.foo' on 'add'"));
 	assert_int_equal(x->nerr, 2);
 	assert_int_equal(m->nerrors, 2);
