@@ -12,6 +12,9 @@ for cu in src/*.cu; do
 		"$NVCC" -arch=$ARCH -ptx -G "$cu" -o nvcc_${base}_G.ptx
 		"$NVCC" -arch=$ARCH -ptx -lineinfo "$cu" -o nvcc_${base}_lineinfo.ptx
 		;;
+	tma_wgmma) # tensor-map copies and wgmma: instructions ptxi reads but does not model
+		"$NVCC" -arch=sm_90a -std=c++17 -ptx "$cu" -o nvcc_${base}_sm90a.ptx
+		;;
 	ptx_wrappers|cluster)
 		"$NVCC" -arch=$ARCH -std=c++17 -ptx "$cu" -o nvcc_${base}.ptx
 		"$NVCC" -arch=sm_90a -std=c++17 -ptx -lineinfo "$cu" -o nvcc_${base}_sm90a.ptx
