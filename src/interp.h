@@ -189,7 +189,7 @@ struct group {
 	enum gstate state;
 	uint32_t wait_id;           /* G_BAR barrier id, G_WARPSYNC membermask                 */
 	struct mbar *wait_mbar;     /* G_MBAR                                                  */
-	uint64_t wait_epoch;        /* progress epoch when parked (G_MBAR)                     */
+	uint64_t parked_at;         /* G_MBAR: L->steps when it parked (its time limit)        */
 	bool timed_out;             /* G_MBAR: woken because nothing else could run            */
 	struct group *next;
 };

@@ -691,7 +691,7 @@ static bool exec_wait(struct launch *L, struct warp *w, struct group *g, const s
 		if (park) {
 			g->state = G_MBAR;
 			g->wait_mbar = first;
-			g->wait_epoch = L->epoch;
+			g->parked_at = L->steps;
 			return false;
 		}
 	}

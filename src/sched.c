@@ -18,6 +18,7 @@
 #define TIMEOUT_ROUNDS 100000 /* try_wait time-outs in a row with no progress: deadlock */
 #define TIMEOUT_NS 1000      /* simulated time a timed-out try_wait spent suspended      */
 #define FAIR_PICKS 64        /* picks of one group in a row before a ready sibling runs  */
+#define POLL_LIMIT 2048      /* steps a parked try_wait/test_wait sleeps while others run */
 
 /* ---- groups -------------------------------------------------------------------------- */
 
@@ -274,8 +275,9 @@ static void waiting_elsewhere(struct launch *L, struct cluster *cl, const struct
 					src_locate(L->file, di->ir->span.off, &line, &col);
 				struct strbuf t = {0};
 				describe_threads(L, w, g->mask, &t);
-				sb_printf(b, "\n  %s at line %u (%s)", t.s, line,
-					  ir_op_name((enum ir_op)di->op));
+				sb_printf(b, "\n  %s at line %u (%s%s)", t.s, line,
+					  ir_op_name((enum ir_op)di->op),
+					  g->state == G_READY ? ", still running" : "");
 				sb_free(&t);
 				any = true;
 			}
@@ -410,7 +412,9 @@ static bool in_list(struct group **list, uint32_t n, const struct group *g)
 	return false;
 }
 
-static void report_deadlock(struct launch *L, struct cluster *cl)
+/* Report every blocked group. A deadlock: nothing can run; at the step limit (`spinning`)
+ * other threads still run, so those blocked would wait forever on them. */
+static void report_blocked(struct launch *L, struct cluster *cl, bool spinning)
 {
 	uint32_t shown = 0, blocked = 0, ndone = 0, ngroups = 0;
 	for (uint32_t r = 0; r < cl->nctas; r++)
@@ -423,7 +427,7 @@ static void report_deadlock(struct launch *L, struct cluster *cl)
 	for (uint32_t r = 0; r < cl->nctas; r++)
 		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++)
 			for (struct group *g = cl->ctas[r].warps[i].groups; g; g = g->next) {
-				if (g->state == G_DONE)
+				if (g->state == G_DONE || (spinning && g->state == G_READY))
 					continue;
 				blocked += popcount32(g->mask);
 				if (in_list(done, ndone, g))
@@ -432,15 +436,35 @@ static void report_deadlock(struct launch *L, struct cluster *cl)
 					report_group(L, &cl->ctas[r].warps[i], g, done, &ndone);
 			}
 	free(done);
-	char m[200];
-	snprintf(m, sizeof m,
-		 "deadlock: the launch can never finish: %u thread%s blocked, nothing left to run%s",
-		 blocked, blocked == 1 ? "" : "s", shown > 16 ? " (the first 16 places shown)" : "");
+	char m[300];
+	if (spinning)
+		snprintf(m, sizeof m, "the launch ran past the step limit (%llu warp-instructions; "
+			 "see --max-steps): a loop that never ends%s",
+			 (unsigned long long)L->max_steps,
+			 blocked ? " while other threads wait (a deadlock of the threads above)" : "");
+	else
+		snprintf(m, sizeof m, "deadlock: the launch can never finish: %u thread%s blocked, "
+			 "nothing left to run%s", blocked, blocked == 1 ? "" : "s",
+			 shown > 16 ? " (the first 16 places shown)" : "");
 	diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL, m);
 	L->status = 3;
+	L->stop = true;
 }
 
 /* ---- the loop ------------------------------------------------------------------------ */
+
+/* A parked try_wait answers False once its time limit has passed, however busy the other
+ * warps are (a test_wait parks only to save work: it too must poll again), so a poller
+ * that does something else between polls (stores a heartbeat, gives up after N tries)
+ * keeps doing it while another warp spins. */
+static void expire_pollers(struct launch *L, struct warp *w)
+{
+	for (struct group *g = w->groups; g; g = g->next)
+		if (g->state == G_MBAR && L->steps - g->parked_at >= POLL_LIMIT) {
+			g->state = G_READY;
+			g->timed_out = true;
+		}
+}
 
 /* Wake every parked try_wait/test_wait with "timed out". Returns how many. */
 static uint32_t time_out_pollers(struct cluster *cl)
@@ -481,6 +505,7 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 			if (!w->groups)
 				continue;
 			alive = true;
+			expire_pollers(L, w);
 			uint32_t budget = QUANTUM;
 			while (budget && !L->stop) {
 				struct group *g = pick(w);
@@ -499,9 +524,7 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 			}
 			pick(w); /* drop finished groups */
 			if (L->steps > L->max_steps) {
-				runtime_error(L, 3, "the launch ran past the step limit (%llu "
-					      "warp-instructions; see --max-steps)",
-					      (unsigned long long)L->max_steps);
+				report_blocked(L, cl, true);
 				return L->status;
 			}
 		}
@@ -532,7 +555,7 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 			L->clock += TIMEOUT_NS;
 			continue;
 		}
-		report_deadlock(L, cl);
+		report_blocked(L, cl, false);
 		return L->status;
 	}
 }
