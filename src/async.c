@@ -81,6 +81,8 @@ struct landed {
 	uint32_t size;
 	const struct mbar *mb;      /* mbarrier completion: the barrier and its phase then    */
 	uint64_t phase;
+	bool src;                   /* a bulk group's shared source, not a destination: free
+				     * for writes after the thread's wait_group.read           */
 	struct warp *w;             /* bulk-group completion: the issuing thread and group   */
 	uint32_t lane, group;
 	const struct dinsn *insn;
@@ -290,6 +292,12 @@ static void land(struct launch *L, struct event e)
 			struct landed rec = {.addr = e.daddr, .size = e.size, .w = e.w,
 					     .lane = e.lane, .group = e.group, .insn = e.insn};
 			remember_landed(L, &rec);
+			if (e.scta) { /* and its source stays the copy's until wait_group.read */
+				rec.cta = e.scta;
+				rec.addr = e.saddr;
+				rec.src = true;
+				remember_landed(L, &rec);
+			}
 			break;
 		}
 		/* each destination CTA gets the bytes and the complete-tx on its barrier */
@@ -390,10 +398,11 @@ static void land_waited(struct launch *L, struct wait_sel *s)
 	while (!s->bulk && !L->stop && (i = earliest(L, ready_arrive, s, UINT64_MAX)) >= 0)
 		land_at(L, (uint32_t)i);
 	L->next_due = async_next_due(L);
-	/* a bulk wait_group (not .read) observes the completion of those copies */
-	for (uint32_t k = 0; s->bulk && !s->read && k < L->nlanded;) {
+	/* a bulk wait_group observes the completion of those copies (.read: their sources) */
+	for (uint32_t k = 0; s->bulk && k < L->nlanded;) {
 		const struct landed *r = &L->landed[k];
-		if (!r->mb && r->w == s->w && r->lane == s->lane && (s->all || r->group < s->below))
+		if (!r->mb && r->w == s->w && r->lane == s->lane && (s->all || r->group < s->below) &&
+		    (r->src || !s->read))
 			forget_landed(L, k);
 		else
 			k++;
@@ -420,14 +429,19 @@ static const char *event_name(const struct event *e)
 	return op == OP_CP_ASYNC || op == OP_CP_ASYNC_BULK ? "asynchronous copy" : ir_op_name(op);
 }
 
-void async_check_access(struct launch *L, struct cta *cta, enum mspace space, uint64_t addr,
-			uint32_t size, bool write, uint32_t lane)
+/* Whether an access by `verb` ("load", "store", "cp.async.bulk read"...) of [addr,
+ * addr+size) races with an asynchronous operation other than `self`: one in flight (its
+ * destination, or its source when writing), or one that landed but whose completion no one
+ * has observed (its destination; a bulk group's source, when writing). Reports the first. */
+static void check_overlaps(struct launch *L, const struct event *self, const char *verb,
+			   struct cta *cta, enum mspace space, uint64_t addr, uint32_t size,
+			   bool write, uint32_t lane)
 {
+	bool shared = space != MS_GLOBAL;
 	for (uint32_t i = 0; i < L->nevents; i++) {
 		const struct event *e = &L->events[i];
-		if (e->kind == EV_ARRIVE)
+		if (e->kind == EV_ARRIVE || e == self)
 			continue;
-		bool shared = space != MS_GLOBAL;
 		bool hit_dst = false, hit_src = false;
 		if (shared) {
 			bool mine = e->multicast ? e->dcta && e->dcta->cluster == cta->cluster &&
@@ -444,7 +458,7 @@ void async_check_access(struct launch *L, struct cta *cta, enum mspace space, ui
 			rule_break(L, RULE_ASYNC_RACE, 1u << lane,
 				   "%s of %u bytes at %s 0x%llx %s the %s of the %s issued at line "
 				   "%u, which has not completed",
-				   write ? "store" : "load", size, shared ? "shared" : "global",
+				   verb, size, shared ? "shared" : "global",
 				   (unsigned long long)addr, hit_dst ? "touches" : "overwrites",
 				   hit_dst ? "destination" : "source", event_name(e),
 				   line_of(L, e->insn));
@@ -453,19 +467,52 @@ void async_check_access(struct launch *L, struct cta *cta, enum mspace space, ui
 	}
 	for (uint32_t i = 0; i < L->nlanded; i++) {
 		const struct landed *r = &L->landed[i];
-		if (r->cta != cta || !overlaps(addr, size, r->addr, r->size))
+		if (r->cta != cta || !overlaps(addr, size, r->addr, r->size) || (r->src && !write))
 			continue;
-		rule_break(L, RULE_ASYNC_RACE, 1u << lane,
-			   "%s of %u bytes at %s 0x%llx touches the destination of the %s issued at "
-			   "line %u before its completion was observed (it landed, but %s)",
-			   write ? "store" : "load", size, cta ? "shared" : "global",
-			   (unsigned long long)addr, ir_op_name((enum ir_op)r->insn->op),
-			   line_of(L, r->insn),
-			   r->mb ? "no wait on its mbarrier has returned True since"
-				 : "the issuing thread has not waited for its bulk group");
+		if (r->src)
+			rule_break(L, RULE_ASYNC_RACE, 1u << lane,
+				   "%s of %u bytes at %s 0x%llx overwrites the source of the %s issued at "
+				   "line %u before the issuing thread waited for its bulk group "
+				   "(cp.async.bulk.wait_group.read)", verb, size, cta ? "shared" : "global",
+				   (unsigned long long)addr, ir_op_name((enum ir_op)r->insn->op),
+				   line_of(L, r->insn));
+		else
+			rule_break(L, RULE_ASYNC_RACE, 1u << lane,
+				   "%s of %u bytes at %s 0x%llx touches the destination of the %s issued "
+				   "at line %u before its completion was observed (it landed, but %s)",
+				   verb, size, cta ? "shared" : "global", (unsigned long long)addr,
+				   ir_op_name((enum ir_op)r->insn->op), line_of(L, r->insn),
+				   r->mb ? "no wait on its mbarrier has returned True since"
+					 : "the issuing thread has not waited for its bulk group");
 		forget_landed(L, i);
 		return;
 	}
+}
+
+void async_check_access(struct launch *L, struct cta *cta, enum mspace space, uint64_t addr,
+			uint32_t size, bool write, uint32_t lane)
+{
+	check_overlaps(L, NULL, write ? "store" : "load", cta, space, addr, size, write, lane);
+}
+
+/* A bulk copy reads its source and writes its destination from its issue on: neither may
+ * be bytes another asynchronous operation has not finished with (rule async-copy-race). */
+static void bulk_races(struct launch *L, const struct event *e, uint32_t lane)
+{
+	char rd[64], wr[64];
+	snprintf(rd, sizeof rd, "%s read", ir_op_name((enum ir_op)e->insn->op));
+	snprintf(wr, sizeof wr, "%s write", ir_op_name((enum ir_op)e->insn->op));
+	check_overlaps(L, e, rd, e->scta, e->scta ? MS_SHARED_CTA : MS_GLOBAL, e->saddr, e->size,
+		       false, lane);
+	if (!e->dcta) {
+		if (!L->stop)
+			check_overlaps(L, e, wr, NULL, MS_GLOBAL, e->daddr, e->size, true, lane);
+		return;
+	}
+	for (uint32_t r = 0, t = bulk_targets(e); t >> r && !L->stop; r++)
+		if (t >> r & 1)
+			check_overlaps(L, e, wr, &e->dcta->cluster->ctas[r], MS_SHARED_CTA, e->doff,
+				       e->size, true, lane);
 }
 
 /* Resolve a shared operand of a bulk copy to (cta, offset). */
@@ -607,6 +654,7 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 		e->daddr = da;
 		e->bulk_group = true;
 		e->group = w->bulk_open[lane];
+		bulk_races(L, e, lane);
 		return;
 	}
 	struct cta *dc;
@@ -673,6 +721,7 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 		e->has_mbar = true;
 		e->mbar_off = moff;
 	}
+	bulk_races(L, e, lane);
 	return;
 drop:
 	L->nevents--;
