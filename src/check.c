@@ -2566,10 +2566,24 @@ static bool unmodelled(struct ck *c, const struct ir_insn *in)
 	return true;
 }
 
+/* call's target is a .func (ptxas: "Illegal call target, device function expected"). */
+static void call_check(struct ck *c, const struct ir_insn *in)
+{
+	for (unsigned i = 0; i < in->nopnds; i++) {
+		const struct ir_operand *o = &in->opnds[i];
+		const struct ir_sym *y = o->kind == OPND_SYM ? o->ref.sym : NULL;
+		if (y && y->kind == SYM_FUNC && y->func && y->func->is_entry)
+			error(c, o->span, "'%.*s' is a kernel (.entry): call needs a .func",
+			      (int)y->name_len, y->name);
+	}
+}
+
 static void check_insn(struct ck *c, const struct ir_insn *in)
 {
 	if (unmodelled(c, in))
 		return;
+	if (in->op == OP_CALL)
+		call_check(c, in);
 	vector_destination_check(c, in);
 	/* Special registers: version and target gates apply wherever they are read. */
 	for (unsigned i = 0; i < in->nopnds; i++) {

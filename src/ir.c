@@ -1268,6 +1268,27 @@ void ir_pragma(struct parser *p, struct src_span str)
 
 /* ---- Declarations ---------------------------------------------------------------------- */
 
+/* What ptxas refuses in a declaration's type: predicate vectors, vectors over 128 bits,
+ * .b128 before PTX 8.3. */
+static void declspec_limits(struct parser *p, struct declspec *s)
+{
+	if (s->bad || !s->type)
+		return;
+	uint32_t ver = p->m->version_major * 10 + p->m->version_minor;
+	if (s->vec > 1 && s->type == MOD_PRED) {
+		err(p, s->span, "a predicate cannot be a vector: .pred declares scalar registers only");
+		s->bad = true;
+	} else if ((uint32_t)s->vec * (uint32_t)ir_type_size(s->type) > 16) {
+		err(p, s->span, "vector type of %u bits: at most 128 are allowed",
+		    (uint32_t)s->vec * (uint32_t)ir_type_size(s->type) * 8);
+		s->bad = true;
+	} else if (s->type == MOD_B128 && ver < 83) {
+		err(p, s->span, "type .b128 needs PTX ISA 8.3 (module is %u.%u)",
+		    p->m->version_major, p->m->version_minor);
+		s->bad = true;
+	}
+}
+
 struct declspec *ir_declspec(struct parser *p, unsigned linkage, struct src_span space,
 			     uint32_t nattrs, struct src_span all)
 {
@@ -1322,6 +1343,7 @@ struct declspec *ir_declspec(struct parser *p, unsigned linkage, struct src_span
 		err(p, space, "declaration has no type");
 		s->bad = true;
 	}
+	declspec_limits(p, s);
 	p->spec = s;
 	return s;
 }
@@ -1493,6 +1515,11 @@ static void set_init(struct parser *p, struct ir_sym *y, struct pexpr *init,
 		err(p, init->o.span, "registers cannot have initializers");
 		return;
 	}
+	if (y->space != MOD_GLOBAL && y->space != MOD_CONST) {
+		err(p, init->o.span, "only .global and .const variables can have initializers, not "
+		    "'%s'", ir_mod_name(y->space));
+		return;
+	}
 	uint32_t n = 0;
 	bool named = false;
 	if (!init_walk(p, &init->o, NULL, &n, &named))
@@ -1536,6 +1563,9 @@ void ir_declare(struct parser *p, struct src_span name, const struct dims *d, ui
 	}
 	if (init->form != PF_NONE)
 		set_init(p, y, init, d);
+	else if (d->is_array && !d->unsized && d->nelem == 0 && !y->is_extern)
+		err(p, name, "'" NAME_FMT "' has no elements (an array of 0; only an .extern "
+		    "declaration may leave its size open)", NAME_ARG(y->name, y->name_len));
 	(void)all;
 	if (!declare(p, p->scope, y))
 		return;

@@ -100,6 +100,7 @@ static void test_check_unmodelled_accepted(void **state)
 			     "complete_tx::bytes [sbuf], [%rd1, {%r1, %r2}], [bar];");
 	ERR("8.0", "sm_90a", "ld.global.u32 %r1, [%rd1, 4];",
 	    "operand 2 of ld must be an address in brackets");
+	ERR("8.0", "sm_90", "call k;", "'k' is a kernel (.entry): call needs a .func");
 }
 
 static void test_check_target_needs_version(void **state)

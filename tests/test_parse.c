@@ -514,6 +514,23 @@ static void test_decl_errors(void **state)
 	assert_string_equal(x->first, "t.ptx:7:12: error: redeclaration of 'a'");
 	parse(x, HDR ".shared .align 12 .b8 s[4];\n");
 	assert_string_equal(x->first, "t.ptx:4:16: error: alignment 12 is not a power of two");
+	/* what ptxas 13.0 refuses in declarations */
+	parse(x, HDR ".entry k()\n{\n\t.reg .v4 .b64 v;\n\tret;\n}\n");
+	assert_string_equal(x->first, "t.ptx:6:2: error: vector type of 256 bits: at most 128 are "
+			    "allowed");
+	parse(x, HDR ".entry k()\n{\n\t.reg .v2 .pred q;\n\tret;\n}\n");
+	assert_string_equal(x->first, "t.ptx:6:2: error: a predicate cannot be a vector: .pred "
+			    "declares scalar registers only");
+	parse(x, HDR ".shared .align 8 .b64 z[0];\n");
+	assert_string_equal(x->first, "t.ptx:4:23: error: 'z' has no elements (an array of 0; only "
+			    "an .extern declaration may leave its size open)");
+	parse_ok(x, HDR ".extern .shared .align 16 .b8 dyn[];\n");
+	parse(x, HDR ".shared .u32 u = 5;\n");
+	assert_string_equal(x->first, "t.ptx:4:18: error: only .global and .const variables can "
+			    "have initializers, not '.shared'");
+	parse(x, ".version 8.0\n.target sm_90\n.address_size 64\n.global .b128 w;\n");
+	assert_string_equal(x->first, "t.ptx:4:1: error: type .b128 needs PTX ISA 8.3 (module is "
+			    "8.0)");
 	parse(x, HDR ".shared .b64 .align 8 bar;\n");
 	assert_string_equal(x->first, "t.ptx:4:14: error: '.align' must come before the type");
 	parse(x, HDR ".global .u33 g;\n");
