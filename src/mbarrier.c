@@ -399,7 +399,9 @@ static void check_visible(struct launch *L, struct warp *w, struct mbar *mb, uin
 		  "CTA rank %u uses the mbarrier of CTA rank %u before its init was made visible "
 		  "(%s)",
 		  w->cta->rank, mb->cta->rank,
-		  mb->fenced ? "no cluster barrier completed since the init was released by fence.mbarrier_init, a release fence or a release barrier.cluster.arrive"
+		  mb->fenced ? "no cluster barrier completed since the init was released by "
+			       "fence.mbarrier_init, a release fence or a release "
+			       "barrier.cluster.arrive"
 			     : "no fence.mbarrier_init, cluster-scope release fence or release "
 			       "barrier.cluster.arrive after the init");
 	mb->vis_reported = true;
