@@ -132,7 +132,9 @@ static uint64_t latency(struct launch *L)
 	return 1 + (L->rng * 2685821657736338717ull >> 55);
 }
 
-static struct event *push(struct launch *L)
+/* A new event of (w, lane)'s instruction di, due at step `due`. NULL when out of memory. */
+static struct event *push(struct launch *L, enum ev_kind kind, struct warp *w, uint32_t lane,
+			  const struct dinsn *di, uint64_t due)
 {
 	if (L->nevents == L->events_cap) {
 		uint32_t cap = L->events_cap ? L->events_cap * 2 : 64;
@@ -148,14 +150,14 @@ static struct event *push(struct launch *L)
 	memset(e, 0, sizeof *e);
 	e->seq = L->event_seq++;
 	e->mbar_gen = L->nmbars;
-	return e;
-}
-
-static void set_due(struct launch *L, struct event *e, uint64_t due)
-{
+	e->kind = kind;
+	e->w = w;
+	e->lane = lane;
+	e->insn = di;
 	e->due = due;
 	if (due < L->next_due)
 		L->next_due = due;
+	return e;
 }
 
 void async_reset(struct launch *L)
@@ -591,16 +593,11 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 		if (!ctamask)
 			return; /* no destination: nothing is copied, no tx completes (H100) */
 	}
-	struct event *e = push(L);
+	struct event *e = push(L, EV_BULK, w, lane, di, L->steps + latency(L));
 	if (!e)
 		return;
-	set_due(L, e, L->steps + latency(L));
 	e->multicast = di->flags & DF_MULTICAST;
 	e->ctamask = ctamask;
-	e->kind = EV_BULK;
-	e->w = w;
-	e->lane = lane;
-	e->insn = di;
 	e->size = (uint32_t)size;
 	e->dspace = (enum mspace)di->space;
 	e->sspace = (enum mspace)di->space2;
@@ -748,14 +745,9 @@ static void issue_cp_async(struct launch *L, struct warp *w, struct frame *f,
 	if (!mem_access(L, w, lane, MS_SHARED_CTA, da, size, true, &d) ||
 	    !mem_access(L, w, lane, MS_GLOBAL, sa, size, false, &s))
 		return;
-	struct event *e = push(L);
+	struct event *e = push(L, EV_COPY, w, lane, di, L->steps + latency(L));
 	if (!e)
 		return;
-	set_due(L, e, L->steps + latency(L));
-	e->kind = EV_COPY;
-	e->w = w;
-	e->lane = lane;
-	e->insn = di;
 	e->size = size;
 	e->src_size = src_size;
 	e->src = s.p;
@@ -799,14 +791,10 @@ static void issue_arrive(struct launch *L, struct warp *w, struct frame *f,
 		if (o->w == w && o->lane == lane && o->kind == EV_COPY && o->due > after)
 			after = o->due;
 	}
-	struct event *e = push(L);
+	struct event *e = push(L, EV_ARRIVE, w, lane, di,
+			       after + (L->cfg.seed ? latency(L) : ARRIVE_LATENCY));
 	if (!e)
 		return;
-	set_due(L, e, after + (L->cfg.seed ? latency(L) : ARRIVE_LATENCY));
-	e->kind = EV_ARRIVE;
-	e->w = w;
-	e->lane = lane;
-	e->insn = di;
 	e->noinc = di->flags & DF_NOINC;
 	e->mbar_cta = mb->cta;
 	e->mbar_off = mb->off;
@@ -857,14 +845,9 @@ static void issue_store(struct launch *L, struct warp *w, struct frame *f,
 	check_destination(L, w, di, d.cta, lane);
 	if (L->stop || !mbar_async_issue_check(L, w, mc, moff, lane, what))
 		return;
-	struct event *e = push(L);
+	struct event *e = push(L, EV_STORE, w, lane, di, L->steps + latency(L));
 	if (!e)
 		return;
-	set_due(L, e, L->steps + latency(L));
-	e->kind = EV_STORE;
-	e->w = w;
-	e->lane = lane;
-	e->insn = di;
 	e->size = size;
 	e->dcta = d.cta;
 	e->doff = d.off;
