@@ -15,7 +15,11 @@
 #include "memory.h"
 
 #define QUANTUM 512          /* instructions a warp runs before the next one's turn      */
-#define TIMEOUT_ROUNDS 100000 /* try_wait time-outs in a row with no progress: deadlock */
+/* A deadlock: time-out rounds in a row with no progress, until either limit. Bounded
+ * polling loops of up to a million polls still give up as on the hardware; kernels with
+ * many polling warps are called deadlocked after as many steps of polling in all. */
+#define TIMEOUT_ROUNDS 1000000
+#define TIMEOUT_STEPS 20000000ull
 #define TIMEOUT_NS 1000      /* simulated time a timed-out try_wait spent suspended      */
 #define FAIR_PICKS 64        /* picks of one group in a row before a ready sibling runs  */
 #define POLL_LIMIT 2048      /* steps a parked try_wait/test_wait sleeps while others run */
@@ -492,7 +496,7 @@ static uint64_t rng_next(struct launch *L)
 static int run_cluster(struct launch *L, struct cluster *cl)
 {
 	uint32_t nw = cl->ctas[0].nwarps, total = cl->nctas * nw;
-	uint64_t timeout_epoch = UINT64_MAX;
+	uint64_t timeout_epoch = UINT64_MAX, streak_start = 0;
 	uint32_t rounds = 0;
 	for (;;) {
 		if (L->nevents)
@@ -546,12 +550,15 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 			}
 			continue;
 		}
-		if (timeout_epoch == L->epoch)
+		if (timeout_epoch == L->epoch) {
 			rounds++;
-		else
+		} else {
 			rounds = 0;
+			streak_start = L->steps;
+		}
 		timeout_epoch = L->epoch;
-		if (rounds < TIMEOUT_ROUNDS && time_out_pollers(cl)) {
+		if (rounds < TIMEOUT_ROUNDS && L->steps - streak_start < TIMEOUT_STEPS &&
+		    time_out_pollers(cl)) {
 			L->clock += TIMEOUT_NS;
 			continue;
 		}
