@@ -151,6 +151,9 @@ struct dprog {
 	/* symbol-address initializers in .global/.const to patch once addresses are known   */
 	struct reloc { uint8_t in_const; uint32_t at; const struct ir_sym *sym; int64_t add; bool generic; } *relocs;
 	uint32_t nrelocs;
+	bool async_reads_global;    /* a bulk copy reads global memory (its source, or a
+				     * cp.reduce.async.bulk's destination): ordinary global
+				     * stores are tracked for rule async-proxy-fence          */
 };
 
 /* Build a decoded program; reports unsupported features through m->diag. Returns NULL on

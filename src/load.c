@@ -871,6 +871,9 @@ static bool decode_bulk(struct loader *ld, const struct ir_insn *in, struct dins
 	}
 	if (di->nsrc < 3)
 		return false;
+	if (di->space2 == MS_GLOBAL ||
+	    (in->op == OP_CP_REDUCE_ASYNC_BULK && (di->flags & DF_DST_GLOBAL)))
+		ld->P->async_reads_global = true;
 	return in->op == OP_CP_ASYNC_BULK || decode_atom_type(ld, in, di, md);
 }
 

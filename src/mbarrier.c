@@ -551,10 +551,11 @@ static bool first_report(struct mbar *mb, enum rule_id r)
 static bool wait_answer(const struct dinsn *di, const struct mbar *mb, uint64_t arg)
 {
 	uint64_t parity;
+	struct token k;
 	if (di->flags & DF_PARITY)
 		parity = arg;
-	else if (token_read(arg).ok)
-		parity = token_read(arg).phase16;
+	else if ((k = token_read(arg)).ok)
+		parity = k.phase16;
 	else
 		parity = arg >> 63; /* not an arrive's state: the H100 reads the top bit */
 	return (parity & 1) != (mb->phase & 1);

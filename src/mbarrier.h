@@ -62,8 +62,8 @@ struct mbar *mbar_lookup(struct cta *c, uint32_t off);
 bool mbar_async_issue_check(struct launch *L, struct warp *w, struct cta *c, uint32_t off,
 			    uint32_t lane, const char *what);
 
-/* cp.async.mbarrier.arrive at issue: resolve the barrier of `lane`, and without .noinc raise
- * its pending count by one (the asynchronous arrive-on lands later). NULL if a rule broke. */
+/* cp.async.mbarrier.arrive at issue: resolve the barrier of `lane`, and without .noinc hold
+ * its phase open (cp_hold) until the asynchronous arrive-on lands. NULL if a rule broke. */
 struct mbar *mbar_cp_async_arrive_issue(struct launch *L, struct warp *w, struct frame *f,
 					const struct dinsn *di, uint32_t lane);
 

@@ -27,7 +27,8 @@ struct region {
 	uint64_t base, size;
 	uint8_t *data;
 	uint8_t *proxy_dirty;   /* per 16-byte granule: written by a generic store since the
-				 * last fence.proxy.async (lazy; rule async-proxy-fence)         */
+				 * last fence.proxy.async (lazy, and only when a bulk copy of the
+				 * program reads global memory; rule async-proxy-fence)         */
 	char name[40];
 };
 
