@@ -1,15 +1,30 @@
 #!/usr/bin/env bash
-# Runs the H100 conformance cases listed in tests/conformance-pass.txt (the ratchet: the
-# cases that must pass today; it only grows). Skips (exit 77) when ../shared/conformance
-# is not there, so the project's own tests stand alone.
+# Runs one set of H100 conformance cases from ../shared/conformance over the names listed in
+# a pass list in tests/ (the ratchet: the cases that must pass today; a list only grows).
+#   conformance.sh PTXI [SET]     SET: core (run.sh, conformance-pass.txt; the default),
+#                                 tensor (tensor/run.py), triton (triton/run.py),
+#                                 races (races/run.sh); list: conformance-SET-pass.txt
+# Skips (exit 77) when ../shared/conformance is not there, so the project's tests stand alone.
 set -u
-ptxi=${1:?usage: conformance.sh PATH/TO/ptxi}
+ptxi=${1:?usage: conformance.sh PATH/TO/ptxi [core|tensor|triton|races]}
+set_=${2:-core}
 ptxi=$(cd "$(dirname "$ptxi")" && pwd)/$(basename "$ptxi")
 here=$(cd "$(dirname "$0")" && pwd)
-runner=${PTXI_CONFORMANCE:-$here/../../shared/conformance/run.sh}
+root=${PTXI_CONFORMANCE:-$here/../../shared/conformance}
+case $set_ in
+  core)   runner=$root/run.sh;         cases=$root/cases;  list=$here/conformance-pass.txt ;;
+  tensor) runner=$root/tensor/run.py;  cases=$root/tensor; list=$here/conformance-tensor-pass.txt ;;
+  triton) runner=$root/triton/run.py;  cases=$root/triton; list=$here/conformance-triton-pass.txt ;;
+  races)  runner=$root/races/run.sh;   cases=$root/races/cases; list=$here/conformance-races-pass.txt ;;
+  *) echo "conformance: unknown set '$set_'"; exit 2 ;;
+esac
 if [ ! -x "$runner" ]; then
   echo "conformance: $runner not found; skipped"
   exit 77
 fi
-names=$(grep -v '^#' "$here/conformance-pass.txt" | tr '\n' ' ')
-"$runner" "$ptxi" "$(dirname "$runner")/cases" $names
+names=$(grep -v '^#' "$list" | tr '\n' ' ')
+if [ -z "${names// /}" ]; then
+  echo "conformance $set_: no case in $(basename "$list") yet"
+  exit 0
+fi
+"$runner" "$ptxi" "$cases" $names
