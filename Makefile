@@ -2,7 +2,7 @@
 # builds, and runs every test suite. The real build is meson.build.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
-PKGS = meson ninja-build re2c bison libcmocka-dev pkg-config gcc g++ perl python3
+PKGS = meson ninja-build re2c bison libcmocka-dev pkg-config gcc g++ perl python3 chromium
 DEMO = ptx_samples/mbarrier/producer_consumer.ptx
 
 .PHONY: all deps build demo test check check-asan conformance bench clean
@@ -12,7 +12,7 @@ all: build
 # Install only what is missing; never reinstall.
 deps:
 	@missing=""; \
-	for c in meson ninja re2c bison pkg-config cc c++ perl python3; do \
+	for c in meson ninja re2c bison pkg-config cc c++ perl python3 chromium; do \
 	  command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
 	pkg-config --exists cmocka 2>/dev/null || missing="$$missing cmocka"; \
 	if [ -n "$$missing" ]; then \

@@ -38,6 +38,7 @@
 #include "exec.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "timeline.h"
 
 enum ev_kind { EV_COPY, EV_ARRIVE, EV_BULK, EV_STORE };
 
@@ -46,6 +47,7 @@ enum { ARRIVE_LATENCY = 2 }; /* steps from the last awaited copy to the arrive-o
 struct event {
 	enum ev_kind kind;
 	uint64_t due, seq;
+	uint64_t issued;            /* L->steps at issue (--timeline)                        */
 	struct warp *w;             /* issuing warp and lane (groups, diagnostics)           */
 	uint32_t lane;
 	uint32_t group;             /* commit group of the issuing thread                    */
@@ -155,6 +157,7 @@ static struct event *push(struct launch *L, enum ev_kind kind, struct warp *w, u
 	e->lane = lane;
 	e->insn = di;
 	e->due = due;
+	e->issued = L->steps;
 	if (due < L->next_due)
 		L->next_due = due;
 	return e;
@@ -274,6 +277,8 @@ static void land(struct launch *L, struct event e)
 	L->ci = e.insn;
 	L->cmask = 1u << e.lane;
 	L->epoch++;
+	if (L->timeline)
+		tl_copy(L, e.w, e.insn, e.issued, e.size, ir_op_name((enum ir_op)e.insn->op));
 	switch (e.kind) {
 	case EV_COPY:
 		memcpy(e.dst, e.src, e.src_size);

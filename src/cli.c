@@ -21,10 +21,12 @@ static const char usage_text[] =
 	"       ptxi run FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
 	"                [--cluster X[,Y[,Z]]] [--shared BYTES] [--arg SPEC]... [--dump N]...\n"
 	"                [--keep-going] [--seed N] [--max-steps N] [--stats]\n"
-	"                [--trace mbarrier|all]\n"
+	"                [--trace mbarrier|all] [--timeline FILE.html]\n"
 	"  --arg SPEC   u8: u16: u32: u64: s32: s64: f32: f64: VALUE (decimal or 0x hex),\n"
 	"               buf:BYTES (zero-filled device buffer), file:PATH (buffer with the file)\n"
 	"  --dump N     after the launch, print argument N's buffer as u32 words (hex)\n"
+	"  --timeline FILE.html  write the launch as a picture: warps, barrier operations,\n"
+	"               waits, copies, phase completions, rule breaks (one self-contained page)\n"
 	"exit status: 0 ok, 1 a PTX rule was broken, 2 invalid input or usage, 3 deadlock or\n"
 	"             step limit\n";
 
@@ -200,6 +202,7 @@ struct run_opts {
 	unsigned dumps[MAX_DUMPS];
 	unsigned ndumps;
 	bool stats;
+	const char *timeline;    /* --timeline FILE.html */
 };
 
 static int parse_run(int argc, char **argv, struct run_opts *o)
@@ -214,7 +217,8 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 			     strcmp(a, "--block") == 0 || strcmp(a, "--cluster") == 0 ||
 			     strcmp(a, "--shared") == 0 || strcmp(a, "--arg") == 0 ||
 			     strcmp(a, "--dump") == 0 || strcmp(a, "--seed") == 0 ||
-			     strcmp(a, "--max-steps") == 0 || strcmp(a, "--trace") == 0;
+			     strcmp(a, "--max-steps") == 0 || strcmp(a, "--trace") == 0 ||
+			     strcmp(a, "--timeline") == 0;
 		if (takes && !v)
 			return usage("%s needs a value", a);
 		uint64_t n;
@@ -259,6 +263,8 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 				o->cfg.trace_all = true;
 			else
 				return usage("bad --trace '%s' (mbarrier or all)", v);
+		} else if (strcmp(a, "--timeline") == 0) {
+			o->timeline = v;
 		} else if (strcmp(a, "--keep-going") == 0) {
 			o->cfg.keep_going = true;
 			continue;
@@ -319,8 +325,19 @@ static int cmd_run(int argc, char **argv)
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ptxi_run *r = NULL;
+	if (o->timeline && !(o->cfg.timeline_out = fopen(o->timeline, "w"))) {
+		fprintf(stderr, "ptxi: error: cannot write --timeline '%s': %s\n", o->timeline,
+			strerror(errno));
+		ptxi_module_free(m);
+		status = 2;
+		goto out;
+	}
 	status = ptxi_launch(m, &o->cfg, o->args, o->nargs, &r);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (o->cfg.timeline_out && fclose(o->cfg.timeline_out) != 0 && status != 2) {
+		fprintf(stderr, "ptxi: error: could not write --timeline '%s'\n", o->timeline);
+		status = 2;
+	}
 	if (r && status != 2)
 		for (unsigned i = 0; i < o->ndumps; i++)
 			dump_buffer(r, o->dumps[i]);

@@ -171,6 +171,8 @@ static const uint64_t *lanes_of(struct launch *L, struct warp *w, struct frame *
 
 void trace_line(struct launch *L, struct warp *w, uint32_t lanes, const char *text)
 {
+	if (!L->cfg.trace_print)
+		return;
 	FILE *out = L->trace ? L->trace : stderr;
 	uint32_t line = 0, col = 0;
 	if (L->ci && L->ci->ir)

@@ -264,6 +264,7 @@ struct launch_config {
 	uint64_t seed;
 	bool keep_going;
 	bool trace_mbar, trace_all;
+	bool trace_print;            /* --trace given (trace_mbar may be on for the timeline) */
 };
 
 struct event;
@@ -305,6 +306,7 @@ struct launch {
 	const struct dinsn *ci;
 	uint32_t cmask;
 	FILE *trace;
+	struct timeline *timeline;  /* --timeline: what the page shows (timeline.c)       */
 	struct frame **frame_cache; /* per dfunc index: frames to reuse (no malloc churn)     */
 };
 

@@ -27,6 +27,7 @@
 
 #include "async.h"
 #include "memory.h"
+#include "timeline.h"
 
 #define TOKEN_MAGIC 0xB7ull
 
@@ -147,6 +148,18 @@ static void name_barrier(struct launch *L, const struct mbar *mb, const struct w
 	sb_printf(b, ")");
 }
 
+/* The timeline's mark of a barrier operation: labelled "CTA (x,y,z) 'bar' (shared 0x0)". */
+static void timeline_mark(struct launch *L, struct warp *w, uint32_t lanes, enum tl_kind kind,
+			  const struct mbar *mb, uint64_t phase_before, const char *text)
+{
+	struct strbuf label = {0};
+	const struct cta *c = mb->cta;
+	sb_printf(&label, "CTA (%u,%u,%u) ", c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+	name_barrier(L, mb, c->nwarps ? &c->warps[0] : NULL, &label);
+	tl_mark(L, w, lanes, kind, mb, label.s, phase_before, mb->phase, text);
+	sb_free(&label);
+}
+
 /*
  * One --trace mbarrier line per barrier operation, for a learner following the state
  * machine:
@@ -154,8 +167,9 @@ static void name_barrier(struct launch *L, const struct mbar *mb, const struct w
  *    tx-count 0 -> phase 1, pending 32 of 32 arrivals, tx-count 0; phase 0 completed"
  * `detail` says what the operation contributes; `before` is NULL for init.
  */
-static void trace_update(struct launch *L, struct warp *w, uint32_t lanes, const char *what,
-			 const char *detail, const struct mbar *mb, const struct mbar *before)
+static void trace_update(struct launch *L, struct warp *w, uint32_t lanes, enum tl_kind kind,
+			 const char *what, const char *detail, const struct mbar *mb,
+			 const struct mbar *before)
 {
 	if (!L->cfg.trace_mbar)
 		return;
@@ -175,6 +189,8 @@ static void trace_update(struct launch *L, struct warp *w, uint32_t lanes, const
 	for (uint64_t p = before ? before->phase : mb->phase; p < mb->phase; p++)
 		sb_printf(&b, "; phase %llu completed", (unsigned long long)p);
 	trace_line(L, w, lanes, b.s);
+	if (L->timeline)
+		timeline_mark(L, w, lanes, kind, mb, before ? before->phase : mb->phase, b.s);
 	sb_free(&b);
 }
 
@@ -368,7 +384,7 @@ static void do_init(struct launch *L, struct warp *w, struct cta *c, uint32_t of
 	L->epoch++;
 	char detail[48];
 	snprintf(detail, sizeof detail, "count %lld", (long long)mb->expected);
-	trace_update(L, w, 1u << lane, "mbarrier.init", detail, mb, NULL);
+	trace_update(L, w, 1u << lane, TL_INIT, "mbarrier.init", detail, mb, NULL);
 }
 
 static void do_inval(struct launch *L, struct warp *w, struct cta *c, uint32_t off,
@@ -383,7 +399,7 @@ static void do_inval(struct launch *L, struct warp *w, struct cta *c, uint32_t o
 	if (L->ci && L->ci->ir)
 		src_locate(L->file, L->ci->ir->span.off, &mb->inval_line, &col);
 	L->epoch++;
-	trace_update(L, w, 1u << lane, "mbarrier.inval", NULL, mb, &before);
+	trace_update(L, w, 1u << lane, TL_INIT, "mbarrier.inval", NULL, mb, &before);
 }
 
 /* Rule 39: a remote CTA may use the barrier only once its init was fenced and published
@@ -495,7 +511,7 @@ static void arrive_combined(struct launch *L, struct warp *w, struct frame *f,
 		else if (drop)
 			snprintf(detail + n, sizeof detail - (size_t)n, ", expected count -%lld",
 				 (long long)total);
-		trace_update(L, w, lanes, ir_op_name(op), detail, mb, &before);
+		trace_update(L, w, lanes, TL_ARRIVE, ir_op_name(op), detail, mb, &before);
 	}
 	if (completed && nocomplete)
 		mbar_rule(L, RULE_MBAR_NOCOMPLETE, lanes, mb,
@@ -525,7 +541,8 @@ static void tx_update(struct launch *L, struct warp *w, const struct dinsn *di,
 		char detail[64];
 		snprintf(detail, sizeof detail, "%s %lld", expect ? "expect-tx" : "complete-tx",
 			 (long long)(expect ? delta : -delta));
-		trace_update(L, w, lanes, ir_op_name((enum ir_op)di->op), detail, mb, &before);
+		trace_update(L, w, lanes, TL_TX, ir_op_name((enum ir_op)di->op), detail, mb,
+			     &before);
 	}
 }
 
@@ -641,6 +658,12 @@ static void trace_wait(struct launch *L, struct warp *w, struct group *g, const 
 	mbar_describe(mb, &b);
 	sb_printf(&b, ")");
 	trace_line(L, w, mask, b.s);
+	if (L->timeline) {
+		if (g->parked_at && done) /* it parked: the wait is a bar up to now */
+			tl_wait(L, w, mask, g->parked_at, b.s);
+		g->parked_at = 0;
+		timeline_mark(L, w, mask, done ? TL_WAIT_TRUE : TL_WAIT_FALSE, mb, mb->phase, b.s);
+	}
 	sb_free(&b);
 }
 
@@ -893,7 +916,7 @@ void mbar_async_complete_tx(struct launch *L, struct cta *c, uint32_t off, uint3
 	snprintf(detail, sizeof detail, "complete-tx %u", bytes);
 	snprintf(lands, sizeof lands, "the %s lands: complete-tx on",
 		 L->ci->op == OP_CP_ASYNC_BULK ? "copy" : op);
-	trace_update(L, L->cw, L->cmask, lands, detail, mb, &before);
+	trace_update(L, L->cw, L->cmask, TL_LAND, lands, detail, mb, &before);
 }
 
 void mbar_async_arrive(struct launch *L, struct cta *c, uint32_t off, bool noinc, uint32_t gen)
@@ -917,7 +940,8 @@ void mbar_async_arrive(struct launch *L, struct cta *c, uint32_t off, bool noinc
 	}
 	L->epoch++;
 	maybe_complete(L, mb);
-	trace_update(L, L->cw, L->cmask, "the copies landed: arrive-on", "1 arrival", mb, &before);
+	trace_update(L, L->cw, L->cmask, TL_LAND, "the copies landed: arrive-on", "1 arrival", mb,
+		     &before);
 }
 
 void mbar_fence_init(struct launch *L, struct cta *c)
@@ -958,7 +982,7 @@ struct mbar *mbar_cp_async_arrive_issue(struct launch *L, struct warp *w, struct
 		}
 		mb->cp_hold++;
 	}
-	trace_update(L, w, 1u << lane, noinc ? "cp.async.mbarrier.arrive.noinc"
+	trace_update(L, w, 1u << lane, TL_ARRIVE, noinc ? "cp.async.mbarrier.arrive.noinc"
 					      : "cp.async.mbarrier.arrive",
 		     noinc ? "arrive-on once the thread's cp.async copies land"
 			   : "holds the phase open until the thread's cp.async copies land, then "

@@ -13,6 +13,7 @@
 #include "check.h"
 #include "interp.h"
 #include "memory.h"
+#include "timeline.h"
 
 #define DEFAULT_MAX_STEPS 300000000ull /* warp-instructions: ~10 s of a spinning loop */
 
@@ -351,7 +352,8 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 	L.cfg.dyn_shared = cfg->dyn_shared;
 	L.cfg.seed = cfg->seed;
 	L.cfg.keep_going = cfg->keep_going;
-	L.cfg.trace_mbar = cfg->trace_mbarrier || cfg->trace_all;
+	L.cfg.trace_print = cfg->trace_mbarrier || cfg->trace_all;
+	L.cfg.trace_mbar = L.cfg.trace_print || cfg->timeline_out;
 	L.cfg.trace_all = cfg->trace_all;
 	L.trace = cfg->trace_out;
 	L.max_steps = cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS;
@@ -377,7 +379,13 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 	st = bind_args(m, &L, args, nargs, run);
 	if (st == PTXI_OK) {
 		apply_relocs(&L, gbase);
+		L.timeline = cfg->timeline_out ? tl_create() : NULL;
 		st = sched_launch(&L);
+	}
+	if (L.timeline) {
+		if (tl_write_html(L.timeline, &L, cfg->timeline_out) != 0)
+			st = usage_error(m, "could not write the --timeline page");
+		tl_free(L.timeline);
 	}
 	run->warp_insns = L.steps;
 	run->thread_insns = L.thread_steps;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "interp.h"
+#include "timeline.h"
 
 static const struct rule_info rules[RULE__COUNT] = {
 #define RULE(id, name, section, on_break, text, after)                                    \
@@ -86,6 +87,8 @@ void rule_break_notes(struct launch *L, enum rule_id r, uint32_t lanes, const ch
 		sb_printf(&n, "\nthe hardware carries on; --keep-going would too: %s", ri->after);
 	struct src_span sp = L->ci && L->ci->ir ? L->ci->ir->span : (struct src_span){0, 0};
 	diag_emit(L->diag, DIAG_ERROR, L->ci ? L->file : NULL, sp, n.s, text.s);
+	if (L->timeline)
+		tl_mark(L, L->cw, lanes ? lanes : L->cmask, TL_RULE, NULL, NULL, 0, 0, text.s);
 	sb_free(&text);
 	sb_free(&n);
 	if (L->status == 0 || L->status == 1)

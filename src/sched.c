@@ -13,6 +13,7 @@
 #include "exec.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "timeline.h"
 
 #define QUANTUM 512          /* instructions a warp runs before the next one's turn      */
 /* A deadlock: time-out rounds in a row with no progress, until either limit. Bounded
@@ -404,6 +405,11 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 	sb_printf(&msg, " [deadlock]");
 	diag_emit(L->diag, DIAG_ERROR, L->file, di->ir ? di->ir->span : (struct src_span){0, 0},
 		  n.s, msg.s);
+	if (L->timeline) {
+		sb_printf(&msg, "\n%s", n.s ? n.s : "");
+		tl_wait(L, w, g->mask, g->state == G_MBAR && g->parked_at ? g->parked_at : L->steps,
+			msg.s);
+	}
 	sb_free(&msg);
 	sb_free(&n);
 }

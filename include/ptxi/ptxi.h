@@ -58,6 +58,7 @@ struct ptxi_config {
 	bool keep_going;
 	bool trace_mbarrier, trace_all;
 	FILE *trace_out;        /* where --trace lines go (NULL: stderr)                   */
+	FILE *timeline_out;     /* --timeline: the launch as an HTML page (NULL: none)     */
 };
 
 /* Launch. Returns the exit status; *out (if not NULL) receives the run, for buffers and
