@@ -263,12 +263,14 @@ struct launch_config {
 	uint64_t max_steps;
 	uint64_t seed;
 	bool keep_going;
+	bool no_race;               /* --no-race: the data-race detector is off               */
 	bool trace_mbar, trace_all;
 	bool trace_print;            /* --trace given (trace_mbar may be on for the timeline) */
 };
 
 struct event;
 struct landed;
+struct race;
 
 struct launch {
 	struct dprog *P;
@@ -306,6 +308,7 @@ struct launch {
 	const struct dinsn *ci;
 	uint32_t cmask;
 	FILE *trace;
+	struct race *race;          /* the data-race detector's state (race.c), NULL if off   */
 	struct timeline *timeline;  /* --timeline: what the page shows (timeline.c)       */
 	struct frame **frame_cache; /* per dfunc index: frames to reuse (no malloc churn)     */
 };
