@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ptxi/ptxi.h"
 
@@ -26,6 +27,10 @@ static const char usage_text[] =
 	"               buf:BYTES (zero-filled device buffer), file:PATH (buffer with the file)\n"
 	"  --dump N     after the launch, print argument N's buffer as u32 words (hex)\n"
 	"  --no-race    turn off the data-race detector (happens-before, on by default)\n"
+	"  --trace-cta X,Y,Z  --trace-warp N  --trace-lines A-B   trace only these CTAs, warps\n"
+	"               (index in the CTA) and source lines\n"
+	"  --trace-width N  fold trace lines at N columns (default: 120 on a terminal, else\n"
+	"               never; 0: never)\n"
 	"  --timeline FILE.html  write the launch as a picture: warps, barrier operations,\n"
 	"               waits, copies, phase completions, rule breaks (one self-contained page)\n"
 	"exit status: 0 ok, 1 a PTX rule was broken, 2 invalid input or usage, 3 deadlock or\n"
@@ -68,14 +73,15 @@ static bool parse_u64(const char *s, uint64_t *v)
 	return true;
 }
 
-static bool parse_dims(const char *s, uint32_t d[3])
+/* "X[,Y[,Z]]"; missing ones are `fill`; each at least `min`. */
+static bool parse_coords(const char *s, uint32_t d[3], unsigned long min, uint32_t fill)
 {
-	d[0] = d[1] = d[2] = 1;
+	d[0] = d[1] = d[2] = fill;
 	for (int i = 0; i < 3; i++) {
 		char *end;
 		errno = 0;
 		unsigned long v = strtoul(s, &end, 10);
-		if (errno || end == s || v == 0 || v > 0x7fffffff || *s == '-')
+		if (errno || end == s || v < min || v > 0x7fffffff || *s == '-')
 			return false;
 		d[i] = (uint32_t)v;
 		if (*end == '\0')
@@ -85,6 +91,31 @@ static bool parse_dims(const char *s, uint32_t d[3])
 		s = end + 1;
 	}
 	return false;
+}
+
+static bool parse_dims(const char *s, uint32_t d[3])
+{
+	return parse_coords(s, d, 1, 1);
+}
+
+/* --trace-lines "A-B" or "A" */
+static bool parse_line_range(const char *s, uint32_t r[2])
+{
+	char *end;
+	unsigned long a = strtoul(s, &end, 10), b = a;
+	if (end == s || *s == '-')
+		return false;
+	if (*end == '-') {
+		const char *t = end + 1;
+		b = strtoul(t, &end, 10);
+		if (end == t || *t == '-')
+			return false;
+	}
+	if (*end || a == 0 || b < a || b > 0xffffffffUL)
+		return false;
+	r[0] = (uint32_t)a;
+	r[1] = (uint32_t)b;
+	return true;
 }
 
 static void *read_whole(const char *path, size_t *n)
@@ -204,6 +235,7 @@ struct run_opts {
 	unsigned ndumps;
 	bool stats;
 	const char *timeline;    /* --timeline FILE.html */
+	bool trace_width_given;
 };
 
 static int parse_run(int argc, char **argv, struct run_opts *o)
@@ -219,7 +251,9 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 			     strcmp(a, "--shared") == 0 || strcmp(a, "--arg") == 0 ||
 			     strcmp(a, "--dump") == 0 || strcmp(a, "--seed") == 0 ||
 			     strcmp(a, "--max-steps") == 0 || strcmp(a, "--trace") == 0 ||
-			     strcmp(a, "--timeline") == 0;
+			     strcmp(a, "--timeline") == 0 || strcmp(a, "--trace-cta") == 0 ||
+			     strcmp(a, "--trace-warp") == 0 || strcmp(a, "--trace-lines") == 0 ||
+			     strcmp(a, "--trace-width") == 0;
 		if (takes && !v)
 			return usage("%s needs a value", a);
 		uint64_t n;
@@ -266,6 +300,23 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 				return usage("bad --trace '%s' (mbarrier or all)", v);
 		} else if (strcmp(a, "--timeline") == 0) {
 			o->timeline = v;
+		} else if (strcmp(a, "--trace-cta") == 0) {
+			if (!parse_coords(v, o->cfg.trace_cta, 0, 0))
+				return usage("bad --trace-cta '%s' (want X[,Y[,Z]] of a CTA)", v);
+			o->cfg.trace_cta_given = true;
+		} else if (strcmp(a, "--trace-warp") == 0) {
+			if (!parse_u64(v, &n) || n > 31)
+				return usage("bad --trace-warp '%s' (a warp of the CTA: 0-31)", v);
+			o->cfg.trace_warp = (uint32_t)n;
+			o->cfg.trace_warp_given = true;
+		} else if (strcmp(a, "--trace-lines") == 0) {
+			if (!parse_line_range(v, o->cfg.trace_lines))
+				return usage("bad --trace-lines '%s' (want A-B or A, lines from 1)", v);
+		} else if (strcmp(a, "--trace-width") == 0) {
+			if (!parse_u64(v, &n) || (n && n < 40) || n > 100000)
+				return usage("bad --trace-width '%s' (0: never fold, else 40 or more)", v);
+			o->cfg.trace_width = (uint32_t)n;
+			o->trace_width_given = true;
 		} else if (strcmp(a, "--keep-going") == 0) {
 			o->cfg.keep_going = true;
 			continue;
@@ -313,6 +364,8 @@ static int cmd_run(int argc, char **argv)
 	int status = parse_run(argc, argv, o);
 	if (status)
 		goto out;
+	if (!o->trace_width_given && isatty(STDERR_FILENO))
+		o->cfg.trace_width = 120;
 	for (unsigned i = 0; i < o->ndumps; i++)
 		if (o->dumps[i] >= o->nargs || o->args[o->dumps[i]].kind != PTXI_ARG_BUFFER) {
 			char n[16];

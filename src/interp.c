@@ -12,6 +12,7 @@
 
 #include "async.h"
 #include "exec.h"
+#include "exec_alu_impl.h"
 #include "mbarrier.h"
 #include "memory.h"
 
@@ -169,6 +170,38 @@ static const uint64_t *lanes_of(struct launch *L, struct warp *w, struct frame *
 	return tmp;
 }
 
+/* --trace-cta / --trace-warp / --trace-lines: is this warp at this line traced? */
+static bool trace_wanted(const struct launch *L, const struct warp *w, uint32_t line)
+{
+	const struct launch_config *c = &L->cfg;
+	if (w && c->trace_cta_given && memcmp(w->cta->ctaid, c->trace_cta, sizeof c->trace_cta))
+		return false;
+	if (w && c->trace_warp_given && w->id != c->trace_warp)
+		return false;
+	return !c->trace_lines[1] || (line >= c->trace_lines[0] && line <= c->trace_lines[1]);
+}
+
+/* Print `s`, folded at spaces past --trace-width columns; continuation lines indented. */
+static void print_folded(FILE *out, const char *s, uint32_t width)
+{
+	size_t col = 0;
+	while (*s) {
+		size_t sp = strspn(s, " ");
+		size_t n = strcspn(s + sp, " ");
+		if (width && col > 8 && col + sp + n > width) {
+			fputs("\n        ", out);
+			col = 8;
+		} else {
+			fprintf(out, "%.*s", (int)sp, s);
+			col += sp;
+		}
+		fwrite(s + sp, 1, n, out);
+		col += n;
+		s += sp + n;
+	}
+	fputc('\n', out);
+}
+
 void trace_line(struct launch *L, struct warp *w, uint32_t lanes, const char *text)
 {
 	if (!L->cfg.trace_print)
@@ -177,12 +210,39 @@ void trace_line(struct launch *L, struct warp *w, uint32_t lanes, const char *te
 	uint32_t line = 0, col = 0;
 	if (L->ci && L->ci->ir)
 		src_locate(L->file, L->ci->ir->span.off, &line, &col);
-	struct strbuf b = {0};
+	if (!trace_wanted(L, w, line))
+		return;
+	struct strbuf b = {0}, t = {0};
 	if (w)
 		describe_threads(L, w, lanes, &b);
-	fprintf(out, "[trace] %s:%u: %s%s%s\n", L->file->path, line, b.s ? b.s : "",
-		b.s ? ": " : "", text);
+	sb_printf(&t, "[trace] %s:%u: %s%s%s", L->file->path, line, b.s ? b.s : "",
+		  b.s ? ": " : "", text);
+	print_folded(out, t.s, L->cfg.trace_width);
 	sb_free(&b);
+	sb_free(&t);
+}
+
+/* A register value as its type reads it: " (1.5)" for float types, "" otherwise. */
+static void float_value(uint8_t type, uint64_t v, struct strbuf *b)
+{
+	union { uint32_t u; float f; } s = {.u = (uint32_t)v};
+	union { uint64_t u; double d; } d = {.u = v};
+	switch ((enum ir_mod)type) {
+	case MOD_F32:
+		sb_printf(b, " (%.9g)", (double)s.f);
+		break;
+	case MOD_F64:
+		sb_printf(b, " (%.17g)", d.d);
+		break;
+	case MOD_F16:
+		sb_printf(b, " (%.5g)", alu_half_to_f64(FMT_F16, (uint16_t)v));
+		break;
+	case MOD_BF16:
+		sb_printf(b, " (%.4g)", alu_half_to_f64(FMT_BF16, (uint16_t)v));
+		break;
+	default:
+		break;
+	}
 }
 
 static void trace_insn(struct launch *L, struct warp *w, const struct dinsn *di, uint32_t group,
@@ -207,9 +267,15 @@ static void trace_result(struct launch *L, struct frame *f, const struct dinsn *
 	const struct dop *d = &di->d;
 	if (!mask || !di->ir || d->kind != DOP_REG || !di->ir->nopnds)
 		return;
+	uint32_t line = 0, col = 0;
+	src_locate(L->file, di->ir->span.off, &line, &col);
+	if (!trace_wanted(L, L->cw, line))
+		return;
 	const struct ir_operand *o = &di->ir->opnds[0];
 	if (o->kind == OPND_DUAL)
 		o = &o->vec.elems[0];
+	/* floats are shown as values too, by the register's declared type */
+	uint8_t type = o->kind == OPND_REG && o->ref.sym ? (uint8_t)o->ref.sym->type : 0;
 	const uint64_t *v = slot_ptr(f, d->slot);
 	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
 	bool same = true;
@@ -219,16 +285,18 @@ static void trace_result(struct launch *L, struct frame *f, const struct dinsn *
 	sb_printf(&b, "        %.*s = ", (int)o->span.len, L->file->text + o->span.off);
 	if (same) {
 		sb_printf(&b, "0x%llx", (unsigned long long)v[l0]);
+		float_value(type, v[l0], &b);
 	} else {
 		int shown = 0;
-		for (uint32_t m = mask; m && shown < 8; m &= m - 1, shown++)
+		for (uint32_t m = mask; m && shown < 8; m &= m - 1, shown++) {
 			sb_printf(&b, "%s[%d] 0x%llx", shown ? ", " : "", __builtin_ctz(m),
 				  (unsigned long long)v[__builtin_ctz(m)]);
+			float_value(type, v[__builtin_ctz(m)], &b);
+		}
 		if (popcount32(mask) > 8)
 			sb_printf(&b, ", ...");
 	}
-	FILE *out = L->trace ? L->trace : stderr;
-	fprintf(out, "%s\n", b.s);
+	print_folded(L->trace ? L->trace : stderr, b.s, L->cfg.trace_width);
 	sb_free(&b);
 }
 

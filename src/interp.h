@@ -266,6 +266,10 @@ struct launch_config {
 	bool no_race;               /* --no-race: the data-race detector is off               */
 	bool trace_mbar, trace_all;
 	bool trace_print;            /* --trace given (trace_mbar may be on for the timeline) */
+	bool trace_cta_given, trace_warp_given; /* --trace-cta, --trace-warp filters        */
+	uint32_t trace_cta[3], trace_warp;
+	uint32_t trace_lines[2];     /* --trace-lines A-B ([1] 0: every line)                 */
+	uint32_t trace_width;        /* fold trace lines past this column (0: never)          */
 };
 
 struct event;

@@ -356,6 +356,12 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 	L.cfg.trace_print = cfg->trace_mbarrier || cfg->trace_all;
 	L.cfg.trace_mbar = L.cfg.trace_print || cfg->timeline_out;
 	L.cfg.trace_all = cfg->trace_all;
+	L.cfg.trace_cta_given = cfg->trace_cta_given;
+	memcpy(L.cfg.trace_cta, cfg->trace_cta, sizeof L.cfg.trace_cta);
+	L.cfg.trace_warp_given = cfg->trace_warp_given;
+	L.cfg.trace_warp = cfg->trace_warp;
+	memcpy(L.cfg.trace_lines, cfg->trace_lines, sizeof L.cfg.trace_lines);
+	L.cfg.trace_width = cfg->trace_width;
 	L.trace = cfg->trace_out;
 	L.max_steps = cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS;
 	int st = check_shape(m, L.kernel, &L.cfg, cfg);

@@ -59,6 +59,12 @@ struct ptxi_config {
 	bool no_race;           /* turn the data-race detector off (it is on by default)   */
 	bool trace_mbarrier, trace_all;
 	FILE *trace_out;        /* where --trace lines go (NULL: stderr)                   */
+	bool trace_cta_given;   /* trace only CTA trace_cta (--trace-cta X,Y,Z)              */
+	uint32_t trace_cta[3];
+	bool trace_warp_given;  /* trace only warp trace_warp of each CTA (--trace-warp N)   */
+	uint32_t trace_warp;
+	uint32_t trace_lines[2];/* trace only source lines A..B (--trace-lines A-B; 0,0 all) */
+	uint32_t trace_width;   /* fold trace lines past this column (0: never)              */
 	FILE *timeline_out;     /* --timeline: the launch as an HTML page (NULL: none)     */
 };
 

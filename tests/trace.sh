@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# --trace filters and format: --trace-warp/--trace-lines/--trace-cta select lines, --trace-width
+# folds them, float registers show their values; bad filter values are exit 2 with a message.
+set -u
+ptxi=${1:?usage: trace.sh PTXI SOURCE_ROOT}; root=${2:?}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+cd "$root/ptx_samples/explain" || exit 2
+
+"$ptxi" run phases.ptx --block 64 --trace mbarrier --trace-warp 1 --trace-lines 24-28 \
+  --trace-width 80 2> "$tmp/err" || bad "filters: exit $?"
+cat > "$tmp/want" <<'OUT'
+[trace] phases.ptx:24: CTA (0,0,0) thread 32 (32,0,0): mbarrier.arrive 'bar'
+        (shared 0x0) [1 arrival]: phase 0, pending 2 of 2 arrivals, tx-count 0
+        -> phase 0, pending 1 of 2 arrivals, tx-count 0
+[trace] phases.ptx:26: CTA (0,0,0) threads 32-63: mbarrier.try_wait.parity 'bar'
+        (shared 0x0) [parity 0]: True: phase 0 completed (now phase 1, pending 1
+        of 2 arrivals, tx-count 0)
+[trace] phases.ptx:28: CTA (0,0,0) thread 32 (32,0,0): mbarrier.arrive 'bar'
+        (shared 0x0) [1 arrival]: phase 1, pending 1 of 2 arrivals, tx-count 0
+        -> phase 2, pending 2 of 2 arrivals, tx-count 0; phase 1 completed
+OUT
+diff -u "$tmp/want" "$tmp/err" || bad "filters: output differs"
+
+"$ptxi" run phases.ptx --block 64 --trace mbarrier --trace-cta 1,0,0 2> "$tmp/err" || bad "cta: exit $?"
+[ ! -s "$tmp/err" ] || bad "--trace-cta 1,0,0 of a 1-CTA launch printed: $(head -2 "$tmp/err")"
+"$ptxi" run phases.ptx --block 64 --trace mbarrier --trace-cta 0 --trace-width 0 2> "$tmp/err"
+[ "$(grep -c '^\[trace\]' "$tmp/err")" = 9 ] || bad "--trace-cta 0: $(grep -c '^\[trace\]' "$tmp/err") lines, expected 9"
+[ "$(wc -l < "$tmp/err")" = 9 ] || bad "--trace-width 0 folded lines"
+
+cat > "$tmp/f.ptx" <<'PTX'
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry f()
+{
+  .reg .f32 %f<3>;
+  .reg .f64 %fd<2>;
+  mov.f32 %f1, 0f3FC00000;
+  add.f32 %f2, %f1, %f1;
+  cvt.f64.f32 %fd1, %f2;
+  ret;
+}
+PTX
+"$ptxi" run "$tmp/f.ptx" --block 32 --trace all --trace-lines 9-10 2> "$tmp/err" || bad "floats: exit $?"
+cat > "$tmp/want" <<OUT
+[trace] $tmp/f.ptx:9: CTA (0,0,0) threads 0-31: add.f32 %f2, %f1, %f1;
+        %f2 = 0x40400000 (3)
+[trace] $tmp/f.ptx:10: CTA (0,0,0) threads 0-31: cvt.f64.f32 %fd1, %f2;
+        %fd1 = 0x4008000000000000 (3)
+OUT
+diff -u "$tmp/want" "$tmp/err" || bad "floats: output differs"
+
+for opt in "--trace-lines 5-2" "--trace-lines 0" "--trace-warp 32" "--trace-width 10" \
+           "--trace-cta 1,x"; do
+  "$ptxi" run phases.ptx --block 64 --trace mbarrier $opt > /dev/null 2> "$tmp/err"; rc=$?
+  [ $rc = 2 ] || bad "$opt: exit $rc, expected 2"
+  grep -q "^ptxi: error: bad ${opt%% *} '${opt#* }'" "$tmp/err" || bad "$opt: message: $(cat "$tmp/err")"
+done
+[ $fail = 0 ] && echo "trace: all checks passed"
+exit $fail
