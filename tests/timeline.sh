@@ -7,6 +7,7 @@
 # Skips (77) where Chromium is not installed (make deps installs it).
 set -u
 ptxi=${1:?usage: timeline.sh PTXI SOURCE_ROOT [ARTEFACT_DIR]}; root=${2:?}; art=${3:-.}
+ptxi=$(cd "$(dirname "$ptxi")" && pwd)/$(basename "$ptxi"); art=$(cd "$art" && pwd)
 chromium=$(command -v chromium || command -v chromium-browser) || {
   echo "timeline: chromium not installed; skipped"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
