@@ -3,6 +3,7 @@
 # folds them, float registers show their values; bad filter values are exit 2 with a message.
 set -u
 ptxi=${1:?usage: trace.sh PTXI SOURCE_ROOT}; root=${2:?}
+ptxi=$(cd "$(dirname "$ptxi")" && pwd)/$(basename "$ptxi")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
