@@ -76,7 +76,9 @@ void rule_break_notes(struct launch *L, enum rule_id r, uint32_t lanes, const ch
 	}
 	if (notes && *notes)
 		sb_printf(&n, "%s\n", notes);
-	sb_printf(&n, "rule (PTX ISA %s): %s", ri->section, ri->text);
+	/* PTX rules cite an ISA section number; the device runtime's cite CUDA's guide */
+	bool isa = ri->section[0] >= '0' && ri->section[0] <= '9';
+	sb_printf(&n, "rule (%s%s): %s", isa ? "PTX ISA " : "", ri->section, ri->text);
 	bool fatal = ri->on_break == RB_FAULT || !L->cfg.keep_going;
 	if (ri->on_break == RB_FAULT)
 		sb_printf(&n, "\nthe hardware faults here: the launch stops (%s)", ri->after);

@@ -56,6 +56,7 @@ struct ptxi_config {
 	uint64_t seed;          /* 0: deterministic default schedule                       */
 	bool keep_going;
 	bool trace_mbarrier, trace_all;
+	uint64_t heap_bytes;    /* device heap for malloc; 0: 8 MiB (cudaLimitMallocHeapSize) */
 };
 
 /* Launch. Returns the exit status; *out (if not NULL) receives the run, for buffers and
