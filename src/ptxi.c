@@ -355,6 +355,7 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 	L.cfg.trace_mbar = cfg->trace_mbarrier || cfg->trace_all;
 	L.cfg.trace_all = cfg->trace_all;
 	L.cfg.heap_size = cfg->heap_bytes ? cfg->heap_bytes : DEVRT_HEAP_DEFAULT;
+	L.trace = cfg->trace_out;
 	L.max_steps = cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS;
 	int st = check_shape(m, L.kernel, &L.cfg, cfg);
 	if (st)
