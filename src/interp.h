@@ -263,6 +263,7 @@ struct launch_config {
 	uint64_t max_steps;
 	uint64_t seed;
 	bool keep_going;
+	bool no_race;               /* --no-race: the data-race detector is off               */
 	bool trace_mbar, trace_all;
 	uint64_t heap_size;         /* device heap for malloc (bytes)                         */
 	FILE *out;                  /* where device printf writes                             */
@@ -270,6 +271,7 @@ struct launch_config {
 
 struct event;
 struct landed;
+struct race;
 
 struct launch {
 	struct dprog *P;
@@ -307,6 +309,7 @@ struct launch {
 	const struct dinsn *ci;
 	uint32_t cmask;
 	FILE *trace;
+	struct race *race;          /* the data-race detector's state (race.c), NULL if off   */
 	struct frame **frame_cache; /* per dfunc index: frames to reuse (no malloc churn)     */
 	struct devrt *rt;           /* device runtime state: the heap (devrt.c), lazily made  */
 };
