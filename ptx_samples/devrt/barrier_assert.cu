@@ -18,7 +18,7 @@ __global__ void barrier_assert(int *out, int limit)
   bar.arrive_and_wait();
   int pair = slot[t] + slot[(t + 1) % blockDim.x];
   assert(pair < limit);
-  out[t] = pair;
+  out[blockIdx.x * blockDim.x + t] = pair;
   if (t == 0)
     printf("block %d: slot[0] + slot[1] = %d\n", blockIdx.x, pair);
 }
