@@ -118,11 +118,14 @@ struct block_rule {
 	int keep, anchor_floor;
 };
 
-/* Term sig * 2^(exp - frac) as a multiple of 2^lsb, magnitude truncated. */
+/* Term sig * 2^(exp - frac) as a multiple of 2^lsb, magnitude truncated. A nonzero term
+ * lies at most keep bits above lsb (exp <= anchor), so the left shift stays small. */
 static int64_t align_term(uint64_t sig, int exp, int frac, int lsb)
 {
 	int shift = exp - frac - lsb;
 
+	if (sig == 0)
+		return 0;
 	if (shift >= 0)
 		return (int64_t)(sig << shift);
 	return -shift >= 64 ? 0 : (int64_t)(sig >> -shift);
