@@ -270,6 +270,8 @@ struct launch_config {
 	uint32_t trace_cta[3], trace_warp;
 	uint32_t trace_lines[2];     /* --trace-lines A-B ([1] 0: every line)                 */
 	uint32_t trace_width;        /* fold trace lines past this column (0: never)          */
+	uint64_t heap_size;         /* device heap for malloc (bytes)                         */
+	FILE *out;                  /* where device printf writes                             */
 };
 
 struct event;
@@ -315,6 +317,7 @@ struct launch {
 	struct race *race;          /* the data-race detector's state (race.c), NULL if off   */
 	struct timeline *timeline;  /* --timeline: what the page shows (timeline.c)       */
 	struct frame **frame_cache; /* per dfunc index: frames to reuse (no malloc churn)     */
+	struct devrt *rt;           /* device runtime state: the heap (devrt.c), lazily made  */
 };
 
 /* interp.c */
@@ -329,6 +332,12 @@ uint64_t op_read(struct launch *L, struct warp *w, struct frame *f, const struct
 		 uint32_t lane);
 uint64_t op_addr(struct launch *L, struct warp *w, struct frame *f, const struct dop *o,
 		 uint32_t lane);
+/* Argument i of call di of `callee` for one lane (at most 8 bytes), and the write of its
+ * first result (external calls run by the device runtime, devrt.c). */
+uint64_t call_arg(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		  const struct dfunc *callee, uint32_t i, uint32_t lane);
+void call_result(struct frame *f, const struct dinsn *di, const struct dfunc *callee,
+		 uint32_t lane, uint64_t v);
 /* Write one lane of a destination operand (no-op for a sink). */
 void op_write(struct frame *f, const struct dop *o, uint32_t lane, uint64_t v);
 /* Trace line (--trace): "file:line: CTA .. threads ..: text". */

@@ -11,6 +11,7 @@
 
 #include "async.h"
 #include "check.h"
+#include "devrt.h"
 #include "interp.h"
 #include "memory.h"
 #include "timeline.h"
@@ -362,6 +363,7 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 	L.cfg.trace_warp = cfg->trace_warp;
 	memcpy(L.cfg.trace_lines, cfg->trace_lines, sizeof L.cfg.trace_lines);
 	L.cfg.trace_width = cfg->trace_width;
+	L.cfg.heap_size = cfg->heap_bytes ? cfg->heap_bytes : DEVRT_HEAP_DEFAULT;
 	L.trace = cfg->trace_out;
 	L.max_steps = cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS;
 	int st = check_shape(m, L.kernel, &L.cfg, cfg);
@@ -401,6 +403,7 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 		free(L.mbars[i]);
 	free(L.mbars);
 	async_free(&L);
+	devrt_free(&L);
 	if (out)
 		*out = run;
 	else
