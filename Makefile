@@ -2,17 +2,22 @@
 # builds, and runs every test suite. The real build is meson.build.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
-PKGS = meson ninja-build re2c bison libcmocka-dev pkg-config gcc g++ perl python3 chromium
+PKGS = meson ninja-build re2c bison libcmocka-dev pkg-config gcc g++ perl python3
+# The tests also drive a browser (--timeline) and validate SARIF with Microsoft's multitool
+# (npm; Debian has none), installed under .tools/
+TEST_PKGS = chromium npm
+SARIF_TOOL = .tools/node_modules/.bin/sarif-multitool
+SARIF_PKG = @microsoft/sarif-multitool@5.7.0
 DEMO = ptx_samples/mbarrier/producer_consumer.ptx
 
-.PHONY: all deps build demo test check check-asan conformance bench clean
+.PHONY: all deps test-deps build demo test check check-asan conformance bench clean
 
 all: build
 
 # Install only what is missing; never reinstall.
 deps:
 	@missing=""; \
-	for c in meson ninja re2c bison pkg-config cc c++ perl python3 chromium; do \
+	for c in meson ninja re2c bison pkg-config cc c++ perl python3; do \
 	  command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
 	pkg-config --exists cmocka 2>/dev/null || missing="$$missing cmocka"; \
 	if [ -n "$$missing" ]; then \
@@ -20,6 +25,18 @@ deps:
 	  if [ "$$(id -u)" != 0 ]; then echo "ptxi: run as root (or install: $(PKGS))"; exit 1; fi; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PKGS) >/dev/null; \
 	fi
+
+test-deps: deps
+	@missing=""; \
+	for c in chromium npm; do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "ptxi: installing missing test tools:$$missing"; \
+	  if [ "$$(id -u)" != 0 ]; then echo "ptxi: run as root (or install: $(TEST_PKGS))"; exit 1; fi; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@[ -x $(SARIF_TOOL) ] || { echo "ptxi: installing $(SARIF_PKG) (npm) under .tools/"; \
+	  npm install --prefix .tools --no-audit --no-fund --silent $(SARIF_PKG) >/dev/null && \
+	  chmod u+x .tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool; }
 
 $(BUILD)/build.ninja: | deps
 	meson setup $(BUILD)
@@ -34,10 +51,10 @@ demo: build
 	@echo "== ptxi run $(DEMO) (a producer/consumer pipeline on two mbarriers)"
 	$(BUILD)/ptxi run $(DEMO) --block 64 --arg buf:64 --dump 0 --trace mbarrier
 
-check: build
+check: build test-deps
 	meson test -C $(BUILD) --print-errorlogs
 
-check-asan: deps $(ASAN_BUILD)/build.ninja
+check-asan: test-deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite slow

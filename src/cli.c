@@ -17,7 +17,7 @@
 #define MAX_DUMPS 64
 
 static const char usage_text[] =
-	"usage: ptxi check FILE...\n"
+	"usage: ptxi check [--diagnostics=text|json|sarif] FILE...\n"
 	"       ptxi explain [TOPIC]   (a concept, an instruction or a rule; alone: the list)\n"
 	"       ptxi run FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
 	"                [--cluster X[,Y[,Z]]] [--shared BYTES] [--arg SPEC]... [--dump N]...\n"
@@ -27,6 +27,8 @@ static const char usage_text[] =
 	"               buf:BYTES (zero-filled device buffer), file:PATH (buffer with the file)\n"
 	"  --dump N     after the launch, print argument N's buffer as u32 words (hex)\n"
 	"  --no-race    turn off the data-race detector (happens-before, on by default)\n"
+	"  --diagnostics=text|json|sarif  how diagnostics are written to stderr: text (the\n"
+	"               default), one JSON object per line, or one SARIF 2.1.0 log\n"
 	"  --trace-cta X,Y,Z  --trace-warp N  --trace-lines A-B   trace only these CTAs, warps\n"
 	"               (index in the CTA) and source lines\n"
 	"  --trace-width N  fold trace lines at N columns (default: 120 on a terminal, else\n"
@@ -50,14 +52,66 @@ static int usage(const char *fmt, const char *what)
 	return 2;
 }
 
+/* --diagnostics=text|json|sarif (or "--diagnostics FORMAT"): true if argv[*i] is it. */
+static bool diagnostics_option(int argc, char **argv, int *i, enum ptxi_diag_format *f,
+			       int *status)
+{
+	const char *a = argv[*i], *v;
+	if (strncmp(a, "--diagnostics=", 14) == 0)
+		v = a + 14;
+	else if (strcmp(a, "--diagnostics") == 0 && *i + 1 < argc)
+		v = argv[++*i];
+	else if (strcmp(a, "--diagnostics") == 0)
+		return *status = usage("--diagnostics needs a value (text, json or sarif)", ""), true;
+	else
+		return false;
+	if (strcmp(v, "text") == 0)
+		*f = PTXI_DIAG_TEXT;
+	else if (strcmp(v, "json") == 0)
+		*f = PTXI_DIAG_JSON;
+	else if (strcmp(v, "sarif") == 0)
+		*f = PTXI_DIAG_SARIF;
+	else
+		*status = usage("bad --diagnostics '%s' (text, json or sarif)", v);
+	return true;
+}
+
+/* The structured report diagnostics go to (on stderr, where text would go), or NULL. */
+static ptxi_report *open_report(enum ptxi_diag_format f, int *status)
+{
+	if (f == PTXI_DIAG_TEXT)
+		return NULL;
+	ptxi_report *r = ptxi_report_new(f, stderr);
+	if (!r)
+		*status = usage("out of memory%s", "");
+	return r;
+}
+
 static int cmd_check(int argc, char **argv)
 {
-	if (argc < 1)
+	enum ptxi_diag_format format = PTXI_DIAG_TEXT;
+	int status = PTXI_OK, files = 0;
+	for (int i = 0; i < argc && !status; i++)
+		if (!diagnostics_option(argc, argv, &i, &format, &status))
+			files++;
+	if (status)
+		return status;
+	if (!files)
 		return usage("check needs at least one file", "");
-	int status = PTXI_OK;
-	for (int i = 0; i < argc; i++)
-		if (ptxi_check(argv[i], NULL, NULL) != PTXI_OK)
+	ptxi_report *report = open_report(format, &status);
+	if (status)
+		return status;
+	for (int i = 0; i < argc; i++) {
+		if (strncmp(argv[i], "--diagnostics", 13) == 0) {
+			i += argv[i][13] != '=';
+			continue;
+		}
+		int st = report ? ptxi_check_report(argv[i], report) : ptxi_check(argv[i], NULL, NULL);
+		if (st != PTXI_OK)
 			status = PTXI_INVALID;
+	}
+	if (ptxi_report_finish(report) != 0)
+		status = PTXI_INVALID;
 	return status;
 }
 
@@ -237,6 +291,7 @@ struct run_opts {
 	bool stats;
 	const char *timeline;    /* --timeline FILE.html */
 	bool trace_width_given;
+	enum ptxi_diag_format format;   /* --diagnostics */
 };
 
 static int parse_run(int argc, char **argv, struct run_opts *o)
@@ -245,6 +300,12 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 	for (int d = 0; d < 3; d++)
 		o->cfg.grid[d] = o->cfg.block[d] = o->cfg.cluster[d] = 1;
 	for (int i = 0; i < argc; i++) {
+		int st = 0;
+		if (diagnostics_option(argc, argv, &i, &o->format, &st)) {
+			if (st)
+				return st;
+			continue;
+		}
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		bool takes = strcmp(a, "--kernel") == 0 || strcmp(a, "--grid") == 0 ||
@@ -366,6 +427,7 @@ static int cmd_run(int argc, char **argv)
 	struct run_opts *o = calloc(1, sizeof *o);
 	if (!o)
 		return 2;
+	ptxi_report *report = NULL;
 	int status = parse_run(argc, argv, o);
 	if (status)
 		goto out;
@@ -378,7 +440,11 @@ static int cmd_run(int argc, char **argv)
 			status = usage("--dump %s: that argument is not a buffer (buf: or file:)", n);
 			goto out;
 		}
-	ptxi_module *m = ptxi_module_load(o->file, NULL, NULL);
+	report = open_report(o->format, &status);
+	if (status)
+		goto out;
+	ptxi_module *m = report ? ptxi_module_load_report(o->file, report)
+				: ptxi_module_load(o->file, NULL, NULL);
 	if (!m || ptxi_module_errors(m)) {
 		ptxi_module_free(m);
 		status = 2;
@@ -415,6 +481,8 @@ static int cmd_run(int argc, char **argv)
 	ptxi_run_free(r);
 	ptxi_module_free(m);
 out:
+	if (ptxi_report_finish(report) != 0 && !status)
+		status = 2;
 	for (unsigned i = 0; i < o->nargs; i++)
 		free(o->owned[i]);
 	free(o);

@@ -204,6 +204,43 @@ static void render_source(struct strbuf *b, struct src_file *f, struct src_span 
 	sb_printf(b, "\n");
 }
 
+/* The rule's name of a message that ends in " [name]" (lower case, digits, '-'), or NULL. */
+static const char *rule_suffix(const char *msg, size_t n, size_t *len)
+{
+	if (n < 3 || msg[n - 1] != ']')
+		return NULL;
+	const char *open = memrchr(msg, '[', n);
+	if (!open)
+		return NULL;
+	size_t k = (size_t)(msg + n - 1 - (open + 1));
+	if (!k || strspn(open + 1, "abcdefghijklmnopqrstuvwxyz0123456789-") < k)
+		return NULL;
+	*len = k;
+	return open + 1;
+}
+
+/* The diagnostic as data, its rule's name split off the message. */
+static void emit_record(struct diag *d, enum diag_level level, struct src_file *file,
+			struct src_span span, const char *notes, const char *msg)
+{
+	struct diag_record r = {.level = level, .msg = msg, .msg_len = strlen(msg),
+				.notes = notes};
+	r.rule = rule_suffix(msg, r.msg_len, &r.rule_len);
+	if (r.rule) {
+		r.msg_len = (size_t)(r.rule - 1 - msg);
+		while (r.msg_len && msg[r.msg_len - 1] == ' ')
+			r.msg_len--;
+	}
+	if (file) {
+		if (span.off > file->len)
+			span.off = (uint32_t)file->len;
+		src_locate(file, span.off, &r.line, &r.col);
+		r.path = file->path;
+		r.len = span.len;
+	}
+	d->record(d->record_ctx, &r);
+}
+
 void diag_emit(struct diag *d, enum diag_level level, struct src_file *file,
 	       struct src_span span, const char *notes, const char *msg)
 {
@@ -212,9 +249,16 @@ void diag_emit(struct diag *d, enum diag_level level, struct src_file *file,
 	else if (level == DIAG_WARNING)
 		d->nwarnings++;
 	if (d->max_errors && d->nerrors > d->max_errors) {
-		if (!d->suppressed && d->sink)
+		if (!d->suppressed && d->record)
+			emit_record(d, DIAG_NOTE, NULL, (struct src_span){0, 0}, NULL,
+				    "too many errors; stopping the report here");
+		else if (!d->suppressed && d->sink)
 			d->sink(d->ctx, DIAG_NOTE, "ptxi: too many errors; stopping the report here\n");
 		d->suppressed = true;
+		return;
+	}
+	if (d->record) {
+		emit_record(d, level, file, span, notes, msg);
 		return;
 	}
 	if (!d->sink)

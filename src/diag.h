@@ -45,9 +45,25 @@ enum diag_level { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE };
 /* Receives one fully rendered diagnostic (several lines, ending in '\n'). */
 typedef void diag_sink_fn(void *ctx, enum diag_level level, const char *text);
 
+/* A diagnostic as data, for JSON and SARIF (report.c). Strings are not NUL-terminated
+ * where a length is given. */
+struct diag_record {
+	enum diag_level level;
+	const char *rule;       /* the name in the message's trailing "[name]", or NULL   */
+	size_t rule_len;
+	const char *msg;        /* the message without that suffix                         */
+	size_t msg_len;
+	const char *path;       /* NULL: no location                                       */
+	uint32_t line, col, len;
+	const char *notes;      /* lines (threads, barrier state, rule text), or NULL      */
+};
+typedef void diag_record_fn(void *ctx, const struct diag_record *r);
+
 struct diag {
 	diag_sink_fn *sink;
 	void *ctx;
+	diag_record_fn *record; /* when set, diagnostics go here as data instead of text   */
+	void *record_ctx;
 	unsigned nerrors, nwarnings;
 	unsigned max_errors;    /* stop rendering errors past this many (0 = unlimited)     */
 	bool suppressed;        /* set once max_errors was reached                          */

@@ -300,6 +300,21 @@ static void explain_rule(FILE *out, enum rule_id r)
 		fputc('\n', out);
 }
 
+char *explain_rule_text(int r)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem)
+		return NULL;
+	explain_rule(mem, (enum rule_id)r);
+	if (fclose(mem) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 static void list_topics(FILE *out)
 {
 	static const char *const heading[] = {

@@ -13,6 +13,9 @@ const char *explain_sample_text(const char *file);
 /* Samples named in topics.def: how many, each one's file, and the command explain prints
  * for it (what the sample's first `// run:` line must say; tests compare the two). */
 unsigned explain_sample_count(void);
+/* What `ptxi explain RULE` prints for run-time rule r (enum rule_id), malloc'd; NULL if out
+ * of memory. SARIF's rule help. */
+char *explain_rule_text(int r);
 const char *explain_sample_file(unsigned s);
 void explain_sample_command(int s, char *buf, size_t size);
 

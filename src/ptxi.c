@@ -14,6 +14,7 @@
 #include "devrt.h"
 #include "interp.h"
 #include "memory.h"
+#include "report.h"
 #include "timeline.h"
 
 #define DEFAULT_MAX_STEPS 300000000ull /* warp-instructions: ~10 s of a spinning loop */
@@ -93,15 +94,20 @@ static void module_parse(ptxi_module *m, bool drop_bodies)
 	m->check = NULL;
 }
 
-static ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx, bool drop_bodies)
+static ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx,
+				ptxi_report *report, bool drop_bodies)
 {
 	ptxi_module *m = module_new(sink, ctx);
 	if (!m)
 		return NULL;
+	if (report) {
+		m->diag.record = report_record;
+		m->diag.record_ctx = report;
+	}
 	if (src_file_read(&m->file, path) != 0) {
 		char msg[512];
-		snprintf(msg, sizeof msg, "ptxi: error: cannot read '%s': %s\n", path, strerror(errno));
-		sink_adapter(m, DIAG_ERROR, msg);
+		snprintf(msg, sizeof msg, "cannot read '%s': %s", path, strerror(errno));
+		diag_emit(&m->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL, msg);
 		ptxi_module_free(m);
 		return NULL;
 	}
@@ -112,15 +118,35 @@ static ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx, bo
 
 ptxi_module *ptxi_module_load(const char *path, ptxi_sink *sink, void *ctx)
 {
-	return module_read(path, sink, ctx, false);
+	return module_read(path, sink, ctx, NULL, false);
+}
+
+ptxi_module *ptxi_module_load_report(const char *path, ptxi_report *r)
+{
+	return module_read(path, NULL, NULL, r, false);
+}
+
+static int check_file(const char *path, ptxi_sink *sink, void *ctx, ptxi_report *r)
+{
+	ptxi_module *m = module_read(path, sink, ctx, r, true);
+	int status = m && m->diag.nerrors == 0 ? PTXI_OK : PTXI_INVALID;
+	ptxi_module_free(m);
+	return status;
 }
 
 int ptxi_check(const char *path, ptxi_sink *sink, void *ctx)
 {
-	ptxi_module *m = module_read(path, sink, ctx, true);
-	int status = m && m->diag.nerrors == 0 ? PTXI_OK : PTXI_INVALID;
-	ptxi_module_free(m);
-	return status;
+	return check_file(path, sink, ctx, NULL);
+}
+
+int ptxi_check_report(const char *path, ptxi_report *r)
+{
+	return check_file(path, NULL, NULL, r);
+}
+
+const char *ptxi_version(void)
+{
+	return PTXI_VERSION;
 }
 
 ptxi_module *ptxi_module_load_string(const char *name, const char *text, ptxi_sink *sink,

@@ -78,6 +78,21 @@ const void *ptxi_run_buffer(const ptxi_run *r, unsigned arg, size_t *bytes);
 void ptxi_run_stats(const ptxi_run *r, uint64_t *warp_insns, uint64_t *thread_insns);
 void ptxi_run_free(ptxi_run *r);
 
+/* Diagnostics as data instead of text: one JSON object per line, written as each comes,
+ * or one SARIF 2.1.0 log (rules with the help of `ptxi explain`) written by finish. */
+enum ptxi_diag_format { PTXI_DIAG_TEXT, PTXI_DIAG_JSON, PTXI_DIAG_SARIF };
+typedef struct ptxi_report ptxi_report;
+/* NULL for PTXI_DIAG_TEXT (use the text sink) or when out of memory. */
+ptxi_report *ptxi_report_new(enum ptxi_diag_format format, FILE *out);
+/* Write what is left (SARIF: the log) and free r. Returns 0, or -1 if writing failed. */
+int ptxi_report_finish(ptxi_report *r);
+/* ptxi_module_load / ptxi_check with their diagnostics, and those of every launch of the
+ * module, going to r. */
+ptxi_module *ptxi_module_load_report(const char *path, ptxi_report *r);
+int ptxi_check_report(const char *path, ptxi_report *r);
+/* "0.1.0" */
+const char *ptxi_version(void);
+
 /* ptxi explain: what a concept, an instruction or a rule means (src/topics.def, rules.def),
  * with a live run of its sample. topic NULL lists the topics. Returns PTXI_OK, or
  * PTXI_INVALID for an unknown topic (the message, with suggestions, goes to err). */

@@ -1,0 +1,298 @@
+/*
+ * report.c - diagnostics as data: one JSON object per line (--diagnostics=json), or one
+ * SARIF 2.1.0 log (--diagnostics=sarif) whose rules carry the same help text as
+ * `ptxi explain RULE`, so code-scanning services show what the terminal shows.
+ */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain.h"
+#include "rules.h"
+
+/* Diagnostics that name no run-time rule: static checks, and the deadlock report. */
+#define RULE_INVALID "ptx-invalid"
+#define RULE_WARNING "ptx-warning"
+#define RULE_DEADLOCK "deadlock"
+
+struct item {                   /* a kept diagnostic (SARIF writes them all at the end)  */
+	enum diag_level level;
+	char *rule, *msg, *path, *notes;
+	uint32_t line, col, len;
+};
+
+struct ptxi_report {
+	enum ptxi_diag_format format;
+	FILE *out;
+	struct item *items;
+	size_t n, cap;
+	bool oom;
+};
+
+ptxi_report *ptxi_report_new(enum ptxi_diag_format format, FILE *out)
+{
+	if (format != PTXI_DIAG_JSON && format != PTXI_DIAG_SARIF)
+		return NULL;
+	ptxi_report *r = calloc(1, sizeof *r);
+	if (r) {
+		r->format = format;
+		r->out = out;
+	}
+	return r;
+}
+
+static void json_str(FILE *out, const char *s, size_t n)
+{
+	fputc('"', out);
+	for (size_t i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\t')
+			fputs("\\t", out);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void json_cstr(FILE *out, const char *s)
+{
+	if (s)
+		json_str(out, s, strlen(s));
+	else
+		fputs("null", out);
+}
+
+static const char *const level_names[] = {
+	[DIAG_ERROR] = "error", [DIAG_WARNING] = "warning", [DIAG_NOTE] = "note"};
+
+/* The rule a diagnostic breaks: its "[name]", or the class of a nameless one. */
+static const char *rule_id(const struct item *it)
+{
+	if (it->rule)
+		return it->rule;
+	return it->level == DIAG_ERROR ? RULE_INVALID : RULE_WARNING;
+}
+
+/* The notes' line that names the threads ("CTA (0,0,0) threads 0-31"), if any. */
+static void json_threads(FILE *out, const char *notes)
+{
+	for (const char *p = notes; p && *p;) {
+		size_t n = strcspn(p, "\n");
+		if (strncmp(p, "CTA (", 5) == 0) {
+			json_str(out, p, n);
+			return;
+		}
+		p += n + (p[n] == '\n');
+	}
+	fputs("null", out);
+}
+
+static void json_notes(FILE *out, const char *notes)
+{
+	fputc('[', out);
+	bool first = true;
+	for (const char *p = notes; p && *p;) {
+		size_t n = strcspn(p, "\n");
+		if (!first)
+			fputc(',', out);
+		json_str(out, p, n);
+		first = false;
+		p += n + (p[n] == '\n');
+	}
+	fputc(']', out);
+}
+
+static void write_json(FILE *out, const struct item *it)
+{
+	fputs("{\"severity\":", out);
+	json_cstr(out, level_names[it->level]);
+	fputs(",\"rule\":", out);
+	json_cstr(out, rule_id(it));
+	fputs(",\"message\":", out);
+	json_cstr(out, it->msg);
+	fputs(",\"ptx\":", out);
+	if (it->path) {
+		fputs("{\"file\":", out);
+		json_cstr(out, it->path);
+		fprintf(out, ",\"line\":%u,\"column\":%u,\"length\":%u}", it->line, it->col, it->len);
+	} else {
+		fputs("null", out);
+	}
+	fputs(",\"threads\":", out);
+	json_threads(out, it->notes);
+	fputs(",\"notes\":", out);
+	json_notes(out, it->notes);
+	fputs("}\n", out);
+	fflush(out);
+}
+
+static char *dup_n(const char *s, size_t n, bool *oom)
+{
+	if (!s)
+		return NULL;
+	char *d = strndup(s, n);
+	*oom |= !d;
+	return d;
+}
+
+void report_record(void *ctx, const struct diag_record *d)
+{
+	ptxi_report *r = ctx;
+	struct item it = {.level = d->level, .line = d->line, .col = d->col, .len = d->len};
+	bool oom = false;
+	it.rule = dup_n(d->rule, d->rule_len, &oom);
+	it.msg = dup_n(d->msg, d->msg_len, &oom);
+	it.path = d->path ? dup_n(d->path, strlen(d->path), &oom) : NULL;
+	it.notes = dup_n(d->notes ? d->notes : "", d->notes ? strlen(d->notes) : 0, &oom);
+	if (!oom && r->format == PTXI_DIAG_JSON) {
+		write_json(r->out, &it);
+		oom = true; /* nothing to keep */
+	} else if (!oom && r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 16;
+		struct item *p = realloc(r->items, cap * sizeof *p);
+		if (p) {
+			r->items = p;
+			r->cap = cap;
+		} else {
+			r->oom = oom = true;
+		}
+	}
+	if (!oom) {
+		r->items[r->n++] = it;
+		return;
+	}
+	free(it.rule);
+	free(it.msg);
+	free(it.path);
+	free(it.notes);
+}
+
+/* ---- SARIF 2.1.0 --------------------------------------------------------------------- */
+
+/* One reportingDescriptor: id, texts, and the help `ptxi explain` gives. */
+static void sarif_rule(FILE *out, const char *id, const char *desc, const char *help)
+{
+	fputs("{\"id\":", out);
+	json_cstr(out, id);
+	fputs(",\"shortDescription\":{\"text\":", out);
+	json_cstr(out, desc);
+	fputs("},\"fullDescription\":{\"text\":", out);
+	json_cstr(out, desc);
+	fputs("},\"help\":{\"text\":", out);
+	json_cstr(out, help);
+	fputs("}}", out);
+}
+
+/* The run-time rules (rules.def), then the three nameless classes; index = position. */
+static unsigned rule_index(const char *id)
+{
+	for (unsigned i = 0; i < RULE__COUNT; i++)
+		if (strcmp(rule_info(i)->name, id) == 0)
+			return i;
+	if (strcmp(id, RULE_DEADLOCK) == 0)
+		return RULE__COUNT;
+	return strcmp(id, RULE_INVALID) == 0 ? RULE__COUNT + 1 : RULE__COUNT + 2;
+}
+
+static void sarif_rules(FILE *out)
+{
+	for (unsigned i = 0; i < RULE__COUNT; i++) {
+		char *help = explain_rule_text(i);
+		sarif_rule(out, rule_info(i)->name, rule_info(i)->text, help ? help : rule_info(i)->text);
+		free(help);
+		fputc(',', out);
+	}
+	sarif_rule(out, RULE_DEADLOCK, "the launch can never finish: threads wait forever",
+		   "Threads wait on a barrier, an mbarrier phase or a warp collective that can "
+		   "never complete. The report names every place where threads are blocked, "
+		   "what they wait on and the barrier's state. Run `ptxi run ... --timeline "
+		   "FILE.html` to see it.");
+	fputc(',', out);
+	sarif_rule(out, RULE_INVALID, "invalid PTX: ptxas would reject this module",
+		   "A syntax error, or a static check that ptxas (CUDA 13) makes: see "
+		   "docs/static-checks.md.");
+	fputc(',', out);
+	sarif_rule(out, RULE_WARNING, "PTX that ptxas accepts with a warning",
+		   "A static check that ptxas reports as a warning: see docs/static-checks.md.");
+}
+
+/* A file path as a URI reference: absolute paths as file:// URIs, bytes outside the
+ * unreserved set and '/' percent-encoded. */
+static void sarif_uri(FILE *out, const char *path)
+{
+	fputs(path[0] == '/' ? "\"file://" : "\"", out);
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("-._~/", *p))
+			fputc(*p, out);
+		else
+			fprintf(out, "%%%02X", *p);
+	}
+	fputc('"', out);
+}
+
+static void sarif_result(FILE *out, const struct item *it)
+{
+	const char *id = rule_id(it);
+	fputs("{\"ruleId\":", out);
+	json_cstr(out, id);
+	fprintf(out, ",\"ruleIndex\":%u,\"level\":", rule_index(id));
+	json_cstr(out, level_names[it->level]);
+	fputs(",\"message\":{\"text\":", out);
+	json_cstr(out, it->msg);
+	fputs("}", out);
+	if (it->path && it->line) {
+		fputs(",\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
+		sarif_uri(out, it->path);
+		fprintf(out, "},\"region\":{\"startLine\":%u,\"startColumn\":%u", it->line, it->col);
+		if (it->len)
+			fprintf(out, ",\"endColumn\":%u", it->col + it->len);
+		fputs("}}}]", out);
+	}
+	fputs(",\"properties\":{\"threads\":", out);
+	json_threads(out, it->notes);
+	fputs(",\"notes\":", out);
+	json_notes(out, it->notes);
+	fputs("}}", out);
+}
+
+static void sarif_write(FILE *out, const ptxi_report *r)
+{
+	fputs("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
+	      "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"ptxi\",\"version\":\"" PTXI_VERSION
+	      "\",\"rules\":[",
+	      out);
+	sarif_rules(out);
+	fputs("]}},\"results\":[", out);
+	for (size_t i = 0; i < r->n; i++) {
+		if (i)
+			fputc(',', out);
+		sarif_result(out, &r->items[i]);
+	}
+	fputs("]}]}\n", out);
+}
+
+int ptxi_report_finish(ptxi_report *r)
+{
+	if (!r)
+		return 0;
+	if (r->format == PTXI_DIAG_SARIF)
+		sarif_write(r->out, r);
+	int st = ferror(r->out) || r->oom ? -1 : 0;
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->items[i].rule);
+		free(r->items[i].msg);
+		free(r->items[i].path);
+		free(r->items[i].notes);
+	}
+	free(r->items);
+	free(r);
+	return st;
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# --diagnostics=json|sarif: exact JSON objects for a static error, a run-time rule and a
+# deadlock; a SARIF log that Microsoft's SARIF multitool validates (make deps installs it
+# under .tools/; without it that part is skipped, status 77); bad values are exit 2.
+set -u
+ptxi=${1:?usage: diagnostics.sh PTXI SOURCE_ROOT}; root=${2:?}
+ptxi=$(cd "$(dirname "$ptxi")" && pwd)/$(basename "$ptxi")
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+expect() {  # expect STATUS WANT-FILE COMMAND...: exit status and stderr exactly
+  local want=$1 file=$2; shift 2
+  "$@" > "$tmp/out" 2> "$tmp/err"; local rc=$?
+  [ $rc = "$want" ] || bad "$*: exit $rc, expected $want"
+  diff -u "$file" "$tmp/err" || bad "$*: diagnostics differ"
+}
+
+cat > "$tmp/bad.ptx" <<'PTX'
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+  mbarrier.arrive.b32 %r1, [x];
+  ret;
+}
+PTX
+cd "$tmp" || exit 2
+cat > want <<'OUT'
+{"severity":"error","rule":"ptx-invalid","message":"undeclared identifier '%r1'","ptx":{"file":"bad.ptx","line":6,"column":23,"length":3},"threads":null,"notes":[]}
+{"severity":"error","rule":"ptx-invalid","message":"undeclared identifier 'x'","ptx":{"file":"bad.ptx","line":6,"column":29,"length":1},"threads":null,"notes":[]}
+OUT
+expect 2 want "$ptxi" check --diagnostics=json bad.ptx
+
+cd "$root/ptx_samples/explain" || exit 2
+cat > "$tmp/want" <<'OUT'
+{"severity":"error","rule":"async-proxy-fence","message":"cp.async.bulk reads shared 0x0+128, written by ordinary stores with no fence.proxy.async since","ptx":{"file":"async_proxy_missing.ptx","line":26,"column":3,"length":64},"threads":"CTA (0,0,0) thread 0 (0,0,0)","notes":["CTA (0,0,0) thread 0 (0,0,0)","rule (PTX ISA 9.7.9.25.2): memory written by ordinary (generic-proxy) stores, shared or global, must be ordered before an asynchronous bulk copy reads it (a bulk reduction reads its destination too), with fence.proxy.async","the hardware carries on; --keep-going would too: without the fence the copy may read stale bytes; ptxi copies the bytes as they are"]}
+OUT
+expect 1 "$tmp/want" "$ptxi" run async_proxy_missing.ptx --block 32 --arg buf:128 --diagnostics json
+
+cd "$root/ptx_samples/deadlock" || exit 2
+"$ptxi" run cross_wait.ptx --block 64 --arg buf:4 --diagnostics=json > /dev/null 2> "$tmp/err"
+rc=$?; [ $rc = 3 ] || bad "deadlock: exit $rc, expected 3"
+python3 - "$tmp/err" <<'PY' || bad "deadlock: JSON objects are not as expected"
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+rules = [o["rule"] for o in objs]
+assert rules == ["deadlock", "deadlock", "ptx-invalid"], rules
+assert objs[0]["ptx"]["line"] == 25 and objs[0]["threads"] == "CTA (0,0,0) threads 0-31", objs[0]
+assert objs[2]["ptx"] is None and objs[2]["message"].startswith("deadlock: the launch can never finish"), objs[2]
+PY
+
+"$ptxi" check --diagnostics=xml "$tmp/bad.ptx" > /dev/null 2> "$tmp/err"; rc=$?
+[ $rc = 2 ] || bad "bad value: exit $rc"
+grep -q "^ptxi: error: bad --diagnostics 'xml' (text, json or sarif)" "$tmp/err" || bad "bad value: $(cat "$tmp/err")"
+
+# SARIF: one log for two files, valid, every result naming a rule of the log
+cd "$tmp" && cp "$root/ptx_samples/explain/phases.ptx" ok.ptx
+"$ptxi" check --diagnostics=sarif bad.ptx ok.ptx > /dev/null 2> log.sarif; rc=$?
+[ $rc = 2 ] || bad "sarif check: exit $rc, expected 2"
+python3 - log.sarif <<'PY' || bad "sarif: structure"
+import json, sys
+d = json.load(open(sys.argv[1]))
+run = d["runs"][0]
+rules = run["tool"]["driver"]["rules"]
+assert d["version"] == "2.1.0" and len(run["results"]) == 2, run["results"]
+for r in run["results"]:
+    assert rules[r["ruleIndex"]]["id"] == r["ruleId"] == "ptx-invalid", r
+ids = [r["id"] for r in rules]
+assert "mbarrier-over-arrival" in ids and "deadlock" in ids, ids
+help = rules[ids.index("mbarrier-over-arrival")]["help"]["text"]
+assert help.startswith("mbarrier-over-arrival - run-time rule"), help
+PY
+tool=$root/.tools/node_modules/.bin/sarif-multitool
+command -v sarif-multitool > /dev/null && tool=$(command -v sarif-multitool)
+if [ ! -x "$tool" ]; then
+  echo "diagnostics: SARIF multitool not installed (make deps); validation skipped"
+  [ $fail = 0 ] && exit 77 || exit 1
+fi
+"$ptxi" run "$root/ptx_samples/explain/async_proxy_missing.ptx" --block 32 --arg buf:128 \
+  --diagnostics=sarif > /dev/null 2> run.sarif
+for f in log.sarif run.sarif; do
+  timeout 300 "$tool" validate "$f" > "$f.out" 2>&1 || bad "$f: multitool exit $?: $(tail -3 "$f.out")"
+  if grep -E ': error [A-Z0-9]+:' "$f.out"; then bad "$f: not valid SARIF"; fi
+  grep -q "Analysis completed successfully" "$f.out" || bad "$f: $(tail -3 "$f.out")"
+done
+[ $fail = 0 ] && echo "diagnostics: all checks passed"
+exit $fail
