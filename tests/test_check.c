@@ -143,6 +143,9 @@ static void test_check_wgmma(void **state)
 	ERR("8.0", "sm_90a", "setmaxnreg.dec.sync.aligned.u32 100;",
 	    "the register count of setmaxnreg must be a multiple of 8 (is 100)");
 	ERR("8.0", "sm_90a", "setmaxnreg.sync.aligned.u32 96;", "setmaxnreg needs .inc or .dec");
+	/* the sparse form is valid PTX: accepted (with a note), refused by 'ptxi run' */
+	OK("8.0", "sm_90a", "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f0, %f1, %f2, "
+			     "%f3}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0;");
 }
 
 static void test_check_target_needs_version(void **state)
