@@ -25,6 +25,7 @@
 
 #include "exec.h"
 #include "memory.h"
+#include "race.h"
 #include "tc_arith.h"
 #include "wgmma_layout.h"
 
@@ -565,6 +566,12 @@ static void issue(struct launch *L, struct warp *w, struct group *g, const struc
 	if (!locate(L, w, di, &op)) {
 		free(op.pieces);
 		return;
+	}
+	/* the warp reads its operands (for the data-race detector: as its lane 0) */
+	for (uint32_t i = 0; i < op.npieces && !L->stop; i++) {
+		struct access acc = {.p = w->cta->smem + op.pieces[i], .cta = w->cta,
+				     .off = op.pieces[i], .space = MS_SHARED_CTA};
+		race_access(L, w, 0, &acc, 16, RACE_READ, NULL);
 	}
 	if (s->nops == s->cap) {
 		uint32_t cap = s->cap ? s->cap * 2 : 8;
