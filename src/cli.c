@@ -17,9 +17,10 @@
 
 static const char usage_text[] =
 	"usage: ptxi check FILE...\n"
+	"       ptxi explain [TOPIC]   (a concept, an instruction or a rule; alone: the list)\n"
 	"       ptxi run FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
 	"                [--cluster X[,Y[,Z]]] [--shared BYTES] [--arg SPEC]... [--dump N]...\n"
-	"                [--keep-going] [--seed N] [--max-steps N] [--stats]\n"
+	"                [--keep-going] [--no-race] [--seed N] [--max-steps N] [--stats]\n"
 	"                [--trace mbarrier|all]\n"
 	"  --arg SPEC   u8: u16: u32: u64: s32: s64: f32: f64: VALUE (decimal or 0x hex),\n"
 	"               buf:BYTES (zero-filled device buffer), file:PATH (buffer with the file)\n"
@@ -28,6 +29,7 @@ static const char usage_text[] =
 	"                 [,l2=none|64B|128B|256B][,fill=zero|nan]  (a CUtensorMap over buffer\n"
 	"                 argument K; im2col: mode=im2col,lower=..,upper=..,channels=C,pixels=P)\n"
 	"  --dump N     after the launch, print argument N's buffer as u32 words (hex)\n"
+	"  --no-race    turn off the data-race detector (happens-before, on by default)\n"
 	"exit status: 0 ok, 1 a PTX rule was broken, 2 invalid input or usage, 3 deadlock or\n"
 	"             step limit\n";
 
@@ -273,6 +275,9 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 		} else if (strcmp(a, "--keep-going") == 0) {
 			o->cfg.keep_going = true;
 			continue;
+		} else if (strcmp(a, "--no-race") == 0) {
+			o->cfg.no_race = true;
+			continue;
 		} else if (strcmp(a, "--stats") == 0) {
 			o->stats = true;
 			continue;
@@ -353,6 +358,18 @@ out:
 	return status;
 }
 
+/* ptxi explain [TOPIC | --markdown] */
+static int cmd_explain(int argc, char **argv)
+{
+	if (argc > 1)
+		return usage("explain takes one topic ('ptxi explain' lists them)", "");
+	if (argc == 1 && strcmp(argv[0], "--markdown") == 0) {
+		ptxi_explain_markdown(stdout);
+		return 0;
+	}
+	return ptxi_explain(argc ? argv[0] : NULL, stdout, stderr);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -361,6 +378,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 2, argv + 2);
 	if (strcmp(argv[1], "run") == 0)
 		return cmd_run(argc - 2, argv + 2);
+	if (strcmp(argv[1], "explain") == 0)
+		return cmd_explain(argc - 2, argv + 2);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		fputs(usage_text, stdout);
 		return 0;
