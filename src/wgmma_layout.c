@@ -14,13 +14,11 @@
  */
 #include "wgmma_layout.h"
 
-/* The address-based swizzle (spec/tensor-h100.md): 16-byte chunk bits [4, 4+k) XOR row bits
- * [7, 7+k), k = 3, 2, 1 for 128, 64, 32 bytes. Temporary: src/swizzle.c (the TMA's, one
- * function for both) replaces it when it lands on main. */
-static uint32_t swz(uint32_t span, uint32_t addr)
+#include "swizzle.h"
+
+static enum swz_mode mode_of(uint32_t span)
 {
-	uint32_t k = span == 128 ? 7 : span == 64 ? 3 : 1;
-	return addr ^ ((addr >> 7) & k) << 4;
+	return span == 128 ? SWZ_128B : span == 64 ? SWZ_64B : span == 32 ? SWZ_32B : SWZ_NONE;
 }
 
 void wg_desc_decode(uint64_t v, struct wg_desc *d)
@@ -47,7 +45,7 @@ uint32_t wg_piece_addr(const struct wg_desc *d, bool mn_major, uint32_t row, uin
 	/* The pattern repeats from a boundary of 8 rows (ISA: 1024/512/256 bytes); a base offset
 	 * says where in it the matrix starts. */
 	uint32_t shift = d->base * 128;
-	return swz(w, d->start + a - shift) + shift;
+	return swz_addr(mode_of(w), d->start + a - shift) + shift;
 }
 
 void wg_a_elem(unsigned bits, unsigned lane, unsigned e, unsigned *row, unsigned *k)
