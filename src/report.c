@@ -27,6 +27,7 @@ struct ptxi_report {
 	FILE *out;
 	struct item *items;
 	size_t n, cap;
+	char *last_rule;            /* the rule of the last error or warning: its notes' rule  */
 	bool oom;
 };
 
@@ -79,6 +80,7 @@ static const char *rule_id(const struct item *it)
 		return it->rule;
 	return it->level == DIAG_ERROR ? RULE_INVALID : RULE_WARNING;
 }
+
 
 /* The notes' line that names the threads ("CTA (0,0,0) threads 0-31"), if any. */
 static void json_threads(FILE *out, const char *notes)
@@ -148,6 +150,13 @@ void report_record(void *ctx, const struct diag_record *d)
 	struct item it = {.level = d->level, .line = d->line, .col = d->col, .len = d->len};
 	bool oom = false;
 	it.rule = dup_n(d->rule, d->rule_len, &oom);
+	/* A note without a rule belongs to the diagnostic before it ("the earlier read"). */
+	if (!it.rule && d->level == DIAG_NOTE && r->last_rule)
+		it.rule = dup_n(r->last_rule, strlen(r->last_rule), &oom);
+	if (d->level != DIAG_NOTE) {
+		free(r->last_rule);
+		r->last_rule = dup_n(rule_id(&it), strlen(rule_id(&it)), &oom);
+	}
 	it.msg = dup_n(d->msg, d->msg_len, &oom);
 	it.path = d->path ? dup_n(d->path, strlen(d->path), &oom) : NULL;
 	it.notes = dup_n(d->notes ? d->notes : "", d->notes ? strlen(d->notes) : 0, &oom);
@@ -293,6 +302,7 @@ int ptxi_report_finish(ptxi_report *r)
 		free(r->items[i].notes);
 	}
 	free(r->items);
+	free(r->last_rule);
 	free(r);
 	return st;
 }
