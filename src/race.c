@@ -95,6 +95,7 @@ struct loc {                    /* a location written by release patterns       
 
 struct rmbar {
 	struct vc *acc, *last;      /* arrivals of the open phase; of the last completed one */
+	struct rec init;            /* the mbarrier.init that made it                        */
 };
 
 struct rcta {
@@ -871,6 +872,31 @@ void race_mbar_acquire(struct launch *L, struct warp *w, uint32_t lane, const st
 	}
 	if (L->ci->sem != MOD_RELAXED)
 		acquire_from(R, t, b->last);
+}
+
+void race_mbar_init(struct launch *L, struct warp *w, uint32_t lane, const struct mbar *mb)
+{
+	struct race *R = L->race;
+	struct rmbar *b = R ? rmbar(R, mb) : NULL;
+	if (b)
+		b->init = (struct rec){L->ci, tid_of(R, w, lane), thr(R, w, lane)->clock, 0xf, 0};
+}
+
+uint32_t race_mbar_unordered(struct launch *L, struct warp *w, uint32_t lanes,
+			     const struct mbar *mb, const struct dinsn **init)
+{
+	struct race *R = L->race;
+	struct rmbar *b = R && w ? rmbar(R, mb) : NULL;
+	uint32_t bad = 0;
+	if (!b || !b->init.clock)
+		return 0;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		if (!happens_before(R, thr(R, w, l), tid_of(R, w, l), &b->init))
+			bad |= 1u << l;
+	}
+	*init = b->init.insn;
+	return bad;
 }
 
 void race_fence(struct launch *L, struct warp *w, uint32_t lanes)

@@ -49,6 +49,11 @@ void race_mbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, const st
 void race_mbar_done(struct launch *L, const struct mbar *mb);
 void race_mbar_acquire(struct launch *L, struct warp *w, uint32_t lane, const struct mbar *mb,
 		       bool phantom);
+/* mbarrier.init by `lane`; and which of `lanes` use mb without its init ordered before them
+ * (`*init`: the init instruction). */
+void race_mbar_init(struct launch *L, struct warp *w, uint32_t lane, const struct mbar *mb);
+uint32_t race_mbar_unordered(struct launch *L, struct warp *w, uint32_t lanes,
+			     const struct mbar *mb, const struct dinsn **init);
 /* fence / membar of `lanes` (the current instruction). */
 void race_fence(struct launch *L, struct warp *w, uint32_t lanes);
 
