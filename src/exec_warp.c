@@ -396,10 +396,9 @@ static bool exec_cluster_bar(struct launch *L, struct warp *w, struct group *g,
 				return false;
 		}
 		uint32_t fresh = mask & ~twice;
-		if (di->sem != MOD_RELAXED) { /* a release arrive publishes the CTA's inits */
+		if (di->sem != MOD_RELAXED) /* a release arrive publishes the CTA's inits */
 			mbar_fence_init(L, w->cta);
-			race_cbar_arrive(L, w, fresh);
-		}
+		race_cbar_arrive(L, w, fresh, di->sem == MOD_RELAXED);
 		w->cbar_arrived |= fresh;
 		w->cbar_waitable |= fresh;
 		for (uint32_t m = fresh; m; m &= m - 1)

@@ -82,6 +82,7 @@ struct rthread {
 	struct vc *vc;
 	uint32_t clock;
 	uint8_t fence;              /* scope of the last release fence (a release pattern)   */
+	bool init_fence;            /* fence.mbarrier_init since its last cluster arrive     */
 	struct vc *pending;         /* releases seen by strong reads, for an acquire fence    */
 	const struct dinsn *phantom;/* a wait that passed for the phase before the first      */
 };
@@ -790,14 +791,20 @@ void race_warp_sync(struct launch *L, struct warp *w, uint32_t lanes)
 	vc_put(acc);
 }
 
-void race_cbar_arrive(struct launch *L, struct warp *w, uint32_t lanes)
+void race_cbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, bool relaxed)
 {
 	struct race *R = L->race;
 	if (!R)
 		return;
 	for (uint32_t m = lanes; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		release_into(R, &R->cacc, thr(R, w, l), tid_of(R, w, l));
+		struct rthread *t = thr(R, w, l);
+		/* a relaxed arrive releases after fence.mbarrier_init or a release fence of
+		 * cluster scope (a release pattern: how inits are published to the cluster) */
+		bool fenced = t->init_fence || t->fence >= SC_CLUSTER;
+		t->init_fence = false;
+		if (!relaxed || fenced)
+			release_into(R, &R->cacc, t, tid_of(R, w, l));
 	}
 }
 
@@ -903,8 +910,13 @@ void race_fence(struct launch *L, struct warp *w, uint32_t lanes)
 {
 	struct race *R = L->race;
 	const struct dinsn *di = L->ci;
-	if (!R || (di->flags & (DF_PROXY | DF_MBARRIER_INIT)))
+	if (!R || (di->flags & DF_PROXY))
 		return;
+	if (di->flags & DF_MBARRIER_INIT) {
+		for (uint32_t m = lanes; m; m &= m - 1)
+			thr(R, w, (uint32_t)__builtin_ctz(m))->init_fence = true;
+		return;
+	}
 	enum ir_mod sem = (enum ir_mod)di->sem;
 	enum scope s = scope_of(di->scope, SC_GPU);
 	for (uint32_t m = lanes; m; m &= m - 1) {
