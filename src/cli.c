@@ -28,8 +28,9 @@ static const char usage_text[] =
 	"               buf:BYTES (zero-filled device buffer), file:PATH (buffer with the file)\n"
 	"  --dump N     after the launch, print argument N's buffer as u32 words (hex)\n"
 	"  --no-race    turn off the data-race detector (happens-before, on by default)\n"
-	"  --explore N  run under the default and N seeded schedules; stop at the first that\n"
-	"               breaks a rule, deadlocks or dumps other output, naming its --seed\n"
+	"  --explore N  run under the default and N seeded schedules (seeds 1..N, or from\n"
+	"               --seed on); stop at the first that breaks a rule, deadlocks or dumps\n"
+	"               other output, naming its --seed\n"
 	"  --heap BYTES device heap for malloc in kernels (default 8388608, CUDA's)\n"
 	"exit status: 0 ok, 1 a PTX rule was broken, 2 invalid input or usage, 3 deadlock or\n"
 	"             step limit\n";
@@ -336,9 +337,7 @@ static int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (o->explore) {
-		status = o->cfg.seed ? usage("--explore chooses the seeds itself: drop --seed%s", "")
-				     : explore_run(m, &o->cfg, o->args, o->nargs, o->dumps, o->ndumps,
-						   o->explore);
+		status = explore_run(m, &o->cfg, o->args, o->nargs, o->dumps, o->ndumps, o->explore);
 		ptxi_module_free(m);
 		goto out;
 	}

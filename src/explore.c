@@ -1,7 +1,8 @@
 /*
- * explore.c - schedule exploration (--explore N): seeds 1..N change the order in which
- * warps start each round and when asynchronous copies land (sched.c, async.c); the
- * default schedule (no seed) is the reference the others are compared with.
+ * explore.c - schedule exploration (--explore N): seeds 1..N (or N seeds from --seed on)
+ * change the order in which warps start each round and when asynchronous copies land
+ * (sched.c, async.c); the default schedule (no seed) is the reference the others are
+ * compared with.
  */
 #include "explore.h"
 
@@ -92,6 +93,7 @@ int explore_run(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 		unsigned nargs, const unsigned *dumps, unsigned ndumps, unsigned n)
 {
 	struct dumped ref;
+	uint64_t first = cfg->seed ? cfg->seed : 1;
 	int st = launch(m, cfg, 0, args, nargs, dumps, ndumps, &ref);
 	if (st != PTXI_OK) {
 		print(&ref, ndumps);
@@ -100,8 +102,9 @@ int explore_run(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 			st == PTXI_DEADLOCK ? "deadlocks" : st == PTXI_RULE ? "breaks a rule" : "fails");
 		return st;
 	}
-	for (unsigned s = 1; s <= n; s++) {
+	for (unsigned i = 0; i < n; i++) {
 		struct dumped got;
+		uint64_t s = first + i;
 		st = launch(m, cfg, s, args, nargs, dumps, ndumps, &got);
 		bool same = got.len == ref.len && (!got.len || !memcmp(got.bytes, ref.bytes, got.len));
 		if (st != PTXI_OK || !same) {
@@ -110,12 +113,12 @@ int explore_run(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 				first_difference(&ref, &got, dumps, ndumps, diff, sizeof diff);
 			print(&got, ndumps);
 			fprintf(stderr, "ptxi: --explore: schedule %u of %u %s%s%s%s: rerun it with "
-				"--seed %u\n", s, n,
+				"--seed %llu\n", i + 1, n,
 				st == PTXI_DEADLOCK ? "deadlocks"
 				: st == PTXI_RULE   ? "breaks a rule"
 				: st != PTXI_OK     ? "fails"
 						    : "gives other output than the default schedule",
-				diff[0] ? " (" : "", diff, diff[0] ? ")" : "", s);
+				diff[0] ? " (" : "", diff, diff[0] ? ")" : "", (unsigned long long)s);
 			release(&got);
 			release(&ref);
 			return st != PTXI_OK ? st : PTXI_RULE;

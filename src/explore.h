@@ -1,6 +1,6 @@
 /*
  * explore.h - `ptxi run --explore N`: the launch under the default schedule and N seeded
- * ones, stopping at the first schedule that breaks a rule, deadlocks, or dumps other bytes
+ * ones (seeds 1..N, or from cfg->seed on), stopping at the first schedule that breaks a rule, deadlocks, or dumps other bytes
  * than the default one, with the --seed that reproduces it.
  */
 #ifndef PTXI_EXPLORE_H
