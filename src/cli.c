@@ -13,6 +13,8 @@
 
 #include "ptxi/ptxi.h"
 
+#include "explore.h"
+
 #define MAX_ARGS 64
 #define MAX_DUMPS 64
 
@@ -21,8 +23,8 @@ static const char usage_text[] =
 	"       ptxi explain [TOPIC]   (a concept, an instruction or a rule; alone: the list)\n"
 	"       ptxi run FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
 	"                [--cluster X[,Y[,Z]]] [--shared BYTES] [--arg SPEC]... [--dump N]...\n"
-	"                [--keep-going] [--no-race] [--seed N] [--max-steps N] [--stats]\n"
-	"                [--trace mbarrier|all] [--timeline FILE.html] [--heap BYTES]\n"
+	"                [--keep-going] [--no-race] [--seed N] [--explore N] [--max-steps N]\n"
+	"                [--stats] [--trace mbarrier|all] [--timeline FILE.html] [--heap BYTES]\n"
 	"  --arg SPEC   u8: u16: u32: u64: s32: s64: f32: f64: VALUE (decimal or 0x hex),\n"
 	"               buf:BYTES (zero-filled device buffer), file:PATH (buffer with the file)\n"
 	"               tmap:buf=K[+OFF],type=T,dims=D0xD1..,strides=S1x..,box=B0xB1..\n"
@@ -31,6 +33,9 @@ static const char usage_text[] =
 	"                 argument K; im2col: mode=im2col,lower=..,upper=..,channels=C,pixels=P)\n"
 	"  --dump N     after the launch, print argument N's buffer as u32 words (hex)\n"
 	"  --no-race    turn off the data-race detector (happens-before, on by default)\n"
+	"  --explore N  run under the default and N seeded schedules (seeds 1..N, or from\n"
+	"               --seed on); stop at the first that breaks a rule, deadlocks or dumps\n"
+	"               other output, naming its --seed\n"
 	"  --diagnostics=text|json|sarif  how diagnostics are written to stderr: text (the\n"
 	"               default), one JSON object per line, or one SARIF 2.1.0 log\n"
 	"  --trace-cta X,Y,Z  --trace-warp N  --trace-lines A-B   trace only these CTAs, warps\n"
@@ -300,6 +305,7 @@ struct run_opts {
 	unsigned nargs;
 	unsigned dumps[MAX_DUMPS];
 	unsigned ndumps;
+	unsigned explore;       /* --explore N: seeded schedules to try (explore.c)        */
 	bool stats;
 	const char *timeline;    /* --timeline FILE.html */
 	bool trace_width_given;
@@ -327,7 +333,8 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 			     strcmp(a, "--max-steps") == 0 || strcmp(a, "--trace") == 0 ||
 			     strcmp(a, "--timeline") == 0 || strcmp(a, "--trace-cta") == 0 ||
 			     strcmp(a, "--trace-warp") == 0 || strcmp(a, "--trace-lines") == 0 ||
-			     strcmp(a, "--trace-width") == 0 || strcmp(a, "--heap") == 0;
+			     strcmp(a, "--trace-width") == 0 || strcmp(a, "--explore") == 0 ||
+			     strcmp(a, "--heap") == 0;
 		if (takes && !v)
 			return usage("%s needs a value", a);
 		uint64_t n;
@@ -361,6 +368,10 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 			if (!parse_u64(v, &n))
 				return usage("bad --seed '%s'", v);
 			o->cfg.seed = n;
+		} else if (strcmp(a, "--explore") == 0) {
+			if (!parse_u64(v, &n) || n == 0 || n > 100000)
+				return usage("bad --explore '%s' (want a number of schedules, 1-100000)", v);
+			o->explore = (unsigned)n;
 		} else if (strcmp(a, "--max-steps") == 0) {
 			if (!parse_u64(v, &n) || n == 0)
 				return usage("bad --max-steps '%s'", v);
@@ -460,6 +471,11 @@ static int cmd_run(int argc, char **argv)
 	if (!m || ptxi_module_errors(m)) {
 		ptxi_module_free(m);
 		status = 2;
+		goto out;
+	}
+	if (o->explore) {
+		status = explore_run(m, &o->cfg, o->args, o->nargs, o->dumps, o->ndumps, o->explore);
+		ptxi_module_free(m);
 		goto out;
 	}
 	struct timespec t0, t1;
