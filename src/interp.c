@@ -13,6 +13,7 @@
 #include "async.h"
 #include "devrt.h"
 #include "exec.h"
+#include "exec_tma.h"
 #include "mbarrier.h"
 #include "memory.h"
 
@@ -565,6 +566,10 @@ static bool exec_other(struct launch *L, struct warp *w, struct group *g, const 
 		return true;
 	case FAM_ASYNC:
 		async_exec(L, w, g, di, mask);
+		g->pc++;
+		return true;
+	case FAM_TMA:
+		tma_exec(L, w, g, di, mask);
 		g->pc++;
 		return true;
 	case FAM_WARP:
