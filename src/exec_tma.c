@@ -42,6 +42,7 @@ struct tma_job {
 	uint32_t soff;              /* shared offset of the box (destination or source)        */
 	struct region *r;           /* the allocation holding the tensor                       */
 	struct dinsn red;           /* reductions: the element type and operation, as atom's   */
+	int32_t off[3];             /* im2col: the offsets of the spatial dimensions, W first  */
 };
 
 /* The shape of a box in shared memory. */
@@ -63,6 +64,13 @@ static void box_shape(const struct tmap *t, struct box_shape *s)
 {
 	memset(s, 0, sizeof *s);
 	s->es = tmap_elem_size(t->elem);
+	if (t->im2col) { /* a row per pixel */
+		s->row_bytes = t->channels * s->es;
+		uint32_t sp = swz_span(t->swizzle);
+		s->pitch = sp && s->row_bytes < sp ? sp : s->row_bytes;
+		s->rows = t->pixels;
+		return;
+	}
 	s->first = t->interleave ? 2 : 1;
 	s->row_bytes = t->interleave ? t->box[0] * chunk_bytes(t) : t->box[0] * s->es;
 	uint32_t span = swz_span(t->swizzle);
@@ -169,11 +177,54 @@ static void store_elem(const struct tma_job *j, uint8_t *dst, const uint8_t *src
 	memcpy(dst, &nv, es);
 }
 
+/* An im2col load (spec/tensor-h100.md): pixelsPerColumn pixels from the start coordinates,
+ * W fastest, each coordinate running over the half-open pixel box [lower, dim + upper) and
+ * carrying into the next one, the last into the next image (past the last image: filled);
+ * the pixel read is that position plus the instruction's im2col offsets, channelsPerPixel
+ * channels from c0. One pixel is one row of the box in shared memory. */
+static void land_im2col(struct launch *L, const struct tma_job *j, struct cta *c,
+			const struct box_shape *s)
+{
+	const struct tmap *t = &j->map;
+	unsigned ns = t->rank - 2, nd = t->rank - 1; /* spatial dims 1..ns, batch dim nd */
+	int64_t pos[TMAP_MAX_RANK];
+	for (unsigned i = 0; i < t->rank; i++)
+		pos[i] = j->c[i];
+	for (uint32_t p = 0; p < t->pixels && !L->stop; p++) {
+		bool in = pos[nd] >= 0 && (uint64_t)pos[nd] < t->dim[nd];
+		int64_t off = pos[nd] * (int64_t)t->stride[nd];
+		for (unsigned d = 1; d <= ns; d++) {
+			int64_t x = pos[d] + j->off[d - 1];
+			in &= x >= 0 && (uint64_t)x < t->dim[d];
+			off += x * (int64_t)t->stride[d];
+		}
+		uint32_t rbase = j->soff + p * s->pitch;
+		for (uint32_t e = 0; e < t->channels; e++) {
+			bool ce = in && col_in(j, e);
+			uint8_t *g = NULL;
+			if (ce && !(g = global_at(L, j, off + ((int64_t)j->c[0] + e) * s->es, s->es)))
+				return;
+			load_elem(t, c->smem + swz_addr(t->swizzle, rbase + e * s->es), g, s->es);
+		}
+		for (unsigned d = 1; d <= ns; d++) { /* the next pixel */
+			if (++pos[d] < (int64_t)t->dim[d] + t->upper[d - 1])
+				break;
+			pos[d] = t->lower[d - 1];
+			if (d == ns)
+				pos[nd]++;
+		}
+	}
+}
+
 void tma_land(struct launch *L, const struct tma_job *j, struct cta *c)
 {
 	const struct tmap *t = &j->map;
 	struct box_shape s;
 	box_shape(t, &s);
+	if (t->im2col) {
+		land_im2col(L, j, c, &s);
+		return;
+	}
 	for (uint64_t row = 0; row < s.rows && !L->stop; row++) {
 		int64_t goff = row_offset(j, &s, row);
 		uint32_t rbase = j->soff + (uint32_t)row * s.pitch;
@@ -285,6 +336,11 @@ static bool read_coords(struct launch *L, struct warp *w, struct frame *f,
 static void global_range(const struct tma_job *j, const struct box_shape *s, uint64_t *lo,
 			 uint64_t *n)
 {
+	if (j->map.im2col) { /* pixels wander over the images: the whole tensor */
+		*lo = j->map.addr;
+		*n = j->map.dim[j->map.rank - 1] * j->map.stride[j->map.rank - 1];
+		return;
+	}
 	int64_t a = INT64_MAX, b = INT64_MIN;
 	for (uint64_t row = 0; row < s->rows; row++) {
 		int64_t off = row_offset(j, s, row);
@@ -374,6 +430,8 @@ static void issue_load(struct launch *L, struct warp *w, struct frame *f, const 
 	if (!read_map(L, w, f, di, lane, &j->map) || !read_coords(L, w, f, di, lane, j, false))
 		goto drop;
 	box_shape(&j->map, &s);
+	for (unsigned i = 0; j->map.im2col && i < di->d2.nelem && i < 3; i++)
+		j->off[i] = (int32_t)(op_read(L, w, f, &di->d2.elems[i], lane) & 0xffff);
 	if (!shared_box(L, w, f, di, lane, MS_SHARED_CLUSTER, &s, &at.cta, &j->soff))
 		goto drop;
 	if (di->flags & DF_MULTICAST) {

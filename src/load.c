@@ -57,7 +57,9 @@ static uint32_t sym_size(const struct ir_sym *s)
 
 static uint32_t sym_align(const struct ir_sym *s)
 {
-	if (s->align)
+	/* on a .ptr parameter, .align is the pointee's alignment (ISA 5.1.6.4), not its own:
+	 * Triton's `.param .u64 .ptr .global .align 1 p` is 8-byte aligned */
+	if (s->align && !s->is_ptr_param)
 		return s->align;
 	uint32_t a = (uint32_t)ir_type_size(s->type) * (uint32_t)(s->vec ? s->vec : 1);
 	return a ? a : 1;
