@@ -279,9 +279,9 @@ static void tensor_land(struct launch *L, const struct event *e)
 {
 	if (!e->dcta) {
 		tma_land(L, e->tjob, e->scta);
-		struct landed rec = {.addr = e->daddr, .size = e->size, .w = e->w, .lane = e->lane,
-				     .group = e->group, .insn = e->insn};
-		remember_landed(L, &rec);
+		/* its shared source stays the copy's until wait_group.read (the global box, no
+		 * contiguous range, is not tracked) */
+		struct landed rec = {.w = e->w, .lane = e->lane, .group = e->group, .insn = e->insn};
 		rec.cta = e->scta;
 		rec.addr = e->saddr;
 		rec.size = e->ssize;
@@ -493,8 +493,8 @@ static void check_overlaps(struct launch *L, const struct event *self, const cha
 	bool shared = space != MS_GLOBAL;
 	for (uint32_t i = 0; i < L->nevents; i++) {
 		const struct event *e = &L->events[i];
-		if (e->kind == EV_ARRIVE || e == self)
-			continue;
+		if (e->kind == EV_ARRIVE || e == self || (!shared && e->kind == EV_TENSOR))
+			continue; /* (a tensor box's global side: see bulk_races) */
 		bool hit_dst = false, hit_src = false;
 		if (shared) {
 			bool mine = e->multicast ? e->dcta && e->dcta->cluster == cta->cluster &&
@@ -556,10 +556,13 @@ static void bulk_races(struct launch *L, const struct event *e, uint32_t lane)
 	char rd[64], wr[64];
 	snprintf(rd, sizeof rd, "%s read", ir_op_name((enum ir_op)e->insn->op));
 	snprintf(wr, sizeof wr, "%s write", ir_op_name((enum ir_op)e->insn->op));
-	check_overlaps(L, e, rd, e->scta, e->scta ? MS_SHARED_CTA : MS_GLOBAL, e->saddr,
-		       src_bytes(e), false, lane);
+	/* a tensor box in global memory is no contiguous range: its global side is not checked */
+	bool global_side = e->kind != EV_TENSOR;
+	if (e->scta || global_side)
+		check_overlaps(L, e, rd, e->scta, e->scta ? MS_SHARED_CTA : MS_GLOBAL, e->saddr,
+			       src_bytes(e), false, lane);
 	if (!e->dcta) {
-		if (!L->stop)
+		if (!L->stop && global_side)
 			check_overlaps(L, e, wr, NULL, MS_GLOBAL, e->daddr, e->size, true, lane);
 		return;
 	}
