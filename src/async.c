@@ -36,12 +36,13 @@
 #include <string.h>
 
 #include "exec.h"
+#include "exec_tma.h"
 #include "mbarrier.h"
 #include "memory.h"
 #include "timeline.h"
 #include "wgmma.h"
 
-enum ev_kind { EV_COPY, EV_ARRIVE, EV_BULK, EV_STORE };
+enum ev_kind { EV_COPY, EV_ARRIVE, EV_BULK, EV_STORE, EV_TENSOR };
 
 enum { ARRIVE_LATENCY = 2 }; /* steps from the last awaited copy to the arrive-on */
 
@@ -57,6 +58,9 @@ struct event {
 	uint32_t size, src_size;
 	uint8_t *src;               /* source bytes (read when the copy lands)               */
 	uint8_t data[16];           /* EV_STORE: the value(s) read at issue                  */
+	struct tma_job *tjob;       /* EV_TENSOR: the box (exec_tma.c); owned by the event   */
+	uint32_t ssize;             /* source bytes when they differ from size (EV_TENSOR)   */
+	uint32_t tx;                /* EV_TENSOR: complete-tx bytes (the box, not `size`)     */
 	/* destination: global pointer, or shared offset in CTAs */
 	uint8_t *dst;
 	struct cta *dcta;
@@ -166,6 +170,8 @@ static struct event *push(struct launch *L, enum ev_kind kind, struct warp *w, u
 
 void async_reset(struct launch *L)
 {
+	for (uint32_t i = 0; i < L->nevents; i++)
+		tma_job_free(L->events[i].tjob);
 	L->nevents = 0;
 	L->nlanded = 0;
 	L->next_due = UINT64_MAX;
@@ -173,6 +179,7 @@ void async_reset(struct launch *L)
 
 void async_free(struct launch *L)
 {
+	async_reset(L);
 	free(L->events);
 	free(L->landed);
 }
@@ -268,6 +275,37 @@ static void store_land(struct launch *L, const struct event *e)
 	mbar_async_complete_tx(L, e->mbar_cta, e->mbar_off, e->size, e->mbar_gen);
 }
 
+/* A tensor copy: a store or reduction writes global memory and is observed through its bulk
+ * group, like a bulk copy to global; a load lands in each destination CTA and completes the
+ * whole box's bytes on the barrier there. */
+static void tensor_land(struct launch *L, const struct event *e)
+{
+	if (!e->dcta) {
+		tma_land(L, e->tjob, e->scta);
+		/* its shared source stays the copy's until wait_group.read (the global box, no
+		 * contiguous range, is not tracked) */
+		struct landed rec = {.w = e->w, .lane = e->lane, .group = e->group, .insn = e->insn};
+		rec.cta = e->scta;
+		rec.addr = e->saddr;
+		rec.size = e->ssize;
+		rec.src = true;
+		remember_landed(L, &rec);
+		return;
+	}
+	for (uint32_t r = 0, t = bulk_targets(e); t >> r && !L->stop; r++) {
+		if (!(t >> r & 1))
+			continue;
+		struct cta *c = &e->dcta->cluster->ctas[r];
+		if (!may_land(L, e, c))
+			continue;
+		tma_land(L, e->tjob, c);
+		if (!e->has_mbar || L->stop)
+			continue;
+		remember_for_barrier(L, e, c, c);
+		mbar_async_complete_tx(L, c, e->mbar_off, e->tx, e->mbar_gen);
+	}
+}
+
 static void land(struct launch *L, struct event e)
 {
 	/* Diagnostics while landing point at the issuing instruction. */
@@ -324,6 +362,10 @@ static void land(struct launch *L, struct event e)
 	}
 	case EV_STORE:
 		store_land(L, &e);
+		break;
+	case EV_TENSOR:
+		tensor_land(L, &e);
+		tma_job_free(e.tjob);
 		break;
 	}
 	L->cw = sw;
@@ -432,6 +474,12 @@ static bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
 	return a < b + bn && b < a + an;
 }
 
+/* How many bytes an event reads from its source. */
+static uint32_t src_bytes(const struct event *e)
+{
+	return e->ssize ? e->ssize : e->size;
+}
+
 /* What an in-flight event is called in a race report. */
 static const char *event_name(const struct event *e)
 {
@@ -450,8 +498,8 @@ static void check_overlaps(struct launch *L, const struct event *self, const cha
 	bool shared = space != MS_GLOBAL;
 	for (uint32_t i = 0; i < L->nevents; i++) {
 		const struct event *e = &L->events[i];
-		if (e->kind == EV_ARRIVE || e == self)
-			continue;
+		if (e->kind == EV_ARRIVE || e == self || (!shared && e->kind == EV_TENSOR))
+			continue; /* (a tensor box's global side: see bulk_races) */
 		bool hit_dst = false, hit_src = false;
 		if (shared) {
 			bool mine = e->multicast ? e->dcta && e->dcta->cluster == cta->cluster &&
@@ -459,10 +507,11 @@ static void check_overlaps(struct launch *L, const struct event *self, const cha
 						 : e->dcta == cta;
 			hit_dst = e->dcta && mine && overlaps(addr, size, e->doff, e->size);
 			hit_src = write && e->sspace != MS_GLOBAL && e->scta == cta &&
-				  overlaps(addr, size, e->saddr, e->size);
+				  overlaps(addr, size, e->saddr, src_bytes(e));
 		} else {
 			hit_dst = !e->dcta && overlaps(addr, size, e->daddr, e->size);
-			hit_src = write && e->sspace == MS_GLOBAL && overlaps(addr, size, e->saddr, e->size);
+			hit_src = write && e->sspace == MS_GLOBAL &&
+				  overlaps(addr, size, e->saddr, src_bytes(e));
 		}
 		if (hit_dst || hit_src) {
 			rule_break(L, RULE_ASYNC_RACE, 1u << lane,
@@ -512,10 +561,13 @@ static void bulk_races(struct launch *L, const struct event *e, uint32_t lane)
 	char rd[64], wr[64];
 	snprintf(rd, sizeof rd, "%s read", ir_op_name((enum ir_op)e->insn->op));
 	snprintf(wr, sizeof wr, "%s write", ir_op_name((enum ir_op)e->insn->op));
-	check_overlaps(L, e, rd, e->scta, e->scta ? MS_SHARED_CTA : MS_GLOBAL, e->saddr, e->size,
-		       false, lane);
+	/* a tensor box in global memory is no contiguous range: its global side is not checked */
+	bool global_side = e->kind != EV_TENSOR;
+	if (e->scta || global_side)
+		check_overlaps(L, e, rd, e->scta, e->scta ? MS_SHARED_CTA : MS_GLOBAL, e->saddr,
+			       src_bytes(e), false, lane);
 	if (!e->dcta) {
-		if (!L->stop)
+		if (!L->stop && global_side)
 			check_overlaps(L, e, wr, NULL, MS_GLOBAL, e->daddr, e->size, true, lane);
 		return;
 	}
@@ -525,9 +577,8 @@ static void bulk_races(struct launch *L, const struct event *e, uint32_t lane)
 				       e->size, true, lane);
 }
 
-/* Resolve a shared operand of a bulk copy to (cta, offset). */
-static bool bulk_shared(struct launch *L, struct warp *w, uint64_t a, enum mspace sp,
-			uint32_t lane, struct cta **c, uint32_t *off, const char *what)
+bool async_shared_operand(struct launch *L, struct warp *w, uint64_t a, enum mspace sp,
+			  uint32_t lane, struct cta **c, uint32_t *off, const char *what)
 {
 	if (sp == MS_GENERIC) {
 		if (mem_generic_space(a) != MS_SHARED_CLUSTER)
@@ -628,7 +679,7 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 	} else {
 		struct cta *c;
 		uint32_t off;
-		if (!bulk_shared(L, w, sa, di->space2, lane, &c, &off, "source"))
+		if (!async_shared_operand(L, w, sa, di->space2, lane, &c, &off, "source"))
 			goto drop;
 		if (c != w->cta || off + size > c->smem_size) {
 			rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "%s source shared 0x%x+%llu is "
@@ -664,7 +715,7 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 	}
 	struct cta *dc;
 	uint32_t doff;
-	if (!bulk_shared(L, w, da, di->space, lane, &dc, &doff, "destination"))
+	if (!async_shared_operand(L, w, da, di->space, lane, &dc, &doff, "destination"))
 		goto drop;
 	if (doff + size > dc->smem_size) {
 		rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "%s destination shared 0x%x+%llu is "
@@ -704,7 +755,7 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 		uint64_t ma = op_addr(L, w, f, &di->s[3], lane);
 		struct cta *mc;
 		uint32_t moff;
-		if (!bulk_shared(L, w, ma, di->space == MS_SHARED_CTA ? MS_SHARED_CTA :
+		if (!async_shared_operand(L, w, ma, di->space == MS_SHARED_CTA ? MS_SHARED_CTA :
 				 MS_SHARED_CLUSTER, lane, &mc, &moff, "mbarrier"))
 			goto drop;
 		if (moff % 8) {
@@ -730,6 +781,43 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 	return;
 drop:
 	L->nevents--;
+}
+
+void async_issue_tensor(struct launch *L, struct warp *w, uint32_t lane, const struct dinsn *di,
+			const struct async_tensor *t)
+{
+	struct event *e = push(L, EV_TENSOR, w, lane, di, L->steps + latency(L));
+	if (!e) {
+		tma_job_free(t->job);
+		return;
+	}
+	e->tjob = t->job;
+	if (t->to_global) { /* shared::cta -> global, in the thread's open bulk group */
+		e->scta = t->cta;
+		e->sspace = MS_SHARED_CTA;
+		e->saddr = t->soff;
+		e->ssize = t->ssize;
+		e->dspace = MS_GLOBAL;
+		e->daddr = t->gaddr;
+		e->size = (uint32_t)t->gsize;
+		e->bulk_group = true;
+		e->group = w->bulk_open[lane];
+	} else {
+		e->sspace = MS_GLOBAL;
+		e->saddr = t->gaddr;
+		e->ssize = t->gsize ? (uint32_t)t->gsize : 1;
+		e->dspace = MS_SHARED_CLUSTER;
+		e->dcta = t->cta;
+		e->doff = t->soff;
+		e->daddr = t->soff;
+		e->size = t->ssize;
+		e->multicast = t->multicast;
+		e->ctamask = t->ctamask;
+		e->has_mbar = t->has_mbar;
+		e->mbar_off = t->mbar_off;
+		e->tx = t->tx;
+	}
+	bulk_races(L, e, lane);
 }
 
 static void issue_cp_async(struct launch *L, struct warp *w, struct frame *f,

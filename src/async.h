@@ -18,6 +18,26 @@
  * never needs to: wait_group lands what it waits for at once), true otherwise. */
 bool async_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		uint32_t mask);
+/* A tensor copy resolved at issue (exec_tma.c), to be queued as an event. */
+struct tma_job;
+struct async_tensor {
+	struct tma_job *job;        /* owned by the event from now on (tma_land, tma_job_free) */
+	bool to_global;             /* a store or reduction: lands in global memory, bulk group */
+	struct cta *cta;            /* the shared side: destination (loads) or source CTA      */
+	uint32_t soff, ssize;       /* the shared bytes the box occupies                       */
+	uint64_t gaddr, gsize;      /* the global bytes it may touch                           */
+	uint32_t tx;                /* loads: the complete-tx on each destination's barrier    */
+	bool multicast;             /* loads: to each CTA of ctamask, at the same offsets      */
+	uint32_t ctamask;
+	bool has_mbar;
+	uint32_t mbar_off;
+};
+void async_issue_tensor(struct launch *L, struct warp *w, uint32_t lane, const struct dinsn *di,
+			const struct async_tensor *t);
+/* Resolve a shared operand (a shared::cluster or generic address) of a bulk or tensor copy to
+ * (cta, offset); breaks bulk-copy-bounds if it is none. */
+bool async_shared_operand(struct launch *L, struct warp *w, uint64_t a, enum mspace sp,
+			  uint32_t lane, struct cta **c, uint32_t *off, const char *what);
 /* Land every event due at or before `now`. Returns how many landed. */
 uint32_t async_land_due(struct launch *L, uint64_t now);
 /* The due time of the earliest pending event (UINT64_MAX if none). */

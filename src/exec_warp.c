@@ -520,6 +520,8 @@ bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct d
 			mem_proxy_fence(w->cta);
 		if ((di->flags & DF_PROXY) && (di->space == MS_GLOBAL || di->space == MS_GENERIC))
 			mem_proxy_fence_global(L->mem);
+		if (di->flags & DF_TENSORMAP) /* fence.proxy.tensormap::generic */
+			mem_tmap_fence_all(L->mem);
 		race_fence(L, w, mask);
 		g->pc++;
 		return true;

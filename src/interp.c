@@ -14,6 +14,7 @@
 #include "devrt.h"
 #include "exec.h"
 #include "exec_alu_impl.h"
+#include "exec_tma.h"
 #include "mbarrier.h"
 #include "memory.h"
 #include "wgmma.h"
@@ -636,6 +637,10 @@ static bool exec_other(struct launch *L, struct warp *w, struct group *g, const 
 		return true;
 	case FAM_ASYNC:
 		async_exec(L, w, g, di, mask);
+		g->pc++;
+		return true;
+	case FAM_TMA:
+		tma_exec(L, w, g, di, mask);
 		g->pc++;
 		return true;
 	case FAM_WARP:

@@ -101,6 +101,7 @@ enum {
 	DF_EVICT_FIRST2 = 1u << 23,  /* createpolicy: the secondary priority is .L2::evict_first */
 	DF_IGNORE_SRC = 1u << 24,    /* cp.async's fourth operand is the ignore-src predicate   */
 	DF_TENSORMAP = 1u << 25,     /* fence.proxy.tensormap::generic (not an async-proxy fence) */
+	DF_IM2COL = 1u << 26,        /* a tensor copy in im2col mode                             */
 };
 
 struct dinsn {
@@ -156,6 +157,8 @@ struct dprog {
 	bool async_reads_global;    /* a bulk copy reads global memory (its source, or a
 				     * cp.reduce.async.bulk's destination): ordinary global
 				     * stores are tracked for rule async-proxy-fence          */
+	bool tensor_copies;         /* tensor copies or tensor-map writes: ordinary global
+				     * stores are tracked for rule tensormap-proxy-fence      */
 };
 
 /* Build a decoded program; reports unsupported features through m->diag. Returns NULL on

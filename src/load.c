@@ -58,7 +58,9 @@ static uint32_t sym_size(const struct ir_sym *s)
 
 static uint32_t sym_align(const struct ir_sym *s)
 {
-	if (s->align)
+	/* on a .ptr parameter, .align is the pointee's alignment (ISA 5.1.6.4), not its own:
+	 * Triton's `.param .u64 .ptr .global .align 1 p` is 8-byte aligned */
+	if (s->align && !s->is_ptr_param)
 		return s->align;
 	uint32_t a = (uint32_t)ir_type_size(s->type) * (uint32_t)(s->vec ? s->vec : 1);
 	return a ? a : 1;
@@ -873,6 +875,119 @@ static bool decode_bulk(struct loader *ld, const struct ir_insn *in, struct dins
 	return in->op == OP_CP_ASYNC_BULK || decode_atom_type(ld, in, di, md);
 }
 
+/* The address of a tensor map: [reg] / [var] as a DOP_ADDR (its space the variable's, else
+ * generic). `o` is an address operand or, inside [map, {c}], the bare first element. */
+static bool decode_map_operand(struct loader *ld, const struct ir_operand *o, struct dop *d)
+{
+	if (o->kind == OPND_ADDR)
+		return decode_opnd(ld, o, MOD_NONE, d);
+	if (!decode_opnd(ld, o, MOD_U64, d))
+		return false;
+	if (d->kind == DOP_REG) { /* [%rd, {...}]: the register is the address */
+		d->kind = DOP_ADDR;
+		d->has_reg = true;
+		d->off = 0;
+		return true;
+	}
+	if (d->kind == DOP_SYMADDR) {
+		d->kind = DOP_ADDR;
+		return true;
+	}
+	lerr(ld, o->span, "the tensor map must be an address: a register or a variable");
+	return false;
+}
+
+/* Tensor copies (ISA 9.7.9.25.5): s[0] the tensor map, s[1] the coordinates (their count is
+ * the dimension count), s[2] the shared box, s[3] the mbarrier (loads), s[4] ctaMask
+ * (multicast); d2 the im2col offsets. tensormap.replace: s[0] the map, s[1] the ordinal (if
+ * any), s[2] the value. tensormap.cp_fenceproxy: s[0] destination, s[1] source. */
+static bool decode_tensor(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+			  const struct mods *md)
+{
+	const char *why = NULL;
+	const struct ir_operand *op = in->opnds;
+	unsigned n = in->nopnds;
+	di->mode = (uint8_t)md->atomop;
+	di->flags |= md->has[MOD_IM2COL] ? DF_IM2COL : 0;
+	ld->P->tensor_copies = true;
+	if (in->op == OP_TENSORMAP_REPLACE || in->op == OP_TENSORMAP_CP_FENCEPROXY) {
+		static const enum ir_mod fields[] = {
+			MOD_GLOBAL_ADDRESS, MOD_RANK, MOD_BOX_DIM, MOD_GLOBAL_DIM, MOD_GLOBAL_STRIDE,
+			MOD_ELEMENT_STRIDE, MOD_ELEMTYPE, MOD_INTERLEAVE_LAYOUT, MOD_SWIZZLE_MODE,
+			MOD_SWIZZLE_ATOMICITY, MOD_FILL_MODE,
+		}; /* in enum tmap_field order */
+		di->mode = 0xff;
+		for (uint8_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+			if (md->has[fields[i]])
+				di->mode = i;
+		if (in->op == OP_TENSORMAP_REPLACE && di->mode == 0xff)
+			why = "tensormap.replace needs a field (.global_address, .box_dim, ...)";
+		else if (in->op == OP_TENSORMAP_REPLACE && !md->has[MOD_TILE])
+			why = "only the .tile mode exists";
+		else if (n < 2 || n > 3)
+			why = "wrong operand count";
+		for (unsigned i = 0; !why && i < n; i++)
+			if (!decode_opnd(ld, &op[i], i == n - 1 ? md->types[0] : MOD_U32, &di->s[i]))
+				return false;
+		di->nsrc = (uint8_t)n;
+		goto out;
+	}
+	bool load = in->op == OP_CP_ASYNC_BULK_TENSOR && !(di->flags & DF_BULK_GROUP);
+	bool prefetch = in->op == OP_CP_ASYNC_BULK_PREFETCH_TENSOR;
+	unsigned mi = load || prefetch ? 1 : 0; /* where [map, {c}] is */
+	if (n <= mi || op[mi].kind != OPND_LIST || op[mi].vec.n != 2 ||
+	    op[mi].vec.elems[1].kind != OPND_VEC)
+		why = "the tensor operand must be [map, {coordinates}]";
+	else if (!load && !prefetch && !(di->flags & DF_BULK_GROUP))
+		why = "a tensor store or reduction completes through a bulk group (.bulk_group)";
+	else if (load && !(di->flags & DF_COMPLETE_TX))
+		why = "a tensor load completes on an mbarrier (.mbarrier::complete_tx::bytes)";
+	if (why)
+		goto out;
+	if (!decode_map_operand(ld, &op[mi].vec.elems[0], &di->s[0]) ||
+	    !decode_opnd(ld, &op[mi].vec.elems[1], MOD_S32, &di->s[1]))
+		return false;
+	if (di->s[1].nelem < 1 || di->s[1].nelem > 5)
+		why = "a tensor has 1 to 5 dimensions";
+	if (!prefetch && !why) {
+		const struct ir_operand *sh = &op[load ? 0 : 1];
+		if (!decode_opnd(ld, sh, MOD_NONE, &di->s[2]))
+			return false;
+		if (di->s[2].kind != DOP_ADDR)
+			why = "the shared operand must be an address";
+	}
+	unsigned k = load ? 2 : prefetch ? 1 : 2; /* next operand */
+	if (load && !why) {
+		if (k >= n || !decode_opnd(ld, &op[k], MOD_NONE, &di->s[3]) ||
+		    di->s[3].kind != DOP_ADDR)
+			why = "a tensor load needs [mbarrier]";
+		k++;
+	}
+	if (!why && (di->flags & DF_IM2COL) && (load || prefetch)) {
+		if (k >= n || !decode_opnd(ld, &op[k], MOD_U16, &di->d2) || di->d2.kind != DOP_VEC)
+			why = "an im2col copy needs its offsets {o, ...}";
+		k++;
+	}
+	if (!why && (di->flags & DF_MULTICAST)) {
+		if (k >= n || !decode_opnd(ld, &op[k], MOD_U16, &di->s[4]))
+			why = "a multicast copy needs its ctaMask";
+		k++;
+	}
+	if (!why && (di->flags & DF_CACHE_HINT))
+		k++; /* the cache policy: a hint */
+	if (!why && k != n)
+		why = "unexpected operands";
+	if (!why && (load || in->op == OP_CP_REDUCE_ASYNC_BULK_TENSOR))
+		ld->P->async_reads_global = true;
+	di->nsrc = 5;
+out:
+	if (!why)
+		return true;
+	lerr(ld, in->op_span, "unsupported instruction '%.*s': %s", (int)in->op_span.len,
+	     ld->m->file->text + in->op_span.off, why);
+	return false;
+}
+
 /* createpolicy: the first eviction priority is the primary one (di->mode); the secondary
  * one, .L2::evict_unchanged unless .L2::evict_first is written, is a flag. */
 static bool decode_createpolicy(const struct ir_insn *in, struct dinsn *di)
@@ -1057,6 +1172,8 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 	switch (ir_op_family(in->op)) {
 	case FAM_UNMODELLED:
 		return true; /* reported when it runs (interp.c) */
+	case FAM_TMA:
+		return decode_tensor(ld, in, di, &md);
 	case FAM_WGMMA:
 		return decode_wgmma(ld, in, di);
 	case FAM_ALU:

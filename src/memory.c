@@ -28,6 +28,7 @@ void mem_destroy(struct memory *m)
 	for (uint32_t i = 0; i < m->n; i++) {
 		free(m->r[i].data);
 		free(m->r[i].proxy_dirty);
+		free(m->r[i].tmap_dirty);
 	}
 	free(m->r);
 	free(m);
@@ -177,6 +178,37 @@ bool mem_global_proxy_dirty(const struct region *r, uint64_t addr, uint64_t size
 	return dirty_any(r->proxy_dirty, addr - r->base, size);
 }
 
+/* Tensor maps in global memory: 16-byte granules written in the generic proxy (ordinary
+ * stores, tensormap.replace) since the last fence.proxy.tensormap::generic (rule
+ * tensormap-proxy-fence). Kept only for programs with tensor copies. */
+void mem_tmap_mark(struct memory *m, uint64_t addr, uint64_t size)
+{
+	struct region *r = mem_find(m, addr, size);
+	if (r)
+		dirty_mark(&r->tmap_dirty, r->size, addr - r->base, size);
+}
+
+void mem_tmap_fence(struct memory *m, uint64_t addr, uint64_t size)
+{
+	struct region *r = mem_find(m, addr, size);
+	if (r && r->tmap_dirty)
+		for (uint64_t g = (addr - r->base) / 16; g <= (addr - r->base + size - 1) / 16; g++)
+			r->tmap_dirty[g] = 0;
+}
+
+void mem_tmap_fence_all(struct memory *m)
+{
+	for (uint32_t i = 0; i < m->n; i++)
+		if (m->r[i].tmap_dirty)
+			memset(m->r[i].tmap_dirty, 0, m->r[i].size / 16 + 1);
+}
+
+bool mem_tmap_dirty(struct memory *m, uint64_t addr, uint64_t size)
+{
+	struct region *r = mem_find(m, addr, size);
+	return r && dirty_any(r->tmap_dirty, addr - r->base, size);
+}
+
 struct mbar *mem_live_mbar(const struct cta *c, uint32_t off, uint32_t size)
 {
 	if (!c->mbar_at || !size)
@@ -298,6 +330,8 @@ bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace spa
 		out->addr = addr;
 		if (write && L->P->async_reads_global)
 			dirty_mark(&r->proxy_dirty, r->size, addr - r->base, size);
+		if (write && L->P->tensor_copies)
+			dirty_mark(&r->tmap_dirty, r->size, addr - r->base, size);
 		if (async_watching(L))
 			async_check_access(L, NULL, MS_GLOBAL, addr, size, write, lane);
 		return true;

@@ -29,6 +29,9 @@ struct region {
 	uint8_t *proxy_dirty;   /* per 16-byte granule: written by a generic store since the
 				 * last fence.proxy.async (lazy, and only when a bulk copy of the
 				 * program reads global memory; rule async-proxy-fence)         */
+	uint8_t *tmap_dirty;    /* per 16-byte granule: written in the generic proxy since the
+				 * last fence.proxy.tensormap::generic (programs with tensor
+				 * copies only; rule tensormap-proxy-fence)                     */
 	char name[40];
 };
 
@@ -85,5 +88,13 @@ bool mem_proxy_dirty(const struct cta *c, uint32_t off, uint32_t size);
 /* The same for global memory: fence.proxy.async{.global} by any thread, and the check. */
 void mem_proxy_fence_global(struct memory *m);
 bool mem_global_proxy_dirty(const struct region *r, uint64_t addr, uint64_t size);
+/* Tensor maps in global memory written in the generic proxy (ordinary stores,
+ * tensormap.replace) and the tensormap proxy fences that make them usable by tensor copies:
+ * mark, fence [addr, addr+size) (tensormap.cp_fenceproxy) or all (fence.proxy.tensormap::
+ * generic), check. */
+void mem_tmap_mark(struct memory *m, uint64_t addr, uint64_t size);
+void mem_tmap_fence(struct memory *m, uint64_t addr, uint64_t size);
+void mem_tmap_fence_all(struct memory *m);
+bool mem_tmap_dirty(struct memory *m, uint64_t addr, uint64_t size);
 
 #endif
