@@ -534,6 +534,8 @@ static bool exec_other(struct launch *L, struct warp *w, struct group *g, const 
 	case FAM_WARP:
 	case FAM_SYNC:
 		return exec_warp(L, w, g, di, mask);
+	case FAM_MMA:
+		return exec_mma(L, w, g, di, mask);
 	case FAM_UNMODELLED:
 		runtime_error(L, 2, "unsupported instruction '%s': ptxi reads it but does not model "
 			      "it", ir_op_name((enum ir_op)di->op));

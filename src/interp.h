@@ -102,6 +102,8 @@ enum {
 	DF_IGNORE_SRC = 1u << 24,    /* cp.async's fourth operand is the ignore-src predicate   */
 };
 
+struct mma_form;
+
 struct dinsn {
 	uint16_t op;            /* enum ir_op                                                */
 	uint8_t nsrc;
@@ -120,6 +122,7 @@ struct dinsn {
 	struct alu_insn alu;    /* FAM_ALU                                                   */
 	uint32_t target;        /* branch target index                                       */
 	struct dfunc *callee;
+	const struct mma_form *mma; /* FAM_MMA: shape, types, layouts (exec_mma.c)               */
 	const struct ir_insn *ir;
 };
 
