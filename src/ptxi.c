@@ -11,6 +11,7 @@
 
 #include "async.h"
 #include "check.h"
+#include "devrt.h"
 #include "interp.h"
 #include "memory.h"
 
@@ -354,6 +355,7 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 	L.cfg.no_race = cfg->no_race;
 	L.cfg.trace_mbar = cfg->trace_mbarrier || cfg->trace_all;
 	L.cfg.trace_all = cfg->trace_all;
+	L.cfg.heap_size = cfg->heap_bytes ? cfg->heap_bytes : DEVRT_HEAP_DEFAULT;
 	L.trace = cfg->trace_out;
 	L.max_steps = cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS;
 	int st = check_shape(m, L.kernel, &L.cfg, cfg);
@@ -387,6 +389,7 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 		free(L.mbars[i]);
 	free(L.mbars);
 	async_free(&L);
+	devrt_free(&L);
 	if (out)
 		*out = run;
 	else
