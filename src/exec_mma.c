@@ -174,6 +174,9 @@ static const char *decode_mma(struct mma_form *f, struct dinsn *di, char *buf, s
 #undef X
 	if (f->m == 8 && f->k == 4 && f->ta == TC_F16)
 		return "mma.m8n8k4 with .f16 (quad-pair fragments) is not modelled";
+	if (ca == TC_E4M3 && f->k == 32 && (f->td == TC_F16 || f->tc == TC_F16))
+		return "mma with fp8 inputs and an .f16 accumulator is not modelled (ptxas's "
+		       "emulation of it on sm_90 was not measured)";
 	if (!known) {
 		snprintf(buf, len, "mma.m%un%uk%u with .%s.%s.%s.%s is not an sm_90 form", f->m,
 			 f->n, f->k, mtype_name(f->td), mtype_name(f->ta), mtype_name(f->tb),
@@ -183,9 +186,6 @@ static const char *decode_mma(struct mma_form *f, struct dinsn *di, char *buf, s
 	if (f->td == TC_F16 && f->tc == MT_F32)
 		return "mma with an .f16 result and an .f32 accumulator is not modelled (the H100's "
 		       "rounding of it was not measured)";
-	if ((f->ta == TC_E4M3 || f->ta == TC_E5M2) && f->td != MT_F32)
-		return "mma with fp8 inputs and an .f16 accumulator is not modelled (ptxas's "
-		       "emulation of it on sm_90 was not measured)";
 	if (f->satfinite && f->td != MT_S32)
 		return ".satfinite on mma is for integer types only";
 	if (f->ta == TC_B1 && !f->popc)
@@ -280,6 +280,16 @@ static bool wmma_shape_has(const struct mma_form *f, int cls, int acc, bool any_
 	return known;
 }
 
+/* Some wmma form of f's shape accumulates in type t. */
+static bool wmma_acc_ok(const struct mma_form *f, int t)
+{
+	bool ok = false;
+#define X(M, N, K, CLS, ACC) ok |= f->m == M && f->n == N && f->k == K && acc_fits(ACC, t);
+	WMMA_FORMS(X)
+#undef X
+	return ok;
+}
+
 static const char *wmma_fragment_check(const struct mma_form *f, char which,
 				       const struct dop *regs, char *buf, size_t len)
 {
@@ -297,9 +307,7 @@ static const char *decode_wmma_ldst(struct mma_form *f, struct dinsn *di, int t,
 	bool store = f->kind == MK_WMMA_STORE;
 	bool ok = f->which == 'a' || f->which == 'b'
 		? t != MT_F32 && t != MT_S32 && wmma_shape_has(f, type_class(t), 0, true)
-		: (t == TC_F16 || t == MT_F32 || t == MT_S32 || t == MT_F64) &&
-		  (wmma_shape_has(f, TC_F16, TC_F16, false) || wmma_shape_has(f, TC_S8, MT_S32, false) ||
-		   wmma_shape_has(f, MT_F64, MT_F64, false) || wmma_shape_has(f, TC_S4, MT_S32, false));
+		: wmma_acc_ok(f, t);
 
 	if (!ok) {
 		snprintf(buf, len, "wmma.%s.%c with .m%un%uk%u and .%s is not an sm_90 form",
