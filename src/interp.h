@@ -100,6 +100,7 @@ enum {
 	DF_VEC_DUP = 1u << 22,       /* a vector destination names one register twice           */
 	DF_EVICT_FIRST2 = 1u << 23,  /* createpolicy: the secondary priority is .L2::evict_first */
 	DF_IGNORE_SRC = 1u << 24,    /* cp.async's fourth operand is the ignore-src predicate   */
+	DF_TENSORMAP = 1u << 25,     /* fence.proxy.tensormap::generic (not an async-proxy fence) */
 };
 
 struct mma_form;
@@ -120,6 +121,7 @@ struct dinsn {
 	struct dop d, d2;
 	struct dop s[5];
 	struct alu_insn alu;    /* FAM_ALU                                                   */
+	const struct wg_insn *wg; /* FAM_WGMMA (wgmma.h)                                     */
 	uint32_t target;        /* branch target index                                       */
 	struct dfunc *callee;
 	const struct mma_form *mma; /* FAM_MMA: shape, types, layouts (exec_mma.c)               */
@@ -221,6 +223,9 @@ struct warp {
 	uint64_t steps;             /* warp-instructions executed                              */
 	struct group *last_pick;    /* fairness: the group picked last, and how many times in a */
 	uint32_t streak;            /* row while another group was ready too (sched.c)          */
+	struct wg_warp *wg;         /* wgmma state (exec_wgmma.c), NULL until one runs          */
+	uint32_t wg_busy;           /* wgmma.mma_async parts in flight: registers are watched   */
+	bool wg_track;              /* a warpgroup instruction ran: register writes are noted   */
 	uint64_t poll_pc_epoch;     /* spin detection of test_wait loops                       */
 	uint32_t poll_pc, poll_count;
 };
@@ -248,6 +253,7 @@ struct cta {
 	struct barstate bar[16];
 	bool exited;                /* every thread exited                                     */
 	bool init_fenced;           /* a fence.mbarrier_init ran since the last init            */
+	struct wg_cta *wg;          /* wgmma state (exec_wgmma.c), NULL until one runs          */
 };
 
 struct cluster {
@@ -274,6 +280,9 @@ struct launch_config {
 
 struct event;
 struct landed;
+struct wg_insn;
+struct wg_warp;
+struct wg_cta;
 struct race;
 
 struct launch {
@@ -307,6 +316,11 @@ struct launch {
 	struct landed *landed;      /* bulk copies landed but not yet observed (async.c)      */
 	uint32_t nlanded, landed_cap;
 	uint64_t event_seq;
+	/* wgmma.mma_async in flight (exec_wgmma.c) */
+	uint32_t wg_reading;        /* parts reading shared operands: stores are checked      */
+	uint64_t wg_due;            /* --seed: earliest step a committed group may complete   */
+	struct warp **wg_warps;     /* warps with parts in flight                             */
+	uint32_t nwg_warps, wg_warps_cap;
 	/* current instruction context, for diagnostics (Lua's savepc) */
 	struct warp *cw;
 	const struct dinsn *ci;

@@ -18,6 +18,7 @@
 enum ir_family {
 	FAM_ALU, FAM_MOVE, FAM_MEM, FAM_CTRL, FAM_WARP, FAM_SYNC, FAM_MBAR, FAM_ASYNC,
 	FAM_MMA,        /* warp matrix instructions (exec_mma.c) */
+	FAM_WGMMA,      /* warpgroup MMA and setmaxnreg (exec_wgmma.c)                  */
 	FAM_UNMODELLED, /* read and accepted, not run (ops.def says which) */
 };
 
