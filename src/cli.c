@@ -12,6 +12,8 @@
 
 #include "ptxi/ptxi.h"
 
+#include "explore.h"
+
 #define MAX_ARGS 64
 #define MAX_DUMPS 64
 
@@ -20,8 +22,8 @@ static const char usage_text[] =
 	"       ptxi explain [TOPIC]   (a concept, an instruction or a rule; alone: the list)\n"
 	"       ptxi run FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
 	"                [--cluster X[,Y[,Z]]] [--shared BYTES] [--arg SPEC]... [--dump N]...\n"
-	"                [--keep-going] [--no-race] [--seed N] [--max-steps N] [--stats]\n"
-	"                [--trace mbarrier|all] [--heap BYTES]\n"
+	"                [--keep-going] [--no-race] [--seed N] [--explore N] [--max-steps N]\n"
+	"                [--stats] [--trace mbarrier|all] [--heap BYTES]\n"
 	"  --arg SPEC   u8: u16: u32: u64: s32: s64: f32: f64: VALUE (decimal or 0x hex),\n"
 	"               buf:BYTES (zero-filled device buffer), file:PATH (buffer with the file)\n"
 	"               tmap:buf=K[+OFF],type=T,dims=D0xD1..,strides=S1x..,box=B0xB1..\n"
@@ -30,6 +32,9 @@ static const char usage_text[] =
 	"                 argument K; im2col: mode=im2col,lower=..,upper=..,channels=C,pixels=P)\n"
 	"  --dump N     after the launch, print argument N's buffer as u32 words (hex)\n"
 	"  --no-race    turn off the data-race detector (happens-before, on by default)\n"
+	"  --explore N  run under the default and N seeded schedules (seeds 1..N, or from\n"
+	"               --seed on); stop at the first that breaks a rule, deadlocks or dumps\n"
+	"               other output, naming its --seed\n"
 	"  --heap BYTES device heap for malloc in kernels (default 8388608, CUDA's)\n"
 	"exit status: 0 ok, 1 a PTX rule was broken, 2 invalid input or usage, 3 deadlock or\n"
 	"             step limit\n";
@@ -213,6 +218,7 @@ struct run_opts {
 	unsigned nargs;
 	unsigned dumps[MAX_DUMPS];
 	unsigned ndumps;
+	unsigned explore;       /* --explore N: seeded schedules to try (explore.c)        */
 	bool stats;
 };
 
@@ -229,7 +235,7 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 			     strcmp(a, "--shared") == 0 || strcmp(a, "--arg") == 0 ||
 			     strcmp(a, "--dump") == 0 || strcmp(a, "--seed") == 0 ||
 			     strcmp(a, "--max-steps") == 0 || strcmp(a, "--trace") == 0 ||
-			     strcmp(a, "--heap") == 0;
+			     strcmp(a, "--explore") == 0 || strcmp(a, "--heap") == 0;
 		if (takes && !v)
 			return usage("%s needs a value", a);
 		uint64_t n;
@@ -263,6 +269,10 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 			if (!parse_u64(v, &n))
 				return usage("bad --seed '%s'", v);
 			o->cfg.seed = n;
+		} else if (strcmp(a, "--explore") == 0) {
+			if (!parse_u64(v, &n) || n == 0 || n > 100000)
+				return usage("bad --explore '%s' (want a number of schedules, 1-100000)", v);
+			o->explore = (unsigned)n;
 		} else if (strcmp(a, "--max-steps") == 0) {
 			if (!parse_u64(v, &n) || n == 0)
 				return usage("bad --max-steps '%s'", v);
@@ -336,6 +346,11 @@ static int cmd_run(int argc, char **argv)
 	if (!m || ptxi_module_errors(m)) {
 		ptxi_module_free(m);
 		status = 2;
+		goto out;
+	}
+	if (o->explore) {
+		status = explore_run(m, &o->cfg, o->args, o->nargs, o->dumps, o->ndumps, o->explore);
+		ptxi_module_free(m);
 		goto out;
 	}
 	struct timespec t0, t1;

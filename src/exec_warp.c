@@ -28,6 +28,16 @@ bool warp_need_lanes(struct launch *L, struct warp *w, struct group *g, uint32_t
 			   ir_op_name((enum ir_op)L->ci->op), member);
 		return false;
 	}
+	uint32_t gone = member & w->valid & ~w->live;
+	if (gone) {
+		struct strbuf b = {0};
+		describe_lanes(w, gone, &b);
+		rule_break(L, RULE_WARP_SYNC_EXITED, mask, "%s with membermask 0x%08x, which names %s, "
+			   "exited", ir_op_name((enum ir_op)L->ci->op), member, b.s);
+		sb_free(&b);
+		if (L->stop)
+			return false;
+	}
 	uint32_t missing = member & w->live & ~g->mask;
 	if (missing) {
 		g->state = G_WARPSYNC;
@@ -230,12 +240,46 @@ static bool check_aligned(struct launch *L, enum rule_id r, struct warp *w, stru
 	return !L->stop;
 }
 
+static uint32_t line_of(struct launch *L, const struct dinsn *di)
+{
+	uint32_t line = 0, col = 0;
+	if (di->ir)
+		src_locate(L->file, di->ir->span.off, &line, &col);
+	return line;
+}
+
+/* A barrier of the whole CTA (no thread count) completing with its waiters parked at two
+ * different aligned barrier instructions: the __syncthreads() inside a divergent if. */
+static void check_same_instruction(struct launch *L, struct cta *c, uint32_t id)
+{
+	const struct dinsn *first = NULL;
+	for (uint32_t i = 0; i < c->nwarps; i++)
+		for (struct group *g = c->warps[i].groups; g; g = g->next) {
+			if (g->state != G_BAR || g->wait_id != id)
+				continue;
+			const struct dinsn *di = &g->frame->fn->code[g->pc];
+			if (!is_aligned_bar(di))
+				continue;
+			if (!first) {
+				first = di;
+			} else if (di != first) {
+				rule_break(L, RULE_BAR_DIVERGENT, 0, "barrier %u completes with threads "
+					   "waiting at two aligned barrier instructions, lines %u and %u: "
+					   "every thread of the CTA must execute the same one", id,
+					   line_of(L, first), line_of(L, di));
+				return;
+			}
+		}
+}
+
 void bar_check(struct launch *L, struct cta *c, uint32_t id)
 {
 	struct barstate *b = &c->bar[id];
 	uint32_t need = b->expected ? b->expected : c->live_threads;
 	if (b->arrived == 0 || b->arrived < need)
 		return;
+	if (!b->expected)
+		check_same_instruction(L, c, id);
 	/* Release: every group parked on this barrier moves past it (bar.red gets results). */
 	race_bar_done(L, c, id);
 	for (uint32_t i = 0; i < c->nwarps; i++) {
@@ -352,10 +396,9 @@ static bool exec_cluster_bar(struct launch *L, struct warp *w, struct group *g,
 				return false;
 		}
 		uint32_t fresh = mask & ~twice;
-		if (di->sem != MOD_RELAXED) { /* a release arrive publishes the CTA's inits */
+		if (di->sem != MOD_RELAXED) /* a release arrive publishes the CTA's inits */
 			mbar_fence_init(L, w->cta);
-			race_cbar_arrive(L, w, fresh);
-		}
+		race_cbar_arrive(L, w, fresh, di->sem == MOD_RELAXED);
 		w->cbar_arrived |= fresh;
 		w->cbar_waitable |= fresh;
 		for (uint32_t m = fresh; m; m &= m - 1)

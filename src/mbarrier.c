@@ -364,6 +364,7 @@ static void do_init(struct launch *L, struct warp *w, struct cta *c, uint32_t of
 	mb->valid = true;
 	mb->expected = mb->pending = (int64_t)(count & 0xfffff);
 	register_barrier(L, mb);
+	race_mbar_init(L, w, lane, mb);
 	c->mbar_at[off / 8] = mb; /* the old object stays in L->mbars: tokens name it */
 	memset(c->smem + off, 0, 8);
 	c->init_fenced = false;
@@ -392,8 +393,21 @@ static void do_inval(struct launch *L, struct warp *w, struct cta *c, uint32_t o
  * through a cluster barrier. */
 static void check_visible(struct launch *L, struct warp *w, struct mbar *mb, uint32_t lanes)
 {
-	if (mb->cta == w->cta)
+	if (mb->cta == w->cta) { /* in the CTA: happens-before (race.c) */
+		const struct dinsn *init = NULL;
+		uint32_t bad = mb->vis_reported ? 0 : race_mbar_unordered(L, w, lanes, mb, &init);
+		if (!bad)
+			return;
+		uint32_t line = 0, col = 0;
+		if (init && init->ir)
+			src_locate(L->file, init->ir->span.off, &line, &col);
+		mbar_rule(L, RULE_MBAR_INIT_NOT_VISIBLE, bad, mb,
+			  "the mbarrier is used before its init (line %u) is ordered before this "
+			  "thread's operation: no bar.sync, barrier or release/acquire lies between",
+			  line);
+		mb->vis_reported = true;
 		return;
+	}
 	struct cluster *cl = mb->cta->cluster;
 	if (mb->vis_reported || (mb->fenced && cl->cbar_phase > mb->fence_cbar_phase))
 		return;
@@ -705,6 +719,7 @@ static bool exec_wait(struct launch *L, struct warp *w, struct group *g, const s
 	g->timed_out = false;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
+		check_visible(L, w, mbs[l], 1u << l);
 		bool r = wait_lane(L, di, mbs[l], op_read(L, w, f, &di->s[1], l), l);
 		if (r && mbs[l]->valid)
 			race_mbar_acquire(L, w, l, mbs[l], (di->flags & DF_PARITY) && mbs[l]->phase == 0);

@@ -82,8 +82,10 @@ struct rthread {
 	struct vc *vc;
 	uint32_t clock;
 	uint8_t fence;              /* scope of the last release fence (a release pattern)   */
+	bool init_fence;            /* fence.mbarrier_init since its last cluster arrive     */
 	struct vc *pending;         /* releases seen by strong reads, for an acquire fence    */
 	const struct dinsn *phantom;/* a wait that passed for the phase before the first      */
+	uint32_t init_seen;         /* id of the last mbarrier whose init it was found after  */
 };
 
 struct loc {                    /* a location written by release patterns                */
@@ -95,6 +97,7 @@ struct loc {                    /* a location written by release patterns       
 
 struct rmbar {
 	struct vc *acc, *last;      /* arrivals of the open phase; of the last completed one */
+	struct rec init;            /* the mbarrier.init that made it                        */
 };
 
 struct rcta {
@@ -104,6 +107,7 @@ struct rcta {
 
 struct race {
 	uint32_t nt;                /* threads per CTA                                       */
+	uint32_t shift;             /* thread ids: CTA << shift | thread (no divisions)       */
 	uint64_t gen;
 	struct vc *zero;
 	struct cluster *cl;         /* the running cluster                                   */
@@ -116,6 +120,10 @@ struct race {
 	uint32_t nglob;
 	struct loc *locs;           /* open addressing, power-of-two capacity                */
 	uint32_t nlocs, loccap;
+	struct {                    /* the last join of a shared vector with a sync object:  */
+		uint64_t from, src; /* lanes that share the vector and acquire the same     */
+		struct vc *result;  /* object (one instruction of a warp) share the result  */
+	} memo;
 	const struct dinsn *pairs[MAX_PAIRS][2];
 	uint32_t npairs;
 };
@@ -161,13 +169,23 @@ static int vc_find(const struct vc *v, uint32_t cta)
 	return (int)lo;
 }
 
+static inline uint32_t cta_of(const struct race *R, uint32_t tid)
+{
+	return tid >> R->shift;
+}
+
+static inline uint32_t local_of(const struct race *R, uint32_t tid)
+{
+	return tid & ((1u << R->shift) - 1);
+}
+
 static uint32_t vc_get(const struct race *R, const struct vc *v, uint32_t tid)
 {
-	uint32_t cta = tid / R->nt;
+	uint32_t cta = cta_of(R, tid);
 	if (v->n == 1)
-		return v->ch[0].cta == cta ? v->ch[0].c[tid % R->nt] : 0;
+		return v->ch[0].cta == cta ? v->ch[0].c[local_of(R, tid)] : 0;
 	int i = vc_find(v, cta);
-	return (uint32_t)i < v->n && v->ch[i].cta == cta ? v->ch[i].c[tid % R->nt] : 0;
+	return (uint32_t)i < v->n && v->ch[i].cta == cta ? v->ch[i].c[local_of(R, tid)] : 0;
 }
 
 /* The chunk of `cta` in v (which the caller owns), made if missing; NULL: out of memory. */
@@ -240,9 +258,9 @@ static void vc_join(struct race *R, struct vc *d, const struct vc *s)
 
 static void vc_raise(struct race *R, struct vc *v, uint32_t tid, uint32_t clock)
 {
-	uint32_t *c = v ? vc_chunk(R, v, tid / R->nt) : NULL;
-	if (c && c[tid % R->nt] < clock) {
-		c[tid % R->nt] = clock;
+	uint32_t *c = v ? vc_chunk(R, v, cta_of(R, tid)) : NULL;
+	if (c && c[local_of(R, tid)] < clock) {
+		c[local_of(R, tid)] = clock;
 		v->gen = ++R->gen;
 	}
 }
@@ -251,7 +269,7 @@ static void vc_raise(struct race *R, struct vc *v, uint32_t tid, uint32_t clock)
 
 static uint32_t tid_of(const struct race *R, const struct warp *w, uint32_t lane)
 {
-	return w->cta->linear * R->nt + w->id * LANES + lane;
+	return w->cta->linear << R->shift | (w->id * LANES + lane);
 }
 
 static struct rthread *thr(struct race *R, const struct warp *w, uint32_t lane)
@@ -278,13 +296,30 @@ static void acquire_from(struct race *R, struct rthread *t, struct vc *s)
 {
 	if (!s || s == t->vc)
 		return;
-	if (s->joined == t->vc->gen) /* s already covers the thread's vector: share it */
+	if (s->joined == t->vc->gen) { /* s already covers the thread's vector: share it */
 		adopt(t, s);
-	else
-		vc_join(R, vc_own(R, &t->vc), s);
+		return;
+	}
+	if (R->memo.result && R->memo.from == t->vc->gen && R->memo.src == s->gen) {
+		adopt(t, R->memo.result);
+		return;
+	}
+	if (t->vc->refs == 1) {
+		vc_join(R, t->vc, s);
+		return;
+	}
+	uint64_t from = t->vc->gen;
+	struct vc *v = vc_own(R, &t->vc);
+	if (!v)
+		return;
+	vc_join(R, v, s);
+	vc_put(R->memo.result);
+	R->memo.from = from;
+	R->memo.src = s->gen;
+	R->memo.result = vc_ref(v);
 }
 
-static bool happens_before(const struct race *R, const struct rthread *t, uint32_t tid,
+static inline bool happens_before(const struct race *R, const struct rthread *t, uint32_t tid,
 			   const struct rec *p)
 {
 	return p->tid == tid || vc_get(R, t->vc, p->tid) >= p->clock;
@@ -320,11 +355,11 @@ static uint32_t cluster_of(const struct launch *L, uint32_t cta)
 /* Whether scope `s` of thread a includes thread b. */
 static bool includes(const struct launch *L, enum scope s, uint32_t a, uint32_t b)
 {
-	uint32_t nt = L->race->nt;
+	const struct race *R = L->race;
 	if (s == SC_CTA)
-		return a / nt == b / nt;
+		return cta_of(R, a) == cta_of(R, b);
 	if (s == SC_CLUSTER)
-		return cluster_of(L, a / nt) == cluster_of(L, b / nt);
+		return cluster_of(L, cta_of(R, a)) == cluster_of(L, cta_of(R, b));
 	return true;
 }
 
@@ -402,7 +437,7 @@ static void loc_gather(struct race *R, struct loc *l, struct rthread *t, uint32_
 {
 	if (l->wide)
 		vc_join(R, vc_own(R, into), l->wide);
-	if (l->cta && l->cta_id == tid / R->nt)
+	if (l->cta && l->cta_id == cta_of(R, tid))
 		vc_join(R, vc_own(R, into), l->cta);
 	(void)t;
 }
@@ -433,11 +468,11 @@ static void sync_through(struct launch *L, struct rthread *t, uint32_t tid,
 		if (!(sem == MOD_RELEASE || sem == MOD_ACQ_REL) && t->fence < s)
 			s = (enum scope)t->fence;
 		if (s == SC_CTA) {
-			if (l->cta && l->cta_id != tid / R->nt) {
+			if (l->cta && l->cta_id != cta_of(R, tid)) {
 				vc_put(l->cta);
 				l->cta = NULL;
 			}
-			l->cta_id = tid / R->nt;
+			l->cta_id = cta_of(R, tid);
 			release_into(R, &l->cta, t, tid);
 		} else {
 			release_into(R, &l->wide, t, tid);
@@ -501,20 +536,21 @@ static const char *kind_name(const struct rec *p, bool write)
 static const struct rthread *cluster_thread(const struct race *R, uint32_t tid)
 {
 	for (uint32_t r = 0; r < R->cl->nctas; r++)
-		if (R->cl->ctas[r].linear == tid / R->nt)
-			return &R->th[r * R->nt + tid % R->nt];
+		if (R->cl->ctas[r].linear == cta_of(R, tid))
+			return &R->th[r * R->nt + local_of(R, tid)];
 	return NULL;
 }
 
 static void describe_tid(const struct launch *L, uint32_t tid, uint32_t self,
 			 struct strbuf *b)
 {
-	uint32_t nt = L->race->nt, cta = tid / nt;
-	if (cta != self / nt) {
+	const struct race *R = L->race;
+	uint32_t cta = cta_of(R, tid);
+	if (cta != cta_of(R, self)) {
 		const uint32_t *g = L->cfg.grid;
 		sb_printf(b, "CTA (%u,%u,%u) ", cta % g[0], cta / g[0] % g[1], cta / (g[0] * g[1]));
 	}
-	sb_printf(b, "thread %u", tid % nt);
+	sb_printf(b, "thread %u", local_of(R, tid));
 }
 
 static void describe_place(struct launch *L, struct warp *w, const struct access *a,
@@ -573,7 +609,7 @@ static void report(struct launch *L, struct warp *w, uint32_t lane, const struct
 	describe_place(L, w, a, size, &msg);
 	sb_printf(&msg, ": this %s by CTA (%u,%u,%u) thread %u is not ordered after the %s by %s",
 		  kind == RACE_READ ? "read" : kind == RACE_RMW ? "atomic" : "write",
-		  w->cta->ctaid[0], w->cta->ctaid[1], w->cta->ctaid[2], tid % R->nt,
+		  w->cta->ctaid[0], w->cta->ctaid[1], w->cta->ctaid[2], local_of(R, tid),
 		  kind_name(p, pwrite), prev.s);
 	/* A consumer that passed a wait for the phase before the first (a fresh barrier's
 	 * parity 1) and read: the wrong parity. A producer doing so before its first write
@@ -610,7 +646,7 @@ struct acc_ctx {
 	uint8_t flags;
 };
 
-static bool conflicts(const struct acc_ctx *x, const struct rec *p, uint8_t mask)
+static inline bool conflicts(const struct acc_ctx *x, const struct rec *p, uint8_t mask)
 {
 	return p->clock && (p->mask & mask) && p->tid != x->tid &&
 	       !happens_before(x->R, x->t, x->tid, p) &&
@@ -789,14 +825,20 @@ void race_warp_sync(struct launch *L, struct warp *w, uint32_t lanes)
 	vc_put(acc);
 }
 
-void race_cbar_arrive(struct launch *L, struct warp *w, uint32_t lanes)
+void race_cbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, bool relaxed)
 {
 	struct race *R = L->race;
 	if (!R)
 		return;
 	for (uint32_t m = lanes; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		release_into(R, &R->cacc, thr(R, w, l), tid_of(R, w, l));
+		struct rthread *t = thr(R, w, l);
+		/* a relaxed arrive releases after fence.mbarrier_init or a release fence of
+		 * cluster scope (a release pattern: how inits are published to the cluster) */
+		bool fenced = t->init_fence || t->fence >= SC_CLUSTER;
+		t->init_fence = false;
+		if (!relaxed || fenced)
+			release_into(R, &R->cacc, t, tid_of(R, w, l));
 	}
 }
 
@@ -873,12 +915,47 @@ void race_mbar_acquire(struct launch *L, struct warp *w, uint32_t lane, const st
 		acquire_from(R, t, b->last);
 }
 
+void race_mbar_init(struct launch *L, struct warp *w, uint32_t lane, const struct mbar *mb)
+{
+	struct race *R = L->race;
+	struct rmbar *b = R ? rmbar(R, mb) : NULL;
+	if (b)
+		b->init = (struct rec){L->ci, tid_of(R, w, lane), thr(R, w, lane)->clock, 0xf, 0};
+}
+
+uint32_t race_mbar_unordered(struct launch *L, struct warp *w, uint32_t lanes,
+			     const struct mbar *mb, const struct dinsn **init)
+{
+	struct race *R = L->race;
+	struct rmbar *b = R && w ? rmbar(R, mb) : NULL;
+	uint32_t bad = 0;
+	if (!b || !b->init.clock)
+		return 0;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		struct rthread *t = thr(R, w, l);
+		if (t->init_seen == mb->id) /* clocks only grow: once after, always after */
+			continue;
+		if (happens_before(R, t, tid_of(R, w, l), &b->init))
+			t->init_seen = mb->id;
+		else
+			bad |= 1u << l;
+	}
+	*init = b->init.insn;
+	return bad;
+}
+
 void race_fence(struct launch *L, struct warp *w, uint32_t lanes)
 {
 	struct race *R = L->race;
 	const struct dinsn *di = L->ci;
-	if (!R || (di->flags & (DF_PROXY | DF_MBARRIER_INIT)))
+	if (!R || (di->flags & DF_PROXY))
 		return;
+	if (di->flags & DF_MBARRIER_INIT) {
+		for (uint32_t m = lanes; m; m &= m - 1)
+			thr(R, w, (uint32_t)__builtin_ctz(m))->init_fence = true;
+		return;
+	}
 	enum ir_mod sem = (enum ir_mod)di->sem;
 	enum scope s = scope_of(di->scope, SC_GPU);
 	for (uint32_t m = lanes; m; m &= m - 1) {
@@ -901,6 +978,8 @@ bool race_begin(struct launch *L)
 	if (!R)
 		return false;
 	R->nt = L->cfg.block[0] * L->cfg.block[1] * L->cfg.block[2];
+	while ((1u << R->shift) < R->nt)
+		R->shift++;
 	R->zero = vc_new(R);
 	if (!R->zero) {
 		free(R);
@@ -973,6 +1052,7 @@ void race_end(struct launch *L)
 	}
 	free(R->locs);
 	free(R->mb);
+	vc_put(R->memo.result);
 	vc_put(R->zero);
 	free(R);
 	L->race = NULL;

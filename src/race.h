@@ -39,8 +39,9 @@ void race_bar_done(struct launch *L, struct cta *c, uint32_t id);
 void race_bar_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t id);
 /* bar.warp.sync: the lanes of `lanes` synchronise with each other. */
 void race_warp_sync(struct launch *L, struct warp *w, uint32_t lanes);
-/* barrier.cluster: a release arrive, the phase completing, a wait that passed. */
-void race_cbar_arrive(struct launch *L, struct warp *w, uint32_t lanes);
+/* barrier.cluster: an arrive (a .relaxed one releases only after a release fence or
+ * fence.mbarrier_init), the phase completing, a wait that passed. */
+void race_cbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, bool relaxed);
 void race_cbar_done(struct launch *L, struct cluster *cl);
 void race_cbar_acquire(struct launch *L, struct warp *w, uint32_t lanes);
 /* mbarrier: an arrive of `lanes` (release), the phase completing, and a wait that returned
@@ -49,6 +50,11 @@ void race_mbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, const st
 void race_mbar_done(struct launch *L, const struct mbar *mb);
 void race_mbar_acquire(struct launch *L, struct warp *w, uint32_t lane, const struct mbar *mb,
 		       bool phantom);
+/* mbarrier.init by `lane`; and which of `lanes` use mb without its init ordered before them
+ * (`*init`: the init instruction). */
+void race_mbar_init(struct launch *L, struct warp *w, uint32_t lane, const struct mbar *mb);
+uint32_t race_mbar_unordered(struct launch *L, struct warp *w, uint32_t lanes,
+			     const struct mbar *mb, const struct dinsn **init);
 /* fence / membar of `lanes` (the current instruction). */
 void race_fence(struct launch *L, struct warp *w, uint32_t lanes);
 

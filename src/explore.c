@@ -1,0 +1,133 @@
+/*
+ * explore.c - schedule exploration (--explore N): seeds 1..N (or N seeds from --seed on)
+ * change the order in which warps start each round and when asynchronous copies land
+ * (sched.c, async.c); the default schedule (no seed) is the reference the others are
+ * compared with.
+ */
+#include "explore.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The dumped buffers of one run, one after another. */
+struct dumped {
+	unsigned char *bytes;
+	size_t len;
+	size_t *at;             /* where each dumped argument starts                       */
+};
+
+static bool collect(ptxi_run *r, const unsigned *dumps, unsigned ndumps, struct dumped *d)
+{
+	memset(d, 0, sizeof *d);
+	d->at = calloc(ndumps + 1, sizeof *d->at);
+	if (!d->at)
+		return false;
+	for (unsigned i = 0; i < ndumps; i++) {
+		size_t n = 0;
+		const unsigned char *p = r ? ptxi_run_buffer(r, dumps[i], &n) : NULL;
+		d->at[i] = d->len;
+		if (!p)
+			continue;
+		unsigned char *b = realloc(d->bytes, d->len + n + 1);
+		if (!b)
+			return false;
+		memcpy(b + d->len, p, n);
+		d->bytes = b;
+		d->len += n;
+	}
+	d->at[ndumps] = d->len;
+	return true;
+}
+
+static void print(const struct dumped *d, unsigned ndumps)
+{
+	for (unsigned i = 0; i < ndumps; i++)
+		for (size_t k = d->at[i]; k + 4 <= d->at[i + 1]; k += 4) {
+			const unsigned char *p = d->bytes + k;
+			printf("%08x\n", (unsigned)p[0] | (unsigned)p[1] << 8 | (unsigned)p[2] << 16 |
+					 (unsigned)p[3] << 24);
+		}
+}
+
+static void release(struct dumped *d)
+{
+	free(d->bytes);
+	free(d->at);
+}
+
+/* One schedule: its status, and its dumps in *d. */
+static int launch(ptxi_module *m, const struct ptxi_config *cfg, uint64_t seed,
+		  const struct ptxi_arg *args, unsigned nargs, const unsigned *dumps,
+		  unsigned ndumps, struct dumped *d)
+{
+	struct ptxi_config c = *cfg;
+	c.seed = seed;
+	ptxi_run *r = NULL;
+	int st = ptxi_launch(m, &c, args, nargs, &r);
+	if (!collect(r, dumps, ndumps, d) && st == PTXI_OK)
+		st = PTXI_INVALID;
+	ptxi_run_free(r);
+	return st;
+}
+
+/* The first word where two runs' dumps differ: "argument 0, word 5: 00000007, not 00000003" */
+static void first_difference(const struct dumped *a, const struct dumped *b,
+			     const unsigned *dumps, unsigned ndumps, char *out, size_t cap)
+{
+	for (unsigned i = 0; i < ndumps; i++)
+		for (size_t k = a->at[i]; k + 4 <= a->at[i + 1]; k += 4) {
+			uint32_t x, y;
+			memcpy(&x, a->bytes + k, 4);
+			memcpy(&y, b->bytes + k, 4);
+			if (x != y) {
+				snprintf(out, cap, "argument %u, word %zu: %08x, not %08x", dumps[i],
+					 (k - a->at[i]) / 4, y, x);
+				return;
+			}
+		}
+	snprintf(out, cap, "the dumps differ in size");
+}
+
+int explore_run(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi_arg *args,
+		unsigned nargs, const unsigned *dumps, unsigned ndumps, unsigned n)
+{
+	struct dumped ref;
+	uint64_t first = cfg->seed ? cfg->seed : 1;
+	int st = launch(m, cfg, 0, args, nargs, dumps, ndumps, &ref);
+	if (st != PTXI_OK) {
+		print(&ref, ndumps);
+		release(&ref);
+		fprintf(stderr, "ptxi: --explore: the default schedule already %s\n",
+			st == PTXI_DEADLOCK ? "deadlocks" : st == PTXI_RULE ? "breaks a rule" : "fails");
+		return st;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct dumped got;
+		uint64_t s = first + i;
+		st = launch(m, cfg, s, args, nargs, dumps, ndumps, &got);
+		bool same = got.len == ref.len && (!got.len || !memcmp(got.bytes, ref.bytes, got.len));
+		if (st != PTXI_OK || !same) {
+			char diff[160] = "";
+			if (st == PTXI_OK)
+				first_difference(&ref, &got, dumps, ndumps, diff, sizeof diff);
+			print(&got, ndumps);
+			fprintf(stderr, "ptxi: --explore: schedule %u of %u %s%s%s%s: rerun it with "
+				"--seed %llu\n", i + 1, n,
+				st == PTXI_DEADLOCK ? "deadlocks"
+				: st == PTXI_RULE   ? "breaks a rule"
+				: st != PTXI_OK     ? "fails"
+						    : "gives other output than the default schedule",
+				diff[0] ? " (" : "", diff, diff[0] ? ")" : "", (unsigned long long)s);
+			release(&got);
+			release(&ref);
+			return st != PTXI_OK ? st : PTXI_RULE;
+		}
+		release(&got);
+	}
+	print(&ref, ndumps);
+	release(&ref);
+	fprintf(stderr, "ptxi: --explore: %u schedules besides the default: no rule broken, no "
+		"deadlock, the same output\n", n);
+	return PTXI_OK;
+}
