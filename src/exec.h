@@ -24,6 +24,18 @@ uint64_t exec_atom_value(const struct dinsn *di, uint64_t old, uint64_t b, uint6
  * nanosleep. Returns false if the group parked. */
 bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 	       uint32_t mask);
+/* A .sync warp instruction needs every non-exited lane of `member` in group g: false (and
+ * g parked) while some are elsewhere, or after a rule break if mask leaves the members. */
+bool warp_need_lanes(struct launch *L, struct warp *w, struct group *g, uint32_t member,
+		     uint32_t mask);
+/* mma.sync, ldmatrix, stmatrix, movmatrix (exec_mma.c). Returns false if the group parked
+ * or the launch stopped. */
+bool exec_mma(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+	      uint32_t mask);
+/* Load time: the matrix form of a FAM_MMA instruction into di->mma (allocated in a), its
+ * operands already decoded. NULL, or why ptxi cannot run it (in buf or a literal). */
+const char *mma_decode(struct arena *a, const struct ir_insn *in, struct dinsn *di,
+		       char *buf, size_t len);
 /* A barrier may have completed (arrivals, or threads exited): release its waiters. */
 void bar_check(struct launch *L, struct cta *c, uint32_t id);
 void cluster_bar_check(struct launch *L, struct cluster *cl);

@@ -19,8 +19,8 @@
 #include "memory.h"
 #include "race.h"
 
-static bool need_lanes(struct launch *L, struct warp *w, struct group *g, uint32_t member,
-		       uint32_t mask)
+bool warp_need_lanes(struct launch *L, struct warp *w, struct group *g, uint32_t member,
+		     uint32_t mask)
 {
 	if (mask & ~member) {
 		rule_break(L, RULE_WARP_SYNC_MASK, mask & ~member,
@@ -464,7 +464,7 @@ bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct d
 	case OP_MATCH_SYNC:
 	case OP_REDUX_SYNC:
 	case OP_BAR_WARP_SYNC:
-		if (!need_lanes(L, w, g, member, mask))
+		if (!warp_need_lanes(L, w, g, member, mask))
 			return false;
 		if (op == OP_SHFL_SYNC)
 			exec_shfl(L, w, f, di, mask);
@@ -486,7 +486,7 @@ bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct d
 				return false;
 			/* the H100: lanes outside get the leader and False */
 		}
-		if (!need_lanes(L, w, g, member | mask, mask))
+		if (!warp_need_lanes(L, w, g, member | mask, mask))
 			return false;
 		uint32_t cand = member & mask;
 		uint32_t leader = cand ? (uint32_t)__builtin_ctz(cand) : 0;

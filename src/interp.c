@@ -646,6 +646,8 @@ static bool exec_other(struct launch *L, struct warp *w, struct group *g, const 
 	case FAM_WARP:
 	case FAM_SYNC:
 		return exec_warp(L, w, g, di, mask);
+	case FAM_MMA:
+		return exec_mma(L, w, g, di, mask);
 	case FAM_WGMMA:
 		return wgmma_exec(L, w, g, di, mask);
 	case FAM_UNMODELLED:

@@ -104,6 +104,8 @@ enum {
 	DF_IM2COL = 1u << 26,        /* a tensor copy in im2col mode                             */
 };
 
+struct mma_form;
+
 struct dinsn {
 	uint16_t op;            /* enum ir_op                                                */
 	uint8_t nsrc;
@@ -123,6 +125,7 @@ struct dinsn {
 	const struct wg_insn *wg; /* FAM_WGMMA (wgmma.h)                                     */
 	uint32_t target;        /* branch target index                                       */
 	struct dfunc *callee;
+	const struct mma_form *mma; /* FAM_MMA: shape, types, layouts (exec_mma.c)               */
 	const struct ir_insn *ir;
 };
 

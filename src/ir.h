@@ -18,6 +18,7 @@
 enum ir_family {
 	FAM_ALU, FAM_MOVE, FAM_MEM, FAM_CTRL, FAM_WARP, FAM_SYNC, FAM_MBAR, FAM_ASYNC,
 	FAM_TMA,        /* tensor copies and tensor maps (exec_tma.c) */
+	FAM_MMA,        /* warp matrix instructions (exec_mma.c) */
 	FAM_WGMMA,      /* warpgroup MMA and setmaxnreg (exec_wgmma.c)                  */
 	FAM_UNMODELLED, /* read and accepted, not run (ops.def says which) */
 };
@@ -30,7 +31,9 @@ enum ir_op {
 };
 
 /* Modifiers: one enum value per row of mods.def. MOD_NONE (0) means "absent". */
-enum ir_mod_kind { MK_TYPE, MK_SPACE, MK_VEC, MK_ROUND, MK_CMP, MK_SEM, MK_SCOPE, MK_CACHE, MK_OTHER };
+enum ir_mod_kind {
+	MK_TYPE, MK_SPACE, MK_VEC, MK_ROUND, MK_CMP, MK_SEM, MK_SCOPE, MK_CACHE, MK_SHAPE, MK_OTHER
+};
 
 enum ir_mod {
 	MOD_NONE,

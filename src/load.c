@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec.h"
 #include "interp.h"
 #include "memory.h"
 #include "wgmma.h"
@@ -1096,6 +1097,8 @@ static int dest_count(enum ir_op op, const struct ir_insn *in)
 	case OP_TRAP:
 	case OP_EXIT:
 	case OP_RET:
+	case OP_STMATRIX:
+	case OP_WMMA_STORE_D:
 		return 0;
 	default:
 		return in->nopnds > 0 ? 1 : 0;
@@ -1113,6 +1116,26 @@ static bool repeats_register(const struct dop *d)
 			    d->elems[i].slot == d->elems[k].slot && d->elems[i].comp == d->elems[k].comp)
 				return true;
 	return false;
+}
+
+/* mma, ldmatrix, stmatrix, movmatrix: the form exec_mma.c runs, or why it cannot. */
+static bool decode_matrix(struct loader *ld, const struct ir_insn *in, struct dinsn *di)
+{
+	char buf[160];
+	const char *why;
+
+	if (in->op != OP_MMA && in->op != OP_MOVMATRIX && in->op != OP_WMMA_MMA)
+		settle_space(ld, di, &di->s[0]);
+	/* wmma.load/store's stride counts elements: a .u32, whatever the element type */
+	uint32_t stride = in->op == OP_WMMA_STORE_D ? 2 : 1;
+	if (in->op >= OP_WMMA_LOAD_A && in->op <= OP_WMMA_STORE_D && di->nsrc == stride + 1 &&
+	    !decode_opnd(ld, &in->opnds[in->nopnds - 1], MOD_U32, &di->s[stride]))
+		return false;
+	why = mma_decode(ld->P->arena, in, di, buf, sizeof buf);
+	if (why)
+		lerr(ld, in->op_span, "unsupported instruction '%.*s': %s", (int)in->op_span.len,
+		     ld->m->file->text + in->op_span.off, why);
+	return !why;
 }
 
 static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dinsn *di)
@@ -1302,6 +1325,16 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 		return true;
 	case OP_FENCE:
 		return true;
+	case OP_MMA:
+	case OP_LDMATRIX:
+	case OP_STMATRIX:
+	case OP_MOVMATRIX:
+	case OP_WMMA_LOAD_A:
+	case OP_WMMA_LOAD_B:
+	case OP_WMMA_LOAD_C:
+	case OP_WMMA_STORE_D:
+	case OP_WMMA_MMA:
+		return decode_matrix(ld, in, di);
 	default:
 		return true;
 	}

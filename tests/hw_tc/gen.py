@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Extracts single-output tensor-core vectors from the H100's mma.sync conformance cases
-(../shared/conformance/tensor, mma_*) into mma_cases.txt for tests/test_tc_arith.c.
+"""Extracts single-output tensor-core vectors from the H100's mma.sync and wgmma conformance
+cases (../shared/conformance/tensor, mma_* and wg_*) into mma_cases.txt for
+tests/test_tc_arith.c.
 
 usage: gen.py CONFORMANCE_TENSOR_DIR > mma_cases.txt
 
@@ -8,6 +9,10 @@ Each case holds per-thread fragment registers of A, B, C and the H100's D for
 mma.sync.m16n8kK; the m16n8 fragment layouts of the PTX manual (section "Matrix fragments for
 mma.m16n8kK") turn them into rows of A, columns of B and elements of C and D. Up to six outputs
 per case are kept, those where an exact sum rounded once to nearest disagrees with the H100.
+wgmma cases (only the plain ones: A and B from shared memory without swizzle, no transposes,
+scales of 1, scale-d 1) give rows of A and columns of B from the shared-memory images
+through the core-matrix layout (8 rows of 16 bytes; leading and stride byte offsets of the
+case), and D from the m64nN accumulator fragments; fp8 there is the native 32-term block.
 Line format: FN ATYPE BTYPE K C D A0..A(K-1) B0..B(K-1), hexadecimal raw bits; FN is f32,
 f16 (accumulator type) or fp8sm90 (mma.sync fp8 as ptxas emulates it).
 """
@@ -90,10 +95,53 @@ def case_lines(root, name):
     return out
 
 
+BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "e4m3": 1, "e5m2": 1}
+
+
+def wg_lines(root, name):
+    c = json.load(open(os.path.join(root, "cases", name + ".json")))
+    v = c["numeric"]["variant"]
+    if (v.get("form") != "ss" or v["trans_a"] or v["trans_b"] or v["scale_a"] != 1 or
+            v["scale_b"] != 1 or c["numeric"].get("scale_d", 1) != 1):
+        return []
+    at, bt, dt, K, nreg = v["atype"], v["btype"], v["dtype"], v["K"], v["nreg"]
+    eb, kc = BYTES[at], 16 // BYTES[at]
+    img = [open(os.path.join(root, c["args"][i]["init"]), "rb").read() for i in range(2)]
+    C, H = words(root, c["args"][2]["init"]), words(root, c["outputs"][0]["file"])
+    size, lbo, sbo = (v["a_bytes"], v["b_bytes"]), (v["lbo_a"], v["lbo_b"]), (v["sbo_a"], v["sbo_b"])
+
+    def vec(which, cta, r):  # row r of A, or column r of B, K elements
+        base = cta * size[which]
+        offs = [base + (r // 8) * sbo[which] + (k // kc) * lbo[which] + (r % 8) * 16 + (k % kc) * eb
+                for k in range(K)]
+        return [int.from_bytes(img[which][o:o + eb], "little") for o in offs]
+    out = []
+    fn = "f16" if dt == "f16" else "f32"
+    for cta in range(c["grid"][0]):
+        for t in range(128):
+            w, g, q = t // 32, (t % 32) >> 2, t & 3
+            for r in range(nreg):
+                i = (cta * 128 + t) * nreg + r
+                if dt == "f32":
+                    cells = [(16 * w + g + 8 * ((r >> 1) & 1), 8 * (r >> 2) + 2 * q + (r & 1), C[i], H[i])]
+                else:
+                    cells = [(16 * w + g + 8 * (r & 1), 8 * (r >> 1) + 2 * q + j, (C[i] >> 16 * j) & 0xffff,
+                              (H[i] >> 16 * j) & 0xffff) for j in range(2)]
+                for row, col, cv, want in cells:
+                    a, b = vec(0, cta, row), vec(1, cta, col)
+                    if want != naive(at, a, b, cv, dt) and len(out) < 6:
+                        out.append("%s %s %s %d %x %x %s %s" % (fn, at, bt, K, cv, want,
+                                   " ".join("%x" % x for x in a), " ".join("%x" % x for x in b)))
+    return out
+
+
 def main():
     root = sys.argv[1]
-    for name in sorted(n[:-5] for n in os.listdir(os.path.join(root, "cases")) if n.startswith("mma_")):
-        for line in case_lines(root, name):
+    names = sorted(n[:-5] for n in os.listdir(os.path.join(root, "cases")))
+    for name in names:
+        lines = case_lines(root, name) if name.startswith("mma_") else \
+            wg_lines(root, name) if name.startswith("wg_") else []
+        for line in lines:
             print(line)
 
 
