@@ -338,36 +338,86 @@ struct frame *sched_base_frame(struct launch *L, struct warp *w)
 	return f;
 }
 
-/* Bytes of parameter or return slot i of fn (size of the declared param). */
-static uint32_t param_bytes(const struct ir_sym *s)
+/* Lane l's bytes [off, off + size) of a frame's parameter area; NULL if not all inside. */
+static uint8_t *param_at(struct frame *f, uint32_t l, int64_t off, uint64_t size)
 {
-	return (uint32_t)ir_type_size(s->type) * (uint32_t)(s->vec ? s->vec : 1) *
-	       (uint32_t)(s->is_array ? s->nelem : 1);
+	uint64_t total = f->fn->param_size;
+	if (off < 0 || (uint64_t)off > total || size > total - (uint64_t)off)
+		return NULL;
+	return f->params + (size_t)l * total + (size_t)off;
 }
 
-/* Copy one value between a frame's param area / registers for the lanes in mask. */
-static void copy_param(struct frame *df, const struct ir_sym *dsym, uint32_t doff,
-		       struct frame *sf, const struct dop *src, uint32_t mask, uint32_t size,
-		       struct launch *L, struct warp *w)
+bool call_operand_fits(const struct dop *o, const struct ir_sym *formal)
+{
+	uint64_t want = ir_sym_bytes(formal);
+	if (o->kind == DOP_SYMADDR && o->space == MS_PARAM_FRAME)
+		return formal->space == MOD_REG ? want <= ir_sym_bytes(o->sym)
+						: want == ir_sym_bytes(o->sym);
+	return want <= 8; /* a register or an immediate: one value */
+}
+
+/* Move one parameter or result of `size` bytes, lane by lane, from a caller's or callee's
+ * operand into a .param slot (to_off) or register (to_reg) of the other frame. Sizes were
+ * matched against the declarations (load, or do_call for indirect calls); the bounds
+ * checks of param_at only keep a mismatch from touching memory outside the frames. */
+static void move_param(struct launch *L, struct warp *w, uint32_t mask, struct frame *sf,
+		       const struct dop *src, const struct ir_sym *src_reg, struct frame *df,
+		       int64_t to_off, const struct dop *to_reg, uint64_t size)
 {
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		uint8_t buf[256] = {0};
-		uint32_t n = size > sizeof buf ? sizeof buf : size;
-		if (src->kind == DOP_SYMADDR && src->space == MS_PARAM_FRAME)
-			memcpy(buf, sf->params + (size_t)l * sf->fn->param_size + src->off, n);
-		else {
-			uint64_t v = op_read(L, w, sf, src, l);
-			memcpy(buf, &v, n > 8 ? 8 : n);
-		}
-		if (dsym && dsym->space == MOD_REG) {
-			uint64_t v = 0;
-			memcpy(&v, buf, n > 8 ? 8 : n);
-			df->regs[(size_t)dsym->slot * LANES + l] = v;
+		uint64_t v = 0;
+		const uint8_t *from = (const uint8_t *)&v;
+		uint64_t n = size;
+		if (src_reg) {
+			v = sf->regs[(size_t)src_reg->slot * LANES + l];
+		} else if (src->kind == DOP_SYMADDR && src->space == MS_PARAM_FRAME) {
+			from = param_at(sf, l, src->off, size);
 		} else {
-			memcpy(df->params + (size_t)l * df->fn->param_size + doff, buf, n);
+			v = op_read(L, w, sf, src, l);
+		}
+		if (from == (const uint8_t *)&v && n > 8)
+			n = 8;
+		if (!from)
+			continue;
+		if (to_reg) {
+			uint64_t r = 0;
+			memcpy(&r, from, n > 8 ? 8 : n);
+			df->regs[(size_t)to_reg->slot * LANES + l] = r;
+		} else {
+			uint8_t *to = param_at(df, l, to_off, size);
+			if (to) {
+				memset(to, 0, size);
+				memcpy(to, from, n);
+			}
 		}
 	}
+}
+
+/* An indirect call reaches its callee only at run time: its operands must fit the
+ * callee's declaration as a direct call's do at load. */
+static bool indirect_call_fits(struct launch *L, const struct dinsn *di, const struct dfunc *fn)
+{
+	const struct ir_func *irf = fn->ir;
+	if (irf->nparams != di->s[1].nelem || irf->nrets != di->d.nelem) {
+		runtime_error(L, 1, "indirect call of '%s' with %u argument(s) and %u result(s); it "
+			      "takes %u and %u", fn->name, di->s[1].nelem, di->d.nelem, irf->nparams,
+			      irf->nrets);
+		return false;
+	}
+	for (uint32_t i = 0; i < irf->nparams + irf->nrets; i++) {
+		bool ret = i >= irf->nparams;
+		const struct ir_sym *p = ret ? irf->rets[i - irf->nparams] : irf->params[i];
+		const struct dop *o = ret ? &di->d.elems[i - irf->nparams] : &di->s[1].elems[i];
+		if (!call_operand_fits(o, p)) {
+			runtime_error(L, 1, "indirect call of '%s': %s '%s' is %llu bytes, and the "
+				      "call's operand does not match it", fn->name,
+				      ret ? "result" : "parameter", p->name,
+				      (unsigned long long)ir_sym_bytes(p));
+			return false;
+		}
+	}
+	return true;
 }
 
 static void do_call(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
@@ -392,6 +442,8 @@ static void do_call(struct launch *L, struct warp *w, struct group *g, const str
 		}
 		callee = &L->P->funcs[idx];
 		mask = same;
+		if (!indirect_call_fits(L, di, callee))
+			return;
 	}
 	if (f->depth + 1 >= MAX_CALL_DEPTH) {
 		rule_break(L, RULE_STACK_OVERFLOW, mask, "call depth %u exceeded calling '%s'",
@@ -409,9 +461,12 @@ static void do_call(struct launch *L, struct warp *w, struct group *g, const str
 		return;
 	}
 	const struct ir_func *irf = callee->ir;
-	for (uint32_t i = 0; i < irf->nparams && i < di->s[1].nelem; i++)
-		copy_param(nf, irf->params[i], callee->param_off[i], f, &di->s[1].elems[i], mask,
-			   param_bytes(irf->params[i]), L, w);
+	for (uint32_t i = 0; i < irf->nparams && i < di->s[1].nelem; i++) {
+		const struct ir_sym *p = irf->params[i];
+		struct dop reg = {.kind = DOP_REG, .slot = (uint32_t)p->slot};
+		move_param(L, w, mask, f, &di->s[1].elems[i], NULL, nf, callee->param_off[i],
+			   p->space == MOD_REG ? &reg : NULL, ir_sym_bytes(p));
+	}
 	nf->caller = f;
 	nf->ret_pc = g->pc + 1;
 	nf->call = di;
@@ -442,23 +497,12 @@ static void do_ret(struct launch *L, struct warp *w, struct group *g, uint32_t m
 	for (uint32_t i = 0; i < irf->nrets && i < call->d.nelem; i++) {
 		const struct dop *dst = &call->d.elems[i];
 		const struct ir_sym *rs = irf->rets[i];
-		uint32_t size = param_bytes(rs);
-		for (uint32_t m = mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
-			uint8_t buf[256] = {0};
-			uint32_t n = size > sizeof buf ? sizeof buf : size;
-			if (rs->space == MOD_REG)
-				memcpy(buf, &f->regs[(size_t)rs->slot * LANES + l], n > 8 ? 8 : n);
-			else
-				memcpy(buf, f->params + (size_t)l * f->fn->param_size + f->fn->ret_off[i], n);
-			if (dst->kind == DOP_SYMADDR && dst->space == MS_PARAM_FRAME)
-				memcpy(cf->params + (size_t)l * cf->fn->param_size + dst->off, buf, n);
-			else if (dst->kind == DOP_REG) {
-				uint64_t v = 0;
-				memcpy(&v, buf, n > 8 ? 8 : n);
-				cf->regs[(size_t)dst->slot * LANES + l] = v;
-			}
-		}
+		struct dop from = {.kind = DOP_SYMADDR, .space = MS_PARAM_FRAME,
+				   .off = f->fn->ret_off[i]};
+		bool to_param = dst->kind == DOP_SYMADDR && dst->space == MS_PARAM_FRAME;
+		if (to_param || dst->kind == DOP_REG)
+			move_param(L, w, mask, f, &from, rs->space == MOD_REG ? rs : NULL, cf,
+				   dst->off, to_param ? NULL : dst, ir_sym_bytes(rs));
 	}
 	g->frame = cf;
 	g->pc = f->ret_pc;

@@ -149,7 +149,9 @@ struct dprog {
 	uint8_t *global_init;       /* initial bytes of module .global variables              */
 	uint32_t global_size;       /* laid out from offset 0 of the module's global block    */
 	/* symbol-address initializers in .global/.const to patch once addresses are known   */
-	struct reloc { uint8_t in_const; uint32_t at; const struct ir_sym *sym; int64_t add; bool generic; } *relocs;
+	/* an address written into an initializer element of `size` bytes at `at` */
+	struct reloc { uint8_t in_const; uint32_t at; const struct ir_sym *sym; int64_t add;
+		       bool generic; uint8_t size; } *relocs;
 	uint32_t nrelocs;
 	bool async_reads_global;    /* a bulk copy reads global memory (its source, or a
 				     * cp.reduce.async.bulk's destination): ordinary global
@@ -342,5 +344,8 @@ void rule_breakv(struct launch *L, enum rule_id r, uint32_t lanes, const char *n
 /* "CTA (x,y,z) thread (x,y,z)" or a range, for the lanes of the current warp */
 void describe_threads(struct launch *L, struct warp *w, uint32_t lanes, struct strbuf *b);
 void runtime_error(struct launch *L, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Whether a call operand (argument or result slot) fits the callee's declared parameter:
+ * a .param variable of the same size (as ptxas demands), or one value of at most 8 bytes. */
+bool call_operand_fits(const struct dop *o, const struct ir_sym *formal);
 
 #endif

@@ -109,6 +109,17 @@ struct ir_sym {
 	struct ir_sym *next_in_scope;
 };
 
+/* Bytes of a variable or parameter: element x vector x elements, saturated at UINT64_MAX
+ * so that a size never wraps (the loader's limits then reject it). */
+static inline uint64_t ir_sym_bytes(const struct ir_sym *s)
+{
+	uint64_t elem = (uint64_t)ir_type_size(s->type) * (uint64_t)(s->vec > 1 ? s->vec : 1);
+	uint64_t n;
+	if (__builtin_mul_overflow(elem, s->is_array ? s->nelem : 1, &n))
+		return UINT64_MAX;
+	return n;
+}
+
 /* A lexical scope: a function body or a nested { } block (inline asm declares in those). */
 struct ir_scope {
 	struct ir_scope *parent;

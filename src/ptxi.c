@@ -262,8 +262,7 @@ static int bind_args(ptxi_module *m, struct launch *L, const struct ptxi_arg *ar
 	for (unsigned i = 0; i < nargs; i++) {
 		const struct ir_sym *p = f->params[i];
 		const struct ptxi_arg *a = &args[i];
-		unsigned psize = (unsigned)ir_type_size(p->type) * (unsigned)(p->vec ? p->vec : 1) *
-				 (unsigned)(p->is_array ? p->nelem : 1);
+		uint64_t psize = ir_sym_bytes(p); /* the loader bounds the block: no wrap */
 		uint64_t v = a->value;
 		unsigned asize = a->size;
 		if (a->kind == PTXI_ARG_BUFFER) {
@@ -283,9 +282,10 @@ static int bind_args(ptxi_module *m, struct launch *L, const struct ptxi_arg *ar
 		if (asize != psize || (a->kind == PTXI_ARG_SCALAR && a->is_float != pfloat && psize >= 4 &&
 				       !p->is_array && p->type != MOD_B32 && p->type != MOD_B64))
 			return usage_error(m, "argument %u ('%s') does not fit parameter '%s' of kernel "
-					   "'%s', which is %s%s (%u byte%s)", i + 1, a->spec ? a->spec : "?",
+					   "'%s', which is %s%s (%llu byte%s)", i + 1, a->spec ? a->spec : "?",
 					   p->name, L->kernel->name, p->is_array ? "an array of " : "",
-					   ir_mod_name(p->type), psize, psize == 1 ? "" : "s");
+					   ir_mod_name(p->type), (unsigned long long)psize,
+					   psize == 1 ? "" : "s");
 		memcpy(L->kparams + p->addr, &v, asize > 8 ? 8 : asize);
 	}
 	return PTXI_OK;
@@ -311,7 +311,7 @@ static void apply_relocs(struct launch *L, uint64_t gbase)
 		a += (uint64_t)r->add;
 		uint8_t *bank = r->in_const ? P->const_bytes : gr ? gr->data : NULL;
 		if (bank)
-			memcpy(bank + r->at, &a, 8);
+			memcpy(bank + r->at, &a, r->size); /* little-endian: the low bytes */
 	}
 }
 
