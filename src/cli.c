@@ -17,6 +17,7 @@
 
 static const char usage_text[] =
 	"usage: ptxi check FILE...\n"
+	"       ptxi explain [TOPIC]   (a concept, an instruction or a rule; alone: the list)\n"
 	"       ptxi run FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
 	"                [--cluster X[,Y[,Z]]] [--shared BYTES] [--arg SPEC]... [--dump N]...\n"
 	"                [--keep-going] [--seed N] [--max-steps N] [--stats]\n"
@@ -341,6 +342,18 @@ out:
 	return status;
 }
 
+/* ptxi explain [TOPIC | --markdown] */
+static int cmd_explain(int argc, char **argv)
+{
+	if (argc > 1)
+		return usage("explain takes one topic ('ptxi explain' lists them)", "");
+	if (argc == 1 && strcmp(argv[0], "--markdown") == 0) {
+		ptxi_explain_markdown(stdout);
+		return 0;
+	}
+	return ptxi_explain(argc ? argv[0] : NULL, stdout, stderr);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -349,6 +362,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 2, argv + 2);
 	if (strcmp(argv[1], "run") == 0)
 		return cmd_run(argc - 2, argv + 2);
+	if (strcmp(argv[1], "explain") == 0)
+		return cmd_explain(argc - 2, argv + 2);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		fputs(usage_text, stdout);
 		return 0;

@@ -353,6 +353,7 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 	L.cfg.keep_going = cfg->keep_going;
 	L.cfg.trace_mbar = cfg->trace_mbarrier || cfg->trace_all;
 	L.cfg.trace_all = cfg->trace_all;
+	L.trace = cfg->trace_out;
 	L.max_steps = cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS;
 	int st = check_shape(m, L.kernel, &L.cfg, cfg);
 	if (st)

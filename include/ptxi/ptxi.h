@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum { PTXI_OK = 0, PTXI_RULE = 1, PTXI_INVALID = 2, PTXI_DEADLOCK = 3 };
 
@@ -56,6 +57,7 @@ struct ptxi_config {
 	uint64_t seed;          /* 0: deterministic default schedule                       */
 	bool keep_going;
 	bool trace_mbarrier, trace_all;
+	FILE *trace_out;        /* where --trace lines go (NULL: stderr)                   */
 };
 
 /* Launch. Returns the exit status; *out (if not NULL) receives the run, for buffers and
@@ -66,5 +68,12 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 const void *ptxi_run_buffer(const ptxi_run *r, unsigned arg, size_t *bytes);
 void ptxi_run_stats(const ptxi_run *r, uint64_t *warp_insns, uint64_t *thread_insns);
 void ptxi_run_free(ptxi_run *r);
+
+/* ptxi explain: what a concept, an instruction or a rule means (src/topics.def, rules.def),
+ * with a live run of its sample. topic NULL lists the topics. Returns PTXI_OK, or
+ * PTXI_INVALID for an unknown topic (the message, with suggestions, goes to err). */
+int ptxi_explain(const char *topic, FILE *out, FILE *err);
+/* docs/explain.md: every concept and instruction, as markdown. */
+void ptxi_explain_markdown(FILE *out);
 
 #endif
