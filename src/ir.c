@@ -1161,6 +1161,10 @@ void ir_header(struct parser *p, struct src_span at, enum header_state next)
 {
 	static const char *const what[] = {"", "'.version'", "'.target'", "'.address_size'"};
 	enum header_state h = p->header;
+	if (next == HDR_VERSION && !p->m->version_span.len)
+		p->m->version_span = at;
+	if (next == HDR_TARGET && !p->m->target_span.len)
+		p->m->target_span = at;
 	if (next == HDR_VERSION) {
 		if (h == HDR_NONE)
 			p->header = HDR_VERSION;

@@ -214,6 +214,7 @@ struct ir_module {
 	struct diag *diag;
 	struct src_file *file;
 	uint32_t version_major, version_minor;  /* .version; 0.0 if missing                 */
+	struct src_span version_span, target_span; /* the first .version and .target words  */
 	char target[64];                        /* first sm_XX target (e.g. "sm_90a")        */
 	uint32_t sm;                            /* numeric: 90 for sm_90 / sm_90a           */
 	bool sm_arch_specific;                  /* the 'a' suffix                            */
