@@ -6,6 +6,8 @@
  */
 #include "interp.h"
 
+#include "ptxi/ptxi.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,10 +249,54 @@ uint32_t popcount32(uint32_t m)
 	return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
+bool launch_charge(struct launch *L, uint64_t bytes, const char *what)
+{
+	if (mem_charge(L->mem, bytes))
+		return true;
+	runtime_error(L, PTXI_INVALID, "%s needs %llu more bytes, past --max-memory %llu (the "
+		      "launch holds %llu)", what, (unsigned long long)bytes,
+		      (unsigned long long)L->mem->limit, (unsigned long long)L->mem->used);
+	return false;
+}
+
+/* What one frame of fn holds on the host: registers and parameters of 32 lanes. */
+static uint64_t frame_bytes(const struct dfunc *fn)
+{
+	return sizeof(struct frame) + (uint64_t)fn->nslots * LANES * sizeof(uint64_t) +
+	       (uint64_t)LANES * (fn->param_size ? fn->param_size : 1);
+}
+
+/* Grow the warp's local memory to `need` bytes per thread (existing bytes kept). */
+static bool local_grow(struct launch *L, struct warp *w, uint32_t need)
+{
+	if (need <= w->local_stride)
+		return true;
+	uint32_t stride = w->local_stride ? w->local_stride : 256;
+	while (stride < need)
+		stride *= 2;
+	uint64_t grow = (uint64_t)LANES * (stride - w->local_stride);
+	if (!launch_charge(L, grow, "local memory"))
+		return false;
+	uint8_t *nl = calloc((size_t)LANES, stride);
+	if (!nl) {
+		mem_release(L->mem, grow);
+		return false;
+	}
+	for (int l = 0; l < LANES && w->local; l++)
+		memcpy(nl + (size_t)l * stride, w->local + (size_t)l * w->local_stride, w->local_top);
+	free(w->local);
+	w->local = nl;
+	w->local_stride = stride;
+	return true;
+}
+
 /* A frame for fn: from the launch's cache when one is free (registers start at zero). */
 static struct frame *frame_new(struct launch *L, struct warp *w, struct dfunc *fn)
 {
 	size_t idx = (size_t)(fn - L->P->funcs);
+	uint32_t need = w->local_top + fn->local_size; /* do_call keeps it within the stack */
+	if (!local_grow(L, w, need))
+		return NULL;
 	struct frame *f = L->frame_cache ? L->frame_cache[idx] : NULL;
 	size_t pbytes = (size_t)LANES * (fn->param_size ? fn->param_size : 1);
 	if (f) {
@@ -263,41 +309,26 @@ static struct frame *frame_new(struct launch *L, struct warp *w, struct dfunc *f
 		f->refs = 0;
 		f->ret_pc = 0;
 	} else {
-		f = calloc(1, sizeof *f);
-		if (!f)
+		if (!launch_charge(L, frame_bytes(fn), "a call frame"))
 			return NULL;
-		f->fn = fn;
-		f->regs = calloc((size_t)fn->nslots * LANES, sizeof(uint64_t));
-		f->params = calloc(pbytes, 1);
-		if (!f->regs || !f->params) {
-			free(f->regs);
-			free(f->params);
+		f = calloc(1, sizeof *f);
+		if (f) {
+			f->fn = fn;
+			f->regs = calloc((size_t)fn->nslots * LANES, sizeof(uint64_t));
+			f->params = calloc(pbytes, 1);
+		}
+		if (!f || !f->regs || !f->params) {
+			if (f) {
+				free(f->regs);
+				free(f->params);
+			}
 			free(f);
+			mem_release(L->mem, frame_bytes(fn));
 			return NULL;
 		}
 	}
 	f->local_base = w->local_top;
-	uint32_t need = w->local_top + fn->local_size;
-	if (need > w->local_stride) {
-		uint32_t stride = w->local_stride ? w->local_stride : 256;
-		while (stride < need)
-			stride *= 2;
-		uint8_t *nl = calloc((size_t)LANES, stride);
-		if (!nl) {
-			free(f->regs);
-			free(f->params);
-			free(f);
-			return NULL;
-		}
-		for (int l = 0; l < LANES && w->local; l++)
-			memcpy(nl + (size_t)l * stride, w->local + (size_t)l * w->local_stride,
-			       w->local_top);
-		free(w->local);
-		w->local = nl;
-		w->local_stride = stride;
-	}
 	w->local_top = need;
-	(void)L;
 	return f;
 }
 
@@ -320,6 +351,7 @@ void frame_cache_free(struct launch *L)
 		struct frame *f = L->frame_cache[i];
 		while (f) {
 			struct frame *next = f->next_free;
+			mem_release(L->mem, frame_bytes(f->fn));
 			free(f->regs);
 			free(f->params);
 			free(f);
@@ -333,8 +365,10 @@ void frame_cache_free(struct launch *L)
 struct frame *sched_base_frame(struct launch *L, struct warp *w)
 {
 	struct frame *f = frame_new(L, w, L->kernel);
-	if (f)
+	if (f) {
 		f->refs = 1;
+		f->stack = L->kernel->local_size + L->kernel->param_size;
+	}
 	return f;
 }
 
@@ -450,6 +484,14 @@ static void do_call(struct launch *L, struct warp *w, struct group *g, const str
 			   MAX_CALL_DEPTH, callee->name);
 		return;
 	}
+	uint64_t stack = (uint64_t)f->stack + callee->local_size + callee->param_size;
+	if (stack > MAX_THREAD_STACK) {
+		rule_break(L, RULE_STACK_OVERFLOW, mask, "calling '%s' at depth %u needs %llu bytes "
+			   "of stack per thread (.local and .param of every active frame); a thread "
+			   "has %u", callee->name, f->depth + 1, (unsigned long long)stack,
+			   MAX_THREAD_STACK);
+		return;
+	}
 	if (mask != g->mask) {
 		g = sched_split(w, g, mask, g->pc);
 		if (!g)
@@ -457,9 +499,11 @@ static void do_call(struct launch *L, struct warp *w, struct group *g, const str
 	}
 	struct frame *nf = frame_new(L, w, callee);
 	if (!nf) {
-		runtime_error(L, 1, "out of memory calling '%s'", callee->name);
+		if (!L->stop)
+			runtime_error(L, 1, "out of memory calling '%s'", callee->name);
 		return;
 	}
+	nf->stack = (uint32_t)stack;
 	const struct ir_func *irf = callee->ir;
 	for (uint32_t i = 0; i < irf->nparams && i < di->s[1].nelem; i++) {
 		const struct ir_sym *p = irf->params[i];

@@ -15,7 +15,7 @@
 /* What one thread's frame may hold: registers (slots of 32 lanes) and .local/.param bytes
  * (the hardware's local memory limit is 512 KiB per thread). */
 #define MAX_SLOTS 65536u
-#define MAX_LOCAL (512u * 1024u)
+#define MAX_LOCAL MAX_THREAD_STACK
 #define MAX_SHARED (227u * 1024u)       /* sm_90: 227 KiB of shared memory per CTA */
 #define MAX_CONST (64u * 1024u)         /* the .const bank                         */
 #define MAX_GLOBAL_VARS (1u << 30)      /* module .global variables, 1 GiB         */
@@ -56,6 +56,15 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 static uint64_t sym_size(const struct ir_sym *s)
 {
 	return ir_sym_bytes(s);
+}
+
+/* "N bytes" for messages; a saturated size says so. */
+static const char *bytes_text(uint64_t n, char buf[40])
+{
+	if (n == UINT64_MAX)
+		return "2^64 bytes or more";
+	snprintf(buf, 40, "%llu bytes", (unsigned long long)n);
+	return buf;
 }
 
 static uint32_t sym_align(const struct ir_sym *s)
@@ -170,9 +179,9 @@ static void place_shared(struct loader *ld, struct ir_sym *s)
 	uint64_t used = P->shared_static;
 	s->addr = place(&used, s);
 	if (used > MAX_SHARED) {
-		lerr(ld, s->span, "shared variable '%s' (%llu bytes) takes static shared memory past "
-		     "the %u bytes of an sm_90 CTA", s->name, (unsigned long long)sym_size(s),
-		     MAX_SHARED);
+		char b[40];
+		lerr(ld, s->span, "shared variable '%s' (%s) takes static shared memory past the %u "
+		     "bytes of an sm_90 CTA", s->name, bytes_text(sym_size(s), b), MAX_SHARED);
 		return;
 	}
 	P->shared_static = (uint32_t)used;
@@ -187,9 +196,9 @@ static void place_const_or_global(struct loader *ld, struct ir_sym *s)
 	s->addr = place(&used, s);
 	uint32_t limit = is_const ? MAX_CONST : MAX_GLOBAL_VARS;
 	if (used > limit) {
-		lerr(ld, s->span, "variable '%s' (%llu bytes) takes the module's %s variables past %u "
-		     "bytes", s->name, (unsigned long long)sym_size(s),
-		     is_const ? ".const" : ".global", limit);
+		char b[40];
+		lerr(ld, s->span, "variable '%s' (%s) takes the module's %s variables past %u bytes",
+		     s->name, bytes_text(sym_size(s), b), is_const ? ".const" : ".global", limit);
 		return;
 	}
 	*size = (uint32_t)used;
@@ -329,13 +338,14 @@ static void layout_function(struct loader *ld, struct dfunc *df, const struct ir
 	if (slot_total > MAX_SLOTS)
 		lerr(ld, f->span, "function '%s' declares %llu registers; ptxi supports up to %u",
 		     df->name, (unsigned long long)slot_total, MAX_SLOTS);
+	char b[40];
 	if (local > MAX_LOCAL || param > MAX_LOCAL)
-		lerr(ld, f->span, "function '%s' needs %llu bytes of %s per thread; the limit is %u",
-		     df->name, (unsigned long long)(local > MAX_LOCAL ? local : param),
+		lerr(ld, f->span, "function '%s' needs %s of %s per thread; the limit is %u",
+		     df->name, bytes_text(local > MAX_LOCAL ? local : param, b),
 		     local > MAX_LOCAL ? ".local memory" : "parameters", MAX_LOCAL);
 	if (kparam > MAX_KPARAM)
-		lerr(ld, f->span, "kernel '%s' has %llu bytes of parameters; the limit is %u",
-		     df->name, (unsigned long long)kparam, MAX_KPARAM);
+		lerr(ld, f->span, "kernel '%s' has %s of parameters; the limit is %u", df->name,
+		     bytes_text(kparam, b), MAX_KPARAM);
 	/* within the limits now (or reported): the sizes fit 32 bits */
 	df->local_size = (uint32_t)align_up(local > MAX_LOCAL ? 0 : local, 16);
 	df->param_size = (uint32_t)align_up(param > MAX_LOCAL ? 0 : param, 8);

@@ -36,6 +36,7 @@ struct ptxi_run {
 	size_t *buf_size;
 	unsigned nargs;
 	uint64_t warp_insns, thread_insns;
+	uint64_t peak_memory;
 };
 
 static void sink_adapter(void *ctx, enum diag_level level, const char *text)
@@ -98,7 +99,13 @@ static ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx, bo
 		return NULL;
 	if (src_file_read(&m->file, path) != 0) {
 		char msg[512];
-		snprintf(msg, sizeof msg, "ptxi: error: cannot read '%s': %s\n", path, strerror(errno));
+		if (errno == EFBIG)
+			snprintf(msg, sizeof msg, "ptxi: error: cannot read '%s': larger than the %zu "
+				 "MiB ptxi reads (%zu MiB from a pipe or device)\n", path,
+				 SRC_MAX_BYTES >> 20, SRC_MAX_STREAM >> 20);
+		else
+			snprintf(msg, sizeof msg, "ptxi: error: cannot read '%s': %s\n", path,
+				 strerror(errno));
 		sink_adapter(m, DIAG_ERROR, msg);
 		ptxi_module_free(m);
 		return NULL;
@@ -246,6 +253,17 @@ static int check_shape(ptxi_module *m, struct dfunc *k, struct launch_config *c,
 	return PTXI_OK;
 }
 
+/* A device allocation that failed: past --max-memory, or the host is out of memory. */
+static int memory_error(ptxi_module *m, const struct memory *mem, uint64_t bytes,
+			const char *what)
+{
+	if (mem->limit && mem->used + bytes > mem->limit)
+		return usage_error(m, "%s needs %llu bytes, past --max-memory %llu (the launch "
+				   "holds %llu)", what, (unsigned long long)bytes,
+				   (unsigned long long)mem->limit, (unsigned long long)mem->used);
+	return usage_error(m, "out of memory for %s (%llu bytes)", what, (unsigned long long)bytes);
+}
+
 /* Bind --arg values to kernel parameters: sizes must agree. */
 static int bind_args(ptxi_module *m, struct launch *L, const struct ptxi_arg *args,
 		     unsigned nargs, ptxi_run *run)
@@ -270,7 +288,7 @@ static int bind_args(ptxi_module *m, struct launch *L, const struct ptxi_arg *ar
 			snprintf(name, sizeof name, "arg%u", i);
 			v = mem_alloc(L->mem, a->bytes, name);
 			if (!v)
-				return usage_error(m, "out of memory for argument %u (%zu bytes)", i, a->bytes);
+				return memory_error(m, L->mem, a->bytes, a->spec ? a->spec : name);
 			struct region *r = mem_find(L->mem, v, 1);
 			if (a->init && a->bytes)
 				memcpy(r->data, a->init, a->bytes);
@@ -315,18 +333,43 @@ static void apply_relocs(struct launch *L, uint64_t gbase)
 	}
 }
 
-int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi_arg *args,
-		unsigned nargs, ptxi_run **out)
+/* The decoded program, loaded at the first launch. NULL (reported) if it cannot run. */
+static struct dprog *module_prog(ptxi_module *m)
 {
-	if (out)
-		*out = NULL;
-	if (!m->ir || m->diag.nerrors)
-		return PTXI_INVALID;
+	if (!m->ir || m->diag.nerrors) {
+		usage_error(m, "the module has errors: it cannot be launched");
+		return NULL;
+	}
 	if (!m->load_tried) {
 		m->load_tried = true;
 		m->prog = load_program(m->ir);
+		return m->prog; /* the loader reported why not */
 	}
 	if (!m->prog)
+		usage_error(m, "the module cannot be launched: the loader rejected it (at its first "
+			    "launch)");
+	return m->prog;
+}
+
+int ptxi_kernel_params(ptxi_module *m, const char *kernel, size_t *sizes, unsigned max,
+		       unsigned *ptr_size)
+{
+	unsigned errors = m->diag.nerrors;
+	struct dfunc *k = module_prog(m) ? find_kernel(m, kernel) : NULL;
+	m->diag.nerrors = errors;
+	if (!k)
+		return -1;
+	const struct ir_func *f = k->ir;
+	for (unsigned i = 0; i < f->nparams && i < max; i++)
+		sizes[i] = (size_t)ir_sym_bytes(f->params[i]);
+	*ptr_size = m->ir->address_size == 32 ? 4 : 8;
+	return (int)f->nparams;
+}
+
+static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi_arg *args,
+		  unsigned nargs, ptxi_run **out)
+{
+	if (!module_prog(m))
 		return PTXI_INVALID;
 	struct launch L;
 	memset(&L, 0, sizeof L);
@@ -369,18 +412,27 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 		ptxi_run_free(run);
 		return usage_error(m, "out of memory");
 	}
+	L.mem->limit = cfg->max_memory == UINT64_MAX ? 0
+		       : cfg->max_memory		 ? cfg->max_memory
+							 : PTXI_DEFAULT_MAX_MEMORY;
 	uint64_t gbase = 0;
 	if (m->prog->global_size) {
 		gbase = mem_alloc(L.mem, m->prog->global_size, "module .global");
-		memcpy(mem_find(L.mem, gbase, 1)->data, m->prog->global_init, m->prog->global_size);
+		if (gbase)
+			memcpy(mem_find(L.mem, gbase, 1)->data, m->prog->global_init,
+			       m->prog->global_size);
+		else
+			st = memory_error(m, L.mem, m->prog->global_size, "the module's .global variables");
 	}
-	st = bind_args(m, &L, args, nargs, run);
+	if (st == PTXI_OK)
+		st = bind_args(m, &L, args, nargs, run);
 	if (st == PTXI_OK) {
 		apply_relocs(&L, gbase);
 		st = sched_launch(&L);
 	}
 	run->warp_insns = L.steps;
 	run->thread_insns = L.thread_steps;
+	run->peak_memory = L.mem->peak;
 	free(L.kparams);
 	for (uint32_t i = 0; i < L.nmbars; i++)
 		free(L.mbars[i]);
@@ -408,6 +460,25 @@ void ptxi_run_stats(const ptxi_run *r, uint64_t *warp_insns, uint64_t *thread_in
 {
 	*warp_insns = r->warp_insns;
 	*thread_insns = r->thread_insns;
+}
+
+int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi_arg *args,
+		unsigned nargs, ptxi_run **out)
+{
+	/* a launch's errors are its own: the module keeps the counts of its load */
+	unsigned errors = m->diag.nerrors;
+	bool suppressed = m->diag.suppressed;
+	if (out)
+		*out = NULL;
+	int st = launch(m, cfg, args, nargs, out);
+	m->diag.nerrors = errors;
+	m->diag.suppressed = suppressed;
+	return st;
+}
+
+uint64_t ptxi_run_peak_memory(const ptxi_run *r)
+{
+	return r->peak_memory;
 }
 
 void ptxi_run_free(ptxi_run *r)
