@@ -21,11 +21,12 @@ static const char usage_text[] =
 	"       ptxi explain [TOPIC]   (a concept, an instruction or a rule; alone: the list)\n"
 	"       ptxi run FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
 	"                [--cluster X[,Y[,Z]]] [--shared BYTES] [--arg SPEC]... [--dump N]...\n"
-	"                [--keep-going] [--seed N] [--max-steps N] [--max-memory BYTES]\n"
-	"                [--stats] [--trace mbarrier|all]\n"
+	"                [--keep-going] [--no-race] [--seed N] [--max-steps N]\n"
+	"                [--max-memory BYTES] [--stats] [--trace mbarrier|all]\n"
 	"  --arg SPEC   u8: u16: u32: u64: s32: s64: f32: f64: VALUE (decimal or 0x hex),\n"
 	"               buf:BYTES (zero-filled device buffer), file:PATH (buffer with the file)\n"
 	"  --dump N     after the launch, print argument N's buffer as u32 words (hex)\n"
+	"  --no-race    turn off the data-race detector (happens-before, on by default)\n"
 	"  --max-memory BYTES  host memory the launch may hold (device buffers, shared and\n"
 	"               local memory, frames, shadow state); default 4 GiB, 0 for no limit\n"
 	"exit status: 0 ok, 1 a PTX rule was broken, 2 invalid input or usage, 3 deadlock or\n"
@@ -293,6 +294,9 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 				return usage("bad --trace '%s' (mbarrier or all)", v);
 		} else if (strcmp(a, "--keep-going") == 0) {
 			o->cfg.keep_going = true;
+			continue;
+		} else if (strcmp(a, "--no-race") == 0) {
+			o->cfg.no_race = true;
 			continue;
 		} else if (strcmp(a, "--stats") == 0) {
 			o->stats = true;

@@ -9,6 +9,7 @@
 #include "exec.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "race.h"
 
 static uint64_t size_mask(int size)
 {
@@ -223,10 +224,13 @@ void exec_move(struct launch *L, struct warp *w, struct frame *f, const struct d
 
 /* ---- memory -------------------------------------------------------------------------- */
 
-/* Resolve one lane's access; frame params live in the frame, not in mem_access. */
+/* Resolve one lane's access, and check it for data races (`newv`: what a store writes);
+ * frame params live in the frame, not in mem_access. */
 static uint8_t *lane_bytes(struct launch *L, struct warp *w, struct frame *f,
-			   const struct dinsn *di, uint32_t lane, uint32_t size, bool write)
+			   const struct dinsn *di, uint32_t lane, uint32_t size, enum race_kind kind,
+			   const void *newv)
 {
+	bool write = kind != RACE_READ;
 	uint64_t a = op_addr(L, w, f, &di->s[0], lane);
 	if (di->space == MS_PARAM_FRAME) {
 		/* written so that no sum wraps: a = -4 is far outside, not at 0 */
@@ -241,7 +245,8 @@ static uint8_t *lane_bytes(struct launch *L, struct warp *w, struct frame *f,
 	struct access acc;
 	if (!mem_access(L, w, lane, (enum mspace)di->space, a, size, write, &acc))
 		return NULL;
-	return acc.p;
+	race_access(L, w, lane, &acc, size, kind, newv);
+	return L->stop ? NULL : acc.p;
 }
 
 static void exec_ld(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
@@ -251,7 +256,7 @@ static void exec_ld(struct launch *L, struct warp *w, struct frame *f, const str
 	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		uint8_t *p = lane_bytes(L, w, f, di, l, es * n, false);
+		uint8_t *p = lane_bytes(L, w, f, di, l, es * n, RACE_READ, NULL);
 		if (!p)
 			return;
 		for (uint32_t i = 0; i < n; i++) {
@@ -268,16 +273,24 @@ static void exec_st(struct launch *L, struct warp *w, struct frame *f, const str
 {
 	enum ir_mod t = (enum ir_mod)di->type;
 	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec;
+	uint8_t bytes[4 * 16];
+	if (es * n > sizeof bytes) {
+		runtime_error(L, 2, "internal error: a %u-byte store", es * n);
+		return;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		uint8_t *p = lane_bytes(L, w, f, di, l, es * n, true);
-		if (!p)
-			return;
+		memset(bytes, 0, sizeof bytes);
 		for (uint32_t i = 0; i < n; i++) {
 			const struct dop *s = di->s[1].kind == DOP_VEC ? &di->s[1].elems[i] : &di->s[1];
 			uint64_t v = op_read(L, w, f, s, l);
-			memcpy(p + i * es, &v, es > 8 ? 8 : es);
+			memcpy(bytes + i * es, &v, es > 8 ? 8 : es);
 		}
+		uint8_t *p = lane_bytes(L, w, f, di, l, es * n, RACE_WRITE, bytes);
+		if (!p)
+			return;
+		for (uint32_t i = 0; i < n; i++)
+			memcpy(p + i * es, bytes + i * es, es > 8 ? 8 : es);
 	}
 }
 
@@ -343,7 +356,7 @@ static void exec_atom(struct launch *L, struct warp *w, struct frame *f, const s
 	bool is_red = di->op == OP_RED;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		uint8_t *p = lane_bytes(L, w, f, di, l, size, true);
+		uint8_t *p = lane_bytes(L, w, f, di, l, size, RACE_RMW, NULL);
 		if (!p)
 			return;
 		uint64_t old = 0;

@@ -17,6 +17,7 @@
 #include "exec.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "race.h"
 
 static bool need_lanes(struct launch *L, struct warp *w, struct group *g, uint32_t member,
 		       uint32_t mask)
@@ -236,6 +237,7 @@ void bar_check(struct launch *L, struct cta *c, uint32_t id)
 	if (b->arrived == 0 || b->arrived < need)
 		return;
 	/* Release: every group parked on this barrier moves past it (bar.red gets results). */
+	race_bar_done(L, c, id);
 	for (uint32_t i = 0; i < c->nwarps; i++) {
 		struct warp *w = &c->warps[i];
 		for (struct group *g = w->groups; g; g = g->next) {
@@ -249,6 +251,7 @@ void bar_check(struct launch *L, struct cta *c, uint32_t id)
 				for (uint32_t m = g->mask; m; m &= m - 1)
 					op_write(g->frame, &di->d, (uint32_t)__builtin_ctz(m), r);
 			}
+			race_bar_acquire(L, w, g->mask, id);
 			g->state = G_READY;
 			g->pc++;
 		}
@@ -290,6 +293,7 @@ static bool exec_bar(struct launch *L, struct warp *w, struct group *g, const st
 			return false;
 	}
 	b->arrived += (uint32_t)__builtin_popcount(mask);
+	race_bar_arrive(L, w, mask, (uint32_t)id);
 	if (red) { /* red_and counts true lanes: the AND holds when all arrivals were true */
 		const struct dop *p = &di->s[di->nsrc - 1];
 		for (uint32_t m = mask; m; m &= m - 1) {
@@ -319,6 +323,7 @@ void cluster_bar_check(struct launch *L, struct cluster *cl)
 	cl->cbar_phase++;
 	cl->cbar_arrived = 0;
 	L->epoch++;
+	race_cbar_done(L, cl);
 	for (uint32_t i = 0; i < cl->nctas; i++) {
 		struct cta *c = &cl->ctas[i];
 		for (uint32_t k = 0; k < c->nwarps; k++) {
@@ -347,8 +352,10 @@ static bool exec_cluster_bar(struct launch *L, struct warp *w, struct group *g,
 				return false;
 		}
 		uint32_t fresh = mask & ~twice;
-		if (di->sem != MOD_RELAXED) /* a release arrive publishes the CTA's inits */
+		if (di->sem != MOD_RELAXED) { /* a release arrive publishes the CTA's inits */
 			mbar_fence_init(L, w->cta);
+			race_cbar_arrive(L, w, fresh);
+		}
 		w->cbar_arrived |= fresh;
 		w->cbar_waitable |= fresh;
 		for (uint32_t m = fresh; m; m &= m - 1)
@@ -367,6 +374,7 @@ static bool exec_cluster_bar(struct launch *L, struct warp *w, struct group *g,
 		}
 	}
 	w->cbar_waitable &= ~mask;
+	race_cbar_acquire(L, w, mask);
 	g->pc++;
 	return true;
 }
@@ -423,6 +431,8 @@ bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct d
 			exec_match(L, w, f, di, mask);
 		else if (op == OP_REDUX_SYNC)
 			exec_redux(L, w, f, di, mask);
+		else if (op == OP_BAR_WARP_SYNC)
+			race_warp_sync(L, w, mask);
 		g->pc++;
 		return true;
 	case OP_ELECT_SYNC: {
@@ -467,6 +477,7 @@ bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct d
 			mem_proxy_fence(w->cta);
 		if ((di->flags & DF_PROXY) && (di->space == MS_GLOBAL || di->space == MS_GENERIC))
 			mem_proxy_fence_global(L->mem);
+		race_fence(L, w, mask);
 		g->pc++;
 		return true;
 	case OP_NANOSLEEP: {
@@ -478,6 +489,7 @@ bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct d
 	case OP_MEMBAR:
 		if (releases_cluster(di))
 			mbar_fence_init(L, w->cta);
+		race_fence(L, w, mask);
 		g->pc++;
 		return true;
 	case OP_GRIDDEPCONTROL:

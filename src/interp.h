@@ -270,11 +270,13 @@ struct launch_config {
 	uint64_t max_steps;
 	uint64_t seed;
 	bool keep_going;
+	bool no_race;               /* --no-race: the data-race detector is off               */
 	bool trace_mbar, trace_all;
 };
 
 struct event;
 struct landed;
+struct race;
 
 struct launch {
 	struct dprog *P;
@@ -314,6 +316,7 @@ struct launch {
 	const struct dinsn *ci;
 	uint32_t cmask;
 	FILE *trace;
+	struct race *race;          /* the data-race detector's state (race.c), NULL if off   */
 	struct frame **frame_cache; /* per dfunc index: frames to reuse (no malloc churn)     */
 };
 

@@ -27,6 +27,7 @@
 
 #include "async.h"
 #include "memory.h"
+#include "race.h"
 
 #define TOKEN_MAGIC 0xB7ull
 
@@ -196,6 +197,7 @@ static bool maybe_complete(struct launch *L, struct mbar *mb)
 	if (mb->pending != 0 || mb->tx != 0 || mb->cp_hold)
 		return false;
 	mb->phase++;
+	race_mbar_done(L, mb);
 	mb->pending = mb->expected;
 	mb->tx_expected = 0;
 	mb->observed_prev = false;
@@ -517,6 +519,7 @@ static void arrive_combined(struct launch *L, struct warp *w, struct frame *f,
 			return;
 	}
 	int64_t pending_before = mb->pending;
+	race_mbar_arrive(L, w, lanes, mb);
 	if (drop)
 		mb->expected -= total;
 	mb->pending -= total;
@@ -746,6 +749,8 @@ static bool exec_wait(struct launch *L, struct warp *w, struct group *g, const s
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		bool r = wait_lane(L, di, mbs[l], op_read(L, w, f, &di->s[1], l), l);
+		if (r && mbs[l]->valid)
+			race_mbar_acquire(L, w, l, mbs[l], (di->flags & DF_PARITY) && mbs[l]->phase == 0);
 		op_write(f, &di->d, l, r);
 	}
 	if (L->cfg.trace_mbar)
@@ -957,6 +962,7 @@ void mbar_async_arrive(struct launch *L, struct cta *c, uint32_t off, bool noinc
 	} else {
 		mb->pending--;
 	}
+	race_mbar_arrive(L, L->cw, L->cmask, mb);
 	L->epoch++;
 	maybe_complete(L, mb);
 	trace_update(L, L->cw, L->cmask, "the copies landed: arrive-on", "1 arrival", mb, &before);

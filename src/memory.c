@@ -310,6 +310,8 @@ bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace spa
 		if (!r)
 			return out_of_bounds(L, lane, space, addr, size, "every allocation");
 		out->p = r->data + (addr - r->base);
+		out->region = r;
+		out->addr = addr;
 		if (write && L->P->async_reads_global)
 			dirty_mark(&r->proxy_dirty, r->size, addr - r->base, size);
 		if (async_watching(L))

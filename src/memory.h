@@ -59,6 +59,8 @@ struct access {
 	struct cta *cta;    /* shared accesses                                                */
 	uint32_t off;       /* shared offset                                                  */
 	enum mspace space;  /* resolved space (generic addresses are resolved)               */
+	struct region *region; /* global accesses: the allocation, and the address in it      */
+	uint64_t addr;
 };
 
 /* Resolve an access of `size` bytes at `addr` in `space` for `lane` of the current warp.

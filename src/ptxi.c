@@ -394,6 +394,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	L.cfg.dyn_shared = cfg->dyn_shared;
 	L.cfg.seed = cfg->seed;
 	L.cfg.keep_going = cfg->keep_going;
+	L.cfg.no_race = cfg->no_race;
 	L.cfg.trace_mbar = cfg->trace_mbarrier || cfg->trace_all;
 	L.cfg.trace_all = cfg->trace_all;
 	L.trace = cfg->trace_out;

@@ -13,6 +13,7 @@
 #include "exec.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "race.h"
 
 #define QUANTUM 512          /* instructions a warp runs before the next one's turn      */
 /* A deadlock: time-out rounds in a row with no progress, until either limit. Bounded
@@ -589,8 +590,9 @@ int sched_launch(struct launch *L)
 			  k->grid[2] / k->cluster[2]};
 	L->rng = k->seed ? k->seed * 0x9E3779B97F4A7C15ull + 1 : 0x2545F4914F6CDD1Dull;
 	L->frame_cache = calloc(L->P->nfuncs ? L->P->nfuncs : 1, sizeof *L->frame_cache);
-	if (!L->frame_cache) {
+	if (!L->frame_cache || (!k->no_race && !race_begin(L))) {
 		runtime_error(L, 1, "out of memory");
+		frame_cache_free(L);
 		return L->status;
 	}
 	for (uint32_t z = 0; z < nc[2]; z++)
@@ -598,17 +600,19 @@ int sched_launch(struct launch *L)
 			for (uint32_t x = 0; x < nc[0]; x++) {
 				struct cluster cl;
 				uint32_t cid[3] = {x, y, z};
-				bool ok = setup_cluster(L, &cl, cid);
+				bool ok = setup_cluster(L, &cl, cid) && race_cluster_begin(L, &cl);
 				if (!ok && !L->stop)
 					runtime_error(L, 1, "out of memory setting up a cluster");
 				else
 					run_cluster(L, &cl);
 				async_reset(L);
+				race_cluster_end(L, &cl);
 				free_cluster(&cl);
 				if (L->stop || L->status == 3)
 					goto out;
 			}
 out:
+	race_end(L);
 	frame_cache_free(L);
 	return L->status;
 }

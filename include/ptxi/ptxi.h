@@ -59,6 +59,7 @@ struct ptxi_config {
 				 * default, PTXI_DEFAULT_MAX_MEMORY; UINT64_MAX: no limit)   */
 	uint64_t seed;          /* 0: deterministic default schedule                       */
 	bool keep_going;
+	bool no_race;           /* turn the data-race detector off (it is on by default)   */
 	bool trace_mbarrier, trace_all;
 	FILE *trace_out;        /* where --trace lines go (NULL: stderr)                   */
 };

@@ -46,6 +46,8 @@ first break). A wait rule that a polling loop would break on every iteration is 
 per barrier. Deadlocks (exit 3) are not rules; their report names the barrier, its state and
 the waiting threads (`tests/rules/deadlock/`).
 
+Rule `data-race` (on by default; `--no-race` turns it off) follows the happens-before model
+of `races.md`: which operations order which, and what the detector does not see.
 Where ptxi follows the manual rather than the H100, see `hardware-vs-manual.md`.
 Each rule has programs under `tests/rules/<rule-name>/`: some that break it, and `ok_*` ones
 that show the correct pattern running clean (`tests/rules/README`).

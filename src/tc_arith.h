@@ -1,0 +1,93 @@
+/*
+ * tc_arith.h - the H100 tensor cores' arithmetic, bit for bit, as a pure library: one output
+ * element of an MMA from a row of A, a column of B and the accumulator c
+ * (docs/tensor-cores.md, ../shared/spec/tensor-h100.md). mma.sync, wmma and wgmma all compute
+ * through it; nothing here knows about registers, fragments or threads.
+ */
+#ifndef PTXI_TC_ARITH_H
+#define PTXI_TC_ARITH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * Element types of the A and B operands. An element is passed as its raw bits in the low bits
+ * of a uint32_t (a tf32 element as the whole 32-bit word: its low 13 bits are ignored, as the
+ * hardware ignores them).
+ */
+#define TC_ELEMS(X)      \
+	X(F16, "f16")    \
+	X(BF16, "bf16")  \
+	X(TF32, "tf32")  \
+	X(E4M3, "e4m3")  \
+	X(E5M2, "e5m2")  \
+	X(S8, "s8")      \
+	X(U8, "u8")      \
+	X(S4, "s4")      \
+	X(U4, "u4")      \
+	X(B1, "b1")
+
+enum tc_elem {
+#define X(name, spelling) TC_##name,
+	TC_ELEMS(X)
+#undef X
+	TC__COUNT
+};
+
+/* "f16", "e4m3", ...; NULL for a value outside the enum. */
+const char *tc_elem_name(enum tc_elem t);
+
+/* True for the floating-point element types (f16, bf16, tf32, e4m3, e5m2). */
+bool tc_elem_is_float(enum tc_elem t);
+
+/*
+ * Products summed in one block FMA for these inputs: 16 (f16, bf16), 8 (tf32), 32 (fp8 as
+ * wgmma computes it natively).
+ */
+unsigned tc_block_size(enum tc_elem t);
+
+/*
+ * d = c + sum over i < k of a[i] * b[i], with an f32 accumulator (c and the result are f32
+ * bits). The k products go block after block (tc_block_size of the A type; a shorter k is
+ * one block), each block's result the next block's c: exact products aligned to the largest
+ * exponent, truncated 25 (fp8: 13) fraction bits below it, summed, rounded toward zero.
+ * A and B may differ only between e4m3 and e5m2. NaN gives 0x7fffffff; every zero is +0.
+ */
+uint32_t tc_dot_f32(enum tc_elem ta, enum tc_elem tb, const uint32_t *a, const uint32_t *b,
+		    unsigned k, uint32_t c);
+
+/* The same with an f16 accumulator: c and the result are f16 bits, each block rounded to
+ * nearest even; NaN gives 0x7fff. */
+uint16_t tc_dot_f16(enum tc_elem ta, enum tc_elem tb, const uint32_t *a, const uint32_t *b,
+		    unsigned k, uint16_t c);
+
+/*
+ * mma.sync with fp8 inputs and an f32 accumulator, as ptxas emulates it on sm_90: the
+ * elements are widened to f16 (exactly); d1 = f16 block over k in {0,1,4,5,8,9,...} with
+ * c = +0, d2 = f16 block over the other k with c = d1, result = d2 + c rounded to nearest
+ * (an fp32 add). k is a multiple of 4 (32 for m16n8k32).
+ */
+uint32_t tc_dot_fp8_sm90_f32(enum tc_elem ta, enum tc_elem tb, const uint32_t *a,
+			     const uint32_t *b, unsigned k, uint32_t c);
+
+/*
+ * Integer MMA: c + sum a[i] * b[i] for s8/u8/s4/u4 elements (raw bits in the low 8 or 4 bits,
+ * A and B types independent), exact; the result wraps to 32 bits, or with satfinite the exact
+ * final sum is clamped to the s32 range.
+ */
+int32_t tc_dot_int(enum tc_elem ta, enum tc_elem tb, const uint32_t *a, const uint32_t *b,
+		   unsigned k, int32_t c, bool satfinite);
+
+/* b1 MMA: c + sum over the 32-bit words of popc(a[i] AND b[i]) (or XOR), wrapping. */
+enum tc_bop { TC_BOP_AND, TC_BOP_XOR };
+int32_t tc_dot_b1(enum tc_bop op, const uint32_t *a, const uint32_t *b, unsigned nwords,
+		  int32_t c);
+
+/*
+ * f64 MMA: a chain of fused multiply-adds in k order, d = fma(a[i], b[i], d) from d = c.
+ * A NaN operand propagates (quieted; B's before the accumulator's before A's); an invalid
+ * operation gives 0xfff8000000000000.
+ */
+uint64_t tc_dot_f64(const uint64_t *a, const uint64_t *b, unsigned k, uint64_t c);
+
+#endif
