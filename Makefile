@@ -66,7 +66,7 @@ fuzz: $(FUZZ_BUILD)/build.ninja
 	for h in check run; do \
 	  mkdir -p $(FUZZ_BUILD)/corpus-$$h && \
 	  ASAN_OPTIONS=detect_leaks=0 $(FUZZ_BUILD)/fuzz_$$h -dict=$(FUZZ_BUILD)/ptx.dict \
-	    -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=2048 -max_len=65536 \
+	    -max_total_time=$(FUZZ_SECONDS) -timeout=60 -rss_limit_mb=2048 -max_len=65536 \
 	    -artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus-$$h $(FUZZ_SEEDS) || exit 1; \
 	done
 

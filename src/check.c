@@ -2793,11 +2793,7 @@ static void build_tables(struct ck *c)
 
 struct ck *check_begin(struct ir_module *m)
 {
-	struct ck *c = calloc(1, sizeof *c);
-	if (!c) {
-		fputs("ptxi: out of memory\n", stderr);
-		exit(4);
-	}
+	struct ck *c = arena_xcalloc(1, sizeof *c);
 	c->m = m;
 	c->ver = m->version_major * 10 + (m->version_minor < 10 ? m->version_minor : 9);
 	c->sm = m->sm;
@@ -2806,8 +2802,26 @@ struct ck *check_begin(struct ir_module *m)
 	return c;
 }
 
+/* A kernel's parameter block, laid out as the loader does, fits PTX_MAX_KPARAM: `ptxi
+ * check` and `ptxi run` agree on it. */
+static void kparam_check(struct ck *c, const struct ir_func *f)
+{
+	uint64_t used = 0;
+	for (uint32_t i = 0; i < f->nparams; i++)
+		if (f->params[i]->space != MOD_REG)
+			ir_place(&used, f->params[i]);
+	if (used <= PTX_MAX_KPARAM)
+		return;
+	char n[32];
+	snprintf(n, sizeof n, "%llu", (unsigned long long)used);
+	error(c, f->span, "kernel '%s' has %s bytes of parameters; the limit is %u", f->sym->name,
+	      used == UINT64_MAX ? "2^64 or more" : n, PTX_MAX_KPARAM);
+}
+
 void check_func(struct ck *c, const struct ir_func *f)
 {
+	if (f->is_entry)
+		kparam_check(c, f);
 	for (uint32_t i = 0; i < f->ninsns; i++)
 		check_insn(c, &f->insns[i]);
 }

@@ -390,15 +390,7 @@ static inline const char *txt(struct parser *p, struct src_span s)
 #define NAME_FMT "%.*s%s"
 #define NAME_ARG(s, n) (int)((n) > 200 ? 200 : (n)), (s), ((n) > 200 ? "..." : "")
 
-static void *xrealloc(void *old, size_t n)
-{
-	void *q = realloc(old, n);
-	if (!q) {
-		fputs("ptxi: out of memory\n", stderr);
-		exit(4);
-	}
-	return q;
-}
+#define xrealloc arena_xrealloc /* out of memory jumps to the library's entry point */
 
 static void opush(struct parser *p, const struct ir_operand *o, uint8_t flags)
 {
@@ -2235,11 +2227,7 @@ struct ir_module *ir_parse(struct arena *a, struct diag *d, struct src_file *fil
 	m->diag = d;
 	m->file = file;
 	unsigned errors0 = d->nerrors;
-	struct parser *p = calloc(1, sizeof *p);
-	if (!p) {
-		fputs("ptxi: out of memory\n", stderr);
-		exit(4);
-	}
+	struct parser *p = arena_xcalloc(1, sizeof *p);
 	p->m = m;
 	p->a = a;
 	p->d = d;

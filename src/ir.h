@@ -109,6 +109,9 @@ struct ir_sym {
 	struct ir_sym *next_in_scope;
 };
 
+/* A kernel's parameter block: 32,764 bytes (CUDA 12.1 and later on sm_70 and later). */
+#define PTX_MAX_KPARAM 32764u
+
 /* Bytes of a variable or parameter: element x vector x elements, saturated at UINT64_MAX
  * so that a size never wraps (the loader's limits then reject it). */
 static inline uint64_t ir_sym_bytes(const struct ir_sym *s)
@@ -118,6 +121,23 @@ static inline uint64_t ir_sym_bytes(const struct ir_sym *s)
 	if (__builtin_mul_overflow(elem, s->is_array ? s->nelem : 1, &n))
 		return UINT64_MAX;
 	return n;
+}
+
+/* The byte alignment of a variable or parameter: declared, else its element's. */
+static inline uint64_t ir_sym_align(const struct ir_sym *s)
+{
+	uint64_t a = s->align ? s->align
+			      : (uint64_t)ir_type_size(s->type) * (uint64_t)(s->vec > 1 ? s->vec : 1);
+	return a ? a : 1;
+}
+
+/* Offset s takes after `used` bytes of its space; *used grows past it (both saturate). */
+static inline uint64_t ir_place(uint64_t *used, const struct ir_sym *s)
+{
+	uint64_t a = ir_sym_align(s), size = ir_sym_bytes(s);
+	uint64_t at = *used > UINT64_MAX - (a - 1) ? UINT64_MAX : (*used + a - 1) / a * a;
+	*used = at > UINT64_MAX - size ? UINT64_MAX : at + size;
+	return at;
 }
 
 /* A lexical scope: a function body or a nested { } block (inline asm declares in those). */

@@ -19,7 +19,7 @@
 #define MAX_SHARED (227u * 1024u)       /* sm_90: 227 KiB of shared memory per CTA */
 #define MAX_CONST (64u * 1024u)         /* the .const bank                         */
 #define MAX_GLOBAL_VARS (1u << 30)      /* module .global variables, 1 GiB         */
-#define MAX_KPARAM 32764u               /* a kernel's parameter block (CUDA 12.1+, sm_70+) */
+#define MAX_KPARAM PTX_MAX_KPARAM       /* a kernel's parameter block (ir.h)        */
 
 struct loader {
 	struct dprog *P;
@@ -69,19 +69,13 @@ static const char *bytes_text(uint64_t n, char buf[40])
 
 static uint32_t sym_align(const struct ir_sym *s)
 {
-	if (s->align)
-		return s->align;
-	uint32_t a = (uint32_t)ir_type_size(s->type) * (uint32_t)(s->vec ? s->vec : 1);
-	return a ? a : 1;
+	return (uint32_t)ir_sym_align(s);
 }
 
 /* Place s at the next aligned offset of a space that holds *used bytes; returns the offset. */
 static uint64_t place(uint64_t *used, const struct ir_sym *s)
 {
-	uint64_t at = align_up(*used, sym_align(s));
-	uint64_t size = sym_size(s);
-	*used = at > UINT64_MAX - size ? UINT64_MAX : at + size;
-	return at;
+	return ir_place(used, s);
 }
 
 /* ---- constant pool ------------------------------------------------------------------- */

@@ -59,6 +59,10 @@ static ptxi_module *module_new(ptxi_sink *sink, void *ctx)
 	m->diag.ctx = m;
 	m->diag.max_errors = 50;
 	m->arena = arena_create();
+	if (!m->arena) {
+		free(m);
+		return NULL;
+	}
 	return m;
 }
 
@@ -81,15 +85,27 @@ static void func_done(void *ctx, struct ir_module *ir, struct ir_func *f)
 	check_body(ctx, ir, f);
 }
 
+static int usage_error(ptxi_module *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Parse and check; with `drop_bodies` (ptxi check) no body outlives its check. */
 static void module_parse(ptxi_module *m, bool drop_bodies)
 {
+	jmp_buf oom;
+	jmp_buf *prev = arena_catch_oom(&oom);
+	if (setjmp(oom)) {
+		arena_catch_oom(prev);
+		m->ir = NULL;
+		m->check = NULL;
+		usage_error(m, "out of memory reading the module");
+		return;
+	}
 	struct ir_hooks hooks = {.func_done = func_done, .ctx = m, .drop_bodies = drop_bodies};
 	m->ir = ir_parse(m->arena, &m->diag, &m->file, &hooks);
 	check_body(m, m->ir, NULL); /* the header, when no function body did it */
 	if (m->check)
 		check_end(m->check);
 	m->check = NULL;
+	arena_catch_oom(prev);
 }
 
 static ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx, bool drop_bodies)
@@ -342,7 +358,16 @@ static struct dprog *module_prog(ptxi_module *m)
 	}
 	if (!m->load_tried) {
 		m->load_tried = true;
+		jmp_buf oom;
+		jmp_buf *prev = arena_catch_oom(&oom);
+		if (setjmp(oom)) {
+			arena_catch_oom(prev);
+			m->prog = NULL;
+			usage_error(m, "out of memory loading the module");
+			return NULL;
+		}
 		m->prog = load_program(m->ir);
+		arena_catch_oom(prev);
 		return m->prog; /* the loader reported why not */
 	}
 	if (!m->prog)
