@@ -22,13 +22,14 @@ static const char usage_text[] =
 	"       ptxi run FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
 	"                [--cluster X[,Y[,Z]]] [--shared BYTES] [--arg SPEC]... [--dump N]...\n"
 	"                [--keep-going] [--no-race] [--seed N] [--max-steps N]\n"
-	"                [--max-memory BYTES] [--stats] [--trace mbarrier|all]\n"
+	"                [--max-memory BYTES] [--stats] [--trace mbarrier|all] [--heap BYTES]\n"
 	"  --arg SPEC   u8: u16: u32: u64: s32: s64: f32: f64: VALUE (decimal or 0x hex),\n"
 	"               buf:BYTES (zero-filled device buffer), file:PATH (buffer with the file)\n"
 	"  --dump N     after the launch, print argument N's buffer as u32 words (hex)\n"
 	"  --no-race    turn off the data-race detector (happens-before, on by default)\n"
 	"  --max-memory BYTES  host memory the launch may hold (device buffers, shared and\n"
 	"               local memory, frames, shadow state); default 4 GiB, 0 for no limit\n"
+	"  --heap BYTES device heap for malloc in kernels (default 8388608, CUDA's)\n"
 	"exit status: 0 ok, 1 a PTX rule was broken, 2 invalid input or usage, 3 deadlock or\n"
 	"             step limit\n";
 
@@ -243,7 +244,7 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 			     strcmp(a, "--shared") == 0 || strcmp(a, "--arg") == 0 ||
 			     strcmp(a, "--dump") == 0 || strcmp(a, "--seed") == 0 ||
 			     strcmp(a, "--max-steps") == 0 || strcmp(a, "--trace") == 0 ||
-			     strcmp(a, "--max-memory") == 0;
+			     strcmp(a, "--max-memory") == 0 || strcmp(a, "--heap") == 0;
 		if (takes && !v)
 			return usage("%s needs a value", a);
 		uint64_t n;
@@ -285,6 +286,10 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 			if (!parse_u64(v, &n))
 				return usage("bad --max-memory '%s' (want a byte count)", v);
 			o->cfg.max_memory = n ? n : UINT64_MAX;
+		} else if (strcmp(a, "--heap") == 0) {
+			if (!parse_u64(v, &n) || n == 0 || n > (1ull << 34))
+				return usage("bad --heap '%s' (want a byte count, at most 16 GiB)", v);
+			o->cfg.heap_bytes = n;
 		} else if (strcmp(a, "--trace") == 0) {
 			if (strcmp(v, "mbarrier") == 0)
 				o->cfg.trace_mbarrier = true;

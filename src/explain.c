@@ -245,7 +245,7 @@ static void print_rule_line(FILE *out, enum rule_id r)
 {
 	const struct rule_info *ri = rule_info(r);
 	char *line;
-	if (asprintf(&line, "%s (PTX ISA %s): %s", ri->name, ri->section, ri->text) < 0)
+	if (asprintf(&line, "%s (%s%s): %s", ri->name, rule_source(ri->section), ri->section, ri->text) < 0)
 		return;
 	wrap(out, "  ", line);
 	free(line);
@@ -278,7 +278,8 @@ static void explain_topic(FILE *out, enum topic_id t)
 static void explain_rule(FILE *out, enum rule_id r)
 {
 	const struct rule_info *ri = rule_info(r);
-	fprintf(out, "%s - %s (PTX ISA %s)\n\n", ri->name, kind_name[TK_RULE], ri->section);
+	fprintf(out, "%s - %s (%s%s)\n\n", ri->name, kind_name[TK_RULE],
+		rule_source(ri->section), ri->section);
 	wrap(out, "  ", ri->text);
 	fprintf(out, "\nWhen it is broken:\n");
 	wrap(out, "  ", ri->on_break == RB_FAULT

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "async.h"
+#include "devrt.h"
 #include "exec.h"
 #include "mbarrier.h"
 #include "memory.h"
@@ -454,6 +455,40 @@ static bool indirect_call_fits(struct launch *L, const struct dinsn *di, const s
 	return true;
 }
 
+uint64_t call_arg(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		  const struct dfunc *callee, uint32_t i, uint32_t lane)
+{
+	const struct dop *src = &di->s[1].elems[i];
+	uint64_t n = ir_sym_bytes(callee->ir->params[i]);
+	n = n > 8 ? 8 : n;
+	uint64_t v = 0;
+	if (src->kind == DOP_SYMADDR && src->space == MS_PARAM_FRAME) {
+		const uint8_t *from = param_at(f, lane, src->off, n);
+		if (from)
+			memcpy(&v, from, n);
+	} else {
+		v = op_read(L, w, f, src, lane);
+	}
+	return n == 8 ? v : v & ((1ull << (n * 8)) - 1);
+}
+
+void call_result(struct frame *f, const struct dinsn *di, const struct dfunc *callee,
+		 uint32_t lane, uint64_t v)
+{
+	if (!di->d.nelem || !callee->ir->nrets)
+		return;
+	const struct dop *dst = &di->d.elems[0];
+	uint64_t n = ir_sym_bytes(callee->ir->rets[0]);
+	n = n > 8 ? 8 : n;
+	uint8_t *to = dst->kind == DOP_SYMADDR && dst->space == MS_PARAM_FRAME
+			      ? param_at(f, lane, dst->off, n)
+			      : NULL;
+	if (to)
+		memcpy(to, &v, n);
+	else if (dst->kind == DOP_REG)
+		f->regs[(size_t)dst->slot * LANES + lane] = v;
+}
+
 static void do_call(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		    uint32_t mask)
 {
@@ -469,7 +504,7 @@ static void do_call(struct launch *L, struct warp *w, struct group *g, const str
 			if (op_read(L, w, f, &di->s[0], (uint32_t)__builtin_ctz(m)) == v)
 				same |= 1u << __builtin_ctz(m);
 		uint64_t idx = v - FUNC_ADDR_BASE;
-		if (idx >= L->P->nfuncs || !L->P->funcs[idx].ir->has_body) {
+		if (idx >= L->P->nfuncs) {
 			runtime_error(L, 1, "indirect call through 0x%llx, which is no function",
 				      (unsigned long long)v);
 			return;
@@ -478,6 +513,13 @@ static void do_call(struct launch *L, struct warp *w, struct group *g, const str
 		mask = same;
 		if (!indirect_call_fits(L, di, callee))
 			return;
+	}
+	if (!callee->ir->has_body) { /* an external: the device runtime, or an error */
+		if (mask != g->mask && !(g = sched_split(w, g, mask, g->pc)))
+			return;
+		devrt_call(L, w, f, di, callee, mask);
+		g->pc++;
+		return;
 	}
 	if (f->depth + 1 >= MAX_CALL_DEPTH) {
 		rule_break(L, RULE_STACK_OVERFLOW, mask, "call depth %u exceeded calling '%s'",

@@ -272,6 +272,8 @@ struct launch_config {
 	bool keep_going;
 	bool no_race;               /* --no-race: the data-race detector is off               */
 	bool trace_mbar, trace_all;
+	uint64_t heap_size;         /* device heap for malloc (bytes)                         */
+	FILE *out;                  /* where device printf writes                             */
 };
 
 struct event;
@@ -318,6 +320,7 @@ struct launch {
 	FILE *trace;
 	struct race *race;          /* the data-race detector's state (race.c), NULL if off   */
 	struct frame **frame_cache; /* per dfunc index: frames to reuse (no malloc churn)     */
+	struct devrt *rt;           /* device runtime state: the heap (devrt.c), lazily made  */
 };
 
 /* interp.c */
@@ -332,6 +335,12 @@ uint64_t op_read(struct launch *L, struct warp *w, struct frame *f, const struct
 		 uint32_t lane);
 uint64_t op_addr(struct launch *L, struct warp *w, struct frame *f, const struct dop *o,
 		 uint32_t lane);
+/* Argument i of call di of `callee` for one lane (at most 8 bytes), and the write of its
+ * first result (external calls run by the device runtime, devrt.c). */
+uint64_t call_arg(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		  const struct dfunc *callee, uint32_t i, uint32_t lane);
+void call_result(struct frame *f, const struct dinsn *di, const struct dfunc *callee,
+		 uint32_t lane, uint64_t v);
 /* Write one lane of a destination operand (no-op for a sink). */
 void op_write(struct frame *f, const struct dop *o, uint32_t lane, uint64_t v);
 /* Trace line (--trace): "file:line: CTA .. threads ..: text". */

@@ -11,6 +11,7 @@
 
 #include "async.h"
 #include "check.h"
+#include "devrt.h"
 #include "interp.h"
 #include "memory.h"
 
@@ -422,6 +423,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	L.cfg.no_race = cfg->no_race;
 	L.cfg.trace_mbar = cfg->trace_mbarrier || cfg->trace_all;
 	L.cfg.trace_all = cfg->trace_all;
+	L.cfg.heap_size = cfg->heap_bytes ? cfg->heap_bytes : DEVRT_HEAP_DEFAULT;
 	L.trace = cfg->trace_out;
 	L.max_steps = cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS;
 	int st = check_shape(m, L.kernel, &L.cfg, cfg);
@@ -464,6 +466,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 		free(L.mbars[i]);
 	free(L.mbars);
 	async_free(&L);
+	devrt_free(&L);
 	if (out)
 		*out = run;
 	else

@@ -22,6 +22,11 @@ const struct rule_info *rule_info(enum rule_id r)
 	return &rules[r];
 }
 
+const char *rule_source(const char *section)
+{
+	return section[0] >= '0' && section[0] <= '9' ? "PTX ISA " : "";
+}
+
 /* Linear thread ids of `lanes` of warp w, as ranges: "threads 0-31, 40" or "thread 7". */
 void describe_lanes(const struct warp *w, uint32_t lanes, struct strbuf *b)
 {
@@ -76,7 +81,7 @@ void rule_break_notes(struct launch *L, enum rule_id r, uint32_t lanes, const ch
 	}
 	if (notes && *notes)
 		sb_printf(&n, "%s\n", notes);
-	sb_printf(&n, "rule (PTX ISA %s): %s", ri->section, ri->text);
+	sb_printf(&n, "rule (%s%s): %s", rule_source(ri->section), ri->section, ri->text);
 	bool fatal = ri->on_break == RB_FAULT || !L->cfg.keep_going;
 	if (ri->on_break == RB_FAULT)
 		sb_printf(&n, "\nthe hardware faults here: the launch stops (%s)", ri->after);

@@ -24,6 +24,8 @@ struct rule_info {
 };
 
 const struct rule_info *rule_info(enum rule_id r);
+/* "PTX ISA " before a section number; "" before another source (CUDA's guide). */
+const char *rule_source(const char *section);
 
 struct warp;
 struct strbuf;

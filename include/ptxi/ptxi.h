@@ -61,6 +61,7 @@ struct ptxi_config {
 	bool keep_going;
 	bool no_race;           /* turn the data-race detector off (it is on by default)   */
 	bool trace_mbarrier, trace_all;
+	uint64_t heap_bytes;    /* device heap for malloc; 0: 8 MiB (cudaLimitMallocHeapSize) */
 	FILE *trace_out;        /* where --trace lines go (NULL: stderr)                   */
 };
 
