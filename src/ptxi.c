@@ -14,6 +14,7 @@
 #include "devrt.h"
 #include "interp.h"
 #include "memory.h"
+#include "tmap.h"
 
 #define DEFAULT_MAX_STEPS 300000000ull /* warp-instructions: ~10 s of a spinning loop */
 
@@ -281,6 +282,38 @@ static int memory_error(ptxi_module *m, const struct memory *mem, uint64_t bytes
 	return usage_error(m, "out of memory for %s (%llu bytes)", what, (unsigned long long)bytes);
 }
 
+/* Encode the tensor-map arguments into their 128-byte parameters, now that the buffers they
+ * name have addresses. */
+static int bind_tmaps(ptxi_module *m, struct launch *L, const struct ptxi_arg *args,
+		      unsigned nargs, const ptxi_run *run)
+{
+	const struct ir_func *f = L->kernel->ir;
+	for (unsigned i = 0; i < nargs; i++) {
+		const struct ptxi_arg *a = &args[i];
+		const struct ir_sym *p = f->params[i];
+		if (a->kind != PTXI_ARG_TMAP)
+			continue;
+		uint64_t psize = ir_sym_bytes(p);
+		if (psize != TMAP_BYTES)
+			return usage_error(m, "tensor map argument %u ('%s') does not fit parameter "
+					   "'%s' of kernel '%s' (%llu bytes; a tensor map is 128)", i + 1,
+					   a->spec ? a->spec : "?", p->name, L->kernel->name,
+					   (unsigned long long)psize);
+		unsigned b = a->tmap_buf;
+		if (b >= nargs || args[b].kind != PTXI_ARG_BUFFER || a->tmap_off > args[b].bytes)
+			return usage_error(m, "tensor map argument %u ('%s'): buf=%u is not a buffer "
+					   "argument holding byte %llu", i + 1, a->spec ? a->spec : "?",
+					   b, (unsigned long long)a->tmap_off);
+		struct ptxi_tmap_params tp = a->tmap;
+		tp.global_address = run->buf_addr[b] + a->tmap_off;
+		char why[200];
+		if (ptxi_tmap_encode(L->kparams + p->addr, &tp, why, sizeof why) != PTXI_OK)
+			return usage_error(m, "tensor map argument %u ('%s'): %s", i + 1,
+					   a->spec ? a->spec : "?", why);
+	}
+	return PTXI_OK;
+}
+
 /* Bind --arg values to kernel parameters: sizes must agree. */
 static int bind_args(ptxi_module *m, struct launch *L, const struct ptxi_arg *args,
 		     unsigned nargs, ptxi_run *run)
@@ -300,6 +333,8 @@ static int bind_args(ptxi_module *m, struct launch *L, const struct ptxi_arg *ar
 		uint64_t psize = ir_sym_bytes(p); /* the loader bounds the block: no wrap */
 		uint64_t v = a->value;
 		unsigned asize = a->size;
+		if (a->kind == PTXI_ARG_TMAP)
+			continue; /* once every buffer has its address (bind_tmaps) */
 		if (a->kind == PTXI_ARG_BUFFER) {
 			char name[40];
 			snprintf(name, sizeof name, "arg%u", i);
@@ -323,7 +358,7 @@ static int bind_args(ptxi_module *m, struct launch *L, const struct ptxi_arg *ar
 					   psize == 1 ? "" : "s");
 		memcpy(L->kparams + p->addr, &v, asize > 8 ? 8 : asize);
 	}
-	return PTXI_OK;
+	return bind_tmaps(m, L, args, nargs, run);
 }
 
 static void apply_relocs(struct launch *L, uint64_t gbase)
