@@ -436,6 +436,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	memset(&L, 0, sizeof L);
 	L.P = m->prog;
 	L.next_due = UINT64_MAX;
+	L.wg_due = UINT64_MAX;
 	L.diag = &m->diag;
 	L.file = &m->file;
 	L.kernel = find_kernel(m, cfg->kernel);
@@ -501,6 +502,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 		free(L.mbars[i]);
 	free(L.mbars);
 	async_free(&L);
+	free(L.wg_warps);
 	devrt_free(&L);
 	if (out)
 		*out = run;
