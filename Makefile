@@ -2,6 +2,11 @@
 # builds, and runs every test suite. The real build is meson.build.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 120
+# what the fuzzers start from: every sample, rule program, regression and corpus module,
+# plus fuzz/corpus (inputs fuzzing found; `make test` replays them all)
+FUZZ_SEEDS = ptx_samples tests/rules tests/regress tests/corpus fuzz/corpus
 PKGS = meson ninja-build re2c bison libcmocka-dev pkg-config gcc g++ perl python3
 # The tests also drive a browser (--timeline) and validate SARIF with Microsoft's multitool
 # (npm; Debian has none), installed under .tools/
@@ -10,7 +15,7 @@ SARIF_TOOL = .tools/node_modules/.bin/sarif-multitool
 SARIF_PKG = @microsoft/sarif-multitool@5.7.0
 DEMO = ptx_samples/mbarrier/producer_consumer.ptx
 
-.PHONY: all deps test-deps build demo test check check-asan conformance bench clean
+.PHONY: all deps test-deps build demo test check check-asan conformance bench fuzz clean
 
 all: build
 
@@ -64,8 +69,26 @@ test: check check-asan
 conformance: build
 	tests/conformance.sh $(BUILD)/ptxi
 
+# libFuzzer (clang): each harness runs FUZZ_SECONDS with the generated PTX dictionary; new
+# inputs go to $(FUZZ_BUILD)/corpus-*, findings to $(FUZZ_BUILD)/crash-* (copy them to
+# fuzz/corpus once fixed).
+$(FUZZ_BUILD)/build.ninja: | deps
+	@command -v clang >/dev/null || { echo "ptxi: make fuzz needs clang"; exit 1; }
+	CC=clang CXX=clang++ meson setup $(FUZZ_BUILD) -Dfuzz=true -Dsanitize=true \
+	  -Dbuildtype=debug -Dtests=false
+
+fuzz: $(FUZZ_BUILD)/build.ninja
+	ninja -C $(FUZZ_BUILD)
+	python3 fuzz/gen_dict.py src > $(FUZZ_BUILD)/ptx.dict
+	for h in check run; do \
+	  mkdir -p $(FUZZ_BUILD)/corpus-$$h && \
+	  ASAN_OPTIONS=detect_leaks=0 $(FUZZ_BUILD)/fuzz_$$h -dict=$(FUZZ_BUILD)/ptx.dict \
+	    -max_total_time=$(FUZZ_SECONDS) -timeout=60 -rss_limit_mb=2048 -max_len=65536 \
+	    -artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus-$$h $(FUZZ_SEEDS) || exit 1; \
+	done
+
 bench: build
 	bench/run.sh $(BUILD)/ptxi
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

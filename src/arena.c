@@ -28,20 +28,47 @@ struct arena {
 	struct chunk *spare;    /* standard chunks kept by arena_reset, zeroed, for reuse    */
 };
 
-static void *xmalloc(size_t n)
+static _Thread_local jmp_buf *oom_jump;
+
+jmp_buf *arena_catch_oom(jmp_buf *jb)
+{
+	jmp_buf *prev = oom_jump;
+	oom_jump = jb;
+	return prev;
+}
+
+static void *oom(void)
+{
+	if (oom_jump)
+		longjmp(*oom_jump, 1);
+	return NULL;
+}
+
+void *arena_xmalloc(size_t n)
 {
 	void *p = malloc(n);
-	if (!p) {
-		fputs("ptxi: out of memory\n", stderr);
-		exit(4);
-	}
-	return p;
+	return p ? p : oom();
 }
+
+void *arena_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+	return p ? p : oom();
+}
+
+void *arena_xrealloc(void *old, size_t n)
+{
+	void *p = realloc(old, n);
+	return p ? p : oom();
+}
+
+#define xmalloc arena_xmalloc
 
 struct arena *arena_create(void)
 {
 	struct arena *a = xmalloc(sizeof *a);
-	a->head = a->spare = NULL;
+	if (a)
+		a->head = a->spare = NULL;
 	return a;
 }
 
@@ -143,6 +170,8 @@ static struct chunk *new_chunk(struct arena *a, size_t size)
 
 void *arena_alloc(struct arena *a, size_t size)
 {
+	if (size > SIZE_MAX / 2)
+		return oom();
 	size = (size + 15) & ~(size_t)15;
 	if (size == 0)
 		size = 16;
@@ -188,7 +217,10 @@ char *arena_strndup(struct arena *a, const char *s, size_t len)
 
 void *arena_grow(struct arena *a, void *old, size_t elem, size_t old_count, size_t new_cap)
 {
-	void *p = arena_alloc(a, elem * new_cap);
+	size_t bytes;
+	if (__builtin_mul_overflow(elem, new_cap, &bytes))
+		return oom();
+	void *p = arena_alloc(a, bytes);
 	if (old_count)
 		memcpy(p, old, elem * old_count);
 	return p;

@@ -71,7 +71,7 @@ struct event {
 	bool has_mbar;              /* EV_BULK: complete-tx on each destination's barrier at */
 	uint32_t mbar_off;          /* mbar_off; EV_ARRIVE: the arrive-on at mbar_cta       */
 	struct cta *mbar_cta;
-	uint32_t mbar_gen;          /* L->nmbars at issue (mbar_async_*)                     */
+	uint32_t mbar_gen;          /* L->mbar_ids at issue (mbar_async_*)                   */
 	/* ranges for race checks */
 	enum mspace dspace, sspace;
 	uint64_t daddr, saddr;
@@ -128,6 +128,14 @@ void async_observed(struct launch *L, const struct mbar *mb, uint64_t phase)
 			i++;
 }
 
+bool async_names_mbar(const struct launch *L, const struct mbar *mb)
+{
+	for (uint32_t i = 0; i < L->nlanded; i++)
+		if (L->landed[i].mb == mb)
+			return true;
+	return false;
+}
+
 static uint64_t latency(struct launch *L)
 {
 	if (!L->cfg.seed)
@@ -156,7 +164,7 @@ static struct event *push(struct launch *L, enum ev_kind kind, struct warp *w, u
 	struct event *e = &L->events[L->nevents++];
 	memset(e, 0, sizeof *e);
 	e->seq = L->event_seq++;
-	e->mbar_gen = L->nmbars;
+	e->mbar_gen = L->mbar_ids;
 	e->kind = kind;
 	e->w = w;
 	e->lane = lane;

@@ -1643,6 +1643,22 @@ static void bra_check(struct ck *c, const struct ir_insn *in)
 		      "a register)");
 }
 
+/* brx.idx{.uni} index, tlist (ISA 9.7.12.2): an index, then a label declared by
+ * .branchtargets; the loader relies on that shape. */
+static void brx_check(struct ck *c, const struct ir_insn *in)
+{
+	if (in->nopnds != 2) {
+		error(c, in->span, "brx.idx takes two operands, an index and a .branchtargets "
+		      "label (has %u)", in->nopnds);
+		return;
+	}
+	const struct ir_operand *t = &in->opnds[1];
+	bool ref = t->kind == OPND_SYM || t->kind == OPND_REG;
+	if (!ref || !t->ref.sym || t->ref.sym->kind != SYM_TARGETS)
+		error(c, t->span, "the second operand of brx.idx must be a label declared by "
+		      ".branchtargets");
+}
+
 /* The state-space word of an instruction and its index, or MOD_NONE. */
 static enum ir_mod space_of(const struct ir_insn *in, int *at)
 {
@@ -2655,6 +2671,7 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 		switch (in->op) {
 		case OP_CVT: cvt_check(c, in); break;
 		case OP_BRA: bra_check(c, in); break;
+		case OP_BRX_IDX: brx_check(c, in); break;
 		case OP_CVTA: cvta_check(c, in); break;
 		case OP_ISSPACEP: isspacep_check(c, in); break;
 		case OP_EXIT:
@@ -2760,15 +2777,7 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 static void check_header(struct ck *c)
 {
 	struct ir_module *m = c->m;
-	struct src_span vs = {0, 0}, ts = {0, 0};
-	const char *t = m->file ? m->file->text : NULL;
-	if (t) {
-		const char *v = strstr(t, ".version"), *g = strstr(t, ".target");
-		if (v)
-			vs = (struct src_span){(uint32_t)(v - t), 8};
-		if (g)
-			ts = (struct src_span){(uint32_t)(g - t), 7};
-	}
+	struct src_span vs = m->version_span, ts = m->target_span; /* where the parser saw them */
 	if (c->ver > 90) {
 		error(c, vs, "PTX ISA %u.%u is not supported (the newest is 9.0, as in ptxas 13.0)",
 		      c->ver / 10, c->ver % 10);
@@ -2829,11 +2838,7 @@ static void build_tables(struct ck *c)
 
 struct ck *check_begin(struct ir_module *m)
 {
-	struct ck *c = calloc(1, sizeof *c);
-	if (!c) {
-		fputs("ptxi: out of memory\n", stderr);
-		exit(4);
-	}
+	struct ck *c = arena_xcalloc(1, sizeof *c);
 	c->m = m;
 	c->ver = m->version_major * 10 + (m->version_minor < 10 ? m->version_minor : 9);
 	c->sm = m->sm;
@@ -2842,8 +2847,26 @@ struct ck *check_begin(struct ir_module *m)
 	return c;
 }
 
+/* A kernel's parameter block, laid out as the loader does, fits PTX_MAX_KPARAM: `ptxi
+ * check` and `ptxi run` agree on it. */
+static void kparam_check(struct ck *c, const struct ir_func *f)
+{
+	uint64_t used = 0;
+	for (uint32_t i = 0; i < f->nparams; i++)
+		if (f->params[i]->space != MOD_REG)
+			ir_place(&used, f->params[i]);
+	if (used <= PTX_MAX_KPARAM)
+		return;
+	char n[32];
+	snprintf(n, sizeof n, "%llu", (unsigned long long)used);
+	error(c, f->span, "kernel '%s' has %s bytes of parameters; the limit is %u", f->sym->name,
+	      used == UINT64_MAX ? "2^64 or more" : n, PTX_MAX_KPARAM);
+}
+
 void check_func(struct ck *c, const struct ir_func *f)
 {
+	if (f->is_entry)
+		kparam_check(c, f);
 	for (uint32_t i = 0; i < f->ninsns; i++)
 		check_insn(c, &f->insns[i]);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,7 +25,8 @@ static const char usage_text[] =
 	"       ptxi run FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
 	"                [--cluster X[,Y[,Z]]] [--shared BYTES] [--arg SPEC]... [--dump N]...\n"
 	"                [--keep-going] [--no-race] [--seed N] [--explore N] [--max-steps N]\n"
-	"                [--stats] [--trace mbarrier|all] [--timeline FILE.html] [--heap BYTES]\n"
+	"                [--max-memory BYTES] [--stats] [--trace mbarrier|all]\n"
+	"                [--timeline FILE.html] [--heap BYTES]\n"
 	"  --arg SPEC   u8: u16: u32: u64: s32: s64: f32: f64: VALUE (decimal or 0x hex),\n"
 	"               buf:BYTES (zero-filled device buffer), file:PATH (buffer with the file)\n"
 	"               tmap:buf=K[+OFF],type=T,dims=D0xD1..,strides=S1x..,box=B0xB1..\n"
@@ -44,6 +46,8 @@ static const char usage_text[] =
 	"               never; 0: never)\n"
 	"  --timeline FILE.html  write the launch as a picture: warps, barrier operations,\n"
 	"               waits, copies, phase completions, rule breaks (one self-contained page)\n"
+	"  --max-memory BYTES  host memory the launch may hold (device buffers, shared and\n"
+	"               local memory, frames, shadow state); default 4 GiB, 0 for no limit\n"
 	"  --heap BYTES device heap for malloc in kernels (default 8388608, CUDA's)\n"
 	"exit status: 0 ok, 1 a PTX rule was broken, 2 invalid input or usage, 3 deadlock or\n"
 	"             step limit\n";
@@ -182,18 +186,38 @@ static bool parse_line_range(const char *s, uint32_t r[2])
 	return true;
 }
 
+/* The most a file: argument holds: a regular file as large as a buf: argument may be, or
+ * 64 MiB from a pipe or device (so that /dev/zero is an error, not all of memory). */
+#define MAX_FILE_ARG (1ull << 34)
+#define MAX_STREAM_ARG (64ull << 20)
+
+/* A file: argument's bytes; NULL with errno set (EISDIR, EFBIG past the limits above). */
 static void *read_whole(const char *path, size_t *n)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
-	size_t cap = 4096, len = 0;
+	struct stat st;
+	bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+	uint64_t limit = regular ? MAX_FILE_ARG : MAX_STREAM_ARG;
+	if ((!regular && S_ISDIR(st.st_mode)) || (regular && (uint64_t)st.st_size > limit)) {
+		fclose(f);
+		errno = regular ? EFBIG : EISDIR;
+		return NULL;
+	}
+	size_t cap = regular && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, len = 0;
 	unsigned char *buf = malloc(cap);
 	while (buf) {
 		size_t got = fread(buf + len, 1, cap - len, f);
 		len += got;
 		if (got == 0)
 			break;
+		if (len > limit) {
+			free(buf);
+			fclose(f);
+			errno = EFBIG;
+			return NULL;
+		}
 		if (len == cap) {
 			unsigned char *nb = realloc(buf, cap * 2);
 			if (!nb) {
@@ -285,7 +309,11 @@ static bool parse_arg(const char *spec, struct ptxi_arg *a, void **owned)
 		size_t n;
 		void *data = read_whole(v, &n);
 		if (!data) {
-			fprintf(stderr, "ptxi: error: cannot read '%s': %s\n", v, strerror(errno));
+			if (errno == EFBIG)
+				fprintf(stderr, "ptxi: error: cannot read '%s': larger than a file: "
+					"argument may be (16 GiB; 64 MiB from a pipe or device)\n", v);
+			else
+				fprintf(stderr, "ptxi: error: cannot read '%s': %s\n", v, strerror(errno));
 			return false;
 		}
 		*owned = data;
@@ -331,10 +359,9 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 			     strcmp(a, "--shared") == 0 || strcmp(a, "--arg") == 0 ||
 			     strcmp(a, "--dump") == 0 || strcmp(a, "--seed") == 0 ||
 			     strcmp(a, "--max-steps") == 0 || strcmp(a, "--trace") == 0 ||
-			     strcmp(a, "--timeline") == 0 || strcmp(a, "--trace-cta") == 0 ||
 			     strcmp(a, "--trace-warp") == 0 || strcmp(a, "--trace-lines") == 0 ||
 			     strcmp(a, "--trace-width") == 0 || strcmp(a, "--explore") == 0 ||
-			     strcmp(a, "--heap") == 0;
+			     strcmp(a, "--max-memory") == 0 || strcmp(a, "--heap") == 0;
 		if (takes && !v)
 			return usage("%s needs a value", a);
 		uint64_t n;
@@ -376,6 +403,10 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 			if (!parse_u64(v, &n) || n == 0)
 				return usage("bad --max-steps '%s'", v);
 			o->cfg.max_steps = n;
+		} else if (strcmp(a, "--max-memory") == 0) {
+			if (!parse_u64(v, &n))
+				return usage("bad --max-memory '%s' (want a byte count)", v);
+			o->cfg.max_memory = n ? n : UINT64_MAX;
 		} else if (strcmp(a, "--heap") == 0) {
 			if (!parse_u64(v, &n) || n == 0 || n > (1ull << 34))
 				return usage("bad --heap '%s' (want a byte count, at most 16 GiB)", v);
@@ -505,6 +536,8 @@ static int cmd_run(int argc, char **argv)
 			"ptxi: stats: %" PRIu64 " warp-instructions, %" PRIu64
 			" thread-instructions, %.3f s (%.1f M thread-instructions/s)\n",
 			wi, ti, s, s > 0 ? (double)ti / s / 1e6 : 0.0);
+		fprintf(stderr, "ptxi: stats: peak memory %" PRIu64 " bytes (%.1f MiB)\n",
+			ptxi_run_peak_memory(r), (double)ptxi_run_peak_memory(r) / (1 << 20));
 	}
 	ptxi_run_free(r);
 	ptxi_module_free(m);

@@ -26,24 +26,31 @@ void diag_init_stderr(struct diag *d)
 	d->max_errors = 50;
 }
 
-/* Read all of fp: one read of the right size for regular files, doubling for pipes. */
-static char *read_all(FILE *fp, size_t *len)
+/* Read all of fp, at most `limit` bytes: one read of the right size for regular files,
+ * doubling for pipes and devices (/dev/zero ends at the limit, errno EFBIG). */
+static char *read_all(FILE *fp, size_t limit, size_t *len)
 {
 	struct stat st;
 	size_t cap = 1 << 16;
 	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-		cap = (size_t)st.st_size + 1;
+		cap = (uint64_t)st.st_size < limit ? (size_t)st.st_size + 1 : limit + 1;
 	char *buf = malloc(cap);
 	size_t n = 0;
 	while (buf) {
 		n += fread(buf + n, 1, cap - n - 1, fp);
 		if (n + 1 < cap || ferror(fp))
 			break;
-		char *nb = realloc(buf, cap * 2);
+		if (n >= limit) {
+			free(buf);
+			errno = EFBIG;
+			return NULL;
+		}
+		size_t ncap = cap * 2 > limit + 1 ? limit + 1 : cap * 2;
+		char *nb = realloc(buf, ncap);
 		if (!nb)
 			free(buf);
 		buf = nb;
-		cap *= 2;
+		cap = ncap;
 	}
 	*len = n;
 	return buf;
@@ -60,7 +67,7 @@ static char *map_file(FILE *fp, size_t *len, size_t *mapped)
 {
 	struct stat st;
 	if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (uint64_t)st.st_size >= SIZE_MAX / 2)
+	    (uint64_t)st.st_size > SRC_MAX_BYTES)
 		return NULL;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), n = (size_t)st.st_size;
 	size_t total = (n + 1 + page - 1) / page * page;
@@ -84,9 +91,11 @@ int src_file_read(struct src_file *f, const char *path)
 	if (!fp)
 		return -1;
 	struct stat st;
-	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(fp);
-		errno = EISDIR;
+	bool regular = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
+	if ((!regular && S_ISDIR(st.st_mode)) || (regular && (uint64_t)st.st_size > SRC_MAX_BYTES)) {
+		if (fp != stdin)
+			fclose(fp);
+		errno = regular ? EFBIG : EISDIR;
 		return -1;
 	}
 	size_t len = 0;
@@ -99,13 +108,14 @@ int src_file_read(struct src_file *f, const char *path)
 		f->len = len;
 		return 0;
 	}
-	char *buf = read_all(fp, &len);
-	int err = ferror(fp);
+	errno = 0;
+	char *buf = read_all(fp, regular ? SRC_MAX_BYTES : SRC_MAX_STREAM, &len);
+	int err = ferror(fp), why = errno == EFBIG ? EFBIG : buf ? EIO : ENOMEM;
 	if (fp != stdin)
 		fclose(fp);
 	if (!buf || err) {
 		free(buf);
-		errno = buf ? EIO : ENOMEM;
+		errno = why;
 		return -1;
 	}
 	buf[len] = '\0';

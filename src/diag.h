@@ -72,6 +72,11 @@ struct diag {
 /* A sink that writes to stderr. */
 void diag_init_stderr(struct diag *d);
 
+/* The largest PTX text ptxi reads: a regular file (mapped, not copied) of up to 1 GiB, or
+ * 64 MiB from a pipe or device (read into memory). More fails with errno EFBIG, so that
+ * /dev/zero ends in an error instead of exhausting memory. */
+#define SRC_MAX_BYTES ((size_t)1 << 30)
+#define SRC_MAX_STREAM ((size_t)64 << 20)
 /* Load a file (or "-" for stdin) into a src_file. Returns 0, or -1 with errno set. */
 int src_file_read(struct src_file *f, const char *path);
 void src_file_free(struct src_file *f);

@@ -233,10 +233,11 @@ static uint8_t *lane_bytes(struct launch *L, struct warp *w, struct frame *f,
 	bool write = kind != RACE_READ;
 	uint64_t a = op_addr(L, w, f, &di->s[0], lane);
 	if (di->space == MS_PARAM_FRAME) {
-		if (a + size > f->fn->param_size) {
+		/* written so that no sum wraps: a = -4 is far outside, not at 0 */
+		if (a > f->fn->param_size || size > f->fn->param_size - a) {
 			rule_break(L, RULE_MEM_OUT_OF_BOUNDS, 1u << lane,
-				   "%u-byte access at param offset 0x%llx is outside the %u bytes of "
-				   "parameters", size, (unsigned long long)a, f->fn->param_size);
+				   "%u-byte access at param offset %lld is outside the %u bytes of "
+				   "parameters", size, (long long)a, f->fn->param_size);
 			return NULL;
 		}
 		return f->params + (size_t)lane * f->fn->param_size + a;

@@ -6,6 +6,8 @@
  */
 #include "interp.h"
 
+#include "ptxi/ptxi.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,10 +322,54 @@ uint32_t popcount32(uint32_t m)
 	return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
+bool launch_charge(struct launch *L, uint64_t bytes, const char *what)
+{
+	if (mem_charge(L->mem, bytes))
+		return true;
+	runtime_error(L, PTXI_INVALID, "%s needs %llu more bytes, past --max-memory %llu (the "
+		      "launch holds %llu)", what, (unsigned long long)bytes,
+		      (unsigned long long)L->mem->limit, (unsigned long long)L->mem->used);
+	return false;
+}
+
+/* What one frame of fn holds on the host: registers and parameters of 32 lanes. */
+static uint64_t frame_bytes(const struct dfunc *fn)
+{
+	return sizeof(struct frame) + (uint64_t)fn->nslots * LANES * sizeof(uint64_t) +
+	       (uint64_t)LANES * (fn->param_size ? fn->param_size : 1);
+}
+
+/* Grow the warp's local memory to `need` bytes per thread (existing bytes kept). */
+static bool local_grow(struct launch *L, struct warp *w, uint32_t need)
+{
+	if (need <= w->local_stride)
+		return true;
+	uint32_t stride = w->local_stride ? w->local_stride : 256;
+	while (stride < need)
+		stride *= 2;
+	uint64_t grow = (uint64_t)LANES * (stride - w->local_stride);
+	if (!launch_charge(L, grow, "local memory"))
+		return false;
+	uint8_t *nl = calloc((size_t)LANES, stride);
+	if (!nl) {
+		mem_release(L->mem, grow);
+		return false;
+	}
+	for (int l = 0; l < LANES && w->local; l++)
+		memcpy(nl + (size_t)l * stride, w->local + (size_t)l * w->local_stride, w->local_top);
+	free(w->local);
+	w->local = nl;
+	w->local_stride = stride;
+	return true;
+}
+
 /* A frame for fn: from the launch's cache when one is free (registers start at zero). */
 static struct frame *frame_new(struct launch *L, struct warp *w, struct dfunc *fn)
 {
 	size_t idx = (size_t)(fn - L->P->funcs);
+	uint32_t need = w->local_top + fn->local_size; /* do_call keeps it within the stack */
+	if (!local_grow(L, w, need))
+		return NULL;
 	struct frame *f = L->frame_cache ? L->frame_cache[idx] : NULL;
 	size_t pbytes = (size_t)LANES * (fn->param_size ? fn->param_size : 1);
 	if (f) {
@@ -336,41 +382,26 @@ static struct frame *frame_new(struct launch *L, struct warp *w, struct dfunc *f
 		f->refs = 0;
 		f->ret_pc = 0;
 	} else {
-		f = calloc(1, sizeof *f);
-		if (!f)
+		if (!launch_charge(L, frame_bytes(fn), "a call frame"))
 			return NULL;
-		f->fn = fn;
-		f->regs = calloc((size_t)fn->nslots * LANES, sizeof(uint64_t));
-		f->params = calloc(pbytes, 1);
-		if (!f->regs || !f->params) {
-			free(f->regs);
-			free(f->params);
+		f = calloc(1, sizeof *f);
+		if (f) {
+			f->fn = fn;
+			f->regs = calloc((size_t)fn->nslots * LANES, sizeof(uint64_t));
+			f->params = calloc(pbytes, 1);
+		}
+		if (!f || !f->regs || !f->params) {
+			if (f) {
+				free(f->regs);
+				free(f->params);
+			}
 			free(f);
+			mem_release(L->mem, frame_bytes(fn));
 			return NULL;
 		}
 	}
 	f->local_base = w->local_top;
-	uint32_t need = w->local_top + fn->local_size;
-	if (need > w->local_stride) {
-		uint32_t stride = w->local_stride ? w->local_stride : 256;
-		while (stride < need)
-			stride *= 2;
-		uint8_t *nl = calloc((size_t)LANES, stride);
-		if (!nl) {
-			free(f->regs);
-			free(f->params);
-			free(f);
-			return NULL;
-		}
-		for (int l = 0; l < LANES && w->local; l++)
-			memcpy(nl + (size_t)l * stride, w->local + (size_t)l * w->local_stride,
-			       w->local_top);
-		free(w->local);
-		w->local = nl;
-		w->local_stride = stride;
-	}
 	w->local_top = need;
-	(void)L;
 	return f;
 }
 
@@ -393,6 +424,7 @@ void frame_cache_free(struct launch *L)
 		struct frame *f = L->frame_cache[i];
 		while (f) {
 			struct frame *next = f->next_free;
+			mem_release(L->mem, frame_bytes(f->fn));
 			free(f->regs);
 			free(f->params);
 			free(f);
@@ -406,54 +438,109 @@ void frame_cache_free(struct launch *L)
 struct frame *sched_base_frame(struct launch *L, struct warp *w)
 {
 	struct frame *f = frame_new(L, w, L->kernel);
-	if (f)
+	if (f) {
 		f->refs = 1;
+		f->stack = L->kernel->local_size + L->kernel->param_size;
+	}
 	return f;
 }
 
-/* Bytes of parameter or return slot i of fn (size of the declared param). */
-static uint32_t param_bytes(const struct ir_sym *s)
+/* Lane l's bytes [off, off + size) of a frame's parameter area; NULL if not all inside. */
+static uint8_t *param_at(struct frame *f, uint32_t l, int64_t off, uint64_t size)
 {
-	return (uint32_t)ir_type_size(s->type) * (uint32_t)(s->vec ? s->vec : 1) *
-	       (uint32_t)(s->is_array ? s->nelem : 1);
+	uint64_t total = f->fn->param_size;
+	if (off < 0 || (uint64_t)off > total || size > total - (uint64_t)off)
+		return NULL;
+	return f->params + (size_t)l * total + (size_t)off;
 }
 
-/* Copy one value between a frame's param area / registers for the lanes in mask. */
-static void copy_param(struct frame *df, const struct ir_sym *dsym, uint32_t doff,
-		       struct frame *sf, const struct dop *src, uint32_t mask, uint32_t size,
-		       struct launch *L, struct warp *w)
+bool call_operand_fits(const struct dop *o, const struct ir_sym *formal)
+{
+	uint64_t want = ir_sym_bytes(formal);
+	if (o->kind == DOP_SYMADDR && o->space == MS_PARAM_FRAME)
+		return formal->space == MOD_REG ? want <= ir_sym_bytes(o->sym)
+						: want == ir_sym_bytes(o->sym);
+	return want <= 8; /* a register or an immediate: one value */
+}
+
+/* Move one parameter or result of `size` bytes, lane by lane, from a caller's or callee's
+ * operand into a .param slot (to_off) or register (to_reg) of the other frame. Sizes were
+ * matched against the declarations (load, or do_call for indirect calls); the bounds
+ * checks of param_at only keep a mismatch from touching memory outside the frames. */
+static void move_param(struct launch *L, struct warp *w, uint32_t mask, struct frame *sf,
+		       const struct dop *src, const struct ir_sym *src_reg, struct frame *df,
+		       int64_t to_off, const struct dop *to_reg, uint64_t size)
 {
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		uint8_t buf[256] = {0};
-		uint32_t n = size > sizeof buf ? sizeof buf : size;
-		if (src->kind == DOP_SYMADDR && src->space == MS_PARAM_FRAME)
-			memcpy(buf, sf->params + (size_t)l * sf->fn->param_size + src->off, n);
-		else {
-			uint64_t v = op_read(L, w, sf, src, l);
-			memcpy(buf, &v, n > 8 ? 8 : n);
-		}
-		if (dsym && dsym->space == MOD_REG) {
-			uint64_t v = 0;
-			memcpy(&v, buf, n > 8 ? 8 : n);
-			df->regs[(size_t)dsym->slot * LANES + l] = v;
+		uint64_t v = 0;
+		const uint8_t *from = (const uint8_t *)&v;
+		uint64_t n = size;
+		if (src_reg) {
+			v = sf->regs[(size_t)src_reg->slot * LANES + l];
+		} else if (src->kind == DOP_SYMADDR && src->space == MS_PARAM_FRAME) {
+			from = param_at(sf, l, src->off, size);
 		} else {
-			memcpy(df->params + (size_t)l * df->fn->param_size + doff, buf, n);
+			v = op_read(L, w, sf, src, l);
+		}
+		if (from == (const uint8_t *)&v && n > 8)
+			n = 8;
+		if (!from)
+			continue;
+		if (to_reg) {
+			uint64_t r = 0;
+			memcpy(&r, from, n > 8 ? 8 : n);
+			df->regs[(size_t)to_reg->slot * LANES + l] = r;
+		} else {
+			uint8_t *to = param_at(df, l, to_off, size);
+			if (to) {
+				memset(to, 0, size);
+				memcpy(to, from, n);
+			}
 		}
 	}
+}
+
+/* An indirect call reaches its callee only at run time: its operands must fit the
+ * callee's declaration as a direct call's do at load. */
+static bool indirect_call_fits(struct launch *L, const struct dinsn *di, const struct dfunc *fn)
+{
+	const struct ir_func *irf = fn->ir;
+	if (irf->nparams != di->s[1].nelem || irf->nrets != di->d.nelem) {
+		runtime_error(L, 1, "indirect call of '%s' with %u argument(s) and %u result(s); it "
+			      "takes %u and %u", fn->name, di->s[1].nelem, di->d.nelem, irf->nparams,
+			      irf->nrets);
+		return false;
+	}
+	for (uint32_t i = 0; i < irf->nparams + irf->nrets; i++) {
+		bool ret = i >= irf->nparams;
+		const struct ir_sym *p = ret ? irf->rets[i - irf->nparams] : irf->params[i];
+		const struct dop *o = ret ? &di->d.elems[i - irf->nparams] : &di->s[1].elems[i];
+		if (!call_operand_fits(o, p)) {
+			runtime_error(L, 1, "indirect call of '%s': %s '%s' is %llu bytes, and the "
+				      "call's operand does not match it", fn->name,
+				      ret ? "result" : "parameter", p->name,
+				      (unsigned long long)ir_sym_bytes(p));
+			return false;
+		}
+	}
+	return true;
 }
 
 uint64_t call_arg(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 		  const struct dfunc *callee, uint32_t i, uint32_t lane)
 {
 	const struct dop *src = &di->s[1].elems[i];
-	uint32_t n = param_bytes(callee->ir->params[i]);
+	uint64_t n = ir_sym_bytes(callee->ir->params[i]);
 	n = n > 8 ? 8 : n;
 	uint64_t v = 0;
-	if (src->kind == DOP_SYMADDR && src->space == MS_PARAM_FRAME)
-		memcpy(&v, f->params + (size_t)lane * f->fn->param_size + src->off, n);
-	else
+	if (src->kind == DOP_SYMADDR && src->space == MS_PARAM_FRAME) {
+		const uint8_t *from = param_at(f, lane, src->off, n);
+		if (from)
+			memcpy(&v, from, n);
+	} else {
 		v = op_read(L, w, f, src, lane);
+	}
 	return n == 8 ? v : v & ((1ull << (n * 8)) - 1);
 }
 
@@ -463,10 +550,13 @@ void call_result(struct frame *f, const struct dinsn *di, const struct dfunc *ca
 	if (!di->d.nelem || !callee->ir->nrets)
 		return;
 	const struct dop *dst = &di->d.elems[0];
-	uint32_t n = param_bytes(callee->ir->rets[0]);
+	uint64_t n = ir_sym_bytes(callee->ir->rets[0]);
 	n = n > 8 ? 8 : n;
-	if (dst->kind == DOP_SYMADDR && dst->space == MS_PARAM_FRAME)
-		memcpy(f->params + (size_t)lane * f->fn->param_size + dst->off, &v, n);
+	uint8_t *to = dst->kind == DOP_SYMADDR && dst->space == MS_PARAM_FRAME
+			      ? param_at(f, lane, dst->off, n)
+			      : NULL;
+	if (to)
+		memcpy(to, &v, n);
 	else if (dst->kind == DOP_REG)
 		f->regs[(size_t)dst->slot * LANES + lane] = v;
 }
@@ -493,6 +583,8 @@ static void do_call(struct launch *L, struct warp *w, struct group *g, const str
 		}
 		callee = &L->P->funcs[idx];
 		mask = same;
+		if (!indirect_call_fits(L, di, callee))
+			return;
 	}
 	if (!callee->ir->has_body) { /* an external: the device runtime, or an error */
 		if (mask != g->mask && !(g = sched_split(w, g, mask, g->pc)))
@@ -506,6 +598,14 @@ static void do_call(struct launch *L, struct warp *w, struct group *g, const str
 			   MAX_CALL_DEPTH, callee->name);
 		return;
 	}
+	uint64_t stack = (uint64_t)f->stack + callee->local_size + callee->param_size;
+	if (stack > MAX_THREAD_STACK) {
+		rule_break(L, RULE_STACK_OVERFLOW, mask, "calling '%s' at depth %u needs %llu bytes "
+			   "of stack per thread (.local and .param of every active frame); a thread "
+			   "has %u", callee->name, f->depth + 1, (unsigned long long)stack,
+			   MAX_THREAD_STACK);
+		return;
+	}
 	if (mask != g->mask) {
 		g = sched_split(w, g, mask, g->pc);
 		if (!g)
@@ -513,13 +613,18 @@ static void do_call(struct launch *L, struct warp *w, struct group *g, const str
 	}
 	struct frame *nf = frame_new(L, w, callee);
 	if (!nf) {
-		runtime_error(L, 1, "out of memory calling '%s'", callee->name);
+		if (!L->stop)
+			runtime_error(L, 1, "out of memory calling '%s'", callee->name);
 		return;
 	}
+	nf->stack = (uint32_t)stack;
 	const struct ir_func *irf = callee->ir;
-	for (uint32_t i = 0; i < irf->nparams && i < di->s[1].nelem; i++)
-		copy_param(nf, irf->params[i], callee->param_off[i], f, &di->s[1].elems[i], mask,
-			   param_bytes(irf->params[i]), L, w);
+	for (uint32_t i = 0; i < irf->nparams && i < di->s[1].nelem; i++) {
+		const struct ir_sym *p = irf->params[i];
+		struct dop reg = {.kind = DOP_REG, .slot = (uint32_t)p->slot};
+		move_param(L, w, mask, f, &di->s[1].elems[i], NULL, nf, callee->param_off[i],
+			   p->space == MOD_REG ? &reg : NULL, ir_sym_bytes(p));
+	}
 	nf->caller = f;
 	nf->ret_pc = g->pc + 1;
 	nf->call = di;
@@ -550,23 +655,12 @@ static void do_ret(struct launch *L, struct warp *w, struct group *g, uint32_t m
 	for (uint32_t i = 0; i < irf->nrets && i < call->d.nelem; i++) {
 		const struct dop *dst = &call->d.elems[i];
 		const struct ir_sym *rs = irf->rets[i];
-		uint32_t size = param_bytes(rs);
-		for (uint32_t m = mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
-			uint8_t buf[256] = {0};
-			uint32_t n = size > sizeof buf ? sizeof buf : size;
-			if (rs->space == MOD_REG)
-				memcpy(buf, &f->regs[(size_t)rs->slot * LANES + l], n > 8 ? 8 : n);
-			else
-				memcpy(buf, f->params + (size_t)l * f->fn->param_size + f->fn->ret_off[i], n);
-			if (dst->kind == DOP_SYMADDR && dst->space == MS_PARAM_FRAME)
-				memcpy(cf->params + (size_t)l * cf->fn->param_size + dst->off, buf, n);
-			else if (dst->kind == DOP_REG) {
-				uint64_t v = 0;
-				memcpy(&v, buf, n > 8 ? 8 : n);
-				cf->regs[(size_t)dst->slot * LANES + l] = v;
-			}
-		}
+		struct dop from = {.kind = DOP_SYMADDR, .space = MS_PARAM_FRAME,
+				   .off = f->fn->ret_off[i]};
+		bool to_param = dst->kind == DOP_SYMADDR && dst->space == MS_PARAM_FRAME;
+		if (to_param || dst->kind == DOP_REG)
+			move_param(L, w, mask, f, &from, rs->space == MOD_REG ? rs : NULL, cf,
+				   dst->off, to_param ? NULL : dst, ir_sym_bytes(rs));
 	}
 	g->frame = cf;
 	g->pc = f->ret_pc;

@@ -20,6 +20,9 @@
 
 #define FULL_MASK 0xffffffffu
 #define MAX_CALL_DEPTH 1024
+/* A thread's stack: the .local variables and .param areas of its live frames. The H100
+ * gives a thread at most 512 KiB of local memory; a deeper recursion faults there. */
+#define MAX_THREAD_STACK (512u * 1024u)
 /* A function's address as a value (mov of a function name, initializers): base + index. */
 #define FUNC_ADDR_BASE 0xF00000000000ull
 
@@ -155,7 +158,9 @@ struct dprog {
 	uint8_t *global_init;       /* initial bytes of module .global variables              */
 	uint32_t global_size;       /* laid out from offset 0 of the module's global block    */
 	/* symbol-address initializers in .global/.const to patch once addresses are known   */
-	struct reloc { uint8_t in_const; uint32_t at; const struct ir_sym *sym; int64_t add; bool generic; } *relocs;
+	/* an address written into an initializer element of `size` bytes at `at` */
+	struct reloc { uint8_t in_const; uint32_t at; const struct ir_sym *sym; int64_t add;
+		       bool generic; uint8_t size; } *relocs;
 	uint32_t nrelocs;
 	bool async_reads_global;    /* a bulk copy reads global memory (its source, or a
 				     * cp.reduce.async.bulk's destination): ordinary global
@@ -181,6 +186,7 @@ struct frame {
 	const struct dinsn *call;/* the call instruction (for return-value copies)            */
 	int refs;               /* groups that point at this frame                            */
 	uint32_t depth;
+	uint32_t stack;         /* bytes of stack per thread up to and including this frame    */
 };
 
 enum gstate {
@@ -248,6 +254,7 @@ struct cta {
 	uint32_t linear;            /* linear CTA index in the grid                            */
 	uint8_t *smem;
 	uint32_t smem_size;
+	bool charged;               /* its bytes are charged to the launch (--max-memory)       */
 	struct mbar **mbar_at;      /* per 8-byte word of smem: live mbarrier or NULL (lazy)  */
 	uint8_t *proxy_dirty;       /* per 16-byte granule: written by a generic store since the
 				     * last fence.proxy.async (lazy; rule async-proxy-fence)     */
@@ -316,7 +323,9 @@ struct launch {
 	bool stop;                  /* a faulting rule: finish now                             */
 	/* mbarrier objects made during the launch: token ids index this table */
 	struct mbar **mbars;
-	uint32_t nmbars, mbars_cap;
+	uint32_t nmbars, mbars_cap; /* objects alive: an invalidated one is freed when an init
+				     * replaces it and nothing refers to it any more          */
+	uint32_t mbar_ids;          /* ids handed out: the newest object's id                  */
 	/* pending asynchronous events (async.c) */
 	struct event *events;
 	uint32_t nevents, events_cap;
@@ -380,5 +389,11 @@ void rule_breakv(struct launch *L, enum rule_id r, uint32_t lanes, const char *n
 /* "CTA (x,y,z) thread (x,y,z)" or a range, for the lanes of the current warp */
 void describe_threads(struct launch *L, struct warp *w, uint32_t lanes, struct strbuf *b);
 void runtime_error(struct launch *L, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Whether a call operand (argument or result slot) fits the callee's declared parameter:
+ * a .param variable of the same size (as ptxas demands), or one value of at most 8 bytes. */
+bool call_operand_fits(const struct dop *o, const struct ir_sym *formal);
+/* Charge `bytes` of the launch's own memory; past --max-memory, reports (status 2, naming
+ * `what`) and returns false. */
+bool launch_charge(struct launch *L, uint64_t bytes, const char *what);
 
 #endif

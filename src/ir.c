@@ -390,15 +390,7 @@ static inline const char *txt(struct parser *p, struct src_span s)
 #define NAME_FMT "%.*s%s"
 #define NAME_ARG(s, n) (int)((n) > 200 ? 200 : (n)), (s), ((n) > 200 ? "..." : "")
 
-static void *xrealloc(void *old, size_t n)
-{
-	void *q = realloc(old, n);
-	if (!q) {
-		fputs("ptxi: out of memory\n", stderr);
-		exit(4);
-	}
-	return q;
-}
+#define xrealloc arena_xrealloc /* out of memory jumps to the library's entry point */
 
 static void opush(struct parser *p, const struct ir_operand *o, uint8_t flags)
 {
@@ -1161,6 +1153,10 @@ void ir_header(struct parser *p, struct src_span at, enum header_state next)
 {
 	static const char *const what[] = {"", "'.version'", "'.target'", "'.address_size'"};
 	enum header_state h = p->header;
+	if (next == HDR_VERSION && !p->m->version_span.len)
+		p->m->version_span = at;
+	if (next == HDR_TARGET && !p->m->target_span.len)
+		p->m->target_span = at;
 	if (next == HDR_VERSION) {
 		if (h == HDR_NONE)
 			p->header = HDR_VERSION;
@@ -2233,11 +2229,7 @@ struct ir_module *ir_parse(struct arena *a, struct diag *d, struct src_file *fil
 	m->diag = d;
 	m->file = file;
 	unsigned errors0 = d->nerrors;
-	struct parser *p = calloc(1, sizeof *p);
-	if (!p) {
-		fputs("ptxi: out of memory\n", stderr);
-		exit(4);
-	}
+	struct parser *p = arena_xcalloc(1, sizeof *p);
 	p->m = m;
 	p->a = a;
 	p->d = d;

@@ -114,6 +114,40 @@ struct ir_sym {
 	struct ir_sym *next_in_scope;
 };
 
+/* A kernel's parameter block: 32,764 bytes (CUDA 12.1 and later on sm_70 and later). */
+#define PTX_MAX_KPARAM 32764u
+
+/* Bytes of a variable or parameter: element x vector x elements, saturated at UINT64_MAX
+ * so that a size never wraps (the loader's limits then reject it). */
+static inline uint64_t ir_sym_bytes(const struct ir_sym *s)
+{
+	uint64_t elem = (uint64_t)ir_type_size(s->type) * (uint64_t)(s->vec > 1 ? s->vec : 1);
+	uint64_t n;
+	if (__builtin_mul_overflow(elem, s->is_array ? s->nelem : 1, &n))
+		return UINT64_MAX;
+	return n;
+}
+
+/* The byte alignment of a variable or parameter: declared, else its element's. On a .ptr
+ * parameter .align is the pointee's alignment (ISA 5.1.6.4), not its own: Triton's
+ * `.param .u64 .ptr .global .align 1 p` is 8-byte aligned. */
+static inline uint64_t ir_sym_align(const struct ir_sym *s)
+{
+	uint64_t a = s->align && !s->is_ptr_param
+			     ? s->align
+			     : (uint64_t)ir_type_size(s->type) * (uint64_t)(s->vec > 1 ? s->vec : 1);
+	return a ? a : 1;
+}
+
+/* Offset s takes after `used` bytes of its space; *used grows past it (both saturate). */
+static inline uint64_t ir_place(uint64_t *used, const struct ir_sym *s)
+{
+	uint64_t a = ir_sym_align(s), size = ir_sym_bytes(s);
+	uint64_t at = *used > UINT64_MAX - (a - 1) ? UINT64_MAX : (*used + a - 1) / a * a;
+	*used = at > UINT64_MAX - size ? UINT64_MAX : at + size;
+	return at;
+}
+
 /* A lexical scope: a function body or a nested { } block (inline asm declares in those). */
 struct ir_scope {
 	struct ir_scope *parent;
@@ -208,6 +242,7 @@ struct ir_module {
 	struct diag *diag;
 	struct src_file *file;
 	uint32_t version_major, version_minor;  /* .version; 0.0 if missing                 */
+	struct src_span version_span, target_span; /* the first .version and .target words  */
 	char target[64];                        /* first sm_XX target (e.g. "sm_90a")        */
 	uint32_t sm;                            /* numeric: 90 for sm_90 / sm_90a           */
 	bool sm_arch_specific;                  /* the 'a' suffix                            */

@@ -17,10 +17,11 @@
 /* What one thread's frame may hold: registers (slots of 32 lanes) and .local/.param bytes
  * (the hardware's local memory limit is 512 KiB per thread). */
 #define MAX_SLOTS 65536u
-#define MAX_LOCAL (512u * 1024u)
+#define MAX_LOCAL MAX_THREAD_STACK
 #define MAX_SHARED (227u * 1024u)       /* sm_90: 227 KiB of shared memory per CTA */
 #define MAX_CONST (64u * 1024u)         /* the .const bank                         */
 #define MAX_GLOBAL_VARS (1u << 30)      /* module .global variables, 1 GiB         */
+#define MAX_KPARAM PTX_MAX_KPARAM       /* a kernel's parameter block (ir.h)        */
 
 struct loader {
 	struct dprog *P;
@@ -29,7 +30,7 @@ struct loader {
 	const struct ir_func *irf;
 	struct ir_scope **scopes; /* every scope of the function being laid out */
 	uint32_t nscopes, cap;
-	uint32_t local_mod;       /* bytes of module-level .local variables      */
+	uint64_t local_mod;       /* bytes of module-level .local variables      */
 	int errors;
 };
 
@@ -45,26 +46,38 @@ static void lerr(struct loader *ld, struct src_span sp, const char *fmt, ...)
 	ld->errors++;
 }
 
-static uint32_t align_up(uint32_t v, uint32_t a)
+/* Sizes and offsets are 64-bit and saturate at UINT64_MAX: a total never wraps below a
+ * limit, so one comparison after the sum catches any oversized layout. */
+static uint64_t align_up(uint64_t v, uint64_t a)
 {
-	return a ? (v + a - 1) / a * a : v;
+	if (!a)
+		return v;
+	return v > UINT64_MAX - (a - 1) ? UINT64_MAX : (v + a - 1) / a * a;
 }
 
-static uint32_t sym_size(const struct ir_sym *s)
+static uint64_t sym_size(const struct ir_sym *s)
 {
-	uint64_t n = (uint64_t)ir_type_size(s->type) * (uint64_t)(s->vec ? s->vec : 1) *
-		     (s->is_array ? s->nelem : 1);
-	return n > 0x7fffffffu ? 0x7fffffffu : (uint32_t)n;
+	return ir_sym_bytes(s);
+}
+
+/* "N bytes" for messages; a saturated size says so. */
+static const char *bytes_text(uint64_t n, char buf[40])
+{
+	if (n == UINT64_MAX)
+		return "2^64 bytes or more";
+	snprintf(buf, 40, "%llu bytes", (unsigned long long)n);
+	return buf;
 }
 
 static uint32_t sym_align(const struct ir_sym *s)
 {
-	/* on a .ptr parameter, .align is the pointee's alignment (ISA 5.1.6.4), not its own:
-	 * Triton's `.param .u64 .ptr .global .align 1 p` is 8-byte aligned */
-	if (s->align && !s->is_ptr_param)
-		return s->align;
-	uint32_t a = (uint32_t)ir_type_size(s->type) * (uint32_t)(s->vec ? s->vec : 1);
-	return a ? a : 1;
+	return (uint32_t)ir_sym_align(s);
+}
+
+/* Place s at the next aligned offset of a space that holds *used bytes; returns the offset. */
+static uint64_t place(uint64_t *used, const struct ir_sym *s)
+{
+	return ir_place(used, s);
 }
 
 /* ---- constant pool ------------------------------------------------------------------- */
@@ -159,14 +172,15 @@ static void place_shared(struct loader *ld, struct ir_sym *s)
 		s->addr = UINT64_MAX; /* fixed up once the static size is known */
 		return;
 	}
-	P->shared_static = align_up(P->shared_static, a);
-	s->addr = P->shared_static;
-	if ((uint64_t)P->shared_static + sym_size(s) > MAX_SHARED) {
-		lerr(ld, s->span, "shared variable '%s' (%u bytes) takes static shared memory past "
-		     "the %u bytes of an sm_90 CTA", s->name, sym_size(s), MAX_SHARED);
+	uint64_t used = P->shared_static;
+	s->addr = place(&used, s);
+	if (used > MAX_SHARED) {
+		char b[40];
+		lerr(ld, s->span, "shared variable '%s' (%s) takes static shared memory past the %u "
+		     "bytes of an sm_90 CTA", s->name, bytes_text(sym_size(s), b), MAX_SHARED);
 		return;
 	}
-	P->shared_static += sym_size(s);
+	P->shared_static = (uint32_t)used;
 }
 
 static void place_const_or_global(struct loader *ld, struct ir_sym *s)
@@ -174,22 +188,23 @@ static void place_const_or_global(struct loader *ld, struct ir_sym *s)
 	struct dprog *P = ld->P;
 	bool is_const = s->space == MOD_CONST;
 	uint32_t *size = is_const ? &P->const_size : &P->global_size;
-	*size = align_up(*size, sym_align(s));
-	s->addr = *size;
+	uint64_t used = *size;
+	s->addr = place(&used, s);
 	uint32_t limit = is_const ? MAX_CONST : MAX_GLOBAL_VARS;
-	if ((uint64_t)*size + sym_size(s) > limit) {
-		lerr(ld, s->span, "variable '%s' (%u bytes) takes the module's %s variables past %u "
-		     "bytes", s->name, sym_size(s), is_const ? ".const" : ".global", limit);
+	if (used > limit) {
+		char b[40];
+		lerr(ld, s->span, "variable '%s' (%s) takes the module's %s variables past %u bytes",
+		     s->name, bytes_text(sym_size(s), b), is_const ? ".const" : ".global", limit);
 		return;
 	}
-	*size += sym_size(s);
+	*size = (uint32_t)used;
 }
 
 /* Write a variable's initializer into its bank (.const) or initial image (.global). */
 static void write_init(struct loader *ld, struct ir_sym *s, uint8_t *bank)
 {
 	uint32_t esz = (uint32_t)ir_type_size(s->type);
-	uint32_t total = sym_size(s);
+	uint64_t total = sym_size(s);
 	for (uint32_t i = 0; i < s->ninit && (uint64_t)(i + 1) * esz <= total; i++) {
 		const struct ir_init *in = &s->init[i];
 		uint8_t *at = bank + s->addr + (uint64_t)i * esz;
@@ -217,7 +232,8 @@ static void write_init(struct loader *ld, struct ir_sym *s, uint8_t *bank)
 			P->relocs[P->nrelocs++] = (struct reloc){s->space == MOD_CONST,
 								 (uint32_t)(s->addr + (uint64_t)i * esz),
 								 in->sym, in->i,
-								 in->kind == INIT_GENERIC_SYM};
+								 in->kind == INIT_GENERIC_SYM,
+								 (uint8_t)(esz > 8 ? 8 : esz)};
 			continue;
 		}
 		}
@@ -235,9 +251,7 @@ static void layout_module(struct loader *ld)
 		else if (s->space == MOD_CONST || s->space == MOD_GLOBAL)
 			place_const_or_global(ld, s);
 		else if (s->space == MOD_LOCAL) {
-			ld->local_mod = align_up(ld->local_mod, sym_align(s));
-			s->addr = ld->local_mod;
-			ld->local_mod += sym_size(s);
+			s->addr = place(&ld->local_mod, s);
 		}
 	}
 	/* Shared variables declared inside function bodies share the CTA's layout. */
@@ -261,6 +275,8 @@ static void layout_module(struct loader *ld)
 				if (s->kind == SYM_VAR && is_shared(s->space) && s->is_extern)
 					s->addr = P->shared_dyn_off;
 	}
+	if (ld->errors)
+		return; /* a variable past its space's limit has no bytes to initialize */
 	P->const_bytes = arena_alloc(P->arena, P->const_size ? P->const_size : 1);
 	P->global_init = arena_alloc(P->arena, P->global_size ? P->global_size : 1);
 	for (uint32_t i = 0; i < m->nvars; i++) {
@@ -278,31 +294,17 @@ static void layout_module(struct loader *ld)
 static void layout_function(struct loader *ld, struct dfunc *df, const struct ir_func *f)
 {
 	collect_scopes(ld, f);
-	uint32_t slot = 0, local = ld->local_mod, param = 0;
+	uint32_t slot = 0;
 	uint64_t slot_total = 0; /* counted wide: %r<4000000000> must not wrap */
-	uint32_t kparam = 0;
+	uint64_t local = ld->local_mod, param = 0, kparam = 0;
 	for (uint32_t i = 0; i < f->nparams; i++) {
 		struct ir_sym *s = f->params[i];
-		if (s->space == MOD_REG)
-			continue;
-		if (f->is_entry) { /* the kernel parameter block, shared by all threads */
-			kparam = align_up(kparam, sym_align(s));
-			s->addr = kparam;
-			kparam += sym_size(s);
-			continue;
-		}
-		param = align_up(param, sym_align(s));
-		s->addr = param;
-		param += sym_size(s);
+		if (s->space != MOD_REG) /* kernels: the parameter block, shared by all threads */
+			s->addr = place(f->is_entry ? &kparam : &param, s);
 	}
-	for (uint32_t i = 0; i < f->nrets; i++) {
-		struct ir_sym *s = f->rets[i];
-		if (s->space == MOD_REG)
-			continue;
-		param = align_up(param, sym_align(s));
-		s->addr = param;
-		param += sym_size(s);
-	}
+	for (uint32_t i = 0; i < f->nrets; i++)
+		if (f->rets[i]->space != MOD_REG)
+			f->rets[i]->addr = place(&param, f->rets[i]);
 	for (uint32_t k = 0; k < ld->nscopes; k++) {
 		for (struct ir_sym *s = ld->scopes[k]->syms; s; s = s->next_in_scope) {
 			if (s->kind == SYM_REG) {
@@ -314,14 +316,10 @@ static void layout_function(struct loader *ld, struct dfunc *df, const struct ir
 				slot_total += s->range_n;
 				slot = slot_total > MAX_SLOTS ? MAX_SLOTS : (uint32_t)slot_total;
 			} else if (s->kind == SYM_VAR && s->space == MOD_LOCAL) {
-				local = align_up(local, sym_align(s));
-				s->addr = local;
-				local += sym_size(s);
+				s->addr = place(&local, s);
 			} else if (s->kind == SYM_VAR && s->space == MOD_PARAM && !s->is_param &&
 				   !s->is_retparam) {
-				param = align_up(param, sym_align(s));
-				s->addr = param;
-				param += sym_size(s);
+				s->addr = place(&param, s);
 			}
 		}
 	}
@@ -333,16 +331,21 @@ static void layout_function(struct loader *ld, struct dfunc *df, const struct ir
 		if (f->rets[i]->space == MOD_REG && f->rets[i]->slot < 0)
 			f->rets[i]->slot = (int32_t)slot++;
 	df->nslots = slot + 1; /* one scratch slot for sinks */
-	df->local_size = align_up(local, 16);
 	if (slot_total > MAX_SLOTS)
 		lerr(ld, f->span, "function '%s' declares %llu registers; ptxi supports up to %u",
 		     df->name, (unsigned long long)slot_total, MAX_SLOTS);
+	char b[40];
 	if (local > MAX_LOCAL || param > MAX_LOCAL)
-		lerr(ld, f->span, "function '%s' needs %u bytes of %s per thread; the limit is %u",
-		     df->name, local > MAX_LOCAL ? local : param,
+		lerr(ld, f->span, "function '%s' needs %s of %s per thread; the limit is %u",
+		     df->name, bytes_text(local > MAX_LOCAL ? local : param, b),
 		     local > MAX_LOCAL ? ".local memory" : "parameters", MAX_LOCAL);
-	df->param_size = align_up(param, 8);
-	df->kparam_size = kparam;
+	if (kparam > MAX_KPARAM)
+		lerr(ld, f->span, "kernel '%s' has %s of parameters; the limit is %u", df->name,
+		     bytes_text(kparam, b), MAX_KPARAM);
+	/* within the limits now (or reported): the sizes fit 32 bits */
+	df->local_size = (uint32_t)align_up(local > MAX_LOCAL ? 0 : local, 16);
+	df->param_size = (uint32_t)align_up(param > MAX_LOCAL ? 0 : param, 8);
+	df->kparam_size = (uint32_t)(kparam > MAX_KPARAM ? 0 : kparam);
 }
 
 /* ---- operands ------------------------------------------------------------------------ */
@@ -745,6 +748,35 @@ static bool decode_branch(struct loader *ld, const struct ir_insn *in, struct di
 	return true;
 }
 
+/* Each argument and result slot of a direct call against the callee's declaration: a
+ * .param operand has the parameter's size (ptxas rejects a mismatch too); the copy at run
+ * time would otherwise read or write past one of the two frames. */
+static bool call_operands_fit(struct loader *ld, const struct ir_insn *in, struct dinsn *di)
+{
+	const struct ir_func *irf = di->callee->ir;
+	for (uint32_t i = 0; i < irf->nparams + irf->nrets; i++) {
+		bool ret = i >= irf->nparams;
+		const struct ir_sym *p = ret ? irf->rets[i - irf->nparams] : irf->params[i];
+		const struct dop *o = ret ? &di->d.elems[i - irf->nparams] : &di->s[1].elems[i];
+		if (call_operand_fits(o, p))
+			continue;
+		if (o->kind == DOP_SYMADDR && o->space == MS_PARAM_FRAME)
+			lerr(ld, in->span, "%s %u of the call of '%s' is '%s' (%llu bytes); %s '%s' is "
+			     "%llu bytes", ret ? "result" : "argument", ret ? i - irf->nparams + 1 : i + 1,
+			     di->callee->name, o->sym->name,
+			     (unsigned long long)ir_sym_bytes(o->sym), ret ? "its result" : "its parameter",
+			     p->name, (unsigned long long)ir_sym_bytes(p));
+		else
+			lerr(ld, in->span, "%s %u of the call of '%s' is a single value; %s '%s' is %llu "
+			     "bytes and needs a .param variable of that size", ret ? "result" : "argument",
+			     ret ? i - irf->nparams + 1 : i + 1, di->callee->name,
+			     ret ? "its result" : "its parameter", p->name,
+			     (unsigned long long)ir_sym_bytes(p));
+		return false;
+	}
+	return true;
+}
+
 static bool decode_call(struct loader *ld, const struct ir_insn *in, struct dinsn *di)
 {
 	int k = 0;
@@ -779,6 +811,11 @@ static bool decode_call(struct loader *ld, const struct ir_insn *in, struct dins
 			if (!decode_opnd(ld, &l->vec.elems[i], MOD_NONE, &args[i]))
 				return false;
 	}
+	if (nargs > UINT8_MAX || nrets > UINT8_MAX) {
+		lerr(ld, in->span, "call with %u arguments and %u results; ptxi supports up to %u "
+		     "of each", nargs, nrets, UINT8_MAX);
+		return false;
+	}
 	di->d.kind = DOP_VEC;
 	di->d.elems = rets;
 	di->d.nelem = (uint8_t)nrets;
@@ -791,7 +828,7 @@ static bool decode_call(struct loader *ld, const struct ir_insn *in, struct dins
 		     di->callee->ir->nrets);
 		return false;
 	}
-	return true;
+	return di->callee ? call_operands_fit(ld, in, di) : true;
 }
 
 /* Atomics: integer and bit types run in exec_mem.c; float types (f16/bf16 and their x2 forms,

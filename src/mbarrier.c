@@ -195,6 +195,11 @@ static void trace_update(struct launch *L, struct warp *w, uint32_t lanes, enum 
 	sb_free(&b);
 }
 
+uint64_t mbar_shadow_bytes(const struct cta *c)
+{
+	return (uint64_t)(c->smem_size + 7) / 8 * sizeof(struct mbar *);
+}
+
 struct mbar *mbar_lookup(struct cta *c, uint32_t off)
 {
 	if (!c->mbar_at || off / 8 >= (c->smem_size + 7) / 8)
@@ -330,28 +335,60 @@ static struct mbar *live_barrier(struct launch *L, struct cta *c, uint32_t off, 
 	return NULL;
 }
 
-static void register_barrier(struct launch *L, struct mbar *mb)
+static bool register_barrier(struct launch *L, struct mbar *mb)
 {
 	if (L->nmbars == L->mbars_cap) {
 		uint32_t cap = L->mbars_cap ? L->mbars_cap * 2 : 64;
 		struct mbar **t = realloc(L->mbars, cap * sizeof *t);
 		if (!t) {
 			runtime_error(L, 1, "out of memory for mbarrier objects");
-			return;
+			return false;
 		}
 		L->mbars = t;
 		L->mbars_cap = cap;
 	}
+	mb->index = L->nmbars;
 	L->mbars[L->nmbars++] = mb;
-	mb->id = L->nmbars;
+	mb->id = ++L->mbar_ids;
+	return true;
+}
+
+/* Whether a group of mb's cluster is parked on mb. */
+static bool awaited(const struct mbar *mb)
+{
+	const struct cluster *cl = mb->cta->cluster;
+	for (uint32_t r = 0; r < cl->nctas; r++)
+		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++)
+			for (const struct group *g = cl->ctas[r].warps[i].groups; g; g = g->next)
+				if (g->state == G_MBAR && g->wait_mbar == mb)
+					return true;
+	return false;
+}
+
+/* An init replaced `old`: free it unless a parked group or a landed copy's record still
+ * names it (then it lives until the launch ends). Tokens carry ids, not pointers, and
+ * first_id keeps what asynchronous landings need to know of it: init/inval cycles run in
+ * constant memory. */
+static void retire_barrier(struct launch *L, struct mbar *old)
+{
+	if (awaited(old) || async_names_mbar(L, old))
+		return;
+	struct mbar *last = L->mbars[--L->nmbars];
+	L->mbars[old->index] = last;
+	last->index = old->index;
+	free(old);
+	mem_release(L->mem, sizeof *old);
 }
 
 static void do_init(struct launch *L, struct warp *w, struct cta *c, uint32_t off,
 		    uint64_t count, uint32_t lane)
 {
 	if (!c->mbar_at) {
+		if (!launch_charge(L, mbar_shadow_bytes(c), "the mbarrier table of a CTA"))
+			return;
 		c->mbar_at = calloc((c->smem_size + 7) / 8, sizeof *c->mbar_at);
 		if (!c->mbar_at) {
+			mem_release(L->mem, mbar_shadow_bytes(c));
 			runtime_error(L, 1, "out of memory for mbarrier shadow state");
 			return;
 		}
@@ -369,19 +406,25 @@ static void do_init(struct launch *L, struct warp *w, struct cta *c, uint32_t of
 		if (L->stop)
 			return;
 	}
+	if (!launch_charge(L, sizeof(struct mbar), "an mbarrier object"))
+		return;
 	struct mbar *mb = calloc(1, sizeof *mb);
-	if (!mb) {
-		runtime_error(L, 1, "out of memory for an mbarrier");
+	if (!mb || !register_barrier(L, mb)) {
+		free(mb);
+		mem_release(L->mem, sizeof(struct mbar));
+		if (!L->stop)
+			runtime_error(L, 1, "out of memory for an mbarrier");
 		return;
 	}
 	mb->cta = c;
 	mb->off = off;
-	mb->replaced = old;
+	mb->first_id = old ? old->first_id : mb->id;
 	mb->valid = true;
 	mb->expected = mb->pending = (int64_t)(count & 0xfffff);
-	register_barrier(L, mb);
 	race_mbar_init(L, w, lane, mb);
-	c->mbar_at[off / 8] = mb; /* the old object stays in L->mbars: tokens name it */
+	c->mbar_at[off / 8] = mb;
+	if (old)
+		retire_barrier(L, old);
 	memset(c->smem + off, 0, 8);
 	c->init_fenced = false;
 	L->epoch++;
@@ -613,7 +656,7 @@ static void check_wait_operand(struct launch *L, const struct dinsn *di, struct 
 			mbar_rule(L, RULE_MBAR_FOREIGN_STATE, 1u << lane, mb,
 				  "state 0x%016llx is not a state of this mbarrier: %s",
 				  (unsigned long long)arg,
-				  !k.ok || k.id == 0 || (k.id > L->nmbars && L->nmbars < TOKEN_IDS)
+				  !k.ok || k.id == 0 || (k.id > L->mbar_ids && L->mbar_ids < TOKEN_IDS)
 					  ? "it was not produced by an mbarrier arrive"
 					  : "it was produced by an arrive on another mbarrier object");
 		return;
@@ -893,16 +936,15 @@ static struct mbar *async_target(struct launch *L, struct cta *c, uint32_t off, 
 		report_no_barrier(L, mb, c, off, L->cmask, what, "lands on");
 		return NULL;
 	}
-	/* Made after the issue: the one that stood here then was invalidated and replaced. (If
-	 * none stood here, the issue already reported it.) */
-	for (const struct mbar *o = mb->id > gen ? mb->replaced : NULL; o; o = o->replaced)
-		if (o->id <= gen) {
-			mbar_rule(L, RULE_MBAR_INVALIDATED, L->cmask, mb,
-				  "%s lands on shared 0x%x of CTA rank %u, whose mbarrier was "
-				  "invalidated and initialised again after the operation was issued",
-				  what, off, c->rank);
-			return NULL;
-		}
+	/* Made after the issue at a place that held a barrier then: that one was invalidated
+	 * and replaced. (If none stood here, the issue already reported it.) */
+	if (mb->id > gen && mb->first_id <= gen) {
+		mbar_rule(L, RULE_MBAR_INVALIDATED, L->cmask, mb,
+			  "%s lands on shared 0x%x of CTA rank %u, whose mbarrier was "
+			  "invalidated and initialised again after the operation was issued",
+			  what, off, c->rank);
+		return NULL;
+	}
 	return mb;
 }
 

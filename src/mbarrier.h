@@ -16,7 +16,9 @@ struct mbar {
 	struct cta *cta;
 	uint32_t off;           /* shared offset in its CTA                                  */
 	uint32_t id;            /* index + 1 in the launch's table (state tokens carry it)    */
-	struct mbar *replaced;  /* the object an init at the same place replaced, or NULL     */
+	uint32_t first_id;      /* id of the first object initialised at this place (the ones
+				 * between were invalidated and replaced, then freed)         */
+	uint32_t index;         /* in L->mbars                                               */
 	bool valid;
 	uint64_t phase;         /* completed phases                                          */
 	int64_t expected, pending, tx;
@@ -42,7 +44,7 @@ bool mbar_exec(struct launch *L, struct warp *w, struct group *g, const struct d
 /* Asynchronous effects landing on the barrier at (cta, off): complete-tx of `bytes` (of a
  * cp.async.bulk, st.async or red.async), or the arrive-on of cp.async.mbarrier.arrive
  * (`noinc`: it counts as an arrival, else it releases the hold its issue took). `gen` is
- * L->nmbars when the operation was issued: a barrier made after it (inval, init) is not the
+ * L->mbar_ids when the operation was issued: a barrier made after it (inval, init) is not the
  * one it was issued against. The launch's current-instruction context is the issuing one
  * (async.c). */
 void mbar_async_complete_tx(struct launch *L, struct cta *c, uint32_t off, uint32_t bytes,
@@ -55,6 +57,8 @@ bool mbar_decode(struct launch *L, struct warp *w, uint64_t a, enum mspace space
 		 uint32_t lane, const char *what, struct cta **cta, uint32_t *off);
 /* The mbarrier object at (c, off), valid or invalidated; NULL if none was ever made there. */
 struct mbar *mbar_lookup(struct cta *c, uint32_t off);
+/* Bytes of a CTA's table of mbarrier objects (one pointer per 8 bytes of shared memory). */
+uint64_t mbar_shadow_bytes(const struct cta *c);
 /* At the issue of an asynchronous operation that will land on the barrier at (c, off):
  * the executing CTA's own barrier must be valid now (else the lifecycle rules); another
  * CTA's is checked when the operation lands (mbarrier-init-not-visible: its init must have

@@ -34,8 +34,25 @@ void mem_destroy(struct memory *m)
 	free(m);
 }
 
+bool mem_charge(struct memory *m, uint64_t bytes)
+{
+	if (m->limit && (bytes > m->limit || m->used > m->limit - bytes))
+		return false;
+	m->used += bytes;
+	if (m->used > m->peak)
+		m->peak = m->used;
+	return true;
+}
+
+void mem_release(struct memory *m, uint64_t bytes)
+{
+	m->used = bytes > m->used ? 0 : m->used - bytes;
+}
+
 uint64_t mem_alloc(struct memory *m, uint64_t size, const char *name)
 {
+	if (!mem_charge(m, size))
+		return 0;
 	if (m->n == m->cap) {
 		uint32_t cap = m->cap ? m->cap * 2 : 16;
 		struct region *r = realloc(m->r, cap * sizeof *r);
@@ -47,8 +64,10 @@ uint64_t mem_alloc(struct memory *m, uint64_t size, const char *name)
 	struct region *r = &m->r[m->n];
 	*r = (struct region){0};
 	r->data = calloc(1, size ? size : 1);
-	if (!r->data)
+	if (!r->data) {
+		mem_release(m, size);
 		return 0;
+	}
 	r->base = m->next;
 	r->size = size;
 	snprintf(r->name, sizeof r->name, "%s", name);

@@ -40,11 +40,19 @@ struct memory {
 	uint32_t n, cap;
 	uint64_t next;
 	uint32_t last;  /* index of the region hit last (a one-entry cache) */
+	/* The launch's own allocations (device buffers, CTAs' shared memory and warps, frames,
+	 * local memory, mbarrier shadows) are charged here against --max-memory. */
+	uint64_t used, peak, limit; /* limit 0: none */
 };
 
 struct memory *mem_create(void);
 void mem_destroy(struct memory *m);
-/* A zero-filled global allocation; returns its address. */
+/* Charge `bytes` of the launch's own memory: false (nothing charged) when that would pass
+ * the limit. mem_release gives bytes back when their owner is freed. */
+bool mem_charge(struct memory *m, uint64_t bytes);
+void mem_release(struct memory *m, uint64_t bytes);
+/* A zero-filled global allocation; returns its address (0: out of memory, or over the
+ * limit: then m->used + size > m->limit). */
 uint64_t mem_alloc(struct memory *m, uint64_t size, const char *name);
 struct region *mem_find(struct memory *m, uint64_t addr, uint64_t size);
 

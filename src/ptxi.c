@@ -40,6 +40,7 @@ struct ptxi_run {
 	size_t *buf_size;
 	unsigned nargs;
 	uint64_t warp_insns, thread_insns;
+	uint64_t peak_memory;
 };
 
 static void sink_adapter(void *ctx, enum diag_level level, const char *text)
@@ -62,6 +63,10 @@ static ptxi_module *module_new(ptxi_sink *sink, void *ctx)
 	m->diag.ctx = m;
 	m->diag.max_errors = 50;
 	m->arena = arena_create();
+	if (!m->arena) {
+		free(m);
+		return NULL;
+	}
 	return m;
 }
 
@@ -84,15 +89,27 @@ static void func_done(void *ctx, struct ir_module *ir, struct ir_func *f)
 	check_body(ctx, ir, f);
 }
 
+static int usage_error(ptxi_module *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Parse and check; with `drop_bodies` (ptxi check) no body outlives its check. */
 static void module_parse(ptxi_module *m, bool drop_bodies)
 {
+	jmp_buf oom;
+	jmp_buf *prev = arena_catch_oom(&oom);
+	if (setjmp(oom)) {
+		arena_catch_oom(prev);
+		m->ir = NULL;
+		m->check = NULL;
+		usage_error(m, "out of memory reading the module");
+		return;
+	}
 	struct ir_hooks hooks = {.func_done = func_done, .ctx = m, .drop_bodies = drop_bodies};
 	m->ir = ir_parse(m->arena, &m->diag, &m->file, &hooks);
 	check_body(m, m->ir, NULL); /* the header, when no function body did it */
 	if (m->check)
 		check_end(m->check);
 	m->check = NULL;
+	arena_catch_oom(prev);
 }
 
 static ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx,
@@ -107,7 +124,12 @@ static ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx,
 	}
 	if (src_file_read(&m->file, path) != 0) {
 		char msg[512];
-		snprintf(msg, sizeof msg, "cannot read '%s': %s", path, strerror(errno));
+		if (errno == EFBIG)
+			snprintf(msg, sizeof msg, "cannot read '%s': larger than the %zu MiB ptxi "
+				 "reads (%zu MiB from a pipe or device)", path, SRC_MAX_BYTES >> 20,
+				 SRC_MAX_STREAM >> 20);
+		else
+			snprintf(msg, sizeof msg, "cannot read '%s': %s", path, strerror(errno));
 		diag_emit(&m->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL, msg);
 		ptxi_module_free(m);
 		return NULL;
@@ -275,6 +297,17 @@ static int check_shape(ptxi_module *m, struct dfunc *k, struct launch_config *c,
 	return PTXI_OK;
 }
 
+/* A device allocation that failed: past --max-memory, or the host is out of memory. */
+static int memory_error(ptxi_module *m, const struct memory *mem, uint64_t bytes,
+			const char *what)
+{
+	if (mem->limit && mem->used + bytes > mem->limit)
+		return usage_error(m, "%s needs %llu bytes, past --max-memory %llu (the launch "
+				   "holds %llu)", what, (unsigned long long)bytes,
+				   (unsigned long long)mem->limit, (unsigned long long)mem->used);
+	return usage_error(m, "out of memory for %s (%llu bytes)", what, (unsigned long long)bytes);
+}
+
 /* Encode the tensor-map arguments into their 128-byte parameters, now that the buffers they
  * name have addresses. */
 static int bind_tmaps(ptxi_module *m, struct launch *L, const struct ptxi_arg *args,
@@ -286,12 +319,12 @@ static int bind_tmaps(ptxi_module *m, struct launch *L, const struct ptxi_arg *a
 		const struct ir_sym *p = f->params[i];
 		if (a->kind != PTXI_ARG_TMAP)
 			continue;
-		unsigned psize = (unsigned)ir_type_size(p->type) * (unsigned)(p->vec ? p->vec : 1) *
-				 (unsigned)(p->is_array ? p->nelem : 1);
+		uint64_t psize = ir_sym_bytes(p);
 		if (psize != TMAP_BYTES)
 			return usage_error(m, "tensor map argument %u ('%s') does not fit parameter "
-					   "'%s' of kernel '%s' (%u bytes; a tensor map is 128)", i + 1,
-					   a->spec ? a->spec : "?", p->name, L->kernel->name, psize);
+					   "'%s' of kernel '%s' (%llu bytes; a tensor map is 128)", i + 1,
+					   a->spec ? a->spec : "?", p->name, L->kernel->name,
+					   (unsigned long long)psize);
 		unsigned b = a->tmap_buf;
 		if (b >= nargs || args[b].kind != PTXI_ARG_BUFFER || a->tmap_off > args[b].bytes)
 			return usage_error(m, "tensor map argument %u ('%s'): buf=%u is not a buffer "
@@ -323,8 +356,7 @@ static int bind_args(ptxi_module *m, struct launch *L, const struct ptxi_arg *ar
 	for (unsigned i = 0; i < nargs; i++) {
 		const struct ir_sym *p = f->params[i];
 		const struct ptxi_arg *a = &args[i];
-		unsigned psize = (unsigned)ir_type_size(p->type) * (unsigned)(p->vec ? p->vec : 1) *
-				 (unsigned)(p->is_array ? p->nelem : 1);
+		uint64_t psize = ir_sym_bytes(p); /* the loader bounds the block: no wrap */
 		uint64_t v = a->value;
 		unsigned asize = a->size;
 		if (a->kind == PTXI_ARG_TMAP)
@@ -334,7 +366,7 @@ static int bind_args(ptxi_module *m, struct launch *L, const struct ptxi_arg *ar
 			snprintf(name, sizeof name, "arg%u", i);
 			v = mem_alloc(L->mem, a->bytes, name);
 			if (!v)
-				return usage_error(m, "out of memory for argument %u (%zu bytes)", i, a->bytes);
+				return memory_error(m, L->mem, a->bytes, a->spec ? a->spec : name);
 			struct region *r = mem_find(L->mem, v, 1);
 			if (a->init && a->bytes)
 				memcpy(r->data, a->init, a->bytes);
@@ -346,9 +378,10 @@ static int bind_args(ptxi_module *m, struct launch *L, const struct ptxi_arg *ar
 		if (asize != psize || (a->kind == PTXI_ARG_SCALAR && a->is_float != pfloat && psize >= 4 &&
 				       !p->is_array && p->type != MOD_B32 && p->type != MOD_B64))
 			return usage_error(m, "argument %u ('%s') does not fit parameter '%s' of kernel "
-					   "'%s', which is %s%s (%u byte%s)", i + 1, a->spec ? a->spec : "?",
+					   "'%s', which is %s%s (%llu byte%s)", i + 1, a->spec ? a->spec : "?",
 					   p->name, L->kernel->name, p->is_array ? "an array of " : "",
-					   ir_mod_name(p->type), psize, psize == 1 ? "" : "s");
+					   ir_mod_name(p->type), (unsigned long long)psize,
+					   psize == 1 ? "" : "s");
 		memcpy(L->kparams + p->addr, &v, asize > 8 ? 8 : asize);
 	}
 	return bind_tmaps(m, L, args, nargs, run);
@@ -374,22 +407,56 @@ static void apply_relocs(struct launch *L, uint64_t gbase)
 		a += (uint64_t)r->add;
 		uint8_t *bank = r->in_const ? P->const_bytes : gr ? gr->data : NULL;
 		if (bank)
-			memcpy(bank + r->at, &a, 8);
+			memcpy(bank + r->at, &a, r->size); /* little-endian: the low bytes */
 	}
 }
 
-int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi_arg *args,
-		unsigned nargs, ptxi_run **out)
+/* The decoded program, loaded at the first launch. NULL (reported) if it cannot run. */
+static struct dprog *module_prog(ptxi_module *m)
 {
-	if (out)
-		*out = NULL;
-	if (!m->ir || m->diag.nerrors)
-		return PTXI_INVALID;
+	if (!m->ir || m->diag.nerrors) {
+		usage_error(m, "the module has errors: it cannot be launched");
+		return NULL;
+	}
 	if (!m->load_tried) {
 		m->load_tried = true;
+		jmp_buf oom;
+		jmp_buf *prev = arena_catch_oom(&oom);
+		if (setjmp(oom)) {
+			arena_catch_oom(prev);
+			m->prog = NULL;
+			usage_error(m, "out of memory loading the module");
+			return NULL;
+		}
 		m->prog = load_program(m->ir);
+		arena_catch_oom(prev);
+		return m->prog; /* the loader reported why not */
 	}
 	if (!m->prog)
+		usage_error(m, "the module cannot be launched: the loader rejected it (at its first "
+			    "launch)");
+	return m->prog;
+}
+
+int ptxi_kernel_params(ptxi_module *m, const char *kernel, size_t *sizes, unsigned max,
+		       unsigned *ptr_size)
+{
+	unsigned errors = m->diag.nerrors;
+	struct dfunc *k = module_prog(m) ? find_kernel(m, kernel) : NULL;
+	m->diag.nerrors = errors;
+	if (!k)
+		return -1;
+	const struct ir_func *f = k->ir;
+	for (unsigned i = 0; i < f->nparams && i < max; i++)
+		sizes[i] = (size_t)ir_sym_bytes(f->params[i]);
+	*ptr_size = m->ir->address_size == 32 ? 4 : 8;
+	return (int)f->nparams;
+}
+
+static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi_arg *args,
+		  unsigned nargs, ptxi_run **out)
+{
+	if (!module_prog(m))
 		return PTXI_INVALID;
 	struct launch L;
 	memset(&L, 0, sizeof L);
@@ -442,12 +509,20 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 		ptxi_run_free(run);
 		return usage_error(m, "out of memory");
 	}
+	L.mem->limit = cfg->max_memory == UINT64_MAX ? 0
+		       : cfg->max_memory		 ? cfg->max_memory
+							 : PTXI_DEFAULT_MAX_MEMORY;
 	uint64_t gbase = 0;
 	if (m->prog->global_size) {
 		gbase = mem_alloc(L.mem, m->prog->global_size, "module .global");
-		memcpy(mem_find(L.mem, gbase, 1)->data, m->prog->global_init, m->prog->global_size);
+		if (gbase)
+			memcpy(mem_find(L.mem, gbase, 1)->data, m->prog->global_init,
+			       m->prog->global_size);
+		else
+			st = memory_error(m, L.mem, m->prog->global_size, "the module's .global variables");
 	}
-	st = bind_args(m, &L, args, nargs, run);
+	if (st == PTXI_OK)
+		st = bind_args(m, &L, args, nargs, run);
 	if (st == PTXI_OK) {
 		apply_relocs(&L, gbase);
 		L.timeline = cfg->timeline_out ? tl_create() : NULL;
@@ -460,6 +535,7 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 	}
 	run->warp_insns = L.steps;
 	run->thread_insns = L.thread_steps;
+	run->peak_memory = L.mem->peak;
 	free(L.kparams);
 	for (uint32_t i = 0; i < L.nmbars; i++)
 		free(L.mbars[i]);
@@ -489,6 +565,25 @@ void ptxi_run_stats(const ptxi_run *r, uint64_t *warp_insns, uint64_t *thread_in
 {
 	*warp_insns = r->warp_insns;
 	*thread_insns = r->thread_insns;
+}
+
+int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi_arg *args,
+		unsigned nargs, ptxi_run **out)
+{
+	/* a launch's errors are its own: the module keeps the counts of its load */
+	unsigned errors = m->diag.nerrors;
+	bool suppressed = m->diag.suppressed;
+	if (out)
+		*out = NULL;
+	int st = launch(m, cfg, args, nargs, out);
+	m->diag.nerrors = errors;
+	m->diag.suppressed = suppressed;
+	return st;
+}
+
+uint64_t ptxi_run_peak_memory(const ptxi_run *r)
+{
+	return r->peak_memory;
 }
 
 void ptxi_run_free(ptxi_run *r)

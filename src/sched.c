@@ -162,6 +162,12 @@ static struct group *pick(struct warp *w)
 
 /* ---- cluster set-up ------------------------------------------------------------------ */
 
+/* What a CTA holds on the host, charged against --max-memory. */
+static uint64_t cta_bytes(uint32_t smem, uint32_t nwarps)
+{
+	return (uint64_t)smem + (uint64_t)nwarps * sizeof(struct warp);
+}
+
 static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t cid[3])
 {
 	const struct launch_config *k = &L->cfg;
@@ -178,6 +184,11 @@ static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t c
 	uint32_t smem = (k->dyn_shared ? P->shared_dyn_off + k->dyn_shared : P->shared_static);
 	for (uint32_t r = 0; r < cl->nctas; r++) {
 		struct cta *c = &cl->ctas[r];
+		if (!launch_charge(L, cta_bytes(smem, nwarps), "a CTA's shared memory and warps"))
+			return false;
+		c->charged = true;
+		c->smem_size = smem;
+		c->nwarps = nwarps;
 		c->cluster = cl;
 		c->rank = r;
 		c->cluster_ctaid[0] = r % k->cluster[0];
@@ -191,7 +202,6 @@ static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t c
 		c->warps = calloc(nwarps, sizeof *c->warps);
 		if (!c->smem || !c->warps)
 			return false;
-		c->nwarps = nwarps;
 		c->nthreads = c->live_threads = nthreads;
 		for (uint32_t i = 0; i < nwarps; i++) {
 			struct warp *w = &c->warps[i];
@@ -231,10 +241,15 @@ static void free_cluster(struct cluster *cl)
 				frame_release(w->cta->cluster->L, w, g->frame);
 				free(g);
 			}
+			mem_release(cl->L->mem, (uint64_t)LANES * w->local_stride);
 			free(w->local);
 		}
+		if (c->charged)
+			mem_release(cl->L->mem, cta_bytes(c->smem_size, c->nwarps));
 		free(c->warps);
 		free(c->smem);
+		if (c->mbar_at)
+			mem_release(cl->L->mem, mbar_shadow_bytes(c));
 		free(c->mbar_at);
 		free(c->proxy_dirty);
 	}
@@ -597,7 +612,7 @@ int sched_launch(struct launch *L)
 				struct cluster cl;
 				uint32_t cid[3] = {x, y, z};
 				bool ok = setup_cluster(L, &cl, cid) && race_cluster_begin(L, &cl);
-				if (!ok)
+				if (!ok && !L->stop)
 					runtime_error(L, 1, "out of memory setting up a cluster");
 				else
 					run_cluster(L, &cl);

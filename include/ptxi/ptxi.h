@@ -100,6 +100,9 @@ struct ptxi_config {
 	bool cluster_given;     /* else .reqnctapercluster or 1x1x1                         */
 	uint32_t dyn_shared;
 	uint64_t max_steps;     /* 0: default                                              */
+	uint64_t max_memory;    /* bytes the launch may allocate on the host: device buffers,
+				 * shared memory, frames, local memory, shadow state (0: the
+				 * default, PTXI_DEFAULT_MAX_MEMORY; UINT64_MAX: no limit)   */
 	uint64_t seed;          /* 0: deterministic default schedule                       */
 	bool keep_going;
 	bool no_race;           /* turn the data-race detector off (it is on by default)   */
@@ -115,13 +118,24 @@ struct ptxi_config {
 	FILE *timeline_out;     /* --timeline: the launch as an HTML page (NULL: none)     */
 };
 
+#define PTXI_DEFAULT_MAX_MEMORY (4ull << 30) /* 4 GiB */
+
+/* The parameters of `kernel` (NULL: the module's only kernel): their count, or -1 (no such
+ * kernel, or the module has errors or cannot be loaded). The first `max` sizes in bytes go
+ * to sizes[]; *ptr_size receives the module's pointer size (4 or 8). */
+int ptxi_kernel_params(ptxi_module *m, const char *kernel, size_t *sizes, unsigned max,
+		       unsigned *ptr_size);
+
 /* Launch. Returns the exit status; *out (if not NULL) receives the run, for buffers and
- * statistics, also after a broken rule or deadlock. */
+ * statistics, also after a broken rule or deadlock. Whatever a launch reports, the module
+ * stays as it was: a later launch runs afresh and reports only its own errors. */
 int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi_arg *args,
 		unsigned nargs, ptxi_run **out);
 /* The bytes of buffer argument `arg` after the run (NULL if it is not a buffer). */
 const void *ptxi_run_buffer(const ptxi_run *r, unsigned arg, size_t *bytes);
 void ptxi_run_stats(const ptxi_run *r, uint64_t *warp_insns, uint64_t *thread_insns);
+/* The most bytes the launch held at once (what --max-memory limits). */
+uint64_t ptxi_run_peak_memory(const ptxi_run *r);
 void ptxi_run_free(ptxi_run *r);
 
 /* Diagnostics as data instead of text: one JSON object per line, written as each comes,
