@@ -46,7 +46,7 @@ import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
 rules = [o["rule"] for o in objs]
 assert rules == ["deadlock", "deadlock", "ptx-invalid"], rules
-assert objs[0]["ptx"]["line"] == 25 and objs[0]["threads"] == "CTA (0,0,0) threads 0-31", objs[0]
+assert objs[0]["ptx"]["line"] == 26 and objs[0]["threads"] == "CTA (0,0,0) threads 0-31", objs[0]
 assert objs[2]["ptx"] is None and objs[2]["message"].startswith("deadlock: the launch can never finish"), objs[2]
 PY
 
