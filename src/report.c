@@ -111,6 +111,16 @@ static void json_notes(FILE *out, const char *notes)
 	fputc(']', out);
 }
 
+/* "threads":..., "notes":[...] (JSON objects and SARIF properties alike); the leading
+ * comma is the caller's when one is due. */
+static void json_threads_notes(FILE *out, const char *notes)
+{
+	fputs("\"threads\":", out);
+	json_threads(out, notes);
+	fputs(",\"notes\":", out);
+	json_notes(out, notes);
+}
+
 static void write_json(FILE *out, const struct item *it)
 {
 	fputs("{\"severity\":", out);
@@ -127,10 +137,8 @@ static void write_json(FILE *out, const struct item *it)
 	} else {
 		fputs("null", out);
 	}
-	fputs(",\"threads\":", out);
-	json_threads(out, it->notes);
-	fputs(",\"notes\":", out);
-	json_notes(out, it->notes);
+	fputc(',', out);
+	json_threads_notes(out, it->notes);
 	fputs("}\n", out);
 	fflush(out);
 }
@@ -265,10 +273,8 @@ static void sarif_result(FILE *out, const struct item *it)
 			fprintf(out, ",\"endColumn\":%u", it->col + it->len);
 		fputs("}}}]", out);
 	}
-	fputs(",\"properties\":{\"threads\":", out);
-	json_threads(out, it->notes);
-	fputs(",\"notes\":", out);
-	json_notes(out, it->notes);
+	fputs(",\"properties\":{", out);
+	json_threads_notes(out, it->notes);
 	fputs("}}", out);
 }
 
