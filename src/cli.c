@@ -21,12 +21,13 @@ static const char usage_text[] =
 	"       ptxi run FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
 	"                [--cluster X[,Y[,Z]]] [--shared BYTES] [--arg SPEC]... [--dump N]...\n"
 	"                [--keep-going] [--no-race] [--seed N] [--max-steps N] [--stats]\n"
-	"                [--trace mbarrier|all] [--heap BYTES]\n"
+	"                [--trace mbarrier|all] [--heap BYTES] [--max-errors N]\n"
 	"  --arg SPEC   u8: u16: u32: u64: s32: s64: f32: f64: VALUE (decimal or 0x hex),\n"
 	"               buf:BYTES (zero-filled device buffer), file:PATH (buffer with the file)\n"
 	"  --dump N     after the launch, print argument N's buffer as u32 words (hex)\n"
 	"  --no-race    turn off the data-race detector (happens-before, on by default)\n"
 	"  --heap BYTES device heap for malloc in kernels (default 8388608, CUDA's)\n"
+	"  --max-errors N  reports shown before ptxi stops showing them (default 50; 0: all)\n"
 	"exit status: 0 ok, 1 a PTX rule was broken, 2 invalid input or usage, 3 deadlock or\n"
 	"             step limit\n";
 
@@ -217,7 +218,7 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 			     strcmp(a, "--shared") == 0 || strcmp(a, "--arg") == 0 ||
 			     strcmp(a, "--dump") == 0 || strcmp(a, "--seed") == 0 ||
 			     strcmp(a, "--max-steps") == 0 || strcmp(a, "--trace") == 0 ||
-			     strcmp(a, "--heap") == 0;
+			     strcmp(a, "--heap") == 0 || strcmp(a, "--max-errors") == 0;
 		if (takes && !v)
 			return usage("%s needs a value", a);
 		uint64_t n;
@@ -255,6 +256,10 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 			if (!parse_u64(v, &n) || n == 0)
 				return usage("bad --max-steps '%s'", v);
 			o->cfg.max_steps = n;
+		} else if (strcmp(a, "--max-errors") == 0) {
+			if (!parse_u64(v, &n) || n >= UINT32_MAX)
+				return usage("bad --max-errors '%s' (want a count; 0: no limit)", v);
+			o->cfg.max_errors = n ? (uint32_t)n : UINT32_MAX;
 		} else if (strcmp(a, "--heap") == 0) {
 			if (!parse_u64(v, &n) || n == 0 || n > (1ull << 34))
 				return usage("bad --heap '%s' (want a byte count, at most 16 GiB)", v);

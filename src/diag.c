@@ -170,7 +170,7 @@ void src_locate(struct src_file *f, uint32_t off, uint32_t *line, uint32_t *col)
 	*col = off - f->line_starts[lo] + 1;
 }
 
-static const char *level_name(enum diag_level l)
+const char *level_name(enum diag_level l)
 {
 	return l == DIAG_ERROR ? "error" : l == DIAG_WARNING ? "warning" : "note";
 }
@@ -204,8 +204,17 @@ static void render_source(struct strbuf *b, struct src_file *f, struct src_span 
 	sb_printf(b, "\n");
 }
 
-void diag_emit(struct diag *d, enum diag_level level, struct src_file *file,
-	       struct src_span span, const char *notes, const char *msg)
+void diag_source_line(struct strbuf *b, struct src_file *f, uint32_t line, uint32_t col)
+{
+	if (!f->line_starts)
+		compute_lines(f);
+	if (!f->line_starts || line == 0 || line > f->nlines)
+		return;
+	render_source(b, f, (struct src_span){f->line_starts[line - 1] + (col ? col - 1 : 0), 1},
+		      line, col ? col : 1);
+}
+
+bool diag_count(struct diag *d, enum diag_level level)
 {
 	if (level == DIAG_ERROR)
 		d->nerrors++;
@@ -215,30 +224,44 @@ void diag_emit(struct diag *d, enum diag_level level, struct src_file *file,
 		if (!d->suppressed && d->sink)
 			d->sink(d->ctx, DIAG_NOTE, "ptxi: too many errors; stopping the report here\n");
 		d->suppressed = true;
+		return false;
+	}
+	return d->sink != NULL;
+}
+
+void diag_head(struct strbuf *b, enum diag_level level, struct src_file *file,
+	       struct src_span span, const char *msg)
+{
+	uint32_t line = 0, col = 0;
+	if (!file) {
+		sb_printf(b, "ptxi: %s: %s\n", level_name(level), msg);
 		return;
 	}
-	if (!d->sink)
+	if (span.off > file->len)
+		span.off = (uint32_t)file->len;
+	src_locate(file, span.off, &line, &col);
+	sb_printf(b, "%s:%u:%u: %s: %s\n", file->path, line, col, level_name(level), msg);
+	render_source(b, file, span, line, col);
+}
+
+void diag_notes(struct strbuf *b, const char *notes)
+{
+	for (const char *p = notes ? notes : ""; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		sb_printf(b, "    %.*s\n", (int)n, p);
+		p += n + (nl != NULL);
+	}
+}
+
+void diag_emit(struct diag *d, enum diag_level level, struct src_file *file,
+	       struct src_span span, const char *notes, const char *msg)
+{
+	if (!diag_count(d, level))
 		return;
 	struct strbuf b = {0};
-	uint32_t line = 0, col = 0;
-	if (file) {
-		if (span.off > file->len)
-			span.off = (uint32_t)file->len;
-		src_locate(file, span.off, &line, &col);
-		sb_printf(&b, "%s:%u:%u: %s: %s\n", file->path, line, col, level_name(level), msg);
-		render_source(&b, file, span, line, col);
-	} else {
-		sb_printf(&b, "ptxi: %s: %s\n", level_name(level), msg);
-	}
-	if (notes && *notes) {
-		const char *p = notes;
-		while (*p) {
-			const char *nl = strchr(p, '\n');
-			size_t n = nl ? (size_t)(nl - p) : strlen(p);
-			sb_printf(&b, "    %.*s\n", (int)n, p);
-			p += n + (nl != NULL);
-		}
-	}
+	diag_head(&b, level, file, span, msg);
+	diag_notes(&b, notes);
 	d->sink(d->ctx, level, b.s ? b.s : "");
 	sb_free(&b);
 }

@@ -53,6 +53,8 @@ struct diag {
 	bool suppressed;        /* set once max_errors was reached                          */
 };
 
+struct strbuf;
+
 /* A sink that writes to stderr. */
 void diag_init_stderr(struct diag *d);
 
@@ -70,6 +72,16 @@ void src_locate(struct src_file *f, uint32_t off, uint32_t *line, uint32_t *col)
  * the CTA/thread and barrier state. */
 void diag_emit(struct diag *d, enum diag_level level, struct src_file *file,
 	       struct src_span span, const char *notes, const char *msg);
+/* The pieces of diag_emit, for reports that lead with another file's position (srcloc.c):
+ * count a diagnostic (false: not to be rendered: no sink, or past max_errors); the head
+ * "file:line:col: level: msg" with the source line and caret; notes, each line indented. */
+bool diag_count(struct diag *d, enum diag_level level);
+void diag_head(struct strbuf *b, enum diag_level level, struct src_file *file,
+	       struct src_span span, const char *msg);
+void diag_notes(struct strbuf *b, const char *notes);
+/* Line `line` of f with a caret under column col (1-based; 0: under its start). */
+void diag_source_line(struct strbuf *b, struct src_file *f, uint32_t line, uint32_t col);
+const char *level_name(enum diag_level l);
 __attribute__((format(printf, 5, 6)))
 void diag_report(struct diag *d, enum diag_level level, struct src_file *file,
 		 struct src_span span, const char *fmt, ...);

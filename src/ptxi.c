@@ -12,6 +12,7 @@
 #include "async.h"
 #include "check.h"
 #include "devrt.h"
+#include "report.h"
 #include "interp.h"
 #include "memory.h"
 
@@ -356,6 +357,8 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 	L.cfg.trace_mbar = cfg->trace_mbarrier || cfg->trace_all;
 	L.cfg.trace_all = cfg->trace_all;
 	L.cfg.heap_size = cfg->heap_bytes ? cfg->heap_bytes : DEVRT_HEAP_DEFAULT;
+	if (cfg->max_errors)
+		m->diag.max_errors = cfg->max_errors == UINT32_MAX ? 0 : cfg->max_errors;
 	L.trace = cfg->trace_out;
 	L.max_steps = cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS;
 	int st = check_shape(m, L.kernel, &L.cfg, cfg);
@@ -390,6 +393,8 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 	free(L.mbars);
 	async_free(&L);
 	devrt_free(&L);
+	report_summary(&L);
+	report_free(&L);
 	if (out)
 		*out = run;
 	else

@@ -14,6 +14,8 @@
 #include "mbarrier.h"
 #include "memory.h"
 #include "race.h"
+#include "report.h"
+#include "srcloc.h"
 
 #define QUANTUM 512          /* instructions a warp runs before the next one's turn      */
 /* A deadlock: time-out rounds in a row with no progress, until either limit. Bounded
@@ -371,8 +373,10 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 		sb_printf(&msg, "deadlock: %s waits forever: the phase never completes",
 			  ir_op_name((enum ir_op)di->op));
 		sb_printf(&n, "\non mbarrier ");
-		if (s)
-			sb_printf(&n, within ? "'%s+%u' " : "'%s' ", s->name, within);
+		if (s) {
+			srcloc_var(s, within, 8, &n);
+			sb_printf(&n, " ");
+		}
 		sb_printf(&n, "(CTA (%u,%u,%u), shared 0x%x): ", mb->cta->ctaid[0], mb->cta->ctaid[1],
 			  mb->cta->ctaid[2], mb->off);
 		mbar_describe(mb, &n);
@@ -403,8 +407,10 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 		break;
 	}
 	sb_printf(&msg, " [deadlock]");
-	diag_emit(L->diag, DIAG_ERROR, L->file, di->ir ? di->ir->span : (struct src_span){0, 0},
-		  n.s, msg.s);
+	report_flush(L);
+	report_count(L, "deadlock");
+	srcloc_emit(L->diag, DIAG_ERROR, L->file, L->P->m, di->ir, srcloc_func_of(L->P, di), n.s,
+		    msg.s);
 	sb_free(&msg);
 	sb_free(&n);
 }
@@ -451,6 +457,9 @@ static void report_blocked(struct launch *L, struct cluster *cl, bool spinning)
 		snprintf(m, sizeof m, "deadlock: the launch can never finish: %u thread%s blocked, "
 			 "nothing left to run%s", blocked, blocked == 1 ? "" : "s",
 			 shown > 16 ? " (the first 16 places shown)" : "");
+	report_flush(L);
+	if (spinning)
+		report_count(L, "step-limit");
 	diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL, m);
 	L->status = 3;
 	L->stop = true;
