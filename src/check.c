@@ -798,12 +798,40 @@ static void prefetch_check(struct ck *c, const struct ir_insn *in, const struct 
 		check_kind(c, in, 2, K_U64, MOD_NONE);
 }
 
+/* fence.proxy.tensormap::generic.release.scope and .acquire.scope [addr], 128 (ISA
+ * 9.7.13.4): orders generic-proxy writes of a tensor map before its use by tensor copies. */
+static void tensormap_fence_check(struct ck *c, const struct ir_insn *in, enum ir_mod sem,
+				  enum ir_mod scope, bool extra)
+{
+	const char *name = "fence.proxy.tensormap::generic";
+	if (!need(c, in->op_span, 83, 90, "%s", name))
+		return;
+	if (extra || (sem != MOD_RELEASE && sem != MOD_ACQUIRE) ||
+	    (scope != MOD_CTA && scope != MOD_CLUSTER && scope != MOD_GPU && scope != MOD_SYS)) {
+		error(c, in->op_span, "%s needs .release or .acquire and a scope (.cta, .cluster, "
+		      ".gpu or .sys), nothing else", name);
+		return;
+	}
+	if (sem == MOD_RELEASE)
+		return;
+	if (in->nopnds != 2) {
+		error(c, in->span, "%s.acquire takes the tensor map's address and its size, 128 "
+		      "(has %u operands)", name, in->nopnds);
+		return;
+	}
+	const struct ir_operand *a = &in->opnds[0], *n = &in->opnds[1];
+	if (a->kind != OPND_ADDR || !a->addr.base)
+		error(c, a->span, "operand 1 of %s must be an address in brackets", name);
+	else if (n->kind != OPND_IMM || n->imm != 128)
+		error(c, n->span, "operand 2 of %s must be 128, the size of a tensor map", name);
+}
+
 /* fence and membar forms (ISA 9.7.13.4). */
 static void fence_check(struct ck *c, const struct ir_insn *in)
 {
 	enum ir_mod sem = MOD_NONE, scope = MOD_NONE, space = MOD_NONE;
 	bool mbinit = false, proxy = false, async = false, async_generic = false, other = false;
-	bool alias = false;
+	bool alias = false, tensormap = false;
 	enum ir_mod restrict_ = MOD_NONE;
 	struct src_span bad = in->op_span;
 	for (unsigned i = 0; i < in->nmods; i++) {
@@ -826,11 +854,16 @@ static void fence_check(struct ck *c, const struct ir_insn *in)
 		case MOD_PROXY: proxy = true; break;
 		case MOD_ASYNC: async = true; break;
 		case MOD_ASYNC_GENERIC: async_generic = true; break;
+		case MOD_TENSORMAP_GENERIC: tensormap = true; break;
 		case MOD_ALIAS: alias = true; break;
 		case MOD_SYNC_RESTRICT_CTA:
 		case MOD_SYNC_RESTRICT_CLUSTER: restrict_ = m; break;
 		default: other = true; bad = s; break;
 		}
+	}
+	if (in->nopnds && !(in->op == OP_FENCE && tensormap && sem == MOD_ACQUIRE)) {
+		error(c, in->span, "%s takes no operands", ir_op_name(in->op));
+		return;
 	}
 	if (in->op == OP_MEMBAR) {
 		/* membar.{cta,gl,sys}, membar.proxy.alias (ISA 9.7.13.4) */
@@ -859,9 +892,18 @@ static void fence_check(struct ck *c, const struct ir_insn *in)
 			      "fence.mbarrier_init.release.cluster");
 		return;
 	}
+	if (tensormap && !proxy) {
+		error(c, in->op_span, "'.tensormap::generic' is a proxy kind: write fence.proxy.tensormap::generic");
+		return;
+	}
 	if (proxy) {
 		if (!need(c, in->op_span, 75, 0, "fence.proxy"))
 			return;
+		if (tensormap) {
+			tensormap_fence_check(c, in, sem, scope, space || restrict_ || async ||
+					      async_generic || alias);
+			return;
+		}
 		if (async || async_generic) {
 			if (async_generic) {
 				if (!need(c, in->op_span, 86, 90, "fence.proxy.async::generic"))
@@ -2647,9 +2689,7 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 	if (!need(c, in->op_span, r->ptx, r->sm, "%s", name))
 		return;
 	if (in->op == OP_FENCE || in->op == OP_MEMBAR) {
-		fence_check(c, in);
-		if (in->nopnds)
-			error(c, in->span, "%s takes no operands", name);
+		fence_check(c, in); /* operands too: only one form has any */
 		return;
 	}
 	struct mods ms;

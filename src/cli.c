@@ -24,6 +24,10 @@ static const char usage_text[] =
 	"                [--trace mbarrier|all] [--heap BYTES] [--max-errors N]\n"
 	"  --arg SPEC   u8: u16: u32: u64: s32: s64: f32: f64: VALUE (decimal or 0x hex),\n"
 	"               buf:BYTES (zero-filled device buffer), file:PATH (buffer with the file)\n"
+	"               tmap:buf=K[+OFF],type=T,dims=D0xD1..,strides=S1x..,box=B0xB1..\n"
+	"                 [,estrides=..][,interleave=none|16B|32B][,swizzle=none|32B|64B|128B]\n"
+	"                 [,l2=none|64B|128B|256B][,fill=zero|nan]  (a CUtensorMap over buffer\n"
+	"                 argument K; im2col: mode=im2col,lower=..,upper=..,channels=C,pixels=P)\n"
 	"  --dump N     after the launch, print argument N's buffer as u32 words (hex)\n"
 	"  --no-race    turn off the data-race detector (happens-before, on by default)\n"
 	"  --heap BYTES device heap for malloc in kernels (default 8388608, CUDA's)\n"
@@ -177,6 +181,14 @@ static bool parse_arg(const char *spec, struct ptxi_arg *a, void **owned)
 		a->kind = PTXI_ARG_BUFFER;
 		a->bytes = (size_t)n;
 		return true;
+	}
+	if (k == 4 && strncmp(spec, "tmap", 4) == 0) {
+		char why[200];
+		a->kind = PTXI_ARG_TMAP;
+		if (ptxi_tmap_parse(v, &a->tmap, &a->tmap_buf, &a->tmap_off, why, sizeof why) == PTXI_OK)
+			return true;
+		fprintf(stderr, "ptxi: error: tensor map '%s': %s\n", spec, why);
+		return false;
 	}
 	if (k == 4 && strncmp(spec, "file", 4) == 0) {
 		size_t n;

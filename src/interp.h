@@ -100,6 +100,7 @@ enum {
 	DF_VEC_DUP = 1u << 22,       /* a vector destination names one register twice           */
 	DF_EVICT_FIRST2 = 1u << 23,  /* createpolicy: the secondary priority is .L2::evict_first */
 	DF_IGNORE_SRC = 1u << 24,    /* cp.async's fourth operand is the ignore-src predicate   */
+	DF_TENSORMAP = 1u << 25,     /* fence.proxy.tensormap::generic (not an async-proxy fence) */
 };
 
 struct dinsn {

@@ -990,7 +990,8 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 	f |= md.has[MOD_COMPLETE_TX_BYTES] ? DF_COMPLETE_TX : 0;
 	f |= md.has[MOD_L2_CACHE_HINT] ? DF_CACHE_HINT : 0;
 	f |= md.has[MOD_MBARRIER_INIT] ? DF_MBARRIER_INIT : 0;
-	f |= md.has[MOD_PROXY] ? DF_PROXY : 0;
+	f |= md.has[MOD_PROXY] && !md.has[MOD_TENSORMAP_GENERIC] ? DF_PROXY : 0;
+	f |= md.has[MOD_TENSORMAP_GENERIC] ? DF_TENSORMAP : 0;
 	f |= md.has[MOD_WIDE] ? DF_WIDE : 0;
 	f |= md.has[MOD_ARRIVE] ? DF_ARRIVE : 0;
 	f |= md.has[MOD_WAIT] ? DF_WAIT : 0;

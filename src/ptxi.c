@@ -15,6 +15,7 @@
 #include "report.h"
 #include "interp.h"
 #include "memory.h"
+#include "tmap.h"
 
 #define DEFAULT_MAX_STEPS 300000000ull /* warp-instructions: ~10 s of a spinning loop */
 
@@ -248,6 +249,38 @@ static int check_shape(ptxi_module *m, struct dfunc *k, struct launch_config *c,
 	return PTXI_OK;
 }
 
+/* Encode the tensor-map arguments into their 128-byte parameters, now that the buffers they
+ * name have addresses. */
+static int bind_tmaps(ptxi_module *m, struct launch *L, const struct ptxi_arg *args,
+		      unsigned nargs, const ptxi_run *run)
+{
+	const struct ir_func *f = L->kernel->ir;
+	for (unsigned i = 0; i < nargs; i++) {
+		const struct ptxi_arg *a = &args[i];
+		const struct ir_sym *p = f->params[i];
+		if (a->kind != PTXI_ARG_TMAP)
+			continue;
+		unsigned psize = (unsigned)ir_type_size(p->type) * (unsigned)(p->vec ? p->vec : 1) *
+				 (unsigned)(p->is_array ? p->nelem : 1);
+		if (psize != TMAP_BYTES)
+			return usage_error(m, "tensor map argument %u ('%s') does not fit parameter "
+					   "'%s' of kernel '%s' (%u bytes; a tensor map is 128)", i + 1,
+					   a->spec ? a->spec : "?", p->name, L->kernel->name, psize);
+		unsigned b = a->tmap_buf;
+		if (b >= nargs || args[b].kind != PTXI_ARG_BUFFER || a->tmap_off > args[b].bytes)
+			return usage_error(m, "tensor map argument %u ('%s'): buf=%u is not a buffer "
+					   "argument holding byte %llu", i + 1, a->spec ? a->spec : "?",
+					   b, (unsigned long long)a->tmap_off);
+		struct ptxi_tmap_params tp = a->tmap;
+		tp.global_address = run->buf_addr[b] + a->tmap_off;
+		char why[200];
+		if (ptxi_tmap_encode(L->kparams + p->addr, &tp, why, sizeof why) != PTXI_OK)
+			return usage_error(m, "tensor map argument %u ('%s'): %s", i + 1,
+					   a->spec ? a->spec : "?", why);
+	}
+	return PTXI_OK;
+}
+
 /* Bind --arg values to kernel parameters: sizes must agree. */
 static int bind_args(ptxi_module *m, struct launch *L, const struct ptxi_arg *args,
 		     unsigned nargs, ptxi_run *run)
@@ -268,6 +301,8 @@ static int bind_args(ptxi_module *m, struct launch *L, const struct ptxi_arg *ar
 				 (unsigned)(p->is_array ? p->nelem : 1);
 		uint64_t v = a->value;
 		unsigned asize = a->size;
+		if (a->kind == PTXI_ARG_TMAP)
+			continue; /* once every buffer has its address (bind_tmaps) */
 		if (a->kind == PTXI_ARG_BUFFER) {
 			char name[40];
 			snprintf(name, sizeof name, "arg%u", i);
@@ -290,7 +325,7 @@ static int bind_args(ptxi_module *m, struct launch *L, const struct ptxi_arg *ar
 					   ir_mod_name(p->type), psize, psize == 1 ? "" : "s");
 		memcpy(L->kparams + p->addr, &v, asize > 8 ? 8 : asize);
 	}
-	return PTXI_OK;
+	return bind_tmaps(m, L, args, nargs, run);
 }
 
 static void apply_relocs(struct launch *L, uint64_t gbase)

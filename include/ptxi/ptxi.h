@@ -36,7 +36,50 @@ unsigned ptxi_module_errors(const ptxi_module *m);
 unsigned ptxi_module_warnings(const ptxi_module *m);
 void ptxi_module_free(ptxi_module *m);
 
-enum ptxi_arg_kind { PTXI_ARG_SCALAR, PTXI_ARG_BUFFER };
+/* ---- Tensor maps (the 128-byte CUtensorMap; ptxi's own layout, docs/tensor-maps.md) ---- */
+
+/* The parameters of cuTensorMapEncodeTiled / cuTensorMapEncodeIm2col, innermost dimension
+ * first, with the driver's enum values (CUtensorMapDataType, ...Interleave, ...Swizzle,
+ * ...L2promotion, ...FloatOOBfill). */
+enum ptxi_tmap_type {
+	PTXI_TMAP_U8, PTXI_TMAP_U16, PTXI_TMAP_U32, PTXI_TMAP_S32, PTXI_TMAP_U64,
+	PTXI_TMAP_S64, PTXI_TMAP_F16, PTXI_TMAP_F32, PTXI_TMAP_F64, PTXI_TMAP_BF16,
+	PTXI_TMAP_F32_FTZ, PTXI_TMAP_TF32, PTXI_TMAP_TF32_FTZ
+};
+struct ptxi_tmap_params {
+	enum ptxi_tmap_type type;
+	unsigned rank;                  /* 1..5 (3..5 for im2col and interleaved maps)      */
+	uint64_t global_address;
+	uint64_t global_dim[5];
+	uint64_t global_strides[4];     /* bytes, of dimensions 1..rank-1                   */
+	uint32_t box_dim[5];            /* tiled maps                                      */
+	uint32_t element_strides[5];
+	unsigned interleave;            /* 0 none, 1 16B, 2 32B                            */
+	unsigned swizzle;               /* 0 none, 1 32B, 2 64B, 3 128B, 4..6 128B atoms   */
+	unsigned l2_promotion;          /* 0 none, 1 64B, 2 128B, 3 256B                   */
+	unsigned oob_fill;              /* 0 zero, 1 NaN (NAN_REQUEST_ZERO_FMA)            */
+	bool im2col;                    /* cuTensorMapEncodeIm2col:                        */
+	int pixel_box_lower[3], pixel_box_upper[3]; /* rank-2 entries, W first             */
+	uint32_t channels_per_pixel, pixels_per_column;
+};
+/* Encode the 128 bytes at `map`, refusing what the driver refuses on sm_90. Returns PTXI_OK,
+ * or PTXI_INVALID with the parameter at fault and why in `why` (if not NULL). */
+int ptxi_tmap_encode(void *map, const struct ptxi_tmap_params *p, char *why, size_t whylen);
+/* cuTensorMapEncodeTiled's own parameter list. */
+int ptxi_tmap_encode_tiled(void *map, enum ptxi_tmap_type type, unsigned rank, uint64_t address,
+			   const uint64_t *global_dim, const uint64_t *global_strides,
+			   const uint32_t *box_dim, const uint32_t *element_strides,
+			   unsigned interleave, unsigned swizzle, unsigned l2_promotion,
+			   unsigned oob_fill, char *why, size_t whylen);
+/* A `tmap:` argument spec (without the "tmap:" prefix; README "Tensor maps"):
+ * buf=K[+OFF],type=T,dims=D0xD1..,strides=S1x..,box=B0x..[,estrides=..][,interleave=..]
+ * [,swizzle=..][,l2=..][,fill=zero|nan][,mode=tile|im2col,lower=..,upper=..,channels=C,
+ * pixels=P]. Fills *p (global_address 0), *buf_arg = K and *buf_off = OFF, and checks every
+ * rule but the address's alignment. Returns PTXI_OK or PTXI_INVALID with `why`. */
+int ptxi_tmap_parse(const char *spec, struct ptxi_tmap_params *p, unsigned *buf_arg,
+		    uint64_t *buf_off, char *why, size_t whylen);
+
+enum ptxi_arg_kind { PTXI_ARG_SCALAR, PTXI_ARG_BUFFER, PTXI_ARG_TMAP };
 
 struct ptxi_arg {
 	enum ptxi_arg_kind kind;
@@ -46,6 +89,9 @@ struct ptxi_arg {
 	const void *init;       /* BUFFER: initial bytes (NULL: zero-filled)               */
 	size_t bytes;           /* BUFFER size                                             */
 	const char *spec;       /* as written, for messages                                */
+	struct ptxi_tmap_params tmap; /* TMAP: the map; its address is buffer argument     */
+	unsigned tmap_buf;      /* tmap_buf's, plus tmap_off bytes                         */
+	uint64_t tmap_off;
 };
 
 struct ptxi_config {
