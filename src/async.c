@@ -38,6 +38,7 @@
 #include "exec.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "wgmma.h"
 
 enum ev_kind { EV_COPY, EV_ARRIVE, EV_BULK, EV_STORE };
 
@@ -175,7 +176,7 @@ void async_free(struct launch *L)
 
 uint64_t async_next_due(struct launch *L)
 {
-	uint64_t best = UINT64_MAX;
+	uint64_t best = wgmma_next_due(L); /* seeded wgmma completions share the clock */
 	for (uint32_t i = 0; i < L->nevents; i++)
 		if (L->events[i].due < best)
 			best = L->events[i].due;
@@ -276,7 +277,8 @@ static void land(struct launch *L, struct event e)
 	L->epoch++;
 	switch (e.kind) {
 	case EV_COPY:
-		memcpy(e.dst, e.src, e.src_size);
+		if (e.src_size)
+			memcpy(e.dst, e.src, e.src_size);
 		memset(e.dst + e.src_size, 0, e.size - e.src_size);
 		break;
 	case EV_ARRIVE:
@@ -356,6 +358,7 @@ uint32_t async_land_due(struct launch *L, uint64_t now)
 		land_at(L, (uint32_t)i);
 		n++;
 	}
+	wgmma_land_due(L, now);
 	L->next_due = async_next_due(L);
 	return n;
 }
@@ -741,9 +744,11 @@ static void issue_cp_async(struct launch *L, struct warp *w, struct frame *f,
 			return;
 		src_size = size; /* the H100 copies cp-size bytes */
 	}
-	struct access d, s;
+	/* Only src-size bytes of the source are read: with 0 (a masked-off load, as Triton
+	 * writes them) the source address may point anywhere. */
+	struct access d, s = {0};
 	if (!mem_access(L, w, lane, MS_SHARED_CTA, da, size, true, &d) ||
-	    !mem_access(L, w, lane, MS_GLOBAL, sa, size, false, &s))
+	    (src_size && !mem_access(L, w, lane, MS_GLOBAL, sa, src_size, false, &s)))
 		return;
 	struct event *e = push(L, EV_COPY, w, lane, di, L->steps + latency(L));
 	if (!e)

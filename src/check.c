@@ -6,6 +6,7 @@
  * Errors are what ptxas rejects; warnings are what the manual forbids but ptxas accepts.
  */
 #include "check.h"
+#include "check_wgmma.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -2624,6 +2625,10 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 {
 	if (unmodelled(c, in))
 		return;
+	if (ir_op_family(in->op) == FAM_WGMMA) {
+		c->errors += check_wgmma(c->m, in);
+		return;
+	}
 	if (in->op == OP_CALL)
 		call_check(c, in);
 	vector_destination_check(c, in);

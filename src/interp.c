@@ -16,6 +16,7 @@
 #include "exec.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "wgmma.h"
 
 uint64_t *slot_ptr(struct frame *f, uint32_t slot)
 {
@@ -572,6 +573,8 @@ static bool exec_other(struct launch *L, struct warp *w, struct group *g, const 
 	case FAM_WARP:
 	case FAM_SYNC:
 		return exec_warp(L, w, g, di, mask);
+	case FAM_WGMMA:
+		return wgmma_exec(L, w, g, di, mask);
 	case FAM_UNMODELLED:
 		runtime_error(L, 2, "unsupported instruction '%s': ptxi reads it but does not model "
 			      "it", ir_op_name((enum ir_op)di->op));
@@ -615,6 +618,8 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 				return n;
 			continue;
 		}
+		if (w->wg_busy)
+			wgmma_check_regs(L, w, f, di, mask);
 		if (di->fam == FAM_ALU) {
 			struct alu_args x;
 			x.d = di->d.kind == DOP_REG ? slot_ptr(f, di->d.slot) : tmp[4];
@@ -625,6 +630,8 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 				*src[i] = lanes_of(L, w, f, &di->s[i], tmp[i], mask);
 			x.cc = w->cc;
 			di->alu.fn(&di->alu, &x, mask);
+			if (w->wg_track)
+				wgmma_note_writes(w, f, di);
 			if (L->cfg.trace_all)
 				trace_result(L, f, di, mask);
 			if (++g->pc == stop_pc)
@@ -665,7 +672,10 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 					   "names one register twice (the last element is kept)");
 			if (L->stop)
 				return n;
-			if (!exec_other(L, w, g, di, mask))
+			bool go_on = exec_other(L, w, g, di, mask);
+			if (w->wg_track)
+				wgmma_note_writes(w, f, di);
+			if (!go_on)
 				return n;
 			if (L->cfg.trace_all && di->fam != FAM_MBAR)
 				trace_result(L, f, di, mask);

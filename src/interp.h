@@ -119,6 +119,7 @@ struct dinsn {
 	struct dop d, d2;
 	struct dop s[5];
 	struct alu_insn alu;    /* FAM_ALU                                                   */
+	const struct wg_insn *wg; /* FAM_WGMMA (wgmma.h)                                     */
 	uint32_t target;        /* branch target index                                       */
 	struct dfunc *callee;
 	const struct ir_insn *ir;
@@ -219,6 +220,9 @@ struct warp {
 	uint64_t steps;             /* warp-instructions executed                              */
 	struct group *last_pick;    /* fairness: the group picked last, and how many times in a */
 	uint32_t streak;            /* row while another group was ready too (sched.c)          */
+	struct wg_warp *wg;         /* wgmma state (exec_wgmma.c), NULL until one runs          */
+	uint32_t wg_busy;           /* wgmma.mma_async parts in flight: registers are watched   */
+	bool wg_track;              /* a warpgroup instruction ran: register writes are noted   */
 	uint64_t poll_pc_epoch;     /* spin detection of test_wait loops                       */
 	uint32_t poll_pc, poll_count;
 };
@@ -246,6 +250,7 @@ struct cta {
 	struct barstate bar[16];
 	bool exited;                /* every thread exited                                     */
 	bool init_fenced;           /* a fence.mbarrier_init ran since the last init            */
+	struct wg_cta *wg;          /* wgmma state (exec_wgmma.c), NULL until one runs          */
 };
 
 struct cluster {
@@ -272,6 +277,9 @@ struct launch_config {
 
 struct event;
 struct landed;
+struct wg_insn;
+struct wg_warp;
+struct wg_cta;
 struct race;
 
 struct launch {
@@ -305,6 +313,11 @@ struct launch {
 	struct landed *landed;      /* bulk copies landed but not yet observed (async.c)      */
 	uint32_t nlanded, landed_cap;
 	uint64_t event_seq;
+	/* wgmma.mma_async in flight (exec_wgmma.c) */
+	uint32_t wg_reading;        /* parts reading shared operands: stores are checked      */
+	uint64_t wg_due;            /* --seed: earliest step a committed group may complete   */
+	struct warp **wg_warps;     /* warps with parts in flight                             */
+	uint32_t nwg_warps, wg_warps_cap;
 	/* current instruction context, for diagnostics (Lua's savepc) */
 	struct warp *cw;
 	const struct dinsn *ci;

@@ -2163,8 +2163,10 @@ void ir_insn_new(struct parser *p, uint32_t guard_id, struct src_span opcode, ui
 		for (uint32_t i = first; i < nmods; i++) {
 			struct src_span w = p->words[i];
 			enum ir_mod m = ir_mod_lookup(txt(p, w), w.len);
-			if (m == MOD_NONE && ir_op_family(op) == FAM_UNMODELLED)
-				continue; /* shapes, layouts, .2d...: words mods.def need not know */
+			if (m == MOD_NONE && (ir_op_family(op) == FAM_UNMODELLED ||
+					      ir_op_family(op) == FAM_WGMMA))
+				continue; /* shapes, layouts, .2d...: words mods.def need not know
+					   * (wgmma_form.c reads the wgmma words from the text) */
 			if (m == MOD_NONE) {
 				err(p, w, "unknown modifier '" NAME_FMT "' on '%s'",
 				    NAME_ARG(txt(p, w), w.len), ir_op_name(op));

@@ -17,6 +17,7 @@
 /* Opcodes: one enum value per row of ops.def. */
 enum ir_family {
 	FAM_ALU, FAM_MOVE, FAM_MEM, FAM_CTRL, FAM_WARP, FAM_SYNC, FAM_MBAR, FAM_ASYNC,
+	FAM_WGMMA,      /* warpgroup MMA and setmaxnreg (exec_wgmma.c)                  */
 	FAM_UNMODELLED, /* read and accepted, not run (ops.def says which) */
 };
 

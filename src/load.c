@@ -11,6 +11,7 @@
 
 #include "interp.h"
 #include "memory.h"
+#include "wgmma.h"
 
 /* What one thread's frame may hold: registers (slots of 32 lanes) and .local/.param bytes
  * (the hardware's local memory limit is 512 KiB per thread). */
@@ -892,6 +893,56 @@ static bool decode_createpolicy(const struct ir_insn *in, struct dinsn *di)
 	return di->d.kind == DOP_REG;
 }
 
+/* wgmma.* and setmaxnreg: the form from the opcode's words, the immediates, and the
+ * register operands (wgmma.h says where each goes). */
+static bool decode_wgmma(struct loader *ld, const struct ir_insn *in, struct dinsn *di)
+{
+	struct wg_insn *x = arena_alloc(ld->P->arena, sizeof *x);
+	char buf[200];
+	const char *e = wg_form_parse(ld->m->file->text, in, &x->f, buf, sizeof buf);
+	if (e) {
+		lerr(ld, in->op_span, "%s", e);
+		return false;
+	}
+	if (x->f.sparse) {
+		lerr(ld, in->op_span, "unsupported instruction 'wgmma.mma_async.sp': ptxi does not "
+		     "model the sparse wgmma forms");
+		return false;
+	}
+	di->wg = x;
+	x->scale_a = x->scale_b = 1;
+	if (in->op == OP_WGMMA_WAIT_GROUP || in->op == OP_SETMAXNREG) {
+		x->count = in->nopnds && in->opnds[0].kind == OPND_IMM ? (uint32_t)in->opnds[0].imm : 0;
+		return true;
+	}
+	if (in->op != OP_WGMMA_MMA_ASYNC)
+		return true;
+	if (in->nopnds < 4) {
+		lerr(ld, in->span, "wgmma.mma_async needs D, A, B and scale-d");
+		return false;
+	}
+	if (!decode_opnd(ld, &in->opnds[0], MOD_B32, &di->d))
+		return false;
+	for (int i = 0; i < 3; i++)
+		if (!decode_opnd(ld, &in->opnds[i + 1], i == 2 ? MOD_PRED : MOD_B64, &di->s[i]))
+			return false;
+	di->nsrc = 3;
+	/* imm-scale-a, imm-scale-b, then imm-trans-a (not with A in registers), imm-trans-b */
+	const struct ir_operand *imm = in->opnds + 4;
+	unsigned nimm = in->nopnds - 4u;
+	if (nimm >= 2) {
+		x->scale_a = (int8_t)(imm[0].imm < 0 ? -1 : 1);
+		x->scale_b = (int8_t)(imm[1].imm < 0 ? -1 : 1);
+	}
+	if (nimm == 4) {
+		x->trans_a = imm[2].imm != 0;
+		x->trans_b = imm[3].imm != 0;
+	} else if (nimm == 3) {
+		x->trans_b = imm[2].imm != 0;
+	}
+	return true;
+}
+
 /* Operand shapes of the non-ALU families: how many leading operands are destinations. */
 static int dest_count(enum ir_op op, const struct ir_insn *in)
 {
@@ -1006,6 +1057,8 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 	switch (ir_op_family(in->op)) {
 	case FAM_UNMODELLED:
 		return true; /* reported when it runs (interp.c) */
+	case FAM_WGMMA:
+		return decode_wgmma(ld, in, di);
 	case FAM_ALU:
 		return decode_alu(ld, in, di, &md);
 	case FAM_CTRL:

@@ -11,6 +11,7 @@
 
 #include "async.h"
 #include "mbarrier.h"
+#include "wgmma.h"
 
 struct memory *mem_create(void)
 {
@@ -200,6 +201,8 @@ void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t si
 			   write ? "store" : "load", size, off, mb->off);
 	if (async_watching(L))
 		async_check_access(L, c, MS_SHARED_CTA, off, size, write, lane);
+	if (L->wg_reading)
+		wgmma_check_access(L, c, off, size, write, lane);
 }
 
 /* Which CTA's shared memory an access lands in, and where: bounds, and a peer that still

@@ -369,6 +369,7 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 	memset(&L, 0, sizeof L);
 	L.P = m->prog;
 	L.next_due = UINT64_MAX;
+	L.wg_due = UINT64_MAX;
 	L.diag = &m->diag;
 	L.file = &m->file;
 	L.kernel = find_kernel(m, cfg->kernel);
@@ -427,6 +428,7 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 		free(L.mbars[i]);
 	free(L.mbars);
 	async_free(&L);
+	free(L.wg_warps);
 	devrt_free(&L);
 	report_summary(&L);
 	report_free(&L);

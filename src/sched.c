@@ -13,6 +13,7 @@
 #include "exec.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "wgmma.h"
 #include "race.h"
 #include "report.h"
 #include "srcloc.h"
@@ -59,6 +60,8 @@ void sched_group_exit(struct launch *L, struct warp *w, struct group *g, uint32_
 	struct cta *c = w->cta;
 	w->live &= ~mask;
 	w->cbar_waitable &= ~mask;
+	if (!w->live && c->wg)
+		wgmma_warp_exit(L, w);
 	c->live_threads -= n;
 	c->cluster->live_threads -= n;
 	if (mask == g->mask)
@@ -219,6 +222,8 @@ static void free_cluster(struct cluster *cl)
 {
 	for (uint32_t r = 0; r < cl->nctas; r++) {
 		struct cta *c = &cl->ctas[r];
+		if (c->warps)
+			wgmma_cta_free(cl->L, c);
 		for (uint32_t i = 0; i < c->nwarps && c->warps; i++) {
 			struct warp *w = &c->warps[i];
 			while (w->groups) {

@@ -163,7 +163,8 @@ static void test_tables_op_lookup_takes_longest(void **state)
 	const char *w6[] = {"wgmma", "mma_async", "sync"};
 	size_t l6[] = {5, 9, 4};
 	assert_int_equal(ir_op_lookup(w6, l6, 3, &used), OP_WGMMA_MMA_ASYNC);
-	assert_int_equal(ir_op_family(OP_WGMMA_MMA_ASYNC), FAM_UNMODELLED);
+	assert_int_equal(ir_op_family(OP_WGMMA_MMA_ASYNC), FAM_WGMMA);
+	assert_int_equal(ir_op_family(OP_TEX), FAM_UNMODELLED);
 	const char *w5[] = {"addc"};
 	size_t l5[] = {3}; /* a prefix of the word: "add" */
 	assert_int_equal(ir_op_lookup(w5, l5, 1, &used), OP_ADD);

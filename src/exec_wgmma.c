@@ -1,0 +1,791 @@
+/*
+ * exec_wgmma.c - wgmma.fence, wgmma.commit_group, wgmma.wait_group, wgmma.mma_async and
+ * setmaxnreg at run time (ISA 9.7.15.5-9.7.15.7).
+ *
+ * Notes
+ * - A warpgroup is four consecutive warps of a CTA (warps 4g..4g+3). Warp w of the group
+ *   holds rows [16*(w%4), 16*(w%4)+16) of D and of A, so each warp's part of a
+ *   wgmma.mma_async depends only on its own registers, its rows of A and all of B: every
+ *   warp computes its part on its own, and the four need not meet.
+ * - An issued wgmma.mma_async is queued per warp with its descriptors and scale-d; it
+ *   reads its shared operands and its registers (A, and C from D) when it completes, and
+ *   completes in issue order: when a wgmma.wait_group covers its group, or with --seed at a
+ *   seeded step after its commit. Until then its registers and shared operands are watched
+ *   (wgmma-register-race, async-copy-race).
+ * - The arithmetic is tc_arith.c's, one call per output element, over the whole tile in
+ *   native loops.
+ * - Alignment: every warpgroup instruction runs with all 32 lanes of all four warps; the n-th
+ *   warpgroup instruction of each warp of a group must be the same instruction
+ *   (warpgroup-aligned). setmaxnreg has no other effect (ptxi has no register file to size).
+ */
+#include "wgmma.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+#include "memory.h"
+#include "race.h"
+#include "tc_arith.h"
+#include "wgmma_layout.h"
+
+enum { UNCOMMITTED = UINT32_MAX, HIST = 256 };
+
+/* One warp's part of one wgmma.mma_async in flight. */
+struct wg_op {
+	const struct dinsn *di;
+	struct frame *f;
+	uint64_t adesc, bdesc;
+	bool scale_d;
+	uint32_t group;             /* commit group, or UNCOMMITTED                           */
+	uint64_t due;               /* --seed: the step it may complete at                   */
+	uint32_t *pieces;           /* shared addresses of the 16-byte pieces read: A's (when
+				     * in shared memory), then B's                           */
+	uint32_t npieces;
+	bool tracked;               /* its registers are counted in wg_warp.busy             */
+};
+
+struct wg_warp {
+	struct wg_op *ops;          /* in issue order                                        */
+	uint32_t nops, cap;
+	uint32_t committed;         /* commit groups closed so far                           */
+	bool fenced;                /* a wgmma.fence ran                                     */
+	uint32_t fence_clock;       /* write clock at the last wgmma.fence                   */
+	uint32_t clock;             /* instructions with register writes noted               */
+	uint32_t *stamp;            /* per register slot of the kernel frame: clock of its
+				     * last write                                            */
+	uint16_t *busy;             /* per slot of busy_frame: in-flight wgmma registers      */
+	uint32_t nslots;
+	struct frame *busy_frame;
+	uint32_t seq;               /* warpgroup instructions executed                       */
+};
+
+/* The four warps of a warpgroup, for alignment: how many warpgroup instructions each ran,
+ * and the last HIST of them. */
+struct wg_group {
+	uint32_t seq[4];
+	const struct dinsn *hist[HIST];
+};
+
+struct wg_cta {
+	uint16_t *reading;          /* per 16-byte granule: pieces of in-flight wgmmas        */
+	struct wg_group *groups;
+	uint32_t ngroups;
+};
+
+/* ---- state --------------------------------------------------------------------------- */
+
+static struct wg_cta *cta_state(struct launch *L, struct cta *c)
+{
+	if (c->wg)
+		return c->wg;
+	c->wg = calloc(1, sizeof *c->wg);
+	if (c->wg) {
+		c->wg->ngroups = (c->nwarps + 3) / 4;
+		c->wg->groups = calloc(c->wg->ngroups, sizeof *c->wg->groups);
+		c->wg->reading = calloc(c->smem_size / 16 + 1, sizeof *c->wg->reading);
+	}
+	if (!c->wg || !c->wg->groups || !c->wg->reading) {
+		runtime_error(L, 1, "out of memory for wgmma state");
+		return NULL;
+	}
+	return c->wg;
+}
+
+static struct wg_warp *warp_state(struct launch *L, struct warp *w)
+{
+	if (w->wg)
+		return w->wg;
+	w->wg = calloc(1, sizeof *w->wg);
+	uint32_t n = L->kernel->nslots;
+	if (w->wg) {
+		w->wg->nslots = n;
+		w->wg->stamp = calloc(n + 1, sizeof *w->wg->stamp);
+		w->wg->busy = calloc(n + 1, sizeof *w->wg->busy);
+	}
+	if (!w->wg || !w->wg->stamp || !w->wg->busy) {
+		runtime_error(L, 1, "out of memory for wgmma state");
+		return NULL;
+	}
+	return w->wg;
+}
+
+/* Call fn(ctx, slot) for every register an operand names. */
+static void each_reg(const struct dop *o, void (*fn)(void *, uint32_t), void *ctx)
+{
+	if (o->kind == DOP_REG)
+		fn(ctx, o->slot);
+	else if (o->kind == DOP_ADDR && o->has_reg)
+		fn(ctx, o->slot);
+	else if (o->kind == DOP_VEC)
+		for (uint32_t i = 0; i < o->nelem; i++)
+			each_reg(&o->elems[i], fn, ctx);
+}
+
+static uint32_t line_of(struct launch *L, const struct dinsn *di)
+{
+	uint32_t line = 0, col;
+	if (di && di->ir)
+		src_locate(L->file, di->ir->span.off, &line, &col);
+	return line;
+}
+
+/* ---- operands ------------------------------------------------------------------------ */
+
+static enum tc_elem elem_of(enum wg_type t)
+{
+	switch (t) {
+	case WG_F16: return TC_F16;
+	case WG_BF16: return TC_BF16;
+	case WG_TF32: return TC_TF32;
+	case WG_E4M3: return TC_E4M3;
+	case WG_E5M2: return TC_E5M2;
+	case WG_S8: return TC_S8;
+	case WG_U8: return TC_U8;
+	default: return TC_B1;
+	}
+}
+
+/* Bits of one element as the arithmetic takes it: b1 goes by 32-bit words. */
+static unsigned unit_bits(enum wg_type t)
+{
+	return t == WG_B1 ? 32 : wg_type_bits(t);
+}
+
+/* Elements (units) along K: 32 bytes' worth. */
+static unsigned k_units(const struct wg_form *f)
+{
+	return 256 / unit_bits(f->a);
+}
+
+static uint32_t unit_at(const uint8_t *p, unsigned bits, unsigned i)
+{
+	switch (bits) {
+	case 8: return p[i];
+	case 16: return (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8;
+	default: {
+		uint32_t v;
+		memcpy(&v, p + 4 * i, 4);
+		return v;
+	}
+	}
+}
+
+/* The pieces of an operand with `rows` rows starting at row0 (M or N index), in the order
+ * gather() reads them: K-major, row by row, pieces 0 and 1; MN-major, K index by K index,
+ * the pieces of 8 rows. */
+static uint32_t list_pieces(const struct wg_desc *d, bool mn_major, unsigned k, uint32_t row0,
+			    uint32_t rows, uint32_t *out)
+{
+	uint32_t n = 0;
+	if (!mn_major) {
+		for (uint32_t r = 0; r < rows; r++)
+			for (uint32_t p = 0; p < 2; p++)
+				out[n++] = wg_piece_addr(d, false, row0 + r, p);
+	} else {
+		for (uint32_t kk = 0; kk < k; kk++)
+			for (uint32_t p = row0 / 8; p < (row0 + rows) / 8; p++)
+				out[n++] = wg_piece_addr(d, true, kk, p);
+	}
+	return n;
+}
+
+/* Elements [rows][ku] of an operand from shared memory, by the pieces listed. */
+static void gather(const uint8_t *smem, const uint32_t *pieces, bool mn_major, unsigned bits,
+		   unsigned ku, uint32_t rows, uint32_t *out)
+{
+	if (!mn_major) {
+		unsigned per = 128 / bits; /* units per piece */
+		for (uint32_t r = 0; r < rows; r++)
+			for (uint32_t p = 0; p < 2; p++) {
+				const uint8_t *src = smem + pieces[2 * r + p];
+				for (unsigned i = 0; i < per; i++)
+					out[r * ku + p * per + i] = unit_at(src, bits, i);
+			}
+		return;
+	}
+	uint32_t np = rows / 8; /* 16-bit elements: 8 rows a piece */
+	for (unsigned kk = 0; kk < ku; kk++)
+		for (uint32_t p = 0; p < np; p++) {
+			const uint8_t *src = smem + pieces[kk * np + p];
+			for (unsigned i = 0; i < 8; i++)
+				out[(p * 8 + i) * ku + kk] = unit_at(src, 16, i);
+		}
+}
+
+/* A's 16 rows of warp `wq` from the thread's fragment registers. */
+static void a_from_regs(struct frame *f, const struct dop *v, unsigned bits, unsigned ku,
+			uint32_t *out)
+{
+	unsigned per_reg = 32 / bits, n = WG_A_REGS * per_reg;
+	uint32_t mask = bits == 32 ? UINT32_MAX : (1u << bits) - 1;
+	for (unsigned lane = 0; lane < LANES; lane++)
+		for (unsigned e = 0; e < n; e++) {
+			uint32_t reg = (uint32_t)slot_ptr(f, v->elems[e / per_reg].slot)[lane];
+			unsigned row, k;
+			wg_a_elem(bits, lane, e, &row, &k);
+			out[row * ku + k] = reg >> (e % per_reg * bits) & mask;
+		}
+}
+
+static void negate(uint32_t *v, size_t n, unsigned bits)
+{
+	uint32_t sign = 1u << (bits - 1);
+	for (size_t i = 0; i < n; i++)
+		v[i] ^= sign;
+}
+
+/* ---- the computation ----------------------------------------------------------------- */
+
+static uint32_t dot(const struct wg_insn *x, const uint32_t *a, const uint32_t *b, unsigned ku,
+		    uint32_t c)
+{
+	const struct wg_form *f = &x->f;
+	switch (f->d) {
+	case WG_F32:
+		return tc_dot_f32(elem_of(f->a), elem_of(f->b), a, b, f->k, c);
+	case WG_F16:
+		return tc_dot_f16(elem_of(f->a), elem_of(f->b), a, b, f->k, (uint16_t)c);
+	default:
+		if (f->a == WG_B1)
+			return (uint32_t)tc_dot_b1(TC_BOP_AND, a, b, ku, (int32_t)c);
+		return (uint32_t)tc_dot_int(elem_of(f->a), elem_of(f->b), a, b, f->k, (int32_t)c,
+					    f->satfinite);
+	}
+}
+
+/* Read C from D's registers (or zeros), compute the warp's 16 x N block, write D. */
+static void compute(struct launch *L, struct warp *w, const struct wg_op *op)
+{
+	const struct dinsn *di = op->di;
+	const struct wg_insn *x = di->wg;
+	const struct wg_form *f = &x->f;
+	unsigned ku = k_units(f), bits = unit_bits(f->a), n = f->n;
+	uint32_t *a = malloc(sizeof *a * 16 * ku), *b = malloc(sizeof *b * n * ku);
+	uint32_t *c = malloc(sizeof *c * 16 * n);
+	if (!a || !b || !c) {
+		runtime_error(L, 1, "out of memory for wgmma.mma_async");
+		goto out;
+	}
+	const uint8_t *smem = w->cta->smem;
+	uint32_t na = 0;
+	if (f->a_regs) {
+		a_from_regs(op->f, &di->s[0], bits, ku, a);
+	} else {
+		gather(smem, op->pieces, x->trans_a, bits, ku, 16, a);
+		na = op->npieces - (x->trans_b ? ku * n / 8 : 2 * n);
+	}
+	gather(smem, op->pieces + na, x->trans_b, bits, ku, n, b);
+	if (x->scale_a < 0)
+		negate(a, (size_t)16 * ku, bits);
+	if (x->scale_b < 0)
+		negate(b, (size_t)n * ku, bits);
+	/* C, by the D fragment: element i of a lane is register i (f16: half i % 2 of i / 2) */
+	const struct dop *d = &di->d;
+	bool half = f->d == WG_F16;
+	for (unsigned lane = 0; lane < LANES; lane++)
+		for (unsigned i = 0; i < n / 2; i++) {
+			unsigned row, col;
+			wg_d_elem(lane, i, &row, &col);
+			uint64_t r = slot_ptr(op->f, d->elems[half ? i / 2 : i].slot)[lane];
+			uint32_t v = half ? (uint32_t)(r >> (i % 2 * 16)) & 0xffff : (uint32_t)r;
+			c[row * n + col] = op->scale_d ? v : 0;
+		}
+	for (unsigned row = 0; row < 16; row++)
+		for (unsigned col = 0; col < n; col++)
+			c[row * n + col] = dot(x, a + row * ku, b + col * ku, ku, c[row * n + col]);
+	for (unsigned lane = 0; lane < LANES; lane++)
+		for (unsigned i = 0; i < n / 2; i++) {
+			unsigned row, col;
+			wg_d_elem(lane, i, &row, &col);
+			uint64_t *r = &slot_ptr(op->f, d->elems[half ? i / 2 : i].slot)[lane];
+			uint32_t v = c[row * n + col];
+			if (!half)
+				*r = v;
+			else if (i % 2 == 0)
+				*r = (*r & ~(uint64_t)0xffff) | v;
+			else
+				*r = (*r & 0xffff) | (uint64_t)v << 16;
+		}
+out:
+	free(a);
+	free(b);
+	free(c);
+}
+
+/* ---- in flight ----------------------------------------------------------------------- */
+
+struct busy_ctx {
+	struct wg_warp *s;
+	int delta;
+};
+
+static void busy_add(void *ctx, uint32_t slot)
+{
+	struct busy_ctx *b = ctx;
+	if (slot < b->s->nslots)
+		b->s->busy[slot] = (uint16_t)(b->s->busy[slot] + b->delta);
+}
+
+static void track(struct launch *L, struct warp *w, struct wg_op *op, int delta)
+{
+	struct wg_warp *s = w->wg;
+	struct wg_cta *cs = w->cta->wg;
+	for (uint32_t i = 0; i < op->npieces; i++) {
+		uint32_t g = op->pieces[i] / 16;
+		cs->reading[g] = (uint16_t)(cs->reading[g] + delta);
+	}
+	L->wg_reading = (uint32_t)((int64_t)L->wg_reading + delta);
+	if (delta > 0) {
+		if (!s->busy_frame)
+			s->busy_frame = op->f;
+		op->tracked = op->f == s->busy_frame;
+	}
+	if (op->tracked) {
+		struct busy_ctx b = {s, delta};
+		each_reg(&op->di->d, busy_add, &b);
+		if (op->di->wg->f.a_regs)
+			each_reg(&op->di->s[0], busy_add, &b);
+	}
+	w->wg_busy = (uint32_t)((int64_t)w->wg_busy + delta);
+	if (!w->wg_busy)
+		s->busy_frame = NULL;
+}
+
+/* w has parts in flight (on), or none left (off): the launch's list of such warps, which
+ * seeded completion walks. */
+static void list_warp(struct launch *L, struct warp *w, bool on)
+{
+	if (!on) {
+		for (uint32_t i = 0; i < L->nwg_warps; i++)
+			if (L->wg_warps[i] == w) {
+				L->wg_warps[i] = L->wg_warps[--L->nwg_warps];
+				break;
+			}
+		return;
+	}
+	if (L->nwg_warps == L->wg_warps_cap) {
+		uint32_t cap = L->wg_warps_cap ? L->wg_warps_cap * 2 : 16;
+		struct warp **n = realloc(L->wg_warps, sizeof *n * cap);
+		if (!n) {
+			runtime_error(L, 1, "out of memory for wgmma state");
+			return;
+		}
+		L->wg_warps = n;
+		L->wg_warps_cap = cap;
+	}
+	L->wg_warps[L->nwg_warps++] = w;
+}
+
+/* Complete (or, when the warp is gone, drop) the first op of w's queue. */
+static void retire_first(struct launch *L, struct warp *w, bool run)
+{
+	struct wg_warp *s = w->wg;
+	struct wg_op op = s->ops[0];
+	memmove(s->ops, s->ops + 1, sizeof *s->ops * --s->nops);
+	track(L, w, &op, -1);
+	if (run) {
+		const struct dinsn *si = L->ci;
+		struct warp *sw = L->cw;
+		L->ci = op.di;
+		L->cw = w;
+		compute(L, w, &op);
+		L->ci = si;
+		L->cw = sw;
+	}
+	frame_release(L, w, op.f);
+	free(op.pieces);
+	if (!s->nops)
+		list_warp(L, w, false);
+}
+
+/* Complete every op of groups below `below`, in order. */
+static void complete_below(struct launch *L, struct warp *w, uint32_t below)
+{
+	struct wg_warp *s = w->wg;
+	while (s && s->nops && s->ops[0].group != UNCOMMITTED && s->ops[0].group < below &&
+	       !L->stop)
+		retire_first(L, w, true);
+}
+
+/* ---- checks -------------------------------------------------------------------------- */
+
+/* All 32 lanes, all four warps of the group present: else warpgroup-aligned. */
+static bool aligned_lanes(struct launch *L, struct warp *w, const struct dinsn *di,
+			  uint32_t mask)
+{
+	struct cta *c = w->cta;
+	uint32_t first = w->id & ~3u;
+	if (first + 4 > c->nwarps || c->warps[first + 3].valid != FULL_MASK) {
+		rule_break(L, RULE_WARPGROUP_ALIGNED, mask, "%s in a CTA of %u threads: warp %u's "
+			   "warpgroup (warps %u-%u) is not four whole warps",
+			   ir_op_name((enum ir_op)di->op), c->nthreads, w->id, first, first + 3);
+		return false;
+	}
+	if (mask != FULL_MASK) {
+		rule_break(L, RULE_WARPGROUP_ALIGNED, mask, "%s executed by %u of the 32 threads of "
+			   "warp %u (diverged or predicated off)", ir_op_name((enum ir_op)di->op),
+			   popcount32(mask), w->id);
+		return false;
+	}
+	return true;
+}
+
+/* The n-th warpgroup instruction of every warp of a group is the same one. */
+static bool aligned_seq(struct launch *L, struct warp *w, const struct dinsn *di)
+{
+	struct wg_cta *cs = cta_state(L, w->cta);
+	struct wg_warp *s = w->wg;
+	if (!cs)
+		return false;
+	struct wg_group *g = &cs->groups[w->id / 4];
+	uint32_t me = w->id % 4, n = s->seq++, most = 0;
+	for (uint32_t k = 0; k < 4; k++) {
+		if (k == me)
+			continue;
+		if (!w->cta->warps[(w->id & ~3u) + k].live && g->seq[k] <= n) {
+			rule_break(L, RULE_WARPGROUP_ALIGNED, FULL_MASK, "%s: warp %u of the warpgroup "
+				   "exited without executing it", ir_op_name((enum ir_op)di->op),
+				   (w->id & ~3u) + k);
+			return false;
+		}
+		if (g->seq[k] > most)
+			most = g->seq[k];
+	}
+	g->seq[me] = n + 1;
+	if (n >= most) {
+		g->hist[n % HIST] = di;
+		return true;
+	}
+	const struct dinsn *o = g->hist[n % HIST];
+	if (most - n < HIST && o != di) {
+		rule_break(L, RULE_WARPGROUP_ALIGNED, FULL_MASK, "warp %u executes %s (its warpgroup "
+			   "instruction #%u) where another warp of its warpgroup executed %s at line %u",
+			   w->id, ir_op_name((enum ir_op)di->op), n + 1,
+			   ir_op_name((enum ir_op)o->op), line_of(L, o));
+		return false;
+	}
+	return true;
+}
+
+struct fence_ctx {
+	struct launch *L;
+	struct wg_warp *s;
+	const char *what;
+	bool reported;
+};
+
+static void fence_reg(void *ctx, uint32_t slot)
+{
+	struct fence_ctx *fc = ctx;
+	struct wg_warp *s = fc->s;
+	if (fc->reported || slot >= s->nslots || s->stamp[slot] <= s->fence_clock)
+		return;
+	fc->reported = true;
+	rule_break(fc->L, RULE_WGMMA_FENCE_MISSING, FULL_MASK, "wgmma.mma_async reads %s "
+		   "registers written since the last wgmma.fence", fc->what);
+}
+
+static void fence_check(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di)
+{
+	struct wg_warp *s = w->wg;
+	if (!s->fenced) {
+		rule_break(L, RULE_WGMMA_FENCE_MISSING, FULL_MASK, "wgmma.mma_async with no "
+			   "wgmma.fence before it in this warp");
+		return;
+	}
+	if (f->caller)
+		return; /* writes are noted in the kernel's frame only */
+	struct fence_ctx fc = {L, s, "accumulator", false};
+	each_reg(&di->d, fence_reg, &fc);
+	if (!fc.reported && di->wg->f.a_regs) {
+		fc.what = "A fragment";
+		each_reg(&di->s[0], fence_reg, &fc);
+	}
+}
+
+/* The pieces of both operands, in this CTA's shared memory. The manual asks for a
+ * fence.proxy.async between generic writes and a wgmma reading them; Triton's own matmul
+ * (cp.async, then wgmma) has none and the H100 reads the data, so ptxi does not ask
+ * (docs/hardware-vs-manual.md). */
+static bool locate(struct launch *L, struct warp *w, const struct dinsn *di, struct wg_op *op)
+{
+	const struct wg_insn *x = di->wg;
+	const struct wg_form *f = &x->f;
+	unsigned ku = k_units(f);
+	uint32_t na = f->a_regs ? 0 : (x->trans_a ? ku * 2 : 32);
+	uint32_t nb = x->trans_b ? ku * f->n / 8 : 2u * f->n;
+	op->pieces = malloc(sizeof *op->pieces * (na + nb));
+	if (!op->pieces) {
+		runtime_error(L, 1, "out of memory for wgmma.mma_async");
+		return false;
+	}
+	struct wg_desc da, db;
+	wg_desc_decode(op->adesc, &da);
+	wg_desc_decode(op->bdesc, &db);
+	uint32_t n = 0;
+	if (!f->a_regs)
+		n = list_pieces(&da, x->trans_a, ku, 16 * (w->id % 4), 16, op->pieces);
+	n += list_pieces(&db, x->trans_b, ku, 0, f->n, op->pieces + n);
+	op->npieces = n;
+	struct cta *c = w->cta;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t a = op->pieces[i];
+		const char *which = i < na ? "A" : "B";
+		if ((uint64_t)a + 16 > c->smem_size) {
+			rule_break(L, RULE_WGMMA_DESCRIPTOR, FULL_MASK, "the %s descriptor 0x%016llx "
+				   "addresses shared 0x%x+16, outside the CTA's %u bytes of shared "
+				   "memory", which, (unsigned long long)(i < na ? op->adesc : op->bdesc),
+				   a, c->smem_size);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- instructions -------------------------------------------------------------------- */
+
+static void issue(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di)
+{
+	struct wg_warp *s = w->wg;
+	struct frame *f = g->frame;
+	fence_check(L, w, f, di);
+	if (!cta_state(L, w->cta))
+		return;
+	struct wg_op op = {.di = di, .f = f, .group = UNCOMMITTED};
+	op.adesc = di->wg->f.a_regs ? 0 : op_read(L, w, f, &di->s[0], 0);
+	op.bdesc = op_read(L, w, f, &di->s[1], 0);
+	op.scale_d = op_read(L, w, f, &di->s[2], 0) & 1;
+	for (uint32_t lane = 1; lane < LANES; lane++)
+		if ((!di->wg->f.a_regs && op_read(L, w, f, &di->s[0], lane) != op.adesc) ||
+		    op_read(L, w, f, &di->s[1], lane) != op.bdesc) {
+			rule_break(L, RULE_WARPGROUP_ALIGNED, FULL_MASK, "the threads of warp %u give "
+				   "wgmma.mma_async different matrix descriptors", w->id);
+			return;
+		}
+	if (!locate(L, w, di, &op)) {
+		free(op.pieces);
+		return;
+	}
+	/* the warp reads its operands (for the data-race detector: as its lane 0) */
+	for (uint32_t i = 0; i < op.npieces && !L->stop; i++) {
+		struct access acc = {.p = w->cta->smem + op.pieces[i], .cta = w->cta,
+				     .off = op.pieces[i], .space = MS_SHARED_CTA};
+		race_access(L, w, 0, &acc, 16, RACE_READ, NULL);
+	}
+	if (s->nops == s->cap) {
+		uint32_t cap = s->cap ? s->cap * 2 : 8;
+		struct wg_op *n = realloc(s->ops, sizeof *n * cap);
+		if (!n) {
+			free(op.pieces);
+			runtime_error(L, 1, "out of memory for wgmma.mma_async");
+			return;
+		}
+		s->ops = n;
+		s->cap = cap;
+	}
+	f->refs++;
+	if (!s->nops)
+		list_warp(L, w, true);
+	s->ops[s->nops++] = op;
+	track(L, w, &s->ops[s->nops - 1], +1);
+}
+
+static uint64_t seeded_latency(struct launch *L)
+{
+	L->rng ^= L->rng >> 12;
+	L->rng ^= L->rng << 25;
+	L->rng ^= L->rng >> 27;
+	return 1 + (L->rng * 2685821657736338717ull >> 55);
+}
+
+static void commit(struct launch *L, struct warp *w)
+{
+	struct wg_warp *s = w->wg;
+	uint64_t due = L->cfg.seed ? L->steps + seeded_latency(L) : UINT64_MAX;
+	for (uint32_t i = 0; i < s->nops; i++)
+		if (s->ops[i].group == UNCOMMITTED) {
+			s->ops[i].group = s->committed;
+			s->ops[i].due = due;
+		}
+	s->committed++;
+	if (due < L->wg_due)
+		L->wg_due = due;
+	if (due < L->next_due)
+		L->next_due = due;
+}
+
+bool wgmma_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		uint32_t mask)
+{
+	g->pc++;
+	struct wg_warp *s = warp_state(L, w);
+	if (!s || !aligned_lanes(L, w, di, mask) || !aligned_seq(L, w, di))
+		return true;
+	w->wg_track = true;
+	switch ((enum ir_op)di->op) {
+	case OP_WGMMA_FENCE:
+		s->fenced = true;
+		s->fence_clock = s->clock;
+		break;
+	case OP_WGMMA_MMA_ASYNC:
+		issue(L, w, g, di);
+		break;
+	case OP_WGMMA_COMMIT_GROUP:
+		commit(L, w);
+		break;
+	case OP_WGMMA_WAIT_GROUP:
+		complete_below(L, w, s->committed > di->wg->count ? s->committed - di->wg->count : 0);
+		break;
+	default: /* setmaxnreg: only the alignment above */
+		break;
+	}
+	return true;
+}
+
+/* ---- hooks --------------------------------------------------------------------------- */
+
+struct race_ctx {
+	struct launch *L;
+	struct wg_warp *s;
+	const struct dinsn *di;
+	bool reported;
+};
+
+static void race_reg(void *ctx, uint32_t slot)
+{
+	struct race_ctx *rc = ctx;
+	if (rc->reported || slot >= rc->s->nslots || !rc->s->busy[slot])
+		return;
+	rc->reported = true;
+	const struct dinsn *by = NULL;
+	for (uint32_t i = 0; i < rc->s->nops && !by; i++)
+		by = rc->s->ops[i].di;
+	rule_break(rc->L, RULE_WGMMA_REG_RACE, rc->L->cmask, "%s touches a register of the "
+		   "wgmma.mma_async issued at line %u, before a wgmma.wait_group covered it",
+		   ir_op_name((enum ir_op)rc->di->op), line_of(rc->L, by));
+}
+
+void wgmma_check_regs(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		      uint32_t mask)
+{
+	struct wg_warp *s = w->wg;
+	(void)mask;
+	if (!s || f != s->busy_frame || di->fam == FAM_WGMMA)
+		return;
+	struct race_ctx rc = {L, s, di, false};
+	if (di->guard >= 0)
+		race_reg(&rc, (uint32_t)di->guard);
+	each_reg(&di->d, race_reg, &rc);
+	each_reg(&di->d2, race_reg, &rc);
+	for (uint32_t i = 0; i < di->nsrc && i < 5; i++)
+		each_reg(&di->s[i], race_reg, &rc);
+}
+
+static void stamp_reg(void *ctx, uint32_t slot)
+{
+	struct wg_warp *s = ctx;
+	if (slot < s->nslots)
+		s->stamp[slot] = s->clock;
+}
+
+void wgmma_note_writes(struct warp *w, struct frame *f, const struct dinsn *di)
+{
+	struct wg_warp *s = w->wg;
+	if (!s || f->caller || di->fam == FAM_WGMMA)
+		return;
+	s->clock++;
+	each_reg(&di->d, stamp_reg, s);
+	each_reg(&di->d2, stamp_reg, s);
+}
+
+void wgmma_check_access(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
+			bool write, uint32_t lane)
+{
+	if (!write || !c->wg)
+		return;
+	for (uint32_t g = off / 16; g <= (off + size - 1) / 16 && g < c->smem_size / 16 + 1; g++) {
+		if (!c->wg->reading[g])
+			continue;
+		const struct dinsn *by = NULL;
+		for (uint32_t k = 0; k < c->nwarps && !by; k++) {
+			const struct wg_warp *s = c->warps[k].wg;
+			for (uint32_t i = 0; s && i < s->nops && !by; i++)
+				for (uint32_t p = 0; p < s->ops[i].npieces; p++)
+					if (s->ops[i].pieces[p] / 16 == g)
+						by = s->ops[i].di;
+		}
+		rule_break(L, RULE_ASYNC_RACE, 1u << lane, "store of %u bytes at shared 0x%x "
+			   "overwrites an operand of the wgmma.mma_async issued at line %u, before a "
+			   "wgmma.wait_group covered it", size, off, line_of(L, by));
+		return;
+	}
+}
+
+uint64_t wgmma_next_due(const struct launch *L)
+{
+	return L->wg_due;
+}
+
+void wgmma_land_due(struct launch *L, uint64_t now)
+{
+	if (now < L->wg_due)
+		return;
+	uint64_t next = UINT64_MAX;
+	for (uint32_t i = 0; i < L->nwg_warps && !L->stop;) {
+		struct warp *w = L->wg_warps[i];
+		struct wg_warp *s = w->wg;
+		while (s->nops && s->ops[0].group != UNCOMMITTED && s->ops[0].due <= now && !L->stop)
+			retire_first(L, w, true);
+		if (i < L->nwg_warps && L->wg_warps[i] != w)
+			continue; /* it left the list: another took its place */
+		for (uint32_t k = 0; k < s->nops; k++)
+			if (s->ops[k].group != UNCOMMITTED && s->ops[k].due < next)
+				next = s->ops[k].due;
+		i++;
+	}
+	L->wg_due = next;
+}
+
+void wgmma_warp_exit(struct launch *L, struct warp *w)
+{
+	struct wg_warp *s = w->wg;
+	while (s && s->nops)
+		retire_first(L, w, false);
+	struct wg_cta *cs = w->cta->wg;
+	if (!cs || w->id / 4 >= cs->ngroups)
+		return;
+	struct wg_group *g = &cs->groups[w->id / 4];
+	for (uint32_t k = 0; k < 4; k++)
+		if (g->seq[k] > g->seq[w->id % 4]) {
+			const struct dinsn *o = g->hist[g->seq[w->id % 4] % HIST];
+			rule_break(L, RULE_WARPGROUP_ALIGNED, 0, "warp %u exits without executing the "
+				   "%s at line %u that warp %u of its warpgroup executed", w->id,
+				   o ? ir_op_name((enum ir_op)o->op) : "?", line_of(L, o),
+				   (w->id & ~3u) + k);
+			return;
+		}
+}
+
+void wgmma_cta_free(struct launch *L, struct cta *c)
+{
+	for (uint32_t k = 0; k < c->nwarps; k++) {
+		struct warp *w = &c->warps[k];
+		struct wg_warp *s = w->wg;
+		if (!s)
+			continue;
+		while (s->nops)
+			retire_first(L, w, false);
+		free(s->ops);
+		free(s->stamp);
+		free(s->busy);
+		free(s);
+		w->wg = NULL;
+	}
+	if (c->wg) {
+		free(c->wg->reading);
+		free(c->wg->groups);
+		free(c->wg);
+		c->wg = NULL;
+	}
+}
