@@ -12,7 +12,7 @@
 
 #include "async.h"
 #include "devrt.h"
-#include "report.h"
+#include "gather.h"
 #include "exec.h"
 #include "mbarrier.h"
 #include "memory.h"
@@ -174,7 +174,7 @@ static const uint64_t *lanes_of(struct launch *L, struct warp *w, struct frame *
 
 void trace_line(struct launch *L, struct warp *w, uint32_t lanes, const char *text)
 {
-	report_flush(L); /* a report gathered so far comes before what follows it */
+	gather_flush(L); /* a report gathered so far comes before what follows it */
 	FILE *out = L->trace ? L->trace : stderr;
 	uint32_t line = 0, col = 0;
 	if (L->ci && L->ci->ir)

@@ -326,7 +326,7 @@ struct launch {
 	struct race *race;          /* the data-race detector's state (race.c), NULL if off   */
 	struct frame **frame_cache; /* per dfunc index: frames to reuse (no malloc churn)     */
 	struct devrt *rt;           /* device runtime state: the heap (devrt.c), lazily made  */
-	struct report *rep;         /* the report being gathered, error counts (report.c)     */
+	struct report *rep;         /* the report being gathered, error counts (gather.c)     */
 };
 
 /* interp.c */

@@ -12,7 +12,7 @@
 #include "async.h"
 #include "check.h"
 #include "devrt.h"
-#include "report.h"
+#include "gather.h"
 #include "interp.h"
 #include "memory.h"
 #include "tmap.h"
@@ -430,8 +430,8 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 	async_free(&L);
 	free(L.wg_warps);
 	devrt_free(&L);
-	report_summary(&L);
-	report_free(&L);
+	gather_summary(&L);
+	gather_free(&L);
 	if (out)
 		*out = run;
 	else

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "interp.h"
-#include "report.h"
+#include "gather.h"
 #include "srcloc.h"
 
 static const struct rule_info rules[RULE__COUNT] = {
@@ -95,7 +95,7 @@ void rule_break_notes(struct launch *L, enum rule_id r, uint32_t lanes, const ch
 		sb_printf(&n, "\n--keep-going: carrying on as the hardware does: %s", ri->after);
 	else
 		sb_printf(&n, "\nthe hardware carries on; --keep-going would too: %s", ri->after);
-	report_rule(L, r, lanes ? lanes : L->cmask, n.s, text.s);
+	gather_rule(L, r, lanes ? lanes : L->cmask, n.s, text.s);
 	sb_free(&text);
 	sb_free(&n);
 	if (L->status == 0 || L->status == 1)
@@ -130,8 +130,8 @@ void runtime_error(struct launch *L, int status, const char *fmt, ...)
 	struct strbuf n = {0};
 	if (L->cw)
 		describe_threads(L, L->cw, L->cmask, &n);
-	report_flush(L);
-	report_count(L, "runtime-error");
+	gather_flush(L);
+	gather_count(L, "runtime-error");
 	report_at(L, n.s, msg);
 	sb_free(&n);
 	if (L->status == 0 || L->status == 1)

@@ -15,7 +15,7 @@
 #include "memory.h"
 #include "wgmma.h"
 #include "race.h"
-#include "report.h"
+#include "gather.h"
 #include "srcloc.h"
 
 #define QUANTUM 512          /* instructions a warp runs before the next one's turn      */
@@ -412,8 +412,8 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 		break;
 	}
 	sb_printf(&msg, " [deadlock]");
-	report_flush(L);
-	report_count(L, "deadlock");
+	gather_flush(L);
+	gather_count(L, "deadlock");
 	srcloc_emit(L->diag, DIAG_ERROR, L->file, L->P->m, di->ir, srcloc_func_of(L->P, di), n.s,
 		    msg.s);
 	sb_free(&msg);
@@ -462,9 +462,9 @@ static void report_blocked(struct launch *L, struct cluster *cl, bool spinning)
 		snprintf(m, sizeof m, "deadlock: the launch can never finish: %u thread%s blocked, "
 			 "nothing left to run%s", blocked, blocked == 1 ? "" : "s",
 			 shown > 16 ? " (the first 16 places shown)" : "");
-	report_flush(L);
+	gather_flush(L);
 	if (spinning)
-		report_count(L, "step-limit");
+		gather_count(L, "step-limit");
 	diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL, m);
 	L->status = 3;
 	L->stop = true;

@@ -1,5 +1,5 @@
 /*
- * report.c - one report per bug. Breaks of one rule at one instruction are gathered while
+ * gather.c - one report per bug. Breaks of one rule at one instruction are gathered while
  * each comes from threads that have not broken it there yet (the same dynamic step of
  * every warp and CTA, which run that instruction at different times): one report names
  * them all ("threads 0-31 of CTAs (0..3,0,0)"). Reports are emitted in the order their
@@ -8,7 +8,7 @@
  * The launch closes with a count of its errors by kind ("ptxi: 3 errors:
  * async-copy-race 2, deadlock 1").
  */
-#include "report.h"
+#include "gather.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +48,7 @@ static struct report *rep(struct launch *L)
 	return L->rep;
 }
 
-void report_count(struct launch *L, const char *kind)
+void gather_count(struct launch *L, const char *kind)
 {
 	struct report *r = rep(L);
 	if (!r)
@@ -197,7 +197,7 @@ static void emit_open(struct launch *L, uint32_t i)
 	rp->nopen--;
 }
 
-void report_flush(struct launch *L)
+void gather_flush(struct launch *L)
 {
 	while (L->rep && L->rep->nopen)
 		emit_open(L, 0);
@@ -234,15 +234,15 @@ static bool add_hit(struct bug *r, const struct warp *w, uint32_t lanes)
 	return true;
 }
 
-void report_rule(struct launch *L, enum rule_id rule, uint32_t lanes, const char *notes,
+void gather_rule(struct launch *L, enum rule_id rule, uint32_t lanes, const char *notes,
 		 const char *msg)
 {
 	struct report *rp = rep(L);
 	struct warp *w = L->cw;
 	if (!rp || !w) { /* no thread to name: report it alone */
-		report_flush(L);
+		gather_flush(L);
 		if (rp)
-			report_count(L, rule_info(rule)->name);
+			gather_count(L, rule_info(rule)->name);
 		srcloc_emit(L->diag, DIAG_ERROR, L->file, L->P->m, L->ci ? L->ci->ir : NULL,
 			    srcloc_func_of(L->P, L->ci), notes, msg);
 		return;
@@ -260,7 +260,7 @@ void report_rule(struct launch *L, enum rule_id rule, uint32_t lanes, const char
 	}
 	if (rp->nopen == MAX_OPEN)
 		emit_open(L, 0);
-	report_count(L, rule_info(rule)->name);
+	gather_count(L, rule_info(rule)->name);
 	struct bug *b = &rp->open[rp->nopen++];
 	*b = (struct bug){.rule = rule, .di = L->ci};
 	sb_printf(&b->msg, "%s", msg);
@@ -268,9 +268,9 @@ void report_rule(struct launch *L, enum rule_id rule, uint32_t lanes, const char
 	add_hit(b, w, lanes);
 }
 
-void report_summary(struct launch *L)
+void gather_summary(struct launch *L)
 {
-	report_flush(L);
+	gather_flush(L);
 	struct report *r = L->rep;
 	if (!r || !r->total || !L->diag->sink)
 		return;
@@ -283,9 +283,9 @@ void report_summary(struct launch *L)
 	sb_free(&b);
 }
 
-void report_free(struct launch *L)
+void gather_free(struct launch *L)
 {
-	report_flush(L);
+	gather_flush(L);
 	free(L->rep);
 	L->rep = NULL;
 }
