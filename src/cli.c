@@ -26,7 +26,7 @@ static const char usage_text[] =
 	"                [--cluster X[,Y[,Z]]] [--shared BYTES] [--arg SPEC]... [--dump N]...\n"
 	"                [--keep-going] [--no-race] [--seed N] [--explore N] [--max-steps N]\n"
 	"                [--max-memory BYTES] [--stats] [--trace mbarrier|all]\n"
-	"                [--timeline FILE.html] [--heap BYTES]\n"
+	"                [--timeline FILE.html] [--heap BYTES] [--max-errors N]\n"
 	"  --arg SPEC   u8: u16: u32: u64: s32: s64: f32: f64: VALUE (decimal or 0x hex),\n"
 	"               buf:BYTES (zero-filled device buffer), file:PATH (buffer with the file)\n"
 	"               tmap:buf=K[+OFF],type=T,dims=D0xD1..,strides=S1x..,box=B0xB1..\n"
@@ -49,6 +49,7 @@ static const char usage_text[] =
 	"  --max-memory BYTES  host memory the launch may hold (device buffers, shared and\n"
 	"               local memory, frames, shadow state); default 4 GiB, 0 for no limit\n"
 	"  --heap BYTES device heap for malloc in kernels (default 8388608, CUDA's)\n"
+	"  --max-errors N  reports shown before ptxi stops showing them (default 50; 0: all)\n"
 	"exit status: 0 ok, 1 a PTX rule was broken, 2 invalid input or usage, 3 deadlock or\n"
 	"             step limit\n";
 
@@ -361,7 +362,8 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 			     strcmp(a, "--max-steps") == 0 || strcmp(a, "--trace") == 0 ||
 			     strcmp(a, "--trace-warp") == 0 || strcmp(a, "--trace-lines") == 0 ||
 			     strcmp(a, "--trace-width") == 0 || strcmp(a, "--explore") == 0 ||
-			     strcmp(a, "--max-memory") == 0 || strcmp(a, "--heap") == 0;
+			     strcmp(a, "--max-memory") == 0 || strcmp(a, "--heap") == 0 ||
+			     strcmp(a, "--max-errors") == 0;
 		if (takes && !v)
 			return usage("%s needs a value", a);
 		uint64_t n;
@@ -407,6 +409,10 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 			if (!parse_u64(v, &n))
 				return usage("bad --max-memory '%s' (want a byte count)", v);
 			o->cfg.max_memory = n ? n : UINT64_MAX;
+		} else if (strcmp(a, "--max-errors") == 0) {
+			if (!parse_u64(v, &n) || n >= UINT32_MAX)
+				return usage("bad --max-errors '%s' (want a count; 0: no limit)", v);
+			o->cfg.max_errors = n ? (uint32_t)n : UINT32_MAX;
 		} else if (strcmp(a, "--heap") == 0) {
 			if (!parse_u64(v, &n) || n == 0 || n > (1ull << 34))
 				return usage("bad --heap '%s' (want a byte count, at most 16 GiB)", v);

@@ -347,6 +347,7 @@ struct launch {
 	struct timeline *timeline;  /* --timeline: what the page shows (timeline.c)       */
 	struct frame **frame_cache; /* per dfunc index: frames to reuse (no malloc churn)     */
 	struct devrt *rt;           /* device runtime state: the heap (devrt.c), lazily made  */
+	struct report *rep;         /* the report being gathered, error counts (gather.c)     */
 };
 
 /* interp.c */

@@ -12,6 +12,7 @@
 #include "async.h"
 #include "check.h"
 #include "devrt.h"
+#include "gather.h"
 #include "interp.h"
 #include "memory.h"
 #include "report.h"
@@ -493,6 +494,8 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	memcpy(L.cfg.trace_lines, cfg->trace_lines, sizeof L.cfg.trace_lines);
 	L.cfg.trace_width = cfg->trace_width;
 	L.cfg.heap_size = cfg->heap_bytes ? cfg->heap_bytes : DEVRT_HEAP_DEFAULT;
+	if (cfg->max_errors)
+		m->diag.max_errors = cfg->max_errors == UINT32_MAX ? 0 : cfg->max_errors;
 	L.trace = cfg->trace_out;
 	L.max_steps = cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS;
 	int st = check_shape(m, L.kernel, &L.cfg, cfg);
@@ -543,6 +546,8 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	async_free(&L);
 	free(L.wg_warps);
 	devrt_free(&L);
+	gather_summary(&L);
+	gather_free(&L);
 	if (out)
 		*out = run;
 	else

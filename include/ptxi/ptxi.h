@@ -108,6 +108,7 @@ struct ptxi_config {
 	bool no_race;           /* turn the data-race detector off (it is on by default)   */
 	bool trace_mbarrier, trace_all;
 	uint64_t heap_bytes;    /* device heap for malloc; 0: 8 MiB (cudaLimitMallocHeapSize) */
+	uint32_t max_errors;    /* reports shown, then a note; 0: 50; UINT32_MAX: no limit   */
 	FILE *trace_out;        /* where --trace lines go (NULL: stderr)                   */
 	bool trace_cta_given;   /* trace only CTA trace_cta (--trace-cta X,Y,Z)              */
 	uint32_t trace_cta[3];
