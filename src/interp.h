@@ -310,6 +310,7 @@ struct launch {
 	uint8_t *kparams;           /* kernel parameter bytes                                 */
 	uint32_t kparam_size;
 	uint32_t *kparam_off;
+	uint8_t *const_bank;        /* this launch's .const bank (--set may write it)          */
 	uint32_t nthreads_cta;
 	uint64_t steps, thread_steps, max_steps; /* steps: warp-instructions so far, counted as
 						  * they run: asynchronous work is due at a step */
