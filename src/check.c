@@ -356,8 +356,10 @@ static bool check_addr(struct ck *c, const struct ir_insn *in, const struct ir_o
 			error(c, b->span, "an address register must be a 32- or 64-bit integer");
 			return false;
 		}
-		if (ir_type_size(t) == 4 && !has_space(in) && c->m->address_size != 32) {
-			/* ptxas: 32-bit generic addressing is not supported (any target). */
+		if (ir_type_size(t) == 4 && !has_space(in) && c->m->address_size != 32 &&
+		    in->op != OP_CP_ASYNC_MBAR_ARRIVE) {
+			/* ptxas: 32-bit generic addressing is not supported (any target); it takes
+			 * cp.async.mbarrier.arrive's 32-bit register as a shared address. */
 			error(c, b->span, "a generic address needs a 64-bit register in a 64-bit "
 			      "module (or write a state space such as '.shared')");
 			return false;

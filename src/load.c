@@ -726,6 +726,15 @@ static bool decode_alu(struct loader *ld, const struct ir_insn *in, struct dinsn
 }
 
 /* The space an instruction's address resolves in: written space, else the variable's. */
+/* The bytes of the register an instruction's first (address) operand is based on; 0 when
+ * it has none. */
+static uint64_t addr_reg_bytes(const struct ir_insn *in)
+{
+	const struct ir_operand *b = in->nopnds && in->opnds[0].kind == OPND_ADDR
+					     ? in->opnds[0].addr.base : NULL;
+	return b && b->kind == OPND_REG && b->ref.sym ? ir_type_size(b->ref.sym->type) : 0;
+}
+
 static void settle_space(struct loader *ld, struct dinsn *di, const struct dop *addr)
 {
 	if (di->space == MS_PARAM_KERNEL)
@@ -1316,6 +1325,9 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 			return false;
 		}
 		settle_space(ld, di, &di->s[0]);
+		if (in->op == OP_CP_ASYNC_MBAR_ARRIVE && di->space == MS_GENERIC &&
+		    addr_reg_bytes(in) == 4)
+			di->space = MS_SHARED_CTA; /* as ptxas takes it: a 32-bit shared address */
 		if (di->space != MS_SHARED_CTA && di->space != MS_SHARED_CLUSTER &&
 		    di->space != MS_GENERIC) {
 			lerr(ld, in->op_span, "%s needs a shared address", ir_op_name(in->op));
