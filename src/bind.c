@@ -114,7 +114,7 @@ static int put_fields(struct binder *b, uint8_t *dst, const struct ptxi_arg *s, 
 			if (v->kind == PTXI_ARG_SCALAR) {
 				memcpy(dst + f->off, &v->value, v->size);
 			} else if (v->kind == PTXI_ARG_BUFFER) {
-				uint64_t addr = new_buffer(b, v, "struct field");
+				uint64_t addr = new_buffer(b, v, "buffer of a struct field");
 				if (!addr)
 					return PTXI_INVALID;
 				memcpy(dst + f->off, &addr, b->ptr);
@@ -172,7 +172,7 @@ static int put_arg(struct binder *b, unsigned i, const struct ir_sym *p, uint8_t
 	switch (a->kind) {
 	case PTXI_ARG_BUFFER: {
 		char name[40];
-		snprintf(name, sizeof name, "arg%u", i);
+		snprintf(name, sizeof name, "buffer of argument %u", i);
 		if (psize != b->ptr)
 			return misfit(b, i, p);
 		uint64_t v = new_buffer(b, a, name);
@@ -276,7 +276,7 @@ static int put_set(struct binder *b, const struct ptxi_set *set, const struct ir
 		memcpy(dst, &v->value, v->size);
 		return PTXI_OK;
 	case PTXI_ARG_BUFFER: {
-		uint64_t addr = new_buffer(b, v, "--set buffer");
+		uint64_t addr = new_buffer(b, v, "buffer of a --set");
 		if (!addr)
 			return PTXI_INVALID;
 		memcpy(dst, &addr, b->ptr);

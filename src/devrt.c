@@ -343,7 +343,7 @@ static void do_malloc(struct launch *L, struct warp *w, struct frame *f,
 			rt->blocks = b;
 			rt->cap = cap;
 		}
-		addr = mem_alloc(L->mem, n, "malloc");
+		addr = mem_alloc(L->mem, n, "malloc block");
 		if (addr) {
 			rt->blocks[rt->nblocks++] = (struct block){addr, need, false};
 			rt->heap_used += need;

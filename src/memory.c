@@ -148,6 +148,40 @@ static bool out_of_bounds(struct launch *L, uint32_t lane, enum mspace s, uint64
 	return false;
 }
 
+/* Where a global access that hit no allocation lies, as compute-sanitizer says it: against
+ * the nearest allocation ("it ends 4 bytes past the end of the 4096-byte buffer of
+ * argument 1 at 0x700000000"). */
+static void nearest_allocation(const struct memory *m, uint64_t addr, uint32_t size,
+			       struct strbuf *b)
+{
+	const struct region *best = NULL;
+	uint64_t best_d = UINT64_MAX;
+	for (uint32_t i = 0; i < m->n; i++) {
+		const struct region *r = &m->r[i];
+		uint64_t end = r->base + r->size;
+		uint64_t d = addr < r->base ? r->base - addr : addr + size > end ? addr + size - end : 0;
+		if (d < best_d) {
+			best = r;
+			best_d = d;
+		}
+	}
+	if (!best) {
+		sb_printf(b, "the launch has no global allocation");
+	} else if (!best->data) {
+		sb_printf(b, "it is %llu bytes into a %s (used after free)",
+			  (unsigned long long)(addr - best->base), best->name);
+	} else if (addr < best->base) {
+		sb_printf(b, "it starts %llu bytes before the %llu-byte %s at 0x%llx",
+			  (unsigned long long)(best->base - addr), (unsigned long long)best->size,
+			  best->name, (unsigned long long)best->base);
+	} else {
+		uint64_t end = best->base + best->size;
+		sb_printf(b, "it ends %llu bytes past the end of the %llu-byte %s at 0x%llx",
+			  (unsigned long long)(addr + size - end), (unsigned long long)best->size,
+			  best->name, (unsigned long long)best->base);
+	}
+}
+
 /* Generic-proxy writes, remembered per 16-byte granule until a fence.proxy.async, so a
  * bulk copy that reads them unfenced is caught (ISA 9.7.9.25.2). A map is allocated on the
  * first write to its memory; `bytes` is the memory's size. */
@@ -342,8 +376,14 @@ bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace spa
 	switch (space) {
 	case MS_GLOBAL: {
 		struct region *r = mem_find(L->mem, addr, size);
-		if (!r)
-			return out_of_bounds(L, lane, space, addr, size, "every allocation");
+		if (!r) {
+			struct strbuf why = {0};
+			sb_printf(&why, "every allocation: ");
+			nearest_allocation(L->mem, addr, size, &why);
+			out_of_bounds(L, lane, space, addr, size, why.s ? why.s : "every allocation");
+			sb_free(&why);
+			return false;
+		}
 		out->p = r->data + (addr - r->base);
 		out->region = r;
 		out->addr = addr;

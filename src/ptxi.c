@@ -478,7 +478,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 							 : PTXI_DEFAULT_MAX_MEMORY;
 	uint64_t gbase = 0;
 	if (m->prog->global_size) {
-		gbase = mem_alloc(L.mem, m->prog->global_size, "module .global");
+		gbase = mem_alloc(L.mem, m->prog->global_size, "block of .global variables");
 		if (gbase)
 			memcpy(mem_find(L.mem, gbase, 1)->data, m->prog->global_init,
 			       m->prog->global_size);

@@ -113,7 +113,7 @@ static void test_relaunch_after_errors(void **state)
 		good_launch(m, &s, 3);
 		bad_launch(m, &s, 1, 3, PTXI_INVALID, "kernel 'k' takes 2 parameters; 1 --arg given");
 		good_launch(m, &s, 5);
-		bad_launch(m, &s, 2, 0, PTXI_RULE, "is outside every allocation [memory-out-of-bounds]");
+		bad_launch(m, &s, 2, 0, PTXI_RULE, "is outside every allocation: it ends");
 		good_launch(m, &s, 7);
 		bad_launch(m, &s, 2, 1, PTXI_RULE, "trap executed [trap]");
 		good_launch(m, &s, 9);
