@@ -12,8 +12,8 @@
  *   completes in issue order: when a wgmma.wait_group covers its group, or with --seed at a
  *   seeded step after its commit. Until then its registers and shared operands are watched
  *   (wgmma-register-race, async-copy-race).
- * - The arithmetic is tc_arith.c's, one call per output element, over the whole tile in
- *   native loops.
+ * - The arithmetic is tc_arith.c's, over the whole tile in native loops: each row of A and
+ *   column of B decoded once, then one block FMA per output element.
  * - Alignment: every warpgroup instruction runs with all 32 lanes of all four warps; the n-th
  *   warpgroup instruction of each warp of a group must be the same instruction
  *   (warpgroup-aligned). setmaxnreg has no other effect (ptxi has no register file to size).
@@ -59,6 +59,8 @@ struct wg_warp {
 	uint32_t nslots;
 	struct frame *busy_frame;
 	uint32_t seq;               /* warpgroup instructions executed                       */
+	void *scratch;              /* compute()'s operands, kept between wgmmas              */
+	size_t scratch_size;
 };
 
 /* The four warps of a warpgroup, for alignment: how many warpgroup instructions each ran,
@@ -109,6 +111,20 @@ static struct wg_warp *warp_state(struct launch *L, struct warp *w)
 		return NULL;
 	}
 	return w->wg;
+}
+
+/* At least `size` bytes of the warp's scratch memory (reused: a wgmma's operands and
+ * decoded rows take ~150 KiB, which malloc would map and unmap every time). */
+static void *scratch(struct wg_warp *s, size_t size)
+{
+	if (size <= s->scratch_size)
+		return s->scratch;
+	void *p = realloc(s->scratch, size);
+	if (!p)
+		return NULL;
+	s->scratch = p;
+	s->scratch_size = size;
+	return p;
 }
 
 /* Call fn(ctx, slot) for every register an operand names. */
@@ -238,21 +254,29 @@ static void negate(uint32_t *v, size_t n, unsigned bits)
 
 /* ---- the computation ----------------------------------------------------------------- */
 
+/* One integer or b1 output element (floating point goes by float_dots). */
 static uint32_t dot(const struct wg_insn *x, const uint32_t *a, const uint32_t *b, unsigned ku,
 		    uint32_t c)
 {
 	const struct wg_form *f = &x->f;
-	switch (f->d) {
-	case WG_F32:
-		return tc_dot_f32(elem_of(f->a), elem_of(f->b), a, b, f->k, c);
-	case WG_F16:
-		return tc_dot_f16(elem_of(f->a), elem_of(f->b), a, b, f->k, (uint16_t)c);
-	default:
-		if (f->a == WG_B1)
-			return (uint32_t)tc_dot_b1(TC_BOP_AND, a, b, ku, (int32_t)c);
-		return (uint32_t)tc_dot_int(elem_of(f->a), elem_of(f->b), a, b, f->k, (int32_t)c,
-					    f->satfinite);
-	}
+	if (f->a == WG_B1)
+		return (uint32_t)tc_dot_b1(TC_BOP_AND, a, b, ku, (int32_t)c);
+	return (uint32_t)tc_dot_int(elem_of(f->a), elem_of(f->b), a, b, f->k, (int32_t)c,
+				    f->satfinite);
+}
+
+/* The warp's 16 x N floating-point block into c (C in, D out): each row of A and column of B
+ * decoded once, then one block FMA per element over the decoded forms. */
+static void float_dots(const struct wg_form *f, const uint32_t *a, const uint32_t *b,
+		       unsigned ku, struct tc_operand *da, uint32_t *c)
+{
+	unsigned n = f->n;
+	struct tc_operand *db = da + 16;
+	for (unsigned row = 0; row < 16; row++)
+		tc_operand_decode(elem_of(f->a), a + row * ku, ku, &da[row]);
+	for (unsigned col = 0; col < n; col++)
+		tc_operand_decode(elem_of(f->b), b + col * ku, ku, &db[col]);
+	tc_dot_tile(da, 16, db, n, f->d == WG_F32 ? TC_ACC_F32 : TC_ACC_F16, c);
 }
 
 /* Read C from D's registers (or zeros), compute the warp's 16 x N block, write D. */
@@ -262,12 +286,13 @@ static void compute(struct launch *L, struct warp *w, const struct wg_op *op)
 	const struct wg_insn *x = di->wg;
 	const struct wg_form *f = &x->f;
 	unsigned ku = k_units(f), bits = unit_bits(f->a), n = f->n;
-	uint32_t *a = malloc(sizeof *a * 16 * ku), *b = malloc(sizeof *b * n * ku);
-	uint32_t *c = malloc(sizeof *c * 16 * n);
-	if (!a || !b || !c) {
+	struct tc_operand *dec = scratch(w->wg, sizeof *dec * (16 + n) +
+					 sizeof(uint32_t) * (16 * ku + n * ku + 16 * n));
+	if (!dec) {
 		runtime_error(L, 1, "out of memory for wgmma.mma_async");
-		goto out;
+		return;
 	}
+	uint32_t *a = (uint32_t *)(dec + 16 + n), *b = a + 16 * ku, *c = b + n * ku;
 	const uint8_t *smem = w->cta->smem;
 	uint32_t na = 0;
 	if (f->a_regs) {
@@ -284,34 +309,38 @@ static void compute(struct launch *L, struct warp *w, const struct wg_op *op)
 	/* C, by the D fragment: element i of a lane is register i (f16: half i % 2 of i / 2) */
 	const struct dop *d = &di->d;
 	bool half = f->d == WG_F16;
-	for (unsigned lane = 0; lane < LANES; lane++)
-		for (unsigned i = 0; i < n / 2; i++) {
+	for (unsigned i = 0; i < n / 2; i++) {
+		const uint64_t *r = slot_ptr(op->f, d->elems[half ? i / 2 : i].slot);
+		for (unsigned lane = 0; lane < LANES; lane++) {
 			unsigned row, col;
 			wg_d_elem(lane, i, &row, &col);
-			uint64_t r = slot_ptr(op->f, d->elems[half ? i / 2 : i].slot)[lane];
-			uint32_t v = half ? (uint32_t)(r >> (i % 2 * 16)) & 0xffff : (uint32_t)r;
+			uint32_t v = half ? (uint32_t)(r[lane] >> (i % 2 * 16)) & 0xffff
+					  : (uint32_t)r[lane];
 			c[row * n + col] = op->scale_d ? v : 0;
 		}
-	for (unsigned row = 0; row < 16; row++)
-		for (unsigned col = 0; col < n; col++)
-			c[row * n + col] = dot(x, a + row * ku, b + col * ku, ku, c[row * n + col]);
-	for (unsigned lane = 0; lane < LANES; lane++)
-		for (unsigned i = 0; i < n / 2; i++) {
+	}
+	if (tc_elem_is_float(elem_of(f->a))) {
+		float_dots(f, a, b, ku, dec, c);
+	} else {
+		for (unsigned row = 0; row < 16; row++)
+			for (unsigned col = 0; col < n; col++)
+				c[row * n + col] = dot(x, a + row * ku, b + col * ku, ku,
+						       c[row * n + col]);
+	}
+	for (unsigned i = 0; i < n / 2; i++) {
+		uint64_t *r = slot_ptr(op->f, d->elems[half ? i / 2 : i].slot);
+		for (unsigned lane = 0; lane < LANES; lane++) {
 			unsigned row, col;
 			wg_d_elem(lane, i, &row, &col);
-			uint64_t *r = &slot_ptr(op->f, d->elems[half ? i / 2 : i].slot)[lane];
 			uint32_t v = c[row * n + col];
 			if (!half)
-				*r = v;
+				r[lane] = v;
 			else if (i % 2 == 0)
-				*r = (*r & ~(uint64_t)0xffff) | v;
+				r[lane] = (r[lane] & ~(uint64_t)0xffff) | v;
 			else
-				*r = (*r & 0xffff) | (uint64_t)v << 16;
+				r[lane] = (r[lane] & 0xffff) | (uint64_t)v << 16;
 		}
-out:
-	free(a);
-	free(b);
-	free(c);
+	}
 }
 
 /* ---- in flight ----------------------------------------------------------------------- */
@@ -786,6 +815,7 @@ void wgmma_cta_free(struct launch *L, struct cta *c)
 		free(s->ops);
 		free(s->stamp);
 		free(s->busy);
+		free(s->scratch);
 		free(s);
 		w->wg = NULL;
 	}

@@ -56,6 +56,41 @@ unsigned tc_block_size(enum tc_elem t);
 uint32_t tc_dot_f32(enum tc_elem ta, enum tc_elem tb, const uint32_t *a, const uint32_t *b,
 		    unsigned k, uint32_t c);
 
+/* Most elements one decoded operand holds: 32 (a fp8 block; two f16 blocks). */
+#define TC_KMAX 32
+
+/*
+ * A row of A or a column of B decoded once for the many dot products that read it (a wgmma
+ * uses each row n times): every element's significand, exponent and sign, as the block FMA
+ * takes them. tc_dot_f32/f16 decode their arguments into this form themselves.
+ */
+struct tc_operand {
+	enum tc_elem type;
+	unsigned k;               /* elements, at most TC_KMAX                                */
+	int frac;                 /* fraction bits of the type                                */
+	bool special;             /* an inf or NaN among them: the general block FMA runs     */
+	int32_t exp[TC_KMAX];     /* unbiased exponent; far below every anchor for a zero     */
+	uint32_t sig[TC_KMAX];    /* significand with its hidden bit                          */
+	uint32_t neg[TC_KMAX];    /* all ones for a negative element, else 0                  */
+	uint32_t raw[TC_KMAX];
+};
+
+/* Decodes k <= TC_KMAX elements of a floating-point type t. */
+void tc_operand_decode(enum tc_elem t, const uint32_t *raw, unsigned k, struct tc_operand *out);
+
+/* tc_dot_f32 and tc_dot_f16 over decoded operands of the same k (a's type sets the block). */
+uint32_t tc_dot_f32_dec(const struct tc_operand *a, const struct tc_operand *b, uint32_t c);
+uint16_t tc_dot_f16_dec(const struct tc_operand *a, const struct tc_operand *b, uint16_t c);
+
+/*
+ * A tile of dot products: c[r * nb + j] = a[r] . b[j] + c[r * nb + j] for r < m, j < nb, the
+ * accumulators f32 bits, or f16 bits in the low half (each as tc_dot_f32_dec / tc_dot_f16_dec
+ * gives it). All operands of one type pair and one k. The fast form of a wgmma's block.
+ */
+enum tc_acc { TC_ACC_F32, TC_ACC_F16 };
+void tc_dot_tile(const struct tc_operand *a, unsigned m, const struct tc_operand *b,
+		 unsigned nb, enum tc_acc acc, uint32_t *c);
+
 /* The same with an f16 accumulator: c and the result are f16 bits, each block rounded to
  * nearest even; NaN gives 0x7fff. */
 uint16_t tc_dot_f16(enum tc_elem ta, enum tc_elem tb, const uint32_t *a, const uint32_t *b,
