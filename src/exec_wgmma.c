@@ -113,8 +113,8 @@ static struct wg_warp *warp_state(struct launch *L, struct warp *w)
 	return w->wg;
 }
 
-/* At least `size` bytes of the warp's scratch memory (reused: a wgmma's operands and
- * decoded rows take ~150 KiB, which malloc would map and unmap every time). */
+/* At least `size` bytes of the warp's scratch memory, kept from one wgmma to the next (its
+ * operands and decoded rows, ~45 KiB for N = 256: malloc'd afresh they cost page faults). */
 static void *scratch(struct wg_warp *s, size_t size)
 {
 	if (size <= s->scratch_size)
@@ -265,18 +265,14 @@ static uint32_t dot(const struct wg_insn *x, const uint32_t *a, const uint32_t *
 				    f->satfinite);
 }
 
-/* The warp's 16 x N floating-point block into c (C in, D out): each row of A and column of B
- * decoded once, then one block FMA per element over the decoded forms. */
+/* The warp's 16 x N floating-point block into c (C in, D out): each row of A decoded once,
+ * then tc_dot_tile (one block FMA per element, B decoded as it goes). */
 static void float_dots(const struct wg_form *f, const uint32_t *a, const uint32_t *b,
 		       unsigned ku, struct tc_operand *da, uint32_t *c)
 {
-	unsigned n = f->n;
-	struct tc_operand *db = da + 16;
 	for (unsigned row = 0; row < 16; row++)
 		tc_operand_decode(elem_of(f->a), a + row * ku, ku, &da[row]);
-	for (unsigned col = 0; col < n; col++)
-		tc_operand_decode(elem_of(f->b), b + col * ku, ku, &db[col]);
-	tc_dot_tile(da, 16, db, n, f->d == WG_F32 ? TC_ACC_F32 : TC_ACC_F16, c);
+	tc_dot_tile(da, 16, elem_of(f->b), b, f->n, f->d == WG_F32 ? TC_ACC_F32 : TC_ACC_F16, c);
 }
 
 /* Read C from D's registers (or zeros), compute the warp's 16 x N block, write D. */
@@ -286,13 +282,13 @@ static void compute(struct launch *L, struct warp *w, const struct wg_op *op)
 	const struct wg_insn *x = di->wg;
 	const struct wg_form *f = &x->f;
 	unsigned ku = k_units(f), bits = unit_bits(f->a), n = f->n;
-	struct tc_operand *dec = scratch(w->wg, sizeof *dec * (16 + n) +
+	struct tc_operand *dec = scratch(w->wg, sizeof *dec * 16 +
 					 sizeof(uint32_t) * (16 * ku + n * ku + 16 * n));
 	if (!dec) {
 		runtime_error(L, 1, "out of memory for wgmma.mma_async");
 		return;
 	}
-	uint32_t *a = (uint32_t *)(dec + 16 + n), *b = a + 16 * ku, *c = b + n * ku;
+	uint32_t *a = (uint32_t *)(dec + 16), *b = a + 16 * ku, *c = b + n * ku;
 	const uint8_t *smem = w->cta->smem;
 	uint32_t na = 0;
 	if (f->a_regs) {

@@ -265,27 +265,44 @@ static uint16_t round_f16_rn(const struct block_sum *s)
 	return sign | (uint16_t)((e + 15) << 10 | (m & 0x3ff));
 }
 
+/* Where the compiler can, the decoding and the tile are also built for AVX2 and chosen at
+ * load time: a panel's 32-bit lanes then run 8 columns at once (the same bits: integer
+ * arithmetic only). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define TILE_CLONES __attribute__((target_clones("avx2", "default"), flatten))
+#else
+#define TILE_CLONES
+#endif
+
 /* ---- decoded operands and the fast block FMA ---------------------------------------------- */
 
 /* A zero element's exponent: a product with it lies far below any anchor (>= -133). */
 enum { ZERO_EXP = -(1 << 20) };
 
+/* decode() without branches, so that the loop vectorises: the special cases by masks. */
 static inline void decode_into(const struct fmt *f, const uint32_t *raw, unsigned k,
 			       struct tc_operand *out)
 {
-	out->frac = f->fbits;
-	out->special = false;
-	for (unsigned i = 0; i < k; i++) {
-		struct val v = decode(f, raw[i]);
+	uint32_t fmask = (1u << f->fbits) - 1, emax = (1u << f->ebits) - 1;
+	bool special = false;
 
-		out->special |= v.kind != VAL_FINITE;
-		out->sig[i] = (uint32_t)v.sig;
-		out->exp[i] = v.sig ? v.exp : ZERO_EXP;
-		out->neg[i] = v.neg ? UINT32_MAX : 0;
+	out->frac = f->fbits;
+	for (unsigned i = 0; i < k; i++) {
+		uint32_t bits = raw[i] >> f->shift, man = bits & fmask;
+		uint32_t e = bits >> f->fbits & emax;
+		uint32_t sig = man | (uint32_t)(e != 0) << f->fbits;
+
+		special |= f->special == SPEC_IEEE ? e == emax
+						   : e == emax && man == fmask; /* e4m3 */
+		out->sig[i] = sig;
+		out->exp[i] = sig ? (int32_t)(e | (e == 0)) - f->bias : ZERO_EXP;
+		out->neg[i] = 0u - (bits >> (f->ebits + f->fbits) & 1);
 		out->raw[i] = raw[i];
 	}
+	out->special = special;
 }
 
+TILE_CLONES
 void tc_operand_decode(enum tc_elem t, const uint32_t *raw, unsigned k, struct tc_operand *out)
 {
 	out->type = t;
@@ -543,39 +560,36 @@ static inline void panel_row(const struct tc_operand *a, const struct tc_operand
 	}
 }
 
-/* The tile for one accumulator type (a constant once inlined). */
-static inline void tile(const struct tc_operand *a, unsigned m, const struct tc_operand *b,
-			unsigned nb, enum tc_acc acc, uint32_t *c)
+/* The tile for one accumulator type (a constant once inlined): B decoded TILE_W columns at
+ * a time, each panel used by every row of A. */
+static inline void tile(const struct tc_operand *a, unsigned m, enum tc_elem tb,
+			const uint32_t *b, unsigned nb, enum tc_acc acc, uint32_t *c)
 {
+	struct tc_operand cols[TILE_W];
 	struct panel p;
+	unsigned k = a->k;
 
 	for (unsigned j0 = 0; j0 < nb; j0 += TILE_W) {
 		unsigned w = nb - j0 < TILE_W ? nb - j0 : TILE_W;
 
-		panel_fill(&p, b + j0, w, a->k);
+		for (unsigned j = 0; j < w; j++)
+			tc_operand_decode(tb, b + (size_t)(j0 + j) * k, k, &cols[j]);
+		panel_fill(&p, cols, w, k);
 		for (unsigned r = 0; r < m; r++)
-			panel_row(&a[r], b + j0, &p, w, acc, c + (size_t)r * nb + j0);
+			panel_row(&a[r], cols, &p, w, acc, c + (size_t)r * nb + j0);
 	}
 }
 
-/* Where the compiler can, the tile is also built for AVX2 and chosen at load time: the
- * panel's 32-bit lanes then run 8 columns at once (the same bits: integer arithmetic only). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define TILE_CLONES __attribute__((target_clones("avx2", "default"), flatten))
-#else
-#define TILE_CLONES
-#endif
-
 TILE_CLONES
-void tc_dot_tile(const struct tc_operand *a, unsigned m, const struct tc_operand *b,
+void tc_dot_tile(const struct tc_operand *a, unsigned m, enum tc_elem tb, const uint32_t *b,
 		 unsigned nb, enum tc_acc acc, uint32_t *c)
 {
 	if (!m)
 		return;
 	if (acc == TC_ACC_F32)
-		tile(a, m, b, nb, TC_ACC_F32, c);
+		tile(a, m, tb, b, nb, TC_ACC_F32, c);
 	else
-		tile(a, m, b, nb, TC_ACC_F16, c);
+		tile(a, m, tb, b, nb, TC_ACC_F16, c);
 }
 
 /* ---- dot products from raw elements, TC_KMAX at a time ----------------------------------- */

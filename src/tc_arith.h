@@ -83,12 +83,13 @@ uint32_t tc_dot_f32_dec(const struct tc_operand *a, const struct tc_operand *b, 
 uint16_t tc_dot_f16_dec(const struct tc_operand *a, const struct tc_operand *b, uint16_t c);
 
 /*
- * A tile of dot products: c[r * nb + j] = a[r] . b[j] + c[r * nb + j] for r < m, j < nb, the
- * accumulators f32 bits, or f16 bits in the low half (each as tc_dot_f32_dec / tc_dot_f16_dec
- * gives it). All operands of one type pair and one k. The fast form of a wgmma's block.
+ * A tile of dot products: c[r * nb + j] = a[r] . b_j + c[r * nb + j] for r < m, j < nb, where
+ * b_j is column j of B, its k elements of type tb at b[j * k] (k = a's); the accumulators are
+ * f32 bits, or f16 bits in the low half (each as tc_dot_f32_dec / tc_dot_f16_dec gives it).
+ * The fast form of a wgmma's block: B decoded once, a few columns at a time.
  */
 enum tc_acc { TC_ACC_F32, TC_ACC_F16 };
-void tc_dot_tile(const struct tc_operand *a, unsigned m, const struct tc_operand *b,
+void tc_dot_tile(const struct tc_operand *a, unsigned m, enum tc_elem tb, const uint32_t *b,
 		 unsigned nb, enum tc_acc acc, uint32_t *c);
 
 /* The same with an f16 accumulator: c and the result are f16 bits, each block rounded to
