@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "async.h"
 #include "exec.h"
 #include "memory.h"
 #include "race.h"
@@ -403,6 +404,28 @@ static void list_warp(struct launch *L, struct warp *w, bool on)
 	L->wg_warps[L->nwg_warps++] = w;
 }
 
+/* The operands may not be bytes an asynchronous copy has yet to land, or landed without
+ * anyone observing its completion (rule async-copy-race): checked when the wgmma is issued
+ * and again when it completes, since it reads them at some point in between. */
+static void copies_check(struct launch *L, struct cta *c, const struct wg_op *op)
+{
+	if (!L->nevents && !L->nlanded)
+		return;
+	for (uint32_t i = 0; i < op->npieces && !L->stop; i++)
+		async_check_read(L, c, op->pieces[i], 16, 0, "wgmma.mma_async read");
+}
+
+/* The warp reads its operands (for the data-race detector: as its lane 0), at its issue and
+ * again at its completion (a copy refilling the stage must wait for both). */
+static void race_reads(struct launch *L, struct warp *w, const struct wg_op *op)
+{
+	for (uint32_t i = 0; i < op->npieces && !L->stop; i++) {
+		struct access acc = {.p = w->cta->smem + op->pieces[i], .cta = w->cta,
+				     .off = op->pieces[i], .space = MS_SHARED_CTA};
+		race_access(L, w, 0, &acc, 16, RACE_READ, NULL);
+	}
+}
+
 /* Complete (or, when the warp is gone, drop) the first op of w's queue. */
 static void retire_first(struct launch *L, struct warp *w, bool run)
 {
@@ -415,6 +438,8 @@ static void retire_first(struct launch *L, struct warp *w, bool run)
 		struct warp *sw = L->cw;
 		L->ci = op.di;
 		L->cw = w;
+		race_reads(L, w, &op);
+		copies_check(L, w->cta, &op);
 		compute(L, w, &op);
 		L->ci = si;
 		L->cw = sw;
@@ -599,12 +624,8 @@ static void issue(struct launch *L, struct warp *w, struct group *g, const struc
 		free(op.pieces);
 		return;
 	}
-	/* the warp reads its operands (for the data-race detector: as its lane 0) */
-	for (uint32_t i = 0; i < op.npieces && !L->stop; i++) {
-		struct access acc = {.p = w->cta->smem + op.pieces[i], .cta = w->cta,
-				     .off = op.pieces[i], .space = MS_SHARED_CTA};
-		race_access(L, w, 0, &acc, 16, RACE_READ, NULL);
-	}
+	race_reads(L, w, &op);
+	copies_check(L, w->cta, &op);
 	if (s->nops == s->cap) {
 		uint32_t cap = s->cap ? s->cap * 2 : 8;
 		struct wg_op *n = realloc(s->ops, sizeof *n * cap);
@@ -734,7 +755,14 @@ void wgmma_note_writes(struct warp *w, struct frame *f, const struct dinsn *di)
 void wgmma_check_access(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
 			bool write, uint32_t lane)
 {
-	if (!write || !c->wg)
+	if (write)
+		wgmma_check_copy(L, c, off, size, lane, "store");
+}
+
+void wgmma_check_copy(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
+		      uint32_t lane, const char *verb)
+{
+	if (!c->wg || !size)
 		return;
 	for (uint32_t g = off / 16; g <= (off + size - 1) / 16 && g < c->smem_size / 16 + 1; g++) {
 		if (!c->wg->reading[g])
@@ -747,9 +775,9 @@ void wgmma_check_access(struct launch *L, struct cta *c, uint32_t off, uint32_t 
 					if (s->ops[i].pieces[p] / 16 == g)
 						by = s->ops[i].di;
 		}
-		rule_break(L, RULE_ASYNC_RACE, 1u << lane, "store of %u bytes at shared 0x%x "
+		rule_break(L, RULE_ASYNC_RACE, 1u << lane, "%s of %u bytes at shared 0x%x "
 			   "overwrites an operand of the wgmma.mma_async issued at line %u, before a "
-			   "wgmma.wait_group covered it", size, off, line_of(L, by));
+			   "wgmma.wait_group covered it", verb, size, off, line_of(L, by));
 		return;
 	}
 }

@@ -41,6 +41,11 @@ void wgmma_note_writes(struct warp *w, struct frame *f, const struct dinsn *di);
 void wgmma_check_access(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
 			bool write, uint32_t lane);
 
+/* The same for an asynchronous copy (`verb`: "cp.async.bulk.tensor write", ...) that will
+ * write [off, off+size) of c's shared memory: from its issue on, it may land at any time. */
+void wgmma_check_copy(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
+		      uint32_t lane, const char *verb);
+
 /* Seeded completion: the earliest due step of a committed group (UINT64_MAX if none), and
  * completing the groups due at or before `now`. */
 uint64_t wgmma_next_due(const struct launch *L);
