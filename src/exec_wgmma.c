@@ -53,9 +53,9 @@ struct wg_warp {
 	bool fenced;                /* a wgmma.fence ran                                     */
 	uint32_t mma_clock;         /* write clock at the first wgmma.mma_async after it, or
 				     * UINT32_MAX before that one                            */
-	uint32_t clock;             /* instructions with register writes noted               */
-	uint32_t *stamp;            /* per register slot of the kernel frame: clock of its
-				     * last write                                            */
+	uint32_t clock;             /* instructions with register accesses noted             */
+	uint32_t *stamp, *rstamp;   /* per register slot of the kernel frame: clock of its
+				     * last write, of its last read                          */
 	uint16_t *busy;             /* per slot of busy_frame: in-flight wgmma registers      */
 	uint32_t nslots;
 	struct frame *busy_frame;
@@ -105,9 +105,10 @@ static struct wg_warp *warp_state(struct launch *L, struct warp *w)
 	if (w->wg) {
 		w->wg->nslots = n;
 		w->wg->stamp = calloc(n + 1, sizeof *w->wg->stamp);
+		w->wg->rstamp = calloc(n + 1, sizeof *w->wg->rstamp);
 		w->wg->busy = calloc(n + 1, sizeof *w->wg->busy);
 	}
-	if (!w->wg || !w->wg->stamp || !w->wg->busy) {
+	if (!w->wg || !w->wg->stamp || !w->wg->rstamp || !w->wg->busy) {
 		runtime_error(L, 1, "out of memory for wgmma state");
 		return NULL;
 	}
@@ -519,10 +520,13 @@ static bool aligned_seq(struct launch *L, struct warp *w, const struct dinsn *di
 	return true;
 }
 
-/* A register of a wgmma written since the first wgmma.mma_async after the last wgmma.fence
- * (rule wgmma-fence-missing). Writes between the fence and that first wgmma are let pass:
- * the manual asks the fence after them too, but nvcc itself schedules the zeroing of the
- * accumulators there (conformance/tensor e2e.ptx) and the H100 computes right. */
+/* A register of a wgmma written or read by another instruction since the first
+ * wgmma.mma_async after the last wgmma.fence (rule wgmma-fence-missing: the manual asks a
+ * fence between any access of the accumulator or A registers and a wgmma using them, e.g.
+ * an epilogue reading D and a next tile accumulating into it). Accesses between the fence
+ * and that first wgmma are let pass: the manual asks the fence after them too, but nvcc
+ * itself schedules the zeroing of the accumulators there (conformance/tensor e2e.ptx) and
+ * the H100 computes right. */
 struct fence_ctx {
 	struct launch *L;
 	struct wg_warp *s;
@@ -534,11 +538,18 @@ static void fence_reg(void *ctx, uint32_t slot)
 {
 	struct fence_ctx *fc = ctx;
 	struct wg_warp *s = fc->s;
-	if (fc->reported || slot >= s->nslots || s->stamp[slot] <= s->mma_clock)
+	if (fc->reported || slot >= s->nslots)
+		return;
+	if (s->stamp[slot] > s->mma_clock)
+		rule_break(fc->L, RULE_WGMMA_FENCE_MISSING, FULL_MASK, "wgmma.mma_async reads %s "
+			   "registers written since the last wgmma.fence", fc->what);
+	else if (s->rstamp[slot] > s->mma_clock)
+		rule_break(fc->L, RULE_WGMMA_FENCE_MISSING, FULL_MASK, "wgmma.mma_async uses %s "
+			   "registers that another instruction read since the last wgmma.fence",
+			   fc->what);
+	else
 		return;
 	fc->reported = true;
-	rule_break(fc->L, RULE_WGMMA_FENCE_MISSING, FULL_MASK, "wgmma.mma_async reads %s "
-		   "registers written since the last wgmma.fence", fc->what);
 }
 
 static void fence_check(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di)
@@ -552,7 +563,7 @@ static void fence_check(struct launch *L, struct warp *w, struct frame *f, const
 	if (s->mma_clock == UINT32_MAX)
 		s->mma_clock = s->clock; /* see fence_reg */
 	if (f->caller)
-		return; /* writes are noted in the kernel's frame only */
+		return; /* accesses are noted in the kernel's frame only */
 	struct fence_ctx fc = {L, s, "accumulator", false};
 	each_reg(&di->d, fence_reg, &fc);
 	if (!fc.reported && di->wg->f.a_regs) {
@@ -742,6 +753,13 @@ static void stamp_reg(void *ctx, uint32_t slot)
 		s->stamp[slot] = s->clock;
 }
 
+static void rstamp_reg(void *ctx, uint32_t slot)
+{
+	struct wg_warp *s = ctx;
+	if (slot < s->nslots)
+		s->rstamp[slot] = s->clock;
+}
+
 void wgmma_note_writes(struct warp *w, struct frame *f, const struct dinsn *di)
 {
 	struct wg_warp *s = w->wg;
@@ -750,6 +768,8 @@ void wgmma_note_writes(struct warp *w, struct frame *f, const struct dinsn *di)
 	s->clock++;
 	each_reg(&di->d, stamp_reg, s);
 	each_reg(&di->d2, stamp_reg, s);
+	for (uint32_t i = 0; i < di->nsrc && i < 5; i++)
+		each_reg(&di->s[i], rstamp_reg, s);
 }
 
 void wgmma_check_access(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
@@ -838,6 +858,7 @@ void wgmma_cta_free(struct launch *L, struct cta *c)
 			retire_first(L, w, false);
 		free(s->ops);
 		free(s->stamp);
+		free(s->rstamp);
 		free(s->busy);
 		free(s->scratch);
 		free(s);

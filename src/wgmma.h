@@ -33,7 +33,7 @@ bool wgmma_exec(struct launch *L, struct warp *w, struct group *g, const struct 
 void wgmma_check_regs(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 		      uint32_t mask);
 /* After an instruction of a warp that ran wgmma.fence (w->wg_track): remember which
- * registers it wrote, for rule wgmma-fence-missing. */
+ * registers it wrote and read, for rule wgmma-fence-missing. */
 void wgmma_note_writes(struct warp *w, struct frame *f, const struct dinsn *di);
 
 /* An ordinary access to c's shared memory while wgmma.mma_async read shared operands are in
