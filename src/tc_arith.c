@@ -407,16 +407,6 @@ static inline uint16_t dot_f16(const struct tc_operand *a, const struct tc_opera
 	return c;
 }
 
-uint32_t tc_dot_f32_dec(const struct tc_operand *a, const struct tc_operand *b, uint32_t c)
-{
-	return dot_f32(a, b, c);
-}
-
-uint16_t tc_dot_f16_dec(const struct tc_operand *a, const struct tc_operand *b, uint16_t c)
-{
-	return dot_f16(a, b, c);
-}
-
 /* ---- a tile of dot products, vectorised over columns -------------------------------------- */
 
 enum { TILE_W = 8 }; /* columns of B per panel: one AVX2 vector */
@@ -604,7 +594,7 @@ uint32_t tc_dot_f32(enum tc_elem ta, enum tc_elem tb, const uint32_t *a, const u
 
 		tc_operand_decode(ta, a, n, &da);
 		tc_operand_decode(tb, b, n, &db);
-		c = tc_dot_f32_dec(&da, &db, c);
+		c = dot_f32(&da, &db, c);
 		a += n, b += n, k -= n;
 	} while (k);
 	return c;
@@ -620,7 +610,7 @@ uint16_t tc_dot_f16(enum tc_elem ta, enum tc_elem tb, const uint32_t *a, const u
 
 		tc_operand_decode(ta, a, n, &da);
 		tc_operand_decode(tb, b, n, &db);
-		c = tc_dot_f16_dec(&da, &db, c);
+		c = dot_f16(&da, &db, c);
 		a += n, b += n, k -= n;
 	} while (k);
 	return c;

@@ -56,7 +56,12 @@ unsigned tc_block_size(enum tc_elem t);
 uint32_t tc_dot_f32(enum tc_elem ta, enum tc_elem tb, const uint32_t *a, const uint32_t *b,
 		    unsigned k, uint32_t c);
 
-/* Most elements one decoded operand holds: 32 (a fp8 block; two f16 blocks). */
+/* The same with an f16 accumulator: c and the result are f16 bits, each block rounded to
+ * nearest even; NaN gives 0x7fff. */
+uint16_t tc_dot_f16(enum tc_elem ta, enum tc_elem tb, const uint32_t *a, const uint32_t *b,
+		    unsigned k, uint16_t c);
+
+/* Most elements one decoded operand holds: 32 (an fp8 block; two f16 blocks). */
 #define TC_KMAX 32
 
 /*
@@ -78,24 +83,15 @@ struct tc_operand {
 /* Decodes k <= TC_KMAX elements of a floating-point type t. */
 void tc_operand_decode(enum tc_elem t, const uint32_t *raw, unsigned k, struct tc_operand *out);
 
-/* tc_dot_f32 and tc_dot_f16 over decoded operands of the same k (a's type sets the block). */
-uint32_t tc_dot_f32_dec(const struct tc_operand *a, const struct tc_operand *b, uint32_t c);
-uint16_t tc_dot_f16_dec(const struct tc_operand *a, const struct tc_operand *b, uint16_t c);
-
 /*
  * A tile of dot products: c[r * nb + j] = a[r] . b_j + c[r * nb + j] for r < m, j < nb, where
  * b_j is column j of B, its k elements of type tb at b[j * k] (k = a's); the accumulators are
- * f32 bits, or f16 bits in the low half (each as tc_dot_f32_dec / tc_dot_f16_dec gives it).
+ * f32 bits, or f16 bits in the low half (each as tc_dot_f32 / tc_dot_f16 gives it).
  * The fast form of a wgmma's block: B decoded once, a few columns at a time.
  */
 enum tc_acc { TC_ACC_F32, TC_ACC_F16 };
 void tc_dot_tile(const struct tc_operand *a, unsigned m, enum tc_elem tb, const uint32_t *b,
 		 unsigned nb, enum tc_acc acc, uint32_t *c);
-
-/* The same with an f16 accumulator: c and the result are f16 bits, each block rounded to
- * nearest even; NaN gives 0x7fff. */
-uint16_t tc_dot_f16(enum tc_elem ta, enum tc_elem tb, const uint32_t *a, const uint32_t *b,
-		    unsigned k, uint16_t c);
 
 /*
  * mma.sync with fp8 inputs and an f32 accumulator, as ptxas emulates it on sm_90: the
