@@ -562,6 +562,12 @@ void async_check_access(struct launch *L, struct cta *cta, enum mspace space, ui
 	check_overlaps(L, NULL, write ? "store" : "load", cta, space, addr, size, write, lane);
 }
 
+void async_check_read(struct launch *L, struct cta *cta, uint32_t off, uint32_t size,
+		      uint32_t lane, const char *verb)
+{
+	check_overlaps(L, NULL, verb, cta, MS_SHARED_CTA, off, size, false, lane);
+}
+
 /* A bulk copy reads its source and writes its destination from its issue on: neither may
  * be bytes another asynchronous operation has not finished with (rule async-copy-race). */
 static void bulk_races(struct launch *L, const struct event *e, uint32_t lane)
@@ -580,9 +586,13 @@ static void bulk_races(struct launch *L, const struct event *e, uint32_t lane)
 		return;
 	}
 	for (uint32_t r = 0, t = bulk_targets(e); t >> r && !L->stop; r++)
-		if (t >> r & 1)
+		if (t >> r & 1) {
 			check_overlaps(L, e, wr, &e->dcta->cluster->ctas[r], MS_SHARED_CTA, e->doff,
 				       e->size, true, lane);
+			if (!L->stop && L->wg_reading) /* and no operand of a wgmma in flight */
+				wgmma_check_copy(L, &e->dcta->cluster->ctas[r], (uint32_t)e->doff,
+						 e->size, lane, wr);
+		}
 }
 
 bool async_shared_operand(struct launch *L, struct warp *w, uint64_t a, enum mspace sp,

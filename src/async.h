@@ -47,6 +47,11 @@ uint64_t async_next_due(struct launch *L);
  * owner for shared accesses, NULL for global. Call it only when async_watching. */
 void async_check_access(struct launch *L, struct cta *cta, enum mspace space, uint64_t addr,
 			uint32_t size, bool write, uint32_t lane);
+
+/* The same for a read of c's shared memory by `verb` (e.g. "wgmma.mma_async read"). */
+void async_check_read(struct launch *L, struct cta *cta, uint32_t off, uint32_t size,
+		      uint32_t lane, const char *verb);
+
 static inline bool async_watching(const struct launch *L)
 {
 	return L->nevents || L->nlanded;

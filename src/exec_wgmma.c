@@ -12,8 +12,8 @@
  *   completes in issue order: when a wgmma.wait_group covers its group, or with --seed at a
  *   seeded step after its commit. Until then its registers and shared operands are watched
  *   (wgmma-register-race, async-copy-race).
- * - The arithmetic is tc_arith.c's, one call per output element, over the whole tile in
- *   native loops.
+ * - The arithmetic is tc_arith.c's, over the whole tile in native loops: each row of A and
+ *   column of B decoded once, then one block FMA per output element.
  * - Alignment: every warpgroup instruction runs with all 32 lanes of all four warps; the n-th
  *   warpgroup instruction of each warp of a group must be the same instruction
  *   (warpgroup-aligned). setmaxnreg has no other effect (ptxi has no register file to size).
@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "async.h"
 #include "exec.h"
 #include "memory.h"
 #include "race.h"
@@ -52,13 +53,15 @@ struct wg_warp {
 	bool fenced;                /* a wgmma.fence ran                                     */
 	uint32_t mma_clock;         /* write clock at the first wgmma.mma_async after it, or
 				     * UINT32_MAX before that one                            */
-	uint32_t clock;             /* instructions with register writes noted               */
-	uint32_t *stamp;            /* per register slot of the kernel frame: clock of its
-				     * last write                                            */
+	uint32_t clock;             /* instructions with register accesses noted             */
+	uint32_t *stamp, *rstamp;   /* per register slot of the kernel frame: clock of its
+				     * last write, of its last read                          */
 	uint16_t *busy;             /* per slot of busy_frame: in-flight wgmma registers      */
 	uint32_t nslots;
 	struct frame *busy_frame;
 	uint32_t seq;               /* warpgroup instructions executed                       */
+	void *scratch;              /* compute()'s operands, kept between wgmmas              */
+	size_t scratch_size;
 };
 
 /* The four warps of a warpgroup, for alignment: how many warpgroup instructions each ran,
@@ -102,13 +105,28 @@ static struct wg_warp *warp_state(struct launch *L, struct warp *w)
 	if (w->wg) {
 		w->wg->nslots = n;
 		w->wg->stamp = calloc(n + 1, sizeof *w->wg->stamp);
+		w->wg->rstamp = calloc(n + 1, sizeof *w->wg->rstamp);
 		w->wg->busy = calloc(n + 1, sizeof *w->wg->busy);
 	}
-	if (!w->wg || !w->wg->stamp || !w->wg->busy) {
+	if (!w->wg || !w->wg->stamp || !w->wg->rstamp || !w->wg->busy) {
 		runtime_error(L, 1, "out of memory for wgmma state");
 		return NULL;
 	}
 	return w->wg;
+}
+
+/* At least `size` bytes of the warp's scratch memory, kept from one wgmma to the next (its
+ * operands and decoded rows, ~45 KiB for N = 256: malloc'd afresh they cost page faults). */
+static void *scratch(struct wg_warp *s, size_t size)
+{
+	if (size <= s->scratch_size)
+		return s->scratch;
+	void *p = realloc(s->scratch, size);
+	if (!p)
+		return NULL;
+	s->scratch = p;
+	s->scratch_size = size;
+	return p;
 }
 
 /* Call fn(ctx, slot) for every register an operand names. */
@@ -238,21 +256,25 @@ static void negate(uint32_t *v, size_t n, unsigned bits)
 
 /* ---- the computation ----------------------------------------------------------------- */
 
+/* One integer or b1 output element (floating point goes by float_dots). */
 static uint32_t dot(const struct wg_insn *x, const uint32_t *a, const uint32_t *b, unsigned ku,
 		    uint32_t c)
 {
 	const struct wg_form *f = &x->f;
-	switch (f->d) {
-	case WG_F32:
-		return tc_dot_f32(elem_of(f->a), elem_of(f->b), a, b, f->k, c);
-	case WG_F16:
-		return tc_dot_f16(elem_of(f->a), elem_of(f->b), a, b, f->k, (uint16_t)c);
-	default:
-		if (f->a == WG_B1)
-			return (uint32_t)tc_dot_b1(TC_BOP_AND, a, b, ku, (int32_t)c);
-		return (uint32_t)tc_dot_int(elem_of(f->a), elem_of(f->b), a, b, f->k, (int32_t)c,
-					    f->satfinite);
-	}
+	if (f->a == WG_B1)
+		return (uint32_t)tc_dot_b1(TC_BOP_AND, a, b, ku, (int32_t)c);
+	return (uint32_t)tc_dot_int(elem_of(f->a), elem_of(f->b), a, b, f->k, (int32_t)c,
+				    f->satfinite);
+}
+
+/* The warp's 16 x N floating-point block into c (C in, D out): each row of A decoded once,
+ * then tc_dot_tile (one block FMA per element, B decoded as it goes). */
+static void float_dots(const struct wg_form *f, const uint32_t *a, const uint32_t *b,
+		       unsigned ku, struct tc_operand *da, uint32_t *c)
+{
+	for (unsigned row = 0; row < 16; row++)
+		tc_operand_decode(elem_of(f->a), a + row * ku, ku, &da[row]);
+	tc_dot_tile(da, 16, elem_of(f->b), b, f->n, f->d == WG_F32 ? TC_ACC_F32 : TC_ACC_F16, c);
 }
 
 /* Read C from D's registers (or zeros), compute the warp's 16 x N block, write D. */
@@ -262,12 +284,13 @@ static void compute(struct launch *L, struct warp *w, const struct wg_op *op)
 	const struct wg_insn *x = di->wg;
 	const struct wg_form *f = &x->f;
 	unsigned ku = k_units(f), bits = unit_bits(f->a), n = f->n;
-	uint32_t *a = malloc(sizeof *a * 16 * ku), *b = malloc(sizeof *b * n * ku);
-	uint32_t *c = malloc(sizeof *c * 16 * n);
-	if (!a || !b || !c) {
+	struct tc_operand *dec = scratch(w->wg, sizeof *dec * 16 +
+					 sizeof(uint32_t) * (16 * ku + n * ku + 16 * n));
+	if (!dec) {
 		runtime_error(L, 1, "out of memory for wgmma.mma_async");
-		goto out;
+		return;
 	}
+	uint32_t *a = (uint32_t *)(dec + 16), *b = a + 16 * ku, *c = b + n * ku;
 	const uint8_t *smem = w->cta->smem;
 	uint32_t na = 0;
 	if (f->a_regs) {
@@ -284,34 +307,38 @@ static void compute(struct launch *L, struct warp *w, const struct wg_op *op)
 	/* C, by the D fragment: element i of a lane is register i (f16: half i % 2 of i / 2) */
 	const struct dop *d = &di->d;
 	bool half = f->d == WG_F16;
-	for (unsigned lane = 0; lane < LANES; lane++)
-		for (unsigned i = 0; i < n / 2; i++) {
+	for (unsigned i = 0; i < n / 2; i++) {
+		const uint64_t *r = slot_ptr(op->f, d->elems[half ? i / 2 : i].slot);
+		for (unsigned lane = 0; lane < LANES; lane++) {
 			unsigned row, col;
 			wg_d_elem(lane, i, &row, &col);
-			uint64_t r = slot_ptr(op->f, d->elems[half ? i / 2 : i].slot)[lane];
-			uint32_t v = half ? (uint32_t)(r >> (i % 2 * 16)) & 0xffff : (uint32_t)r;
+			uint32_t v = half ? (uint32_t)(r[lane] >> (i % 2 * 16)) & 0xffff
+					  : (uint32_t)r[lane];
 			c[row * n + col] = op->scale_d ? v : 0;
 		}
-	for (unsigned row = 0; row < 16; row++)
-		for (unsigned col = 0; col < n; col++)
-			c[row * n + col] = dot(x, a + row * ku, b + col * ku, ku, c[row * n + col]);
-	for (unsigned lane = 0; lane < LANES; lane++)
-		for (unsigned i = 0; i < n / 2; i++) {
+	}
+	if (tc_elem_is_float(elem_of(f->a))) {
+		float_dots(f, a, b, ku, dec, c);
+	} else {
+		for (unsigned row = 0; row < 16; row++)
+			for (unsigned col = 0; col < n; col++)
+				c[row * n + col] = dot(x, a + row * ku, b + col * ku, ku,
+						       c[row * n + col]);
+	}
+	for (unsigned i = 0; i < n / 2; i++) {
+		uint64_t *r = slot_ptr(op->f, d->elems[half ? i / 2 : i].slot);
+		for (unsigned lane = 0; lane < LANES; lane++) {
 			unsigned row, col;
 			wg_d_elem(lane, i, &row, &col);
-			uint64_t *r = &slot_ptr(op->f, d->elems[half ? i / 2 : i].slot)[lane];
 			uint32_t v = c[row * n + col];
 			if (!half)
-				*r = v;
+				r[lane] = v;
 			else if (i % 2 == 0)
-				*r = (*r & ~(uint64_t)0xffff) | v;
+				r[lane] = (r[lane] & ~(uint64_t)0xffff) | v;
 			else
-				*r = (*r & 0xffff) | (uint64_t)v << 16;
+				r[lane] = (r[lane] & 0xffff) | (uint64_t)v << 16;
 		}
-out:
-	free(a);
-	free(b);
-	free(c);
+	}
 }
 
 /* ---- in flight ----------------------------------------------------------------------- */
@@ -378,6 +405,28 @@ static void list_warp(struct launch *L, struct warp *w, bool on)
 	L->wg_warps[L->nwg_warps++] = w;
 }
 
+/* The operands may not be bytes an asynchronous copy has yet to land, or landed without
+ * anyone observing its completion (rule async-copy-race): checked when the wgmma is issued
+ * and again when it completes, since it reads them at some point in between. */
+static void copies_check(struct launch *L, struct cta *c, const struct wg_op *op)
+{
+	if (!L->nevents && !L->nlanded)
+		return;
+	for (uint32_t i = 0; i < op->npieces && !L->stop; i++)
+		async_check_read(L, c, op->pieces[i], 16, 0, "wgmma.mma_async read");
+}
+
+/* The warp reads its operands (for the data-race detector: as its lane 0), at its issue and
+ * again at its completion (a copy refilling the stage must wait for both). */
+static void race_reads(struct launch *L, struct warp *w, const struct wg_op *op)
+{
+	for (uint32_t i = 0; i < op->npieces && !L->stop; i++) {
+		struct access acc = {.p = w->cta->smem + op->pieces[i], .cta = w->cta,
+				     .off = op->pieces[i], .space = MS_SHARED_CTA};
+		race_access(L, w, 0, &acc, 16, RACE_READ, NULL);
+	}
+}
+
 /* Complete (or, when the warp is gone, drop) the first op of w's queue. */
 static void retire_first(struct launch *L, struct warp *w, bool run)
 {
@@ -390,6 +439,8 @@ static void retire_first(struct launch *L, struct warp *w, bool run)
 		struct warp *sw = L->cw;
 		L->ci = op.di;
 		L->cw = w;
+		race_reads(L, w, &op);
+		copies_check(L, w->cta, &op);
 		compute(L, w, &op);
 		L->ci = si;
 		L->cw = sw;
@@ -469,10 +520,13 @@ static bool aligned_seq(struct launch *L, struct warp *w, const struct dinsn *di
 	return true;
 }
 
-/* A register of a wgmma written since the first wgmma.mma_async after the last wgmma.fence
- * (rule wgmma-fence-missing). Writes between the fence and that first wgmma are let pass:
- * the manual asks the fence after them too, but nvcc itself schedules the zeroing of the
- * accumulators there (conformance/tensor e2e.ptx) and the H100 computes right. */
+/* A register of a wgmma written or read by another instruction since the first
+ * wgmma.mma_async after the last wgmma.fence (rule wgmma-fence-missing: the manual asks a
+ * fence between any access of the accumulator or A registers and a wgmma using them, e.g.
+ * an epilogue reading D and a next tile accumulating into it). Accesses between the fence
+ * and that first wgmma are let pass: the manual asks the fence after them too, but nvcc
+ * itself schedules the zeroing of the accumulators there (conformance/tensor e2e.ptx) and
+ * the H100 computes right. */
 struct fence_ctx {
 	struct launch *L;
 	struct wg_warp *s;
@@ -484,11 +538,18 @@ static void fence_reg(void *ctx, uint32_t slot)
 {
 	struct fence_ctx *fc = ctx;
 	struct wg_warp *s = fc->s;
-	if (fc->reported || slot >= s->nslots || s->stamp[slot] <= s->mma_clock)
+	if (fc->reported || slot >= s->nslots)
+		return;
+	if (s->stamp[slot] > s->mma_clock)
+		rule_break(fc->L, RULE_WGMMA_FENCE_MISSING, FULL_MASK, "wgmma.mma_async reads %s "
+			   "registers written since the last wgmma.fence", fc->what);
+	else if (s->rstamp[slot] > s->mma_clock)
+		rule_break(fc->L, RULE_WGMMA_FENCE_MISSING, FULL_MASK, "wgmma.mma_async uses %s "
+			   "registers that another instruction read since the last wgmma.fence",
+			   fc->what);
+	else
 		return;
 	fc->reported = true;
-	rule_break(fc->L, RULE_WGMMA_FENCE_MISSING, FULL_MASK, "wgmma.mma_async reads %s "
-		   "registers written since the last wgmma.fence", fc->what);
 }
 
 static void fence_check(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di)
@@ -502,7 +563,7 @@ static void fence_check(struct launch *L, struct warp *w, struct frame *f, const
 	if (s->mma_clock == UINT32_MAX)
 		s->mma_clock = s->clock; /* see fence_reg */
 	if (f->caller)
-		return; /* writes are noted in the kernel's frame only */
+		return; /* accesses are noted in the kernel's frame only */
 	struct fence_ctx fc = {L, s, "accumulator", false};
 	each_reg(&di->d, fence_reg, &fc);
 	if (!fc.reported && di->wg->f.a_regs) {
@@ -574,12 +635,8 @@ static void issue(struct launch *L, struct warp *w, struct group *g, const struc
 		free(op.pieces);
 		return;
 	}
-	/* the warp reads its operands (for the data-race detector: as its lane 0) */
-	for (uint32_t i = 0; i < op.npieces && !L->stop; i++) {
-		struct access acc = {.p = w->cta->smem + op.pieces[i], .cta = w->cta,
-				     .off = op.pieces[i], .space = MS_SHARED_CTA};
-		race_access(L, w, 0, &acc, 16, RACE_READ, NULL);
-	}
+	race_reads(L, w, &op);
+	copies_check(L, w->cta, &op);
 	if (s->nops == s->cap) {
 		uint32_t cap = s->cap ? s->cap * 2 : 8;
 		struct wg_op *n = realloc(s->ops, sizeof *n * cap);
@@ -696,6 +753,13 @@ static void stamp_reg(void *ctx, uint32_t slot)
 		s->stamp[slot] = s->clock;
 }
 
+static void rstamp_reg(void *ctx, uint32_t slot)
+{
+	struct wg_warp *s = ctx;
+	if (slot < s->nslots)
+		s->rstamp[slot] = s->clock;
+}
+
 void wgmma_note_writes(struct warp *w, struct frame *f, const struct dinsn *di)
 {
 	struct wg_warp *s = w->wg;
@@ -704,12 +768,21 @@ void wgmma_note_writes(struct warp *w, struct frame *f, const struct dinsn *di)
 	s->clock++;
 	each_reg(&di->d, stamp_reg, s);
 	each_reg(&di->d2, stamp_reg, s);
+	for (uint32_t i = 0; i < di->nsrc && i < 5; i++)
+		each_reg(&di->s[i], rstamp_reg, s);
 }
 
 void wgmma_check_access(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
 			bool write, uint32_t lane)
 {
-	if (!write || !c->wg)
+	if (write)
+		wgmma_check_copy(L, c, off, size, lane, "store");
+}
+
+void wgmma_check_copy(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
+		      uint32_t lane, const char *verb)
+{
+	if (!c->wg || !size)
 		return;
 	for (uint32_t g = off / 16; g <= (off + size - 1) / 16 && g < c->smem_size / 16 + 1; g++) {
 		if (!c->wg->reading[g])
@@ -722,9 +795,9 @@ void wgmma_check_access(struct launch *L, struct cta *c, uint32_t off, uint32_t 
 					if (s->ops[i].pieces[p] / 16 == g)
 						by = s->ops[i].di;
 		}
-		rule_break(L, RULE_ASYNC_RACE, 1u << lane, "store of %u bytes at shared 0x%x "
+		rule_break(L, RULE_ASYNC_RACE, 1u << lane, "%s of %u bytes at shared 0x%x "
 			   "overwrites an operand of the wgmma.mma_async issued at line %u, before a "
-			   "wgmma.wait_group covered it", size, off, line_of(L, by));
+			   "wgmma.wait_group covered it", verb, size, off, line_of(L, by));
 		return;
 	}
 }
@@ -785,7 +858,9 @@ void wgmma_cta_free(struct launch *L, struct cta *c)
 			retire_first(L, w, false);
 		free(s->ops);
 		free(s->stamp);
+		free(s->rstamp);
 		free(s->busy);
+		free(s->scratch);
 		free(s);
 		w->wg = NULL;
 	}

@@ -22,16 +22,17 @@ struct fmt {
 static const struct fmt FMT_F32 = {8, 23, 127, SPEC_IEEE, 0};
 static const struct fmt FMT_F16 = {5, 10, 15, SPEC_IEEE, 0};
 
+static const struct fmt FMT_BF16 = {8, 7, 127, SPEC_IEEE, 0};
+
 static const struct fmt *elem_fmt(enum tc_elem t)
 {
-	static const struct fmt bf16 = {8, 7, 127, SPEC_IEEE, 0};
 	static const struct fmt tf32 = {8, 10, 127, SPEC_IEEE, 13};
 	static const struct fmt e4m3 = {4, 3, 7, SPEC_E4M3, 0};
 	static const struct fmt e5m2 = {5, 2, 15, SPEC_IEEE, 0};
 
 	switch (t) {
 	case TC_F16: return &FMT_F16;
-	case TC_BF16: return &bf16;
+	case TC_BF16: return &FMT_BF16;
 	case TC_TF32: return &tf32;
 	case TC_E4M3: return &e4m3;
 	case TC_E5M2: return &e5m2;
@@ -81,7 +82,7 @@ struct val {
 	uint64_t sig;
 };
 
-static struct val decode(const struct fmt *f, uint32_t raw)
+static inline struct val decode(const struct fmt *f, uint32_t raw)
 {
 	uint32_t bits = raw >> f->shift;
 	uint32_t man = bits & ((1u << f->fbits) - 1);
@@ -264,42 +265,336 @@ static uint16_t round_f16_rn(const struct block_sum *s)
 	return sign | (uint16_t)((e + 15) << 10 | (m & 0x3ff));
 }
 
-/* ---- dot products, block after block ----------------------------------------------------- */
+/* Where the compiler can, the decoding and the tile are also built for AVX2 and chosen at
+ * load time: a panel's 32-bit lanes then run 8 columns at once (the same bits: integer
+ * arithmetic only). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define TILE_CLONES __attribute__((target_clones("avx2", "default"), flatten))
+#else
+#define TILE_CLONES
+#endif
 
-static void decode_all(enum tc_elem t, const uint32_t *raw, unsigned n, struct val *out)
+/* ---- decoded operands and the fast block FMA ---------------------------------------------- */
+
+/* A zero element's exponent: a product with it lies far below any anchor (>= -133). */
+enum { ZERO_EXP = -(1 << 20) };
+
+/* decode() without branches, so that the loop vectorises: the special cases by masks. */
+static inline void decode_into(const struct fmt *f, const uint32_t *raw, unsigned k,
+			       struct tc_operand *out)
 {
-	const struct fmt *f = elem_fmt(t);
+	uint32_t fmask = (1u << f->fbits) - 1, emax = (1u << f->ebits) - 1;
+	bool special = false;
 
+	out->frac = f->fbits;
+	for (unsigned i = 0; i < k; i++) {
+		uint32_t bits = raw[i] >> f->shift, man = bits & fmask;
+		uint32_t e = bits >> f->fbits & emax;
+		uint32_t sig = man | (uint32_t)(e != 0) << f->fbits;
+
+		special |= f->special == SPEC_IEEE ? e == emax
+						   : e == emax && man == fmask; /* e4m3 */
+		out->sig[i] = sig;
+		out->exp[i] = sig ? (int32_t)(e | (e == 0)) - f->bias : ZERO_EXP;
+		out->neg[i] = 0u - (bits >> (f->ebits + f->fbits) & 1);
+		out->raw[i] = raw[i];
+	}
+	out->special = special;
+}
+
+TILE_CLONES
+void tc_operand_decode(enum tc_elem t, const uint32_t *raw, unsigned k, struct tc_operand *out)
+{
+	out->type = t;
+	out->k = k;
+	switch (t) { /* a constant format: decode() folds into the loop */
+	case TC_F16: decode_into(&FMT_F16, raw, k, out); break;
+	case TC_BF16: decode_into(&FMT_BF16, raw, k, out); break;
+	default: decode_into(elem_fmt(t), raw, k, out); break;
+	}
+}
+
+/*
+ * block_fma over decoded finite operands, elements [i0, i0 + n): the same sum without a
+ * struct per term. Each product a.sig * b.sig (< 2^22) is a multiple of 2^(ea + eb - fa - fb);
+ * shifted up to lsb = anchor - keep's scale (keep >= fa + fb for every type) it stays below
+ * 2^27, then the distance below the anchor is shifted out (truncation of the magnitude).
+ * 32 such terms of f16 (16 of 2^27), bf16 (16 of 2^27), tf32 (8) or fp8 (32 of 2^15) sum
+ * within 32 bits, so the loops run on 32-bit lanes and vectorise.
+ */
+static inline struct block_sum block_fast(const struct tc_operand *a, const struct tc_operand *b,
+					  unsigned i0, unsigned n, const struct val *c,
+					  const struct block_rule *rule)
+{
+	const int32_t *ea = a->exp + i0, *eb = b->exp + i0;
+	const uint32_t *sa = a->sig + i0, *sb = b->sig + i0, *na = a->neg + i0, *nb = b->neg + i0;
+	int32_t anchor = rule->anchor_floor, up = rule->keep - a->frac - b->frac, s = 0;
+
+	if (c->sig && c->exp > anchor)
+		anchor = c->exp;
 	for (unsigned i = 0; i < n; i++)
-		out[i] = decode(f, raw[i]);
+		anchor = ea[i] + eb[i] > anchor ? ea[i] + eb[i] : anchor;
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t d = (uint32_t)(anchor - ea[i] - eb[i]);
+		uint32_t t = sa[i] * sb[i] << up >> (d < 31 ? d : 31);
+		uint32_t m = na[i] ^ nb[i];
+
+		s += (int32_t)((t ^ m) - m);
+	}
+	struct block_sum sum = {VAL_FINITE, false, s, anchor - rule->keep};
+	int64_t tc = align_term(c->sig, c->exp, c->frac, sum.lsb);
+	sum.s += c->neg ? -tc : tc;
+	return sum;
 }
 
-/* Decodes one block of A and B into pa/pb (at most 32 elements each); returns its length. */
-static unsigned next_block(enum tc_elem ta, enum tc_elem tb, const uint32_t *a,
-			   const uint32_t *b, unsigned left, struct val *pa, struct val *pb)
+/* The general block FMA (infinities and NaNs too) over the raw elements [i0, i0 + n). */
+static struct block_sum block_general(const struct tc_operand *a, const struct tc_operand *b,
+				      unsigned i0, unsigned n, const struct val *c,
+				      const struct block_rule *rule)
 {
-	unsigned n = tc_block_size(ta);
+	const struct fmt *fa = elem_fmt(a->type), *fb = elem_fmt(b->type);
+	struct val pa[TC_KMAX], pb[TC_KMAX];
 
-	if (n > left)
-		n = left;
-	decode_all(ta, a, n, pa);
-	decode_all(tb, b, n, pb);
-	return n;
+	for (unsigned i = 0; i < n; i++) {
+		pa[i] = decode(fa, a->raw[i0 + i]);
+		pb[i] = decode(fb, b->raw[i0 + i]);
+	}
+	return block_fma(pa, pb, n, c, rule);
 }
+
+static inline struct block_sum block_any(const struct tc_operand *a, const struct tc_operand *b,
+				  unsigned i0, unsigned n, const struct val *c,
+				  const struct block_rule *rule)
+{
+	if (a->special || b->special || c->kind != VAL_FINITE)
+		return block_general(a, b, i0, n, c, rule);
+	switch (n) { /* whole blocks: a constant trip count the compiler can vectorise */
+	case 8: return block_fast(a, b, i0, 8, c, rule);
+	case 16: return block_fast(a, b, i0, 16, c, rule);
+	case 32: return block_fast(a, b, i0, 32, c, rule);
+	default: return block_fast(a, b, i0, n, c, rule);
+	}
+}
+
+static inline uint32_t dot_f32(const struct tc_operand *a, const struct tc_operand *b, uint32_t c)
+{
+	bool fp8 = is_fp8(a->type);
+	struct block_rule rule = {fp8 ? 13 : 25, -133};
+	unsigned bs = tc_block_size(a->type);
+
+	for (unsigned i = 0; i == 0 || i < a->k; i += bs) {
+		unsigned n = a->k - i < bs ? a->k - i : bs;
+		struct val vc = decode(&FMT_F32, c);
+		struct block_sum s = block_any(a, b, i, n, &vc, &rule);
+
+		c = round_f32_rz(&s, fp8 ? 13 : 23);
+	}
+	return c;
+}
+
+static inline uint16_t dot_f16(const struct tc_operand *a, const struct tc_operand *b, uint16_t c)
+{
+	struct block_rule rule = {is_fp8(a->type) ? 13 : 25, -21};
+	unsigned bs = tc_block_size(a->type);
+
+	for (unsigned i = 0; i == 0 || i < a->k; i += bs) {
+		unsigned n = a->k - i < bs ? a->k - i : bs;
+		struct val vc = decode(&FMT_F16, c);
+		struct block_sum s = block_any(a, b, i, n, &vc, &rule);
+
+		c = round_f16_rn(&s);
+	}
+	return c;
+}
+
+/* ---- a tile of dot products, vectorised over columns -------------------------------------- */
+
+enum { TILE_W = 8 }; /* columns of B per panel: one AVX2 vector */
+
+/* TILE_W lanes (GCC/Clang vector extensions: the compiler picks the machine's vectors). */
+typedef int32_t vs32 __attribute__((vector_size(4 * TILE_W)));
+typedef uint32_t vu32 __attribute__((vector_size(4 * TILE_W)));
+
+/* TILE_W columns of B turned k-major, so that a row of A meets them in vector lanes. */
+struct panel {
+	vs32 exp[TC_KMAX];
+	vu32 sig[TC_KMAX], neg[TC_KMAX];
+	bool special; /* an inf or NaN in one of its columns */
+};
+
+static void panel_fill(struct panel *p, const struct tc_operand *b, unsigned w, unsigned k)
+{
+	p->special = false;
+	for (unsigned j = 0; j < TILE_W; j++) {
+		p->special |= j < w && b[j].special;
+		for (unsigned i = 0; i < k; i++) {
+			p->exp[i][j] = j < w ? b[j].exp[i] : ZERO_EXP;
+			p->sig[i][j] = j < w ? b[j].sig[i] : 0;
+			p->neg[i][j] = j < w ? b[j].neg[i] : 0;
+		}
+	}
+}
+
+/* block_fast for one row of A against a panel: *anchor holds each column's floor (or its
+ * c's exponent) on entry, the block's anchor on return; *s the truncated sums of products.
+ * Comparisons give all-ones lanes, so max and min are masks. */
+static inline void panel_block(const struct tc_operand *a, const struct panel *p, unsigned n,
+			       int up, vs32 *anchor, vs32 *s)
+{
+	vs32 anc = *anchor, sum = {0};
+
+	for (unsigned i = 0; i < n; i++) {
+		vs32 e = a->exp[i] + p->exp[i], gt = e > anc;
+		anc = (e & gt) | (anc & ~gt);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		vu32 d = (vu32)(anc - a->exp[i] - p->exp[i]), far = (vu32)(d > 31);
+		vu32 t = a->sig[i] * p->sig[i] << up >> ((d & ~far) | (31 & far));
+		vu32 m = a->neg[i] ^ p->neg[i];
+		sum += (vs32)((t ^ m) - m);
+	}
+	*anchor = anc;
+	*s = sum;
+}
+
+static inline bool acc_special(enum tc_acc acc, uint32_t c)
+{
+	return acc == TC_ACC_F32 ? (c >> 23 & 0xff) == 0xff : (c >> 10 & 0x1f) == 0x1f;
+}
+
+static inline uint32_t dot_acc(enum tc_acc acc, const struct tc_operand *a,
+			       const struct tc_operand *b, uint32_t c)
+{
+	return acc == TC_ACC_F32 ? dot_f32(a, b, c) : dot_f16(a, b, (uint16_t)c);
+}
+
+/* A finite accumulator's fields in vector lanes (f32, or f16 in the low half). */
+struct vacc {
+	vs32 exp;
+	vu32 sig, neg;
+};
+
+static inline struct vacc vacc_decode(enum tc_acc acc, const uint32_t *cr, unsigned w)
+{
+	const struct fmt *f = acc == TC_ACC_F32 ? &FMT_F32 : &FMT_F16;
+	vu32 c = {0};
+	for (unsigned j = 0; j < w; j++)
+		c[j] = cr[j];
+	vs32 e = (vs32)(c >> f->fbits & ((1u << f->ebits) - 1)), normal = e != 0;
+	struct vacc v = {(e | (1 & ~normal)) - f->bias,
+			 (c & ((1u << f->fbits) - 1)) | ((vu32)normal & (1u << f->fbits)),
+			 (vu32)((vs32)(c >> (f->ebits + f->fbits) & 1) != 0)};
+	return v;
+}
+
+/* A block's sum s * 2^lsb rounded toward zero to an f32 with frac_keep fraction bits: the
+ * normal range directly, the rest by round_f32_rz. */
+static inline uint32_t finish_f32(int64_t s, int lsb, int frac_keep)
+{
+	if (s == 0)
+		return 0;
+	uint64_t mag = s < 0 ? -(uint64_t)s : (uint64_t)s;
+	int top = msb64(mag), e = top + lsb;
+	if (e < -126 || e > 127) {
+		struct block_sum sum = {VAL_FINITE, false, s, lsb};
+		return round_f32_rz(&sum, frac_keep);
+	}
+	uint64_t m = top >= 23 ? mag >> (top - 23) : mag << (23 - top);
+	m &= ~((1ull << (23 - frac_keep)) - 1);
+	return (s < 0 ? 0x80000000u : 0) | (uint32_t)(e + 127) << 23 | ((uint32_t)m & 0x7fffffu);
+}
+
+/* Row a against the w <= TILE_W columns b of panel p, into cr[0..w). One block, all finite:
+ * the vector loops; else (specials, several blocks) one dot product at a time. */
+static inline void panel_row(const struct tc_operand *a, const struct tc_operand *b,
+			     const struct panel *p, unsigned w, enum tc_acc acc, uint32_t *cr)
+{
+	bool fp8 = is_fp8(a->type), slow = a->special || p->special;
+	struct block_rule rule = {fp8 ? 13 : 25, acc == TC_ACC_F32 ? -133 : -21};
+	int cfrac = acc == TC_ACC_F32 ? 23 : 10;
+
+	slow |= a->k > tc_block_size(a->type);
+	for (unsigned j = 0; j < w; j++)
+		slow |= acc_special(acc, cr[j]);
+	if (slow) {
+		for (unsigned j = 0; j < w; j++)
+			cr[j] = dot_acc(acc, a, &b[j], cr[j]);
+		return;
+	}
+	struct vacc c = vacc_decode(acc, cr, w);
+	vs32 floor = {0}, anchor, s;
+	floor += rule.anchor_floor;
+	vs32 up_c = (vs32)(c.sig != 0) & (c.exp > floor);
+	anchor = (c.exp & up_c) | (floor & ~up_c);
+	int up = rule.keep - a->frac - b->frac;
+	switch (a->k) { /* a constant trip count the compiler can vectorise */
+	case 8: panel_block(a, p, 8, up, &anchor, &s); break;
+	case 16: panel_block(a, p, 16, up, &anchor, &s); break;
+	case 32: panel_block(a, p, 32, up, &anchor, &s); break;
+	default: panel_block(a, p, a->k, up, &anchor, &s); break;
+	}
+	/* c's term: shifted by c.exp - cfrac - lsb, at most 2 (f32) or 15 (f16) up */
+	vs32 sh = c.exp - cfrac - (anchor - rule.keep), pos = sh > 0, zero = {0};
+	vu32 lsh = (vu32)(sh & pos), rsh = (vu32)((zero - sh) & ~pos), far = rsh > 31;
+	vu32 ct = c.sig << lsh >> ((rsh & ~far) | (31 & far));
+	for (unsigned j = 0; j < w; j++) {
+		int64_t sum = (int64_t)s[j] + (c.neg[j] ? -(int64_t)ct[j] : (int64_t)ct[j]);
+		int lsb = anchor[j] - rule.keep;
+
+		if (acc == TC_ACC_F32) {
+			cr[j] = finish_f32(sum, lsb, fp8 ? 13 : 23);
+		} else {
+			struct block_sum bs = {VAL_FINITE, false, sum, lsb};
+			cr[j] = round_f16_rn(&bs);
+		}
+	}
+}
+
+/* The tile for one accumulator type (a constant once inlined): B decoded TILE_W columns at
+ * a time, each panel used by every row of A. */
+static inline void tile(const struct tc_operand *a, unsigned m, enum tc_elem tb,
+			const uint32_t *b, unsigned nb, enum tc_acc acc, uint32_t *c)
+{
+	struct tc_operand cols[TILE_W];
+	struct panel p;
+	unsigned k = a->k;
+
+	for (unsigned j0 = 0; j0 < nb; j0 += TILE_W) {
+		unsigned w = nb - j0 < TILE_W ? nb - j0 : TILE_W;
+
+		for (unsigned j = 0; j < w; j++)
+			tc_operand_decode(tb, b + (size_t)(j0 + j) * k, k, &cols[j]);
+		panel_fill(&p, cols, w, k);
+		for (unsigned r = 0; r < m; r++)
+			panel_row(&a[r], cols, &p, w, acc, c + (size_t)r * nb + j0);
+	}
+}
+
+TILE_CLONES
+void tc_dot_tile(const struct tc_operand *a, unsigned m, enum tc_elem tb, const uint32_t *b,
+		 unsigned nb, enum tc_acc acc, uint32_t *c)
+{
+	if (!m)
+		return;
+	if (acc == TC_ACC_F32)
+		tile(a, m, tb, b, nb, TC_ACC_F32, c);
+	else
+		tile(a, m, tb, b, nb, TC_ACC_F16, c);
+}
+
+/* ---- dot products from raw elements, TC_KMAX at a time ----------------------------------- */
 
 uint32_t tc_dot_f32(enum tc_elem ta, enum tc_elem tb, const uint32_t *a, const uint32_t *b,
 		    unsigned k, uint32_t c)
 {
-	bool fp8 = is_fp8(ta);
-	struct block_rule rule = {fp8 ? 13 : 25, -133};
-	struct val pa[32], pb[32];
+	struct tc_operand da, db;
 
 	do {
-		unsigned n = next_block(ta, tb, a, b, k, pa, pb);
-		struct val vc = decode(&FMT_F32, c);
-		struct block_sum s = block_fma(pa, pb, n, &vc, &rule);
+		unsigned n = k < TC_KMAX ? k : TC_KMAX;
 
-		c = round_f32_rz(&s, fp8 ? 13 : 23);
+		tc_operand_decode(ta, a, n, &da);
+		tc_operand_decode(tb, b, n, &db);
+		c = dot_f32(&da, &db, c);
 		a += n, b += n, k -= n;
 	} while (k);
 	return c;
@@ -308,15 +603,14 @@ uint32_t tc_dot_f32(enum tc_elem ta, enum tc_elem tb, const uint32_t *a, const u
 uint16_t tc_dot_f16(enum tc_elem ta, enum tc_elem tb, const uint32_t *a, const uint32_t *b,
 		    unsigned k, uint16_t c)
 {
-	struct block_rule rule = {is_fp8(ta) ? 13 : 25, -21};
-	struct val pa[32], pb[32];
+	struct tc_operand da, db;
 
 	do {
-		unsigned n = next_block(ta, tb, a, b, k, pa, pb);
-		struct val vc = decode(&FMT_F16, c);
-		struct block_sum s = block_fma(pa, pb, n, &vc, &rule);
+		unsigned n = k < TC_KMAX ? k : TC_KMAX;
 
-		c = round_f16_rn(&s);
+		tc_operand_decode(ta, a, n, &da);
+		tc_operand_decode(tb, b, n, &db);
+		c = dot_f16(&da, &db, c);
 		a += n, b += n, k -= n;
 	} while (k);
 	return c;

@@ -61,6 +61,38 @@ uint32_t tc_dot_f32(enum tc_elem ta, enum tc_elem tb, const uint32_t *a, const u
 uint16_t tc_dot_f16(enum tc_elem ta, enum tc_elem tb, const uint32_t *a, const uint32_t *b,
 		    unsigned k, uint16_t c);
 
+/* Most elements one decoded operand holds: 32 (an fp8 block; two f16 blocks). */
+#define TC_KMAX 32
+
+/*
+ * A row of A or a column of B decoded once for the many dot products that read it (a wgmma
+ * uses each row n times): every element's significand, exponent and sign, as the block FMA
+ * takes them. tc_dot_f32/f16 decode their arguments into this form themselves.
+ */
+struct tc_operand {
+	enum tc_elem type;
+	unsigned k;               /* elements, at most TC_KMAX                                */
+	int frac;                 /* fraction bits of the type                                */
+	bool special;             /* an inf or NaN among them: the general block FMA runs     */
+	int32_t exp[TC_KMAX];     /* unbiased exponent; far below every anchor for a zero     */
+	uint32_t sig[TC_KMAX];    /* significand with its hidden bit                          */
+	uint32_t neg[TC_KMAX];    /* all ones for a negative element, else 0                  */
+	uint32_t raw[TC_KMAX];
+};
+
+/* Decodes k <= TC_KMAX elements of a floating-point type t. */
+void tc_operand_decode(enum tc_elem t, const uint32_t *raw, unsigned k, struct tc_operand *out);
+
+/*
+ * A tile of dot products: c[r * nb + j] = a[r] . b_j + c[r * nb + j] for r < m, j < nb, where
+ * b_j is column j of B, its k elements of type tb at b[j * k] (k = a's); the accumulators are
+ * f32 bits, or f16 bits in the low half (each as tc_dot_f32 / tc_dot_f16 gives it).
+ * The fast form of a wgmma's block: B decoded once, a few columns at a time.
+ */
+enum tc_acc { TC_ACC_F32, TC_ACC_F16 };
+void tc_dot_tile(const struct tc_operand *a, unsigned m, enum tc_elem tb, const uint32_t *b,
+		 unsigned nb, enum tc_acc acc, uint32_t *c);
+
 /*
  * mma.sync with fp8 inputs and an f32 accumulator, as ptxas emulates it on sm_90: the
  * elements are widened to f16 (exactly); d1 = f16 block over k in {0,1,4,5,8,9,...} with

@@ -33,13 +33,18 @@ bool wgmma_exec(struct launch *L, struct warp *w, struct group *g, const struct 
 void wgmma_check_regs(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 		      uint32_t mask);
 /* After an instruction of a warp that ran wgmma.fence (w->wg_track): remember which
- * registers it wrote, for rule wgmma-fence-missing. */
+ * registers it wrote and read, for rule wgmma-fence-missing. */
 void wgmma_note_writes(struct warp *w, struct frame *f, const struct dinsn *di);
 
 /* An ordinary access to c's shared memory while wgmma.mma_async read shared operands are in
  * flight (L->wg_reading): a write over one is rule async-copy-race. */
 void wgmma_check_access(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
 			bool write, uint32_t lane);
+
+/* The same for an asynchronous copy (`verb`: "cp.async.bulk.tensor write", ...) that will
+ * write [off, off+size) of c's shared memory: from its issue on, it may land at any time. */
+void wgmma_check_copy(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
+		      uint32_t lane, const char *verb);
 
 /* Seeded completion: the earliest due step of a committed group (UINT64_MAX if none), and
  * completing the groups due at or before `now`. */

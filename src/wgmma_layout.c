@@ -66,9 +66,3 @@ void wg_a_elem(unsigned bits, unsigned lane, unsigned e, unsigned *row, unsigned
 		break;
 	}
 }
-
-void wg_d_elem(unsigned lane, unsigned i, unsigned *row, unsigned *col)
-{
-	*row = lane / 4 + 8 * (i >> 1 & 1);
-	*col = 8 * (i >> 2) + 2 * (lane % 4) + (i & 1);
-}

@@ -39,6 +39,10 @@ uint32_t wg_piece_addr(const struct wg_desc *d, bool mn_major, uint32_t row, uin
  *     its row (0..15) and column (0..N-1).
  */
 void wg_a_elem(unsigned bits, unsigned lane, unsigned e, unsigned *row, unsigned *k);
-void wg_d_elem(unsigned lane, unsigned i, unsigned *row, unsigned *col);
+static inline void wg_d_elem(unsigned lane, unsigned i, unsigned *row, unsigned *col)
+{ /* inline: it runs for every element of every wgmma's C and D */
+	*row = lane / 4 + 8 * (i >> 1 & 1);
+	*col = 8 * (i >> 2) + 2 * (lane % 4) + (i & 1);
+}
 
 #endif

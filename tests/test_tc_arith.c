@@ -5,6 +5,7 @@
  * tests/hw_tc/gen.py).
  */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -121,6 +122,91 @@ static void test_tc_f32_block_after_block(void **state)
 			 tc_dot_f32(TC_F16, TC_F16, a + 16, b + 16, 16, first));
 }
 
+/* ---- decoded operands and tiles ---------------------------------------------------------- */
+
+static uint32_t rng_next(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/* Raw bits of a random element: any bits (infinities, NaNs, subnormals), or (narrow) a value
+ * of exponent within a few binades of 1, where products cancel and carry. */
+static uint32_t random_elem(enum tc_elem t, bool narrow, uint32_t *x)
+{
+	uint32_t r = rng_next(x);
+	switch (t) {
+	case TC_F16: return narrow ? (r & 0x83ff) | (13 + r % 5) << 10 : r & 0xffff;
+	case TC_BF16: return narrow ? (r & 0x807f) | (125 + r % 5) << 7 : r & 0xffff;
+	case TC_TF32: return narrow ? (r & 0x807fffff) | (125 + r % 5) << 23 : r;
+	case TC_E4M3: return narrow ? (r & 0x87) | (5 + r % 5) << 3 : r & 0xff;
+	default: return narrow ? (r & 0x83) | (13 + r % 5) << 2 : r & 0xff; /* e5m2 */
+	}
+}
+
+static uint32_t random_acc(enum tc_acc acc, bool narrow, uint32_t *x)
+{
+	uint32_t r = rng_next(x);
+	if (r % 7 == 0)
+		return 0;
+	if (acc == TC_ACC_F16)
+		return narrow ? (r & 0x83ff) | (14 + r % 4) << 10 : r & 0xffff;
+	return narrow ? (r & 0x807fffff) | (126 + r % 4) << 23 : r;
+}
+
+/* tc_dot_tile (B decoded by panels, vectorised over columns) gives every element exactly
+ * as tc_dot_f32 / tc_dot_f16 give it one at a time: every type pair of wgmma, both
+ * accumulators, wide and narrow values, a partial last panel. */
+static void test_tc_tile_matches_single_dots(void **state)
+{
+	static const struct { enum tc_elem a, b; unsigned k; } pairs[] = {
+		{TC_F16, TC_F16, 16}, {TC_BF16, TC_BF16, 16}, {TC_TF32, TC_TF32, 8},
+		{TC_E4M3, TC_E4M3, 32}, {TC_E4M3, TC_E5M2, 32}, {TC_E5M2, TC_E4M3, 32},
+		{TC_E5M2, TC_E5M2, 32}, {TC_F16, TC_F16, 32} /* two blocks: one at a time */,
+	};
+	enum { ROWS = 5, COLS = 21 };
+	uint32_t x = 2463534242u, a[ROWS][32], b[COLS][32], c[ROWS][COLS], d[ROWS][COLS];
+	struct tc_operand da[ROWS];
+
+	(void)state;
+	for (unsigned p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
+		for (int acc = TC_ACC_F32; acc <= TC_ACC_F16; acc++)
+			for (int round = 0; round < 40; round++) {
+				bool narrow = round % 4 != 0;
+				unsigned k = pairs[p].k;
+				for (int r = 0; r < ROWS; r++) {
+					for (unsigned i = 0; i < k; i++)
+						a[r][i] = random_elem(pairs[p].a, narrow, &x);
+					tc_operand_decode(pairs[p].a, a[r], k, &da[r]);
+					for (int j = 0; j < COLS; j++)
+						d[r][j] = c[r][j] = random_acc((enum tc_acc)acc, narrow, &x);
+				}
+				for (int j = 0; j < COLS; j++)
+					for (unsigned i = 0; i < k; i++)
+						b[j][i] = random_elem(pairs[p].b, narrow, &x);
+				/* tc_dot_tile reads B as [column][k] with k elements a column */
+				uint32_t packed[COLS * 32];
+				for (int j = 0; j < COLS; j++)
+					memcpy(packed + j * k, b[j], k * 4);
+				tc_dot_tile(da, ROWS, pairs[p].b, packed, COLS, (enum tc_acc)acc, &d[0][0]);
+				for (int r = 0; r < ROWS; r++)
+					for (int j = 0; j < COLS; j++) {
+						uint32_t want = acc == TC_ACC_F32
+							? tc_dot_f32(pairs[p].a, pairs[p].b, a[r], b[j], k, c[r][j])
+							: tc_dot_f16(pairs[p].a, pairs[p].b, a[r], b[j], k,
+								     (uint16_t)c[r][j]);
+						if (d[r][j] != want)
+							fail_msg("%s x %s k%u acc %s: element (%d, %d): tile "
+								 "%x, one at a time %x", tc_elem_name(pairs[p].a),
+								 tc_elem_name(pairs[p].b), k,
+								 acc == TC_ACC_F32 ? "f32" : "f16", r, j,
+								 d[r][j], want);
+					}
+			}
+}
+
 /* ---- f16 accumulator --------------------------------------------------------------------- */
 
 /* Round to nearest even: 1 + 2^-11 -> 1.0, 1 + 3 * 2^-11 -> 1 + 2^-9. */
@@ -226,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_tc_tf32_ignores_low_bits),
 		cmocka_unit_test(test_tc_fp8_native_and_sm90),
 		cmocka_unit_test(test_tc_f32_block_after_block),
+		cmocka_unit_test(test_tc_tile_matches_single_dots),
 		cmocka_unit_test(test_tc_f16_rounds_to_nearest_even),
 		cmocka_unit_test(test_tc_int_wraps_or_clamps_final_sum),
 		cmocka_unit_test(test_tc_b1_popc),
