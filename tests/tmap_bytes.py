@@ -5,7 +5,8 @@ except the map's global address (its first two words): the address is where the 
 buffer lies, which CUDA's allocator chooses per process (0x7fb2efe00200 on the H100) and
 ptxi chooses its own way, so tensor/run.py, which compares every word, cannot pass them.
 Every other byte of the map (NVIDIA's layout, written by tensormap.replace) and of the
-loaded box must be the H100's.
+loaded box must be the H100's. Also checks that tests/tmap_vectors.h (the driver's maps that
+test_tmap encodes) is what tests/tmap_vectors.py makes from the cases.
 
 usage: tmap_bytes.py PATH/TO/ptxi        (exit 77 when ../shared/conformance is absent)
 """
@@ -45,6 +46,12 @@ def main():
                   (name, p.returncode, len(got), len(want), diff[:8]))
         else:
             print("PASS %s (all %d words but the map's address)" % (name, len(want) - 2))
+    made = subprocess.run([sys.executable, os.path.join(here, "tmap_vectors.py"),
+                           os.path.join(root, "cases")], capture_output=True, text=True).stdout
+    with open(os.path.join(here, "tmap_vectors.h")) as f:
+        if f.read() != made:
+            bad += 1
+            print("FAIL tests/tmap_vectors.h is stale: run tests/tmap_vectors.py > tests/tmap_vectors.h")
     sys.exit(1 if bad else 0)
 
 
