@@ -14,7 +14,8 @@ args=(--block 96 --arg tmap:buf=2,type=u32,dims=32x64,strides=128,box=32x8 --arg
 
 "$ptxi" run pipeline_tma_async.ptx "${args[@]}" --trace mbarrier --trace-width 0 \
   2> "$tmp/err" > /dev/null || bad "pipeline_tma_async: exit $?"
-grep 'cp.async.bulk.tensor issued' "$tmp/err" | sed 's/^\[trace\] pipeline_tma_async.ptx:157: CTA (0,0,0) thread 0 (0,0,0): //' > "$tmp/got"
+prefix='^\[trace\] pipeline_tma_async.ptx:157: CTA (0,0,0) thread 0 (0,0,0): '
+grep 'cp.async.bulk.tensor issued' "$tmp/err" | sed "s/$prefix//" > "$tmp/got"
 cat > "$tmp/want" <<'OUT'
 cp.async.bulk.tensor issued: box 32x8 at (0, 0) of a 32x64 u32 tensor, 1024 bytes to shared 0x0, complete-tx 1024 on the mbarrier at 0xc00
 cp.async.bulk.tensor issued: box 32x8 at (0, 8) of a 32x64 u32 tensor, 1024 bytes to shared 0x400, complete-tx 1024 on the mbarrier at 0xc08

@@ -51,7 +51,8 @@ def main():
     with open(os.path.join(here, "tmap_vectors.h")) as f:
         if f.read() != made:
             bad += 1
-            print("FAIL tests/tmap_vectors.h is stale: run tests/tmap_vectors.py > tests/tmap_vectors.h")
+            print("FAIL tests/tmap_vectors.h is stale: "
+                  "run tests/tmap_vectors.py > tests/tmap_vectors.h")
     sys.exit(1 if bad else 0)
 
 
