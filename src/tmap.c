@@ -71,28 +71,28 @@ const char *tmap_elem_name(unsigned e)
  * written by the driver but not read by the hardware (a map built from zero by
  * tensormap.replace leaves them zero and loads the same); OWN_* fields are ptxi's own, where
  * no measured map pins the place down (bytes 96..127 are zero in every driver map). */
-#define TMAP_FIELDS(X)                                                                        \
-	X(ADDR, 0, 64)        /* global address                                            */ \
-	X(RANK, 68, 3)        /* rank - 1                                                  */ \
-	X(ELEM, 71, 4)        /* element type, PTX code (tf32: f32's code and TF32 below)  */ \
-	X(INTERLEAVE, 75, 2)  /* 0 none, 1 16B, 2 32B                                      */ \
-	X(SWIZZLE, 77, 2)     /* 0 none, 1 32B, 2 64B, 3 128B                              */ \
-	X(NAN_FILL, 79, 1)    /* out-of-bounds elements read as NaN                        */ \
-	X(TF32, 80, 1)        /* round f32 to tf32 on load                                 */ \
-	X(L2, 81, 2)          /* L2 promotion: 0 none, 1 64B, 2 128B, 3 256B               */ \
-	X(STRIDE, 96, 32)     /* x4: global stride of dimensions 1..4, in 16-byte units    */ \
-	X(DIM, 256, 32)       /* x5: global dimension - 1                                  */ \
-	X(ESTRIDE, 416, 3)    /* x5: element stride - 1                                    */ \
-	X(BOX, 440, 8)        /* x5: box dimension - 1                                     */ \
-	X(DRV_BOX_BYTES, 512, 32) /* element size x product of box / element stride       */ \
-	X(DRV_SWZ_BYTES, 576, 16) /* swizzle pattern: 16 none, 256 32B, 512 64B, 1024 128B */ \
-	X(OWN_IM2COL, 768, 1) /* mode: 0 tile, 1 im2col                                    */ \
-	X(OWN_SWZ_ATOM, 776, 2) /* swizzle atomicity: 0 16B, 1 32B, 2 32B+8B flip, 3 64B   */ \
-	X(OWN_STRIDE_HI, 784, 4) /* x4: bits 36..39 of the global strides                 */ \
-	X(OWN_CHANNELS, 800, 16) /* im2col channelsPerPixel                               */ \
-	X(OWN_PIXELS, 816, 16)   /* im2col pixelsPerColumn                                */ \
-	X(OWN_LOWER, 832, 16)    /* x3: im2col lower corner, signed                       */ \
-	X(OWN_UPPER, 880, 16)    /* x3: im2col upper corner, signed                       */
+#define TMAP_FIELDS(X)                                                                           \
+	X(ADDR, 0, 64)            /* global address */                                           \
+	X(RANK, 68, 3)            /* rank - 1 */                                                 \
+	X(ELEM, 71, 4)            /* element type, PTX code (tf32: f32's code and TF32 below) */ \
+	X(INTERLEAVE, 75, 2)      /* 0 none, 1 16B, 2 32B */                                     \
+	X(SWIZZLE, 77, 2)         /* 0 none, 1 32B, 2 64B, 3 128B */                             \
+	X(NAN_FILL, 79, 1)        /* out-of-bounds elements read as NaN */                       \
+	X(TF32, 80, 1)            /* round f32 to tf32 on load */                                \
+	X(L2, 81, 2)              /* L2 promotion: 0 none, 1 64B, 2 128B, 3 256B */              \
+	X(STRIDE, 96, 32)         /* x4: global stride of dimensions 1..4, in 16-byte units */   \
+	X(DIM, 256, 32)           /* x5: global dimension - 1 */                                 \
+	X(ESTRIDE, 416, 3)        /* x5: element stride - 1 */                                   \
+	X(BOX, 440, 8)            /* x5: box dimension - 1 */                                    \
+	X(DRV_BOX_BYTES, 512, 32) /* element size x product of box / element stride */           \
+	X(DRV_SWZ_BYTES, 576, 16) /* swizzle pattern: 16 none, 256 32B, 512 64B, 1024 128B */    \
+	X(OWN_IM2COL, 768, 1)     /* mode: 0 tile, 1 im2col */                                   \
+	X(OWN_SWZ_ATOM, 776, 2)   /* swizzle atomicity: 0 16B, 1 32B, 2 32B+8B flip, 3 64B */    \
+	X(OWN_STRIDE_HI, 784, 4)  /* x4: bits 36..39 of the global strides */                    \
+	X(OWN_CHANNELS, 800, 16)  /* im2col channelsPerPixel */                                  \
+	X(OWN_PIXELS, 816, 16)    /* im2col pixelsPerColumn */                                   \
+	X(OWN_LOWER, 832, 16)     /* x3: im2col lower corner, signed */                          \
+	X(OWN_UPPER, 880, 16)     /* x3: im2col upper corner, signed */
 
 enum tmap_bits {
 #define F(name, at, width) F_##name,
@@ -108,7 +108,7 @@ static const struct {
 #undef F
 };
 
-/* Field f (entry i of a per-dimension field). */
+/* Field f (entry i of a per-dimension field), bit by bit: a map is read once per copy. */
 static uint64_t get(const uint8_t *m, enum tmap_bits f, unsigned i)
 {
 	unsigned at = fields[f].at + i * fields[f].width;
