@@ -220,9 +220,10 @@ void tmap_unpack(const uint8_t m[TMAP_BYTES], struct tmap *t)
 	t->l2 = (unsigned)get(m, F_L2, 0);
 	t->im2col = get(m, F_OWN_IM2COL, 0);
 	for (unsigned i = 0; i < TMAP_MAX_RANK; i++) {
-		if (i)
-			t->stride[i] = (get(m, F_STRIDE, i - 1) | get(m, F_OWN_STRIDE_HI, i - 1) << 32)
-				       << 4;
+		if (i) {
+			uint64_t units = get(m, F_STRIDE, i - 1) | get(m, F_OWN_STRIDE_HI, i - 1) << 32;
+			t->stride[i] = units << 4;
+		}
 		t->dim[i] = get(m, F_DIM, i) + 1;
 		t->estride[i] = (uint32_t)get(m, F_ESTRIDE, i) + 1;
 		t->box[i] = t->im2col ? 0 : (uint32_t)get(m, F_BOX, i) + 1;
