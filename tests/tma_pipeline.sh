@@ -14,7 +14,8 @@ args=(--block 96 --arg tmap:buf=2,type=u32,dims=32x64,strides=128,box=32x8 --arg
 
 "$ptxi" run pipeline_tma_async.ptx "${args[@]}" --trace mbarrier --trace-width 0 \
   2> "$tmp/err" > /dev/null || bad "pipeline_tma_async: exit $?"
-prefix='^\[trace\] pipeline_tma_async.ptx:157: CTA (0,0,0) thread 0 (0,0,0): '
+line=$(grep -n 'cp.async.bulk.tensor.2d' pipeline_tma_async.ptx | cut -d: -f1)
+prefix="^\\[trace\\] pipeline_tma_async.ptx:$line: CTA (0,0,0) thread 0 (0,0,0): "
 grep 'cp.async.bulk.tensor issued' "$tmp/err" | sed "s/$prefix//" > "$tmp/got"
 cat > "$tmp/want" <<'OUT'
 cp.async.bulk.tensor issued: box 32x8 at (0, 0) of a 32x64 u32 tensor, 1024 bytes to shared 0x0, complete-tx 1024 on the mbarrier at 0xc00
@@ -29,6 +30,15 @@ OUT
 diff -u "$tmp/want" "$tmp/got" || bad "pipeline_tma_async: the copies' trace differs"
 [ "$(grep -c 'the cp.async.bulk.tensor lands' "$tmp/err")" = 8 ] ||
   bad "pipeline_tma_async: $(grep -c 'the cp.async.bulk.tensor lands' "$tmp/err") landings, expected 8"
+
+# the cluster ring: each producer multicasts its half of every tile to both CTAs
+"$ptxi" run pipeline_tma_async_cluster.ptx --grid 2 --cluster 2 --block 96 \
+  --arg tmap:buf=2,type=u32,dims=32x64,strides=128,box=32x4 --arg buf:16 --arg buf:8192 \
+  --trace mbarrier --trace-width 0 2> "$tmp/err" > /dev/null || bad "cluster: exit $?"
+want='CTA (1,0,0) (cluster rank 1) thread 0 (0,0,0): cp.async.bulk.tensor issued: box 32x4 at (0, 60) of a 32x64 u32 tensor, 512 bytes to shared 0x600 of each CTA in ctaMask, complete-tx 512 on the mbarrier at 0xc08'
+grep -q -F -- "$want" "$tmp/err" || bad "cluster: no trace line '$want'"
+[ "$(grep -c 'cp.async.bulk.tensor issued' "$tmp/err")" = 16 ] ||
+  bad "cluster: $(grep -c 'cp.async.bulk.tensor issued' "$tmp/err") copies, expected 16"
 
 expect() {  # expect FILE: exit 1 and exactly the diagnostic in $tmp/want
   "$ptxi" run "$1" "${args[@]}" --dump 1 > /dev/null 2> "$tmp/err"; local rc=$?
