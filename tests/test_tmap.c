@@ -235,6 +235,18 @@ static void test_tmap_replace_refusals(void **state)
 	assert_int_equal(t.elem, 11);
 	assert_true(tmap_replace(m, TMF_ELEMTYPE, 0, 7));
 	assert_int_equal(m[10], 0);
+	/* a map written by ordinary stores can hold what replace refuses: check refuses it */
+	uint8_t bad[TMAP_BYTES] = {0};
+	char why[200];
+	bad[8] = 7 << 4; /* rank 8 */
+	tmap_unpack(bad, &t);
+	assert_false(tmap_check(&t, why, sizeof why));
+	assert_string_equal(why, "tensorRank is 8; it must be 1 to 5");
+	bad[8] = 0;
+	bad[10] = 1; /* the tf32 bit on u8 */
+	tmap_unpack(bad, &t);
+	assert_false(tmap_check(&t, why, sizeof why));
+	assert_string_equal(why, "tensorDataType 13 is not a type of sm_90");
 	/* strides up to 2^40 keep their bits 36..39 (ptxi's own bytes) */
 	assert_true(tmap_replace(m, TMF_GLOBAL_STRIDE, 1, (1ull << 40) - 16));
 	tmap_unpack(m, &t);
