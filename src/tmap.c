@@ -136,12 +136,14 @@ static void put_elem(uint8_t *m, unsigned elem)
 	put(m, F_TF32, 0, tf32);
 }
 
+enum { ELEM_BAD_TF32 = 0x100 }; /* | type: the TF32 bit on a type that is not f32 */
+
 static unsigned get_elem(const uint8_t *m)
 {
 	unsigned e = (unsigned)get(m, F_ELEM, 0);
 	if (!get(m, F_TF32, 0))
 		return e;
-	return e == 7 || e == 8 ? e + 4 : NELEMS; /* TF32 on another type: no type */
+	return e == 7 || e == 8 ? e + 4 : ELEM_BAD_TF32 | e;
 }
 
 /* Swizzle mode and atomicity fields <-> enum swz_mode. */
@@ -357,6 +359,9 @@ static bool check_im2col(const struct tmap *t, unsigned es, char *why, size_t n)
 bool tmap_check(const struct tmap *t, char *why, size_t n)
 {
 	unsigned es = tmap_elem_size(t->elem);
+	if (t->elem & ELEM_BAD_TF32)
+		return refuse(why, n, "the tf32 bit is set on element type %u, not on f32",
+			      t->elem & ~ELEM_BAD_TF32);
 	if (!es)
 		return refuse(why, n, "tensorDataType %u is not a type of sm_90", t->elem);
 	unsigned minrank = t->interleave || t->im2col ? 3 : 1;

@@ -246,7 +246,12 @@ static void test_tmap_replace_refusals(void **state)
 	bad[10] = 1; /* the tf32 bit on u8 */
 	tmap_unpack(bad, &t);
 	assert_false(tmap_check(&t, why, sizeof why));
-	assert_string_equal(why, "tensorDataType 13 is not a type of sm_90");
+	assert_string_equal(why, "the tf32 bit is set on element type 0, not on f32");
+	bad[10] = 0;
+	bad[9] = 0x07; /* type field 14 (bits 7..10 of the word at byte 8) */
+	tmap_unpack(bad, &t);
+	assert_false(tmap_check(&t, why, sizeof why));
+	assert_string_equal(why, "tensorDataType 14 is not a type of sm_90");
 	/* strides up to 2^40 keep their bits 36..39 (ptxi's own bytes) */
 	assert_true(tmap_replace(m, TMF_GLOBAL_STRIDE, 1, (1ull << 40) - 16));
 	tmap_unpack(m, &t);
