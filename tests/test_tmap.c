@@ -120,20 +120,20 @@ static void test_tmap_driver_bytes(void **state)
 		if (st != PTXI_OK)
 			fail_msg("%s: refused: %s", v->name, why);
 		unhex(v->bytes, want);
-		if (first_diff(got, want) >= 0)
-			fail_msg("%s: byte %d is 0x%02x, the driver's 0x%02x", v->name,
-				 first_diff(got, want), got[first_diff(got, want)],
-				 want[first_diff(got, want)]);
+		int d = first_diff(got, want);
+		if (d >= 0)
+			fail_msg("%s: byte %d is 0x%02x, the driver's 0x%02x", v->name, d, got[d],
+				 want[d]);
 		struct tmap t;
 		tmap_unpack(want, &t);
 		assert_int_equal(t.rank, v->p.rank);
 		assert_int_equal(t.addr, v->p.global_address);
-		for (unsigned d = 0; d < t.rank; d++) {
-			assert_int_equal(t.dim[d], v->p.global_dim[d]);
-			assert_int_equal(t.box[d], v->p.box_dim[d]);
-			assert_int_equal(t.estride[d], v->p.element_strides[d]);
-			if (d)
-				assert_int_equal(t.stride[d], v->p.global_strides[d - 1]);
+		for (unsigned k = 0; k < t.rank; k++) {
+			assert_int_equal(t.dim[k], v->p.global_dim[k]);
+			assert_int_equal(t.box[k], v->p.box_dim[k]);
+			assert_int_equal(t.estride[k], v->p.element_strides[k]);
+			if (k)
+				assert_int_equal(t.stride[k], v->p.global_strides[k - 1]);
 		}
 		assert_true(tmap_check(&t, why, sizeof why));
 		tmap_pack(&t, again);
