@@ -52,6 +52,7 @@ pipeline_tma_async_wrong_barrier.ptx:119:3: error: load of 4 bytes at shared 0x0
     CTA (0,0,0) thread 32 (32,0,0)
     rule (PTX ISA 9.7.9.25.1): an async copy's (or bulk reduction's) destination must not be accessed, nor its source written, before its completion is observed (a wait on its mbarrier returned True, or the bulk group was waited for), even when the copy has in fact landed; nor the destination of st.async / red.async before it lands
     the hardware carries on; --keep-going would too: the access sees the memory as it is at that moment
+ptxi: 1 error: async-copy-race 1
 OUT
 expect pipeline_tma_async_wrong_barrier.ptx --no-race  # async-copy-race alone (the sample says why)
 cat > "$tmp/want" <<'OUT'
@@ -59,9 +60,10 @@ pipeline_tma_async_late_wait.ptx:79:3: error: mbarrier.arrive of 1 arrival with 
     79 |   mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r11], 1024;
        |   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
     CTA (0,0,0) thread 0 (0,0,0)
-    mbarrier 'full' (CTA (0,0,0), shared 0xc00): phase 0, pending 0 of 1 arrivals, tx-count 2048
+    mbarrier 'full[0]' (CTA (0,0,0), shared 0xc00): phase 0, pending 0 of 1 arrivals, tx-count 2048
     rule (PTX ISA 9.7.13.15.2): an arrive-on must not exceed the pending arrival count of the current phase
     the hardware faults here: the launch stops (the H100 faults; compute-sanitizer says 'Barrier overflow')
+ptxi: 1 error: mbarrier-over-arrival 1
 OUT
 expect pipeline_tma_async_late_wait.ptx
 exit $fail
