@@ -1,23 +1,21 @@
 /*
- * tmap.c - tensor maps: ptxi's 128-byte layout, the driver's encoding rules, the public
+ * tmap.c - tensor maps: the 128-byte layout (NVIDIA's), the driver's encoding rules, the public
  * encoder (cuTensorMapEncodeTiled / Im2col) and the `tmap:` argument parser.
  *
  * Notes
- * - Layout (little-endian; docs/tensor-maps.md): 0 global address (8); 8 global strides of
- *   dimensions 1..4 (4 x 8); 40 global dimensions (5 x 4); 60 box dimensions (5 x 2); 70
- *   element strides (5 x 1); 75 rank-1; 76 element type (PTX code); 77 interleave; 78
- *   swizzle mode; 79 swizzle atomicity; 80 fill; 81 L2 promotion; 82 mode (0 tile, 1
- *   im2col); 84 channels per pixel (2); 86 pixels per column (2); 88 lower corner (3 x 1,
- *   signed); 91 upper corner (3 x 1); the rest is zero. An all-zero map is a rank-1 u8 map
- *   of size 0, which tensormap.replace can fill in field by field, as Triton does.
+ * - Layout: NVIDIA's own, inferred from the maps the H100's driver made for the conformance
+ *   cases (tests/tmap_vectors.h; TMAP_FIELDS below, docs/tensor-maps.md). Dimensions, boxes
+ *   and element strides are stored minus one and strides in 16-byte units, so an all-zero
+ *   map is a rank-1 u8 map of one element, which tensormap.replace fills in field by field
+ *   as Triton does. Fields no measured map shows (im2col, swizzle atomicity, stride bits
+ *   36..39) are ptxi's own, in bytes the driver leaves zero.
  * - The driver's rules (CUDA's cuTensorMapEncodeTiled documentation; what an H100's driver
  *   refused, spec/tensor-h100.md): rank 1..5 (3..5 interleaved or im2col); address 16-byte
- *   aligned (32 with 32B interleave); dimensions 1..2^32-1 (ptxi stores 32 bits; the driver
- *   takes 2^32); strides multiples of 16 (32 with 32B interleave) below 2^40; box 1..256,
- *   and without interleave box[0] * element size a multiple of 16 bytes and, with a swizzle,
- *   at most its span; element strides 1..8; 32B interleave only with 32B swizzle; NaN fill
- *   only for floating-point types; no 128B atom swizzle on sm_90; interleaved box rows a
- *   multiple of 16 bytes (an 8-byte one is refused).
+ *   aligned (32 with 32B interleave); dimensions 1..2^32; strides multiples of 16 (32 with
+ *   32B interleave) below 2^40; box 1..256, and without interleave box[0] * element size a
+ *   multiple of 16 bytes and, with a swizzle, at most its span; element strides 1..8; 32B
+ *   interleave only with 32B swizzle; NaN fill only for floating-point types; no 128B atom
+ *   swizzle on sm_90; interleaved box rows a multiple of 16 bytes (an 8-byte one is refused).
  */
 #include "tmap.h"
 
@@ -67,22 +65,85 @@ const char *tmap_elem_name(unsigned e)
 
 /* ---- the 128 bytes ---------------------------------------------------------------------- */
 
-enum {
-	O_ADDR = 0, O_STRIDE = 8, O_DIM = 40, O_BOX = 60, O_ESTRIDE = 70, O_RANK = 75,
-	O_ELEM = 76, O_INTERLEAVE = 77, O_SWZ = 78, O_SWZ_ATOM = 79, O_FILL = 80, O_L2 = 81,
-	O_MODE = 82, O_CHANNELS = 84, O_PIXELS = 86, O_LOWER = 88, O_UPPER = 91,
+/* Where each field lives: bit offset in the 128 bytes (little-endian) and width. Per-dimension
+ * fields repeat every `width` bits, dimension 0 (strides: dimension 1) first. The first group
+ * is NVIDIA's layout as the H100's driver writes it (tests/tmap_vectors.h); DRV_* fields are
+ * written by the driver but not read by the hardware (a map built from zero by
+ * tensormap.replace leaves them zero and loads the same); OWN_* fields are ptxi's own, where
+ * no measured map pins the place down (bytes 96..127 are zero in every driver map). */
+#define TMAP_FIELDS(X)                                                                           \
+	X(ADDR, 0, 64)            /* global address */                                           \
+	X(RANK, 68, 3)            /* rank - 1 */                                                 \
+	X(ELEM, 71, 4)            /* element type, PTX code (tf32: f32's code and TF32 below) */ \
+	X(INTERLEAVE, 75, 2)      /* 0 none, 1 16B, 2 32B */                                     \
+	X(SWIZZLE, 77, 2)         /* 0 none, 1 32B, 2 64B, 3 128B */                             \
+	X(NAN_FILL, 79, 1)        /* out-of-bounds elements read as NaN */                       \
+	X(TF32, 80, 1)            /* round f32 to tf32 on load */                                \
+	X(L2, 81, 2)              /* L2 promotion: 0 none, 1 64B, 2 128B, 3 256B */              \
+	X(STRIDE, 96, 32)         /* x4: global stride of dimensions 1..4, in 16-byte units */   \
+	X(DIM, 256, 32)           /* x5: global dimension - 1 */                                 \
+	X(ESTRIDE, 416, 3)        /* x5: element stride - 1 */                                   \
+	X(BOX, 440, 8)            /* x5: box dimension - 1 */                                    \
+	X(DRV_BOX_BYTES, 512, 32) /* element size x product of box / element stride */           \
+	X(DRV_SWZ_BYTES, 576, 16) /* swizzle pattern: 16 none, 256 32B, 512 64B, 1024 128B */    \
+	X(OWN_IM2COL, 768, 1)     /* mode: 0 tile, 1 im2col */                                   \
+	X(OWN_SWZ_ATOM, 776, 2)   /* swizzle atomicity: 0 16B, 1 32B, 2 32B+8B flip, 3 64B */    \
+	X(OWN_STRIDE_HI, 784, 4)  /* x4: bits 36..39 of the global strides */                    \
+	X(OWN_CHANNELS, 800, 16)  /* im2col channelsPerPixel */                                  \
+	X(OWN_PIXELS, 816, 16)    /* im2col pixelsPerColumn */                                   \
+	X(OWN_LOWER, 832, 16)     /* x3: im2col lower corner, signed */                          \
+	X(OWN_UPPER, 880, 16)     /* x3: im2col upper corner, signed */
+
+enum tmap_bits {
+#define F(name, at, width) F_##name,
+	TMAP_FIELDS(F)
+#undef F
 };
 
-static void put(uint8_t *m, unsigned off, uint64_t v, unsigned n)
+static const struct {
+	unsigned short at, width;
+} fields[] = {
+#define F(name, at, width) {at, width},
+	TMAP_FIELDS(F)
+#undef F
+};
+
+/* Field f (entry i of a per-dimension field), bit by bit: a map is read once per copy. */
+static uint64_t get(const uint8_t *m, enum tmap_bits f, unsigned i)
 {
-	memcpy(m + off, &v, n); /* little-endian host (as the rest of ptxi assumes) */
+	unsigned at = fields[f].at + i * fields[f].width;
+	uint64_t v = 0;
+	for (unsigned b = 0; b < fields[f].width; b++)
+		v |= (uint64_t)(m[(at + b) / 8] >> ((at + b) % 8) & 1) << b;
+	return v;
 }
 
-static uint64_t get(const uint8_t *m, unsigned off, unsigned n)
+static void put(uint8_t *m, enum tmap_bits f, unsigned i, uint64_t v)
 {
-	uint64_t v = 0;
-	memcpy(&v, m + off, n);
-	return v;
+	unsigned at = fields[f].at + i * fields[f].width;
+	for (unsigned b = 0; b < fields[f].width; b++) {
+		uint8_t bit = (uint8_t)(1u << ((at + b) % 8));
+		m[(at + b) / 8] = (uint8_t)((m[(at + b) / 8] & ~bit) | (v >> b & 1 ? bit : 0));
+	}
+}
+
+/* Element type: the PTX code in ELEM, except tf32 (11) and tf32.ftz (12), which the driver
+ * writes as f32 (7) and f32.ftz (8) with the TF32 bit (tf32 measured; tf32.ftz by analogy). */
+static void put_elem(uint8_t *m, unsigned elem)
+{
+	bool tf32 = tmap_elem_is_tf32(elem);
+	put(m, F_ELEM, 0, tf32 ? elem - 4 : elem);
+	put(m, F_TF32, 0, tf32);
+}
+
+enum { ELEM_BAD_TF32 = 0x100 }; /* | type: the TF32 bit on a type that is not f32 */
+
+static unsigned get_elem(const uint8_t *m)
+{
+	unsigned e = (unsigned)get(m, F_ELEM, 0);
+	if (!get(m, F_TF32, 0))
+		return e;
+	return e == 7 || e == 8 ? e + 4 : ELEM_BAD_TF32 | e;
 }
 
 /* Swizzle mode and atomicity fields <-> enum swz_mode. */
@@ -99,101 +160,131 @@ static enum swz_mode swz_from_fields(unsigned mode, unsigned atom)
 	return mode == 3 && atom <= 3 ? (enum swz_mode)(SWZ_128B_ATOM_32B + atom - 1) : SWZ__COUNT;
 }
 
+/* The driver-only fields, as the driver computes them: the box's bytes take
+ * floor(box / element stride) elements in each dimension (7 rows at stride 2 give 3), and the
+ * swizzle pattern is 8 rows of its span. */
+static void put_driver_fields(uint8_t *m, const struct tmap *t)
+{
+	uint64_t bytes = tmap_elem_size(t->elem);
+	if (t->im2col)
+		bytes *= (uint64_t)t->channels * t->pixels;
+	for (unsigned i = 0; !t->im2col && i < t->rank; i++)
+		bytes *= t->estride[i] ? t->box[i] / t->estride[i] : 0;
+	put(m, F_DRV_BOX_BYTES, 0, bytes);
+	put(m, F_DRV_SWZ_BYTES, 0, t->swizzle == SWZ_NONE ? 16 : 8 * swz_span(t->swizzle));
+}
+
 void tmap_pack(const struct tmap *t, uint8_t m[TMAP_BYTES])
 {
 	memset(m, 0, TMAP_BYTES);
-	put(m, O_ADDR, t->addr, 8);
-	for (unsigned i = 1; i < TMAP_MAX_RANK; i++)
-		put(m, O_STRIDE + 8 * (i - 1), t->stride[i], 8);
-	for (unsigned i = 0; i < TMAP_MAX_RANK; i++) {
-		put(m, O_DIM + 4 * i, t->dim[i], 4);
-		put(m, O_BOX + 2 * i, t->box[i], 2);
-		put(m, O_ESTRIDE + i, t->estride[i], 1);
-	}
-	put(m, O_RANK, t->rank ? t->rank - 1 : 0, 1);
-	put(m, O_ELEM, t->elem, 1);
-	put(m, O_INTERLEAVE, t->interleave, 1);
+	put(m, F_ADDR, 0, t->addr);
+	put(m, F_RANK, 0, t->rank ? t->rank - 1 : 0);
+	put_elem(m, t->elem);
+	put(m, F_INTERLEAVE, 0, t->interleave);
 	unsigned mode, atom;
 	swz_fields(t->swizzle, &mode, &atom);
-	put(m, O_SWZ, mode, 1);
-	put(m, O_SWZ_ATOM, atom, 1);
-	put(m, O_FILL, t->nan_fill, 1);
-	put(m, O_L2, t->l2, 1);
-	put(m, O_MODE, t->im2col, 1);
-	put(m, O_CHANNELS, t->channels, 2);
-	put(m, O_PIXELS, t->pixels, 2);
-	for (unsigned i = 0; i < 3; i++) {
-		put(m, O_LOWER + i, (uint8_t)(int8_t)t->lower[i], 1);
-		put(m, O_UPPER + i, (uint8_t)(int8_t)t->upper[i], 1);
+	put(m, F_SWIZZLE, 0, mode);
+	put(m, F_OWN_SWZ_ATOM, 0, atom);
+	put(m, F_NAN_FILL, 0, t->nan_fill);
+	put(m, F_L2, 0, t->l2);
+	for (unsigned i = 0; i < t->rank && i < TMAP_MAX_RANK; i++) {
+		if (i) {
+			put(m, F_STRIDE, i - 1, t->stride[i] >> 4);
+			put(m, F_OWN_STRIDE_HI, i - 1, t->stride[i] >> 36);
+		}
+		put(m, F_DIM, i, t->dim[i] - 1);
+		put(m, F_ESTRIDE, i, t->estride[i] - 1);
+		if (!t->im2col)
+			put(m, F_BOX, i, t->box[i] - 1);
 	}
+	put(m, F_OWN_IM2COL, 0, t->im2col);
+	if (t->im2col) {
+		put(m, F_OWN_CHANNELS, 0, t->channels);
+		put(m, F_OWN_PIXELS, 0, t->pixels);
+		for (unsigned i = 0; i < 3; i++) {
+			put(m, F_OWN_LOWER, i, (uint16_t)t->lower[i]);
+			put(m, F_OWN_UPPER, i, (uint16_t)t->upper[i]);
+		}
+	}
+	put_driver_fields(m, t);
 }
 
 void tmap_unpack(const uint8_t m[TMAP_BYTES], struct tmap *t)
 {
 	memset(t, 0, sizeof *t);
-	t->addr = get(m, O_ADDR, 8);
-	for (unsigned i = 1; i < TMAP_MAX_RANK; i++)
-		t->stride[i] = get(m, O_STRIDE + 8 * (i - 1), 8);
+	t->addr = get(m, F_ADDR, 0);
+	t->rank = (unsigned)get(m, F_RANK, 0) + 1;
+	t->elem = get_elem(m);
+	t->interleave = (unsigned)get(m, F_INTERLEAVE, 0);
+	t->swizzle = swz_from_fields((unsigned)get(m, F_SWIZZLE, 0),
+				     (unsigned)get(m, F_OWN_SWZ_ATOM, 0));
+	t->nan_fill = get(m, F_NAN_FILL, 0);
+	t->l2 = (unsigned)get(m, F_L2, 0);
+	t->im2col = get(m, F_OWN_IM2COL, 0);
 	for (unsigned i = 0; i < TMAP_MAX_RANK; i++) {
-		t->dim[i] = get(m, O_DIM + 4 * i, 4);
-		t->box[i] = (uint32_t)get(m, O_BOX + 2 * i, 2);
-		t->estride[i] = (uint32_t)get(m, O_ESTRIDE + i, 1);
+		if (i) {
+			uint64_t units = get(m, F_STRIDE, i - 1) | get(m, F_OWN_STRIDE_HI, i - 1) << 32;
+			t->stride[i] = units << 4;
+		}
+		t->dim[i] = get(m, F_DIM, i) + 1;
+		t->estride[i] = (uint32_t)get(m, F_ESTRIDE, i) + 1;
+		t->box[i] = t->im2col ? 0 : (uint32_t)get(m, F_BOX, i) + 1;
 	}
-	t->rank = (unsigned)get(m, O_RANK, 1) + 1;
-	t->elem = (unsigned)get(m, O_ELEM, 1);
-	t->interleave = (unsigned)get(m, O_INTERLEAVE, 1);
-	t->swizzle = swz_from_fields((unsigned)get(m, O_SWZ, 1), (unsigned)get(m, O_SWZ_ATOM, 1));
-	t->nan_fill = get(m, O_FILL, 1) != 0;
-	t->l2 = (unsigned)get(m, O_L2, 1);
-	t->im2col = get(m, O_MODE, 1) != 0;
-	t->channels = (uint32_t)get(m, O_CHANNELS, 2);
-	t->pixels = (uint32_t)get(m, O_PIXELS, 2);
-	for (unsigned i = 0; i < 3; i++) {
-		t->lower[i] = (int8_t)get(m, O_LOWER + i, 1);
-		t->upper[i] = (int8_t)get(m, O_UPPER + i, 1);
+	if (t->im2col) {
+		t->channels = (uint32_t)get(m, F_OWN_CHANNELS, 0);
+		t->pixels = (uint32_t)get(m, F_OWN_PIXELS, 0);
+		for (unsigned i = 0; i < 3; i++) {
+			t->lower[i] = (int16_t)get(m, F_OWN_LOWER, i);
+			t->upper[i] = (int16_t)get(m, F_OWN_UPPER, i);
+		}
 	}
 }
 
+/* Write field f (entry i) when `ok`; says whether it did. */
+static bool put_if(uint8_t *m, enum tmap_bits f, unsigned i, uint64_t v, bool ok)
+{
+	if (ok)
+		put(m, f, i, v);
+	return ok;
+}
+
+/* tensormap.replace writes only the field it names (the driver-only fields keep what they
+ * held: the H100 leaves them as they were). A value outside the field's range is not written. */
 bool tmap_replace(uint8_t m[TMAP_BYTES], enum tmap_field f, unsigned ord, uint64_t v)
 {
 	if (ord >= TMAP_MAX_RANK)
 		return false;
 	switch (f) {
 	case TMF_GLOBAL_ADDRESS:
-		put(m, O_ADDR, v, 8);
+		put(m, F_ADDR, 0, v);
 		return true;
 	case TMF_RANK: /* written as rank-1 */
-		put(m, O_RANK, v, 1);
-		return v < TMAP_MAX_RANK;
+		return put_if(m, F_RANK, 0, v, v < TMAP_MAX_RANK);
 	case TMF_BOX_DIM:
-		put(m, O_BOX + 2 * ord, v, 2);
-		return v <= 0xffff;
+		return put_if(m, F_BOX, ord, v - 1, v >= 1 && v <= 256);
 	case TMF_GLOBAL_DIM:
-		put(m, O_DIM + 4 * ord, v, 4);
-		return v <= 0xffffffffu;
+		return put_if(m, F_DIM, ord, v - 1, v >= 1 && v <= 1ull << 32);
 	case TMF_GLOBAL_STRIDE: /* ord counts dimensions 1..4 from 0 */
-		if (ord > 3)
+		if (ord > 3 || v % 16 || v >= 1ull << 40)
 			return false;
-		put(m, O_STRIDE + 8 * ord, v, 8);
+		put(m, F_STRIDE, ord, v >> 4);
+		put(m, F_OWN_STRIDE_HI, ord, v >> 36);
 		return true;
 	case TMF_ELEMENT_STRIDE:
-		put(m, O_ESTRIDE + ord, v, 1);
-		return v <= 0xff;
+		return put_if(m, F_ESTRIDE, ord, v - 1, v >= 1 && v <= 8);
 	case TMF_ELEMTYPE:
-		put(m, O_ELEM, v, 1);
-		return v < NELEMS;
+		if (v >= NELEMS)
+			return false;
+		put_elem(m, (unsigned)v);
+		return true;
 	case TMF_INTERLEAVE_LAYOUT:
-		put(m, O_INTERLEAVE, v, 1);
-		return v <= 2;
+		return put_if(m, F_INTERLEAVE, 0, v, v <= 2);
 	case TMF_SWIZZLE_MODE:
-		put(m, O_SWZ, v, 1);
-		return v <= 3;
+		return put_if(m, F_SWIZZLE, 0, v, v <= 3);
 	case TMF_SWIZZLE_ATOMICITY:
-		put(m, O_SWZ_ATOM, v, 1);
-		return v <= 3;
+		return put_if(m, F_OWN_SWZ_ATOM, 0, v, v <= 3);
 	case TMF_FILL_MODE:
-		put(m, O_FILL, v, 1);
-		return v <= 1;
+		return put_if(m, F_NAN_FILL, 0, v, v <= 1);
 	}
 	return false;
 }
@@ -216,8 +307,8 @@ static bool check_dims(const struct tmap *t, unsigned es, char *why, size_t n)
 {
 	uint64_t salign = t->interleave == 2 ? 32 : 16;
 	for (unsigned i = 0; i < t->rank; i++) {
-		if (t->dim[i] == 0 || t->dim[i] > 0xffffffffu)
-			return refuse(why, n, "globalDim[%u] is %" PRIu64 "; it must be 1 to 2^32-1", i,
+		if (t->dim[i] == 0 || t->dim[i] > 1ull << 32)
+			return refuse(why, n, "globalDim[%u] is %" PRIu64 "; it must be 1 to 2^32", i,
 				      t->dim[i]);
 		if (i && (t->stride[i] % salign || t->stride[i] >= 1ull << 40))
 			return refuse(why, n, "globalStrides[%u] is %" PRIu64 "; it must be a multiple of "
@@ -268,6 +359,9 @@ static bool check_im2col(const struct tmap *t, unsigned es, char *why, size_t n)
 bool tmap_check(const struct tmap *t, char *why, size_t n)
 {
 	unsigned es = tmap_elem_size(t->elem);
+	if (t->elem & ELEM_BAD_TF32)
+		return refuse(why, n, "the tf32 bit is set on element type %u, not on f32",
+			      t->elem & ~ELEM_BAD_TF32);
 	if (!es)
 		return refuse(why, n, "tensorDataType %u is not a type of sm_90", t->elem);
 	unsigned minrank = t->interleave || t->im2col ? 3 : 1;

@@ -1,5 +1,5 @@
 /*
- * tmap.h - tensor maps (the 128-byte CUtensorMap): ptxi's own layout of the 128 bytes,
+ * tmap.h - tensor maps (the 128-byte CUtensorMap): NVIDIA's layout of the 128 bytes,
  * the driver's encoding rules (cuTensorMapEncodeTiled / Im2col), and the `tmap:` argument
  * spec. The executor reads maps through tmap_unpack; tensormap.replace writes fields with
  * tmap_replace. docs/tensor-maps.md describes the layout.
@@ -61,7 +61,8 @@ enum tmap_field {
 	TMF_FILL_MODE,
 };
 /* Write one field of the packed map `m` as tensormap.replace does (rank as rank-1, strides
- * in bytes, element type by PTX code). False when the value cannot be represented. */
+ * in bytes, element type by PTX code); nothing else changes. False (and nothing written)
+ * when the field cannot hold the value. */
 bool tmap_replace(uint8_t m[TMAP_BYTES], enum tmap_field f, unsigned ord, uint64_t v);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * test_tmap.c - src/swizzle.c and src/tmap.c: the address-based swizzle, the 128-byte map
- * layout (pack, unpack, tensormap.replace fields), the `tmap:` spec parser and every
- * refusal of the encoder, with its exact message.
+ * layout (pack, unpack, tensormap.replace fields) against the bytes the H100's driver and
+ * tensormap.replace made, the `tmap:` spec parser and every refusal of the encoder, with
+ * its exact message.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,26 @@
 
 #include "swizzle.h"
 #include "tmap.h"
+#include "tmap_vectors.h"
+
+/* 256 hex digits -> 128 bytes. */
+static void unhex(const char *h, uint8_t out[TMAP_BYTES])
+{
+	assert_int_equal(strlen(h), 2 * TMAP_BYTES);
+	for (unsigned i = 0; i < TMAP_BYTES; i++) {
+		char byte[3] = {h[2 * i], h[2 * i + 1], 0};
+		out[i] = (uint8_t)strtoul(byte, NULL, 16);
+	}
+}
+
+/* First differing byte, for the failure message; -1 when equal. */
+static int first_diff(const uint8_t *a, const uint8_t *b)
+{
+	for (int i = 0; i < TMAP_BYTES; i++)
+		if (a[i] != b[i])
+			return i;
+	return -1;
+}
 
 static void test_swizzle_by_address(void **state)
 {
@@ -66,33 +87,175 @@ static void test_tmap_pack_unpack(void **state)
 	assert_memory_equal(m, again, TMAP_BYTES);
 	char why[200];
 	assert_true(tmap_check(&u, why, sizeof why));
+	/* im2col (ptxi's own bytes): rank-3 corners take 16 bits */
+	struct tmap c = {.addr = 0x2000, .rank = 3, .elem = 7, .dim = {16, 40000, 2},
+			 .stride = {0, 64, 64 * 40000}, .estride = {1, 1, 1}, .im2col = true,
+			 .lower = {-32768}, .upper = {32767}, .channels = 16, .pixels = 1024};
+	tmap_pack(&c, m);
+	tmap_unpack(m, &u);
+	assert_memory_equal(&u.lower, &c.lower, sizeof c.lower);
+	assert_memory_equal(&u.upper, &c.upper, sizeof c.upper);
+	assert_true(u.im2col);
+	assert_int_equal(u.channels, 16);
+	assert_int_equal(u.pixels, 1024);
+	assert_int_equal(u.box[0], 0);
+	assert_true(tmap_check(&u, why, sizeof why));
 }
 
-/* A map built from zero with tensormap.replace is the map the encoder makes. */
-static void test_tmap_replace_builds_a_map(void **state)
+/* Every map the H100's driver encoded for the conformance cases, byte for byte; the
+ * driver's bytes also decode to their parameters and encode back unchanged. */
+static void test_tmap_driver_bytes(void **state)
 {
 	(void)state;
-	uint8_t m[TMAP_BYTES] = {0}, want[TMAP_BYTES];
-	assert_true(tmap_replace(m, TMF_GLOBAL_ADDRESS, 0, 0x1000));
+	for (size_t i = 0; i < sizeof tmap_vectors / sizeof tmap_vectors[0]; i++) {
+		const struct tmap_vector *v = &tmap_vectors[i];
+		uint8_t got[TMAP_BYTES], want[TMAP_BYTES], again[TMAP_BYTES];
+		char why[200] = "";
+		int st = ptxi_tmap_encode(got, &v->p, why, sizeof why);
+		if (!v->bytes) {
+			if (st != PTXI_INVALID)
+				fail_msg("%s: the driver refuses this map; ptxi encodes it", v->name);
+			continue;
+		}
+		if (st != PTXI_OK)
+			fail_msg("%s: refused: %s", v->name, why);
+		unhex(v->bytes, want);
+		int d = first_diff(got, want);
+		if (d >= 0)
+			fail_msg("%s: byte %d is 0x%02x, the driver's 0x%02x", v->name, d, got[d],
+				 want[d]);
+		struct tmap t;
+		tmap_unpack(want, &t);
+		assert_int_equal(t.rank, v->p.rank);
+		assert_int_equal(t.addr, v->p.global_address);
+		for (unsigned k = 0; k < t.rank; k++) {
+			assert_int_equal(t.dim[k], v->p.global_dim[k]);
+			assert_int_equal(t.box[k], v->p.box_dim[k]);
+			assert_int_equal(t.estride[k], v->p.element_strides[k]);
+			if (k)
+				assert_int_equal(t.stride[k], v->p.global_strides[k - 1]);
+		}
+		assert_true(tmap_check(&t, why, sizeof why));
+		tmap_pack(&t, again);
+		assert_memory_equal(again, want, TMAP_BYTES);
+	}
+}
+
+/* The H100's bytes of tmap_build_f16_sw128: Triton's tensormap.replace sequence on a zeroed
+ * map (f16 {64, 48}, stride 128, box {64, 16}, 128B swizzle). The driver-only fields stay
+ * zero, and the map decodes as the host encoder's. */
+static void test_tmap_replace_matches_h100(void **state)
+{
+	(void)state;
+	const uint64_t addr = 0x7fb2efe00200;
+	uint8_t m[TMAP_BYTES] = {0}, want[TMAP_BYTES], host[TMAP_BYTES];
+	assert_true(tmap_replace(m, TMF_GLOBAL_ADDRESS, 0, addr));
 	assert_true(tmap_replace(m, TMF_RANK, 0, 1));
 	assert_true(tmap_replace(m, TMF_BOX_DIM, 0, 64));
-	assert_true(tmap_replace(m, TMF_BOX_DIM, 1, 8));
+	assert_true(tmap_replace(m, TMF_BOX_DIM, 1, 16));
 	assert_true(tmap_replace(m, TMF_GLOBAL_DIM, 0, 64));
 	assert_true(tmap_replace(m, TMF_GLOBAL_DIM, 1, 48));
 	assert_true(tmap_replace(m, TMF_GLOBAL_STRIDE, 0, 128));
 	assert_true(tmap_replace(m, TMF_ELEMENT_STRIDE, 0, 1));
 	assert_true(tmap_replace(m, TMF_ELEMENT_STRIDE, 1, 1));
 	assert_true(tmap_replace(m, TMF_ELEMTYPE, 0, 6));
+	assert_true(tmap_replace(m, TMF_INTERLEAVE_LAYOUT, 0, 0));
 	assert_true(tmap_replace(m, TMF_SWIZZLE_MODE, 0, 3));
-	assert_int_equal(ptxi_tmap_encode_tiled(want, PTXI_TMAP_F16, 2, 0x1000,
+	assert_true(tmap_replace(m, TMF_FILL_MODE, 0, 0));
+	unhex("0002e0efb27f0000106300000800000000000000000000000000000000000000"
+	      "3f0000002f0000000000000000000000000000000000003f0f00000000000000"
+	      "0000000000000000000000000000000000000000000000000000000000000000"
+	      "0000000000000000000000000000000000000000000000000000000000000000", want);
+	assert_memory_equal(m, want, TMAP_BYTES);
+	assert_int_equal(ptxi_tmap_encode_tiled(host, PTXI_TMAP_F16, 2, addr,
 						(const uint64_t[]){64, 48}, (const uint64_t[]){128},
-						(const uint32_t[]){64, 8}, (const uint32_t[]){1, 1}, 0,
+						(const uint32_t[]){64, 16}, (const uint32_t[]){1, 1}, 0,
 						3, 0, 0, NULL, 0),
 			 PTXI_OK);
+	struct tmap a, b;
+	tmap_unpack(m, &a);
+	tmap_unpack(host, &b);
+	assert_memory_equal(&a, &b, sizeof a);
+	/* the host map differs only in the driver-only bytes 64..75 */
+	assert_memory_equal(m, host, 64);
+	assert_memory_equal(m + 76, host + 76, TMAP_BYTES - 76);
+}
+
+/* The H100's bytes of tmap_global_edit_f32: a host-encoded f32 map whose address and
+ * box_dim[1] tensormap.replace changed; the driver's box byte count (512) stays. */
+static void test_tmap_replace_edits_h100_map(void **state)
+{
+	(void)state;
+	uint8_t m[TMAP_BYTES], want[TMAP_BYTES];
+	assert_int_equal(ptxi_tmap_encode_tiled(m, PTXI_TMAP_F32, 2, 0x7f435be00000,
+						(const uint64_t[]){40, 36}, (const uint64_t[]){176},
+						(const uint32_t[]){16, 8}, (const uint32_t[]){1, 1}, 0,
+						0, 0, 0, NULL, 0),
+			 PTXI_OK);
+	assert_true(tmap_replace(m, TMF_GLOBAL_ADDRESS, 0, 0x7f435be01c00));
+	assert_true(tmap_replace(m, TMF_BOX_DIM, 1, 4));
+	unhex("001ce05b437f0000900300000b00000000000000000000000000000000000000"
+	      "27000000230000000000000000000000000000000000000f0300000000000000"
+	      "0002000000000000100000000000000000000000000000000000000000000000"
+	      "0000000000000000000000000000000000000000000000000000000000000000", want);
 	assert_memory_equal(m, want, TMAP_BYTES);
+	struct tmap t;
+	tmap_unpack(m, &t);
+	assert_int_equal(t.box[1], 4);
+}
+
+/* Values the fields cannot hold are refused and leave the map as it was. */
+static void test_tmap_replace_refusals(void **state)
+{
+	(void)state;
+	uint8_t m[TMAP_BYTES] = {0}, zero[TMAP_BYTES] = {0};
 	assert_false(tmap_replace(m, TMF_RANK, 0, 5));
 	assert_false(tmap_replace(m, TMF_ELEMTYPE, 0, 13));
 	assert_false(tmap_replace(m, TMF_BOX_DIM, 5, 1));
+	assert_false(tmap_replace(m, TMF_BOX_DIM, 0, 0));
+	assert_false(tmap_replace(m, TMF_BOX_DIM, 0, 257));
+	assert_false(tmap_replace(m, TMF_GLOBAL_DIM, 0, 0));
+	assert_false(tmap_replace(m, TMF_GLOBAL_STRIDE, 0, 100));
+	assert_false(tmap_replace(m, TMF_GLOBAL_STRIDE, 4, 128));
+	assert_false(tmap_replace(m, TMF_ELEMENT_STRIDE, 0, 9));
+	assert_false(tmap_replace(m, TMF_INTERLEAVE_LAYOUT, 0, 3));
+	assert_false(tmap_replace(m, TMF_FILL_MODE, 0, 2));
+	assert_memory_equal(m, zero, TMAP_BYTES);
+	/* an all-zero map is a rank-1 u8 map of one element */
+	struct tmap t;
+	tmap_unpack(m, &t);
+	assert_int_equal(t.rank, 1);
+	assert_int_equal(t.elem, 0);
+	assert_int_equal(t.dim[0], 1);
+	assert_int_equal(t.box[0], 1);
+	/* tf32 is f32 with the TF32 bit (bit 16 of the word at byte 8), as the driver writes it */
+	assert_true(tmap_replace(m, TMF_ELEMTYPE, 0, 11));
+	assert_int_equal(m[8] | m[9] << 8 | m[10] << 16, 7 << 7 | 1 << 16);
+	tmap_unpack(m, &t);
+	assert_int_equal(t.elem, 11);
+	assert_true(tmap_replace(m, TMF_ELEMTYPE, 0, 7));
+	assert_int_equal(m[10], 0);
+	/* a map written by ordinary stores can hold what replace refuses: check refuses it */
+	uint8_t bad[TMAP_BYTES] = {0};
+	char why[200];
+	bad[8] = 7 << 4; /* rank 8 */
+	tmap_unpack(bad, &t);
+	assert_false(tmap_check(&t, why, sizeof why));
+	assert_string_equal(why, "tensorRank is 8; it must be 1 to 5");
+	bad[8] = 0;
+	bad[10] = 1; /* the tf32 bit on u8 */
+	tmap_unpack(bad, &t);
+	assert_false(tmap_check(&t, why, sizeof why));
+	assert_string_equal(why, "the tf32 bit is set on element type 0, not on f32");
+	bad[10] = 0;
+	bad[9] = 0x07; /* type field 14 (bits 7..10 of the word at byte 8) */
+	tmap_unpack(bad, &t);
+	assert_false(tmap_check(&t, why, sizeof why));
+	assert_string_equal(why, "tensorDataType 14 is not a type of sm_90");
+	/* strides up to 2^40 keep their bits 36..39 (ptxi's own bytes) */
+	assert_true(tmap_replace(m, TMF_GLOBAL_STRIDE, 1, (1ull << 40) - 16));
+	tmap_unpack(m, &t);
+	assert_int_equal(t.stride[2], (1ull << 40) - 16);
 }
 
 static void test_tmap_parse(void **state)
@@ -146,7 +309,7 @@ static void test_tmap_refusals(void **state)
 		{"buf=1,type=f32,dims=40x36,strides=100,box=8x8",
 		 "globalStrides[0] is 100; it must be a multiple of 16 below 2^40"},
 		{"buf=1,type=f32,dims=40x0,strides=176,box=8x8", "globalDim[1] is 0; it must be 1 "
-		 "to 2^32-1"},
+		 "to 2^32"},
 		{"buf=1,type=f32,dims=40x36,strides=176,box=8x8,estrides=1x9",
 		 "elementStrides[1] is 9; it must be 1 to 8"},
 		{"buf=1,type=f16,dims=16x6x4,strides=32x256,box=16x4x2,interleave=32B",
@@ -198,7 +361,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_swizzle_by_address),
 		cmocka_unit_test(test_tmap_pack_unpack),
-		cmocka_unit_test(test_tmap_replace_builds_a_map),
+		cmocka_unit_test(test_tmap_driver_bytes),
+		cmocka_unit_test(test_tmap_replace_matches_h100),
+		cmocka_unit_test(test_tmap_replace_edits_h100_map),
+		cmocka_unit_test(test_tmap_replace_refusals),
 		cmocka_unit_test(test_tmap_parse),
 		cmocka_unit_test(test_tmap_refusals),
 	};

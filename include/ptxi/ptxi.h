@@ -36,7 +36,7 @@ unsigned ptxi_module_errors(const ptxi_module *m);
 unsigned ptxi_module_warnings(const ptxi_module *m);
 void ptxi_module_free(ptxi_module *m);
 
-/* ---- Tensor maps (the 128-byte CUtensorMap; ptxi's own layout, docs/tensor-maps.md) ---- */
+/* ---- Tensor maps (the 128-byte CUtensorMap, in NVIDIA's layout: docs/tensor-maps.md) ---- */
 
 /* The parameters of cuTensorMapEncodeTiled / cuTensorMapEncodeIm2col, innermost dimension
  * first, with the driver's enum values (CUtensorMapDataType, ...Interleave, ...Swizzle,
