@@ -21,7 +21,7 @@
 
 static const char usage_text[] =
 	"usage: ptxi check [--diagnostics=text|json|sarif] FILE...\n"
-	"       ptxi explain [TOPIC]   (a concept, an instruction or a rule; alone: the list)\n"
+	"       ptxi explain [TOPIC]   (a concept, an instruction, a rule or a check; alone: the list)\n"
 	"       ptxi run FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
 	"                [--cluster X[,Y[,Z]]] [--shared BYTES] [--arg SPEC]... [--dump N]...\n"
 	"                [--keep-going] [--no-race] [--seed N] [--explore N] [--max-steps N]\n"
@@ -550,13 +550,17 @@ out:
 	return status;
 }
 
-/* ptxi explain [TOPIC | --markdown] */
+/* ptxi explain [TOPIC | --markdown | --static-markdown] */
 static int cmd_explain(int argc, char **argv)
 {
 	if (argc > 1)
 		return usage("explain takes one topic ('ptxi explain' lists them)", "");
 	if (argc == 1 && strcmp(argv[0], "--markdown") == 0) {
 		ptxi_explain_markdown(stdout);
+		return 0;
+	}
+	if (argc == 1 && strcmp(argv[0], "--static-markdown") == 0) {
+		ptxi_explain_static_markdown(stdout);
 		return 0;
 	}
 	return ptxi_explain(argc ? argv[0] : NULL, stdout, stderr);

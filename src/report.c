@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks.h"
 #include "explain.h"
 #include "rules.h"
 
-/* Diagnostics that name no run-time rule: static checks, and the deadlock report. */
+/* Diagnostics that name no rule or check: front-end errors and warnings, and the deadlock
+ * report. */
 #define RULE_INVALID "ptx-invalid"
 #define RULE_WARNING "ptx-warning"
 #define RULE_DEADLOCK "deadlock"
@@ -207,15 +209,20 @@ static void sarif_rule(FILE *out, const char *id, const char *desc, const char *
 	fputs("}}", out);
 }
 
-/* The run-time rules (rules.def), then the three nameless classes; index = position. */
+/* The run-time rules (rules.def), the static checks (checks.def), then the three nameless
+ * classes; index = position. */
 static unsigned rule_index(const char *id)
 {
 	for (unsigned i = 0; i < RULE__COUNT; i++)
 		if (strcmp(rule_info(i)->name, id) == 0)
 			return i;
+	int k = check_find(id);
+	if (k >= 0)
+		return RULE__COUNT + (unsigned)k;
+	unsigned base = RULE__COUNT + CHECK__COUNT;
 	if (strcmp(id, RULE_DEADLOCK) == 0)
-		return RULE__COUNT;
-	return strcmp(id, RULE_INVALID) == 0 ? RULE__COUNT + 1 : RULE__COUNT + 2;
+		return base;
+	return strcmp(id, RULE_INVALID) == 0 ? base + 1 : base + 2;
 }
 
 static void sarif_rules(FILE *out)
@@ -226,6 +233,13 @@ static void sarif_rules(FILE *out)
 		free(help);
 		fputc(',', out);
 	}
+	for (unsigned k = 0; k < CHECK__COUNT; k++) {
+		char *help = explain_check_text((int)k);
+		sarif_rule(out, check_info(k)->name, check_info(k)->text,
+			   help ? help : check_info(k)->text);
+		free(help);
+		fputc(',', out);
+	}
 	sarif_rule(out, RULE_DEADLOCK, "the launch can never finish: threads wait forever",
 		   "Threads wait on a barrier, an mbarrier phase or a warp collective that can "
 		   "never complete. The report names every place where threads are blocked, "
@@ -233,11 +247,13 @@ static void sarif_rules(FILE *out)
 		   "FILE.html` to see it.");
 	fputc(',', out);
 	sarif_rule(out, RULE_INVALID, "invalid PTX: ptxas would reject this module",
-		   "A syntax error, or a static check that ptxas (CUDA 13) makes: see "
+		   "A syntax or declaration error of the front end (an unknown identifier, a "
+		   "malformed operand): static checks have their own rules, see "
 		   "docs/static-checks.md.");
 	fputc(',', out);
 	sarif_rule(out, RULE_WARNING, "PTX that ptxas accepts with a warning",
-		   "A static check that ptxas reports as a warning: see docs/static-checks.md.");
+		   "A warning of the front end that names no static check: see "
+		   "docs/static-checks.md.");
 }
 
 /* A file path as a URI reference: absolute paths as file:// URIs, bytes outside the

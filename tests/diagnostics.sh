@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# --diagnostics=json|sarif: exact JSON objects for a static error, a run-time rule and a
-# deadlock; a SARIF log that Microsoft's SARIF multitool validates (make deps installs it
+# --diagnostics=json|sarif: exact JSON objects for front-end errors, a static check's error
+# and warning, a run-time rule and a deadlock; a SARIF log that Microsoft's SARIF multitool validates (make deps installs it
 # under .tools/; without it that part is skipped, status 77); bad values are exit 2.
 set -u
 ptxi=${1:?usage: diagnostics.sh PTXI SOURCE_ROOT}; root=${2:?}
@@ -32,6 +32,14 @@ cat > want <<'OUT'
 OUT
 expect 2 want "$ptxi" check --diagnostics=json bad.ptx
 
+# static checks name themselves (src/checks.def), errors and warnings alike
+cd "$root/ptx_samples/checks" || exit 2
+cat > "$tmp/want" <<'OUT'
+{"severity":"error","rule":"operand-kind","message":"operand 1 of mbarrier.init must be an address in brackets","ptx":{"file":"operand-kind.ptx","line":17,"column":33,"length":4},"threads":null,"notes":[]}
+{"severity":"warning","rule":"manual-form","message":"st.async.b32 without an mbarrier operand is not a form of the manual (ptxas accepts it; ptxi cannot run it)","ptx":{"file":"manual-form.ptx","line":15,"column":3,"length":24},"threads":null,"notes":[]}
+OUT
+expect 2 "$tmp/want" "$ptxi" check --diagnostics=json operand-kind.ptx manual-form.ptx
+
 cd "$root/ptx_samples/explain" || exit 2
 cat > "$tmp/want" <<'OUT'
 {"severity":"error","rule":"async-proxy-fence","message":"cp.async.bulk reads shared 0x0+128, written by ordinary stores with no fence.proxy.async since","ptx":{"file":"async_proxy_missing.ptx","line":26,"column":3,"length":64},"threads":"CTA (0,0,0) thread 0 (0,0,0)","notes":["CTA (0,0,0) thread 0 (0,0,0)","rule (PTX ISA 9.7.9.25.2): memory written by ordinary (generic-proxy) stores, shared or global, must be ordered before an asynchronous bulk copy reads it (a bulk reduction reads its destination too), with fence.proxy.async","the hardware carries on; --keep-going would too: without the fence the copy may read stale bytes; ptxi copies the bytes as they are"]}
@@ -54,22 +62,30 @@ PY
 [ $rc = 2 ] || bad "bad value: exit $rc"
 grep -q "^ptxi: error: bad --diagnostics 'xml' (text, json or sarif)" "$tmp/err" || bad "bad value: $(cat "$tmp/err")"
 
-# SARIF: one log for two files, valid, every result naming a rule of the log
+# SARIF: one log for three files, valid, every result naming a rule of the log; static checks
+# are rules with the help of `ptxi explain CHECK` (less its live run)
 cd "$tmp" && cp "$root/ptx_samples/explain/phases.ptx" ok.ptx
-"$ptxi" check --diagnostics=sarif bad.ptx ok.ptx > /dev/null 2> log.sarif; rc=$?
+cp "$root/ptx_samples/checks/operand-kind.ptx" static.ptx
+"$ptxi" check --diagnostics=sarif bad.ptx ok.ptx static.ptx > /dev/null 2> log.sarif; rc=$?
 [ $rc = 2 ] || bad "sarif check: exit $rc, expected 2"
-python3 - log.sarif <<'PY' || bad "sarif: structure"
+"$ptxi" explain operand-kind | sed '/^Example/,$d' > want-help
+python3 - log.sarif want-help <<'PY' || bad "sarif: structure"
 import json, sys
 d = json.load(open(sys.argv[1]))
 run = d["runs"][0]
 rules = run["tool"]["driver"]["rules"]
-assert d["version"] == "2.1.0" and len(run["results"]) == 2, run["results"]
+assert d["version"] == "2.1.0" and len(run["results"]) == 3, run["results"]
 for r in run["results"]:
-    assert rules[r["ruleIndex"]]["id"] == r["ruleId"] == "ptx-invalid", r
+    assert rules[r["ruleIndex"]]["id"] == r["ruleId"], r
+assert [r["ruleId"] for r in run["results"]] == ["ptx-invalid", "ptx-invalid", "operand-kind"]
 ids = [r["id"] for r in rules]
-assert "mbarrier-over-arrival" in ids and "deadlock" in ids, ids
+assert len(ids) == len(set(ids)), ids
+assert "mbarrier-over-arrival" in ids and "deadlock" in ids and "manual-form" in ids, ids
 help = rules[ids.index("mbarrier-over-arrival")]["help"]["text"]
 assert help.startswith("mbarrier-over-arrival - run-time rule"), help
+help = rules[ids.index("operand-kind")]["help"]["text"]
+want = open(sys.argv[2]).read()
+assert help.startswith(want) and "$ ptxi check ptx_samples/checks/ok/operand-kind.ptx" in help, help
 PY
 tool=$root/.tools/node_modules/.bin/sarif-multitool
 command -v sarif-multitool > /dev/null && tool=$(command -v sarif-multitool)
