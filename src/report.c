@@ -12,8 +12,7 @@
 #include "explain.h"
 #include "rules.h"
 
-/* Diagnostics that name no rule or check: front-end errors and warnings, and the deadlock
- * report. */
+/* Diagnostics that name no rule or check (an unreadable file), and the deadlock report. */
 #define RULE_INVALID "ptx-invalid"
 #define RULE_WARNING "ptx-warning"
 #define RULE_DEADLOCK "deadlock"
@@ -246,14 +245,13 @@ static void sarif_rules(FILE *out)
 		   "what they wait on and the barrier's state. Run `ptxi run ... --timeline "
 		   "FILE.html` to see it.");
 	fputc(',', out);
-	sarif_rule(out, RULE_INVALID, "invalid PTX: ptxas would reject this module",
-		   "A syntax or declaration error of the front end (an unknown identifier, a "
-		   "malformed operand): static checks have their own rules, see "
-		   "docs/static-checks.md.");
+	sarif_rule(out, RULE_INVALID, "invalid input that names no static check",
+		   "An error outside the static checks, such as an unreadable file; every "
+		   "check ptxi makes has its own rule (docs/static-checks.md).");
 	fputc(',', out);
-	sarif_rule(out, RULE_WARNING, "PTX that ptxas accepts with a warning",
-		   "A warning of the front end that names no static check: see "
-		   "docs/static-checks.md.");
+	sarif_rule(out, RULE_WARNING, "a warning that names no static check",
+		   "A warning outside the static checks; every check ptxi makes has its own "
+		   "rule (docs/static-checks.md).");
 }
 
 /* A file path as a URI reference: absolute paths as file:// URIs, bytes outside the

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Static checks as data (src/checks.def): every check has a unique name, no run-time rule
-# (rules.def) has it, check*.c reports it, ptx_samples/checks/NAME.ptx breaks it (each
-# diagnostic of `ptxi check` names it, and only it) and ptx_samples/checks/ok/NAME.ptx keeps
-# it (exit 0, no message at all), and `ptxi explain NAME` checks both live. (The samples'
+# (rules.def) has it, the checker or the front end reports it, ptx_samples/checks/NAME.ptx
+# breaks it (each diagnostic of `ptxi check` names it, and only it) and
+# ptx_samples/checks/ok/NAME.ptx keeps it (exit 0, no message at all), and
+# `ptxi explain NAME` checks both live. (The samples'
 # exact messages and statuses are the samples suite's: run_samples.sh.)
 set -u
 ptxi=${1:?usage: checks.sh PTXI SOURCE_ROOT}; root=${2:?usage: checks.sh PTXI SOURCE_ROOT}
@@ -22,7 +23,8 @@ cut -d' ' -f2 "$tmp/rows" | sort | comm -12 - "$tmp/rules" | while read -r n; do
 
 cd "$root/ptx_samples/checks" || exit 2
 while read -r id name; do
-  grep -q "CHECK_$id\b" "$root"/src/check*.c || bad "$name: no check*.c code reports CHECK_$id"
+  grep -q "CHECK_$id\b" "$root"/src/check*.c "$root"/src/ir.c "$root"/grammar/ptx.re ||
+    bad "$name: no code reports CHECK_$id (src/check*.c, src/ir.c, grammar/)"
   [ -f "$name.ptx" ] && [ -f "ok/$name.ptx" ] || { bad "$name: no $name.ptx and ok/$name.ptx"; continue; }
   "$ptxi" check "$name.ptx" > /dev/null 2> "$tmp/err"
   grep -E '^[^ ].*: (error|warning|note): ' "$tmp/err" > "$tmp/diags"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# --diagnostics=json|sarif: exact JSON objects for front-end errors, a static check's error
-# and warning, a run-time rule and a deadlock; a SARIF log that Microsoft's SARIF multitool validates (make deps installs it
+# --diagnostics=json|sarif: exact JSON objects for front-end errors and a static check's
+# error and warning (each names its check), a run-time rule and a deadlock; a SARIF log that Microsoft's SARIF multitool validates (make deps installs it
 # under .tools/; without it that part is skipped, status 77); bad values are exit 2.
 set -u
 ptxi=${1:?usage: diagnostics.sh PTXI SOURCE_ROOT}; root=${2:?}
@@ -27,8 +27,8 @@ cat > "$tmp/bad.ptx" <<'PTX'
 PTX
 cd "$tmp" || exit 2
 cat > want <<'OUT'
-{"severity":"error","rule":"ptx-invalid","message":"undeclared identifier '%r1'","ptx":{"file":"bad.ptx","line":6,"column":23,"length":3},"threads":null,"notes":[]}
-{"severity":"error","rule":"ptx-invalid","message":"undeclared identifier 'x'","ptx":{"file":"bad.ptx","line":6,"column":29,"length":1},"threads":null,"notes":[]}
+{"severity":"error","rule":"undeclared-identifier","message":"undeclared identifier '%r1'","ptx":{"file":"bad.ptx","line":6,"column":23,"length":3},"threads":null,"notes":[]}
+{"severity":"error","rule":"undeclared-identifier","message":"undeclared identifier 'x'","ptx":{"file":"bad.ptx","line":6,"column":29,"length":1},"threads":null,"notes":[]}
 OUT
 expect 2 want "$ptxi" check --diagnostics=json bad.ptx
 
@@ -77,7 +77,7 @@ rules = run["tool"]["driver"]["rules"]
 assert d["version"] == "2.1.0" and len(run["results"]) == 3, run["results"]
 for r in run["results"]:
     assert rules[r["ruleIndex"]]["id"] == r["ruleId"], r
-assert [r["ruleId"] for r in run["results"]] == ["ptx-invalid", "ptx-invalid", "operand-kind"]
+assert [r["ruleId"] for r in run["results"]] == ["undeclared-identifier"] * 2 + ["operand-kind"]
 ids = [r["id"] for r in rules]
 assert len(ids) == len(set(ids)), ids
 assert "mbarrier-over-arrival" in ids and "deadlock" in ids and "manual-form" in ids, ids
