@@ -53,8 +53,7 @@ static const struct command {
 	{"run", cmd_run, R, "ptxi run FILE.ptx [OPTION]...",
 	 "Launch a kernel of FILE.ptx on the interpreter and report every rule it breaks."},
 	{"explain", cmd_explain, E, "ptxi explain [TOPIC]",
-	 "What a concept, an instruction, a rule or a static check means, with a live sample; "
-	 "alone: the topics."},
+	 "What a concept, instruction, rule or static check means, shown live; alone: the topics."},
 	{"info", cmd_info, I, "ptxi info FILE.ptx",
 	 "The module's kernels, their parameters and launch requirements, and a ptxi run line "
 	 "for each."},
