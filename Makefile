@@ -15,7 +15,7 @@ SARIF_TOOL = .tools/node_modules/.bin/sarif-multitool
 SARIF_PKG = @microsoft/sarif-multitool@5.7.0
 DEMO = ptx_samples/mbarrier/producer_consumer.ptx
 
-.PHONY: all deps test-deps build demo test check check-asan conformance bench fuzz clean
+.PHONY: all deps test-deps build docs demo test check check-asan conformance bench fuzz clean
 
 all: build
 
@@ -53,6 +53,10 @@ $(ASAN_BUILD)/build.ninja: | deps
 
 build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)
+
+# Regenerate the documents made from the tables (tests/explain.sh fails when one is stale).
+docs: build
+	tests/update_docs.sh $(BUILD)/ptxi
 
 demo: build
 	@echo "== ptxi run $(DEMO) (a producer/consumer pipeline on two mbarriers)"

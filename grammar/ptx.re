@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "checks.h"
 #include "parse.h"
 #include "parser.h"
 
@@ -91,9 +92,9 @@ static bool skip_section(struct lexer *lx)
  * the bracket that closes it, so the parser sees a well-nested, shallower text. */
 static void skip_too_deep(struct lexer *lx, const unsigned char *open)
 {
-	diag_report(lx->diag, DIAG_ERROR, lx->file,
-		    (struct src_span){(uint32_t)(open - lx->text), 1},
-		    "nesting too deep (more than %d levels of '(', '[' and '{')", LEX_MAX_DEPTH);
+	check_report(lx->diag, lx->file, CHECK_SYNTAX,
+		     (struct src_span){(uint32_t)(open - lx->text), 1},
+		     "nesting too deep (more than %d levels of '(', '[' and '{')", LEX_MAX_DEPTH);
 	long depth = 1;
 	const unsigned char *s = lx->cur, *lim = lx->lim;
 	while (s < lim && depth > 0) {

@@ -7,6 +7,7 @@
  */
 #include "check.h"
 #include "check_wgmma.h"
+#include "checks.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -202,22 +203,13 @@ struct ck {
 
 /* ---- Reporting --------------------------------------------------------------------------- */
 
-__attribute__((format(printf, 3, 4)))
-static void error(struct ck *c, struct src_span s, const char *fmt, ...)
+/* Report a break of static check k (checks.def) at its level, named "[name]". */
+__attribute__((format(printf, 4, 5)))
+static void report(struct ck *c, enum check_id k, struct src_span s, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	diag_vreport(c->m->diag, DIAG_ERROR, c->m->file, s, fmt, ap);
-	va_end(ap);
-	c->errors++;
-}
-
-__attribute__((format(printf, 3, 4)))
-static void warning(struct ck *c, struct src_span s, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	diag_vreport(c->m->diag, DIAG_WARNING, c->m->file, s, fmt, ap);
+	c->errors += check_vreport(c->m->diag, c->m->file, k, s, fmt, ap);
 	va_end(ap);
 }
 
@@ -237,10 +229,11 @@ static bool need(struct ck *c, struct src_span s, unsigned ptx, unsigned sm, con
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
 	if (old_ptx)
-		error(c, s, "%s needs PTX ISA %u.%u (module is %u.%u)", what, ptx / 10, ptx % 10,
-		      c->ver / 10, c->ver % 10);
+		report(c, CHECK_PTX_VERSION, s, "%s needs PTX ISA %u.%u (module is %u.%u)", what,
+		       ptx / 10, ptx % 10, c->ver / 10, c->ver % 10);
 	if (old_sm)
-		error(c, s, "%s needs sm_%u or newer (target is %s)", what, sm, c->m->target);
+		report(c, CHECK_SM_TARGET, s, "%s needs sm_%u or newer (target is %s)", what, sm,
+		       c->m->target);
 	return false;
 }
 
@@ -326,18 +319,21 @@ static bool check_addr(struct ck *c, const struct ir_insn *in, const struct ir_o
 {
 	const char *name = ir_op_name(in->op);
 	if (o->kind != OPND_ADDR) {
-		error(c, o->span, "operand %d of %s must be an address in brackets", idx + 1, name);
+		report(c, CHECK_OPND_KIND, o->span,
+		       "operand %d of %s must be an address in brackets", idx + 1, name);
 		return false;
 	}
 	const struct ir_operand *b = o->addr.base;
 	if (!b) {
-		error(c, o->span, "%s cannot take an immediate address (only .local can)", name);
+		report(c, CHECK_ADDRESS, o->span,
+		       "%s cannot take an immediate address (only .local can)", name);
 		return false;
 	}
 	if (b->kind == OPND_SYM && b->ref.sym) {
 		const struct ir_sym *y = b->ref.sym;
 		if (y->kind != SYM_VAR) {
-			error(c, b->span, "'%.*s' is not a variable", (int)y->name_len, y->name);
+			report(c, CHECK_ADDRESS, b->span, "'%.*s' is not a variable",
+			       (int)y->name_len, y->name);
 			return false;
 		}
 		bool shared = y->space == MOD_SHARED || y->space == MOD_SHARED_CTA ||
@@ -345,23 +341,26 @@ static bool check_addr(struct ck *c, const struct ir_insn *in, const struct ir_o
 		bool global = y->space == MOD_GLOBAL;
 		if ((shared && want_shared) || (global && want_global))
 			return true;
-		error(c, b->span, "operand %d of %s must be in %s memory ('%.*s' is %s)", idx + 1,
-		      name, want_shared ? "shared" : "global", (int)y->name_len, y->name,
-		      ir_mod_name(y->space));
+		report(c, CHECK_ADDRESS, b->span,
+		       "operand %d of %s must be in %s memory ('%.*s' is %s)", idx + 1, name,
+		       want_shared ? "shared" : "global", (int)y->name_len, y->name,
+		       ir_mod_name(y->space));
 		return false;
 	}
 	if (b->kind == OPND_REG) {
 		enum ir_mod t = reg_type(b);
 		if (!is_int_type(t) || (ir_type_size(t) != 4 && ir_type_size(t) != 8)) {
-			error(c, b->span, "an address register must be a 32- or 64-bit integer");
+			report(c, CHECK_ADDRESS, b->span,
+			       "an address register must be a 32- or 64-bit integer");
 			return false;
 		}
 		if (ir_type_size(t) == 4 && !has_space(in) && c->m->address_size != 32 &&
 		    in->op != OP_CP_ASYNC_MBAR_ARRIVE) {
 			/* ptxas: 32-bit generic addressing is not supported (any target); it takes
 			 * cp.async.mbarrier.arrive's 32-bit register as a shared address. */
-			error(c, b->span, "a generic address needs a 64-bit register in a 64-bit "
-			      "module (or write a state space such as '.shared')");
+			report(c, CHECK_ADDRESS, b->span,
+			       "a generic address needs a 64-bit register in a 64-bit "
+			       "module (or write a state space such as '.shared')");
 			return false;
 		}
 	}
@@ -376,8 +375,8 @@ static void check_kind(struct ck *c, const struct ir_insn *in, int i, enum ck_ki
 	const char *name = ir_op_name(in->op);
 	bool ok = true;
 	if (is_sreg(o) && k != K_NONE) {
-		error(c, o->span, "a special register cannot be an operand of %s (read it with mov)",
-		      name);
+		report(c, CHECK_SREG, o->span,
+		       "a special register cannot be an operand of %s (read it with mov)", name);
 		return;
 	}
 	switch (k) {
@@ -426,7 +425,8 @@ static void check_kind(struct ck *c, const struct ir_insn *in, int i, enum ck_ki
 		break;
 	}
 	if (!ok)
-		error(c, o->span, "operand %d of %s must be %s", i + 1, name, kind_text(k));
+		report(c, CHECK_OPND_KIND, o->span, "operand %d of %s must be %s", i + 1, name,
+		       kind_text(k));
 }
 
 /* ---- Modifiers --------------------------------------------------------------------------- */
@@ -463,29 +463,34 @@ static void check_mods(struct ck *c, const struct ir_insn *in, struct mods *ms)
 		const struct ck_modrule *mr = find_mod(c, in->op, m);
 		if (!mr) {
 			if (ir_mod_kind(m) == MK_TYPE && (r->flags & CF_NEED_TYPE))
-				error(c, s, "'%s' is not a valid type for %s", ir_mod_name(m), name);
+				report(c, CHECK_INSN_TYPE, s, "'%s' is not a valid type for %s",
+				       ir_mod_name(m), name);
 			else if (ir_mod_kind(m) == MK_SPACE)
-				error(c, s, "'%s' is not a valid state space for %s", ir_mod_name(m),
-				      name);
+				report(c, CHECK_MOD_NOT_ALLOWED, s,
+				       "'%s' is not a valid state space for %s", ir_mod_name(m),
+				       name);
 			else
-				error(c, s, "'%s' is not allowed on %s", ir_mod_name(m), name);
+				report(c, CHECK_MOD_NOT_ALLOWED, s, "'%s' is not allowed on %s",
+				       ir_mod_name(m), name);
 			ms->bad = true;
 			continue;
 		}
 		for (unsigned j = 0; j < i && mr->group != G_PRIORITY; j++)
 			if (in->mods[j] == m) {
-				error(c, s, "duplicate '%s' on %s", ir_mod_name(m), name);
+				report(c, CHECK_MOD_CONFLICT, s, "duplicate '%s' on %s",
+				       ir_mod_name(m), name);
 				ms->bad = true;
 				goto next;
 			}
 		if (ms->at[mr->group] >= 0 && mr->group != G_SPACES && mr->group != G_PRIORITY) {
-			error(c, s, "'%s' cannot be combined with '%s' on %s", ir_mod_name(m),
-			      ir_mod_name(ms->by_group[mr->group]), name);
+			report(c, CHECK_MOD_CONFLICT, s, "'%s' cannot be combined with '%s' on %s",
+			       ir_mod_name(m), ir_mod_name(ms->by_group[mr->group]), name);
 			ms->bad = true;
 			continue;
 		}
 		if ((mr->flags & MF_LEAD) && seen_plain) {
-			error(c, s, "'%s' must come right after '%s'", ir_mod_name(m), name);
+			report(c, CHECK_MOD_ORDER, s, "'%s' must come right after '%s'",
+			       ir_mod_name(m), name);
 			ms->bad = true;
 		}
 		if (!(mr->flags & MF_LEAD))
@@ -496,21 +501,25 @@ static void check_mods(struct ck *c, const struct ir_insn *in, struct mods *ms)
 		ms->at[mr->group] = (int)i;
 	next:;
 	}
-	if ((r->flags & CF_NEED_TYPE) && ms->at[G_TYPE] < 0 && !ms->bad)
-		error(c, in->op_span, "%s needs an instruction type (such as '.%s')", name,
-		      in->op == OP_MAPA || in->op == OP_GETCTARANK || in->op == OP_ST_ASYNC ||
-		      in->op == OP_RED_ASYNC || in->op == OP_CP_REDUCE_ASYNC_BULK ? "u32" : "b64");
+	if ((r->flags & CF_NEED_TYPE) && ms->at[G_TYPE] < 0 && !ms->bad) {
+		bool u32 = in->op == OP_MAPA || in->op == OP_GETCTARANK || in->op == OP_ST_ASYNC ||
+			   in->op == OP_RED_ASYNC || in->op == OP_CP_REDUCE_ASYNC_BULK;
+		report(c, CHECK_INSN_TYPE, in->op_span,
+		       "%s needs an instruction type (such as '.%s')", name, u32 ? "u32" : "b64");
+	}
 	if (r->flags & CF_PAIR) {
 		int se = ms->at[G_SEM], sc = ms->at[G_SCOPE];
+		bool wait = in->op == OP_MBAR_TEST_WAIT || in->op == OP_MBAR_TRY_WAIT;
+		bool tx = in->op == OP_MBAR_EXPECT_TX || in->op == OP_MBAR_COMPLETE_TX;
+		const char *sem = wait ? ".acquire" : tx ? ".relaxed" : ".release";
 		if (se >= 0 && sc < 0)
-			error(c, in->mod_spans[se], "'%s' requires a scope ('.cta' or '.cluster')",
-			      ir_mod_name(in->mods[se]));
+			report(c, CHECK_MEMORY_ORDER, in->mod_spans[se],
+			       "'%s' requires a scope ('.cta' or '.cluster')",
+			       ir_mod_name(in->mods[se]));
 		else if (sc >= 0 && se < 0)
-			error(c, in->mod_spans[sc], "'%s' requires a memory order such as '%s'",
-			      ir_mod_name(in->mods[sc]),
-			      in->op == OP_MBAR_TEST_WAIT || in->op == OP_MBAR_TRY_WAIT ? ".acquire"
-			      : in->op == OP_MBAR_EXPECT_TX || in->op == OP_MBAR_COMPLETE_TX ? ".relaxed"
-			      : ".release");
+			report(c, CHECK_MEMORY_ORDER, in->mod_spans[sc],
+			       "'%s' requires a memory order such as '%s'",
+			       ir_mod_name(in->mods[sc]), sem);
 	}
 }
 
@@ -532,19 +541,22 @@ static void arrive_check(struct ck *c, const struct ir_insn *in, const struct mo
 	if (nocomp) {
 		struct src_span s = mod_span(in, ms, G_LEAD);
 		if (ms->by_group[G_SEM] == MOD_RELAXED)
-			error(c, mod_span(in, ms, G_SEM),
-			      "'.relaxed' cannot be combined with '.noComplete' on %s", name);
+			report(c, CHECK_MBARRIER_FORM, mod_span(in, ms, G_SEM),
+			       "'.relaxed' cannot be combined with '.noComplete' on %s", name);
 		if (ms->by_group[G_SCOPE] == MOD_CLUSTER)
-			error(c, mod_span(in, ms, G_SCOPE),
-			      "'.cluster' cannot be combined with '.noComplete' on %s", name);
+			report(c, CHECK_MBARRIER_FORM, mod_span(in, ms, G_SCOPE),
+			       "'.cluster' cannot be combined with '.noComplete' on %s", name);
 		if (remote)
-			error(c, mod_span(in, ms, G_SPACE),
-			      "'.shared::cluster' cannot be combined with '.noComplete' on %s", name);
+			report(c, CHECK_MBARRIER_FORM, mod_span(in, ms, G_SPACE),
+			       "'.shared::cluster' cannot be combined with '.noComplete' on %s",
+			       name);
 		if (!has_count && in->nopnds == 2)
-			error(c, s, "%s.noComplete requires a count operand", name);
+			report(c, CHECK_MBARRIER_FORM, s, "%s.noComplete requires a count operand",
+			       name);
 	}
 	if (expect && in->nopnds == 2)
-		error(c, in->op_span, "%s.expect_tx requires a txCount operand", name);
+		report(c, CHECK_MBARRIER_FORM, in->op_span,
+		       "%s.expect_tx requires a txCount operand", name);
 	if (has_count && !expect && !nocomp) {
 		need(c, in->opnds[2].span, 78, 90, "a count operand on %s without '.noComplete'",
 		     name);
@@ -554,22 +566,23 @@ static void arrive_check(struct ck *c, const struct ir_insn *in, const struct mo
 			need(c, in->opnds[0].span, 71, 0,
 			     "the sink '_' as destination of mbarrier.arrive");
 	} else if (remote && in->nopnds >= 1) {
-		error(c, in->opnds[0].span,
-		      "%s on '.shared::cluster' cannot return a state: the destination must be '_'",
-		      name);
+		report(c, CHECK_MBARRIER_FORM, in->opnds[0].span,
+		       "%s on '.shared::cluster' cannot return a state: the destination must be '_'",
+		       name);
 	}
 	if (has_count && in->opnds[2].kind == OPND_IMM) {
 		int64_t v = in->opnds[2].imm;
 		if (!expect && v <= 0)
-			error(c, in->opnds[2].span, "%s count must be positive (is %" PRId64 ")", name,
-			      v);
+			report(c, CHECK_OPND_VALUE, in->opnds[2].span,
+			       "%s count must be positive (is %" PRId64 ")", name, v);
 		else if (!expect && v > 1048575)
-			warning(c, in->opnds[2].span,
-				"%s count %" PRId64 " exceeds the limit 2^20-1 (undefined behaviour)",
-				name, v);
+			report(c, CHECK_MBAR_COUNT, in->opnds[2].span,
+			       "%s count %" PRId64 " exceeds the limit 2^20-1 (undefined behaviour)",
+			       name, v);
 		else if (expect && (v < 0 || v > 1048575))
-			warning(c, in->opnds[2].span,
-				"txCount %" PRId64 " is outside [0, 2^20-1] (undefined behaviour)", v);
+			report(c, CHECK_MBAR_COUNT, in->opnds[2].span,
+			       "txCount %" PRId64 " is outside [0, 2^20-1] (undefined behaviour)",
+			       v);
 	}
 }
 
@@ -584,9 +597,11 @@ static void wait_check(struct ck *c, const struct ir_insn *in, const struct mods
 		/* phaseParity replaces the 64-bit state: a 32-bit register or 0/1. */
 		if (o->kind == OPND_IMM) {
 			if (o->imm != 0 && o->imm != 1)
-				error(c, o->span, "phaseParity must be 0 or 1 (is %" PRId64 ")", o->imm);
+				report(c, CHECK_OPND_VALUE, o->span,
+				       "phaseParity must be 0 or 1 (is %" PRId64 ")", o->imm);
 		} else if (!is_int_reg(o, 4)) {
-			error(c, o->span, "phaseParity must be a 32-bit integer register or 0/1");
+			report(c, CHECK_OPND_KIND, o->span,
+			       "phaseParity must be a 32-bit integer register or 0/1");
 		}
 	}
 }
@@ -611,11 +626,13 @@ static void bulk_size_check(struct ck *c, const struct ir_insn *in, int i)
 		return;
 	}
 	if (size->imm % 16 != 0 || size->imm < 0)
-		error(c, size->span, "%s size %" PRId64 " is not a multiple of 16", name, size->imm);
+		report(c, CHECK_OPND_VALUE, size->span,
+		       "%s size %" PRId64 " is not a multiple of 16", name, size->imm);
 	else if (size->imm > 1048560)
-		error(c, size->span, "%s size %" PRId64 " exceeds 1048560", name, size->imm);
+		report(c, CHECK_OPND_VALUE, size->span, "%s size %" PRId64 " exceeds 1048560", name,
+		       size->imm);
 	else if (size->imm == 0)
-		warning(c, size->span, "%s of 0 bytes", name);
+		report(c, CHECK_EMPTY_COPY, size->span, "%s of 0 bytes", name);
 }
 
 /* Bulk copy directions, destination <- source (ISA 9.7.9.25.4.1, .2). */
@@ -668,45 +685,48 @@ static void bulk_check(struct ck *c, const struct ir_insn *in, const struct mods
 		}
 	}
 	if (nsp != 2) {
-		error(c, in->op_span, "%s needs a destination and a source state space", name);
+		report(c, CHECK_BULK_FORM, in->op_span,
+		       "%s needs a destination and a source state space", name);
 		return;
 	}
 	enum bulk_dir dir = bulk_direction(sp[0], sp[1]);
 	if (!bulk_dir_allowed(in->op, dir)) {
-		error(c, sps[0], "%s cannot copy from '%s' to '%s'", name, ir_mod_name(sp[1]),
-		      ir_mod_name(sp[0]));
+		report(c, CHECK_BULK_FORM, sps[0], "%s cannot copy from '%s' to '%s'", name,
+		       ir_mod_name(sp[1]), ir_mod_name(sp[0]));
 		return;
 	}
 	if (dir == D_G2CTA)
 		need(c, sps[0], 86, 90, "cp.async.bulk to '.shared::cta'");
 	if (comp == MOD_NONE) {
-		error(c, in->op_span, "%s needs a completion mechanism ('%s')", name,
-		      dir == D_C2G ? ".bulk_group" : ".mbarrier::complete_tx::bytes");
+		report(c, CHECK_BULK_FORM, in->op_span, "%s needs a completion mechanism ('%s')",
+		       name, dir == D_C2G ? ".bulk_group" : ".mbarrier::complete_tx::bytes");
 		return;
 	}
 	if ((dir == D_C2G) != (comp == MOD_BULK_GROUP)) {
-		error(c, mod_span(in, ms, G_COMPLETION), "'%s' is not the completion mechanism of "
-		      "%s%s%s", ir_mod_name(comp), name, ir_mod_name(sp[0]), ir_mod_name(sp[1]));
+		report(c, CHECK_BULK_FORM, mod_span(in, ms, G_COMPLETION),
+		       "'%s' is not the completion mechanism of " "%s%s%s", ir_mod_name(comp), name,
+		       ir_mod_name(sp[0]), ir_mod_name(sp[1]));
 		return;
 	}
 	if (mcast && dir != D_G2C) {
-		error(c, mod_span(in, ms, G_MULTICAST),
-		      "'.multicast::cluster' needs a .global source and a .shared::cluster destination");
+		report(c, CHECK_BULK_FORM, mod_span(in, ms, G_MULTICAST),
+		       "'.multicast::cluster' needs a .global source and a .shared::cluster destination");
 		return;
 	}
 	if (hint && dir == D_C2C) {
-		error(c, mod_span(in, ms, G_CACHE), "'.L2::cache_hint' is not allowed on "
-		      "%s.shared::cluster.shared::cta", name);
+		report(c, CHECK_BULK_FORM, mod_span(in, ms, G_CACHE),
+		       "'.L2::cache_hint' is not allowed on " "%s.shared::cluster.shared::cta",
+		       name);
 		return;
 	}
 	if (mcast && c->sm == 90 && !c->m->sm_arch_specific)
-		warning(c, mod_span(in, ms, G_MULTICAST),
-			"'.multicast::cluster' is meant for sm_90a (slow on sm_90)");
+		report(c, CHECK_MANUAL_FORM, mod_span(in, ms, G_MULTICAST),
+		       "'.multicast::cluster' is meant for sm_90a (slow on sm_90)");
 	/* Operands: dst, src, size {, mbar} {, ctaMask} {, policy}. */
 	unsigned want = 3 + (comp == MOD_COMPLETE_TX_BYTES) + mcast + hint;
 	if (in->nopnds != want) {
-		error(c, in->span, "this form of %s takes %u operands (has %u)", name, want,
-		      in->nopnds);
+		report(c, CHECK_OPND_COUNT, in->span, "this form of %s takes %u operands (has %u)",
+		       name, want, in->nopnds);
 		return;
 	}
 	check_addr(c, in, &in->opnds[0], 0, dir != D_C2G, dir == D_C2G);
@@ -718,9 +738,10 @@ static void bulk_check(struct ck *c, const struct ir_insn *in, const struct mods
 		const struct ir_operand *o = &in->opnds[k];
 		if (is_int_reg(o, 8))
 			/* ptxas 13.0 takes a bare 64-bit register; the manual writes [mbar]. */
-			warning(c, o->span, "the mbarrier operand of %s should be written in "
-				"brackets, as in [%.*s]", name, (int)o->span.len,
-				c->m->file->text + o->span.off);
+			report(c, CHECK_MANUAL_FORM, o->span,
+			       "the mbarrier operand of %s should be written in "
+			       "brackets, as in [%.*s]", name, (int)o->span.len,
+			       c->m->file->text + o->span.off);
 		else
 			check_kind(c, in, k, K_MBAR, MOD_NONE);
 		k++;
@@ -728,7 +749,8 @@ static void bulk_check(struct ck *c, const struct ir_insn *in, const struct mods
 	if (mcast) {
 		const struct ir_operand *o = &in->opnds[k];
 		if (!(o->kind == OPND_IMM || is_int_reg(o, 2)))
-			error(c, o->span, "ctaMask must be a 16-bit register or a constant");
+			report(c, CHECK_OPND_KIND, o->span,
+			       "ctaMask must be a 16-bit register or a constant");
 		k++;
 	}
 	if (hint)
@@ -746,7 +768,8 @@ static bool bulk_reduce_check(struct ck *c, const struct ir_insn *in, const stru
 		if (ir_mod_kind(in->mods[i]) == MK_SPACE)
 			dst = in->mods[i];
 	if (op == MOD_NONE) {
-		error(c, in->op_span, "%s needs a reduction operation (such as '.add')", name);
+		report(c, CHECK_BULK_FORM, in->op_span,
+		       "%s needs a reduction operation (such as '.add')", name);
 		return false;
 	}
 	if (ty == MOD_NONE)
@@ -758,19 +781,20 @@ static bool bulk_reduce_check(struct ck *c, const struct ir_insn *in, const stru
 			 (bulkredrows[k].types & T_BIT(ty));
 	}
 	if (known && !takes) {
-		error(c, mod_span(in, ms, G_TYPE), "%s%s%s does not take '%s'", name,
-		      ir_mod_name(dst), ir_mod_name(op), ir_mod_name(ty));
+		report(c, CHECK_BULK_FORM, mod_span(in, ms, G_TYPE), "%s%s%s does not take '%s'",
+		       name, ir_mod_name(dst), ir_mod_name(op), ir_mod_name(ty));
 		return false;
 	}
 	bool half = op == MOD_ADD && (ty == MOD_F16 || ty == MOD_BF16);
 	bool noftz = ms->by_group[G_OTHER] == MOD_NOFTZ;
 	if (noftz && !half) {
-		error(c, mod_span(in, ms, G_OTHER), "'.noftz' goes only with .add.f16 or .add.bf16 "
-		      "on %s", name);
+		report(c, CHECK_BULK_FORM, mod_span(in, ms, G_OTHER),
+		       "'.noftz' goes only with .add.f16 or .add.bf16 " "on %s", name);
 		return false;
 	}
 	if (half && !noftz) {
-		error(c, in->op_span, "%s.add%s needs '.noftz'", name, ir_mod_name(ty));
+		report(c, CHECK_BULK_FORM, in->op_span, "%s.add%s needs '.noftz'", name,
+		       ir_mod_name(ty));
 		return false;
 	}
 	return true;
@@ -783,16 +807,17 @@ static void prefetch_check(struct ck *c, const struct ir_insn *in, const struct 
 	const char *name = ir_op_name(in->op);
 	bool hint = ms->at[G_CACHE] >= 0;
 	if (ms->by_group[G_OTHER] != MOD_L2) {
-		error(c, in->op_span, "%s needs the cache level '.L2'", name);
+		report(c, CHECK_MOD_MISSING, in->op_span, "%s needs the cache level '.L2'", name);
 		return;
 	}
 	if (ms->by_group[G_SPACE] != MOD_GLOBAL) {
-		error(c, in->op_span, "%s needs the state space '.global'", name);
+		report(c, CHECK_MOD_MISSING, in->op_span, "%s needs the state space '.global'",
+		       name);
 		return;
 	}
 	if (in->nopnds != 2u + hint) {
-		error(c, in->span, "%s%s takes %u operands (has %u)", name,
-		      hint ? ".L2::cache_hint" : "", 2u + hint, in->nopnds);
+		report(c, CHECK_OPND_COUNT, in->span, "%s%s takes %u operands (has %u)", name,
+		       hint ? ".L2::cache_hint" : "", 2u + hint, in->nopnds);
 		return;
 	}
 	check_addr(c, in, &in->opnds[0], 0, false, true);
@@ -811,22 +836,26 @@ static void tensormap_fence_check(struct ck *c, const struct ir_insn *in, enum i
 		return;
 	if (extra || (sem != MOD_RELEASE && sem != MOD_ACQUIRE) ||
 	    (scope != MOD_CTA && scope != MOD_CLUSTER && scope != MOD_GPU && scope != MOD_SYS)) {
-		error(c, in->op_span, "%s needs .release or .acquire and a scope (.cta, .cluster, "
-		      ".gpu or .sys), nothing else", name);
+		report(c, CHECK_FENCE_FORM, in->op_span,
+		       "%s needs .release or .acquire and a scope (.cta, .cluster, "
+		       ".gpu or .sys), nothing else", name);
 		return;
 	}
 	if (sem == MOD_RELEASE)
 		return;
 	if (in->nopnds != 2) {
-		error(c, in->span, "%s.acquire takes the tensor map's address and its size, 128 "
-		      "(has %u operands)", name, in->nopnds);
+		report(c, CHECK_OPND_COUNT, in->span,
+		       "%s.acquire takes the tensor map's address and its size, 128 "
+		       "(has %u operands)", name, in->nopnds);
 		return;
 	}
 	const struct ir_operand *a = &in->opnds[0], *n = &in->opnds[1];
 	if (a->kind != OPND_ADDR || !a->addr.base)
-		error(c, a->span, "operand 1 of %s must be an address in brackets", name);
+		report(c, CHECK_OPND_KIND, a->span,
+		       "operand 1 of %s must be an address in brackets", name);
 	else if (n->kind != OPND_IMM || n->imm != 128)
-		error(c, n->span, "operand 2 of %s must be 128, the size of a tensor map", name);
+		report(c, CHECK_OPND_VALUE, n->span,
+		       "operand 2 of %s must be 128, the size of a tensor map", name);
 }
 
 /* fence and membar forms (ISA 9.7.13.4). */
@@ -845,8 +874,9 @@ static void fence_check(struct ck *c, const struct ir_insn *in)
 				    : k == MK_SPACE ? &space : NULL;
 		if (slot) {
 			if (*slot != MOD_NONE) {
-				error(c, s, "'%s' cannot be combined with '%s' on fence", ir_mod_name(m),
-				      ir_mod_name(*slot));
+				report(c, CHECK_MOD_CONFLICT, s,
+				       "'%s' cannot be combined with '%s' on fence", ir_mod_name(m),
+				       ir_mod_name(*slot));
 				return;
 			}
 			*slot = m;
@@ -865,38 +895,42 @@ static void fence_check(struct ck *c, const struct ir_insn *in)
 		}
 	}
 	if (in->nopnds && !(in->op == OP_FENCE && tensormap && sem == MOD_ACQUIRE)) {
-		error(c, in->span, "%s takes no operands", ir_op_name(in->op));
+		report(c, CHECK_OPND_COUNT, in->span, "%s takes no operands", ir_op_name(in->op));
 		return;
 	}
 	if (in->op == OP_MEMBAR) {
 		/* membar.{cta,gl,sys}, membar.proxy.alias (ISA 9.7.13.4) */
 		if (proxy) {
 			if (!alias || other || async || async_generic || sem || scope || space)
-				error(c, in->op_span, "membar.proxy takes only '.alias'");
+				report(c, CHECK_FENCE_FORM, in->op_span,
+				       "membar.proxy takes only '.alias'");
 			else
 				need(c, in->op_span, 75, 0, "membar.proxy");
 			return;
 		}
 		if (sem || space || other || mbinit || async || restrict_ ||
 		    (scope != MOD_CTA && scope != MOD_GL && scope != MOD_SYS))
-			error(c, in->op_span, "membar needs exactly one level: .cta, .gl or .sys");
+			report(c, CHECK_FENCE_FORM, in->op_span,
+			       "membar needs exactly one level: .cta, .gl or .sys");
 		return;
 	}
 	if ((other || alias) && !proxy) {
-		error(c, bad, "'%.*s' is not allowed on fence", (int)bad.len,
-		      c->m->file->text + bad.off);
+		report(c, CHECK_MOD_NOT_ALLOWED, bad, "'%.*s' is not allowed on fence",
+		       (int)bad.len, c->m->file->text + bad.off);
 		return;
 	}
 	if (mbinit) {
 		if (!need(c, in->op_span, 80, 90, "fence.mbarrier_init"))
 			return;
 		if (sem != MOD_RELEASE || scope != MOD_CLUSTER || space || proxy || restrict_)
-			error(c, in->op_span, "fence.mbarrier_init must be written "
-			      "fence.mbarrier_init.release.cluster");
+			report(c, CHECK_FENCE_FORM, in->op_span,
+			       "fence.mbarrier_init must be written "
+			       "fence.mbarrier_init.release.cluster");
 		return;
 	}
 	if (tensormap && !proxy) {
-		error(c, in->op_span, "'.tensormap::generic' is a proxy kind: write fence.proxy.tensormap::generic");
+		report(c, CHECK_FENCE_FORM, in->op_span,
+		       "'.tensormap::generic' is a proxy kind: write fence.proxy.tensormap::generic");
 		return;
 	}
 	if (proxy) {
@@ -914,30 +948,34 @@ static void fence_check(struct ck *c, const struct ir_insn *in)
 				if (!restrict_ || scope != MOD_CLUSTER || space ||
 				    (sem != MOD_ACQUIRE && sem != MOD_RELEASE) ||
 				    (sem == MOD_ACQUIRE) != (restrict_ == MOD_SYNC_RESTRICT_CLUSTER))
-					error(c, in->op_span, "fence.proxy.async::generic needs "
-					      ".acquire.sync_restrict::shared::cluster.cluster or "
-					      ".release.sync_restrict::shared::cta.cluster");
+					report(c, CHECK_FENCE_FORM, in->op_span,
+					       "fence.proxy.async::generic needs "
+					       ".acquire.sync_restrict::shared::cluster.cluster or "
+					       ".release.sync_restrict::shared::cta.cluster");
 				return;
 			}
 			if (!need(c, in->op_span, 80, 90, "fence.proxy.async"))
 				return;
 			if (sem || scope || restrict_ || other || alias) {
-				error(c, in->op_span, "fence.proxy.async takes no memory order or scope");
+				report(c, CHECK_FENCE_FORM, in->op_span,
+				       "fence.proxy.async takes no memory order or scope");
 				return;
 			}
 			if (space && space != MOD_GLOBAL && space != MOD_SHARED_CTA &&
 			    space != MOD_SHARED_CLUSTER)
-				error(c, in->op_span, "fence.proxy.async takes .global, .shared::cta or "
-				      ".shared::cluster, not '%s'", ir_mod_name(space));
+				report(c, CHECK_FENCE_FORM, in->op_span,
+				       "fence.proxy.async takes .global, .shared::cta or "
+				       ".shared::cluster, not '%s'", ir_mod_name(space));
 			return;
 		}
 		/* fence.proxy.alias; the tensormap forms are not modelled. */
 		if (!alias || other || sem || scope || space || restrict_)
-			error(c, in->op_span, "fence.proxy needs a proxy kind ('.alias' or '.async')");
+			report(c, CHECK_FENCE_FORM, in->op_span,
+			       "fence.proxy needs a proxy kind ('.alias' or '.async')");
 		return;
 	}
 	if (async || async_generic || space) {
-		error(c, in->op_span, "this fence form is not valid");
+		report(c, CHECK_FENCE_FORM, in->op_span, "this fence form is not valid");
 		return;
 	}
 	if (restrict_) {
@@ -946,31 +984,36 @@ static void fence_check(struct ck *c, const struct ir_insn *in)
 		if (scope != MOD_CLUSTER ||
 		    !((sem == MOD_ACQUIRE && restrict_ == MOD_SYNC_RESTRICT_CLUSTER) ||
 		      (sem == MOD_RELEASE && restrict_ == MOD_SYNC_RESTRICT_CTA)))
-			error(c, in->op_span, "fence%s needs %s.cluster", ir_mod_name(restrict_),
-			      restrict_ == MOD_SYNC_RESTRICT_CLUSTER ? ".acquire" : ".release");
+			report(c, CHECK_FENCE_FORM, in->op_span, "fence%s needs %s.cluster",
+			       ir_mod_name(restrict_),
+			       restrict_ == MOD_SYNC_RESTRICT_CLUSTER ? ".acquire" : ".release");
 		return;
 	}
 	/* fence{.sem}.scope */
 	if (scope == MOD_NONE) {
-		error(c, in->op_span, "fence needs a scope (.cta, .cluster, .gpu or .sys)");
+		report(c, CHECK_FENCE_FORM, in->op_span,
+		       "fence needs a scope (.cta, .cluster, .gpu or .sys)");
 		return;
 	}
 	if (scope != MOD_CTA && scope != MOD_CLUSTER && scope != MOD_GPU && scope != MOD_SYS) {
-		error(c, in->op_span, "'%s' is not a fence scope", ir_mod_name(scope));
+		report(c, CHECK_FENCE_FORM, in->op_span, "'%s' is not a fence scope",
+		       ir_mod_name(scope));
 		return;
 	}
 	if (scope == MOD_CLUSTER)
 		need(c, in->op_span, 78, 90, "fence.cluster");
 	if (sem != MOD_NONE && sem != MOD_SC && sem != MOD_ACQ_REL && sem != MOD_ACQUIRE &&
 	    sem != MOD_RELEASE) {
-		error(c, in->op_span, "'%s' is not a fence memory order", ir_mod_name(sem));
+		report(c, CHECK_FENCE_FORM, in->op_span, "'%s' is not a fence memory order",
+		       ir_mod_name(sem));
 		return;
 	}
 	if ((sem == MOD_ACQUIRE || sem == MOD_RELEASE) && c->ver < 86)
 		/* ptxas 13.0 accepts them in any version; the manual says PTX 8.6. */
-		warning(c, in->op_span, "fence%s needs PTX ISA 8.6 according to the manual "
-			"(module is %u.%u; ptxas accepts it)", ir_mod_name(sem), c->ver / 10,
-			c->ver % 10);
+		report(c, CHECK_MANUAL_FORM, in->op_span,
+		       "fence%s needs PTX ISA 8.6 according to the manual "
+		       "(module is %u.%u; ptxas accepts it)", ir_mod_name(sem), c->ver / 10,
+		       c->ver % 10);
 }
 
 /* ---- Typed instructions (CK_ALU / CK_AMOD / CK_NEED rows) ------------------------------- */
@@ -1049,12 +1092,14 @@ static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char le
 		if (o->kind == OPND_DUAL && o->vec.n == 2) {
 			const struct ir_operand *p = &o->vec.elems[1];
 			if (!is_pred_reg(p) || p->neg)
-				error(c, p->span, "the second destination of %s must be a predicate "
-				      "register", what);
+				report(c, CHECK_OPND_KIND, p->span,
+				       "the second destination of %s must be a predicate "
+				       "register", what);
 			o = &o->vec.elems[0];
 		}
 	} else if (o->kind == OPND_DUAL && letter != 'Q') {
-		error(c, o->span, "%s writes one destination ('d|p' is not allowed)", what);
+		report(c, CHECK_OPND_KIND, o->span,
+		       "%s writes one destination ('d|p' is not allowed)", what);
 		return;
 	}
 	enum ir_mod want = ty;
@@ -1072,8 +1117,9 @@ static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char le
 			for (unsigned k = 0; k < o->vec.n; k++) {
 				const struct ir_operand *e = &o->vec.elems[k];
 				if (e->kind != OPND_SINK && (!is_pred_reg(e) || e->neg))
-					error(c, e->span, "the destinations of %s must be predicate "
-					      "registers or '_'", what);
+					report(c, CHECK_OPND_KIND, e->span,
+					       "the destinations of %s must be predicate "
+					       "registers or '_'", what);
 			}
 			return;
 		}
@@ -1089,8 +1135,9 @@ static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char le
 		if (has_mod(in, MOD_V2) || has_mod(in, MOD_V4))
 			return;         /* vector mov: element-wise, not modelled */
 		if (ty != MOD_B16 && ty != MOD_B32 && ty != MOD_B64 && ty != MOD_B128) {
-			error(c, o->span, "%s cannot pack or unpack a vector (use mov.b%d)", what,
-			      ir_type_size(ty) * 8);
+			report(c, CHECK_OPND_TYPE, o->span,
+			       "%s cannot pack or unpack a vector (use mov.b%d)", what,
+			       ir_type_size(ty) * 8);
 			return;
 		}
 		for (unsigned k = 0; k < o->vec.n; k++) {
@@ -1101,14 +1148,16 @@ static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char le
 				continue;
 			}
 			if (e->kind != OPND_REG || r == MOD_NONE || r == MOD_PRED) {
-				error(c, e->span, "the elements of a %s vector must be registers", what);
+				report(c, CHECK_OPND_KIND, e->span,
+				       "the elements of a %s vector must be registers", what);
 				return;
 			}
 			bits += ir_type_size(r) * 8;
 		}
 		if (bits != ir_type_size(ty) * 8)
-			error(c, o->span, "the vector of %s has %d bits; %s moves %d", what, bits,
-			      what, ir_type_size(ty) * 8);
+			report(c, CHECK_OPND_TYPE, o->span,
+			       "the vector of %s has %d bits; %s moves %d", what, bits, what,
+			       ir_type_size(ty) * 8);
 		return;
 	}
 	if (letter == 'm') {
@@ -1122,37 +1171,43 @@ static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char le
 			bool shared = y->kind == SYM_VAR && (y->space == MOD_SHARED ||
 				      y->space == MOD_SHARED_CTA || y->space == MOD_SHARED_CLUSTER);
 			if (is_float_type(ty) || ty == MOD_PRED)
-				error(c, o->span, "the address of '%.*s' needs an integer mov, not %s",
-				      (int)y->name_len, y->name, what);
+				report(c, CHECK_ADDRESS, o->span,
+				       "the address of '%.*s' needs an integer mov, not %s",
+				       (int)y->name_len, y->name, what);
 			else if (!shared && y->kind == SYM_VAR && y->space == MOD_GLOBAL &&
 				 ir_type_size(ty) == 4 && c->m->address_size != 32)
 				/* ptxas: "32-Bit compilation is no longer supported" (.global only,
 				 * and 16-bit movs pass: ptxas 13.0's own rule) */
-				error(c, o->span, "the address of '%.*s' is 64 bits wide: %s would "
-				      "truncate it (only .shared addresses fit 32 bits)",
-				      (int)y->name_len, y->name, what);
+				report(c, CHECK_ADDRESS, o->span,
+				       "the address of '%.*s' is 64 bits wide: %s would "
+				       "truncate it (only .shared addresses fit 32 bits)",
+				       (int)y->name_len, y->name, what);
 			return;
 		}
 		letter = 'a';
 	}
 	if (letter == 'i') {
 		if (o->kind != OPND_IMM)
-			error(c, o->span, "operand %d of %s must be an integer constant", i + 1, what);
+			report(c, CHECK_OPND_KIND, o->span,
+			       "operand %d of %s must be an integer constant", i + 1, what);
 		return;
 	}
 	switch (o->kind) {
 	case OPND_REG: {
 		enum ir_mod r = reg_type(o);
 		if (r == MOD_NONE) {
-			error(c, o->span, "operand %d of %s must be a scalar register", i + 1, what);
+			report(c, CHECK_OPND_KIND, o->span,
+			       "operand %d of %s must be a scalar register", i + 1, what);
 			return;
 		}
 		if (o->neg && want != MOD_PRED) {
-			error(c, o->span, "operand %d of %s cannot be negated with '!'", i + 1, what);
+			report(c, CHECK_OPND_KIND, o->span,
+			       "operand %d of %s cannot be negated with '!'", i + 1, what);
 			return;
 		}
 		if (o->neg && dest) {
-			error(c, o->span, "the destination of %s cannot be negated with '!'", what);
+			report(c, CHECK_OPND_KIND, o->span,
+			       "the destination of %s cannot be negated with '!'", what);
 			return;
 		}
 		/* ptxas 13.0 quirk: a .f16x2 register passes for any 32-bit integer/bit operand
@@ -1161,26 +1216,31 @@ static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char le
 		    (want == MOD_PRED || (ir_type_size(want) == 4 && !is_float_type(want))))
 			return;
 		if (r != MOD_PRED && want != MOD_PRED && ir_type_size(r) != ir_type_size(want)) {
-			error(c, o->span, "operand %d of %s is a %d-bit register; expected %d bits",
-			      i + 1, what, ir_type_size(r) * 8, ir_type_size(want) * 8);
+			report(c, CHECK_OPND_TYPE, o->span,
+			       "operand %d of %s is a %d-bit register; expected %d bits", i + 1,
+			       what, ir_type_size(r) * 8, ir_type_size(want) * 8);
 			return;
 		}
 		if (!reg_fits(r, want))
-			error(c, o->span, "operand %d of %s is a %s register; expected %s%s", i + 1,
-			      what, ir_mod_name(r), type_words(want),
-			      want == ty || want == MOD_PRED ? "" : " of the operand's width");
+			report(c, CHECK_OPND_TYPE, o->span,
+			       "operand %d of %s is a %s register; expected %s%s", i + 1, what,
+			       ir_mod_name(r), type_words(want),
+			       want == ty || want == MOD_PRED ? "" : " of the operand's width");
 		return;
 	}
 	case OPND_SINK:
-		error(c, o->span, dest ? "%s cannot discard its result ('_' is not allowed)"
-		      : "'_' cannot be a source operand of %s", what);
+		report(c, CHECK_OPND_KIND, o->span,
+		       dest ? "%s cannot discard its result ('_' is not allowed)"
+			    : "'_' cannot be a source operand of %s",
+		       what);
 		return;
 	case OPND_IMM:
 		if (dest)
 			break;
 		if (is_float_type(want))
-			error(c, o->span, "operand %d of %s is an integer constant; expected a "
-			      "floating-point constant such as 0f3F800000", i + 1, what);
+			report(c, CHECK_OPND_TYPE, o->span,
+			       "operand %d of %s is an integer constant; expected a "
+			       "floating-point constant such as 0f3F800000", i + 1, what);
 		return;
 	case OPND_FIMM:
 		if (dest)
@@ -1190,19 +1250,21 @@ static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char le
 		if ((want == MOD_B32 && o->fimm.is_f32) || (want == MOD_B64 && !o->fimm.is_f32))
 			return;
 		if (want == MOD_B32 || want == MOD_B64)
-			error(c, o->span, "operand %d of %s must be a %s literal to fill %d bits",
-			      i + 1, what, want == MOD_B32 ? "0f (32-bit)" : "0d (64-bit)",
-			      ir_type_size(want) * 8);
+			report(c, CHECK_OPND_TYPE, o->span,
+			       "operand %d of %s must be a %s literal to fill %d bits", i + 1, what,
+			       want == MOD_B32 ? "0f (32-bit)" : "0d (64-bit)",
+			       ir_type_size(want) * 8);
 		else
-			error(c, o->span, "operand %d of %s is a floating-point constant; %s takes "
-			      "%s", i + 1, what, what, is_float_type(want) ? "no 0f/0d literals"
-			      : "integer constants");
+			report(c, CHECK_OPND_TYPE, o->span,
+			       "operand %d of %s is a floating-point constant; %s takes " "%s",
+			       i + 1, what, what,
+			       is_float_type(want) ? "no 0f/0d literals" : "integer constants");
 		return;
 	default:
 		break;
 	}
-	error(c, o->span, "operand %d of %s must be %s", i + 1, what,
-	      dest ? "a register" : "a register or a constant");
+	report(c, CHECK_OPND_KIND, o->span, "operand %d of %s must be %s", i + 1, what,
+	       dest ? "a register" : "a register or a constant");
 }
 
 /* The instruction type of a typed instruction, or MOD_NONE if absent / repeated (reported). */
@@ -1215,8 +1277,9 @@ static enum ir_mod single_type(struct ck *c, const struct ir_insn *in, int *at,
 		if (ir_mod_kind(in->mods[i]) != MK_TYPE)
 			continue;
 		if (ty != MOD_NONE) {
-			error(c, in->mod_spans[i], "%s takes one instruction type ('%s' and '%s')",
-			      ir_op_name(in->op), ir_mod_name(ty), ir_mod_name(in->mods[i]));
+			report(c, CHECK_INSN_TYPE, in->mod_spans[i],
+			       "%s takes one instruction type ('%s' and '%s')", ir_op_name(in->op),
+			       ir_mod_name(ty), ir_mod_name(in->mods[i]));
 			*at = -2;
 			return MOD_NONE;
 		}
@@ -1224,8 +1287,9 @@ static enum ir_mod single_type(struct ck *c, const struct ir_insn *in, int *at,
 		*at = (int)i;
 	}
 	if (ty == MOD_NONE)
-		error(c, in->op_span, "%s needs an instruction type (such as '%s')",
-		      ir_op_name(in->op), ir_mod_name(natural));
+		report(c, CHECK_INSN_TYPE, in->op_span,
+		       "%s needs an instruction type (such as '%s')", ir_op_name(in->op),
+		       ir_mod_name(natural));
 	return ty;
 }
 
@@ -1251,9 +1315,9 @@ static void typed_check(struct ck *c, const struct ir_insn *in)
 		for (unsigned k = rs->first; k < rs->first + rs->n; k++)
 			if (alurows[k].variant != MOD_NONE && alurows[k].variant == in->mods[i]) {
 				if (variant != MOD_NONE && variant != in->mods[i]) {
-					error(c, in->mod_spans[i], "'%s' cannot be combined with '%s' "
-					      "on %s", ir_mod_name(in->mods[i]), ir_mod_name(variant),
-					      name);
+					report(c, CHECK_MOD_CONFLICT, in->mod_spans[i],
+					       "'%s' cannot be combined with '%s' " "on %s",
+					       ir_mod_name(in->mods[i]), ir_mod_name(variant), name);
 					return;
 				}
 				variant = in->mods[i];
@@ -1293,7 +1357,8 @@ static void typed_check(struct ck *c, const struct ir_insn *in)
 		if (n && variant == MOD_NONE) {
 			char l[96];
 			list_mods(l, sizeof l, alts, n);
-			error(c, in->op_span, "%s%s requires %s", name, ir_mod_name(ty), l);
+			report(c, CHECK_MOD_MISSING, in->op_span, "%s%s requires %s", name,
+			       ir_mod_name(ty), l);
 		} else if (!variant_known) {
 			/* every variant of the opcode: "shfl.sync needs '.up', '.down', ..." */
 			n = 0;
@@ -1306,10 +1371,10 @@ static void typed_check(struct ck *c, const struct ir_insn *in)
 			}
 			char l[96];
 			list_mods(l, sizeof l, alts, n);
-			error(c, in->op_span, "%s needs %s", name, l);
+			report(c, CHECK_MOD_MISSING, in->op_span, "%s needs %s", name, l);
 		} else {
-			error(c, tspan, "'%s' is not a valid type for %s%s", ir_mod_name(ty), name,
-			      variant ? ir_mod_name(variant) : "");
+			report(c, CHECK_INSN_TYPE, tspan, "'%s' is not a valid type for %s%s",
+			       ir_mod_name(ty), name, variant ? ir_mod_name(variant) : "");
 		}
 		return;
 	}
@@ -1324,7 +1389,8 @@ static void typed_check(struct ck *c, const struct ir_insn *in)
 			continue;
 		for (unsigned j = 0; j < i; j++)
 			if (in->mods[j] == m) {
-				error(c, s, "duplicate '%s' on %s", ir_mod_name(m), full);
+				report(c, CHECK_MOD_CONFLICT, s, "duplicate '%s' on %s",
+				       ir_mod_name(m), full);
 				bad = true;
 				goto next;
 			}
@@ -1334,22 +1400,26 @@ static void typed_check(struct ck *c, const struct ir_insn *in)
 			if (amods[k].mod == m && (!a || (amods[k].types & T_BIT(ty))))
 				a = &amods[k];
 		if (!a) {
-			error(c, s, "'%s' is not allowed on %s", ir_mod_name(m), name);
+			report(c, CHECK_MOD_NOT_ALLOWED, s, "'%s' is not allowed on %s",
+			       ir_mod_name(m), name);
 			bad = true;
 			continue;
 		}
 		if (!(a->types & T_BIT(ty))) {
 			if (ir_mod_kind(m) == MK_ROUND)
-				error(c, s, "%s takes no rounding modifier ('%s')", full, ir_mod_name(m));
+				report(c, CHECK_ROUNDING, s, "%s takes no rounding modifier ('%s')",
+				       full, ir_mod_name(m));
 			else
-				error(c, s, "'%s' does not apply to %s", ir_mod_name(m), full);
+				report(c, CHECK_MOD_NOT_ALLOWED, s, "'%s' does not apply to %s",
+				       ir_mod_name(m), full);
 			bad = true;
 			continue;
 		}
 		if (ir_mod_kind(m) == MK_ROUND) {
 			if (rnd >= 0) {
-				error(c, s, "'%s' cannot be combined with '%s' on %s", ir_mod_name(m),
-				      ir_mod_name(in->mods[rnd]), full);
+				report(c, CHECK_MOD_CONFLICT, s,
+				       "'%s' cannot be combined with '%s' on %s", ir_mod_name(m),
+				       ir_mod_name(in->mods[rnd]), full);
 				bad = true;
 				continue;
 			}
@@ -1376,11 +1446,13 @@ static void typed_check(struct ck *c, const struct ir_insn *in)
 		char l[128];
 		list_mods(l, sizeof l, nr->any, n);
 		if (nr->when)
-			error(c, in->op_span, "%s%s requires %s", full, ir_mod_name(nr->when), l);
+			report(c, CHECK_MOD_MISSING, in->op_span, "%s%s requires %s", full,
+			       ir_mod_name(nr->when), l);
 		else if (all_rnd)
-			error(c, in->op_span, "%s requires a rounding modifier (%s)", full, l);
+			report(c, CHECK_ROUNDING, in->op_span,
+			       "%s requires a rounding modifier (%s)", full, l);
 		else
-			error(c, in->op_span, "%s requires %s", full, l);
+			report(c, CHECK_MOD_MISSING, in->op_span, "%s requires %s", full, l);
 		return;
 	}
 	const char *sig = row->sig;
@@ -1393,23 +1465,24 @@ static void typed_check(struct ck *c, const struct ir_insn *in)
 				  in->mods[i] == MOD_XOR;
 		}
 		if (!cmp) {
-			error(c, in->op_span, "%s requires a comparison such as '.eq' or '.lt'", full);
+			report(c, CHECK_MOD_MISSING, in->op_span,
+			       "%s requires a comparison such as '.eq' or '.lt'", full);
 			return;
 		}
 		sig = boolop ? "Qaap" : "Qaa";
 		/* ptxas lets p|_ through (the sink writes nothing) */
 		if ((ty == MOD_F16 || ty == MOD_BF16) && in->nopnds && in->opnds[0].kind == OPND_DUAL &&
 		    in->opnds[0].vec.elems[1].kind != OPND_SINK) {
-			error(c, in->opnds[0].span, "%s writes one predicate ('p|q' is for the "
-			      "x2 types)", full);
+			report(c, CHECK_OPND_KIND, in->opnds[0].span,
+			       "%s writes one predicate ('p|q' is for the " "x2 types)", full);
 			return;
 		}
 	}
 	/* Operands. */
 	unsigned want = (unsigned)strlen(sig);
 	if (in->nopnds != want) {
-		error(c, in->span, "%s takes %u operand%s (has %u)", full, want, want == 1 ? "" : "s",
-		      in->nopnds);
+		report(c, CHECK_OPND_COUNT, in->span, "%s takes %u operand%s (has %u)", full, want,
+		       want == 1 ? "" : "s", in->nopnds);
 		return;
 	}
 	for (unsigned i = 0; i < want; i++)
@@ -1454,14 +1527,16 @@ static void cvt_operand(struct ck *c, const struct ir_insn *in, int i, enum ir_m
 	if (o->kind == OPND_REG) {
 		enum ir_mod r = reg_type(o);
 		if (r == MOD_NONE || o->neg) {
-			error(c, o->span, "operand %d of %s must be a scalar register", i + 1, what);
+			report(c, CHECK_OPND_KIND, o->span,
+			       "operand %d of %s must be a scalar register", i + 1, what);
 			return;
 		}
 		if (!reg_fits_wide(r, t))
-			error(c, o->span, "operand %d of %s is a %s register; %s needs %s", i + 1,
-			      what, ir_mod_name(r), ir_mod_name(t),
-			      is_float_type(t) ? "a register of that type or a .bN one of its size"
-			      : "an integer or .bN register at least as wide");
+			report(c, CHECK_OPND_TYPE, o->span,
+			       "operand %d of %s is a %s register; %s needs %s", i + 1, what,
+			       ir_mod_name(r), ir_mod_name(t),
+			       is_float_type(t) ? "a register of that type or a .bN one of its size"
+						: "an integer or .bN register at least as wide");
 		return;
 	}
 	if (i == 1 && o->kind == OPND_IMM && !is_float_type(t))
@@ -1469,10 +1544,11 @@ static void cvt_operand(struct ck *c, const struct ir_insn *in, int i, enum ir_m
 	if (i == 1 && o->kind == OPND_FIMM && (t == MOD_F32 || t == MOD_F64))
 		return;
 	if (i == 0 && o->kind == OPND_SINK)
-		error(c, o->span, "%s cannot discard its result ('_' is not allowed)", what);
+		report(c, CHECK_OPND_KIND, o->span,
+		       "%s cannot discard its result ('_' is not allowed)", what);
 	else
-		error(c, o->span, "operand %d of %s must be a register%s", i + 1, what,
-		      i == 1 ? " or a constant of the source type" : "");
+		report(c, CHECK_OPND_KIND, o->span, "operand %d of %s must be a register%s", i + 1,
+		       what, i == 1 ? " or a constant of the source type" : "");
 }
 
 /* cvt{.rnd}{.ftz}{.sat}.dtype.atype d, a: which rounding each direction needs or forbids. */
@@ -1488,16 +1564,18 @@ static void cvt_check(struct ck *c, const struct ir_insn *in)
 			nty++;
 		} else if (ir_mod_kind(m) == MK_ROUND) {
 			if (rnd >= 0) {
-				error(c, in->mod_spans[i], "'%s' cannot be combined with '%s' on cvt",
-				      ir_mod_name(m), ir_mod_name(in->mods[rnd]));
+				report(c, CHECK_MOD_CONFLICT, in->mod_spans[i],
+				       "'%s' cannot be combined with '%s' on cvt", ir_mod_name(m),
+				       ir_mod_name(in->mods[rnd]));
 				return;
 			}
 			rnd = (int)i;
 		}
 	}
 	if (nty != 2) {
-		error(c, in->op_span, "cvt needs a destination and a source type (such as "
-		      "cvt.f32.s32), has %d type%s", nty, nty == 1 ? "" : "s");
+		report(c, CHECK_INSN_TYPE, in->op_span,
+		       "cvt needs a destination and a source type (such as "
+		       "cvt.f32.s32), has %d type%s", nty, nty == 1 ? "" : "s");
 		return;
 	}
 	enum ir_mod d = ty[0], a = ty[1];
@@ -1514,15 +1592,17 @@ static void cvt_check(struct ck *c, const struct ir_insn *in)
 				"cvt with .e4m3x2/.e5m2x2"))
 			return;
 		if (!pack && !unpack)
-			error(c, in->op_span, "cvt cannot convert %s to %s", ir_mod_name(a),
-			      ir_mod_name(d));
+			report(c, CHECK_CVT_FORM, in->op_span, "cvt cannot convert %s to %s",
+			       ir_mod_name(a), ir_mod_name(d));
 		else if (pair && in->nopnds != 3)
-			error(c, in->span, "cvt%s%s packs two .f32 sources: it takes 3 operands "
-			      "(has %u)", ir_mod_name(d), ir_mod_name(a), in->nopnds);
+			report(c, CHECK_CVT_FORM, in->span,
+			       "cvt%s%s packs two .f32 sources: it takes 3 operands " "(has %u)",
+			       ir_mod_name(d), ir_mod_name(a), in->nopnds);
 		return;
 	}
 	if ((d == MOD_BF16 && ir_type_size(a) == 1) || (a == MOD_BF16 && ir_type_size(d) == 1)) {
-		error(c, in->op_span, "cvt has no conversion between .bf16 and 8-bit integers");
+		report(c, CHECK_CVT_FORM, in->op_span,
+		       "cvt has no conversion between .bf16 and 8-bit integers");
 		return;
 	}
 	char full[48];
@@ -1539,28 +1619,32 @@ static void cvt_check(struct ck *c, const struct ir_insn *in)
 		/* from .bf16, and between .f16 and .bf16: a float rounding is optional */
 		if (r && !rflt) {
 			list_mods(l, sizeof l, frnd, 4);
-			error(c, rs, "'%s' is not a rounding of %s (use %s)", ir_mod_name(r), full, l);
+			report(c, CHECK_ROUNDING, rs, "'%s' is not a rounding of %s (use %s)",
+			       ir_mod_name(r), full, l);
 			return;
 		}
 	} else if (df && af) {
 		if (ir_type_size(d) < ir_type_size(a)) {
 			if (!rflt) {
 				list_mods(l, sizeof l, frnd, 4);
-				error(c, rs, r ? "'%s' is not a rounding of %s (use %s)"
-				      : "%s%s requires a rounding modifier (%s)", r ? ir_mod_name(r) : "",
-				      full, l);
+				report(c, CHECK_ROUNDING, rs,
+				       r ? "'%s' is not a rounding of %s (use %s)"
+					 : "%s%s requires a rounding modifier (%s)",
+				       r ? ir_mod_name(r) : "", full, l);
 				return;
 			}
 		} else if (d == a) {
 			if (r && !rint) {
 				list_mods(l, sizeof l, irnd, 4);
-				error(c, rs, "'%s' is not a rounding of %s (use %s, or none)",
-				      ir_mod_name(r), full, l);
+				report(c, CHECK_ROUNDING, rs,
+				       "'%s' is not a rounding of %s (use %s, or none)",
+				       ir_mod_name(r), full, l);
 				return;
 			}
 		} else if (r) {
-			error(c, rs, "%s takes no rounding modifier ('%s'): the conversion is exact",
-			      full, ir_mod_name(r));
+			report(c, CHECK_ROUNDING, rs,
+			       "%s takes no rounding modifier ('%s'): the conversion is exact",
+			       full, ir_mod_name(r));
 			return;
 		}
 	} else if (df || af) {
@@ -1568,14 +1652,17 @@ static void cvt_check(struct ck *c, const struct ir_insn *in)
 		if (df ? !rflt : !rint) {
 			list_mods(l, sizeof l, want, 4);
 			if (r)
-				error(c, rs, "'%s' is not a rounding of %s (use %s)", ir_mod_name(r),
-				      full, l);
+				report(c, CHECK_ROUNDING, rs,
+				       "'%s' is not a rounding of %s (use %s)", ir_mod_name(r),
+				       full, l);
 			else
-				error(c, rs, "%s requires a rounding modifier (%s)", full, l);
+				report(c, CHECK_ROUNDING, rs,
+				       "%s requires a rounding modifier (%s)", full, l);
 			return;
 		}
 	} else if (r) {
-		error(c, rs, "%s takes no rounding modifier ('%s')", full, ir_mod_name(r));
+		report(c, CHECK_ROUNDING, rs, "%s takes no rounding modifier ('%s')", full,
+		       ir_mod_name(r));
 		return;
 	}
 	for (unsigned i = 0; i < in->nmods; i++) {
@@ -1585,7 +1672,9 @@ static void cvt_check(struct ck *c, const struct ir_insn *in)
 			continue;
 		if (m == MOD_FTZ) {
 			if (d != MOD_F32 && a != MOD_F32) {
-				error(c, s, "'.ftz' on cvt needs an .f32 source or destination (%s)", full);
+				report(c, CHECK_CVT_FORM, s,
+				       "'.ftz' on cvt needs an .f32 source or destination (%s)",
+				       full);
 				return;
 			}
 		} else if (m == MOD_SAT) {
@@ -1594,17 +1683,19 @@ static void cvt_check(struct ck *c, const struct ir_insn *in)
 			bool grows = !df && !af && ir_type_size(d) >= ir_type_size(a) &&
 				     ir_type_is_signed(d) == ir_type_is_signed(a);
 			if (grows || d == MOD_BF16) {
-				error(c, s, "'.sat' does not apply to %s", full);
+				report(c, CHECK_CVT_FORM, s, "'.sat' does not apply to %s", full);
 				return;
 			}
 		} else if (m == MOD_RELU || m == MOD_SATFINITE) {
 			if ((d != MOD_F16 && d != MOD_BF16) || a != MOD_F32) {
-				error(c, s, "'%s' on cvt needs an .f16/.bf16 destination and an .f32 "
-				      "source", ir_mod_name(m));
+				report(c, CHECK_CVT_FORM, s,
+				       "'%s' on cvt needs an .f16/.bf16 destination and an .f32 "
+				       "source", ir_mod_name(m));
 				return;
 			}
 			if (m == MOD_RELU && has_mod(in, MOD_FTZ)) {
-				error(c, s, "'.relu' cannot be combined with '.ftz' on %s", full);
+				report(c, CHECK_CVT_FORM, s,
+				       "'.relu' cannot be combined with '.ftz' on %s", full);
 				return;
 			}
 			if (m == MOD_SATFINITE) {
@@ -1612,12 +1703,14 @@ static void cvt_check(struct ck *c, const struct ir_insn *in)
 					return;
 			}
 		} else {
-			error(c, s, "'%s' is not allowed on cvt", ir_mod_name(m));
+			report(c, CHECK_MOD_NOT_ALLOWED, s, "'%s' is not allowed on cvt",
+			       ir_mod_name(m));
 			return;
 		}
 	}
 	if (in->nopnds != 2) {
-		error(c, in->span, "%s takes 2 operands (has %u)", full, in->nopnds);
+		report(c, CHECK_OPND_COUNT, in->span, "%s takes 2 operands (has %u)", full,
+		       in->nopnds);
 		return;
 	}
 	cvt_operand(c, in, 0, d, full);
@@ -1631,18 +1724,20 @@ static void bra_check(struct ck *c, const struct ir_insn *in)
 {
 	for (unsigned i = 0; i < in->nmods; i++)
 		if (in->mods[i] != MOD_UNI) {
-			error(c, in->mod_spans[i], "bra takes only '.uni' (not '%s')",
-			      ir_mod_name(in->mods[i]));
+			report(c, CHECK_MOD_NOT_ALLOWED, in->mod_spans[i],
+			       "bra takes only '.uni' (not '%s')", ir_mod_name(in->mods[i]));
 			return;
 		}
 	if (in->nopnds != 1) {
-		error(c, in->span, "bra takes one operand, a label (has %u)", in->nopnds);
+		report(c, CHECK_OPND_COUNT, in->span, "bra takes one operand, a label (has %u)",
+		       in->nopnds);
 		return;
 	}
 	const struct ir_operand *o = &in->opnds[0];
 	if (o->kind != OPND_SYM || !o->ref.sym || o->ref.sym->kind != SYM_LABEL)
-		error(c, o->span, "the target of bra must be a label (use brx.idx to jump through "
-		      "a register)");
+		report(c, CHECK_BRANCH_FORM, o->span,
+		       "the target of bra must be a label (use brx.idx to jump through "
+		       "a register)");
 }
 
 /* brx.idx{.uni} index, tlist (ISA 9.7.12.2): an index, then a label declared by
@@ -1650,15 +1745,17 @@ static void bra_check(struct ck *c, const struct ir_insn *in)
 static void brx_check(struct ck *c, const struct ir_insn *in)
 {
 	if (in->nopnds != 2) {
-		error(c, in->span, "brx.idx takes two operands, an index and a .branchtargets "
-		      "label (has %u)", in->nopnds);
+		report(c, CHECK_OPND_COUNT, in->span,
+		       "brx.idx takes two operands, an index and a .branchtargets "
+		       "label (has %u)", in->nopnds);
 		return;
 	}
 	const struct ir_operand *t = &in->opnds[1];
 	bool ref = t->kind == OPND_SYM || t->kind == OPND_REG;
 	if (!ref || !t->ref.sym || t->ref.sym->kind != SYM_TARGETS)
-		error(c, t->span, "the second operand of brx.idx must be a label declared by "
-		      ".branchtargets");
+		report(c, CHECK_BRANCH_FORM, t->span,
+		       "the second operand of brx.idx must be a label declared by "
+		       ".branchtargets");
 }
 
 /* The state-space word of an instruction and its index, or MOD_NONE. */
@@ -1688,12 +1785,13 @@ static void noarg_check(struct ck *c, const struct ir_insn *in)
 	const char *name = ir_op_name(in->op);
 	for (unsigned i = 0; i < in->nmods; i++)
 		if (!(in->op == OP_RET && in->mods[i] == MOD_UNI)) {
-			error(c, in->mod_spans[i], "'%s' is not valid on %s", ir_mod_name(in->mods[i]),
-			      name);
+			report(c, CHECK_MOD_NOT_ALLOWED, in->mod_spans[i],
+			       "'%s' is not valid on %s", ir_mod_name(in->mods[i]), name);
 			return;
 		}
 	if (in->nopnds)
-		error(c, in->span, "%s takes no operands (has %u)", name, in->nopnds);
+		report(c, CHECK_OPND_COUNT, in->span, "%s takes no operands (has %u)", name,
+		       in->nopnds);
 }
 
 /* cvta{.to}.space.size d, a (ISA 9.7.9.19): a state space is mandatory, the size is .u32 or
@@ -1704,7 +1802,8 @@ static void cvta_check(struct ck *c, const struct ir_insn *in)
 	int sat;
 	enum ir_mod space = space_of(in, &sat);
 	if (space == MOD_NONE) {
-		error(c, in->op_span, "cvta needs a state space (such as '.global' or '.shared')");
+		report(c, CHECK_MOD_MISSING, in->op_span,
+		       "cvta needs a state space (such as '.global' or '.shared')");
 		return;
 	}
 	enum ir_mod ty = MOD_NONE;
@@ -1713,19 +1812,20 @@ static void cvta_check(struct ck *c, const struct ir_insn *in)
 		if (ir_mod_kind(m) != MK_TYPE)
 			continue;
 		if (m != MOD_U32 && m != MOD_U64) {
-			error(c, in->mod_spans[i], "cvta takes '.u64' (or '.u32'), not '%s'",
-			      ir_mod_name(m));
+			report(c, CHECK_INSN_TYPE, in->mod_spans[i],
+			       "cvta takes '.u64' (or '.u32'), not '%s'", ir_mod_name(m));
 			return;
 		}
 		ty = m;
 		if (ir_type_size(m) == 4 && c->m->address_size != 32) {
-			error(c, in->mod_spans[i], "cvta%s: 32-bit address conversion is not supported "
-			      "by ptxas 13.0 (use .u64)", ir_mod_name(m));
+			report(c, CHECK_INSN_TYPE, in->mod_spans[i],
+			       "cvta%s: 32-bit address conversion is not supported "
+			       "by ptxas 13.0 (use .u64)", ir_mod_name(m));
 			return;
 		}
 	}
 	if (ty == MOD_NONE) {
-		error(c, in->op_span, "cvta needs a type ('.u64')");
+		report(c, CHECK_INSN_TYPE, in->op_span, "cvta needs a type ('.u64')");
 		return;
 	}
 	if (in->nopnds != 2)
@@ -1733,17 +1833,19 @@ static void cvta_check(struct ck *c, const struct ir_insn *in)
 	for (unsigned i = 0; i < 2; i++) {
 		const struct ir_operand *o = &in->opnds[i];
 		if (o->kind == OPND_REG && !is_sreg(o) && !is_int_reg(o, ir_type_size(ty)))
-			error(c, o->span, "operand %u of cvta%s must be a %d-bit integer register", i + 1,
-			      ir_mod_name(ty), ir_type_size(ty) * 8);
+			report(c, CHECK_OPND_TYPE, o->span,
+			       "operand %u of cvta%s must be a %d-bit integer register", i + 1,
+			       ir_mod_name(ty), ir_type_size(ty) * 8);
 	}
 	const struct ir_operand *a = &in->opnds[1];
 	if (a->kind == OPND_ADDR && a->addr.base)
 		a = a->addr.base;
 	if (a->kind == OPND_SYM && a->ref.sym && a->ref.sym->kind == SYM_VAR &&
 	    !same_space(a->ref.sym->space, space))
-		error(c, a->span, "'%.*s' is in %s memory, not %s: the address does not match "
-		      "cvta%s", (int)a->ref.sym->name_len, a->ref.sym->name,
-		      ir_mod_name(a->ref.sym->space), ir_mod_name(space), ir_mod_name(space));
+		report(c, CHECK_ADDRESS, a->span,
+		       "'%.*s' is in %s memory, not %s: the address does not match " "cvta%s",
+		       (int)a->ref.sym->name_len, a->ref.sym->name, ir_mod_name(a->ref.sym->space),
+		       ir_mod_name(space), ir_mod_name(space));
 }
 
 /* isspacep.space p, a (ISA 9.7.9.20): a state space and no type; p is a predicate;
@@ -1753,20 +1855,21 @@ static void isspacep_check(struct ck *c, const struct ir_insn *in)
 	int sat;
 	enum ir_mod space = space_of(in, &sat);
 	if (space == MOD_NONE) {
-		error(c, in->op_span, "isspacep needs a state space (such as '.global')");
+		report(c, CHECK_MOD_MISSING, in->op_span,
+		       "isspacep needs a state space (such as '.global')");
 		return;
 	}
 	if (space == MOD_PARAM_ENTRY)
 		need(c, in->mod_spans[sat], 83, 0, "'.param::entry' on isspacep");
 	for (unsigned i = 0; i < in->nmods; i++)
 		if (ir_mod_kind(in->mods[i]) == MK_TYPE) {
-			error(c, in->mod_spans[i], "isspacep takes no type ('%s')",
-			      ir_mod_name(in->mods[i]));
+			report(c, CHECK_INSN_TYPE, in->mod_spans[i],
+			       "isspacep takes no type ('%s')", ir_mod_name(in->mods[i]));
 			return;
 		}
 	if (in->nopnds >= 1 && (!is_pred_reg(&in->opnds[0]) || in->opnds[0].neg))
-		error(c, in->opnds[0].span, "the destination of isspacep must be a predicate "
-		      "register");
+		report(c, CHECK_OPND_KIND, in->opnds[0].span,
+		       "the destination of isspacep must be a predicate " "register");
 }
 
 /* A barrier-number or thread-count operand: a 32-bit integer register or a constant,
@@ -1777,16 +1880,18 @@ static void bar_operand(struct ck *c, const struct ir_insn *in, const struct ir_
 	const char *name = ir_op_name(in->op);
 	if (o->kind == OPND_IMM) {
 		if (!count && (o->imm < 0 || o->imm > 15))
-			error(c, o->span, "barrier number %" PRId64 " of %s is outside [0, 15]", o->imm,
-			      name);
+			report(c, CHECK_BARRIER_FORM, o->span,
+			       "barrier number %" PRId64 " of %s is outside [0, 15]", o->imm, name);
 		else if (count && (o->imm <= 0 || o->imm % 32))
-			error(c, o->span, "thread count %" PRId64 " of %s must be a positive multiple "
-			      "of the warp size (32)", o->imm, name);
+			report(c, CHECK_BARRIER_FORM, o->span,
+			       "thread count %" PRId64 " of %s must be a positive multiple "
+			       "of the warp size (32)", o->imm, name);
 		return;
 	}
 	if (!is_sreg(o) && !is_int_reg(o, 4))
-		error(c, o->span, "the %s of %s must be a 32-bit integer register or a constant",
-		      count ? "thread count" : "barrier number", name);
+		report(c, CHECK_OPND_KIND, o->span,
+		       "the %s of %s must be a 32-bit integer register or a constant",
+		       count ? "thread count" : "barrier number", name);
 }
 
 /* bar{.cta}.sync/.arrive/.red, barrier{.cta}.*, bar.warp.sync (ISA 9.7.13.1, .13.2):
@@ -1798,19 +1903,22 @@ static void bar_check(struct ck *c, const struct ir_insn *in)
 	unsigned n = in->nopnds;
 	if (in->op == OP_BAR_WARP_SYNC) {
 		if (n != 1) {
-			error(c, in->span, "bar.warp.sync takes one operand, a member mask (has %u)", n);
+			report(c, CHECK_OPND_COUNT, in->span,
+			       "bar.warp.sync takes one operand, a member mask (has %u)", n);
 			return;
 		}
 		if (in->opnds[0].kind != OPND_IMM && !is_int_reg(&in->opnds[0], 4))
-			error(c, in->opnds[0].span, "the member mask of bar.warp.sync must be a 32-bit "
-			      "integer register or a constant");
+			report(c, CHECK_OPND_KIND, in->opnds[0].span,
+			       "the member mask of bar.warp.sync must be a 32-bit "
+			       "integer register or a constant");
 		return;
 	}
 	bool bar = in->op == OP_BAR_SYNC || in->op == OP_BAR_ARRIVE || in->op == OP_BAR_RED;
 	for (unsigned i = 0; i < in->nmods; i++)
 		if (bar && in->mods[i] == MOD_ALIGNED) {
-			error(c, in->mod_spans[i], "'.aligned' is not valid on %s (bar is always "
-			      "aligned; barrier%s takes it)", name, name + 3);
+			report(c, CHECK_MOD_NOT_ALLOWED, in->mod_spans[i],
+			       "'.aligned' is not valid on %s (bar is always "
+			       "aligned; barrier%s takes it)", name, name + 3);
 			return;
 		}
 	if (in->op == OP_BAR_RED || in->op == OP_BARRIER_RED) {
@@ -1818,21 +1926,25 @@ static void bar_check(struct ck *c, const struct ir_insn *in)
 		enum ir_mod want = popc ? MOD_U32 : MOD_PRED;
 		for (unsigned i = 0; i < in->nmods; i++)
 			if (ir_mod_kind(in->mods[i]) == MK_TYPE && in->mods[i] != want) {
-				error(c, in->mod_spans[i], "%s%s needs '%s', not '%s'", name,
-				      popc ? ".popc" : ".and/.or", ir_mod_name(want),
-				      ir_mod_name(in->mods[i]));
+				report(c, CHECK_BARRIER_FORM, in->mod_spans[i],
+				       "%s%s needs '%s', not '%s'", name,
+				       popc ? ".popc" : ".and/.or", ir_mod_name(want),
+				       ir_mod_name(in->mods[i]));
 				return;
 			}
 		if (n < 3 || n > 4) {
-			error(c, in->span, "%s takes 3 or 4 operands (has %u)", name, n);
+			report(c, CHECK_OPND_COUNT, in->span, "%s takes 3 or 4 operands (has %u)",
+			       name, n);
 			return;
 		}
 		const struct ir_operand *d = &in->opnds[0], *p = &in->opnds[n - 1];
 		if (popc ? !is_int_reg(d, 4) : !is_pred_reg(d))
-			error(c, d->span, "the destination of %s must be a %s register", name,
-			      popc ? "32-bit integer" : "predicate");
+			report(c, CHECK_OPND_KIND, d->span,
+			       "the destination of %s must be a %s register", name,
+			       popc ? "32-bit integer" : "predicate");
 		if (!is_pred_reg(p))
-			error(c, p->span, "the last operand of %s must be a predicate register", name);
+			report(c, CHECK_OPND_KIND, p->span,
+			       "the last operand of %s must be a predicate register", name);
 		bar_operand(c, in, &in->opnds[1], false);
 		if (n == 4)
 			bar_operand(c, in, &in->opnds[2], true);
@@ -1841,8 +1953,10 @@ static void bar_check(struct ck *c, const struct ir_insn *in)
 	bool arrive = in->op == OP_BAR_ARRIVE || in->op == OP_BARRIER_ARRIVE;
 	unsigned lo = arrive ? 2 : 1;
 	if (n < lo || n > 2) {
-		error(c, in->span, arrive ? "%s takes 2 operands, a barrier and a thread count (has "
-		      "%u)" : "%s takes 1 or 2 operands, a barrier and a thread count (has %u)", name, n);
+		report(c, CHECK_OPND_COUNT, in->span,
+		       arrive ? "%s takes 2 operands, a barrier and a thread count (has %u)"
+			      : "%s takes 1 or 2 operands, a barrier and a thread count (has %u)",
+		       name, n);
 		return;
 	}
 	bar_operand(c, in, &in->opnds[0], false);
@@ -1854,7 +1968,8 @@ static void bar_check(struct ck *c, const struct ir_insn *in)
 static void cp_async_addr(struct ck *c, const struct ir_operand *o, int n, bool shared)
 {
 	if (o->kind != OPND_ADDR) {
-		error(c, o->span, "operand %d of cp.async must be an address in brackets", n);
+		report(c, CHECK_OPND_KIND, o->span,
+		       "operand %d of cp.async must be an address in brackets", n);
 		return;
 	}
 	const struct ir_operand *b = o->addr.base;
@@ -1864,9 +1979,10 @@ static void cp_async_addr(struct ck *c, const struct ir_operand *o, int n, bool 
 	bool ok = shared ? y->space == MOD_SHARED || y->space == MOD_SHARED_CTA
 			 : y->space == MOD_GLOBAL;
 	if (!ok)
-		error(c, b->span, "'%.*s' is in %s memory: the %s of cp.async must be in %s",
-		      (int)y->name_len, y->name, ir_mod_name(y->space),
-		      shared ? "destination" : "source", shared ? ".shared" : ".global");
+		report(c, CHECK_CP_ASYNC_FORM, b->span,
+		       "'%.*s' is in %s memory: the %s of cp.async must be in %s", (int)y->name_len,
+		       y->name, ir_mod_name(y->space), shared ? "destination" : "source",
+		       shared ? ".shared" : ".global");
 }
 
 /* cp.async.ca/.cg.shared{::cta}.global [dst], [src], cp-size {, src-size | ignore-src}
@@ -1876,7 +1992,7 @@ static void cp_async_check(struct ck *c, const struct ir_insn *in)
 {
 	bool cg = has_mod(in, MOD_CG), hint = has_mod(in, MOD_L2_CACHE_HINT);
 	if (!cg && !has_mod(in, MOD_CA)) {
-		error(c, in->op_span, "cp.async needs '.ca' or '.cg'");
+		report(c, CHECK_MOD_MISSING, in->op_span, "cp.async needs '.ca' or '.cg'");
 		return;
 	}
 	enum ir_mod sp[3] = {MOD_NONE, MOD_NONE, MOD_NONE};
@@ -1893,36 +2009,42 @@ static void cp_async_check(struct ck *c, const struct ir_insn *in)
 		}
 	}
 	if (nsp != 2 || (sp[0] != MOD_SHARED && sp[0] != MOD_SHARED_CTA) || sp[1] != MOD_GLOBAL) {
-		error(c, at >= 0 ? in->mod_spans[at] : in->op_span, "cp.async copies from .global to "
-		      ".shared: write its state spaces as '.shared.global'");
+		report(c, CHECK_CP_ASYNC_FORM, at >= 0 ? in->mod_spans[at] : in->op_span,
+		       "cp.async copies from .global to "
+		       ".shared: write its state spaces as '.shared.global'");
 		return;
 	}
 	unsigned lo = 3 + hint, hi = 4 + hint;
 	if (in->nopnds < lo || in->nopnds > hi) {
-		error(c, in->span, "cp.async%s takes %u or %u operands (has %u)",
-		      hint ? ".L2::cache_hint" : "", lo, hi, in->nopnds);
+		report(c, CHECK_OPND_COUNT, in->span, "cp.async%s takes %u or %u operands (has %u)",
+		       hint ? ".L2::cache_hint" : "", lo, hi, in->nopnds);
 		return;
 	}
 	cp_async_addr(c, &in->opnds[0], 1, true);
 	cp_async_addr(c, &in->opnds[1], 2, false);
 	const struct ir_operand *o = &in->opnds[2];
 	if (o->kind != OPND_IMM) {
-		error(c, o->span, "the cp-size of cp.async must be a constant (4, 8 or 16)");
+		report(c, CHECK_OPND_KIND, o->span,
+		       "the cp-size of cp.async must be a constant (4, 8 or 16)");
 		return;
 	}
 	int64_t v = o->imm;
 	if (cg && v != 16)
-		error(c, o->span, "cp.async.cg copies 16 bytes (cp-size is %" PRId64 ")", v);
+		report(c, CHECK_CP_ASYNC_FORM, o->span,
+		       "cp.async.cg copies 16 bytes (cp-size is %" PRId64 ")", v);
 	else if (!cg && v != 4 && v != 8 && v != 16)
-		error(c, o->span, "cp.async cp-size must be 4, 8 or 16 (is %" PRId64 ")", v);
+		report(c, CHECK_CP_ASYNC_FORM, o->span,
+		       "cp.async cp-size must be 4, 8 or 16 (is %" PRId64 ")", v);
 	if (in->nopnds == hi) {
 		const struct ir_operand *s = &in->opnds[3];
 		if (s->kind == OPND_IMM && (s->imm < 0 || s->imm > v))
-			error(c, s->span, "cp.async src-size %" PRId64 " is outside [0, cp-size %"
-			      PRId64 "]", s->imm, v);
+			report(c, CHECK_CP_ASYNC_FORM, s->span,
+			       "cp.async src-size %" PRId64 " is outside [0, cp-size %" PRId64 "]",
+			       s->imm, v);
 		else if (s->kind != OPND_IMM && !is_int_reg(s, 4) && !is_pred_reg(s))
-			error(c, s->span, "the src-size of cp.async must be a 32-bit integer (or an "
-			      "ignore-src predicate)");
+			report(c, CHECK_OPND_KIND, s->span,
+			       "the src-size of cp.async must be a 32-bit integer (or an "
+			       "ignore-src predicate)");
 	}
 }
 
@@ -1937,15 +2059,17 @@ static bool atom_mods_check(struct ck *c, const struct ir_insn *in)
 		struct src_span s = in->mod_spans[i];
 		if (ir_mod_kind(m) == MK_SPACE && m != MOD_GLOBAL && m != MOD_SHARED &&
 		    m != MOD_SHARED_CTA && m != MOD_SHARED_CLUSTER) {
-			error(c, s, "%s works on .global or .shared memory, not '%s'", name,
-			      ir_mod_name(m));
+			report(c, CHECK_MOD_NOT_ALLOWED, s,
+			       "%s works on .global or .shared memory, not '%s'", name,
+			       ir_mod_name(m));
 			ok = false;
 		} else if (in->op == OP_RED && (m == MOD_CAS || m == MOD_EXCH)) {
-			error(c, s, "red has no '%s' (it returns nothing; use atom%s)", ir_mod_name(m),
-			      ir_mod_name(m));
+			report(c, CHECK_MOD_NOT_ALLOWED, s,
+			       "red has no '%s' (it returns nothing; use atom%s)", ir_mod_name(m),
+			       ir_mod_name(m));
 			ok = false;
 		} else if (m == MOD_SAT) {
-			error(c, s, "'.sat' is not valid on %s", name);
+			report(c, CHECK_MOD_NOT_ALLOWED, s, "'.sat' is not valid on %s", name);
 			ok = false;
 		} else if (ir_mod_kind(m) == MK_VEC) {
 			ok &= need(c, s, 0, 90, "%s with a vector type ('%s')", name, ir_mod_name(m));
@@ -1980,7 +2104,8 @@ static void atom_check(struct ck *c, const struct ir_insn *in)
 				aop = in->mods[i];
 	}
 	if (aop == MOD_NONE || ty == MOD_NONE) {
-		error(c, in->op_span, "%s needs an operation (such as '.add') and a type", name);
+		report(c, CHECK_MOD_MISSING, in->op_span,
+		       "%s needs an operation (such as '.add') and a type", name);
 		return;
 	}
 	bool typed_ok = false;
@@ -1990,19 +2115,19 @@ static void atom_check(struct ck *c, const struct ir_insn *in)
 					    ty == MOD_BF16X2))
 		typed_ok = has_mod(in, MOD_NOFTZ);
 	if (!typed_ok) {
-		error(c, in->mod_spans[at], "%s%s does not take '%s'", name, ir_mod_name(aop),
-		      ir_mod_name(ty));
+		report(c, CHECK_INSN_TYPE, in->mod_spans[at], "%s%s does not take '%s'", name,
+		       ir_mod_name(aop), ir_mod_name(ty));
 		return;
 	}
 	if (in->nopnds != want) {
-		error(c, in->span, "%s%s takes %u operands (has %u)", name, cas ? ".cas" : "", want,
-		      in->nopnds);
+		report(c, CHECK_OPND_COUNT, in->span, "%s%s takes %u operands (has %u)", name,
+		       cas ? ".cas" : "", want, in->nopnds);
 		return;
 	}
 	unsigned ai = in->op == OP_ATOM ? 1 : 0;
 	if (in->opnds[ai].kind != OPND_ADDR)
-		error(c, in->opnds[ai].span, "operand %u of %s must be an address in brackets",
-		      ai + 1, name);
+		report(c, CHECK_OPND_KIND, in->opnds[ai].span,
+		       "operand %u of %s must be an address in brackets", ai + 1, name);
 	/* data operands: registers of the type's width (.b128: .b128 registers), constants of
 	 * its kind */
 	char what[48];
@@ -2015,12 +2140,13 @@ static void atom_check(struct ck *c, const struct ir_insn *in)
 		if (o->kind == OPND_REG && r != MOD_NONE &&
 		    (ty == MOD_B128 ? r != MOD_B128 : r == MOD_PRED ||
 		     ir_type_size(r) != ir_type_size(ty)))
-			error(c, o->span, "operand %u of %s is a %d-bit register; expected %d bits",
-			      i + 1, what, r == MOD_PRED ? 1 : ir_type_size(r) * 8,
-			      ir_type_size(ty) * 8);
+			report(c, CHECK_OPND_TYPE, o->span,
+			       "operand %u of %s is a %d-bit register; expected %d bits", i + 1,
+			       what, r == MOD_PRED ? 1 : ir_type_size(r) * 8, ir_type_size(ty) * 8);
 		else if (o->kind == OPND_IMM && (is_float_type(ty) || ty == MOD_B128))
-			error(c, o->span, "operand %u of %s is an integer constant; expected %s", i + 1,
-			      what, ty == MOD_B128 ? "a .b128 register" : "a floating-point value");
+			report(c, CHECK_OPND_KIND, o->span,
+			       "operand %u of %s is an integer constant; expected %s", i + 1, what,
+			       ty == MOD_B128 ? "a .b128 register" : "a floating-point value");
 	}
 }
 
@@ -2046,8 +2172,8 @@ static void async_value(struct ck *c, const struct ir_operand *o, enum ir_mod ty
 {
 	bool ok = false;
 	if (is_sreg(o)) {
-		error(c, o->span, "a special register cannot be an operand of %s (read it with "
-		      "mov)", what);
+		report(c, CHECK_SREG, o->span,
+		       "a special register cannot be an operand of %s (read it with " "mov)", what);
 		return;
 	}
 	if (o->kind == OPND_REG) {
@@ -2056,7 +2182,8 @@ static void async_value(struct ck *c, const struct ir_operand *o, enum ir_mod ty
 		     (reg_fits(r, ty) || (in_vec && is_float_type(ty) && is_int_type(r) &&
 					 ir_type_size(r) == ir_type_size(ty)));
 		if (!ok && r != MOD_NONE && !o->neg) {
-			error(c, o->span, "%s cannot store a %s register", what, ir_mod_name(r));
+			report(c, CHECK_OPND_TYPE, o->span, "%s cannot store a %s register", what,
+			       ir_mod_name(r));
 			return;
 		}
 	} else if (o->kind == OPND_IMM) {
@@ -2066,8 +2193,8 @@ static void async_value(struct ck *c, const struct ir_operand *o, enum ir_mod ty
 		     (ty == MOD_B32 && o->fimm.is_f32) || (ty == MOD_B64 && !o->fimm.is_f32);
 	}
 	if (!ok)
-		error(c, o->span, "the value of %s must be %s or a constant of its type", what,
-		      type_words(ty));
+		report(c, CHECK_OPND_TYPE, o->span,
+		       "the value of %s must be %s or a constant of its type", what, type_words(ty));
 }
 
 static bool red_async_takes(enum ir_mod op, enum ir_mod ty)
@@ -2089,19 +2216,22 @@ static void async_values(struct ck *c, const struct ir_insn *in, enum ir_mod ty,
 		o = &o->vec.elems[0];   /* { %r2 }: a scalar, as in ld/st */
 	int got = o->kind == OPND_VEC ? (int)o->vec.n : 1;
 	if (got > 1 && in->nopnds == 2) {
-		error(c, o->span, "a vector value of st.async needs the mbarrier operand");
+		report(c, CHECK_ASYNC_STORE_FORM, o->span,
+		       "a vector value of st.async needs the mbarrier operand");
 		return;
 	}
 	bool lax = o->kind != OPND_VEC ||
 		   (n == 1 && ir_type_size(ty) == 4 && (got == 2 || got == 4));
 	if (got != n && !lax) {
-		error(c, o->span, "%s needs %s (has %d)", what, n == 1 ? "one value"
-		      : n == 2 ? "a vector of 2 values" : "a vector of 4 values", got);
+		report(c, CHECK_ASYNC_STORE_FORM, o->span, "%s needs %s (has %d)", what,
+		       n == 1 ? "one value" : n == 2 ? "a vector of 2 values" : "a vector of 4 values",
+		       got);
 		return;
 	}
 	if (got != n)
-		warning(c, o->span, "%s stores %d value%s, but the operand has %d (ptxas accepts "
-			"it; ptxi cannot run it)", what, n, n == 1 ? "" : "s", got);
+		report(c, CHECK_MANUAL_FORM, o->span,
+		       "%s stores %d value%s, but the operand has %d (ptxas accepts "
+		       "it; ptxi cannot run it)", what, n, n == 1 ? "" : "s", got);
 	if (got == 1)
 		async_value(c, o, ty, false, what);
 	for (int k = 0; got > 1 && k < got; k++)
@@ -2116,18 +2246,21 @@ static void async_store_warnings(struct ck *c, const struct ir_insn *in, const s
 {
 	enum ir_mod space = ms->by_group[G_SPACE];
 	if (in->nopnds == 2 || ms->at[G_COMPLETION] < 0)
-		warning(c, in->span, "%s without %s is not a form of the manual (ptxas accepts it; "
-			"ptxi cannot run it)", what, in->nopnds == 2 ? "an mbarrier operand"
-			: "'.mbarrier::complete_tx::bytes'");
+		report(c, CHECK_MANUAL_FORM, in->span,
+		       "%s without %s is not a form of the manual (ptxas accepts it; "
+		       "ptxi cannot run it)", what,
+		       in->nopnds == 2 ? "an mbarrier operand" : "'.mbarrier::complete_tx::bytes'");
 	if (in->op != OP_ST_ASYNC)
 		return;
 	if (space == MOD_SHARED || space == MOD_SHARED_CTA)
-		warning(c, mod_span(in, ms, G_SPACE), "'%s' on st.async: the manual allows only "
-			"'.shared::cluster' (ptxas accepts it; ptxi reads the addresses as "
-			"shared::cluster ones)", ir_mod_name(space));
+		report(c, CHECK_MANUAL_FORM, mod_span(in, ms, G_SPACE),
+		       "'%s' on st.async: the manual allows only "
+		       "'.shared::cluster' (ptxas accepts it; ptxi reads the addresses as "
+		       "shared::cluster ones)", ir_mod_name(space));
 	if (ms->by_group[G_SCOPE] == MOD_CLUSTER)
-		warning(c, mod_span(in, ms, G_SCOPE), "'.cluster' on st.async needs PTX ISA 8.7 "
-			"and sm_100 according to the manual (ptxas accepts it)");
+		report(c, CHECK_MANUAL_FORM, mod_span(in, ms, G_SCOPE),
+		       "'.cluster' on st.async needs PTX ISA 8.7 "
+		       "and sm_100 according to the manual (ptxas accepts it)");
 }
 
 /* st.async / red.async (ISA 9.7.9.12, 9.7.13.7), as ptxas 13.0 takes them: [a], b, [mbar]
@@ -2146,49 +2279,52 @@ static void async_store_check(struct ck *c, const struct ir_insn *in, const stru
 	if (ty == MOD_NONE)
 		return; /* check_mods reported it */
 	if (red && sem == MOD_NONE) {
-		error(c, in->op_span, "red.async needs the memory order and scope "
-		      "'.relaxed.cluster'");
+		report(c, CHECK_ASYNC_STORE_FORM, in->op_span,
+		       "red.async needs the memory order and scope " "'.relaxed.cluster'");
 		return;
 	}
 	if (red && scope == MOD_NONE) {
-		error(c, mod_span(in, ms, G_SEM), "'.relaxed' on red.async requires the scope "
-		      "'.cluster'");
+		report(c, CHECK_ASYNC_STORE_FORM, mod_span(in, ms, G_SEM),
+		       "'.relaxed' on red.async requires the scope " "'.cluster'");
 		return;
 	}
 	if (!red && sem != MOD_NONE && scope != MOD_NONE) {
-		error(c, mod_span(in, ms, G_SCOPE), "'.weak' cannot be combined with '.cluster' on "
-		      "st.async");
+		report(c, CHECK_ASYNC_STORE_FORM, mod_span(in, ms, G_SCOPE),
+		       "'.weak' cannot be combined with '.cluster' on " "st.async");
 		return;
 	}
 	if (scope != MOD_NONE && space != MOD_NONE && space != MOD_SHARED_CLUSTER) {
-		error(c, mod_span(in, ms, G_SPACE), "'.cluster' on st.async requires "
-		      "'.shared::cluster' (not '%s')", ir_mod_name(space));
+		report(c, CHECK_ASYNC_STORE_FORM, mod_span(in, ms, G_SPACE),
+		       "'.cluster' on st.async requires " "'.shared::cluster' (not '%s')",
+		       ir_mod_name(space));
 		return;
 	}
 	if (ms->at[G_COMPLETION] < 0 && (red || space == MOD_SHARED_CLUSTER || scope != MOD_NONE ||
 					 (space == MOD_NONE && in->nopnds == 3))) {
-		error(c, in->op_span, "%s needs the completion mechanism "
-		      "'.mbarrier::complete_tx::bytes'", name);
+		report(c, CHECK_ASYNC_STORE_FORM, in->op_span, "%s needs the completion mechanism "
+		       "'.mbarrier::complete_tx::bytes'", name);
 		return;
 	}
 	if (red && op == MOD_NONE) {
-		error(c, in->op_span, "red.async needs an operation (such as '.add')");
+		report(c, CHECK_ASYNC_STORE_FORM, in->op_span,
+		       "red.async needs an operation (such as '.add')");
 		return;
 	}
 	if (red && !red_async_takes(op, ty)) {
-		error(c, mod_span(in, ms, G_TYPE), "red.async%s does not take '%s'",
-		      ir_mod_name(op), ir_mod_name(ty));
+		report(c, CHECK_ASYNC_STORE_FORM, mod_span(in, ms, G_TYPE),
+		       "red.async%s does not take '%s'", ir_mod_name(op), ir_mod_name(ty));
 		return;
 	}
 	if (vec && (in->nopnds == 2 || n * ir_type_size(ty) > 16)) {
-		error(c, mod_span(in, ms, G_VEC), in->nopnds == 2 ? "'%s' on st.async needs the "
-		      "mbarrier operand" : "'%s%s' on st.async stores more than 16 bytes",
-		      ir_mod_name(vec), in->nopnds == 2 ? "" : ir_mod_name(ty));
+		report(c, CHECK_ASYNC_STORE_FORM, mod_span(in, ms, G_VEC),
+		       in->nopnds == 2 ? "'%s' on st.async needs the mbarrier operand"
+				       : "'%s%s' on st.async stores more than 16 bytes",
+		       ir_mod_name(vec), in->nopnds == 2 ? "" : ir_mod_name(ty));
 		return;
 	}
 	if (in->nopnds < 2 || in->nopnds > 3) {
-		error(c, in->span, "%s takes 3 operands, [a], b, [mbar] (has %u)", name,
-		      in->nopnds);
+		report(c, CHECK_OPND_COUNT, in->span,
+		       "%s takes 3 operands, [a], b, [mbar] (has %u)", name, in->nopnds);
 		return;
 	}
 	char what[64];
@@ -2223,19 +2359,22 @@ static bool policy_priorities(struct ck *c, const struct ir_insn *in)
 		if (!is_priority(m))
 			continue;
 		if (++n == 3) {
-			error(c, in->mod_spans[i], "%s takes at most two eviction priorities (a primary "
-			      "and a secondary one)", name);
+			report(c, CHECK_POLICY_FORM, in->mod_spans[i],
+			       "%s takes at most two eviction priorities (a primary "
+			       "and a secondary one)", name);
 			return false;
 		}
 		if (n == 2 && m != MOD_L2_EVICT_FIRST && m != MOD_L2_EVICT_UNCHANGED) {
-			error(c, in->mod_spans[i], "'%s' cannot be the secondary eviction priority of %s "
-			      "(only .L2::evict_first or .L2::evict_unchanged)", ir_mod_name(m), name);
+			report(c, CHECK_POLICY_FORM, in->mod_spans[i],
+			       "'%s' cannot be the secondary eviction priority of %s "
+			       "(only .L2::evict_first or .L2::evict_unchanged)", ir_mod_name(m),
+			       name);
 			return false;
 		}
 	}
 	if (!n)
-		error(c, in->op_span, "%s needs an eviction priority (such as '.L2::evict_last')",
-		      name);
+		report(c, CHECK_POLICY_FORM, in->op_span,
+		       "%s needs an eviction priority (such as '.L2::evict_last')", name);
 	return n > 0;
 }
 
@@ -2254,14 +2393,16 @@ static void policy_fraction(struct ck *c, const struct ir_operand *o)
 			f = (float)d;
 		}
 		if (!(f > 0.0f && f <= 1.0f))
-			error(c, o->span, "the fraction of createpolicy.fractional must be in (0.0, 1.0] "
-			      "(is %g)", (double)f);
+			report(c, CHECK_POLICY_FORM, o->span,
+			       "the fraction of createpolicy.fractional must be in (0.0, 1.0] "
+			       "(is %g)", (double)f);
 		return;
 	}
 	enum ir_mod r = reg_type(o);
 	if (is_sreg(o) || o->kind != OPND_REG || r == MOD_NONE || o->neg || !reg_fits(r, MOD_F32))
-		error(c, o->span, "the fraction of createpolicy.fractional must be an .f32 or .b32 "
-		      "register, or a floating-point constant");
+		report(c, CHECK_OPND_TYPE, o->span,
+		       "the fraction of createpolicy.fractional must be an .f32 or .b32 "
+		       "register, or a floating-point constant");
 }
 
 /* createpolicy.range's address: a .global one with .global, else generic (any variable);
@@ -2276,8 +2417,9 @@ static void policy_range(struct ck *c, const struct ir_insn *in, const struct mo
 	if (!(b && is_int_reg(b, 4)) && !(generic && var))
 		check_addr(c, in, o, 1, false, true);
 	if (p->kind == OPND_IMM && t->kind == OPND_IMM && (uint32_t)p->imm > (uint32_t)t->imm)
-		error(c, p->span, "the primary-size of createpolicy.range (%" PRIu32 ") exceeds its "
-		      "total-size (%" PRIu32 ")", (uint32_t)p->imm, (uint32_t)t->imm);
+		report(c, CHECK_POLICY_FORM, p->span,
+		       "the primary-size of createpolicy.range (%" PRIu32 ") exceeds its "
+		       "total-size (%" PRIu32 ")", (uint32_t)p->imm, (uint32_t)t->imm);
 }
 
 /* createpolicy (ISA 9.7.9.18), once the operand kinds of its CK_OPND row passed. */
@@ -2285,7 +2427,8 @@ static void policy_check(struct ck *c, const struct ir_insn *in, const struct mo
 {
 	if (in->op == OP_CREATEPOLICY_CVT) {
 		if (ms->by_group[G_OTHER] != MOD_L2)
-			error(c, in->op_span, "createpolicy.cvt needs the cache level '.L2'");
+			report(c, CHECK_MOD_MISSING, in->op_span,
+			       "createpolicy.cvt needs the cache level '.L2'");
 		return;
 	}
 	if (!policy_priorities(c, in))
@@ -2307,34 +2450,39 @@ static void space_match_check(struct ck *c, const struct ir_insn *in)
 	/* The address operand: first of st/red, second of ld/atom. */
 	unsigned ai = in->op == OP_ST || in->op == OP_RED ? 0 : 1;
 	if (in->nopnds > ai && in->opnds[ai].kind != OPND_ADDR) {
-		error(c, in->opnds[ai].span, "operand %u of %s must be an address in brackets",
-		      ai + 1, ir_op_name(in->op));
+		report(c, CHECK_OPND_KIND, in->opnds[ai].span,
+		       "operand %u of %s must be an address in brackets", ai + 1,
+		       ir_op_name(in->op));
 		return;
 	}
 	if (in->nopnds > ai && !in->opnds[ai].addr.base && space != MOD_LOCAL) {
-		error(c, in->opnds[ai].span, "%s%s cannot take an immediate address (only .local "
-		      "can)", ir_op_name(in->op), ir_mod_name(space));
+		report(c, CHECK_ADDRESS, in->opnds[ai].span,
+		       "%s%s cannot take an immediate address (only .local " "can)",
+		       ir_op_name(in->op), ir_mod_name(space));
 		return;
 	}
 	for (unsigned i = 0; i < in->nopnds; i++) {
 		const struct ir_operand *o = &in->opnds[i];
 		const struct ir_operand *b = o->kind == OPND_ADDR ? o->addr.base : NULL;
 		if (b && b->kind == OPND_SYM && b->ref.sym && b->ref.sym->kind != SYM_VAR) {
-			error(c, b->span, "'%.*s' is not a variable: an address operand names a "
-			      "variable or an integer register", (int)b->ref.sym->name_len,
-			      b->ref.sym->name);
+			report(c, CHECK_ADDRESS, b->span,
+			       "'%.*s' is not a variable: an address operand names a "
+			       "variable or an integer register", (int)b->ref.sym->name_len,
+			       b->ref.sym->name);
 			return;
 		}
 		if (b && b->kind == OPND_REG && !is_sreg(b) &&
 		    (!is_int_type(reg_type(b)) || ir_type_size(reg_type(b)) < 2)) {
-			error(c, b->span, "an address register must be an integer register");
+			report(c, CHECK_ADDRESS, b->span,
+			       "an address register must be an integer register");
 			return;
 		}
 		if (b && (space == MOD_NONE || space == MOD_GLOBAL) && is_int_reg(b, 4) &&
 		    c->m->address_size != 32) {
 			/* ptxas: 32-bit generic addressing is not supported (any target) */
-			error(c, b->span, "a generic address needs a 64-bit register in a 64-bit "
-			      "module (or write a state space such as '.shared')");
+			report(c, CHECK_ADDRESS, b->span,
+			       "a generic address needs a 64-bit register in a 64-bit "
+			       "module (or write a state space such as '.shared')");
 			return;
 		}
 	}
@@ -2354,9 +2502,10 @@ static void space_match_check(struct ck *c, const struct ir_insn *in)
 			       space == MOD_PARAM_FUNC;
 		if ((shared_v && shared_i) || vs == space || (param_i && vs == MOD_PARAM))
 			continue;
-		error(c, o->addr.base->span, "'%.*s' is in %s memory, not %s: the address does not "
-		      "match %s%s", (int)y->name_len, y->name, ir_mod_name(vs), ir_mod_name(space),
-		      ir_op_name(in->op), ir_mod_name(space));
+		report(c, CHECK_ADDRESS, o->addr.base->span,
+		       "'%.*s' is in %s memory, not %s: the address does not " "match %s%s",
+		       (int)y->name_len, y->name, ir_mod_name(vs), ir_mod_name(space),
+		       ir_op_name(in->op), ir_mod_name(space));
 	}
 }
 
@@ -2377,7 +2526,8 @@ static bool ldst_mods_check(struct ck *c, const struct ir_insn *in)
 		if (k == MK_TYPE)
 			type = m;
 		if (in->op == OP_ST && m == MOD_CONST) {
-			error(c, in->mod_spans[i], "st cannot write '.const' memory (it is read-only)");
+			report(c, CHECK_MOD_NOT_ALLOWED, in->mod_spans[i],
+			       "st cannot write '.const' memory (it is read-only)");
 			return false;
 		}
 		if (k != MK_SEM && k != MK_SCOPE && k != MK_CACHE)
@@ -2386,8 +2536,8 @@ static bool ldst_mods_check(struct ck *c, const struct ir_insn *in)
 		while (r < n && !(memmods[r].op == in->op && memmods[r].mod == m))
 			r++;
 		if (r == n) {
-			error(c, in->mod_spans[i], "'%s' is not a valid qualifier for %s", ir_mod_name(m),
-			      name);
+			report(c, CHECK_MOD_NOT_ALLOWED, in->mod_spans[i],
+			       "'%s' is not a valid qualifier for %s", ir_mod_name(m), name);
 			continue;
 		}
 		need(c, in->mod_spans[i], memmods[r].ptx, memmods[r].sm, "'%s' on %s", ir_mod_name(m),
@@ -2404,26 +2554,30 @@ static bool ldst_mods_check(struct ck *c, const struct ir_insn *in)
 	}
 	enum ir_mod sm_ = sem >= 0 ? in->mods[sem] : MOD_NONE;
 	if (sem >= 0 && sm_ != MOD_VOLATILE && scope < 0)
-		error(c, in->mod_spans[sem], "'%s' on %s requires a scope ('.cta', '.cluster', '.gpu' "
-		      "or '.sys')", ir_mod_name(sm_), name);
+		report(c, CHECK_MEMORY_ORDER, in->mod_spans[sem],
+		       "'%s' on %s requires a scope ('.cta', '.cluster', '.gpu' " "or '.sys')",
+		       ir_mod_name(sm_), name);
 	if (scope >= 0 && (sem < 0 || sm_ == MOD_VOLATILE))
-		error(c, in->mod_spans[scope], "scope '%s' on %s needs '.relaxed' or %s",
-		      ir_mod_name(in->mods[scope]), name, in->op == OP_LD ? "'.acquire'" : "'.release'");
+		report(c, CHECK_MEMORY_ORDER, in->mod_spans[scope],
+		       "scope '%s' on %s needs '.relaxed' or %s", ir_mod_name(in->mods[scope]),
+		       name, in->op == OP_LD ? "'.acquire'" : "'.release'");
 	if (nc >= 0 && sem >= 0)
-		error(c, in->mod_spans[nc], "'.nc' cannot be combined with '%s' (non-coherent loads are "
-		      "weak)", ir_mod_name(sm_));
+		report(c, CHECK_MEMORY_ORDER, in->mod_spans[nc],
+		       "'.nc' cannot be combined with '%s' (non-coherent loads are " "weak)",
+		       ir_mod_name(sm_));
 	if (evict >= 0 && !((vec == 8 && ir_type_size(type) == 4) ||
 			    (vec == 4 && ir_type_size(type) == 8)))
-		error(c, in->mod_spans[evict], "'%s' on %s needs a 256-bit vector ('.v8.b32' or "
-		      "'.v4.b64')", ir_mod_name(in->mods[evict]), name);
+		report(c, CHECK_MEMORY_ORDER, in->mod_spans[evict],
+		       "'%s' on %s needs a 256-bit vector ('.v8.b32' or " "'.v4.b64')",
+		       ir_mod_name(in->mods[evict]), name);
 	unsigned want = 2u + has_mod(in, MOD_L2_CACHE_HINT);
 	if (in->nopnds != want) {
 		if (in->nopnds == 3)
-			error(c, in->opnds[2].span, "a cache-policy operand needs '.L2::cache_hint' on %s",
-			      name);
+			report(c, CHECK_MEMORY_ORDER, in->opnds[2].span,
+			       "a cache-policy operand needs '.L2::cache_hint' on %s", name);
 		else
-			error(c, in->span, "%s%s takes %u operands (has %u)", name,
-			      want == 3 ? ".L2::cache_hint" : "", want, in->nopnds);
+			report(c, CHECK_OPND_COUNT, in->span, "%s%s takes %u operands (has %u)",
+			       name, want == 3 ? ".L2::cache_hint" : "", want, in->nopnds);
 	}
 	return true;
 }
@@ -2441,8 +2595,9 @@ static bool ldst_elem(struct ck *c, const struct ir_insn *in, const struct ir_op
 			  (bt ? ir_type_size(r) >= ir_type_size(t) ||
 				(t == MOD_B8 && ir_type_size(r) >= 2) : reg_fits_wide(r, t));
 		if (!ok)
-			error(c, o->span, "%s cannot %s a %s register as %s", what,
-			      load ? "load into" : "store from", ir_mod_name(r), ir_mod_name(t));
+			report(c, CHECK_OPND_TYPE, o->span, "%s cannot %s a %s register as %s",
+			       what, load ? "load into" : "store from", ir_mod_name(r),
+			       ir_mod_name(t));
 		return ok;
 	}
 	if (o->kind == OPND_SINK && load)
@@ -2453,8 +2608,8 @@ static bool ldst_elem(struct ck *c, const struct ir_insn *in, const struct ir_op
 	    (t == MOD_F32 || t == MOD_F64 || (t == MOD_B32 && o->fimm.is_f32) ||
 	     (t == MOD_B64 && !o->fimm.is_f32)))
 		return true;
-	error(c, o->span, "the data operand of %s must be a register%s", what,
-	      load ? " (or '_' in a vector)" : " or a constant of its type");
+	report(c, CHECK_OPND_KIND, o->span, "the data operand of %s must be a register%s", what,
+	       load ? " (or '_' in a vector)" : " or a constant of its type");
 	(void)in;
 	return false;
 }
@@ -2471,19 +2626,22 @@ static void ldst_data_check(struct ck *c, const struct ir_insn *in)
 		if (ir_mod_kind(m) != MK_TYPE)
 			continue;
 		if (t != MOD_NONE) {
-			error(c, in->mod_spans[i], "%s takes one type ('%s' and '%s')",
-			      ir_op_name(in->op), ir_mod_name(t), ir_mod_name(m));
+			report(c, CHECK_INSN_TYPE, in->mod_spans[i],
+			       "%s takes one type ('%s' and '%s')", ir_op_name(in->op),
+			       ir_mod_name(t), ir_mod_name(m));
 			return;
 		}
 		t = m;
 		if (m == MOD_PRED || (is_float_type(m) && m != MOD_F32 && m != MOD_F64)) {
-			error(c, in->mod_spans[i], "'%s' is not a valid type for %s", ir_mod_name(m),
-			      ir_op_name(in->op));
+			report(c, CHECK_INSN_TYPE, in->mod_spans[i],
+			       "'%s' is not a valid type for %s", ir_mod_name(m),
+			       ir_op_name(in->op));
 			return;
 		}
 	}
 	if (t == MOD_NONE) {
-		error(c, in->op_span, "%s needs a type (such as '.u32')", ir_op_name(in->op));
+		report(c, CHECK_INSN_TYPE, in->op_span, "%s needs a type (such as '.u32')",
+		       ir_op_name(in->op));
 		return;
 	}
 	if (in->nopnds < 2 || in->nopnds > 3)
@@ -2494,30 +2652,34 @@ static void ldst_data_check(struct ck *c, const struct ir_insn *in)
 	if (t == MOD_B128) {
 		/* ptxas 13.0: a .b128 register (PTX 8.3), or an integer constant stored */
 		if (nvec == 1 && reg_type(o) != MOD_B128 && (load || o->kind != OPND_IMM))
-			error(c, o->span, "the data operand of %s must be a .b128 register%s", what,
-			      load ? "" : " or an integer constant");
+			report(c, CHECK_OPND_TYPE, o->span,
+			       "the data operand of %s must be a .b128 register%s", what,
+			       load ? "" : " or an integer constant");
 		return;
 	}
 	if (nvec == 1 && o->kind == OPND_VEC && o->vec.n == 1)
 		o = &o->vec.elems[0];   /* { %r2 }: Triton's spelling of a scalar */
 	if (nvec == 1) {
 		if (o->kind == OPND_SINK && load)
-			error(c, o->span, "%s cannot discard the loaded value ('_')", what);
+			report(c, CHECK_OPND_KIND, o->span,
+			       "%s cannot discard the loaded value ('_')", what);
 		else
 			ldst_elem(c, in, o, t, load, what);
 		return;
 	}
 	if (o->kind != OPND_VEC) {
-		error(c, o->span, "%s.v%d needs a vector of %d registers", what, nvec, nvec);
+		report(c, CHECK_OPND_TYPE, o->span, "%s.v%d needs a vector of %d registers", what,
+		       nvec, nvec);
 		return;
 	}
 	if ((int)o->vec.n != nvec) {
-		error(c, o->span, "%s.v%d needs %d elements (has %u)", what, nvec, nvec, o->vec.n);
+		report(c, CHECK_OPND_TYPE, o->span, "%s.v%d needs %d elements (has %u)", what, nvec,
+		       nvec, o->vec.n);
 		return;
 	}
 	if (nvec * ir_type_size(t) > 16) {
-		error(c, o->span, "%s.v%d moves %d bytes; at most 16", what, nvec,
-		      nvec * ir_type_size(t));
+		report(c, CHECK_OPND_TYPE, o->span, "%s.v%d moves %d bytes; at most 16", what, nvec,
+		       nvec * ir_type_size(t));
 		return;
 	}
 	/* ptxas 13.0 checks vector elements by width only (an .f32 register passes for .u32) */
@@ -2540,17 +2702,18 @@ static bool check_sreg_use(struct ck *c, const struct ir_insn *in, const struct 
 	if (in->op != OP_MOV && in->op != OP_CVT) {
 		if (c->ops[in->op].known)
 			return true;    /* the operand kinds report it */
-		error(c, o->span, "special register '%.*s' cannot be an operand of %s (read it with "
-		      "mov)", name_len, y->name, ir_op_name(in->op));
+		report(c, CHECK_SREG, o->span,
+		       "special register '%.*s' cannot be an operand of %s (read it with " "mov)",
+		       name_len, y->name, ir_op_name(in->op));
 		return false;
 	}
 	if (sreg_shape[id] == SR_V4 && o->ref.comp < 0) {
-		error(c, o->span, "'%.*s' is a vector: read one component (.x, .y or .z)", name_len,
-		      y->name);
+		report(c, CHECK_SREG, o->span,
+		       "'%.*s' is a vector: read one component (.x, .y or .z)", name_len, y->name);
 		return false;
 	}
 	if (sreg_shape[id] != SR_V4 && o->ref.comp >= 0) {
-		error(c, o->span, "'%.*s' has no components", name_len, y->name);
+		report(c, CHECK_SREG, o->span, "'%.*s' has no components", name_len, y->name);
 		return false;
 	}
 	if (in->op == OP_MOV) {
@@ -2565,9 +2728,12 @@ static bool check_sreg_use(struct ck *c, const struct ir_insn *in, const struct 
 		bool ok = sreg_shape[id] == SR_PRED ? t == MOD_PRED
 			  : is_int_type(t) && (ir_type_size(t) == sreg_size[id] || legacy16);
 		if (t != MOD_NONE && !ok) {
-			error(c, o->span, "'%.*s' is %s: mov%s cannot read it", name_len, y->name,
-			      sreg_shape[id] == SR_PRED ? "a predicate"
-			      : sreg_size[id] == 8 ? "64 bits wide" : "32 bits wide", ir_mod_name(t));
+			report(c, CHECK_SREG, o->span, "'%.*s' is %s: mov%s cannot read it",
+			       name_len, y->name,
+			       sreg_shape[id] == SR_PRED ? "a predicate"
+			       : sreg_size[id] == 8      ? "64 bits wide"
+							 : "32 bits wide",
+			       ir_mod_name(t));
 			return false;
 		}
 	}
@@ -2604,10 +2770,11 @@ static void vector_destination_check(struct ck *c, const struct ir_insn *in)
 			const struct ir_operand *a = &v->vec.elems[k], *b = &v->vec.elems[i];
 			if (a->kind == OPND_REG && b->kind == OPND_REG && a->ref.sym == b->ref.sym &&
 			    a->ref.index == b->ref.index && a->ref.comp == b->ref.comp) {
-				warning(c, b->span, "the vector destination of %s names '%.*s' twice: "
-					"the manual leaves the result undefined (ptxas accepts it)",
-					ir_op_name(in->op), (int)b->span.len,
-					c->m->file->text + b->span.off);
+				report(c, CHECK_VEC_DEST_TWICE, b->span,
+				       "the vector destination of %s names '%.*s' twice: "
+				       "the manual leaves the result undefined (ptxas accepts it)",
+				       ir_op_name(in->op), (int)b->span.len,
+				       c->m->file->text + b->span.off);
 				return;
 			}
 		}
@@ -2620,9 +2787,9 @@ static bool unmodelled(struct ck *c, const struct ir_insn *in)
 		return false;
 	if (!c->noted[in->op]) {
 		c->noted[in->op] = true;
-		diag_report(c->m->diag, DIAG_NOTE, c->m->file, in->op_span,
-			    "ptxi does not model %s: it is checked no further than its syntax, and "
-			    "'ptxi run' stops where one is executed", ir_op_name(in->op));
+		report(c, CHECK_UNMODELLED, in->op_span,
+		       "ptxi does not model %s: it is checked no further than its syntax, and "
+		       "'ptxi run' stops where one is executed", ir_op_name(in->op));
 	}
 	return true;
 }
@@ -2634,8 +2801,9 @@ static void call_check(struct ck *c, const struct ir_insn *in)
 		const struct ir_operand *o = &in->opnds[i];
 		const struct ir_sym *y = o->kind == OPND_SYM ? o->ref.sym : NULL;
 		if (y && y->kind == SYM_FUNC && y->func && y->func->is_entry)
-			error(c, o->span, "'%.*s' is a kernel (.entry): call needs a .func",
-			      (int)y->name_len, y->name);
+			report(c, CHECK_BRANCH_FORM, o->span,
+			       "'%.*s' is a kernel (.entry): call needs a .func", (int)y->name_len,
+			       y->name);
 	}
 }
 
@@ -2664,8 +2832,8 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 	}
 	/* @p: the guard is a predicate register (ISA 9.7.1) */
 	if (in->has_guard && !is_sreg(&in->guard) && !is_pred_reg(&in->guard))
-		error(c, in->guard.span, "the guard of %s must be a predicate register",
-		      ir_op_name(in->op));
+		report(c, CHECK_OPND_KIND, in->guard.span,
+		       "the guard of %s must be a predicate register", ir_op_name(in->op));
 	const struct ck_oprule *r = &c->ops[in->op];
 	if (!r->known) {
 		if (c->alu[in->op].n)
@@ -2736,11 +2904,13 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 	if (r->has_opnds) {
 		if (in->nopnds < r->min || in->nopnds > r->max) {
 			if (r->min == r->max)
-				error(c, in->span, "%s takes %u operand%s (has %u)", name, r->min,
-				      r->min == 1 ? "" : "s", in->nopnds);
+				report(c, CHECK_OPND_COUNT, in->span,
+				       "%s takes %u operand%s (has %u)", name, r->min,
+				       r->min == 1 ? "" : "s", in->nopnds);
 			else
-				error(c, in->span, "%s takes %u to %u operands (has %u)", name, r->min,
-				      r->max, in->nopnds);
+				report(c, CHECK_OPND_COUNT, in->span,
+				       "%s takes %u to %u operands (has %u)", name, r->min, r->max,
+				       in->nopnds);
 			return;
 		}
 		for (unsigned i = 0; i < in->nopnds && i < 6; i++) {
@@ -2767,8 +2937,10 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 	case OP_MBAR_INIT:
 		if (in->nopnds == 2 && in->opnds[1].kind == OPND_IMM &&
 		    (in->opnds[1].imm < 1 || in->opnds[1].imm > 1048575))
-			warning(c, in->opnds[1].span, "mbarrier.init count %" PRId64 " is outside "
-				"[1, 2^20-1] (undefined behaviour; ptxas accepts it)", in->opnds[1].imm);
+			report(c, CHECK_MBAR_COUNT, in->opnds[1].span,
+			       "mbarrier.init count %" PRId64 " is outside "
+			       "[1, 2^20-1] (undefined behaviour; ptxas accepts it)",
+			       in->opnds[1].imm);
 		break;
 	default:
 		break;
@@ -2781,8 +2953,9 @@ static void check_header(struct ck *c)
 	struct ir_module *m = c->m;
 	struct src_span vs = m->version_span, ts = m->target_span; /* where the parser saw them */
 	if (c->ver > 90) {
-		error(c, vs, "PTX ISA %u.%u is not supported (the newest is 9.0, as in ptxas 13.0)",
-		      c->ver / 10, c->ver % 10);
+		report(c, CHECK_MODULE_HEADER, vs,
+		       "PTX ISA %u.%u is not supported (the newest is 9.0, as in ptxas 13.0)",
+		       c->ver / 10, c->ver % 10);
 		return;
 	}
 	if (!c->sm)
@@ -2793,8 +2966,9 @@ static void check_header(struct ck *c)
 			if (m->sm_arch_specific && c->sm == 90)
 				need_ptx = 80;
 			if (c->ver < need_ptx)
-				error(c, ts, "target %s needs PTX ISA %u.%u (module is %u.%u)",
-				      m->target, need_ptx / 10, need_ptx % 10, c->ver / 10, c->ver % 10);
+				report(c, CHECK_MODULE_HEADER, ts,
+				       "target %s needs PTX ISA %u.%u (module is %u.%u)", m->target,
+				       need_ptx / 10, need_ptx % 10, c->ver / 10, c->ver % 10);
 			return;
 		}
 }
@@ -2861,8 +3035,9 @@ static void kparam_check(struct ck *c, const struct ir_func *f)
 		return;
 	char n[32];
 	snprintf(n, sizeof n, "%llu", (unsigned long long)used);
-	error(c, f->span, "kernel '%s' has %s bytes of parameters; the limit is %u", f->sym->name,
-	      used == UINT64_MAX ? "2^64 or more" : n, PTX_MAX_KPARAM);
+	report(c, CHECK_KERNEL_PARAMS, f->span,
+	       "kernel '%s' has %s bytes of parameters; the limit is %u", f->sym->name,
+	       used == UINT64_MAX ? "2^64 or more" : n, PTX_MAX_KPARAM);
 }
 
 void check_func(struct ck *c, const struct ir_func *f)

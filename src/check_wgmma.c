@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "checks.h"
 #include "wgmma_form.h"
 
 struct wck {
@@ -17,14 +18,14 @@ struct wck {
 	int errors;
 };
 
-__attribute__((format(printf, 3, 4)))
-static void error(struct wck *c, struct src_span s, const char *fmt, ...)
+/* Report a break of static check k (checks.def), named "[name]". */
+__attribute__((format(printf, 4, 5)))
+static void error(struct wck *c, enum check_id k, struct src_span s, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	diag_vreport(c->m->diag, DIAG_ERROR, c->m->file, s, fmt, ap);
+	c->errors += check_vreport(c->m->diag, c->m->file, k, s, fmt, ap);
 	va_end(ap);
-	c->errors++;
 }
 
 static const struct ir_sym *reg_sym(const struct ir_operand *o)
@@ -40,17 +41,18 @@ static bool is_reg(const struct ir_operand *o, int bytes)
 	return y && y->type != MOD_PRED && ir_type_size(y->type) == bytes;
 }
 
-static void imm_operand(struct wck *c, unsigned i, const char *what, int64_t lo, int64_t hi,
-			bool only_ends)
+static void imm_operand(struct wck *c, enum check_id k, unsigned i, const char *what, int64_t lo,
+			int64_t hi, bool only_ends)
 {
 	const struct ir_operand *o = &c->in->opnds[i];
 	if (o->kind != OPND_IMM) {
-		error(c, o->span, "%s of %s must be an integer constant", what, ir_op_name(c->in->op));
+		error(c, CHECK_OPND_KIND, o->span, "%s of %s must be an integer constant", what,
+		      ir_op_name(c->in->op));
 		return;
 	}
 	bool ok = only_ends ? o->imm == lo || o->imm == hi : o->imm >= lo && o->imm <= hi;
 	if (!ok)
-		error(c, o->span, "%s of %s must be %s%lld %s %lld (is %lld)", what,
+		error(c, k, o->span, "%s of %s must be %s%lld %s %lld (is %lld)", what,
 		      ir_op_name(c->in->op), only_ends ? "" : "from ", (long long)lo,
 		      only_ends ? "or" : "to", (long long)hi, (long long)o->imm);
 }
@@ -63,7 +65,8 @@ static void mma_operands(struct wck *c, const struct wg_form *f)
 	bool half = f->a == WG_F16 || f->a == WG_BF16;
 	unsigned want = fl ? (half ? (f->a_regs ? 7 : 8) : 6) : 4;
 	if (in->nopnds != want) {
-		error(c, in->span, "wgmma.mma_async.%s.%s with A in %s takes %u operands (has %u)",
+		error(c, CHECK_OPND_COUNT, in->span,
+		      "wgmma.mma_async.%s.%s with A in %s takes %u operands (has %u)",
 		      wg_type_name(f->d), wg_type_name(f->a),
 		      f->a_regs ? "registers" : "shared memory", want, in->nopnds);
 		return;
@@ -71,44 +74,50 @@ static void mma_operands(struct wck *c, const struct wg_form *f)
 	const struct ir_operand *d = &in->opnds[0];
 	unsigned nd = wg_d_regs(f);
 	if (d->kind != OPND_VEC || d->vec.n != nd) {
-		error(c, d->span, "the accumulator of .m%un%uk%u.%s is a vector of %u registers", f->m,
-		      f->n, f->k, wg_type_name(f->d), nd);
+		error(c, CHECK_WGMMA_FORM, d->span,
+		      "the accumulator of .m%un%uk%u.%s is a vector of %u registers", f->m, f->n,
+		      f->k, wg_type_name(f->d), nd);
 		return;
 	}
 	for (unsigned i = 0; i < d->vec.n; i++)
 		if (!is_reg(&d->vec.elems[i], 4)) {
-			error(c, d->vec.elems[i].span, "accumulator registers of wgmma.mma_async are "
-			      "32-bit registers");
+			error(c, CHECK_WGMMA_FORM, d->vec.elems[i].span,
+			      "accumulator registers of wgmma.mma_async are " "32-bit registers");
 			return;
 		}
 	const struct ir_operand *a = &in->opnds[1];
 	if (f->a_regs) {
 		if (f->a == WG_B1)
-			error(c, a->span, "the b1 form of wgmma.mma_async reads A from shared memory "
+			error(c, CHECK_WGMMA_FORM, a->span,
+			      "the b1 form of wgmma.mma_async reads A from shared memory "
 			      "only (a descriptor)");
 		else if (a->vec.n != WG_A_REGS)
-			error(c, a->span, "A in registers is a vector of %u 32-bit registers", WG_A_REGS);
+			error(c, CHECK_WGMMA_FORM, a->span,
+			      "A in registers is a vector of %u 32-bit registers", WG_A_REGS);
 		else
 			for (unsigned i = 0; i < a->vec.n; i++)
 				if (!is_reg(&a->vec.elems[i], 4))
-					error(c, a->vec.elems[i].span, "A fragment registers are 32-bit "
-					      "registers");
+					error(c, CHECK_WGMMA_FORM, a->vec.elems[i].span,
+					      "A fragment registers are 32-bit " "registers");
 	} else if (!is_reg(a, 8) && a->kind != OPND_IMM) {
-		error(c, a->span, "the A descriptor is a 64-bit register or constant");
+		error(c, CHECK_WGMMA_FORM, a->span,
+		      "the A descriptor is a 64-bit register or constant");
 	}
 	const struct ir_operand *b = &in->opnds[2];
 	if (!is_reg(b, 8) && b->kind != OPND_IMM)
-		error(c, b->span, "the B descriptor is a 64-bit register or constant");
+		error(c, CHECK_WGMMA_FORM, b->span,
+		      "the B descriptor is a 64-bit register or constant");
 	const struct ir_operand *p = &in->opnds[3];
 	const struct ir_sym *py = reg_sym(p);
 	if (!(py && py->type == MOD_PRED) && p->kind != OPND_IMM)
-		error(c, p->span, "scale-d of wgmma.mma_async is a predicate");
+		error(c, CHECK_WGMMA_FORM, p->span, "scale-d of wgmma.mma_async is a predicate");
 	if (!fl)
 		return;
-	imm_operand(c, 4, "imm-scale-a", -1, 1, true);
-	imm_operand(c, 5, "imm-scale-b", -1, 1, true);
+	imm_operand(c, CHECK_WGMMA_FORM, 4, "imm-scale-a", -1, 1, true);
+	imm_operand(c, CHECK_WGMMA_FORM, 5, "imm-scale-b", -1, 1, true);
 	for (unsigned i = 6; i < want; i++)
-		imm_operand(c, i, i + 1 == want ? "imm-trans-b" : "imm-trans-a", 0, 1, false);
+		imm_operand(c, CHECK_WGMMA_FORM, i, i + 1 == want ? "imm-trans-b" : "imm-trans-a",
+			    0, 1, false);
 }
 
 static bool gates(struct wck *c)
@@ -116,12 +125,14 @@ static bool gates(struct wck *c)
 	unsigned ver = c->m->version_major * 10 + c->m->version_minor;
 	const char *name = ir_op_name(c->in->op);
 	if (ver < 80) {
-		error(c, c->in->op_span, "%s needs PTX ISA 8.0 (module is %u.%u)", name,
-		      c->m->version_major, c->m->version_minor);
+		error(c, CHECK_PTX_VERSION, c->in->op_span,
+		      "%s needs PTX ISA 8.0 (module is %u.%u)", name, c->m->version_major,
+		      c->m->version_minor);
 		return false;
 	}
 	if (c->m->sm && (c->m->sm != 90 || !c->m->sm_arch_specific)) {
-		error(c, c->in->op_span, "%s needs target sm_90a (target is %s)", name, c->m->target);
+		error(c, CHECK_SM_TARGET, c->in->op_span, "%s needs target sm_90a (target is %s)",
+		      name, c->m->target);
 		return false;
 	}
 	return true;
@@ -136,36 +147,41 @@ int check_wgmma(struct ir_module *m, const struct ir_insn *in)
 	char buf[200];
 	const char *e = wg_form_parse(m->file->text, in, &f, buf, sizeof buf);
 	if (e) {
-		error(&c, in->op_span, "%s", e);
+		error(&c, CHECK_WGMMA_FORM, in->op_span, "%s", e);
 		return c.errors;
 	}
 	switch (in->op) {
 	case OP_WGMMA_MMA_ASYNC:
 		if (f.sparse) /* valid PTX: accepted, and refused where it runs (load.c) */
-			diag_report(m->diag, DIAG_NOTE, m->file, in->op_span, "ptxi does not model "
-				    "the sparse wgmma.mma_async.sp: 'ptxi run' refuses it");
+			check_report(m->diag, m->file, CHECK_UNMODELLED, in->op_span,
+				     "ptxi does not "
+				     "model the sparse wgmma.mma_async.sp: 'ptxi run' refuses it");
 		else
 			mma_operands(&c, &f);
 		break;
 	case OP_WGMMA_WAIT_GROUP:
 		if (in->nopnds != 1)
-			error(&c, in->span, "wgmma.wait_group takes 1 operand (has %u)", in->nopnds);
+			error(&c, CHECK_OPND_COUNT, in->span,
+			      "wgmma.wait_group takes 1 operand (has %u)", in->nopnds);
 		else
-			imm_operand(&c, 0, "the group count", 0, 1 << 20, false);
+			imm_operand(&c, CHECK_OPND_VALUE, 0, "the group count", 0, 1 << 20, false);
 		break;
 	case OP_SETMAXNREG:
 		if (in->nopnds != 1) {
-			error(&c, in->span, "setmaxnreg takes 1 operand (has %u)", in->nopnds);
+			error(&c, CHECK_OPND_COUNT, in->span, "setmaxnreg takes 1 operand (has %u)",
+			      in->nopnds);
 			break;
 		}
-		imm_operand(&c, 0, "the register count", 24, 256, false);
+		imm_operand(&c, CHECK_SETMAXNREG, 0, "the register count", 24, 256, false);
 		if (in->opnds[0].kind == OPND_IMM && in->opnds[0].imm % 8)
-			error(&c, in->opnds[0].span, "the register count of setmaxnreg must be a "
+			error(&c, CHECK_SETMAXNREG, in->opnds[0].span,
+			      "the register count of setmaxnreg must be a "
 			      "multiple of 8 (is %lld)", (long long)in->opnds[0].imm);
 		break;
 	default: /* fence, commit_group */
 		if (in->nopnds)
-			error(&c, in->span, "%s takes no operands", ir_op_name(in->op));
+			error(&c, CHECK_OPND_COUNT, in->span, "%s takes no operands",
+			      ir_op_name(in->op));
 		break;
 	}
 	return c.errors;

@@ -53,7 +53,7 @@ static const struct command {
 	{"run", cmd_run, R, "ptxi run FILE.ptx [OPTION]...",
 	 "Launch a kernel of FILE.ptx on the interpreter and report every rule it breaks."},
 	{"explain", cmd_explain, E, "ptxi explain [TOPIC]",
-	 "What a concept, an instruction or a rule means, with a live sample; alone: the topics."},
+	 "What a concept, instruction, rule or static check means, shown live; alone: the topics."},
 	{"info", cmd_info, I, "ptxi info FILE.ptx",
 	 "The module's kernels, their parameters and launch requirements, and a ptxi run line "
 	 "for each."},
@@ -364,6 +364,10 @@ static int cmd_explain(const struct command *c, int argc, char **argv)
 {
 	if (argc == 1 && strcmp(argv[0], "--markdown") == 0) { /* docs/explain.md */
 		ptxi_explain_markdown(stdout);
+		return 0;
+	}
+	if (argc == 1 && strcmp(argv[0], "--static-markdown") == 0) { /* docs/static-checks.md */
+		ptxi_explain_static_markdown(stdout);
 		return 0;
 	}
 	const char *topic;

@@ -1,7 +1,8 @@
 /*
  * explain.c - `ptxi explain`: what a rule, an instruction or a concept means, with a live
- * run of a sample that shows the state change. Every text comes from topics.def and
- * rules.def, so explain, docs/explain.md and the rule help in reports cannot drift.
+ * run of a sample that shows the state change, or for a static check the check of its
+ * sample. Every text comes from topics.def, rules.def and checks.def, so explain,
+ * docs/explain.md, docs/static-checks.md and the rule help in reports cannot drift.
  */
 #include "explain.h"
 
@@ -10,16 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks.h"
 #include "ptxi/ptxi.h"
 #include "rules.h"
 
 #define WIDTH 88
 #define SAMPLE_DIR "ptx_samples/explain/"
+#define CHECKS_DIR "ptx_samples/checks/"
 
-enum topic_kind { TK_CONCEPT, TK_INSN, TK_RULE };
+enum topic_kind { TK_CONCEPT, TK_INSN, TK_RULE, TK_CHECK };
 
-static const char *const kind_name[] = {
-	[TK_CONCEPT] = "concept", [TK_INSN] = "instruction", [TK_RULE] = "run-time rule"};
+static const char *const kind_name[] = {[TK_CONCEPT] = "concept",
+					[TK_INSN] = "instruction",
+					[TK_RULE] = "run-time rule",
+					[TK_CHECK] = "static check"};
 
 enum sample_id {
 	NO_SAMPLE = -1,
@@ -92,10 +97,10 @@ static const struct {
 };
 #define NAPPLIES (sizeof applies / sizeof applies[0])
 
-/* A topic found by name: one of topics[] or a rule of rules.def. */
+/* A topic found by name: one of topics[], a rule of rules.def or a check of checks.def. */
 struct found {
 	enum topic_kind kind;
-	int index;              /* topic_id, or rule_id for TK_RULE */
+	int index;              /* topic_id, rule_id for TK_RULE, check_id for TK_CHECK */
 };
 
 static bool find_topic(const char *name, struct found *f)
@@ -110,7 +115,10 @@ static bool find_topic(const char *name, struct found *f)
 			*f = (struct found){TK_RULE, r};
 			return true;
 		}
-	return false;
+	int k = check_find(name);
+	if (k >= 0)
+		*f = (struct found){TK_CHECK, k};
+	return k >= 0;
 }
 
 /* ---- text output ------------------------------------------------------------------- */
@@ -139,6 +147,14 @@ static void wrap(FILE *out, const char *indent, const char *text)
 		fputc('\n', out);
 }
 
+/* The embedded text of sample s (keyed by its path under ptx_samples/), or NULL. */
+static const char *sample_text(int s)
+{
+	char key[128];
+	snprintf(key, sizeof key, "explain/%s", samples[s].file);
+	return explain_sample_text(key);
+}
+
 /* The command that runs sample s, as its first `// run:` line gives it. */
 void explain_sample_command(int s, char *buf, size_t size)
 {
@@ -163,7 +179,7 @@ static void collect(void *ctx, int level, const char *text)
  * Returns the exit status, or -1 when the sample is not embedded. */
 static int run_sample(int s, char **text)
 {
-	const char *src = explain_sample_text(samples[s].file);
+	const char *src = sample_text(s);
 	size_t len;
 	FILE *mem = open_memstream(text, &len);
 	if (!src || !mem) {
@@ -234,7 +250,7 @@ static void print_run(FILE *out, int s, const char *indent)
 	}
 	for (const char *p = text; *p;) {
 		size_t n = strcspn(p, "\n");
-		print_run_line(out, explain_sample_text(samples[s].file), p, n, indent);
+		print_run_line(out, sample_text(s), p, n, indent);
 		p += n + (p[n] == '\n');
 	}
 	free(text);
@@ -315,19 +331,111 @@ char *explain_rule_text(int r)
 	return text;
 }
 
+/* ---- static checks ------------------------------------------------------------------ */
+
+static const char *const check_level[] = {
+	[DIAG_ERROR] = "error", [DIAG_WARNING] = "warning", [DIAG_NOTE] = "note"};
+
+static const char *const check_effect[] = {
+	[DIAG_ERROR] = "ptxas rejects the module: 'ptxi check' and 'ptxi run' report it and exit "
+		       "with status 2, and nothing runs.",
+	[DIAG_WARNING] = "ptxas accepts the module: ptxi warns, the exit status does not change "
+			 "and 'ptxi run' runs it.",
+	[DIAG_NOTE] = "ptxi says so once per module; the exit status does not change."};
+
+/* ptx_samples/checks/NAME.ptx (ok: ptx_samples/checks/ok/NAME.ptx), or its embedding key. */
+static void check_sample(char *buf, size_t size, enum check_id k, bool ok, bool key)
+{
+	snprintf(buf, size, "%s%s%s.ptx", key ? "checks/" : CHECKS_DIR, ok ? "ok/" : "",
+		 check_info(k)->name);
+}
+
+/* `ptxi check` of an embedded sample, live: its diagnostics into out, then the status. */
+static void print_check(FILE *out, enum check_id k, bool ok, const char *indent)
+{
+	char key[128], path[128];
+	check_sample(key, sizeof key, k, ok, true);
+	check_sample(path, sizeof path, k, ok, false);
+	const char *src = explain_sample_text(key);
+	char *text = NULL;
+	size_t len;
+	FILE *mem = src ? open_memstream(&text, &len) : NULL;
+	if (!mem) {
+		fprintf(out, "%s(the sample is not built into this ptxi)\n", indent);
+		return;
+	}
+	ptxi_module *m = ptxi_module_load_string(path, src, collect, mem);
+	int st = m && ptxi_module_errors(m) == 0 ? PTXI_OK : PTXI_INVALID;
+	ptxi_module_free(m);
+	fclose(mem);
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		fprintf(out, "%s%.*s\n", indent, (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+	free(text);
+	fprintf(out, "%sexit status %d\n", indent, st);
+}
+
+/* `live`: check the samples now and show what ptxi says (SARIF's help leaves that out). */
+static void explain_check(FILE *out, enum check_id k, bool live)
+{
+	const struct check_info *ci = check_info(k);
+	char bad[128], ok[128];
+	check_sample(bad, sizeof bad, k, false, false);
+	check_sample(ok, sizeof ok, k, true, false);
+	fprintf(out, "%s - %s, %s (PTX ISA %s)\n\n", ci->name, kind_name[TK_CHECK],
+		check_level[ci->level], ci->section);
+	wrap(out, "  ", ci->text);
+	fprintf(out, "\nWhen it is broken:\n");
+	wrap(out, "  ", check_effect[ci->level]);
+	fprintf(out, "\nExample%s:\n  $ ptxi check %s\n", live ? ", checked live" : "", bad);
+	if (live)
+		print_check(out, k, false, "  ");
+	fprintf(out, "\nCorrected:\n  $ ptxi check %s\n", ok);
+	if (live)
+		print_check(out, k, true, "  ");
+}
+
+char *explain_check_text(int k)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem)
+		return NULL;
+	explain_check(mem, (enum check_id)k, false);
+	if (fclose(mem) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* The name of topic i of kind k: topics[], rules.def or checks.def. */
+static const char *topic_name(enum topic_kind k, int i)
+{
+	return k == TK_RULE ? rule_info(i)->name
+	       : k == TK_CHECK ? check_info(i)->name
+			       : topics[i].name;
+}
+
 static void list_topics(FILE *out)
 {
-	static const char *const heading[] = {
-		[TK_CONCEPT] = "Concepts", [TK_INSN] = "Instructions", [TK_RULE] = "Run-time rules"};
-	fputs("usage: ptxi explain TOPIC   (a concept, an instruction or a rule)\n", out);
-	for (int k = TK_CONCEPT; k <= TK_RULE; k++) {
+	static const char *const heading[] = {[TK_CONCEPT] = "Concepts",
+					      [TK_INSN] = "Instructions",
+					      [TK_RULE] = "Run-time rules",
+					      [TK_CHECK] = "Static checks"};
+	fputs("usage: ptxi explain TOPIC   (a concept, an instruction, a rule or a static check)\n",
+	      out);
+	for (int k = TK_CONCEPT; k <= TK_CHECK; k++) {
 		fprintf(out, "\n%s:\n", heading[k]);
 		int col = 0;
-		int n = k == TK_RULE ? RULE__COUNT : TOPIC__COUNT;
+		int n = k == TK_RULE ? RULE__COUNT : k == TK_CHECK ? CHECK__COUNT : TOPIC__COUNT;
 		for (int i = 0; i < n; i++) {
-			if (k != TK_RULE && topics[i].kind != (enum topic_kind)k)
+			if (k < TK_RULE && topics[i].kind != (enum topic_kind)k)
 				continue;
-			const char *name = k == TK_RULE ? rule_info(i)->name : topics[i].name;
+			const char *name = topic_name(k, i);
 			int len = (int)strlen(name);
 			if (col && col + 2 + len > WIDTH) {
 				fputc('\n', out);
@@ -344,8 +452,10 @@ static void suggest(FILE *out, const char *name)
 {
 	int shown = 0;
 	size_t n = strlen(name);
-	for (int i = 0; i < TOPIC__COUNT + RULE__COUNT && shown < 8; i++) {
-		const char *t = i < TOPIC__COUNT ? topics[i].name : rule_info(i - TOPIC__COUNT)->name;
+	for (int i = 0; i < TOPIC__COUNT + RULE__COUNT + CHECK__COUNT && shown < 8; i++) {
+		const char *t = i < TOPIC__COUNT		 ? topics[i].name
+				: i < TOPIC__COUNT + RULE__COUNT ? rule_info(i - TOPIC__COUNT)->name
+				: check_info(i - TOPIC__COUNT - RULE__COUNT)->name;
 		if (strcasestr(t, name) || (n >= 3 && strncasecmp(t, name, 3) == 0))
 			fprintf(out, "%s%s", shown++ ? ", " : " (did you mean: ", t);
 	}
@@ -368,6 +478,8 @@ int ptxi_explain(const char *topic, FILE *out, FILE *err)
 	}
 	if (f.kind == TK_RULE)
 		explain_rule(out, f.index);
+	else if (f.kind == TK_CHECK)
+		explain_check(out, f.index, true);
 	else
 		explain_topic(out, f.index);
 	return PTXI_OK;
@@ -408,7 +520,8 @@ void ptxi_explain_markdown(FILE *out)
 	      "Generated by `ptxi explain --markdown > docs/explain.md`; do not edit by hand (the\n"
 	      "texts live in `src/topics.def` and `src/rules.def`, and a test fails when this page\n"
 	      "is stale). `ptxi explain TOPIC` prints the same for one topic; the examples are run\n"
-	      "live from `ptx_samples/explain/`. Run-time rules are listed in [rules.md](rules.md).\n",
+	      "live from `ptx_samples/explain/`. Run-time rules are listed in [rules.md](rules.md),\n"
+	      "static checks in [static-checks.md](static-checks.md).\n",
 	      out);
 	static const char *const heading[] = {[TK_CONCEPT] = "Concepts",
 					      [TK_INSN] = "Instructions"};
@@ -418,6 +531,36 @@ void ptxi_explain_markdown(FILE *out)
 			if (topics[i].kind == (enum topic_kind)k)
 				md_topic(out, i);
 	}
+}
+
+/* ---- docs/static-checks.md (the catalogue between its markers) ------------------------- */
+
+/* A table cell: '|' escaped. */
+static void md_cell(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputs(*s == '|' ? "\\|" : (char[]){*s, 0}, out);
+}
+
+void ptxi_explain_static_markdown(FILE *out)
+{
+	fputs(STATIC_MD_BEGIN "\n"
+	      "<!-- Generated from src/checks.def by `ptxi explain --static-markdown` (make docs);\n"
+	      "     do not edit by hand: a test fails when this block is stale. -->\n\n"
+	      "| check | level | ISA § | what it says | breaks it | keeps it |\n"
+	      "|---|---|---|---|---|---|\n",
+	      out);
+	for (int k = 0; k < CHECK__COUNT; k++) {
+		const struct check_info *ci = check_info(k);
+		char bad[128], ok[128];
+		check_sample(bad, sizeof bad, k, false, false);
+		check_sample(ok, sizeof ok, k, true, false);
+		fprintf(out, "| `%s` | %s | %s | ", ci->name, check_level[ci->level], ci->section);
+		md_cell(out, ci->text);
+		fprintf(out, " | [`%s`](../%s) | [`%s`](../%s) |\n", bad + sizeof CHECKS_DIR - 1, bad,
+			ok + sizeof CHECKS_DIR - 1, ok);
+	}
+	fputs("\n" STATIC_MD_END "\n", out);
 }
 
 /* For tests: every sample's file name, and its command. */

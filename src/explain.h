@@ -7,7 +7,12 @@
 
 #include <stddef.h>
 
-/* The text of an embedded sample by file name ("phases.ptx"), or NULL. */
+/* The lines that delimit the generated catalogue in docs/static-checks.md. */
+#define STATIC_MD_BEGIN "<!-- BEGIN ptxi explain --static-markdown -->"
+#define STATIC_MD_END "<!-- END ptxi explain --static-markdown -->"
+
+/* The text of an embedded sample by its path under ptx_samples/ ("explain/phases.ptx"), or
+ * NULL. */
 const char *explain_sample_text(const char *file);
 
 /* Samples named in topics.def: how many, each one's file, and the command explain prints
@@ -16,6 +21,9 @@ unsigned explain_sample_count(void);
 /* What `ptxi explain RULE` prints for run-time rule r (enum rule_id), malloc'd; NULL if out
  * of memory. SARIF's rule help. */
 char *explain_rule_text(int r);
+/* What `ptxi explain CHECK` prints for static check k (enum check_id), without checking its
+ * samples live; malloc'd, NULL if out of memory. SARIF's rule help. */
+char *explain_check_text(int k);
 const char *explain_sample_file(unsigned s);
 void explain_sample_command(int s, char *buf, size_t size);
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks.h"
 #include "parse.h"
 
 /* ---- Tables ---------------------------------------------------------------------------- */
@@ -361,13 +362,14 @@ struct ir_func *ir_find_entry(struct ir_module *m, const char *name)
 
 /* ---- Parser helpers -------------------------------------------------------------------- */
 
-static void err(struct parser *p, struct src_span s, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void err(struct parser *p, struct src_span s, const char *fmt, ...)
+/* An error of the front end, named after the check it breaks (checks.def). */
+static void err(struct parser *p, enum check_id k, struct src_span s, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void err(struct parser *p, enum check_id k, struct src_span s, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	diag_vreport(p->d, DIAG_ERROR, p->file, s, fmt, ap);
+	check_vreport(p->d, p->file, k, s, fmt, ap);
 	va_end(ap);
 }
 
@@ -514,7 +516,8 @@ static bool parse_uint(struct parser *p, struct src_span s, uint64_t *out, bool 
 	for (; i < n; i++) {
 		int d = digit_val(t[i]);
 		if (d >= (int)base) {
-			err(p, s, "invalid integer constant '" NAME_FMT "'", NAME_ARG(t, s.len));
+			err(p, CHECK_CONST_EXPR, s, "invalid integer constant '" NAME_FMT "'",
+			    NAME_ARG(t, s.len));
 			return false;
 		}
 		if (v > (UINT64_MAX - (uint64_t)d) / base)
@@ -522,7 +525,8 @@ static bool parse_uint(struct parser *p, struct src_span s, uint64_t *out, bool 
 		v = v * base + (uint64_t)d;
 	}
 	if (overflow) {
-		err(p, s, "integer constant '" NAME_FMT "' is too large", NAME_ARG(t, s.len));
+		err(p, CHECK_CONST_EXPR, s, "integer constant '" NAME_FMT "' is too large",
+		    NAME_ARG(t, s.len));
 		return false;
 	}
 	*out = v;
@@ -537,7 +541,8 @@ static bool parse_u32(struct parser *p, struct src_span s, uint32_t *out)
 	if (!parse_uint(p, s, &v, NULL))
 		return false;
 	if (v > UINT32_MAX) {
-		err(p, s, "value '" NAME_FMT "' does not fit in 32 bits", NAME_ARG(txt(p, s), s.len));
+		err(p, CHECK_CONST_EXPR, s, "value '" NAME_FMT "' does not fit in 32 bits",
+		    NAME_ARG(txt(p, s), s.len));
 		return false;
 	}
 	*out = (uint32_t)v;
@@ -621,7 +626,8 @@ static struct pexpr e_comp(struct parser *p, struct src_span name, struct src_sp
 		}
 	}
 	if (k < 0 || e.o.kind != OPND_SYM) {
-		err(p, comp, "invalid vector component '" NAME_FMT "'", NAME_ARG(c, comp.len));
+		err(p, CHECK_SYNTAX, comp, "invalid vector component '" NAME_FMT "'",
+		    NAME_ARG(c, comp.len));
 		return e;
 	}
 	e.o.ref.comp = k;
@@ -682,7 +688,8 @@ static void set_addr(struct parser *p, struct pexpr *r, struct src_span all)
 	} else if (e.o.kind == OPND_ADDR && e.form == PF_ADDEXPR) {
 		r->o.addr = e.o.addr;
 	} else {
-		err(p, e.o.span, "invalid address: expected [name], [name+offset] or [constant]");
+		err(p, CHECK_SYNTAX, e.o.span,
+		    "invalid address: expected [name], [name+offset] or [constant]");
 		*r = bad_expr(all);
 	}
 }
@@ -694,11 +701,12 @@ static struct pexpr e_index(struct parser *p, struct src_span name, struct pexpr
 	struct pexpr i = *idx;
 	unparen(p, &i);
 	if (n.o.kind != OPND_SYM) {
-		err(p, name, "'" NAME_FMT "' cannot be indexed", NAME_ARG(txt(p, name), name.len));
+		err(p, CHECK_SYNTAX, name, "'" NAME_FMT "' cannot be indexed",
+		    NAME_ARG(txt(p, name), name.len));
 		return bad_expr(all);
 	}
 	if (i.o.kind != OPND_IMM) {
-		err(p, idx->o.span, "array index must be a constant expression");
+		err(p, CHECK_SYNTAX, idx->o.span, "array index must be a constant expression");
 		return bad_expr(all);
 	}
 	struct pexpr r = {.form = PF_BRACKET, .has = PH_BRACKET};
@@ -716,12 +724,13 @@ static struct pexpr e_call(struct parser *p, struct src_span fn, struct pexpr *a
 	struct pexpr a = *arg;
 	unparen(p, &a);
 	if (!(fn.len == 7 && memcmp(txt(p, fn), "generic", 7) == 0)) {
-		err(p, fn, "unknown function '" NAME_FMT "' in expression (only generic() exists)",
+		err(p, CHECK_CONST_EXPR, fn,
+		    "unknown function '" NAME_FMT "' in expression (only generic() exists)",
 		    NAME_ARG(txt(p, fn), fn.len));
 		return bad_expr(all);
 	}
 	if (a.o.kind != OPND_SYM || a.o.ref.comp != COMP_NONE || a.o.neg) {
-		err(p, arg->o.span, "generic() takes the name of a variable");
+		err(p, CHECK_SYNTAX, arg->o.span, "generic() takes the name of a variable");
 		return bad_expr(all);
 	}
 	a.o.ref.comp = COMP_GENERIC;
@@ -738,12 +747,13 @@ static struct pexpr e_cast(struct parser *p, struct src_span type, struct pexpr 
 	unparen(p, &e);
 	enum ir_mod t = ir_mod_lookup(txt(p, type), type.len);
 	if (t != MOD_S64 && t != MOD_U64) {
-		err(p, type, "invalid cast to '" NAME_FMT "' (only .s64 and .u64 exist)",
+		err(p, CHECK_CONST_EXPR, type,
+		    "invalid cast to '" NAME_FMT "' (only .s64 and .u64 exist)",
 		    NAME_ARG(txt(p, type), type.len));
 		return e;
 	}
 	if (e.o.kind != OPND_IMM) {
-		err(p, in->o.span, "a cast needs an integer constant expression");
+		err(p, CHECK_CONST_EXPR, in->o.span, "a cast needs an integer constant expression");
 		return bad_expr(all);
 	}
 	e.is_unsigned = t == MOD_U64;
@@ -788,7 +798,7 @@ static struct pexpr e_unary(struct parser *p, int op, struct pexpr *in, struct s
 		e.o.neg = !e.o.neg;
 		return e;
 	}
-	err(p, all, "invalid operand to unary '%s'", op_spelling(op));
+	err(p, CHECK_CONST_EXPR, all, "invalid operand to unary '%s'", op_spelling(op));
 	return bad_expr(all);
 }
 
@@ -806,7 +816,7 @@ static bool fold(struct parser *p, int op, struct pexpr *l, struct pexpr *r, str
 	case '/':
 	case '%':
 		if (b == 0) {
-			err(p, opspan, "division by zero in constant expression");
+			err(p, CHECK_CONST_EXPR, opspan, "division by zero in constant expression");
 			return false;
 		}
 		if (u)
@@ -819,7 +829,8 @@ static bool fold(struct parser *p, int op, struct pexpr *l, struct pexpr *r, str
 	case EOP_SHL:
 	case EOP_SHR:
 		if (b > 63) {
-			err(p, r->o.span, "shift count %" PRId64 " out of range", sb);
+			err(p, CHECK_CONST_EXPR, r->o.span, "shift count %" PRId64 " out of range",
+			    sb);
 			return false;
 		}
 		if (op == EOP_SHL)
@@ -894,10 +905,10 @@ static struct pexpr e_binary(struct parser *p, int op, struct pexpr *lin, struct
 	}
 	if (op == '-' && r.o.kind == OPND_IMM && lname) {
 		/* ptxas rejects [%rd1-8]: the offset is added, and may be negative. */
-		err(p, opspan, "invalid address '" NAME_FMT "-%" PRId64 "': write '" NAME_FMT
-			       "+-%" PRId64 "'",
-		    NAME_ARG(l.o.ref.name, l.o.ref.len), r.o.imm, NAME_ARG(l.o.ref.name, l.o.ref.len),
-		    r.o.imm);
+		err(p, CHECK_SYNTAX, opspan,
+		    "invalid address '" NAME_FMT "-%" PRId64 "': write '" NAME_FMT "+-%" PRId64 "'",
+		    NAME_ARG(l.o.ref.name, l.o.ref.len), r.o.imm,
+		    NAME_ARG(l.o.ref.name, l.o.ref.len), r.o.imm);
 		return addexpr(p, &l, (int64_t)(0 - (uint64_t)r.o.imm), all);
 	}
 	if (op == '|' && (lname || l.o.kind == OPND_SINK) && (rname || r.o.kind == OPND_SINK)) {
@@ -910,7 +921,7 @@ static struct pexpr e_binary(struct parser *p, int op, struct pexpr *lin, struct
 		d.o.vec.elems[1] = r.o;
 		return d;
 	}
-	err(p, opspan, "invalid operands to binary '%s'", op_spelling(op));
+	err(p, CHECK_CONST_EXPR, opspan, "invalid operands to binary '%s'", op_spelling(op));
 	return bad_expr(all);
 }
 
@@ -922,7 +933,7 @@ static struct pexpr e_cond(struct parser *p, struct pexpr *c, struct pexpr *t, s
 	unparen(p, &tt);
 	unparen(p, &ff);
 	if (cc.o.kind != OPND_IMM || tt.o.kind != OPND_IMM || ff.o.kind != OPND_IMM) {
-		err(p, all, "'?:' needs integer constant operands");
+		err(p, CHECK_CONST_EXPR, all, "'?:' needs integer constant operands");
 		return bad_expr(all);
 	}
 	struct pexpr r = cc.o.imm ? tt : ff;
@@ -1137,12 +1148,12 @@ void ir_version(struct parser *p, struct src_span num)
 			ok = t[i] >= '0' && t[i] <= '9', minor = minor * 10 + (uint32_t)(t[i] - '0');
 	}
 	if (!ok) {
-		err(p, num, "invalid .version '" NAME_FMT "' (expected major.minor)",
-		    NAME_ARG(t, num.len));
+		err(p, CHECK_MODULE_HEADER, num,
+		    "invalid .version '" NAME_FMT "' (expected major.minor)", NAME_ARG(t, num.len));
 		return;
 	}
 	if (p->m->version_major || p->m->version_minor) {
-		err(p, num, "duplicate .version directive");
+		err(p, CHECK_MODULE_HEADER, num, "duplicate .version directive");
 		return;
 	}
 	p->m->version_major = major;
@@ -1161,18 +1172,20 @@ void ir_header(struct parser *p, struct src_span at, enum header_state next)
 		if (h == HDR_NONE)
 			p->header = HDR_VERSION;
 		else if (!p->m->version_major && !p->m->version_minor)
-			err(p, at, "'.version' must be the first directive of the module");
+			err(p, CHECK_MODULE_HEADER, at,
+			    "'.version' must be the first directive of the module");
 		return; /* a second .version is reported by ir_version */
 	}
 	if (h == HDR_NONE)
-		err(p, at, "missing .version directive before %s (a module starts with .version, "
+		err(p, CHECK_MODULE_HEADER, at,
+		    "missing .version directive before %s (a module starts with .version, "
 		    "then .target)", what[next]);
 	else if (h == HDR_VERSION && next == HDR_ADDRESS_SIZE)
-		err(p, at, "missing .target directive before '.address_size'");
+		err(p, CHECK_MODULE_HEADER, at, "missing .target directive before '.address_size'");
 	else if (h == HDR_ADDRESS_SIZE && next == HDR_ADDRESS_SIZE)
-		err(p, at, "duplicate .address_size directive");
+		err(p, CHECK_MODULE_HEADER, at, "duplicate .address_size directive");
 	else if (h > next)
-		err(p, at, "%s must come before %s", what[next],
+		err(p, CHECK_MODULE_HEADER, at, "%s must come before %s", what[next],
 		    h == HDR_DONE ? "any declaration" : "'.address_size'");
 	if (h < next)
 		p->header = next;
@@ -1182,9 +1195,10 @@ void ir_header(struct parser *p, struct src_span at, enum header_state next)
 static void header_done(struct parser *p, struct src_span at)
 {
 	if (p->header == HDR_NONE)
-		err(p, at, "missing .version directive at the start of the module");
+		err(p, CHECK_MODULE_HEADER, at,
+		    "missing .version directive at the start of the module");
 	else if (p->header == HDR_VERSION)
-		err(p, at, "missing .target directive after .version");
+		err(p, CHECK_MODULE_HEADER, at, "missing .target directive after .version");
 	p->header = HDR_DONE;
 }
 
@@ -1202,7 +1216,8 @@ void ir_target(struct parser *p, struct src_span name)
 			sm = sm * 10 + (uint32_t)(t[i++] - '0');
 		bool ok = i > pre && (i == n || (i + 1 == n && (t[i] == 'a' || t[i] == 'f')));
 		if (!ok) {
-			err(p, name, "unknown target '" NAME_FMT "'", NAME_ARG(t, n));
+			err(p, CHECK_MODULE_HEADER, name, "unknown target '" NAME_FMT "'",
+			    NAME_ARG(t, n));
 			return;
 		}
 		if (!p->m->sm) {
@@ -1219,7 +1234,7 @@ void ir_target(struct parser *p, struct src_span name)
 	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
 		if (strlen(others[i]) == n && memcmp(others[i], t, n) == 0)
 			return;
-	err(p, name, "unknown target '" NAME_FMT "'", NAME_ARG(t, n));
+	err(p, CHECK_MODULE_HEADER, name, "unknown target '" NAME_FMT "'", NAME_ARG(t, n));
 }
 
 void ir_address_size(struct parser *p, struct src_span num)
@@ -1228,7 +1243,7 @@ void ir_address_size(struct parser *p, struct src_span num)
 	if (!parse_u32(p, num, &v))
 		return;
 	if (v != 32 && v != 64) {
-		err(p, num, "address size must be 32 or 64");
+		err(p, CHECK_MODULE_HEADER, num, "address size must be 32 or 64");
 		return;
 	}
 	p->m->address_size = v;
@@ -1319,14 +1334,16 @@ static void declspec_limits(struct parser *p, struct declspec *s)
 		return;
 	uint32_t ver = p->m->version_major * 10 + p->m->version_minor;
 	if (s->vec > 1 && s->type == MOD_PRED) {
-		err(p, s->span, "a predicate cannot be a vector: .pred declares scalar registers only");
+		err(p, CHECK_DECLARATION, s->span,
+		    "a predicate cannot be a vector: .pred declares scalar registers only");
 		s->bad = true;
 	} else if ((uint32_t)s->vec * (uint32_t)ir_type_size(s->type) > 16) {
-		err(p, s->span, "vector type of %u bits: at most 128 are allowed",
+		err(p, CHECK_DECLARATION, s->span,
+		    "vector type of %u bits: at most 128 are allowed",
 		    (uint32_t)s->vec * (uint32_t)ir_type_size(s->type) * 8);
 		s->bad = true;
 	} else if (s->type == MOD_B128 && ver < 83) {
-		err(p, s->span, "type .b128 needs PTX ISA 8.3 (module is %u.%u)",
+		err(p, CHECK_PTX_VERSION, s->span, "type .b128 needs PTX ISA 8.3 (module is %u.%u)",
 		    p->m->version_major, p->m->version_minor);
 		s->bad = true;
 	}
@@ -1353,10 +1370,11 @@ struct declspec *ir_declspec(struct parser *p, unsigned linkage, struct src_span
 			if (!parse_u32(p, num, &a)) {
 				s->bad = true;
 			} else if (a == 0 || (a & (a - 1))) {
-				err(p, num, "alignment %" PRIu32 " is not a power of two", a);
+				err(p, CHECK_DECLARATION, num,
+				    "alignment %" PRIu32 " is not a power of two", a);
 				s->bad = true;
 			} else if (s->type && !s->is_ptr) {
-				err(p, w, "'.align' must come before the type");
+				err(p, CHECK_DECLARATION, w, "'.align' must come before the type");
 				s->bad = true;
 			} else {
 				s->align = a;
@@ -1368,22 +1386,24 @@ struct declspec *ir_declspec(struct parser *p, unsigned linkage, struct src_span
 		if (m && k == MK_TYPE && !s->type) {
 			s->type = m;
 		} else if (m && k == MK_TYPE) {
-			err(p, w, "more than one type in declaration");
+			err(p, CHECK_DECLARATION, w, "more than one type in declaration");
 			s->bad = true;
 		} else if (m && k == MK_VEC && s->vec == 1 && !s->type) {
 			s->vec = ir_mod_arg(m);
 		} else if (m && k == MK_SPACE && s->is_ptr && !s->ptr_space) {
 			s->ptr_space = m;
 		} else if (m) {
-			err(p, w, "unexpected '" NAME_FMT "' in declaration", NAME_ARG(t, w.len));
+			err(p, CHECK_DECLARATION, w, "unexpected '" NAME_FMT "' in declaration",
+			    NAME_ARG(t, w.len));
 			s->bad = true;
 		} else {
-			err(p, w, "unknown modifier '" NAME_FMT "' in declaration", NAME_ARG(t, w.len));
+			err(p, CHECK_DECLARATION, w,
+			    "unknown modifier '" NAME_FMT "' in declaration", NAME_ARG(t, w.len));
 			s->bad = true;
 		}
 	}
 	if (!s->type && !s->bad) {
-		err(p, space, "declaration has no type");
+		err(p, CHECK_DECLARATION, space, "declaration has no type");
 		s->bad = true;
 	}
 	declspec_limits(p, s);
@@ -1403,7 +1423,8 @@ struct dims *ir_dims_add(struct parser *p, struct dims *d, uint32_t n, struct sr
 	p->nex = n;
 	unparen(p, &e);
 	if (e.o.kind != OPND_IMM || (!e.is_unsigned && e.o.imm < 0)) {
-		err(p, s, "array dimension must be a non-negative integer constant");
+		err(p, CHECK_DECLARATION, s,
+		    "array dimension must be a non-negative integer constant");
 		d->bad = true;
 		return d;
 	}
@@ -1411,7 +1432,7 @@ struct dims *ir_dims_add(struct parser *p, struct dims *d, uint32_t n, struct sr
 	if (d->unsized && !d->is_array) {
 		d->nelem = v;
 	} else if (d->nelem && v > (uint64_t)INT64_MAX / d->nelem) {
-		err(p, s, "array is too large");
+		err(p, CHECK_DECLARATION, s, "array is too large");
 		d->bad = true;
 	} else {
 		d->nelem *= v;
@@ -1423,7 +1444,7 @@ struct dims *ir_dims_add(struct parser *p, struct dims *d, uint32_t n, struct sr
 struct dims *ir_dims_unsized(struct parser *p, struct dims *d, struct src_span s)
 {
 	if (d->is_array || d->unsized) {
-		err(p, s, "only the first array dimension may be empty");
+		err(p, CHECK_DECLARATION, s, "only the first array dimension may be empty");
 		d->bad = true;
 		return d;
 	}
@@ -1462,7 +1483,8 @@ static bool declare(struct parser *p, struct ir_scope *s, struct ir_sym *y)
 		}
 	}
 	if (old) {
-		err(p, y->span, "redeclaration of '" NAME_FMT "'", NAME_ARG(y->name, y->name_len));
+		err(p, CHECK_DECLARATION, y->span, "redeclaration of '" NAME_FMT "'",
+		    NAME_ARG(y->name, y->name_len));
 		if (old->kind != SYM_SREG)
 			note(p, old->span, "previous declaration of '" NAME_FMT "' is here",
 			     NAME_ARG(old->name, old->name_len));
@@ -1512,7 +1534,7 @@ static bool init_walk(struct parser *p, const struct ir_operand *o, struct ir_in
 			break;
 		/* fallthrough */
 	default:
-		err(p, o->span, "invalid initializer element");
+		err(p, CHECK_DECLARATION, o->span, "invalid initializer element");
 		return false;
 	}
 	if (out) {
@@ -1551,16 +1573,17 @@ static void set_init(struct parser *p, struct ir_sym *y, struct pexpr *init,
 {
 	if ((init->has & PH_BRACKET) || init->o.kind == OPND_LIST || init->o.kind == OPND_DUAL ||
 	    init->o.kind == OPND_SINK) {
-		err(p, init->o.span, "invalid initializer");
+		err(p, CHECK_DECLARATION, init->o.span, "invalid initializer");
 		return;
 	}
 	if (y->kind != SYM_VAR) {
-		err(p, init->o.span, "registers cannot have initializers");
+		err(p, CHECK_DECLARATION, init->o.span, "registers cannot have initializers");
 		return;
 	}
 	if (y->space != MOD_GLOBAL && y->space != MOD_CONST) {
-		err(p, init->o.span, "only .global and .const variables can have initializers, not "
-		    "'%s'", ir_mod_name(y->space));
+		err(p, CHECK_DECLARATION, init->o.span,
+		    "only .global and .const variables can have initializers, not " "'%s'",
+		    ir_mod_name(y->space));
 		return;
 	}
 	uint32_t n = 0;
@@ -1573,7 +1596,8 @@ static void set_init(struct parser *p, struct ir_sym *y, struct pexpr *init,
 	if (d->unsized)
 		y->nelem = (n + (uint32_t)y->vec - 1) / (uint32_t)y->vec;
 	else if ((uint64_t)n > y->nelem * (uint64_t)y->vec)
-		err(p, init->o.span, "too many initializers (%" PRIu32 " for %" PRIu64 " elements)", n,
+		err(p, CHECK_DECLARATION, init->o.span,
+		    "too many initializers (%" PRIu32 " for %" PRIu64 " elements)", n,
 		    y->nelem * (uint64_t)y->vec);
 	if (named)
 		pending_add(p, y);
@@ -1597,17 +1621,19 @@ void ir_declare(struct parser *p, struct src_span name, const struct dims *d, ui
 	y->nelem = d->nelem;
 	y->is_array = d->is_array;
 	if (reg && d->is_array) {
-		err(p, name, "registers cannot be arrays");
+		err(p, CHECK_DECLARATION, name, "registers cannot be arrays");
 		return;
 	}
 	if (module && (reg || s->space == MOD_PARAM)) {
-		err(p, s->span, "'%s' variables must be declared inside a function", ir_mod_name(s->space));
+		err(p, CHECK_DECLARATION, s->span,
+		    "'%s' variables must be declared inside a function", ir_mod_name(s->space));
 		return;
 	}
 	if (init->form != PF_NONE)
 		set_init(p, y, init, d);
 	else if (d->is_array && !d->unsized && d->nelem == 0 && !y->is_extern)
-		err(p, name, "'" NAME_FMT "' has no elements (an array of 0; only an .extern "
+		err(p, CHECK_DECLARATION, name,
+		    "'" NAME_FMT "' has no elements (an array of 0; only an .extern "
 		    "declaration may leave its size open)", NAME_ARG(y->name, y->name_len));
 	(void)all;
 	if (!declare(p, p->scope, y))
@@ -1631,13 +1657,15 @@ void ir_declare_range(struct parser *p, struct src_span name, struct src_span n,
 		return;
 	(void)all;
 	if (s->space != MOD_REG) {
-		err(p, name, "parameterized names (name<N>) are only allowed for .reg");
+		err(p, CHECK_DECLARATION, name,
+		    "parameterized names (name<N>) are only allowed for .reg");
 		return;
 	}
 	if (p->scope == p->m->scope) {
 		if (p->header != HDR_DONE)
 			header_done(p, s->span);
-		err(p, s->span, "'.reg' variables must be declared inside a function");
+		err(p, CHECK_DECLARATION, s->span,
+		    "'.reg' variables must be declared inside a function");
 		return;
 	}
 	uint32_t count;
@@ -1658,7 +1686,7 @@ struct sym_list *ir_params_add(struct parser *p, struct sym_list *l, struct decl
 			       struct src_span name, const struct dims *d)
 {
 	if (s->space != MOD_PARAM && s->space != MOD_REG) {
-		err(p, s->span, "parameters must be in .param or .reg space");
+		err(p, CHECK_DECLARATION, s->span, "parameters must be in .param or .reg space");
 		return l;
 	}
 	struct ir_sym *y = sym_new(p, s->space == MOD_REG ? SYM_REG : SYM_VAR, name);
@@ -1720,8 +1748,8 @@ struct ir_func *ir_func_begin(struct parser *p, unsigned linkage, bool is_entry,
 		f = old->func;
 		p->redefining = f->has_body;
 		if (f->is_entry != is_entry) {
-			err(p, name, "'" NAME_FMT "' was declared as %s", NAME_ARG(t, name.len),
-			    f->is_entry ? ".entry" : ".func");
+			err(p, CHECK_DECLARATION, name, "'" NAME_FMT "' was declared as %s",
+			    NAME_ARG(t, name.len), f->is_entry ? ".entry" : ".func");
 			note(p, old->span, "previous declaration of '" NAME_FMT "' is here",
 			     NAME_ARG(t, name.len));
 		}
@@ -1737,7 +1765,8 @@ struct ir_func *ir_func_begin(struct parser *p, unsigned linkage, bool is_entry,
 		y->func = f;
 		f->sym = y;
 		if (old) {
-			err(p, name, "redeclaration of '" NAME_FMT "'", NAME_ARG(t, name.len));
+			err(p, CHECK_DECLARATION, name, "redeclaration of '" NAME_FMT "'",
+			    NAME_ARG(t, name.len));
 			note(p, old->span, "previous declaration of '" NAME_FMT "' is here",
 			     NAME_ARG(old->name, old->name_len));
 		} else {
@@ -1761,7 +1790,7 @@ struct ir_func *ir_func_begin(struct parser *p, unsigned linkage, bool is_entry,
 	f->nparams = params->n;
 	f->params = sym_array(p, params, false);
 	if (is_entry && f->nrets)
-		err(p, name, "a kernel (.entry) cannot have return parameters");
+		err(p, CHECK_DECLARATION, name, "a kernel (.entry) cannot have return parameters");
 	f->scope = scope_new(p->a, m->scope);
 	params_into(p, f->scope, f->rets, f->nrets);
 	params_into(p, f->scope, f->params, f->nparams);
@@ -1809,7 +1838,7 @@ void ir_perf(struct parser *p, struct src_span dir, uint32_t n)
 	} else if (flag && n == 0) {
 		*flag = true;
 	} else {
-		err(p, dir, "'%.*s' takes %s", (int)dir.len, txt(p, dir),
+		err(p, CHECK_DECLARATION, dir, "'%.*s' takes %s", (int)dir.len, txt(p, dir),
 		    dim3 ? "1 to 3 values" : one ? "one value" : "no values");
 	}
 }
@@ -1820,7 +1849,7 @@ void ir_func_body_begin(struct parser *p, struct src_span brace)
 	if (!f)
 		return;
 	if (p->redefining) {
-		err(p, f->span, "redefinition of '" NAME_FMT "'",
+		err(p, CHECK_DECLARATION, f->span, "redefinition of '" NAME_FMT "'",
 		    NAME_ARG(f->sym->name, f->sym->name_len));
 		note(p, f->sym->func->span, "previous definition of '" NAME_FMT "' is here",
 		     NAME_ARG(f->sym->name, f->sym->name_len));
@@ -1844,7 +1873,8 @@ static void resolve_name(struct parser *p, struct ir_operand *o, struct ir_scope
 	uint32_t index = 0;
 	struct ir_sym *y = ir_lookup(p->m, s, o->ref.name, o->ref.len, &index);
 	if (!y) {
-		err(p, o->span, "undeclared identifier '" NAME_FMT "'", NAME_ARG(o->ref.name, o->ref.len));
+		err(p, CHECK_UNDECLARED, o->span, "undeclared identifier '" NAME_FMT "'",
+		    NAME_ARG(o->ref.name, o->ref.len));
 		return;
 	}
 	o->ref.sym = y;
@@ -1871,7 +1901,8 @@ static void resolve(struct parser *p, struct ir_operand *o, struct ir_scope *s)
 				struct ir_sym *y = b->ref.sym;
 				uint64_t elem = (uint64_t)ir_type_size(y->type) * (uint64_t)y->vec;
 				if (y->kind != SYM_VAR)
-					err(p, o->span, "'" NAME_FMT "' is not a variable that can be indexed",
+					err(p, CHECK_OPND_KIND, o->span,
+					    "'" NAME_FMT "' is not a variable that can be indexed",
 					    NAME_ARG(y->name, y->name_len));
 				else
 					o->addr.off = (int64_t)((uint64_t)o->addr.off * elem);
@@ -1906,7 +1937,8 @@ static void resolve_pending(struct parser *p, uint32_t from)
 				continue;
 			x->sym = ir_lookup(p->m, s, x->name, x->name_len, NULL);
 			if (!x->sym)
-				err(p, x->span, "undeclared identifier '" NAME_FMT "'",
+				err(p, CHECK_UNDECLARED, x->span,
+				    "undeclared identifier '" NAME_FMT "'",
 				    NAME_ARG(x->name, x->name_len));
 		}
 	}
@@ -2001,7 +2033,7 @@ void ir_func_decl_end(struct parser *p, struct src_span semi)
 void ir_block_open(struct parser *p, struct src_span brace)
 {
 	if (!p->in_body && !p->quiet_orphans)
-		err(p, brace, "'{' outside of a function body");
+		err(p, CHECK_SYNTAX, brace, "'{' outside of a function body");
 	p->scope = scope_new(p->a, p->scope);
 	p->nblocks++;
 }
@@ -2010,7 +2042,7 @@ void ir_block_close(struct parser *p, struct src_span brace)
 {
 	if (p->nblocks == 0) {
 		if (!p->quiet_orphans)
-			err(p, brace, "unmatched '}'");
+			err(p, CHECK_SYNTAX, brace, "unmatched '}'");
 		return;
 	}
 	p->nblocks--;
@@ -2023,7 +2055,7 @@ static bool in_body(struct parser *p, struct src_span s, const char *what)
 	if (p->in_body)
 		return true;
 	if (!p->quiet_orphans)
-		err(p, s, "%s outside of a function body", what);
+		err(p, CHECK_SYNTAX, s, "%s outside of a function body", what);
 	return false;
 }
 
@@ -2078,7 +2110,7 @@ static struct pexpr guard_expr(struct parser *p, bool neg, struct src_span name,
 {
 	struct pexpr e = e_name(p, name);
 	if (e.o.kind != OPND_SYM) {
-		err(p, name, "a guard must be a predicate register");
+		err(p, CHECK_OPND_KIND, name, "a guard must be a predicate register");
 		e = e_name(p, name);
 		e.o.kind = OPND_SYM;
 	}
@@ -2131,13 +2163,13 @@ void ir_insn_new(struct parser *p, uint32_t guard_id, struct src_span opcode, ui
 		sb_printf(&b, NAME_FMT, NAME_ARG(words[0], lens[0]));
 		for (uint32_t i = 0; i < nmods && b.len < 300; i++)
 			sb_printf(&b, NAME_FMT, NAME_ARG(txt(p, p->words[i]), p->words[i].len));
-		err(p, op_span, "unsupported instruction '%s'", b.s ? b.s : "");
+		err(p, CHECK_UNKNOWN_INSN, op_span, "unsupported instruction '%s'", b.s ? b.s : "");
 		sb_free(&b);
 		p->osp = opnds.start;
 		return;
 	}
 	if (nmods >= MAX_WORDS - 1)
-		err(p, op_span, "too many modifiers");
+		err(p, CHECK_SYNTAX, op_span, "too many modifiers");
 	if (p->ninsns == p->icap) {
 		p->icap = p->icap ? p->icap * 2 : 1024;
 		p->insns = xrealloc(p->insns, sizeof *p->insns * p->icap);
@@ -2164,7 +2196,8 @@ void ir_insn_new(struct parser *p, uint32_t guard_id, struct src_span opcode, ui
 				continue; /* shapes, layouts, .2d...: words mods.def need not know
 					   * (wgmma_form.c reads the wgmma words from the text) */
 			if (m == MOD_NONE) {
-				err(p, w, "unknown modifier '" NAME_FMT "' on '%s'",
+				err(p, CHECK_MOD_NOT_ALLOWED, w,
+				    "unknown modifier '" NAME_FMT "' on '%s'",
 				    NAME_ARG(txt(p, w), w.len), ir_op_name(op));
 				continue;
 			}
@@ -2179,7 +2212,7 @@ void ir_insn_new(struct parser *p, uint32_t guard_id, struct src_span opcode, ui
 		in->guard = guard->o;
 	}
 	if (opnds.n > UINT16_MAX) {
-		err(p, all, "too many operands");
+		err(p, CHECK_SYNTAX, all, "too many operands");
 		opnds.n = UINT16_MAX;
 	}
 	in->nopnds = (uint16_t)opnds.n;
@@ -2195,9 +2228,11 @@ void ir_insn_new(struct parser *p, uint32_t guard_id, struct src_span opcode, ui
 				o->span = s;
 			}
 			if (f & PH_GENERIC)
-				err(p, o->span, "generic() is only allowed in initializers");
+				err(p, CHECK_SYNTAX, o->span,
+				    "generic() is only allowed in initializers");
 			else if ((f & PH_ADDEXPR) && !takes_symbol_offset(op))
-				err(p, o->span, "address arithmetic needs brackets, as in [sym+4]");
+				err(p, CHECK_SYNTAX, o->span,
+				    "address arithmetic needs brackets, as in [sym+4]");
 			else if (f & PH_ADDEXPR)
 				o->bare = true;
 		}
@@ -2240,7 +2275,7 @@ void ir_syntax_error(struct parser *p, const struct src_span *loc, const char *m
 	if (!p->in_body)
 		p->quiet_orphans = true;
 	if (strcmp(msg, "memory exhausted") == 0) {
-		err(p, s, "input is nested too deeply");
+		err(p, CHECK_SYNTAX, s, "input is nested too deeply");
 		return;
 	}
 	const char *t = txt(p, s);
@@ -2248,23 +2283,24 @@ void ir_syntax_error(struct parser *p, const struct src_span *loc, const char *m
 		uint32_t n = 1;
 		while (n < s.len && n < 40 && !isspace((unsigned char)t[n]))
 			n++;
-		err(p, s, "unsupported preprocessor directive '%.*s' (only #line is accepted)", (int)n, t);
+		err(p, CHECK_SYNTAX, s,
+		    "unsupported preprocessor directive '%.*s' (only #line is accepted)", (int)n, t);
 		return;
 	}
 	if (lexcase == 1 && s.len >= 1) {
 		if (t[0] == '"')
-			err(p, s, "unterminated string");
+			err(p, CHECK_SYNTAX, s, "unterminated string");
 		else if (s.len >= 2 && t[0] == '/' && t[1] == '*')
-			err(p, s, "unterminated comment");
+			err(p, CHECK_SYNTAX, s, "unterminated comment");
 		else if (s.len >= 8 && memcmp(t, ".section", 8) == 0)
-			err(p, s, "unterminated .section block");
+			err(p, CHECK_SYNTAX, s, "unterminated .section block");
 		else if (isprint((unsigned char)t[0]))
-			err(p, s, "invalid character '%c'", t[0]);
+			err(p, CHECK_SYNTAX, s, "invalid character '%c'", t[0]);
 		else
-			err(p, s, "invalid character '\\x%02x'", (unsigned char)t[0]);
+			err(p, CHECK_SYNTAX, s, "invalid character '\\x%02x'", (unsigned char)t[0]);
 		return;
 	}
-	err(p, s, "%s%s", msg, syntax_hint(p, s, msg));
+	err(p, CHECK_SYNTAX, s, "%s%s", msg, syntax_hint(p, s, msg));
 }
 
 struct ir_module *ir_parse(struct arena *a, struct diag *d, struct src_file *file,

@@ -8,11 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks.h"
 #include "explain.h"
 #include "rules.h"
 
-/* Diagnostics that name no run-time rule: static checks, the deadlock and step-limit
- * reports. */
+/* Diagnostics that name no rule or check (an unreadable file), and the deadlock and
+ * step-limit reports. */
 #define RULE_INVALID "ptx-invalid"
 #define RULE_WARNING "ptx-warning"
 #define RULE_DEADLOCK "deadlock"
@@ -240,17 +241,22 @@ static void sarif_rule(FILE *out, const char *id, const char *desc, const char *
 	fputs("}}", out);
 }
 
-/* The run-time rules (rules.def), then the four nameless classes; index = position. */
+/* The run-time rules (rules.def), the static checks (checks.def), then the four nameless
+ * classes; index = position. */
 static unsigned rule_index(const char *id)
 {
 	for (unsigned i = 0; i < RULE__COUNT; i++)
 		if (strcmp(rule_info(i)->name, id) == 0)
 			return i;
+	int k = check_find(id);
+	if (k >= 0)
+		return RULE__COUNT + (unsigned)k;
+	unsigned base = RULE__COUNT + CHECK__COUNT;
 	if (strcmp(id, RULE_DEADLOCK) == 0)
-		return RULE__COUNT;
+		return base;
 	if (strcmp(id, RULE_STEP_LIMIT) == 0)
-		return RULE__COUNT + 1;
-	return strcmp(id, RULE_INVALID) == 0 ? RULE__COUNT + 2 : RULE__COUNT + 3;
+		return base + 1;
+	return strcmp(id, RULE_INVALID) == 0 ? base + 2 : base + 3;
 }
 
 static void sarif_rules(FILE *out)
@@ -258,6 +264,13 @@ static void sarif_rules(FILE *out)
 	for (unsigned i = 0; i < RULE__COUNT; i++) {
 		char *help = explain_rule_text(i);
 		sarif_rule(out, rule_info(i)->name, rule_info(i)->text, help ? help : rule_info(i)->text);
+		free(help);
+		fputc(',', out);
+	}
+	for (unsigned k = 0; k < CHECK__COUNT; k++) {
+		char *help = explain_check_text((int)k);
+		sarif_rule(out, check_info(k)->name, check_info(k)->text,
+			   help ? help : check_info(k)->text);
 		free(help);
 		fputc(',', out);
 	}
@@ -272,12 +285,13 @@ static void sarif_rules(FILE *out)
 		   "without a barrier) ran the launch past its step limit (--max-steps, default "
 		   "2000000 warp-instructions). The report names where the other threads wait.");
 	fputc(',', out);
-	sarif_rule(out, RULE_INVALID, "invalid PTX: ptxas would reject this module",
-		   "A syntax error, or a static check that ptxas (CUDA 13) makes: see "
-		   "docs/static-checks.md.");
+	sarif_rule(out, RULE_INVALID, "invalid input that names no static check",
+		   "An error outside the static checks, such as an unreadable file; every "
+		   "check ptxi makes has its own rule (docs/static-checks.md).");
 	fputc(',', out);
-	sarif_rule(out, RULE_WARNING, "PTX that ptxas accepts with a warning",
-		   "A static check that ptxas reports as a warning: see docs/static-checks.md.");
+	sarif_rule(out, RULE_WARNING, "a warning that names no static check",
+		   "A warning outside the static checks; every check ptxi makes has its own "
+		   "rule (docs/static-checks.md).");
 }
 
 /* A file path as a URI reference: absolute paths as file:// URIs, bytes outside the

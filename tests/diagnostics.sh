@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# --diagnostics=json|sarif: exact JSON objects for a static error, a run-time rule and a
-# deadlock; a SARIF log that Microsoft's SARIF multitool validates (make deps installs it
+# --diagnostics=json|sarif: exact JSON objects for front-end errors and a static check's
+# error and warning (each names its check), a run-time rule and a deadlock; a SARIF log that Microsoft's SARIF multitool validates (make deps installs it
 # under .tools/; without it that part is skipped, status 77); bad values are exit 2.
 set -u
 ptxi=${1:?usage: diagnostics.sh PTXI SOURCE_ROOT}; root=${2:?}
@@ -27,10 +27,18 @@ cat > "$tmp/bad.ptx" <<'PTX'
 PTX
 cd "$tmp" || exit 2
 cat > want <<'OUT'
-{"severity":"error","rule":"ptx-invalid","message":"undeclared identifier '%r1'","ptx":{"file":"bad.ptx","line":6,"column":23,"length":3},"source":null,"threads":null,"notes":[]}
-{"severity":"error","rule":"ptx-invalid","message":"undeclared identifier 'x'","ptx":{"file":"bad.ptx","line":6,"column":29,"length":1},"source":null,"threads":null,"notes":[]}
+{"severity":"error","rule":"undeclared-identifier","message":"undeclared identifier '%r1'","ptx":{"file":"bad.ptx","line":6,"column":23,"length":3},"source":null,"threads":null,"notes":[]}
+{"severity":"error","rule":"undeclared-identifier","message":"undeclared identifier 'x'","ptx":{"file":"bad.ptx","line":6,"column":29,"length":1},"source":null,"threads":null,"notes":[]}
 OUT
 expect 2 want "$ptxi" check --diagnostics=json bad.ptx
+
+# static checks name themselves (src/checks.def), errors and warnings alike
+cd "$root/ptx_samples/checks" || exit 2
+cat > "$tmp/want" <<'OUT'
+{"severity":"error","rule":"operand-kind","message":"operand 1 of mbarrier.init must be an address in brackets","ptx":{"file":"operand-kind.ptx","line":17,"column":33,"length":4},"source":null,"threads":null,"notes":[]}
+{"severity":"warning","rule":"manual-form","message":"st.async.b32 without an mbarrier operand is not a form of the manual (ptxas accepts it; ptxi cannot run it)","ptx":{"file":"manual-form.ptx","line":15,"column":3,"length":24},"source":null,"threads":null,"notes":[]}
+OUT
+expect 2 "$tmp/want" "$ptxi" check --diagnostics=json operand-kind.ptx manual-form.ptx
 
 cd "$root/ptx_samples/explain" || exit 2
 cat > "$tmp/want" <<'OUT'
@@ -77,22 +85,30 @@ PY
 [ $rc = 2 ] || bad "bad value: exit $rc"
 grep -q "^ptxi: error: bad --diagnostics 'xml' (text, json or sarif)" "$tmp/err" || bad "bad value: $(cat "$tmp/err")"
 
-# SARIF: one log for two files, valid, every result naming a rule of the log
+# SARIF: one log for three files, valid, every result naming a rule of the log; static checks
+# are rules with the help of `ptxi explain CHECK` (less its live run)
 cd "$tmp" && cp "$root/ptx_samples/explain/phases.ptx" ok.ptx
-"$ptxi" check --diagnostics=sarif bad.ptx ok.ptx > /dev/null 2> log.sarif; rc=$?
+cp "$root/ptx_samples/checks/operand-kind.ptx" static.ptx
+"$ptxi" check --diagnostics=sarif bad.ptx ok.ptx static.ptx > /dev/null 2> log.sarif; rc=$?
 [ $rc = 2 ] || bad "sarif check: exit $rc, expected 2"
-python3 - log.sarif <<'PY' || bad "sarif: structure"
+"$ptxi" explain operand-kind | sed '/^Example/,$d' > want-help
+python3 - log.sarif want-help <<'PY' || bad "sarif: structure"
 import json, sys
 d = json.load(open(sys.argv[1]))
 run = d["runs"][0]
 rules = run["tool"]["driver"]["rules"]
-assert d["version"] == "2.1.0" and len(run["results"]) == 2, run["results"]
+assert d["version"] == "2.1.0" and len(run["results"]) == 3, run["results"]
 for r in run["results"]:
-    assert rules[r["ruleIndex"]]["id"] == r["ruleId"] == "ptx-invalid", r
+    assert rules[r["ruleIndex"]]["id"] == r["ruleId"], r
+assert [r["ruleId"] for r in run["results"]] == ["undeclared-identifier"] * 2 + ["operand-kind"]
 ids = [r["id"] for r in rules]
-assert "mbarrier-over-arrival" in ids and "deadlock" in ids, ids
+assert len(ids) == len(set(ids)), ids
+assert "mbarrier-over-arrival" in ids and "deadlock" in ids and "manual-form" in ids, ids
 help = rules[ids.index("mbarrier-over-arrival")]["help"]["text"]
 assert help.startswith("mbarrier-over-arrival - run-time rule"), help
+help = rules[ids.index("operand-kind")]["help"]["text"]
+want = open(sys.argv[2]).read()
+assert help.startswith(want) and "$ ptxi check ptx_samples/checks/ok/operand-kind.ptx" in help, help
 PY
 tool=$root/.tools/node_modules/.bin/sarif-multitool
 command -v sarif-multitool > /dev/null && tool=$(command -v sarif-multitool)

@@ -15,6 +15,7 @@
 
 #include "arena.h"
 #include "check.h"
+#include "checks.h"
 #include "diag.h"
 #include "ir.h"
 
@@ -557,9 +558,53 @@ static void test_check_setp_cvt_mov(void **state)
 	    "32-bit address conversion is not supported");
 }
 
+static void keep_text(void *ctx, enum diag_level level, const char *text)
+{
+	(void)level;
+	snprintf(ctx, 4096, "%s", text);
+}
+
+/* Every check has a distinct lower-case name and a section; messages end in "[name]", at the
+ * check's level, and a message too long for the buffer is cut before its name, never
+ * through it. */
+static void test_check_names(void **state)
+{
+	(void)state;
+	for (int k = 0; k < CHECK__COUNT; k++) {
+		const struct check_info *ci = check_info(k);
+		assert_true(ci->name[0] && strspn(ci->name, "abcdefghijklmnopqrstuvwxyz0123456789-") ==
+						   strlen(ci->name));
+		assert_true(ci->section[0] && ci->text[0]);
+		assert_int_equal(check_find(ci->name), k);
+		for (int j = 0; j < k; j++)
+			assert_string_not_equal(check_info(j)->name, ci->name);
+	}
+	assert_int_equal(check_find("OPERAND-TYPE"), CHECK_OPND_TYPE);
+	assert_int_equal(check_find("operand"), -1);
+	ERR("8.0", "sm_90", "mbarrier.arrive_drop.relaxed.cta.shared.b64 %rd1, [bar];",
+	    "'.relaxed' on mbarrier.arrive_drop needs PTX ISA 8.6 (module is 8.0) [ptx-version]");
+	ERR("8.0", "sm_90", "add.u32 %r1, %r2, %rd1;",
+	    "operand 3 of add.u32 is a 64-bit register; expected 32 bits [operand-type]");
+	WARN("8.0", "sm_90", "mbarrier.init.shared::cta.b64 [bar], 0;",
+	     "mbarrier.init count 0 is outside [1, 2^20-1] (undefined behaviour; ptxas accepts "
+	     "it) [mbarrier-count-constant]");
+
+	static char text[4096];
+	struct diag d = {.sink = keep_text, .ctx = text};
+	char big[2000];
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	assert_int_equal(check_report(&d, NULL, CHECK_SYNTAX, (struct src_span){0, 0}, "%s", big),
+			 1);
+	assert_non_null(strstr(text, "xxx [syntax]\n"));
+	assert_int_equal(check_report(&d, NULL, CHECK_MANUAL_FORM, (struct src_span){0, 0}, "w"), 0);
+	assert_string_equal(text, "ptxi: warning: w [manual-form]\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_check_names),
 		cmocka_unit_test(test_check_version_gate_names_feature),
 		cmocka_unit_test(test_check_unmodelled_accepted),
 		cmocka_unit_test(test_check_wgmma),

@@ -224,39 +224,45 @@ static void test_header_order(void **state)
 	struct fx *x = *state;
 	parse(x, "");
 	assert_string_equal(x->first, "t.ptx:1:1: error: missing .version directive at the start "
-			    "of the module");
+			    "of the module [module-header]");
 	parse(x, "// nothing but a comment\n");
 	assert_string_equal(x->first, "t.ptx:2:1: error: missing .version directive at the start "
-			    "of the module");
+			    "of the module [module-header]");
 	parse(x, ".target sm_90\n.address_size 64\n");
 	assert_string_equal(x->first, "t.ptx:1:1: error: missing .version directive before "
-			    "'.target' (a module starts with .version, then .target)");
+			    "'.target' (a module starts with .version, then .target)"
+			    " [module-header]");
 	parse(x, ".version 8.0\n.address_size 64\n.visible .entry k() { ret; }\n");
 	assert_string_equal(x->first, "t.ptx:2:1: error: missing .target directive before "
-			    "'.address_size'");
+			    "'.address_size' [module-header]");
 	parse(x, ".version 8.0\n.visible .entry k() { ret; }\n");
-	assert_string_equal(x->first, "t.ptx:2:1: error: missing .target directive after .version");
+	assert_string_equal(x->first, "t.ptx:2:1: error: missing .target directive after .version"
+				      " [module-header]");
 	parse(x, ".version 8.0\n.global .u32 g;\n");
-	assert_string_equal(x->first, "t.ptx:2:1: error: missing .target directive after .version");
+	assert_string_equal(x->first, "t.ptx:2:1: error: missing .target directive after .version"
+				      " [module-header]");
 	parse(x, ".version 8.0\n");
-	assert_string_equal(x->first, "t.ptx:2:1: error: missing .target directive after .version");
+	assert_string_equal(x->first, "t.ptx:2:1: error: missing .target directive after .version"
+				      " [module-header]");
 	parse(x, ".target sm_90\n.version 8.0\n");
 	assert_string_equal(x->first, "t.ptx:1:1: error: missing .version directive before "
-			    "'.target' (a module starts with .version, then .target)");
+			    "'.target' (a module starts with .version, then .target)"
+			    " [module-header]");
 	assert_int_equal(x->nerr, 2);
 	assert_non_null(strstr(x->all, "t.ptx:2:1: error: '.version' must be the first directive "
 			       "of the module"));
 	parse(x, ".version 8.0\n.target sm_90\n.address_size 64\n.address_size 64\n");
-	assert_string_equal(x->first, "t.ptx:4:1: error: duplicate .address_size directive");
+	assert_string_equal(x->first, "t.ptx:4:1: error: duplicate .address_size directive"
+				      " [module-header]");
 	parse(x, ".version 8.0\n.target sm_90\n.address_size 64\n.target sm_90\n");
 	assert_string_equal(x->first, "t.ptx:4:1: error: '.target' must come before "
-			    "'.address_size'");
+			    "'.address_size' [module-header]");
 	parse(x, ".version 8.0\n.target sm_90\n.visible .entry k() { ret; }\n.address_size 64\n");
 	assert_string_equal(x->first, "t.ptx:4:1: error: '.address_size' must come before any "
-			    "declaration");
+			    "declaration [module-header]");
 	parse(x, ".version 8.0\n.target sm_90\n.global .u32 g;\n.target sm_90\n");
 	assert_string_equal(x->first, "t.ptx:4:1: error: '.target' must come before any "
-			    "declaration");
+			    "declaration [module-header]");
 	parse_ok(x, ".version 8.0\n.target sm_90\n.target texmode_unified\n.address_size 64\n"
 		 ".global .u32 g;\n");
 }
@@ -265,15 +271,17 @@ static void test_header_errors(void **state)
 {
 	struct fx *x = *state;
 	parse(x, ".version 9.0\n.target sm_9x\n");
-	assert_string_equal(x->first, "t.ptx:2:9: error: unknown target 'sm_9x'");
+	assert_string_equal(x->first, "t.ptx:2:9: error: unknown target 'sm_9x' [module-header]");
 	parse(x, ".version 9.0\n.target sm_90\n.address_size 48\n");
-	assert_string_equal(x->first, "t.ptx:3:15: error: address size must be 32 or 64");
+	assert_string_equal(x->first, "t.ptx:3:15: error: address size must be 32 or 64"
+				      " [module-header]");
 	parse(x, ".version 9.0\n.version 9.0\n");
-	assert_string_equal(x->first, "t.ptx:2:10: error: duplicate .version directive");
+	assert_string_equal(x->first, "t.ptx:2:10: error: duplicate .version directive"
+				      " [module-header]");
 	parse(x, "#define N 4\n.version 9.0\n");
 	assert_string_equal(x->first,
 			    "t.ptx:1:1: error: unsupported preprocessor directive '#define' (only "
-			    "#line is accepted)");
+			    "#line is accepted) [syntax]");
 	parse_ok(x, "#line 1 \"k.cu\"\n" HDR);
 }
 
@@ -379,15 +387,16 @@ static void test_func_redefinition(void **state)
 {
 	struct fx *x = *state;
 	struct ir_module *m = parse(x, HDR ".func f()\n{\n\tret;\n}\n.func f()\n{\n\texit;\n}\n");
-	assert_string_equal(x->first, "t.ptx:8:1: error: redefinition of 'f'");
+	assert_string_equal(x->first, "t.ptx:8:1: error: redefinition of 'f' [declaration]");
 	assert_int_equal(x->nnote, 1);
 	assert_int_equal(func(m, "f")->insns[0].op, OP_RET);
 	parse(x, HDR ".global .u32 f;\n.func f()\n{\n\tret;\n}\n");
-	assert_string_equal(x->first, "t.ptx:5:7: error: redeclaration of 'f'");
+	assert_string_equal(x->first, "t.ptx:5:7: error: redeclaration of 'f' [declaration]");
 	parse(x, HDR ".entry k (.param .u32 a, .param .u32 a)\n{\n\tret;\n}\n");
-	assert_string_equal(x->first, "t.ptx:4:38: error: redeclaration of 'a'");
+	assert_string_equal(x->first, "t.ptx:4:38: error: redeclaration of 'a' [declaration]");
 	parse(x, HDR ".entry k .maxntid 1, 2, 3, 4\n{\n\tret;\n}\n");
-	assert_string_equal(x->first, "t.ptx:4:10: error: '.maxntid' takes 1 to 3 values");
+	assert_string_equal(x->first, "t.ptx:4:10: error: '.maxntid' takes 1 to 3 values"
+				      " [declaration]");
 }
 
 /* ---- Declarations ------------------------------------------------------------------------ */
@@ -506,52 +515,60 @@ static void test_decl_errors(void **state)
 {
 	struct fx *x = *state;
 	parse(x, HDR ".entry k()\n{\n\t.reg .b32 %r<10>;\n\tmov.u32 %r1, %r10;\n\tret;\n}\n");
-	assert_string_equal(x->first, "t.ptx:7:15: error: undeclared identifier '%r10'");
+	assert_string_equal(x->first, "t.ptx:7:15: error: undeclared identifier '%r10'"
+				      " [undeclared-identifier]");
 	parse(x, HDR ".entry k()\n{\n\t.reg .b32 %r<10>;\n\t.reg .b32 %r5;\n\tret;\n}\n");
-	assert_string_equal(x->first, "t.ptx:7:12: error: redeclaration of '%r5'");
+	assert_string_equal(x->first, "t.ptx:7:12: error: redeclaration of '%r5' [declaration]");
 	assert_int_equal(x->nnote, 1);
 	assert_non_null(strstr(x->all, "t.ptx:6:12: note: previous declaration of '%r' is here"));
 	parse(x, HDR ".entry k()\n{\n\t.reg .b32 a;\n\t.reg .b64 a;\n\tret;\n}\n");
-	assert_string_equal(x->first, "t.ptx:7:12: error: redeclaration of 'a'");
+	assert_string_equal(x->first, "t.ptx:7:12: error: redeclaration of 'a' [declaration]");
 	parse(x, HDR ".shared .align 12 .b8 s[4];\n");
-	assert_string_equal(x->first, "t.ptx:4:16: error: alignment 12 is not a power of two");
+	assert_string_equal(x->first, "t.ptx:4:16: error: alignment 12 is not a power of two"
+				      " [declaration]");
 	/* what ptxas 13.0 refuses in declarations */
 	parse(x, HDR ".entry k()\n{\n\t.reg .v4 .b64 v;\n\tret;\n}\n");
 	assert_string_equal(x->first, "t.ptx:6:2: error: vector type of 256 bits: at most 128 are "
-			    "allowed");
+			    "allowed [declaration]");
 	parse(x, HDR ".entry k()\n{\n\t.reg .v2 .pred q;\n\tret;\n}\n");
 	assert_string_equal(x->first, "t.ptx:6:2: error: a predicate cannot be a vector: .pred "
-			    "declares scalar registers only");
+			    "declares scalar registers only [declaration]");
 	parse(x, HDR ".shared .align 8 .b64 z[0];\n");
 	assert_string_equal(x->first, "t.ptx:4:23: error: 'z' has no elements (an array of 0; only "
-			    "an .extern declaration may leave its size open)");
+			    "an .extern declaration may leave its size open) [declaration]");
 	parse_ok(x, HDR ".extern .shared .align 16 .b8 dyn[];\n");
 	parse(x, HDR ".shared .u32 u = 5;\n");
 	assert_string_equal(x->first, "t.ptx:4:18: error: only .global and .const variables can "
-			    "have initializers, not '.shared'");
+			    "have initializers, not '.shared' [declaration]");
 	parse(x, ".version 8.0\n.target sm_90\n.address_size 64\n.global .b128 w;\n");
 	assert_string_equal(x->first, "t.ptx:4:1: error: type .b128 needs PTX ISA 8.3 (module is "
-			    "8.0)");
+			    "8.0) [ptx-version]");
 	parse(x, HDR ".shared .b64 .align 8 bar;\n");
-	assert_string_equal(x->first, "t.ptx:4:14: error: '.align' must come before the type");
+	assert_string_equal(x->first, "t.ptx:4:14: error: '.align' must come before the type"
+				      " [declaration]");
 	parse(x, HDR ".global .u33 g;\n");
-	assert_string_equal(x->first, "t.ptx:4:9: error: unknown modifier '.u33' in declaration");
+	assert_string_equal(x->first, "t.ptx:4:9: error: unknown modifier '.u33' in declaration"
+				      " [declaration]");
 	parse(x, HDR ".global g;\n");
-	assert_string_equal(x->first, "t.ptx:4:1: error: declaration has no type");
+	assert_string_equal(x->first, "t.ptx:4:1: error: declaration has no type [declaration]");
 	parse(x, HDR ".reg .b32 r;\n");
 	assert_string_equal(x->first,
-			    "t.ptx:4:1: error: '.reg' variables must be declared inside a function");
+			    "t.ptx:4:1: error: '.reg' variables must be declared inside a function"
+			    " [declaration]");
 	parse(x, HDR ".global .u32 g[2][];\n");
-	assert_string_equal(x->first, "t.ptx:4:18: error: only the first array dimension may be empty");
+	assert_string_equal(x->first, "t.ptx:4:18: error: only the first array dimension may be empty"
+				      " [declaration]");
 	parse(x, HDR ".global .u32 g[2] = {1, 2, 3};\n");
-	assert_string_equal(x->first, "t.ptx:4:21: error: too many initializers (3 for 2 elements)");
+	assert_string_equal(x->first, "t.ptx:4:21: error: too many initializers (3 for 2 elements)"
+				      " [declaration]");
 	parse(x, HDR ".global .u64 g = missing;\n");
-	assert_string_equal(x->first, "t.ptx:4:18: error: undeclared identifier 'missing'");
+	assert_string_equal(x->first, "t.ptx:4:18: error: undeclared identifier 'missing'"
+				      " [undeclared-identifier]");
 	parse(x, HDR ".global .u32 g[18446744073709551615][4];\n");
-	assert_string_equal(x->first, "t.ptx:4:16: error: array is too large");
+	assert_string_equal(x->first, "t.ptx:4:16: error: array is too large [declaration]");
 	parse(x, HDR ".global .u32 g[-1];\n");
 	assert_string_equal(x->first, "t.ptx:4:16: error: array dimension must be a non-negative "
-				      "integer constant");
+				      "integer constant [declaration]");
 }
 
 /* ---- Instructions: opcode and modifiers --------------------------------------------------- */
@@ -608,7 +625,7 @@ static void test_insn_unsupported_and_unknown_modifier(void **state)
 		"\tadd.foo.f32 %f1, %f2, %f3;\n\tret;\n}\n");
 	assert_string_equal(x->first,
 			    "t.ptx:7:2: error: unsupported instruction "
-			    "'tcgen05.mma.cta_group::1.kind::f16'");
+			    "'tcgen05.mma.cta_group::1.kind::f16' [unknown-instruction]");
 	assert_non_null(strstr(x->all, "t.ptx:8:5: error: unknown modifier '.foo' on 'add'"));
 	assert_int_equal(x->nerr, 2);
 	assert_int_equal(m->nerrors, 2);
@@ -618,7 +635,8 @@ static void test_insn_unsupported_and_unknown_modifier(void **state)
 	assert_int_equal(f->insns[0].op, OP_ADD);
 	assert_mods(&f->insns[0], 1, MOD_F32);
 	parse(x, HDR ".entry k()\n{\n\tmbarrier.arrive_dropx.b64 _, [0];\n}\n");
-	assert_string_equal(x->first, "t.ptx:6:2: error: unsupported instruction 'mbarrier.arrive_dropx.b64'");
+	assert_string_equal(x->first, "t.ptx:6:2: error: unsupported instruction 'mbarrier.arrive_dropx.b64'"
+				      " [unknown-instruction]");
 }
 
 /* ---- Operands ---------------------------------------------------------------------------- */
@@ -644,7 +662,7 @@ static void test_opnd_special_registers(void **state)
 	assert_int_equal(in[5].opnds[1].ref.comp, 3);
 	assert_ptr_equal(in[0].opnds[1].ref.sym, ir_lookup(m, NULL, "%tid", 4, NULL));
 	parse(x, HDR ".entry k()\n{\n\t.reg .b32 %r<9>;\n\tmov.u32 %r1, %tid.q;\n\tret;\n}\n");
-	assert_string_equal(x->first, "t.ptx:7:19: error: invalid vector component '.q'");
+	assert_string_equal(x->first, "t.ptx:7:19: error: invalid vector component '.q' [syntax]");
 }
 
 static void test_opnd_immediates_and_constant_expressions(void **state)
@@ -733,12 +751,15 @@ static void test_opnd_address_errors(void **state)
 {
 	struct fx *x = *state;
 	parse(x, HDR ".entry k()\n{\n\t.reg .b64 %rd<4>;\n\tld.global.u32 %rd1, [%rd1-8];\n}\n");
-	assert_string_equal(x->first, "t.ptx:7:27: error: invalid address '%rd1-8': write '%rd1+-8'");
+	assert_string_equal(x->first, "t.ptx:7:27: error: invalid address '%rd1-8': write '%rd1+-8'"
+				      " [syntax]");
 	parse(x, HDR ".entry k()\n{\n\t.reg .b64 %rd<4>;\n\tld.global.u32 %rd1, [%rd1+%rd2];\n}\n");
-	assert_string_equal(x->first, "t.ptx:7:27: error: invalid operands to binary '+'");
+	assert_string_equal(x->first, "t.ptx:7:27: error: invalid operands to binary '+'"
+				      " [constant-expression]");
 	parse(x, HDR ".global .u32 g;\n.entry k()\n{\n\t.reg .b64 %rd<4>;\n\tadd.u64 %rd1, g+4, 1;\n}\n");
 	assert_string_equal(x->first,
-			    "t.ptx:8:16: error: address arithmetic needs brackets, as in [sym+4]");
+			    "t.ptx:8:16: error: address arithmetic needs brackets, as in [sym+4]"
+			    " [syntax]");
 	/* where ptxas accepts it (mov, mapa, getctarank, cvta) it is an unbracketed address */
 	struct ir_module *m = parse_ok(x, HDR ".global .u32 g;\n.entry k()\n{\n\t.reg .b64 %rd<4>;\n"
 				       "\tmov.u64 %rd1, g+4;\n}\n");
@@ -748,20 +769,27 @@ static void test_opnd_address_errors(void **state)
 	assert_int_equal(o->addr.off, 4);
 	assert_ptr_equal(o->addr.base->ref.sym, m->vars[0]);
 	parse(x, HDR ".global .u32 g[4];\n.entry k()\n{\n\t.reg .b32 %r<4>;\n\tld.global.u32 %r1, g[%r2];\n}\n");
-	assert_string_equal(x->first, "t.ptx:8:23: error: array index must be a constant expression");
+	assert_string_equal(x->first, "t.ptx:8:23: error: array index must be a constant expression"
+				      " [syntax]");
 	parse(x, HDR ".entry k()\n{\n\t.reg .b64 %rd<4>;\n\tmov.u64 %rd1, 1/0;\n}\n");
-	assert_string_equal(x->first, "t.ptx:7:17: error: division by zero in constant expression");
+	assert_string_equal(x->first, "t.ptx:7:17: error: division by zero in constant expression"
+				      " [constant-expression]");
 	parse(x, HDR ".entry k()\n{\n\t.reg .b64 %rd<4>;\n\tmov.u64 %rd1, 1<<64;\n}\n");
-	assert_string_equal(x->first, "t.ptx:7:19: error: shift count 64 out of range");
+	assert_string_equal(x->first, "t.ptx:7:19: error: shift count 64 out of range"
+				      " [constant-expression]");
 	parse(x, HDR ".entry k()\n{\n\t.reg .b64 %rd<4>;\n\tmov.u64 %rd1, 18446744073709551616;\n}\n");
 	assert_string_equal(x->first,
-			    "t.ptx:7:16: error: integer constant '18446744073709551616' is too large");
+			    "t.ptx:7:16: error: integer constant '18446744073709551616' is too large"
+			    " [constant-expression]");
 	parse(x, HDR ".entry k()\n{\n\t.reg .b64 %rd<4>;\n\tmov.u64 %rd1, 0f3F80;\n}\n");
-	assert_string_equal(x->first, "t.ptx:7:16: error: invalid integer constant '0f3F80'");
+	assert_string_equal(x->first, "t.ptx:7:16: error: invalid integer constant '0f3F80'"
+				      " [constant-expression]");
 	parse(x, HDR ".entry k()\n{\n\t.reg .b64 %rd<4>;\n\tmov.u64 %rd1, 09;\n}\n");
-	assert_string_equal(x->first, "t.ptx:7:16: error: invalid integer constant '09'");
+	assert_string_equal(x->first, "t.ptx:7:16: error: invalid integer constant '09'"
+				      " [constant-expression]");
 	parse(x, HDR ".global .u32 g;\n.entry k()\n{\n\t.reg .b64 %rd<4>;\n\tmov.u64 %rd1, generic(g);\n}\n");
-	assert_string_equal(x->first, "t.ptx:8:16: error: generic() is only allowed in initializers");
+	assert_string_equal(x->first, "t.ptx:8:16: error: generic() is only allowed in initializers"
+				      " [syntax]");
 }
 
 static void test_opnd_vectors_sinks_duals_negation(void **state)
@@ -912,9 +940,10 @@ static void test_scopes_nested_blocks(void **state)
 	assert_ptr_equal(in[5].scope, f->scope);
 
 	parse(x, HDR ".entry k()\n{\n\t{\n\t.reg .pred q;\n\t}\n\t@q ret;\n}\n");
-	assert_string_equal(x->first, "t.ptx:9:2: error: undeclared identifier 'q'");
+	assert_string_equal(x->first, "t.ptx:9:2: error: undeclared identifier 'q'"
+				      " [undeclared-identifier]");
 	parse(x, HDR ".entry k()\n{\nL: ret;\nL: ret;\n}\n");
-	assert_string_equal(x->first, "t.ptx:7:1: error: redeclaration of 'L'");
+	assert_string_equal(x->first, "t.ptx:7:1: error: redeclaration of 'L' [declaration]");
 }
 
 /* ---- Line information and debug sections --------------------------------------------------- */
@@ -962,26 +991,27 @@ static void test_syntax_errors_read_well(void **state)
 	struct fx *x = *state;
 	parse(x, HDR ".entry k()\n{\n\t.reg .b32 %r<4>;\n\tadd.s32 %r1, %r2 %r3;\n\tret;\n}\n");
 	assert_string_equal(x->first, "t.ptx:7:19: error: syntax error, unexpected identifier "
-				      "(missing ',' between operands?)");
+				      "(missing ',' between operands?) [syntax]");
 	parse(x, HDR ".entry k()\n{\n\t.reg .b32 %r<4>;\n\tmov.u32 %r1, 1\n\tret;\n}\n");
 	assert_string_equal(x->first, "t.ptx:8:2: error: syntax error, unexpected identifier "
-				      "(missing ';' at the end of the previous line?)");
+				      "(missing ';' at the end of the previous line?) [syntax]");
 	parse(x, HDR ".entry k()\n{\n\t.reg .b32 %r<4>;\n\tmov.u32 %r1, 1;\n");
 	assert_string_equal(x->first, "t.ptx:8:1: error: syntax error, unexpected end of file "
-				      "(missing '}' at the end of the function?)");
+				      "(missing '}' at the end of the function?) [syntax]");
 	parse(x, HDR ".entry k(.param .u32 a .param .u32 b)\n{\n\tret;\n}\n");
 	assert_string_equal(x->first, "t.ptx:4:24: error: syntax error, unexpected '.param', "
-				      "expecting ',' or ')' or '['");
+				      "expecting ',' or ')' or '[' [syntax]");
 	parse(x, HDR ".entry k()\n{\n\tret;\n}\n}\n");
-	assert_string_equal(x->first, "t.ptx:8:1: error: unmatched '}'");
+	assert_string_equal(x->first, "t.ptx:8:1: error: unmatched '}' [syntax]");
 	parse(x, HDR "add.s32 a, b, c;\n");
-	assert_string_equal(x->first, "t.ptx:4:1: error: instruction outside of a function body");
+	assert_string_equal(x->first, "t.ptx:4:1: error: instruction outside of a function body"
+				      " [syntax]");
 	parse(x, HDR ".entry k()\n{\n\tret; `\n}\n");
-	assert_string_equal(x->first, "t.ptx:6:7: error: invalid character '`'");
+	assert_string_equal(x->first, "t.ptx:6:7: error: invalid character '`' [syntax]");
 	parse(x, HDR ".entry k()\n{\n\tret; /* x\n}\n");
-	assert_string_equal(x->first, "t.ptx:6:7: error: unterminated comment");
+	assert_string_equal(x->first, "t.ptx:6:7: error: unterminated comment [syntax]");
 	parse(x, HDR ".pragma \"x;\n");
-	assert_string_equal(x->first, "t.ptx:4:9: error: unterminated string");
+	assert_string_equal(x->first, "t.ptx:4:9: error: unterminated string [syntax]");
 }
 
 static void test_recovery_reports_every_error(void **state)
@@ -1006,7 +1036,7 @@ static void test_recovery_reports_every_error(void **state)
 	parse(x, HDR ".entry k(.param .u32 a,)\n{\n\tmov.u32 %r1, 1;\n\tret;\n}\n"
 		     ".entry ok()\n{\n\tret;\n}\n");
 	assert_int_equal(x->nerr, 1);
-	assert_string_equal(x->first, "t.ptx:4:24: error: syntax error, unexpected ')'");
+	assert_string_equal(x->first, "t.ptx:4:24: error: syntax error, unexpected ')' [syntax]");
 	assert_non_null(ir_find_entry(x->m, "ok"));
 }
 
@@ -1017,7 +1047,7 @@ static void test_hostile_nul_and_garbage(void **state)
 	struct fx *x = *state;
 	static const char nul[] = HDR ".entry k()\n{\n\tret;\0\n}\n";
 	parse_n(x, nul, sizeof nul - 1);
-	assert_string_equal(x->first, "t.ptx:6:6: error: invalid character '\\x00'");
+	assert_string_equal(x->first, "t.ptx:6:6: error: invalid character '\\x00' [syntax]");
 	char *g = malloc(300001);
 	uint32_t s = 12345;
 	for (int i = 0; i < 300000; i++) {
@@ -1062,7 +1092,7 @@ static void test_hostile_deep_nesting(void **state)
 	struct ir_module *m = parse(x, t);
 	assert_string_equal(x->first,
 			    "t.ptx:6:256: error: nesting too deep (more than 256 levels of '(', '[' "
-			    "and '{')");
+			    "and '{') [syntax]");
 	assert_int_equal(m->nerrors, 1);
 	assert_int_equal(func(m, "k")->ninsns, 1);
 	/* a long chain of unary operators exhausts Bison's stack: one error, no crash */

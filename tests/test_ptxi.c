@@ -88,13 +88,13 @@ static void test_check_reports_every_function_in_order(void **state)
 	assert_int_equal(check_text(text, &l), PTXI_INVALID);
 	assert_int_equal(l.n, 4);
 	assert_string_equal(l.text[0], "7:10: error: operand 1 of add.s64 is a 32-bit register; "
-				       "expected 64 bits");
+				       "expected 64 bits [operand-type]");
 	assert_string_equal(l.text[1], "7:15: error: operand 2 of add.s64 is a 32-bit register; "
-				       "expected 64 bits");
+				       "expected 64 bits [operand-type]");
 	assert_string_equal(l.text[2], "23:13: error: operand 1 of mul.lo.s32 is a 64-bit "
-				       "register; expected 32 bits");
+				       "register; expected 32 bits [operand-type]");
 	assert_string_equal(l.text[3], "23:19: error: operand 2 of mul.lo.s32 is a 64-bit "
-				       "register; expected 32 bits");
+				       "register; expected 32 bits [operand-type]");
 }
 
 /* After a syntax error the checks stop: what follows is not the module that was meant. */
@@ -108,9 +108,9 @@ static void test_check_stops_after_a_syntax_error(void **state)
 	assert_int_equal(check_text(text, &l), PTXI_INVALID);
 	assert_int_equal(l.n, 3);
 	assert_string_equal(l.text[0], "7:10: error: operand 1 of add.s64 is a 32-bit register; "
-				       "expected 64 bits");
+				       "expected 64 bits [operand-type]");
 	assert_string_equal(l.text[2], "13:1: error: syntax error, unexpected '}' (missing ';' at "
-				       "the end of the previous line?)");
+				       "the end of the previous line?) [syntax]");
 }
 
 /* Each body's registers and labels are gone once it closes: the next function cannot see
@@ -131,7 +131,8 @@ static void test_check_forgets_each_body(void **state)
 		 ".func g()\n{\n\tmov.b32 %%only_f, 1;\n\tret;\n}\n");
 	assert_int_equal(check_text(text, &l), PTXI_INVALID);
 	assert_int_equal(l.n, 1);
-	assert_string_equal(l.text[0], "11:10: error: undeclared identifier '%only_f'");
+	assert_string_equal(l.text[0], "11:10: error: undeclared identifier '%only_f'"
+				       " [undeclared-identifier]");
 }
 
 /* A mapped file whose size is a whole number of pages: the NUL after it must still be

@@ -200,5 +200,8 @@ const char *ptxi_version(void);
 int ptxi_explain(const char *topic, FILE *out, FILE *err);
 /* docs/explain.md: every concept and instruction, as markdown. */
 void ptxi_explain_markdown(FILE *out);
+/* The catalogue of static checks (src/checks.def) that docs/static-checks.md holds between
+ * its BEGIN/END markers, as markdown. */
+void ptxi_explain_static_markdown(FILE *out);
 
 #endif

@@ -1,0 +1,49 @@
+/*
+ * checks.c - the static check table and how a static check reports: the message, then the
+ * check's name in brackets, so that text, JSON and SARIF name it as they name run-time rules.
+ */
+#include "checks.h"
+
+#include <stdio.h>
+#include <strings.h>
+
+static const struct check_info checks[CHECK__COUNT] = {
+#define CHECK(id, name, level, section, text) [CHECK_##id] = {name, section, text, level},
+#include "checks.def"
+#undef CHECK
+};
+
+const struct check_info *check_info(enum check_id k)
+{
+	return &checks[k];
+}
+
+int check_find(const char *name)
+{
+	for (int k = 0; k < CHECK__COUNT; k++)
+		if (strcasecmp(checks[k].name, name) == 0)
+			return k;
+	return -1;
+}
+
+int check_vreport(struct diag *d, struct src_file *file, enum check_id k, struct src_span span,
+		  const char *fmt, va_list ap)
+{
+	char msg[1024];
+	size_t room = sizeof msg - 64; /* a long message is cut, never its name */
+	int n = vsnprintf(msg, room, fmt, ap);
+	size_t at = n < 0 ? 0 : (size_t)n < room ? (size_t)n : room - 1;
+	snprintf(msg + at, sizeof msg - at, " [%s]", checks[k].name);
+	diag_emit(d, checks[k].level, file, span, NULL, msg);
+	return checks[k].level == DIAG_ERROR;
+}
+
+int check_report(struct diag *d, struct src_file *file, enum check_id k, struct src_span span,
+		 const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int e = check_vreport(d, file, k, span, fmt, ap);
+	va_end(ap);
+	return e;
+}
