@@ -117,8 +117,10 @@ static void exec_vote(struct launch *L, struct warp *w, struct frame *f, const s
 	}
 }
 
+/* Each lane compares with the lanes of its own membermask: lanes may pass different masks
+ * (the H100 runs that, and real code does it for halves of a warp). */
 static void exec_match(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-		       uint32_t mask)
+		       uint32_t mask, const uint32_t member[LANES])
 {
 	uint64_t v[LANES] = {0};
 	for (uint32_t m = mask; m; m &= m - 1) {
@@ -127,25 +129,40 @@ static void exec_match(struct launch *L, struct warp *w, struct frame *f, const 
 		if (ir_type_size((enum ir_mod)di->type) == 4)
 			v[l] &= 0xffffffffu;
 	}
-	bool all = di->mode == MOD_ALL;
-	uint32_t same_all = mask;
-	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
-	for (uint32_t m = mask; m; m &= m - 1)
-		if (v[__builtin_ctz(m)] != v[l0])
-			same_all = 0;
 	for (uint32_t m = mask; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		if (all) {
-			op_write(f, &di->d, l, same_all);
-			op_write(f, &di->d2, l, same_all != 0);
-			continue;
-		}
-		uint32_t eq = 0;
-		for (uint32_t k = mask; k; k &= k - 1)
+		uint32_t l = (uint32_t)__builtin_ctz(m), eq = 0, peers = mask & member[l];
+		for (uint32_t k = peers; k; k &= k - 1)
 			if (v[__builtin_ctz(k)] == v[l])
 				eq |= 1u << __builtin_ctz(k);
-		op_write(f, &di->d, l, eq);
+		if (di->mode == MOD_ALL) {
+			uint32_t all = eq == peers ? peers : 0;
+			op_write(f, &di->d, l, all);
+			op_write(f, &di->d2, l, all != 0);
+		} else {
+			op_write(f, &di->d, l, eq);
+		}
 	}
+}
+
+/* match.sync's membermasks, lane by lane; their union is what must be present. Returns
+ * false (reported) if a lane is outside its own mask. */
+static bool match_members(struct launch *L, struct warp *w, struct frame *f,
+			  const struct dinsn *di, uint32_t mask, uint32_t member[LANES],
+			  uint32_t *all)
+{
+	*all = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		member[l] = (uint32_t)op_read(L, w, f, &di->s[di->nsrc - 1], l);
+		*all |= member[l];
+		if (!(member[l] >> l & 1)) {
+			rule_break(L, RULE_WARP_SYNC_MASK, 1u << l,
+				   "match.sync executed by a thread outside its membermask 0x%08x",
+				   member[l]);
+			return false;
+		}
+	}
+	return true;
 }
 
 static void exec_redux(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
@@ -441,13 +458,16 @@ bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct d
 {
 	struct frame *f = g->frame;
 	enum ir_op op = (enum ir_op)di->op;
-	uint32_t member = FULL_MASK;
+	uint32_t member = FULL_MASK, members[LANES];
 	switch (op) {
 	case OP_SHFL_SYNC:
 		member = (uint32_t)op_read(L, w, f, &di->s[3], (uint32_t)__builtin_ctz(mask));
 		break;
-	case OP_VOTE_SYNC:
 	case OP_MATCH_SYNC:
+		if (!match_members(L, w, f, di, mask, members, &member))
+			return false;
+		break;
+	case OP_VOTE_SYNC:
 	case OP_REDUX_SYNC:
 	case OP_ELECT_SYNC:
 		member = (uint32_t)op_read(L, w, f, &di->s[di->nsrc - 1], (uint32_t)__builtin_ctz(mask));
@@ -471,7 +491,7 @@ bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct d
 		else if (op == OP_VOTE_SYNC)
 			exec_vote(L, w, f, di, mask);
 		else if (op == OP_MATCH_SYNC)
-			exec_match(L, w, f, di, mask);
+			exec_match(L, w, f, di, mask, members);
 		else if (op == OP_REDUX_SYNC)
 			exec_redux(L, w, f, di, mask);
 		else if (op == OP_BAR_WARP_SYNC)
