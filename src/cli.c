@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,11 +75,20 @@ static const char arg_specs[] =
 
 static const char exit_statuses[] =
 	"exit status: 0 ok, 1 a PTX rule was broken, 2 invalid input or usage, 3 deadlock or\n"
-	"step limit\n";
+	"step limit, 130 interrupted (Ctrl-C: where every warp stands is reported)\n";
 
 /* ---- colour ----------------------------------------------------------------------------- */
 
 static bool color;
+static bool progress_on_screen; /* the progress line is on stderr's last line */
+
+/* Clear the progress line before anything else is written to stderr. */
+static void clear_progress(void)
+{
+	if (progress_on_screen)
+		fputs("\r\033[K", stderr);
+	progress_on_screen = false;
+}
 
 /* One line of a diagnostic, coloured as gcc does: the position bold, the level in its
  * colour, the caret line green. */
@@ -121,6 +131,7 @@ static void sink(void *ctx, int level, const char *text)
 {
 	(void)ctx;
 	(void)level;
+	clear_progress();
 	if (color)
 		color_text(stderr, text);
 	else
@@ -408,6 +419,8 @@ struct run_opts {
 	const char *timeline;   /* --timeline FILE.html */
 	bool trace_width_given;
 	enum ptxi_diag_format format;
+	bool progress;          /* --progress: show the progress line                       */
+	struct timespec t0;     /* the launch's start                                       */
 };
 
 static int count_option(const char *name, const char *v, uint64_t lo, uint64_t hi, uint64_t *n,
@@ -556,6 +569,11 @@ static int run_option(struct run_opts *o, int id, const char *v)
 	case OPT_TIMELINE:
 		o->timeline = v;
 		break;
+	case OPT_PROGRESS:
+		if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))
+			return usage("bad --progress '%s' (auto, always or never)", v);
+		o->progress = strcmp(v, "always") == 0 || (strcmp(v, "auto") == 0 && isatty(STDERR_FILENO));
+		break;
 	default:
 		return trace_option(o, id, v);
 	}
@@ -564,6 +582,7 @@ static int run_option(struct run_opts *o, int id, const char *v)
 
 static int parse_run(const struct command *c, int argc, char **argv, struct run_opts *o)
 {
+	o->progress = isatty(STDERR_FILENO);
 	for (int d = 0; d < 3; d++)
 		o->cfg.grid[d] = o->cfg.block[d] = o->cfg.cluster[d] = 1;
 	for (int i = 0; i < argc; i++) {
@@ -608,6 +627,36 @@ static void print_stats(ptxi_run *r, const struct timespec *t0, const struct tim
 		ptxi_run_peak_memory(r), (double)ptxi_run_peak_memory(r) / (1 << 20));
 }
 
+static volatile sig_atomic_t interrupted; /* Ctrl-C: the launch reports where it stands */
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+/* The progress line, rewritten in place once the launch has run 2 s. */
+static void progress_line(void *ctx, const struct ptxi_progress *p)
+{
+	struct run_opts *o = ctx;
+	double s = seconds_since(&o->t0);
+	if (s < 2)
+		return;
+	fprintf(stderr, "\rptxi: %.0f s, %.1f M warp-instructions, %" PRIu64 " of %" PRIu64
+		" clusters finished, %u warps running, %u waiting (Ctrl-C: where they stand)\033[K",
+		s, (double)p->steps / 1e6, p->clusters_done, p->clusters, p->warps_running,
+		p->warps_waiting);
+	fflush(stderr);
+	progress_on_screen = true;
+}
+
 /* One launch with its dumps, --out files and statistics. */
 static int launch(struct run_opts *o, ptxi_module *m)
 {
@@ -615,8 +664,17 @@ static int launch(struct run_opts *o, ptxi_module *m)
 		return error("cannot write --timeline '%s': %s", o->timeline, strerror(errno));
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	o->t0 = t0;
+	if (o->progress) {
+		o->cfg.progress = progress_line;
+		o->cfg.progress_ctx = o;
+	}
+	o->cfg.interrupt = &interrupted;
+	void (*old)(int) = signal(SIGINT, on_sigint);
 	ptxi_run *r = NULL;
 	int status = ptxi_launch(m, &o->cfg, o->args, o->nargs, &r);
+	signal(SIGINT, old);
+	clear_progress();
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (o->cfg.timeline_out && fclose(o->cfg.timeline_out) != 0 && status != 2)
 		status = error("could not write --timeline '%s'", o->timeline);

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ptxi/ptxi.h"
+
 #include "diag.h"
 #include "exec_alu.h"
 #include "ir.h"
@@ -322,6 +324,11 @@ struct launch {
 	uint64_t rng;
 	int status;                 /* 0 ok, 1 rule broken, 3 deadlock/steps, 2 bad input     */
 	bool stop;                  /* a faulting rule: finish now                             */
+	ptxi_progress_fn *progress; /* the caller's progress line, and its interrupt flag      */
+	void *progress_ctx;
+	const volatile sig_atomic_t *interrupt;
+	uint64_t next_poll;         /* the step at which they are next looked at               */
+	uint64_t clusters_done, clusters;
 	/* mbarrier objects made during the launch: token ids index this table */
 	struct mbar **mbars;
 	uint32_t nmbars, mbars_cap; /* objects alive: an invalidated one is freed when an init

@@ -459,6 +459,9 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 		m->diag.max_errors = cfg->max_errors == UINT32_MAX ? 0 : cfg->max_errors;
 	L.trace = cfg->trace_out;
 	L.max_steps = cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS;
+	L.progress = cfg->progress;
+	L.progress_ctx = cfg->progress_ctx;
+	L.interrupt = cfg->interrupt;
 	int st = check_shape(m, L.kernel, &L.cfg, cfg);
 	if (st)
 		return st;

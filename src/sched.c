@@ -358,7 +358,7 @@ static void site_threads(struct warp *w, struct group *g, struct strbuf *b,
 }
 
 static void report_group(struct launch *L, struct warp *w, struct group *g, struct group **done,
-			 uint32_t *ndone)
+			 uint32_t *ndone, bool spinning)
 {
 	const struct dinsn *di = &g->frame->fn->code[g->pc];
 	struct strbuf msg = {0}, n = {0};
@@ -427,9 +427,31 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 		sb_printf(&msg, "deadlock");
 		break;
 	}
-	sb_printf(&msg, " [deadlock]");
+	if (spinning) { /* not a deadlock: a loop still runs, which might yet release them */
+		struct strbuf m = {0};
+		sb_printf(&m, "blocked while a loop runs past the step limit: ");
+		for (const char *p = msg.s + strlen("deadlock: "); *p;) { /* no "forever" here */
+			static const char *const from[] = {" forever", "never completes", "never arrive"};
+			static const char *const to[] = {"", "has not completed", "have not arrived"};
+			size_t k = 0;
+			while (k < 3 && strncmp(p, from[k], strlen(from[k])))
+				k++;
+			if (k < 3) {
+				sb_printf(&m, "%s", to[k]);
+				p += strlen(from[k]);
+			} else {
+				sb_printf(&m, "%c", *p++);
+			}
+		}
+		sb_printf(&m, " [step-limit]");
+		sb_free(&msg);
+		msg = m;
+	} else {
+		sb_printf(&msg, " [deadlock]");
+	}
 	gather_flush(L);
-	gather_count(L, "deadlock");
+	if (!spinning)
+		gather_count(L, "deadlock");
 	srcloc_emit(L->diag, DIAG_ERROR, L->file, L->P->m, di->ir, srcloc_func_of(L->P, di), n.s,
 		    msg.s);
 	if (L->timeline) {
@@ -470,7 +492,8 @@ static void report_blocked(struct launch *L, struct cluster *cl, bool spinning)
 				if (in_list(done, ndone, g))
 					continue;
 				if (shown++ < 16)
-					report_group(L, &cl->ctas[r].warps[i], g, done, &ndone);
+					report_group(L, &cl->ctas[r].warps[i], g, done, &ndone,
+						     spinning);
 			}
 	free(done);
 	char m[300];
@@ -478,7 +501,7 @@ static void report_blocked(struct launch *L, struct cluster *cl, bool spinning)
 		snprintf(m, sizeof m, "the launch ran past the step limit (%llu warp-instructions; "
 			 "see --max-steps): a loop that never ends%s [step-limit]",
 			 (unsigned long long)L->max_steps,
-			 blocked ? " while other threads wait (a deadlock of the threads above)" : "");
+			 blocked ? " while the threads above wait" : "");
 	else
 		snprintf(m, sizeof m, "deadlock: the launch can never finish: %u thread%s blocked, "
 			 "nothing left to run%s [deadlock]", blocked, blocked == 1 ? "" : "s",
@@ -489,6 +512,71 @@ static void report_blocked(struct launch *L, struct cluster *cl, bool spinning)
 	diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL, m);
 	L->status = 3;
 	L->stop = true;
+}
+
+/* Where every warp of the cluster stands, when the user interrupts the launch: a note at
+ * each place threads are (running, or what they wait on), then the closing error. */
+static void report_interrupted(struct launch *L, struct cluster *cl)
+{
+	gather_flush(L);
+	uint32_t shown = 0;
+	for (uint32_t r = 0; r < cl->nctas; r++)
+		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++) {
+			struct warp *w = &cl->ctas[r].warps[i];
+			for (struct group *g = w->groups; g && shown < 16; g = g->next) {
+				if (g->state == G_DONE)
+					continue;
+				const struct dinsn *di = &g->frame->fn->code[g->pc];
+				struct strbuf n = {0}, msg = {0};
+				describe_threads(L, w, g->mask, &n);
+				static const char *const what[] = {
+					[G_READY] = "running", [G_BAR] = "waiting at a CTA barrier",
+					[G_CLUSTER_BAR] = "waiting at the cluster barrier",
+					[G_MBAR] = "waiting on an mbarrier phase",
+					[G_WARPSYNC] = "waiting for lanes of its warp"};
+				sb_printf(&msg, "interrupted here: %s",
+					  g->state < sizeof what / sizeof what[0] && what[g->state]
+						  ? what[g->state] : "waiting");
+				if (g->state == G_MBAR && g->wait_mbar) {
+					sb_printf(&n, "\non mbarrier (shared 0x%x): ", g->wait_mbar->off);
+					mbar_describe(g->wait_mbar, &n);
+				}
+				srcloc_emit(L->diag, DIAG_NOTE, L->file, L->P->m, di->ir,
+					    srcloc_func_of(L->P, di), n.s, msg.s);
+				sb_free(&n);
+				sb_free(&msg);
+				shown++;
+			}
+		}
+	char m[200];
+	snprintf(m, sizeof m, "interrupted after %llu warp-instructions (cluster %llu of %llu); "
+		 "where the warps stand is above%s [interrupted]", (unsigned long long)L->steps,
+		 (unsigned long long)L->clusters_done + 1, (unsigned long long)L->clusters,
+		 shown == 16 ? " (the first 16 places)" : "");
+	diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL, m);
+	L->status = PTXI_INTERRUPTED;
+	L->stop = true;
+}
+
+/* Every 2^16 warp-instructions: the caller's progress line, and its interrupt flag. */
+static void poll_caller(struct launch *L, struct cluster *cl)
+{
+	L->next_poll = L->steps + (1u << 16);
+	if (L->interrupt && *L->interrupt) {
+		report_interrupted(L, cl);
+		return;
+	}
+	if (!L->progress)
+		return;
+	struct ptxi_progress p = {L->steps, L->clusters_done, L->clusters, 0, 0};
+	for (uint32_t r = 0; r < cl->nctas; r++)
+		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++)
+			for (struct group *g = cl->ctas[r].warps[i].groups; g; g = g->next)
+				if (g->state == G_READY)
+					p.warps_running++;
+				else if (g->state != G_DONE)
+					p.warps_waiting++;
+	L->progress(L->progress_ctx, &p);
 }
 
 /* ---- the loop ------------------------------------------------------------------------ */
@@ -563,6 +651,11 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 					async_land_due(L, L->steps);
 			}
 			pick(w); /* drop finished groups */
+			if (L->steps >= L->next_poll) {
+				poll_caller(L, cl);
+				if (L->stop)
+					return L->status;
+			}
 			if (L->steps > L->max_steps) {
 				report_blocked(L, cl, true);
 				return L->status;
@@ -615,6 +708,8 @@ int sched_launch(struct launch *L)
 		frame_cache_free(L);
 		return L->status;
 	}
+	L->clusters = (uint64_t)nc[0] * nc[1] * nc[2];
+	L->next_poll = 1u << 16;
 	for (uint32_t z = 0; z < nc[2]; z++)
 		for (uint32_t y = 0; y < nc[1]; y++)
 			for (uint32_t x = 0; x < nc[0]; x++) {
@@ -628,6 +723,7 @@ int sched_launch(struct launch *L)
 				async_reset(L);
 				race_cluster_end(L, &cl);
 				free_cluster(&cl);
+				L->clusters_done++;
 				if (L->stop || L->status == 3)
 					goto out;
 			}

@@ -7,12 +7,13 @@
 #ifndef PTXI_PTXI_H
 #define PTXI_PTXI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-enum { PTXI_OK = 0, PTXI_RULE = 1, PTXI_INVALID = 2, PTXI_DEADLOCK = 3 };
+enum { PTXI_OK = 0, PTXI_RULE = 1, PTXI_INVALID = 2, PTXI_DEADLOCK = 3, PTXI_INTERRUPTED = 130 };
 
 typedef struct ptxi_module ptxi_module;
 typedef struct ptxi_run ptxi_run;
@@ -117,6 +118,14 @@ struct ptxi_set {
 	struct ptxi_arg value;
 };
 
+/* How far a launch has come (for a progress line). */
+struct ptxi_progress {
+	uint64_t steps;                 /* warp-instructions so far                       */
+	uint64_t clusters_done, clusters; /* clusters finished, of the grid's             */
+	uint32_t warps_running, warps_waiting; /* of the cluster running now              */
+};
+typedef void ptxi_progress_fn(void *ctx, const struct ptxi_progress *p);
+
 struct ptxi_config {
 	const char *kernel;     /* NULL: the module's only entry; else its name, demangled
 				 * name, or a part of either that names one kernel only    */
@@ -143,6 +152,11 @@ struct ptxi_config {
 	FILE *timeline_out;     /* --timeline: the launch as an HTML page (NULL: none)     */
 	const struct ptxi_set *sets; /* module variables to set before the launch (--set)   */
 	unsigned nsets;
+	ptxi_progress_fn *progress; /* called about every 65536 warp-instructions          */
+	void *progress_ctx;
+	/* When *interrupt becomes non-zero (a signal handler may set it), the launch stops,
+	 * reports where every warp stands and returns PTXI_INTERRUPTED. */
+	const volatile sig_atomic_t *interrupt;
 };
 
 #define PTXI_DEFAULT_MAX_MEMORY (4ull << 30) /* 4 GiB */
