@@ -420,7 +420,8 @@ struct run_opts {
 	bool trace_width_given;
 	enum ptxi_diag_format format;
 	bool progress;          /* --progress: show the progress line                       */
-	struct timespec t0;     /* the launch's start                                       */
+	struct timespec t0;     /* the launch's start, and when the line is next rewritten   */
+	double progress_at;
 };
 
 static int count_option(const char *name, const char *v, uint64_t lo, uint64_t hi, uint64_t *n,
@@ -647,8 +648,9 @@ static void progress_line(void *ctx, const struct ptxi_progress *p)
 {
 	struct run_opts *o = ctx;
 	double s = seconds_since(&o->t0);
-	if (s < 2)
+	if (s < 2 || s < o->progress_at)
 		return;
+	o->progress_at = s + 0.5; /* twice a second is enough to read */
 	fprintf(stderr, "\rptxi: %.0f s, %.1f M warp-instructions, %" PRIu64 " of %" PRIu64
 		" clusters finished, %u warps running, %u waiting (Ctrl-C: where they stand)\033[K",
 		s, (double)p->steps / 1e6, p->clusters_done, p->clusters, p->warps_running,
