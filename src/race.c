@@ -670,7 +670,7 @@ static const char *const copy_order[] = {
 	[RA_BULK] = "a bulk-group copy is ordered before its thread's cp.async.bulk.wait_group "
 		    "that waits for it (for its source reads, wait_group.read); other threads "
 		    "need a barrier after that wait",
-	[RA_MBAR] = "the copy is ordered only before accesses that follow a wait returning True "
+	[RA_MBAR] = "its bytes are ordered only before accesses that follow a wait returning True "
 		    "for the phase of the mbarrier its complete-tx completes",
 };
 
