@@ -128,8 +128,8 @@ struct race {
 	struct rthread *th;         /* its threads: rank * nt + thread                       */
 	struct rcta *cta;           /* its CTAs, by rank                                     */
 	struct vc *cacc, *cdone;    /* its cluster barrier                                   */
-	struct rmbar *mb;           /* by mbarrier id                                        */
-	uint32_t nmb;
+	struct rmbar *mb;           /* by mbarrier place (rmbar)                             */
+	uint32_t nmb, mb_base;      /* mb_base: mbarrier ids handed out before the cluster   */
 	struct shadow *glob;        /* by region index                                       */
 	uint32_t nglob;
 	struct loc *locs;           /* open addressing, power-of-two capacity                */
@@ -1026,11 +1026,16 @@ void race_cbar_acquire(struct launch *L, struct warp *w, uint32_t lanes)
 		acquire_from(R, thr(R, w, (uint32_t)__builtin_ctz(m)), R->cdone);
 }
 
+/* The state of mb: by the first object made at its place in the running cluster, so that
+ * init/inval cycles at one place reuse one entry (race_mbar_init clears it). */
 static struct rmbar *rmbar(struct launch *L, const struct mbar *mb)
 {
 	struct race *R = L->race;
-	if (mb->id >= R->nmb) {
-		uint32_t n = mb->id + 16;
+	if (mb->first_id <= R->mb_base)
+		return NULL;
+	uint32_t k = mb->first_id - R->mb_base - 1;
+	if (k >= R->nmb) {
+		uint32_t n = k + 16;
 		uint64_t more = (uint64_t)(n - R->nmb) * sizeof *R->mb;
 		if (!launch_charge(L, more, "the data-race detector's mbarrier table"))
 			return NULL;
@@ -1044,7 +1049,7 @@ static struct rmbar *rmbar(struct launch *L, const struct mbar *mb)
 		R->mb = t;
 		R->nmb = n;
 	}
-	return &R->mb[mb->id];
+	return &R->mb[k];
 }
 
 void race_mbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, const struct mbar *mb)
@@ -1090,8 +1095,12 @@ void race_mbar_init(struct launch *L, struct warp *w, uint32_t lane, const struc
 {
 	struct race *R = L->race;
 	struct rmbar *b = R ? rmbar(L, mb) : NULL;
-	if (b)
-		b->init = (struct rec){L->ci, tid_of(R, w, lane), thr(R, w, lane)->clock,
+	if (!b)
+		return;
+	vc_put(b->acc);
+	vc_put(b->last);
+	b->acc = b->last = NULL;
+	b->init = (struct rec){L->ci, tid_of(R, w, lane), thr(R, w, lane)->clock,
 				      (uint32_t)L->steps, 0xf, 0};
 }
 
@@ -1197,6 +1206,7 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 	if (!R)
 		return true;
 	R->cl = cl;
+	R->mb_base = L->mbar_ids;
 	R->th = calloc((size_t)cl->nctas * R->nt, sizeof *R->th);
 	R->cta = calloc(cl->nctas, sizeof *R->cta);
 	if (!R->th || !R->cta)
