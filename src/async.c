@@ -95,12 +95,15 @@ struct landed {
 	struct warp *w;             /* bulk-group completion: the issuing thread and group   */
 	uint32_t lane, group;
 	const struct dinsn *insn;
+	struct race_copy rc;        /* the copy's issue (race_after_issue; no vector kept)   */
 };
 
 enum { MAX_LANDED = 4096 }; /* beyond this, the oldest records are forgotten */
 
-static void remember_landed(struct launch *L, const struct landed *r)
+static void remember_landed(struct launch *L, const struct event *e, struct landed *r)
 {
+	r->rc = e->rc;
+	r->rc.vc = NULL;
 	if (L->nlanded == MAX_LANDED) {
 		memmove(L->landed, L->landed + 1, (MAX_LANDED - 1) * sizeof *L->landed);
 		L->nlanded--;
@@ -249,22 +252,29 @@ static void bulk_put(const struct event *e, uint8_t *dst)
 
 /* The landing as the data-race detector sees it: the copy's access of `size` bytes at
  * shared (c, off), or at global `addr` when c is NULL. */
+/* The access the data-race detector is told of: shared (c, addr), or global addr (c NULL). */
+static bool race_place(struct launch *L, const struct warp *w, struct cta *c, uint64_t addr,
+		       uint32_t size, struct access *a)
+{
+	*a = (struct access){.cta = c, .off = (uint32_t)addr, .addr = addr};
+	if (c) {
+		a->p = c->smem + addr;
+		a->space = c == w->cta ? MS_SHARED_CTA : MS_SHARED_CLUSTER;
+		return true;
+	}
+	if (!(a->region = mem_find(L->mem, addr, size)))
+		return false;
+	a->p = a->region->data + (addr - a->region->base);
+	a->space = MS_GLOBAL;
+	return true;
+}
+
 static void race_land(struct launch *L, const struct event *e, struct cta *c, uint64_t addr,
 		      uint32_t size, enum race_kind kind)
 {
-	if (!L->race || !size)
-		return;
-	struct access a = {.cta = c, .off = (uint32_t)addr, .addr = addr};
-	if (c) {
-		a.p = c->smem + addr;
-		a.space = c == e->w->cta ? MS_SHARED_CTA : MS_SHARED_CLUSTER;
-	} else {
-		if (!(a.region = mem_find(L->mem, addr, size)))
-			return;
-		a.p = a.region->data + (addr - a.region->base);
-		a.space = MS_GLOBAL;
-	}
-	race_copy_access(L, &e->rc, &a, size, kind);
+	struct access a;
+	if (L->race && size && race_place(L, e->w, c, addr, size, &a))
+		race_copy_access(L, &e->rc, &a, size, kind);
 }
 
 /* How a copy's destination is written: reductions are atomic per element. */
@@ -302,7 +312,7 @@ static void remember_for_barrier(struct launch *L, const struct event *e, struct
 		return;
 	struct landed r = {.cta = c, .addr = e->doff, .size = e->size, .mb = mb,
 			   .phase = mb->phase, .insn = e->insn};
-	remember_landed(L, &r);
+	remember_landed(L, e, &r);
 }
 
 /* st.async stores its value; red.async reduces the destination with it. Then complete-tx. */
@@ -342,7 +352,7 @@ static void tensor_land(struct launch *L, const struct event *e)
 		rec.addr = e->saddr;
 		rec.size = e->ssize;
 		rec.src = true;
-		remember_landed(L, &rec);
+		remember_landed(L, e, &rec);
 		return;
 	}
 	for (uint32_t r = 0, t = bulk_targets(e); t >> r && !L->stop; r++) {
@@ -375,7 +385,6 @@ static void land(struct launch *L, struct event e)
 		tl_copy(L, e.w, e.insn, e.issued, e.size, ir_op_name((enum ir_op)e.insn->op));
 	switch (e.kind) {
 	case EV_COPY:
-		race_land(L, &e, NULL, e.saddr, e.src_size, RACE_READ);
 		race_land(L, &e, e.dcta, e.doff, e.size, RACE_WRITE);
 		if (e.src_size)
 			memcpy(e.dst, e.src, e.src_size);
@@ -392,18 +401,19 @@ static void land(struct launch *L, struct event e)
 				   "0x%llx over the live mbarrier at 0x%x",
 				   ir_op_name((enum ir_op)e.insn->op), e.size,
 				   (unsigned long long)e.saddr, sb->off);
-		race_land(L, &e, e.scta, e.saddr, e.size, RACE_READ);
+		if (e.scta) /* (reads of global sources are not recorded: docs/races.md) */
+			race_land(L, &e, e.scta, e.saddr, e.size, RACE_READ);
 		if (!e.dcta) { /* to global memory: observed by the thread's bulk wait_group */
 			race_land(L, &e, NULL, e.daddr, e.size, dst_kind(&e));
 			bulk_put(&e, e.dst);
 			struct landed rec = {.addr = e.daddr, .size = e.size, .w = e.w,
 					     .lane = e.lane, .group = e.group, .insn = e.insn};
-			remember_landed(L, &rec);
+			remember_landed(L, &e, &rec);
 			if (e.scta) { /* and its source stays the copy's until wait_group.read */
 				rec.cta = e.scta;
 				rec.addr = e.saddr;
 				rec.src = true;
-				remember_landed(L, &rec);
+				remember_landed(L, &e, &rec);
 			}
 			break;
 		}
@@ -576,6 +586,13 @@ static bool check_overlaps(struct launch *L, const struct event *self, const cha
 			hit_src = write && e->sspace == MS_GLOBAL &&
 				  overlaps(addr, size, e->saddr, src_bytes(e));
 		}
+		struct access a;
+		if ((hit_dst || hit_src) && !self && !race_after_issue(L, L->cw, lane, &e->rc) &&
+		    race_place(L, L->cw, cta, addr, size, &a)) {
+			/* the copy's issue is not ordered before the access: a data race */
+			race_copy_in_flight(L, lane, &e->rc, e->insn, &a, size, write, !hit_dst);
+			return true;
+		}
 		if (hit_dst || hit_src) {
 			rule_break(L, RULE_ASYNC_RACE, 1u << lane,
 				   "%s of %u bytes at %s 0x%llx %s the %s of the %s issued at line "
@@ -591,6 +608,8 @@ static bool check_overlaps(struct launch *L, const struct event *self, const cha
 		const struct landed *r = &L->landed[i];
 		if (r->cta != cta || !overlaps(addr, size, r->addr, r->size) || (r->src && !write))
 			continue;
+		if (!self && !race_after_issue(L, L->cw, lane, &r->rc))
+			continue; /* a data race, on the copy's records in the shadow (race.c) */
 		if (r->src)
 			rule_break(L, RULE_ASYNC_RACE, 1u << lane,
 				   "%s of %u bytes at %s 0x%llx overwrites the source of the %s issued at "

@@ -893,6 +893,45 @@ void race_access(struct launch *L, struct warp *w, uint32_t lane, const struct a
 
 /* ---- asynchronous copies ------------------------------------------------------------- */
 
+bool race_after_issue(struct launch *L, struct warp *w, uint32_t lane,
+		      const struct race_copy *rc)
+{
+	struct race *R = L->race;
+	if (!R || !rc->clock || !w)
+		return true;
+	return tid_of(R, w, lane) == rc->tid ||
+	       vc_get(R, thr(R, w, lane)->vc, rc->tid) >= rc->tclock;
+}
+
+void race_copy_in_flight(struct launch *L, uint32_t lane, const struct race_copy *rc,
+			 const struct dinsn *copy, const struct access *a, uint32_t size,
+			 bool write, bool source)
+{
+	struct race *R = L->race;
+	struct warp *w = L->cw;
+	if (!first_pair(R, copy, L->ci))
+		return;
+	uint32_t tid = tid_of(R, w, lane);
+	struct strbuf msg = {0}, who = {0};
+	describe_tid(L, rc->agent, copy, tid, &who);
+	sb_printf(&msg, "data race on ");
+	describe_place(L, w, a, size, &msg);
+	sb_printf(&msg, ": this %s by CTA (%u,%u,%u) thread %u is not ordered with the %s by %s, "
+		  "in flight", write ? "write" : "read", w->cta->ctaid[0], w->cta->ctaid[1],
+		  w->cta->ctaid[2], local_of(R, tid), source ? "read" : "write", who.s);
+	rule_break_notes(L, RULE_DATA_RACE, 1u << lane,
+			 "nothing orders the copy's issue before this access (no barrier, wait or "
+			 "release/acquire pair from the issuing thread), so the copy may land "
+			 "before, during or after it", msg.s);
+	sb_free(&msg);
+	msg = (struct strbuf){0};
+	sb_printf(&msg, "the %s by %s, issued here", source ? "read" : "write", who.s);
+	if (copy->ir)
+		diag_emit(L->diag, DIAG_NOTE, L->file, copy->ir->span, NULL, msg.s);
+	sb_free(&msg);
+	sb_free(&who);
+}
+
 void race_copy_issue(struct launch *L, struct warp *w, uint32_t lane, enum race_agent kind,
 		     struct race_copy *rc)
 {

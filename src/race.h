@@ -61,8 +61,7 @@ void race_fence(struct launch *L, struct warp *w, uint32_t lanes);
 
 /* Asynchronous copies (cp.async, bulk and tensor copies, st.async, red.async). Each is made
  * by an agent of its issuing thread, ordered after the issue in program order; its landing
- * writes the destination (and reads a source in shared or global memory) with the agent's
- * clock. How it completes names the agent: RA_CP, a cp.async, waited for by its thread's
+ * writes the destination (and reads a source in shared memory) with the agent's clock. How it completes names the agent: RA_CP, a cp.async, waited for by its thread's
  * cp.async.wait_group/wait_all (its clock is its commit group + 1) or an arrive-on;
  * RA_BULK, a copy in a bulk group, waited for by cp.async.bulk.wait_group; RA_MBAR, a copy
  * whose complete-tx on an mbarrier is the only ordering (bulk and tensor loads, st.async). */
@@ -88,6 +87,17 @@ void race_copy_access(struct launch *L, const struct race_copy *rc, const struct
 /* The copy's complete-tx or arrive-on on mb (release into its open phase); call it before
  * the mbarrier is updated. */
 void race_copy_complete(struct launch *L, const struct race_copy *rc, const struct mbar *mb);
+/* Whether (w, lane)'s current access is ordered after the issue of copy rc. An access to a
+ * copy's bytes before its completion was observed is rule async-copy-race when it is (the
+ * thread knew of the copy and skipped the wait), a data race when it is not (race_copy_
+ * in_flight reports one in flight; a landed copy's records in the shadow, the others). */
+bool race_after_issue(struct launch *L, struct warp *w, uint32_t lane,
+		      const struct race_copy *rc);
+/* Report the current access of `lane` of L->cw, `size` bytes at a, racing with copy rc of
+ * instruction `copy` in flight: with its pending write (its read, `source`). */
+void race_copy_in_flight(struct launch *L, uint32_t lane, const struct race_copy *rc,
+			 const struct dinsn *copy, const struct access *a, uint32_t size,
+			 bool write, bool source);
 /* (w, lane) waited for its copies of groups below `below` (RA_CP or RA_BULK). */
 void race_copy_waited(struct launch *L, struct warp *w, uint32_t lane, enum race_agent kind,
 		      uint32_t below);
