@@ -254,8 +254,9 @@ stmt
 /* `.loc 1 10 5, function_name $L__info_string0, inlined_at 1 20 3` (no ';'). */
 loc_attrs
 	: %empty
-	| loc_attrs ',' TOK_IDENT TOK_IDENT
+	| loc_attrs ',' TOK_IDENT TOK_IDENT     { ir_loc_func(p, @3, @4); }
 	| loc_attrs ',' TOK_IDENT TOK_INT TOK_INT TOK_INT
+		{ ir_loc_inlined(p, @3, @4, @5, @6); }
 	;
 
 block

@@ -1,93 +1,300 @@
 /*
- * cli.c - the ptxi program: parse the command line, call the library, print --dump words
- * and --stats, map results to exit statuses (0 ok, 1 rule broken, 2 invalid input or
- * usage, 3 deadlock or step limit). Nothing else lives here.
+ * cli.c - the ptxi program: commands (check, run, explain, info), their options (one table,
+ * cli_opts.def, for parsing and --help), colour, and exit statuses (0 ok, 1 rule broken,
+ * 2 invalid input or usage, 3 deadlock or step limit). Values are parsed in cli_args.c,
+ * results printed in cli_dump.c; everything else is the library's.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "ptxi/ptxi.h"
-
+#include "cli.h"
 #include "explore.h"
 
-#define MAX_ARGS 64
+#define MAX_ARGS 256
 #define MAX_DUMPS 64
+#define MAX_SETS 64
 
-static const char usage_text[] =
-	"usage: ptxi check [--diagnostics=text|json|sarif] FILE...\n"
-	"       ptxi explain [TOPIC]   (a concept, an instruction or a rule; alone: the list)\n"
-	"       ptxi run FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
-	"                [--cluster X[,Y[,Z]]] [--shared BYTES] [--arg SPEC]... [--dump N]...\n"
-	"                [--keep-going] [--no-race] [--seed N] [--explore N] [--max-steps N]\n"
-	"                [--max-memory BYTES] [--stats] [--trace mbarrier|all]\n"
-	"                [--timeline FILE.html] [--heap BYTES]\n"
-	"  --arg SPEC   u8: u16: u32: u64: s32: s64: f32: f64: VALUE (decimal or 0x hex),\n"
-	"               buf:BYTES (zero-filled device buffer), file:PATH (buffer with the file)\n"
-	"               tmap:buf=K[+OFF],type=T,dims=D0xD1..,strides=S1x..,box=B0xB1..\n"
-	"                 [,estrides=..][,interleave=none|16B|32B][,swizzle=none|32B|64B|128B]\n"
-	"                 [,l2=none|64B|128B|256B][,fill=zero|nan]  (a CUtensorMap over buffer\n"
-	"                 argument K; im2col: mode=im2col,lower=..,upper=..,channels=C,pixels=P)\n"
-	"  --dump N     after the launch, print argument N's buffer as u32 words (hex)\n"
-	"  --no-race    turn off the data-race detector (happens-before, on by default)\n"
-	"  --explore N  run under the default and N seeded schedules (seeds 1..N, or from\n"
-	"               --seed on); stop at the first that breaks a rule, deadlocks or dumps\n"
-	"               other output, naming its --seed\n"
-	"  --diagnostics=text|json|sarif  how diagnostics are written to stderr: text (the\n"
-	"               default), one JSON object per line, or one SARIF 2.1.0 log\n"
-	"  --trace-cta X,Y,Z  --trace-warp N  --trace-lines A-B   trace only these CTAs, warps\n"
-	"               (index in the CTA) and source lines\n"
-	"  --trace-width N  fold trace lines at N columns (default: 120 on a terminal, else\n"
-	"               never; 0: never)\n"
-	"  --timeline FILE.html  write the launch as a picture: warps, barrier operations,\n"
-	"               waits, copies, phase completions, rule breaks (one self-contained page)\n"
-	"  --max-memory BYTES  host memory the launch may hold (device buffers, shared and\n"
-	"               local memory, frames, shadow state); default 4 GiB, 0 for no limit\n"
-	"  --heap BYTES device heap for malloc in kernels (default 8388608, CUDA's)\n"
+enum { R = 1, C = 2, I = 4, E = 8 }; /* the commands of an option */
+
+enum opt_id {
+#define OPT(id, cmds, name, value, def, help) OPT_##id,
+#include "cli_opts.def"
+#undef OPT
+	OPT__COUNT
+};
+
+static const struct option {
+	unsigned cmds;
+	const char *name, *value, *def, *help;
+} options[OPT__COUNT] = {
+#define OPT(id, cmds, name, value, def, help) {cmds, name, value, def, help},
+#include "cli_opts.def"
+#undef OPT
+};
+
+struct command;
+typedef int command_fn(const struct command *c, int argc, char **argv);
+static command_fn cmd_check, cmd_run, cmd_explain, cmd_info;
+
+static const struct command {
+	const char *name;
+	command_fn *fn;
+	unsigned bit;
+	const char *synopsis, *what;
+} commands[] = {
+	{"check", cmd_check, C, "ptxi check [OPTION]... FILE...",
+	 "Parse and statically check PTX files as ptxas would ('-' reads stdin)."},
+	{"run", cmd_run, R, "ptxi run FILE.ptx [OPTION]...",
+	 "Launch a kernel of FILE.ptx on the interpreter and report every rule it breaks."},
+	{"explain", cmd_explain, E, "ptxi explain [TOPIC]",
+	 "What a concept, an instruction or a rule means, with a live sample; alone: the topics."},
+	{"info", cmd_info, I, "ptxi info FILE.ptx",
+	 "The module's kernels, their parameters and launch requirements, and a ptxi run line "
+	 "for each."},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static const char arg_specs[] =
+	"SPEC (--arg, --set, and the fields of bytes:):\n"
+	"  u8: u16: u32: u64: s8: s16: s32: s64: f32: f64: VALUE   a scalar (decimal or 0x hex)\n"
+	"  buf:BYTES                  a zero-filled device buffer; the parameter gets its address\n"
+	"  file:PATH                  a device buffer holding the file\n"
+	"  tmap:buf=K[+OFF],type=T,dims=D0xD1..,strides=S1x..,box=B0xB1..[,estrides=..]\n"
+	"       [,interleave=none|16B|32B][,swizzle=none|32B|64B|128B][,l2=none|64B|128B|256B]\n"
+	"       [,fill=zero|nan]      a CUtensorMap over buffer argument K (im2col: mode=im2col,\n"
+	"                             lower=..,upper=..,channels=C,pixels=P; in a struct, buf=@OFF\n"
+	"                             names the struct's buffer field at byte OFF)\n"
+	"  bytes:SIZE[,@OFF=SPEC]...  a by-value struct of SIZE bytes with fields at byte offsets\n";
+
+static const char exit_statuses[] =
 	"exit status: 0 ok, 1 a PTX rule was broken, 2 invalid input or usage, 3 deadlock or\n"
-	"             step limit\n";
+	"step limit\n";
 
-/* A usage error names what is wrong in one line; with no message, the whole usage. */
-static int usage(const char *fmt, const char *what)
+/* ---- colour ----------------------------------------------------------------------------- */
+
+static bool color;
+
+/* One line of a diagnostic, coloured as gcc does: the position bold, the level in its
+ * colour, the caret line green. */
+static void color_line(FILE *out, const char *s, size_t n)
 {
-	if (!fmt) {
-		fputs(usage_text, stderr);
-		return 2;
+	static const struct { const char *word, *sgr; } levels[] = {
+		{" error: ", "1;31"}, {" warning: ", "1;35"}, {" note: ", "1;36"}};
+	for (size_t i = 0; i < 3; i++) {
+		const char *w = levels[i].word;
+		const char *at = memmem(s, n, w, strlen(w));
+		if (!at || memchr(s, ' ', (size_t)(at - s))) /* the level follows the position */
+			continue;
+		size_t pos = (size_t)(at - s), wl = strlen(w);
+		fprintf(out, "\033[1m%.*s\033[0m \033[%sm%.*s\033[0m %.*s", (int)pos, s, levels[i].sgr,
+			(int)(wl - 2), w + 1, (int)(n - pos - wl), at + wl);
+		return;
 	}
-	fputs("ptxi: error: ", stderr);
-	fprintf(stderr, fmt, what);
-	fputs(" (see 'ptxi --help')\n", stderr);
-	return 2;
+	const char *bar = memchr(s, '|', n);
+	if (bar && memchr(bar, '^', n - (size_t)(bar - s)) && strspn(s, " 0123456789") == (size_t)(bar - s)) {
+		fprintf(out, "%.*s\033[1;32m%.*s\033[0m", (int)(bar - s + 1), s, (int)(n - (size_t)(bar - s) - 1),
+			bar + 1);
+		return;
+	}
+	fwrite(s, 1, n, out);
 }
 
-/* --diagnostics=text|json|sarif (or "--diagnostics FORMAT"): true if argv[*i] is it. */
-static bool diagnostics_option(int argc, char **argv, int *i, enum ptxi_diag_format *f,
-			       int *status)
+static void color_text(FILE *out, const char *text)
 {
-	const char *a = argv[*i], *v;
-	if (strncmp(a, "--diagnostics=", 14) == 0)
-		v = a + 14;
-	else if (strcmp(a, "--diagnostics") == 0 && *i + 1 < argc)
-		v = argv[++*i];
-	else if (strcmp(a, "--diagnostics") == 0)
-		return *status = usage("--diagnostics needs a value (text, json or sarif)", ""), true;
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		color_line(out, p, n);
+		p += n;
+		if (*p == '\n')
+			fputc(*p++, out);
+	}
+}
+
+/* The library's diagnostics, coloured when asked. */
+static void sink(void *ctx, int level, const char *text)
+{
+	(void)ctx;
+	(void)level;
+	if (color)
+		color_text(stderr, text);
+	else
+		fputs(text, stderr);
+}
+
+static int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "ptxi: error: ..." on stderr; returns 2, the usage status. */
+static int error(const char *fmt, ...)
+{
+	char msg[1200];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = snprintf(msg, sizeof msg, "ptxi: error: ");
+	vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+	va_end(ap);
+	strncat(msg, "\n", sizeof msg - strlen(msg) - 1);
+	sink(NULL, 0, msg);
+	return PTXI_INVALID;
+}
+
+static bool set_color(const char *v)
+{
+	if (strcmp(v, "always") == 0)
+		color = true;
+	else if (strcmp(v, "never") == 0)
+		color = false;
+	else if (strcmp(v, "auto") == 0)
+		color = isatty(STDERR_FILENO) && !getenv("NO_COLOR");
 	else
 		return false;
-	if (strcmp(v, "text") == 0)
-		*f = PTXI_DIAG_TEXT;
-	else if (strcmp(v, "json") == 0)
-		*f = PTXI_DIAG_JSON;
-	else if (strcmp(v, "sarif") == 0)
-		*f = PTXI_DIAG_SARIF;
-	else
-		*status = usage("bad --diagnostics '%s' (text, json or sarif)", v);
 	return true;
 }
+
+/* ---- help ------------------------------------------------------------------------------- */
+
+/* `text` folded at 78 columns, each line indented by `indent`. */
+static void fold(FILE *out, const char *text, int indent, int col)
+{
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, " ");
+		if (col + 1 + (int)n > 78 && col > indent) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", (int)n, p);
+		col += (int)n;
+		p += n + (p[n] == ' ');
+	}
+	fputc('\n', out);
+}
+
+static void help(FILE *out, const struct command *c)
+{
+	fprintf(out, "usage: %s\n%s\n\noptions:\n", c->synopsis, c->what);
+	for (unsigned i = 0; i < OPT__COUNT; i++) {
+		const struct option *o = &options[i];
+		if (!(o->cmds & c->bit))
+			continue;
+		char head[80];
+		int n = snprintf(head, sizeof head, "  --%s%s%s", o->name, o->value ? " " : "",
+				 o->value ? o->value : "");
+		fprintf(out, "%s", head);
+		char text[600];
+		snprintf(text, sizeof text, "%s%s%s%s", o->help, o->def[0] ? " (default: " : "", o->def,
+			 o->def[0] ? ")" : "");
+		if (n > 28) {
+			fprintf(out, "\n%*s", 30, "");
+			n = 30;
+		} else {
+			fprintf(out, "%*s", 30 - n, "");
+			n = 30;
+		}
+		fold(out, text, 30, n);
+	}
+	if (c->bit == R)
+		fprintf(out, "\n%s", arg_specs);
+	fprintf(out, "\nAn option's value may follow it as the next word or after '='.\n%s",
+		exit_statuses);
+}
+
+static void usage_all(FILE *out)
+{
+	fprintf(out, "usage:");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "%s %s\n", i ? "      " : "", commands[i].synopsis);
+	fprintf(out, "       ptxi --version\n\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].what);
+	fprintf(out, "\n'ptxi COMMAND --help' lists a command's options with their defaults.\n%s",
+		exit_statuses);
+}
+
+static int usage(const char *fmt, const char *what)
+{
+	char msg[600];
+	snprintf(msg, sizeof msg, fmt, what);
+	return error("%s (see 'ptxi --help')", msg);
+}
+
+/* ---- options ---------------------------------------------------------------------------- */
+
+/* argv[*i] as an option of command `cmd`: its id and value (NULL for a flag); -1 when it is
+ * not an option, -2 after an error. */
+static int next_option(int argc, char **argv, int *i, unsigned cmd, const char **value)
+{
+	const char *a = argv[*i];
+	if (a[0] != '-' || strcmp(a, "-") == 0)
+		return -1; /* an operand ("-": stdin) */
+	if (a[1] != '-' || !a[2]) {
+		usage("unknown option '%s'", a);
+		return -2;
+	}
+	const char *eq = strchr(a, '=');
+	size_t n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+	for (int k = 0; k < OPT__COUNT; k++) {
+		const struct option *o = &options[k];
+		if (!(o->cmds & cmd) || strlen(o->name) != n || strncmp(o->name, a + 2, n))
+			continue;
+		if (!o->value) {
+			if (eq)
+				return usage("%s takes no value", o->name), -2;
+			*value = NULL;
+		} else if (eq) {
+			*value = eq + 1;
+		} else if (*i + 1 < argc) {
+			*value = argv[++*i];
+		} else {
+			return usage("--%s needs a value", o->name), -2;
+		}
+		return k;
+	}
+	usage("unknown option '%s'", a);
+	return -2;
+}
+
+static bool parse_format(const char *v, enum ptxi_diag_format *f)
+{
+	static const char *const names[] = {"text", "json", "sarif"};
+	for (int i = 0; i < 3; i++)
+		if (strcmp(v, names[i]) == 0) {
+			*f = (enum ptxi_diag_format)i;
+			return true;
+		}
+	return false;
+}
+
+/* Options every command shares (--color, --help, --diagnostics): 1 handled, 0 not one of
+ * them, or an exit status + 1. */
+static int common_option(int id, const char *v, const struct command *c,
+			 enum ptxi_diag_format *format)
+{
+	if (id == OPT_COLOR) {
+		if (!set_color(v))
+			return 1 + usage("bad --color '%s' (auto, always or never)", v);
+		return 1;
+	}
+	if (id == OPT_HELP) {
+		help(stdout, c);
+		exit(0); /* the program's own end: nothing to free that matters */
+	}
+	if (id == OPT_DIAGNOSTICS) {
+		if (!parse_format(v, format))
+			return 1 + usage("bad --diagnostics '%s' (text, json or sarif)", v);
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- check, explain, info --------------------------------------------------------------- */
 
 /* The structured report diagnostics go to (on stderr, where text would go), or NULL. */
 static ptxi_report *open_report(enum ptxi_diag_format f, int *status)
@@ -96,485 +303,374 @@ static ptxi_report *open_report(enum ptxi_diag_format f, int *status)
 		return NULL;
 	ptxi_report *r = ptxi_report_new(f, stderr);
 	if (!r)
-		*status = usage("out of memory%s", "");
+		*status = error("out of memory");
 	return r;
 }
 
-static int cmd_check(int argc, char **argv)
+static int cmd_check(const struct command *c, int argc, char **argv)
 {
 	enum ptxi_diag_format format = PTXI_DIAG_TEXT;
-	int status = PTXI_OK, files = 0;
-	for (int i = 0; i < argc && !status; i++)
-		if (!diagnostics_option(argc, argv, &i, &format, &status))
-			files++;
-	if (status)
-		return status;
+	const char **files = calloc((size_t)argc + 1, sizeof *files);
+	int nfiles = 0, status = 0;
 	if (!files)
-		return usage("check needs at least one file", "");
-	ptxi_report *report = open_report(format, &status);
-	if (status)
-		return status;
-	for (int i = 0; i < argc; i++) {
-		if (strncmp(argv[i], "--diagnostics", 13) == 0) {
-			i += argv[i][13] != '=';
-			continue;
-		}
-		int st = report ? ptxi_check_report(argv[i], report) : ptxi_check(argv[i], NULL, NULL);
-		if (st != PTXI_OK)
+		return error("out of memory");
+	for (int i = 0; i < argc && !status; i++) {
+		const char *v;
+		int id = next_option(argc, argv, &i, c->bit, &v);
+		if (id == -1)
+			files[nfiles++] = argv[i];
+		else if (id == -2)
+			status = PTXI_INVALID;
+		else if (common_option(id, v, c, &format) > 1)
 			status = PTXI_INVALID;
 	}
-	if (ptxi_report_finish(report) != 0)
+	if (!status && !nfiles)
+		status = usage("check needs at least one file%s", "");
+	ptxi_report *report = status ? NULL : open_report(format, &status);
+	bool failed = false;
+	for (int i = 0; i < nfiles && !status; i++) /* every file, whatever the others gave */
+		if ((report ? ptxi_check_report(files[i], report) : ptxi_check(files[i], sink, NULL)))
+			failed = true;
+	if (ptxi_report_finish(report) != 0 || failed)
 		status = PTXI_INVALID;
+	free(files);
 	return status;
 }
 
-static bool parse_u64(const char *s, uint64_t *v)
+/* explain and info: one operand, --color and --help. */
+static int one_operand(const struct command *c, int argc, char **argv, const char **operand)
 {
-	if (!*s)
-		return false;
-	char *end;
-	errno = 0;
-	unsigned long long x = strtoull(s, &end, 0);
-	if (errno || *end || *s == '-')
-		return false;
-	*v = x;
-	return true;
-}
-
-/* "X[,Y[,Z]]"; missing ones are `fill`; each at least `min`. */
-static bool parse_coords(const char *s, uint32_t d[3], unsigned long min, uint32_t fill)
-{
-	d[0] = d[1] = d[2] = fill;
-	for (int i = 0; i < 3; i++) {
-		char *end;
-		errno = 0;
-		unsigned long v = strtoul(s, &end, 10);
-		if (errno || end == s || v < min || v > 0x7fffffff || *s == '-')
-			return false;
-		d[i] = (uint32_t)v;
-		if (*end == '\0')
-			return true;
-		if (*end != ',')
-			return false;
-		s = end + 1;
-	}
-	return false;
-}
-
-static bool parse_dims(const char *s, uint32_t d[3])
-{
-	return parse_coords(s, d, 1, 1);
-}
-
-/* --trace-lines "A-B" or "A" */
-static bool parse_line_range(const char *s, uint32_t r[2])
-{
-	char *end;
-	unsigned long a = strtoul(s, &end, 10), b = a;
-	if (end == s || *s == '-')
-		return false;
-	if (*end == '-') {
-		const char *t = end + 1;
-		b = strtoul(t, &end, 10);
-		if (end == t || *t == '-')
-			return false;
-	}
-	if (*end || a == 0 || b < a || b > 0xffffffffUL)
-		return false;
-	r[0] = (uint32_t)a;
-	r[1] = (uint32_t)b;
-	return true;
-}
-
-/* The most a file: argument holds: a regular file as large as a buf: argument may be, or
- * 64 MiB from a pipe or device (so that /dev/zero is an error, not all of memory). */
-#define MAX_FILE_ARG (1ull << 34)
-#define MAX_STREAM_ARG (64ull << 20)
-
-/* A file: argument's bytes; NULL with errno set (EISDIR, EFBIG past the limits above). */
-static void *read_whole(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	struct stat st;
-	bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
-	uint64_t limit = regular ? MAX_FILE_ARG : MAX_STREAM_ARG;
-	if ((!regular && S_ISDIR(st.st_mode)) || (regular && (uint64_t)st.st_size > limit)) {
-		fclose(f);
-		errno = regular ? EFBIG : EISDIR;
-		return NULL;
-	}
-	size_t cap = regular && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, len = 0;
-	unsigned char *buf = malloc(cap);
-	while (buf) {
-		size_t got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-		if (len > limit) {
-			free(buf);
-			fclose(f);
-			errno = EFBIG;
-			return NULL;
-		}
-		if (len == cap) {
-			unsigned char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
+	*operand = NULL;
+	enum ptxi_diag_format f;
+	for (int i = 0; i < argc; i++) {
+		const char *v;
+		int id = next_option(argc, argv, &i, c->bit, &v);
+		if (id == -2)
+			return PTXI_INVALID;
+		if (id >= 0) {
+			int st = common_option(id, v, c, &f);
+			if (st > 1)
+				return st - 1;
+		} else if (*operand) {
+			return usage("%s takes one operand ('ptxi COMMAND --help')", c->name);
+		} else {
+			*operand = argv[i];
 		}
 	}
-	fclose(f);
-	*n = len;
-	return buf;
+	return 0;
 }
 
-/* One --arg SPEC into a ptxi_arg; file: contents are kept in *owned. */
-static bool parse_arg(const char *spec, struct ptxi_arg *a, void **owned)
+static int cmd_explain(const struct command *c, int argc, char **argv)
 {
-	memset(a, 0, sizeof *a);
-	a->spec = spec;
-	const char *colon = strchr(spec, ':');
-	if (!colon)
-		return false;
-	size_t k = (size_t)(colon - spec);
-	const char *v = colon + 1;
-	static const struct { const char *name; unsigned size; bool sgn, flt; } scalars[] = {
-		{"u8", 1, false, false},  {"u16", 2, false, false}, {"u32", 4, false, false},
-		{"u64", 8, false, false}, {"s8", 1, true, false},   {"s16", 2, true, false},
-		{"s32", 4, true, false},  {"s64", 8, true, false},  {"f32", 4, false, true},
-		{"f64", 8, false, true},
-	};
-	for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
-		if (strlen(scalars[i].name) != k || strncmp(spec, scalars[i].name, k) != 0)
-			continue;
-		a->kind = PTXI_ARG_SCALAR;
-		a->size = scalars[i].size;
-		a->is_float = scalars[i].flt;
-		char *end;
-		errno = 0;
-		if (scalars[i].flt) {
-			double d = strtod(v, &end);
-			if (end == v || *end || errno)
-				return false;
-			if (a->size == 4) {
-				float fl = (float)d;
-				uint32_t b;
-				memcpy(&b, &fl, 4);
-				a->value = b;
-			} else {
-				memcpy(&a->value, &d, 8);
-			}
-			return true;
-		}
-		if (scalars[i].sgn) {
-			long long x = strtoll(v, &end, 0);
-			if (end == v || *end || errno)
-				return false;
-			int64_t lo = a->size == 8 ? INT64_MIN : -(1ll << (a->size * 8 - 1));
-			int64_t hi = a->size == 8 ? INT64_MAX : (1ll << (a->size * 8 - 1)) - 1;
-			if (x < lo || x > hi)
-				return false;
-			a->value = (uint64_t)x & (a->size == 8 ? ~0ull : (1ull << (a->size * 8)) - 1);
-			return true;
-		}
-		uint64_t x;
-		if (!parse_u64(v, &x) || (a->size < 8 && x >> (a->size * 8)))
-			return false;
-		a->value = x;
-		return true;
+	if (argc == 1 && strcmp(argv[0], "--markdown") == 0) { /* docs/explain.md */
+		ptxi_explain_markdown(stdout);
+		return 0;
 	}
-	if (k == 3 && strncmp(spec, "buf", 3) == 0) {
-		uint64_t n;
-		if (!parse_u64(v, &n) || n > (1ull << 34))
-			return false;
-		a->kind = PTXI_ARG_BUFFER;
-		a->bytes = (size_t)n;
-		return true;
-	}
-	if (k == 4 && strncmp(spec, "tmap", 4) == 0) {
-		char why[200];
-		a->kind = PTXI_ARG_TMAP;
-		if (ptxi_tmap_parse(v, &a->tmap, &a->tmap_buf, &a->tmap_off, why, sizeof why) == PTXI_OK)
-			return true;
-		fprintf(stderr, "ptxi: error: tensor map '%s': %s\n", spec, why);
-		return false;
-	}
-	if (k == 4 && strncmp(spec, "file", 4) == 0) {
-		size_t n;
-		void *data = read_whole(v, &n);
-		if (!data) {
-			if (errno == EFBIG)
-				fprintf(stderr, "ptxi: error: cannot read '%s': larger than a file: "
-					"argument may be (16 GiB; 64 MiB from a pipe or device)\n", v);
-			else
-				fprintf(stderr, "ptxi: error: cannot read '%s': %s\n", v, strerror(errno));
-			return false;
-		}
-		*owned = data;
-		a->kind = PTXI_ARG_BUFFER;
-		a->init = data;
-		a->bytes = n;
-		return true;
-	}
-	return false;
+	const char *topic;
+	int st = one_operand(c, argc, argv, &topic);
+	return st ? st : ptxi_explain(topic, stdout, stderr);
 }
+
+static int cmd_info(const struct command *c, int argc, char **argv)
+{
+	const char *file;
+	int st = one_operand(c, argc, argv, &file);
+	if (st)
+		return st;
+	if (!file)
+		return usage("info needs a PTX file%s", "");
+	ptxi_module *m = ptxi_module_load(file, sink, NULL);
+	if (!m)
+		return PTXI_INVALID;
+	st = ptxi_module_errors(m) ? PTXI_INVALID : ptxi_module_info(m, file, stdout);
+	ptxi_module_free(m);
+	return st;
+}
+
+/* ---- run -------------------------------------------------------------------------------- */
 
 struct run_opts {
 	const char *file;
 	struct ptxi_config cfg;
 	struct ptxi_arg args[MAX_ARGS];
-	void *owned[MAX_ARGS];
 	unsigned nargs;
-	unsigned dumps[MAX_DUMPS];
+	struct ptxi_set sets[MAX_SETS];
+	unsigned nsets;
+	struct dump_spec dumps[MAX_DUMPS];
 	unsigned ndumps;
+	struct cli_owned own;
 	unsigned explore;       /* --explore N: seeded schedules to try (explore.c)        */
 	bool stats;
-	const char *timeline;    /* --timeline FILE.html */
+	const char *timeline;   /* --timeline FILE.html */
 	bool trace_width_given;
-	enum ptxi_diag_format format;   /* --diagnostics */
+	enum ptxi_diag_format format;
 };
 
-static int parse_run(int argc, char **argv, struct run_opts *o)
+static int count_option(const char *name, const char *v, uint64_t lo, uint64_t hi, uint64_t *n,
+			const char *want)
 {
-	memset(o, 0, sizeof *o);
-	for (int d = 0; d < 3; d++)
-		o->cfg.grid[d] = o->cfg.block[d] = o->cfg.cluster[d] = 1;
-	for (int i = 0; i < argc; i++) {
-		int st = 0;
-		if (diagnostics_option(argc, argv, &i, &o->format, &st)) {
-			if (st)
-				return st;
-			continue;
-		}
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		bool takes = strcmp(a, "--kernel") == 0 || strcmp(a, "--grid") == 0 ||
-			     strcmp(a, "--block") == 0 || strcmp(a, "--cluster") == 0 ||
-			     strcmp(a, "--shared") == 0 || strcmp(a, "--arg") == 0 ||
-			     strcmp(a, "--dump") == 0 || strcmp(a, "--seed") == 0 ||
-			     strcmp(a, "--max-steps") == 0 || strcmp(a, "--trace") == 0 ||
-			     strcmp(a, "--trace-warp") == 0 || strcmp(a, "--trace-lines") == 0 ||
-			     strcmp(a, "--trace-width") == 0 || strcmp(a, "--explore") == 0 ||
-			     strcmp(a, "--max-memory") == 0 || strcmp(a, "--heap") == 0;
-		if (takes && !v)
-			return usage("%s needs a value", a);
-		uint64_t n;
-		if (strcmp(a, "--kernel") == 0)
-			o->cfg.kernel = v;
-		else if (strcmp(a, "--grid") == 0) {
-			if (!parse_dims(v, o->cfg.grid))
-				return usage("bad --grid '%s' (want X[,Y[,Z]], each at least 1)", v);
-		} else if (strcmp(a, "--block") == 0) {
-			if (!parse_dims(v, o->cfg.block))
-				return usage("bad --block '%s' (want X[,Y[,Z]], each at least 1)", v);
-		} else if (strcmp(a, "--cluster") == 0) {
-			if (!parse_dims(v, o->cfg.cluster))
-				return usage("bad --cluster '%s' (want X[,Y[,Z]], each at least 1)", v);
-			o->cfg.cluster_given = true;
-		} else if (strcmp(a, "--shared") == 0) {
-			if (!parse_u64(v, &n) || n > 0x7fffffff)
-				return usage("bad --shared '%s' (want a byte count)", v);
-			o->cfg.dyn_shared = (uint32_t)n;
-		} else if (strcmp(a, "--arg") == 0) {
-			if (o->nargs == MAX_ARGS)
-				return usage("too many --arg (at most 64)%s", "");
-			if (!parse_arg(v, &o->args[o->nargs], &o->owned[o->nargs]))
-				return usage("bad --arg '%s'", v);
-			o->nargs++;
-		} else if (strcmp(a, "--dump") == 0) {
-			if (!parse_u64(v, &n) || n >= MAX_ARGS || o->ndumps == MAX_DUMPS)
-				return usage("bad --dump '%s' (want an argument index)", v);
-			o->dumps[o->ndumps++] = (unsigned)n;
-		} else if (strcmp(a, "--seed") == 0) {
-			if (!parse_u64(v, &n))
-				return usage("bad --seed '%s'", v);
-			o->cfg.seed = n;
-		} else if (strcmp(a, "--explore") == 0) {
-			if (!parse_u64(v, &n) || n == 0 || n > 100000)
-				return usage("bad --explore '%s' (want a number of schedules, 1-100000)", v);
-			o->explore = (unsigned)n;
-		} else if (strcmp(a, "--max-steps") == 0) {
-			if (!parse_u64(v, &n) || n == 0)
-				return usage("bad --max-steps '%s'", v);
-			o->cfg.max_steps = n;
-		} else if (strcmp(a, "--max-memory") == 0) {
-			if (!parse_u64(v, &n))
-				return usage("bad --max-memory '%s' (want a byte count)", v);
-			o->cfg.max_memory = n ? n : UINT64_MAX;
-		} else if (strcmp(a, "--heap") == 0) {
-			if (!parse_u64(v, &n) || n == 0 || n > (1ull << 34))
-				return usage("bad --heap '%s' (want a byte count, at most 16 GiB)", v);
-			o->cfg.heap_bytes = n;
-		} else if (strcmp(a, "--trace") == 0) {
-			if (strcmp(v, "mbarrier") == 0)
-				o->cfg.trace_mbarrier = true;
-			else if (strcmp(v, "all") == 0)
-				o->cfg.trace_all = true;
-			else
-				return usage("bad --trace '%s' (mbarrier or all)", v);
-		} else if (strcmp(a, "--timeline") == 0) {
-			o->timeline = v;
-		} else if (strcmp(a, "--trace-cta") == 0) {
-			if (!parse_coords(v, o->cfg.trace_cta, 0, 0))
-				return usage("bad --trace-cta '%s' (want X[,Y[,Z]] of a CTA)", v);
-			o->cfg.trace_cta_given = true;
-		} else if (strcmp(a, "--trace-warp") == 0) {
-			if (!parse_u64(v, &n) || n > 31)
-				return usage("bad --trace-warp '%s' (a warp of the CTA: 0-31)", v);
-			o->cfg.trace_warp = (uint32_t)n;
-			o->cfg.trace_warp_given = true;
-		} else if (strcmp(a, "--trace-lines") == 0) {
-			if (!parse_line_range(v, o->cfg.trace_lines))
-				return usage("bad --trace-lines '%s' (want A-B or A, lines from 1)", v);
-		} else if (strcmp(a, "--trace-width") == 0) {
-			if (!parse_u64(v, &n) || (n && n < 40) || n > 100000)
-				return usage("bad --trace-width '%s' (0: never fold, else 40 or more)", v);
-			o->cfg.trace_width = (uint32_t)n;
-			o->trace_width_given = true;
-		} else if (strcmp(a, "--keep-going") == 0) {
-			o->cfg.keep_going = true;
-			continue;
-		} else if (strcmp(a, "--no-race") == 0) {
-			o->cfg.no_race = true;
-			continue;
-		} else if (strcmp(a, "--stats") == 0) {
-			o->stats = true;
-			continue;
-		} else if (a[0] == '-' && a[1]) {
-			return usage("unknown option '%s'", a);
-		} else {
-			if (o->file)
-				return usage("more than one PTX file ('%s')", a);
-			o->file = a;
-			continue;
-		}
-		i++;
+	if (!cli_parse_u64(v, n) || *n < lo || *n > hi) {
+		char msg[300];
+		snprintf(msg, sizeof msg, "bad --%s '%%s' (%s)", name, want);
+		return usage(msg, v);
 	}
-	if (!o->file)
-		return usage("run needs a PTX file%s", "");
 	return 0;
 }
 
-static void dump_buffer(ptxi_run *r, unsigned arg)
+static int dims_option(const char *name, const char *v, uint32_t d[3])
 {
-	size_t n = 0;
-	const unsigned char *p = ptxi_run_buffer(r, arg, &n);
-	if (!p) {
-		fprintf(stderr, "ptxi: error: --dump %u: argument %u is not a buffer\n", arg, arg);
-		return;
-	}
-	for (size_t i = 0; i + 4 <= n; i += 4) {
-		uint32_t w = (uint32_t)p[i] | (uint32_t)p[i + 1] << 8 | (uint32_t)p[i + 2] << 16 |
-			     (uint32_t)p[i + 3] << 24;
-		printf("%08x\n", w);
-	}
+	if (cli_parse_coords(v, d, 1, 1))
+		return 0;
+	char msg[300];
+	snprintf(msg, sizeof msg, "bad --%s '%%s' (want X[,Y[,Z]], each at least 1)", name);
+	return usage(msg, v);
 }
 
-static int cmd_run(int argc, char **argv)
+static int set_option(struct run_opts *o, const char *v)
 {
-	struct run_opts *o = calloc(1, sizeof *o);
-	if (!o)
-		return 2;
-	ptxi_report *report = NULL;
-	int status = parse_run(argc, argv, o);
-	if (status)
-		goto out;
-	if (!o->trace_width_given && isatty(STDERR_FILENO))
-		o->cfg.trace_width = 120;
-	for (unsigned i = 0; i < o->ndumps; i++)
-		if (o->dumps[i] >= o->nargs || o->args[o->dumps[i]].kind != PTXI_ARG_BUFFER) {
-			char n[16];
-			snprintf(n, sizeof n, "%u", o->dumps[i]);
-			status = usage("--dump %s: that argument is not a buffer (buf: or file:)", n);
-			goto out;
+	const char *eq = strchr(v, '=');
+	if (!eq || eq == v || o->nsets == MAX_SETS)
+		return usage("bad --set '%s' (want SYMBOL=SPEC; at most 64)", v);
+	struct ptxi_set *s = &o->sets[o->nsets];
+	s->symbol = cli_keep(&o->own, strndup(v, (size_t)(eq - v)));
+	if (!s->symbol || !cli_parse_value(eq + 1, &s->value, &o->own))
+		return PTXI_INVALID;
+	o->nsets++;
+	return 0;
+}
+
+static int dump_option(struct run_opts *o, const char *v, bool out)
+{
+	if (o->ndumps == MAX_DUMPS)
+		return usage("too many --dump and --out (at most 64)%s", "");
+	struct dump_spec *d = &o->dumps[o->ndumps];
+	if (out ? !cli_parse_out(v, d) : !cli_parse_dump(v, d))
+		return usage(out ? "bad --out '%s' (want N[@OFF]=PATH or SYMBOL[@OFF]=PATH)"
+				 : "bad --dump '%s' (want N[@OFF][:FMT] or SYMBOL[@OFF][:FMT], FMT "
+				   "one of u8 u16 u32 u64 s32 f16 bf16 f32 f64 hex)", v);
+	if (d->symbol)
+		cli_keep(&o->own, (void *)d->symbol);
+	o->ndumps++;
+	return 0;
+}
+
+static int trace_option(struct run_opts *o, int id, const char *v)
+{
+	uint64_t n;
+	switch (id) {
+	case OPT_TRACE:
+		o->cfg.trace_mbarrier = strcmp(v, "mbarrier") == 0;
+		o->cfg.trace_all = strcmp(v, "all") == 0;
+		return o->cfg.trace_mbarrier || o->cfg.trace_all
+			       ? 0 : usage("bad --trace '%s' (mbarrier or all)", v);
+	case OPT_TRACE_CTA:
+		o->cfg.trace_cta_given = true;
+		return cli_parse_coords(v, o->cfg.trace_cta, 0, 0)
+			       ? 0 : usage("bad --trace-cta '%s' (want X[,Y[,Z]] of a CTA)", v);
+	case OPT_TRACE_WARP:
+		o->cfg.trace_warp_given = true;
+		o->cfg.trace_warp = (uint32_t)(cli_parse_u64(v, &n) ? n : 0);
+		return cli_parse_u64(v, &n) && n <= 31
+			       ? 0 : usage("bad --trace-warp '%s' (a warp of the CTA: 0-31)", v);
+	case OPT_TRACE_LINES:
+		return cli_parse_line_range(v, o->cfg.trace_lines)
+			       ? 0 : usage("bad --trace-lines '%s' (want A-B or A, lines from 1)", v);
+	case OPT_TRACE_WIDTH:
+		o->trace_width_given = true;
+		if (!cli_parse_u64(v, &n) || (n && n < 40) || n > 100000)
+			return usage("bad --trace-width '%s' (0: never fold, else 40 or more)", v);
+		o->cfg.trace_width = (uint32_t)n;
+		return 0;
+	}
+	return 0;
+}
+
+/* One option of `ptxi run`. */
+static int run_option(struct run_opts *o, int id, const char *v)
+{
+	uint64_t n = 0;
+	int st = 0;
+	switch (id) {
+	case OPT_KERNEL:
+		o->cfg.kernel = v;
+		break;
+	case OPT_GRID:
+		return dims_option("grid", v, o->cfg.grid);
+	case OPT_BLOCK:
+		return dims_option("block", v, o->cfg.block);
+	case OPT_CLUSTER:
+		o->cfg.cluster_given = true;
+		return dims_option("cluster", v, o->cfg.cluster);
+	case OPT_SHARED:
+		st = count_option("shared", v, 0, 0x7fffffff, &n, "want a byte count");
+		o->cfg.dyn_shared = (uint32_t)n;
+		break;
+	case OPT_ARG:
+		if (o->nargs == MAX_ARGS)
+			return usage("too many --arg (at most 256)%s", "");
+		if (!cli_parse_value(v, &o->args[o->nargs], &o->own))
+			return PTXI_INVALID;
+		o->nargs++;
+		break;
+	case OPT_SET:
+		return set_option(o, v);
+	case OPT_DUMP:
+	case OPT_OUT:
+		return dump_option(o, v, id == OPT_OUT);
+	case OPT_KEEP_GOING:
+		o->cfg.keep_going = true;
+		break;
+	case OPT_NO_RACE:
+		o->cfg.no_race = true;
+		break;
+	case OPT_STATS:
+		o->stats = true;
+		break;
+	case OPT_SEED:
+		st = count_option("seed", v, 0, UINT64_MAX, &o->cfg.seed, "want a number");
+		break;
+	case OPT_EXPLORE:
+		st = count_option("explore", v, 1, 100000, &n, "want a number of schedules, 1-100000");
+		o->explore = (unsigned)n;
+		break;
+	case OPT_MAX_STEPS:
+		st = count_option("max-steps", v, 1, UINT64_MAX, &o->cfg.max_steps, "want a count");
+		break;
+	case OPT_MAX_MEMORY:
+		st = count_option("max-memory", v, 0, UINT64_MAX, &n, "want a byte count");
+		o->cfg.max_memory = n ? n : UINT64_MAX;
+		break;
+	case OPT_MAX_ERRORS:
+		st = count_option("max-errors", v, 0, UINT32_MAX - 1, &n, "want a count; 0: no limit");
+		o->cfg.max_errors = n ? (uint32_t)n : UINT32_MAX;
+		break;
+	case OPT_HEAP:
+		st = count_option("heap", v, 1, 1ull << 34, &n,
+				  "want a byte count, at most 16 GiB");
+		o->cfg.heap_bytes = n;
+		break;
+	case OPT_TIMELINE:
+		o->timeline = v;
+		break;
+	default:
+		return trace_option(o, id, v);
+	}
+	return st;
+}
+
+static int parse_run(const struct command *c, int argc, char **argv, struct run_opts *o)
+{
+	for (int d = 0; d < 3; d++)
+		o->cfg.grid[d] = o->cfg.block[d] = o->cfg.cluster[d] = 1;
+	for (int i = 0; i < argc; i++) {
+		const char *v;
+		int id = next_option(argc, argv, &i, c->bit, &v), st;
+		if (id == -2)
+			return PTXI_INVALID;
+		if (id == -1) {
+			if (o->file)
+				return usage("more than one PTX file ('%s')", argv[i]);
+			o->file = argv[i];
+		} else if ((st = common_option(id, v, c, &o->format)) > 1) {
+			return st - 1;
+		} else if (!st && (st = run_option(o, id, v))) {
+			return st;
 		}
-	report = open_report(o->format, &status);
-	if (status)
-		goto out;
-	ptxi_module *m = report ? ptxi_module_load_report(o->file, report)
-				: ptxi_module_load(o->file, NULL, NULL);
-	if (!m || ptxi_module_errors(m)) {
-		ptxi_module_free(m);
-		status = 2;
-		goto out;
 	}
-	if (o->explore) {
-		status = explore_run(m, &o->cfg, o->args, o->nargs, o->dumps, o->ndumps, o->explore);
-		ptxi_module_free(m);
-		goto out;
+	if (!o->file)
+		return usage("run needs a PTX file%s", "");
+	for (unsigned i = 0; i < o->ndumps; i++) {
+		const struct dump_spec *d = &o->dumps[i];
+		if (!d->symbol && !d->at_field &&
+		    (d->arg >= o->nargs || o->args[d->arg].kind != PTXI_ARG_BUFFER))
+			return error("--%s %s: argument %u is not a buffer (buf: or file:)",
+				     d->path ? "out" : "dump", d->text, d->arg);
 	}
+	o->cfg.sets = o->sets;
+	o->cfg.nsets = o->nsets;
+	return 0;
+}
+
+static void print_stats(ptxi_run *r, const struct timespec *t0, const struct timespec *t1)
+{
+	uint64_t wi, ti;
+	ptxi_run_stats(r, &wi, &ti);
+	double s = (double)(t1->tv_sec - t0->tv_sec) + (double)(t1->tv_nsec - t0->tv_nsec) * 1e-9;
+	fprintf(stderr,
+		"ptxi: stats: %" PRIu64 " warp-instructions, %" PRIu64
+		" thread-instructions, %.3f s (%.1f M thread-instructions/s)\n",
+		wi, ti, s, s > 0 ? (double)ti / s / 1e6 : 0.0);
+	fprintf(stderr, "ptxi: stats: peak memory %" PRIu64 " bytes (%.1f MiB)\n",
+		ptxi_run_peak_memory(r), (double)ptxi_run_peak_memory(r) / (1 << 20));
+}
+
+/* One launch with its dumps, --out files and statistics. */
+static int launch(struct run_opts *o, ptxi_module *m)
+{
+	if (o->timeline && !(o->cfg.timeline_out = fopen(o->timeline, "w")))
+		return error("cannot write --timeline '%s': %s", o->timeline, strerror(errno));
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ptxi_run *r = NULL;
-	if (o->timeline && !(o->cfg.timeline_out = fopen(o->timeline, "w"))) {
-		fprintf(stderr, "ptxi: error: cannot write --timeline '%s': %s\n", o->timeline,
-			strerror(errno));
-		ptxi_module_free(m);
-		status = 2;
-		goto out;
-	}
-	status = ptxi_launch(m, &o->cfg, o->args, o->nargs, &r);
+	int status = ptxi_launch(m, &o->cfg, o->args, o->nargs, &r);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (o->cfg.timeline_out && fclose(o->cfg.timeline_out) != 0 && status != 2) {
-		fprintf(stderr, "ptxi: error: could not write --timeline '%s'\n", o->timeline);
-		status = 2;
-	}
-	if (r && status != 2)
-		for (unsigned i = 0; i < o->ndumps; i++)
-			dump_buffer(r, o->dumps[i]);
-	if (r && o->stats) {
-		uint64_t wi, ti;
-		ptxi_run_stats(r, &wi, &ti);
-		double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-		fprintf(stderr,
-			"ptxi: stats: %" PRIu64 " warp-instructions, %" PRIu64
-			" thread-instructions, %.3f s (%.1f M thread-instructions/s)\n",
-			wi, ti, s, s > 0 ? (double)ti / s / 1e6 : 0.0);
-		fprintf(stderr, "ptxi: stats: peak memory %" PRIu64 " bytes (%.1f MiB)\n",
-			ptxi_run_peak_memory(r), (double)ptxi_run_peak_memory(r) / (1 << 20));
-	}
+	if (o->cfg.timeline_out && fclose(o->cfg.timeline_out) != 0 && status != 2)
+		status = error("could not write --timeline '%s'", o->timeline);
+	if (r && status != 2 && cli_dump_all(m, r, o->dumps, o->ndumps))
+		status = PTXI_INVALID;
+	if (r && o->stats)
+		print_stats(r, &t0, &t1);
 	ptxi_run_free(r);
-	ptxi_module_free(m);
-out:
+	return status;
+}
+
+static int cmd_run(const struct command *c, int argc, char **argv)
+{
+	struct run_opts *o = calloc(1, sizeof *o);
+	if (!o)
+		return error("out of memory");
+	ptxi_report *report = NULL;
+	int status = parse_run(c, argc, argv, o);
+	if (!status && !o->trace_width_given && isatty(STDERR_FILENO))
+		o->cfg.trace_width = 120;
+	if (!status)
+		report = open_report(o->format, &status);
+	if (!status) {
+		ptxi_module *m = report ? ptxi_module_load_report(o->file, report)
+					: ptxi_module_load(o->file, sink, NULL);
+		if (!m || ptxi_module_errors(m))
+			status = PTXI_INVALID;
+		else if (o->explore)
+			status = explore_run(m, &o->cfg, o->args, o->nargs, o->dumps, o->ndumps,
+					     o->explore);
+		else
+			status = launch(o, m);
+		ptxi_module_free(m);
+	}
 	if (ptxi_report_finish(report) != 0 && !status)
-		status = 2;
-	for (unsigned i = 0; i < o->nargs; i++)
-		free(o->owned[i]);
+		status = PTXI_INVALID;
+	cli_owned_free(&o->own);
 	free(o);
 	return status;
 }
 
-/* ptxi explain [TOPIC | --markdown] */
-static int cmd_explain(int argc, char **argv)
-{
-	if (argc > 1)
-		return usage("explain takes one topic ('ptxi explain' lists them)", "");
-	if (argc == 1 && strcmp(argv[0], "--markdown") == 0) {
-		ptxi_explain_markdown(stdout);
-		return 0;
-	}
-	return ptxi_explain(argc ? argv[0] : NULL, stdout, stderr);
-}
-
 int main(int argc, char **argv)
 {
-	if (argc < 2)
-		return usage(NULL, "");
-	if (strcmp(argv[1], "check") == 0)
-		return cmd_check(argc - 2, argv + 2);
-	if (strcmp(argv[1], "run") == 0)
-		return cmd_run(argc - 2, argv + 2);
-	if (strcmp(argv[1], "explain") == 0)
-		return cmd_explain(argc - 2, argv + 2);
+	set_color("auto");
+	if (argc < 2) {
+		usage_all(stderr);
+		return PTXI_INVALID;
+	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		fputs(usage_text, stdout);
+		usage_all(stdout);
 		return 0;
 	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("ptxi %s\n", ptxi_version());
+		return 0;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].fn(&commands[i], argc - 2, argv + 2);
 	return usage("unknown command '%s'", argv[1]);
 }

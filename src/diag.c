@@ -180,7 +180,7 @@ void src_locate(struct src_file *f, uint32_t off, uint32_t *line, uint32_t *col)
 	*col = off - f->line_starts[lo] + 1;
 }
 
-static const char *level_name(enum diag_level l)
+const char *level_name(enum diag_level l)
 {
 	return l == DIAG_ERROR ? "error" : l == DIAG_WARNING ? "warning" : "note";
 }
@@ -229,70 +229,96 @@ static const char *rule_suffix(const char *msg, size_t n, size_t *len)
 	return open + 1;
 }
 
-/* The diagnostic as data, its rule's name split off the message. */
-static void emit_record(struct diag *d, enum diag_level level, struct src_file *file,
-			struct src_span span, const char *notes, const char *msg)
+void diag_record_init(struct diag_record *r, enum diag_level level, struct src_file *file,
+		      struct src_span span, const char *notes, const char *msg)
 {
-	struct diag_record r = {.level = level, .msg = msg, .msg_len = strlen(msg),
-				.notes = notes};
-	r.rule = rule_suffix(msg, r.msg_len, &r.rule_len);
-	if (r.rule) {
-		r.msg_len = (size_t)(r.rule - 1 - msg);
-		while (r.msg_len && msg[r.msg_len - 1] == ' ')
-			r.msg_len--;
+	*r = (struct diag_record){.level = level, .msg = msg, .msg_len = strlen(msg),
+				  .notes = notes};
+	r->rule = rule_suffix(msg, r->msg_len, &r->rule_len);
+	if (r->rule) {
+		r->msg_len = (size_t)(r->rule - 1 - msg);
+		while (r->msg_len && msg[r->msg_len - 1] == ' ')
+			r->msg_len--;
 	}
 	if (file) {
 		if (span.off > file->len)
 			span.off = (uint32_t)file->len;
-		src_locate(file, span.off, &r.line, &r.col);
-		r.path = file->path;
-		r.len = span.len;
+		src_locate(file, span.off, &r->line, &r->col);
+		r->path = file->path;
+		r->len = span.len;
 	}
-	d->record(d->record_ctx, &r);
 }
 
-void diag_emit(struct diag *d, enum diag_level level, struct src_file *file,
-	       struct src_span span, const char *notes, const char *msg)
+bool diag_count(struct diag *d, enum diag_level level)
 {
 	if (level == DIAG_ERROR)
 		d->nerrors++;
 	else if (level == DIAG_WARNING)
 		d->nwarnings++;
 	if (d->max_errors && d->nerrors > d->max_errors) {
-		if (!d->suppressed && d->record)
-			emit_record(d, DIAG_NOTE, NULL, (struct src_span){0, 0}, NULL,
-				    "too many errors; stopping the report here");
-		else if (!d->suppressed && d->sink)
+		if (!d->suppressed && d->record) {
+			struct diag_record r;
+			diag_record_init(&r, DIAG_NOTE, NULL, (struct src_span){0, 0}, NULL,
+					 "too many errors; stopping the report here");
+			d->record(d->record_ctx, &r);
+		} else if (!d->suppressed && d->sink) {
 			d->sink(d->ctx, DIAG_NOTE, "ptxi: too many errors; stopping the report here\n");
-		d->suppressed = true;
-		return;
-	}
-	if (d->record) {
-		emit_record(d, level, file, span, notes, msg);
-		return;
-	}
-	if (!d->sink)
-		return;
-	struct strbuf b = {0};
-	uint32_t line = 0, col = 0;
-	if (file) {
-		if (span.off > file->len)
-			span.off = (uint32_t)file->len;
-		src_locate(file, span.off, &line, &col);
-		sb_printf(&b, "%s:%u:%u: %s: %s\n", file->path, line, col, level_name(level), msg);
-		render_source(&b, file, span, line, col);
-	} else {
-		sb_printf(&b, "ptxi: %s: %s\n", level_name(level), msg);
-	}
-	if (notes && *notes) {
-		const char *p = notes;
-		while (*p) {
-			const char *nl = strchr(p, '\n');
-			size_t n = nl ? (size_t)(nl - p) : strlen(p);
-			sb_printf(&b, "    %.*s\n", (int)n, p);
-			p += n + (nl != NULL);
 		}
+		d->suppressed = true;
+		return false;
 	}
+	return d->record || d->sink;
+}
+
+void diag_source_line(struct strbuf *b, struct src_file *f, uint32_t line, uint32_t col)
+{
+	if (!f->line_starts)
+		compute_lines(f);
+	if (!f->line_starts || line == 0 || line > f->nlines)
+		return;
+	render_source(b, f, (struct src_span){f->line_starts[line - 1] + (col ? col - 1 : 0), 1},
+		      line, col ? col : 1);
+}
+
+void diag_head(struct strbuf *b, enum diag_level level, struct src_file *file,
+	       struct src_span span, const char *msg)
+{
+	uint32_t line = 0, col = 0;
+	if (!file) {
+		sb_printf(b, "ptxi: %s: %s\n", level_name(level), msg);
+		return;
+	}
+	if (span.off > file->len)
+		span.off = (uint32_t)file->len;
+	src_locate(file, span.off, &line, &col);
+	sb_printf(b, "%s:%u:%u: %s: %s\n", file->path, line, col, level_name(level), msg);
+	render_source(b, file, span, line, col);
+}
+
+void diag_notes(struct strbuf *b, const char *notes)
+{
+	for (const char *p = notes ? notes : ""; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		sb_printf(b, "    %.*s\n", (int)n, p);
+		p += n + (nl != NULL);
+	}
+}
+
+void diag_emit(struct diag *d, enum diag_level level, struct src_file *file,
+	       struct src_span span, const char *notes, const char *msg)
+{
+	if (!diag_count(d, level))
+		return;
+	if (d->record) {
+		struct diag_record r;
+		diag_record_init(&r, level, file, span, notes, msg);
+		d->record(d->record_ctx, &r);
+		return;
+	}
+	struct strbuf b = {0};
+	diag_head(&b, level, file, span, msg);
+	diag_notes(&b, notes);
 	d->sink(d->ctx, level, b.s ? b.s : "");
 	sb_free(&b);
 }

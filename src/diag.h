@@ -56,6 +56,10 @@ struct diag_record {
 	const char *path;       /* NULL: no location                                       */
 	uint32_t line, col, len;
 	const char *notes;      /* lines (threads, barrier state, rule text), or NULL      */
+	/* where the module's .loc puts it in the CUDA/Triton source (src_path NULL: none) */
+	const char *src_path;
+	uint32_t src_line, src_col;
+	const char *src_context; /* "in function ..." and "inlined from ..." lines, or NULL */
 };
 typedef void diag_record_fn(void *ctx, const struct diag_record *r);
 
@@ -68,6 +72,8 @@ struct diag {
 	unsigned max_errors;    /* stop rendering errors past this many (0 = unlimited)     */
 	bool suppressed;        /* set once max_errors was reached                          */
 };
+
+struct strbuf;
 
 /* A sink that writes to stderr. */
 void diag_init_stderr(struct diag *d);
@@ -91,6 +97,20 @@ void src_locate(struct src_file *f, uint32_t off, uint32_t *line, uint32_t *col)
  * the CTA/thread and barrier state. */
 void diag_emit(struct diag *d, enum diag_level level, struct src_file *file,
 	       struct src_span span, const char *notes, const char *msg);
+/* The pieces of diag_emit, for reports that lead with another file's position (srcloc.c):
+ * count a diagnostic (false: not to be rendered: no sink, or past max_errors); the head
+ * "file:line:col: level: msg" with the source line and caret; notes, each line indented. */
+bool diag_count(struct diag *d, enum diag_level level);
+/* A diagnostic as data: the rule's name split off the message's " [name]", the PTX position
+ * of `span` in `file` (none when file is NULL). */
+void diag_record_init(struct diag_record *r, enum diag_level level, struct src_file *file,
+		      struct src_span span, const char *notes, const char *msg);
+void diag_head(struct strbuf *b, enum diag_level level, struct src_file *file,
+	       struct src_span span, const char *msg);
+void diag_notes(struct strbuf *b, const char *notes);
+/* Line `line` of f with a caret under column col (1-based; 0: under its start). */
+void diag_source_line(struct strbuf *b, struct src_file *f, uint32_t line, uint32_t col);
+const char *level_name(enum diag_level l);
 __attribute__((format(printf, 5, 6)))
 void diag_report(struct diag *d, enum diag_level level, struct src_file *file,
 		 struct src_span span, const char *fmt, ...);

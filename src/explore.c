@@ -17,7 +17,8 @@ struct dumped {
 	size_t *at;             /* where each dumped argument starts                       */
 };
 
-static bool collect(ptxi_run *r, const unsigned *dumps, unsigned ndumps, struct dumped *d)
+static bool collect(ptxi_module *m, ptxi_run *r, const struct dump_spec *dumps, unsigned ndumps,
+		    struct dumped *d)
 {
 	memset(d, 0, sizeof *d);
 	d->at = calloc(ndumps + 1, sizeof *d->at);
@@ -25,7 +26,9 @@ static bool collect(ptxi_run *r, const unsigned *dumps, unsigned ndumps, struct 
 		return false;
 	for (unsigned i = 0; i < ndumps; i++) {
 		size_t n = 0;
-		const unsigned char *p = r ? ptxi_run_buffer(r, dumps[i], &n) : NULL;
+		char why[300];
+		const unsigned char *p = r ? cli_dump_bytes(m, r, &dumps[i], &n, why, sizeof why)
+					   : NULL;
 		d->at[i] = d->len;
 		if (!p)
 			continue;
@@ -40,14 +43,11 @@ static bool collect(ptxi_run *r, const unsigned *dumps, unsigned ndumps, struct 
 	return true;
 }
 
-static void print(const struct dumped *d, unsigned ndumps)
+static void print(const struct dumped *d, const struct dump_spec *dumps, unsigned ndumps)
 {
 	for (unsigned i = 0; i < ndumps; i++)
-		for (size_t k = d->at[i]; k + 4 <= d->at[i + 1]; k += 4) {
-			const unsigned char *p = d->bytes + k;
-			printf("%08x\n", (unsigned)p[0] | (unsigned)p[1] << 8 | (unsigned)p[2] << 16 |
-					 (unsigned)p[3] << 24);
-		}
+		if (!dumps[i].path)
+			cli_dump_print(stdout, &dumps[i], d->bytes + d->at[i], d->at[i + 1] - d->at[i]);
 }
 
 static void release(struct dumped *d)
@@ -58,14 +58,14 @@ static void release(struct dumped *d)
 
 /* One schedule: its status, and its dumps in *d. */
 static int launch(ptxi_module *m, const struct ptxi_config *cfg, uint64_t seed,
-		  const struct ptxi_arg *args, unsigned nargs, const unsigned *dumps,
+		  const struct ptxi_arg *args, unsigned nargs, const struct dump_spec *dumps,
 		  unsigned ndumps, struct dumped *d)
 {
 	struct ptxi_config c = *cfg;
 	c.seed = seed;
 	ptxi_run *r = NULL;
 	int st = ptxi_launch(m, &c, args, nargs, &r);
-	if (!collect(r, dumps, ndumps, d) && st == PTXI_OK)
+	if (!collect(m, r, dumps, ndumps, d) && st == PTXI_OK)
 		st = PTXI_INVALID;
 	ptxi_run_free(r);
 	return st;
@@ -73,7 +73,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, uint64_t seed,
 
 /* The first word where two runs' dumps differ: "argument 0, word 5: 00000007, not 00000003" */
 static void first_difference(const struct dumped *a, const struct dumped *b,
-			     const unsigned *dumps, unsigned ndumps, char *out, size_t cap)
+			     const struct dump_spec *dumps, unsigned ndumps, char *out, size_t cap)
 {
 	for (unsigned i = 0; i < ndumps; i++)
 		for (size_t k = a->at[i]; k + 4 <= a->at[i + 1]; k += 4) {
@@ -81,7 +81,8 @@ static void first_difference(const struct dumped *a, const struct dumped *b,
 			memcpy(&x, a->bytes + k, 4);
 			memcpy(&y, b->bytes + k, 4);
 			if (x != y) {
-				snprintf(out, cap, "argument %u, word %zu: %08x, not %08x", dumps[i],
+				snprintf(out, cap, "%s %s, word %zu: %08x, not %08x",
+					 dumps[i].symbol ? "variable" : "argument", dumps[i].text,
 					 (k - a->at[i]) / 4, y, x);
 				return;
 			}
@@ -90,13 +91,13 @@ static void first_difference(const struct dumped *a, const struct dumped *b,
 }
 
 int explore_run(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi_arg *args,
-		unsigned nargs, const unsigned *dumps, unsigned ndumps, unsigned n)
+		unsigned nargs, const struct dump_spec *dumps, unsigned ndumps, unsigned n)
 {
 	struct dumped ref;
 	uint64_t first = cfg->seed ? cfg->seed : 1;
 	int st = launch(m, cfg, 0, args, nargs, dumps, ndumps, &ref);
 	if (st != PTXI_OK) {
-		print(&ref, ndumps);
+		print(&ref, dumps, ndumps);
 		release(&ref);
 		fprintf(stderr, "ptxi: --explore: the default schedule already %s\n",
 			st == PTXI_DEADLOCK ? "deadlocks" : st == PTXI_RULE ? "breaks a rule" : "fails");
@@ -111,7 +112,7 @@ int explore_run(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 			char diff[160] = "";
 			if (st == PTXI_OK)
 				first_difference(&ref, &got, dumps, ndumps, diff, sizeof diff);
-			print(&got, ndumps);
+			print(&got, dumps, ndumps);
 			fprintf(stderr, "ptxi: --explore: schedule %u of %u %s%s%s%s: rerun it with "
 				"--seed %llu\n", i + 1, n,
 				st == PTXI_DEADLOCK ? "deadlocks"
@@ -125,7 +126,7 @@ int explore_run(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 		}
 		release(&got);
 	}
-	print(&ref, ndumps);
+	print(&ref, dumps, ndumps);
 	release(&ref);
 	fprintf(stderr, "ptxi: --explore: %u schedules besides the default: no rule broken, no "
 		"deadlock, the same output\n", n);

@@ -14,6 +14,7 @@
 
 #include "async.h"
 #include "devrt.h"
+#include "gather.h"
 #include "exec.h"
 #include "exec_alu_impl.h"
 #include "exec_tma.h"
@@ -211,6 +212,7 @@ void trace_line(struct launch *L, struct warp *w, uint32_t lanes, const char *te
 {
 	if (!L->cfg.trace_print)
 		return;
+	gather_flush(L); /* a report gathered so far comes before what follows it */
 	FILE *out = L->trace ? L->trace : stderr;
 	uint32_t line = 0, col = 0;
 	if (L->ci && L->ci->ir)

@@ -310,6 +310,7 @@ struct launch {
 	uint8_t *kparams;           /* kernel parameter bytes                                 */
 	uint32_t kparam_size;
 	uint32_t *kparam_off;
+	uint8_t *const_bank;        /* this launch's .const bank (--set may write it)          */
 	uint32_t nthreads_cta;
 	uint64_t steps, thread_steps, max_steps; /* steps: warp-instructions so far, counted as
 						  * they run: asynchronous work is due at a step */
@@ -347,6 +348,7 @@ struct launch {
 	struct timeline *timeline;  /* --timeline: what the page shows (timeline.c)       */
 	struct frame **frame_cache; /* per dfunc index: frames to reuse (no malloc churn)     */
 	struct devrt *rt;           /* device runtime state: the heap (devrt.c), lazily made  */
+	struct report *rep;         /* the report being gathered, error counts (gather.c)     */
 };
 
 /* interp.c */

@@ -1237,17 +1237,64 @@ void ir_address_size(struct parser *p, struct src_span num)
 void ir_file(struct parser *p, struct src_span idx, struct src_span path)
 {
 	uint32_t v;
-	parse_u32(p, idx, &v);
-	(void)path;
+	struct ir_module *m = p->m;
+	if (!parse_u32(p, idx, &v) || path.len < 2)
+		return;
+	if (m->nfiles == m->files_cap) {
+		uint32_t cap = m->files_cap ? m->files_cap * 2 : 8;
+		m->files = arena_grow(m->arena, m->files, sizeof *m->files, m->nfiles, cap);
+		m->files_cap = cap;
+	}
+	m->files[m->nfiles++] = (struct ir_srcfile){
+		v, arena_strndup(m->arena, p->file->text + path.off + 1, path.len - 2)};
+}
+
+static bool span_is(struct parser *p, struct src_span s, const char *word)
+{
+	return s.len == strlen(word) && memcmp(p->file->text + s.off, word, s.len) == 0;
+}
+
+void ir_loc_func(struct parser *p, struct src_span key, struct src_span label)
+{
+	if (span_is(p, key, "function_name"))
+		p->loc_func = label;
+}
+
+void ir_loc_inlined(struct parser *p, struct src_span key, struct src_span file,
+		    struct src_span line, struct src_span col)
+{
+	if (span_is(p, key, "inlined_at") && parse_u32(p, file, &p->loc_inl[0]) &&
+	    parse_u32(p, line, &p->loc_inl[1]) && parse_u32(p, col, &p->loc_inl[2]))
+		p->loc_has_inl = true;
+}
+
+/* The call site an inlined .loc names: the latest .loc at that position (it carries the
+ * rest of the chain), or a bare position. */
+static const struct ir_loc *inlined_site(struct parser *p)
+{
+	uint32_t n = p->nlocs < 64 ? p->nlocs : 64;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct ir_loc *r = p->locs[(p->nlocs - 1 - i) % 64];
+		if (r->file == p->loc_inl[0] && r->line == p->loc_inl[1] && r->col == p->loc_inl[2])
+			return r;
+	}
+	struct ir_loc *r = arena_alloc(p->a, sizeof *r);
+	*r = (struct ir_loc){p->loc_inl[0], p->loc_inl[1], p->loc_inl[2], {0, 0}, NULL};
+	return r;
 }
 
 void ir_loc(struct parser *p, struct src_span file, struct src_span line, struct src_span col)
 {
 	uint32_t f = 0, l = 0, c = 0;
-	if (parse_u32(p, file, &f) && parse_u32(p, line, &l) && parse_u32(p, col, &c)) {
-		p->loc_file = f;
-		p->loc_line = l;
+	if (parse_u32(p, file, &f) && parse_u32(p, line, &l) && parse_u32(p, col, &c) &&
+	    p->in_body) {
+		struct ir_loc *r = arena_alloc(p->a, sizeof *r);
+		*r = (struct ir_loc){f, l, c, p->loc_func, p->loc_has_inl ? inlined_site(p) : NULL};
+		p->locs[p->nlocs++ % 64] = r;
+		p->loc = r;
 	}
+	p->loc_func = (struct src_span){0, 0};
+	p->loc_has_inl = false;
 }
 
 void ir_section(struct parser *p, struct src_span s)
@@ -1784,7 +1831,8 @@ void ir_func_body_begin(struct parser *p, struct src_span brace)
 		p->a = p->scratch;
 	p->ninsns = 0;
 	p->nblocks = 0;
-	p->loc_file = p->loc_line = 0;
+	p->loc = NULL;
+	p->nlocs = 0;
 	p->pend_func = p->npend;
 	(void)brace;
 }
@@ -2100,8 +2148,7 @@ void ir_insn_new(struct parser *p, uint32_t guard_id, struct src_span opcode, ui
 	in->span = all;
 	in->op_span = op_span;
 	in->scope = p->scope;
-	in->loc_file = p->loc_file;
-	in->loc_line = p->loc_line;
+	in->loc = p->loc;
 	uint32_t first = (uint32_t)used - 1, nm = nmods - first;
 	if (nm) {
 		size_t ms = (sizeof(enum ir_mod) * nm + 7) & ~(size_t)7;

@@ -199,6 +199,15 @@ struct ir_operand {
 	};
 };
 
+/* A source position from .loc: the .file index, line and column; for code inlined from
+ * another function, that function's name (a label of .debug_str, such as
+ * $L__info_string0) and the position it was inlined at (itself a .loc, and so on). */
+struct ir_loc {
+	uint32_t file, line, col;
+	struct src_span func;       /* the function_name label; len 0 if none               */
+	const struct ir_loc *inlined_at;
+};
+
 struct ir_insn {
 	enum ir_op op;
 	struct src_span span;       /* the whole instruction                                */
@@ -211,7 +220,7 @@ struct ir_insn {
 	uint16_t nopnds;
 	struct ir_operand *opnds;
 	struct ir_scope *scope;     /* innermost scope the instruction sits in               */
-	uint32_t loc_file, loc_line;/* from the last .loc, 0 if none                          */
+	const struct ir_loc *loc;   /* from the last .loc of the body, NULL if none           */
 };
 
 /* Kernel / function performance directives (ISA 11.4, 11.7). 0 = not given. */
@@ -250,6 +259,8 @@ struct ir_module {
 	struct ir_scope *scope;                 /* module scope                              */
 	struct ir_func *funcs, *funcs_tail;
 	struct ir_sym **vars;                   /* module-level variables, in order          */
+	struct ir_srcfile { uint32_t index; const char *path; } *files; /* .file table     */
+	uint32_t nfiles, files_cap;
 	uint32_t nvars, vars_cap;
 	uint32_t nerrors;
 };

@@ -28,6 +28,7 @@
 #include "async.h"
 #include "memory.h"
 #include "race.h"
+#include "srcloc.h"
 #include "timeline.h"
 
 #define TOKEN_MAGIC 0xB7ull
@@ -105,10 +106,10 @@ static void describe_where(struct launch *L, const struct mbar *mb, struct strbu
 	uint32_t within = 0;
 	const struct ir_sym *s = mbar_symbol(L, mb->off, &within);
 	sb_printf(b, "mbarrier ");
-	if (s && within)
-		sb_printf(b, "'%s+%u' ", s->name, within);
-	else if (s)
-		sb_printf(b, "'%s' ", s->name);
+	if (s) {
+		srcloc_var(s, within, 8, b);
+		sb_printf(b, " ");
+	}
 	struct cta *c = mb->cta;
 	sb_printf(b, "(CTA (%u,%u,%u), shared 0x%x): ", c->ctaid[0], c->ctaid[1], c->ctaid[2],
 		  mb->off);
@@ -138,12 +139,11 @@ static void name_barrier(struct launch *L, const struct mbar *mb, const struct w
 {
 	uint32_t within = 0;
 	const struct ir_sym *s = mbar_symbol(L, mb->off, &within);
-	if (s && within)
-		sb_printf(b, "'%s+%u' (shared 0x%x", s->name, within, mb->off);
-	else if (s)
-		sb_printf(b, "'%s' (shared 0x%x", s->name, mb->off);
-	else
-		sb_printf(b, "(shared 0x%x", mb->off);
+	if (s) {
+		srcloc_var(s, within, 8, b);
+		sb_printf(b, " ");
+	}
+	sb_printf(b, "(shared 0x%x", mb->off);
 	if (!w || w->cta != mb->cta)
 		sb_printf(b, " of CTA rank %u", mb->cta->rank);
 	sb_printf(b, ")");

@@ -379,7 +379,7 @@ bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace spa
 		if (write || addr + size > L->P->const_size || addr >= L->P->const_size)
 			return out_of_bounds(L, lane, space, addr, size,
 					     write ? "writable memory" : "the .const bank");
-		out->p = L->P->const_bytes + addr;
+		out->p = L->const_bank + addr;
 		return true;
 	default:
 		return out_of_bounds(L, lane, space, addr, size, "any state space");

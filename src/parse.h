@@ -84,7 +84,12 @@ struct parser {
 	struct declspec *spec;          /* of the declaration being parsed                 */
 	struct dims dims;               /* of the declarator being parsed (never nested)   */
 	bool in_body;                   /* between a function's { and }                    */
-	uint32_t loc_file, loc_line;    /* last .loc                                       */
+	const struct ir_loc *loc;       /* last .loc of the body                           */
+	const struct ir_loc *locs[64];  /* recent .locs, for inlined_at (a ring)           */
+	uint32_t nlocs;
+	struct src_span loc_func;       /* attributes of the .loc being parsed             */
+	uint32_t loc_inl[3];
+	bool loc_has_inl;
 	/* Scratch, reused statement after statement (malloc'd, freed by ir_parse). */
 	struct ir_operand *ostk;        /* operand stack for lists, vectors, operand lists */
 	uint8_t *fstk;                  /* PH_* bits of each stacked operand               */
@@ -117,6 +122,9 @@ void ir_target(struct parser *p, struct src_span name);
 void ir_address_size(struct parser *p, struct src_span num);
 void ir_file(struct parser *p, struct src_span idx, struct src_span path);
 void ir_loc(struct parser *p, struct src_span file, struct src_span line, struct src_span col);
+void ir_loc_func(struct parser *p, struct src_span key, struct src_span label);
+void ir_loc_inlined(struct parser *p, struct src_span key, struct src_span file,
+		    struct src_span line, struct src_span col);
 void ir_section(struct parser *p, struct src_span s);
 void ir_pragma(struct parser *p, struct src_span str);
 

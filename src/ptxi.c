@@ -10,10 +10,14 @@
 #include <string.h>
 
 #include "async.h"
+#include "bind.h"
 #include "check.h"
+#include "demangle.h"
 #include "devrt.h"
+#include "gather.h"
 #include "interp.h"
 #include "memory.h"
+#include "modinfo.h"
 #include "report.h"
 #include "timeline.h"
 #include "tmap.h"
@@ -39,6 +43,9 @@ struct ptxi_run {
 	uint64_t *buf_addr;     /* per argument: buffer address or 0                          */
 	size_t *buf_size;
 	unsigned nargs;
+	uint8_t *params;        /* the parameter block as bound, and each argument's place    */
+	uint32_t *param_off, *param_len;
+	uint8_t *const_bank;    /* the .const bank of the launch                              */
 	uint64_t warp_insns, thread_insns;
 	uint64_t peak_memory;
 };
@@ -220,32 +227,72 @@ static int usage_error(ptxi_module *m, const char *fmt, ...)
 	return PTXI_INVALID;
 }
 
-static struct dfunc *find_kernel(ptxi_module *m, const char *name)
+static bool is_kernel(const struct dfunc *f)
 {
-	struct dfunc *only = NULL;
-	unsigned n = 0;
-	for (uint32_t i = 0; i < m->prog->nfuncs; i++) {
-		struct dfunc *f = &m->prog->funcs[i];
-		if (!f->ir->is_entry || !f->ir->has_body)
-			continue;
-		if (name && strcmp(f->name, name) == 0)
-			return f;
-		only = f;
-		n++;
-	}
-	if (name)
-		return NULL;
-	return n == 1 ? only : NULL;
+	return f->ir->is_entry && f->ir->has_body;
 }
 
-static void list_kernels(ptxi_module *m, char *buf, size_t size)
+/* How well `want` names kernel f: 3 its PTX name, 2 its demangled name, 1 its demangled
+ * name without the parameter list ("ws_pipeline" for "ws_pipeline(int*)"), 0 a part of
+ * either, -1 not at all. */
+static int name_match(const struct dfunc *f, const char *want)
+{
+	if (strcmp(f->name, want) == 0)
+		return 3;
+	char *d = demangle_alloc(f->name);
+	int how = -1;
+	if (d) {
+		size_t n = strcspn(d, "(");
+		if (strcmp(d, want) == 0)
+			how = 2;
+		else if (strlen(want) == n && strncmp(d, want, n) == 0)
+			how = 1;
+		else if (strstr(d, want))
+			how = 0;
+	}
+	if (how < 0 && strstr(f->name, want))
+		how = 0;
+	free(d);
+	return how;
+}
+
+/* The kernel `name` names (NULL: the only one). *ambiguous is set when the best match is
+ * shared by several kernels. */
+static struct dfunc *find_kernel(ptxi_module *m, const char *name, bool *ambiguous)
+{
+	struct dfunc *best = NULL;
+	int best_how = -1;
+	unsigned n = 0;
+	*ambiguous = false;
+	for (uint32_t i = 0; i < m->prog->nfuncs; i++) {
+		struct dfunc *f = &m->prog->funcs[i];
+		if (!is_kernel(f))
+			continue;
+		int how = name ? name_match(f, name) : 0;
+		if (how > best_how) {
+			best = f;
+			best_how = how;
+			n = 1;
+		} else if (how == best_how && how >= 0) {
+			n++;
+		}
+	}
+	*ambiguous = n > 1 && best_how < 3;
+	return n == 1 || best_how == 3 ? best : NULL;
+}
+
+/* The kernels' names, demangled, as a list for a message. */
+static void list_kernels(ptxi_module *m, const char *part, char *buf, size_t size)
 {
 	size_t used = 0;
 	buf[0] = '\0';
 	for (uint32_t i = 0; i < m->prog->nfuncs && used + 4 < size; i++) {
 		struct dfunc *f = &m->prog->funcs[i];
-		if (f->ir->is_entry && f->ir->has_body)
-			used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", f->name);
+		if (!is_kernel(f) || (part && name_match(f, part) < 0))
+			continue;
+		char d[200];
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "",
+					 demangle_name(f->name, d, sizeof d));
 	}
 }
 
@@ -297,120 +344,6 @@ static int check_shape(ptxi_module *m, struct dfunc *k, struct launch_config *c,
 	return PTXI_OK;
 }
 
-/* A device allocation that failed: past --max-memory, or the host is out of memory. */
-static int memory_error(ptxi_module *m, const struct memory *mem, uint64_t bytes,
-			const char *what)
-{
-	if (mem->limit && mem->used + bytes > mem->limit)
-		return usage_error(m, "%s needs %llu bytes, past --max-memory %llu (the launch "
-				   "holds %llu)", what, (unsigned long long)bytes,
-				   (unsigned long long)mem->limit, (unsigned long long)mem->used);
-	return usage_error(m, "out of memory for %s (%llu bytes)", what, (unsigned long long)bytes);
-}
-
-/* Encode the tensor-map arguments into their 128-byte parameters, now that the buffers they
- * name have addresses. */
-static int bind_tmaps(ptxi_module *m, struct launch *L, const struct ptxi_arg *args,
-		      unsigned nargs, const ptxi_run *run)
-{
-	const struct ir_func *f = L->kernel->ir;
-	for (unsigned i = 0; i < nargs; i++) {
-		const struct ptxi_arg *a = &args[i];
-		const struct ir_sym *p = f->params[i];
-		if (a->kind != PTXI_ARG_TMAP)
-			continue;
-		uint64_t psize = ir_sym_bytes(p);
-		if (psize != TMAP_BYTES)
-			return usage_error(m, "tensor map argument %u ('%s') does not fit parameter "
-					   "'%s' of kernel '%s' (%llu bytes; a tensor map is 128)", i + 1,
-					   a->spec ? a->spec : "?", p->name, L->kernel->name,
-					   (unsigned long long)psize);
-		unsigned b = a->tmap_buf;
-		if (b >= nargs || args[b].kind != PTXI_ARG_BUFFER || a->tmap_off > args[b].bytes)
-			return usage_error(m, "tensor map argument %u ('%s'): buf=%u is not a buffer "
-					   "argument holding byte %llu", i + 1, a->spec ? a->spec : "?",
-					   b, (unsigned long long)a->tmap_off);
-		struct ptxi_tmap_params tp = a->tmap;
-		tp.global_address = run->buf_addr[b] + a->tmap_off;
-		char why[200];
-		if (ptxi_tmap_encode(L->kparams + p->addr, &tp, why, sizeof why) != PTXI_OK)
-			return usage_error(m, "tensor map argument %u ('%s'): %s", i + 1,
-					   a->spec ? a->spec : "?", why);
-	}
-	return PTXI_OK;
-}
-
-/* Bind --arg values to kernel parameters: sizes must agree. */
-static int bind_args(ptxi_module *m, struct launch *L, const struct ptxi_arg *args,
-		     unsigned nargs, ptxi_run *run)
-{
-	const struct ir_func *f = L->kernel->ir;
-	if (nargs != f->nparams)
-		return usage_error(m, "kernel '%s' takes %u parameter%s; %u --arg given",
-				   L->kernel->name, f->nparams, f->nparams == 1 ? "" : "s", nargs);
-	L->kparam_size = L->kernel->kparam_size;
-	L->kparams = calloc(1, L->kparam_size ? L->kparam_size : 1);
-	if (!L->kparams)
-		return usage_error(m, "out of memory");
-	unsigned ptr = m->ir->address_size == 32 ? 4 : 8;
-	for (unsigned i = 0; i < nargs; i++) {
-		const struct ir_sym *p = f->params[i];
-		const struct ptxi_arg *a = &args[i];
-		uint64_t psize = ir_sym_bytes(p); /* the loader bounds the block: no wrap */
-		uint64_t v = a->value;
-		unsigned asize = a->size;
-		if (a->kind == PTXI_ARG_TMAP)
-			continue; /* once every buffer has its address (bind_tmaps) */
-		if (a->kind == PTXI_ARG_BUFFER) {
-			char name[40];
-			snprintf(name, sizeof name, "arg%u", i);
-			v = mem_alloc(L->mem, a->bytes, name);
-			if (!v)
-				return memory_error(m, L->mem, a->bytes, a->spec ? a->spec : name);
-			struct region *r = mem_find(L->mem, v, 1);
-			if (a->init && a->bytes)
-				memcpy(r->data, a->init, a->bytes);
-			run->buf_addr[i] = v;
-			run->buf_size[i] = a->bytes;
-			asize = ptr;
-		}
-		bool pfloat = ir_type_is_float(p->type);
-		if (asize != psize || (a->kind == PTXI_ARG_SCALAR && a->is_float != pfloat && psize >= 4 &&
-				       !p->is_array && p->type != MOD_B32 && p->type != MOD_B64))
-			return usage_error(m, "argument %u ('%s') does not fit parameter '%s' of kernel "
-					   "'%s', which is %s%s (%llu byte%s)", i + 1, a->spec ? a->spec : "?",
-					   p->name, L->kernel->name, p->is_array ? "an array of " : "",
-					   ir_mod_name(p->type), (unsigned long long)psize,
-					   psize == 1 ? "" : "s");
-		memcpy(L->kparams + p->addr, &v, asize > 8 ? 8 : asize);
-	}
-	return bind_tmaps(m, L, args, nargs, run);
-}
-
-static void apply_relocs(struct launch *L, uint64_t gbase)
-{
-	struct dprog *P = L->P;
-	struct region *gr = P->global_size ? mem_find(L->mem, gbase, 1) : NULL;
-	for (uint32_t i = 0; i < P->nrelocs; i++) {
-		const struct reloc *r = &P->relocs[i];
-		const struct ir_sym *s = r->sym;
-		uint64_t a = s ? s->addr : 0;
-		for (uint32_t k = 0; s && s->kind == SYM_FUNC && k < P->nfuncs; k++)
-			if (P->funcs[k].ir == s->func)
-				a = FUNC_ADDR_BASE + k;
-		if (s && r->generic) {
-			if (s->space == MOD_SHARED || s->space == MOD_SHARED_CTA)
-				a += WIN_SHARED;
-			else if (s->space == MOD_CONST)
-				a += WIN_CONST;
-		}
-		a += (uint64_t)r->add;
-		uint8_t *bank = r->in_const ? P->const_bytes : gr ? gr->data : NULL;
-		if (bank)
-			memcpy(bank + r->at, &a, r->size); /* little-endian: the low bytes */
-	}
-}
-
 /* The decoded program, loaded at the first launch. NULL (reported) if it cannot run. */
 static struct dprog *module_prog(ptxi_module *m)
 {
@@ -438,11 +371,20 @@ static struct dprog *module_prog(ptxi_module *m)
 	return m->prog;
 }
 
+int ptxi_module_info(ptxi_module *m, const char *path, FILE *out)
+{
+	if (!module_prog(m))
+		return PTXI_INVALID;
+	modinfo_write(m->ir, m->prog->shared_static, path, out);
+	return PTXI_OK;
+}
+
 int ptxi_kernel_params(ptxi_module *m, const char *kernel, size_t *sizes, unsigned max,
 		       unsigned *ptr_size)
 {
 	unsigned errors = m->diag.nerrors;
-	struct dfunc *k = module_prog(m) ? find_kernel(m, kernel) : NULL;
+	bool ambiguous;
+	struct dfunc *k = module_prog(m) ? find_kernel(m, kernel, &ambiguous) : NULL;
 	m->diag.nerrors = errors;
 	if (!k)
 		return -1;
@@ -451,6 +393,22 @@ int ptxi_kernel_params(ptxi_module *m, const char *kernel, size_t *sizes, unsign
 		sizes[i] = (size_t)ir_sym_bytes(f->params[i]);
 	*ptr_size = m->ir->address_size == 32 ? 4 : 8;
 	return (int)f->nparams;
+}
+
+/* The parameter block as bound, for --dump N@OFF after the run. */
+static void keep_params(ptxi_run *run, const struct launch *L)
+{
+	const struct ir_func *f = L->kernel->ir;
+	run->params = malloc(L->kparam_size ? L->kparam_size : 1);
+	run->param_off = calloc(f->nparams + 1, sizeof *run->param_off);
+	run->param_len = calloc(f->nparams + 1, sizeof *run->param_len);
+	if (!run->params || !run->param_off || !run->param_len)
+		return; /* then ptxi_run_param answers NULL */
+	memcpy(run->params, L->kparams, L->kparam_size);
+	for (uint32_t i = 0; i < f->nparams; i++) {
+		run->param_off[i] = (uint32_t)f->params[i]->addr;
+		run->param_len[i] = (uint32_t)ir_sym_bytes(f->params[i]);
+	}
 }
 
 static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi_arg *args,
@@ -465,10 +423,14 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	L.wg_due = UINT64_MAX;
 	L.diag = &m->diag;
 	L.file = &m->file;
-	L.kernel = find_kernel(m, cfg->kernel);
+	bool ambiguous;
+	L.kernel = find_kernel(m, cfg->kernel, &ambiguous);
 	if (!L.kernel) {
 		char names[400];
-		list_kernels(m, names, sizeof names);
+		list_kernels(m, ambiguous ? cfg->kernel : NULL, names, sizeof names);
+		if (cfg->kernel && ambiguous)
+			return usage_error(m, "--kernel '%s' names several kernels (%s): name one "
+					   "in full", cfg->kernel, names);
 		if (cfg->kernel)
 			return usage_error(m, "no kernel named '%s' (kernels: %s)", cfg->kernel,
 					   names[0] ? names : "none");
@@ -493,6 +455,8 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	memcpy(L.cfg.trace_lines, cfg->trace_lines, sizeof L.cfg.trace_lines);
 	L.cfg.trace_width = cfg->trace_width;
 	L.cfg.heap_size = cfg->heap_bytes ? cfg->heap_bytes : DEVRT_HEAP_DEFAULT;
+	if (cfg->max_errors)
+		m->diag.max_errors = cfg->max_errors == UINT32_MAX ? 0 : cfg->max_errors;
 	L.trace = cfg->trace_out;
 	L.max_steps = cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS;
 	int st = check_shape(m, L.kernel, &L.cfg, cfg);
@@ -519,12 +483,26 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 			memcpy(mem_find(L.mem, gbase, 1)->data, m->prog->global_init,
 			       m->prog->global_size);
 		else
-			st = memory_error(m, L.mem, m->prog->global_size, "the module's .global variables");
+			st = bind_memory_error(&m->diag, L.mem, m->prog->global_size,
+					       "the module's .global variables");
 	}
+	run->const_bank = malloc(m->prog->const_size ? m->prog->const_size : 1);
+	if (!run->const_bank)
+		st = usage_error(m, "out of memory");
+	else
+		memcpy(run->const_bank, m->prog->const_bytes, m->prog->const_size);
+	L.const_bank = run->const_bank;
+	struct bind_bufs bufs = {run->buf_addr, run->buf_size};
 	if (st == PTXI_OK)
-		st = bind_args(m, &L, args, nargs, run);
+		st = bind_args(&m->diag, &L, args, nargs, &bufs);
+	if (st == PTXI_OK)
+		keep_params(run, &L);
 	if (st == PTXI_OK) {
-		apply_relocs(&L, gbase);
+		bind_relocs(&L, gbase, run->const_bank);
+		st = bind_sets(&m->diag, &L, cfg->sets, cfg->nsets, args, nargs, &bufs,
+			       run->const_bank);
+	}
+	if (st == PTXI_OK) {
 		L.timeline = cfg->timeline_out ? tl_create() : NULL;
 		st = sched_launch(&L);
 	}
@@ -543,6 +521,8 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	async_free(&L);
 	free(L.wg_warps);
 	devrt_free(&L);
+	gather_summary(&L);
+	gather_free(&L);
 	if (out)
 		*out = run;
 	else
@@ -559,6 +539,36 @@ const void *ptxi_run_buffer(const ptxi_run *r, unsigned arg, size_t *bytes)
 		return NULL;
 	*bytes = r->buf_size[arg];
 	return reg->data;
+}
+
+const void *ptxi_run_param(const ptxi_run *r, unsigned arg, size_t *bytes)
+{
+	if (!r || !r->params || !r->param_len || arg >= r->nargs)
+		return NULL;
+	*bytes = r->param_len[arg];
+	return r->params + r->param_off[arg];
+}
+
+const void *ptxi_run_memory(const ptxi_run *r, uint64_t addr, size_t *bytes)
+{
+	struct region *reg = r ? mem_find(r->mem, addr, 1) : NULL;
+	if (!reg)
+		return NULL;
+	*bytes = (size_t)(reg->base + reg->size - addr);
+	return reg->data + (addr - reg->base);
+}
+
+const void *ptxi_run_symbol(const ptxi_module *m, const ptxi_run *r, const char *name,
+			    size_t *bytes)
+{
+	const struct ir_sym *s = r && m->ir ? bind_find_var(m->ir, name) : NULL;
+	if (!s)
+		return NULL;
+	*bytes = (size_t)ir_sym_bytes(s);
+	if (s->space == MOD_CONST)
+		return r->const_bank ? r->const_bank + s->addr : NULL;
+	struct region *reg = mem_find(r->mem, s->addr, 1);
+	return reg ? reg->data + (s->addr - reg->base) : NULL;
 }
 
 void ptxi_run_stats(const ptxi_run *r, uint64_t *warp_insns, uint64_t *thread_insns)
@@ -591,6 +601,10 @@ void ptxi_run_free(ptxi_run *r)
 	if (!r)
 		return;
 	mem_destroy(r->mem);
+	free(r->params);
+	free(r->param_off);
+	free(r->param_len);
+	free(r->const_bank);
 	free(r->buf_addr);
 	free(r->buf_size);
 	free(r);

@@ -35,6 +35,8 @@
 
 #include "mbarrier.h"
 #include "memory.h"
+#include "gather.h"
+#include "srcloc.h"
 
 #define GRAN 4u             /* bytes per shadow cell                                     */
 #define PAGE_CELLS 256u     /* cells per shadow page (1 KiB of memory)                   */
@@ -732,8 +734,10 @@ static void report(struct acc_ctx *x, const struct access *a, uint32_t size,
 	sb_free(&msg);
 	msg = (struct strbuf){0};
 	sb_printf(&msg, "the earlier %s by %s", kind_name(p, pwrite), prev.s);
+	gather_flush(L); /* the note follows its report */
 	if (p->insn && p->insn->ir)
-		diag_emit(L->diag, DIAG_NOTE, L->file, p->insn->ir->span, NULL, msg.s);
+		srcloc_emit(L->diag, DIAG_NOTE, L->file, L->P->m, p->insn->ir,
+			    srcloc_func_of(L->P, p->insn), NULL, msg.s);
 	sb_free(&msg);
 	sb_free(&prev);
 	sb_free(&notes);

@@ -11,15 +11,19 @@
 #include "explain.h"
 #include "rules.h"
 
-/* Diagnostics that name no run-time rule: static checks, and the deadlock report. */
+/* Diagnostics that name no run-time rule: static checks, the deadlock and step-limit
+ * reports. */
 #define RULE_INVALID "ptx-invalid"
 #define RULE_WARNING "ptx-warning"
 #define RULE_DEADLOCK "deadlock"
+#define RULE_STEP_LIMIT "step-limit"
 
 struct item {                   /* a kept diagnostic (SARIF writes them all at the end)  */
 	enum diag_level level;
 	char *rule, *msg, *path, *notes;
 	uint32_t line, col, len;
+	char *src_path;             /* the CUDA/Triton position from .loc, or NULL           */
+	uint32_t src_line, src_col;
 };
 
 struct ptxi_report {
@@ -87,7 +91,7 @@ static void json_threads(FILE *out, const char *notes)
 {
 	for (const char *p = notes; p && *p;) {
 		size_t n = strcspn(p, "\n");
-		if (strncmp(p, "CTA (", 5) == 0) {
+		if (strncmp(p, "CTA (", 5) == 0 || strncmp(p, "threads ", 8) == 0) {
 			json_str(out, p, n);
 			return;
 		}
@@ -137,6 +141,14 @@ static void write_json(FILE *out, const struct item *it)
 	} else {
 		fputs("null", out);
 	}
+	fputs(",\"source\":", out);
+	if (it->src_path) {
+		fputs("{\"file\":", out);
+		json_cstr(out, it->src_path);
+		fprintf(out, ",\"line\":%u,\"column\":%u}", it->src_line, it->src_col);
+	} else {
+		fputs("null", out);
+	}
 	fputc(',', out);
 	json_threads_notes(out, it->notes);
 	fputs("}\n", out);
@@ -150,6 +162,21 @@ static char *dup_n(const char *s, size_t n, bool *oom)
 	char *d = strndup(s, n);
 	*oom |= !d;
 	return d;
+}
+
+/* The source context ("in function ...", "inlined from ...") and then the notes. */
+static char *joined_notes(const char *context, const char *notes, bool *oom)
+{
+	size_t a = context ? strlen(context) : 0, b = notes ? strlen(notes) : 0;
+	char *s = malloc(a + b + 1);
+	if (!s) {
+		*oom = true;
+		return NULL;
+	}
+	memcpy(s, context ? context : "", a);
+	memcpy(s + a, notes ? notes : "", b);
+	s[a + b] = 0;
+	return s;
 }
 
 void report_record(void *ctx, const struct diag_record *d)
@@ -167,7 +194,12 @@ void report_record(void *ctx, const struct diag_record *d)
 	}
 	it.msg = dup_n(d->msg, d->msg_len, &oom);
 	it.path = d->path ? dup_n(d->path, strlen(d->path), &oom) : NULL;
-	it.notes = dup_n(d->notes ? d->notes : "", d->notes ? strlen(d->notes) : 0, &oom);
+	it.notes = joined_notes(d->src_context, d->notes, &oom);
+	if (d->src_path) {
+		it.src_path = dup_n(d->src_path, strlen(d->src_path), &oom);
+		it.src_line = d->src_line;
+		it.src_col = d->src_col;
+	}
 	if (!oom && r->format == PTXI_DIAG_JSON) {
 		write_json(r->out, &it);
 		oom = true; /* nothing to keep */
@@ -189,6 +221,7 @@ void report_record(void *ctx, const struct diag_record *d)
 	free(it.msg);
 	free(it.path);
 	free(it.notes);
+	free(it.src_path);
 }
 
 /* ---- SARIF 2.1.0 --------------------------------------------------------------------- */
@@ -207,7 +240,7 @@ static void sarif_rule(FILE *out, const char *id, const char *desc, const char *
 	fputs("}}", out);
 }
 
-/* The run-time rules (rules.def), then the three nameless classes; index = position. */
+/* The run-time rules (rules.def), then the four nameless classes; index = position. */
 static unsigned rule_index(const char *id)
 {
 	for (unsigned i = 0; i < RULE__COUNT; i++)
@@ -215,7 +248,9 @@ static unsigned rule_index(const char *id)
 			return i;
 	if (strcmp(id, RULE_DEADLOCK) == 0)
 		return RULE__COUNT;
-	return strcmp(id, RULE_INVALID) == 0 ? RULE__COUNT + 1 : RULE__COUNT + 2;
+	if (strcmp(id, RULE_STEP_LIMIT) == 0)
+		return RULE__COUNT + 1;
+	return strcmp(id, RULE_INVALID) == 0 ? RULE__COUNT + 2 : RULE__COUNT + 3;
 }
 
 static void sarif_rules(FILE *out)
@@ -231,6 +266,11 @@ static void sarif_rules(FILE *out)
 		   "never complete. The report names every place where threads are blocked, "
 		   "what they wait on and the barrier's state. Run `ptxi run ... --timeline "
 		   "FILE.html` to see it.");
+	fputc(',', out);
+	sarif_rule(out, RULE_STEP_LIMIT, "the launch ran past --max-steps",
+		   "A loop that never ends (a spin on a flag nobody sets, a wait that polls "
+		   "without a barrier) ran the launch past its step limit (--max-steps, default "
+		   "2000000 warp-instructions). The report names where the other threads wait.");
 	fputc(',', out);
 	sarif_rule(out, RULE_INVALID, "invalid PTX: ptxas would reject this module",
 		   "A syntax error, or a static check that ptxas (CUDA 13) makes: see "
@@ -255,6 +295,23 @@ static void sarif_uri(FILE *out, const char *path)
 	fputc('"', out);
 }
 
+/* A location object; id >= 0 for a related location (labelled as the PTX position). */
+static void sarif_location(FILE *out, int id, const char *path, uint32_t line, uint32_t col,
+			   uint32_t len)
+{
+	fputc('{', out);
+	if (id >= 0)
+		fprintf(out, "\"id\":%d,\"message\":{\"text\":\"PTX\"},", id);
+	fputs("\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
+	sarif_uri(out, path);
+	fprintf(out, "},\"region\":{\"startLine\":%u", line);
+	if (col)
+		fprintf(out, ",\"startColumn\":%u", col);
+	if (len)
+		fprintf(out, ",\"endColumn\":%u", col + len);
+	fputs("}}}", out);
+}
+
 static void sarif_result(FILE *out, const struct item *it)
 {
 	const char *id = rule_id(it);
@@ -265,13 +322,20 @@ static void sarif_result(FILE *out, const struct item *it)
 	fputs(",\"message\":{\"text\":", out);
 	json_cstr(out, it->msg);
 	fputs("}", out);
-	if (it->path && it->line) {
-		fputs(",\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
-		sarif_uri(out, it->path);
-		fprintf(out, "},\"region\":{\"startLine\":%u,\"startColumn\":%u", it->line, it->col);
-		if (it->len)
-			fprintf(out, ",\"endColumn\":%u", it->col + it->len);
-		fputs("}}}]", out);
+	/* Where the module has .loc, the source position leads and the PTX one is related. */
+	if (it->src_path) {
+		fputs(",\"locations\":[", out);
+		sarif_location(out, -1, it->src_path, it->src_line, it->src_col, 0);
+		fputs("]", out);
+		if (it->path && it->line) {
+			fputs(",\"relatedLocations\":[", out);
+			sarif_location(out, 0, it->path, it->line, it->col, it->len);
+			fputs("]", out);
+		}
+	} else if (it->path && it->line) {
+		fputs(",\"locations\":[", out);
+		sarif_location(out, -1, it->path, it->line, it->col, it->len);
+		fputs("]", out);
 	}
 	fputs(",\"properties\":{", out);
 	json_threads_notes(out, it->notes);
@@ -306,6 +370,7 @@ int ptxi_report_finish(ptxi_report *r)
 		free(r->items[i].msg);
 		free(r->items[i].path);
 		free(r->items[i].notes);
+		free(r->items[i].src_path);
 	}
 	free(r->items);
 	free(r->last_rule);

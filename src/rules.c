@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "interp.h"
+#include "gather.h"
+#include "srcloc.h"
 #include "timeline.h"
 
 static const struct rule_info rules[RULE__COUNT] = {
@@ -70,16 +72,20 @@ void describe_threads(struct launch *L, struct warp *w, uint32_t lanes, struct s
 	}
 }
 
+/* A report at the current instruction, in source terms where the module has .loc. */
+static void report_at(struct launch *L, const char *notes, const char *msg)
+{
+	const struct ir_insn *in = L->ci ? L->ci->ir : NULL;
+	srcloc_emit(L->diag, DIAG_ERROR, L->file, L->P ? L->P->m : NULL, in,
+		    srcloc_func_of(L->P, L->ci), notes, msg);
+}
+
 void rule_break_notes(struct launch *L, enum rule_id r, uint32_t lanes, const char *notes,
 		      const char *msg)
 {
 	const struct rule_info *ri = rule_info(r);
 	struct strbuf text = {0}, n = {0};
 	sb_printf(&text, "%s [%s]", msg, ri->name);
-	if (L->cw) {
-		describe_threads(L, L->cw, lanes ? lanes : L->cmask, &n);
-		sb_printf(&n, "\n");
-	}
 	if (notes && *notes)
 		sb_printf(&n, "%s\n", notes);
 	sb_printf(&n, "rule (%s%s): %s", rule_source(ri->section), ri->section, ri->text);
@@ -90,8 +96,7 @@ void rule_break_notes(struct launch *L, enum rule_id r, uint32_t lanes, const ch
 		sb_printf(&n, "\n--keep-going: carrying on as the hardware does: %s", ri->after);
 	else
 		sb_printf(&n, "\nthe hardware carries on; --keep-going would too: %s", ri->after);
-	struct src_span sp = L->ci && L->ci->ir ? L->ci->ir->span : (struct src_span){0, 0};
-	diag_emit(L->diag, DIAG_ERROR, L->ci ? L->file : NULL, sp, n.s, text.s);
+	gather_rule(L, r, lanes ? lanes : L->cmask, n.s, text.s);
 	if (L->timeline)
 		tl_mark(L, L->cw, lanes ? lanes : L->cmask, TL_RULE, NULL, NULL, 0, 0, text.s);
 	sb_free(&text);
@@ -128,8 +133,9 @@ void runtime_error(struct launch *L, int status, const char *fmt, ...)
 	struct strbuf n = {0};
 	if (L->cw)
 		describe_threads(L, L->cw, L->cmask, &n);
-	struct src_span sp = L->ci && L->ci->ir ? L->ci->ir->span : (struct src_span){0, 0};
-	diag_emit(L->diag, DIAG_ERROR, L->ci ? L->file : NULL, sp, n.s, msg);
+	gather_flush(L);
+	gather_count(L, "runtime-error");
+	report_at(L, n.s, msg);
 	sb_free(&n);
 	if (L->status == 0 || L->status == 1)
 		L->status = status;

@@ -15,6 +15,8 @@
 #include "memory.h"
 #include "wgmma.h"
 #include "race.h"
+#include "gather.h"
+#include "srcloc.h"
 #include "timeline.h"
 
 #define QUANTUM 512          /* instructions a warp runs before the next one's turn      */
@@ -392,8 +394,10 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 		sb_printf(&msg, "deadlock: %s waits forever: the phase never completes",
 			  ir_op_name((enum ir_op)di->op));
 		sb_printf(&n, "\non mbarrier ");
-		if (s)
-			sb_printf(&n, within ? "'%s+%u' " : "'%s' ", s->name, within);
+		if (s) {
+			srcloc_var(s, within, 8, &n);
+			sb_printf(&n, " ");
+		}
 		sb_printf(&n, "(CTA (%u,%u,%u), shared 0x%x): ", mb->cta->ctaid[0], mb->cta->ctaid[1],
 			  mb->cta->ctaid[2], mb->off);
 		mbar_describe(mb, &n);
@@ -424,8 +428,10 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 		break;
 	}
 	sb_printf(&msg, " [deadlock]");
-	diag_emit(L->diag, DIAG_ERROR, L->file, di->ir ? di->ir->span : (struct src_span){0, 0},
-		  n.s, msg.s);
+	gather_flush(L);
+	gather_count(L, "deadlock");
+	srcloc_emit(L->diag, DIAG_ERROR, L->file, L->P->m, di->ir, srcloc_func_of(L->P, di), n.s,
+		    msg.s);
 	if (L->timeline) {
 		sb_printf(&msg, "\n%s", n.s ? n.s : "");
 		tl_wait(L, w, g->mask, g->state == G_MBAR && g->parked_at ? g->parked_at : L->steps,
@@ -470,13 +476,16 @@ static void report_blocked(struct launch *L, struct cluster *cl, bool spinning)
 	char m[300];
 	if (spinning)
 		snprintf(m, sizeof m, "the launch ran past the step limit (%llu warp-instructions; "
-			 "see --max-steps): a loop that never ends%s",
+			 "see --max-steps): a loop that never ends%s [step-limit]",
 			 (unsigned long long)L->max_steps,
 			 blocked ? " while other threads wait (a deadlock of the threads above)" : "");
 	else
 		snprintf(m, sizeof m, "deadlock: the launch can never finish: %u thread%s blocked, "
-			 "nothing left to run%s", blocked, blocked == 1 ? "" : "s",
+			 "nothing left to run%s [deadlock]", blocked, blocked == 1 ? "" : "s",
 			 shown > 16 ? " (the first 16 places shown)" : "");
+	gather_flush(L);
+	if (spinning)
+		gather_count(L, "step-limit");
 	diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL, m);
 	L->status = 3;
 	L->stop = true;

@@ -27,14 +27,14 @@ cat > "$tmp/bad.ptx" <<'PTX'
 PTX
 cd "$tmp" || exit 2
 cat > want <<'OUT'
-{"severity":"error","rule":"ptx-invalid","message":"undeclared identifier '%r1'","ptx":{"file":"bad.ptx","line":6,"column":23,"length":3},"threads":null,"notes":[]}
-{"severity":"error","rule":"ptx-invalid","message":"undeclared identifier 'x'","ptx":{"file":"bad.ptx","line":6,"column":29,"length":1},"threads":null,"notes":[]}
+{"severity":"error","rule":"ptx-invalid","message":"undeclared identifier '%r1'","ptx":{"file":"bad.ptx","line":6,"column":23,"length":3},"source":null,"threads":null,"notes":[]}
+{"severity":"error","rule":"ptx-invalid","message":"undeclared identifier 'x'","ptx":{"file":"bad.ptx","line":6,"column":29,"length":1},"source":null,"threads":null,"notes":[]}
 OUT
 expect 2 want "$ptxi" check --diagnostics=json bad.ptx
 
 cd "$root/ptx_samples/explain" || exit 2
 cat > "$tmp/want" <<'OUT'
-{"severity":"error","rule":"async-proxy-fence","message":"cp.async.bulk reads shared 0x0+128, written by ordinary stores with no fence.proxy.async since","ptx":{"file":"async_proxy_missing.ptx","line":26,"column":3,"length":64},"threads":"CTA (0,0,0) thread 0 (0,0,0)","notes":["CTA (0,0,0) thread 0 (0,0,0)","rule (PTX ISA 9.7.9.25.2): memory written by ordinary (generic-proxy) stores, shared or global, must be ordered before an asynchronous bulk copy reads it (a bulk reduction reads its destination too), with fence.proxy.async","the hardware carries on; --keep-going would too: without the fence the copy may read stale bytes; ptxi copies the bytes as they are"]}
+{"severity":"error","rule":"async-proxy-fence","message":"cp.async.bulk reads shared 0x0+128, written by ordinary stores with no fence.proxy.async since","ptx":{"file":"async_proxy_missing.ptx","line":26,"column":3,"length":64},"source":null,"threads":"CTA (0,0,0) thread 0 (0,0,0)","notes":["CTA (0,0,0) thread 0 (0,0,0)","rule (PTX ISA 9.7.9.25.2): memory written by ordinary (generic-proxy) stores, shared or global, must be ordered before an asynchronous bulk copy reads it (a bulk reduction reads its destination too), with fence.proxy.async","the hardware carries on; --keep-going would too: without the fence the copy may read stale bytes; ptxi copies the bytes as they are"]}
 OUT
 expect 1 "$tmp/want" "$ptxi" run async_proxy_missing.ptx --block 32 --arg buf:128 --diagnostics json
 
@@ -45,9 +45,32 @@ python3 - "$tmp/err" <<'PY' || bad "deadlock: JSON objects are not as expected"
 import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
 rules = [o["rule"] for o in objs]
-assert rules == ["deadlock", "deadlock", "ptx-invalid"], rules
+assert rules == ["deadlock", "deadlock", "deadlock"], rules
 assert objs[0]["ptx"]["line"] == 26 and objs[0]["threads"] == "CTA (0,0,0) threads 0-31", objs[0]
 assert objs[2]["ptx"] is None and objs[2]["message"].startswith("deadlock: the launch can never finish"), objs[2]
+PY
+
+# a -lineinfo module: the CUDA position is the location, the PTX one is kept beside it
+cd "$root/ptx_samples/lineinfo" || exit 2
+"$ptxi" run ws_pipeline.ptx --block 64 --arg buf:256 --diagnostics=json > /dev/null 2> "$tmp/err"
+rc=$?; [ $rc = 3 ] || bad "lineinfo: exit $rc, expected 3"
+python3 - "$tmp/err" <<'PY' || bad "lineinfo: JSON objects are not as expected"
+import json, sys
+o = [json.loads(l) for l in open(sys.argv[1])][0]
+assert o["source"] == {"file": "ws_pipeline.cu", "line": 20, "column": 22}, o
+assert o["ptx"]["file"] == "ws_pipeline.ptx" and o["ptx"]["line"] == 106, o
+assert o["notes"][:2] == ["in function 'wait(unsigned long*, int)'",
+                          "inlined from ws_pipeline.cu:42:7 in 'ws_pipeline(int*)'"], o
+assert o["threads"] == "CTA (0,0,0) threads 32-63", o
+PY
+"$ptxi" run ws_pipeline.ptx --block 64 --arg buf:256 --diagnostics=sarif > /dev/null 2> "$tmp/src.sarif"
+python3 - "$tmp/src.sarif" <<'PY' || bad "lineinfo: SARIF locations"
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]["results"][0]
+loc = r["locations"][0]["physicalLocation"]
+assert loc["artifactLocation"]["uri"] == "ws_pipeline.cu" and loc["region"]["startLine"] == 20, r
+rel = r["relatedLocations"][0]["physicalLocation"]
+assert rel["artifactLocation"]["uri"] == "ws_pipeline.ptx" and rel["region"]["startLine"] == 106, r
 PY
 
 "$ptxi" check --diagnostics=xml "$tmp/bad.ptx" > /dev/null 2> "$tmp/err"; rc=$?
@@ -79,7 +102,7 @@ if [ ! -x "$tool" ]; then
 fi
 "$ptxi" run "$root/ptx_samples/explain/async_proxy_missing.ptx" --block 32 --arg buf:128 \
   --diagnostics=sarif > /dev/null 2> run.sarif
-for f in log.sarif run.sarif; do
+for f in log.sarif run.sarif src.sarif; do
   timeout 300 "$tool" validate "$f" > "$f.out" 2>&1 || bad "$f: multitool exit $?: $(tail -3 "$f.out")"
   if grep -E ': error [A-Z0-9]+:' "$f.out"; then bad "$f: not valid SARIF"; fi
   grep -q "Analysis completed successfully" "$f.out" || bad "$f: $(tail -3 "$f.out")"

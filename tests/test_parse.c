@@ -931,13 +931,28 @@ static void test_loc_file_section(void **state)
 		".section .debug_info\n{\n.b32 1\n.b8 97,98\n$L__info_string0:\n.b8 95,0\n{ }\n}\n"
 		".section .debug_loc { }\n");
 	struct ir_func *f = func(m, "k");
-	assert_int_equal(f->insns[0].loc_file, 1);
-	assert_int_equal(f->insns[0].loc_line, 10);
-	assert_int_equal(f->insns[1].loc_file, 3);
-	assert_int_equal(f->insns[1].loc_line, 30);
+	assert_int_equal(f->insns[0].loc->file, 1);
+	assert_int_equal(f->insns[0].loc->line, 10);
+	assert_int_equal(f->insns[1].loc->file, 3);
+	assert_int_equal(f->insns[1].loc->line, 30);
+	/* the inlined-at chain: 3:30 inlined at 2:20 (itself inlined at 1:10), names kept */
+	const struct ir_loc *at = f->insns[1].loc->inlined_at;
+	assert_non_null(at);
+	assert_int_equal(at->file, 2);
+	assert_int_equal(at->line, 20);
+	assert_int_equal(at->col, 3);
+	assert_int_equal(at->func.len, strlen("$L__info_string0"));
+	assert_non_null(at->inlined_at);
+	assert_int_equal(at->inlined_at->line, 10);
+	assert_int_equal(at->inlined_at->col, 5);
+	assert_null(at->inlined_at->inlined_at);
+	assert_int_equal(m->nfiles, 2);
+	assert_string_equal(m->files[0].path, "/tmp/a.cu");
+	assert_int_equal(m->files[1].index, 2);
+	assert_string_equal(m->files[1].path, "b.h");
 	assert_int_equal(f->insns[2].op, OP_TRAP);
 	m = parse_ok(x, HDR ".entry k()\n{\n\tret;\n}\n");
-	assert_int_equal(func(m, "k")->insns[0].loc_line, 0);
+	assert_null(func(m, "k")->insns[0].loc);
 }
 
 /* ---- Syntax errors and recovery ------------------------------------------------------------ */

@@ -3,6 +3,8 @@
 # (from a scratch directory that sees the project's ptx_samples/, with `ptxi` the built
 # binary) and what follows it, up to the next "$" line, is its output (stdout and stderr),
 # exactly; a "..." line ends the comparison there, and "(exit status N)" checks the status.
+# With UPDATE=1 it writes what the commands print back into the document instead (then
+# read the diff: every change must be one you meant).
 set -u
 ptxi=${1:?usage: tutorial.sh PTXI SOURCE_ROOT}; root=${2:?}
 ptxi=$(cd "$(dirname "$ptxi")" && pwd)/$(basename "$ptxi")
@@ -12,9 +14,12 @@ python3 - "$root/docs/tutorial.md" "$tmp" <<'PY'
 import os, re, subprocess, sys
 doc, tmp = sys.argv[1], sys.argv[2]
 env = dict(os.environ, PATH=tmp + "/bin:" + os.environ["PATH"], NO_COLOR="1")
-blocks = re.findall(r"```console\n(.*?)```", open(doc).read(), re.S)
+text = open(doc).read()
+blocks = re.findall(r"```console\n(.*?)```", text, re.S)
 fails = runs = 0
+update = os.environ.get("UPDATE") == "1"
 for block in blocks:
+    new = []
     cmds, cur = [], None
     for line in block.splitlines():
         if line.startswith("$ "):
@@ -38,11 +43,18 @@ for block in blocks:
             ok = ok and got[:n] == want[:n]
         else:
             ok = ok and got == want
-        if not ok:
+        if update:
+            keep = got[:want.index("...")] + ["..."] if "..." in want else got
+            new += ["$ " + cmd] + keep + (["(exit status %d)" % p.returncode] if p.returncode else [])
+        elif not ok:
             fails += 1
             print("FAIL: $ %s (exit %d)" % (cmd, p.returncode))
             print("  wanted:\n    " + "\n    ".join(want[:12]))
             print("  got:\n    " + "\n    ".join(got[:12]))
+    if update:
+        text = text.replace("```console\n" + block + "```", "```console\n" + "\n".join(new) + "\n```", 1)
+if update:
+    open(doc, "w").write(text)
 print("tutorial: %d commands, %d failed" % (runs, fails))
 sys.exit(1 if fails or not runs else 0)
 PY

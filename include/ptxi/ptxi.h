@@ -79,8 +79,12 @@ int ptxi_tmap_encode_tiled(void *map, enum ptxi_tmap_type type, unsigned rank, u
 int ptxi_tmap_parse(const char *spec, struct ptxi_tmap_params *p, unsigned *buf_arg,
 		    uint64_t *buf_off, char *why, size_t whylen);
 
-enum ptxi_arg_kind { PTXI_ARG_SCALAR, PTXI_ARG_BUFFER, PTXI_ARG_TMAP };
+enum ptxi_arg_kind { PTXI_ARG_SCALAR, PTXI_ARG_BUFFER, PTXI_ARG_TMAP, PTXI_ARG_BYTES };
 
+struct ptxi_field;
+
+/* A kernel argument, a field of a by-value struct argument, or a value for a module
+ * variable (struct ptxi_set). */
 struct ptxi_arg {
 	enum ptxi_arg_kind kind;
 	unsigned size;          /* SCALAR: 1, 2, 4 or 8 bytes                              */
@@ -92,10 +96,30 @@ struct ptxi_arg {
 	struct ptxi_tmap_params tmap; /* TMAP: the map; its address is buffer argument     */
 	unsigned tmap_buf;      /* tmap_buf's, plus tmap_off bytes                         */
 	uint64_t tmap_off;
+	bool tmap_buf_field;    /* TMAP field of a BYTES argument: the buffer is instead the
+				 * one whose address the struct holds at byte tmap_buf_at   */
+	uint64_t tmap_buf_at;
+	const struct ptxi_field *fields; /* BYTES: `bytes` bytes (init, or zeros) with these */
+	unsigned nfields;       /* fields written over them                                */
+};
+
+/* A field of a BYTES argument: a SCALAR's bytes, a BUFFER's address (a buffer of its own),
+ * or a TMAP's 128 bytes, at byte `off` of the struct. */
+struct ptxi_field {
+	uint64_t off;
+	struct ptxi_arg value;
+};
+
+/* A module-scope .global or .const variable set before the launch, as cudaMemcpyToSymbol
+ * does: a SCALAR, a BUFFER's address, a TMAP (buf=K names kernel argument K) or BYTES. */
+struct ptxi_set {
+	const char *symbol;
+	struct ptxi_arg value;
 };
 
 struct ptxi_config {
-	const char *kernel;     /* NULL: the module's only entry                            */
+	const char *kernel;     /* NULL: the module's only entry; else its name, demangled
+				 * name, or a part of either that names one kernel only    */
 	uint32_t grid[3], block[3], cluster[3];
 	bool cluster_given;     /* else .reqnctapercluster or 1x1x1                         */
 	uint32_t dyn_shared;
@@ -108,6 +132,7 @@ struct ptxi_config {
 	bool no_race;           /* turn the data-race detector off (it is on by default)   */
 	bool trace_mbarrier, trace_all;
 	uint64_t heap_bytes;    /* device heap for malloc; 0: 8 MiB (cudaLimitMallocHeapSize) */
+	uint32_t max_errors;    /* reports shown, then a note; 0: 50; UINT32_MAX: no limit   */
 	FILE *trace_out;        /* where --trace lines go (NULL: stderr)                   */
 	bool trace_cta_given;   /* trace only CTA trace_cta (--trace-cta X,Y,Z)              */
 	uint32_t trace_cta[3];
@@ -116,6 +141,8 @@ struct ptxi_config {
 	uint32_t trace_lines[2];/* trace only source lines A..B (--trace-lines A-B; 0,0 all) */
 	uint32_t trace_width;   /* fold trace lines past this column (0: never)              */
 	FILE *timeline_out;     /* --timeline: the launch as an HTML page (NULL: none)     */
+	const struct ptxi_set *sets; /* module variables to set before the launch (--set)   */
+	unsigned nsets;
 };
 
 #define PTXI_DEFAULT_MAX_MEMORY (4ull << 30) /* 4 GiB */
@@ -133,6 +160,15 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 		unsigned nargs, ptxi_run **out);
 /* The bytes of buffer argument `arg` after the run (NULL if it is not a buffer). */
 const void *ptxi_run_buffer(const ptxi_run *r, unsigned arg, size_t *bytes);
+/* The bytes kernel parameter `arg` was given (NULL past the last). */
+const void *ptxi_run_param(const ptxi_run *r, unsigned arg, size_t *bytes);
+/* Device global memory from address `addr` to the end of the allocation holding it (a
+ * buffer argument, a buffer of a struct field or --set, the module's .global block), or
+ * NULL when no allocation holds it. */
+const void *ptxi_run_memory(const ptxi_run *r, uint64_t addr, size_t *bytes);
+/* The bytes of module variable `name` (.global or .const) after the run, or NULL. */
+const void *ptxi_run_symbol(const ptxi_module *m, const ptxi_run *r, const char *name,
+			    size_t *bytes);
 void ptxi_run_stats(const ptxi_run *r, uint64_t *warp_insns, uint64_t *thread_insns);
 /* The most bytes the launch held at once (what --max-memory limits). */
 uint64_t ptxi_run_peak_memory(const ptxi_run *r);
@@ -150,6 +186,11 @@ int ptxi_report_finish(ptxi_report *r);
  * module, going to r. */
 ptxi_module *ptxi_module_load_report(const char *path, ptxi_report *r);
 int ptxi_check_report(const char *path, ptxi_report *r);
+/* `ptxi info`: each kernel (demangled), its parameters (name, type, size, alignment; Triton's
+ * hidden scratch pointers marked), launch requirements and static shared memory, and a
+ * `ptxi run` command line to start from. `path` is the file named in that command line.
+ * Returns PTXI_OK, or PTXI_INVALID when the module has errors. */
+int ptxi_module_info(ptxi_module *m, const char *path, FILE *out);
 /* "0.1.0" */
 const char *ptxi_version(void);
 

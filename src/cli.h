@@ -1,0 +1,82 @@
+/*
+ * cli.h - the pieces of the ptxi program shared by its files: argument specs (cli_args.c),
+ * what --dump and --out read and how they print it (cli_dump.c).
+ */
+#ifndef PTXI_CLI_H
+#define PTXI_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ptxi/ptxi.h"
+
+/* ---- values (cli_args.c) ---------------------------------------------------------------- */
+
+/* Memory the parsed specs hold (file contents, struct fields), freed together. */
+struct cli_owned {
+	void **p;
+	unsigned n, cap;
+};
+void *cli_keep(struct cli_owned *o, void *p); /* p, or NULL (p freed) when out of memory */
+void cli_owned_free(struct cli_owned *o);
+
+bool cli_parse_u64(const char *s, uint64_t *v);
+/* "X[,Y[,Z]]"; missing ones are `fill`; each at least `min`. */
+bool cli_parse_coords(const char *s, uint32_t d[3], unsigned long min, uint32_t fill);
+/* "A-B" or "A", lines from 1 */
+bool cli_parse_line_range(const char *s, uint32_t r[2]);
+
+/* One value spec (--arg, --set, a struct field): u8: .. f64: VALUE, buf:BYTES, file:PATH,
+ * tmap:..., bytes:SIZE[,@OFF=SPEC]... On error a message naming what is wrong goes to
+ * stderr and it returns false. */
+bool cli_parse_value(const char *spec, struct ptxi_arg *a, struct cli_owned *own);
+
+/* ---- results (cli_dump.c) --------------------------------------------------------------- */
+
+/* How --dump prints elements. WORDS is the default: u32 words in hex, as ptxi always did. */
+#define DUMP_FORMATS(X)                                                                     \
+	X(WORDS, "", 4)                                                                     \
+	X(U8, "u8", 1)                                                                      \
+	X(U16, "u16", 2)                                                                    \
+	X(U32, "u32", 4)                                                                    \
+	X(U64, "u64", 8)                                                                    \
+	X(S32, "s32", 4)                                                                    \
+	X(F16, "f16", 2)                                                                    \
+	X(BF16, "bf16", 2)                                                                  \
+	X(F32, "f32", 4)                                                                    \
+	X(F64, "f64", 8)                                                                    \
+	X(HEX, "hex", 16)
+
+enum dump_format {
+#define X(id, name, size) DUMP_##id,
+	DUMP_FORMATS(X)
+#undef X
+};
+
+/* What a --dump or --out names: argument N's buffer, a module variable (SYMBOL), or the
+ * buffer whose address either holds at byte OFF (N@OFF, SYMBOL@OFF). */
+struct dump_spec {
+	const char *text;       /* as written, for messages                                */
+	const char *symbol;     /* NULL: an argument                                       */
+	unsigned arg;
+	bool at_field;          /* @OFF                                                    */
+	uint64_t off;
+	enum dump_format format;
+	const char *path;       /* --out: the file to write                                */
+};
+
+/* "N[@OFF][:FMT]" or "SYMBOL[@OFF][:FMT]" (--dump); "N[@OFF]=PATH", "SYMBOL[@OFF]=PATH"
+ * (--out). */
+bool cli_parse_dump(const char *s, struct dump_spec *d);
+bool cli_parse_out(const char *s, struct dump_spec *d);
+/* The bytes d names after run r, or NULL with the reason in why. */
+const unsigned char *cli_dump_bytes(ptxi_module *m, const ptxi_run *r, const struct dump_spec *d,
+				    size_t *n, char *why, size_t whylen);
+/* Print n bytes as d's format, one element per line (a tail shorter than an element: its
+ * bytes in hex on a last line). */
+void cli_dump_print(FILE *out, const struct dump_spec *d, const unsigned char *p, size_t n);
+/* Every --dump to stdout and --out to its file; returns 0, or 2 after a message. */
+int cli_dump_all(ptxi_module *m, const ptxi_run *r, const struct dump_spec *dumps, unsigned n);
+
+#endif

@@ -1,0 +1,291 @@
+/*
+ * gather.c - one report per bug. Breaks of one rule at one instruction are gathered while
+ * each comes from threads that have not broken it there yet (the same dynamic step of
+ * every warp and CTA, which run that instruction at different times): one report names
+ * them all ("threads 0-31 of CTAs (0..3,0,0)"). Reports are emitted in the order their
+ * first break happened, when the launch ends, before a deadlock or run-time error report
+ * or a trace line, or when a thread breaks the rule there a second time (a later step).
+ * The launch closes with a count of its errors by kind ("ptxi: 3 errors:
+ * async-copy-race 2, deadlock 1").
+ */
+#include "gather.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "srcloc.h"
+
+#define MAX_KINDS 32
+#define MAX_OPEN 32 /* bugs gathered at once; the oldest is emitted to make room */
+
+/* Lanes of one warp; CTAs by value, as a cluster's CTAs are gone before the report is. */
+struct hit {
+	uint32_t cta;               /* linear index in the grid */
+	uint32_t ctaid[3], rank;
+	uint32_t warp, lanes;
+};
+
+/* One bug: a rule broken at an instruction, and every thread that broke it there. */
+struct bug {
+	enum rule_id rule;
+	const struct dinsn *di;
+	struct strbuf msg, notes;   /* the first break's message, and its notes below the threads */
+	struct hit *hits;
+	uint32_t nhits, cap;
+};
+
+struct report {
+	struct bug open[MAX_OPEN];  /* in the order of their first break */
+	uint32_t nopen;
+	struct kind { const char *name; uint32_t n; } kinds[MAX_KINDS];
+	uint32_t nkinds, total;
+};
+
+static struct report *rep(struct launch *L)
+{
+	if (!L->rep)
+		L->rep = calloc(1, sizeof *L->rep);
+	return L->rep;
+}
+
+void gather_count(struct launch *L, const char *kind)
+{
+	struct report *r = rep(L);
+	if (!r)
+		return;
+	r->total++;
+	for (uint32_t i = 0; i < r->nkinds; i++)
+		if (!strcmp(r->kinds[i].name, kind)) {
+			r->kinds[i].n++;
+			return;
+		}
+	if (r->nkinds < MAX_KINDS)
+		r->kinds[r->nkinds++] = (struct kind){kind, 1};
+}
+
+/* ---- naming the threads ----------------------------------------------------------------- */
+
+/* "thread 7 (7,0,0)" or "threads 0-31, 40": the threads of CTA c among the hits. */
+static void cta_threads(struct launch *L, const struct bug *r, uint32_t c,
+			struct strbuf *b)
+{
+	uint32_t nw = 0, count = 0, last = 0;
+	for (uint32_t i = 0; i < r->nhits; i++)
+		if (r->hits[i].cta == c && r->hits[i].warp >= nw)
+			nw = r->hits[i].warp + 1;
+	uint32_t *lanes = calloc(nw ? nw : 1, sizeof *lanes);
+	if (!lanes)
+		return;
+	for (uint32_t i = 0; i < r->nhits; i++)
+		if (r->hits[i].cta == c && r->hits[i].warp < nw)
+			lanes[r->hits[i].warp] |= r->hits[i].lanes;
+	for (uint32_t w = 0; w < nw; w++) {
+		count += (uint32_t)__builtin_popcount(lanes[w]);
+		if (lanes[w])
+			last = w * LANES + 31 - (uint32_t)__builtin_clz(lanes[w]);
+	}
+	if (count == 1) {
+		uint32_t bx = L->cfg.block[0], by = L->cfg.block[1];
+		sb_printf(b, "thread %u (%u,%u,%u)", last, last % bx, last / bx % by, last / (bx * by));
+		free(lanes);
+		return;
+	}
+	sb_printf(b, "threads ");
+	bool first = true;
+	for (uint32_t t = 0; t < nw * LANES;) {
+		if (!(lanes[t / LANES] >> (t % LANES) & 1)) {
+			t++;
+			continue;
+		}
+		uint32_t u = t;
+		while (u + 1 < nw * LANES && (lanes[(u + 1) / LANES] >> ((u + 1) % LANES) & 1))
+			u++;
+		sb_printf(b, first ? "%u" : ", %u", t);
+		if (u > t)
+			sb_printf(b, "-%u", u);
+		first = false;
+		t = u + 1;
+	}
+	free(lanes);
+}
+
+/* "(0..3,0,0)" for CTAs whose x indices run on with the same y and z, "(5,1,0)" alone. */
+static void cta_runs(const struct hit *const *ctas, uint32_t n, struct strbuf *b)
+{
+	for (uint32_t i = 0; i < n;) {
+		uint32_t j = i;
+		while (j + 1 < n && ctas[j + 1]->ctaid[0] == ctas[j]->ctaid[0] + 1 &&
+		       ctas[j + 1]->ctaid[1] == ctas[i]->ctaid[1] &&
+		       ctas[j + 1]->ctaid[2] == ctas[i]->ctaid[2])
+			j++;
+		sb_printf(b, "%s(%u", i ? ", " : "", ctas[i]->ctaid[0]);
+		if (j > i)
+			sb_printf(b, "..%u", ctas[j]->ctaid[0]);
+		sb_printf(b, ",%u,%u)", ctas[i]->ctaid[1], ctas[i]->ctaid[2]);
+		i = j + 1;
+	}
+}
+
+/* "CTA (0,0,0) threads 0-31" for one CTA; "threads 0-31 of CTAs (0..3,0,0)" for CTAs that
+ * share their threads; one line per distinct set of threads. */
+static void describe_hits(struct launch *L, const struct bug *r, struct strbuf *b)
+{
+	const struct hit **ctas = calloc(r->nhits, sizeof *ctas); /* first hit of each CTA */
+	struct strbuf *names = calloc(r->nhits, sizeof *names);
+	bool *done = calloc(r->nhits, sizeof *done);
+	uint32_t n = 0;
+	for (uint32_t i = 0; ctas && names && done && i < r->nhits; i++) {
+		uint32_t k = 0;
+		while (k < n && ctas[k]->cta != r->hits[i].cta)
+			k++;
+		if (k == n)
+			ctas[n++] = &r->hits[i];
+	}
+	if (n == 1) {
+		const struct hit *h = ctas[0];
+		sb_printf(b, "CTA (%u,%u,%u) ", h->ctaid[0], h->ctaid[1], h->ctaid[2]);
+		if (L->cfg.cluster[0] * L->cfg.cluster[1] * L->cfg.cluster[2] > 1)
+			sb_printf(b, "(cluster rank %u) ", h->rank);
+		cta_threads(L, r, h->cta, b);
+		sb_printf(b, "\n");
+	}
+	for (uint32_t i = 0; n > 1 && i < n; i++)
+		cta_threads(L, r, ctas[i]->cta, &names[i]);
+	const struct hit **same = calloc(n ? n : 1, sizeof *same);
+	for (uint32_t i = 0; n > 1 && same && i < n; i++) {
+		if (done[i])
+			continue;
+		uint32_t m = 0;
+		for (uint32_t k = i; k < n; k++)
+			if (!done[k] && !strcmp(names[k].s, names[i].s)) {
+				done[k] = true;
+				same[m++] = ctas[k];
+			}
+		sb_printf(b, "%s of CTA%s ", names[i].s, m > 1 ? "s" : "");
+		cta_runs(same, m, b);
+		sb_printf(b, "\n");
+	}
+	for (uint32_t i = 0; names && i < n; i++)
+		sb_free(&names[i]);
+	free(same);
+	free(ctas);
+	free(names);
+	free(done);
+}
+
+/* ---- gathering -------------------------------------------------------------------------- */
+
+static void emit(struct launch *L, struct bug *r)
+{
+	struct strbuf n = {0};
+	describe_hits(L, r, &n);
+	sb_printf(&n, "%s", r->notes.s ? r->notes.s : "");
+	srcloc_emit(L->diag, DIAG_ERROR, L->file, L->P->m, r->di ? r->di->ir : NULL,
+		    srcloc_func_of(L->P, r->di), n.s, r->msg.s ? r->msg.s : "");
+	sb_free(&n);
+	sb_free(&r->msg);
+	sb_free(&r->notes);
+	free(r->hits);
+}
+
+/* Emit open bug i and close the gap. */
+static void emit_open(struct launch *L, uint32_t i)
+{
+	struct report *rp = L->rep;
+	emit(L, &rp->open[i]);
+	memmove(&rp->open[i], &rp->open[i + 1], (rp->nopen - i - 1) * sizeof rp->open[0]);
+	rp->nopen--;
+}
+
+void gather_flush(struct launch *L)
+{
+	while (L->rep && L->rep->nopen)
+		emit_open(L, 0);
+}
+
+/* Whether the warp's lanes already broke the bug's rule there. */
+static bool overlaps(const struct bug *r, const struct warp *w, uint32_t lanes)
+{
+	for (uint32_t i = 0; i < r->nhits; i++)
+		if (r->hits[i].cta == w->cta->linear && r->hits[i].warp == w->id &&
+		    (r->hits[i].lanes & lanes))
+			return true;
+	return false;
+}
+
+static bool add_hit(struct bug *r, const struct warp *w, uint32_t lanes)
+{
+	for (uint32_t i = 0; i < r->nhits; i++)
+		if (r->hits[i].cta == w->cta->linear && r->hits[i].warp == w->id) {
+			r->hits[i].lanes |= lanes;
+			return true;
+		}
+	if (r->nhits == r->cap) {
+		uint32_t cap = r->cap ? r->cap * 2 : 16;
+		struct hit *h = realloc(r->hits, cap * sizeof *h);
+		if (!h)
+			return false;
+		r->hits = h;
+		r->cap = cap;
+	}
+	const struct cta *c = w->cta;
+	r->hits[r->nhits++] = (struct hit){c->linear, {c->ctaid[0], c->ctaid[1], c->ctaid[2]},
+					   c->rank, w->id, lanes};
+	return true;
+}
+
+void gather_rule(struct launch *L, enum rule_id rule, uint32_t lanes, const char *notes,
+		 const char *msg)
+{
+	struct report *rp = rep(L);
+	struct warp *w = L->cw;
+	if (!rp || !w) { /* no thread to name: report it alone */
+		gather_flush(L);
+		if (rp)
+			gather_count(L, rule_info(rule)->name);
+		srcloc_emit(L->diag, DIAG_ERROR, L->file, L->P->m, L->ci ? L->ci->ir : NULL,
+			    srcloc_func_of(L->P, L->ci), notes, msg);
+		return;
+	}
+	for (uint32_t i = 0; i < rp->nopen; i++) {
+		struct bug *b = &rp->open[i];
+		if (b->rule != rule || b->di != L->ci)
+			continue;
+		if (!overlaps(b, w, lanes)) {
+			add_hit(b, w, lanes);
+			return;
+		}
+		emit_open(L, i); /* these threads again: a later step, a new report */
+		break;
+	}
+	if (rp->nopen == MAX_OPEN)
+		emit_open(L, 0);
+	gather_count(L, rule_info(rule)->name);
+	struct bug *b = &rp->open[rp->nopen++];
+	*b = (struct bug){.rule = rule, .di = L->ci};
+	sb_printf(&b->msg, "%s", msg);
+	sb_printf(&b->notes, "%s", notes ? notes : "");
+	add_hit(b, w, lanes);
+}
+
+void gather_summary(struct launch *L)
+{
+	gather_flush(L);
+	struct report *r = L->rep;
+	if (!r || !r->total || L->diag->record || !L->diag->sink) /* data: no text */
+		return;
+	struct strbuf b = {0};
+	sb_printf(&b, "ptxi: %u error%s:", r->total, r->total == 1 ? "" : "s");
+	for (uint32_t i = 0; i < r->nkinds; i++)
+		sb_printf(&b, "%s %s %u", i ? "," : "", r->kinds[i].name, r->kinds[i].n);
+	sb_printf(&b, "\n");
+	L->diag->sink(L->diag->ctx, DIAG_NOTE, b.s);
+	sb_free(&b);
+}
+
+void gather_free(struct launch *L)
+{
+	gather_flush(L);
+	free(L->rep);
+	L->rep = NULL;
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# The ptxi program's conventions: --version, --help of every command (every option of the
+# table, with defaults), --opt=value, unknown options; --dump formats and @OFF, --out, --set
+# and --dump SYMBOL, by-value struct arguments (bytes:), --kernel by demangled name or part,
+# `ptxi info`, --color. Exact output and exit status for each.
+set -u
+ptxi=${1:?usage: cli.sh PTXI SOURCE_ROOT}; root=${2:?}
+ptxi=$(cd "$(dirname "$ptxi")" && pwd)/$(basename "$ptxi")
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+# expect STATUS NAME COMMAND...: stdout must equal $tmp/out.want, stderr $tmp/err.want
+# (each empty when not written), the exit status STATUS.
+expect() {
+  local want=$1 name=$2; shift 2
+  touch "$tmp/out.want" "$tmp/err.want"
+  "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null; local rc=$?
+  [ "$rc" = "$want" ] || bad "$name: exit $rc, expected $want: $(head -3 "$tmp/err")"
+  diff -u "$tmp/out.want" "$tmp/out" > "$tmp/d" || { bad "$name: stdout differs"; head -20 "$tmp/d"; }
+  diff -u "$tmp/err.want" "$tmp/err" > "$tmp/d" || { bad "$name: stderr differs"; head -20 "$tmp/d"; }
+  rm -f "$tmp/out.want" "$tmp/err.want"
+}
+cd "$root/tests/cli" || exit 2
+K=../../ptx_samples/kernels
+
+echo "ptxi 0.1.0" > "$tmp/out.want"
+expect 0 version "$ptxi" --version
+
+# --help: every option of the table for its command, with its default; exit 0
+for cmd in run check info explain; do
+  "$ptxi" $cmd --help > "$tmp/help" 2>&1 || bad "$cmd --help: exit $?"
+  grep -q "^usage: ptxi $cmd" "$tmp/help" || bad "$cmd --help: no usage line"
+done
+"$ptxi" run --help > "$tmp/help"
+for opt in kernel grid block cluster shared arg set dump out keep-going no-race seed explore \
+           max-steps max-memory max-errors heap stats trace trace-cta trace-warp trace-lines \
+           trace-width timeline diagnostics color help; do
+  grep -q -- "^  --$opt\b" "$tmp/help" || bad "run --help does not list --$opt"
+done
+grep -q "(default: 300000000)" "$tmp/help" || bad "run --help: --max-steps default missing"
+grep -q "bytes:SIZE\[,@OFF=SPEC\]" "$tmp/help" || bad "run --help: no SPEC list"
+
+echo "ptxi: error: unknown option '--bogus' (see 'ptxi --help')" > "$tmp/err.want"
+expect 2 unknown-option "$ptxi" run $K/noop.ptx --bogus
+echo "ptxi: error: --grid needs a value (see 'ptxi --help')" > "$tmp/err.want"
+expect 2 missing-value "$ptxi" run $K/noop.ptx --grid
+echo "ptxi: error: keep-going takes no value (see 'ptxi --help')" > "$tmp/err.want"
+expect 2 flag-value "$ptxi" run $K/noop.ptx --keep-going=1
+
+# --opt=value and --opt value alike
+printf '3fc00000\nc0000000\n00 3c\n' > "$tmp/out.want"
+expect 0 opt-equals "$ptxi" run $K/noop.ptx --arg=file:$K/bytes.bin --grid=2 --dump=0
+
+# --dump formats: bytes.bin is 00 00 c0 3f 00 00 00 c0 00 3c (10 bytes: a 2-byte tail)
+check_format() {
+  printf -- "$2" > "$tmp/out.want"
+  expect 0 "dump :$1" "$ptxi" run $K/noop.ptx --arg file:$K/bytes.bin --dump "0:$1"
+}
+check_format u8 '0\n0\n192\n63\n0\n0\n0\n192\n0\n60\n'
+check_format u16 '0\n16320\n0\n49152\n15360\n'
+check_format u32 '1069547520\n3221225472\n00 3c\n'
+check_format u64 '13835058056351711232\n00 3c\n'
+check_format s32 '1069547520\n-1073741824\n00 3c\n'
+check_format f16 '0\n1.9375\n0\n-2\n1\n'
+check_format bf16 '0\n1.5\n0\n-2\n0.0078125\n'
+check_format f32 '1.5\n-2\n00 3c\n'
+check_format f64 '-2.0000004749745131\n00 3c\n'
+check_format hex '00 00 c0 3f 00 00 00 c0 00 3c\n'
+echo "ptxi: error: bad --dump '0:f128' (want N[@OFF][:FMT] or SYMBOL[@OFF][:FMT], FMT one of u8 u16 u32 u64 s32 f16 bf16 f32 f64 hex) (see 'ptxi --help')" > "$tmp/err.want"
+expect 2 bad-format "$ptxi" run $K/noop.ptx --arg buf:8 --dump 0:f128
+echo "ptxi: error: --dump 0: argument 0 is not a buffer (buf: or file:)" > "$tmp/err.want"
+expect 2 dump-scalar "$ptxi" run $K/noop.ptx --arg u64:5 --dump 0
+echo "ptxi: error: --dump 0@8: argument 0 has no 8-byte address at byte 8" > "$tmp/err.want"
+expect 2 dump-past "$ptxi" run $K/noop.ptx --arg buf:8 --dump 0@8
+
+# --out: the raw bytes
+expect 0 out "$ptxi" run $K/noop.ptx --arg file:$K/bytes.bin --out "0=$tmp/copy.bin"
+cmp -s "$tmp/copy.bin" $K/bytes.bin || bad "--out: the file differs from the buffer"
+echo "ptxi: error: --out 0=/nonexistent/x: cannot write '/nonexistent/x': No such file or directory" > "$tmp/err.want"
+expect 2 out-unwritable "$ptxi" run $K/noop.ptx --arg buf:8 --out 0=/nonexistent/x
+
+# a by-value struct with a buffer, a count and a tensor map naming the buffer field
+spec="bytes:192,@0=file:$K/ramp.bin,@8=buf:256,@16=u32:3,@64=tmap:buf=@0,type=f32,dims=16x8,strides=64,box=16x4"
+seq 0 3 189 > "$tmp/out.want"
+expect 0 struct "$ptxi" run $K/params_struct.ptx --block 64 --arg "$spec" --dump 0@8:f32
+echo "ptxi: error: argument 1: field @190 ('u32:3', 4 bytes) runs past the 192 bytes of the struct" > "$tmp/err.want"
+expect 2 struct-past "$ptxi" run $K/params_struct.ptx --block 64 --arg "bytes:192,@190=u32:3"
+echo "ptxi: error: argument 1: tensor map field @64 ('tmap:buf=@0,type=f32,dims=16x8,strides=64,box=16x4'): buf=@0 is not a buffer field of the struct" > "$tmp/err.want"
+expect 2 struct-tmap "$ptxi" run $K/params_struct.ptx --block 64 \
+  --arg "bytes:192,@0=u32:1,@64=tmap:buf=@0,type=f32,dims=16x8,strides=64,box=16x4"
+echo "ptxi: error: argument 1 ('bytes:100') does not fit parameter 'p' of kernel 'scale_tile', which is an array of .b8 (192 bytes)" > "$tmp/err.want"
+expect 2 struct-size "$ptxi" run $K/params_struct.ptx --block 64 --arg bytes:100
+echo "ptxi: error: 'bytes:x': want bytes:SIZE[,@OFF=SPEC]..., SIZE 1-32764" > "$tmp/err.want"
+expect 2 struct-syntax "$ptxi" run $K/noop.ptx --arg bytes:x
+
+# --set and --dump SYMBOL / SYMBOL@OFF
+printf '100\n10\n20\n30\n40\n0000000a\n' > "$tmp/out.want"
+expect 0 set "$ptxi" run globals.ptx --block 4 --set scale=u32:10 --set table=file:table.bin \
+  --dump counter:u32 --dump table@0:u32 --dump scale
+echo "ptxi: error: --set nosuch: the module has no .global or .const variable of that name" > "$tmp/err.want"
+expect 2 set-unknown "$ptxi" run globals.ptx --set nosuch=u32:1
+echo "ptxi: error: --set scale: 'u64:1' (8 bytes) does not fit variable 'scale' (4 bytes)" > "$tmp/err.want"
+expect 2 set-size "$ptxi" run globals.ptx --set scale=u64:1
+
+# --kernel: PTX name, demangled name, a part that names one kernel
+expect 0 kernel-part "$ptxi" run two_kernels.ptx --kernel scale_col --arg buf:4
+expect 0 kernel-demangled "$ptxi" run two_kernels.ptx --kernel 'scale_row(float*)' --arg buf:4
+expect 0 kernel-mangled "$ptxi" run two_kernels.ptx --kernel _Z9scale_rowPf --arg buf:4
+echo "ptxi: error: --kernel 'scale' names several kernels (scale_row(float*), scale_col(float*)): name one in full" > "$tmp/err.want"
+expect 2 kernel-ambiguous "$ptxi" run two_kernels.ptx --kernel scale --arg buf:4
+echo "ptxi: error: no kernel named 'nope' (kernels: scale_row(float*), scale_col(float*))" > "$tmp/err.want"
+expect 2 kernel-none "$ptxi" run two_kernels.ptx --kernel nope --arg buf:4
+
+# ptxi info
+cp info_params_struct.txt "$tmp/out.want"
+expect 0 info-struct "$ptxi" info $K/params_struct.ptx
+cp info_two_kernels.txt "$tmp/out.want"
+expect 0 info-mangled "$ptxi" info two_kernels.ptx
+cp info_triton.txt "$tmp/out.want"
+expect 0 info-triton "$ptxi" info triton_style.ptx
+
+# --color: gcc's colours when asked, none with never (and by default off a terminal)
+"$ptxi" run two_kernels.ptx --kernel nope --arg buf:4 --color=always 2> "$tmp/err"
+grep -q $'^\e\[1mptxi:\e\[0m \e\[1;31merror:\e\[0m no kernel' "$tmp/err" || bad "--color=always: $(cat -v "$tmp/err")"
+"$ptxi" run two_kernels.ptx --kernel nope --arg buf:4 2> "$tmp/err"
+! grep -q $'\e' "$tmp/err" || bad "colour off a terminal"
+echo "ptxi: error: bad --color 'blue' (auto, always or never) (see 'ptxi --help')" > "$tmp/err.want"
+expect 2 color-bad "$ptxi" check --color=blue two_kernels.ptx
+
+[ $fail = 0 ] && echo "cli: all checks passed"
+exit $fail
