@@ -930,8 +930,10 @@ void race_copy_in_flight(struct launch *L, uint32_t lane, const struct race_copy
 	sb_free(&msg);
 	msg = (struct strbuf){0};
 	sb_printf(&msg, "the %s by %s, issued here", source ? "read" : "write", who.s);
+	gather_flush(L); /* the note follows its report */
 	if (copy->ir)
-		diag_emit(L->diag, DIAG_NOTE, L->file, copy->ir->span, NULL, msg.s);
+		srcloc_emit(L->diag, DIAG_NOTE, L->file, L->P->m, copy->ir,
+			    srcloc_func_of(L->P, copy), NULL, msg.s);
 	sb_free(&msg);
 	sb_free(&who);
 }
