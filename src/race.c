@@ -807,12 +807,14 @@ static void clear_reads(struct cell *c, uint8_t mask)
 
 /* Check one granule; false after a report. */
 static bool check_cell(const struct acc_ctx *x, struct cell *c, const struct rec *me,
-		       enum race_kind kind, bool same_value, const struct rec **hit)
+		       enum race_kind kind, const void *newv, const uint8_t *old, uint32_t n,
+		       const struct rec **hit)
 {
 	/* *hit: the earlier access it races with; the write's pointer is &c->w. Lanes of
-	 * one instruction writing the same value do not race. */
-	bool same_insn = c->w.step == me->step && !((c->w.flags | me->flags) & RF_ASYNC);
-	if (conflicts(x, &c->w, me->mask) && !(kind == RACE_WRITE && same_value && same_insn)) {
+	 * one instruction writing the same value (newv, over the n bytes at old) do not race. */
+	if (conflicts(x, &c->w, me->mask) &&
+	    !(kind == RACE_WRITE && newv && c->w.step == me->step &&
+	      !((c->w.flags | me->flags) & RF_ASYNC) && memcmp(newv, old, n) == 0)) {
 		*hit = &c->w;
 		return false;
 	}
@@ -855,7 +857,7 @@ static struct shadow *shadow_of(struct launch *L, const struct access *a, uint64
 }
 
 /* Check and record the access `me` of x over `size` bytes at a; false after a report. */
-static bool check_range(struct acc_ctx *x, const struct access *a, uint32_t size,
+static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32_t size,
 			enum race_kind kind, struct rec *me, const void *newv)
 {
 	uint64_t off, bytes;
@@ -869,10 +871,9 @@ static bool check_range(struct acc_ctx *x, const struct access *a, uint32_t size
 		struct cell *c = shadow_cell(x->L, x->s, bytes, g);
 		if (!c)
 			return false;
-		bool same = newv && memcmp((const uint8_t *)newv + (lo - off), a->p + (lo - off),
-					   hi - lo) == 0;
 		const struct rec *hit = NULL;
-		if (!check_cell(x, c, me, kind, same, &hit)) {
+		if (!check_cell(x, c, me, kind, newv ? (const uint8_t *)newv + (lo - off) : NULL,
+				a->p + (lo - off), (uint32_t)(hi - lo), &hit)) {
 			report(x, a, size, kind, hit, hit == &c->w);
 			return false;
 		}
