@@ -26,7 +26,8 @@
  * what completes it releases the agent's clock: the complete-tx or arrive-on into an
  * mbarrier phase, or the issuing thread's wait_group (its own agents' clocks are kept
  * beside its vector, seen_cp / seen_bulk, and released with it). Accesses made while the
- * copy was in flight are rule async-copy-race's (async.c), not reported again here.
+ * copy was in flight were judged then (async.c: rule async-copy-race, or race_copy_in_flight
+ * when not ordered after the issue), not again when it lands.
  */
 #include "race.h"
 

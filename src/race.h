@@ -81,7 +81,7 @@ void race_copy_issue(struct launch *L, struct warp *w, uint32_t lane, enum race_
 void race_copy_drop(struct race_copy *rc);
 /* The landing of a copy (L->cw, L->ci, L->cmask: its issuer) writes (RACE_RMW: reduces)
  * or reads the `size` bytes at a. Accesses made since its issue are not judged again:
- * they were rule async-copy-race's while the copy was in flight. */
+ * each was judged against the copy in flight when it was made (async.c). */
 void race_copy_access(struct launch *L, const struct race_copy *rc, const struct access *a,
 		      uint32_t size, enum race_kind kind);
 /* The copy's complete-tx or arrive-on on mb (release into its open phase); call it before
