@@ -5,6 +5,7 @@
 #   smem_stencil  race_kernels.ptx, 128x256: neighbours through shared memory, 64 rounds
 #   mbar_ring     race_kernels.ptx, 64x128: a producer warp and three consumer warps over a
 #                 two-stage full/empty mbarrier ring, 128 tiles
+#   copy_ring     race_kernels.ptx, 64x128: the same ring filled by cp.async.bulk copies
 # usage: bench/race.sh [PATH/TO/ptxi]   (the outputs with and without must be equal)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +22,8 @@ run() { # FILE ARGS... -> "seconds KB" of the best of 3
 }
 for k in "kernels.ptx hash_int --grid 128 --block 256 --arg buf:131072 --arg u32:7" \
          "race_kernels.ptx smem_stencil --grid 128 --block 256 --arg buf:131072" \
-         "race_kernels.ptx mbar_ring --grid 64 --block 128 --arg buf:32768"; do
+         "race_kernels.ptx mbar_ring --grid 64 --block 128 --arg buf:32768" \
+         "race_kernels.ptx copy_ring --grid 64 --block 128 --arg buf:32768 --arg buf:16384"; do
   set -- $k
   file=$here/$1 name=$2; shift 2
   run "$file" --kernel "$name" "$@" --dump 0 > "$tmp/on.t"; cp "$tmp/out" "$tmp/on"

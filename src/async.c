@@ -39,6 +39,7 @@
 #include "exec_tma.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "race.h"
 #include "timeline.h"
 #include "wgmma.h"
 
@@ -76,6 +77,7 @@ struct event {
 	enum mspace dspace, sspace;
 	uint64_t daddr, saddr;
 	struct cta *scta;
+	struct race_copy rc;        /* the data-race detector's view of it (race.h)           */
 };
 
 /* A bulk copy that landed, until its completion is observed: by a wait on its mbarrier that
@@ -93,12 +95,15 @@ struct landed {
 	struct warp *w;             /* bulk-group completion: the issuing thread and group   */
 	uint32_t lane, group;
 	const struct dinsn *insn;
+	struct race_copy rc;        /* the copy's issue (race_after_issue; no vector kept)   */
 };
 
 enum { MAX_LANDED = 4096 }; /* beyond this, the oldest records are forgotten */
 
-static void remember_landed(struct launch *L, const struct landed *r)
+static void remember_landed(struct launch *L, const struct event *e, struct landed *r)
 {
+	r->rc = e->rc;
+	r->rc.vc = NULL;
 	if (L->nlanded == MAX_LANDED) {
 		memmove(L->landed, L->landed + 1, (MAX_LANDED - 1) * sizeof *L->landed);
 		L->nlanded--;
@@ -178,8 +183,10 @@ static struct event *push(struct launch *L, enum ev_kind kind, struct warp *w, u
 
 void async_reset(struct launch *L)
 {
-	for (uint32_t i = 0; i < L->nevents; i++)
+	for (uint32_t i = 0; i < L->nevents; i++) {
 		tma_job_free(L->events[i].tjob);
+		race_copy_drop(&L->events[i].rc);
+	}
 	L->nevents = 0;
 	L->nlanded = 0;
 	L->next_due = UINT64_MAX;
@@ -243,6 +250,51 @@ static void bulk_put(const struct event *e, uint8_t *dst)
 	}
 }
 
+/* The landing as the data-race detector sees it: the copy's access of `size` bytes at
+ * shared (c, off), or at global `addr` when c is NULL. */
+/* The access the data-race detector is told of: shared (c, addr), or global addr (c NULL). */
+static bool race_place(struct launch *L, const struct warp *w, struct cta *c, uint64_t addr,
+		       uint32_t size, struct access *a)
+{
+	*a = (struct access){.cta = c, .off = (uint32_t)addr, .addr = addr};
+	if (c) {
+		a->p = c->smem + addr;
+		a->space = c == w->cta ? MS_SHARED_CTA : MS_SHARED_CLUSTER;
+		return true;
+	}
+	if (!(a->region = mem_find(L->mem, addr, size)))
+		return false;
+	a->p = a->region->data + (addr - a->region->base);
+	a->space = MS_GLOBAL;
+	return true;
+}
+
+static void race_land(struct launch *L, const struct event *e, struct cta *c, uint64_t addr,
+		      uint32_t size, enum race_kind kind)
+{
+	struct access a;
+	if (L->race && size && race_place(L, e->w, c, addr, size, &a))
+		race_copy_access(L, &e->rc, &a, size, kind);
+}
+
+/* How a copy's destination is written: reductions are atomic per element. */
+static enum race_kind dst_kind(const struct event *e)
+{
+	enum ir_op op = (enum ir_op)e->insn->op;
+	return op == OP_CP_REDUCE_ASYNC_BULK || op == OP_CP_REDUCE_ASYNC_BULK_TENSOR ||
+			       op == OP_RED_ASYNC
+		       ? RACE_RMW
+		       : RACE_WRITE;
+}
+
+/* The complete-tx or arrive-on of e on the barrier at (mc, off) releases the copy. */
+static void race_complete(struct launch *L, const struct event *e, struct cta *mc, uint32_t off)
+{
+	struct mbar *mb = L->race ? mbar_lookup(mc, off) : NULL;
+	if (mb && mb->valid)
+		race_copy_complete(L, &e->rc, mb);
+}
+
 /* A bulk copy's bytes into CTA c. */
 static void bulk_write(struct launch *L, const struct event *e, struct cta *c, uint8_t *dst)
 {
@@ -260,7 +312,7 @@ static void remember_for_barrier(struct launch *L, const struct event *e, struct
 		return;
 	struct landed r = {.cta = c, .addr = e->doff, .size = e->size, .mb = mb,
 			   .phase = mb->phase, .insn = e->insn};
-	remember_landed(L, &r);
+	remember_landed(L, e, &r);
 }
 
 /* st.async stores its value; red.async reduces the destination with it. Then complete-tx. */
@@ -268,6 +320,7 @@ static void store_land(struct launch *L, const struct event *e)
 {
 	if (!may_land(L, e, e->dcta))
 		return;
+	race_land(L, e, e->dcta, e->doff, e->size, dst_kind(e));
 	uint8_t *p = e->dcta->smem + e->doff;
 	if (e->insn->op == OP_RED_ASYNC) {
 		uint64_t old = 0, b;
@@ -280,6 +333,7 @@ static void store_land(struct launch *L, const struct event *e)
 	}
 	mem_proxy_mark(e->dcta, e->doff, e->size);
 	remember_for_barrier(L, e, e->dcta, e->mbar_cta);
+	race_complete(L, e, e->mbar_cta, e->mbar_off);
 	mbar_async_complete_tx(L, e->mbar_cta, e->mbar_off, e->size, e->mbar_gen);
 }
 
@@ -289,6 +343,7 @@ static void store_land(struct launch *L, const struct event *e)
 static void tensor_land(struct launch *L, const struct event *e)
 {
 	if (!e->dcta) {
+		race_land(L, e, e->scta, e->saddr, e->ssize, RACE_READ);
 		tma_land(L, e->tjob, e->scta);
 		/* its shared source stays the copy's until wait_group.read (the global box, no
 		 * contiguous range, is not tracked) */
@@ -297,7 +352,7 @@ static void tensor_land(struct launch *L, const struct event *e)
 		rec.addr = e->saddr;
 		rec.size = e->ssize;
 		rec.src = true;
-		remember_landed(L, &rec);
+		remember_landed(L, e, &rec);
 		return;
 	}
 	for (uint32_t r = 0, t = bulk_targets(e); t >> r && !L->stop; r++) {
@@ -306,10 +361,12 @@ static void tensor_land(struct launch *L, const struct event *e)
 		struct cta *c = &e->dcta->cluster->ctas[r];
 		if (!may_land(L, e, c))
 			continue;
+		race_land(L, e, c, e->doff, e->size, RACE_WRITE);
 		tma_land(L, e->tjob, c);
 		if (!e->has_mbar || L->stop)
 			continue;
 		remember_for_barrier(L, e, c, c);
+		race_complete(L, e, c, e->mbar_off);
 		mbar_async_complete_tx(L, c, e->mbar_off, e->tx, e->mbar_gen);
 	}
 }
@@ -328,11 +385,13 @@ static void land(struct launch *L, struct event e)
 		tl_copy(L, e.w, e.insn, e.issued, e.size, ir_op_name((enum ir_op)e.insn->op));
 	switch (e.kind) {
 	case EV_COPY:
+		race_land(L, &e, e.dcta, e.doff, e.size, RACE_WRITE);
 		if (e.src_size)
 			memcpy(e.dst, e.src, e.src_size);
 		memset(e.dst + e.src_size, 0, e.size - e.src_size);
 		break;
 	case EV_ARRIVE:
+		race_complete(L, &e, e.mbar_cta, e.mbar_off);
 		mbar_async_arrive(L, e.mbar_cta, e.mbar_off, e.noinc, e.mbar_gen);
 		break;
 	case EV_BULK: {
@@ -342,16 +401,19 @@ static void land(struct launch *L, struct event e)
 				   "0x%llx over the live mbarrier at 0x%x",
 				   ir_op_name((enum ir_op)e.insn->op), e.size,
 				   (unsigned long long)e.saddr, sb->off);
+		if (e.scta) /* (reads of global sources are not recorded: docs/races.md) */
+			race_land(L, &e, e.scta, e.saddr, e.size, RACE_READ);
 		if (!e.dcta) { /* to global memory: observed by the thread's bulk wait_group */
+			race_land(L, &e, NULL, e.daddr, e.size, dst_kind(&e));
 			bulk_put(&e, e.dst);
 			struct landed rec = {.addr = e.daddr, .size = e.size, .w = e.w,
 					     .lane = e.lane, .group = e.group, .insn = e.insn};
-			remember_landed(L, &rec);
+			remember_landed(L, &e, &rec);
 			if (e.scta) { /* and its source stays the copy's until wait_group.read */
 				rec.cta = e.scta;
 				rec.addr = e.saddr;
 				rec.src = true;
-				remember_landed(L, &rec);
+				remember_landed(L, &e, &rec);
 			}
 			break;
 		}
@@ -360,10 +422,12 @@ static void land(struct launch *L, struct event e)
 			if (!(t >> r & 1))
 				continue;
 			struct cta *c = &e.dcta->cluster->ctas[r];
+			race_land(L, &e, c, e.doff, e.size, dst_kind(&e));
 			bulk_write(L, &e, c, c->smem + e.doff);
 			if (!e.has_mbar || L->stop)
 				continue;
 			remember_for_barrier(L, &e, c, c);
+			race_complete(L, &e, c, e.mbar_off);
 			mbar_async_complete_tx(L, c, e.mbar_off, e.size, e.mbar_gen);
 		}
 		break;
@@ -376,6 +440,7 @@ static void land(struct launch *L, struct event e)
 		tma_job_free(e.tjob);
 		break;
 	}
+	race_copy_drop(&e.rc);
 	L->cw = sw;
 	L->ci = si;
 	L->cmask = sm;
@@ -499,7 +564,7 @@ static const char *event_name(const struct event *e)
  * addr+size) races with an asynchronous operation other than `self`: one in flight (its
  * destination, or its source when writing), or one that landed but whose completion no one
  * has observed (its destination; a bulk group's source, when writing). Reports the first. */
-static void check_overlaps(struct launch *L, const struct event *self, const char *verb,
+static bool check_overlaps(struct launch *L, const struct event *self, const char *verb,
 			   struct cta *cta, enum mspace space, uint64_t addr, uint32_t size,
 			   bool write, uint32_t lane)
 {
@@ -521,6 +586,13 @@ static void check_overlaps(struct launch *L, const struct event *self, const cha
 			hit_src = write && e->sspace == MS_GLOBAL &&
 				  overlaps(addr, size, e->saddr, src_bytes(e));
 		}
+		struct access a;
+		if ((hit_dst || hit_src) && !self && !race_after_issue(L, L->cw, lane, &e->rc) &&
+		    race_place(L, L->cw, cta, addr, size, &a)) {
+			/* the copy's issue is not ordered before the access: a data race */
+			race_copy_in_flight(L, lane, &e->rc, e->insn, &a, size, write, !hit_dst);
+			return true;
+		}
 		if (hit_dst || hit_src) {
 			rule_break(L, RULE_ASYNC_RACE, 1u << lane,
 				   "%s of %u bytes at %s 0x%llx %s the %s of the %s issued at line "
@@ -529,13 +601,15 @@ static void check_overlaps(struct launch *L, const struct event *self, const cha
 				   (unsigned long long)addr, hit_dst ? "touches" : "overwrites",
 				   hit_dst ? "destination" : "source", event_name(e),
 				   line_of(L, e->insn));
-			return;
+			return true;
 		}
 	}
 	for (uint32_t i = 0; i < L->nlanded; i++) {
 		const struct landed *r = &L->landed[i];
 		if (r->cta != cta || !overlaps(addr, size, r->addr, r->size) || (r->src && !write))
 			continue;
+		if (!self && !race_after_issue(L, L->cw, lane, &r->rc))
+			continue; /* a data race, on the copy's records in the shadow (race.c) */
 		if (r->src)
 			rule_break(L, RULE_ASYNC_RACE, 1u << lane,
 				   "%s of %u bytes at %s 0x%llx overwrites the source of the %s issued at "
@@ -552,14 +626,15 @@ static void check_overlaps(struct launch *L, const struct event *self, const cha
 				   r->mb ? "no wait on its mbarrier has returned True since"
 					 : "the issuing thread has not waited for its bulk group");
 		forget_landed(L, i);
-		return;
+		return true;
 	}
+	return false;
 }
 
-void async_check_access(struct launch *L, struct cta *cta, enum mspace space, uint64_t addr,
+bool async_check_access(struct launch *L, struct cta *cta, enum mspace space, uint64_t addr,
 			uint32_t size, bool write, uint32_t lane)
 {
-	check_overlaps(L, NULL, write ? "store" : "load", cta, space, addr, size, write, lane);
+	return check_overlaps(L, NULL, write ? "store" : "load", cta, space, addr, size, write, lane);
 }
 
 void async_check_read(struct launch *L, struct cta *cta, uint32_t off, uint32_t size,
@@ -570,29 +645,31 @@ void async_check_read(struct launch *L, struct cta *cta, uint32_t off, uint32_t 
 
 /* A bulk copy reads its source and writes its destination from its issue on: neither may
  * be bytes another asynchronous operation has not finished with (rule async-copy-race). */
-static void bulk_races(struct launch *L, const struct event *e, uint32_t lane)
+static bool bulk_races(struct launch *L, const struct event *e, uint32_t lane)
 {
 	char rd[64], wr[64];
 	snprintf(rd, sizeof rd, "%s read", ir_op_name((enum ir_op)e->insn->op));
 	snprintf(wr, sizeof wr, "%s write", ir_op_name((enum ir_op)e->insn->op));
 	/* a tensor box in global memory is no contiguous range: its global side is not checked */
-	bool global_side = e->kind != EV_TENSOR;
+	bool global_side = e->kind != EV_TENSOR, raced = false;
 	if (e->scta || global_side)
-		check_overlaps(L, e, rd, e->scta, e->scta ? MS_SHARED_CTA : MS_GLOBAL, e->saddr,
-			       src_bytes(e), false, lane);
+		raced = check_overlaps(L, e, rd, e->scta, e->scta ? MS_SHARED_CTA : MS_GLOBAL,
+				       e->saddr, src_bytes(e), false, lane);
 	if (!e->dcta) {
 		if (!L->stop && global_side)
-			check_overlaps(L, e, wr, NULL, MS_GLOBAL, e->daddr, e->size, true, lane);
-		return;
+			raced |= check_overlaps(L, e, wr, NULL, MS_GLOBAL, e->daddr, e->size, true,
+						lane);
+		return raced;
 	}
 	for (uint32_t r = 0, t = bulk_targets(e); t >> r && !L->stop; r++)
 		if (t >> r & 1) {
-			check_overlaps(L, e, wr, &e->dcta->cluster->ctas[r], MS_SHARED_CTA, e->doff,
-				       e->size, true, lane);
+			raced |= check_overlaps(L, e, wr, &e->dcta->cluster->ctas[r], MS_SHARED_CTA,
+						e->doff, e->size, true, lane);
 			if (!L->stop && L->wg_reading) /* and no operand of a wgmma in flight */
 				wgmma_check_copy(L, &e->dcta->cluster->ctas[r], (uint32_t)e->doff,
 						 e->size, lane, wr);
 		}
+	return raced;
 }
 
 bool async_shared_operand(struct launch *L, struct warp *w, uint64_t a, enum mspace sp,
@@ -728,7 +805,8 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 		e->daddr = da;
 		e->bulk_group = true;
 		e->group = w->bulk_open[lane];
-		bulk_races(L, e, lane);
+		race_copy_issue(L, w, lane, RA_BULK, &e->rc);
+		e->rc.raced = bulk_races(L, e, lane);
 		return;
 	}
 	struct cta *dc;
@@ -795,7 +873,8 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 		e->has_mbar = true;
 		e->mbar_off = moff;
 	}
-	bulk_races(L, e, lane);
+	race_copy_issue(L, w, lane, RA_MBAR, &e->rc);
+	e->rc.raced = bulk_races(L, e, lane);
 	return;
 drop:
 	L->nevents--;
@@ -835,7 +914,8 @@ void async_issue_tensor(struct launch *L, struct warp *w, uint32_t lane, const s
 		e->mbar_off = t->mbar_off;
 		e->tx = t->tx;
 	}
-	bulk_races(L, e, lane);
+	race_copy_issue(L, w, lane, t->to_global ? RA_BULK : RA_MBAR, &e->rc);
+	e->rc.raced = bulk_races(L, e, lane);
 }
 
 static void issue_cp_async(struct launch *L, struct warp *w, struct frame *f,
@@ -877,6 +957,7 @@ static void issue_cp_async(struct launch *L, struct warp *w, struct frame *f,
 	e->dcta = d.cta;
 	e->doff = d.off;
 	e->daddr = d.off;
+	race_copy_issue(L, w, lane, RA_CP, &e->rc);
 }
 
 /* cp.async.bulk.prefetch: the manual asks a size that is a multiple of 16 and a 16-byte
@@ -914,6 +995,7 @@ static void issue_arrive(struct launch *L, struct warp *w, struct frame *f,
 	e->noinc = di->flags & DF_NOINC;
 	e->mbar_cta = mb->cta;
 	e->mbar_off = mb->off;
+	race_copy_issue(L, w, lane, RA_CP, &e->rc); /* the copies issued before it */
 }
 
 /* The space of an address operand of st.async / red.async: the written one, else a named
@@ -972,6 +1054,7 @@ static void issue_store(struct launch *L, struct warp *w, struct frame *f,
 	e->has_mbar = true;
 	e->mbar_cta = mc;
 	e->mbar_off = moff;
+	race_copy_issue(L, w, lane, RA_MBAR, &e->rc);
 	for (uint32_t i = 0; i < di->vec; i++) {
 		const struct dop *s = di->s[1].kind == DOP_VEC ? &di->s[1].elems[i] : &di->s[1];
 		uint64_t v = op_read(L, w, f, s, lane);
@@ -1013,6 +1096,7 @@ bool async_exec(struct launch *L, struct warp *w, struct group *g, const struct 
 		case OP_CP_ASYNC_WAIT_ALL:
 			s.all = true;
 			land_waited(L, &s);
+			race_copy_waited(L, w, l, RA_CP, w->cp_open[l] + 1);
 			w->cp_open[l]++;
 			break;
 		case OP_CP_ASYNC_WAIT_GROUP:
@@ -1023,6 +1107,7 @@ bool async_exec(struct launch *L, struct warp *w, struct group *g, const struct 
 			uint32_t open = s.bulk ? w->bulk_open[l] : w->cp_open[l];
 			s.below = n >= open ? 0 : open - (uint32_t)n;
 			land_waited(L, &s);
+			race_copy_waited(L, w, l, s.bulk ? RA_BULK : RA_CP, s.below);
 			break;
 		}
 		default:

@@ -44,8 +44,9 @@ uint32_t async_land_due(struct launch *L, uint64_t now);
 uint64_t async_next_due(struct launch *L);
 /* Ordinary access check against copies in flight, and against bulk copies that landed but
  * whose completion no one has observed yet (rule async-copy-race). cta is the shared memory
- * owner for shared accesses, NULL for global. Call it only when async_watching. */
-void async_check_access(struct launch *L, struct cta *cta, enum mspace space, uint64_t addr,
+ * owner for shared accesses, NULL for global. Call it only when async_watching. True when
+ * it reported. */
+bool async_check_access(struct launch *L, struct cta *cta, enum mspace space, uint64_t addr,
 			uint32_t size, bool write, uint32_t lane);
 
 /* The same for a read of c's shared memory by `verb` (e.g. "wgmma.mma_async read"). */

@@ -274,9 +274,10 @@ struct mbar *mem_live_mbar(const struct cta *c, uint32_t off, uint32_t size)
 	return NULL;
 }
 
-void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t size, bool write,
+bool mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t size, bool write,
 		      uint32_t lane)
 {
+	bool raced = false;
 	if (write)
 		mem_proxy_mark(c, off, size);
 	struct mbar *mb = mem_live_mbar(c, off, size);
@@ -285,9 +286,10 @@ void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t si
 			   "ordinary %s of %u bytes at shared 0x%x touches the live mbarrier at 0x%x",
 			   write ? "store" : "load", size, off, mb->off);
 	if (async_watching(L))
-		async_check_access(L, c, MS_SHARED_CTA, off, size, write, lane);
+		raced = async_check_access(L, c, MS_SHARED_CTA, off, size, write, lane);
 	if (L->wg_reading)
 		wgmma_check_access(L, c, off, size, write, lane);
+	return raced;
 }
 
 /* Which CTA's shared memory an access lands in, and where: bounds, and a peer that still
@@ -327,7 +329,7 @@ static bool shared_access(struct launch *L, struct warp *w, uint32_t lane, enum 
 {
 	if (!shared_locate(L, w, lane, space, addr, size, out))
 		return false;
-	mem_check_shared(L, out->cta, out->off, size, write, lane);
+	out->async_raced = mem_check_shared(L, out->cta, out->off, size, write, lane);
 	return true;
 }
 
@@ -362,6 +364,7 @@ bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace spa
 		uint64_t addr, uint32_t size, bool write, struct access *out)
 {
 	out->cta = NULL;
+	out->async_raced = false;
 	if (space == MS_GENERIC) {
 		space = mem_generic_space(addr);
 		if (space != MS_GLOBAL)
@@ -392,7 +395,8 @@ bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace spa
 		if (write && L->P->tensor_copies)
 			dirty_mark(&r->tmap_dirty, r->size, addr - r->base, size);
 		if (async_watching(L))
-			async_check_access(L, NULL, MS_GLOBAL, addr, size, write, lane);
+			out->async_raced = async_check_access(L, NULL, MS_GLOBAL, addr, size,
+							      write, lane);
 		return true;
 	}
 	case MS_SHARED_CTA:

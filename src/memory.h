@@ -64,6 +64,7 @@ struct access {
 	enum mspace space;  /* resolved space (generic addresses are resolved)               */
 	struct region *region; /* global accesses: the allocation, and the address in it      */
 	uint64_t addr;
+	bool async_raced;   /* it broke async-copy-race (a copy in flight or unobserved)      */
 };
 
 /* Resolve an access of `size` bytes at `addr` in `space` for `lane` of the current warp.
@@ -82,8 +83,9 @@ bool mem_cluster_decode(struct launch *L, struct cta *self, uint64_t addr, struc
 			uint32_t *off);
 /* The first valid mbarrier among the bytes [off, off+size) of c's shared memory, or NULL. */
 struct mbar *mem_live_mbar(const struct cta *c, uint32_t off, uint32_t size);
-/* Check ordinary accesses against live mbarriers and in-flight async copies. */
-void mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t size, bool write,
+/* Check ordinary accesses against live mbarriers and in-flight async copies; true when
+ * one broke async-copy-race. */
+bool mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t size, bool write,
 		      uint32_t lane);
 
 /* A generic-proxy write of [off, off+size) of c's shared memory: ordinary stores, and

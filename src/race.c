@@ -19,7 +19,15 @@
  * thread, epoch and instruction. Two accesses race when their bytes overlap, one is a write,
  * they are not both strong with scopes that include each other (morally strong), and
  * the earlier one's epoch is not in the later thread's vector clock.
- * Asynchronous copies are not recorded here: rule async-copy-race covers them.
+ * Asynchronous operations (cp.async, bulk and tensor copies, st.async, red.async) are agents
+ * of their issuing thread, with thread ids of their own (agent_of): a copy's landing writes
+ * its destination and reads its source with the agent's clock, checked against earlier
+ * accesses with what the issuing thread had acquired at the issue (race_copy_issue), and
+ * what completes it releases the agent's clock: the complete-tx or arrive-on into an
+ * mbarrier phase, or the issuing thread's wait_group (its own agents' clocks are kept
+ * beside its vector, seen_cp / seen_bulk, and released with it). Accesses made while the
+ * copy was in flight were judged then (async.c: rule async-copy-race, or race_copy_in_flight
+ * when not ordered after the issue), not again when it lands.
  */
 #include "race.h"
 
@@ -53,12 +61,13 @@ struct vc {
 
 /* ---- shadow memory ------------------------------------------------------------------- */
 
-enum { RF_STRONG = 1, RF_RMW = 2 }; /* rec.flags; bits 4-6: scope (enum scope)            */
+enum { RF_STRONG = 1, RF_RMW = 2, RF_ASYNC = 4 }; /* rec.flags; bits 4-6: scope (enum scope) */
 enum scope { SC_NONE, SC_CTA, SC_CLUSTER, SC_GPU, SC_SYS };
 
 struct rec {
 	const struct dinsn *insn;
 	uint32_t tid, clock;    /* clock 0: no access                                        */
+	uint32_t step;          /* L->steps when it was made (low bits)                      */
 	uint8_t mask, flags;
 };
 
@@ -69,13 +78,13 @@ struct readers {
 
 struct cell {
 	struct rec w, r;        /* the last write; one read since                            */
-	uint32_t winst;         /* instruction instance of the write (L->steps)              */
 	struct readers *more;   /* further reads concurrent with r                           */
 };
 
 struct shadow {
 	uint64_t npages;
 	struct cell **pages;
+	uint64_t charged;       /* bytes charged against --max-memory (pages, readers)       */
 };
 
 /* ---- threads and sync objects -------------------------------------------------------- */
@@ -88,6 +97,9 @@ struct rthread {
 	struct vc *pending;         /* releases seen by strong reads, for an acquire fence    */
 	const struct dinsn *phantom;/* a wait that passed for the phase before the first      */
 	uint32_t init_seen;         /* id of the last mbarrier whose init it was found after  */
+	uint32_t seen_cp, seen_bulk;/* clocks of its own cp.async / bulk-group agents that its
+				     * wait_groups acquired (released with its vector)        */
+	uint32_t mbar_clock;        /* copies it issued that complete on an mbarrier          */
 };
 
 struct loc {                    /* a location written by release patterns                */
@@ -109,6 +121,9 @@ struct rcta {
 
 struct race {
 	uint32_t nt;                /* threads per CTA                                       */
+	uint32_t nctas;             /* CTAs of the grid; agents' CTA numbers lie above       */
+	bool agents;                /* their thread ids fit in 32 bits: copies are recorded  */
+	uint64_t charged;           /* mbarrier and global shadow tables (--max-memory)      */
 	uint32_t shift;             /* thread ids: CTA << shift | thread (no divisions)       */
 	uint64_t gen;
 	struct vc *zero;
@@ -116,8 +131,8 @@ struct race {
 	struct rthread *th;         /* its threads: rank * nt + thread                       */
 	struct rcta *cta;           /* its CTAs, by rank                                     */
 	struct vc *cacc, *cdone;    /* its cluster barrier                                   */
-	struct rmbar *mb;           /* by mbarrier id                                        */
-	uint32_t nmb;
+	struct rmbar *mb;           /* by mbarrier place (rmbar)                             */
+	uint32_t nmb, mb_base;      /* mb_base: mbarrier ids handed out before the cluster   */
 	struct shadow *glob;        /* by region index                                       */
 	uint32_t nglob;
 	struct loc *locs;           /* open addressing, power-of-two capacity                */
@@ -279,12 +294,28 @@ static struct rthread *thr(struct race *R, const struct warp *w, uint32_t lane)
 	return &R->th[w->cta->rank * R->nt + w->id * LANES + lane];
 }
 
-/* Release: the object's clock covers everything the thread did so far; a new epoch. */
+/* The thread id of thread tid's agent of kind k: CTA numbers above the grid's. */
+static inline uint32_t agent_of(const struct race *R, uint32_t tid, enum race_agent k)
+{
+	return tid + ((uint32_t)(k + 1) * R->nctas << R->shift);
+}
+
+static inline bool is_agent(const struct race *R, uint32_t tid)
+{
+	return cta_of(R, tid) >= R->nctas;
+}
+
+/* Release: the object's clock covers everything the thread did so far, and the copies its
+ * wait_groups waited for; a new epoch. */
 static void release_into(struct race *R, struct vc **obj, struct rthread *t, uint32_t tid)
 {
 	struct vc *a = vc_own(R, obj);
 	vc_join(R, a, t->vc);
 	vc_raise(R, a, tid, t->clock);
+	if (t->seen_cp)
+		vc_raise(R, a, agent_of(R, tid, RA_CP), t->seen_cp);
+	if (t->seen_bulk)
+		vc_raise(R, a, agent_of(R, tid, RA_BULK), t->seen_bulk);
 	t->clock++;
 }
 
@@ -321,10 +352,18 @@ static void acquire_from(struct race *R, struct rthread *t, struct vc *s)
 	R->memo.result = vc_ref(v);
 }
 
+/* Whether access p happens before the current one, made by thread `tid` (an agent's
+ * checks pass the issuing thread as `owner` and its state at the issue as t). */
 static inline bool happens_before(const struct race *R, const struct rthread *t, uint32_t tid,
-			   const struct rec *p)
+				  uint32_t owner, const struct rec *p)
 {
-	return p->tid == tid || vc_get(R, t->vc, p->tid) >= p->clock;
+	if (p->tid == tid || p->tid == owner || vc_get(R, t->vc, p->tid) >= p->clock)
+		return true;
+	if (!(p->flags & RF_ASYNC)) /* (the rest only for a copy of the owner's) */
+		return false;
+	if (p->tid == agent_of(R, owner, RA_CP))
+		return t->seen_cp >= p->clock;
+	return p->tid == agent_of(R, owner, RA_BULK) && t->seen_bulk >= p->clock;
 }
 
 /* ---- scopes -------------------------------------------------------------------------- */
@@ -484,23 +523,40 @@ static void sync_through(struct launch *L, struct rthread *t, uint32_t tid,
 
 /* ---- shadow memory ------------------------------------------------------------------- */
 
-static struct cell *shadow_cell(struct shadow *s, uint64_t bytes, uint64_t g)
+/* Host memory for the detector's state, charged against --max-memory (false: over it; the
+ * launch stops with the clear message). */
+static void *charged_calloc(struct launch *L, uint64_t *acct, size_t n, size_t size)
+{
+	if (!launch_charge(L, (uint64_t)n * size, "the data-race detector's shadow state"))
+		return NULL;
+	void *p = calloc(n, size);
+	if (!p) {
+		mem_release(L->mem, (uint64_t)n * size);
+		return NULL;
+	}
+	*acct += (uint64_t)n * size;
+	return p;
+}
+
+static struct cell *shadow_cell(struct launch *L, struct shadow *s, uint64_t bytes, uint64_t g)
 {
 	if (!s->pages) {
 		s->npages = (bytes + GRAN * PAGE_CELLS - 1) / (GRAN * PAGE_CELLS);
-		s->pages = calloc(s->npages ? s->npages : 1, sizeof *s->pages);
+		s->pages = charged_calloc(L, &s->charged, s->npages ? s->npages : 1,
+					  sizeof *s->pages);
 		if (!s->pages)
 			return NULL;
 	}
 	uint64_t p = g / PAGE_CELLS;
 	if (p >= s->npages)
 		return NULL;
-	if (!s->pages[p] && !(s->pages[p] = calloc(PAGE_CELLS, sizeof **s->pages)))
+	if (!s->pages[p] &&
+	    !(s->pages[p] = charged_calloc(L, &s->charged, PAGE_CELLS, sizeof **s->pages)))
 		return NULL;
 	return &s->pages[p][g % PAGE_CELLS];
 }
 
-static void shadow_free(struct shadow *s)
+static void shadow_free(struct launch *L, struct shadow *s)
 {
 	for (uint64_t p = 0; s->pages && p < s->npages; p++) {
 		for (uint32_t i = 0; s->pages[p] && i < PAGE_CELLS; i++)
@@ -508,6 +564,7 @@ static void shadow_free(struct shadow *s)
 		free(s->pages[p]);
 	}
 	free(s->pages);
+	mem_release(L->mem, s->charged);
 	memset(s, 0, sizeof *s);
 }
 
@@ -517,9 +574,15 @@ static struct shadow *global_shadow(struct launch *L, const struct region *r)
 	uint32_t i = (uint32_t)(r - L->mem->r);
 	if (i >= R->nglob) {
 		uint32_t n = i + 8;
-		struct shadow *g = realloc(R->glob, n * sizeof *g);
-		if (!g)
+		if (!launch_charge(L, (uint64_t)(n - R->nglob) * sizeof *R->glob,
+				   "the data-race detector's shadow state"))
 			return NULL;
+		struct shadow *g = realloc(R->glob, n * sizeof *g);
+		if (!g) {
+			mem_release(L->mem, (uint64_t)(n - R->nglob) * sizeof *R->glob);
+			return NULL;
+		}
+		R->charged += (uint64_t)(n - R->nglob) * sizeof *g;
 		memset(g + R->nglob, 0, (n - R->nglob) * sizeof *g);
 		R->glob = g;
 		R->nglob = n;
@@ -543,12 +606,16 @@ static const struct rthread *cluster_thread(const struct race *R, uint32_t tid)
 	return NULL;
 }
 
-static void describe_tid(const struct launch *L, uint32_t tid, uint32_t self,
-			 struct strbuf *b)
+/* "thread 3", "CTA (1,0,0) thread 3" (not the CTA of `self`), and for an agent "the
+ * cp.async.bulk of thread 3" (insn: the copy's instruction). */
+static void describe_tid(const struct launch *L, uint32_t tid, const struct dinsn *insn,
+			 uint32_t self, struct strbuf *b)
 {
 	const struct race *R = L->race;
-	uint32_t cta = cta_of(R, tid);
-	if (cta != cta_of(R, self)) {
+	uint32_t cta = cta_of(R, tid) % R->nctas;
+	if (is_agent(R, tid))
+		sb_printf(b, "the %s of ", ir_op_name((enum ir_op)insn->op));
+	if (cta != cta_of(R, self) % R->nctas) {
 		const uint32_t *g = L->cfg.grid;
 		sb_printf(b, "CTA (%u,%u,%u) ", cta % g[0], cta / g[0] % g[1], cta / (g[0] * g[1]));
 	}
@@ -569,7 +636,7 @@ static void describe_place(struct launch *L, struct warp *w, const struct access
 		sb_printf(b, "shared 0x%x", a->off);
 	else
 		sb_printf(b, "shared::cluster 0x%x of CTA rank %u", a->off, a->cta->rank);
-	if (s && within % size == 0)
+	if (s && size <= 16 && within % size == 0) /* an element; a copy's bytes: an offset */
 		sb_printf(b, " ('%s[%u]', %u bytes)", s->name, within / size, size);
 	else if (s)
 		sb_printf(b, " ('%s'+%u, %u bytes)", s->name, within, size);
@@ -598,36 +665,73 @@ static uint32_t line_of(struct launch *L, const struct dinsn *di)
 	return line;
 }
 
-static void report(struct launch *L, struct warp *w, uint32_t lane, const struct access *a,
-		   uint32_t size, enum race_kind kind, const struct rec *p, bool pwrite)
+/* What orders a copy's bytes before an access, by the agent that made them. */
+static const char *const copy_order[] = {
+	[RA_CP] = "a cp.async's copy is ordered before its thread's cp.async.wait_group or "
+		  "wait_all that waits for it (or a wait on the mbarrier of a later "
+		  "cp.async.mbarrier.arrive); other threads need a barrier after that wait",
+	[RA_BULK] = "a bulk-group copy is ordered before its thread's cp.async.bulk.wait_group "
+		    "that waits for it (for its source reads, wait_group.read); other threads "
+		    "need a barrier after that wait",
+	[RA_MBAR] = "its bytes are ordered only before accesses that follow a wait returning True "
+		    "for the phase of the mbarrier its complete-tx completes",
+};
+
+/* One access checked: the thread or copy agent making it, and how to judge earlier ones. */
+struct acc_ctx {
+	struct launch *L;
+	struct race *R;
+	struct rthread *t;      /* the thread; for a copy, its thread's state at the issue     */
+	struct shadow *s;
+	struct warp *w;         /* the thread's warp and lane (the issuing one for a copy)     */
+	uint32_t lane;
+	uint32_t tid, owner;    /* who accesses (a thread or an agent) and its thread          */
+	uint8_t flags;
+	bool copy;              /* a copy landing: accesses after its issue are not judged     */
+	bool skip_agents;       /* async-copy-race named this access: not copies again         */
+	uint32_t issued;        /* a copy's issue step                                         */
+};
+
+static void report(struct acc_ctx *x, const struct access *a, uint32_t size,
+		   enum race_kind kind, const struct rec *p, bool pwrite)
 {
-	struct race *R = L->race;
+	struct launch *L = x->L;
+	struct race *R = x->R;
 	if (!first_pair(R, p->insn, L->ci))
 		return;
-	uint32_t tid = tid_of(R, w, lane);
 	struct strbuf msg = {0}, prev = {0}, notes = {0};
-	describe_tid(L, p->tid, tid, &prev);
+	describe_tid(L, p->tid, p->insn, x->tid, &prev);
 	sb_printf(&msg, "data race on ");
-	describe_place(L, w, a, size, &msg);
-	sb_printf(&msg, ": this %s by CTA (%u,%u,%u) thread %u is not ordered after the %s by %s",
-		  kind == RACE_READ ? "read" : kind == RACE_RMW ? "atomic" : "write",
-		  w->cta->ctaid[0], w->cta->ctaid[1], w->cta->ctaid[2], local_of(R, tid),
-		  kind_name(p, pwrite), prev.s);
+	describe_place(L, x->w, a, size, &msg);
+	sb_printf(&msg, ": this %s by ", kind == RACE_READ ? "read" : kind == RACE_RMW ? "atomic"
+								    : "write");
+	if (x->copy)
+		sb_printf(&msg, "the %s of ", ir_op_name((enum ir_op)L->ci->op));
+	sb_printf(&msg, "CTA (%u,%u,%u) thread %u is not ordered after the %s by %s",
+		  x->w->cta->ctaid[0], x->w->cta->ctaid[1], x->w->cta->ctaid[2],
+		  local_of(R, x->owner), kind_name(p, pwrite), prev.s);
 	/* A consumer that passed a wait for the phase before the first (a fresh barrier's
 	 * parity 1) and read: the wrong parity. A producer doing so before its first write
 	 * is the usual start of a ring of empty stages, not the cause. */
 	const struct rthread *o = cluster_thread(R, p->tid);
-	const struct dinsn *ph = kind == RACE_READ ? thr(R, w, lane)->phantom : NULL;
+	const struct dinsn *ph = kind == RACE_READ && !x->copy ? x->t->phantom : NULL;
 	if (!ph && o && !pwrite && !(p->flags & RF_RMW))
 		ph = o->phantom;
 	if (ph)
 		sb_printf(&notes, "the wait at line %u returned True for parity 1 of a barrier in "
 			  "phase 0: the phase before the first, so it waited for no arrive",
 			  line_of(L, ph));
+	else if (x->copy)
+		sb_printf(&notes, "a copy is ordered after what its thread had acquired when it "
+			  "issued it: nothing ordered the %s before the issue at line %u (a wait on "
+			  "an mbarrier its accessors arrive on, or a barrier, would)",
+			  kind_name(p, pwrite), line_of(L, L->ci));
+	else if (is_agent(R, p->tid))
+		sb_printf(&notes, "%s", copy_order[cta_of(R, p->tid) / R->nctas - 1]);
 	else
 		sb_printf(&notes, "nothing orders them: no barrier, mbarrier wait or release/"
 			  "acquire pair of a scope that includes both threads lies between");
-	rule_break_notes(L, RULE_DATA_RACE, 1u << lane, notes.s, msg.s);
+	rule_break_notes(L, RULE_DATA_RACE, 1u << x->lane, notes.s, msg.s);
 	sb_free(&msg);
 	msg = (struct strbuf){0};
 	sb_printf(&msg, "the earlier %s by %s", kind_name(p, pwrite), prev.s);
@@ -642,19 +746,16 @@ static void report(struct launch *L, struct warp *w, uint32_t lane, const struct
 
 /* ---- the access check ---------------------------------------------------------------- */
 
-struct acc_ctx {
-	struct launch *L;
-	struct race *R;
-	struct rthread *t;
-	uint32_t tid;
-	uint8_t flags;
-};
-
 static inline bool conflicts(const struct acc_ctx *x, const struct rec *p, uint8_t mask)
 {
-	return p->clock && (p->mask & mask) && p->tid != x->tid &&
-	       !happens_before(x->R, x->t, x->tid, p) &&
-	       !morally_strong(x->L, p->flags, p->tid, x->flags, x->tid);
+	if (!p->clock || !(p->mask & mask) || p->tid == x->tid ||
+	    happens_before(x->R, x->t, x->tid, x->owner, p) ||
+	    morally_strong(x->L, p->flags, p->tid, x->flags, x->tid))
+		return false;
+	if (x->skip_agents && (p->flags & RF_ASYNC))
+		return false;
+	/* made while the copy was in flight: async-copy-race reported it then */
+	return !(x->copy && (int32_t)(p->step - x->issued) > 0);
 }
 
 /* Record a read in the cell's antichain of concurrent reads. */
@@ -662,14 +763,14 @@ static void add_read(const struct acc_ctx *x, struct cell *c, const struct rec *
 {
 	struct rec *r = &c->r;
 	if (!r->clock || r->tid == x->tid ||
-	    (!(r->mask & ~me->mask) && happens_before(x->R, x->t, x->tid, r))) {
+	    (!(r->mask & ~me->mask) && happens_before(x->R, x->t, x->tid, x->owner, r))) {
 		uint8_t keep = r->clock && r->tid == x->tid ? r->mask : 0;
 		*r = *me;
 		r->mask |= keep;
 		return;
 	}
 	struct readers *m = c->more;
-	if (!m && !(m = c->more = calloc(1, sizeof *m)))
+	if (!m && !(m = c->more = charged_calloc(x->L, &x->s->charged, 1, sizeof *m)))
 		return;
 	uint32_t k = 0;
 	bool placed = false;
@@ -680,7 +781,8 @@ static void add_read(const struct acc_ctx *x, struct cell *c, const struct rec *
 			*e = *me;
 			e->mask |= keep;
 			placed = true;
-		} else if (!(e->mask & ~me->mask) && happens_before(x->R, x->t, x->tid, e)) {
+		} else if (!(e->mask & ~me->mask) &&
+			   happens_before(x->R, x->t, x->tid, x->owner, e)) {
 			continue; /* covered by this read */
 		}
 		m->e[k++] = *e;
@@ -706,11 +808,14 @@ static void clear_reads(struct cell *c, uint8_t mask)
 
 /* Check one granule; false after a report. */
 static bool check_cell(const struct acc_ctx *x, struct cell *c, const struct rec *me,
-		       enum race_kind kind, bool same_value, const struct rec **hit)
+		       enum race_kind kind, const void *newv, const uint8_t *old, uint32_t n,
+		       const struct rec **hit)
 {
-	/* *hit: the earlier access it races with; the write's pointer is &c->w */
+	/* *hit: the earlier access it races with; the write's pointer is &c->w. Lanes of
+	 * one instruction writing the same value (newv, over the n bytes at old) do not race. */
 	if (conflicts(x, &c->w, me->mask) &&
-	    !(kind == RACE_WRITE && same_value && c->winst == (uint32_t)x->L->steps)) {
+	    !(kind == RACE_WRITE && newv && c->w.step == me->step &&
+	      !((c->w.flags | me->flags) & RF_ASYNC) && memcmp(newv, old, n) == 0)) {
 		*hit = &c->w;
 		return false;
 	}
@@ -730,8 +835,50 @@ static bool check_cell(const struct acc_ctx *x, struct cell *c, const struct rec
 	uint8_t keep = c->w.clock && c->w.tid == x->tid ? c->w.mask : 0;
 	c->w = *me;
 	c->w.mask |= keep;
-	c->winst = (uint32_t)x->L->steps;
 	clear_reads(c, me->mask);
+	return true;
+}
+
+/* The shadow of the memory `a` lands in, its offset there and size; NULL: not tracked. */
+static struct shadow *shadow_of(struct launch *L, const struct access *a, uint64_t *off,
+				uint64_t *bytes)
+{
+	struct race *R = L->race;
+	if (a->space == MS_GLOBAL) {
+		*off = a->addr - a->region->base;
+		*bytes = a->region->size;
+		return global_shadow(L, a->region);
+	}
+	if (a->space == MS_SHARED_CTA || a->space == MS_SHARED_CLUSTER) {
+		*off = a->off;
+		*bytes = a->cta->smem_size;
+		return &R->cta[a->cta->rank].smem;
+	}
+	return NULL;
+}
+
+/* Check and record the access `me` of x over `size` bytes at a; false after a report. */
+static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32_t size,
+			enum race_kind kind, struct rec *me, const void *newv)
+{
+	uint64_t off, bytes;
+	if (!(x->s = shadow_of(x->L, a, &off, &bytes)))
+		return true;
+	uint64_t end = off + size;
+	for (uint64_t g = off / GRAN; g * GRAN < end; g++) {
+		uint64_t lo = off > g * GRAN ? off : g * GRAN;
+		uint64_t hi = end < g * GRAN + GRAN ? end : g * GRAN + GRAN;
+		me->mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * GRAN));
+		struct cell *c = shadow_cell(x->L, x->s, bytes, g);
+		if (!c)
+			return false;
+		const struct rec *hit = NULL;
+		if (!check_cell(x, c, me, kind, newv ? (const uint8_t *)newv + (lo - off) : NULL,
+				a->p + (lo - off), (uint32_t)(hi - lo), &hit)) {
+			report(x, a, size, kind, hit, hit == &c->w);
+			return false;
+		}
+	}
 	return true;
 }
 
@@ -739,43 +886,103 @@ void race_access(struct launch *L, struct warp *w, uint32_t lane, const struct a
 		 uint32_t size, enum race_kind kind, const void *newv)
 {
 	struct race *R = L->race;
-	if (!R || !size)
+	if (!R || !size || L->stop)
 		return;
-	struct shadow *s;
-	uint64_t off, bytes;
-	if (a->space == MS_GLOBAL) {
-		s = global_shadow(L, a->region);
-		off = a->addr - a->region->base;
-		bytes = a->region->size;
-	} else if (a->space == MS_SHARED_CTA || a->space == MS_SHARED_CLUSTER) {
-		s = &R->cta[a->cta->rank].smem;
-		off = a->off;
-		bytes = a->cta->smem_size;
-	} else {
+	uint32_t tid = tid_of(R, w, lane);
+	struct acc_ctx x = {.L = L, .R = R, .t = thr(R, w, lane), .w = w, .lane = lane,
+			    .tid = tid, .owner = tid, .flags = access_flags(L->ci),
+			    .skip_agents = a->async_raced};
+	struct rec me = {L->ci, tid, x.t->clock, (uint32_t)L->steps, 0, x.flags};
+	if (check_range(&x, a, size, kind, &me, newv) && (x.flags & RF_STRONG))
+		sync_through(L, x.t, tid, a, kind, x.flags);
+}
+
+/* ---- asynchronous copies ------------------------------------------------------------- */
+
+bool race_after_issue(struct launch *L, struct warp *w, uint32_t lane,
+		      const struct race_copy *rc)
+{
+	struct race *R = L->race;
+	if (!R || !rc->clock || !w)
+		return true;
+	return tid_of(R, w, lane) == rc->tid ||
+	       vc_get(R, thr(R, w, lane)->vc, rc->tid) >= rc->tclock;
+}
+
+void race_copy_in_flight(struct launch *L, uint32_t lane, const struct race_copy *rc,
+			 const struct dinsn *copy, const struct access *a, uint32_t size,
+			 bool write, bool source)
+{
+	struct race *R = L->race;
+	struct warp *w = L->cw;
+	if (!first_pair(R, copy, L->ci))
 		return;
-	}
-	if (!s)
+	uint32_t tid = tid_of(R, w, lane);
+	struct strbuf msg = {0}, who = {0};
+	describe_tid(L, rc->agent, copy, tid, &who);
+	sb_printf(&msg, "data race on ");
+	describe_place(L, w, a, size, &msg);
+	sb_printf(&msg, ": this %s by CTA (%u,%u,%u) thread %u is not ordered with the %s by %s, "
+		  "in flight", write ? "write" : "read", w->cta->ctaid[0], w->cta->ctaid[1],
+		  w->cta->ctaid[2], local_of(R, tid), source ? "read" : "write", who.s);
+	rule_break_notes(L, RULE_DATA_RACE, 1u << lane,
+			 "nothing orders the copy's issue before this access (no barrier, wait or "
+			 "release/acquire pair from the issuing thread), so the copy may land "
+			 "before, during or after it", msg.s);
+	sb_free(&msg);
+	msg = (struct strbuf){0};
+	sb_printf(&msg, "the %s by %s, issued here", source ? "read" : "write", who.s);
+	gather_flush(L); /* the note follows its report */
+	if (copy->ir)
+		srcloc_emit(L->diag, DIAG_NOTE, L->file, L->P->m, copy->ir,
+			    srcloc_func_of(L->P, copy), NULL, msg.s);
+	sb_free(&msg);
+	sb_free(&who);
+}
+
+void race_copy_issue(struct launch *L, struct warp *w, uint32_t lane, enum race_agent kind,
+		     struct race_copy *rc)
+{
+	struct race *R = L->race;
+	memset(rc, 0, sizeof *rc);
+	if (!R || !R->agents)
 		return;
-	struct acc_ctx x = {L, R, thr(R, w, lane), tid_of(R, w, lane), access_flags(L->ci)};
-	struct rec me = {L->ci, x.tid, x.t->clock, 0, x.flags};
-	uint64_t end = off + size;
-	for (uint64_t g = off / GRAN; g * GRAN < end; g++) {
-		uint64_t lo = off > g * GRAN ? off : g * GRAN;
-		uint64_t hi = end < g * GRAN + GRAN ? end : g * GRAN + GRAN;
-		me.mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * GRAN));
-		struct cell *c = shadow_cell(s, bytes, g);
-		if (!c)
-			return;
-		bool same = newv && memcmp((const uint8_t *)newv + (lo - off), a->p + (lo - off),
-					   hi - lo) == 0;
-		const struct rec *hit = NULL;
-		if (!check_cell(&x, c, &me, kind, same, &hit)) {
-			report(L, w, lane, a, size, kind, hit, hit == &c->w);
-			return;
-		}
-	}
-	if (x.flags & RF_STRONG)
-		sync_through(L, x.t, x.tid, a, kind, x.flags);
+	struct rthread *t = thr(R, w, lane);
+	uint32_t tid = tid_of(R, w, lane);
+	rc->vc = vc_ref(t->vc);
+	rc->tid = tid;
+	rc->tclock = t->clock++; /* the thread's later accesses are not before the copy */
+	rc->seen_cp = t->seen_cp;
+	rc->seen_bulk = t->seen_bulk;
+	rc->agent = agent_of(R, tid, kind);
+	rc->clock = kind == RA_CP     ? w->cp_open[lane] + 1
+		    : kind == RA_BULK ? w->bulk_open[lane] + 1
+				      : ++t->mbar_clock;
+	rc->issued = (uint32_t)L->steps;
+}
+
+void race_copy_drop(struct race_copy *rc)
+{
+	vc_put(rc->vc);
+	rc->vc = NULL;
+}
+
+void race_copy_access(struct launch *L, const struct race_copy *rc, const struct access *a,
+		      uint32_t size, enum race_kind kind)
+{
+	struct race *R = L->race;
+	if (!R || !rc->vc || !size || L->stop || !L->cw)
+		return;
+	struct rthread t = {.vc = rc->vc, .seen_cp = rc->seen_cp, .seen_bulk = rc->seen_bulk};
+	uint8_t flags = RF_ASYNC;
+	if (kind == RACE_RMW) /* red.async, bulk reductions: atomic per element */
+		flags |= RF_STRONG | RF_RMW | (uint8_t)(SC_GPU << 4);
+	struct acc_ctx x = {.L = L, .R = R, .t = &t, .w = L->cw,
+			    .lane = (uint32_t)__builtin_ctz(L->cmask), .tid = rc->agent,
+			    .owner = rc->tid, .flags = flags, .copy = true,
+			    .skip_agents = rc->raced, .issued = rc->issued};
+	struct rec me = {L->ci, rc->agent, rc->clock, (uint32_t)L->steps, 0, flags};
+	check_range(&x, a, size, kind, &me, NULL);
 }
 
 /* ---- barriers, mbarriers, fences ----------------------------------------------------- */
@@ -866,24 +1073,36 @@ void race_cbar_acquire(struct launch *L, struct warp *w, uint32_t lanes)
 		acquire_from(R, thr(R, w, (uint32_t)__builtin_ctz(m)), R->cdone);
 }
 
-static struct rmbar *rmbar(struct race *R, const struct mbar *mb)
+/* The state of mb: by the first object made at its place in the running cluster, so that
+ * init/inval cycles at one place reuse one entry (race_mbar_init clears it). */
+static struct rmbar *rmbar(struct launch *L, const struct mbar *mb)
 {
-	if (mb->id >= R->nmb) {
-		uint32_t n = mb->id + 16;
-		struct rmbar *t = realloc(R->mb, n * sizeof *t);
-		if (!t)
+	struct race *R = L->race;
+	if (mb->first_id <= R->mb_base)
+		return NULL;
+	uint32_t k = mb->first_id - R->mb_base - 1;
+	if (k >= R->nmb) {
+		uint32_t n = k + 16;
+		uint64_t more = (uint64_t)(n - R->nmb) * sizeof *R->mb;
+		if (!launch_charge(L, more, "the data-race detector's mbarrier table"))
 			return NULL;
+		struct rmbar *t = realloc(R->mb, n * sizeof *t);
+		if (!t) {
+			mem_release(L->mem, more);
+			return NULL;
+		}
+		R->charged += more;
 		memset(t + R->nmb, 0, (n - R->nmb) * sizeof *t);
 		R->mb = t;
 		R->nmb = n;
 	}
-	return &R->mb[mb->id];
+	return &R->mb[k];
 }
 
 void race_mbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, const struct mbar *mb)
 {
 	struct race *R = L->race;
-	struct rmbar *b = R && w ? rmbar(R, mb) : NULL;
+	struct rmbar *b = R && w ? rmbar(L, mb) : NULL;
 	if (!b || L->ci->sem == MOD_RELAXED)
 		return;
 	for (uint32_t m = lanes; m; m &= m - 1) {
@@ -895,7 +1114,7 @@ void race_mbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, const st
 void race_mbar_done(struct launch *L, const struct mbar *mb)
 {
 	struct race *R = L->race;
-	struct rmbar *b = R ? rmbar(R, mb) : NULL;
+	struct rmbar *b = R ? rmbar(L, mb) : NULL;
 	if (!b)
 		return;
 	vc_put(b->last);
@@ -907,7 +1126,7 @@ void race_mbar_acquire(struct launch *L, struct warp *w, uint32_t lane, const st
 		       bool phantom)
 {
 	struct race *R = L->race;
-	struct rmbar *b = R ? rmbar(R, mb) : NULL;
+	struct rmbar *b = R ? rmbar(L, mb) : NULL;
 	if (!b)
 		return;
 	struct rthread *t = thr(R, w, lane);
@@ -922,16 +1141,21 @@ void race_mbar_acquire(struct launch *L, struct warp *w, uint32_t lane, const st
 void race_mbar_init(struct launch *L, struct warp *w, uint32_t lane, const struct mbar *mb)
 {
 	struct race *R = L->race;
-	struct rmbar *b = R ? rmbar(R, mb) : NULL;
-	if (b)
-		b->init = (struct rec){L->ci, tid_of(R, w, lane), thr(R, w, lane)->clock, 0xf, 0};
+	struct rmbar *b = R ? rmbar(L, mb) : NULL;
+	if (!b)
+		return;
+	vc_put(b->acc);
+	vc_put(b->last);
+	b->acc = b->last = NULL;
+	b->init = (struct rec){L->ci, tid_of(R, w, lane), thr(R, w, lane)->clock,
+				      (uint32_t)L->steps, 0xf, 0};
 }
 
 uint32_t race_mbar_unordered(struct launch *L, struct warp *w, uint32_t lanes,
 			     const struct mbar *mb, const struct dinsn **init)
 {
 	struct race *R = L->race;
-	struct rmbar *b = R && w ? rmbar(R, mb) : NULL;
+	struct rmbar *b = R && w ? rmbar(L, mb) : NULL;
 	uint32_t bad = 0;
 	if (!b || !b->init.clock)
 		return 0;
@@ -940,7 +1164,8 @@ uint32_t race_mbar_unordered(struct launch *L, struct warp *w, uint32_t lanes,
 		struct rthread *t = thr(R, w, l);
 		if (t->init_seen == mb->id) /* clocks only grow: once after, always after */
 			continue;
-		if (happens_before(R, t, tid_of(R, w, l), &b->init))
+		uint32_t tid = tid_of(R, w, l);
+		if (happens_before(R, t, tid, tid, &b->init))
 			t->init_seen = mb->id;
 		else
 			bad |= 1u << l;
@@ -974,6 +1199,30 @@ void race_fence(struct launch *L, struct warp *w, uint32_t lanes)
 	}
 }
 
+void race_copy_complete(struct launch *L, const struct race_copy *rc, const struct mbar *mb)
+{
+	struct race *R = L->race;
+	struct rmbar *b = R && rc->vc ? rmbar(L, mb) : NULL;
+	struct vc *a = b ? vc_own(R, &b->acc) : NULL;
+	if (!a)
+		return;
+	vc_join(R, a, rc->vc);
+	vc_raise(R, a, rc->tid, rc->tclock);
+	vc_raise(R, a, rc->agent, rc->clock);
+}
+
+void race_copy_waited(struct launch *L, struct warp *w, uint32_t lane, enum race_agent kind,
+		      uint32_t below)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	struct rthread *t = thr(R, w, lane);
+	uint32_t *seen = kind == RA_CP ? &t->seen_cp : &t->seen_bulk;
+	if (*seen < below)
+		*seen = below;
+}
+
 /* ---- lifetime ------------------------------------------------------------------------ */
 
 bool race_begin(struct launch *L)
@@ -984,6 +1233,11 @@ bool race_begin(struct launch *L)
 	R->nt = L->cfg.block[0] * L->cfg.block[1] * L->cfg.block[2];
 	while ((1u << R->shift) < R->nt)
 		R->shift++;
+	const uint32_t *g = L->cfg.grid;
+	uint64_t nctas = (uint64_t)g[0] * g[1] * g[2];
+	R->nctas = (uint32_t)nctas;
+	/* agents take three more CTA numbers per CTA; past 32-bit ids copies go unrecorded */
+	R->agents = (nctas * (RA__COUNT + 1) << R->shift) <= UINT32_MAX;
 	R->zero = vc_new(R);
 	if (!R->zero) {
 		free(R);
@@ -999,6 +1253,7 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 	if (!R)
 		return true;
 	R->cl = cl;
+	R->mb_base = L->mbar_ids;
 	R->th = calloc((size_t)cl->nctas * R->nt, sizeof *R->th);
 	R->cta = calloc(cl->nctas, sizeof *R->cta);
 	if (!R->th || !R->cta)
@@ -1024,7 +1279,7 @@ void race_cluster_end(struct launch *L, struct cluster *cl)
 			vc_put(R->cta[r].acc[i]);
 			vc_put(R->cta[r].done[i]);
 		}
-		shadow_free(&R->cta[r].smem);
+		shadow_free(L, &R->cta[r].smem);
 	}
 	for (uint32_t i = 0; i < R->nmb; i++) {
 		vc_put(R->mb[i].acc);
@@ -1048,7 +1303,7 @@ void race_end(struct launch *L)
 	if (!R)
 		return;
 	for (uint32_t i = 0; i < R->nglob; i++)
-		shadow_free(&R->glob[i]);
+		shadow_free(L, &R->glob[i]);
 	free(R->glob);
 	for (uint32_t i = 0; i < R->loccap; i++) {
 		vc_put(R->locs[i].wide);
@@ -1056,6 +1311,7 @@ void race_end(struct launch *L)
 	}
 	free(R->locs);
 	free(R->mb);
+	mem_release(L->mem, R->charged);
 	vc_put(R->memo.result);
 	vc_put(R->zero);
 	free(R);

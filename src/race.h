@@ -4,6 +4,7 @@
  * clocks from releasers to acquirers; shared, distributed shared and global memory have
  * shadow state per 4-byte granule (byte masks inside) holding the last write and the reads
  * since, so the cost grows with the memory touched, not with pairs of threads.
+ * Asynchronous copies are agents of their issuing threads (race_copy_*).
  * L->race is NULL when the detector is off (--no-race): every hook returns at once.
  */
 #ifndef PTXI_RACE_H
@@ -57,5 +58,48 @@ uint32_t race_mbar_unordered(struct launch *L, struct warp *w, uint32_t lanes,
 			     const struct mbar *mb, const struct dinsn **init);
 /* fence / membar of `lanes` (the current instruction). */
 void race_fence(struct launch *L, struct warp *w, uint32_t lanes);
+
+/* Asynchronous copies (cp.async, bulk and tensor copies, st.async, red.async). Each is made
+ * by an agent of its issuing thread, ordered after the issue in program order; its landing
+ * writes the destination (and reads a source in shared memory) with the agent's clock. How it completes names the agent: RA_CP, a cp.async, waited for by its thread's
+ * cp.async.wait_group/wait_all (its clock is its commit group + 1) or an arrive-on;
+ * RA_BULK, a copy in a bulk group, waited for by cp.async.bulk.wait_group; RA_MBAR, a copy
+ * whose complete-tx on an mbarrier is the only ordering (bulk and tensor loads, st.async). */
+enum race_agent { RA_CP, RA_BULK, RA_MBAR, RA__COUNT };
+struct vc;
+struct race_copy {              /* kept by the copy from issue to landing                    */
+	struct vc *vc;              /* what the issuing thread had acquired at the issue     */
+	uint32_t tid, tclock;       /* the issuing thread and its epoch then                 */
+	uint32_t seen_cp, seen_bulk;/* its own copies it had waited for                      */
+	uint32_t agent, clock;      /* the agent's thread id and this copy's clock (0: off)   */
+	uint32_t issued;            /* L->steps at the issue (low bits)                      */
+	bool raced;                 /* async-copy-race reported at the issue: not again      */
+};
+/* The copy of (w, lane)'s current instruction is issued; race_copy_drop when it is gone. */
+void race_copy_issue(struct launch *L, struct warp *w, uint32_t lane, enum race_agent kind,
+		     struct race_copy *rc);
+void race_copy_drop(struct race_copy *rc);
+/* The landing of a copy (L->cw, L->ci, L->cmask: its issuer) writes (RACE_RMW: reduces)
+ * or reads the `size` bytes at a. Accesses made since its issue are not judged again:
+ * each was judged against the copy in flight when it was made (async.c). */
+void race_copy_access(struct launch *L, const struct race_copy *rc, const struct access *a,
+		      uint32_t size, enum race_kind kind);
+/* The copy's complete-tx or arrive-on on mb (release into its open phase); call it before
+ * the mbarrier is updated. */
+void race_copy_complete(struct launch *L, const struct race_copy *rc, const struct mbar *mb);
+/* Whether (w, lane)'s current access is ordered after the issue of copy rc. An access to a
+ * copy's bytes before its completion was observed is rule async-copy-race when it is (the
+ * thread knew of the copy and skipped the wait), a data race when it is not (race_copy_
+ * in_flight reports one in flight; a landed copy's records in the shadow, the others). */
+bool race_after_issue(struct launch *L, struct warp *w, uint32_t lane,
+		      const struct race_copy *rc);
+/* Report the current access of `lane` of L->cw, `size` bytes at a, racing with copy rc of
+ * instruction `copy` in flight: with its pending write (its read, `source`). */
+void race_copy_in_flight(struct launch *L, uint32_t lane, const struct race_copy *rc,
+			 const struct dinsn *copy, const struct access *a, uint32_t size,
+			 bool write, bool source);
+/* (w, lane) waited for its copies of groups below `below` (RA_CP or RA_BULK). */
+void race_copy_waited(struct launch *L, struct warp *w, uint32_t lane, enum race_agent kind,
+		      uint32_t below);
 
 #endif
