@@ -237,7 +237,7 @@ static bool may_land(struct launch *L, const struct event *e, struct cta *c)
 static void bulk_put(const struct event *e, uint8_t *dst)
 {
 	if (e->insn->op != OP_CP_REDUCE_ASYNC_BULK) {
-		memcpy(dst, e->src, e->size);
+		memmove(dst, e->src, e->size); /* a copy onto its own source: the bytes as read */
 		return;
 	}
 	uint32_t es = (uint32_t)ir_type_size((enum ir_mod)e->insn->type);
