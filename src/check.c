@@ -2807,8 +2807,33 @@ static void call_check(struct ck *c, const struct ir_insn *in)
 	}
 }
 
+/* Whether operand o names something that was never declared (reported already). */
+static bool unresolved(const struct ir_operand *o)
+{
+	switch (o->kind) {
+	case OPND_SYM:
+		return !o->ref.sym;
+	case OPND_REG:
+		return !o->ref.sym;
+	case OPND_ADDR:
+		return o->addr.base && unresolved(o->addr.base);
+	case OPND_VEC:
+	case OPND_LIST:
+	case OPND_DUAL:
+		for (uint32_t i = 0; i < o->vec.n; i++)
+			if (unresolved(&o->vec.elems[i]))
+				return true;
+		return false;
+	default:
+		return false;
+	}
+}
+
 static void check_insn(struct ck *c, const struct ir_insn *in)
 {
+	for (uint32_t i = 0; i < in->nopnds; i++)
+		if (unresolved(&in->opnds[i]))
+			return; /* its undeclared name is its error: the rest would be noise */
 	if (unmodelled(c, in))
 		return;
 	if (ir_op_family(in->op) == FAM_WGMMA) {

@@ -1875,6 +1875,7 @@ static void resolve_name(struct parser *p, struct ir_operand *o, struct ir_scope
 	if (!y) {
 		err(p, CHECK_UNDECLARED, o->span, "undeclared identifier '" NAME_FMT "'",
 		    NAME_ARG(o->ref.name, o->ref.len));
+		p->m->nundeclared++;
 		return;
 	}
 	o->ref.sym = y;
@@ -1936,10 +1937,12 @@ static void resolve_pending(struct parser *p, uint32_t from)
 			if (x->kind != INIT_SYM && x->kind != INIT_GENERIC_SYM)
 				continue;
 			x->sym = ir_lookup(p->m, s, x->name, x->name_len, NULL);
-			if (!x->sym)
+			if (!x->sym) {
 				err(p, CHECK_UNDECLARED, x->span,
 				    "undeclared identifier '" NAME_FMT "'",
 				    NAME_ARG(x->name, x->name_len));
+				p->m->nundeclared++;
+			}
 		}
 	}
 	p->npend = from;

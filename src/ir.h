@@ -249,6 +249,7 @@ struct ir_func {
 struct ir_module {
 	struct arena *arena;
 	struct diag *diag;
+	uint32_t nundeclared;                   /* "undeclared identifier" errors reported   */
 	struct src_file *file;
 	uint32_t version_major, version_minor;  /* .version; 0.0 if missing                 */
 	struct src_span version_span, target_span; /* the first .version and .target words  */

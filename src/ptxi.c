@@ -77,11 +77,12 @@ static ptxi_module *module_new(ptxi_sink *sink, void *ctx)
 	return m;
 }
 
-/* Check a body as soon as the parser closes it, while it is in cache; after a parse error
- * the checks stop, as they would only add noise about a module that is not what was meant. */
+/* Check a body as soon as the parser closes it, while it is in cache; after a syntax error
+ * the checks stop, as they would only add noise about a module that is not what was meant.
+ * An undeclared name is no such error: the function's other errors are still reported. */
 static void check_body(ptxi_module *m, struct ir_module *ir, const struct ir_func *f)
 {
-	if (m->diag.nerrors > m->check_errors)
+	if (m->diag.nerrors > m->check_errors + ir->nundeclared)
 		return;
 	unsigned before = m->diag.nerrors;
 	if (!m->check)
