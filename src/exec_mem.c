@@ -4,6 +4,7 @@
  * mem_access, which checks bounds, alignment, live mbarriers and in-flight copies; the
  * atomic arithmetic, which red.async also uses when it lands (async.c).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "exec.h"
@@ -95,6 +96,17 @@ static void exec_mov(struct launch *L, struct warp *w, struct frame *f, const st
 	}
 }
 
+static void remember_bad_cvta(struct warp *w, const struct dinsn *di, uint32_t lane,
+			      uint64_t from, uint64_t result)
+{
+	if (!w->bad_cvta_at && !(w->bad_cvta_at = calloc(1, sizeof *w->bad_cvta_at)))
+		return; /* out of memory: the use is then judged as any other access */
+	w->bad_cvta |= 1u << lane;
+	w->bad_cvta_at->result[lane] = result;
+	w->bad_cvta_at->from[lane] = from;
+	w->bad_cvta_at->insn[lane] = di;
+}
+
 static void exec_cvta(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 		      uint32_t mask)
 {
@@ -119,14 +131,18 @@ static void exec_cvta(struct launch *L, struct warp *w, struct frame *f, const s
 				uint32_t off;
 				ok = mem_cluster_decode(L, w->cta, a - WIN_SHARED, &c, &off) && c == w->cta;
 			}
-			if (!ok) {
+			r = a - base;
+			if (!ok && (win == MS_SHARED_CTA || win == MS_SHARED_CLUSTER)) {
+				/* code computes shared offsets of any pointer and uses them only when
+				 * they are shared: report at a use as an address (memory.c) */
+				remember_bad_cvta(w, di, l, a, r & sm);
+			} else if (!ok) {
 				rule_break(L, RULE_CVTA_WINDOW, 1u << l,
 					   "cvta.to converts 0x%llx, which is not in the named window",
 					   (unsigned long long)a);
 				if (L->stop)
 					return;
 			}
-			r = a - base;
 		} else {
 			r = a + base;
 		}

@@ -239,6 +239,15 @@ struct warp {
 	bool wg_track;              /* a warpgroup instruction ran: register writes are noted   */
 	uint64_t poll_pc_epoch;     /* spin detection of test_wait loops                       */
 	uint32_t poll_pc, poll_count;
+	uint32_t bad_cvta;          /* lanes holding a cvta.to.shared result of a non-shared    */
+	struct bad_cvta *bad_cvta_at; /* address: reported if used as one (exec_mem.c)        */
+};
+
+/* The last cvta.to.shared of each lane whose operand was not in the shared window: its
+ * result and operand, and the instruction, for a report at the access that uses it. */
+struct bad_cvta {
+	uint64_t result[LANES], from[LANES];
+	const struct dinsn *insn[LANES];
 };
 
 struct barstate {

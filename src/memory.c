@@ -182,6 +182,23 @@ static void nearest_allocation(const struct memory *m, uint64_t addr, uint32_t s
 	}
 }
 
+/* A shared access at an address made (it or an offset from it, up to 1 MiB on) by a
+ * cvta.to.shared whose operand was not in the shared window: rule cvta-window, at the use. */
+static void bad_cvta_use(struct launch *L, struct warp *w, uint32_t lane, uint64_t addr)
+{
+	const struct bad_cvta *b = w->bad_cvta_at;
+	if (addr < b->result[lane] || addr - b->result[lane] >= (1u << 20))
+		return;
+	uint32_t line = 0, col = 0;
+	if (b->insn[lane]->ir)
+		src_locate(L->file, b->insn[lane]->ir->span.off, &line, &col);
+	w->bad_cvta &= ~(1u << lane); /* one report for the conversion */
+	rule_break(L, RULE_CVTA_WINDOW, 1u << lane,
+		   "shared access at 0x%llx through the result of the cvta.to.shared at line %u, "
+		   "which converted 0x%llx: not an address in the shared window",
+		   (unsigned long long)addr, line, (unsigned long long)b->from[lane]);
+}
+
 /* Generic-proxy writes, remembered per 16-byte granule until a fence.proxy.async, so a
  * bulk copy that reads them unfenced is caught (ISA 9.7.9.25.2). A map is allocated on the
  * first write to its memory; `bytes` is the memory's size. */
@@ -401,6 +418,8 @@ bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace spa
 	}
 	case MS_SHARED_CTA:
 	case MS_SHARED_CLUSTER:
+		if (w->bad_cvta >> lane & 1)
+			bad_cvta_use(L, w, lane, addr);
 		return shared_access(L, w, lane, space, addr, size, write, out);
 	case MS_LOCAL:
 		if (addr + size > w->local_stride || addr >= w->local_stride)

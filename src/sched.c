@@ -245,6 +245,7 @@ static void free_cluster(struct cluster *cl)
 			}
 			mem_release(cl->L->mem, (uint64_t)LANES * w->local_stride);
 			free(w->local);
+			free(w->bad_cvta_at);
 		}
 		if (c->charged)
 			mem_release(cl->L->mem, cta_bytes(c->smem_size, c->nwarps));
