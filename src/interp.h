@@ -243,6 +243,15 @@ struct warp {
 	struct bad_cvta *bad_cvta_at; /* address: reported if used as one (exec_mem.c)        */
 };
 
+/* What a loop that runs past the step limit reads, watched for a while (sched.c): the
+ * lines it runs through and the distinct places it reads. */
+#define SPIN_PLACES 4
+struct spin_rec {
+	uint32_t first_line, last_line;
+	uint32_t n;
+	struct spin_place { uint8_t space; uint32_t size; uint64_t addr; } place[SPIN_PLACES];
+};
+
 /* The last cvta.to.shared of each lane whose operand was not in the shared window: its
  * result and operand, and the instruction, for a report at the access that uses it. */
 struct bad_cvta {
@@ -337,6 +346,7 @@ struct launch {
 	void *progress_ctx;
 	const volatile sig_atomic_t *interrupt;
 	uint64_t next_poll;         /* the step at which they are next looked at               */
+	struct spin_rec *spin_rec;  /* while a spinning loop is watched (sched.c): its reads   */
 	uint64_t clusters_done, clusters;
 	/* mbarrier objects made during the launch: token ids index this table */
 	struct mbar **mbars;

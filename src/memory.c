@@ -132,7 +132,7 @@ bool mem_cluster_decode(struct launch *L, struct cta *self, uint64_t addr, struc
 	return true;
 }
 
-static const char *space_name(enum mspace s)
+const char *mem_space_name(enum mspace s)
 {
 	static const char *names[] = {"none", "generic", "global", "shared::cta", "shared::cluster",
 				      "local", "param", "param", "const"};
@@ -143,7 +143,7 @@ static bool out_of_bounds(struct launch *L, uint32_t lane, enum mspace s, uint64
 			  uint32_t size, const char *why)
 {
 	rule_break(L, RULE_MEM_OUT_OF_BOUNDS, 1u << lane,
-		   "%u-byte access at %s address 0x%llx is outside %s", size, space_name(s),
+		   "%u-byte access at %s address 0x%llx is outside %s", size, mem_space_name(s),
 		   (unsigned long long)addr, why);
 	return false;
 }
@@ -180,6 +180,17 @@ static void nearest_allocation(const struct memory *m, uint64_t addr, uint32_t s
 			  (unsigned long long)(addr + size - end), (unsigned long long)best->size,
 			  best->name, (unsigned long long)best->base);
 	}
+}
+
+/* A read by a loop watched at the step limit (sched.c): the place it reads. */
+static void spin_note(struct launch *L, enum mspace space, uint64_t addr, uint32_t size)
+{
+	struct spin_rec *s = L->spin_rec;
+	for (uint32_t i = 0; i < s->n; i++)
+		if (s->place[i].space == space && s->place[i].addr == addr)
+			return;
+	if (s->n < SPIN_PLACES)
+		s->place[s->n++] = (struct spin_place){(uint8_t)space, size, addr};
 }
 
 /* A shared access at an address made (it or an offset from it, up to 1 MiB on) by a
@@ -356,7 +367,7 @@ static bool aligned(struct launch *L, uint32_t lane, enum mspace space, uint64_t
 	if (size > 1 && (addr & (size - 1)) && size <= 16) {
 		rule_break(L, RULE_MEM_MISALIGNED, 1u << lane,
 			   "%u-byte access at %s address 0x%llx is not %u-byte aligned", size,
-			   space_name(space), (unsigned long long)addr, size);
+			   mem_space_name(space), (unsigned long long)addr, size);
 		return false;
 	}
 	return true;
@@ -392,6 +403,8 @@ bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace spa
 	}
 	if (!aligned(L, lane, space, addr, size))
 		return false;
+	if (L->spin_rec && !write)
+		spin_note(L, space, addr, size);
 	out->space = space;
 	switch (space) {
 	case MS_GLOBAL: {

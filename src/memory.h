@@ -54,6 +54,8 @@ void mem_release(struct memory *m, uint64_t bytes);
 /* A zero-filled global allocation; returns its address (0: out of memory, or over the
  * limit: then m->used + size > m->limit). */
 uint64_t mem_alloc(struct memory *m, uint64_t size, const char *name);
+/* "global", "shared::cta", ... */
+const char *mem_space_name(enum mspace s);
 struct region *mem_find(struct memory *m, uint64_t addr, uint64_t size);
 
 /* Where a lane's access lands: the bytes, and which CTA's shared memory (if shared). */

@@ -472,6 +472,61 @@ static bool in_list(struct group **list, uint32_t n, const struct group *g)
 	return false;
 }
 
+/* A group still running at the step limit: run it a while longer with diagnostics off,
+ * watching what it reads, and say where its loop is and what it polls. */
+static void explain_spin(struct launch *L, struct warp *w, struct group *g)
+{
+	struct spin_rec rec = {0};
+	struct diag saved = *L->diag;
+	int status = L->status;
+	bool stop = L->stop, trace = L->cfg.trace_print;
+	struct timeline *tl = L->timeline;
+	const struct dinsn *at = &g->frame->fn->code[g->pc];
+	struct report *rep = L->rep; /* what the watch breaks is no report of the launch's */
+	L->rep = NULL;
+	L->diag->sink = NULL;
+	L->diag->record = NULL;
+	L->cfg.trace_print = false;
+	L->timeline = NULL;
+	L->spin_rec = &rec;
+	for (uint32_t k = 0; k < 4096 && g->state == G_READY && !L->stop; k++) {
+		const struct dinsn *di = &g->frame->fn->code[g->pc];
+		uint32_t line = 0, col = 0;
+		if (di->ir)
+			src_locate(L->file, di->ir->span.off, &line, &col);
+		if (line && (!rec.first_line || line < rec.first_line))
+			rec.first_line = line;
+		if (line > rec.last_line)
+			rec.last_line = line;
+		if (!interp_run_group(L, w, g, 1))
+			break;
+	}
+	L->spin_rec = NULL;
+	gather_free(L); /* into the silenced diagnostics */
+	L->rep = rep;
+	*L->diag = saved;
+	L->status = status;
+	L->stop = stop;
+	L->cfg.trace_print = trace;
+	L->timeline = tl;
+	struct strbuf msg = {0}, n = {0};
+	describe_threads(L, w, g->mask, &n);
+	if (rec.first_line && rec.last_line > rec.first_line)
+		sb_printf(&msg, "a loop that never ends, lines %u-%u", rec.first_line, rec.last_line);
+	else
+		sb_printf(&msg, "a loop that never ends");
+	for (uint32_t i = 0; i < rec.n; i++)
+		sb_printf(&msg, "%s %s 0x%llx (%u bytes)", i ? "," : ": it polls",
+			  mem_space_name((enum mspace)rec.place[i].space),
+			  (unsigned long long)rec.place[i].addr, rec.place[i].size);
+	if (!rec.n)
+		sb_printf(&msg, ", reading no memory");
+	srcloc_emit(L->diag, DIAG_NOTE, L->file, L->P->m, at->ir, srcloc_func_of(L->P, at), n.s,
+		    msg.s);
+	sb_free(&msg);
+	sb_free(&n);
+}
+
 /* Report every blocked group. A deadlock: nothing can run; at the step limit (`spinning`)
  * other threads still run, so those blocked would wait forever on them. */
 static void report_blocked(struct launch *L, struct cluster *cl, bool spinning)
@@ -497,6 +552,15 @@ static void report_blocked(struct launch *L, struct cluster *cl, bool spinning)
 						     spinning);
 			}
 	free(done);
+	uint32_t spins = 0;
+	for (uint32_t r = 0; spinning && r < cl->nctas; r++)
+		for (uint32_t i = 0; i < cl->ctas[r].nwarps && spins < 4; i++)
+			for (struct group *g = cl->ctas[r].warps[i].groups; g && spins < 4; g = g->next)
+				if (g->state == G_READY) {
+					gather_flush(L);
+					explain_spin(L, &cl->ctas[r].warps[i], g);
+					spins++;
+				}
 	char m[300];
 	if (spinning)
 		snprintf(m, sizeof m, "the launch ran past the step limit (%llu warp-instructions; "

@@ -142,6 +142,8 @@ grep -q "^ptxi: error: interrupted after [0-9]* warp-instructions (cluster 1 of 
   bad "SIGINT: no closing line"
 "$ptxi" run spin.ptx --block 64 --arg buf:4 --no-race --max-steps 100000 2> "$tmp/err"
 ! grep -qi deadlock "$tmp/err" || bad "the step limit is worded as a deadlock: $(cat "$tmp/err")"
+grep -q "^spin.ptx:2[234]:2: note: a loop that never ends, lines 22-24: it polls global 0x700000000 (4 bytes)$" "$tmp/err" ||
+  bad "the spinning loop is not diagnosed: $(cat "$tmp/err")"
 
 [ $fail = 0 ] && echo "cli: all checks passed"
 exit $fail
