@@ -1184,10 +1184,30 @@ static bool decode_matrix(struct loader *ld, const struct ir_insn *in, struct di
 	return !why;
 }
 
+/* Whether an operand is (or holds) a .b128 register. */
+static bool b128_operand(const struct ir_operand *o)
+{
+	if (o->kind == OPND_REG)
+		return o->ref.sym && o->ref.sym->type == MOD_B128;
+	if (o->kind == OPND_VEC || o->kind == OPND_LIST || o->kind == OPND_DUAL)
+		for (uint32_t i = 0; i < o->vec.n; i++)
+			if (b128_operand(&o->vec.elems[i]))
+				return true;
+	return false;
+}
+
 static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dinsn *di)
 {
 	struct mods md;
 	read_mods(in->op, in->mods, in->nmods, &md);
+	bool b128 = md.has[MOD_B128];
+	for (uint32_t i = 0; i < in->nopnds && !b128; i++)
+		b128 = b128_operand(&in->opnds[i]);
+	if (b128) { /* registers hold 64 bits: refuse rather than cut the value */
+		lerr(ld, in->op_span, "unsupported instruction '%.*s': 128-bit values (.b128, PTX "
+		     "8.3) are not modelled yet", (int)in->op_span.len, ld->m->file->text + in->op_span.off);
+		return false;
+	}
 	di->op = (uint16_t)in->op;
 	di->fam = (uint8_t)ir_op_family(in->op);
 	di->ir = in;
