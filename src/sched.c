@@ -358,9 +358,21 @@ static void site_threads(struct warp *w, struct group *g, struct strbuf *b,
 	sb_free(&r);
 }
 
+/* The words of a blocked group's report: a deadlock, or, at the step limit, threads that
+ * wait while a loop runs (which might yet release them: never worded as a deadlock). */
+struct wording {
+	const char *lead, *forever, *never_completes, *never_arrive, *rule;
+};
+static const struct wording deadlock_words = {"deadlock: ", " forever", "never completes",
+					      "never arrive", "deadlock"};
+static const struct wording step_limit_words = {
+	"blocked while a loop runs past the step limit: ", "", "has not completed",
+	"have not arrived", "step-limit"};
+
 static void report_group(struct launch *L, struct warp *w, struct group *g, struct group **done,
 			 uint32_t *ndone, bool spinning)
 {
+	const struct wording *wd = spinning ? &step_limit_words : &deadlock_words;
 	const struct dinsn *di = &g->frame->fn->code[g->pc];
 	struct strbuf msg = {0}, n = {0};
 	struct cta *c = w->cta;
@@ -370,8 +382,8 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 	switch (g->state) {
 	case G_BAR: {
 		struct barstate *b = &c->bar[g->wait_id];
-		sb_printf(&msg, "deadlock: %s waits forever at barrier %u", ir_op_name((enum ir_op)di->op),
-			  g->wait_id);
+		sb_printf(&msg, "%s%s waits%s at barrier %u", wd->lead, ir_op_name((enum ir_op)di->op),
+			  wd->forever, g->wait_id);
 		sb_printf(&n, "\nbarrier %u: %u of %u threads arrived", g->wait_id, b->arrived,
 			  b->expected ? b->expected : c->live_threads);
 		sb_printf(&n, "\nthreads blocked elsewhere:");
@@ -379,7 +391,7 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 		break;
 	}
 	case G_CLUSTER_BAR:
-		sb_printf(&msg, "deadlock: barrier.cluster.wait waits forever");
+		sb_printf(&msg, "%sbarrier.cluster.wait waits%s", wd->lead, wd->forever);
 		sb_printf(&n, "\nbarrier.cluster phase %u: %u of %u live threads of the cluster "
 			  "arrived%s", c->cluster->cbar_phase, c->cluster->cbar_arrived,
 			  c->cluster->live_threads,
@@ -392,8 +404,8 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 		struct mbar *mb = g->wait_mbar;
 		uint32_t within = 0;
 		const struct ir_sym *s = mbar_symbol(L, mb->off, &within);
-		sb_printf(&msg, "deadlock: %s waits forever: the phase never completes",
-			  ir_op_name((enum ir_op)di->op));
+		sb_printf(&msg, "%s%s waits%s: the phase %s", wd->lead, ir_op_name((enum ir_op)di->op),
+			  wd->forever, wd->never_completes);
 		sb_printf(&n, "\non mbarrier ");
 		if (s) {
 			srcloc_var(s, within, 8, &n);
@@ -419,37 +431,16 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 		break;
 	}
 	case G_WARPSYNC:
-		sb_printf(&msg, "deadlock: %s waits for lanes of its warp that never arrive",
-			  ir_op_name((enum ir_op)di->op));
+		sb_printf(&msg, "%s%s waits for lanes of its warp that %s", wd->lead,
+			  ir_op_name((enum ir_op)di->op), wd->never_arrive);
 		sb_printf(&n, "\nmembermask 0x%08x; lanes here 0x%08x; lanes alive 0x%08x", g->wait_id,
 			  g->mask, w->live);
 		break;
 	default:
-		sb_printf(&msg, "deadlock");
+		sb_printf(&msg, "%sthreads wait%s", wd->lead, wd->forever);
 		break;
 	}
-	if (spinning) { /* not a deadlock: a loop still runs, which might yet release them */
-		struct strbuf m = {0};
-		sb_printf(&m, "blocked while a loop runs past the step limit: ");
-		for (const char *p = msg.s + strlen("deadlock: "); *p;) { /* no "forever" here */
-			static const char *const from[] = {" forever", "never completes", "never arrive"};
-			static const char *const to[] = {"", "has not completed", "have not arrived"};
-			size_t k = 0;
-			while (k < 3 && strncmp(p, from[k], strlen(from[k])))
-				k++;
-			if (k < 3) {
-				sb_printf(&m, "%s", to[k]);
-				p += strlen(from[k]);
-			} else {
-				sb_printf(&m, "%c", *p++);
-			}
-		}
-		sb_printf(&m, " [step-limit]");
-		sb_free(&msg);
-		msg = m;
-	} else {
-		sb_printf(&msg, " [deadlock]");
-	}
+	sb_printf(&msg, " [%s]", wd->rule);
 	gather_flush(L);
 	if (!spinning)
 		gather_count(L, "deadlock");
