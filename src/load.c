@@ -1211,18 +1211,9 @@ static bool b128_operand(const struct ir_operand *o)
 }
 
 /* A negative constant among the operands (sinks and registers are not). */
-static bool negative_constant(const struct ir_insn *in)
-{
-	for (uint32_t i = 0; i < in->nopnds; i++)
-		if (in->opnds[i].kind == OPND_IMM && in->opnds[i].imm < 0)
-			return true;
-	return false;
-}
-
 /* .b128 values (PTX 8.3) are register pairs that ld, ldu, st, mov, atom.cas/.exch and
  * calls move whole (exec_mem.c, interp.c). Any other instruction naming one is refused
- * rather than given half of it, and so is a negative constant as a 128-bit value: the
- * manual does not say how a 64-bit constant widens to 128 bits. */
+ * rather than given half of it. */
 static bool b128_supported(struct loader *ld, const struct ir_insn *in, const struct mods *md)
 {
 	bool typed = md->has[MOD_B128], regs = false;
@@ -1237,9 +1228,6 @@ static bool b128_supported(struct loader *ld, const struct ir_insn *in, const st
 		      "atom.exch and call only";
 	else if ((in->op == OP_MOV || in->op == OP_ATOM) && !typed)
 		why = "a .b128 register in a narrower mov or atom";
-	else if (typed && negative_constant(in))
-		why = "a negative constant as a .b128 value (how it widens to 128 bits is not "
-		      "specified; write the halves with mov.b128 d, {lo, hi})";
 	if (why)
 		lerr(ld, in->op_span, "unsupported instruction '%.*s': %s", (int)in->op_span.len,
 		     ld->m->file->text + in->op_span.off, why);
