@@ -1210,7 +1210,6 @@ static bool b128_operand(const struct ir_operand *o)
 	return false;
 }
 
-/* A negative constant among the operands (sinks and registers are not). */
 /* .b128 values (PTX 8.3) are register pairs that ld, ldu, st, mov, atom.cas/.exch and
  * calls move whole (exec_mem.c, interp.c). Any other instruction naming one is refused
  * rather than given half of it. */
