@@ -3,7 +3,7 @@
 # (b128_probe.h100), except words 25-28 (result 6: see the probe's comment).
 # usage: check.sh PTXI
 set -u
-ptxi=${1:?usage: check.sh PTXI}
+ptxi=$(realpath "${1:?usage: check.sh PTXI}")
 dir=$(cd "$(dirname "$0")" && pwd)
 args=$(sed -n 's|^// run: *||p' "$dir/b128_probe.ptx")
 cd "$dir" || exit 1
