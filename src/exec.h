@@ -5,7 +5,7 @@
 #ifndef PTXI_EXEC_H
 #define PTXI_EXEC_H
 
-#include "interp.h"
+#include "launch.h"
 
 /* mov, cvta, isspacep, mapa, getctarank, createpolicy */
 void exec_move(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,

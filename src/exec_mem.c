@@ -8,9 +8,11 @@
 #include <string.h>
 
 #include "exec.h"
+#include "interp.h"
 #include "mbarrier.h"
 #include "memory.h"
 #include "race.h"
+#include "rules.h"
 
 static uint64_t size_mask(int size)
 {

@@ -27,8 +27,10 @@
 #include "async.h"
 #include "exec.h"
 #include "exec_alu.h"
+#include "interp.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "rules.h"
 #include "swizzle.h"
 #include "tmap.h"
 

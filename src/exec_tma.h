@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "interp.h"
+#include "launch.h"
 
 struct tma_job;
 

@@ -15,9 +15,12 @@
 #include <string.h>
 
 #include "exec.h"
+#include "interp.h"
 #include "mbarrier.h"
 #include "memory.h"
 #include "race.h"
+#include "rules.h"
+#include "sched.h"
 
 bool warp_need_lanes(struct launch *L, struct warp *w, struct group *g, uint32_t member,
 		     uint32_t mask)

@@ -14,12 +14,14 @@
 
 #include "async.h"
 #include "devrt.h"
-#include "gather.h"
 #include "exec.h"
 #include "exec_alu_impl.h"
 #include "exec_tma.h"
+#include "gather.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "rules.h"
+#include "sched.h"
 #include "wgmma.h"
 
 uint64_t *slot_ptr(struct frame *f, uint32_t slot)
@@ -865,7 +867,7 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 		default:
 			/* Asynchronous work lands at its due step, before an instruction that
 			 * could observe it (ALU and control instructions cannot). */
-			if (L->steps >= L->next_due)
+			if (L->steps >= L->async.next_due)
 				async_land_due(L, L->steps);
 			if (di->flags & DF_VEC_DUP)
 				rule_break(L, RULE_VEC_DST_REPEATED, mask, "the vector destination "

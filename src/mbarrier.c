@@ -26,8 +26,11 @@
 #include <string.h>
 
 #include "async.h"
+#include "interp.h"
 #include "memory.h"
 #include "race.h"
+#include "rules.h"
+#include "sched.h"
 #include "srcloc.h"
 #include "timeline.h"
 
@@ -335,21 +338,29 @@ static struct mbar *live_barrier(struct launch *L, struct cta *c, uint32_t off, 
 	return NULL;
 }
 
+void mbar_table_free(struct launch *L)
+{
+	for (uint32_t i = 0; i < L->mbars.n; i++)
+		free(L->mbars.obj[i]);
+	free(L->mbars.obj);
+	memset(&L->mbars, 0, sizeof L->mbars);
+}
+
 static bool register_barrier(struct launch *L, struct mbar *mb)
 {
-	if (L->nmbars == L->mbars_cap) {
-		uint32_t cap = L->mbars_cap ? L->mbars_cap * 2 : 64;
-		struct mbar **t = realloc(L->mbars, cap * sizeof *t);
+	if (L->mbars.n == L->mbars.cap) {
+		uint32_t cap = L->mbars.cap ? L->mbars.cap * 2 : 64;
+		struct mbar **t = realloc(L->mbars.obj, cap * sizeof *t);
 		if (!t) {
 			runtime_error(L, 1, "out of memory for mbarrier objects");
 			return false;
 		}
-		L->mbars = t;
-		L->mbars_cap = cap;
+		L->mbars.obj = t;
+		L->mbars.cap = cap;
 	}
-	mb->index = L->nmbars;
-	L->mbars[L->nmbars++] = mb;
-	mb->id = ++L->mbar_ids;
+	mb->index = L->mbars.n;
+	L->mbars.obj[L->mbars.n++] = mb;
+	mb->id = ++L->mbars.ids;
 	return true;
 }
 
@@ -373,8 +384,8 @@ static void retire_barrier(struct launch *L, struct mbar *old)
 {
 	if (awaited(old) || async_names_mbar(L, old))
 		return;
-	struct mbar *last = L->mbars[--L->nmbars];
-	L->mbars[old->index] = last;
+	struct mbar *last = L->mbars.obj[--L->mbars.n];
+	L->mbars.obj[old->index] = last;
 	last->index = old->index;
 	free(old);
 	mem_release(L->mem, sizeof *old);
@@ -656,7 +667,7 @@ static void check_wait_operand(struct launch *L, const struct dinsn *di, struct 
 			mbar_rule(L, RULE_MBAR_FOREIGN_STATE, 1u << lane, mb,
 				  "state 0x%016llx is not a state of this mbarrier: %s",
 				  (unsigned long long)arg,
-				  !k.ok || k.id == 0 || (k.id > L->mbar_ids && L->mbar_ids < TOKEN_IDS)
+				  !k.ok || k.id == 0 || (k.id > L->mbars.ids && L->mbars.ids < TOKEN_IDS)
 					  ? "it was not produced by an mbarrier arrive"
 					  : "it was produced by an arrive on another mbarrier object");
 		return;
@@ -683,7 +694,7 @@ static bool wait_lane(struct launch *L, const struct dinsn *di, struct mbar *mb,
 				      : legal && (((uint32_t)(mb->phase & 0xffff) - k.phase16) & 0xffff) == 1;
 	if (r && names_previous && mb->valid)
 		mb->observed_prev = true;
-	if (r && legal && mb->valid && L->nlanded)
+	if (r && legal && mb->valid && L->async.nlanded)
 		async_observed(L, mb, mb->phase);
 	return r;
 }

@@ -8,9 +8,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "interp.h"
+#include "prog.h"
 
 #define MBAR_MAXCNT 1048575
+
+struct launch;
+struct warp;
+struct group;
+struct frame;
+struct cta;
+struct strbuf;
+
+/* Free every object and the table (end of a launch). */
+void mbar_table_free(struct launch *L);
 
 struct mbar {
 	struct cta *cta;
@@ -18,7 +28,7 @@ struct mbar {
 	uint32_t id;            /* index + 1 in the launch's table (state tokens carry it)    */
 	uint32_t first_id;      /* id of the first object initialised at this place (the ones
 				 * between were invalidated and replaced, then freed)         */
-	uint32_t index;         /* in L->mbars                                               */
+	uint32_t index;         /* in L->mbars.obj                                           */
 	bool valid;
 	uint64_t phase;         /* completed phases                                          */
 	int64_t expected, pending, tx;

@@ -11,6 +11,7 @@
 
 #include "async.h"
 #include "mbarrier.h"
+#include "rules.h"
 #include "wgmma.h"
 
 struct memory *mem_create(void)
@@ -315,7 +316,7 @@ bool mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t si
 			   write ? "store" : "load", size, off, mb->off);
 	if (async_watching(L))
 		raced = async_check_access(L, c, MS_SHARED_CTA, off, size, write, lane);
-	if (L->wg_reading)
+	if (L->wg.reading)
 		wgmma_check_access(L, c, off, size, write, lane);
 	return raced;
 }

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "interp.h"
+#include "launch.h"
 
 #define WIN_SHARED 0x00007e0000000000ull
 #define WIN_LOCAL 0x00007d0000000000ull

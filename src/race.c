@@ -34,9 +34,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gather.h"
+#include "interp.h"
 #include "mbarrier.h"
 #include "memory.h"
-#include "gather.h"
+#include "rules.h"
 #include "srcloc.h"
 
 #define GRAN 4u             /* bytes per shadow cell                                     */
@@ -1253,7 +1255,7 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 	if (!R)
 		return true;
 	R->cl = cl;
-	R->mb_base = L->mbar_ids;
+	R->mb_base = L->mbars.ids;
 	R->th = calloc((size_t)cl->nctas * R->nt, sizeof *R->th);
 	R->cta = calloc(cl->nctas, sizeof *R->cta);
 	if (!R->th || !R->cta)

@@ -11,13 +11,15 @@
 
 #include "async.h"
 #include "exec.h"
+#include "gather.h"
+#include "interp.h"
 #include "mbarrier.h"
 #include "memory.h"
-#include "wgmma.h"
 #include "race.h"
-#include "gather.h"
+#include "rules.h"
 #include "srcloc.h"
 #include "timeline.h"
+#include "wgmma.h"
 
 #define QUANTUM 512          /* instructions a warp runs before the next one's turn      */
 /* A deadlock: time-out rounds in a row with no progress, until either limit. Bounded
@@ -665,24 +667,16 @@ static uint32_t time_out_pollers(struct cluster *cl)
 	return n;
 }
 
-static uint64_t rng_next(struct launch *L)
-{
-	L->rng ^= L->rng << 13;
-	L->rng ^= L->rng >> 7;
-	L->rng ^= L->rng << 17;
-	return L->rng;
-}
-
 static int run_cluster(struct launch *L, struct cluster *cl)
 {
 	uint32_t nw = cl->ctas[0].nwarps, total = cl->nctas * nw;
 	uint64_t timeout_epoch = UINT64_MAX, streak_start = 0;
 	uint32_t rounds = 0;
 	for (;;) {
-		if (L->nevents)
+		if (L->async.nevents)
 			async_land_due(L, L->steps);
 		bool ran = false, alive = false;
-		uint32_t start = L->cfg.seed ? (uint32_t)(rng_next(L) % total) : 0;
+		uint32_t start = L->cfg.seed ? (uint32_t)(rng_next(&L->sched_rng) % total) : 0;
 		for (uint32_t k = 0; k < total && !L->stop; k++) {
 			uint32_t idx = (start + k) % total;
 			struct warp *w = &cl->ctas[idx / nw].warps[idx % nw];
@@ -703,7 +697,7 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 				L->clock += n; /* L->steps counts as they run (interp.c) */
 				w->steps += n;
 				ran |= n > 0;
-				if (L->nevents)
+				if (L->async.nevents)
 					async_land_due(L, L->steps);
 			}
 			pick(w); /* drop finished groups */
@@ -720,14 +714,14 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 		if (L->stop)
 			return L->status;
 		if (!alive) {
-			while (L->nevents && !L->stop)
+			while (L->async.nevents && !L->stop)
 				async_land_due(L, async_next_due(L));
 			return L->status;
 		}
 		if (ran)
 			continue;
 		/* Nothing could run. */
-		if (L->nevents) {
+		if (L->async.nevents) {
 			uint64_t due = async_next_due(L);
 			if (due > L->steps) {
 				L->clock += due - L->steps;
@@ -757,7 +751,7 @@ int sched_launch(struct launch *L)
 	const struct launch_config *k = &L->cfg;
 	uint32_t nc[3] = {k->grid[0] / k->cluster[0], k->grid[1] / k->cluster[1],
 			  k->grid[2] / k->cluster[2]};
-	L->rng = k->seed ? k->seed * 0x9E3779B97F4A7C15ull + 1 : 0x2545F4914F6CDD1Dull;
+	rng_seed(&L->sched_rng, k->seed, RNG_SCHEDULE);
 	L->frame_cache = calloc(L->P->nfuncs ? L->P->nfuncs : 1, sizeof *L->frame_cache);
 	if (!L->frame_cache || (!k->no_race && !race_begin(L))) {
 		runtime_error(L, 1, "out of memory");

@@ -7,7 +7,7 @@
 #define PTXI_SRCLOC_H
 
 #include "diag.h"
-#include "interp.h"
+#include "prog.h"
 
 /* Emit a report at instruction `in` (NULL: no location) of function `fn` (NULL: unknown).
  * With a .loc it leads with the source position, the source line when the file can be read,
