@@ -37,9 +37,10 @@
 
 #include "exec.h"
 #include "exec_tma.h"
-#include "interp.h"
+#include "launch.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "operand.h"
 #include "race.h"
 #include "rules.h"
 #include "timeline.h"

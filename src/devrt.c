@@ -21,7 +21,8 @@
 #include <string.h>
 
 #include "demangle.h"
-#include "interp.h"
+#include "frame.h"
+#include "launch.h"
 #include "memory.h"
 #include "rules.h"
 

@@ -8,9 +8,10 @@
 #include <string.h>
 
 #include "exec.h"
-#include "interp.h"
+#include "launch.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "operand.h"
 #include "race.h"
 #include "rules.h"
 

@@ -25,8 +25,9 @@
 #include <string.h>
 
 #include "exec.h"
-#include "interp.h"
+#include "launch.h"
 #include "memory.h"
+#include "operand.h"
 #include "race.h"
 #include "rules.h"
 #include "tc_arith.h"

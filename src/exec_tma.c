@@ -27,12 +27,14 @@
 #include "async.h"
 #include "exec.h"
 #include "exec_alu.h"
-#include "interp.h"
+#include "launch.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "operand.h"
 #include "rules.h"
 #include "swizzle.h"
 #include "tmap.h"
+#include "trace.h"
 
 enum tma_kind { TMA_LOAD, TMA_STORE, TMA_REDUCE };
 

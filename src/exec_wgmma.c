@@ -25,8 +25,10 @@
 
 #include "async.h"
 #include "exec.h"
-#include "interp.h"
+#include "frame.h"
+#include "launch.h"
 #include "memory.h"
+#include "operand.h"
 #include "race.h"
 #include "rules.h"
 #include "tc_arith.h"

@@ -169,6 +169,31 @@ struct race;
 struct event;
 struct landed;
 
+/* An mbarrier object (mbarrier.c runs its state machine; the race detector and the
+ * scheduler read it). */
+struct mbar {
+	struct cta *cta;
+	uint32_t off;           /* shared offset in its CTA                                  */
+	uint32_t id;            /* index + 1 in the launch's table (state tokens carry it)    */
+	uint32_t first_id;      /* id of the first object initialised at this place (the ones
+				 * between were invalidated and replaced, then freed)         */
+	uint32_t index;         /* in L->mbars.obj                                           */
+	bool valid;
+	uint64_t phase;         /* completed phases                                          */
+	int64_t expected, pending, tx;
+	int64_t tx_expected;    /* bytes expected in this phase (for deadlock reports)       */
+	bool observed_prev;     /* a wait returned True for phase-1 (ISA 9.7.13.15.4)         */
+	bool unobserved_reported;
+	bool vis_reported;       /* rule 39 reported once per object                        */
+	uint32_t cp_hold;       /* arrive-ons of cp.async.mbarrier.arrive (no .noinc) still to
+				 * land: they hold the phase open without counting as pending
+				 * arrivals (the H100 makes each one a transaction of 1)        */
+	bool fenced;            /* fence.mbarrier_init ran in its CTA after the init          */
+	uint32_t fence_cbar_phase; /* cluster-barrier phase at that fence                     */
+	uint32_t inval_line;    /* source line of the mbarrier.inval that ended it (messages) */
+	uint64_t reported;      /* wait rules already reported on it (bit = rule id)          */
+};
+
 /* The launch's part that mbarrier.c owns (`mbars`; mbar_table_free): the objects made during
  * the launch; state tokens carry an object's id, which indexes this table. */
 struct mbar_table {
@@ -244,5 +269,13 @@ struct launch {
 	struct devrt *rt;           /* device runtime state: the heap (devrt.c), lazily made  */
 	struct report *rep;         /* the report being gathered, error counts (gather.c)     */
 };
+
+/* The number of lanes in a mask. */
+static inline uint32_t popcount32(uint32_t m)
+{
+	m = m - ((m >> 1) & 0x55555555u);
+	m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+	return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
 
 #endif

@@ -26,13 +26,15 @@
 #include <string.h>
 
 #include "async.h"
-#include "interp.h"
+#include "launch.h"
 #include "memory.h"
+#include "operand.h"
 #include "race.h"
 #include "rules.h"
 #include "sched.h"
 #include "srcloc.h"
 #include "timeline.h"
+#include "trace.h"
 
 #define TOKEN_MAGIC 0xB7ull
 
@@ -80,34 +82,11 @@ void mbar_describe(const struct mbar *mb, struct strbuf *b)
 		sb_printf(b, " (invalidated)");
 }
 
-const struct ir_sym *mbar_symbol(struct launch *L, uint32_t off, uint32_t *within)
-{
-	struct ir_module *m = L->P->m;
-	const struct ir_sym *best = NULL;
-	/* Shared variables of the module and of every function body. */
-	for (uint32_t i = 0; i < m->nvars; i++) {
-		const struct ir_sym *s = m->vars[i];
-		if ((s->space == MOD_SHARED || s->space == MOD_SHARED_CTA) && s->addr <= off &&
-		    (!best || s->addr > best->addr))
-			best = s;
-	}
-	for (struct ir_func *f = m->funcs; f; f = f->next)
-		for (struct ir_scope *sc = f->scope; sc; sc = NULL)
-			for (struct ir_sym *s = sc->syms; s; s = s->next_in_scope)
-				if (s->kind == SYM_VAR &&
-				    (s->space == MOD_SHARED || s->space == MOD_SHARED_CTA) &&
-				    s->addr <= off && (!best || s->addr > best->addr))
-					best = s;
-	if (best)
-		*within = off - (uint32_t)best->addr;
-	return best;
-}
-
 /* "mbarrier 'bar' (CTA (0,0,0), shared 0x0): phase 0, pending ..." */
 static void describe_where(struct launch *L, const struct mbar *mb, struct strbuf *b)
 {
 	uint32_t within = 0;
-	const struct ir_sym *s = mbar_symbol(L, mb->off, &within);
+	const struct ir_sym *s = srcloc_shared_var(L->P, mb->off, &within);
 	sb_printf(b, "mbarrier ");
 	if (s) {
 		srcloc_var(s, within, 8, b);
@@ -141,7 +120,7 @@ static void name_barrier(struct launch *L, const struct mbar *mb, const struct w
 			 struct strbuf *b)
 {
 	uint32_t within = 0;
-	const struct ir_sym *s = mbar_symbol(L, mb->off, &within);
+	const struct ir_sym *s = srcloc_shared_var(L->P, mb->off, &within);
 	if (s) {
 		srcloc_var(s, within, 8, b);
 		sb_printf(b, " ");

@@ -458,3 +458,14 @@ bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace spa
 		return out_of_bounds(L, lane, space, addr, size, "any state space");
 	}
 }
+
+/* The launch's own memory (interpreter state) against --max-memory. */
+bool launch_charge(struct launch *L, uint64_t bytes, const char *what)
+{
+	if (mem_charge(L->mem, bytes))
+		return true;
+	runtime_error(L, PTXI_INVALID, "%s needs %llu more bytes, past --max-memory %llu (the "
+		      "launch holds %llu)", what, (unsigned long long)bytes,
+		      (unsigned long long)L->mem->limit, (unsigned long long)L->mem->used);
+	return false;
+}

@@ -109,4 +109,8 @@ void mem_tmap_fence(struct memory *m, uint64_t addr, uint64_t size);
 void mem_tmap_fence_all(struct memory *m);
 bool mem_tmap_dirty(struct memory *m, uint64_t addr, uint64_t size);
 
+/* Charge `bytes` of the launch's own memory; past --max-memory, reports (status 2, naming
+ * `what`) and returns false. */
+bool launch_charge(struct launch *L, uint64_t bytes, const char *what);
+
 #endif

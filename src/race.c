@@ -35,8 +35,7 @@
 #include <string.h>
 
 #include "gather.h"
-#include "interp.h"
-#include "mbarrier.h"
+#include "launch.h"
 #include "memory.h"
 #include "rules.h"
 #include "srcloc.h"
@@ -633,7 +632,7 @@ static void describe_place(struct launch *L, struct warp *w, const struct access
 		return;
 	}
 	uint32_t within = 0;
-	const struct ir_sym *s = mbar_symbol(L, a->off, &within);
+	const struct ir_sym *s = srcloc_shared_var(L->P, a->off, &within);
 	if (a->cta == w->cta)
 		sb_printf(b, "shared 0x%x", a->off);
 	else

@@ -5,12 +5,15 @@
  * land, then parked try_waits time out (answer False), and when even that changes nothing
  * the launch is a deadlock, reported with who waits on what.
  */
+#include "sched.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "async.h"
 #include "exec.h"
+#include "frame.h"
 #include "gather.h"
 #include "interp.h"
 #include "mbarrier.h"
@@ -405,7 +408,7 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 	case G_MBAR: {
 		struct mbar *mb = g->wait_mbar;
 		uint32_t within = 0;
-		const struct ir_sym *s = mbar_symbol(L, mb->off, &within);
+		const struct ir_sym *s = srcloc_shared_var(L->P, mb->off, &within);
 		sb_printf(&msg, "%s%s waits%s: the phase %s", wd->lead, ir_op_name((enum ir_op)di->op),
 			  wd->forever, wd->never_completes);
 		sb_printf(&n, "\non mbarrier ");

@@ -25,4 +25,8 @@ const struct dfunc *srcloc_func_of(const struct dprog *P, const struct dinsn *di
  * the PTX declares bytes, as nvcc does for arrays of structs), 'bar+4' otherwise. */
 void srcloc_var(const struct ir_sym *s, uint32_t within, uint32_t unit, struct strbuf *b);
 
+/* The shared variable (of the module or of any function body) that holds shared offset
+ * `off`, and `off`'s place in it; NULL if none. */
+const struct ir_sym *srcloc_shared_var(const struct dprog *P, uint32_t off, uint32_t *within);
+
 #endif
