@@ -1,5 +1,5 @@
 /*
- * test_check.c - unit tests of the static checker (check.c): each test parses a small
+ * test_check.c - unit tests of the static checker (src/check*.c): each test parses a small
  * kernel built around one instruction and asserts the first error or warning text, so the
  * message wording ("names the feature and what it needs") is pinned here.
  */
