@@ -2,7 +2,9 @@
 """Fails when the modules of src/ include each other in a cycle.
 
 A module is foo.c with foo.h (either may be missing: a header-only module, or a file with no
-header); module A depends on module B when A's .c or .h includes "B.h". Layers go one way
+header) and its private header foo_priv.h, if any; module A depends on module B when one of
+A's files includes one of B's. PART_OF names the few headers that belong to a module of
+another name. Layers go one way
 (DESIGN.md, docs/internals.md): a cycle means two modules that cannot be understood, tested or
 replaced apart. Prints each cycle found as "a -> b -> ... -> a" and exits 1; exits 0 when the
 graph is acyclic. Usage: include_graph.py SRC_DIR [--dot] (--dot prints the graph instead).
@@ -13,6 +15,15 @@ import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)\.h"', re.M)
 
+# parse.h is the IR builder's interface to the grammar (grammar/ptx.y), implemented by ir*.c
+PART_OF = {'parse': 'ir'}
+
+
+def module(stem):
+    if stem.endswith('_priv'):
+        stem = stem[:-len('_priv')]
+    return PART_OF.get(stem, stem)
+
 
 def graph(src):
     deps = {}
@@ -22,11 +33,11 @@ def graph(src):
             continue
         with open(os.path.join(src, name), encoding='utf-8', errors='replace') as f:
             text = f.read()
-        mod = deps.setdefault(stem, set())
+        mod = deps.setdefault(module(stem), set())
         for inc in INCLUDE.findall(text):
             dep = os.path.basename(inc)
-            if dep != stem and os.path.exists(os.path.join(src, dep + '.h')):
-                mod.add(dep)
+            if module(dep) != module(stem) and os.path.exists(os.path.join(src, dep + '.h')):
+                mod.add(module(dep))
     return deps
 
 
