@@ -105,8 +105,16 @@ void trace_insn(struct launch *L, struct warp *w, const struct dinsn *di, uint32
 
 /* After an instruction ran under --trace all: the destination's new values, so a learner
  * sees what it did ("%r3 = 0x00000007", or per lane when the lanes differ). */
-void trace_result(struct launch *L, struct frame *f, const struct dinsn *di,
-			 uint32_t mask)
+/* One lane's register value in hex; a .b128 register's pair (hi) as one 128-bit number. */
+static void reg_hex(struct strbuf *b, const uint64_t *v, const uint64_t *hi, uint32_t l)
+{
+	if (hi && hi[l])
+		sb_printf(b, "0x%llx%016llx", (unsigned long long)hi[l], (unsigned long long)v[l]);
+	else
+		sb_printf(b, "0x%llx", (unsigned long long)v[l]);
+}
+
+void trace_result(struct launch *L, struct frame *f, const struct dinsn *di, uint32_t mask)
 {
 	const struct dop *d = &di->d;
 	if (!mask || !di->ir || d->kind != DOP_REG || !di->ir->nopnds)
@@ -121,20 +129,21 @@ void trace_result(struct launch *L, struct frame *f, const struct dinsn *di,
 	/* floats are shown as values too, by the register's declared type */
 	uint8_t type = o->kind == OPND_REG && o->ref.sym ? (uint8_t)o->ref.sym->type : 0;
 	const uint64_t *v = slot_ptr(f, d->slot);
+	const uint64_t *hi = d->reg_size == 16 ? slot_ptr(f, d->slot + 1) : NULL;
 	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
 	bool same = true;
 	for (uint32_t m = mask; m; m &= m - 1)
-		same &= v[__builtin_ctz(m)] == v[l0];
+		same &= v[__builtin_ctz(m)] == v[l0] && (!hi || hi[__builtin_ctz(m)] == hi[l0]);
 	struct strbuf b = {0};
 	sb_printf(&b, "        %.*s = ", (int)o->span.len, L->file->text + o->span.off);
 	if (same) {
-		sb_printf(&b, "0x%llx", (unsigned long long)v[l0]);
+		reg_hex(&b, v, hi, l0);
 		float_value(type, v[l0], &b);
 	} else {
 		int shown = 0;
 		for (uint32_t m = mask; m && shown < 8; m &= m - 1, shown++) {
-			sb_printf(&b, "%s[%d] 0x%llx", shown ? ", " : "", __builtin_ctz(m),
-				  (unsigned long long)v[__builtin_ctz(m)]);
+			sb_printf(&b, "%s[%d] ", shown ? ", " : "", __builtin_ctz(m));
+			reg_hex(&b, v, hi, (uint32_t)__builtin_ctz(m));
 			float_value(type, v[__builtin_ctz(m)], &b);
 		}
 		if (popcount32(mask) > 8)
