@@ -68,9 +68,9 @@ cat > "$tmp/q.ptx" <<'PTX'
   ret;
 }
 PTX
-"$ptxi" run "$tmp/q.ptx" --block 32 --trace all --trace-lines 11 2> "$tmp/err" || bad "b128: exit $?"
+"$ptxi" run "$tmp/q.ptx" --block 32 --trace all --trace-lines 10 2> "$tmp/err" || bad "b128: exit $?"
 cat > "$tmp/want" <<OUT
-[trace] $tmp/q.ptx:11: CTA (0,0,0) threads 0-31: mov.b128 %q1, {%rd1, %rd2};
+[trace] $tmp/q.ptx:10: CTA (0,0,0) threads 0-31: mov.b128 %q1, {%rd1, %rd2};
         %q1 = 0x991122334455667788
 OUT
 diff -u "$tmp/want" "$tmp/err" || bad "b128: output differs"
