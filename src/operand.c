@@ -6,12 +6,6 @@
 
 #include <string.h>
 
-
-uint64_t *slot_ptr(struct frame *f, uint32_t slot)
-{
-	return f->regs + (size_t)slot * LANES;
-}
-
 /* ---- special registers --------------------------------------------------------------- */
 
 static uint32_t v4(const uint32_t v[3], uint32_t comp)
@@ -154,10 +148,4 @@ uint64_t op_addr(struct launch *L, struct warp *w, struct frame *f, const struct
 	else if (o->space == MS_LOCAL)
 		a += f->local_base; /* frame-relative .local variable */
 	return a;
-}
-
-void op_write(struct frame *f, const struct dop *o, uint32_t lane, uint64_t v)
-{
-	if (o->kind == DOP_REG)
-		f->regs[(size_t)o->slot * LANES + lane] = v;
 }
