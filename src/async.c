@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "exec.h"
-#include "exec_tma.h"
+#include "landed.h"
 #include "launch.h"
 #include "mbarrier.h"
 #include "memory.h"
@@ -44,6 +44,7 @@
 #include "race.h"
 #include "rules.h"
 #include "timeline.h"
+#include "tma_job.h"
 #include "wgmma.h"
 
 enum ev_kind { EV_COPY, EV_ARRIVE, EV_BULK, EV_STORE, EV_TENSOR };
@@ -82,67 +83,6 @@ struct event {
 	struct cta *scta;
 	struct race_copy rc;        /* the data-race detector's view of it (race.h)           */
 };
-
-/* A bulk copy that landed, until its completion is observed: by a wait on its mbarrier that
- * returns True once the barrier has left the phase the complete-tx landed in, or (a copy to
- * global memory) by the issuing thread's cp.async.bulk.wait_group. Reading or writing the
- * destination before that is a race the timing of this run happened to hide. */
-struct landed {
-	struct cta *cta;            /* destination CTA; NULL: global memory                  */
-	uint64_t addr;              /* shared offset or global address                       */
-	uint32_t size;
-	const struct mbar *mb;      /* mbarrier completion: the barrier and its phase then    */
-	uint64_t phase;
-	bool src;                   /* a bulk group's shared source, not a destination: free
-				     * for writes after the thread's wait_group.read           */
-	struct warp *w;             /* bulk-group completion: the issuing thread and group   */
-	uint32_t lane, group;
-	const struct dinsn *insn;
-	struct race_copy rc;        /* the copy's issue (race_after_issue; no vector kept)   */
-};
-
-enum { MAX_LANDED = 4096 }; /* beyond this, the oldest records are forgotten */
-
-static void remember_landed(struct launch *L, const struct event *e, struct landed *r)
-{
-	r->rc = e->rc;
-	r->rc.vc = NULL;
-	if (L->async.nlanded == MAX_LANDED) {
-		memmove(L->async.landed, L->async.landed + 1, (MAX_LANDED - 1) * sizeof *L->async.landed);
-		L->async.nlanded--;
-	}
-	if (L->async.nlanded == L->async.landed_cap) {
-		uint32_t cap = L->async.landed_cap ? L->async.landed_cap * 2 : 16;
-		struct landed *n = realloc(L->async.landed, cap * sizeof *n);
-		if (!n)
-			return; /* the check is lost, the run is not */
-		L->async.landed = n;
-		L->async.landed_cap = cap;
-	}
-	L->async.landed[L->async.nlanded++] = *r;
-}
-
-static void forget_landed(struct launch *L, uint32_t i)
-{
-	L->async.landed[i] = L->async.landed[--L->async.nlanded];
-}
-
-void async_observed(struct launch *L, const struct mbar *mb, uint64_t phase)
-{
-	for (uint32_t i = 0; i < L->async.nlanded;)
-		if (L->async.landed[i].mb == mb && L->async.landed[i].phase < phase)
-			forget_landed(L, i);
-		else
-			i++;
-}
-
-bool async_names_mbar(const struct launch *L, const struct mbar *mb)
-{
-	for (uint32_t i = 0; i < L->async.nlanded; i++)
-		if (L->async.landed[i].mb == mb)
-			return true;
-	return false;
-}
 
 static uint64_t latency(struct launch *L)
 {
@@ -185,7 +125,7 @@ void async_reset(struct launch *L)
 		race_copy_drop(&L->async.events[i].rc);
 	}
 	L->async.nevents = 0;
-	L->async.nlanded = 0;
+	landed_reset(L);
 	L->async.next_due = UINT64_MAX;
 }
 
@@ -200,7 +140,6 @@ void async_free(struct launch *L)
 {
 	async_reset(L);
 	free(L->async.events);
-	free(L->async.landed);
 }
 
 uint64_t async_next_due(struct launch *L)
@@ -316,7 +255,7 @@ static void remember_for_barrier(struct launch *L, const struct event *e, struct
 		return;
 	struct landed r = {.cta = c, .addr = e->doff, .size = e->size, .mb = mb,
 			   .phase = mb->phase, .insn = e->insn};
-	remember_landed(L, e, &r);
+	landed_remember(L, &e->rc, &r);
 }
 
 /* st.async stores its value; red.async reduces the destination with it. Then complete-tx. */
@@ -356,7 +295,7 @@ static void tensor_land(struct launch *L, const struct event *e)
 		rec.addr = e->saddr;
 		rec.size = e->ssize;
 		rec.src = true;
-		remember_landed(L, e, &rec);
+		landed_remember(L, &e->rc, &rec);
 		return;
 	}
 	for (uint32_t r = 0, t = bulk_targets(e); t >> r && !L->stop; r++) {
@@ -412,12 +351,12 @@ static void land(struct launch *L, struct event e)
 			bulk_put(&e, e.dst);
 			struct landed rec = {.addr = e.daddr, .size = e.size, .w = e.w,
 					     .lane = e.lane, .group = e.group, .insn = e.insn};
-			remember_landed(L, &e, &rec);
+			landed_remember(L, &e.rc, &rec);
 			if (e.scta) { /* and its source stays the copy's until wait_group.read */
 				rec.cta = e.scta;
 				rec.addr = e.saddr;
 				rec.src = true;
-				remember_landed(L, &e, &rec);
+				landed_remember(L, &e.rc, &rec);
 			}
 			break;
 		}
@@ -528,11 +467,11 @@ static void land_waited(struct launch *L, struct wait_sel *s)
 		land_at(L, (uint32_t)i);
 	L->async.next_due = async_next_due(L);
 	/* a bulk wait_group observes the completion of those copies (.read: their sources) */
-	for (uint32_t k = 0; s->bulk && k < L->async.nlanded;) {
-		const struct landed *r = &L->async.landed[k];
+	for (uint32_t k = 0; s->bulk && k < L->landed.n;) {
+		const struct landed *r = &L->landed.rec[k];
 		if (!r->mb && r->w == s->w && r->lane == s->lane && (s->all || r->group < s->below) &&
 		    (r->src || !s->read))
-			forget_landed(L, k);
+			landed_forget(L, k);
 		else
 			k++;
 	}
@@ -608,8 +547,8 @@ static bool check_overlaps(struct launch *L, const struct event *self, const cha
 			return true;
 		}
 	}
-	for (uint32_t i = 0; i < L->async.nlanded; i++) {
-		const struct landed *r = &L->async.landed[i];
+	for (uint32_t i = 0; i < L->landed.n; i++) {
+		const struct landed *r = &L->landed.rec[i];
 		if (r->cta != cta || !overlaps(addr, size, r->addr, r->size) || (r->src && !write))
 			continue;
 		if (!self && !race_after_issue(L, L->cw, lane, &r->rc))
@@ -629,7 +568,7 @@ static bool check_overlaps(struct launch *L, const struct event *self, const cha
 				   ir_op_name((enum ir_op)r->insn->op), line_of(L, r->insn),
 				   r->mb ? "no wait on its mbarrier has returned True since"
 					 : "the issuing thread has not waited for its bulk group");
-		forget_landed(L, i);
+		landed_forget(L, i);
 		return true;
 	}
 	return false;

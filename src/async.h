@@ -66,15 +66,10 @@ void async_check_read(struct launch *L, struct cta *cta, uint32_t off, uint32_t 
 
 static inline bool async_watching(const struct launch *L)
 {
-	return L->async.nevents || L->async.nlanded;
+	return L->async.nevents || L->landed.n;
 }
-/* A wait on mb returned True with mb in phase `phase`: the bulk copies whose complete-tx
- * landed in an earlier phase are observed. */
-void async_observed(struct launch *L, const struct mbar *mb, uint64_t phase);
-/* Whether a landed copy's record still names mbarrier object mb. */
-bool async_names_mbar(const struct launch *L, const struct mbar *mb);
-/* Forget everything pending (end of a cluster), and free what async.c allocated (end of a
- * launch: async_free). */
+/* Forget everything pending (end of a cluster; the landed records too), and free what
+ * async.c allocated (end of a launch: async_free). */
 void async_reset(struct launch *L);
 void async_free(struct launch *L);
 

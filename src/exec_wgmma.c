@@ -414,7 +414,7 @@ static void list_warp(struct launch *L, struct warp *w, bool on)
  * and again when it completes, since it reads them at some point in between. */
 static void copies_check(struct launch *L, struct cta *c, const struct wg_op *op)
 {
-	if (!L->async.nevents && !L->async.nlanded)
+	if (!L->async.nevents && !L->landed.n)
 		return;
 	for (uint32_t i = 0; i < op->npieces && !L->stop; i++)
 		async_check_read(L, c, op->pieces[i], 16, 0, "wgmma.mma_async read");

@@ -19,11 +19,11 @@
 #include "exec_tma.h"
 #include "frame.h"
 #include "gather.h"
+#include "group.h"
 #include "mbarrier.h"
 #include "memory.h"
 #include "operand.h"
 #include "rules.h"
-#include "sched.h"
 #include "trace.h"
 #include "wgmma.h"
 
@@ -107,7 +107,7 @@ static void do_call(struct launch *L, struct warp *w, struct group *g, const str
 			return;
 	}
 	if (!callee->ir->has_body) { /* an external: the device runtime, or an error */
-		if (mask != g->mask && !(g = sched_split(w, g, mask, g->pc)))
+		if (mask != g->mask && !(g = group_split(w, g, mask, g->pc)))
 			return;
 		devrt_call(L, w, f, di, callee, mask);
 		g->pc++;
@@ -127,7 +127,7 @@ static void do_call(struct launch *L, struct warp *w, struct group *g, const str
 		return;
 	}
 	if (mask != g->mask) {
-		g = sched_split(w, g, mask, g->pc);
+		g = group_split(w, g, mask, g->pc);
 		if (!g)
 			return;
 	}
@@ -162,11 +162,11 @@ static void do_ret(struct launch *L, struct warp *w, struct group *g, uint32_t m
 {
 	struct frame *f = g->frame;
 	if (!f->caller) {
-		sched_group_exit(L, w, g, mask);
+		group_exit(L, w, g, mask);
 		return;
 	}
 	if (mask != g->mask) {
-		g = sched_split(w, g, mask, g->pc);
+		g = group_split(w, g, mask, g->pc);
 		if (!g)
 			return;
 	}
@@ -195,7 +195,7 @@ static void do_branch(struct launch *L, struct warp *w, struct group *g, uint32_
 {
 	if (taken == g->mask)
 		g->pc = target;
-	else if (!taken || sched_split(w, g, taken, target))
+	else if (!taken || group_split(w, g, taken, target))
 		g->pc++;
 	else
 		runtime_error(L, 1, "out of memory splitting a divergent branch");
@@ -226,7 +226,7 @@ static void do_brx(struct launch *L, struct warp *w, struct group *g, const stru
 			g->pc = target;
 			return;
 		}
-		sched_split(w, g, same, target);
+		group_split(w, g, same, target);
 	}
 	g->pc++;
 }
@@ -346,7 +346,7 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			do_ret(L, w, g, mask);
 			return n;
 		case OP_EXIT:
-			sched_group_exit(L, w, g, mask);
+			group_exit(L, w, g, mask);
 			return n;
 		case OP_TRAP:
 			rule_break(L, RULE_TRAP, mask, "trap executed");

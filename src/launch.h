@@ -2,9 +2,10 @@
  * launch.h - the run-time state of a launch: clusters of CTAs of warps; a warp's lanes that
  * sit at the same instruction form a group that executes together (independent thread
  * scheduling), in a call frame. Each subsystem owns its part of struct launch, with its own
- * init and free: the asynchronous-copy queue (async.h), the mbarrier table (mbarrier.h), the
- * wgmma completions (wgmma.h), the data-race detector (race.h), the device runtime
- * (devrt.h), the report gatherer (gather.h), the scheduler's state (sched.h).
+ * init and free: the asynchronous-copy queue (async.h), the copies landed but not yet
+ * observed (landed.h), the mbarrier table (mbarrier.h), the wgmma completions (wgmma.h), the
+ * data-race detector (race.h), the device runtime (devrt.h), the report gatherer
+ * (gather.h), the frame cache (frame.h), the scheduler's state (sched.h).
  */
 #ifndef PTXI_LAUNCH_H
 #define PTXI_LAUNCH_H
@@ -204,14 +205,18 @@ struct mbar_table {
 };
 
 /* The launch's part that async.c owns (`async`; async_init, async_reset, async_free):
- * events pending, bulk copies landed but not yet observed, and the --seed stream that
- * picks landing times. */
+ * events pending, and the --seed stream that picks landing times. */
+/* The launch's part that landed.c owns (`landed`; landed_free): bulk copies that landed
+ * but whose completion no one has observed yet. */
+struct landed_table {
+	struct landed *rec;
+	uint32_t n, cap;
+};
+
 struct async_queue {
 	struct event *events;
 	uint32_t nevents, events_cap;
 	uint64_t next_due;          /* earliest due step of the events (UINT64_MAX if none)   */
-	struct landed *landed;      /* bulk copies landed but not yet observed                */
-	uint32_t nlanded, landed_cap;
 	uint64_t event_seq;
 	struct rng rng;
 };
@@ -256,7 +261,8 @@ struct launch {
 	struct spin_rec *spin_rec;  /* while a spinning loop is watched (sched.c): its reads   */
 	uint64_t clusters_done, clusters;
 	struct mbar_table mbars;    /* mbarrier objects (mbarrier.c)                          */
-	struct async_queue async;   /* asynchronous copies in flight and landed (async.c)     */
+	struct async_queue async;   /* asynchronous copies in flight (async.c)                */
+	struct landed_table landed; /* copies landed, completion not observed (landed.c)      */
 	struct wg_launch wg;        /* wgmma.mma_async in flight (exec_wgmma.c)               */
 	/* current instruction context, for diagnostics (Lua's savepc) */
 	struct warp *cw;

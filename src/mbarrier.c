@@ -25,13 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "async.h"
+#include "landed.h"
 #include "launch.h"
 #include "memory.h"
 #include "operand.h"
 #include "race.h"
 #include "rules.h"
-#include "sched.h"
 #include "srcloc.h"
 #include "timeline.h"
 #include "trace.h"
@@ -189,6 +188,19 @@ struct mbar *mbar_lookup(struct cta *c, uint32_t off)
 	return c->mbar_at[off / 8];
 }
 
+/* Groups parked on mb may be able to go on: make them ready (the scheduler runs them). */
+static void wake_waiters(struct mbar *mb)
+{
+	struct cluster *cl = mb->cta->cluster;
+	for (uint32_t i = 0; i < cl->nctas; i++) {
+		struct cta *c = &cl->ctas[i];
+		for (uint32_t k = 0; k < c->nwarps; k++)
+			for (struct group *g = c->warps[k].groups; g; g = g->next)
+				if (g->state == G_MBAR && g->wait_mbar == mb)
+					g->state = G_READY;
+	}
+}
+
 /* Complete the phase if nothing is outstanding: phase += 1, pending := expected. */
 static bool maybe_complete(struct launch *L, struct mbar *mb)
 {
@@ -201,7 +213,7 @@ static bool maybe_complete(struct launch *L, struct mbar *mb)
 	mb->observed_prev = false;
 	mb->unobserved_reported = false;
 	L->epoch++;
-	sched_wake_mbar(L, mb);
+	wake_waiters(mb);
 	return true;
 }
 
@@ -361,7 +373,7 @@ static bool awaited(const struct mbar *mb)
  * constant memory. */
 static void retire_barrier(struct launch *L, struct mbar *old)
 {
-	if (awaited(old) || async_names_mbar(L, old))
+	if (awaited(old) || landed_names_mbar(L, old))
 		return;
 	struct mbar *last = L->mbars.obj[--L->mbars.n];
 	L->mbars.obj[old->index] = last;
@@ -673,8 +685,8 @@ static bool wait_lane(struct launch *L, const struct dinsn *di, struct mbar *mb,
 				      : legal && (((uint32_t)(mb->phase & 0xffff) - k.phase16) & 0xffff) == 1;
 	if (r && names_previous && mb->valid)
 		mb->observed_prev = true;
-	if (r && legal && mb->valid && L->async.nlanded)
-		async_observed(L, mb, mb->phase);
+	if (r && legal && mb->valid && L->landed.n)
+		landed_observed(L, mb, mb->phase);
 	return r;
 }
 

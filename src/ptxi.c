@@ -15,6 +15,7 @@
 #include "demangle.h"
 #include "devrt.h"
 #include "gather.h"
+#include "landed.h"
 #include "launch.h"
 #include "load.h"
 #include "mbarrier.h"
@@ -525,6 +526,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	bind_free(&L);
 	mbar_table_free(&L);
 	async_free(&L);
+	landed_free(&L);
 	wgmma_launch_free(&L);
 	devrt_free(&L);
 	gather_summary(&L);
