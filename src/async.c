@@ -36,11 +36,15 @@
 #include <string.h>
 
 #include "exec.h"
-#include "exec_tma.h"
+#include "landed.h"
+#include "launch.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "operand.h"
 #include "race.h"
+#include "rules.h"
 #include "timeline.h"
+#include "tma_job.h"
 #include "wgmma.h"
 
 enum ev_kind { EV_COPY, EV_ARRIVE, EV_BULK, EV_STORE, EV_TENSOR };
@@ -72,7 +76,7 @@ struct event {
 	bool has_mbar;              /* EV_BULK: complete-tx on each destination's barrier at */
 	uint32_t mbar_off;          /* mbar_off; EV_ARRIVE: the arrive-on at mbar_cta       */
 	struct cta *mbar_cta;
-	uint32_t mbar_gen;          /* L->mbar_ids at issue (mbar_async_*)                   */
+	uint32_t mbar_gen;          /* L->mbars.ids at issue (mbar_async_*)                   */
 	/* ranges for race checks */
 	enum mspace dspace, sspace;
 	uint64_t daddr, saddr;
@@ -80,131 +84,70 @@ struct event {
 	struct race_copy rc;        /* the data-race detector's view of it (race.h)           */
 };
 
-/* A bulk copy that landed, until its completion is observed: by a wait on its mbarrier that
- * returns True once the barrier has left the phase the complete-tx landed in, or (a copy to
- * global memory) by the issuing thread's cp.async.bulk.wait_group. Reading or writing the
- * destination before that is a race the timing of this run happened to hide. */
-struct landed {
-	struct cta *cta;            /* destination CTA; NULL: global memory                  */
-	uint64_t addr;              /* shared offset or global address                       */
-	uint32_t size;
-	const struct mbar *mb;      /* mbarrier completion: the barrier and its phase then    */
-	uint64_t phase;
-	bool src;                   /* a bulk group's shared source, not a destination: free
-				     * for writes after the thread's wait_group.read           */
-	struct warp *w;             /* bulk-group completion: the issuing thread and group   */
-	uint32_t lane, group;
-	const struct dinsn *insn;
-	struct race_copy rc;        /* the copy's issue (race_after_issue; no vector kept)   */
-};
-
-enum { MAX_LANDED = 4096 }; /* beyond this, the oldest records are forgotten */
-
-static void remember_landed(struct launch *L, const struct event *e, struct landed *r)
-{
-	r->rc = e->rc;
-	r->rc.vc = NULL;
-	if (L->nlanded == MAX_LANDED) {
-		memmove(L->landed, L->landed + 1, (MAX_LANDED - 1) * sizeof *L->landed);
-		L->nlanded--;
-	}
-	if (L->nlanded == L->landed_cap) {
-		uint32_t cap = L->landed_cap ? L->landed_cap * 2 : 16;
-		struct landed *n = realloc(L->landed, cap * sizeof *n);
-		if (!n)
-			return; /* the check is lost, the run is not */
-		L->landed = n;
-		L->landed_cap = cap;
-	}
-	L->landed[L->nlanded++] = *r;
-}
-
-static void forget_landed(struct launch *L, uint32_t i)
-{
-	L->landed[i] = L->landed[--L->nlanded];
-}
-
-void async_observed(struct launch *L, const struct mbar *mb, uint64_t phase)
-{
-	for (uint32_t i = 0; i < L->nlanded;)
-		if (L->landed[i].mb == mb && L->landed[i].phase < phase)
-			forget_landed(L, i);
-		else
-			i++;
-}
-
-bool async_names_mbar(const struct launch *L, const struct mbar *mb)
-{
-	for (uint32_t i = 0; i < L->nlanded; i++)
-		if (L->landed[i].mb == mb)
-			return true;
-	return false;
-}
-
 static uint64_t latency(struct launch *L)
 {
-	if (!L->cfg.seed)
-		return 64;
-	/* xorshift64*: deterministic for a given --seed */
-	L->rng ^= L->rng >> 12;
-	L->rng ^= L->rng << 25;
-	L->rng ^= L->rng >> 27;
-	return 1 + (L->rng * 2685821657736338717ull >> 55);
+	return L->cfg.seed ? rng_latency(&L->async.rng) : 64;
 }
 
 /* A new event of (w, lane)'s instruction di, due at step `due`. NULL when out of memory. */
 static struct event *push(struct launch *L, enum ev_kind kind, struct warp *w, uint32_t lane,
 			  const struct dinsn *di, uint64_t due)
 {
-	if (L->nevents == L->events_cap) {
-		uint32_t cap = L->events_cap ? L->events_cap * 2 : 64;
-		struct event *e = realloc(L->events, cap * sizeof *e);
+	if (L->async.nevents == L->async.events_cap) {
+		uint32_t cap = L->async.events_cap ? L->async.events_cap * 2 : 64;
+		struct event *e = realloc(L->async.events, cap * sizeof *e);
 		if (!e) {
 			runtime_error(L, 1, "out of memory for asynchronous copies");
 			return NULL;
 		}
-		L->events = e;
-		L->events_cap = cap;
+		L->async.events = e;
+		L->async.events_cap = cap;
 	}
-	struct event *e = &L->events[L->nevents++];
+	struct event *e = &L->async.events[L->async.nevents++];
 	memset(e, 0, sizeof *e);
-	e->seq = L->event_seq++;
-	e->mbar_gen = L->mbar_ids;
+	e->seq = L->async.event_seq++;
+	e->mbar_gen = L->mbars.ids;
 	e->kind = kind;
 	e->w = w;
 	e->lane = lane;
 	e->insn = di;
 	e->due = due;
 	e->issued = L->steps;
-	if (due < L->next_due)
-		L->next_due = due;
+	if (due < L->async.next_due)
+		L->async.next_due = due;
 	return e;
 }
 
 void async_reset(struct launch *L)
 {
-	for (uint32_t i = 0; i < L->nevents; i++) {
-		tma_job_free(L->events[i].tjob);
-		race_copy_drop(&L->events[i].rc);
+	for (uint32_t i = 0; i < L->async.nevents; i++) {
+		tma_job_free(L->async.events[i].tjob);
+		race_copy_drop(&L->async.events[i].rc);
 	}
-	L->nevents = 0;
-	L->nlanded = 0;
-	L->next_due = UINT64_MAX;
+	L->async.nevents = 0;
+	landed_reset(L);
+	L->async.next_due = UINT64_MAX;
+}
+
+void async_init(struct launch *L)
+{
+	memset(&L->async, 0, sizeof L->async);
+	L->async.next_due = UINT64_MAX;
+	rng_seed(&L->async.rng, L->cfg.seed, RNG_ASYNC);
 }
 
 void async_free(struct launch *L)
 {
 	async_reset(L);
-	free(L->events);
-	free(L->landed);
+	free(L->async.events);
 }
 
 uint64_t async_next_due(struct launch *L)
 {
 	uint64_t best = wgmma_next_due(L); /* seeded wgmma completions share the clock */
-	for (uint32_t i = 0; i < L->nevents; i++)
-		if (L->events[i].due < best)
-			best = L->events[i].due;
+	for (uint32_t i = 0; i < L->async.nevents; i++)
+		if (L->async.events[i].due < best)
+			best = L->async.events[i].due;
 	return best;
 }
 
@@ -312,7 +255,7 @@ static void remember_for_barrier(struct launch *L, const struct event *e, struct
 		return;
 	struct landed r = {.cta = c, .addr = e->doff, .size = e->size, .mb = mb,
 			   .phase = mb->phase, .insn = e->insn};
-	remember_landed(L, e, &r);
+	landed_remember(L, &e->rc, &r);
 }
 
 /* st.async stores its value; red.async reduces the destination with it. Then complete-tx. */
@@ -352,7 +295,7 @@ static void tensor_land(struct launch *L, const struct event *e)
 		rec.addr = e->saddr;
 		rec.size = e->ssize;
 		rec.src = true;
-		remember_landed(L, e, &rec);
+		landed_remember(L, &e->rc, &rec);
 		return;
 	}
 	for (uint32_t r = 0, t = bulk_targets(e); t >> r && !L->stop; r++) {
@@ -408,12 +351,12 @@ static void land(struct launch *L, struct event e)
 			bulk_put(&e, e.dst);
 			struct landed rec = {.addr = e.daddr, .size = e.size, .w = e.w,
 					     .lane = e.lane, .group = e.group, .insn = e.insn};
-			remember_landed(L, &e, &rec);
+			landed_remember(L, &e.rc, &rec);
 			if (e.scta) { /* and its source stays the copy's until wait_group.read */
 				rec.cta = e.scta;
 				rec.addr = e.saddr;
 				rec.src = true;
-				remember_landed(L, &e, &rec);
+				landed_remember(L, &e.rc, &rec);
 			}
 			break;
 		}
@@ -450,8 +393,8 @@ static void land(struct launch *L, struct event e)
  * array consistent anyway). */
 static void land_at(struct launch *L, uint32_t i)
 {
-	struct event e = L->events[i];
-	L->events[i] = L->events[--L->nevents];
+	struct event e = L->async.events[i];
+	L->async.events[i] = L->async.events[--L->async.nevents];
 	land(L, e);
 }
 
@@ -459,12 +402,12 @@ static int32_t earliest(struct launch *L, bool (*pick)(const struct event *, voi
 			uint64_t now)
 {
 	int32_t best = -1;
-	for (uint32_t i = 0; i < L->nevents; i++) {
-		const struct event *e = &L->events[i];
+	for (uint32_t i = 0; i < L->async.nevents; i++) {
+		const struct event *e = &L->async.events[i];
 		if (e->due > now || (pick && !pick(e, ctx)))
 			continue;
-		if (best < 0 || e->due < L->events[best].due ||
-		    (e->due == L->events[best].due && e->seq < L->events[best].seq))
+		if (best < 0 || e->due < L->async.events[best].due ||
+		    (e->due == L->async.events[best].due && e->seq < L->async.events[best].seq))
 			best = (int32_t)i;
 	}
 	return best;
@@ -479,7 +422,7 @@ uint32_t async_land_due(struct launch *L, uint64_t now)
 		n++;
 	}
 	wgmma_land_due(L, now);
-	L->next_due = async_next_due(L);
+	L->async.next_due = async_next_due(L);
 	return n;
 }
 
@@ -505,8 +448,8 @@ static bool ready_arrive(const struct event *e, void *ctx)
 	const struct wait_sel *s = ctx;
 	if (e->kind != EV_ARRIVE || e->w != s->w || e->lane != s->lane)
 		return false;
-	for (uint32_t i = 0; i < s->L->nevents; i++) {
-		const struct event *o = &s->L->events[i];
+	for (uint32_t i = 0; i < s->L->async.nevents; i++) {
+		const struct event *o = &s->L->async.events[i];
 		if (o->kind == EV_COPY && o->w == e->w && o->lane == e->lane && o->seq < e->seq)
 			return false;
 	}
@@ -522,13 +465,13 @@ static void land_waited(struct launch *L, struct wait_sel *s)
 		land_at(L, (uint32_t)i);
 	while (!s->bulk && !L->stop && (i = earliest(L, ready_arrive, s, UINT64_MAX)) >= 0)
 		land_at(L, (uint32_t)i);
-	L->next_due = async_next_due(L);
+	L->async.next_due = async_next_due(L);
 	/* a bulk wait_group observes the completion of those copies (.read: their sources) */
-	for (uint32_t k = 0; s->bulk && k < L->nlanded;) {
-		const struct landed *r = &L->landed[k];
+	for (uint32_t k = 0; s->bulk && k < L->landed.n;) {
+		const struct landed *r = &L->landed.rec[k];
 		if (!r->mb && r->w == s->w && r->lane == s->lane && (s->all || r->group < s->below) &&
 		    (r->src || !s->read))
-			forget_landed(L, k);
+			landed_forget(L, k);
 		else
 			k++;
 	}
@@ -569,8 +512,8 @@ static bool check_overlaps(struct launch *L, const struct event *self, const cha
 			   bool write, uint32_t lane)
 {
 	bool shared = space != MS_GLOBAL;
-	for (uint32_t i = 0; i < L->nevents; i++) {
-		const struct event *e = &L->events[i];
+	for (uint32_t i = 0; i < L->async.nevents; i++) {
+		const struct event *e = &L->async.events[i];
 		if (e->kind == EV_ARRIVE || e == self || (!shared && e->kind == EV_TENSOR))
 			continue; /* (a tensor box's global side: see bulk_races) */
 		bool hit_dst = false, hit_src = false;
@@ -604,8 +547,8 @@ static bool check_overlaps(struct launch *L, const struct event *self, const cha
 			return true;
 		}
 	}
-	for (uint32_t i = 0; i < L->nlanded; i++) {
-		const struct landed *r = &L->landed[i];
+	for (uint32_t i = 0; i < L->landed.n; i++) {
+		const struct landed *r = &L->landed.rec[i];
 		if (r->cta != cta || !overlaps(addr, size, r->addr, r->size) || (r->src && !write))
 			continue;
 		if (!self && !race_after_issue(L, L->cw, lane, &r->rc))
@@ -625,7 +568,7 @@ static bool check_overlaps(struct launch *L, const struct event *self, const cha
 				   ir_op_name((enum ir_op)r->insn->op), line_of(L, r->insn),
 				   r->mb ? "no wait on its mbarrier has returned True since"
 					 : "the issuing thread has not waited for its bulk group");
-		forget_landed(L, i);
+		landed_forget(L, i);
 		return true;
 	}
 	return false;
@@ -665,7 +608,7 @@ static bool bulk_races(struct launch *L, const struct event *e, uint32_t lane)
 		if (t >> r & 1) {
 			raced |= check_overlaps(L, e, wr, &e->dcta->cluster->ctas[r], MS_SHARED_CTA,
 						e->doff, e->size, true, lane);
-			if (!L->stop && L->wg_reading) /* and no operand of a wgmma in flight */
+			if (!L->stop && L->wg.reading) /* and no operand of a wgmma in flight */
 				wgmma_check_copy(L, &e->dcta->cluster->ctas[r], (uint32_t)e->doff,
 						 e->size, lane, wr);
 		}
@@ -877,7 +820,7 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 	e->rc.raced = bulk_races(L, e, lane);
 	return;
 drop:
-	L->nevents--;
+	L->async.nevents--;
 }
 
 void async_issue_tensor(struct launch *L, struct warp *w, uint32_t lane, const struct dinsn *di,
@@ -983,8 +926,8 @@ static void issue_arrive(struct launch *L, struct warp *w, struct frame *f,
 	if (!mb)
 		return;
 	uint64_t after = L->steps;
-	for (uint32_t i = 0; i < L->nevents; i++) {
-		const struct event *o = &L->events[i];
+	for (uint32_t i = 0; i < L->async.nevents; i++) {
+		const struct event *o = &L->async.events[i];
 		if (o->w == w && o->lane == lane && o->kind == EV_COPY && o->due > after)
 			after = o->due;
 	}

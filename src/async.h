@@ -12,7 +12,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "interp.h"
+#include "launch.h"
+
+struct launch;
+struct warp;
+struct group;
+struct cta;
+struct mbar;
+struct event;
+struct landed;
+
+/* Set up L->async before the launch (nothing allocated yet). */
+void async_init(struct launch *L);
 
 /* Execute a FAM_ASYNC instruction for `mask`. Returns false if the group must wait (it
  * never needs to: wait_group lands what it waits for at once), true otherwise. */
@@ -55,15 +66,10 @@ void async_check_read(struct launch *L, struct cta *cta, uint32_t off, uint32_t 
 
 static inline bool async_watching(const struct launch *L)
 {
-	return L->nevents || L->nlanded;
+	return L->async.nevents || L->landed.n;
 }
-/* A wait on mb returned True with mb in phase `phase`: the bulk copies whose complete-tx
- * landed in an earlier phase are observed. */
-void async_observed(struct launch *L, const struct mbar *mb, uint64_t phase);
-/* Whether a landed copy's record still names mbarrier object mb. */
-bool async_names_mbar(const struct launch *L, const struct mbar *mb);
-/* Forget everything pending (end of a cluster), and free what async.c allocated (end of a
- * launch: async_free). */
+/* Forget everything pending (end of a cluster; the landed records too), and free what
+ * async.c allocated (end of a launch: async_free). */
 void async_reset(struct launch *L);
 void async_free(struct launch *L);
 

@@ -201,6 +201,12 @@ static int put_arg(struct binder *b, unsigned i, const struct ir_sym *p, uint8_t
 	return PTXI_OK;
 }
 
+void bind_free(struct launch *L)
+{
+	free(L->kparams);
+	L->kparams = NULL;
+}
+
 int bind_args(struct diag *d, struct launch *L, const struct ptxi_arg *args, unsigned nargs,
 	      struct bind_bufs *bufs)
 {

@@ -8,7 +8,7 @@
 
 #include "ptxi/ptxi.h"
 
-#include "interp.h"
+#include "launch.h"
 
 /* Where each argument's buffer landed (0: not a buffer), for tensor maps and --dump. */
 struct bind_bufs {
@@ -37,5 +37,7 @@ const struct ir_sym *bind_find_var(const struct ir_module *m, const char *name);
 
 /* A failed allocation of `bytes` for `what`: past --max-memory, or out of host memory. */
 int bind_memory_error(struct diag *d, const struct memory *mem, uint64_t bytes, const char *what);
+/* Free what bind_args allocated in L (the parameter block). */
+void bind_free(struct launch *L);
 
 #endif

@@ -14,7 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli_args.h"
+#include "cli_dump.h"
 #include "explore.h"
 
 #define MAX_ARGS 256

@@ -3,7 +3,7 @@
  * and value specs for --arg, --set and the fields of by-value structs (scalars, buffers,
  * files, tensor maps, structs).
  */
-#include "cli.h"
+#include "cli_args.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * a struct argument points to, or a module variable) in the element format asked for, one
  * element per line; --out writes its raw bytes to a file.
  */
-#include "cli.h"
+#include "cli_dump.h"
 
 #include <errno.h>
 #include <inttypes.h>

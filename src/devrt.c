@@ -21,7 +21,10 @@
 #include <string.h>
 
 #include "demangle.h"
+#include "frame.h"
+#include "launch.h"
 #include "memory.h"
+#include "rules.h"
 
 #define MAX_STRING (1u << 16) /* longest %s or format string read from device memory */
 #define HEAP_ALIGN 16         /* CUDA's malloc returns 16-byte aligned blocks          */

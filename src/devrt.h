@@ -7,7 +7,7 @@
 #ifndef PTXI_DEVRT_H
 #define PTXI_DEVRT_H
 
-#include "interp.h"
+#include "launch.h"
 
 #define DEVRT_HEAP_DEFAULT (8ull << 20) /* cudaLimitMallocHeapSize's default */
 

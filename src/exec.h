@@ -5,7 +5,7 @@
 #ifndef PTXI_EXEC_H
 #define PTXI_EXEC_H
 
-#include "interp.h"
+#include "launch.h"
 
 /* mov, cvta, isspacep, mapa, getctarank, createpolicy */
 void exec_move(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
@@ -40,11 +40,5 @@ const char *mma_decode(struct arena *a, const struct ir_insn *in, struct dinsn *
 void bar_check(struct launch *L, struct cta *c, uint32_t id);
 void cluster_bar_check(struct launch *L, struct cluster *cl);
 
-/* Drop a group's reference to a frame (and, when it dies, the frame's to its caller). */
-void frame_release(struct launch *L, struct warp *w, struct frame *f);
-/* Free the cached frames at the end of a launch. */
-void frame_cache_free(struct launch *L);
-/* The kernel's frame for a new warp. */
-struct frame *sched_base_frame(struct launch *L, struct warp *w);
 
 #endif

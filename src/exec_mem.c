@@ -8,9 +8,12 @@
 #include <string.h>
 
 #include "exec.h"
+#include "launch.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "operand.h"
 #include "race.h"
+#include "rules.h"
 
 static uint64_t size_mask(int size)
 {

@@ -25,8 +25,11 @@
 #include <string.h>
 
 #include "exec.h"
+#include "launch.h"
 #include "memory.h"
+#include "operand.h"
 #include "race.h"
+#include "rules.h"
 #include "tc_arith.h"
 
 /* Accumulator types beside tc_arith's element types (TC_F16 is the f16 accumulator). */

@@ -14,7 +14,10 @@
 #include <string.h>
 
 #include "exec.h"
+#include "launch.h"
 #include "memory.h"
+#include "operand.h"
+#include "rules.h"
 
 static uint64_t priority_code(enum ir_mod m)
 {

@@ -15,9 +15,13 @@
 #include <string.h>
 
 #include "exec.h"
+#include "group.h"
+#include "launch.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "operand.h"
 #include "race.h"
+#include "rules.h"
 
 bool warp_need_lanes(struct launch *L, struct warp *w, struct group *g, uint32_t member,
 		     uint32_t mask)
@@ -349,7 +353,7 @@ static bool exec_bar(struct launch *L, struct warp *w, struct group *g, const st
 	}
 	if (mask != g->mask) {
 		/* only the lanes whose guard holds arrive; the others step past later */
-		g = sched_split(w, g, mask, g->pc);
+		g = group_split(w, g, mask, g->pc);
 		if (!g)
 			return false;
 	}

@@ -25,8 +25,12 @@
 
 #include "async.h"
 #include "exec.h"
+#include "frame.h"
+#include "launch.h"
 #include "memory.h"
+#include "operand.h"
 #include "race.h"
+#include "rules.h"
 #include "tc_arith.h"
 #include "wgmma_layout.h"
 
@@ -363,7 +367,7 @@ static void track(struct launch *L, struct warp *w, struct wg_op *op, int delta)
 		uint32_t g = op->pieces[i] / 16;
 		cs->reading[g] = (uint16_t)(cs->reading[g] + delta);
 	}
-	L->wg_reading = (uint32_t)((int64_t)L->wg_reading + delta);
+	L->wg.reading = (uint32_t)((int64_t)L->wg.reading + delta);
 	if (delta > 0) {
 		if (!s->busy_frame)
 			s->busy_frame = op->f;
@@ -385,24 +389,24 @@ static void track(struct launch *L, struct warp *w, struct wg_op *op, int delta)
 static void list_warp(struct launch *L, struct warp *w, bool on)
 {
 	if (!on) {
-		for (uint32_t i = 0; i < L->nwg_warps; i++)
-			if (L->wg_warps[i] == w) {
-				L->wg_warps[i] = L->wg_warps[--L->nwg_warps];
+		for (uint32_t i = 0; i < L->wg.nwarps; i++)
+			if (L->wg.warps[i] == w) {
+				L->wg.warps[i] = L->wg.warps[--L->wg.nwarps];
 				break;
 			}
 		return;
 	}
-	if (L->nwg_warps == L->wg_warps_cap) {
-		uint32_t cap = L->wg_warps_cap ? L->wg_warps_cap * 2 : 16;
-		struct warp **n = realloc(L->wg_warps, sizeof *n * cap);
+	if (L->wg.nwarps == L->wg.warps_cap) {
+		uint32_t cap = L->wg.warps_cap ? L->wg.warps_cap * 2 : 16;
+		struct warp **n = realloc(L->wg.warps, sizeof *n * cap);
 		if (!n) {
 			runtime_error(L, 1, "out of memory for wgmma state");
 			return;
 		}
-		L->wg_warps = n;
-		L->wg_warps_cap = cap;
+		L->wg.warps = n;
+		L->wg.warps_cap = cap;
 	}
-	L->wg_warps[L->nwg_warps++] = w;
+	L->wg.warps[L->wg.nwarps++] = w;
 }
 
 /* The operands may not be bytes an asynchronous copy has yet to land, or landed without
@@ -410,7 +414,7 @@ static void list_warp(struct launch *L, struct warp *w, bool on)
  * and again when it completes, since it reads them at some point in between. */
 static void copies_check(struct launch *L, struct cta *c, const struct wg_op *op)
 {
-	if (!L->nevents && !L->nlanded)
+	if (!L->async.nevents && !L->landed.n)
 		return;
 	for (uint32_t i = 0; i < op->npieces && !L->stop; i++)
 		async_check_read(L, c, op->pieces[i], 16, 0, "wgmma.mma_async read");
@@ -655,28 +659,20 @@ static void issue(struct launch *L, struct warp *w, struct group *g, const struc
 	track(L, w, &s->ops[s->nops - 1], +1);
 }
 
-static uint64_t seeded_latency(struct launch *L)
-{
-	L->rng ^= L->rng >> 12;
-	L->rng ^= L->rng << 25;
-	L->rng ^= L->rng >> 27;
-	return 1 + (L->rng * 2685821657736338717ull >> 55);
-}
-
 static void commit(struct launch *L, struct warp *w)
 {
 	struct wg_warp *s = w->wg;
-	uint64_t due = L->cfg.seed ? L->steps + seeded_latency(L) : UINT64_MAX;
+	uint64_t due = L->cfg.seed ? L->steps + rng_latency(&L->wg.rng) : UINT64_MAX;
 	for (uint32_t i = 0; i < s->nops; i++)
 		if (s->ops[i].group == UNCOMMITTED) {
 			s->ops[i].group = s->committed;
 			s->ops[i].due = due;
 		}
 	s->committed++;
-	if (due < L->wg_due)
-		L->wg_due = due;
-	if (due < L->next_due)
-		L->next_due = due;
+	if (due < L->wg.due)
+		L->wg.due = due;
+	if (due < L->async.next_due)
+		L->async.next_due = due;
 }
 
 bool wgmma_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
@@ -802,29 +798,43 @@ void wgmma_check_copy(struct launch *L, struct cta *c, uint32_t off, uint32_t si
 	}
 }
 
+void wgmma_launch_init(struct launch *L)
+{
+	memset(&L->wg, 0, sizeof L->wg);
+	L->wg.due = UINT64_MAX;
+	rng_seed(&L->wg.rng, L->cfg.seed, RNG_WGMMA);
+}
+
+void wgmma_launch_free(struct launch *L)
+{
+	free(L->wg.warps);
+	L->wg.warps = NULL;
+	L->wg.nwarps = L->wg.warps_cap = 0;
+}
+
 uint64_t wgmma_next_due(const struct launch *L)
 {
-	return L->wg_due;
+	return L->wg.due;
 }
 
 void wgmma_land_due(struct launch *L, uint64_t now)
 {
-	if (now < L->wg_due)
+	if (now < L->wg.due)
 		return;
 	uint64_t next = UINT64_MAX;
-	for (uint32_t i = 0; i < L->nwg_warps && !L->stop;) {
-		struct warp *w = L->wg_warps[i];
+	for (uint32_t i = 0; i < L->wg.nwarps && !L->stop;) {
+		struct warp *w = L->wg.warps[i];
 		struct wg_warp *s = w->wg;
 		while (s->nops && s->ops[0].group != UNCOMMITTED && s->ops[0].due <= now && !L->stop)
 			retire_first(L, w, true);
-		if (i < L->nwg_warps && L->wg_warps[i] != w)
+		if (i < L->wg.nwarps && L->wg.warps[i] != w)
 			continue; /* it left the list: another took its place */
 		for (uint32_t k = 0; k < s->nops; k++)
 			if (s->ops[k].group != UNCOMMITTED && s->ops[k].due < next)
 				next = s->ops[k].due;
 		i++;
 	}
-	L->wg_due = next;
+	L->wg.due = next;
 }
 
 void wgmma_warp_exit(struct launch *L, struct warp *w)

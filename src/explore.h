@@ -6,7 +6,7 @@
 #ifndef PTXI_EXPLORE_H
 #define PTXI_EXPLORE_H
 
-#include "cli.h"
+#include "cli_dump.h"
 
 /* Runs the schedules, prints the dumps of the default one (or of the schedule that broke
  * a rule) to stdout and the verdict to stderr. Returns the exit status: that of the first

@@ -27,7 +27,7 @@ struct hit {
 
 /* One bug: a rule broken at an instruction, and every thread that broke it there. */
 struct bug {
-	enum rule_id rule;
+	const char *rule;       /* its name (rules.def: static)                              */
 	const struct dinsn *di;
 	struct strbuf msg, notes;   /* the first break's message, and its notes below the threads */
 	struct hit *hits;
@@ -234,7 +234,7 @@ static bool add_hit(struct bug *r, const struct warp *w, uint32_t lanes)
 	return true;
 }
 
-void gather_rule(struct launch *L, enum rule_id rule, uint32_t lanes, const char *notes,
+void gather_rule(struct launch *L, const char *rule, uint32_t lanes, const char *notes,
 		 const char *msg)
 {
 	struct report *rp = rep(L);
@@ -242,14 +242,14 @@ void gather_rule(struct launch *L, enum rule_id rule, uint32_t lanes, const char
 	if (!rp || !w) { /* no thread to name: report it alone */
 		gather_flush(L);
 		if (rp)
-			gather_count(L, rule_info(rule)->name);
+			gather_count(L, rule);
 		srcloc_emit(L->diag, DIAG_ERROR, L->file, L->P->m, L->ci ? L->ci->ir : NULL,
 			    srcloc_func_of(L->P, L->ci), notes, msg);
 		return;
 	}
 	for (uint32_t i = 0; i < rp->nopen; i++) {
 		struct bug *b = &rp->open[i];
-		if (b->rule != rule || b->di != L->ci)
+		if (strcmp(b->rule, rule) != 0 || b->di != L->ci)
 			continue;
 		if (!overlaps(b, w, lanes)) {
 			add_hit(b, w, lanes);
@@ -260,7 +260,7 @@ void gather_rule(struct launch *L, enum rule_id rule, uint32_t lanes, const char
 	}
 	if (rp->nopen == MAX_OPEN)
 		emit_open(L, 0);
-	gather_count(L, rule_info(rule)->name);
+	gather_count(L, rule);
 	struct bug *b = &rp->open[rp->nopen++];
 	*b = (struct bug){.rule = rule, .di = L->ci};
 	sb_printf(&b->msg, "%s", msg);

@@ -5,12 +5,13 @@
 #ifndef PTXI_GATHER_H
 #define PTXI_GATHER_H
 
-#include "interp.h"
+#include "launch.h"
 
-/* A break of `rule` by `lanes` of the current warp at the current instruction, with its
- * message and the notes that follow the threads line. Joins the open report when that one
- * is of the same rule and instruction and these threads are not in it yet. */
-void gather_rule(struct launch *L, enum rule_id rule, uint32_t lanes, const char *notes,
+/* A break of the rule named `rule` by `lanes` of the current warp at the current
+ * instruction, with its message and the notes that follow the threads line. Joins the open
+ * report when that one is of the same rule and instruction and these threads are not in it
+ * yet. */
+void gather_rule(struct launch *L, const char *rule, uint32_t lanes, const char *notes,
 		 const char *msg);
 /* Emit the open report (before anything else is reported or traced). */
 void gather_flush(struct launch *L);

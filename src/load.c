@@ -4,13 +4,15 @@
  * in their spaces (shared per CTA, local per frame, params per frame or kernel, const,
  * global). Anything the interpreter cannot execute is reported here, before any run.
  */
+#include "load.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exec.h"
-#include "interp.h"
+#include "frame.h"
 #include "memory.h"
 #include "wgmma.h"
 

@@ -25,11 +25,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "async.h"
+#include "landed.h"
+#include "launch.h"
 #include "memory.h"
+#include "operand.h"
 #include "race.h"
+#include "rules.h"
 #include "srcloc.h"
 #include "timeline.h"
+#include "trace.h"
 
 #define TOKEN_MAGIC 0xB7ull
 
@@ -77,34 +81,11 @@ void mbar_describe(const struct mbar *mb, struct strbuf *b)
 		sb_printf(b, " (invalidated)");
 }
 
-const struct ir_sym *mbar_symbol(struct launch *L, uint32_t off, uint32_t *within)
-{
-	struct ir_module *m = L->P->m;
-	const struct ir_sym *best = NULL;
-	/* Shared variables of the module and of every function body. */
-	for (uint32_t i = 0; i < m->nvars; i++) {
-		const struct ir_sym *s = m->vars[i];
-		if ((s->space == MOD_SHARED || s->space == MOD_SHARED_CTA) && s->addr <= off &&
-		    (!best || s->addr > best->addr))
-			best = s;
-	}
-	for (struct ir_func *f = m->funcs; f; f = f->next)
-		for (struct ir_scope *sc = f->scope; sc; sc = NULL)
-			for (struct ir_sym *s = sc->syms; s; s = s->next_in_scope)
-				if (s->kind == SYM_VAR &&
-				    (s->space == MOD_SHARED || s->space == MOD_SHARED_CTA) &&
-				    s->addr <= off && (!best || s->addr > best->addr))
-					best = s;
-	if (best)
-		*within = off - (uint32_t)best->addr;
-	return best;
-}
-
 /* "mbarrier 'bar' (CTA (0,0,0), shared 0x0): phase 0, pending ..." */
 static void describe_where(struct launch *L, const struct mbar *mb, struct strbuf *b)
 {
 	uint32_t within = 0;
-	const struct ir_sym *s = mbar_symbol(L, mb->off, &within);
+	const struct ir_sym *s = srcloc_shared_var(L->P, mb->off, &within);
 	sb_printf(b, "mbarrier ");
 	if (s) {
 		srcloc_var(s, within, 8, b);
@@ -138,7 +119,7 @@ static void name_barrier(struct launch *L, const struct mbar *mb, const struct w
 			 struct strbuf *b)
 {
 	uint32_t within = 0;
-	const struct ir_sym *s = mbar_symbol(L, mb->off, &within);
+	const struct ir_sym *s = srcloc_shared_var(L->P, mb->off, &within);
 	if (s) {
 		srcloc_var(s, within, 8, b);
 		sb_printf(b, " ");
@@ -207,6 +188,19 @@ struct mbar *mbar_lookup(struct cta *c, uint32_t off)
 	return c->mbar_at[off / 8];
 }
 
+/* Groups parked on mb may be able to go on: make them ready (the scheduler runs them). */
+static void wake_waiters(struct mbar *mb)
+{
+	struct cluster *cl = mb->cta->cluster;
+	for (uint32_t i = 0; i < cl->nctas; i++) {
+		struct cta *c = &cl->ctas[i];
+		for (uint32_t k = 0; k < c->nwarps; k++)
+			for (struct group *g = c->warps[k].groups; g; g = g->next)
+				if (g->state == G_MBAR && g->wait_mbar == mb)
+					g->state = G_READY;
+	}
+}
+
 /* Complete the phase if nothing is outstanding: phase += 1, pending := expected. */
 static bool maybe_complete(struct launch *L, struct mbar *mb)
 {
@@ -219,7 +213,7 @@ static bool maybe_complete(struct launch *L, struct mbar *mb)
 	mb->observed_prev = false;
 	mb->unobserved_reported = false;
 	L->epoch++;
-	sched_wake_mbar(L, mb);
+	wake_waiters(mb);
 	return true;
 }
 
@@ -335,21 +329,29 @@ static struct mbar *live_barrier(struct launch *L, struct cta *c, uint32_t off, 
 	return NULL;
 }
 
+void mbar_table_free(struct launch *L)
+{
+	for (uint32_t i = 0; i < L->mbars.n; i++)
+		free(L->mbars.obj[i]);
+	free(L->mbars.obj);
+	memset(&L->mbars, 0, sizeof L->mbars);
+}
+
 static bool register_barrier(struct launch *L, struct mbar *mb)
 {
-	if (L->nmbars == L->mbars_cap) {
-		uint32_t cap = L->mbars_cap ? L->mbars_cap * 2 : 64;
-		struct mbar **t = realloc(L->mbars, cap * sizeof *t);
+	if (L->mbars.n == L->mbars.cap) {
+		uint32_t cap = L->mbars.cap ? L->mbars.cap * 2 : 64;
+		struct mbar **t = realloc(L->mbars.obj, cap * sizeof *t);
 		if (!t) {
 			runtime_error(L, 1, "out of memory for mbarrier objects");
 			return false;
 		}
-		L->mbars = t;
-		L->mbars_cap = cap;
+		L->mbars.obj = t;
+		L->mbars.cap = cap;
 	}
-	mb->index = L->nmbars;
-	L->mbars[L->nmbars++] = mb;
-	mb->id = ++L->mbar_ids;
+	mb->index = L->mbars.n;
+	L->mbars.obj[L->mbars.n++] = mb;
+	mb->id = ++L->mbars.ids;
 	return true;
 }
 
@@ -371,10 +373,10 @@ static bool awaited(const struct mbar *mb)
  * constant memory. */
 static void retire_barrier(struct launch *L, struct mbar *old)
 {
-	if (awaited(old) || async_names_mbar(L, old))
+	if (awaited(old) || landed_names_mbar(L, old))
 		return;
-	struct mbar *last = L->mbars[--L->nmbars];
-	L->mbars[old->index] = last;
+	struct mbar *last = L->mbars.obj[--L->mbars.n];
+	L->mbars.obj[old->index] = last;
 	last->index = old->index;
 	free(old);
 	mem_release(L->mem, sizeof *old);
@@ -656,7 +658,7 @@ static void check_wait_operand(struct launch *L, const struct dinsn *di, struct 
 			mbar_rule(L, RULE_MBAR_FOREIGN_STATE, 1u << lane, mb,
 				  "state 0x%016llx is not a state of this mbarrier: %s",
 				  (unsigned long long)arg,
-				  !k.ok || k.id == 0 || (k.id > L->mbar_ids && L->mbar_ids < TOKEN_IDS)
+				  !k.ok || k.id == 0 || (k.id > L->mbars.ids && L->mbars.ids < TOKEN_IDS)
 					  ? "it was not produced by an mbarrier arrive"
 					  : "it was produced by an arrive on another mbarrier object");
 		return;
@@ -683,8 +685,8 @@ static bool wait_lane(struct launch *L, const struct dinsn *di, struct mbar *mb,
 				      : legal && (((uint32_t)(mb->phase & 0xffff) - k.phase16) & 0xffff) == 1;
 	if (r && names_previous && mb->valid)
 		mb->observed_prev = true;
-	if (r && legal && mb->valid && L->nlanded)
-		async_observed(L, mb, mb->phase);
+	if (r && legal && mb->valid && L->landed.n)
+		landed_observed(L, mb, mb->phase);
 	return r;
 }
 

@@ -8,32 +8,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "interp.h"
+#include "prog.h"
 
 #define MBAR_MAXCNT 1048575
 
-struct mbar {
-	struct cta *cta;
-	uint32_t off;           /* shared offset in its CTA                                  */
-	uint32_t id;            /* index + 1 in the launch's table (state tokens carry it)    */
-	uint32_t first_id;      /* id of the first object initialised at this place (the ones
-				 * between were invalidated and replaced, then freed)         */
-	uint32_t index;         /* in L->mbars                                               */
-	bool valid;
-	uint64_t phase;         /* completed phases                                          */
-	int64_t expected, pending, tx;
-	int64_t tx_expected;    /* bytes expected in this phase (for deadlock reports)       */
-	bool observed_prev;     /* a wait returned True for phase-1 (ISA 9.7.13.15.4)         */
-	bool unobserved_reported;
-	bool vis_reported;       /* rule 39 reported once per object                        */
-	uint32_t cp_hold;       /* arrive-ons of cp.async.mbarrier.arrive (no .noinc) still to
-				 * land: they hold the phase open without counting as pending
-				 * arrivals (the H100 makes each one a transaction of 1)        */
-	bool fenced;            /* fence.mbarrier_init ran in its CTA after the init          */
-	uint32_t fence_cbar_phase; /* cluster-barrier phase at that fence                     */
-	uint32_t inval_line;    /* source line of the mbarrier.inval that ended it (messages) */
-	uint64_t reported;      /* wait rules already reported on it (bit = rule id)          */
-};
+struct launch;
+struct warp;
+struct group;
+struct frame;
+struct cta;
+struct strbuf;
+
+/* Free every object and the table (end of a launch). */
+void mbar_table_free(struct launch *L);
 
 /* Execute one mbarrier-family instruction for the lanes in `mask`. Returns false when the
  * group must park (try_wait with an open phase, or a spinning test_wait); the instruction
@@ -76,7 +63,5 @@ void mbar_fence_init(struct launch *L, struct cta *c);
 
 /* One line describing the barrier's state: "phase 0, pending 3 of 4 arrivals, tx-count 0". */
 void mbar_describe(const struct mbar *mb, struct strbuf *b);
-/* The name of the shared variable holding offset `off` (or NULL), and the offset in it. */
-const struct ir_sym *mbar_symbol(struct launch *L, uint32_t off, uint32_t *within);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "async.h"
 #include "mbarrier.h"
+#include "rules.h"
 #include "wgmma.h"
 
 struct memory *mem_create(void)
@@ -315,7 +316,7 @@ bool mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t si
 			   write ? "store" : "load", size, off, mb->off);
 	if (async_watching(L))
 		raced = async_check_access(L, c, MS_SHARED_CTA, off, size, write, lane);
-	if (L->wg_reading)
+	if (L->wg.reading)
 		wgmma_check_access(L, c, off, size, write, lane);
 	return raced;
 }
@@ -456,4 +457,15 @@ bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace spa
 	default:
 		return out_of_bounds(L, lane, space, addr, size, "any state space");
 	}
+}
+
+/* The launch's own memory (interpreter state) against --max-memory. */
+bool launch_charge(struct launch *L, uint64_t bytes, const char *what)
+{
+	if (mem_charge(L->mem, bytes))
+		return true;
+	runtime_error(L, PTXI_INVALID, "%s needs %llu more bytes, past --max-memory %llu (the "
+		      "launch holds %llu)", what, (unsigned long long)bytes,
+		      (unsigned long long)L->mem->limit, (unsigned long long)L->mem->used);
+	return false;
 }

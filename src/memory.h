@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "interp.h"
+#include "launch.h"
 
 #define WIN_SHARED 0x00007e0000000000ull
 #define WIN_LOCAL 0x00007d0000000000ull
@@ -108,5 +108,9 @@ void mem_tmap_mark(struct memory *m, uint64_t addr, uint64_t size);
 void mem_tmap_fence(struct memory *m, uint64_t addr, uint64_t size);
 void mem_tmap_fence_all(struct memory *m);
 bool mem_tmap_dirty(struct memory *m, uint64_t addr, uint64_t size);
+
+/* Charge `bytes` of the launch's own memory; past --max-memory, reports (status 2, naming
+ * `what`) and returns false. */
+bool launch_charge(struct launch *L, uint64_t bytes, const char *what);
 
 #endif

@@ -15,12 +15,17 @@
 #include "demangle.h"
 #include "devrt.h"
 #include "gather.h"
-#include "interp.h"
+#include "landed.h"
+#include "launch.h"
+#include "load.h"
+#include "mbarrier.h"
 #include "memory.h"
 #include "modinfo.h"
 #include "report.h"
+#include "sched.h"
 #include "timeline.h"
 #include "tmap.h"
+#include "wgmma.h"
 
 #define DEFAULT_MAX_STEPS 300000000ull /* warp-instructions: ~10 s of a spinning loop */
 
@@ -420,8 +425,6 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	struct launch L;
 	memset(&L, 0, sizeof L);
 	L.P = m->prog;
-	L.next_due = UINT64_MAX;
-	L.wg_due = UINT64_MAX;
 	L.diag = &m->diag;
 	L.file = &m->file;
 	bool ambiguous;
@@ -463,6 +466,8 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	L.progress = cfg->progress;
 	L.progress_ctx = cfg->progress_ctx;
 	L.interrupt = cfg->interrupt;
+	async_init(&L);
+	wgmma_launch_init(&L);
 	int st = check_shape(m, L.kernel, &L.cfg, cfg);
 	if (st)
 		return st;
@@ -518,12 +523,11 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	run->warp_insns = L.steps;
 	run->thread_insns = L.thread_steps;
 	run->peak_memory = L.mem->peak;
-	free(L.kparams);
-	for (uint32_t i = 0; i < L.nmbars; i++)
-		free(L.mbars[i]);
-	free(L.mbars);
+	bind_free(&L);
+	mbar_table_free(&L);
 	async_free(&L);
-	free(L.wg_warps);
+	landed_free(&L);
+	wgmma_launch_free(&L);
 	devrt_free(&L);
 	gather_summary(&L);
 	gather_free(&L);

@@ -34,9 +34,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mbarrier.h"
-#include "memory.h"
 #include "gather.h"
+#include "launch.h"
+#include "memory.h"
+#include "rules.h"
 #include "srcloc.h"
 
 #define GRAN 4u             /* bytes per shadow cell                                     */
@@ -631,7 +632,7 @@ static void describe_place(struct launch *L, struct warp *w, const struct access
 		return;
 	}
 	uint32_t within = 0;
-	const struct ir_sym *s = mbar_symbol(L, a->off, &within);
+	const struct ir_sym *s = srcloc_shared_var(L->P, a->off, &within);
 	if (a->cta == w->cta)
 		sb_printf(b, "shared 0x%x", a->off);
 	else
@@ -1253,7 +1254,7 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 	if (!R)
 		return true;
 	R->cl = cl;
-	R->mb_base = L->mbar_ids;
+	R->mb_base = L->mbars.ids;
 	R->th = calloc((size_t)cl->nctas * R->nt, sizeof *R->th);
 	R->cta = calloc(cl->nctas, sizeof *R->cta);
 	if (!R->th || !R->cta)

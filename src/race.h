@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "interp.h"
+#include "launch.h"
 
 struct access;
 struct mbar;

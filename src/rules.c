@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "interp.h"
+#include "launch.h"
 #include "gather.h"
 #include "srcloc.h"
 #include "timeline.h"
@@ -96,7 +96,7 @@ void rule_break_notes(struct launch *L, enum rule_id r, uint32_t lanes, const ch
 		sb_printf(&n, "\n--keep-going: carrying on as the hardware does: %s", ri->after);
 	else
 		sb_printf(&n, "\nthe hardware carries on; --keep-going would too: %s", ri->after);
-	gather_rule(L, r, lanes ? lanes : L->cmask, n.s, text.s);
+	gather_rule(L, ri->name, lanes ? lanes : L->cmask, n.s, text.s);
 	if (L->timeline)
 		tl_mark(L, L->cw, lanes ? lanes : L->cmask, TL_RULE, NULL, NULL, 0, 0, text.s);
 	sb_free(&text);

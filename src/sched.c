@@ -5,19 +5,24 @@
  * land, then parked try_waits time out (answer False), and when even that changes nothing
  * the launch is a deadlock, reported with who waits on what.
  */
+#include "sched.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "async.h"
 #include "exec.h"
+#include "frame.h"
+#include "gather.h"
+#include "interp.h"
 #include "mbarrier.h"
 #include "memory.h"
-#include "wgmma.h"
 #include "race.h"
-#include "gather.h"
+#include "rules.h"
 #include "srcloc.h"
 #include "timeline.h"
+#include "wgmma.h"
 
 #define QUANTUM 512          /* instructions a warp runs before the next one's turn      */
 /* A deadlock: time-out rounds in a row with no progress, until either limit. Bounded
@@ -28,71 +33,6 @@
 #define TIMEOUT_NS 1000      /* simulated time a timed-out try_wait spent suspended      */
 #define FAIR_PICKS 64        /* picks of one group in a row before a ready sibling runs  */
 #define POLL_LIMIT 2048      /* steps a parked try_wait/test_wait sleeps while others run */
-
-/* ---- groups -------------------------------------------------------------------------- */
-
-struct group *sched_split(struct warp *w, struct group *g, uint32_t mask, uint32_t pc)
-{
-	struct group *n = calloc(1, sizeof *n);
-	if (!n)
-		return NULL;
-	n->mask = mask;
-	n->pc = pc;
-	n->frame = g->frame;
-	n->frame->refs++;
-	n->state = G_READY;
-	g->mask &= ~mask;
-	n->next = g->next;
-	g->next = n;
-	(void)w;
-	return n;
-}
-
-static void wake_warpsync(struct warp *w)
-{
-	for (struct group *g = w->groups; g; g = g->next)
-		if (g->state == G_WARPSYNC && !(g->wait_id & w->live & ~g->mask))
-			g->state = G_READY;
-}
-
-void sched_group_exit(struct launch *L, struct warp *w, struct group *g, uint32_t mask)
-{
-	uint32_t n = (uint32_t)__builtin_popcount(mask);
-	struct cta *c = w->cta;
-	w->live &= ~mask;
-	w->cbar_waitable &= ~mask;
-	if (!w->live && c->wg)
-		wgmma_warp_exit(L, w);
-	c->live_threads -= n;
-	c->cluster->live_threads -= n;
-	if (mask == g->mask)
-		g->state = G_DONE;
-	else {
-		g->mask &= ~mask;
-		g->pc++;
-	}
-	if (c->live_threads == 0)
-		c->exited = true;
-	L->epoch++;
-	for (uint32_t id = 0; id < 16; id++)
-		if (c->bar[id].arrived)
-			bar_check(L, c, id);
-	cluster_bar_check(L, c->cluster);
-	wake_warpsync(w);
-}
-
-void sched_wake_mbar(struct launch *L, struct mbar *mb)
-{
-	struct cluster *cl = mb->cta->cluster;
-	for (uint32_t i = 0; i < cl->nctas; i++) {
-		struct cta *c = &cl->ctas[i];
-		for (uint32_t k = 0; k < c->nwarps; k++)
-			for (struct group *g = c->warps[k].groups; g; g = g->next)
-				if (g->state == G_MBAR && g->wait_mbar == mb)
-					g->state = G_READY;
-	}
-	(void)L;
-}
 
 /* Merge groups at the same instruction of the same frame; pick the one to run: the
  * deepest frame, then the lowest pc. */
@@ -403,7 +343,7 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 	case G_MBAR: {
 		struct mbar *mb = g->wait_mbar;
 		uint32_t within = 0;
-		const struct ir_sym *s = mbar_symbol(L, mb->off, &within);
+		const struct ir_sym *s = srcloc_shared_var(L->P, mb->off, &within);
 		sb_printf(&msg, "%s%s waits%s: the phase %s", wd->lead, ir_op_name((enum ir_op)di->op),
 			  wd->forever, wd->never_completes);
 		sb_printf(&n, "\non mbarrier ");
@@ -665,24 +605,16 @@ static uint32_t time_out_pollers(struct cluster *cl)
 	return n;
 }
 
-static uint64_t rng_next(struct launch *L)
-{
-	L->rng ^= L->rng << 13;
-	L->rng ^= L->rng >> 7;
-	L->rng ^= L->rng << 17;
-	return L->rng;
-}
-
 static int run_cluster(struct launch *L, struct cluster *cl)
 {
 	uint32_t nw = cl->ctas[0].nwarps, total = cl->nctas * nw;
 	uint64_t timeout_epoch = UINT64_MAX, streak_start = 0;
 	uint32_t rounds = 0;
 	for (;;) {
-		if (L->nevents)
+		if (L->async.nevents)
 			async_land_due(L, L->steps);
 		bool ran = false, alive = false;
-		uint32_t start = L->cfg.seed ? (uint32_t)(rng_next(L) % total) : 0;
+		uint32_t start = L->cfg.seed ? (uint32_t)(rng_next(&L->sched_rng) % total) : 0;
 		for (uint32_t k = 0; k < total && !L->stop; k++) {
 			uint32_t idx = (start + k) % total;
 			struct warp *w = &cl->ctas[idx / nw].warps[idx % nw];
@@ -703,7 +635,7 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 				L->clock += n; /* L->steps counts as they run (interp.c) */
 				w->steps += n;
 				ran |= n > 0;
-				if (L->nevents)
+				if (L->async.nevents)
 					async_land_due(L, L->steps);
 			}
 			pick(w); /* drop finished groups */
@@ -720,14 +652,14 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 		if (L->stop)
 			return L->status;
 		if (!alive) {
-			while (L->nevents && !L->stop)
+			while (L->async.nevents && !L->stop)
 				async_land_due(L, async_next_due(L));
 			return L->status;
 		}
 		if (ran)
 			continue;
 		/* Nothing could run. */
-		if (L->nevents) {
+		if (L->async.nevents) {
 			uint64_t due = async_next_due(L);
 			if (due > L->steps) {
 				L->clock += due - L->steps;
@@ -757,7 +689,7 @@ int sched_launch(struct launch *L)
 	const struct launch_config *k = &L->cfg;
 	uint32_t nc[3] = {k->grid[0] / k->cluster[0], k->grid[1] / k->cluster[1],
 			  k->grid[2] / k->cluster[2]};
-	L->rng = k->seed ? k->seed * 0x9E3779B97F4A7C15ull + 1 : 0x2545F4914F6CDD1Dull;
+	rng_seed(&L->sched_rng, k->seed, RNG_SCHEDULE);
 	L->frame_cache = calloc(L->P->nfuncs ? L->P->nfuncs : 1, sizeof *L->frame_cache);
 	if (!L->frame_cache || (!k->no_race && !race_begin(L))) {
 		runtime_error(L, 1, "out of memory");

@@ -7,7 +7,7 @@
 #define PTXI_SRCLOC_H
 
 #include "diag.h"
-#include "interp.h"
+#include "prog.h"
 
 /* Emit a report at instruction `in` (NULL: no location) of function `fn` (NULL: unknown).
  * With a .loc it leads with the source position, the source line when the file can be read,
@@ -24,5 +24,9 @@ const struct dfunc *srcloc_func_of(const struct dprog *P, const struct dinsn *di
  * of a function-local static array of 8-byte elements (`unit` gives the element size when
  * the PTX declares bytes, as nvcc does for arrays of structs), 'bar+4' otherwise. */
 void srcloc_var(const struct ir_sym *s, uint32_t within, uint32_t unit, struct strbuf *b);
+
+/* The shared variable (of the module or of any function body) that holds shared offset
+ * `off`, and `off`'s place in it; NULL if none. */
+const struct ir_sym *srcloc_shared_var(const struct dprog *P, uint32_t off, uint32_t *within);
 
 #endif

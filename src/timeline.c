@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "interp.h"
+#include "launch.h"
 
 #define TEXT_MAX 400            /* hover text kept per event                               */
 #define AGG_BUCKETS 512         /* per-row count buckets once TL_DETAILED is reached        */

@@ -11,8 +11,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "interp.h"
+#include "prog.h"
 #include "wgmma_form.h"
+
+struct launch;
+struct warp;
+struct group;
+struct frame;
+struct cta;
+
+/* Set up L->wg before the launch, and free it after. */
+void wgmma_launch_init(struct launch *L);
+void wgmma_launch_free(struct launch *L);
 
 /* What load.c decodes for a FAM_WGMMA instruction (dinsn.wg). For wgmma.mma_async the
  * operands are d = D (a vector), s[0] = A (descriptor, or vector of 4 registers), s[1] = B's

@@ -53,6 +53,28 @@ cat > "$tmp/want" <<OUT
 OUT
 diff -u "$tmp/want" "$tmp/err" || bad "floats: output differs"
 
+# a .b128 register shows as one 128-bit number (its pair of slots)
+cat > "$tmp/q.ptx" <<'PTX'
+.version 8.4
+.target sm_90
+.address_size 64
+.visible .entry q()
+{
+  .reg .b128 %q<2>;
+  .reg .b64 %rd<3>;
+  mov.b64 %rd1, 0x1122334455667788;
+  mov.b64 %rd2, 0x99;
+  mov.b128 %q1, {%rd1, %rd2};
+  ret;
+}
+PTX
+"$ptxi" run "$tmp/q.ptx" --block 32 --trace all --trace-lines 10 2> "$tmp/err" || bad "b128: exit $?"
+cat > "$tmp/want" <<OUT
+[trace] $tmp/q.ptx:10: CTA (0,0,0) threads 0-31: mov.b128 %q1, {%rd1, %rd2};
+        %q1 = 0x991122334455667788
+OUT
+diff -u "$tmp/want" "$tmp/err" || bad "b128: output differs"
+
 for opt in "--trace-lines 5-2" "--trace-lines 0" "--trace-warp 32" "--trace-width 10" \
            "--trace-cta 1,x"; do
   "$ptxi" run phases.ptx --block 64 --trace mbarrier $opt > /dev/null 2> "$tmp/err"; rc=$?

@@ -1,0 +1,32 @@
+/*
+ * operand.h - reading and writing one lane of a decoded operand (operand.c): registers,
+ * immediates, special registers, addresses. Every handler uses it; it uses only the launch
+ * state, so that it sits below them all.
+ */
+#ifndef PTXI_OPERAND_H
+#define PTXI_OPERAND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "launch.h"
+
+/* The lane array of register slot `slot` of frame f. */
+static inline uint64_t *slot_ptr(struct frame *f, uint32_t slot)
+{
+	return f->regs + (size_t)slot * LANES;
+}
+/* One lane's value of a source operand (register, immediate, special register), and of an
+ * address operand (base register + offset, or a variable's address). */
+uint64_t op_read(struct launch *L, struct warp *w, struct frame *f, const struct dop *o,
+		 uint32_t lane);
+uint64_t op_addr(struct launch *L, struct warp *w, struct frame *f, const struct dop *o,
+		 uint32_t lane);
+/* Write one lane of a destination operand (no-op for a sink). */
+static inline void op_write(struct frame *f, const struct dop *o, uint32_t lane, uint64_t v)
+{
+	if (o->kind == DOP_REG)
+		f->regs[(size_t)o->slot * LANES + lane] = v;
+}
+
+#endif
