@@ -14,10 +14,6 @@
 
 #include "interp.h"
 
-/* Execute a FAM_ASYNC instruction for `mask`. Returns false if the group must wait (it
- * never needs to: wait_group lands what it waits for at once), true otherwise. */
-bool async_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
-		uint32_t mask);
 /* A tensor copy resolved at issue (exec_tma.c), to be queued as an event. */
 struct tma_job;
 struct async_tensor {

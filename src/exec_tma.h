@@ -14,9 +14,6 @@
 
 struct tma_job;
 
-/* Execute a FAM_TMA instruction for `mask`. */
-void tma_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
-	      uint32_t mask);
 /* Land a tensor copy: a load into CTA c's shared memory, or a store or reduction from c's
  * shared memory into global memory. */
 void tma_land(struct launch *L, const struct tma_job *j, struct cta *c);
