@@ -157,6 +157,8 @@ static bool atom_mods_check(struct ck *c, const struct ir_insn *in)
 			ok &= ck_need(c, s, 0, 90, "%s with a vector type ('%s')", name, ir_mod_name(m));
 		} else if ((m == MOD_BF16 || m == MOD_BF16X2) && ck_has_mod(in, MOD_ADD)) {
 			ok &= ck_need(c, s, 0, 90, "%s.add%s", name, ir_mod_name(m));
+		} else if (m == MOD_B128) {
+			ok &= ck_need(c, s, 0, 90, "%s with type .b128", name);
 		}
 	}
 	return ok;
@@ -211,7 +213,7 @@ static void atom_check(struct ck *c, const struct ir_insn *in)
 		ck_report(c, CHECK_OPND_KIND, in->opnds[ai].span,
 			  "operand %u of %s must be an address in brackets", ai + 1, name);
 	/* data operands: registers of the type's width (.b128: .b128 registers), constants of
-	 * its kind */
+	 * its kind (ptxas 13.0 takes an integer constant for a .b128 operand too) */
 	char what[48];
 	ck_spell(what, sizeof what, name, ir_mod_name(aop), ir_mod_name(ty));
 	for (unsigned i = 0; i < want - hint; i++) {
@@ -225,10 +227,10 @@ static void atom_check(struct ck *c, const struct ir_insn *in)
 			ck_report(c, CHECK_OPND_TYPE, o->span,
 				  "operand %u of %s is a %d-bit register; expected %d bits", i + 1,
 				  what, r == MOD_PRED ? 1 : ir_type_size(r) * 8, ir_type_size(ty) * 8);
-		else if (o->kind == OPND_IMM && (ck_is_float_type(ty) || ty == MOD_B128))
+		else if (o->kind == OPND_IMM && ck_is_float_type(ty))
 			ck_report(c, CHECK_OPND_KIND, o->span,
-				  "operand %u of %s is an integer constant; expected %s", i + 1, what,
-				  ty == MOD_B128 ? "a .b128 register" : "a floating-point value");
+				  "operand %u of %s is an integer constant; expected a "
+				  "floating-point value", i + 1, what);
 	}
 }
 
@@ -542,10 +544,14 @@ static void ldst_data_check(struct ck *c, const struct ir_insn *in)
 	ck_spell(what, sizeof what, ir_op_name(in->op), ir_mod_name(t), "");
 	const struct ir_operand *o = &in->opnds[load ? 0 : 1];
 	if (t == MOD_B128) {
-		/* ptxas 13.0: a .b128 register (PTX 8.3), or an integer constant stored */
-		if (nvec == 1 && ck_reg_type(o) != MOD_B128 && (load || o->kind != OPND_IMM))
+		/* ptxas 13.0: a .b128 register (PTX 8.3), or an integer constant stored; no
+		 * vector (more than 128 bits) */
+		if (nvec > 1)
+			ck_report(c, CHECK_OPND_TYPE, o->span, "%s.v%d.b128 moves %d bytes; at most 16",
+				  ir_op_name(in->op), nvec, nvec * 16);
+		else if (nvec == 1 && ck_reg_type(o) != MOD_B128 && (load || o->kind != OPND_IMM))
 			ck_report(c, CHECK_OPND_TYPE, o->span,
-				     "the data operand of %s must be a .b128 register%s", what,
+				  "the data operand of %s must be a .b128 register%s", what,
 				     load ? "" : " or an integer constant");
 		return;
 	}

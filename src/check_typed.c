@@ -171,6 +171,7 @@ static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char le
 				  ir_type_size(ty) * 8);
 			return;
 		}
+		int width = 0; /* ptxas: the elements have one width */
 		for (unsigned k = 0; k < o->vec.n; k++) {
 			const struct ir_operand *e = &o->vec.elems[k];
 			enum ir_mod r = ck_reg_type(e);
@@ -183,6 +184,13 @@ static void typed_operand(struct ck *c, const struct ir_insn *in, int i, char le
 					  "the elements of a %s vector must be registers", what);
 				return;
 			}
+			if (width && ir_type_size(r) != width) {
+				ck_report(c, CHECK_OPND_TYPE, e->span,
+					  "the elements of a %s vector must have one width (%d and %d "
+					  "bits)", what, width * 8, ir_type_size(r) * 8);
+				return;
+			}
+			width = ir_type_size(r);
 			bits += ir_type_size(r) * 8;
 		}
 		if (bits != ir_type_size(ty) * 8)
