@@ -1005,57 +1005,113 @@ static void issue_store(struct launch *L, struct warp *w, struct frame *f,
 	}
 }
 
-bool async_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
-		uint32_t mask)
+/* ---- handlers ------------------------------------------------------------------------ */
+
+/* What one lane of an asynchronous instruction does. */
+typedef void lane_fn(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		     uint32_t lane);
+
+/* Run fn for each lane of mask, in lane order, until the launch stops. Asynchronous
+ * instructions never wait: wait_group lands what it waits for at once. */
+static enum step each_lane(struct launch *L, struct warp *w, struct group *g,
+			   const struct dinsn *di, uint32_t mask, lane_fn *fn)
 {
-	struct frame *f = g->frame;
-	for (uint32_t m = mask; m && !L->stop; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		struct wait_sel s = {.L = L, .w = w, .lane = l};
-		switch ((enum ir_op)di->op) {
-		case OP_CP_ASYNC:
-			issue_cp_async(L, w, f, di, l);
-			break;
-		case OP_CP_ASYNC_MBAR_ARRIVE:
-			issue_arrive(L, w, f, di, l);
-			break;
-		case OP_CP_ASYNC_BULK:
-		case OP_CP_REDUCE_ASYNC_BULK:
-			issue_bulk(L, w, f, di, l);
-			break;
-		case OP_CP_ASYNC_BULK_PREFETCH:
-			issue_prefetch(L, w, f, di, l);
-			break;
-		case OP_ST_ASYNC:
-		case OP_RED_ASYNC:
-			issue_store(L, w, f, di, l);
-			break;
-		case OP_CP_ASYNC_COMMIT_GROUP:
-			w->cp_open[l]++;
-			break;
-		case OP_CP_ASYNC_BULK_COMMIT_GROUP:
-			w->bulk_open[l]++;
-			break;
-		case OP_CP_ASYNC_WAIT_ALL:
-			s.all = true;
-			land_waited(L, &s);
-			race_copy_waited(L, w, l, RA_CP, w->cp_open[l] + 1);
-			w->cp_open[l]++;
-			break;
-		case OP_CP_ASYNC_WAIT_GROUP:
-		case OP_CP_ASYNC_BULK_WAIT_GROUP: {
-			uint64_t n = op_read(L, w, f, &di->s[0], l);
-			s.bulk = di->op == OP_CP_ASYNC_BULK_WAIT_GROUP;
-			s.read = di->flags & DF_READ;
-			uint32_t open = s.bulk ? w->bulk_open[l] : w->cp_open[l];
-			s.below = n >= open ? 0 : open - (uint32_t)n;
-			land_waited(L, &s);
-			race_copy_waited(L, w, l, s.bulk ? RA_BULK : RA_CP, s.below);
-			break;
-		}
-		default:
-			break;
-		}
-	}
-	return true;
+	for (uint32_t m = mask; m && !L->stop; m &= m - 1)
+		fn(L, w, g->frame, di, (uint32_t)__builtin_ctz(m));
+	return STEP_NEXT;
+}
+
+static void commit_cp(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		      uint32_t lane)
+{
+	(void)L, (void)f, (void)di;
+	w->cp_open[lane]++;
+}
+
+static void commit_bulk(struct launch *L, struct warp *w, struct frame *f,
+			const struct dinsn *di, uint32_t lane)
+{
+	(void)L, (void)f, (void)di;
+	w->bulk_open[lane]++;
+}
+
+static void wait_all(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		     uint32_t lane)
+{
+	(void)f, (void)di;
+	struct wait_sel s = {.L = L, .w = w, .lane = lane, .all = true};
+	land_waited(L, &s);
+	race_copy_waited(L, w, lane, RA_CP, w->cp_open[lane] + 1);
+	w->cp_open[lane]++;
+}
+
+/* cp.async.wait_group / cp.async.bulk.wait_group N: all but the newest N groups land. */
+static void wait_group(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		       uint32_t lane)
+{
+	struct wait_sel s = {.L = L, .w = w, .lane = lane};
+	uint64_t n = op_read(L, w, f, &di->s[0], lane);
+	s.bulk = di->op == OP_CP_ASYNC_BULK_WAIT_GROUP;
+	s.read = di->flags & DF_READ;
+	uint32_t open = s.bulk ? w->bulk_open[lane] : w->cp_open[lane];
+	s.below = n >= open ? 0 : open - (uint32_t)n;
+	land_waited(L, &s);
+	race_copy_waited(L, w, lane, s.bulk ? RA_BULK : RA_CP, s.below);
+}
+
+enum step async_exec_cp(struct launch *L, struct warp *w, struct group *g,
+			const struct dinsn *di, uint32_t mask)
+{
+	return each_lane(L, w, g, di, mask, issue_cp_async);
+}
+
+enum step async_exec_mbar_arrive(struct launch *L, struct warp *w, struct group *g,
+				 const struct dinsn *di, uint32_t mask)
+{
+	return each_lane(L, w, g, di, mask, issue_arrive);
+}
+
+/* cp.async.bulk and cp.reduce.async.bulk */
+enum step async_exec_bulk(struct launch *L, struct warp *w, struct group *g,
+			  const struct dinsn *di, uint32_t mask)
+{
+	return each_lane(L, w, g, di, mask, issue_bulk);
+}
+
+enum step async_exec_prefetch(struct launch *L, struct warp *w, struct group *g,
+			      const struct dinsn *di, uint32_t mask)
+{
+	return each_lane(L, w, g, di, mask, issue_prefetch);
+}
+
+/* st.async and red.async */
+enum step async_exec_store(struct launch *L, struct warp *w, struct group *g,
+			   const struct dinsn *di, uint32_t mask)
+{
+	return each_lane(L, w, g, di, mask, issue_store);
+}
+
+enum step async_exec_commit(struct launch *L, struct warp *w, struct group *g,
+			    const struct dinsn *di, uint32_t mask)
+{
+	return each_lane(L, w, g, di, mask, commit_cp);
+}
+
+enum step async_exec_bulk_commit(struct launch *L, struct warp *w, struct group *g,
+				 const struct dinsn *di, uint32_t mask)
+{
+	return each_lane(L, w, g, di, mask, commit_bulk);
+}
+
+enum step async_exec_wait_all(struct launch *L, struct warp *w, struct group *g,
+			      const struct dinsn *di, uint32_t mask)
+{
+	return each_lane(L, w, g, di, mask, wait_all);
+}
+
+/* cp.async.wait_group and cp.async.bulk.wait_group */
+enum step async_exec_wait_group(struct launch *L, struct warp *w, struct group *g,
+				const struct dinsn *di, uint32_t mask)
+{
+	return each_lane(L, w, g, di, mask, wait_group);
 }

@@ -25,10 +25,6 @@ struct landed;
 /* Set up L->async before the launch (nothing allocated yet). */
 void async_init(struct launch *L);
 
-/* Execute a FAM_ASYNC instruction for `mask`. Returns false if the group must wait (it
- * never needs to: wait_group lands what it waits for at once), true otherwise. */
-bool async_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
-		uint32_t mask);
 /* A tensor copy resolved at issue (exec_tma.c), to be queued as an event. */
 struct tma_job;
 struct async_tensor {

@@ -11,7 +11,6 @@
 
 #include "check.h"
 #include "check_priv.h"
-#include "check_wgmma.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -239,6 +238,19 @@ static bool unresolved(const struct ir_operand *o)
 	}
 }
 
+/* Each opcode's checker (ops.def). */
+static ck_fn *const op_check[OP__COUNT] = {
+#define OP(name, spelling, family, dests, decode, exec, check) [OP_##name] = check,
+#include "ops.def"
+#undef OP
+};
+
+/* The checker of opcodes whose rows say all. */
+void ck_rows(struct ck *c, const struct ir_insn *in, const struct mods *ms)
+{
+	(void)c, (void)in, (void)ms;
+}
+
 static void check_insn(struct ck *c, const struct ir_insn *in)
 {
 	for (uint32_t i = 0; i < in->nopnds; i++)
@@ -246,8 +258,8 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 			return; /* its undeclared name is its error: the rest would be noise */
 	if (unmodelled(c, in))
 		return;
-	if (ir_op_family(in->op) == FAM_WGMMA) {
-		c->errors += check_wgmma(c->m, in);
+	if (ir_op_family(in->op) == FAM_WGMMA) { /* whole forms, checked by check_wgmma.c */
+		op_check[in->op](c, in, NULL);
 		return;
 	}
 	if (in->op == OP_CALL)
@@ -273,69 +285,21 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 	if (!r->known) {
 		if (c->alu[in->op].n)
 			ck_typed_check(c, in);
-		switch (in->op) {
-		case OP_CVT: ck_cvt_check(c, in); break;
-		case OP_BRA: ck_bra_check(c, in); break;
-		case OP_BRX_IDX: ck_brx_check(c, in); break;
-		case OP_CVTA: ck_cvta_check(c, in); break;
-		case OP_ISSPACEP: ck_isspacep_check(c, in); break;
-		case OP_EXIT:
-		case OP_RET:
-		case OP_TRAP:
-			ck_noarg_check(c, in);
-			break;
-		case OP_BAR_SYNC:
-		case OP_BAR_ARRIVE:
-		case OP_BAR_RED:
-		case OP_BARRIER_SYNC:
-		case OP_BARRIER_ARRIVE:
-		case OP_BARRIER_RED:
-		case OP_BAR_WARP_SYNC:
-			ck_bar_check(c, in);
-			break;
-		case OP_CP_ASYNC: ck_cp_async_check(c, in); break;
-		case OP_ATOM:
-		case OP_RED:
-			ck_atom_check(c, in);
-			ck_space_match_check(c, in);
-			break;
-		case OP_LD:
-		case OP_ST:
-			if (!ck_ldst_mods_check(c, in))
-				break;
-			ck_space_match_check(c, in);
-			ck_ldst_data_check(c, in);
-			break;
-		default:
-			break;
-		}
+		op_check[in->op](c, in, NULL);
 		check_unlisted(c, in);
 		return;
 	}
 	const char *name = ir_op_name(in->op);
 	if (!ck_need(c, in->op_span, r->ptx, r->sm, "%s", name))
 		return;
-	if (in->op == OP_FENCE || in->op == OP_MEMBAR) {
-		ck_fence_check(c, in); /* operands too: only one form has any */
+	if (r->flags & CF_OWN_FORM) {
+		op_check[in->op](c, in, NULL); /* its modifiers and operands too */
 		return;
 	}
 	struct mods ms;
 	ck_check_mods(c, in, &ms);
 	if (ms.bad)
 		return;
-	if (in->op == OP_CP_ASYNC_BULK || in->op == OP_CP_REDUCE_ASYNC_BULK) {
-		if (in->op == OP_CP_ASYNC_BULK || ck_bulk_reduce_check(c, in, &ms))
-			ck_bulk_check(c, in, &ms);
-		return;
-	}
-	if (in->op == OP_CP_ASYNC_BULK_PREFETCH) {
-		ck_prefetch_check(c, in, &ms);
-		return;
-	}
-	if (in->op == OP_ST_ASYNC || in->op == OP_RED_ASYNC) {
-		ck_async_store_check(c, in, &ms);
-		return;
-	}
 	if (r->has_opnds) {
 		if (in->nopnds < r->min || in->nopnds > r->max) {
 			if (r->min == r->max)
@@ -355,31 +319,7 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 			ck_check_kind(c, in, (int)i, k, ms.by_group[G_TYPE]);
 		}
 	}
-	switch (in->op) {
-	case OP_MBAR_ARRIVE:
-	case OP_MBAR_ARRIVE_DROP:
-		ck_arrive_check(c, in, &ms);
-		break;
-	case OP_MBAR_TEST_WAIT:
-	case OP_MBAR_TRY_WAIT:
-		ck_wait_check(c, in, &ms);
-		break;
-	case OP_CREATEPOLICY_FRACTIONAL:
-	case OP_CREATEPOLICY_RANGE:
-	case OP_CREATEPOLICY_CVT:
-		ck_policy_check(c, in, &ms);
-		break;
-	case OP_MBAR_INIT:
-		if (in->nopnds == 2 && in->opnds[1].kind == OPND_IMM &&
-		    (in->opnds[1].imm < 1 || in->opnds[1].imm > 1048575))
-			ck_report(c, CHECK_MBAR_COUNT, in->opnds[1].span,
-				  "mbarrier.init count %" PRId64 " is outside "
-				  "[1, 2^20-1] (undefined behaviour; ptxas accepts it)",
-				  in->opnds[1].imm);
-		break;
-	default:
-		break;
-	}
+	op_check[in->op](c, in, &ms);
 }
 
 /* .version and .target of the module itself. */

@@ -256,7 +256,7 @@ void ck_bulk_check(struct ck *c, const struct ir_insn *in, const struct mods *ms
 /* cp.reduce.async.bulk's operation and element type (CK_BULK_RED rows by destination, ISA
  * 9.7.9.25.4.2); .noftz goes with .add.f16 / .add.bf16 only, which need it. Returns false
  * if something was reported. A destination with no rows is left to ck_bulk_check. */
-bool ck_bulk_reduce_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
+static bool bulk_reduce_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
 {
 	const char *name = ir_op_name(in->op);
 	enum ir_mod op = ms->by_group[G_OP], ty = ms->by_group[G_TYPE], dst = MOD_NONE;
@@ -355,8 +355,9 @@ static void tensormap_fence_check(struct ck *c, const struct ir_insn *in, enum i
 }
 
 /* fence and membar forms (ISA 9.7.13.4). */
-void ck_fence_check(struct ck *c, const struct ir_insn *in)
+void ck_fence_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
 {
+	(void)ms;
 	enum ir_mod sem = MOD_NONE, scope = MOD_NONE, space = MOD_NONE;
 	bool mbinit = false, proxy = false, async = false, async_generic = false, other = false;
 	bool alias = false, tensormap = false;
@@ -536,8 +537,9 @@ static void cp_async_addr(struct ck *c, const struct ir_operand *o, int n, bool 
 /* cp.async.ca/.cg.shared{::cta}.global [dst], [src], cp-size {, src-size | ignore-src}
  * {, cache-policy} (ISA 9.7.9.25.3): .ca or .cg is mandatory; .cg copies 16 bytes, .ca 4,
  * 8 or 16; cp-size is a constant, src-size a 32-bit integer no larger than cp-size. */
-void ck_cp_async_check(struct ck *c, const struct ir_insn *in)
+void ck_cp_async_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
 {
+	(void)ms;
 	bool cg = ck_has_mod(in, MOD_CG), hint = ck_has_mod(in, MOD_L2_CACHE_HINT);
 	if (!cg && !ck_has_mod(in, MOD_CA)) {
 		ck_report(c, CHECK_MOD_MISSING, in->op_span, "cp.async needs '.ca' or '.cg'");
@@ -784,4 +786,24 @@ void ck_async_store_check(struct ck *c, const struct ir_insn *in, const struct m
 	else
 		async_values(c, in, ty, n, what);
 	async_store_warnings(c, in, ms, what);
+}
+
+/* cp.reduce.async.bulk: the operation and type per destination, then what every bulk copy
+ * checks. */
+void ck_cp_reduce_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
+{
+	if (bulk_reduce_check(c, in, ms))
+		ck_bulk_check(c, in, ms);
+}
+
+/* mbarrier.init's count, when a constant: the manual's range (ptxas lets others pass). */
+void ck_mbar_init_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
+{
+	(void)ms;
+	if (in->nopnds == 2 && in->opnds[1].kind == OPND_IMM &&
+	    (in->opnds[1].imm < 1 || in->opnds[1].imm > 1048575))
+		ck_report(c, CHECK_MBAR_COUNT, in->opnds[1].span,
+			  "mbarrier.init count %" PRId64 " is outside "
+			  "[1, 2^20-1] (undefined behaviour; ptxas accepts it)",
+			  in->opnds[1].imm);
 }

@@ -68,8 +68,9 @@ static void cvt_operand(struct ck *c, const struct ir_insn *in, int i, enum ir_m
 }
 
 /* cvt{.rnd}{.ftz}{.sat}.dtype.atype d, a: which rounding each direction needs or forbids. */
-void ck_cvt_check(struct ck *c, const struct ir_insn *in)
+void ck_cvt_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
 {
+	(void)ms;
 	enum ir_mod ty[2] = {MOD_NONE, MOD_NONE};
 	int nty = 0, rnd = -1;
 	for (unsigned i = 0; i < in->nmods; i++) {

@@ -8,8 +8,9 @@
 #include <inttypes.h>
 
 /* bra{.uni} target: a label (ISA 9.7.12.1); brx.idx takes registers. */
-void ck_bra_check(struct ck *c, const struct ir_insn *in)
+void ck_bra_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
 {
+	(void)ms;
 	for (unsigned i = 0; i < in->nmods; i++)
 		if (in->mods[i] != MOD_UNI) {
 			ck_report(c, CHECK_MOD_NOT_ALLOWED, in->mod_spans[i],
@@ -30,8 +31,9 @@ void ck_bra_check(struct ck *c, const struct ir_insn *in)
 
 /* brx.idx{.uni} index, tlist (ISA 9.7.12.2): an index, then a label declared by
  * .branchtargets; the loader relies on that shape. */
-void ck_brx_check(struct ck *c, const struct ir_insn *in)
+void ck_brx_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
 {
+	(void)ms;
 	if (in->nopnds != 2) {
 		ck_report(c, CHECK_OPND_COUNT, in->span,
 			  "brx.idx takes two operands, an index and a .branchtargets "
@@ -48,8 +50,9 @@ void ck_brx_check(struct ck *c, const struct ir_insn *in)
 
 /* exit, ret{.uni}, trap (ISA 9.7.12.5-7, 9.7.20.1): no operands, no type; only ret takes
  * '.uni'. */
-void ck_noarg_check(struct ck *c, const struct ir_insn *in)
+void ck_noarg_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
 {
+	(void)ms;
 	const char *name = ir_op_name(in->op);
 	for (unsigned i = 0; i < in->nmods; i++)
 		if (!(in->op == OP_RET && in->mods[i] == MOD_UNI)) {
@@ -87,8 +90,9 @@ static void bar_operand(struct ck *c, const struct ir_insn *in, const struct ir_
 /* bar{.cta}.sync/.arrive/.red, barrier{.cta}.*, bar.warp.sync (ISA 9.7.13.1, .13.2):
  * operand counts and literals; bar.sync/.arrive take no '.aligned' (barrier.* does);
  * bar.red.popc is .u32, .and/.or are .pred. */
-void ck_bar_check(struct ck *c, const struct ir_insn *in)
+void ck_bar_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
 {
+	(void)ms;
 	const char *name = ir_op_name(in->op);
 	unsigned n = in->nopnds;
 	if (in->op == OP_BAR_WARP_SYNC) {

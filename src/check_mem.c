@@ -53,8 +53,9 @@ static bool same_space(enum ir_mod v, enum ir_mod i)
 /* cvta{.to}.space.size d, a (ISA 9.7.9.19): a state space is mandatory, the size is .u32 or
  * .u64 (ptxas 13.0: only .u64 in a 64-bit module), d and a are registers of that width (a
  * may also name a variable of the same state space, or be a constant). */
-void ck_cvta_check(struct ck *c, const struct ir_insn *in)
+void ck_cvta_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
 {
+	(void)ms;
 	int sat;
 	enum ir_mod space = space_of(in, &sat);
 	if (space == MOD_NONE) {
@@ -106,8 +107,9 @@ void ck_cvta_check(struct ck *c, const struct ir_insn *in)
 
 /* isspacep.space p, a (ISA 9.7.9.20): a state space and no type; p is a predicate;
  * .param::entry needs PTX 8.3. */
-void ck_isspacep_check(struct ck *c, const struct ir_insn *in)
+void ck_isspacep_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
 {
+	(void)ms;
 	int sat;
 	enum ir_mod space = space_of(in, &sat);
 	if (space == MOD_NONE) {
@@ -163,7 +165,7 @@ static bool atom_mods_check(struct ck *c, const struct ir_insn *in)
 }
 
 /* atom / red operand counts (ISA 9.7.13.5, .6): d, [a], b {, c for cas} {, cache-policy}. */
-void ck_atom_check(struct ck *c, const struct ir_insn *in)
+static void atom_check(struct ck *c, const struct ir_insn *in)
 {
 	bool cas = ck_has_mod(in, MOD_CAS), hint = ck_has_mod(in, MOD_L2_CACHE_HINT);
 	bool vec = false;
@@ -333,7 +335,7 @@ void ck_policy_check(struct ck *c, const struct ir_insn *in, const struct mods *
 
 /* ld / st / atom / red with a variable address: the variable's state space must be the
  * instruction's (ptxas: "state space mismatch"); generic accesses take any variable. */
-void ck_space_match_check(struct ck *c, const struct ir_insn *in)
+static void space_match_check(struct ck *c, const struct ir_insn *in)
 {
 	enum ir_mod space = MOD_NONE;
 	for (unsigned i = 0; i < in->nmods; i++)
@@ -405,7 +407,7 @@ void ck_space_match_check(struct ck *c, const struct ir_insn *in)
  * .9, as ptxas 13.0 applies them): .relaxed/.acquire/.release need a scope and a scope needs
  * one of them; .nc takes no ordering; .L2::evict_* only on 256-bit vectors; .L2::cache_hint
  * and only it adds a cache-policy operand; .const is read-only. Returns false if st.const. */
-bool ck_ldst_mods_check(struct ck *c, const struct ir_insn *in)
+static bool ldst_mods_check(struct ck *c, const struct ir_insn *in)
 {
 	const char *name = ir_op_name(in->op);
 	int sem = -1, scope = -1, nc = -1, evict = -1, vec = 1;
@@ -506,7 +508,7 @@ static bool ldst_elem(struct ck *c, const struct ir_insn *in, const struct ir_op
 	return false;
 }
 
-void ck_ldst_data_check(struct ck *c, const struct ir_insn *in)
+static void ldst_data_check(struct ck *c, const struct ir_insn *in)
 {
 	bool load = in->op == OP_LD;
 	enum ir_mod t = MOD_NONE;
@@ -585,4 +587,22 @@ void ck_ldst_data_check(struct ck *c, const struct ir_insn *in)
 	for (unsigned k = 0; k < o->vec.n; k++)
 		if (!ldst_elem(c, in, &o->vec.elems[k], et, load, what))
 			return;
+}
+
+/* atom, red: the operation and type, then the state space of a named variable. */
+void ck_atom_red_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
+{
+	(void)ms;
+	atom_check(c, in);
+	space_match_check(c, in);
+}
+
+/* ld, st: their qualifiers, the state space of a named variable, the data operands. */
+void ck_ldst_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
+{
+	(void)ms;
+	if (!ldst_mods_check(c, in))
+		return;
+	space_match_check(c, in);
+	ldst_data_check(c, in);
 }

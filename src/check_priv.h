@@ -36,7 +36,7 @@ enum ck_kind {
 	K_IMM,          /* integer constant                                                    */
 };
 
-enum { CF_PAIR = 1, CF_NEED_TYPE = 2, CF_CUSTOM = 4 };
+enum { CF_PAIR = 1, CF_NEED_TYPE = 2, CF_CUSTOM = 4, CF_OWN_FORM = 8 };
 enum { MF_LEAD = 1 };
 
 struct ck_modrule {
@@ -90,6 +90,14 @@ struct mods {
 	bool bad;                       /* some modifier was rejected                          */
 };
 
+/* A checker (the CHECKER column of ops.def): what checkrules.def's rows cannot say about one
+ * instruction. ms: its modifiers by group, or NULL where the generic pass does not run
+ * (opcodes without CK_OP rows, and CF_OWN_FORM ones). */
+typedef void ck_fn(struct ck *c, const struct ir_insn *in, const struct mods *ms);
+#define OP(name, spelling, family, dests, decode, exec, check) ck_fn check;
+#include "ops.def"
+#undef OP
+
 /* check.c */
 __attribute__((format(printf, 4, 5)))
 void ck_report(struct ck *c, enum check_id k, struct src_span s, const char *fmt, ...);
@@ -115,16 +123,8 @@ struct src_span ck_mod_span(const struct ir_insn *in, const struct mods *ms, int
 void ck_mods_index(struct ck *c);
 
 /* check_async.c */
-void ck_arrive_check(struct ck *c, const struct ir_insn *in, const struct mods *ms);
-void ck_wait_check(struct ck *c, const struct ir_insn *in, const struct mods *ms);
 enum ck_kind ck_wait_kind(const struct ir_insn *in, const struct mods *ms, int i,
 			  enum ck_kind k);
-void ck_bulk_check(struct ck *c, const struct ir_insn *in, const struct mods *ms);
-bool ck_bulk_reduce_check(struct ck *c, const struct ir_insn *in, const struct mods *ms);
-void ck_prefetch_check(struct ck *c, const struct ir_insn *in, const struct mods *ms);
-void ck_fence_check(struct ck *c, const struct ir_insn *in);
-void ck_cp_async_check(struct ck *c, const struct ir_insn *in);
-void ck_async_store_check(struct ck *c, const struct ir_insn *in, const struct mods *ms);
 
 /* check_typed.c */
 bool ck_is_float_type(enum ir_mod t);
@@ -137,21 +137,9 @@ void ck_typed_index(struct ck *c);
 
 /* check_cvt.c */
 bool ck_reg_fits_wide(enum ir_mod r, enum ir_mod t);
-void ck_cvt_check(struct ck *c, const struct ir_insn *in);
 
 /* check_flow.c */
-void ck_bra_check(struct ck *c, const struct ir_insn *in);
-void ck_brx_check(struct ck *c, const struct ir_insn *in);
-void ck_noarg_check(struct ck *c, const struct ir_insn *in);
-void ck_bar_check(struct ck *c, const struct ir_insn *in);
 
 /* check_mem.c */
-void ck_cvta_check(struct ck *c, const struct ir_insn *in);
-void ck_isspacep_check(struct ck *c, const struct ir_insn *in);
-void ck_atom_check(struct ck *c, const struct ir_insn *in);
-void ck_policy_check(struct ck *c, const struct ir_insn *in, const struct mods *ms);
-void ck_space_match_check(struct ck *c, const struct ir_insn *in);
-bool ck_ldst_mods_check(struct ck *c, const struct ir_insn *in);
-void ck_ldst_data_check(struct ck *c, const struct ir_insn *in);
 
 #endif

@@ -2,9 +2,9 @@
  * check_wgmma.c - static legality of the warpgroup instructions (ISA 9.7.15.5-9.7.15.7,
  * 9.7.19.5): wgmma.fence, wgmma.commit_group, wgmma.wait_group, wgmma.mma_async (every dense
  * shape and type; the sparse forms are refused as unsupported) and setmaxnreg. All need
- * PTX ISA 8.0 and sm_90a.
+ * PTX ISA 8.0 and sm_90a. Each ck_* function is an opcode's checker (ops.def).
  */
-#include "check_wgmma.h"
+#include "check_priv.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -138,51 +138,86 @@ static bool gates(struct wck *c)
 	return true;
 }
 
-int check_wgmma(struct ir_module *m, const struct ir_insn *in)
+/* What every warpgroup instruction checks first: PTX 8.0 and sm_90a, and its opcode words
+ * (wgmma_form.c). False if either failed (reported). */
+static bool form_ok(struct wck *c, struct wg_form *f)
 {
-	struct wck c = {.m = m, .in = in};
-	if (!gates(&c))
-		return c.errors;
-	struct wg_form f;
+	if (!gates(c))
+		return false;
 	char buf[200];
-	const char *e = wg_form_parse(m->file->text, in, &f, buf, sizeof buf);
+	const char *e = wg_form_parse(c->m->file->text, c->in, f, buf, sizeof buf);
 	if (e) {
-		error(&c, CHECK_WGMMA_FORM, in->op_span, "%s", e);
-		return c.errors;
+		error(c, CHECK_WGMMA_FORM, c->in->op_span, "%s", e);
+		return false;
 	}
-	switch (in->op) {
-	case OP_WGMMA_MMA_ASYNC:
-		if (f.sparse) /* valid PTX: accepted, and refused where it runs (load.c) */
-			check_report(m->diag, m->file, CHECK_UNMODELLED, in->op_span,
+	return true;
+}
+
+/* wgmma.mma_async: its operands per input type; the sparse form is valid PTX that ptxi does
+ * not model (accepted here, refused where it runs). */
+void ck_wgmma_mma_check(struct ck *ck, const struct ir_insn *in, const struct mods *ms)
+{
+	(void)ms;
+	struct wck c = {.m = ck->m, .in = in};
+	struct wg_form f;
+	if (form_ok(&c, &f)) {
+		if (f.sparse)
+			check_report(c.m->diag, c.m->file, CHECK_UNMODELLED, in->op_span,
 				     "ptxi does not "
 				     "model the sparse wgmma.mma_async.sp: 'ptxi run' refuses it");
 		else
 			mma_operands(&c, &f);
-		break;
-	case OP_WGMMA_WAIT_GROUP:
+	}
+	ck->errors += c.errors;
+}
+
+/* wgmma.wait_group N: N a constant up to 2^20. */
+void ck_wgmma_wait_check(struct ck *ck, const struct ir_insn *in, const struct mods *ms)
+{
+	(void)ms;
+	struct wck c = {.m = ck->m, .in = in};
+	struct wg_form f;
+	if (form_ok(&c, &f)) {
 		if (in->nopnds != 1)
 			error(&c, CHECK_OPND_COUNT, in->span,
 			      "wgmma.wait_group takes 1 operand (has %u)", in->nopnds);
 		else
 			imm_operand(&c, CHECK_OPND_VALUE, 0, "the group count", 0, 1 << 20, false);
-		break;
-	case OP_SETMAXNREG:
-		if (in->nopnds != 1) {
-			error(&c, CHECK_OPND_COUNT, in->span, "setmaxnreg takes 1 operand (has %u)",
-			      in->nopnds);
-			break;
-		}
+	}
+	ck->errors += c.errors;
+}
+
+/* wgmma.fence, wgmma.commit_group: no operands. */
+void ck_wgmma_noarg_check(struct ck *ck, const struct ir_insn *in, const struct mods *ms)
+{
+	(void)ms;
+	struct wck c = {.m = ck->m, .in = in};
+	struct wg_form f;
+	if (form_ok(&c, &f) && in->nopnds)
+		error(&c, CHECK_OPND_COUNT, in->span, "%s takes no operands", ir_op_name(in->op));
+	ck->errors += c.errors;
+}
+
+/* setmaxnreg.{inc,dec}.sync.aligned.u32 count (ISA 9.7.19.5): the count is a constant in
+ * 24..256 and a multiple of 8, as ptxas requires. */
+void ck_setmaxnreg_check(struct ck *ck, const struct ir_insn *in, const struct mods *ms)
+{
+	(void)ms;
+	struct wck c = {.m = ck->m, .in = in};
+	struct wg_form f;
+	if (!form_ok(&c, &f)) {
+		ck->errors += c.errors;
+		return;
+	}
+	if (in->nopnds != 1) {
+		error(&c, CHECK_OPND_COUNT, in->span, "setmaxnreg takes 1 operand (has %u)",
+		      in->nopnds);
+	} else {
 		imm_operand(&c, CHECK_SETMAXNREG, 0, "the register count", 24, 256, false);
 		if (in->opnds[0].kind == OPND_IMM && in->opnds[0].imm % 8)
 			error(&c, CHECK_SETMAXNREG, in->opnds[0].span,
 			      "the register count of setmaxnreg must be a "
 			      "multiple of 8 (is %lld)", (long long)in->opnds[0].imm);
-		break;
-	default: /* fence, commit_group */
-		if (in->nopnds)
-			error(&c, CHECK_OPND_COUNT, in->span, "%s takes no operands",
-			      ir_op_name(in->op));
-		break;
 	}
-	return c.errors;
+	ck->errors += c.errors;
 }

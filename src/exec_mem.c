@@ -116,13 +116,14 @@ static uint64_t window_base(enum mspace s)
 	}
 }
 
-static void exec_mov(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-		     uint32_t mask)
+enum step exec_mov(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		   uint32_t mask)
 {
+	struct frame *f = g->frame;
 	int size = ir_type_size((enum ir_mod)di->type);
 	if (size == 16) {
 		exec_mov128(L, w, f, di, mask);
-		return;
+		return STEP_NEXT;
 	}
 	if (di->d.kind == DOP_VEC) { /* unpack: mov.b64 {a, b}, x */
 		int n = di->d.nelem, es = size / (n ? n : 1);
@@ -132,7 +133,7 @@ static void exec_mov(struct launch *L, struct warp *w, struct frame *f, const st
 			for (int i = 0; i < n; i++)
 				op_write(f, &di->d.elems[i], l, (v >> (i * es * 8)) & size_mask(es));
 		}
-		return;
+		return STEP_NEXT;
 	}
 	if (di->s[0].kind == DOP_VEC) { /* pack: mov.b64 x, {a, b} */
 		int n = di->s[0].nelem, es = size / (n ? n : 1);
@@ -143,7 +144,7 @@ static void exec_mov(struct launch *L, struct warp *w, struct frame *f, const st
 				v |= (op_read(L, w, f, &di->s[0].elems[i], l) & size_mask(es)) << (i * es * 8);
 			op_write(f, &di->d, l, v);
 		}
-		return;
+		return STEP_NEXT;
 	}
 	uint64_t sm = di->type == MOD_PRED ? 1 : size_mask(size);
 	const struct dop *s = &di->s[0];
@@ -151,7 +152,7 @@ static void exec_mov(struct launch *L, struct warp *w, struct frame *f, const st
 		uint64_t v = FUNC_ADDR_BASE + (uint64_t)(s->func - L->P->funcs);
 		for (uint32_t m = mask; m; m &= m - 1)
 			op_write(f, &di->d, (uint32_t)__builtin_ctz(m), v);
-		return;
+		return STEP_NEXT;
 	}
 	if (s->kind == DOP_REG && di->d.kind == DOP_REG && !s->neg) {
 		const uint64_t *a = slot_ptr(f, s->slot);
@@ -160,12 +161,13 @@ static void exec_mov(struct launch *L, struct warp *w, struct frame *f, const st
 			uint32_t l = (uint32_t)__builtin_ctz(m);
 			d[l] = a[l] & sm;
 		}
-		return;
+		return STEP_NEXT;
 	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		op_write(f, &di->d, l, op_read(L, w, f, s, l) & sm);
 	}
+	return STEP_NEXT;
 }
 
 static void remember_bad_cvta(struct warp *w, const struct dinsn *di, uint32_t lane,
@@ -179,9 +181,10 @@ static void remember_bad_cvta(struct warp *w, const struct dinsn *di, uint32_t l
 	w->bad_cvta_at->insn[lane] = di;
 }
 
-static void exec_cvta(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-		      uint32_t mask)
+enum step exec_cvta(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		    uint32_t mask)
 {
+	struct frame *f = g->frame;
 	enum mspace win = (enum mspace)di->space2;
 	uint64_t base = window_base(win);
 	uint64_t sm = size_mask(ir_type_size((enum ir_mod)di->type));
@@ -213,18 +216,20 @@ static void exec_cvta(struct launch *L, struct warp *w, struct frame *f, const s
 					   "cvta.to converts 0x%llx, which is not in the named window",
 					   (unsigned long long)a);
 				if (L->stop)
-					return;
+					return STEP_NEXT;
 			}
 		} else {
 			r = a + base;
 		}
 		op_write(f, &di->d, l, r & sm);
 	}
+	return STEP_NEXT;
 }
 
-static void exec_isspacep(struct launch *L, struct warp *w, struct frame *f,
-			  const struct dinsn *di, uint32_t mask)
+enum step exec_isspacep(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+			uint32_t mask)
 {
+	struct frame *f = g->frame;
 	enum mspace want = (enum mspace)di->space;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -246,13 +251,15 @@ static void exec_isspacep(struct launch *L, struct warp *w, struct frame *f,
 		}
 		op_write(f, &di->d, l, r);
 	}
+	return STEP_NEXT;
 }
 
 /* mapa / getctarank: with .shared::cluster the operands are shared addresses, without a
  * space generic ones. */
-static void exec_mapa(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-		      uint32_t mask)
+enum step exec_mapa(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		    uint32_t mask)
 {
+	struct frame *f = g->frame;
 	bool generic = di->space == MS_GENERIC;
 	uint64_t sm = size_mask(ir_type_size((enum ir_mod)di->type));
 	struct cluster *cl = w->cta->cluster;
@@ -266,7 +273,7 @@ static void exec_mapa(struct launch *L, struct warp *w, struct frame *f, const s
 		    !mem_cluster_decode(L, w->cta, sa, &c, &off)) {
 			rule_break(L, RULE_MAPA_RANK, 1u << l, "%s of 0x%llx, which is not a shared "
 				   "address", ir_op_name((enum ir_op)di->op), (unsigned long long)a);
-			return;
+			return STEP_NEXT;
 		}
 		if (di->op == OP_GETCTARANK) {
 			op_write(f, &di->d, l, c->rank);
@@ -276,38 +283,12 @@ static void exec_mapa(struct launch *L, struct warp *w, struct frame *f, const s
 		if (rank >= cl->nctas) {
 			rule_break(L, RULE_MAPA_RANK, 1u << l, "mapa to rank %llu of a cluster of %u "
 				   "CTAs", (unsigned long long)rank, cl->nctas);
-			return;
+			return STEP_NEXT;
 		}
 		uint64_t r = ((rank + 1) << CLUSTER_SHIFT) | off;
 		op_write(f, &di->d, l, (generic ? r + WIN_SHARED : r) & sm);
 	}
-}
-
-void exec_move(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-	       uint32_t mask)
-{
-	switch ((enum ir_op)di->op) {
-	case OP_MOV:
-		exec_mov(L, w, f, di, mask);
-		break;
-	case OP_CVTA:
-		exec_cvta(L, w, f, di, mask);
-		break;
-	case OP_ISSPACEP:
-		exec_isspacep(L, w, f, di, mask);
-		break;
-	case OP_MAPA:
-	case OP_GETCTARANK:
-		exec_mapa(L, w, f, di, mask);
-		break;
-	case OP_CREATEPOLICY_FRACTIONAL:
-	case OP_CREATEPOLICY_RANGE:
-	case OP_CREATEPOLICY_CVT:
-		exec_createpolicy(L, w, f, di, mask);
-		break;
-	default:
-		break;
-	}
+	return STEP_NEXT;
 }
 
 /* ---- memory -------------------------------------------------------------------------- */
@@ -337,16 +318,17 @@ static uint8_t *lane_bytes(struct launch *L, struct warp *w, struct frame *f,
 	return L->stop ? NULL : acc.p;
 }
 
-static void exec_ld(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-		    uint32_t mask)
+enum step exec_ld(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		  uint32_t mask)
 {
+	struct frame *f = g->frame;
 	enum ir_mod t = (enum ir_mod)di->type;
 	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		uint8_t *p = lane_bytes(L, w, f, di, l, es * n, RACE_READ, NULL);
 		if (!p)
-			return;
+			return STEP_NEXT;
 		if (es == 16) { /* ld.b128: one register pair (no vectors: the checker) */
 			uint64_t v[2];
 			memcpy(v, p, 16);
@@ -360,17 +342,19 @@ static void exec_ld(struct launch *L, struct warp *w, struct frame *f, const str
 			write_loaded(f, d, l, extend(v, t));
 		}
 	}
+	return STEP_NEXT;
 }
 
-static void exec_st(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-		    uint32_t mask)
+enum step exec_st(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		  uint32_t mask)
 {
+	struct frame *f = g->frame;
 	enum ir_mod t = (enum ir_mod)di->type;
 	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec;
 	uint8_t bytes[4 * 16];
 	if (es * n > sizeof bytes) {
 		runtime_error(L, 2, "internal error: a %u-byte store", es * n);
-		return;
+		return STEP_NEXT;
 	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -383,9 +367,10 @@ static void exec_st(struct launch *L, struct warp *w, struct frame *f, const str
 		}
 		uint8_t *p = lane_bytes(L, w, f, di, l, es * n, RACE_WRITE, bytes);
 		if (!p)
-			return;
+			return STEP_NEXT;
 		memcpy(p, bytes, es * n);
 	}
+	return STEP_NEXT;
 }
 
 /* The new value of an integer or bit-type atomic read-modify-write. */
@@ -463,21 +448,22 @@ static void exec_atom128(struct launch *L, struct warp *w, struct frame *f,
 	}
 }
 
-static void exec_atom(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-		      uint32_t mask)
+enum step exec_atom(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		    uint32_t mask)
 {
+	struct frame *f = g->frame;
 	enum ir_mod t = (enum ir_mod)di->type;
 	uint32_t size = (uint32_t)ir_type_size(t);
 	bool is_red = di->op == OP_RED;
 	if (size == 16) {
 		exec_atom128(L, w, f, di, mask);
-		return;
+		return STEP_NEXT;
 	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		uint8_t *p = lane_bytes(L, w, f, di, l, size, RACE_RMW, NULL);
 		if (!p)
-			return;
+			return STEP_NEXT;
 		uint64_t old = 0;
 		memcpy(&old, p, size);
 		uint64_t b = op_read(L, w, f, &di->s[1], l);
@@ -487,27 +473,13 @@ static void exec_atom(struct launch *L, struct warp *w, struct frame *f, const s
 		if (!is_red)
 			op_write(f, &di->d, l, extend(old, t));
 	}
+	return STEP_NEXT;
 }
 
-void exec_mem(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-	      uint32_t mask)
+/* prefetch, prefetchu: a cache hint, with no architectural effect. */
+enum step exec_prefetch(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+			uint32_t mask)
 {
-	switch ((enum ir_op)di->op) {
-	case OP_LD:
-	case OP_LDU:
-		exec_ld(L, w, f, di, mask);
-		break;
-	case OP_ST:
-		exec_st(L, w, f, di, mask);
-		break;
-	case OP_ATOM:
-	case OP_RED:
-		exec_atom(L, w, f, di, mask);
-		break;
-	case OP_PREFETCH:
-	case OP_PREFETCHU:
-		break; /* a cache hint: no architectural effect */
-	default:
-		break;
-	}
+	(void)L, (void)w, (void)g, (void)di, (void)mask;
+	return STEP_NEXT;
 }

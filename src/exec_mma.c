@@ -546,8 +546,8 @@ static uint64_t f16_to_f32(uint64_t h)
 	return s | (e + 112) << 23 | m << 13;
 }
 
-static void exec_mma_sync(struct launch *L, struct warp *w, struct frame *fr,
-			  const struct dinsn *di)
+static void run_mma_sync(struct launch *L, struct warp *w, struct frame *fr,
+			 const struct dinsn *di)
 {
 	const struct mma_form *f = di->mma;
 	uint64_t a[16 * 256], b[256 * 8], c[16 * 8], d[16 * 8];
@@ -604,8 +604,8 @@ static uint8_t *matrix_row(struct launch *L, struct warp *w, struct frame *f,
 	return L->stop ? NULL : acc.p;
 }
 
-static void exec_ldmatrix(struct launch *L, struct warp *w, struct frame *f,
-			  const struct dinsn *di)
+static void run_ldmatrix(struct launch *L, struct warp *w, struct frame *f,
+			 const struct dinsn *di)
 {
 	const struct mma_form *mf = di->mma;
 	uint16_t x[4][64];
@@ -622,8 +622,8 @@ static void exec_ldmatrix(struct launch *L, struct warp *w, struct frame *f,
 			op_write(f, elem(&di->d, i), lane, b16_word(x[i], lane, mf->trans));
 }
 
-static void exec_stmatrix(struct launch *L, struct warp *w, struct frame *f,
-			  const struct dinsn *di)
+static void run_stmatrix(struct launch *L, struct warp *w, struct frame *f,
+			 const struct dinsn *di)
 {
 	const struct mma_form *mf = di->mma;
 	uint16_t x[4][64];
@@ -641,8 +641,8 @@ static void exec_stmatrix(struct launch *L, struct warp *w, struct frame *f,
 		}
 }
 
-static void exec_movmatrix(struct launch *L, struct warp *w, struct frame *f,
-			   const struct dinsn *di)
+static void run_movmatrix(struct launch *L, struct warp *w, struct frame *f,
+			  const struct dinsn *di)
 {
 	uint16_t x[64];
 
@@ -740,8 +740,8 @@ static void wmma_gather(struct launch *L, struct warp *w, struct frame *fr,
 		}
 }
 
-static void exec_wmma_mma(struct launch *L, struct warp *w, struct frame *fr,
-			  const struct dinsn *di)
+static void run_wmma_mma(struct launch *L, struct warp *w, struct frame *fr,
+			 const struct dinsn *di)
 {
 	const struct mma_form *f = di->mma;
 	uint64_t a[32 * 128], b[128 * 32], c[32 * 32], d[32 * 32];
@@ -791,36 +791,74 @@ static bool whole_warp(struct launch *L, struct warp *w, struct group *g, uint32
 	return true;
 }
 
-bool exec_mma(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
-	      uint32_t mask)
+typedef void matrix_fn(struct launch *L, struct warp *w, struct frame *f,
+		       const struct dinsn *di);
+
+/* Run a matrix instruction once the whole warp is here (whole_warp). */
+static enum step whole_warp_run(struct launch *L, struct warp *w, struct group *g,
+				const struct dinsn *di, uint32_t mask, matrix_fn *run)
 {
 	if (!whole_warp(L, w, g, mask))
-		return false;
-	switch (di->mma->kind) {
-	case MK_MMA:
-		exec_mma_sync(L, w, g->frame, di);
-		break;
-	case MK_LDMATRIX:
-		exec_ldmatrix(L, w, g->frame, di);
-		break;
-	case MK_STMATRIX:
-		exec_stmatrix(L, w, g->frame, di);
-		break;
-	case MK_MOVMATRIX:
-		exec_movmatrix(L, w, g->frame, di);
-		break;
-	case MK_WMMA_LOAD:
-	case MK_WMMA_STORE:
-		for (unsigned lane = 0; lane < LANES; lane++)
-			if (!wmma_lane(L, w, g->frame, di, lane, di->mma->kind == MK_WMMA_STORE))
-				break;
-		break;
-	case MK_WMMA_MMA:
-		exec_wmma_mma(L, w, g->frame, di);
-		break;
-	}
-	if (L->stop)
-		return false;
-	g->pc++;
-	return true;
+		return STEP_PARKED;
+	run(L, w, g->frame, di);
+	return L->stop ? STEP_PARKED : STEP_NEXT;
+}
+
+static void run_wmma_load(struct launch *L, struct warp *w, struct frame *f,
+			  const struct dinsn *di)
+{
+	for (unsigned lane = 0; lane < LANES; lane++)
+		if (!wmma_lane(L, w, f, di, lane, false))
+			break;
+}
+
+static void run_wmma_store(struct launch *L, struct warp *w, struct frame *f,
+			   const struct dinsn *di)
+{
+	for (unsigned lane = 0; lane < LANES; lane++)
+		if (!wmma_lane(L, w, f, di, lane, true))
+			break;
+}
+
+enum step exec_mma(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		   uint32_t mask)
+{
+	return whole_warp_run(L, w, g, di, mask, run_mma_sync);
+}
+
+enum step exec_ldmatrix(struct launch *L, struct warp *w, struct group *g,
+			const struct dinsn *di, uint32_t mask)
+{
+	return whole_warp_run(L, w, g, di, mask, run_ldmatrix);
+}
+
+enum step exec_stmatrix(struct launch *L, struct warp *w, struct group *g,
+			const struct dinsn *di, uint32_t mask)
+{
+	return whole_warp_run(L, w, g, di, mask, run_stmatrix);
+}
+
+enum step exec_movmatrix(struct launch *L, struct warp *w, struct group *g,
+			 const struct dinsn *di, uint32_t mask)
+{
+	return whole_warp_run(L, w, g, di, mask, run_movmatrix);
+}
+
+/* wmma.load.a / .b / .c */
+enum step exec_wmma_load(struct launch *L, struct warp *w, struct group *g,
+			 const struct dinsn *di, uint32_t mask)
+{
+	return whole_warp_run(L, w, g, di, mask, run_wmma_load);
+}
+
+enum step exec_wmma_store(struct launch *L, struct warp *w, struct group *g,
+			  const struct dinsn *di, uint32_t mask)
+{
+	return whole_warp_run(L, w, g, di, mask, run_wmma_store);
+}
+
+enum step exec_wmma_mma(struct launch *L, struct warp *w, struct group *g,
+			const struct dinsn *di, uint32_t mask)
+{
+	return whole_warp_run(L, w, g, di, mask, run_wmma_mma);
 }

@@ -93,9 +93,10 @@ static uint64_t range_policy(struct launch *L, struct warp *w, struct frame *f,
 	return a;
 }
 
-void exec_createpolicy(struct launch *L, struct warp *w, struct frame *f,
-		       const struct dinsn *di, uint32_t mask)
+enum step exec_createpolicy(struct launch *L, struct warp *w, struct group *g,
+			    const struct dinsn *di, uint32_t mask)
 {
+	struct frame *f = g->frame;
 	const uint64_t low = (1ull << 48) - 1;
 	uint64_t head = policy_head(di);
 	for (uint32_t m = mask; m && !L->stop; m &= m - 1) {
@@ -109,4 +110,5 @@ void exec_createpolicy(struct launch *L, struct warp *w, struct frame *f,
 			v = op_read(L, w, f, &di->s[0], l);
 		op_write(f, &di->d, l, head | (v & low));
 	}
+	return STEP_NEXT;
 }

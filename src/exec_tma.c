@@ -19,7 +19,6 @@
  *   shared address not 128-byte aligned, tensor map not 64-byte aligned, box start in
  *   dimension 0 not 16-byte aligned, any negative coordinate of a store or reduction.
  */
-#include "exec_tma.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -443,34 +442,47 @@ static void exec_cp_fenceproxy(struct launch *L, struct warp *w, struct frame *f
 	mem_tmap_fence(L->mem, da, TMAP_BYTES);
 }
 
-void tma_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
-	      uint32_t mask)
+/* ---- handlers ------------------------------------------------------------------------ */
+
+typedef void lane_fn(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		     uint32_t lane);
+
+/* Run fn for each lane of mask, in lane order, until the launch stops. */
+static enum step each_lane(struct launch *L, struct warp *w, struct group *g,
+			   const struct dinsn *di, uint32_t mask, lane_fn *fn)
 {
-	struct frame *f = g->frame;
-	for (uint32_t m = mask; m && !L->stop; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		switch ((enum ir_op)di->op) {
-		case OP_CP_ASYNC_BULK_TENSOR:
-			if (di->flags & DF_BULK_GROUP)
-				issue_store(L, w, f, di, l);
-			else
-				issue_load(L, w, f, di, l);
-			break;
-		case OP_CP_REDUCE_ASYNC_BULK_TENSOR:
-			issue_store(L, w, f, di, l);
-			break;
-		case OP_CP_ASYNC_BULK_PREFETCH_TENSOR:
-			issue_prefetch(L, w, f, di, l);
-			break;
-		case OP_TENSORMAP_REPLACE:
-			exec_replace(L, w, f, di, l);
-			break;
-		case OP_TENSORMAP_CP_FENCEPROXY:
-			exec_cp_fenceproxy(L, w, f, di, l);
-			break;
-		default:
-			runtime_error(L, 2, "unsupported instruction '%s'", op_name(di));
-			return;
-		}
-	}
+	for (uint32_t m = mask; m && !L->stop; m &= m - 1)
+		fn(L, w, g->frame, di, (uint32_t)__builtin_ctz(m));
+	return STEP_NEXT;
+}
+
+/* cp.async.bulk.tensor: a load into shared memory, or (.bulk_group) a store from it. */
+enum step tma_exec_copy(struct launch *L, struct warp *w, struct group *g,
+			const struct dinsn *di, uint32_t mask)
+{
+	return each_lane(L, w, g, di, mask, di->flags & DF_BULK_GROUP ? issue_store : issue_load);
+}
+
+enum step tma_exec_reduce(struct launch *L, struct warp *w, struct group *g,
+			  const struct dinsn *di, uint32_t mask)
+{
+	return each_lane(L, w, g, di, mask, issue_store);
+}
+
+enum step tma_exec_prefetch(struct launch *L, struct warp *w, struct group *g,
+			    const struct dinsn *di, uint32_t mask)
+{
+	return each_lane(L, w, g, di, mask, issue_prefetch);
+}
+
+enum step tma_exec_replace(struct launch *L, struct warp *w, struct group *g,
+			   const struct dinsn *di, uint32_t mask)
+{
+	return each_lane(L, w, g, di, mask, exec_replace);
+}
+
+enum step tma_exec_cp_fenceproxy(struct launch *L, struct warp *w, struct group *g,
+				 const struct dinsn *di, uint32_t mask)
+{
+	return each_lane(L, w, g, di, mask, exec_cp_fenceproxy);
 }

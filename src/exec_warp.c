@@ -51,8 +51,8 @@ bool warp_need_lanes(struct launch *L, struct warp *w, struct group *g, uint32_t
 	return true;
 }
 
-static void exec_shfl(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-		      uint32_t mask)
+static void shfl_lanes(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		       uint32_t mask)
 {
 	uint64_t a[LANES];
 	for (int l = 0; l < LANES; l++)
@@ -90,8 +90,8 @@ static void exec_shfl(struct launch *L, struct warp *w, struct frame *f, const s
 	}
 }
 
-static void exec_vote(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-		      uint32_t mask)
+static void vote_lanes(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		       uint32_t mask)
 {
 	uint32_t member = (uint32_t)op_read(L, w, f, &di->s[1], (uint32_t)__builtin_ctz(mask));
 	uint32_t set = 0;
@@ -123,8 +123,8 @@ static void exec_vote(struct launch *L, struct warp *w, struct frame *f, const s
 
 /* Each lane compares with the lanes of its own membermask: lanes may pass different masks
  * (the H100 runs that, and real code does it for halves of a warp). */
-static void exec_match(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-		       uint32_t mask, const uint32_t member[LANES])
+static void match_lanes(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		        uint32_t mask, const uint32_t member[LANES])
 {
 	uint64_t v[LANES] = {0};
 	for (uint32_t m = mask; m; m &= m - 1) {
@@ -169,8 +169,8 @@ static bool match_members(struct launch *L, struct warp *w, struct frame *f,
 	return true;
 }
 
-static void exec_redux(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-		       uint32_t mask)
+static void redux_lanes(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		        uint32_t mask)
 {
 	bool sgn = ir_type_is_signed((enum ir_mod)di->type);
 	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
@@ -325,20 +325,23 @@ void bar_check(struct launch *L, struct cta *c, uint32_t id)
 	L->epoch++;
 }
 
-static bool exec_bar(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
-		     uint32_t mask)
+/* bar / barrier .sync .arrive .red: the lanes of mask arrive; .sync and .red wait where they
+ * are until the barrier completes (bar_check releases them past it). */
+enum step exec_bar(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		   uint32_t mask)
 {
 	struct frame *f = g->frame;
 	enum ir_op op = (enum ir_op)di->op;
 	bool red = op == OP_BAR_RED || op == OP_BARRIER_RED;
+	bool arrive = op == OP_BAR_ARRIVE || op == OP_BARRIER_ARRIVE;
 	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
 	uint64_t id = op_read(L, w, f, &di->s[0], l0);
 	if (id > 15) {
 		runtime_error(L, 1, "barrier id %llu is above 15", (unsigned long long)id);
-		return false;
+		return STEP_PARKED;
 	}
 	if (is_aligned_bar(di) && !check_aligned(L, RULE_BAR_DIVERGENT, w, g, di, mask))
-		return false;
+		return STEP_PARKED;
 	struct cta *c = w->cta;
 	struct barstate *b = &c->bar[id];
 	uint32_t nsrc_count = red ? 3 : 2;
@@ -347,15 +350,17 @@ static bool exec_bar(struct launch *L, struct warp *w, struct group *g, const st
 		if (cnt == 0 || cnt % 32 || cnt > c->nwarps * 32u) {
 			runtime_error(L, 1, "barrier thread count %llu must be a non-zero multiple of "
 				      "32 up to the CTA size", (unsigned long long)cnt);
-			return false;
+			return STEP_PARKED;
 		}
 		b->expected = (uint32_t)cnt;
 	}
-	if (mask != g->mask) {
-		/* only the lanes whose guard holds arrive; the others step past later */
-		g = group_split(w, g, mask, g->pc);
+	bool split = mask != g->mask;
+	if (split) {
+		/* only the lanes whose guard holds arrive, in a group of their own (past an
+		 * arrive, waiting at a sync); the others step past later */
+		g = group_split(w, g, mask, arrive ? g->pc + 1 : g->pc);
 		if (!g)
-			return false;
+			return STEP_PARKED;
 	}
 	b->arrived += (uint32_t)__builtin_popcount(mask);
 	race_bar_arrive(L, w, mask, (uint32_t)id);
@@ -368,15 +373,14 @@ static bool exec_bar(struct launch *L, struct warp *w, struct group *g, const st
 			b->red_and += (uint32_t)v;
 		}
 	}
-	if (op == OP_BAR_ARRIVE || op == OP_BARRIER_ARRIVE) {
-		g->pc++;
+	if (arrive) {
 		bar_check(L, c, (uint32_t)id);
-		return true;
+		return split ? STEP_PARKED : STEP_NEXT;
 	}
 	g->state = G_BAR;
 	g->wait_id = (uint32_t)id;
 	bar_check(L, c, (uint32_t)id);
-	return false;
+	return STEP_PARKED;
 }
 
 /* ---- the cluster barrier ------------------------------------------------------------- */
@@ -401,46 +405,53 @@ void cluster_bar_check(struct launch *L, struct cluster *cl)
 	}
 }
 
-static bool exec_cluster_bar(struct launch *L, struct warp *w, struct group *g,
-			     const struct dinsn *di, uint32_t mask)
+/* barrier.cluster.arrive: each lane arrives once per phase. */
+enum step exec_cluster_arrive(struct launch *L, struct warp *w, struct group *g,
+			      const struct dinsn *di, uint32_t mask)
 {
 	struct cluster *cl = w->cta->cluster;
 	if ((di->flags & DF_ALIGNED) &&
 	    !check_aligned(L, RULE_CLUSTER_BAR_DIVERGENT, w, g, di, mask))
-		return false;
-	if (di->op == OP_BARRIER_CLUSTER_ARRIVE) {
-		uint32_t twice = mask & w->cbar_arrived;
-		if (twice) {
-			rule_break(L, RULE_CLUSTER_BAR_DOUBLE, twice,
-				   "barrier.cluster.arrive twice in phase %u", cl->cbar_phase);
-			if (L->stop)
-				return false;
-		}
-		uint32_t fresh = mask & ~twice;
-		if (di->sem != MOD_RELAXED) /* a release arrive publishes the CTA's inits */
-			mbar_fence_init(L, w->cta);
-		race_cbar_arrive(L, w, fresh, di->sem == MOD_RELAXED);
-		w->cbar_arrived |= fresh;
-		w->cbar_waitable |= fresh;
-		for (uint32_t m = fresh; m; m &= m - 1)
-			w->cbar_phase[__builtin_ctz(m)] = cl->cbar_phase;
-		cl->cbar_arrived += (uint32_t)__builtin_popcount(fresh);
-		g->pc++;
-		cluster_bar_check(L, cl);
-		return true;
+		return STEP_PARKED;
+	uint32_t twice = mask & w->cbar_arrived;
+	if (twice) {
+		rule_break(L, RULE_CLUSTER_BAR_DOUBLE, twice,
+			   "barrier.cluster.arrive twice in phase %u", cl->cbar_phase);
+		if (L->stop)
+			return STEP_PARKED;
 	}
-	/* wait: each lane's arrival phase must have completed */
+	uint32_t fresh = mask & ~twice;
+	if (di->sem != MOD_RELAXED) /* a release arrive publishes the CTA's inits */
+		mbar_fence_init(L, w->cta);
+	race_cbar_arrive(L, w, fresh, di->sem == MOD_RELAXED);
+	w->cbar_arrived |= fresh;
+	w->cbar_waitable |= fresh;
+	for (uint32_t m = fresh; m; m &= m - 1)
+		w->cbar_phase[__builtin_ctz(m)] = cl->cbar_phase;
+	cl->cbar_arrived += (uint32_t)__builtin_popcount(fresh);
+	cluster_bar_check(L, cl);
+	return STEP_NEXT;
+}
+
+/* barrier.cluster.wait: each lane's arrival phase must have completed; until then the
+ * group waits here (cluster_bar_check readies it to try again). */
+enum step exec_cluster_wait(struct launch *L, struct warp *w, struct group *g,
+			    const struct dinsn *di, uint32_t mask)
+{
+	struct cluster *cl = w->cta->cluster;
+	if ((di->flags & DF_ALIGNED) &&
+	    !check_aligned(L, RULE_CLUSTER_BAR_DIVERGENT, w, g, di, mask))
+		return STEP_PARKED;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		if (!(w->cbar_waitable >> l & 1) || cl->cbar_phase <= w->cbar_phase[l]) {
 			g->state = G_CLUSTER_BAR;
-			return false;
+			return STEP_PARKED;
 		}
 	}
 	w->cbar_waitable &= ~mask;
 	race_cbar_acquire(L, w, mask);
-	g->pc++;
-	return true;
+	return STEP_NEXT;
 }
 
 /* A fence that orders the thread's earlier writes, mbarrier.init included, for the whole
@@ -457,115 +468,139 @@ static bool releases_cluster(const struct dinsn *di)
 	return wide && releases;
 }
 
-bool exec_warp(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
-	       uint32_t mask)
+/* ---- warp-level instructions --------------------------------------------------------- */
+
+/* Whether every non-exited lane of the membermask in operand `at` (read from the first
+ * lane) is in the group; if not, the group waits or a rule broke. */
+static bool members_here(struct launch *L, struct warp *w, struct group *g,
+			 const struct dop *at, uint32_t mask)
+{
+	uint32_t member = (uint32_t)op_read(L, w, g->frame, at, (uint32_t)__builtin_ctz(mask));
+	return warp_need_lanes(L, w, g, member, mask);
+}
+
+enum step exec_shfl(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		    uint32_t mask)
+{
+	if (!members_here(L, w, g, &di->s[3], mask))
+		return STEP_PARKED;
+	shfl_lanes(L, w, g->frame, di, mask);
+	return STEP_NEXT;
+}
+
+enum step exec_vote(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		    uint32_t mask)
+{
+	if (!members_here(L, w, g, &di->s[di->nsrc - 1], mask))
+		return STEP_PARKED;
+	vote_lanes(L, w, g->frame, di, mask);
+	return STEP_NEXT;
+}
+
+enum step exec_match(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		     uint32_t mask)
+{
+	uint32_t member, members[LANES];
+	if (!match_members(L, w, g->frame, di, mask, members, &member) ||
+	    !warp_need_lanes(L, w, g, member, mask))
+		return STEP_PARKED;
+	match_lanes(L, w, g->frame, di, mask, members);
+	return STEP_NEXT;
+}
+
+enum step exec_redux(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		     uint32_t mask)
+{
+	if (!members_here(L, w, g, &di->s[di->nsrc - 1], mask))
+		return STEP_PARKED;
+	redux_lanes(L, w, g->frame, di, mask);
+	return STEP_NEXT;
+}
+
+enum step exec_bar_warp_sync(struct launch *L, struct warp *w, struct group *g,
+			     const struct dinsn *di, uint32_t mask)
+{
+	if (!members_here(L, w, g, &di->s[0], mask))
+		return STEP_PARKED;
+	race_warp_sync(L, w, mask);
+	return STEP_NEXT;
+}
+
+enum step exec_elect(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		     uint32_t mask)
 {
 	struct frame *f = g->frame;
-	enum ir_op op = (enum ir_op)di->op;
-	uint32_t member = FULL_MASK, members[LANES];
-	switch (op) {
-	case OP_SHFL_SYNC:
-		member = (uint32_t)op_read(L, w, f, &di->s[3], (uint32_t)__builtin_ctz(mask));
-		break;
-	case OP_MATCH_SYNC:
-		if (!match_members(L, w, f, di, mask, members, &member))
-			return false;
-		break;
-	case OP_VOTE_SYNC:
-	case OP_REDUX_SYNC:
-	case OP_ELECT_SYNC:
-		member = (uint32_t)op_read(L, w, f, &di->s[di->nsrc - 1], (uint32_t)__builtin_ctz(mask));
-		break;
-	case OP_BAR_WARP_SYNC:
-		member = (uint32_t)op_read(L, w, f, &di->s[0], (uint32_t)__builtin_ctz(mask));
-		break;
-	default:
-		break;
+	uint32_t member = (uint32_t)op_read(L, w, f, &di->s[di->nsrc - 1],
+					    (uint32_t)__builtin_ctz(mask));
+	if (mask & ~member) {
+		rule_break(L, RULE_ELECT_MASK, mask & ~member,
+			   "elect.sync executed by a thread outside membermask 0x%08x", member);
+		if (L->stop)
+			return STEP_PARKED;
+		/* the H100: lanes outside get the leader and False */
 	}
-	switch (op) {
-	case OP_SHFL_SYNC:
-	case OP_VOTE_SYNC:
-	case OP_MATCH_SYNC:
-	case OP_REDUX_SYNC:
-	case OP_BAR_WARP_SYNC:
-		if (!warp_need_lanes(L, w, g, member, mask))
-			return false;
-		if (op == OP_SHFL_SYNC)
-			exec_shfl(L, w, f, di, mask);
-		else if (op == OP_VOTE_SYNC)
-			exec_vote(L, w, f, di, mask);
-		else if (op == OP_MATCH_SYNC)
-			exec_match(L, w, f, di, mask, members);
-		else if (op == OP_REDUX_SYNC)
-			exec_redux(L, w, f, di, mask);
-		else if (op == OP_BAR_WARP_SYNC)
-			race_warp_sync(L, w, mask);
-		g->pc++;
-		return true;
-	case OP_ELECT_SYNC: {
-		if (mask & ~member) {
-			rule_break(L, RULE_ELECT_MASK, mask & ~member,
-				   "elect.sync executed by a thread outside membermask 0x%08x", member);
-			if (L->stop)
-				return false;
-			/* the H100: lanes outside get the leader and False */
-		}
-		if (!warp_need_lanes(L, w, g, member | mask, mask))
-			return false;
-		uint32_t cand = member & mask;
-		uint32_t leader = cand ? (uint32_t)__builtin_ctz(cand) : 0;
-		for (uint32_t m = mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
-			op_write(f, &di->d, l, leader);
-			op_write(f, &di->d2, l, l == leader);
-		}
-		g->pc++;
-		return true;
+	if (!warp_need_lanes(L, w, g, member | mask, mask))
+		return STEP_PARKED;
+	uint32_t cand = member & mask;
+	uint32_t leader = cand ? (uint32_t)__builtin_ctz(cand) : 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		op_write(f, &di->d, l, leader);
+		op_write(f, &di->d2, l, l == leader);
 	}
-	case OP_ACTIVEMASK:
-		for (uint32_t m = mask; m; m &= m - 1)
-			op_write(f, &di->d, (uint32_t)__builtin_ctz(m), g->mask);
-		g->pc++;
-		return true;
-	case OP_BAR_SYNC:
-	case OP_BARRIER_SYNC:
-	case OP_BAR_RED:
-	case OP_BARRIER_RED:
-	case OP_BAR_ARRIVE:
-	case OP_BARRIER_ARRIVE:
-		return exec_bar(L, w, g, di, mask);
-	case OP_BARRIER_CLUSTER_ARRIVE:
-	case OP_BARRIER_CLUSTER_WAIT:
-		return exec_cluster_bar(L, w, g, di, mask);
-	case OP_FENCE:
-		if ((di->flags & DF_MBARRIER_INIT) || releases_cluster(di))
-			mbar_fence_init(L, w->cta);
-		if ((di->flags & DF_PROXY) && di->space != MS_GLOBAL) /* fence.proxy.async{.shared*} */
-			mem_proxy_fence(w->cta);
-		if ((di->flags & DF_PROXY) && (di->space == MS_GLOBAL || di->space == MS_GENERIC))
-			mem_proxy_fence_global(L->mem);
-		if (di->flags & DF_TENSORMAP) /* fence.proxy.tensormap::generic */
-			mem_tmap_fence_all(L->mem);
-		race_fence(L, w, mask);
-		g->pc++;
-		return true;
-	case OP_NANOSLEEP: {
-		uint64_t ns = op_read(L, w, f, &di->s[0], (uint32_t)__builtin_ctz(mask));
-		L->clock += ns > 1000000 ? 1000000 : ns;
-		g->pc++;
-		return true;
-	}
-	case OP_MEMBAR:
-		if (releases_cluster(di))
-			mbar_fence_init(L, w->cta);
-		race_fence(L, w, mask);
-		g->pc++;
-		return true;
-	case OP_GRIDDEPCONTROL:
-		g->pc++;
-		return true;
-	default:
-		runtime_error(L, 2, "internal error: '%s' has no handler", ir_op_name(op));
-		return false;
-	}
+	return STEP_NEXT;
+}
+
+enum step exec_activemask(struct launch *L, struct warp *w, struct group *g,
+			  const struct dinsn *di, uint32_t mask)
+{
+	(void)L, (void)w;
+	for (uint32_t m = mask; m; m &= m - 1)
+		op_write(g->frame, &di->d, (uint32_t)__builtin_ctz(m), g->mask);
+	return STEP_NEXT;
+}
+
+/* ---- fences and the rest ------------------------------------------------------------- */
+
+enum step exec_fence(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		     uint32_t mask)
+{
+	(void)g;
+	if ((di->flags & DF_MBARRIER_INIT) || releases_cluster(di))
+		mbar_fence_init(L, w->cta);
+	if ((di->flags & DF_PROXY) && di->space != MS_GLOBAL) /* fence.proxy.async{.shared*} */
+		mem_proxy_fence(w->cta);
+	if ((di->flags & DF_PROXY) && (di->space == MS_GLOBAL || di->space == MS_GENERIC))
+		mem_proxy_fence_global(L->mem);
+	if (di->flags & DF_TENSORMAP) /* fence.proxy.tensormap::generic */
+		mem_tmap_fence_all(L->mem);
+	race_fence(L, w, mask);
+	return STEP_NEXT;
+}
+
+enum step exec_membar(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		      uint32_t mask)
+{
+	(void)g;
+	if (releases_cluster(di))
+		mbar_fence_init(L, w->cta);
+	race_fence(L, w, mask);
+	return STEP_NEXT;
+}
+
+enum step exec_nanosleep(struct launch *L, struct warp *w, struct group *g,
+			 const struct dinsn *di, uint32_t mask)
+{
+	uint64_t ns = op_read(L, w, g->frame, &di->s[0], (uint32_t)__builtin_ctz(mask));
+	L->clock += ns > 1000000 ? 1000000 : ns;
+	return STEP_NEXT;
+}
+
+/* griddepcontrol: ptxi runs one grid at a time, so there is no dependent grid to launch
+ * early or wait for. */
+enum step exec_griddepcontrol(struct launch *L, struct warp *w, struct group *g,
+			      const struct dinsn *di, uint32_t mask)
+{
+	(void)L, (void)w, (void)g, (void)di, (void)mask;
+	return STEP_NEXT;
 }

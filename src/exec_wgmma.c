@@ -675,32 +675,67 @@ static void commit(struct launch *L, struct warp *w)
 		L->async.next_due = due;
 }
 
-bool wgmma_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
-		uint32_t mask)
+/* ---- handlers ------------------------------------------------------------------------ */
+
+/* The warp's warpgroup state, once the instruction passed the warpgroup's alignment rules
+ * (all four warps, all lanes, the same instruction in the same order); NULL if a rule broke. */
+static struct wg_warp *wg_enter(struct launch *L, struct warp *w, const struct dinsn *di,
+				uint32_t mask)
 {
-	g->pc++;
 	struct wg_warp *s = warp_state(L, w);
 	if (!s || !aligned_lanes(L, w, di, mask) || !aligned_seq(L, w, di))
-		return true;
+		return NULL;
 	w->wg_track = true;
-	switch ((enum ir_op)di->op) {
-	case OP_WGMMA_FENCE:
+	return s;
+}
+
+enum step wgmma_exec_fence(struct launch *L, struct warp *w, struct group *g,
+			   const struct dinsn *di, uint32_t mask)
+{
+	(void)g;
+	struct wg_warp *s = wg_enter(L, w, di, mask);
+	if (s) {
 		s->fenced = true;
 		s->mma_clock = UINT32_MAX;
-		break;
-	case OP_WGMMA_MMA_ASYNC:
-		issue(L, w, g, di);
-		break;
-	case OP_WGMMA_COMMIT_GROUP:
-		commit(L, w);
-		break;
-	case OP_WGMMA_WAIT_GROUP:
-		complete_below(L, w, s->committed > di->wg->count ? s->committed - di->wg->count : 0);
-		break;
-	default: /* setmaxnreg: only the alignment above */
-		break;
 	}
-	return true;
+	return STEP_NEXT;
+}
+
+enum step wgmma_exec_mma(struct launch *L, struct warp *w, struct group *g,
+			 const struct dinsn *di, uint32_t mask)
+{
+	if (wg_enter(L, w, di, mask))
+		issue(L, w, g, di);
+	return STEP_NEXT;
+}
+
+enum step wgmma_exec_commit(struct launch *L, struct warp *w, struct group *g,
+			    const struct dinsn *di, uint32_t mask)
+{
+	(void)g;
+	if (wg_enter(L, w, di, mask))
+		commit(L, w);
+	return STEP_NEXT;
+}
+
+enum step wgmma_exec_wait(struct launch *L, struct warp *w, struct group *g,
+			  const struct dinsn *di, uint32_t mask)
+{
+	(void)g;
+	struct wg_warp *s = wg_enter(L, w, di, mask);
+	if (s)
+		complete_below(L, w, s->committed > di->wg->count ? s->committed - di->wg->count : 0);
+	return STEP_NEXT;
+}
+
+/* setmaxnreg: the CPU has no register file to resize, so only its rule remains: all four
+ * warps of the warpgroup execute the same setmaxnreg together (warpgroup-aligned). */
+enum step exec_setmaxnreg(struct launch *L, struct warp *w, struct group *g,
+			  const struct dinsn *di, uint32_t mask)
+{
+	(void)g;
+	wg_enter(L, w, di, mask);
+	return STEP_NEXT;
 }
 
 /* ---- hooks --------------------------------------------------------------------------- */

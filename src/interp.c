@@ -1,8 +1,10 @@
 /*
  * interp.c - the dispatch loop: run one group of a warp's lanes, instruction by
- * instruction, over lane arrays. Operand access, special registers, and control flow
- * (branches, calls, returns, exit) live here; arithmetic is in exec_*.c, memory in
- * exec_mem.c, warp and barrier instructions in exec_warp.c, mbarriers in mbarrier.c.
+ * instruction, over lane arrays, each through the handler its ops.def row names (the ALU's
+ * inline). Only the loop steps the pc: a handler answers next, jumped or parked (enum step).
+ * Operand access, special registers, and the control-flow handlers (branches, calls,
+ * returns, exit) live here; arithmetic is in exec_*.c, memory in exec_mem.c, warp and
+ * barrier instructions in exec_warp.c, mbarriers in mbarrier.c.
  */
 #include "interp.h"
 
@@ -16,7 +18,6 @@
 #include "devrt.h"
 #include "exec.h"
 #include "exec_alu_impl.h"
-#include "exec_tma.h"
 #include "frame.h"
 #include "gather.h"
 #include "group.h"
@@ -81,7 +82,11 @@ static bool indirect_call_fits(struct launch *L, const struct dinsn *di, const s
 	return true;
 }
 
-static void do_call(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+/* ---- control flow --------------------------------------------------------------------- */
+
+/* call: into the callee's frame (the scheduler picks the deepest frame next), or an external
+ * function run at once (devrt.c). */
+enum step exec_call(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		    uint32_t mask)
 {
 	struct frame *f = g->frame;
@@ -99,24 +104,27 @@ static void do_call(struct launch *L, struct warp *w, struct group *g, const str
 		if (idx >= L->P->nfuncs) {
 			runtime_error(L, 1, "indirect call through 0x%llx, which is no function",
 				      (unsigned long long)v);
-			return;
+			return STEP_PARKED;
 		}
 		callee = &L->P->funcs[idx];
 		mask = same;
 		if (!indirect_call_fits(L, di, callee))
-			return;
+			return STEP_PARKED;
 	}
 	if (!callee->ir->has_body) { /* an external: the device runtime, or an error */
-		if (mask != g->mask && !(g = group_split(w, g, mask, g->pc)))
-			return;
-		devrt_call(L, w, f, di, callee, mask);
-		g->pc++;
-		return;
+		if (mask == g->mask) {
+			devrt_call(L, w, f, di, callee, mask);
+			return STEP_NEXT;
+		}
+		/* the calling lanes go on past the call in a group of their own */
+		if (group_split(w, g, mask, g->pc + 1))
+			devrt_call(L, w, f, di, callee, mask);
+		return STEP_PARKED;
 	}
 	if (f->depth + 1 >= MAX_CALL_DEPTH) {
 		rule_break(L, RULE_STACK_OVERFLOW, mask, "call depth %u exceeded calling '%s'",
 			   MAX_CALL_DEPTH, callee->name);
-		return;
+		return STEP_PARKED;
 	}
 	uint64_t stack = (uint64_t)f->stack + callee->local_size + callee->param_size;
 	if (stack > MAX_THREAD_STACK) {
@@ -124,18 +132,18 @@ static void do_call(struct launch *L, struct warp *w, struct group *g, const str
 			   "of stack per thread (.local and .param of every active frame); a thread "
 			   "has %u", callee->name, f->depth + 1, (unsigned long long)stack,
 			   MAX_THREAD_STACK);
-		return;
+		return STEP_PARKED;
 	}
 	if (mask != g->mask) {
 		g = group_split(w, g, mask, g->pc);
 		if (!g)
-			return;
+			return STEP_PARKED;
 	}
 	struct frame *nf = frame_new(L, w, callee);
 	if (!nf) {
 		if (!L->stop)
 			runtime_error(L, 1, "out of memory calling '%s'", callee->name);
-		return;
+		return STEP_PARKED;
 	}
 	nf->stack = (uint32_t)stack;
 	const struct ir_func *irf = callee->ir;
@@ -155,20 +163,22 @@ static void do_call(struct launch *L, struct warp *w, struct group *g, const str
 	g->frame = nf;
 	frame_release(L, w, f); /* the group's reference moves to the callee */
 	g->pc = 0;
+	return STEP_PARKED;
 }
 
-/* ret from a .func: copy results, pop the frame. */
-static void do_ret(struct launch *L, struct warp *w, struct group *g, uint32_t mask)
+/* ret from a .func: copy results, pop the frame (the scheduler picks again); from the
+ * kernel, the lanes exit. */
+enum step exec_ret(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		   uint32_t mask)
 {
+	(void)di;
 	struct frame *f = g->frame;
-	if (!f->caller) {
-		group_exit(L, w, g, mask);
-		return;
-	}
+	if (!f->caller)
+		return exec_exit(L, w, g, di, mask);
 	if (mask != g->mask) {
 		g = group_split(w, g, mask, g->pc);
 		if (!g)
-			return;
+			return STEP_PARKED;
 	}
 	const struct dinsn *call = f->call;
 	const struct ir_func *irf = f->fn->ir;
@@ -187,21 +197,27 @@ static void do_ret(struct launch *L, struct warp *w, struct group *g, uint32_t m
 	g->pc = f->ret_pc;
 	cf->refs++;
 	frame_release(L, w, f);      /* the group's reference to the callee            */
+	return STEP_PARKED;
 }
 
-/* A branch taken by `taken` of the group's lanes: uniform, or split in two groups. */
-static void do_branch(struct launch *L, struct warp *w, struct group *g, uint32_t taken,
-		      uint32_t target)
+/* bra, taken by the lanes of mask: uniform, or split in two groups (the taken lanes go to
+ * the target in a group of their own, the others on). */
+enum step exec_bra(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		   uint32_t mask)
 {
-	if (taken == g->mask)
-		g->pc = target;
-	else if (!taken || group_split(w, g, taken, target))
-		g->pc++;
-	else
-		runtime_error(L, 1, "out of memory splitting a divergent branch");
+	if (mask == g->mask) {
+		g->pc = di->target;
+		return STEP_JUMPED;
+	}
+	if (group_split(w, g, mask, di->target))
+		return STEP_NEXT;
+	runtime_error(L, 1, "out of memory splitting a divergent branch");
+	return STEP_PARKED;
 }
 
-static void do_brx(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+/* brx.idx: each lane to the target its index picks, in one group per target. It hands
+ * back to the scheduler even when all lanes go one way. */
+enum step exec_brx(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		   uint32_t mask)
 {
 	struct frame *f = g->frame;
@@ -212,7 +228,7 @@ static void do_brx(struct launch *L, struct warp *w, struct group *g, const stru
 		if (i0 >= di->s[1].nelem) {
 			runtime_error(L, 1, "brx.idx index %llu is outside its %u targets",
 				      (unsigned long long)i0, di->s[1].nelem);
-			return;
+			return STEP_PARKED;
 		}
 		uint32_t same = 0;
 		for (uint32_t m = left; m; m &= m - 1) {
@@ -224,57 +240,67 @@ static void do_brx(struct launch *L, struct warp *w, struct group *g, const stru
 		uint32_t target = (uint32_t)di->s[1].elems[i0].off;
 		if (!left && !stay) {
 			g->pc = target;
-			return;
+			return STEP_PARKED;
 		}
 		group_split(w, g, same, target);
 	}
-	g->pc++;
+	return STEP_NEXT; /* the lanes whose guard is false go on */
 }
 
-/* Anything that is not straight-line ALU work goes through here. Returns false when the
- * group blocked (state changed) and must yield. */
-static bool exec_other(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
-		       uint32_t mask)
+enum step exec_exit(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		    uint32_t mask)
 {
-	switch ((enum ir_family)di->fam) {
-	case FAM_MOVE:
-		exec_move(L, w, g->frame, di, mask);
-		g->pc++;
-		return true;
-	case FAM_MEM:
-		exec_mem(L, w, g->frame, di, mask);
-		g->pc++;
-		return true;
-	case FAM_MBAR:
-		if (!mbar_exec(L, w, g, di, mask))
-			return false;
-		g->pc++;
-		return true;
-	case FAM_ASYNC:
-		async_exec(L, w, g, di, mask);
-		g->pc++;
-		return true;
-	case FAM_TMA:
-		tma_exec(L, w, g, di, mask);
-		g->pc++;
-		return true;
-	case FAM_WARP:
-	case FAM_SYNC:
-		return exec_warp(L, w, g, di, mask);
-	case FAM_MMA:
-		return exec_mma(L, w, g, di, mask);
-	case FAM_WGMMA:
-		return wgmma_exec(L, w, g, di, mask);
-	case FAM_UNMODELLED:
-		runtime_error(L, 2, "unsupported instruction '%s': ptxi reads it but does not model "
-			      "it", ir_op_name((enum ir_op)di->op));
-		return false;
-	default:
-		runtime_error(L, 2, "internal error: no handler for '%s'",
-			      ir_op_name((enum ir_op)di->op));
-		return false;
-	}
+	(void)di;
+	group_exit(L, w, g, mask);
+	return STEP_PARKED;
 }
+
+enum step exec_trap(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		    uint32_t mask)
+{
+	(void)w, (void)g, (void)di;
+	rule_break(L, RULE_TRAP, mask, "trap executed");
+	L->stop = true;
+	return STEP_PARKED;
+}
+
+/* ---- handlers of the ALU and of what ptxi does not run ---------------------------------- */
+
+/* An ALU instruction: the lane function the loader picked (di->alu.fn) over the lane arrays;
+ * tmp holds operands that are not registers. */
+static inline void alu_run(struct launch *L, struct warp *w, struct frame *f,
+			   const struct dinsn *di, uint32_t mask, uint64_t tmp[6][LANES])
+{
+	struct alu_args x;
+	x.d = di->d.kind == DOP_REG ? slot_ptr(f, di->d.slot) : tmp[4];
+	x.d2 = di->d2.kind == DOP_REG ? slot_ptr(f, di->d2.slot) : tmp[5];
+	const uint64_t **src[4] = {&x.a, &x.b, &x.c, &x.e};
+	x.a = x.b = x.c = x.e = NULL;
+	for (uint32_t i = 0; i < di->nsrc && i < 4; i++)
+		*src[i] = lanes_of(L, w, f, &di->s[i], tmp[i], mask);
+	x.cc = w->cc;
+	di->alu.fn(&di->alu, &x, mask);
+}
+
+/* The ALU rows' handler. The dispatch loop runs them through alu_run itself, inline. */
+enum step exec_alu(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		   uint32_t mask)
+{
+	uint64_t tmp[6][LANES];
+	alu_run(L, w, g->frame, di, mask, tmp);
+	return STEP_NEXT;
+}
+
+enum step exec_unmodelled(struct launch *L, struct warp *w, struct group *g,
+			  const struct dinsn *di, uint32_t mask)
+{
+	(void)w, (void)g, (void)mask;
+	runtime_error(L, 2, "unsupported instruction '%s': ptxi reads it but does not model it",
+		      ir_op_name((enum ir_op)di->op));
+	return STEP_PARKED;
+}
+
+/* ---- the dispatch loop ---------------------------------------------------------------- */
 
 /*
  * The dispatch loop. Runs group g until it blocks, splits, exits, meets or passes another
@@ -310,16 +336,8 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 		}
 		if (w->wg_busy)
 			wgmma_check_regs(L, w, f, di, mask);
-		if (di->fam == FAM_ALU) {
-			struct alu_args x;
-			x.d = di->d.kind == DOP_REG ? slot_ptr(f, di->d.slot) : tmp[4];
-			x.d2 = di->d2.kind == DOP_REG ? slot_ptr(f, di->d2.slot) : tmp[5];
-			const uint64_t **src[4] = {&x.a, &x.b, &x.c, &x.e};
-			x.a = x.b = x.c = x.e = NULL;
-			for (uint32_t i = 0; i < di->nsrc && i < 4; i++)
-				*src[i] = lanes_of(L, w, f, &di->s[i], tmp[i], mask);
-			x.cc = w->cc;
-			di->alu.fn(&di->alu, &x, mask);
+		if (di->fam == FAM_ALU) { /* the hot path: straight-line work, no yield */
+			alu_run(L, w, f, di, mask, tmp);
 			if (w->wg_track)
 				wgmma_note_writes(w, f, di);
 			if (L->cfg.trace_all)
@@ -328,31 +346,8 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 				return n;
 			continue;
 		}
-		switch ((enum ir_op)di->op) {
-		case OP_BRA: {
-			uint32_t before = g->mask;
-			do_branch(L, w, g, mask, di->target);
-			if (!alone || mask != before)
-				return n; /* diverged, or others to re-converge with */
-			continue;
-		}
-		case OP_BRX_IDX:
-			do_brx(L, w, g, di, mask);
-			return n;
-		case OP_CALL:
-			do_call(L, w, g, di, mask);
-			return n;
-		case OP_RET:
-			do_ret(L, w, g, mask);
-			return n;
-		case OP_EXIT:
-			group_exit(L, w, g, mask);
-			return n;
-		case OP_TRAP:
-			rule_break(L, RULE_TRAP, mask, "trap executed");
-			L->stop = true;
-			return n;
-		default:
+		bool ctrl = di->fam == FAM_CTRL;
+		if (!ctrl) {
 			/* Asynchronous work lands at its due step, before an instruction that
 			 * could observe it (ALU and control instructions cannot). */
 			if (L->steps >= L->async.next_due)
@@ -362,17 +357,23 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 					   "names one register twice (the last element is kept)");
 			if (L->stop)
 				return n;
-			bool go_on = exec_other(L, w, g, di, mask);
-			if (w->wg_track)
-				wgmma_note_writes(w, f, di);
-			if (!go_on)
-				return n;
-			if (L->cfg.trace_all && di->fam != FAM_MBAR)
-				trace_result(L, f, di, mask);
-			if (!alone || w->groups != g || g->next)
-				return n;
-			continue;
 		}
+		enum step step = di->exec(L, w, g, di, mask);
+		if (!ctrl && w->wg_track)
+			wgmma_note_writes(w, f, di);
+		if (step == STEP_PARKED)
+			return n;
+		if (!ctrl && L->cfg.trace_all && di->fam != FAM_MBAR)
+			trace_result(L, f, di, mask);
+		if (step == STEP_NEXT) {
+			g->pc++;
+			if (ctrl)
+				return n; /* control flow hands back unless it jumped */
+		}
+		/* Go on while the group runs alone; a split or another group hands back, so
+		 * the scheduler re-converges them. */
+		if (!alone || w->groups != g || g->next)
+			return n;
 	}
 	return n;
 }

@@ -1089,7 +1089,7 @@ static bool decode_wgmma(struct loader *ld, const struct ir_insn *in, struct din
 	}
 	di->wg = x;
 	x->scale_a = x->scale_b = 1;
-	if (in->op == OP_WGMMA_WAIT_GROUP || in->op == OP_SETMAXNREG) {
+	if (in->op == OP_WGMMA_WAIT_GROUP) {
 		x->count = in->nopnds && in->opnds[0].kind == OPND_IMM ? (uint32_t)in->opnds[0].imm : 0;
 		return true;
 	}
@@ -1121,51 +1121,17 @@ static bool decode_wgmma(struct loader *ld, const struct ir_insn *in, struct din
 	return true;
 }
 
-/* Operand shapes of the non-ALU families: how many leading operands are destinations. */
-static int dest_count(enum ir_op op, const struct ir_insn *in)
-{
-	switch (op) {
-	case OP_ST:
-	case OP_RED:
-	case OP_PREFETCH:
-	case OP_PREFETCHU:
-	case OP_MBAR_INIT:
-	case OP_MBAR_INVAL:
-	case OP_MBAR_EXPECT_TX:
-	case OP_MBAR_COMPLETE_TX:
-	case OP_BAR_SYNC:
-	case OP_BAR_ARRIVE:
-	case OP_BARRIER_SYNC:
-	case OP_BARRIER_ARRIVE:
-	case OP_BAR_WARP_SYNC:
-	case OP_NANOSLEEP:
-	case OP_CP_ASYNC:
-	case OP_CP_ASYNC_MBAR_ARRIVE:
-	case OP_CP_ASYNC_BULK:
-	case OP_CP_REDUCE_ASYNC_BULK:
-	case OP_CP_ASYNC_BULK_PREFETCH:
-	case OP_ST_ASYNC:
-	case OP_RED_ASYNC:
-	case OP_CP_ASYNC_WAIT_GROUP:
-	case OP_CP_ASYNC_BULK_WAIT_GROUP:
-	case OP_BARRIER_CLUSTER_ARRIVE:
-	case OP_BARRIER_CLUSTER_WAIT:
-	case OP_MEMBAR:
-	case OP_FENCE:
-	case OP_GRIDDEPCONTROL:
-	case OP_CP_ASYNC_COMMIT_GROUP:
-	case OP_CP_ASYNC_WAIT_ALL:
-	case OP_CP_ASYNC_BULK_COMMIT_GROUP:
-	case OP_TRAP:
-	case OP_EXIT:
-	case OP_RET:
-	case OP_STMATRIX:
-	case OP_WMMA_STORE_D:
-		return 0;
-	default:
-		return in->nopnds > 0 ? 1 : 0;
-	}
-}
+/* Each opcode's handler and how many of its leading operands are destinations (ops.def). */
+static exec_fn *const op_exec[OP__COUNT] = {
+#define OP(name, spelling, family, dests, decode, exec, check) [OP_##name] = exec,
+#include "ops.def"
+#undef OP
+};
+static const uint8_t op_dests[OP__COUNT] = {
+#define OP(name, spelling, family, dests, decode, exec, check) [OP_##name] = dests,
+#include "ops.def"
+#undef OP
+};
 
 /* A vector destination with one register twice (ISA 6.4.3: undefined). */
 static bool repeats_register(const struct dop *d)
@@ -1212,6 +1178,240 @@ static bool b128_operand(const struct ir_operand *o)
 	return false;
 }
 
+/* ---- decoders (the DECODE column of ops.def) ----------------------------------------- */
+
+/* A decoder finishes an instruction from its IR once the shared fields (type, spaces,
+ * flags) are set: its operands and the form its handler runs. False: reported. */
+typedef bool decode_fn(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		       const struct mods *md);
+
+/* Instructions ptxi reads but does not run: reported when one runs (interp.c). */
+static bool dec_none(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		     const struct mods *md)
+{
+	(void)ld, (void)in, (void)di, (void)md;
+	return true;
+}
+
+static bool dec_alu(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		    const struct mods *md)
+{
+	return decode_alu(ld, in, di, md);
+}
+
+static bool dec_tensor(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		       const struct mods *md)
+{
+	return decode_tensor(ld, in, di, md);
+}
+
+static bool dec_wgmma(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		      const struct mods *md)
+{
+	(void)md;
+	return decode_wgmma(ld, in, di);
+}
+
+static bool dec_bra(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		    const struct mods *md)
+{
+	(void)md;
+	return decode_branch(ld, in, di);
+}
+
+static bool dec_call(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		     const struct mods *md)
+{
+	(void)md;
+	return decode_call(ld, in, di);
+}
+
+/* brx.idx index, tlist: the index, and the .branchtargets labels as instruction indices. */
+static bool dec_brx(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		    const struct mods *md)
+{
+	(void)md;
+	if (in->nopnds != 2 || !in->opnds[1].ref.sym ||
+	    in->opnds[1].ref.sym->kind != SYM_TARGETS) {
+		lerr(ld, in->span, "brx.idx needs an index and a .branchtargets label");
+		return false;
+	}
+	if (!decode_opnd(ld, &in->opnds[0], MOD_U32, &di->s[0]))
+		return false;
+	const struct ir_sym *t = in->opnds[1].ref.sym;
+	di->s[1].kind = DOP_VEC;
+	di->s[1].nelem = (uint8_t)(t->ntargets > 255 ? 255 : t->ntargets);
+	di->s[1].elems = arena_alloc(ld->P->arena, sizeof(struct dop) * (t->ntargets + 1));
+	for (uint32_t i = 0; i < t->ntargets && i < 255; i++) {
+		const struct ir_sym *lab = t->targets[i].ref.sym;
+		if (!lab || lab->kind != SYM_LABEL) {
+			lerr(ld, t->targets[i].span, "branch target is not a label");
+			return false;
+		}
+		di->s[1].elems[i].off = lab->label_index;
+	}
+	di->nsrc = 2;
+	return true;
+}
+
+/* ret, exit, trap */
+static bool dec_ctrl(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		     const struct mods *md)
+{
+	(void)md;
+	return decode_operands(ld, in, di, 0);
+}
+
+/* The operands as the row's DESTS says: destinations first, then sources. */
+static bool dec_ops(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		    const struct mods *md)
+{
+	(void)md;
+	if (!decode_operands(ld, in, di, in->nopnds ? op_dests[in->op] : 0))
+		return false;
+	if (repeats_register(&di->d))
+		di->flags |= DF_VEC_DUP;
+	return true;
+}
+
+/* ld, ldu, st, atom, red, prefetch, prefetchu: an address in a state space ptxi models;
+ * atom and red with their operation and type. */
+static bool dec_access(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		       const struct mods *md)
+{
+	if (!dec_ops(ld, in, di, md))
+		return false;
+	if (di->nsrc < 1 || di->s[0].kind != DOP_ADDR) {
+		lerr(ld, in->span, "%s needs an address operand", ir_op_name(in->op));
+		return false;
+	}
+	settle_space(ld, di, &di->s[0]);
+	if (in->op == OP_LD && di->space == MS_PARAM_FRAME && di->s[0].has_reg &&
+	    ld->irf->is_entry)
+		di->space = MS_PARAM_KERNEL;
+	if (di->space == MS_NONE) {
+		lerr(ld, in->op_span, "state space not supported for %s", ir_op_name(in->op));
+		return false;
+	}
+	if ((in->op == OP_ATOM || in->op == OP_RED) && !md->atomop) {
+		lerr(ld, in->op_span, "%s needs an operation (.add, .cas, ...)",
+		     ir_op_name(in->op));
+		return false;
+	}
+	if ((in->op == OP_ATOM || in->op == OP_RED) && !decode_atom_type(ld, in, di, md))
+		return false;
+	return true;
+}
+
+/* The mbarrier family and cp.async.mbarrier.arrive: the barrier's shared address. */
+static bool dec_mbar(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		     const struct mods *md)
+{
+	if (!dec_ops(ld, in, di, md))
+		return false;
+	if (di->nsrc < 1 || di->s[0].kind != DOP_ADDR) {
+		lerr(ld, in->span, "%s needs an address operand", ir_op_name(in->op));
+		return false;
+	}
+	settle_space(ld, di, &di->s[0]);
+	if (in->op == OP_CP_ASYNC_MBAR_ARRIVE && di->space == MS_GENERIC &&
+	    addr_reg_bytes(in) == 4)
+		di->space = MS_SHARED_CTA; /* as ptxas takes it: a 32-bit shared address */
+	if (di->space != MS_SHARED_CTA && di->space != MS_SHARED_CLUSTER &&
+	    di->space != MS_GENERIC) {
+		lerr(ld, in->op_span, "%s needs a shared address", ir_op_name(in->op));
+		return false;
+	}
+	return true;
+}
+
+static bool dec_cp_async(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+			 const struct mods *md)
+{
+	if (!dec_ops(ld, in, di, md))
+		return false;
+	di->space = MS_SHARED_CTA;
+	di->space2 = MS_GLOBAL;
+	if (di->flags & DF_CACHE_HINT)
+		di->nsrc--; /* the cache policy, last: no src-size (a hint, read by no one) */
+	/* the fourth operand: a src-size, or the ignore-src predicate (a .pred register) */
+	if (di->nsrc > 3 && in->opnds[3].kind == OPND_REG && in->opnds[3].ref.sym &&
+	    in->opnds[3].ref.sym->type == MOD_PRED)
+		di->flags |= DF_IGNORE_SRC;
+	return di->nsrc >= 3;
+}
+
+/* st.async, red.async */
+static bool dec_async_store(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+			    const struct mods *md)
+{
+	return dec_ops(ld, in, di, md) && decode_async_store(ld, in, di, md);
+}
+
+/* cp.async.bulk, cp.reduce.async.bulk */
+static bool dec_bulk(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		     const struct mods *md)
+{
+	return dec_ops(ld, in, di, md) && decode_bulk(ld, in, di, md);
+}
+
+static bool dec_policy(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		       const struct mods *md)
+{
+	return dec_ops(ld, in, di, md) && decode_createpolicy(in, di);
+}
+
+static bool dec_bulk_prefetch(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+			      const struct mods *md)
+{
+	if (!dec_ops(ld, in, di, md))
+		return false;
+	di->space = MS_GLOBAL;
+	return di->nsrc >= 2 && di->s[0].kind == DOP_ADDR;
+}
+
+/* mov: one source, or a vector packed or unpacked. */
+static bool dec_mov(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		    const struct mods *md)
+{
+	if (!dec_ops(ld, in, di, md))
+		return false;
+	if (di->d.kind == DOP_VEC || (di->nsrc == 1 && di->s[0].kind == DOP_VEC))
+		return true;
+	if (di->nsrc != 1) {
+		lerr(ld, in->span, "mov takes one source");
+		return false;
+	}
+	return true;
+}
+
+/* cvta.space.size d, a | var: to generic; cvta.to.space.size d, a: from generic. */
+static bool dec_cvta(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		     const struct mods *md)
+{
+	if (!dec_ops(ld, in, di, md))
+		return false;
+	di->space2 = (uint8_t)(md->nspaces ? space_of(md->spaces[0]) : MS_NONE);
+	if (di->nsrc == 1 && di->s[0].kind == DOP_ADDR && !di->s[0].has_reg) {
+		di->s[0].kind = DOP_SYMADDR;
+	}
+	return true;
+}
+
+/* mma, ldmatrix, stmatrix, movmatrix, wmma.* */
+static bool dec_matrix(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		       const struct mods *md)
+{
+	return dec_ops(ld, in, di, md) && decode_matrix(ld, in, di);
+}
+
+/* Each opcode's decoder (ops.def). */
+static decode_fn *const op_decode[OP__COUNT] = {
+#define OP(name, spelling, family, dests, decode, exec, check) [OP_##name] = decode,
+#include "ops.def"
+#undef OP
+};
+
 /* .b128 values (PTX 8.3) are register pairs that ld, ldu, st, mov, atom.cas/.exch and
  * calls move whole (exec_mem.c, interp.c). Any other instruction naming one is refused
  * rather than given half of it. */
@@ -1243,6 +1443,7 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 		return false;
 	di->op = (uint16_t)in->op;
 	di->fam = (uint8_t)ir_op_family(in->op);
+	di->exec = op_exec[in->op];
 	di->ir = in;
 	di->guard = -1;
 	if (in->has_guard) {
@@ -1290,156 +1491,7 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 		f |= md.spaces[1] == MOD_SHARED_CTA || md.spaces[1] == MOD_SHARED ? DF_SRC_SHARED : 0;
 	}
 	di->flags = f;
-
-	switch (ir_op_family(in->op)) {
-	case FAM_UNMODELLED:
-		return true; /* reported when it runs (interp.c) */
-	case FAM_TMA:
-		return decode_tensor(ld, in, di, &md);
-	case FAM_WGMMA:
-		return decode_wgmma(ld, in, di);
-	case FAM_ALU:
-		return decode_alu(ld, in, di, &md);
-	case FAM_CTRL:
-		if (in->op == OP_BRA)
-			return decode_branch(ld, in, di);
-		if (in->op == OP_CALL)
-			return decode_call(ld, in, di);
-		if (in->op == OP_BRX_IDX) {
-			if (in->nopnds != 2 || !in->opnds[1].ref.sym ||
-			    in->opnds[1].ref.sym->kind != SYM_TARGETS) {
-				lerr(ld, in->span, "brx.idx needs an index and a .branchtargets label");
-				return false;
-			}
-			if (!decode_opnd(ld, &in->opnds[0], MOD_U32, &di->s[0]))
-				return false;
-			const struct ir_sym *t = in->opnds[1].ref.sym;
-			di->s[1].kind = DOP_VEC;
-			di->s[1].nelem = (uint8_t)(t->ntargets > 255 ? 255 : t->ntargets);
-			di->s[1].elems = arena_alloc(ld->P->arena, sizeof(struct dop) * (t->ntargets + 1));
-			for (uint32_t i = 0; i < t->ntargets && i < 255; i++) {
-				const struct ir_sym *lab = t->targets[i].ref.sym;
-				if (!lab || lab->kind != SYM_LABEL) {
-					lerr(ld, t->targets[i].span, "branch target is not a label");
-					return false;
-				}
-				di->s[1].elems[i].off = lab->label_index;
-			}
-			di->nsrc = 2;
-			return true;
-		}
-		return decode_operands(ld, in, di, 0);
-	default:
-		break;
-	}
-	if (!decode_operands(ld, in, di, dest_count(in->op, in)))
-		return false;
-	if (repeats_register(&di->d))
-		di->flags |= DF_VEC_DUP;
-	switch (in->op) {
-	case OP_LD:
-	case OP_LDU:
-	case OP_ATOM:
-	case OP_ST:
-	case OP_RED:
-	case OP_PREFETCH:
-	case OP_PREFETCHU:
-		if (di->nsrc < 1 || di->s[0].kind != DOP_ADDR) {
-			lerr(ld, in->span, "%s needs an address operand", ir_op_name(in->op));
-			return false;
-		}
-		settle_space(ld, di, &di->s[0]);
-		if (in->op == OP_LD && di->space == MS_PARAM_FRAME && di->s[0].has_reg &&
-		    ld->irf->is_entry)
-			di->space = MS_PARAM_KERNEL;
-		if (di->space == MS_NONE) {
-			lerr(ld, in->op_span, "state space not supported for %s", ir_op_name(in->op));
-			return false;
-		}
-		if ((in->op == OP_ATOM || in->op == OP_RED) && !md.atomop) {
-			lerr(ld, in->op_span, "%s needs an operation (.add, .cas, ...)",
-			     ir_op_name(in->op));
-			return false;
-		}
-		if ((in->op == OP_ATOM || in->op == OP_RED) && !decode_atom_type(ld, in, di, &md))
-			return false;
-		return true;
-	case OP_MBAR_INIT:
-	case OP_MBAR_INVAL:
-	case OP_MBAR_ARRIVE:
-	case OP_MBAR_ARRIVE_DROP:
-	case OP_MBAR_EXPECT_TX:
-	case OP_MBAR_COMPLETE_TX:
-	case OP_MBAR_TEST_WAIT:
-	case OP_MBAR_TRY_WAIT:
-	case OP_CP_ASYNC_MBAR_ARRIVE:
-		if (di->nsrc < 1 || di->s[0].kind != DOP_ADDR) {
-			lerr(ld, in->span, "%s needs an address operand", ir_op_name(in->op));
-			return false;
-		}
-		settle_space(ld, di, &di->s[0]);
-		if (in->op == OP_CP_ASYNC_MBAR_ARRIVE && di->space == MS_GENERIC &&
-		    addr_reg_bytes(in) == 4)
-			di->space = MS_SHARED_CTA; /* as ptxas takes it: a 32-bit shared address */
-		if (di->space != MS_SHARED_CTA && di->space != MS_SHARED_CLUSTER &&
-		    di->space != MS_GENERIC) {
-			lerr(ld, in->op_span, "%s needs a shared address", ir_op_name(in->op));
-			return false;
-		}
-		return true;
-	case OP_CP_ASYNC:
-		di->space = MS_SHARED_CTA;
-		di->space2 = MS_GLOBAL;
-		if (di->flags & DF_CACHE_HINT)
-			di->nsrc--; /* the cache policy, last: no src-size (a hint, read by no one) */
-		/* the fourth operand: a src-size, or the ignore-src predicate (a .pred register) */
-		if (di->nsrc > 3 && in->opnds[3].kind == OPND_REG && in->opnds[3].ref.sym &&
-		    in->opnds[3].ref.sym->type == MOD_PRED)
-			di->flags |= DF_IGNORE_SRC;
-		return di->nsrc >= 3;
-	case OP_ST_ASYNC:
-	case OP_RED_ASYNC:
-		return decode_async_store(ld, in, di, &md);
-	case OP_CP_ASYNC_BULK:
-	case OP_CP_REDUCE_ASYNC_BULK:
-		return decode_bulk(ld, in, di, &md);
-	case OP_CREATEPOLICY_FRACTIONAL:
-	case OP_CREATEPOLICY_RANGE:
-	case OP_CREATEPOLICY_CVT:
-		return decode_createpolicy(in, di);
-	case OP_CP_ASYNC_BULK_PREFETCH:
-		di->space = MS_GLOBAL;
-		return di->nsrc >= 2 && di->s[0].kind == DOP_ADDR;
-	case OP_MOV:
-		if (di->d.kind == DOP_VEC || (di->nsrc == 1 && di->s[0].kind == DOP_VEC))
-			return true;
-		if (di->nsrc != 1) {
-			lerr(ld, in->span, "mov takes one source");
-			return false;
-		}
-		return true;
-	case OP_CVTA:
-		/* cvta.space.size d, a | var: to generic; cvta.to.space.size d, a: from generic */
-		di->space2 = (uint8_t)(md.nspaces ? space_of(md.spaces[0]) : MS_NONE);
-		if (di->nsrc == 1 && di->s[0].kind == DOP_ADDR && !di->s[0].has_reg) {
-			di->s[0].kind = DOP_SYMADDR;
-		}
-		return true;
-	case OP_FENCE:
-		return true;
-	case OP_MMA:
-	case OP_LDMATRIX:
-	case OP_STMATRIX:
-	case OP_MOVMATRIX:
-	case OP_WMMA_LOAD_A:
-	case OP_WMMA_LOAD_B:
-	case OP_WMMA_LOAD_C:
-	case OP_WMMA_STORE_D:
-	case OP_WMMA_MMA:
-		return decode_matrix(ld, in, di);
-	default:
-		return true;
-	}
+	return op_decode[in->op](ld, in, di, &md);
 }
 
 /* ---- driver -------------------------------------------------------------------------- */
@@ -1488,6 +1540,7 @@ struct dprog *load_program(struct ir_module *m)
 		}
 		df->code[f->ninsns].op = OP_RET;
 		df->code[f->ninsns].fam = FAM_CTRL;
+		df->code[f->ninsns].exec = exec_ret;
 		df->code[f->ninsns].guard = -1;
 		df->code[f->ninsns].ir = f->ninsns ? &f->insns[f->ninsns - 1] : NULL;
 		df->param_off = arena_alloc(m->arena, sizeof(uint32_t) * (f->nparams + 1));

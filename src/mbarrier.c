@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec.h"
 #include "landed.h"
 #include "launch.h"
 #include "memory.h"
@@ -887,45 +888,63 @@ static void exec_update(struct launch *L, struct warp *w, struct frame *f,
 	}
 }
 
-bool mbar_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
-	       uint32_t mask)
+/* mbarrier.init / mbarrier.inval, lane by lane. */
+static enum step init_or_inval(struct launch *L, struct warp *w, struct group *g,
+			       const struct dinsn *di, uint32_t mask)
 {
 	struct frame *f = g->frame;
-	switch ((enum ir_op)di->op) {
-	case OP_MBAR_INIT:
-	case OP_MBAR_INVAL:
-		for (uint32_t m = mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
-			struct cta *c;
-			uint32_t off;
-			if (!resolve(L, w, f, di, l, &c, &off)) {
-				if (L->stop)
-					return true;
-				continue;
-			}
-			if (di->op == OP_MBAR_INIT)
-				do_init(L, w, c, off, op_read(L, w, f, &di->s[1], l) & 0xffffffffu, l);
-			else
-				do_inval(L, w, c, off, l);
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		struct cta *c;
+		uint32_t off;
+		if (!resolve(L, w, f, di, l, &c, &off)) {
 			if (L->stop)
-				return true;
+				return STEP_NEXT;
+			continue;
 		}
-		return true;
-	case OP_MBAR_ARRIVE:
-	case OP_MBAR_ARRIVE_DROP:
-	case OP_MBAR_EXPECT_TX:
-	case OP_MBAR_COMPLETE_TX:
-		exec_update(L, w, f, di, mask);
-		return true;
-	case OP_MBAR_TEST_WAIT:
-	case OP_MBAR_TRY_WAIT:
-		return exec_wait(L, w, g, di, mask);
-	case OP_MBAR_PENDING_COUNT:
-		exec_pending_count(L, f, di, w, mask);
-		return true;
-	default:
-		return true;
+		if (di->op == OP_MBAR_INIT)
+			do_init(L, w, c, off, op_read(L, w, f, &di->s[1], l) & 0xffffffffu, l);
+		else
+			do_inval(L, w, c, off, l);
+		if (L->stop)
+			return STEP_NEXT;
 	}
+	return STEP_NEXT;
+}
+
+enum step mbar_exec_init(struct launch *L, struct warp *w, struct group *g,
+			 const struct dinsn *di, uint32_t mask)
+{
+	return init_or_inval(L, w, g, di, mask);
+}
+
+enum step mbar_exec_inval(struct launch *L, struct warp *w, struct group *g,
+			  const struct dinsn *di, uint32_t mask)
+{
+	return init_or_inval(L, w, g, di, mask);
+}
+
+/* arrive, arrive_drop, expect_tx, complete_tx. */
+enum step mbar_exec_update(struct launch *L, struct warp *w, struct group *g,
+			   const struct dinsn *di, uint32_t mask)
+{
+	exec_update(L, w, g->frame, di, mask);
+	return STEP_NEXT;
+}
+
+/* test_wait / try_wait: the group parks while the phase is open (try_wait, or a spinning
+ * test_wait), and runs the instruction again when woken. */
+enum step mbar_exec_wait(struct launch *L, struct warp *w, struct group *g,
+			 const struct dinsn *di, uint32_t mask)
+{
+	return exec_wait(L, w, g, di, mask) ? STEP_NEXT : STEP_PARKED;
+}
+
+enum step mbar_exec_pending_count(struct launch *L, struct warp *w, struct group *g,
+				  const struct dinsn *di, uint32_t mask)
+{
+	exec_pending_count(L, g->frame, di, w, mask);
+	return STEP_NEXT;
 }
 
 /* The barrier an asynchronous operation lands on: valid, and made before the operation

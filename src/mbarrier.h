@@ -22,12 +22,6 @@ struct strbuf;
 /* Free every object and the table (end of a launch). */
 void mbar_table_free(struct launch *L);
 
-/* Execute one mbarrier-family instruction for the lanes in `mask`. Returns false when the
- * group must park (try_wait with an open phase, or a spinning test_wait); the instruction
- * then runs again when the group is woken. */
-bool mbar_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
-	       uint32_t mask);
-
 /* Asynchronous effects landing on the barrier at (cta, off): complete-tx of `bytes` (of a
  * cp.async.bulk, st.async or red.async), or the arrive-on of cp.async.mbarrier.arrive
  * (`noinc`: it counts as an arrival, else it releases the hold its issue took). `gen` is

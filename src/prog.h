@@ -97,7 +97,25 @@ enum {
 
 struct mma_form;
 
+struct launch;
+struct warp;
+struct group;
+struct dinsn;
+
+/* What a handler did with its group. Only the dispatch loop (interp.c) steps the pc. */
+enum step {
+	STEP_NEXT,   /* done: the loop moves the group to the next instruction              */
+	STEP_JUMPED, /* the group is at the branch target the handler set                  */
+	STEP_PARKED, /* back to the scheduler: the group waits where it is, exited, stopped
+		      * the launch, or entered or left a frame or split (so it picks again) */
+};
+
+/* An instruction's handler (the HANDLER column of ops.def, declared in exec.h). */
+typedef enum step exec_fn(struct launch *L, struct warp *w, struct group *g,
+			  const struct dinsn *di, uint32_t mask);
+
 struct dinsn {
+	exec_fn *exec;          /* the handler, picked once at load                          */
 	uint16_t op;            /* enum ir_op                                                */
 	uint8_t nsrc;
 	bool guard_neg;

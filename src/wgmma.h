@@ -31,12 +31,9 @@ struct wg_insn {
 	struct wg_form f;
 	int8_t scale_a, scale_b;    /* imm-scale-a/b: 1 or -1                                 */
 	bool trans_a, trans_b;      /* imm-trans-a/b: MN-major A / B                           */
-	uint32_t count;             /* wgmma.wait_group N; setmaxnreg's register count         */
+	uint32_t count;             /* wgmma.wait_group N                                       */
 };
 
-/* Execute a FAM_WGMMA instruction for `mask`. Returns true (it never parks). */
-bool wgmma_exec(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
-		uint32_t mask);
 
 /* Before any other instruction of a warp with wgmma.mma_async in flight (w->wg_busy):
  * whether it touches their registers (rule wgmma-register-race). */

@@ -144,6 +144,13 @@ static void test_check_wgmma(void **state)
 	ERR("8.0", "sm_90a", "setmaxnreg.dec.sync.aligned.u32 100;",
 	    "the register count of setmaxnreg must be a multiple of 8 (is 100)");
 	ERR("8.0", "sm_90a", "setmaxnreg.sync.aligned.u32 96;", "setmaxnreg needs .inc or .dec");
+	/* the count's range ends, both kept (ptxas 13.0 takes 24 and 256, rejects 16 and 264) */
+	OK("8.0", "sm_90a", "setmaxnreg.dec.sync.aligned.u32 24;");
+	OK("8.0", "sm_90a", "setmaxnreg.inc.sync.aligned.u32 256;");
+	ERR("8.0", "sm_90a", "setmaxnreg.dec.sync.aligned.u32 16;",
+	    "the register count of setmaxnreg must be from 24 to 256 (is 16)");
+	ERR("8.0", "sm_90a", "setmaxnreg.inc.sync.aligned.u32 264;",
+	    "the register count of setmaxnreg must be from 24 to 256 (is 264)");
 	/* the sparse form is valid PTX: accepted (with a note), refused by 'ptxi run' */
 	OK("8.0", "sm_90a", "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f0, %f1, %f2, "
 			     "%f3}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0;");
