@@ -207,6 +207,18 @@ struct mbar *mbar_lookup(struct cta *c, uint32_t off)
 	return c->mbar_at[off / 8];
 }
 
+struct mbar *mbar_live_in(const struct cta *c, uint32_t off, uint32_t size)
+{
+	if (!c->mbar_at || !size)
+		return NULL;
+	for (uint32_t w = off / 8; w <= (off + size - 1) / 8; w++) {
+		struct mbar *mb = c->mbar_at[w];
+		if (mb && mb->valid)
+			return mb;
+	}
+	return NULL;
+}
+
 /* Complete the phase if nothing is outstanding: phase += 1, pending := expected. */
 static bool maybe_complete(struct launch *L, struct mbar *mb)
 {
