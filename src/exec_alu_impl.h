@@ -30,8 +30,24 @@
 		}                                                                          \
 	} while (0)
 
-#define ALU_FN(name) static void name(const struct alu_insn *ai, const struct alu_args *x, \
-				      uint32_t mask)
+/*
+ * On x86-64 with gcc every lane loop is built twice, for x86-64-v3 (AVX2, FMA) and for the
+ * baseline, and the loader's pointer goes to the one the CPU runs (ifunc). Both give the
+ * same bits: the IEEE operations are exact in either, fmaf rounds once in either, and
+ * vector code sees the same rounding mode and no flush-to-zero.
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ALU_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#if __GNUC__ >= 12
+/* gcc 12 takes storing a cloned function's address for a local's (a false positive) */
+#pragma GCC diagnostic ignored "-Wdangling-pointer"
+#endif
+#else
+#define ALU_CLONES
+#endif
+
+#define ALU_FN(name) ALU_CLONES static void name(const struct alu_insn *ai,               \
+						 const struct alu_args *x, uint32_t mask)
 
 /* ---- types ------------------------------------------------------------------------------ */
 

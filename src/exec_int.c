@@ -533,8 +533,8 @@ ALU_FN(slct_f32)
 void alu_setp_finish(const struct alu_insn *ai, const struct alu_args *x, uint32_t mask,
 		     const uint8_t *t);
 
-void alu_setp_finish(const struct alu_insn *ai, const struct alu_args *x, uint32_t mask,
-		     const uint8_t *t)
+ALU_CLONES void alu_setp_finish(const struct alu_insn *ai, const struct alu_args *x,
+				uint32_t mask, const uint8_t *t)
 {
 	uint64_t tv = 1, fv = 0;
 	if (ai->op == OP_SET) {

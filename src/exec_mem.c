@@ -10,7 +10,6 @@
 
 #include "access.h"
 #include "exec.h"
-#include "mbarrier.h"
 #include "memory.h"
 #include "race.h"
 
