@@ -453,9 +453,9 @@ static void st_shared_quick(struct warp *w, struct frame *f, const struct dinsn 
 	struct cta *c = w->cta;
 	const struct dop *s = &di->s[1];
 	const uint64_t *v = s->kind == DOP_REG ? slot_ptr(f, s->slot) : s->imm;
+	mem_proxy_mark_lanes(c, off, mask, es);
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		mem_proxy_mark(c, off[l], es);
 		uint8_t b = (uint8_t)v[l];
 		uint16_t h = (uint16_t)v[l];
 		uint32_t u = (uint32_t)v[l];

@@ -205,6 +205,17 @@ void mem_proxy_mark(struct cta *c, uint32_t off, uint32_t size)
 	dirty_mark(&c->proxy_dirty, c->smem_size, off, size);
 }
 
+void mem_proxy_mark_lanes(struct cta *c, const uint32_t *off, uint32_t mask, uint32_t size)
+{
+	if (!c->proxy_dirty && !(c->proxy_dirty = calloc(c->smem_size / 16 + 1, 1)))
+		return;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		c->proxy_dirty[off[l] / 16] = 1;
+		c->proxy_dirty[(off[l] + size - 1) / 16] = 1;
+	}
+}
+
 void mem_proxy_fence(struct cta *c)
 {
 	if (c->proxy_dirty)
