@@ -390,10 +390,8 @@ static const uint32_t *shared_lanes(struct launch *L, struct warp *w, struct fra
 	uint64_t a[LANES];
 	if (o->kind == DOP_ADDR && o->has_reg) {
 		const uint64_t *r = slot_ptr(f, o->slot);
-		for (uint32_t m = mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
+		for (uint32_t l = 0; l < LANES; l++) /* every lane: a plain loop */
 			a[l] = r[l] + (uint64_t)o->off;
-		}
 	} else {
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);

@@ -409,13 +409,20 @@ bool mem_resolve(struct launch *L, struct warp *w, uint32_t lane, enum mspace sp
 bool mem_shared_lanes(const struct cta *c, const uint64_t *addr, uint32_t mask, uint32_t size,
 		      uint32_t *off)
 {
-	/* One pass over the lanes, no early exit: the common case is that every lane fits. */
-	uint64_t bad = 0;
+	/* One pass over the lanes, no early exit: the common case is that every lane fits. A
+	 * shared::cta address counts by its low 32 bits. */
+	uint64_t bad = 0, end = c->smem_size;
+	if (mask == 0xffffffffu) {
+		for (uint32_t l = 0; l < 32; l++) {
+			off[l] = (uint32_t)addr[l];
+			bad |= (off[l] & (size - 1)) | ((uint64_t)off[l] + size > end);
+		}
+		return !bad;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		uint32_t o = (uint32_t)addr[l]; /* shared::cta addresses: the low 32 bits count */
-		off[l] = o;
-		bad |= (uint64_t)(o & (size - 1)) | ((uint64_t)o + size > c->smem_size);
+		off[l] = (uint32_t)addr[l];
+		bad |= (off[l] & (size - 1)) | ((uint64_t)off[l] + size > end);
 	}
 	return !bad;
 }
