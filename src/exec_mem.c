@@ -392,11 +392,10 @@ static const uint32_t *shared_lanes(struct launch *L, struct warp *w, struct fra
 		const uint64_t *r = slot_ptr(f, o->slot);
 		for (uint32_t l = 0; l < LANES; l++) /* every lane: a plain loop */
 			a[l] = r[l] + (uint64_t)o->off;
-	} else {
-		for (uint32_t m = mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
-			a[l] = op_addr(L, w, f, o, l);
-		}
+	} else { /* a variable's address: the same for every lane */
+		uint64_t a0 = op_addr(L, w, f, o, 0);
+		for (uint32_t l = 0; l < LANES; l++)
+			a[l] = a0;
 	}
 	return mem_shared_lanes(w->cta, a, mask, size, off) ? off : NULL;
 }
