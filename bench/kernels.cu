@@ -1,5 +1,6 @@
 // Benchmark kernels for ptxi (compiled with: nvcc -arch=sm_90 -ptx kernels.cu -o kernels.ptx).
-// hash_int: an integer hash loop per thread; saxpy_poly: a float polynomial loop per thread.
+// hash_int: an integer hash loop per thread; poly_f32: a float polynomial loop per thread;
+// collatz: a divergent data-dependent loop; reduce_smem: shared-memory tree reductions.
 // bench/native.c runs the same loops natively for the ratio.
 #define ITERS 256
 extern "C" __global__ void hash_int(unsigned *out, unsigned seed)

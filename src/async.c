@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
 #include "exec.h"
 #include "landed.h"
 #include "launch.h"
@@ -167,7 +168,7 @@ static bool may_land(struct launch *L, const struct event *e, struct cta *c)
 			   "rank %u, which has exited", what, c->rank);
 		return false;
 	}
-	struct mbar *mb = mem_live_mbar(c, e->doff, e->size);
+	struct mbar *mb = mbar_live_in(c, e->doff, e->size);
 	if (mb)
 		rule_break(L, RULE_MBAR_PLAIN_ACCESS, L->cmask, "%s writes %u bytes at shared 0x%x "
 			   "of CTA rank %u over the live mbarrier at 0x%x", what, e->size, e->doff,
@@ -338,7 +339,7 @@ static void land(struct launch *L, struct event e)
 		mbar_async_arrive(L, e.mbar_cta, e.mbar_off, e.noinc, e.mbar_gen);
 		break;
 	case EV_BULK: {
-		struct mbar *sb = e.scta ? mem_live_mbar(e.scta, (uint32_t)e.saddr, e.size) : NULL;
+		struct mbar *sb = e.scta ? mbar_live_in(e.scta, (uint32_t)e.saddr, e.size) : NULL;
 		if (sb)
 			rule_break(L, RULE_MBAR_PLAIN_ACCESS, L->cmask, "%s reads %u bytes at shared "
 				   "0x%llx over the live mbarrier at 0x%x",
@@ -881,8 +882,8 @@ static void issue_cp_async(struct launch *L, struct warp *w, struct frame *f,
 	/* Only src-size bytes of the source are read: with 0 (a masked-off load, as Triton
 	 * writes them) the source address may point anywhere. */
 	struct access d, s = {0};
-	if (!mem_access(L, w, lane, MS_SHARED_CTA, da, size, true, &d) ||
-	    (src_size && !mem_access(L, w, lane, MS_GLOBAL, sa, src_size, false, &s)))
+	if (!access_lane(L, w, lane, MS_SHARED_CTA, da, size, true, &d) ||
+	    (src_size && !access_lane(L, w, lane, MS_GLOBAL, sa, src_size, false, &s)))
 		return;
 	struct event *e = push(L, EV_COPY, w, lane, di, L->steps + latency(L));
 	if (!e)

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
 #include "demangle.h"
 #include "frame.h"
 #include "launch.h"
@@ -64,7 +65,7 @@ static bool read_byte(struct launch *L, struct warp *w, uint32_t lane, uint64_t 
 		      uint8_t *out)
 {
 	struct access a;
-	if (!mem_access(L, w, lane, MS_GENERIC, addr, 1, false, &a))
+	if (!access_lane(L, w, lane, MS_GENERIC, addr, 1, false, &a))
 		return false;
 	*out = *a.p;
 	return true;

@@ -30,8 +30,60 @@
 		}                                                                          \
 	} while (0)
 
-#define ALU_FN(name) static void name(const struct alu_insn *ai, const struct alu_args *x, \
-				      uint32_t mask)
+/*
+ * D[l] = v, where the body (the variadic part) sets v for lane l, for the lanes of mask.
+ * Unlike LANE_LOOP, a warp with at least half its lanes in mask computes all 32 into a local
+ * array and keeps the masked ones: vector code instead of a walk over the bits. Only for
+ * bodies that read lane l alone and are defined for any value (lanes outside mask compute
+ * on whatever their registers hold, and are dropped); D must have all 32 lanes.
+ */
+#define LANE_MAP(mask, D, ...)                                                             \
+	do {                                                                               \
+		uint64_t *D_ = (D);                                                        \
+		uint32_t mm_ = (mask);                                                     \
+		if (mm_ == 0xffffffffu) {                                                  \
+			for (int l = 0; l < LANES; l++) {                                  \
+				uint64_t v;                                                \
+				__VA_ARGS__;                                               \
+				D_[l] = v;                                                 \
+			}                                                                  \
+		} else if (__builtin_popcount(mm_) >= LANES / 2) {                         \
+			uint64_t r_[LANES];                                                \
+			for (int l = 0; l < LANES; l++) {                                  \
+				uint64_t v;                                                \
+				__VA_ARGS__;                                               \
+				r_[l] = v;                                                 \
+			}                                                                  \
+			for (int l = 0; l < LANES; l++)                                    \
+				D_[l] = (mm_ >> l & 1) ? r_[l] : D_[l];                    \
+		} else {                                                                   \
+			for (uint32_t m_ = mm_; m_; m_ &= m_ - 1) {                        \
+				int l = __builtin_ctz(m_);                                 \
+				uint64_t v;                                                \
+				__VA_ARGS__;                                               \
+				D_[l] = v;                                                 \
+			}                                                                  \
+		}                                                                          \
+	} while (0)
+
+/*
+ * On x86-64 with gcc every lane loop is built twice, for x86-64-v3 (AVX2, FMA) and for the
+ * baseline, and the loader's pointer goes to the one the CPU runs (ifunc). Both give the
+ * same bits: the IEEE operations are exact in either, fmaf rounds once in either, and
+ * vector code sees the same rounding mode and no flush-to-zero.
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ALU_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#if __GNUC__ >= 12
+/* gcc 12 takes storing a cloned function's address for a local's (a false positive) */
+#pragma GCC diagnostic ignored "-Wdangling-pointer"
+#endif
+#else
+#define ALU_CLONES
+#endif
+
+#define ALU_FN(name) ALU_CLONES static void name(const struct alu_insn *ai,               \
+						 const struct alu_args *x, uint32_t mask)
 
 /* ---- types ------------------------------------------------------------------------------ */
 

@@ -30,10 +30,9 @@ __extension__ typedef __int128 s128;
 	{                                                                                  \
 		(void)ai;                                                                  \
 		const uint64_t *A = x->a, *B = x->b;                                       \
-		uint64_t *D = x->d;                                                        \
-		LANE_LOOP(mask, {                                                          \
+		LANE_MAP(mask, x->d, {                                                     \
 			UT a = (UT)A[l], b = (UT)B[l];                                     \
-			D[l] = (UT)(expr);                                                 \
+			v = (UT)(expr);                                                    \
 		});                                                                        \
 	}
 
@@ -42,10 +41,9 @@ __extension__ typedef __int128 s128;
 	{                                                                                  \
 		(void)ai;                                                                  \
 		const uint64_t *A = x->a, *B = x->b, *C = x->c;                            \
-		uint64_t *D = x->d;                                                        \
-		LANE_LOOP(mask, {                                                          \
+		LANE_MAP(mask, x->d, {                                                     \
 			UT a = (UT)A[l], b = (UT)B[l], c = (UT)C[l];                       \
-			D[l] = (UT)(expr);                                                 \
+			v = (UT)(expr);                                                    \
 		});                                                                        \
 	}
 
@@ -54,10 +52,9 @@ __extension__ typedef __int128 s128;
 	{                                                                                  \
 		(void)ai;                                                                  \
 		const uint64_t *A = x->a;                                                  \
-		uint64_t *D = x->d;                                                        \
-		LANE_LOOP(mask, {                                                          \
+		LANE_MAP(mask, x->d, {                                                     \
 			UT a = (UT)A[l];                                                   \
-			D[l] = (UT)(expr);                                                 \
+			v = (UT)(expr);                                                    \
 		});                                                                        \
 	}
 
@@ -94,28 +91,28 @@ static inline uint64_t hi_s64(uint64_t a, uint64_t b)
 	ALU_FN(shl_##W)                                                                    \
 	{                                                                                  \
 		(void)ai;                                                                  \
-		LANE_LOOP(mask, {                                                          \
+		LANE_MAP(mask, x->d, {                                                     \
 			uint32_t s = (uint32_t)x->b[l];                                    \
 			UT a = (UT)x->a[l];                                                \
-			x->d[l] = s >= W ? 0 : (UT)(a << (s & (W - 1)));                   \
+			v = s >= W ? 0 : (UT)(a << (s & (W - 1)));                         \
 		});                                                                        \
 	}                                                                                  \
 	ALU_FN(shr_u##W)                                                                   \
 	{                                                                                  \
 		(void)ai;                                                                  \
-		LANE_LOOP(mask, {                                                          \
+		LANE_MAP(mask, x->d, {                                                     \
 			uint32_t s = (uint32_t)x->b[l];                                    \
 			UT a = (UT)x->a[l];                                                \
-			x->d[l] = s >= W ? 0 : (UT)(a >> (s & (W - 1)));                   \
+			v = s >= W ? 0 : (UT)(a >> (s & (W - 1)));                         \
 		});                                                                        \
 	}                                                                                  \
 	ALU_FN(shr_s##W)                                                                   \
 	{                                                                                  \
 		(void)ai;                                                                  \
-		LANE_LOOP(mask, {                                                          \
+		LANE_MAP(mask, x->d, {                                                     \
 			uint32_t s = (uint32_t)x->b[l];                                    \
 			ST a = (ST)(UT)x->a[l];                                            \
-			x->d[l] = (UT)(a >> (s >= W ? W - 1 : s));                         \
+			v = (UT)(a >> (s >= W ? W - 1 : s));                               \
 		});                                                                        \
 	}                                                                                  \
 	ALU_FN(sad_u##W)                                                                   \
@@ -503,7 +500,7 @@ ALU_FN(dp2a)
 		(void)ai;                                                                  \
 		const uint64_t *A = x->a, *B = x->b, *C = x->c;                            \
 		uint64_t *D = x->d;                                                        \
-		LANE_LOOP(mask, D[l] = (UT)(C[l] ? A[l] : B[l]));                          \
+		LANE_MAP(mask, D, v = (UT)(C[l] ? A[l] : B[l]));                           \
 	}
 DEF_SELP(16, uint16_t)
 DEF_SELP(32, uint32_t)
@@ -533,8 +530,8 @@ ALU_FN(slct_f32)
 void alu_setp_finish(const struct alu_insn *ai, const struct alu_args *x, uint32_t mask,
 		     const uint8_t *t);
 
-void alu_setp_finish(const struct alu_insn *ai, const struct alu_args *x, uint32_t mask,
-		     const uint8_t *t)
+ALU_CLONES void alu_setp_finish(const struct alu_insn *ai, const struct alu_args *x,
+				uint32_t mask, const uint8_t *t)
 {
 	uint64_t tv = 1, fv = 0;
 	if (ai->op == OP_SET) {
@@ -565,12 +562,19 @@ void alu_setp_finish(const struct alu_insn *ai, const struct alu_args *x, uint32
 	});
 }
 
-#define DEF_CMP(name, T, op)                                                               \
+/* A setp without a boolean operation writes the comparison (and |q its negation) directly. */
+#define DEF_CMP(name, T, REL)                                                              \
 	ALU_FN(name)                                                                       \
 	{                                                                                  \
 		uint8_t t[LANES];                                                          \
 		const uint64_t *A = x->a, *B = x->b;                                       \
-		LANE_LOOP(mask, t[l] = (T)A[l] op(T) B[l]);                                \
+		if (ai->op == OP_SETP && (ai->boolop == MOD_NONE || !x->c)) {              \
+			LANE_MAP(mask, x->d, v = (T)A[l] REL(T) B[l]);                     \
+			if (x->d2)                                                         \
+				LANE_MAP(mask, x->d2, v = !((T)A[l] REL(T) B[l]));         \
+			return;                                                            \
+		}                                                                          \
+		LANE_LOOP(mask, t[l] = (T)A[l] REL(T) B[l]);                               \
 		alu_setp_finish(ai, x, mask, t);                                           \
 	}
 

@@ -1,15 +1,16 @@
 /*
  * exec_mem.c - data movement (mov, cvta, isspacep, mapa, getctarank) and memory accesses
  * (ld, st, atom, red, prefetch) over every state space, one lane at a time through
- * mem_access, which checks bounds, alignment, live mbarriers and in-flight copies; the
- * atomic arithmetic, which red.async also uses when it lands (async.c).
+ * access_lane, which checks bounds, alignment, live mbarriers and in-flight copies - or, for
+ * ld/st.shared when none of those checks can fire, every lane resolved at once; the atomic
+ * arithmetic, which red.async also uses when it lands (async.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
 #include "exec.h"
 #include "launch.h"
-#include "mbarrier.h"
 #include "memory.h"
 #include "operand.h"
 #include "race.h"
@@ -20,15 +21,44 @@ static uint64_t size_mask(int size)
 	return size >= 8 ? ~0ull : size <= 0 ? ~0ull : (1ull << (size * 8)) - 1;
 }
 
-static uint64_t extend(uint64_t v, enum ir_mod t)
+/* The low `size` bytes of v, sign-extended when sgn. */
+static inline uint64_t widen(uint64_t v, int size, bool sgn)
 {
-	int size = ir_type_size(t);
 	if (size >= 8)
 		return v;
 	v &= size_mask(size);
-	if (ir_type_is_signed(t) && (v >> (size * 8 - 1) & 1))
+	if (sgn && (v >> (size * 8 - 1) & 1))
 		v |= ~size_mask(size);
 	return v;
+}
+
+static uint64_t extend(uint64_t v, enum ir_mod t)
+{
+	return widen(v, ir_type_size(t), ir_type_is_signed(t));
+}
+
+/* The first min(size, 8) bytes at p, as one load of that width (a narrow store read back
+ * wider stalls store forwarding). */
+static inline uint64_t load_bytes(const uint8_t *p, uint32_t size)
+{
+	uint8_t b;
+	uint16_t h;
+	uint32_t u;
+	uint64_t d;
+	switch (size) {
+	case 1:
+		memcpy(&b, p, 1);
+		return b;
+	case 2:
+		memcpy(&h, p, 2);
+		return h;
+	case 4:
+		memcpy(&u, p, 4);
+		return u;
+	default:
+		memcpy(&d, p, 8);
+		return d;
+	}
 }
 
 /* ---- 128-bit values: a .b128 register is two slots, the low half first --------------- */
@@ -294,12 +324,25 @@ enum step exec_mapa(struct launch *L, struct warp *w, struct group *g, const str
 /* ---- memory -------------------------------------------------------------------------- */
 
 /* Resolve one lane's access, and check it for data races (`newv`: what a store writes);
- * frame params live in the frame, not in mem_access. */
+ * frame params live in the frame, not in access_lane. With `soff` the access is a
+ * shared::cta one already resolved for the whole warp (shared_lanes): only the race
+ * detector is left to see it. */
 static uint8_t *lane_bytes(struct launch *L, struct warp *w, struct frame *f,
 			   const struct dinsn *di, uint32_t lane, uint32_t size, enum race_kind kind,
-			   const void *newv)
+			   const void *newv, const uint32_t *soff)
 {
 	bool write = kind != RACE_READ;
+	if (soff) {
+		struct cta *c = w->cta;
+		if (write)
+			mem_proxy_mark(c, soff[lane], size);
+		if (!L->race)
+			return c->smem + soff[lane];
+		struct access acc = {.p = c->smem + soff[lane], .cta = c, .off = soff[lane],
+				     .space = MS_SHARED_CTA};
+		race_access(L, w, lane, &acc, size, kind, newv);
+		return L->stop ? NULL : acc.p;
+	}
 	uint64_t a = op_addr(L, w, f, &di->s[0], lane);
 	if (di->space == MS_PARAM_FRAME) {
 		/* written so that no sum wraps: a = -4 is far outside, not at 0 */
@@ -312,10 +355,46 @@ static uint8_t *lane_bytes(struct launch *L, struct warp *w, struct frame *f,
 		return f->params + (size_t)lane * f->fn->param_size + a;
 	}
 	struct access acc;
-	if (!mem_access(L, w, lane, (enum mspace)di->space, a, size, write, &acc))
+	if (!access_lane(L, w, lane, (enum mspace)di->space, a, size, write, &acc))
 		return NULL;
 	race_access(L, w, lane, &acc, size, kind, newv);
 	return L->stop ? NULL : acc.p;
+}
+
+/* An ld/st.shared::cta of the whole warp resolved once: the offsets of the lanes of mask in
+ * off[], when every lane lands aligned in its own CTA's shared memory and no check of
+ * access.c can fire. NULL: go lane by lane (which then reports what is wrong). */
+static const uint32_t *shared_lanes(struct launch *L, struct warp *w, struct frame *f,
+				    const struct dinsn *di, uint32_t mask, uint32_t size,
+				    uint32_t off[LANES])
+{
+	const struct dop *o = &di->s[0];
+	if (di->space != MS_SHARED_CTA || !access_shared_quiet(L, w))
+		return NULL;
+	uint64_t a[LANES];
+	if (o->kind == DOP_ADDR && o->has_reg) {
+		const uint64_t *r = slot_ptr(f, o->slot);
+		for (uint32_t l = 0; l < LANES; l++) /* every lane: a plain loop */
+			a[l] = r[l] + (uint64_t)o->off;
+	} else { /* a variable's address: the same for every lane */
+		uint64_t a0 = op_addr(L, w, f, o, 0);
+		for (uint32_t l = 0; l < LANES; l++)
+			a[l] = a0;
+	}
+	return mem_shared_lanes(w->cta, a, mask, size, off) ? off : NULL;
+}
+
+/* A scalar ld.shared into a register, its lanes resolved at once and no detector to see
+ * them: straight from shared memory into the register's lanes. */
+static void ld_shared_quick(struct warp *w, struct frame *f, const struct dinsn *di,
+			    uint32_t mask, const uint32_t *off, uint32_t es, bool sgn)
+{
+	const uint8_t *smem = w->cta->smem;
+	uint64_t *d = slot_ptr(f, di->d.slot);
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		d[l] = widen(load_bytes(smem + off[l], es), (int)es, sgn);
+	}
 }
 
 enum step exec_ld(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
@@ -323,10 +402,16 @@ enum step exec_ld(struct launch *L, struct warp *w, struct group *g, const struc
 {
 	struct frame *f = g->frame;
 	enum ir_mod t = (enum ir_mod)di->type;
-	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec;
+	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec, off[LANES];
+	bool sgn = ir_type_is_signed(t);
+	const uint32_t *soff = shared_lanes(L, w, f, di, mask, es * n, off);
+	if (soff && !L->race && n == 1 && es <= 8 && di->d.kind == DOP_REG && !is_pair(&di->d)) {
+		ld_shared_quick(w, f, di, mask, soff, es, sgn);
+		return STEP_NEXT;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		uint8_t *p = lane_bytes(L, w, f, di, l, es * n, RACE_READ, NULL);
+		uint8_t *p = lane_bytes(L, w, f, di, l, es * n, RACE_READ, NULL, soff);
 		if (!p)
 			return STEP_NEXT;
 		if (es == 16) { /* ld.b128: one register pair (no vectors: the checker) */
@@ -336,13 +421,41 @@ enum step exec_ld(struct launch *L, struct warp *w, struct group *g, const struc
 			continue;
 		}
 		for (uint32_t i = 0; i < n; i++) {
-			uint64_t v = 0;
-			memcpy(&v, p + i * es, es);
 			const struct dop *d = di->d.kind == DOP_VEC ? &di->d.elems[i] : &di->d;
-			write_loaded(f, d, l, extend(v, t));
+			write_loaded(f, d, l, widen(load_bytes(p + i * es, es), (int)es, sgn));
 		}
 	}
 	return STEP_NEXT;
+}
+
+/* A scalar st.shared of a register or immediate, its lanes resolved at once and no
+ * detector to see them: its generic-proxy writes noted, then the bytes stored. */
+static void st_shared_quick(struct warp *w, struct frame *f, const struct dinsn *di,
+			    uint32_t mask, const uint32_t *off, uint32_t es)
+{
+	struct cta *c = w->cta;
+	const struct dop *s = &di->s[1];
+	const uint64_t *v = s->kind == DOP_REG ? slot_ptr(f, s->slot) : s->imm;
+	mem_proxy_mark_lanes(c, off, mask, es);
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint8_t b = (uint8_t)v[l];
+		uint16_t h = (uint16_t)v[l];
+		uint32_t u = (uint32_t)v[l];
+		switch (es) {
+		case 1:
+			memcpy(c->smem + off[l], &b, 1);
+			break;
+		case 2:
+			memcpy(c->smem + off[l], &h, 2);
+			break;
+		case 4:
+			memcpy(c->smem + off[l], &u, 4);
+			break;
+		default:
+			memcpy(c->smem + off[l], &v[l], 8);
+		}
+	}
 }
 
 enum step exec_st(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
@@ -350,10 +463,16 @@ enum step exec_st(struct launch *L, struct warp *w, struct group *g, const struc
 {
 	struct frame *f = g->frame;
 	enum ir_mod t = (enum ir_mod)di->type;
-	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec;
+	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec, off[LANES];
 	uint8_t bytes[4 * 16];
 	if (es * n > sizeof bytes) {
 		runtime_error(L, 2, "internal error: a %u-byte store", es * n);
+		return STEP_NEXT;
+	}
+	const uint32_t *soff = shared_lanes(L, w, f, di, mask, es * n, off);
+	if (soff && !L->race && n == 1 && es <= 8 && !di->s[1].neg &&
+	    (di->s[1].kind == DOP_REG || di->s[1].kind == DOP_IMM)) {
+		st_shared_quick(w, f, di, mask, soff, es);
 		return STEP_NEXT;
 	}
 	for (uint32_t m = mask; m; m &= m - 1) {
@@ -365,7 +484,7 @@ enum step exec_st(struct launch *L, struct warp *w, struct group *g, const struc
 			read128(L, w, f, s, l, v); /* a narrower type stores the low bytes */
 			memcpy(bytes + i * es, v, es);
 		}
-		uint8_t *p = lane_bytes(L, w, f, di, l, es * n, RACE_WRITE, bytes);
+		uint8_t *p = lane_bytes(L, w, f, di, l, es * n, RACE_WRITE, bytes, soff);
 		if (!p)
 			return STEP_NEXT;
 		memcpy(p, bytes, es * n);
@@ -433,7 +552,7 @@ static void exec_atom128(struct launch *L, struct warp *w, struct frame *f,
 {
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		uint8_t *p = lane_bytes(L, w, f, di, l, 16, RACE_RMW, NULL);
+		uint8_t *p = lane_bytes(L, w, f, di, l, 16, RACE_RMW, NULL, NULL);
 		if (!p)
 			return;
 		uint64_t old[2], b[2], c[2] = {0, 0};
@@ -461,7 +580,7 @@ enum step exec_atom(struct launch *L, struct warp *w, struct group *g, const str
 	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		uint8_t *p = lane_bytes(L, w, f, di, l, size, RACE_RMW, NULL);
+		uint8_t *p = lane_bytes(L, w, f, di, l, size, RACE_RMW, NULL, NULL);
 		if (!p)
 			return STEP_NEXT;
 		uint64_t old = 0;

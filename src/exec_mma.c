@@ -24,6 +24,7 @@
  */
 #include <string.h>
 
+#include "access.h"
 #include "exec.h"
 #include "launch.h"
 #include "memory.h"
@@ -598,7 +599,7 @@ static uint8_t *matrix_row(struct launch *L, struct warp *w, struct frame *f,
 	uint64_t addr = op_addr(L, w, f, &di->s[0], lane);
 	struct access acc;
 
-	if (!mem_access(L, w, lane, (enum mspace)di->space, addr, 16, newv != NULL, &acc))
+	if (!access_lane(L, w, lane, (enum mspace)di->space, addr, 16, newv != NULL, &acc))
 		return NULL;
 	race_access(L, w, lane, &acc, 16, newv ? RACE_WRITE : RACE_READ, newv);
 	return L->stop ? NULL : acc.p;
@@ -701,7 +702,7 @@ static bool wmma_lane(struct launch *L, struct warp *w, struct frame *fr, const 
 			uint64_t x = 0;
 			wmma_at(f, which, lane, r * p + j, &row, &col);
 			uint64_t at = wmma_addr(f, which, base, stride, row, col, bits, &shift);
-			if (!mem_access(L, w, lane, (enum mspace)di->space, at, size, store, &acc))
+			if (!access_lane(L, w, lane, (enum mspace)di->space, at, size, store, &acc))
 				return false;
 			memcpy(&x, acc.p, size);
 			if (store)

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
 #include "async.h"
 #include "exec.h"
 #include "exec_alu.h"
@@ -56,7 +57,7 @@ static bool read_map(struct launch *L, struct warp *w, struct frame *f, const st
 		return false;
 	}
 	struct access acc;
-	if (!mem_access(L, w, lane, sp, a, TMAP_BYTES, false, &acc))
+	if (!access_lane(L, w, lane, sp, a, TMAP_BYTES, false, &acc))
 		return false;
 	if (acc.space == MS_SHARED_CTA || acc.space == MS_SHARED_CLUSTER || acc.space == MS_LOCAL) {
 		rule_break(L, RULE_TMA_MAP, 1u << lane, "%s: the tensor map at 0x%llx is in %s "
@@ -393,7 +394,7 @@ static uint8_t *map_bytes(struct launch *L, struct warp *w, uint64_t a, enum msp
 			   "64-byte aligned", op_name(di), (unsigned long long)a);
 		return NULL;
 	}
-	if (!mem_access(L, w, lane, sp, a, TMAP_BYTES, write, acc))
+	if (!access_lane(L, w, lane, sp, a, TMAP_BYTES, write, acc))
 		return NULL;
 	return acc->p;
 }

@@ -189,6 +189,18 @@ struct mbar *mbar_lookup(struct cta *c, uint32_t off)
 	return c->mbar_at[off / 8];
 }
 
+struct mbar *mbar_live_in(const struct cta *c, uint32_t off, uint32_t size)
+{
+	if (!c->mbar_at || !size)
+		return NULL;
+	for (uint32_t w = off / 8; w <= (off + size - 1) / 8; w++) {
+		struct mbar *mb = c->mbar_at[w];
+		if (mb && mb->valid)
+			return mb;
+	}
+	return NULL;
+}
+
 /* Groups parked on mb may be able to go on: make them ready (the scheduler runs them). */
 static void wake_waiters(struct mbar *mb)
 {

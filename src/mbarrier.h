@@ -38,6 +38,8 @@ bool mbar_decode(struct launch *L, struct warp *w, uint64_t a, enum mspace space
 		 uint32_t lane, const char *what, struct cta **cta, uint32_t *off);
 /* The mbarrier object at (c, off), valid or invalidated; NULL if none was ever made there. */
 struct mbar *mbar_lookup(struct cta *c, uint32_t off);
+/* The first valid mbarrier among the bytes [off, off+size) of c's shared memory, or NULL. */
+struct mbar *mbar_live_in(const struct cta *c, uint32_t off, uint32_t size);
 /* Bytes of a CTA's table of mbarrier objects (one pointer per 8 bytes of shared memory). */
 uint64_t mbar_shadow_bytes(const struct cta *c);
 /* At the issue of an asynchronous operation that will land on the barrier at (c, off):

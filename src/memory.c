@@ -1,7 +1,8 @@
 /*
  * memory.c - global allocations and the resolution of every lane's memory access: generic
  * windows, shared::cta / shared::cluster decoding, local and param frames, bounds and
- * alignment checks, and the shadow check that keeps ordinary accesses off live mbarriers.
+ * alignment checks, and the proxy maps of generic writes. Memory is the bottom layer: the
+ * checks that need mbarriers, asynchronous copies or wgmma are made above it (access.c).
  */
 #include "memory.h"
 
@@ -9,10 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "async.h"
-#include "mbarrier.h"
 #include "rules.h"
-#include "wgmma.h"
 
 struct memory *mem_create(void)
 {
@@ -183,34 +181,6 @@ static void nearest_allocation(const struct memory *m, uint64_t addr, uint32_t s
 	}
 }
 
-/* A read by a loop watched at the step limit (sched.c): the place it reads. */
-static void spin_note(struct launch *L, enum mspace space, uint64_t addr, uint32_t size)
-{
-	struct spin_rec *s = L->spin_rec;
-	for (uint32_t i = 0; i < s->n; i++)
-		if (s->place[i].space == space && s->place[i].addr == addr)
-			return;
-	if (s->n < SPIN_PLACES)
-		s->place[s->n++] = (struct spin_place){(uint8_t)space, size, addr};
-}
-
-/* A shared access at an address made (it or an offset from it, up to 1 MiB on) by a
- * cvta.to.shared whose operand was not in the shared window: rule cvta-window, at the use. */
-static void bad_cvta_use(struct launch *L, struct warp *w, uint32_t lane, uint64_t addr)
-{
-	const struct bad_cvta *b = w->bad_cvta_at;
-	if (addr < b->result[lane] || addr - b->result[lane] >= (1u << 20))
-		return;
-	uint32_t line = 0, col = 0;
-	if (b->insn[lane]->ir)
-		src_locate(L->file, b->insn[lane]->ir->span.off, &line, &col);
-	w->bad_cvta &= ~(1u << lane); /* one report for the conversion */
-	rule_break(L, RULE_CVTA_WINDOW, 1u << lane,
-		   "shared access at 0x%llx through the result of the cvta.to.shared at line %u, "
-		   "which converted 0x%llx: not an address in the shared window",
-		   (unsigned long long)addr, line, (unsigned long long)b->from[lane]);
-}
-
 /* Generic-proxy writes, remembered per 16-byte granule until a fence.proxy.async, so a
  * bulk copy that reads them unfenced is caught (ISA 9.7.9.25.2). A map is allocated on the
  * first write to its memory; `bytes` is the memory's size. */
@@ -235,6 +205,17 @@ static bool dirty_any(const uint8_t *map, uint64_t off, uint64_t size)
 void mem_proxy_mark(struct cta *c, uint32_t off, uint32_t size)
 {
 	dirty_mark(&c->proxy_dirty, c->smem_size, off, size);
+}
+
+void mem_proxy_mark_lanes(struct cta *c, const uint32_t *off, uint32_t mask, uint32_t size)
+{
+	if (!c->proxy_dirty && !(c->proxy_dirty = calloc(c->smem_size / 16 + 1, 1)))
+		return;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		c->proxy_dirty[off[l] / 16] = 1;
+		c->proxy_dirty[(off[l] + size - 1) / 16] = 1;
+	}
 }
 
 void mem_proxy_fence(struct cta *c)
@@ -291,36 +272,6 @@ bool mem_tmap_dirty(struct memory *m, uint64_t addr, uint64_t size)
 	return r && dirty_any(r->tmap_dirty, addr - r->base, size);
 }
 
-struct mbar *mem_live_mbar(const struct cta *c, uint32_t off, uint32_t size)
-{
-	if (!c->mbar_at || !size)
-		return NULL;
-	for (uint32_t w = off / 8; w <= (off + size - 1) / 8; w++) {
-		struct mbar *mb = c->mbar_at[w];
-		if (mb && mb->valid)
-			return mb;
-	}
-	return NULL;
-}
-
-bool mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t size, bool write,
-		      uint32_t lane)
-{
-	bool raced = false;
-	if (write)
-		mem_proxy_mark(c, off, size);
-	struct mbar *mb = mem_live_mbar(c, off, size);
-	if (mb)
-		rule_break(L, RULE_MBAR_PLAIN_ACCESS, 1u << lane,
-			   "ordinary %s of %u bytes at shared 0x%x touches the live mbarrier at 0x%x",
-			   write ? "store" : "load", size, off, mb->off);
-	if (async_watching(L))
-		raced = async_check_access(L, c, MS_SHARED_CTA, off, size, write, lane);
-	if (L->wg.reading)
-		wgmma_check_access(L, c, off, size, write, lane);
-	return raced;
-}
-
 /* Which CTA's shared memory an access lands in, and where: bounds, and a peer that still
  * runs. */
 static bool shared_locate(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
@@ -353,17 +304,8 @@ static bool shared_locate(struct launch *L, struct warp *w, uint32_t lane, enum 
 	return true;
 }
 
-static bool shared_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
-			  uint64_t addr, uint32_t size, bool write, struct access *out)
-{
-	if (!shared_locate(L, w, lane, space, addr, size, out))
-		return false;
-	out->async_raced = mem_check_shared(L, out->cta, out->off, size, write, lane);
-	return true;
-}
-
-static bool aligned(struct launch *L, uint32_t lane, enum mspace space, uint64_t addr,
-		    uint32_t size)
+bool mem_aligned(struct launch *L, uint32_t lane, enum mspace space, uint64_t addr,
+		 uint32_t size)
 {
 	if (size > 1 && (addr & (size - 1)) && size <= 16) {
 		rule_break(L, RULE_MEM_MISALIGNED, 1u << lane,
@@ -385,56 +327,63 @@ bool mem_locate_shared(struct launch *L, struct warp *w, uint32_t lane, enum msp
 	}
 	if (space != MS_SHARED_CTA && space != MS_SHARED_CLUSTER) /* a variable of another space */
 		return out_of_bounds(L, lane, space, addr, size, "shared memory");
-	return aligned(L, lane, space, addr, size) &&
+	return mem_aligned(L, lane, space, addr, size) &&
 	       shared_locate(L, w, lane, space, addr, size, out);
 }
 
-bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
-		uint64_t addr, uint32_t size, bool write, struct access *out)
+void mem_concrete(enum mspace *space, uint64_t *addr)
+{
+	if (*space != MS_GENERIC)
+		return;
+	*space = mem_generic_space(*addr);
+	if (*space != MS_GLOBAL)
+		*addr -= *space == MS_SHARED_CLUSTER ? WIN_SHARED
+			 : *space == MS_LOCAL	     ? WIN_LOCAL
+			 : *space == MS_CONST	     ? WIN_CONST
+						     : WIN_PARAM;
+}
+
+static bool global_resolve(struct launch *L, uint32_t lane, uint64_t addr, uint32_t size,
+			   bool write, struct access *out)
+{
+	struct region *r = mem_find(L->mem, addr, size);
+	if (!r) {
+		struct strbuf why = {0};
+		sb_printf(&why, "every allocation: ");
+		nearest_allocation(L->mem, addr, size, &why);
+		out_of_bounds(L, lane, MS_GLOBAL, addr, size, why.s ? why.s : "every allocation");
+		sb_free(&why);
+		return false;
+	}
+	out->p = r->data + (addr - r->base);
+	out->region = r;
+	out->addr = addr;
+	if (write && L->P->async_reads_global)
+		dirty_mark(&r->proxy_dirty, r->size, addr - r->base, size);
+	if (write && L->P->tensor_copies)
+		dirty_mark(&r->tmap_dirty, r->size, addr - r->base, size);
+	return true;
+}
+
+bool mem_resolve(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
+		 uint64_t addr, uint32_t size, bool write, struct access *out)
 {
 	out->cta = NULL;
 	out->async_raced = false;
-	if (space == MS_GENERIC) {
-		space = mem_generic_space(addr);
-		if (space != MS_GLOBAL)
-			addr -= space == MS_SHARED_CLUSTER ? WIN_SHARED
-				: space == MS_LOCAL	   ? WIN_LOCAL
-				: space == MS_CONST	   ? WIN_CONST
-							   : WIN_PARAM;
-	}
-	if (!aligned(L, lane, space, addr, size))
+	mem_concrete(&space, &addr);
+	if (!mem_aligned(L, lane, space, addr, size))
 		return false;
-	if (L->spin_rec && !write)
-		spin_note(L, space, addr, size);
 	out->space = space;
 	switch (space) {
-	case MS_GLOBAL: {
-		struct region *r = mem_find(L->mem, addr, size);
-		if (!r) {
-			struct strbuf why = {0};
-			sb_printf(&why, "every allocation: ");
-			nearest_allocation(L->mem, addr, size, &why);
-			out_of_bounds(L, lane, space, addr, size, why.s ? why.s : "every allocation");
-			sb_free(&why);
-			return false;
-		}
-		out->p = r->data + (addr - r->base);
-		out->region = r;
-		out->addr = addr;
-		if (write && L->P->async_reads_global)
-			dirty_mark(&r->proxy_dirty, r->size, addr - r->base, size);
-		if (write && L->P->tensor_copies)
-			dirty_mark(&r->tmap_dirty, r->size, addr - r->base, size);
-		if (async_watching(L))
-			out->async_raced = async_check_access(L, NULL, MS_GLOBAL, addr, size,
-							      write, lane);
-		return true;
-	}
+	case MS_GLOBAL:
+		return global_resolve(L, lane, addr, size, write, out);
 	case MS_SHARED_CTA:
 	case MS_SHARED_CLUSTER:
-		if (w->bad_cvta >> lane & 1)
-			bad_cvta_use(L, w, lane, addr);
-		return shared_access(L, w, lane, space, addr, size, write, out);
+		if (!shared_locate(L, w, lane, space, addr, size, out))
+			return false;
+		if (write)
+			mem_proxy_mark(out->cta, out->off, size);
+		return true;
 	case MS_LOCAL:
 		if (addr + size > w->local_stride || addr >= w->local_stride)
 			return out_of_bounds(L, lane, space, addr, size, "the thread's local memory");
@@ -468,4 +417,25 @@ bool launch_charge(struct launch *L, uint64_t bytes, const char *what)
 		      "launch holds %llu)", what, (unsigned long long)bytes,
 		      (unsigned long long)L->mem->limit, (unsigned long long)L->mem->used);
 	return false;
+}
+
+bool mem_shared_lanes(const struct cta *c, const uint64_t *addr, uint32_t mask, uint32_t size,
+		      uint32_t *off)
+{
+	/* One pass over the lanes, no early exit: the common case is that every lane fits. A
+	 * shared::cta address counts by its low 32 bits. */
+	uint64_t bad = 0, end = c->smem_size;
+	if (mask == 0xffffffffu) {
+		for (uint32_t l = 0; l < 32; l++) {
+			off[l] = (uint32_t)addr[l];
+			bad |= (off[l] & (size - 1)) | ((uint64_t)off[l] + size > end);
+		}
+		return !bad;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		off[l] = (uint32_t)addr[l];
+		bad |= (off[l] & (size - 1)) | ((uint64_t)off[l] + size > end);
+	}
+	return !bad;
 }

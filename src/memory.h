@@ -69,12 +69,25 @@ struct access {
 	bool async_raced;   /* it broke async-copy-race (a copy in flight or unobserved)      */
 };
 
-/* Resolve an access of `size` bytes at `addr` in `space` for `lane` of the current warp.
- * Reports a broken rule and returns false if it is out of bounds or misaligned. */
-bool mem_access(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
-		uint64_t addr, uint32_t size, bool write, struct access *out);
+/* Resolve an access of `size` bytes at `addr` in `space` for `lane` of the current warp:
+ * where it lands, and a generic-proxy write noted. Reports a broken rule and returns false
+ * if it is out of bounds or misaligned. The checks that need the layers above memory
+ * (mbarriers, copies in flight) are access_lane's (access.c), which instructions call. */
+bool mem_resolve(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
+		 uint64_t addr, uint32_t size, bool write, struct access *out);
+/* A generic address to its space and the address in it (other spaces: unchanged). */
+void mem_concrete(enum mspace *space, uint64_t *addr);
+/* The alignment rule of an access of `size` bytes (reported when broken). */
+bool mem_aligned(struct launch *L, uint32_t lane, enum mspace space, uint64_t addr,
+		 uint32_t size);
+/* A whole warp's accesses of `size` bytes at shared::cta addresses addr[l], for the lanes
+ * of mask, resolved at once: true, with each lane's offset in off[l], when every one lands
+ * aligned in c's own shared memory; false when some lane needs mem_resolve (which then
+ * reports exactly as before). */
+bool mem_shared_lanes(const struct cta *c, const uint64_t *addr, uint32_t mask, uint32_t size,
+		      uint32_t *off);
 /* Where an asynchronous store will land (st.async, red.async): a shared::cluster or generic
- * address, checked like mem_access but without the checks of an ordinary access (mbarrier
+ * address, checked like mem_resolve but without the checks of an ordinary access (mbarrier
  * bytes, copies in flight), which apply when it lands. */
 bool mem_locate_shared(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
 		       uint64_t addr, uint32_t size, struct access *out);
@@ -83,16 +96,12 @@ enum mspace mem_generic_space(uint64_t addr);
 /* Decode a shared::cluster address to (cta, offset). False if not a valid one. */
 bool mem_cluster_decode(struct launch *L, struct cta *self, uint64_t addr, struct cta **cta,
 			uint32_t *off);
-/* The first valid mbarrier among the bytes [off, off+size) of c's shared memory, or NULL. */
-struct mbar *mem_live_mbar(const struct cta *c, uint32_t off, uint32_t size);
-/* Check ordinary accesses against live mbarriers and in-flight async copies; true when
- * one broke async-copy-race. */
-bool mem_check_shared(struct launch *L, struct cta *c, uint32_t off, uint32_t size, bool write,
-		      uint32_t lane);
 
 /* A generic-proxy write of [off, off+size) of c's shared memory: ordinary stores, and
  * st.async / red.async when they land (ISA 9.7.9.12: performed in the generic proxy). */
 void mem_proxy_mark(struct cta *c, uint32_t off, uint32_t size);
+/* The same for the stores of a warp's lanes (mask) of `size` <= 16 bytes at off[l]. */
+void mem_proxy_mark_lanes(struct cta *c, const uint32_t *off, uint32_t mask, uint32_t size);
 /* fence.proxy.async by CTA c: its generic writes are now visible to the async proxy. */
 void mem_proxy_fence(struct cta *c);
 /* Whether [off, off+size) of c's shared memory holds unfenced generic writes. */
