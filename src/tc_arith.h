@@ -102,6 +102,25 @@ void tc_dot_tile(const struct tc_operand *a, unsigned m, enum tc_elem tb, const 
 uint32_t tc_dot_fp8_sm90_f32(enum tc_elem ta, enum tc_elem tb, const uint32_t *a,
 			     const uint32_t *b, unsigned k, uint32_t c);
 
+/* The same with an f16 accumulator (ptxas's form for .f16.e4m3.e4m3.f16 and the like): the
+ * two halves as f16 blocks (f16 results, each rounded to nearest even), then an f16 add of
+ * the accumulator, rounded to nearest even. */
+uint16_t tc_dot_fp8_sm90_f16(enum tc_elem ta, enum tc_elem tb, const uint32_t *a,
+			     const uint32_t *b, unsigned k, uint16_t c);
+
+/*
+ * mma.m8n8k4 with f16 A and B, as ptxas emulates it on sm_90 (no tensor-core form): the
+ * halves are widened to fp32 and summed by fp32 operations, each rounded to nearest even.
+ * An f32 D: s = fma(a3, b3, fma(a2, b2, fma(a1, b1, fma(a0, b0, +0)))), d = c + s (an f16 C
+ * widened exactly). An f16 D: s01 = fma(a1, b1, a0 b0), s23 = fma(a3, b3, a2 b2),
+ * d = (c + s01) + s23 rounded to f16. A NaN result is 0x7fffffff / 0x7fff.
+ */
+uint32_t tc_dot_m8n8k4_f32(const uint32_t *a, const uint32_t *b, uint32_t c);
+uint16_t tc_dot_m8n8k4_f16(const uint32_t *a, const uint32_t *b, uint16_t c);
+
+/* f32 bits to f16 bits, rounded to nearest even (cvt.rn.f16.f32); NaN gives 0x7fff. */
+uint16_t tc_f32_to_f16(uint32_t f);
+
 /*
  * Integer MMA: c + sum a[i] * b[i] for s8/u8/s4/u4 elements (raw bits in the low 8 or 4 bits,
  * A and B types independent), exact; the result wraps to 32 bits, or with satfinite the exact
