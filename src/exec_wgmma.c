@@ -30,7 +30,7 @@
 #include "tc_arith.h"
 #include "wgmma_layout.h"
 
-enum { UNCOMMITTED = UINT32_MAX, HIST = 256 };
+enum { UNCOMMITTED = UINT32_MAX, HIST = 256, WG_MAX_N = 256 };
 
 /* One warp's part of one wgmma.mma_async in flight. */
 struct wg_op {
@@ -69,6 +69,18 @@ struct wg_warp {
 struct wg_group {
 	uint32_t seq[4];
 	const struct dinsn *hist[HIST];
+	struct b_cache *b;
+};
+
+/* The B a warp of the group decoded last, for the next warp that reads the same elements
+ * (the four warps of a wgmma read the same B): its raw elements are the key. */
+struct b_cache {
+	struct tc_btile *tile;
+	enum tc_elem type;
+	unsigned n, k;
+	uint32_t *raw;
+	size_t cap;
+	bool valid;
 };
 
 struct wg_cta {
@@ -267,14 +279,111 @@ static uint32_t dot(const struct wg_insn *x, const uint32_t *a, const uint32_t *
 				    f->satfinite);
 }
 
-/* The warp's 16 x N floating-point block into c (C in, D out): each row of A decoded once,
- * then tc_dot_tile (one block FMA per element, B decoded as it goes). */
-static void float_dots(const struct wg_form *f, const uint32_t *a, const uint32_t *b,
-		       unsigned ku, struct tc_operand *da, uint32_t *c)
+/* B (n columns of ku elements) decoded, from the group's cache when the last warp to decode
+ * one read the same elements; NULL when out of memory. */
+static const struct tc_btile *b_decoded(struct launch *L, struct warp *w, enum tc_elem t,
+					const uint32_t *b, unsigned n, unsigned ku)
 {
+	struct wg_cta *cs = cta_state(L, w->cta);
+	if (!cs)
+		return NULL;
+	struct wg_group *g = &cs->groups[w->id / 4];
+	size_t bytes = sizeof *b * n * ku;
+	if (!g->b && !(g->b = calloc(1, sizeof *g->b)))
+		return NULL;
+	struct b_cache *bc = g->b;
+	if (bc->valid && bc->type == t && bc->n == n && bc->k == ku &&
+	    !memcmp(bc->raw, b, bytes))
+		return bc->tile;
+	bc->valid = false;
+	if (bytes > bc->cap) {
+		uint32_t *raw = realloc(bc->raw, bytes);
+		if (!raw)
+			return NULL;
+		bc->raw = raw, bc->cap = bytes;
+	}
+	if (!bc->tile && !(bc->tile = tc_btile_new()))
+		return NULL;
+	if (!tc_btile_decode(bc->tile, t, b, n, ku))
+		return NULL;
+	memcpy(bc->raw, b, bytes);
+	bc->type = t, bc->n = n, bc->k = ku, bc->valid = true;
+	return bc->tile;
+}
+
+/* The warp's 16 x N floating-point block into c (C in, D out): each row of A decoded once,
+ * B decoded once for the warpgroup, then tc_dot_tile_b (one block FMA per element). */
+static bool float_dots(struct launch *L, struct warp *w, const struct wg_form *f,
+		       const uint32_t *a, const uint32_t *b, unsigned ku, struct tc_operand *da,
+		       uint32_t *c)
+{
+	const struct tc_btile *bt = b_decoded(L, w, elem_of(f->b), b, f->n, ku);
+	if (!bt)
+		return false;
 	for (unsigned row = 0; row < 16; row++)
 		tc_operand_decode(elem_of(f->a), a + row * ku, ku, &da[row]);
-	tc_dot_tile(da, 16, elem_of(f->b), b, f->n, f->d == WG_F32 ? TC_ACC_F32 : TC_ACC_F16, c);
+	tc_dot_tile_b(da, 16, bt, f->d == WG_F32 ? TC_ACC_F32 : TC_ACC_F16, c);
+	return true;
+}
+
+/*
+ * Where D's elements sit in the warp's row-major 16 x N block: element i of lane l is at
+ * lane[l] + elem[i] (wg_d_elem's row and column are a lane's part plus an element's part).
+ * Element i is register i (f32, s32), or half i % 2 of register i / 2 (f16).
+ */
+struct d_offsets {
+	uint32_t lane[LANES];
+	uint32_t elem[WG_MAX_N / 2];
+};
+
+static void d_offsets(unsigned n, struct d_offsets *o)
+{
+	unsigned row, col;
+
+	for (unsigned lane = 0; lane < LANES; lane++) {
+		wg_d_elem(lane, 0, &row, &col);
+		o->lane[lane] = row * n + col;
+	}
+	for (unsigned i = 0; i < n / 2; i++) {
+		wg_d_elem(0, i, &row, &col);
+		o->elem[i] = row * n + col;
+	}
+}
+
+/* C from D's registers into c, or zeros when scale-d is false. */
+static void c_read(const struct wg_op *op, const struct dop *d, bool half, unsigned n,
+		   const struct d_offsets *o, uint32_t *c)
+{
+	if (!op->scale_d) {
+		memset(c, 0, sizeof *c * 16 * n);
+		return;
+	}
+	for (unsigned i = 0; i < n / 2; i++) {
+		const uint64_t *r = slot_ptr(op->f, d->elems[half ? i / 2 : i].slot);
+		unsigned sh = half ? i % 2 * 16 : 0;
+		uint32_t mask = half ? 0xffff : UINT32_MAX, *ci = c + o->elem[i];
+		for (unsigned lane = 0; lane < LANES; lane++)
+			ci[o->lane[lane]] = (uint32_t)(r[lane] >> sh) & mask;
+	}
+}
+
+/* D from c into its registers (an f16 register's two halves at once). */
+static void d_write(const struct wg_op *op, const struct dop *d, bool half, unsigned n,
+		    const struct d_offsets *o, const uint32_t *c)
+{
+	for (unsigned j = 0; j < (half ? n / 4 : n / 2); j++) {
+		uint64_t *r = slot_ptr(op->f, d->elems[j].slot);
+		if (!half) {
+			const uint32_t *ci = c + o->elem[j];
+			for (unsigned lane = 0; lane < LANES; lane++)
+				r[lane] = ci[o->lane[lane]];
+			continue;
+		}
+		const uint32_t *lo = c + o->elem[2 * j], *hi = c + o->elem[2 * j + 1];
+		for (unsigned lane = 0; lane < LANES; lane++)
+			r[lane] = (r[lane] & ~(uint64_t)UINT32_MAX) | lo[o->lane[lane]] |
+				  (uint64_t)hi[o->lane[lane]] << 16;
+	}
 }
 
 /* Read C from D's registers (or zeros), compute the warp's 16 x N block, write D. */
@@ -304,41 +413,21 @@ static void compute(struct launch *L, struct warp *w, const struct wg_op *op)
 		negate(a, (size_t)16 * ku, bits);
 	if (x->scale_b < 0)
 		negate(b, (size_t)n * ku, bits);
-	/* C, by the D fragment: element i of a lane is register i (f16: half i % 2 of i / 2) */
-	const struct dop *d = &di->d;
-	bool half = f->d == WG_F16;
-	for (unsigned i = 0; i < n / 2; i++) {
-		const uint64_t *r = slot_ptr(op->f, d->elems[half ? i / 2 : i].slot);
-		for (unsigned lane = 0; lane < LANES; lane++) {
-			unsigned row, col;
-			wg_d_elem(lane, i, &row, &col);
-			uint32_t v = half ? (uint32_t)(r[lane] >> (i % 2 * 16)) & 0xffff
-					  : (uint32_t)r[lane];
-			c[row * n + col] = op->scale_d ? v : 0;
-		}
-	}
+	struct d_offsets o;
+	d_offsets(n, &o);
+	c_read(op, &di->d, f->d == WG_F16, n, &o, c);
 	if (tc_elem_is_float(elem_of(f->a))) {
-		float_dots(f, a, b, ku, dec, c);
+		if (!float_dots(L, w, f, a, b, ku, dec, c)) {
+			runtime_error(L, 1, "out of memory for wgmma.mma_async");
+			return;
+		}
 	} else {
 		for (unsigned row = 0; row < 16; row++)
 			for (unsigned col = 0; col < n; col++)
 				c[row * n + col] = dot(x, a + row * ku, b + col * ku, ku,
 						       c[row * n + col]);
 	}
-	for (unsigned i = 0; i < n / 2; i++) {
-		uint64_t *r = slot_ptr(op->f, d->elems[half ? i / 2 : i].slot);
-		for (unsigned lane = 0; lane < LANES; lane++) {
-			unsigned row, col;
-			wg_d_elem(lane, i, &row, &col);
-			uint32_t v = c[row * n + col];
-			if (!half)
-				r[lane] = v;
-			else if (i % 2 == 0)
-				r[lane] = (r[lane] & ~(uint64_t)0xffff) | v;
-			else
-				r[lane] = (r[lane] & 0xffff) | (uint64_t)v << 16;
-		}
-	}
+	d_write(op, &di->d, f->d == WG_F16, n, &o, c);
 }
 
 /* ---- in flight ----------------------------------------------------------------------- */
@@ -865,6 +954,14 @@ void wgmma_cta_free(struct launch *L, struct cta *c)
 		w->wg = NULL;
 	}
 	if (c->wg) {
+		for (uint32_t g = 0; g < c->wg->ngroups; g++) {
+			struct b_cache *bc = c->wg->groups[g].b;
+			if (bc) {
+				tc_btile_free(bc->tile);
+				free(bc->raw);
+				free(bc);
+			}
+		}
 		free(c->wg->reading);
 		free(c->wg->groups);
 		free(c->wg);

@@ -6,6 +6,7 @@
 #include "tc_arith.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- element formats --------------------------------------------------------------------- */
@@ -550,6 +551,15 @@ static inline void panel_row(const struct tc_operand *a, const struct tc_operand
 	}
 }
 
+/* Rows a[0..m) against the w columns b of panel p, into c (rows nb apart). */
+static inline void tile_panel(const struct tc_operand *a, unsigned m, const struct tc_operand *b,
+			      const struct panel *p, unsigned w, enum tc_acc acc, uint32_t *c,
+			      unsigned nb)
+{
+	for (unsigned r = 0; r < m; r++)
+		panel_row(&a[r], b, p, w, acc, c + (size_t)r * nb);
+}
+
 /* The tile for one accumulator type (a constant once inlined): B decoded TILE_W columns at
  * a time, each panel used by every row of A. */
 static inline void tile(const struct tc_operand *a, unsigned m, enum tc_elem tb,
@@ -565,8 +575,7 @@ static inline void tile(const struct tc_operand *a, unsigned m, enum tc_elem tb,
 		for (unsigned j = 0; j < w; j++)
 			tc_operand_decode(tb, b + (size_t)(j0 + j) * k, k, &cols[j]);
 		panel_fill(&p, cols, w, k);
-		for (unsigned r = 0; r < m; r++)
-			panel_row(&a[r], cols, &p, w, acc, c + (size_t)r * nb + j0);
+		tile_panel(a, m, cols, &p, w, acc, c + j0, nb);
 	}
 }
 
@@ -580,6 +589,81 @@ void tc_dot_tile(const struct tc_operand *a, unsigned m, enum tc_elem tb, const 
 		tile(a, m, tb, b, nb, TC_ACC_F32, c);
 	else
 		tile(a, m, tb, b, nb, TC_ACC_F16, c);
+}
+
+/* ---- B decoded once for several tiles ----------------------------------------------------- */
+
+struct tc_btile {
+	unsigned n, cap;           /* columns, columns allocated                                */
+	struct tc_operand *cols;   /* n                                                         */
+	struct panel *panels;      /* one per TILE_W columns, aligned for the vector lanes      */
+};
+
+struct tc_btile *tc_btile_new(void)
+{
+	return calloc(1, sizeof(struct tc_btile));
+}
+
+void tc_btile_free(struct tc_btile *t)
+{
+	if (!t)
+		return;
+	free(t->cols);
+	free(t->panels);
+	free(t);
+}
+
+static bool btile_reserve(struct tc_btile *t, unsigned n)
+{
+	if (n <= t->cap)
+		return true;
+	size_t np = (n + TILE_W - 1) / TILE_W, size = np * sizeof(struct panel);
+	struct tc_operand *cols = realloc(t->cols, n * sizeof *cols);
+	if (!cols)
+		return false;
+	t->cols = cols;
+	struct panel *panels = aligned_alloc(_Alignof(struct panel),
+					     (size + _Alignof(struct panel) - 1) /
+						     _Alignof(struct panel) * _Alignof(struct panel));
+	if (!panels)
+		return false;
+	free(t->panels);
+	t->panels = panels;
+	t->cap = n;
+	return true;
+}
+
+TILE_CLONES
+bool tc_btile_decode(struct tc_btile *t, enum tc_elem tb, const uint32_t *b, unsigned n,
+		     unsigned k)
+{
+	if (!btile_reserve(t, n))
+		return false;
+	t->n = n;
+	for (unsigned j = 0; j < n; j++)
+		tc_operand_decode(tb, b + (size_t)j * k, k, &t->cols[j]);
+	for (unsigned j0 = 0; j0 < n; j0 += TILE_W)
+		panel_fill(&t->panels[j0 / TILE_W], t->cols + j0,
+			   n - j0 < TILE_W ? n - j0 : TILE_W, k);
+	return true;
+}
+
+static inline void tile_b(const struct tc_operand *a, unsigned m, const struct tc_btile *b,
+			  enum tc_acc acc, uint32_t *c)
+{
+	for (unsigned j0 = 0; j0 < b->n; j0 += TILE_W)
+		tile_panel(a, m, b->cols + j0, &b->panels[j0 / TILE_W],
+			   b->n - j0 < TILE_W ? b->n - j0 : TILE_W, acc, c + j0, b->n);
+}
+
+TILE_CLONES
+void tc_dot_tile_b(const struct tc_operand *a, unsigned m, const struct tc_btile *b,
+		   enum tc_acc acc, uint32_t *c)
+{
+	if (acc == TC_ACC_F32)
+		tile_b(a, m, b, TC_ACC_F32, c);
+	else
+		tile_b(a, m, b, TC_ACC_F16, c);
 }
 
 /* ---- dot products from raw elements, TC_KMAX at a time ----------------------------------- */

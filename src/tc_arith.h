@@ -94,6 +94,19 @@ void tc_dot_tile(const struct tc_operand *a, unsigned m, enum tc_elem tb, const 
 		 unsigned nb, enum tc_acc acc, uint32_t *c);
 
 /*
+ * B decoded once for several tiles that read it (the four warps of a wgmma): decode it with
+ * tc_btile_decode (its n columns of k <= TC_KMAX elements of type tb at b[j * k]; false when
+ * out of memory), then tc_dot_tile_b gives tc_dot_tile's results (nb = n, tb = B's type).
+ */
+struct tc_btile;
+struct tc_btile *tc_btile_new(void);
+void tc_btile_free(struct tc_btile *t);
+bool tc_btile_decode(struct tc_btile *t, enum tc_elem tb, const uint32_t *b, unsigned n,
+		     unsigned k);
+void tc_dot_tile_b(const struct tc_operand *a, unsigned m, const struct tc_btile *b,
+		   enum tc_acc acc, uint32_t *c);
+
+/*
  * mma.sync with fp8 inputs and an f32 accumulator, as ptxas emulates it on sm_90: the
  * elements are widened to f16 (exactly); d1 = f16 block over k in {0,1,4,5,8,9,...} with
  * c = +0, d2 = f16 block over the other k with c = d1, result = d2 + c rounded to nearest
