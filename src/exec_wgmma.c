@@ -30,7 +30,7 @@
 #include "tc_arith.h"
 #include "wgmma_layout.h"
 
-enum { UNCOMMITTED = UINT32_MAX, HIST = 256, WG_MAX_N = 256 };
+enum { UNCOMMITTED = UINT32_MAX, HIST = 256, WG_MAX_N = 256, MAX_MARKS = 16 };
 
 /* One warp's part of one wgmma.mma_async in flight. */
 struct wg_op {
@@ -43,7 +43,17 @@ struct wg_op {
 	uint32_t *pieces;           /* shared addresses of the 16-byte pieces read: A's (when
 				     * in shared memory), then B's                           */
 	uint32_t npieces;
-	bool tracked;               /* its registers are counted in wg_warp.busy             */
+};
+
+/* What the register rules know of one frame of the warp: a .func's registers are its own,
+ * so the kernel and every called frame have their marks (up to MAX_MARKS frames; past that
+ * the least useful are forgotten, which can only hide a report, never invent one). */
+struct wg_marks {
+	struct frame *f;
+	uint32_t nslots;
+	uint32_t *stamp, *rstamp;   /* per register slot: clock of its last write, last read  */
+	uint16_t *busy;             /* per slot: in-flight wgmma parts that name it           */
+	uint32_t nbusy;             /* in-flight wgmma parts of this frame                    */
 };
 
 struct wg_warp {
@@ -54,11 +64,9 @@ struct wg_warp {
 	uint32_t mma_clock;         /* write clock at the first wgmma.mma_async after it, or
 				     * UINT32_MAX before that one                            */
 	uint32_t clock;             /* instructions with register accesses noted             */
-	uint32_t *stamp, *rstamp;   /* per register slot of the kernel frame: clock of its
-				     * last write, of its last read                          */
-	uint16_t *busy;             /* per slot of busy_frame: in-flight wgmma registers      */
-	uint32_t nslots;
-	struct frame *busy_frame;
+	struct wg_marks marks[MAX_MARKS];
+	uint32_t nmarks;
+	struct wg_marks *last;      /* the marks found last                                   */
 	uint32_t seq;               /* warpgroup instructions executed                       */
 	void *scratch;              /* compute()'s operands, kept between wgmmas              */
 	size_t scratch_size;
@@ -113,18 +121,62 @@ static struct wg_warp *warp_state(struct launch *L, struct warp *w)
 	if (w->wg)
 		return w->wg;
 	w->wg = calloc(1, sizeof *w->wg);
-	uint32_t n = L->kernel->nslots;
-	if (w->wg) {
-		w->wg->nslots = n;
-		w->wg->stamp = calloc(n + 1, sizeof *w->wg->stamp);
-		w->wg->rstamp = calloc(n + 1, sizeof *w->wg->rstamp);
-		w->wg->busy = calloc(n + 1, sizeof *w->wg->busy);
-	}
-	if (!w->wg || !w->wg->stamp || !w->wg->rstamp || !w->wg->busy) {
+	if (!w->wg) {
 		runtime_error(L, 1, "out of memory for wgmma state");
 		return NULL;
 	}
 	return w->wg;
+}
+
+static void marks_clear(struct wg_marks *m)
+{
+	free(m->stamp);
+	free(m->rstamp);
+	free(m->busy);
+	memset(m, 0, sizeof *m);
+}
+
+/*
+ * The marks of frame f, made (zeroed) when `make` and there are none; NULL when there are
+ * none, or out of memory. A frame's memory may serve another call later: same function,
+ * same slots, and its stale clocks are older than any fence that matters.
+ */
+static struct wg_marks *marks_of(struct wg_warp *s, struct frame *f, bool make)
+{
+	if (s->last && s->last->f == f && s->last->nslots == f->fn->nslots)
+		return s->last;
+	struct wg_marks *m = NULL;
+	for (uint32_t i = 0; i < s->nmarks && !m; i++)
+		if (s->marks[i].f == f)
+			m = &s->marks[i];
+	if (m && m->nslots != f->fn->nslots) {
+		if (m->nbusy)
+			return NULL; /* cannot happen: an op in flight holds its frame */
+		marks_clear(m);
+	} else if (m) {
+		return s->last = m;
+	}
+	if (!make)
+		return NULL;
+	if (!m && s->nmarks < MAX_MARKS)
+		m = &s->marks[s->nmarks++];
+	for (uint32_t i = 0; i < s->nmarks && !m; i++)
+		if (!s->marks[i].nbusy && &s->marks[i] != s->last)
+			m = &s->marks[i]; /* forget one */
+	if (!m)
+		return NULL;
+	marks_clear(m);
+	uint32_t n = f->fn->nslots + 1;
+	m->stamp = calloc(n, sizeof *m->stamp);
+	m->rstamp = calloc(n, sizeof *m->rstamp);
+	m->busy = calloc(n, sizeof *m->busy);
+	if (!m->stamp || !m->rstamp || !m->busy) {
+		marks_clear(m);
+		return NULL;
+	}
+	m->f = f;
+	m->nslots = f->fn->nslots;
+	return s->last = m;
 }
 
 /* At least `size` bytes of the warp's scratch memory, kept from one wgmma to the next (its
@@ -433,40 +485,37 @@ static void compute(struct launch *L, struct warp *w, const struct wg_op *op)
 /* ---- in flight ----------------------------------------------------------------------- */
 
 struct busy_ctx {
-	struct wg_warp *s;
+	struct wg_marks *m;
 	int delta;
 };
 
 static void busy_add(void *ctx, uint32_t slot)
 {
 	struct busy_ctx *b = ctx;
-	if (slot < b->s->nslots)
-		b->s->busy[slot] = (uint16_t)(b->s->busy[slot] + b->delta);
+	if (slot < b->m->nslots)
+		b->m->busy[slot] = (uint16_t)(b->m->busy[slot] + b->delta);
 }
 
 static void track(struct launch *L, struct warp *w, struct wg_op *op, int delta)
 {
 	struct wg_warp *s = w->wg;
 	struct wg_cta *cs = w->cta->wg;
+	struct wg_marks *m = marks_of(s, op->f, delta > 0);
 	for (uint32_t i = 0; i < op->npieces; i++) {
 		uint32_t g = op->pieces[i] / 16;
 		cs->reading[g] = (uint16_t)(cs->reading[g] + delta);
 	}
 	L->wg_reading = (uint32_t)((int64_t)L->wg_reading + delta);
-	if (delta > 0) {
-		if (!s->busy_frame)
-			s->busy_frame = op->f;
-		op->tracked = op->f == s->busy_frame;
-	}
-	if (op->tracked) {
-		struct busy_ctx b = {s, delta};
+	if (!m && delta > 0)
+		runtime_error(L, 1, "out of memory for wgmma state");
+	if (m) {
+		struct busy_ctx b = {m, delta};
 		each_reg(&op->di->d, busy_add, &b);
 		if (op->di->wg->f.a_regs)
 			each_reg(&op->di->s[0], busy_add, &b);
+		m->nbusy = (uint32_t)((int64_t)m->nbusy + delta);
 	}
 	w->wg_busy = (uint32_t)((int64_t)w->wg_busy + delta);
-	if (!w->wg_busy)
-		s->busy_frame = NULL;
 }
 
 /* w has parts in flight (on), or none left (off): the launch's list of such warps, which
@@ -619,6 +668,7 @@ static bool aligned_seq(struct launch *L, struct warp *w, const struct dinsn *di
 struct fence_ctx {
 	struct launch *L;
 	struct wg_warp *s;
+	struct wg_marks *m;
 	const char *what;
 	bool reported;
 };
@@ -627,12 +677,13 @@ static void fence_reg(void *ctx, uint32_t slot)
 {
 	struct fence_ctx *fc = ctx;
 	struct wg_warp *s = fc->s;
-	if (fc->reported || slot >= s->nslots)
+	struct wg_marks *m = fc->m;
+	if (fc->reported || slot >= m->nslots)
 		return;
-	if (s->stamp[slot] > s->mma_clock)
+	if (m->stamp[slot] > s->mma_clock)
 		rule_break(fc->L, RULE_WGMMA_FENCE_MISSING, FULL_MASK, "wgmma.mma_async reads %s "
 			   "registers written since the last wgmma.fence", fc->what);
-	else if (s->rstamp[slot] > s->mma_clock)
+	else if (m->rstamp[slot] > s->mma_clock)
 		rule_break(fc->L, RULE_WGMMA_FENCE_MISSING, FULL_MASK, "wgmma.mma_async uses %s "
 			   "registers that another instruction read since the last wgmma.fence",
 			   fc->what);
@@ -651,9 +702,10 @@ static void fence_check(struct launch *L, struct warp *w, struct frame *f, const
 	}
 	if (s->mma_clock == UINT32_MAX)
 		s->mma_clock = s->clock; /* see fence_reg */
-	if (f->caller)
-		return; /* accesses are noted in the kernel's frame only */
-	struct fence_ctx fc = {L, s, "accumulator", false};
+	struct wg_marks *m = marks_of(s, f, false);
+	if (!m)
+		return; /* no access of this frame noted since the warp's first wgmma.fence */
+	struct fence_ctx fc = {L, s, m, "accumulator", false};
 	each_reg(&di->d, fence_reg, &fc);
 	if (!fc.reported && di->wg->f.a_regs) {
 		fc.what = "A fragment";
@@ -801,6 +853,7 @@ bool wgmma_exec(struct launch *L, struct warp *w, struct group *g, const struct 
 struct race_ctx {
 	struct launch *L;
 	struct wg_warp *s;
+	struct wg_marks *m;
 	const struct dinsn *di;
 	bool reported;
 };
@@ -808,12 +861,13 @@ struct race_ctx {
 static void race_reg(void *ctx, uint32_t slot)
 {
 	struct race_ctx *rc = ctx;
-	if (rc->reported || slot >= rc->s->nslots || !rc->s->busy[slot])
+	if (rc->reported || slot >= rc->m->nslots || !rc->m->busy[slot])
 		return;
 	rc->reported = true;
 	const struct dinsn *by = NULL;
 	for (uint32_t i = 0; i < rc->s->nops && !by; i++)
-		by = rc->s->ops[i].di;
+		if (rc->s->ops[i].f == rc->m->f)
+			by = rc->s->ops[i].di;
 	rule_break(rc->L, RULE_WGMMA_REG_RACE, rc->L->cmask, "%s touches a register of the "
 		   "wgmma.mma_async issued at line %u, before a wgmma.wait_group covered it",
 		   ir_op_name((enum ir_op)rc->di->op), line_of(rc->L, by));
@@ -824,9 +878,12 @@ void wgmma_check_regs(struct launch *L, struct warp *w, struct frame *f, const s
 {
 	struct wg_warp *s = w->wg;
 	(void)mask;
-	if (!s || f != s->busy_frame || di->fam == FAM_WGMMA)
+	if (!s || di->fam == FAM_WGMMA)
 		return;
-	struct race_ctx rc = {L, s, di, false};
+	struct wg_marks *m = marks_of(s, f, false);
+	if (!m || !m->nbusy)
+		return;
+	struct race_ctx rc = {L, s, m, di, false};
 	if (di->guard >= 0)
 		race_reg(&rc, (uint32_t)di->guard);
 	each_reg(&di->d, race_reg, &rc);
@@ -835,30 +892,38 @@ void wgmma_check_regs(struct launch *L, struct warp *w, struct frame *f, const s
 		each_reg(&di->s[i], race_reg, &rc);
 }
 
+struct stamp_ctx {
+	struct wg_marks *m;
+	uint32_t clock;
+};
+
 static void stamp_reg(void *ctx, uint32_t slot)
 {
-	struct wg_warp *s = ctx;
-	if (slot < s->nslots)
-		s->stamp[slot] = s->clock;
+	struct stamp_ctx *sc = ctx;
+	if (slot < sc->m->nslots)
+		sc->m->stamp[slot] = sc->clock;
 }
 
 static void rstamp_reg(void *ctx, uint32_t slot)
 {
-	struct wg_warp *s = ctx;
-	if (slot < s->nslots)
-		s->rstamp[slot] = s->clock;
+	struct stamp_ctx *sc = ctx;
+	if (slot < sc->m->nslots)
+		sc->m->rstamp[slot] = sc->clock;
 }
 
 void wgmma_note_writes(struct warp *w, struct frame *f, const struct dinsn *di)
 {
 	struct wg_warp *s = w->wg;
-	if (!s || f->caller || di->fam == FAM_WGMMA)
+	if (!s || di->fam == FAM_WGMMA)
 		return;
-	s->clock++;
-	each_reg(&di->d, stamp_reg, s);
-	each_reg(&di->d2, stamp_reg, s);
+	struct wg_marks *m = marks_of(s, f, true);
+	if (!m)
+		return; /* out of memory: the rule sees less, nothing else changes */
+	struct stamp_ctx sc = {m, ++s->clock};
+	each_reg(&di->d, stamp_reg, &sc);
+	each_reg(&di->d2, stamp_reg, &sc);
 	for (uint32_t i = 0; i < di->nsrc && i < 5; i++)
-		each_reg(&di->s[i], rstamp_reg, s);
+		each_reg(&di->s[i], rstamp_reg, &sc);
 }
 
 void wgmma_check_access(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
@@ -946,9 +1011,8 @@ void wgmma_cta_free(struct launch *L, struct cta *c)
 		while (s->nops)
 			retire_first(L, w, false);
 		free(s->ops);
-		free(s->stamp);
-		free(s->rstamp);
-		free(s->busy);
+		for (uint32_t i = 0; i < s->nmarks; i++)
+			marks_clear(&s->marks[i]);
 		free(s->scratch);
 		free(s);
 		w->wg = NULL;
