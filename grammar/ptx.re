@@ -2,7 +2,7 @@
  * ptx.re - the PTX lexer (re2c, eof mode over a NUL-terminated buffer).
  * Rules classify bytes and move the cursor; they compute no values and count no lines.
  * Every dotted word is one generic token except the directives the grammar needs to see;
- * ir.c classifies the rest through mods.def. A .section block (DWARF) is one token.
+ * ir_insn.c classifies the rest through mods.def. A .section block (DWARF) is one token.
  */
 #include "lex.h"
 

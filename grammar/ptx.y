@@ -1,7 +1,7 @@
 /*
- * ptx.y - the shape of a PTX module (Bison). Every action is one ir_* call (ir.c), which
+ * ptx.y - the shape of a PTX module (Bison). Every action is one ir_* call (ir*.c), which
  * builds the IR and reports semantic errors; the grammar only decides what is what.
- * Expressions and operands share one grammar: ir.c folds constants and sorts out what an
+ * Expressions and operands share one grammar: ir_expr.c folds constants and sorts out what an
  * operand is (register, address, vector, dual destination, call list).
  */
 %require "3.5"

@@ -1,7 +1,7 @@
 /*
  * check.h - static legality of a parsed module, as ptxas judges it: which qualifiers an
  * opcode takes and in which combinations, operand counts and kinds, and the minimum PTX ISA
- * version and target of every feature. Rules live in checkrules.def; check.c applies them.
+ * version and target of every feature. Rules live in checkrules.def; check*.c apply them.
  */
 #ifndef PTXI_CHECK_H
 #define PTXI_CHECK_H

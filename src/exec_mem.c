@@ -28,6 +28,71 @@ static uint64_t extend(uint64_t v, enum ir_mod t)
 	return v;
 }
 
+/* ---- 128-bit values: a .b128 register is two slots, the low half first --------------- */
+
+static bool is_pair(const struct dop *o)
+{
+	return o->kind == DOP_REG && o->reg_size == 16;
+}
+
+/* One lane's 128-bit source: a register pair, or a constant or an address widened with
+ * zeros (the loader refuses negative constants as .b128 values). */
+static void read128(struct launch *L, struct warp *w, struct frame *f, const struct dop *o,
+		    uint32_t lane, uint64_t v[2])
+{
+	v[0] = op_read(L, w, f, o, lane);
+	v[1] = is_pair(o) ? slot_ptr(f, o->slot + 1)[lane] : 0;
+}
+
+static void write128(struct frame *f, const struct dop *o, uint32_t lane, const uint64_t v[2])
+{
+	op_write(f, o, lane, v[0]);
+	if (is_pair(o))
+		slot_ptr(f, o->slot + 1)[lane] = v[1];
+}
+
+/* A loaded value of type t (extended to 64 bits) into its destination; a .b128 register
+ * gets the extension over its high half too (ISA 9.7.9.8: a destination wider than the
+ * type is sign-extended for signed types, zero-extended otherwise). */
+static void write_loaded(struct frame *f, const struct dop *o, uint32_t lane, uint64_t v,
+			 enum ir_mod t)
+{
+	op_write(f, o, lane, v);
+	if (is_pair(o))
+		slot_ptr(f, o->slot + 1)[lane] = ir_type_is_signed(t) && (int64_t)v < 0 ? ~0ull : 0;
+}
+
+/* mov.b128: copy a pair, widen a constant or an address, or pack / unpack two .b64 or four
+ * .b32 registers, the first element in the lowest bits (ISA 9.7.9.10). */
+static void exec_mov128(struct launch *L, struct warp *w, struct frame *f,
+			const struct dinsn *di, uint32_t mask)
+{
+	const struct dop *d = &di->d, *s = &di->s[0];
+	const struct dop *vec = d->kind == DOP_VEC ? d : s->kind == DOP_VEC ? s : NULL;
+	uint32_t n = vec && vec->nelem ? vec->nelem : 1, es = 16 / n;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t v[2] = {0, 0};
+		if (s->kind == DOP_VEC) {
+			for (uint32_t i = 0; i < n; i++) {
+				uint64_t e = op_read(L, w, f, &s->elems[i], l);
+				memcpy((uint8_t *)v + i * es, &e, es);
+			}
+		} else {
+			read128(L, w, f, s, l, v);
+		}
+		if (d->kind != DOP_VEC) {
+			write128(f, d, l, v);
+			continue;
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t e = 0;
+			memcpy(&e, (const uint8_t *)v + i * es, es);
+			op_write(f, &d->elems[i], l, e);
+		}
+	}
+}
+
 /* ---- data movement ------------------------------------------------------------------- */
 
 static uint64_t window_base(enum mspace s)
@@ -52,6 +117,10 @@ static void exec_mov(struct launch *L, struct warp *w, struct frame *f, const st
 		     uint32_t mask)
 {
 	int size = ir_type_size((enum ir_mod)di->type);
+	if (size == 16) {
+		exec_mov128(L, w, f, di, mask);
+		return;
+	}
 	if (di->d.kind == DOP_VEC) { /* unpack: mov.b64 {a, b}, x */
 		int n = di->d.nelem, es = size / (n ? n : 1);
 		for (uint32_t m = mask; m; m &= m - 1) {
@@ -275,11 +344,17 @@ static void exec_ld(struct launch *L, struct warp *w, struct frame *f, const str
 		uint8_t *p = lane_bytes(L, w, f, di, l, es * n, RACE_READ, NULL);
 		if (!p)
 			return;
+		if (es == 16) { /* ld.b128: one register pair (no vectors: the checker) */
+			uint64_t v[2];
+			memcpy(v, p, 16);
+			write128(f, &di->d, l, v);
+			continue;
+		}
 		for (uint32_t i = 0; i < n; i++) {
 			uint64_t v = 0;
-			memcpy(&v, p + i * es, es > 8 ? 8 : es);
+			memcpy(&v, p + i * es, es);
 			const struct dop *d = di->d.kind == DOP_VEC ? &di->d.elems[i] : &di->d;
-			op_write(f, d, l, extend(v, t));
+			write_loaded(f, d, l, extend(v, t), t);
 		}
 	}
 }
@@ -299,14 +374,14 @@ static void exec_st(struct launch *L, struct warp *w, struct frame *f, const str
 		memset(bytes, 0, sizeof bytes);
 		for (uint32_t i = 0; i < n; i++) {
 			const struct dop *s = di->s[1].kind == DOP_VEC ? &di->s[1].elems[i] : &di->s[1];
-			uint64_t v = op_read(L, w, f, s, l);
-			memcpy(bytes + i * es, &v, es > 8 ? 8 : es);
+			uint64_t v[2];
+			read128(L, w, f, s, l, v); /* a narrower type stores the low bytes */
+			memcpy(bytes + i * es, v, es);
 		}
 		uint8_t *p = lane_bytes(L, w, f, di, l, es * n, RACE_WRITE, bytes);
 		if (!p)
 			return;
-		for (uint32_t i = 0; i < n; i++)
-			memcpy(p + i * es, bytes + i * es, es > 8 ? 8 : es);
+		memcpy(p, bytes, es * n);
 	}
 }
 
@@ -364,12 +439,37 @@ uint64_t exec_atom_value(const struct dinsn *di, uint64_t old, uint64_t b, uint6
 			  : atom_apply((enum ir_mod)di->mode, (enum ir_mod)di->type, old, b, c);
 }
 
+/* atom.cas.b128 / atom.exch.b128 (sm_90): one 16-byte read-modify-write per lane. */
+static void exec_atom128(struct launch *L, struct warp *w, struct frame *f,
+			 const struct dinsn *di, uint32_t mask)
+{
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint8_t *p = lane_bytes(L, w, f, di, l, 16, RACE_RMW, NULL);
+		if (!p)
+			return;
+		uint64_t old[2], b[2], c[2] = {0, 0};
+		memcpy(old, p, 16);
+		read128(L, w, f, &di->s[1], l, b);
+		if (di->mode == MOD_CAS)
+			read128(L, w, f, &di->s[2], l, c);
+		const uint64_t *nv = di->mode != MOD_CAS ? b
+				     : old[0] == b[0] && old[1] == b[1] ? c : old;
+		memcpy(p, nv, 16);
+		write128(f, &di->d, l, old);
+	}
+}
+
 static void exec_atom(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 		      uint32_t mask)
 {
 	enum ir_mod t = (enum ir_mod)di->type;
 	uint32_t size = (uint32_t)ir_type_size(t);
 	bool is_red = di->op == OP_RED;
+	if (size == 16) {
+		exec_atom128(L, w, f, di, mask);
+		return;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		uint8_t *p = lane_bytes(L, w, f, di, l, size, RACE_RMW, NULL);

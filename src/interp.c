@@ -481,7 +481,8 @@ bool call_operand_fits(const struct dop *o, const struct ir_sym *formal)
 	if (o->kind == DOP_SYMADDR && o->space == MS_PARAM_FRAME)
 		return formal->space == MOD_REG ? want <= ir_sym_bytes(o->sym)
 						: want == ir_sym_bytes(o->sym);
-	return want <= 8; /* a register or an immediate: one value */
+	/* a register or an immediate: one value (a .b128 register: a pair) */
+	return want <= (o->kind == DOP_REG && o->reg_size == 16 ? 16u : 8u);
 }
 
 /* Move one parameter or result of `size` bytes, lane by lane, from a caller's or callee's
@@ -492,26 +493,34 @@ static void move_param(struct launch *L, struct warp *w, uint32_t mask, struct f
 		       const struct dop *src, const struct ir_sym *src_reg, struct frame *df,
 		       int64_t to_off, const struct dop *to_reg, uint64_t size)
 {
+	bool src_pair = src_reg ? src_reg->type == MOD_B128
+				: src->kind == DOP_REG && src->reg_size == 16;
+	bool to_pair = to_reg && to_reg->reg_size == 16;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		uint64_t v = 0;
-		const uint8_t *from = (const uint8_t *)&v;
+		uint64_t v[2] = {0, 0}; /* a register's value; a .b128 register's pair */
+		const uint8_t *from = (const uint8_t *)v;
 		uint64_t n = size;
 		if (src_reg) {
-			v = sf->regs[(size_t)src_reg->slot * LANES + l];
+			v[0] = sf->regs[(size_t)src_reg->slot * LANES + l];
 		} else if (src->kind == DOP_SYMADDR && src->space == MS_PARAM_FRAME) {
 			from = param_at(sf, l, src->off, size);
 		} else {
-			v = op_read(L, w, sf, src, l);
+			v[0] = op_read(L, w, sf, src, l);
 		}
-		if (from == (const uint8_t *)&v && n > 8)
-			n = 8;
+		if (src_pair && from == (const uint8_t *)v)
+			v[1] = sf->regs[((size_t)(src_reg ? (uint32_t)src_reg->slot : src->slot) + 1) *
+					LANES + l];
+		if (from == (const uint8_t *)v && n > sizeof v)
+			n = sizeof v;
 		if (!from)
 			continue;
 		if (to_reg) {
-			uint64_t r = 0;
-			memcpy(&r, from, n > 8 ? 8 : n);
-			df->regs[(size_t)to_reg->slot * LANES + l] = r;
+			uint64_t r[2] = {0, 0};
+			memcpy(r, from, n > sizeof r ? sizeof r : n);
+			df->regs[(size_t)to_reg->slot * LANES + l] = r[0];
+			if (to_pair)
+				df->regs[((size_t)to_reg->slot + 1) * LANES + l] = r[1];
 		} else {
 			uint8_t *to = param_at(df, l, to_off, size);
 			if (to) {
@@ -642,7 +651,8 @@ static void do_call(struct launch *L, struct warp *w, struct group *g, const str
 	const struct ir_func *irf = callee->ir;
 	for (uint32_t i = 0; i < irf->nparams && i < di->s[1].nelem; i++) {
 		const struct ir_sym *p = irf->params[i];
-		struct dop reg = {.kind = DOP_REG, .slot = (uint32_t)p->slot};
+		struct dop reg = {.kind = DOP_REG, .slot = (uint32_t)p->slot,
+				  .reg_size = (uint8_t)ir_type_size(p->type)};
 		move_param(L, w, mask, f, &di->s[1].elems[i], NULL, nf, callee->param_off[i],
 			   p->space == MOD_REG ? &reg : NULL, ir_sym_bytes(p));
 	}

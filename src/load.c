@@ -290,6 +290,12 @@ static void layout_module(struct loader *ld)
 	}
 }
 
+/* Slots a register takes: a .b128 register is a pair, low half first (two 64-bit slots). */
+static uint32_t reg_slots(const struct ir_sym *s)
+{
+	return s->type == MOD_B128 ? 2 : 1;
+}
+
 /* Registers, frame-local variables and frame params of one function. */
 static void layout_function(struct loader *ld, struct dfunc *df, const struct ir_func *f)
 {
@@ -309,11 +315,11 @@ static void layout_function(struct loader *ld, struct dfunc *df, const struct ir
 		for (struct ir_sym *s = ld->scopes[k]->syms; s; s = s->next_in_scope) {
 			if (s->kind == SYM_REG) {
 				s->slot = (int32_t)slot;
-				slot_total += (uint32_t)(s->vec > 1 ? s->vec : 1);
+				slot_total += (uint32_t)(s->vec > 1 ? s->vec : 1) * reg_slots(s);
 				slot = slot_total > MAX_SLOTS ? MAX_SLOTS : (uint32_t)slot_total;
 			} else if (s->kind == SYM_REGRANGE) {
 				s->slot = (int32_t)slot;
-				slot_total += s->range_n;
+				slot_total += (uint64_t)s->range_n * reg_slots(s);
 				slot = slot_total > MAX_SLOTS ? MAX_SLOTS : (uint32_t)slot_total;
 			} else if (s->kind == SYM_VAR && s->space == MOD_LOCAL) {
 				s->addr = place(&local, s);
@@ -325,11 +331,15 @@ static void layout_function(struct loader *ld, struct dfunc *df, const struct ir
 	}
 	/* .reg formal parameters are registers of the callee */
 	for (uint32_t i = 0; i < f->nparams; i++)
-		if (f->params[i]->space == MOD_REG && f->params[i]->slot < 0)
-			f->params[i]->slot = (int32_t)slot++;
+		if (f->params[i]->space == MOD_REG && f->params[i]->slot < 0) {
+			f->params[i]->slot = (int32_t)slot;
+			slot += reg_slots(f->params[i]);
+		}
 	for (uint32_t i = 0; i < f->nrets; i++)
-		if (f->rets[i]->space == MOD_REG && f->rets[i]->slot < 0)
-			f->rets[i]->slot = (int32_t)slot++;
+		if (f->rets[i]->space == MOD_REG && f->rets[i]->slot < 0) {
+			f->rets[i]->slot = (int32_t)slot;
+			slot += reg_slots(f->rets[i]);
+		}
 	df->nslots = slot + 1; /* one scratch slot for sinks */
 	if (slot_total > MAX_SLOTS)
 		lerr(ld, f->span, "function '%s' declares %llu registers; ptxi supports up to %u",
@@ -413,8 +423,8 @@ static bool decode_opnd(struct loader *ld, const struct ir_operand *o, enum ir_m
 		}
 		if (s->kind == SYM_REG || s->kind == SYM_REGRANGE) {
 			d->kind = DOP_REG;
-			d->slot = (uint32_t)s->slot + (s->kind == SYM_REGRANGE ? o->ref.index : 0) +
-				  (uint32_t)(o->ref.comp > 0 ? o->ref.comp : 0);
+			d->slot = (uint32_t)s->slot + ((s->kind == SYM_REGRANGE ? o->ref.index : 0) +
+				  (uint32_t)(o->ref.comp > 0 ? o->ref.comp : 0)) * reg_slots(s);
 			d->reg_size = (uint8_t)ir_type_size(s->type);
 			return true;
 		}
@@ -439,7 +449,8 @@ static bool decode_opnd(struct loader *ld, const struct ir_operand *o, enum ir_m
 		}
 		if (s->kind == SYM_REG || s->kind == SYM_REGRANGE) {
 			d->kind = DOP_REG;
-			d->slot = (uint32_t)s->slot + (s->kind == SYM_REGRANGE ? o->ref.index : 0);
+			d->slot = (uint32_t)s->slot +
+				  (s->kind == SYM_REGRANGE ? o->ref.index : 0) * reg_slots(s);
 			d->reg_size = (uint8_t)ir_type_size(s->type);
 			return true;
 		}
@@ -480,8 +491,8 @@ static bool decode_opnd(struct loader *ld, const struct ir_operand *o, enum ir_m
 			if (s->kind == SYM_REG || s->kind == SYM_REGRANGE) {
 				d->has_reg = true;
 				d->slot = (uint32_t)s->slot +
-					  (s->kind == SYM_REGRANGE ? b->ref.index : 0) +
-					  (uint32_t)(b->ref.comp > 0 ? b->ref.comp : 0);
+					  ((s->kind == SYM_REGRANGE ? b->ref.index : 0) +
+					   (uint32_t)(b->ref.comp > 0 ? b->ref.comp : 0)) * reg_slots(s);
 			} else if (s->kind == SYM_VAR) {
 				d->space = (uint8_t)var_space(ld, s);
 				d->off += (int64_t)s->addr;
@@ -862,6 +873,9 @@ static bool decode_atom_type(struct loader *ld, const struct ir_insn *in, struct
 			if (alu_prepare(&di->alu, &why) != 0)
 				di->alu.fn = NULL;
 		}
+	} else if (t == MOD_B128) {
+		if (in->op != OP_ATOM || (md->atomop != MOD_CAS && md->atomop != MOD_EXCH))
+			why = "a .b128 atomic is atom.cas or atom.exch";
 	} else if (ir_type_size(t) != 4 && ir_type_size(t) != 8) {
 		why = "atomics on this type are not implemented";
 	}
@@ -1196,18 +1210,48 @@ static bool b128_operand(const struct ir_operand *o)
 	return false;
 }
 
+/* A negative constant among the operands (sinks and registers are not). */
+static bool negative_constant(const struct ir_insn *in)
+{
+	for (uint32_t i = 0; i < in->nopnds; i++)
+		if (in->opnds[i].kind == OPND_IMM && in->opnds[i].imm < 0)
+			return true;
+	return false;
+}
+
+/* .b128 values (PTX 8.3) are register pairs that ld, ldu, st, mov, atom.cas/.exch and
+ * calls move whole (exec_mem.c, interp.c). Any other instruction naming one is refused
+ * rather than given half of it, and so is a negative constant as a 128-bit value: the
+ * manual does not say how a 64-bit constant widens to 128 bits. */
+static bool b128_supported(struct loader *ld, const struct ir_insn *in, const struct mods *md)
+{
+	bool typed = md->has[MOD_B128], regs = false;
+	for (uint32_t i = 0; i < in->nopnds; i++)
+		regs |= b128_operand(&in->opnds[i]);
+	const char *why = NULL;
+	if (!typed && !regs)
+		return true;
+	if (in->op != OP_LD && in->op != OP_LDU && in->op != OP_ST && in->op != OP_MOV &&
+	    in->op != OP_ATOM && in->op != OP_CALL)
+		why = "128-bit values (.b128) are modelled for ld, ldu, st, mov, atom.cas, "
+		      "atom.exch and call only";
+	else if ((in->op == OP_MOV || in->op == OP_ATOM) && !typed)
+		why = "a .b128 register in a narrower mov or atom";
+	else if (typed && negative_constant(in))
+		why = "a negative constant as a .b128 value (how it widens to 128 bits is not "
+		      "specified; write the halves with mov.b128 d, {lo, hi})";
+	if (why)
+		lerr(ld, in->op_span, "unsupported instruction '%.*s': %s", (int)in->op_span.len,
+		     ld->m->file->text + in->op_span.off, why);
+	return !why;
+}
+
 static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dinsn *di)
 {
 	struct mods md;
 	read_mods(in->op, in->mods, in->nmods, &md);
-	bool b128 = md.has[MOD_B128];
-	for (uint32_t i = 0; i < in->nopnds && !b128; i++)
-		b128 = b128_operand(&in->opnds[i]);
-	if (b128) { /* registers hold 64 bits: refuse rather than cut the value */
-		lerr(ld, in->op_span, "unsupported instruction '%.*s': 128-bit values (.b128, PTX "
-		     "8.3) are not modelled yet", (int)in->op_span.len, ld->m->file->text + in->op_span.off);
+	if (!b128_supported(ld, in, &md))
 		return false;
-	}
 	di->op = (uint16_t)in->op;
 	di->fam = (uint8_t)ir_op_family(in->op);
 	di->ir = in;

@@ -1,5 +1,5 @@
 /*
- * parse.h - what the grammar (grammar/ptx.y), the lexer and the IR builders (ir.c) share:
+ * parse.h - what the grammar (grammar/ptx.y), the lexer and the IR builders (ir*.c) share:
  * the parser context, the semantic value types, and the ir_* builder calls the grammar
  * actions make. Nothing outside the front end includes this.
  */

@@ -23,8 +23,8 @@ cut -d' ' -f2 "$tmp/rows" | sort | comm -12 - "$tmp/rules" | while read -r n; do
 
 cd "$root/ptx_samples/checks" || exit 2
 while read -r id name; do
-  grep -q "CHECK_$id\b" "$root"/src/check*.c "$root"/src/ir.c "$root"/grammar/ptx.re ||
-    bad "$name: no code reports CHECK_$id (src/check*.c, src/ir.c, grammar/)"
+  grep -q "CHECK_$id\b" "$root"/src/check*.c "$root"/src/ir*.c "$root"/grammar/ptx.re ||
+    bad "$name: no code reports CHECK_$id (src/check*.c, src/ir*.c, grammar/)"
   [ -f "$name.ptx" ] && [ -f "ok/$name.ptx" ] || { bad "$name: no $name.ptx and ok/$name.ptx"; continue; }
   "$ptxi" check "$name.ptx" > /dev/null 2> "$tmp/err"
   grep -E '^[^ ].*: (error|warning|note): ' "$tmp/err" > "$tmp/diags"

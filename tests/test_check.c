@@ -1,5 +1,5 @@
 /*
- * test_check.c - unit tests of the static checker (check.c): each test parses a small
+ * test_check.c - unit tests of the static checker (src/check*.c): each test parses a small
  * kernel built around one instruction and asserts the first error or warning text, so the
  * message wording ("names the feature and what it needs") is pinned here.
  */
@@ -473,6 +473,19 @@ static void test_check_memory_qualifiers(void **state)
 	ERR("9.0", "sm_90", "st.const.u32 [%rd2], %r1;", "st cannot write '.const' memory");
 	ERR("9.0", "sm_90", "ld.global.L2::evict_first.u32 %r1, [%rd2];", "needs a 256-bit vector");
 	ERR("9.0", "sm_90", "ld.shared.b128 %rd1, [sbuf];", "must be a .b128 register");
+	/* .b128 (ptxas 13.0): no vectors of it; its atomics need sm_90; constants are taken */
+	ERR("9.0", "sm_90", ".reg .b128 %q<2>; ld.global.v2.b128 {%q0, %q1}, [gbuf];",
+	    "ld.v2.b128 moves 32 bytes; at most 16");
+	ERR("9.0", "sm_80", ".reg .b128 %q<3>; atom.global.cas.b128 %q0, [gbuf], %q1, %q2;",
+	    "atom with type .b128 needs sm_90 or newer");
+	ERR("9.0", "sm_90", ".reg .b128 %q<2>; mov.b128 %q0, {%rd1, %r1, %r2};",
+	    "the elements of a mov.b128 vector must have one width (64 and 32 bits)");
+	ERR("9.0", "sm_90", ".reg .b128 %q<2>; mov.b64 %rd1, %q0;",
+	    "operand 2 of mov.b64 is a 128-bit register; expected 64 bits");
+	OK("9.0", "sm_90", ".reg .b128 %q<3>; atom.global.cas.b128 %q0, [gbuf], 0, %q2;");
+	OK("9.0", "sm_90", ".reg .b128 %q<2>; mov.b128 %q0, {%rd1, %rd2}; mov.b128 %q1, %q0; "
+	   "mov.b128 {%r1, %r2, %r3, _}, %q1; mov.b128 %q1, 5;");
+	OK("8.3", "sm_80", ".reg .b128 %q<2>; ld.global.u32 %q0, [gbuf]; st.shared.b128 [sbuf], %q0;");
 	ERR("8.0", "sm_86", "ld.acquire.cluster.global.u32 %r1, [%rd2];",
 	    "'.cluster' on ld needs sm_90 or newer");
 	OK("9.0", "sm_90", "ld.global.L2::cache_hint.u32 %r1, [%rd2], %rd3;");

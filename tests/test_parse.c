@@ -1,5 +1,5 @@
 /*
- * test_parse.c - PTX text to IR (grammar/ptx.y + src/ir.c): module header, declarations,
+ * test_parse.c - PTX text to IR (grammar/ptx.y + src/ir*.c): module header, declarations,
  * functions and performance directives, instructions with their opcode/modifier split,
  * operands of every kind, name resolution and scopes, and the exact first line of the
  * diagnostics for malformed input, plus inputs that must neither crash nor hang.
