@@ -19,8 +19,12 @@ Probes:
         wide with subnormals, raw bits with inf/NaN); every D register stored.
   wp_*  wmma load -> mma -> store over hashed matrices in shared memory (the same regimes):
         wmma.mma's numerics through whole matrices, independent of the fragment layout.
+  wd_*  wgmma.mma_async m64n16k16 with A one-hot from registers and B through a matrix
+        descriptor over shared memory whose element e holds e: D says which element the
+        descriptor reached for each (k, n), K-major and MN-major, every swizzle mode, base
+        offsets and starts not aligned to the swizzle pattern (128 threads).
 Run on the GPU with ../../../../shared/tools/gpu-launch.c:
-  gpu-launch NAME.ptx probe 1 32 1 WORDS 16 0
+  gpu-launch NAME.ptx probe 1 32 1 WORDS 16 0      (wd_*: block 128)
 """
 import os
 
@@ -361,16 +365,75 @@ def all_probes():
     return P
 
 
+def wgmma_desc_probe(mn_major, w, start, base, lbo, sbo):
+    """wgmma.mma_async m64n16k16 f16 with A one-hot from registers (A[m][k] = 1 where
+    k = m % 16) and B from shared memory through a descriptor: D[m][n] = B[m % 16][n], and
+    shared element e (bytes 2e, 2e+1) holds the f16 value e, so D names the element the
+    descriptor reached for every (k, n). 128 threads; each stores its 8 D registers."""
+    swz = {0: 0, 128: 1, 64: 2, 32: 3}[w]
+    desc = (((start >> 4) & 0x3fff) | ((lbo >> 4) & 0x3fff) << 16 | ((sbo >> 4) & 0x3fff) << 32
+            | base << 49 | swz << 62)
+    body = ['\tmov.u64 %rd10, sm;', '\tcvt.u32.u64 %r30, %rd10;',
+            # element e = 16 tid + i, i < 16: value e as f16
+            '\tshl.b32 %r31, %r0, 4;']
+    for i in range(16):
+        body += ['\tadd.u32 %%r32, %%r31, %d;' % i, '\tcvt.rn.f16.u32 %rs1, %r32;',
+                 '\tshl.b32 %r33, %r32, 1;', '\tadd.u32 %r34, %r30, %r33;',
+                 '\tst.shared.b16 [%r34], %rs1;']
+    body += ['\tfence.proxy.async.shared::cta;', '\tbar.sync 0;']
+    # A fragment: register r, half j: row g + 8 (r & 1), k 8 (r >> 1) + 2 t + j (mod 16 rows)
+    body += ['\tand.b32 %r40, %r0, 31;', '\tshr.u32 %r41, %r40, 2;', '\tand.b32 %r42, %r40, 3;']
+    for r in range(4):
+        halves = []
+        for j in range(2):
+            body += ['\tshl.b32 %r43, %r42, 1;', '\tadd.u32 %%r43, %%r43, %d;' % (8 * (r >> 1) + j),
+                     '\tadd.u32 %%r44, %%r41, %d;' % (8 * (r & 1)),
+                     '\tsetp.eq.u32 %p3, %r43, %r44;',
+                     '\tselp.b32 %%r%d, 15360, 0, %%p3;' % (45 + j)]
+        body += ['\tshl.b32 %r46, %r46, 16;', '\tor.b32 %%r%d, %%r45, %%r46;' % (100 + r)]
+    body += ['\tmov.u64 %%rd11, %d;' % desc, '\tshr.u32 %r47, %r30, 4;',
+             '\tcvt.u64.u32 %rd12, %r47;', '\tadd.u64 %rd11, %rd11, %rd12;',
+             '\tsetp.ne.u32 %p4, %r0, %r0;',
+             '\twgmma.fence.sync.aligned;',
+             '\twgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%%f100, %%f101, %%f102, '
+             '%%f103, %%f104, %%f105, %%f106, %%f107}, {%%r100, %%r101, %%r102, %%r103}, %%rd11, '
+             '%%p4, 1, 1, %d;' % (1 if mn_major else 0),
+             '\twgmma.commit_group.sync.aligned;', '\twgmma.wait_group.sync.aligned 0;',
+             '\tmul.wide.u32 %rd3, %r0, 32;', '\tadd.u64 %rd3, %rd3, %rd1;']
+    body += ['\tst.global.f32 [%%rd3+%d], %%f%d;' % (4 * i, 100 + i) for i in range(8)]
+    text = kernel('\n'.join(body), '.shared .align 1024 .b8 sm[4096];\n')
+    return text.replace('.reg .pred %p<8>;', '.reg .pred %p<8>;\n\t.reg .b16 %rs<4>;'), 128 * 8
+
+
+def desc_probes():
+    P = {}
+    for w, sbo in ((0, 256), (32, 256), (64, 512), (128, 1024)):
+        lbo = 128 if w == 0 else 16
+        cases = [(0, 0)] if w == 0 else [(0, 0), (128, 0), (256, 0), (0, 1), (128, 1), (0, 3),
+                                          (384, 3), (512, 4)]
+        for start, base in cases:
+            P['wd_k_sw%d_s%d_b%d' % (w, start, base)] = wgmma_desc_probe(False, w, start, base,
+                                                                         lbo, sbo)
+    for w, sbo in ((0, 128), (32, 256), (64, 512), (128, 1024)):
+        lbo = 256 if w == 0 else 16
+        cases = [(0, 0)] if w == 0 else [(0, 0), (128, 0), (0, 2)]
+        for start, base in cases:
+            P['wd_mn_sw%d_s%d_b%d' % (w, start, base)] = wgmma_desc_probe(True, w, start, base,
+                                                                          lbo, sbo)
+    return P
+
+
 def main():
     P = all_probes()
+    P.update(desc_probes())
     with open('list.txt', 'w') as lst:
         for name in sorted(P):
             text, words = P[name]
             with open(name + '.ptx', 'w') as f:
                 f.write('// %s: tests/hw_tc/probes/gen.py (see there); %d words\n' %
                         (name, words))
-                f.write('// run: --block 32 --arg buf:%d --arg buf:16 --dump 0 --no-race\n' %
-                        (words * 4))
+                f.write('// run: --block %d --arg buf:%d --arg buf:16 --dump 0 --no-race\n' %
+                        (128 if name.startswith('wd_') else 32, words * 4))
                 f.write(text)
             lst.write('%s %d\n' % (name, words))
 
