@@ -146,10 +146,15 @@ static const struct dop *elem(const struct dop *o, unsigned i)
 	return o->kind == DOP_VEC ? &o->elems[i] : o;
 }
 
-/* Every element of o is a register of `bytes` bytes, and there are `want` of them. */
+/* Every element of o is a register of `bytes` bytes, and there are `want` of them, written
+ * as a vector expression {...} even for one (ptxas: "Vector expected"). */
 static const char *regs_check(const struct dop *o, unsigned want, unsigned bytes,
 			      const char *what, char *buf, size_t len)
 {
+	if (o->kind != DOP_VEC) {
+		snprintf(buf, len, "%s must be a vector expression {...}, even of one register", what);
+		return buf;
+	}
 	if (nelem(o) != want) {
 		snprintf(buf, len, "%s takes %u register%s (has %u)", what, want,
 			 want == 1 ? "" : "s", nelem(o));
@@ -229,16 +234,20 @@ static const char *decode_ldst(struct mma_form *f, struct dinsn *di, char *buf, 
 	return regs_check(regs, f->nmat, 4, ld ? "the destination" : "the source", buf, len);
 }
 
-static const char *decode_movmatrix(struct mma_form *f, struct dinsn *di, char *buf,
-				    size_t len)
+/* movmatrix names plain registers (ptxas takes a one-element vector too). */
+static bool b32_reg(const struct dop *o)
 {
-	const char *e;
+	const struct dop *r = o->kind == DOP_VEC && o->nelem == 1 ? &o->elems[0] : o;
 
+	return r->kind == DOP_REG && r->reg_size == 4;
+}
+
+static const char *decode_movmatrix(struct mma_form *f, struct dinsn *di)
+{
 	if (f->m != 8 || f->n != 8 || f->td != MT_B16 || !f->trans)
 		return "only movmatrix.sync.aligned.m8n8.trans.b16 exists";
-	if ((e = regs_check(&di->d, 1, 4, "the destination", buf, len)) ||
-	    (e = regs_check(&di->s[0], 1, 4, "the source", buf, len)))
-		return e;
+	if (!b32_reg(&di->d) || !b32_reg(&di->s[0]))
+		return "movmatrix takes a 32-bit register destination and source";
 	return NULL;
 }
 
@@ -426,7 +435,7 @@ const char *mma_decode(struct arena *a, const struct ir_insn *in, struct dinsn *
 		return decode_wmma_mma(f, di, types, nt, buf, len);
 	default:
 		f->td = types[0];
-		return decode_movmatrix(f, di, buf, len);
+		return decode_movmatrix(f, di);
 	}
 }
 
@@ -760,9 +769,9 @@ static void exec_movmatrix(struct launch *L, struct warp *w, struct frame *f,
 	uint16_t x[64];
 
 	for (unsigned lane = 0; lane < LANES; lane++)
-		b16_put(x, lane, false, (uint32_t)op_read(L, w, f, &di->s[0], lane));
+		b16_put(x, lane, false, (uint32_t)op_read(L, w, f, elem(&di->s[0], 0), lane));
 	for (unsigned lane = 0; lane < LANES; lane++)
-		op_write(f, &di->d, lane, b16_word(x, lane, true));
+		op_write(f, elem(&di->d, 0), lane, b16_word(x, lane, true));
 }
 
 /* ---- wmma ------------------------------------------------------------------------------- */
