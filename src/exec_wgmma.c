@@ -13,7 +13,11 @@
  *   seeded step after its commit. Until then its registers and shared operands are watched
  *   (wgmma-register-race, async-copy-race).
  * - The arithmetic is tc_arith.c's, over the whole tile in native loops: each row of A and
- *   column of B decoded once, then one block FMA per output element.
+ *   column of B decoded once, then one block FMA per output element. The four warps read
+ *   the same B: the group keeps the last one decoded (b_decoded) and the next warp reuses it
+ *   when its gathered elements are the same.
+ * - Registers belong to frames: the register rules keep marks per frame (wg_marks), so a
+ *   wgmma in a called .func is watched in that frame and never confused with its caller's.
  * - Alignment: every warpgroup instruction runs with all 32 lanes of all four warps; the n-th
  *   warpgroup instruction of each warp of a group must be the same instruction
  *   (warpgroup-aligned). setmaxnreg has no other effect (ptxi has no register file to size).
