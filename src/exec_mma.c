@@ -201,16 +201,14 @@ static const char *decode_mma(struct mma_form *f, struct dinsn *di, char *buf, s
 		return "mma with .b1 needs .and.popc or .xor.popc";
 	unsigned ab = f->ta == MT_F64 ? 8 : 4, cb = f->tc == MT_F64 ? 8 : 4;
 	unsigned db = f->td == MT_F64 ? 8 : 4;
-	unsigned groups = f->quad ? 4 : 1; /* m8n8k4 .f16: each quad-pair its own product */
+	/* elements per lane of C/D, A and B (m8n8k4 .f16: each quad-pair its own product) */
+	unsigned g = f->quad ? 4 : 1, mn = g * f->m * f->n / 32, mk = g * f->m * f->k / 32;
+	unsigned kn = g * f->k * f->n / 32;
 	const char *e;
-	if ((e = regs_check(&di->d, groups * f->m * f->n / 32 / per_reg(f->td), db, "D", buf,
-			    len)) ||
-	    (e = regs_check(&di->s[0], groups * f->m * f->k / 32 / per_reg(f->ta), ab, "A", buf,
-			    len)) ||
-	    (e = regs_check(&di->s[1], groups * f->k * f->n / 32 / per_reg(f->tb), ab, "B", buf,
-			    len)) ||
-	    (e = regs_check(&di->s[2], groups * f->m * f->n / 32 / per_reg(f->tc), cb, "C", buf,
-			    len)))
+	if ((e = regs_check(&di->d, mn / per_reg(f->td), db, "D", buf, len)) ||
+	    (e = regs_check(&di->s[0], mk / per_reg(f->ta), ab, "A", buf, len)) ||
+	    (e = regs_check(&di->s[1], kn / per_reg(f->tb), ab, "B", buf, len)) ||
+	    (e = regs_check(&di->s[2], mn / per_reg(f->tc), cb, "C", buf, len)))
 		return e;
 	return NULL;
 }
