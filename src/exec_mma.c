@@ -14,11 +14,13 @@
  * - ldmatrix/stmatrix m8n8 .b16: matrix i's rows are addressed by lanes 8i..8i+7; lane l
  *   holds row l/4, columns 2(l%4) and 2(l%4)+1 of each matrix (with .trans, of its
  *   transpose), the lower column in the lower half. movmatrix transposes one such matrix.
- * - wmma fragments: the manual leaves their layout unspecified (ISA 9.7.14.4.1). ptxi's own:
- *   element e of lane l is element l U + (e mod U) of the R x C matrix in row-major order,
- *   U = R C / 32; f16 A and B fragments hold 16 elements (8 registers), U of them distinct,
- *   twice or four times over. Loads, stores and wmma.mma agree on it; code that reads
- *   single fragment elements by position may see other values than on an H100.
+ * - mma.m8n8k4 .f16 (ISA 9.7.14.5.1): four independent 8x8x4 products, one per quad-pair
+ *   (lanes 4q..4q+3 and 16+4q..16+4q+3), with .row/.col layouts for A and B; ptxas emulates
+ *   it on sm_90 with fp32 FMAs (tc_dot_m8n8k4_*).
+ * - wmma fragments: the manual leaves their layout unspecified (ISA 9.7.14.4.1); ptxi uses
+ *   the H100's, measured by tests/hw_tc/probes/wl_* and ws_* (wmma_at): tiles laid out like
+ *   mma.sync registers, the same whatever the layout in memory. An f16 A or B fragment holds
+ *   its distinct elements twice or four times over.
  * - These are .aligned warp instructions: the whole warp executes them together (rule
  *   warp-matrix-aligned), waiting for lanes that diverged like a .sync instruction does.
  */
@@ -50,6 +52,8 @@ struct mma_form {
 	bool trans;
 	char which;             /* wmma.load/store: 'a', 'b', 'c' (and 'd') */
 	bool col;               /* wmma.load/store: column-major in memory */
+	bool acol, bcol;        /* mma.m8n8k4 .f16: A, B column-major (.alayout.blayout) */
+	bool quad;              /* mma.m8n8k4 .f16: four 8x8x4 products, one per quad-pair */
 };
 
 /* ---- types ------------------------------------------------------------------------------ */
@@ -117,9 +121,10 @@ static int type_class(int t)
  * (TC_F16 standing for "f16 or f32"). */
 #define MMA_FORMS(X)                                                        \
 	X(16, 8, 16, TC_F16, TC_F16) X(16, 8, 8, TC_F16, TC_F16)            \
+	X(8, 8, 4, TC_F16, TC_F16)                                          \
 	X(16, 8, 16, TC_BF16, MT_F32) X(16, 8, 8, TC_BF16, MT_F32)          \
 	X(16, 8, 8, TC_TF32, MT_F32) X(16, 8, 4, TC_TF32, MT_F32)           \
-	X(16, 8, 32, TC_E4M3, MT_F32)                                       \
+	X(16, 8, 32, TC_E4M3, TC_F16) X(16, 8, 16, TC_E4M3, TC_F16)         \
 	X(8, 8, 4, MT_F64, MT_F64) X(16, 8, 4, MT_F64, MT_F64)              \
 	X(16, 8, 8, MT_F64, MT_F64) X(16, 8, 16, MT_F64, MT_F64)            \
 	X(8, 8, 16, TC_S8, MT_S32) X(16, 8, 16, TC_S8, MT_S32)              \
@@ -145,10 +150,15 @@ static const struct dop *elem(const struct dop *o, unsigned i)
 	return o->kind == DOP_VEC ? &o->elems[i] : o;
 }
 
-/* Every element of o is a register of `bytes` bytes, and there are `want` of them. */
+/* Every element of o is a register of `bytes` bytes, and there are `want` of them, written
+ * as a vector expression {...} even for one (ptxas: "Vector expected"). */
 static const char *regs_check(const struct dop *o, unsigned want, unsigned bytes,
 			      const char *what, char *buf, size_t len)
 {
+	if (o->kind != DOP_VEC) {
+		snprintf(buf, len, "%s must be a vector expression {...}, even of one register", what);
+		return buf;
+	}
 	if (nelem(o) != want) {
 		snprintf(buf, len, "%s takes %u register%s (has %u)", what, want,
 			 want == 1 ? "" : "s", nelem(o));
@@ -176,31 +186,33 @@ static const char *decode_mma(struct mma_form *f, struct dinsn *di, char *buf, s
 		 type_class(f->tb) == CLS && acc_fits(ACC, f->tc) && acc_fits(ACC, f->td);
 	MMA_FORMS(X)
 #undef X
-	if (f->m == 8 && f->k == 4 && f->ta == TC_F16)
-		return "mma.m8n8k4 with .f16 (quad-pair fragments) is not modelled";
-	if (ca == TC_E4M3 && f->k == 32 && (f->td == TC_F16 || f->tc == TC_F16))
-		return "mma with fp8 inputs and an .f16 accumulator is not modelled (ptxas's "
-		       "emulation of it on sm_90 was not measured)";
+	/* ptxas: an .f32 C needs an .f32 D; fp8 takes .f16.f16 or .f32.f32 */
+	known &= !(f->tc == MT_F32 && f->td == TC_F16) && !(ca == TC_E4M3 && f->tc != f->td);
 	if (!known) {
 		snprintf(buf, len, "mma.m%un%uk%u with .%s.%s.%s.%s is not an sm_90 form", f->m,
 			 f->n, f->k, mtype_name(f->td), mtype_name(f->ta), mtype_name(f->tb),
 			 mtype_name(f->tc));
 		return buf;
 	}
-	if (f->td == TC_F16 && f->tc == MT_F32)
-		return "mma with an .f16 result and an .f32 accumulator is not modelled (the H100's "
-		       "rounding of it was not measured)";
+	if (!f->quad && (f->acol || !f->bcol)) { /* as ptxas: only m8n8k4 .f16 takes others */
+		snprintf(buf, len, "mma.m%un%uk%u with .%s takes .row.col only", f->m, f->n, f->k,
+			 mtype_name(f->ta));
+		return buf;
+	}
 	if (f->satfinite && f->td != MT_S32)
 		return ".satfinite on mma is for integer types only";
 	if (f->ta == TC_B1 && !f->popc)
 		return "mma with .b1 needs .and.popc or .xor.popc";
 	unsigned ab = f->ta == MT_F64 ? 8 : 4, cb = f->tc == MT_F64 ? 8 : 4;
 	unsigned db = f->td == MT_F64 ? 8 : 4;
+	/* elements per lane of C/D, A and B (m8n8k4 .f16: each quad-pair its own product) */
+	unsigned g = f->quad ? 4 : 1, mn = g * f->m * f->n / 32, mk = g * f->m * f->k / 32;
+	unsigned kn = g * f->k * f->n / 32;
 	const char *e;
-	if ((e = regs_check(&di->d, f->m * f->n / 32 / per_reg(f->td), db, "D", buf, len)) ||
-	    (e = regs_check(&di->s[0], f->m * f->k / 32 / per_reg(f->ta), ab, "A", buf, len)) ||
-	    (e = regs_check(&di->s[1], f->k * f->n / 32 / per_reg(f->tb), ab, "B", buf, len)) ||
-	    (e = regs_check(&di->s[2], f->m * f->n / 32 / per_reg(f->tc), cb, "C", buf, len)))
+	if ((e = regs_check(&di->d, mn / per_reg(f->td), db, "D", buf, len)) ||
+	    (e = regs_check(&di->s[0], mk / per_reg(f->ta), ab, "A", buf, len)) ||
+	    (e = regs_check(&di->s[1], kn / per_reg(f->tb), ab, "B", buf, len)) ||
+	    (e = regs_check(&di->s[2], mn / per_reg(f->tc), cb, "C", buf, len)))
 		return e;
 	return NULL;
 }
@@ -224,16 +236,20 @@ static const char *decode_ldst(struct mma_form *f, struct dinsn *di, char *buf, 
 	return regs_check(regs, f->nmat, 4, ld ? "the destination" : "the source", buf, len);
 }
 
-static const char *decode_movmatrix(struct mma_form *f, struct dinsn *di, char *buf,
-				    size_t len)
+/* movmatrix names plain registers (ptxas takes a one-element vector too). */
+static bool b32_reg(const struct dop *o)
 {
-	const char *e;
+	const struct dop *r = o->kind == DOP_VEC && o->nelem == 1 ? &o->elems[0] : o;
 
+	return r->kind == DOP_REG && r->reg_size == 4;
+}
+
+static const char *decode_movmatrix(struct mma_form *f, struct dinsn *di)
+{
 	if (f->m != 8 || f->n != 8 || f->td != MT_B16 || !f->trans)
 		return "only movmatrix.sync.aligned.m8n8.trans.b16 exists";
-	if ((e = regs_check(&di->d, 1, 4, "the destination", buf, len)) ||
-	    (e = regs_check(&di->s[0], 1, 4, "the source", buf, len)))
-		return e;
+	if (!b32_reg(&di->d) || !b32_reg(&di->s[0]))
+		return "movmatrix takes a 32-bit register destination and source";
 	return NULL;
 }
 
@@ -347,9 +363,6 @@ static const char *decode_wmma_mma(struct mma_form *f, struct dinsn *di, const i
 			 mtype_name(f->tc));
 		return buf;
 	}
-	if (f->td == TC_F16 && f->tc == MT_F32)
-		return "wmma.mma with an .f16 result and an .f32 accumulator is not modelled (the "
-		       "H100's rounding of it was not measured)";
 	if (f->ta == TC_B1 && !f->popc)
 		return "wmma.mma with .b1 needs .xor.popc or .and.popc";
 	if ((e = wmma_fragment_check(f, 'd', &di->d, buf, len)) ||
@@ -366,6 +379,8 @@ const char *mma_decode(struct arena *a, const struct ir_insn *in, struct dinsn *
 	struct mma_form *f = arena_alloc(a, sizeof *f);
 	int types[4] = {MT_NONE, MT_NONE, MT_NONE, MT_NONE};
 	unsigned nt = 0;
+
+	unsigned nlayout = 0;
 
 	memset(f, 0, sizeof *f);
 	switch (in->op) {
@@ -390,6 +405,13 @@ const char *mma_decode(struct arena *a, const struct ir_insn *in, struct dinsn *
 			f->nmat = (unsigned)ir_mod_arg(m);
 		}
 		f->col |= m == MOD_COL;
+		if (m == MOD_ROW || m == MOD_COL) { /* .alayout.blayout of mma, in this order */
+			if (nlayout == 0)
+				f->acol = m == MOD_COL;
+			else
+				f->bcol = m == MOD_COL;
+			nlayout++;
+		}
 		f->satfinite |= m == MOD_SATFINITE;
 		f->trans |= m == MOD_TRANS;
 		f->popc |= m == MOD_POPC;
@@ -400,6 +422,9 @@ const char *mma_decode(struct arena *a, const struct ir_insn *in, struct dinsn *
 	switch (f->kind) {
 	case MK_MMA:
 		f->td = types[0], f->ta = types[1], f->tb = types[2], f->tc = types[3];
+		f->quad = f->m == 8 && f->k == 4 && f->ta == TC_F16;
+		if (nlayout != 2)
+			return "mma.sync needs .alayout and .blayout (.row.col)";
 		return decode_mma(f, di, buf, len);
 	case MK_LDMATRIX:
 	case MK_STMATRIX:
@@ -412,7 +437,7 @@ const char *mma_decode(struct arena *a, const struct ir_insn *in, struct dinsn *
 		return decode_wmma_mma(f, di, types, nt, buf, len);
 	default:
 		f->td = types[0];
-		return decode_movmatrix(f, di, buf, len);
+		return decode_movmatrix(f, di);
 	}
 }
 
@@ -518,9 +543,20 @@ static uint64_t mma_elem(const struct mma_form *f, const uint64_t *a, const uint
 		return (uint32_t)tc_dot_int((enum tc_elem)f->ta, (enum tc_elem)f->tb, ra, cb, f->k,
 					    (int32_t)c, f->satfinite);
 	case TC_E4M3: case TC_E5M2:
+		if (f->td == TC_F16)
+			return tc_dot_fp8_sm90_f16((enum tc_elem)f->ta, (enum tc_elem)f->tb, ra, cb,
+						   f->k, (uint16_t)c);
 		return tc_dot_fp8_sm90_f32((enum tc_elem)f->ta, (enum tc_elem)f->tb, ra, cb, f->k,
 					   (uint32_t)c);
+	case TC_TF32:
+		if (f->kind == MK_WMMA_MMA) /* wmma's k8 runs as two k4 blocks on the H100 */
+			return tc_dot_f32(TC_TF32, TC_TF32, ra + 4, cb + 4, 4,
+					  tc_dot_f32(TC_TF32, TC_TF32, ra, cb, 4, (uint32_t)c));
+		return tc_dot_f32(TC_TF32, TC_TF32, ra, cb, f->k, (uint32_t)c);
 	default:
+		if (f->td == TC_F16 && f->tc == MT_F32) /* wmma .f16.f32: the f32 result rounded */
+			return tc_f32_to_f16(tc_dot_f32((enum tc_elem)f->ta, (enum tc_elem)f->tb, ra,
+							cb, f->k, (uint32_t)c));
 		if (f->td == TC_F16)
 			return tc_dot_f16((enum tc_elem)f->ta, (enum tc_elem)f->tb, ra, cb, f->k,
 					  (uint16_t)c);
@@ -564,6 +600,93 @@ static void run_mma_sync(struct launch *L, struct warp *w, struct frame *fr,
 			d[i * f->n + j] = mma_elem(f, a, b, i, j, cij);
 		}
 	scatter(fr, f, &di->d, f->td, d, f->n);
+}
+
+/* ---- mma.m8n8k4 with .f16: quad-pairs ------------------------------------------------------ */
+
+/*
+ * Lanes 4q..4q+3 (low) and 16+4q..16+4q+3 (high) compute product q alone; where element i
+ * of a lane's fragment sits in its 8x8x4 matrices (ISA 9.7.14.5.1, checked on the H100 by
+ * tests/hw_tc/probes/mn_m8n8k4_*). r = lane % 4, h = 4 for a high lane.
+ */
+static unsigned quad_of(unsigned lane)
+{
+	return (lane >> 2) & 3;
+}
+
+static void quad_at(const struct mma_form *f, char which, unsigned lane, unsigned i,
+		    unsigned *row, unsigned *col)
+{
+	unsigned r = lane & 3, h = lane >= 16 ? 4 : 0;
+
+	switch (which) {
+	case 'a':
+		*row = f->acol ? i + h : r + h;
+		*col = f->acol ? r : i;
+		break;
+	case 'b':
+		*row = f->bcol ? i : r;
+		*col = f->bcol ? r + h : i + h;
+		break;
+	default: {
+		int t = which == 'c' ? f->tc : f->td;
+		if (t == TC_F16) {
+			*row = r + h, *col = i;
+		} else {
+			*row = (lane & 1) + (i & 2) + h;
+			*col = (i & 4) + (lane & 2) + (i & 1);
+		}
+	}
+	}
+}
+
+static void run_mma_quad(struct launch *L, struct warp *w, struct frame *fr,
+			  const struct dinsn *di)
+{
+	const struct mma_form *f = di->mma;
+	const struct dop *ops[3] = {&di->s[0], &di->s[1], &di->s[2]};
+	const char which[3] = {'a', 'b', 'c'};
+	int types[3] = {TC_F16, TC_F16, f->tc};
+	uint32_t x[3][4][64]; /* A (8x4), B (4x8), C (8x8) of each quad-pair, row-major */
+	uint32_t d[4][64];
+
+	for (unsigned o = 0; o < 3; o++) {
+		unsigned bits = mtype_bits(types[o]), p = per_reg(types[o]);
+		unsigned cols = which[o] == 'a' ? 4 : 8;
+		for (unsigned lane = 0; lane < LANES; lane++)
+			for (unsigned r = 0; r < nelem(ops[o]); r++) {
+				uint64_t v = op_read(L, w, fr, elem(ops[o], r), lane);
+				for (unsigned j = 0; j < p; j++) {
+					unsigned row, col;
+					quad_at(f, which[o], lane, r * p + j, &row, &col);
+					x[o][quad_of(lane)][row * cols + col] =
+						(uint32_t)reg_elem(v, bits, j);
+				}
+			}
+	}
+	for (unsigned q = 0; q < 4; q++)
+		for (unsigned i = 0; i < 8; i++)
+			for (unsigned j = 0; j < 8; j++) {
+				uint32_t a[4], b[4], c = x[2][q][i * 8 + j];
+				for (unsigned k = 0; k < 4; k++)
+					a[k] = x[0][q][i * 4 + k], b[k] = x[1][q][k * 8 + j];
+				if (f->td == TC_F16)
+					d[q][i * 8 + j] = tc_dot_m8n8k4_f16(a, b, (uint16_t)c);
+				else
+					d[q][i * 8 + j] = tc_dot_m8n8k4_f32(
+						a, b, f->tc == TC_F16 ? (uint32_t)f16_to_f32(c) : c);
+			}
+	unsigned bits = mtype_bits(f->td), p = per_reg(f->td);
+	for (unsigned lane = 0; lane < LANES; lane++)
+		for (unsigned r = 0; r < nelem(&di->d); r++) {
+			uint64_t v = 0;
+			for (unsigned j = 0; j < p; j++) {
+				unsigned row, col;
+				quad_at(f, 'd', lane, r * p + j, &row, &col);
+				v |= (uint64_t)d[quad_of(lane)][row * 8 + col] << (bits * j % 64);
+			}
+			op_write(fr, elem(&di->d, r), lane, v);
+		}
 }
 
 /* ---- ldmatrix, stmatrix, movmatrix ------------------------------------------------------ */
@@ -648,23 +771,53 @@ static void run_movmatrix(struct launch *L, struct warp *w, struct frame *f,
 	uint16_t x[64];
 
 	for (unsigned lane = 0; lane < LANES; lane++)
-		b16_put(x, lane, false, (uint32_t)op_read(L, w, f, &di->s[0], lane));
+		b16_put(x, lane, false, (uint32_t)op_read(L, w, f, elem(&di->s[0], 0), lane));
 	for (unsigned lane = 0; lane < LANES; lane++)
-		op_write(f, &di->d, lane, b16_word(x, lane, true));
+		op_write(f, elem(&di->d, 0), lane, b16_word(x, lane, true));
 }
 
 /* ---- wmma ------------------------------------------------------------------------------- */
 
-/* Row and column of element e of a lane's wmma fragment (ptxi's layout, Notes). */
+/*
+ * Row and column of element e of a lane's wmma fragment, as the H100 lays them out (Notes):
+ * a fragment is a list of tiles, each spread over the warp like an mma.sync register; lane
+ * 4g + t holds u elements of a tile: row g, columns ut..ut+u-1 (A, C) or column g, rows
+ * ut..ut+u-1 (B). u = elements per register (A, B) or 2 (C, D). m16n16 and m32n8 list the
+ * tiles of A by 16 rows, then 4u columns, then 8 rows; of B by 8 columns, then 4u rows; of C
+ * by 8 columns, then 8 rows. m8n32 is the transpose of m32n8 (A as B^T, B as A^T, C as C^T).
+ * An f16 A or B has more registers than tiles: the tiles repeat.
+ */
 static void wmma_at(const struct mma_form *f, char which, unsigned lane, unsigned e,
 		    unsigned *row, unsigned *col)
 {
-	unsigned rows, cols, u = wmma_distinct(f, which);
-	unsigned idx = lane * u + e % u;
+	unsigned m = f->m, n = f->n, k = f->k;
+	bool tr = m < n;
+	char w = which == 'd' ? 'c' : which;
+	unsigned u = w == 'c' ? 2 : per_reg(wmma_type(f, which));
+	unsigned i = e / u, g = lane >> 2, q = lane & 3, j = e % u, r0, c0, r, c;
 
-	wmma_dims(f, which, &rows, &cols);
-	*row = idx / cols;
-	*col = idx % cols;
+	if (tr) {
+		m = f->n, n = f->m;
+		w = w == 'a' ? 'b' : w == 'b' ? 'a' : w;
+	}
+	if (w == 'a') {
+		unsigned rh = m >= 16 ? 2 : 1, cb = k / (4 * u), nt = (m >= 16 ? m / 16 : 1) * cb * rh;
+		i %= nt;
+		r0 = 16 * (i / (cb * rh)) + 8 * (i % rh), c0 = 4 * u * ((i / rh) % cb);
+	} else if (w == 'b') {
+		unsigned kb = k / (4 * u);
+		i %= n / 8 * kb;
+		r0 = 4 * u * (i % kb), c0 = 8 * (i / kb);
+	} else {
+		i %= m / 8 * (n / 8);
+		r0 = 8 * (i % (m / 8)), c0 = 8 * (i / (m / 8));
+	}
+	if (w == 'b')
+		r = r0 + u * q + j, c = c0 + g;
+	else
+		r = r0 + g, c = c0 + u * q + j;
+	*row = tr ? c : r;
+	*col = tr ? r : c;
 }
 
 /* The memory element (row, col) of a wmma load or store: byte address and bit shift. */
@@ -821,10 +974,19 @@ static void run_wmma_store(struct launch *L, struct warp *w, struct frame *f,
 			break;
 }
 
+/* mma.sync: m8n8k4 runs per quadpair, every other shape over the warp */
+static void run_mma(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di)
+{
+	if (di->mma->quad)
+		run_mma_quad(L, w, f, di);
+	else
+		run_mma_sync(L, w, f, di);
+}
+
 enum step exec_mma(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		   uint32_t mask)
 {
-	return whole_warp_run(L, w, g, di, mask, run_mma_sync);
+	return whole_warp_run(L, w, g, di, mask, run_mma);
 }
 
 enum step exec_ldmatrix(struct launch *L, struct warp *w, struct group *g,

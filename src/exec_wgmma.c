@@ -13,7 +13,11 @@
  *   seeded step after its commit. Until then its registers and shared operands are watched
  *   (wgmma-register-race, async-copy-race).
  * - The arithmetic is tc_arith.c's, over the whole tile in native loops: each row of A and
- *   column of B decoded once, then one block FMA per output element.
+ *   column of B decoded once, then one block FMA per output element. The four warps read
+ *   the same B: the group keeps the last one decoded (b_decoded) and the next warp reuses it
+ *   when its gathered elements are the same.
+ * - Registers belong to frames: the register rules keep marks per frame (wg_marks), so a
+ *   wgmma in a called .func is watched in that frame and never confused with its caller's.
  * - Alignment: every warpgroup instruction runs with all 32 lanes of all four warps; the n-th
  *   warpgroup instruction of each warp of a group must be the same instruction
  *   (warpgroup-aligned). setmaxnreg has no other effect (ptxi has no register file to size).
@@ -34,7 +38,7 @@
 #include "tc_arith.h"
 #include "wgmma_layout.h"
 
-enum { UNCOMMITTED = UINT32_MAX, HIST = 256 };
+enum { UNCOMMITTED = UINT32_MAX, HIST = 256, WG_MAX_N = 256, MAX_MARKS = 16 };
 
 /* One warp's part of one wgmma.mma_async in flight. */
 struct wg_op {
@@ -47,7 +51,17 @@ struct wg_op {
 	uint32_t *pieces;           /* shared addresses of the 16-byte pieces read: A's (when
 				     * in shared memory), then B's                           */
 	uint32_t npieces;
-	bool tracked;               /* its registers are counted in wg_warp.busy             */
+};
+
+/* What the register rules know of one frame of the warp: a .func's registers are its own,
+ * so the kernel and every called frame have their marks (up to MAX_MARKS frames; past that
+ * the least useful are forgotten, which can only hide a report, never invent one). */
+struct wg_marks {
+	struct frame *f;
+	uint32_t nslots;
+	uint32_t *stamp, *rstamp;   /* per register slot: clock of its last write, last read  */
+	uint16_t *busy;             /* per slot: in-flight wgmma parts that name it           */
+	uint32_t nbusy;             /* in-flight wgmma parts of this frame                    */
 };
 
 struct wg_warp {
@@ -58,11 +72,9 @@ struct wg_warp {
 	uint32_t mma_clock;         /* write clock at the first wgmma.mma_async after it, or
 				     * UINT32_MAX before that one                            */
 	uint32_t clock;             /* instructions with register accesses noted             */
-	uint32_t *stamp, *rstamp;   /* per register slot of the kernel frame: clock of its
-				     * last write, of its last read                          */
-	uint16_t *busy;             /* per slot of busy_frame: in-flight wgmma registers      */
-	uint32_t nslots;
-	struct frame *busy_frame;
+	struct wg_marks marks[MAX_MARKS];
+	uint32_t nmarks;
+	struct wg_marks *last;      /* the marks found last                                   */
 	uint32_t seq;               /* warpgroup instructions executed                       */
 	void *scratch;              /* compute()'s operands, kept between wgmmas              */
 	size_t scratch_size;
@@ -73,6 +85,18 @@ struct wg_warp {
 struct wg_group {
 	uint32_t seq[4];
 	const struct dinsn *hist[HIST];
+	struct b_cache *b;
+};
+
+/* The B a warp of the group decoded last, for the next warp that reads the same elements
+ * (the four warps of a wgmma read the same B): its raw elements are the key. */
+struct b_cache {
+	struct tc_btile *tile;
+	enum tc_elem type;
+	unsigned n, k;
+	uint32_t *raw;
+	size_t cap;
+	bool valid;
 };
 
 struct wg_cta {
@@ -105,18 +129,62 @@ static struct wg_warp *warp_state(struct launch *L, struct warp *w)
 	if (w->wg)
 		return w->wg;
 	w->wg = calloc(1, sizeof *w->wg);
-	uint32_t n = L->kernel->nslots;
-	if (w->wg) {
-		w->wg->nslots = n;
-		w->wg->stamp = calloc(n + 1, sizeof *w->wg->stamp);
-		w->wg->rstamp = calloc(n + 1, sizeof *w->wg->rstamp);
-		w->wg->busy = calloc(n + 1, sizeof *w->wg->busy);
-	}
-	if (!w->wg || !w->wg->stamp || !w->wg->rstamp || !w->wg->busy) {
+	if (!w->wg) {
 		runtime_error(L, 1, "out of memory for wgmma state");
 		return NULL;
 	}
 	return w->wg;
+}
+
+static void marks_clear(struct wg_marks *m)
+{
+	free(m->stamp);
+	free(m->rstamp);
+	free(m->busy);
+	memset(m, 0, sizeof *m);
+}
+
+/*
+ * The marks of frame f, made (zeroed) when `make` and there are none; NULL when there are
+ * none, or out of memory. A frame's memory may serve another call later: same function,
+ * same slots, and its stale clocks are older than any fence that matters.
+ */
+static struct wg_marks *marks_of(struct wg_warp *s, struct frame *f, bool make)
+{
+	if (s->last && s->last->f == f && s->last->nslots == f->fn->nslots)
+		return s->last;
+	struct wg_marks *m = NULL;
+	for (uint32_t i = 0; i < s->nmarks && !m; i++)
+		if (s->marks[i].f == f)
+			m = &s->marks[i];
+	if (m && m->nslots != f->fn->nslots) {
+		if (m->nbusy)
+			return NULL; /* cannot happen: an op in flight holds its frame */
+		marks_clear(m);
+	} else if (m) {
+		return s->last = m;
+	}
+	if (!make)
+		return NULL;
+	if (!m && s->nmarks < MAX_MARKS)
+		m = &s->marks[s->nmarks++];
+	for (uint32_t i = 0; i < s->nmarks && !m; i++)
+		if (!s->marks[i].nbusy && &s->marks[i] != s->last)
+			m = &s->marks[i]; /* forget one */
+	if (!m)
+		return NULL;
+	marks_clear(m);
+	uint32_t n = f->fn->nslots + 1;
+	m->stamp = calloc(n, sizeof *m->stamp);
+	m->rstamp = calloc(n, sizeof *m->rstamp);
+	m->busy = calloc(n, sizeof *m->busy);
+	if (!m->stamp || !m->rstamp || !m->busy) {
+		marks_clear(m);
+		return NULL;
+	}
+	m->f = f;
+	m->nslots = f->fn->nslots;
+	return s->last = m;
 }
 
 /* At least `size` bytes of the warp's scratch memory, kept from one wgmma to the next (its
@@ -271,14 +339,111 @@ static uint32_t dot(const struct wg_insn *x, const uint32_t *a, const uint32_t *
 				    f->satfinite);
 }
 
-/* The warp's 16 x N floating-point block into c (C in, D out): each row of A decoded once,
- * then tc_dot_tile (one block FMA per element, B decoded as it goes). */
-static void float_dots(const struct wg_form *f, const uint32_t *a, const uint32_t *b,
-		       unsigned ku, struct tc_operand *da, uint32_t *c)
+/* B (n columns of ku elements) decoded, from the group's cache when the last warp to decode
+ * one read the same elements; NULL when out of memory. */
+static const struct tc_btile *b_decoded(struct launch *L, struct warp *w, enum tc_elem t,
+					const uint32_t *b, unsigned n, unsigned ku)
 {
+	struct wg_cta *cs = cta_state(L, w->cta);
+	if (!cs)
+		return NULL;
+	struct wg_group *g = &cs->groups[w->id / 4];
+	size_t bytes = sizeof *b * n * ku;
+	if (!g->b && !(g->b = calloc(1, sizeof *g->b)))
+		return NULL;
+	struct b_cache *bc = g->b;
+	if (bc->valid && bc->type == t && bc->n == n && bc->k == ku &&
+	    !memcmp(bc->raw, b, bytes))
+		return bc->tile;
+	bc->valid = false;
+	if (bytes > bc->cap) {
+		uint32_t *raw = realloc(bc->raw, bytes);
+		if (!raw)
+			return NULL;
+		bc->raw = raw, bc->cap = bytes;
+	}
+	if (!bc->tile && !(bc->tile = tc_btile_new()))
+		return NULL;
+	if (!tc_btile_decode(bc->tile, t, b, n, ku))
+		return NULL;
+	memcpy(bc->raw, b, bytes);
+	bc->type = t, bc->n = n, bc->k = ku, bc->valid = true;
+	return bc->tile;
+}
+
+/* The warp's 16 x N floating-point block into c (C in, D out): each row of A decoded once,
+ * B decoded once for the warpgroup, then tc_dot_tile_b (one block FMA per element). */
+static bool float_dots(struct launch *L, struct warp *w, const struct wg_form *f,
+		       const uint32_t *a, const uint32_t *b, unsigned ku, struct tc_operand *da,
+		       uint32_t *c)
+{
+	const struct tc_btile *bt = b_decoded(L, w, elem_of(f->b), b, f->n, ku);
+	if (!bt)
+		return false;
 	for (unsigned row = 0; row < 16; row++)
 		tc_operand_decode(elem_of(f->a), a + row * ku, ku, &da[row]);
-	tc_dot_tile(da, 16, elem_of(f->b), b, f->n, f->d == WG_F32 ? TC_ACC_F32 : TC_ACC_F16, c);
+	tc_dot_tile_b(da, 16, bt, f->d == WG_F32 ? TC_ACC_F32 : TC_ACC_F16, c);
+	return true;
+}
+
+/*
+ * Where D's elements sit in the warp's row-major 16 x N block: element i of lane l is at
+ * lane[l] + elem[i] (wg_d_elem's row and column are a lane's part plus an element's part).
+ * Element i is register i (f32, s32), or half i % 2 of register i / 2 (f16).
+ */
+struct d_offsets {
+	uint32_t lane[LANES];
+	uint32_t elem[WG_MAX_N / 2];
+};
+
+static void d_offsets(unsigned n, struct d_offsets *o)
+{
+	unsigned row, col;
+
+	for (unsigned lane = 0; lane < LANES; lane++) {
+		wg_d_elem(lane, 0, &row, &col);
+		o->lane[lane] = row * n + col;
+	}
+	for (unsigned i = 0; i < n / 2; i++) {
+		wg_d_elem(0, i, &row, &col);
+		o->elem[i] = row * n + col;
+	}
+}
+
+/* C from D's registers into c, or zeros when scale-d is false. */
+static void c_read(const struct wg_op *op, const struct dop *d, bool half, unsigned n,
+		   const struct d_offsets *o, uint32_t *c)
+{
+	if (!op->scale_d) {
+		memset(c, 0, sizeof *c * 16 * n);
+		return;
+	}
+	for (unsigned i = 0; i < n / 2; i++) {
+		const uint64_t *r = slot_ptr(op->f, d->elems[half ? i / 2 : i].slot);
+		unsigned sh = half ? i % 2 * 16 : 0;
+		uint32_t mask = half ? 0xffff : UINT32_MAX, *ci = c + o->elem[i];
+		for (unsigned lane = 0; lane < LANES; lane++)
+			ci[o->lane[lane]] = (uint32_t)(r[lane] >> sh) & mask;
+	}
+}
+
+/* D from c into its registers (an f16 register's two halves at once). */
+static void d_write(const struct wg_op *op, const struct dop *d, bool half, unsigned n,
+		    const struct d_offsets *o, const uint32_t *c)
+{
+	for (unsigned j = 0; j < (half ? n / 4 : n / 2); j++) {
+		uint64_t *r = slot_ptr(op->f, d->elems[j].slot);
+		if (!half) {
+			const uint32_t *ci = c + o->elem[j];
+			for (unsigned lane = 0; lane < LANES; lane++)
+				r[lane] = ci[o->lane[lane]];
+			continue;
+		}
+		const uint32_t *lo = c + o->elem[2 * j], *hi = c + o->elem[2 * j + 1];
+		for (unsigned lane = 0; lane < LANES; lane++)
+			r[lane] = (r[lane] & ~(uint64_t)UINT32_MAX) | lo[o->lane[lane]] |
+				  (uint64_t)hi[o->lane[lane]] << 16;
+	}
 }
 
 /* Read C from D's registers (or zeros), compute the warp's 16 x N block, write D. */
@@ -308,80 +473,57 @@ static void compute(struct launch *L, struct warp *w, const struct wg_op *op)
 		negate(a, (size_t)16 * ku, bits);
 	if (x->scale_b < 0)
 		negate(b, (size_t)n * ku, bits);
-	/* C, by the D fragment: element i of a lane is register i (f16: half i % 2 of i / 2) */
-	const struct dop *d = &di->d;
-	bool half = f->d == WG_F16;
-	for (unsigned i = 0; i < n / 2; i++) {
-		const uint64_t *r = slot_ptr(op->f, d->elems[half ? i / 2 : i].slot);
-		for (unsigned lane = 0; lane < LANES; lane++) {
-			unsigned row, col;
-			wg_d_elem(lane, i, &row, &col);
-			uint32_t v = half ? (uint32_t)(r[lane] >> (i % 2 * 16)) & 0xffff
-					  : (uint32_t)r[lane];
-			c[row * n + col] = op->scale_d ? v : 0;
-		}
-	}
+	struct d_offsets o;
+	d_offsets(n, &o);
+	c_read(op, &di->d, f->d == WG_F16, n, &o, c);
 	if (tc_elem_is_float(elem_of(f->a))) {
-		float_dots(f, a, b, ku, dec, c);
+		if (!float_dots(L, w, f, a, b, ku, dec, c)) {
+			runtime_error(L, 1, "out of memory for wgmma.mma_async");
+			return;
+		}
 	} else {
 		for (unsigned row = 0; row < 16; row++)
 			for (unsigned col = 0; col < n; col++)
 				c[row * n + col] = dot(x, a + row * ku, b + col * ku, ku,
 						       c[row * n + col]);
 	}
-	for (unsigned i = 0; i < n / 2; i++) {
-		uint64_t *r = slot_ptr(op->f, d->elems[half ? i / 2 : i].slot);
-		for (unsigned lane = 0; lane < LANES; lane++) {
-			unsigned row, col;
-			wg_d_elem(lane, i, &row, &col);
-			uint32_t v = c[row * n + col];
-			if (!half)
-				r[lane] = v;
-			else if (i % 2 == 0)
-				r[lane] = (r[lane] & ~(uint64_t)0xffff) | v;
-			else
-				r[lane] = (r[lane] & 0xffff) | (uint64_t)v << 16;
-		}
-	}
+	d_write(op, &di->d, f->d == WG_F16, n, &o, c);
 }
 
 /* ---- in flight ----------------------------------------------------------------------- */
 
 struct busy_ctx {
-	struct wg_warp *s;
+	struct wg_marks *m;
 	int delta;
 };
 
 static void busy_add(void *ctx, uint32_t slot)
 {
 	struct busy_ctx *b = ctx;
-	if (slot < b->s->nslots)
-		b->s->busy[slot] = (uint16_t)(b->s->busy[slot] + b->delta);
+	if (slot < b->m->nslots)
+		b->m->busy[slot] = (uint16_t)(b->m->busy[slot] + b->delta);
 }
 
 static void track(struct launch *L, struct warp *w, struct wg_op *op, int delta)
 {
 	struct wg_warp *s = w->wg;
 	struct wg_cta *cs = w->cta->wg;
+	struct wg_marks *m = marks_of(s, op->f, delta > 0);
 	for (uint32_t i = 0; i < op->npieces; i++) {
 		uint32_t g = op->pieces[i] / 16;
 		cs->reading[g] = (uint16_t)(cs->reading[g] + delta);
 	}
 	L->wg.reading = (uint32_t)((int64_t)L->wg.reading + delta);
-	if (delta > 0) {
-		if (!s->busy_frame)
-			s->busy_frame = op->f;
-		op->tracked = op->f == s->busy_frame;
-	}
-	if (op->tracked) {
-		struct busy_ctx b = {s, delta};
+	if (!m && delta > 0)
+		runtime_error(L, 1, "out of memory for wgmma state");
+	if (m) {
+		struct busy_ctx b = {m, delta};
 		each_reg(&op->di->d, busy_add, &b);
 		if (op->di->wg->f.a_regs)
 			each_reg(&op->di->s[0], busy_add, &b);
+		m->nbusy = (uint32_t)((int64_t)m->nbusy + delta);
 	}
 	w->wg_busy = (uint32_t)((int64_t)w->wg_busy + delta);
-	if (!w->wg_busy)
-		s->busy_frame = NULL;
 }
 
 /* w has parts in flight (on), or none left (off): the launch's list of such warps, which
@@ -534,6 +676,7 @@ static bool aligned_seq(struct launch *L, struct warp *w, const struct dinsn *di
 struct fence_ctx {
 	struct launch *L;
 	struct wg_warp *s;
+	struct wg_marks *m;
 	const char *what;
 	bool reported;
 };
@@ -542,12 +685,13 @@ static void fence_reg(void *ctx, uint32_t slot)
 {
 	struct fence_ctx *fc = ctx;
 	struct wg_warp *s = fc->s;
-	if (fc->reported || slot >= s->nslots)
+	struct wg_marks *m = fc->m;
+	if (fc->reported || slot >= m->nslots)
 		return;
-	if (s->stamp[slot] > s->mma_clock)
+	if (m->stamp[slot] > s->mma_clock)
 		rule_break(fc->L, RULE_WGMMA_FENCE_MISSING, FULL_MASK, "wgmma.mma_async reads %s "
 			   "registers written since the last wgmma.fence", fc->what);
-	else if (s->rstamp[slot] > s->mma_clock)
+	else if (m->rstamp[slot] > s->mma_clock)
 		rule_break(fc->L, RULE_WGMMA_FENCE_MISSING, FULL_MASK, "wgmma.mma_async uses %s "
 			   "registers that another instruction read since the last wgmma.fence",
 			   fc->what);
@@ -566,9 +710,10 @@ static void fence_check(struct launch *L, struct warp *w, struct frame *f, const
 	}
 	if (s->mma_clock == UINT32_MAX)
 		s->mma_clock = s->clock; /* see fence_reg */
-	if (f->caller)
-		return; /* accesses are noted in the kernel's frame only */
-	struct fence_ctx fc = {L, s, "accumulator", false};
+	struct wg_marks *m = marks_of(s, f, false);
+	if (!m)
+		return; /* no access of this frame noted since the warp's first wgmma.fence */
+	struct fence_ctx fc = {L, s, m, "accumulator", false};
 	each_reg(&di->d, fence_reg, &fc);
 	if (!fc.reported && di->wg->f.a_regs) {
 		fc.what = "A fragment";
@@ -743,6 +888,7 @@ enum step exec_setmaxnreg(struct launch *L, struct warp *w, struct group *g,
 struct race_ctx {
 	struct launch *L;
 	struct wg_warp *s;
+	struct wg_marks *m;
 	const struct dinsn *di;
 	bool reported;
 };
@@ -750,12 +896,13 @@ struct race_ctx {
 static void race_reg(void *ctx, uint32_t slot)
 {
 	struct race_ctx *rc = ctx;
-	if (rc->reported || slot >= rc->s->nslots || !rc->s->busy[slot])
+	if (rc->reported || slot >= rc->m->nslots || !rc->m->busy[slot])
 		return;
 	rc->reported = true;
 	const struct dinsn *by = NULL;
 	for (uint32_t i = 0; i < rc->s->nops && !by; i++)
-		by = rc->s->ops[i].di;
+		if (rc->s->ops[i].f == rc->m->f)
+			by = rc->s->ops[i].di;
 	rule_break(rc->L, RULE_WGMMA_REG_RACE, rc->L->cmask, "%s touches a register of the "
 		   "wgmma.mma_async issued at line %u, before a wgmma.wait_group covered it",
 		   ir_op_name((enum ir_op)rc->di->op), line_of(rc->L, by));
@@ -766,9 +913,12 @@ void wgmma_check_regs(struct launch *L, struct warp *w, struct frame *f, const s
 {
 	struct wg_warp *s = w->wg;
 	(void)mask;
-	if (!s || f != s->busy_frame || di->fam == FAM_WGMMA)
+	if (!s || di->fam == FAM_WGMMA)
 		return;
-	struct race_ctx rc = {L, s, di, false};
+	struct wg_marks *m = marks_of(s, f, false);
+	if (!m || !m->nbusy)
+		return;
+	struct race_ctx rc = {L, s, m, di, false};
 	if (di->guard >= 0)
 		race_reg(&rc, (uint32_t)di->guard);
 	each_reg(&di->d, race_reg, &rc);
@@ -777,30 +927,38 @@ void wgmma_check_regs(struct launch *L, struct warp *w, struct frame *f, const s
 		each_reg(&di->s[i], race_reg, &rc);
 }
 
+struct stamp_ctx {
+	struct wg_marks *m;
+	uint32_t clock;
+};
+
 static void stamp_reg(void *ctx, uint32_t slot)
 {
-	struct wg_warp *s = ctx;
-	if (slot < s->nslots)
-		s->stamp[slot] = s->clock;
+	struct stamp_ctx *sc = ctx;
+	if (slot < sc->m->nslots)
+		sc->m->stamp[slot] = sc->clock;
 }
 
 static void rstamp_reg(void *ctx, uint32_t slot)
 {
-	struct wg_warp *s = ctx;
-	if (slot < s->nslots)
-		s->rstamp[slot] = s->clock;
+	struct stamp_ctx *sc = ctx;
+	if (slot < sc->m->nslots)
+		sc->m->rstamp[slot] = sc->clock;
 }
 
 void wgmma_note_writes(struct warp *w, struct frame *f, const struct dinsn *di)
 {
 	struct wg_warp *s = w->wg;
-	if (!s || f->caller || di->fam == FAM_WGMMA)
+	if (!s || di->fam == FAM_WGMMA)
 		return;
-	s->clock++;
-	each_reg(&di->d, stamp_reg, s);
-	each_reg(&di->d2, stamp_reg, s);
+	struct wg_marks *m = marks_of(s, f, true);
+	if (!m)
+		return; /* out of memory: the rule sees less, nothing else changes */
+	struct stamp_ctx sc = {m, ++s->clock};
+	each_reg(&di->d, stamp_reg, &sc);
+	each_reg(&di->d2, stamp_reg, &sc);
 	for (uint32_t i = 0; i < di->nsrc && i < 5; i++)
-		each_reg(&di->s[i], rstamp_reg, s);
+		each_reg(&di->s[i], rstamp_reg, &sc);
 }
 
 void wgmma_check_access(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
@@ -902,14 +1060,21 @@ void wgmma_cta_free(struct launch *L, struct cta *c)
 		while (s->nops)
 			retire_first(L, w, false);
 		free(s->ops);
-		free(s->stamp);
-		free(s->rstamp);
-		free(s->busy);
+		for (uint32_t i = 0; i < s->nmarks; i++)
+			marks_clear(&s->marks[i]);
 		free(s->scratch);
 		free(s);
 		w->wg = NULL;
 	}
 	if (c->wg) {
+		for (uint32_t g = 0; g < c->wg->ngroups; g++) {
+			struct b_cache *bc = c->wg->groups[g].b;
+			if (bc) {
+				tc_btile_free(bc->tile);
+				free(bc->raw);
+				free(bc);
+			}
+		}
 		free(c->wg->reading);
 		free(c->wg->groups);
 		free(c->wg);

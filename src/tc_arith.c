@@ -6,6 +6,7 @@
 #include "tc_arith.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- element formats --------------------------------------------------------------------- */
@@ -550,6 +551,15 @@ static inline void panel_row(const struct tc_operand *a, const struct tc_operand
 	}
 }
 
+/* Rows a[0..m) against the w columns b of panel p, into c (rows nb apart). */
+static inline void tile_panel(const struct tc_operand *a, unsigned m, const struct tc_operand *b,
+			      const struct panel *p, unsigned w, enum tc_acc acc, uint32_t *c,
+			      unsigned nb)
+{
+	for (unsigned r = 0; r < m; r++)
+		panel_row(&a[r], b, p, w, acc, c + (size_t)r * nb);
+}
+
 /* The tile for one accumulator type (a constant once inlined): B decoded TILE_W columns at
  * a time, each panel used by every row of A. */
 static inline void tile(const struct tc_operand *a, unsigned m, enum tc_elem tb,
@@ -565,8 +575,7 @@ static inline void tile(const struct tc_operand *a, unsigned m, enum tc_elem tb,
 		for (unsigned j = 0; j < w; j++)
 			tc_operand_decode(tb, b + (size_t)(j0 + j) * k, k, &cols[j]);
 		panel_fill(&p, cols, w, k);
-		for (unsigned r = 0; r < m; r++)
-			panel_row(&a[r], cols, &p, w, acc, c + (size_t)r * nb + j0);
+		tile_panel(a, m, cols, &p, w, acc, c + j0, nb);
 	}
 }
 
@@ -580,6 +589,81 @@ void tc_dot_tile(const struct tc_operand *a, unsigned m, enum tc_elem tb, const 
 		tile(a, m, tb, b, nb, TC_ACC_F32, c);
 	else
 		tile(a, m, tb, b, nb, TC_ACC_F16, c);
+}
+
+/* ---- B decoded once for several tiles ----------------------------------------------------- */
+
+struct tc_btile {
+	unsigned n, cap;           /* columns, columns allocated                                */
+	struct tc_operand *cols;   /* n                                                         */
+	struct panel *panels;      /* one per TILE_W columns, aligned for the vector lanes      */
+};
+
+struct tc_btile *tc_btile_new(void)
+{
+	return calloc(1, sizeof(struct tc_btile));
+}
+
+void tc_btile_free(struct tc_btile *t)
+{
+	if (!t)
+		return;
+	free(t->cols);
+	free(t->panels);
+	free(t);
+}
+
+static bool btile_reserve(struct tc_btile *t, unsigned n)
+{
+	if (n <= t->cap)
+		return true;
+	size_t np = (n + TILE_W - 1) / TILE_W, size = np * sizeof(struct panel);
+	struct tc_operand *cols = realloc(t->cols, n * sizeof *cols);
+	if (!cols)
+		return false;
+	t->cols = cols;
+	struct panel *panels = aligned_alloc(_Alignof(struct panel),
+					     (size + _Alignof(struct panel) - 1) /
+						     _Alignof(struct panel) * _Alignof(struct panel));
+	if (!panels)
+		return false;
+	free(t->panels);
+	t->panels = panels;
+	t->cap = n;
+	return true;
+}
+
+TILE_CLONES
+bool tc_btile_decode(struct tc_btile *t, enum tc_elem tb, const uint32_t *b, unsigned n,
+		     unsigned k)
+{
+	if (!btile_reserve(t, n))
+		return false;
+	t->n = n;
+	for (unsigned j = 0; j < n; j++)
+		tc_operand_decode(tb, b + (size_t)j * k, k, &t->cols[j]);
+	for (unsigned j0 = 0; j0 < n; j0 += TILE_W)
+		panel_fill(&t->panels[j0 / TILE_W], t->cols + j0,
+			   n - j0 < TILE_W ? n - j0 : TILE_W, k);
+	return true;
+}
+
+static inline void tile_b(const struct tc_operand *a, unsigned m, const struct tc_btile *b,
+			  enum tc_acc acc, uint32_t *c)
+{
+	for (unsigned j0 = 0; j0 < b->n; j0 += TILE_W)
+		tile_panel(a, m, b->cols + j0, &b->panels[j0 / TILE_W],
+			   b->n - j0 < TILE_W ? b->n - j0 : TILE_W, acc, c + j0, b->n);
+}
+
+TILE_CLONES
+void tc_dot_tile_b(const struct tc_operand *a, unsigned m, const struct tc_btile *b,
+		   enum tc_acc acc, uint32_t *c)
+{
+	if (acc == TC_ACC_F32)
+		tile_b(a, m, b, TC_ACC_F32, c);
+	else
+		tile_b(a, m, b, TC_ACC_F16, c);
 }
 
 /* ---- dot products from raw elements, TC_KMAX at a time ----------------------------------- */
@@ -616,6 +700,88 @@ uint16_t tc_dot_f16(enum tc_elem ta, enum tc_elem tb, const uint32_t *a, const u
 	return c;
 }
 
+/* ---- scalar fp32 and f16 steps of the emulated forms ------------------------------------ */
+
+static uint32_t f32_bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static float bits_f32(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/* The hardware's fp32 results: IEEE round to nearest even, subnormals kept, and a NaN is
+ * always the canonical 0x7fffffff. */
+static uint32_t f32_canon(float f)
+{
+	return isnan(f) ? 0x7fffffffu : f32_bits(f);
+}
+
+static uint32_t f32_add(uint32_t x, uint32_t y)
+{
+	return f32_canon(bits_f32(x) + bits_f32(y));
+}
+
+static uint32_t f32_mul(uint32_t x, uint32_t y)
+{
+	return f32_canon(bits_f32(x) * bits_f32(y));
+}
+
+static uint32_t f32_fma(uint32_t x, uint32_t y, uint32_t z)
+{
+	return f32_canon(fmaf(bits_f32(x), bits_f32(y), bits_f32(z)));
+}
+
+static double f16_to_f64(uint32_t h)
+{
+	int e = (h >> 10) & 31;
+	double m = h & 0x3ff;
+	double v = e == 31 ? (m ? NAN : INFINITY) : e ? ldexp(1024 + m, e - 25) : ldexp(m, -24);
+
+	return h & 0x8000 ? -v : v;
+}
+
+static uint32_t f16_to_f32(uint32_t h)
+{
+	return f32_bits((float)f16_to_f64(h));
+}
+
+/* A double to f16 bits, rounded to nearest even; NaN gives 0x7fff. */
+static uint16_t f64_to_f16(double x)
+{
+	uint16_t sign = signbit(x) ? 0x8000 : 0;
+	double a = fabs(x);
+
+	if (isnan(x))
+		return 0x7fff;
+	if (a >= 65520.0) /* halfway between 65504 and 2^16 rounds up to inf */
+		return sign | 0x7c00;
+	int e;
+	frexp(a, &e); /* a = f * 2^e, f in [0.5, 1) */
+	if (e < -13)
+		e = -13; /* subnormals: the quantum stays 2^-24 */
+	double q = ldexp(1.0, e - 11), n = nearbyint(a / q); /* default rounding: to even */
+	double r = n * q;
+	if (r == 0)
+		return sign;
+	int re;
+	frexp(r, &re);
+	if (re < -13)
+		return sign | (uint16_t)(r / ldexp(1.0, -24));
+	return sign | (uint16_t)((re + 14) << 10) | (uint16_t)(ldexp(r, 11 - re) - 1024);
+}
+
+uint16_t tc_f32_to_f16(uint32_t f)
+{
+	return f64_to_f16(bits_f32(f));
+}
+
 /* ---- fp8 mma.sync on sm_90: two f16 MMAs and an fp32 add ---------------------------------- */
 
 /* fp8 bits -> f16 bits (exact: every e4m3 and e5m2 value is an f16 value). */
@@ -638,36 +804,64 @@ static uint32_t fp8_to_f16(enum tc_elem t, uint32_t raw)
 	return sign | (uint32_t)(e + 15) << 10 | m;
 }
 
-static uint32_t f32_bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
 
-static float bits_f32(uint32_t u)
+/* The two halves of an fp8 mma.sync's k, widened to f16: k = 0,1,4,5,... first and
+ * 2,3,6,7,... second. Returns the elements in each half. */
+static unsigned fp8_split(enum tc_elem ta, enum tc_elem tb, const uint32_t *a, const uint32_t *b,
+			  unsigned k, uint32_t ha[2][128], uint32_t hb[2][128])
 {
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
+	unsigned n[2] = {0, 0};
+
+	for (unsigned i = 0; i < k && i < 256; i++) {
+		unsigned half = (i >> 1) & 1;
+		ha[half][n[half]] = fp8_to_f16(ta, a[i]);
+		hb[half][n[half]++] = fp8_to_f16(tb, b[i]);
+	}
+	return n[0];
 }
 
 uint32_t tc_dot_fp8_sm90_f32(enum tc_elem ta, enum tc_elem tb, const uint32_t *a,
 			     const uint32_t *b, unsigned k, uint32_t c)
 {
 	uint32_t ha[2][128], hb[2][128];
-	unsigned n[2] = {0, 0};
+	unsigned n = fp8_split(ta, tb, a, b, k, ha, hb);
+	uint32_t d1 = tc_dot_f32(TC_F16, TC_F16, ha[0], hb[0], n, 0);
+	uint32_t d2 = tc_dot_f32(TC_F16, TC_F16, ha[1], hb[1], n, d1);
 
-	for (unsigned i = 0; i < k && i < 256; i++) {
-		unsigned half = (i >> 1) & 1; /* k = 0,1,4,5,... first; 2,3,6,7,... second */
-		ha[half][n[half]] = fp8_to_f16(ta, a[i]);
-		hb[half][n[half]++] = fp8_to_f16(tb, b[i]);
-	}
-	uint32_t d1 = tc_dot_f32(TC_F16, TC_F16, ha[0], hb[0], n[0], 0);
-	uint32_t d2 = tc_dot_f32(TC_F16, TC_F16, ha[1], hb[1], n[1], d1);
-	float sum = bits_f32(d2) + bits_f32(c);
+	return f32_add(d2, c);
+}
 
-	return isnan(sum) ? 0x7fffffffu : f32_bits(sum);
+uint16_t tc_dot_fp8_sm90_f16(enum tc_elem ta, enum tc_elem tb, const uint32_t *a,
+			     const uint32_t *b, unsigned k, uint16_t c)
+{
+	uint32_t ha[2][128], hb[2][128];
+	unsigned n = fp8_split(ta, tb, a, b, k, ha, hb);
+	uint16_t d1 = tc_dot_f16(TC_F16, TC_F16, ha[0], hb[0], n, 0);
+	uint16_t d2 = tc_dot_f16(TC_F16, TC_F16, ha[1], hb[1], n, d1);
+
+	/* an f16 add: the exact sum of two f16 values fits a double */
+	return f64_to_f16(f16_to_f64(d2) + f16_to_f64(c));
+}
+
+/* ---- mma.m8n8k4 with f16 inputs on sm_90: fp32 FMAs ------------------------------------- */
+
+uint32_t tc_dot_m8n8k4_f32(const uint32_t *a, const uint32_t *b, uint32_t c)
+{
+	uint32_t s = 0;
+
+	for (unsigned i = 0; i < 4; i++)
+		s = f32_fma(f16_to_f32(a[i]), f16_to_f32(b[i]), s);
+	return f32_add(c, s);
+}
+
+uint16_t tc_dot_m8n8k4_f16(const uint32_t *a, const uint32_t *b, uint16_t c)
+{
+	uint32_t s01 = f32_fma(f16_to_f32(a[1]), f16_to_f32(b[1]),
+			       f32_mul(f16_to_f32(a[0]), f16_to_f32(b[0])));
+	uint32_t s23 = f32_fma(f16_to_f32(a[3]), f16_to_f32(b[3]),
+			       f32_mul(f16_to_f32(a[2]), f16_to_f32(b[2])));
+
+	return tc_f32_to_f16(f32_add(f32_add(f16_to_f32(c), s01), s23));
 }
 
 /* ---- integer, b1 and f64 ----------------------------------------------------------------- */

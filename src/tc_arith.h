@@ -94,6 +94,19 @@ void tc_dot_tile(const struct tc_operand *a, unsigned m, enum tc_elem tb, const 
 		 unsigned nb, enum tc_acc acc, uint32_t *c);
 
 /*
+ * B decoded once for several tiles that read it (the four warps of a wgmma): decode it with
+ * tc_btile_decode (its n columns of k <= TC_KMAX elements of type tb at b[j * k]; false when
+ * out of memory), then tc_dot_tile_b gives tc_dot_tile's results (nb = n, tb = B's type).
+ */
+struct tc_btile;
+struct tc_btile *tc_btile_new(void);
+void tc_btile_free(struct tc_btile *t);
+bool tc_btile_decode(struct tc_btile *t, enum tc_elem tb, const uint32_t *b, unsigned n,
+		     unsigned k);
+void tc_dot_tile_b(const struct tc_operand *a, unsigned m, const struct tc_btile *b,
+		   enum tc_acc acc, uint32_t *c);
+
+/*
  * mma.sync with fp8 inputs and an f32 accumulator, as ptxas emulates it on sm_90: the
  * elements are widened to f16 (exactly); d1 = f16 block over k in {0,1,4,5,8,9,...} with
  * c = +0, d2 = f16 block over the other k with c = d1, result = d2 + c rounded to nearest
@@ -101,6 +114,25 @@ void tc_dot_tile(const struct tc_operand *a, unsigned m, enum tc_elem tb, const 
  */
 uint32_t tc_dot_fp8_sm90_f32(enum tc_elem ta, enum tc_elem tb, const uint32_t *a,
 			     const uint32_t *b, unsigned k, uint32_t c);
+
+/* The same with an f16 accumulator (ptxas's form for .f16.e4m3.e4m3.f16 and the like): the
+ * two halves as f16 blocks (f16 results, each rounded to nearest even), then an f16 add of
+ * the accumulator, rounded to nearest even. */
+uint16_t tc_dot_fp8_sm90_f16(enum tc_elem ta, enum tc_elem tb, const uint32_t *a,
+			     const uint32_t *b, unsigned k, uint16_t c);
+
+/*
+ * mma.m8n8k4 with f16 A and B, as ptxas emulates it on sm_90 (no tensor-core form): the
+ * halves are widened to fp32 and summed by fp32 operations, each rounded to nearest even.
+ * An f32 D: s = fma(a3, b3, fma(a2, b2, fma(a1, b1, fma(a0, b0, +0)))), d = c + s (an f16 C
+ * widened exactly). An f16 D: s01 = fma(a1, b1, a0 b0), s23 = fma(a3, b3, a2 b2),
+ * d = (c + s01) + s23 rounded to f16. A NaN result is 0x7fffffff / 0x7fff.
+ */
+uint32_t tc_dot_m8n8k4_f32(const uint32_t *a, const uint32_t *b, uint32_t c);
+uint16_t tc_dot_m8n8k4_f16(const uint32_t *a, const uint32_t *b, uint16_t c);
+
+/* f32 bits to f16 bits, rounded to nearest even (cvt.rn.f16.f32); NaN gives 0x7fff. */
+uint16_t tc_f32_to_f16(uint32_t f);
 
 /*
  * Integer MMA: c + sum a[i] * b[i] for s8/u8/s4/u4 elements (raw bits in the low 8 or 4 bits,

@@ -169,8 +169,10 @@ static void test_tc_tile_matches_single_dots(void **state)
 	enum { ROWS = 5, COLS = 21 };
 	uint32_t x = 2463534242u, a[ROWS][32], b[COLS][32], c[ROWS][COLS], d[ROWS][COLS];
 	struct tc_operand da[ROWS];
+	struct tc_btile *bt = tc_btile_new();
 
 	(void)state;
+	assert_non_null(bt);
 	for (unsigned p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
 		for (int acc = TC_ACC_F32; acc <= TC_ACC_F16; acc++)
 			for (int round = 0; round < 40; round++) {
@@ -191,6 +193,12 @@ static void test_tc_tile_matches_single_dots(void **state)
 				for (int j = 0; j < COLS; j++)
 					memcpy(packed + j * k, b[j], k * 4);
 				tc_dot_tile(da, ROWS, pairs[p].b, packed, COLS, (enum tc_acc)acc, &d[0][0]);
+				/* B decoded once (tc_btile) gives the same tile */
+				uint32_t e[ROWS][COLS];
+				memcpy(e, c, sizeof e);
+				assert_true(tc_btile_decode(bt, pairs[p].b, packed, COLS, k));
+				tc_dot_tile_b(da, ROWS, bt, (enum tc_acc)acc, &e[0][0]);
+				assert_memory_equal(e, d, sizeof e);
 				for (int r = 0; r < ROWS; r++)
 					for (int j = 0; j < COLS; j++) {
 						uint32_t want = acc == TC_ACC_F32
@@ -205,6 +213,52 @@ static void test_tc_tile_matches_single_dots(void **state)
 								 d[r][j], want);
 					}
 			}
+	tc_btile_free(bt);
+}
+
+/* ---- forms ptxas emulates on sm_90 (tests/hw_tc/probes/ holds the H100's outputs) -------- */
+
+/* m8n8k4 .f16 with an f32 D: a chain of fp32 FMAs from +0, each rounded to nearest even:
+ * 1 + 2^-24 rounds back to 1 twice, where one rounding of the exact sum gives 1 + 2^-23. */
+static void test_tc_m8n8k4_fma_chain(void **state)
+{
+	uint32_t a[4] = {0x3c00, 0x0001, 0x0001, 0}, b[4] = {0x3c00, 0x3c00, 0x3c00, 0x3c00};
+
+	(void)state;
+	assert_int_equal(tc_dot_m8n8k4_f32(a, b, 0), 0x3f800000);
+	assert_int_equal(tc_dot_m8n8k4_f32(a, b, 0x80000000), 0x3f800000);
+	a[3] = 0x7c00, b[3] = 0; /* inf x 0 */
+	assert_int_equal(tc_dot_m8n8k4_f32(a, b, 0), 0x7fffffff);
+	/* f16 D: (c + (a0 b0 + a1 b1)) + (a2 b2 + a3 b3), then rounded to f16 */
+	uint32_t x[4] = {0x3c00, 0, 0x1000, 0x1000}; /* 1, 0, 2^-11, 2^-11 */
+	b[3] = 0x3c00;
+	assert_int_equal(tc_dot_m8n8k4_f16(x, b, 0), 0x3c01); /* 1 + 2^-10 */
+	assert_int_equal(tc_dot_m8n8k4_f16(x, b, 0x7e00), 0x7fff);
+}
+
+/* fp8 mma.sync with an f16 accumulator: the two f16 blocks, then an f16 add of c rounded to
+ * nearest even (1 + 1.5 ulp goes to 1 + 2 ulp; 1 + 0.5 ulp ties down to 1). */
+static void test_tc_fp8_sm90_f16_add(void **state)
+{
+	uint32_t a[32] = {0x38}, b[32] = {0x38}; /* e4m3 1.0 at k = 0, zeros elsewhere */
+
+	(void)state;
+	assert_int_equal(tc_dot_fp8_sm90_f16(TC_E4M3, TC_E4M3, a, b, 32, 0x1600), 0x3c02);
+	assert_int_equal(tc_dot_fp8_sm90_f16(TC_E4M3, TC_E4M3, a, b, 32, 0x1000), 0x3c00);
+	assert_int_equal(tc_dot_fp8_sm90_f16(TC_E4M3, TC_E4M3, a, b, 16, 0x8000), 0x3c00);
+}
+
+/* cvt.rn.f16.f32: nearest even, subnormals kept, overflow from 65520 up, NaN 0x7fff. */
+static void test_tc_f32_to_f16(void **state)
+{
+	(void)state;
+	assert_int_equal(tc_f32_to_f16(0x477ff000), 0x7c00);  /* 65520 */
+	assert_int_equal(tc_f32_to_f16(0x477fefff), 0x7bff);  /* just below */
+	assert_int_equal(tc_f32_to_f16(0x33400000), 0x0001);  /* 0.75 of the least subnormal */
+	assert_int_equal(tc_f32_to_f16(0x33000000), 0x0000);  /* 0.5 of it: ties to even */
+	assert_int_equal(tc_f32_to_f16(0x80000000), 0x8000);
+	assert_int_equal(tc_f32_to_f16(0x7fc00001), 0x7fff);
+	assert_int_equal(tc_f32_to_f16(0x3f800000), 0x3c00);
 }
 
 /* ---- f16 accumulator --------------------------------------------------------------------- */
@@ -313,6 +367,9 @@ int main(void)
 		cmocka_unit_test(test_tc_fp8_native_and_sm90),
 		cmocka_unit_test(test_tc_f32_block_after_block),
 		cmocka_unit_test(test_tc_tile_matches_single_dots),
+		cmocka_unit_test(test_tc_m8n8k4_fma_chain),
+		cmocka_unit_test(test_tc_fp8_sm90_f16_add),
+		cmocka_unit_test(test_tc_f32_to_f16),
 		cmocka_unit_test(test_tc_f16_rounds_to_nearest_even),
 		cmocka_unit_test(test_tc_int_wraps_or_clamps_final_sum),
 		cmocka_unit_test(test_tc_b1_popc),
