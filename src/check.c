@@ -203,17 +203,19 @@ static bool unmodelled(struct ck *c, const struct ir_insn *in)
 	return true;
 }
 
-/* call's target is a .func (ptxas: "Illegal call target, device function expected"). */
-static void call_check(struct ck *c, const struct ir_insn *in)
+/* The sparse matrix instructions (FAM_UNSUPPORTED rows): refused at every use. */
+void ck_unsupported(struct ck *c, const struct ir_insn *in, const struct mods *ms)
 {
-	for (unsigned i = 0; i < in->nopnds; i++) {
-		const struct ir_operand *o = &in->opnds[i];
-		const struct ir_sym *y = o->kind == OPND_SYM ? o->ref.sym : NULL;
-		if (y && y->kind == SYM_FUNC && y->func && y->func->is_entry)
-			ck_report(c, CHECK_BRANCH_FORM, o->span,
-				  "'%.*s' is a kernel (.entry): call needs a .func", (int)y->name_len,
-				  y->name);
-	}
+	(void)ms;
+	ck_report(c, CHECK_UNSUPPORTED, in->op_span, CK_UNSUPPORTED_MSG, ir_op_name(in->op));
+}
+
+/* Families whose rows' checkers read the whole instruction (wgmma's forms, the refused
+ * sparse forms): none of the generic checks applies to them. */
+static bool whole_form(enum ir_op op)
+{
+	enum ir_family f = ir_op_family(op);
+	return f == FAM_WGMMA || f == FAM_UNSUPPORTED;
 }
 
 /* Whether operand o names something that was never declared (reported already). */
@@ -258,12 +260,10 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 			return; /* its undeclared name is its error: the rest would be noise */
 	if (unmodelled(c, in))
 		return;
-	if (ir_op_family(in->op) == FAM_WGMMA) { /* whole forms, checked by check_wgmma.c */
+	if (whole_form(in->op)) {
 		op_check[in->op](c, in, NULL);
 		return;
 	}
-	if (in->op == OP_CALL)
-		call_check(c, in);
 	vector_destination_check(c, in);
 	/* Special registers: version and target gates apply wherever they are read. */
 	for (unsigned i = 0; i < in->nopnds; i++) {
@@ -312,12 +312,8 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 					  in->nopnds);
 			return;
 		}
-		for (unsigned i = 0; i < in->nopnds && i < 6; i++) {
-			enum ck_kind k = r->kinds[i];
-			if (in->op == OP_MBAR_TEST_WAIT || in->op == OP_MBAR_TRY_WAIT)
-				k = ck_wait_kind(in, &ms, (int)i, k);
-			ck_check_kind(c, in, (int)i, k, ms.by_group[G_TYPE]);
-		}
+		for (unsigned i = 0; i < in->nopnds && i < 6; i++)
+			ck_check_kind(c, in, (int)i, r->kinds[i], ms.by_group[G_TYPE]);
 	}
 	op_check[in->op](c, in, &ms);
 }

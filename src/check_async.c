@@ -89,7 +89,9 @@ void ck_wait_check(struct ck *c, const struct ir_insn *in, const struct mods *ms
 	if (in->nopnds < 3)
 		return;
 	const struct ir_operand *o = &in->opnds[2];
-	if (parity) {
+	if (!parity) /* the 64-bit state (its row's kind is K_NONE: .parity changes it) */
+		ck_check_kind(c, in, 2, K_U64, ms->by_group[G_TYPE]);
+	else {
 		/* phaseParity replaces the 64-bit state: a 32-bit register or 0/1. */
 		if (o->kind == OPND_IMM) {
 			if (o->imm != 0 && o->imm != 1)
@@ -100,15 +102,6 @@ void ck_wait_check(struct ck *c, const struct ir_insn *in, const struct mods *ms
 				  "phaseParity must be a 32-bit integer register or 0/1");
 		}
 	}
-}
-
-/* Called for K_U64 at position 2 of the waits: .parity changes the kind. */
-enum ck_kind ck_wait_kind(const struct ir_insn *in, const struct mods *ms, int i,
-			  enum ck_kind k)
-{
-	if (i == 2 && ms->by_group[G_LEAD] == MOD_PARITY)
-		return K_NONE;  /* checked in ck_wait_check */
-	return k;
 }
 
 /* The size operand of a bulk copy, reduction or prefetch (ISA 9.7.9.25.4): a 32-bit integer,

@@ -1,11 +1,25 @@
 /*
- * check_flow.c - static rules of control flow and barriers: bra, brx.idx, exit, ret, trap,
- * and the bar / barrier family.
+ * check_flow.c - static rules of control flow and barriers: bra, brx.idx, call, exit, ret,
+ * trap, and the bar / barrier family.
  */
 
 #include "check_priv.h"
 
 #include <inttypes.h>
+
+/* call's target is a .func (ptxas: "Illegal call target, device function expected"). */
+void ck_call_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
+{
+	(void)ms;
+	for (unsigned i = 0; i < in->nopnds; i++) {
+		const struct ir_operand *o = &in->opnds[i];
+		const struct ir_sym *y = o->kind == OPND_SYM ? o->ref.sym : NULL;
+		if (y && y->kind == SYM_FUNC && y->func && y->func->is_entry)
+			ck_report(c, CHECK_BRANCH_FORM, o->span,
+				  "'%.*s' is a kernel (.entry): call needs a .func", (int)y->name_len,
+				  y->name);
+	}
+}
 
 /* bra{.uni} target: a label (ISA 9.7.12.1); brx.idx takes registers. */
 void ck_bra_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)

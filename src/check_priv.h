@@ -98,6 +98,11 @@ typedef void ck_fn(struct ck *c, const struct ir_insn *in, const struct mods *ms
 #include "ops.def"
 #undef OP
 
+/* How unsupported-instruction reports an instruction (%s: its name) ptxi refuses. */
+#define CK_UNSUPPORTED_MSG                                                                   \
+	"unsupported instruction '%s': ptxi does not model the sparse matrix forms, so "     \
+	"'ptxi run' refuses the module"
+
 /* check.c */
 __attribute__((format(printf, 4, 5)))
 void ck_report(struct ck *c, enum check_id k, struct src_span s, const char *fmt, ...);
@@ -121,10 +126,6 @@ void ck_check_kind(struct ck *c, const struct ir_insn *in, int i, enum ck_kind k
 void ck_check_mods(struct ck *c, const struct ir_insn *in, struct mods *ms);
 struct src_span ck_mod_span(const struct ir_insn *in, const struct mods *ms, int g);
 void ck_mods_index(struct ck *c);
-
-/* check_async.c */
-enum ck_kind ck_wait_kind(const struct ir_insn *in, const struct mods *ms, int i,
-			  enum ck_kind k);
 
 /* check_typed.c */
 bool ck_is_float_type(enum ir_mod t);

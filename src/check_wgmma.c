@@ -154,7 +154,7 @@ static bool form_ok(struct wck *c, struct wg_form *f)
 }
 
 /* wgmma.mma_async: its operands per input type; the sparse form is valid PTX that ptxi does
- * not model (accepted here, refused where it runs). */
+ * not model: refused (unsupported-instruction). */
 void ck_wgmma_mma_check(struct ck *ck, const struct ir_insn *in, const struct mods *ms)
 {
 	(void)ms;
@@ -162,9 +162,8 @@ void ck_wgmma_mma_check(struct ck *ck, const struct ir_insn *in, const struct mo
 	struct wg_form f;
 	if (form_ok(&c, &f)) {
 		if (f.sparse)
-			check_report(c.m->diag, c.m->file, CHECK_UNMODELLED, in->op_span,
-				     "ptxi does not "
-				     "model the sparse wgmma.mma_async.sp: 'ptxi run' refuses it");
+			error(&c, CHECK_UNSUPPORTED, in->op_span, CK_UNSUPPORTED_MSG,
+			      "wgmma.mma_async.sp");
 		else
 			mma_operands(&c, &f);
 	}

@@ -21,6 +21,7 @@ enum ir_family {
 	FAM_MMA,        /* warp matrix instructions (exec_mma.c) */
 	FAM_WGMMA,      /* warpgroup MMA and setmaxnreg (exec_wgmma.c)                  */
 	FAM_UNMODELLED, /* read and accepted, not run (ops.def says which) */
+	FAM_UNSUPPORTED, /* valid PTX ptxi refuses: check errors, the loader rejects it */
 };
 
 enum ir_op {

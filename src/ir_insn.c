@@ -101,6 +101,7 @@ void ir_insn_new(struct parser *p, uint32_t guard_id, struct src_span opcode, ui
 			struct src_span w = p->words[i];
 			enum ir_mod m = ir_mod_lookup(txt(p, w), w.len);
 			if (m == MOD_NONE && (ir_op_family(op) == FAM_UNMODELLED ||
+					      ir_op_family(op) == FAM_UNSUPPORTED ||
 					      ir_op_family(op) == FAM_WGMMA))
 				continue; /* shapes, layouts, .2d...: words mods.def need not know
 					   * (wgmma_form.c reads the wgmma words from the text) */

@@ -1084,7 +1084,7 @@ static bool decode_wgmma(struct loader *ld, const struct ir_insn *in, struct din
 	}
 	if (x->f.sparse) {
 		lerr(ld, in->op_span, "unsupported instruction 'wgmma.mma_async.sp': ptxi does not "
-		     "model the sparse wgmma forms");
+		     "model the sparse matrix forms");
 		return false;
 	}
 	di->wg = x;
@@ -1191,6 +1191,17 @@ static bool dec_none(struct loader *ld, const struct ir_insn *in, struct dinsn *
 {
 	(void)ld, (void)in, (void)di, (void)md;
 	return true;
+}
+
+/* The sparse matrix instructions: refused here as `ptxi check` refuses them
+ * (unsupported-instruction), for a module loaded without the check. */
+static bool dec_unsupported(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+			    const struct mods *md)
+{
+	(void)di, (void)md;
+	lerr(ld, in->op_span, "unsupported instruction '%s': ptxi does not model the sparse "
+	     "matrix forms", ir_op_name(in->op));
+	return false;
 }
 
 static bool dec_alu(struct loader *ld, const struct ir_insn *in, struct dinsn *di,

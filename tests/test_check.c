@@ -151,9 +151,25 @@ static void test_check_wgmma(void **state)
 	    "the register count of setmaxnreg must be from 24 to 256 (is 16)");
 	ERR("8.0", "sm_90a", "setmaxnreg.inc.sync.aligned.u32 264;",
 	    "the register count of setmaxnreg must be from 24 to 256 (is 264)");
-	/* the sparse form is valid PTX: accepted (with a note), refused by 'ptxi run' */
-	OK("8.0", "sm_90a", "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f0, %f1, %f2, "
-			     "%f3}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0;");
+	/* the sparse form is valid PTX that ptxi does not model: refused */
+	ERR("8.0", "sm_90a", "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f0, %f1, %f2, "
+			     "%f3}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0;",
+	    "unsupported instruction 'wgmma.mma_async.sp': ptxi does not model the sparse matrix "
+	    "forms, so 'ptxi run' refuses the module");
+}
+
+/* The sparse mma forms are refused at every use, whatever their words. */
+static void test_check_sparse_refused(void **state)
+{
+	(void)state;
+	ERR("8.0", "sm_90", "mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, "
+			    "%f3}, {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%f0, %f1, %f2, %f3}, "
+			    "%r1, 0x0;",
+	    "unsupported instruction 'mma.sp': ptxi does not model the sparse matrix forms");
+	ERR("8.5", "sm_90", "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 "
+			    "{%f0, %f1, %f2, %f3}, {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, "
+			    "{%f0, %f1, %f2, %f3}, %r1, 0x0;",
+	    "unsupported instruction 'mma.sp::ordered_metadata'");
 }
 
 static void test_check_target_needs_version(void **state)
@@ -203,6 +219,12 @@ static void test_check_operands(void **state)
 	    "a count operand on mbarrier.arrive without '.noComplete' needs sm_90");
 	ERR("9.0", "sm_90", "mbarrier.test_wait.shared.b64 _, [bar], %rd2;",
 	    "operand 1 of mbarrier.test_wait must be a predicate register");
+	/* the state operand is 64-bit; with .parity a 32-bit parity takes its place */
+	ERR("9.0", "sm_90", "mbarrier.test_wait.shared.b64 %p1, [bar], %r2;",
+	    "operand 3 of mbarrier.test_wait must be a 64-bit integer register or a constant");
+	ERR("9.0", "sm_90", "mbarrier.try_wait.shared.b64 %p1, [bar], %r2, %r3;",
+	    "operand 3 of mbarrier.try_wait must be a 64-bit integer register or a constant");
+	OK("9.0", "sm_90", "mbarrier.try_wait.parity.shared.b64 %p1, [bar], %r2, %r3;");
 	ERR("9.0", "sm_90", "mbarrier.arrive.shared.b64 %rd1, [bar], %rd2;",
 	    "operand 3 of mbarrier.arrive must be a 32-bit integer register or a constant");
 	ERR("9.0", "sm_90", "mbarrier.init.shared.b64 [gbuf], 1;", "must be in shared memory");
@@ -627,6 +649,7 @@ int main(void)
 		cmocka_unit_test(test_check_names),
 		cmocka_unit_test(test_check_version_gate_names_feature),
 		cmocka_unit_test(test_check_unmodelled_accepted),
+		cmocka_unit_test(test_check_sparse_refused),
 		cmocka_unit_test(test_check_wgmma),
 		cmocka_unit_test(test_check_target_needs_version),
 		cmocka_unit_test(test_check_qualifiers),
