@@ -242,7 +242,7 @@ static bool unresolved(const struct ir_operand *o)
 
 /* Each opcode's checker (ops.def). */
 static ck_fn *const op_check[OP__COUNT] = {
-#define OP(name, spelling, family, dests, decode, exec, check) [OP_##name] = check,
+#define OP(name, spelling, family, dests, lits, decode, exec, check) [OP_##name] = check,
 #include "ops.def"
 #undef OP
 };

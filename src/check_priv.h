@@ -94,7 +94,7 @@ struct mods {
  * instruction. ms: its modifiers by group, or NULL where the generic pass does not run
  * (opcodes without CK_OP rows, and CF_OWN_FORM ones). */
 typedef void ck_fn(struct ck *c, const struct ir_insn *in, const struct mods *ms);
-#define OP(name, spelling, family, dests, decode, exec, check) ck_fn check;
+#define OP(name, spelling, family, dests, lits, decode, exec, check) ck_fn check;
 #include "ops.def"
 #undef OP
 

@@ -11,7 +11,7 @@
 /* Every instruction's handler, one per row of ops.def, defined in its family's file. A
  * handler runs its instruction for the lanes of `mask` (the group's lanes whose guard
  * holds, never none) and says where the group goes (enum step, interp.h). */
-#define OP(name, spelling, family, dests, decode, exec, check) exec_fn exec;
+#define OP(name, spelling, family, dests, lits, decode, exec, check) exec_fn exec;
 #include "ops.def"
 #undef OP
 
@@ -23,10 +23,14 @@ uint64_t exec_atom_value(const struct dinsn *di, uint64_t old, uint64_t b, uint6
  * g parked) while some are elsewhere, or after a rule break if mask leaves the members. */
 bool warp_need_lanes(struct launch *L, struct warp *w, struct group *g, uint32_t member,
 		     uint32_t mask);
-/* Load time: the matrix form of a FAM_MMA instruction into di->mma (allocated in a), its
- * operands already decoded. NULL, or why ptxi cannot run it (in buf or a literal). */
+/* The kinds of FAM_MMA rows; each row's decoder (load.c) names its own. */
+enum mma_kind { MK_MMA, MK_LDMATRIX, MK_STMATRIX, MK_MOVMATRIX, MK_WMMA_LOAD, MK_WMMA_STORE,
+		MK_WMMA_MMA };
+/* Load time: the matrix form of a FAM_MMA instruction of `kind` into di->mma (allocated in
+ * a), its operands already decoded; `which` is the fragment of wmma.load/store ('a', 'b',
+ * 'c', 'd'). NULL, or why ptxi cannot run it (in buf or a literal). */
 const char *mma_decode(struct arena *a, const struct ir_insn *in, struct dinsn *di,
-		       char *buf, size_t len);
+		       enum mma_kind kind, char which, char *buf, size_t len);
 /* A barrier may have completed (arrivals, or threads exited): release its waiters. */
 void bar_check(struct launch *L, struct cta *c, uint32_t id);
 void cluster_bar_check(struct launch *L, struct cluster *cl);

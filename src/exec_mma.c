@@ -38,9 +38,6 @@
 /* Accumulator types beside tc_arith's element types (TC_F16 is the f16 accumulator). */
 enum { MT_F32 = TC__COUNT, MT_S32, MT_F64, MT_B16, MT_NONE };
 
-enum mma_kind { MK_MMA, MK_LDMATRIX, MK_STMATRIX, MK_MOVMATRIX, MK_WMMA_LOAD, MK_WMMA_STORE,
-		MK_WMMA_MMA };
-
 /* What load time decoded of a matrix instruction (dinsn->mma). */
 struct mma_form {
 	enum mma_kind kind;
@@ -374,7 +371,7 @@ static const char *decode_wmma_mma(struct mma_form *f, struct dinsn *di, const i
 }
 
 const char *mma_decode(struct arena *a, const struct ir_insn *in, struct dinsn *di,
-		       char *buf, size_t len)
+		       enum mma_kind kind, char which, char *buf, size_t len)
 {
 	struct mma_form *f = arena_alloc(a, sizeof *f);
 	int types[4] = {MT_NONE, MT_NONE, MT_NONE, MT_NONE};
@@ -383,17 +380,8 @@ const char *mma_decode(struct arena *a, const struct ir_insn *in, struct dinsn *
 	unsigned nlayout = 0;
 
 	memset(f, 0, sizeof *f);
-	switch (in->op) {
-	case OP_LDMATRIX: f->kind = MK_LDMATRIX; break;
-	case OP_STMATRIX: f->kind = MK_STMATRIX; break;
-	case OP_MOVMATRIX: f->kind = MK_MOVMATRIX; break;
-	case OP_WMMA_LOAD_A: f->kind = MK_WMMA_LOAD, f->which = 'a'; break;
-	case OP_WMMA_LOAD_B: f->kind = MK_WMMA_LOAD, f->which = 'b'; break;
-	case OP_WMMA_LOAD_C: f->kind = MK_WMMA_LOAD, f->which = 'c'; break;
-	case OP_WMMA_STORE_D: f->kind = MK_WMMA_STORE, f->which = 'd'; break;
-	case OP_WMMA_MMA: f->kind = MK_WMMA_MMA; break;
-	default: f->kind = MK_MMA; break;
-	}
+	f->kind = kind;
+	f->which = which;
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		enum ir_mod m = in->mods[i];
 		if (ir_mod_kind(m) == MK_SHAPE) {

@@ -25,7 +25,7 @@ enum ir_family {
 };
 
 enum ir_op {
-#define OP(name, spelling, family, dests, decode, exec, check) OP_##name,
+#define OP(name, spelling, family, dests, lits, decode, exec, check) OP_##name,
 #include "ops.def"
 #undef OP
 	OP__COUNT

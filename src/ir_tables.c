@@ -12,7 +12,7 @@ static const struct {
 	const char *name;
 	enum ir_family family;
 } op_table[OP__COUNT] = {
-#define OP(name, spelling, family, dests, decode, exec, check) {spelling, family},
+#define OP(name, spelling, family, dests, lits, decode, exec, check) {spelling, family},
 #include "ops.def"
 #undef OP
 };

@@ -621,29 +621,30 @@ static uint32_t alu_flags(const struct mods *md, enum ir_op op)
 	return f;
 }
 
+/* How each opcode's floating-point literal sources are encoded (ops.def's LITERALS). */
+enum lit_type { LIT_TYPE, LIT_TYPE2, LIT_TYPE2_C, LIT_BITS, LIT_F32 };
+static const uint8_t op_lits[OP__COUNT] = {
+#define OP(name, spelling, family, dests, lits, decode, exec, check) [OP_##name] = LIT_##lits,
+#include "ops.def"
+#undef OP
+};
+
 /* The type of source i for float-literal encoding. */
 static enum ir_mod src_type(const struct dinsn *di, uint32_t i)
 {
-	switch ((enum ir_op)di->op) {
-	case OP_CVT:
-	case OP_SET:
+	switch ((enum lit_type)op_lits[di->op]) {
+	case LIT_TYPE2:
 		return (enum ir_mod)di->type2;
-	case OP_SLCT:
+	case LIT_TYPE2_C:
 		return i == 2 ? (enum ir_mod)di->type2 : (enum ir_mod)di->type;
-	case OP_SHL:
-	case OP_SHR:
-	case OP_BFE:
-	case OP_BFI:
-	case OP_PRMT:
-	case OP_SHF:
-	case OP_LOP3:
-	case OP_CP_REDUCE_ASYNC_BULK: /* the type is the elements', not the size's */
+	case LIT_BITS:
 		return MOD_NONE;
-	case OP_CREATEPOLICY_FRACTIONAL:
-		return MOD_F32; /* the fraction; the instruction type .b64 is the destination's */
-	default:
-		return (enum ir_mod)di->type;
+	case LIT_F32:
+		return MOD_F32;
+	case LIT_TYPE:
+		break;
 	}
+	return (enum ir_mod)di->type;
 }
 
 /* Destinations first (count `ndst`), then sources into di->s. */
@@ -1123,12 +1124,12 @@ static bool decode_wgmma(struct loader *ld, const struct ir_insn *in, struct din
 
 /* Each opcode's handler and how many of its leading operands are destinations (ops.def). */
 static exec_fn *const op_exec[OP__COUNT] = {
-#define OP(name, spelling, family, dests, decode, exec, check) [OP_##name] = exec,
+#define OP(name, spelling, family, dests, lits, decode, exec, check) [OP_##name] = exec,
 #include "ops.def"
 #undef OP
 };
 static const uint8_t op_dests[OP__COUNT] = {
-#define OP(name, spelling, family, dests, decode, exec, check) [OP_##name] = dests,
+#define OP(name, spelling, family, dests, lits, decode, exec, check) [OP_##name] = dests,
 #include "ops.def"
 #undef OP
 };
@@ -1147,19 +1148,21 @@ static bool repeats_register(const struct dop *d)
 }
 
 /* mma, ldmatrix, stmatrix, movmatrix: the form exec_mma.c runs, or why it cannot. */
-static bool decode_matrix(struct loader *ld, const struct ir_insn *in, struct dinsn *di)
+static bool decode_matrix(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+			  enum mma_kind kind, char which)
 {
 	char buf[160];
 	const char *why;
 
-	if (in->op != OP_MMA && in->op != OP_MOVMATRIX && in->op != OP_WMMA_MMA)
+	bool wmma_mem = kind == MK_WMMA_LOAD || kind == MK_WMMA_STORE;
+	if (wmma_mem || kind == MK_LDMATRIX || kind == MK_STMATRIX) /* an address first */
 		settle_space(ld, di, &di->s[0]);
 	/* wmma.load/store's stride counts elements: a .u32, whatever the element type */
-	uint32_t stride = in->op == OP_WMMA_STORE_D ? 2 : 1;
-	if (in->op >= OP_WMMA_LOAD_A && in->op <= OP_WMMA_STORE_D && di->nsrc == stride + 1 &&
+	uint32_t stride = kind == MK_WMMA_STORE ? 2 : 1;
+	if (wmma_mem && di->nsrc == stride + 1 &&
 	    !decode_opnd(ld, &in->opnds[in->nopnds - 1], MOD_U32, &di->s[stride]))
 		return false;
-	why = mma_decode(ld->P->arena, in, di, buf, sizeof buf);
+	why = mma_decode(ld->P->arena, in, di, kind, which, buf, sizeof buf);
 	if (why)
 		lerr(ld, in->op_span, "unsupported instruction '%.*s': %s", (int)in->op_span.len,
 		     ld->m->file->text + in->op_span.off, why);
@@ -1410,15 +1413,27 @@ static bool dec_cvta(struct loader *ld, const struct ir_insn *in, struct dinsn *
 }
 
 /* mma, ldmatrix, stmatrix, movmatrix, wmma.* */
-static bool dec_matrix(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
-		       const struct mods *md)
-{
-	return dec_ops(ld, in, di, md) && decode_matrix(ld, in, di);
-}
+/* The matrix rows, one decoder each: the operands, then the form of the row's kind. */
+#define DEC_MATRIX(fn, kind, which)                                                          \
+	static bool fn(struct loader *ld, const struct ir_insn *in, struct dinsn *di,        \
+		       const struct mods *md)                                                \
+	{                                                                                    \
+		return dec_ops(ld, in, di, md) && decode_matrix(ld, in, di, kind, which);    \
+	}
+DEC_MATRIX(dec_mma, MK_MMA, 0)
+DEC_MATRIX(dec_ldmatrix, MK_LDMATRIX, 0)
+DEC_MATRIX(dec_stmatrix, MK_STMATRIX, 0)
+DEC_MATRIX(dec_movmatrix, MK_MOVMATRIX, 0)
+DEC_MATRIX(dec_wmma_load_a, MK_WMMA_LOAD, 'a')
+DEC_MATRIX(dec_wmma_load_b, MK_WMMA_LOAD, 'b')
+DEC_MATRIX(dec_wmma_load_c, MK_WMMA_LOAD, 'c')
+DEC_MATRIX(dec_wmma_store_d, MK_WMMA_STORE, 'd')
+DEC_MATRIX(dec_wmma_mma, MK_WMMA_MMA, 0)
+#undef DEC_MATRIX
 
 /* Each opcode's decoder (ops.def). */
 static decode_fn *const op_decode[OP__COUNT] = {
-#define OP(name, spelling, family, dests, decode, exec, check) [OP_##name] = decode,
+#define OP(name, spelling, family, dests, lits, decode, exec, check) [OP_##name] = decode,
 #include "ops.def"
 #undef OP
 };
