@@ -920,8 +920,7 @@ static bool decode_async_store(struct loader *ld, const struct ir_insn *in, stru
 /* cp.async.bulk and cp.reduce.async.bulk: the forms ptxi runs are [dst], [src], size with
  * .bulk_group (to global memory) or with .mbarrier::complete_tx::bytes and [mbar]. A
  * cache-policy operand is read by no one. The reduction's arithmetic is atom's. */
-static bool decode_bulk(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
-			const struct mods *md)
+static bool decode_bulk(struct loader *ld, const struct ir_insn *in, struct dinsn *di)
 {
 	if (di->flags & DF_BULK_GROUP)
 		di->flags |= DF_DST_GLOBAL;
@@ -933,10 +932,9 @@ static bool decode_bulk(struct loader *ld, const struct ir_insn *in, struct dins
 	}
 	if (di->nsrc < 3)
 		return false;
-	if (di->space2 == MS_GLOBAL ||
-	    (in->op == OP_CP_REDUCE_ASYNC_BULK && (di->flags & DF_DST_GLOBAL)))
+	if (di->space2 == MS_GLOBAL)
 		ld->P->async_reads_global = true;
-	return in->op == OP_CP_ASYNC_BULK || decode_atom_type(ld, in, di, md);
+	return true;
 }
 
 /* The address of a tensor map: [reg] / [var] as a DOP_ADDR (its space the variable's, else
@@ -1342,6 +1340,7 @@ static bool dec_mbar(struct loader *ld, const struct ir_insn *in, struct dinsn *
 static bool dec_cp_async(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
 			 const struct mods *md)
 {
+	di->mode = (uint8_t)(md->has[MOD_CG] ? MOD_CG : MOD_CA); /* its cache operator */
 	if (!dec_ops(ld, in, di, md))
 		return false;
 	di->space = MS_SHARED_CTA;
@@ -1363,10 +1362,28 @@ static bool dec_async_store(struct loader *ld, const struct ir_insn *in, struct 
 }
 
 /* cp.async.bulk, cp.reduce.async.bulk */
-static bool dec_bulk(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
-		     const struct mods *md)
+/* cp.async.bulk: which way it goes, as flags for its handler (exec_async.c). */
+static bool dec_bulk_copy(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+			  const struct mods *md)
 {
-	return dec_ops(ld, in, di, md) && decode_bulk(ld, in, di, md);
+	if (md->nspaces >= 2) {
+		enum ir_mod dst = md->spaces[0], src = md->spaces[1];
+		di->flags |= dst == MOD_GLOBAL ? DF_DST_GLOBAL : 0;
+		di->flags |= src == MOD_SHARED_CTA || src == MOD_SHARED ? DF_SRC_SHARED : 0;
+	}
+	return dec_ops(ld, in, di, md) && decode_bulk(ld, in, di);
+}
+
+/* cp.reduce.async.bulk: also atom's arithmetic; into global memory it reads global memory
+ * (its destination) too. */
+static bool dec_bulk_reduce(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+			    const struct mods *md)
+{
+	if (!dec_ops(ld, in, di, md) || !decode_bulk(ld, in, di))
+		return false;
+	if (di->flags & DF_DST_GLOBAL)
+		ld->P->async_reads_global = true;
+	return decode_atom_type(ld, in, di, md);
 }
 
 static bool dec_policy(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
@@ -1489,8 +1506,6 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 	di->scope = (uint8_t)md.scope;
 	di->vec = (uint8_t)(md.vec ? ir_mod_arg(md.vec) : 1);
 	di->mode = (uint8_t)(md.atomop ? md.atomop : md.mode ? md.mode : md.cache);
-	if (in->op == OP_CP_ASYNC)
-		di->mode = (uint8_t)(md.has[MOD_CG] ? MOD_CG : MOD_CA);
 	uint32_t f = 0;
 	f |= md.has[MOD_UNI] ? DF_UNI : 0;
 	f |= md.has[MOD_NOCOMPLETE] ? DF_NOCOMPLETE : 0;
@@ -1512,10 +1527,6 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 	f |= md.has[MOD_WAIT] ? DF_WAIT : 0;
 	f |= md.has[MOD_SHARED_CLUSTER] ? DF_CLUSTER_SPACE : 0;
 	f |= md.has[MOD_SHARED_CTA] ? DF_CTA_SPACE : 0;
-	if (in->op == OP_CP_ASYNC_BULK && md.nspaces >= 2) {
-		f |= md.spaces[0] == MOD_GLOBAL ? DF_DST_GLOBAL : 0;
-		f |= md.spaces[1] == MOD_SHARED_CTA || md.spaces[1] == MOD_SHARED ? DF_SRC_SHARED : 0;
-	}
 	di->flags = f;
 	return op_decode[in->op](ld, in, di, &md);
 }
