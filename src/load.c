@@ -1286,10 +1286,10 @@ static bool dec_ops(struct loader *ld, const struct ir_insn *in, struct dinsn *d
 	return true;
 }
 
-/* ld, ldu, st, atom, red, prefetch, prefetchu: an address in a state space ptxi models;
- * atom and red with their operation and type. */
-static bool dec_access(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
-		       const struct mods *md)
+/* The instructions that access memory: an address in a state space ptxi models. With
+ * `kernel_param` (ld), a register address into .param in a kernel reads its parameters. */
+static bool decode_access(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+			  const struct mods *md, bool kernel_param)
 {
 	if (!dec_ops(ld, in, di, md))
 		return false;
@@ -1298,26 +1298,46 @@ static bool dec_access(struct loader *ld, const struct ir_insn *in, struct dinsn
 		return false;
 	}
 	settle_space(ld, di, &di->s[0]);
-	if (in->op == OP_LD && di->space == MS_PARAM_FRAME && di->s[0].has_reg &&
-	    ld->irf->is_entry)
+	if (kernel_param && di->space == MS_PARAM_FRAME && di->s[0].has_reg && ld->irf->is_entry)
 		di->space = MS_PARAM_KERNEL;
 	if (di->space == MS_NONE) {
 		lerr(ld, in->op_span, "state space not supported for %s", ir_op_name(in->op));
 		return false;
 	}
-	if ((in->op == OP_ATOM || in->op == OP_RED) && !md->atomop) {
+	return true;
+}
+
+/* ldu, st, prefetch, prefetchu */
+static bool dec_access(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		       const struct mods *md)
+{
+	return decode_access(ld, in, di, md, false);
+}
+
+static bool dec_ld(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		   const struct mods *md)
+{
+	return decode_access(ld, in, di, md, true);
+}
+
+/* atom and red: also their operation and type */
+static bool dec_atom(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		     const struct mods *md)
+{
+	if (!decode_access(ld, in, di, md, false))
+		return false;
+	if (!md->atomop) {
 		lerr(ld, in->op_span, "%s needs an operation (.add, .cas, ...)",
 		     ir_op_name(in->op));
 		return false;
 	}
-	if ((in->op == OP_ATOM || in->op == OP_RED) && !decode_atom_type(ld, in, di, md))
-		return false;
-	return true;
+	return decode_atom_type(ld, in, di, md);
 }
 
-/* The mbarrier family and cp.async.mbarrier.arrive: the barrier's shared address. */
-static bool dec_mbar(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
-		     const struct mods *md)
+/* The mbarrier family and cp.async.mbarrier.arrive: the barrier's shared address. With
+ * `narrow_shared`, a generic address in a 32-bit register is a shared one. */
+static bool decode_mbar(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+			const struct mods *md, bool narrow_shared)
 {
 	if (!dec_ops(ld, in, di, md))
 		return false;
@@ -1326,15 +1346,28 @@ static bool dec_mbar(struct loader *ld, const struct ir_insn *in, struct dinsn *
 		return false;
 	}
 	settle_space(ld, di, &di->s[0]);
-	if (in->op == OP_CP_ASYNC_MBAR_ARRIVE && di->space == MS_GENERIC &&
-	    addr_reg_bytes(in) == 4)
-		di->space = MS_SHARED_CTA; /* as ptxas takes it: a 32-bit shared address */
+	if (narrow_shared && di->space == MS_GENERIC && addr_reg_bytes(in) == 4)
+		di->space = MS_SHARED_CTA;
 	if (di->space != MS_SHARED_CTA && di->space != MS_SHARED_CLUSTER &&
 	    di->space != MS_GENERIC) {
 		lerr(ld, in->op_span, "%s needs a shared address", ir_op_name(in->op));
 		return false;
 	}
 	return true;
+}
+
+static bool dec_mbar(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+		     const struct mods *md)
+{
+	return decode_mbar(ld, in, di, md, false);
+}
+
+/* cp.async.mbarrier.arrive: as ptxas takes it, a generic address in a 32-bit register is a
+ * shared one. */
+static bool dec_cp_async_arrive(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+				const struct mods *md)
+{
+	return decode_mbar(ld, in, di, md, true);
 }
 
 static bool dec_cp_async(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
