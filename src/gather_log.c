@@ -114,6 +114,7 @@ static void put_out(struct gather_log *g, FILE *out, size_t *done, size_t to)
 {
 	if (to > *done)
 		fwrite(g->out_buf + *done, 1, to - *done, out);
+	fflush(out); /* before the report that follows, as devrt does with one thread */
 	*done = to;
 }
 

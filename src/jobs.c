@@ -26,6 +26,7 @@
 /* A cluster run and not yet shown. */
 struct slot {
 	struct gather_log *log;     /* NULL: none could be made (out of memory)               */
+	uint64_t steps;             /* warp-instructions it ran                               */
 	int status;
 	bool stop, done;
 };
@@ -40,7 +41,7 @@ struct jobs {
 	uint64_t stop_from;         /* first cluster that stopped the launch (atomic)         */
 	struct slot *slot;          /* window entries, by cluster index modulo window          */
 	uint64_t window;
-	uint64_t steps;             /* every worker's steps (atomic; the step limit's)        */
+	uint64_t shown_steps;       /* steps of the clusters shown (atomic: workers read it)  */
 	pthread_mutex_t atom_lock;
 	bool no_worker;             /* a worker could not start (out of memory)               */
 };
@@ -82,8 +83,7 @@ static bool shard_init(struct launch *S, struct jobs *J, struct diag *d)
 	S->ci = NULL;
 	*d = (struct diag){0}; /* sched_begin's error goes nowhere: the worker does not start */
 	S->diag = d;
-	S->steps_total = &J->steps;
-	S->steps_published = 0;
+	S->steps_shown = &J->shown_steps;
 	S->stop_from = &J->stop_from;
 	S->atom_lock = &J->atom_lock;
 	async_init(S);
@@ -128,6 +128,8 @@ static void show_ready(struct jobs *J)
 			L->stop = true;
 		} else {
 			gather_log_replay(L, sl->log, out);
+			__atomic_store_n(&J->shown_steps, J->shown_steps + sl->steps,
+					 __ATOMIC_RELAXED);
 			merge_status(L, sl->status);
 			L->stop = sl->stop;
 			L->clusters_done++;
@@ -164,6 +166,7 @@ static void run_one(struct jobs *J, struct launch *S, struct diag *d, uint64_t i
 		S->stop = false;
 		S->clusters_done = i; /* its index: messages, and whether it still counts */
 		S->next_poll = S->steps + (1u << 16);
+		S->cluster_from = S->steps;
 		uint64_t x = i % J->nc[0], yz = i / J->nc[0];
 		sched_cluster(S, (uint32_t[3]){(uint32_t)x, (uint32_t)(yz % J->nc[1]),
 					      (uint32_t)(yz / J->nc[1])});
@@ -171,7 +174,8 @@ static void run_one(struct jobs *J, struct launch *S, struct diag *d, uint64_t i
 	}
 	pthread_mutex_lock(&J->lock);
 	struct slot *sl = &J->slot[i % J->window];
-	*sl = (struct slot){log, S->status, S->stop || S->status == 3 || !log, true};
+	*sl = (struct slot){log, S->steps - S->cluster_from, S->status,
+			    S->stop || S->status == 3 || !log, true};
 	if (sl->stop && i < __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED))
 		__atomic_store_n(&J->stop_from, i, __ATOMIC_RELAXED);
 	show_ready(J);

@@ -277,8 +277,8 @@ struct launch {
 	struct report *rep;         /* the report being gathered, error counts (gather.c)     */
 	/* --jobs (jobs.c): set in a worker thread's copy of the launch, NULL with one thread */
 	struct gather_log *log;     /* its cluster's reports, replayed in cluster order        */
-	uint64_t *steps_total;      /* every worker's steps (atomic): the step limit's count   */
-	uint64_t steps_published;   /* the part of `steps` already added to it                 */
+	const uint64_t *steps_shown; /* steps of the clusters shown so far, all earlier (atomic) */
+	uint64_t cluster_from;      /* `steps` when this cluster began                         */
 	const uint64_t *stop_from;  /* the first cluster that stopped the launch (atomic): a
 				     * later one still running ends, its reports unseen     */
 	pthread_mutex_t *atom_lock; /* held by an atomic: clusters share global memory         */

@@ -584,14 +584,16 @@ static void poll_caller(struct launch *L, struct cluster *cl)
 
 /* ---- the loop ------------------------------------------------------------------------ */
 
-/* Warp-instructions the launch has run: with --jobs, every worker's. */
-static uint64_t launch_steps(struct launch *L)
+/* Whether the launch ran past its step limit. With --jobs, a cluster counts its own steps
+ * and those of the clusters already shown, all before it: a launch that runs too long
+ * stops, but which cluster reports it, and where, may differ from one thread's run while
+ * earlier clusters still run (docs/jobs.md). */
+static bool past_step_limit(struct launch *L)
 {
-	if (!L->steps_total)
-		return L->steps;
-	uint64_t d = L->steps - L->steps_published;
-	L->steps_published = L->steps;
-	return __atomic_add_fetch(L->steps_total, d, __ATOMIC_RELAXED);
+	if (!L->steps_shown)
+		return L->steps > L->max_steps;
+	return L->steps - L->cluster_from + __atomic_load_n(L->steps_shown, __ATOMIC_RELAXED) >
+	       L->max_steps;
 }
 
 /* A parked try_wait answers False once its time limit has passed, however busy the other
@@ -661,7 +663,7 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 				if (L->stop)
 					return L->status;
 			}
-			if (launch_steps(L) > L->max_steps) {
+			if (past_step_limit(L)) {
 				report_blocked(L, cl, true);
 				return L->status;
 			}
