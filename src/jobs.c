@@ -43,7 +43,6 @@ struct jobs {
 	uint64_t window;
 	uint64_t shown_steps;       /* steps of the clusters shown (atomic: workers read it)  */
 	pthread_mutex_t atom_lock;
-	bool no_worker;             /* a worker could not start (out of memory)               */
 };
 
 /* Why the launch's clusters must run one at a time, or NULL. */
@@ -190,8 +189,7 @@ static void *worker(void *arg)
 	struct diag d;
 	bool ok = shard_init(&S, J, &d);
 	uint64_t i;
-	pthread_mutex_lock(&J->lock);
-	J->no_worker |= !ok;
+	pthread_mutex_lock(&J->lock); /* a worker that could not start runs nothing */
 	while (ok && take(J, &i)) {
 		pthread_mutex_unlock(&J->lock);
 		run_one(J, &S, &d, i);
