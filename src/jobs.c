@@ -33,6 +33,7 @@ struct slot {
 
 struct jobs {
 	struct launch *L;
+	struct launch base;         /* L before any worker starts: what each copies           */
 	uint32_t nc[3];             /* clusters per dimension                                 */
 	uint64_t n;                 /* clusters                                               */
 	pthread_mutex_t lock;       /* the fields below, and everything replay touches        */
@@ -67,7 +68,7 @@ static const char *one_thread_reason(const struct launch *L)
 
 static bool shard_init(struct launch *S, struct jobs *J, struct diag *d)
 {
-	*S = *J->L;
+	*S = J->base; /* not *J->L, which replays write while workers start */
 	S->steps = S->thread_steps = S->clock = S->epoch = 0;
 	S->status = 0;
 	S->stop = false;
@@ -224,6 +225,7 @@ static int run_jobs(struct launch *L, unsigned n, const uint32_t nc[3])
 		uint32_t line, col;
 		src_locate(L->file, 0, &line, &col);
 	}
+	J.base = *L;
 	unsigned started = 0;
 	while (started + 1 < n && pthread_create(&th[started], NULL, worker, &J) == 0)
 		started++;
