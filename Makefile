@@ -2,6 +2,7 @@
 # builds, and runs every test suite. The real build is meson.build.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 120
 # what the fuzzers start from: every sample, rule program, regression and corpus module,
@@ -15,7 +16,7 @@ SARIF_TOOL = .tools/node_modules/.bin/sarif-multitool
 SARIF_PKG = @microsoft/sarif-multitool@5.7.0
 DEMO = ptx_samples/mbarrier/producer_consumer.ptx
 
-.PHONY: all deps test-deps build docs demo test check check-asan conformance bench fuzz clean
+.PHONY: all deps test-deps build docs demo test check check-asan check-tsan conformance bench fuzz clean
 
 all: build
 
@@ -69,6 +70,14 @@ check-asan: test-deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite slow
+
+# --jobs under ThreadSanitizer: the jobs suite on its own build (not part of `make test`)
+check-tsan: deps $(TSAN_BUILD)/build.ninja
+	ninja -C $(TSAN_BUILD)
+	TSAN_OPTIONS=halt_on_error=1 meson test -C $(TSAN_BUILD) --print-errorlogs --suite jobs
+
+$(TSAN_BUILD)/build.ninja: | deps
+	meson setup $(TSAN_BUILD) -Db_sanitize=thread
 
 test: check check-asan
 

@@ -552,6 +552,10 @@ static int run_option(struct run_opts *o, int id, const char *v)
 		st = count_option("explore", v, 1, 100000, &n, "want a number of schedules, 1-100000");
 		o->explore = (unsigned)n;
 		break;
+	case OPT_JOBS:
+		st = count_option("jobs", v, 1, PTXI_MAX_JOBS, &n, "want a number of threads, 1-256");
+		o->cfg.jobs = (unsigned)n;
+		break;
 	case OPT_MAX_STEPS:
 		st = count_option("max-steps", v, 1, UINT64_MAX, &o->cfg.max_steps, "want a count");
 		break;

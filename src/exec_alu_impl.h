@@ -70,9 +70,11 @@
  * On x86-64 with gcc every lane loop is built twice, for x86-64-v3 (AVX2, FMA) and for the
  * baseline, and the loader's pointer goes to the one the CPU runs (ifunc). Both give the
  * same bits: the IEEE operations are exact in either, fmaf rounds once in either, and
- * vector code sees the same rounding mode and no flush-to-zero.
+ * vector code sees the same rounding mode and no flush-to-zero. Not under ThreadSanitizer:
+ * the loader runs the choosers before TSan's runtime is up, and they are instrumented.
  */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+	!defined(__SANITIZE_THREAD__)
 #define ALU_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #if __GNUC__ >= 12
 /* gcc 12 takes storing a cloned function's address for a local's (a false positive) */

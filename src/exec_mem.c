@@ -567,22 +567,21 @@ static void exec_atom128(struct launch *L, struct warp *w, struct frame *f,
 	}
 }
 
-enum step exec_atom(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
-		    uint32_t mask)
+static void atom_lanes(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		       uint32_t mask)
 {
-	struct frame *f = g->frame;
 	enum ir_mod t = (enum ir_mod)di->type;
 	uint32_t size = (uint32_t)ir_type_size(t);
 	bool is_red = di->op == OP_RED;
 	if (size == 16) {
 		exec_atom128(L, w, f, di, mask);
-		return STEP_NEXT;
+		return;
 	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		uint8_t *p = lane_bytes(L, w, f, di, l, size, RACE_RMW, NULL, NULL);
 		if (!p)
-			return STEP_NEXT;
+			return;
 		uint64_t old = 0;
 		memcpy(&old, p, size);
 		uint64_t b = op_read(L, w, f, &di->s[1], l);
@@ -592,6 +591,18 @@ enum step exec_atom(struct launch *L, struct warp *w, struct group *g, const str
 		if (!is_red)
 			op_write(f, &di->d, l, extend(old, t));
 	}
+}
+
+/* With --jobs, clusters on other threads may hit the same global word: the lock makes
+ * each warp's read-modify-writes whole. */
+enum step exec_atom(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		    uint32_t mask)
+{
+	if (L->atom_lock)
+		pthread_mutex_lock(L->atom_lock);
+	atom_lanes(L, w, g->frame, di, mask);
+	if (L->atom_lock)
+		pthread_mutex_unlock(L->atom_lock);
 	return STEP_NEXT;
 }
 

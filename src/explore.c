@@ -63,6 +63,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, uint64_t seed,
 {
 	struct ptxi_config c = *cfg;
 	c.seed = seed;
+	c.jobs = 1; /* explore_run says so */
 	ptxi_run *r = NULL;
 	int st = ptxi_launch(m, &c, args, nargs, &r);
 	if (!collect(m, r, dumps, ndumps, d) && st == PTXI_OK)
@@ -95,6 +96,9 @@ int explore_run(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 {
 	struct dumped ref;
 	uint64_t first = cfg->seed ? cfg->seed : 1;
+	if (cfg->jobs > 1)
+		fprintf(stderr, "ptxi: note: --jobs %u: --explore runs each schedule on one thread\n",
+			cfg->jobs);
 	int st = launch(m, cfg, 0, args, nargs, dumps, ndumps, &ref);
 	if (st != PTXI_OK) {
 		print(&ref, dumps, ndumps);

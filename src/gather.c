@@ -18,19 +18,12 @@
 #define MAX_KINDS 32
 #define MAX_OPEN 32 /* bugs gathered at once; the oldest is emitted to make room */
 
-/* Lanes of one warp; CTAs by value, as a cluster's CTAs are gone before the report is. */
-struct hit {
-	uint32_t cta;               /* linear index in the grid */
-	uint32_t ctaid[3], rank;
-	uint32_t warp, lanes;
-};
-
 /* One bug: a rule broken at an instruction, and every thread that broke it there. */
 struct bug {
 	const char *rule;       /* its name (rules.def: static)                              */
 	const struct dinsn *di;
 	struct strbuf msg, notes;   /* the first break's message, and its notes below the threads */
-	struct hit *hits;
+	struct gather_hit *hits;
 	uint32_t nhits, cap;
 };
 
@@ -50,6 +43,10 @@ static struct report *rep(struct launch *L)
 
 void gather_count(struct launch *L, const char *kind)
 {
+	if (L->log) {
+		gather_log_count(L->log, kind);
+		return;
+	}
 	struct report *r = rep(L);
 	if (!r)
 		return;
@@ -110,7 +107,7 @@ static void cta_threads(struct launch *L, const struct bug *r, uint32_t c,
 }
 
 /* "(0..3,0,0)" for CTAs whose x indices run on with the same y and z, "(5,1,0)" alone. */
-static void cta_runs(const struct hit *const *ctas, uint32_t n, struct strbuf *b)
+static void cta_runs(const struct gather_hit *const *ctas, uint32_t n, struct strbuf *b)
 {
 	for (uint32_t i = 0; i < n;) {
 		uint32_t j = i;
@@ -130,7 +127,7 @@ static void cta_runs(const struct hit *const *ctas, uint32_t n, struct strbuf *b
  * share their threads; one line per distinct set of threads. */
 static void describe_hits(struct launch *L, const struct bug *r, struct strbuf *b)
 {
-	const struct hit **ctas = calloc(r->nhits, sizeof *ctas); /* first hit of each CTA */
+	const struct gather_hit **ctas = calloc(r->nhits, sizeof *ctas); /* first hit of each CTA */
 	struct strbuf *names = calloc(r->nhits, sizeof *names);
 	bool *done = calloc(r->nhits, sizeof *done);
 	uint32_t n = 0;
@@ -142,7 +139,7 @@ static void describe_hits(struct launch *L, const struct bug *r, struct strbuf *
 			ctas[n++] = &r->hits[i];
 	}
 	if (n == 1) {
-		const struct hit *h = ctas[0];
+		const struct gather_hit *h = ctas[0];
 		sb_printf(b, "CTA (%u,%u,%u) ", h->ctaid[0], h->ctaid[1], h->ctaid[2]);
 		if (L->cfg.cluster[0] * L->cfg.cluster[1] * L->cfg.cluster[2] > 1)
 			sb_printf(b, "(cluster rank %u) ", h->rank);
@@ -151,7 +148,7 @@ static void describe_hits(struct launch *L, const struct bug *r, struct strbuf *
 	}
 	for (uint32_t i = 0; n > 1 && i < n; i++)
 		cta_threads(L, r, ctas[i]->cta, &names[i]);
-	const struct hit **same = calloc(n ? n : 1, sizeof *same);
+	const struct gather_hit **same = calloc(n ? n : 1, sizeof *same);
 	for (uint32_t i = 0; n > 1 && same && i < n; i++) {
 		if (done[i])
 			continue;
@@ -199,60 +196,55 @@ static void emit_open(struct launch *L, uint32_t i)
 
 void gather_flush(struct launch *L)
 {
+	if (L->log) {
+		gather_log_flush(L->log);
+		return;
+	}
 	while (L->rep && L->rep->nopen)
 		emit_open(L, 0);
 }
 
 /* Whether the warp's lanes already broke the bug's rule there. */
-static bool overlaps(const struct bug *r, const struct warp *w, uint32_t lanes)
+static bool overlaps(const struct bug *r, const struct gather_hit *h)
 {
 	for (uint32_t i = 0; i < r->nhits; i++)
-		if (r->hits[i].cta == w->cta->linear && r->hits[i].warp == w->id &&
-		    (r->hits[i].lanes & lanes))
+		if (r->hits[i].cta == h->cta && r->hits[i].warp == h->warp &&
+		    (r->hits[i].lanes & h->lanes))
 			return true;
 	return false;
 }
 
-static bool add_hit(struct bug *r, const struct warp *w, uint32_t lanes)
+static bool add_hit(struct bug *r, const struct gather_hit *h)
 {
 	for (uint32_t i = 0; i < r->nhits; i++)
-		if (r->hits[i].cta == w->cta->linear && r->hits[i].warp == w->id) {
-			r->hits[i].lanes |= lanes;
+		if (r->hits[i].cta == h->cta && r->hits[i].warp == h->warp) {
+			r->hits[i].lanes |= h->lanes;
 			return true;
 		}
 	if (r->nhits == r->cap) {
 		uint32_t cap = r->cap ? r->cap * 2 : 16;
-		struct hit *h = realloc(r->hits, cap * sizeof *h);
-		if (!h)
+		struct gather_hit *nh = realloc(r->hits, cap * sizeof *nh);
+		if (!nh)
 			return false;
-		r->hits = h;
+		r->hits = nh;
 		r->cap = cap;
 	}
-	const struct cta *c = w->cta;
-	r->hits[r->nhits++] = (struct hit){c->linear, {c->ctaid[0], c->ctaid[1], c->ctaid[2]},
-					   c->rank, w->id, lanes};
+	r->hits[r->nhits++] = *h;
 	return true;
 }
 
-void gather_rule(struct launch *L, const char *rule, uint32_t lanes, const char *notes,
-		 const char *msg)
+void gather_hit(struct launch *L, const char *rule, const struct dinsn *di,
+		const struct gather_hit *h, const char *notes, const char *msg)
 {
 	struct report *rp = rep(L);
-	struct warp *w = L->cw;
-	if (!rp || !w) { /* no thread to name: report it alone */
-		gather_flush(L);
-		if (rp)
-			gather_count(L, rule);
-		srcloc_emit(L->diag, DIAG_ERROR, L->file, L->P->m, L->ci ? L->ci->ir : NULL,
-			    srcloc_func_of(L->P, L->ci), notes, msg);
+	if (!rp)
 		return;
-	}
 	for (uint32_t i = 0; i < rp->nopen; i++) {
 		struct bug *b = &rp->open[i];
-		if (strcmp(b->rule, rule) != 0 || b->di != L->ci)
+		if (strcmp(b->rule, rule) != 0 || b->di != di)
 			continue;
-		if (!overlaps(b, w, lanes)) {
-			add_hit(b, w, lanes);
+		if (!overlaps(b, h)) {
+			add_hit(b, h);
 			return;
 		}
 		emit_open(L, i); /* these threads again: a later step, a new report */
@@ -262,10 +254,32 @@ void gather_rule(struct launch *L, const char *rule, uint32_t lanes, const char 
 		emit_open(L, 0);
 	gather_count(L, rule);
 	struct bug *b = &rp->open[rp->nopen++];
-	*b = (struct bug){.rule = rule, .di = L->ci};
+	*b = (struct bug){.rule = rule, .di = di};
 	sb_printf(&b->msg, "%s", msg);
 	sb_printf(&b->notes, "%s", notes ? notes : "");
-	add_hit(b, w, lanes);
+	add_hit(b, h);
+}
+
+void gather_rule(struct launch *L, const char *rule, uint32_t lanes, const char *notes,
+		 const char *msg)
+{
+	struct warp *w = L->cw;
+	struct report *rp = L->log ? NULL : rep(L);
+	if (!w || (!L->log && !rp)) { /* no thread to name: report it alone */
+		gather_flush(L);
+		if (L->log || rp)
+			gather_count(L, rule);
+		srcloc_emit(L->diag, DIAG_ERROR, L->file, L->P->m, L->ci ? L->ci->ir : NULL,
+			    srcloc_func_of(L->P, L->ci), notes, msg);
+		return;
+	}
+	const struct cta *c = w->cta;
+	struct gather_hit h = {c->linear, {c->ctaid[0], c->ctaid[1], c->ctaid[2]}, c->rank, w->id,
+			       lanes};
+	if (L->log)
+		gather_log_rule(L->log, rule, L->ci, &h, notes, msg);
+	else
+		gather_hit(L, rule, L->ci, &h, notes, msg);
 }
 
 void gather_summary(struct launch *L)

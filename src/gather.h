@@ -5,7 +5,17 @@
 #ifndef PTXI_GATHER_H
 #define PTXI_GATHER_H
 
+#include <stdio.h>
+
 #include "launch.h"
+
+/* Lanes of one warp that broke a rule; CTAs by value, as a cluster's CTAs are gone before
+ * the report is. */
+struct gather_hit {
+	uint32_t cta;               /* linear index in the grid */
+	uint32_t ctaid[3], rank;
+	uint32_t warp, lanes;
+};
 
 /* A break of the rule named `rule` by `lanes` of the current warp at the current
  * instruction, with its message and the notes that follow the threads line. Joins the open
@@ -20,5 +30,27 @@ void gather_count(struct launch *L, const char *kind);
 /* Flush, then "ptxi: 3 errors: async-copy-race 2, deadlock 1" when there were any. */
 void gather_summary(struct launch *L);
 void gather_free(struct launch *L);
+/* The break of `rule` at `di` by the threads of `h` (gather_rule's work, for a replay). */
+void gather_hit(struct launch *L, const char *rule, const struct dinsn *di,
+		const struct gather_hit *h, const char *notes, const char *msg);
+
+/*
+ * --jobs (gather_log.c): a cluster run on a worker thread keeps its reports in a log
+ * (L->log) instead of making them: each gather_rule, gather_flush and gather_count, and
+ * each diagnostic (the cluster's diag sink is gather_log_sink), becomes an entry, with the
+ * device printf output written so far (gather_log_out). gather_log_replay runs the entries
+ * on the launch in cluster order, so that reports are gathered and shown as with one thread.
+ */
+struct gather_log;
+struct gather_log *gather_log_new(void);
+FILE *gather_log_out(struct gather_log *g);
+void gather_log_sink(void *ctx, enum diag_level level, const char *text);
+void gather_log_rule(struct gather_log *g, const char *rule, const struct dinsn *di,
+		     const struct gather_hit *h, const char *notes, const char *msg);
+void gather_log_flush(struct gather_log *g);
+void gather_log_count(struct gather_log *g, const char *kind);
+/* Replay onto L (its report and diagnostics; the printf output to `out`), then free. */
+void gather_log_replay(struct launch *L, struct gather_log *g, FILE *out);
+void gather_log_free(struct gather_log *g);
 
 #endif

@@ -10,6 +10,7 @@
 #ifndef PTXI_LAUNCH_H
 #define PTXI_LAUNCH_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -274,6 +275,13 @@ struct launch {
 	struct frame **frame_cache; /* per dfunc index: frames to reuse (no malloc churn)     */
 	struct devrt *rt;           /* device runtime state: the heap (devrt.c), lazily made  */
 	struct report *rep;         /* the report being gathered, error counts (gather.c)     */
+	/* --jobs (jobs.c): set in a worker thread's copy of the launch, NULL with one thread */
+	struct gather_log *log;     /* its cluster's reports, replayed in cluster order        */
+	const uint64_t *steps_shown; /* steps of the clusters shown so far, all earlier (atomic) */
+	uint64_t cluster_from;      /* `steps` when this cluster began                         */
+	const uint64_t *stop_from;  /* the first cluster that stopped the launch (atomic): a
+				     * later one still running ends, its reports unseen     */
+	pthread_mutex_t *atom_lock; /* held by an atomic: clusters share global memory         */
 };
 
 /* The number of lanes in a mask. */

@@ -33,19 +33,29 @@ void mem_destroy(struct memory *m)
 	free(m);
 }
 
+/* Atomic: with --jobs, clusters on several threads charge the one launch. */
 bool mem_charge(struct memory *m, uint64_t bytes)
 {
-	if (m->limit && (bytes > m->limit || m->used > m->limit - bytes))
-		return false;
-	m->used += bytes;
-	if (m->used > m->peak)
-		m->peak = m->used;
+	uint64_t used = __atomic_load_n(&m->used, __ATOMIC_RELAXED), now;
+	do {
+		if (m->limit && (bytes > m->limit || used > m->limit - bytes))
+			return false;
+		now = used + bytes;
+	} while (!__atomic_compare_exchange_n(&m->used, &used, now, true, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	uint64_t peak = __atomic_load_n(&m->peak, __ATOMIC_RELAXED);
+	while (now > peak && !__atomic_compare_exchange_n(&m->peak, &peak, now, true,
+							  __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
 	return true;
 }
 
 void mem_release(struct memory *m, uint64_t bytes)
 {
-	m->used = bytes > m->used ? 0 : m->used - bytes;
+	uint64_t used = __atomic_load_n(&m->used, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&m->used, &used, bytes > used ? 0 : used - bytes, true,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
 }
 
 uint64_t mem_alloc(struct memory *m, uint64_t size, const char *name)
@@ -80,7 +90,8 @@ struct region *mem_find(struct memory *m, uint64_t addr, uint64_t size)
 {
 	if (m->n == 0)
 		return NULL;
-	struct region *r = &m->r[m->last];
+	/* the cache is shared by --jobs threads: any index it holds is a region's */
+	struct region *r = &m->r[__atomic_load_n(&m->last, __ATOMIC_RELAXED)];
 	if (addr >= r->base && addr - r->base + size <= r->size)
 		return r;
 	uint32_t lo = 0, hi = m->n; /* regions are in increasing base order */
@@ -96,7 +107,7 @@ struct region *mem_find(struct memory *m, uint64_t addr, uint64_t size)
 	r = &m->r[lo - 1];
 	if (addr - r->base + size > r->size || addr - r->base >= r->size)
 		return NULL;
-	m->last = lo - 1;
+	__atomic_store_n(&m->last, lo - 1, __ATOMIC_RELAXED);
 	return r;
 }
 

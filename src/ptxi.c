@@ -15,6 +15,7 @@
 #include "demangle.h"
 #include "devrt.h"
 #include "gather.h"
+#include "jobs.h"
 #include "landed.h"
 #include "launch.h"
 #include "load.h"
@@ -513,7 +514,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	}
 	if (st == PTXI_OK) {
 		L.timeline = cfg->timeline_out ? tl_create() : NULL;
-		st = sched_launch(&L);
+		st = jobs_launch(&L, cfg->jobs);
 	}
 	if (L.timeline) {
 		if (tl_write_html(L.timeline, &L, cfg->timeline_out) != 0)

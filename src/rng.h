@@ -23,6 +23,14 @@ static inline void rng_seed(struct rng *r, uint64_t seed, enum rng_purpose purpo
 		r->s = 0x2545F4914F6CDD1Dull;
 }
 
+/* The stream of `purpose` for cluster `cluster` (its linear index): cluster 0's is
+ * rng_seed's, so a launch of one cluster draws as before streams were per cluster. */
+static inline void rng_seed_cluster(struct rng *r, uint64_t seed, enum rng_purpose purpose,
+				    uint64_t cluster)
+{
+	rng_seed(r, seed + cluster * 0x632BE59BD9B4E019ull, purpose);
+}
+
 /* xorshift64 (Marsaglia 2003, shifts 13, 7, 17). */
 static inline uint64_t rng_next(struct rng *r)
 {

@@ -414,7 +414,9 @@ static void explain_spin(struct launch *L, struct warp *w, struct group *g)
 	struct timeline *tl = L->timeline;
 	const struct dinsn *at = &g->frame->fn->code[g->pc];
 	struct report *rep = L->rep; /* what the watch breaks is no report of the launch's */
+	struct gather_log *log = L->log;
 	L->rep = NULL;
+	L->log = NULL;
 	L->diag->sink = NULL;
 	L->diag->record = NULL;
 	L->cfg.trace_print = false;
@@ -435,6 +437,7 @@ static void explain_spin(struct launch *L, struct warp *w, struct group *g)
 	L->spin_rec = NULL;
 	gather_free(L); /* into the silenced diagnostics */
 	L->rep = rep;
+	L->log = log;
 	*L->diag = saved;
 	L->status = status;
 	L->stop = stop;
@@ -558,6 +561,10 @@ static void report_interrupted(struct launch *L, struct cluster *cl)
 static void poll_caller(struct launch *L, struct cluster *cl)
 {
 	L->next_poll = L->steps + (1u << 16);
+	if (L->stop_from && __atomic_load_n(L->stop_from, __ATOMIC_RELAXED) < L->clusters_done) {
+		L->stop = true; /* --jobs: an earlier cluster stopped the launch: none of this shows */
+		return;
+	}
 	if (L->interrupt && *L->interrupt) {
 		report_interrupted(L, cl);
 		return;
@@ -576,6 +583,18 @@ static void poll_caller(struct launch *L, struct cluster *cl)
 }
 
 /* ---- the loop ------------------------------------------------------------------------ */
+
+/* Whether the launch ran past its step limit. With --jobs, a cluster counts its own steps
+ * and those of the clusters already shown, all before it: a launch that runs too long
+ * stops, but which cluster reports it, and where, may differ from one thread's run while
+ * earlier clusters still run (docs/jobs.md). */
+static bool past_step_limit(struct launch *L)
+{
+	if (!L->steps_shown)
+		return L->steps > L->max_steps;
+	return L->steps - L->cluster_from + __atomic_load_n(L->steps_shown, __ATOMIC_RELAXED) >
+	       L->max_steps;
+}
 
 /* A parked try_wait answers False once its time limit has passed, however busy the other
  * warps are (a test_wait parks only to save work: it too must poll again), so a poller
@@ -644,7 +663,7 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 				if (L->stop)
 					return L->status;
 			}
-			if (L->steps > L->max_steps) {
+			if (past_step_limit(L)) {
 				report_blocked(L, cl, true);
 				return L->status;
 			}
@@ -684,39 +703,62 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 	}
 }
 
+bool sched_begin(struct launch *L)
+{
+	L->frame_cache = calloc(L->P->nfuncs ? L->P->nfuncs : 1, sizeof *L->frame_cache);
+	if (!L->frame_cache || (!L->cfg.no_race && !race_begin(L))) {
+		runtime_error(L, 1, "out of memory");
+		frame_cache_free(L);
+		return false;
+	}
+	return true;
+}
+
+void sched_end(struct launch *L)
+{
+	race_end(L);
+	frame_cache_free(L);
+}
+
+void sched_cluster(struct launch *L, const uint32_t cid[3])
+{
+	const struct launch_config *k = &L->cfg;
+	uint64_t linear = cid[0] + (uint64_t)k->grid[0] / k->cluster[0] *
+		(cid[1] + (uint64_t)k->grid[1] / k->cluster[1] * cid[2]);
+	/* each cluster its own --seed streams: a cluster's schedule is the same whichever
+	 * thread runs it, and after whichever clusters (cluster 0's are the launch's own) */
+	rng_seed_cluster(&L->sched_rng, k->seed, RNG_SCHEDULE, linear);
+	rng_seed_cluster(&L->async.rng, k->seed, RNG_ASYNC, linear);
+	rng_seed_cluster(&L->wg.rng, k->seed, RNG_WGMMA, linear);
+	struct cluster cl;
+	bool ok = setup_cluster(L, &cl, cid) && race_cluster_begin(L, &cl);
+	if (!ok && !L->stop)
+		runtime_error(L, 1, "out of memory setting up a cluster");
+	else
+		run_cluster(L, &cl);
+	async_reset(L);
+	race_cluster_end(L, &cl);
+	free_cluster(&cl);
+}
+
 int sched_launch(struct launch *L)
 {
 	const struct launch_config *k = &L->cfg;
 	uint32_t nc[3] = {k->grid[0] / k->cluster[0], k->grid[1] / k->cluster[1],
 			  k->grid[2] / k->cluster[2]};
-	rng_seed(&L->sched_rng, k->seed, RNG_SCHEDULE);
-	L->frame_cache = calloc(L->P->nfuncs ? L->P->nfuncs : 1, sizeof *L->frame_cache);
-	if (!L->frame_cache || (!k->no_race && !race_begin(L))) {
-		runtime_error(L, 1, "out of memory");
-		frame_cache_free(L);
+	if (!sched_begin(L))
 		return L->status;
-	}
 	L->clusters = (uint64_t)nc[0] * nc[1] * nc[2];
 	L->next_poll = 1u << 16;
 	for (uint32_t z = 0; z < nc[2]; z++)
 		for (uint32_t y = 0; y < nc[1]; y++)
 			for (uint32_t x = 0; x < nc[0]; x++) {
-				struct cluster cl;
-				uint32_t cid[3] = {x, y, z};
-				bool ok = setup_cluster(L, &cl, cid) && race_cluster_begin(L, &cl);
-				if (!ok && !L->stop)
-					runtime_error(L, 1, "out of memory setting up a cluster");
-				else
-					run_cluster(L, &cl);
-				async_reset(L);
-				race_cluster_end(L, &cl);
-				free_cluster(&cl);
+				sched_cluster(L, (uint32_t[3]){x, y, z});
 				L->clusters_done++;
 				if (L->stop || L->status == 3)
 					goto out;
 			}
 out:
-	race_end(L);
-	frame_cache_free(L);
+	sched_end(L);
 	return L->status;
 }

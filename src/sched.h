@@ -7,10 +7,20 @@
 #ifndef PTXI_SCHED_H
 #define PTXI_SCHED_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 struct launch;
 
 /* Run the launch; returns its status (0 ok, 1 rule broken, 2 bad input, 3 deadlock or the
  * step limit). */
 int sched_launch(struct launch *L);
+
+/* The pieces of sched_launch, for --jobs (jobs.c): the launch's run-time tables (false,
+ * with the error reported, when out of memory), one cluster run from start to end, and
+ * the tables freed. */
+bool sched_begin(struct launch *L);
+void sched_cluster(struct launch *L, const uint32_t cid[3]);
+void sched_end(struct launch *L);
 
 #endif

@@ -268,8 +268,9 @@ static uint16_t round_f16_rn(const struct block_sum *s)
 
 /* Where the compiler can, the decoding and the tile are also built for AVX2 and chosen at
  * load time: a panel's 32-bit lanes then run 8 columns at once (the same bits: integer
- * arithmetic only). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+ * arithmetic only). Not under ThreadSanitizer: the choosers run before its runtime. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+	!defined(__SANITIZE_THREAD__)
 #define TILE_CLONES __attribute__((target_clones("avx2", "default"), flatten))
 #else
 #define TILE_CLONES

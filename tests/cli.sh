@@ -33,7 +33,7 @@ for cmd in run check info explain; do
 done
 "$ptxi" run --help > "$tmp/help"
 for opt in kernel grid block cluster shared arg set dump out keep-going no-race seed explore \
-           max-steps max-memory max-errors heap stats trace trace-cta trace-warp trace-lines \
+           jobs max-steps max-memory max-errors heap stats trace trace-cta trace-warp trace-lines \
            trace-width timeline diagnostics color help; do
   grep -q -- "^  --$opt\b" "$tmp/help" || bad "run --help does not list --$opt"
 done
@@ -46,6 +46,22 @@ echo "ptxi: error: --grid needs a value (see 'ptxi --help')" > "$tmp/err.want"
 expect 2 missing-value "$ptxi" run $K/noop.ptx --grid
 echo "ptxi: error: keep-going takes no value (see 'ptxi --help')" > "$tmp/err.want"
 expect 2 flag-value "$ptxi" run $K/noop.ptx --keep-going=1
+
+# --jobs: a thread count of 1 to 256; a note when the clusters must keep one thread
+for v in 0 x 257 99999999999999999999; do
+  echo "ptxi: error: bad --jobs '$v' (want a number of threads, 1-256) (see 'ptxi --help')" \
+    > "$tmp/err.want"
+  expect 2 "jobs $v" "$ptxi" run $K/noop.ptx --jobs $v
+done
+printf '3fc00000\nc0000000\n00 3c\n' > "$tmp/out.want"
+echo "ptxi: note: --jobs 2: the clusters run one at a time: the data-race detector compares" \
+  "every cluster's accesses in one order (--no-race turns it off)" > "$tmp/err.want"
+expect 0 jobs-race-note "$ptxi" run $K/noop.ptx --arg file:$K/bytes.bin --grid 2 --dump 0 --jobs 2
+printf '3fc00000\nc0000000\n00 3c\n' > "$tmp/out.want"
+expect 0 jobs-no-race "$ptxi" run $K/noop.ptx --arg file:$K/bytes.bin --grid 2 --dump 0 --jobs 2 \
+  --no-race
+printf '3fc00000\nc0000000\n00 3c\n' > "$tmp/out.want"
+expect 0 jobs-one-cluster "$ptxi" run $K/noop.ptx --arg file:$K/bytes.bin --dump 0 --jobs 8
 
 # --opt=value and --opt value alike
 printf '3fc00000\nc0000000\n00 3c\n' > "$tmp/out.want"

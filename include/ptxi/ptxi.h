@@ -157,7 +157,11 @@ struct ptxi_config {
 	/* When *interrupt becomes non-zero (a signal handler may set it), the launch stops,
 	 * reports where every warp stands and returns PTXI_INTERRUPTED. */
 	const volatile sig_atomic_t *interrupt;
+	/* Threads that run the launch's clusters (--jobs; 0 or 1: one). A program whose output
+	 * does not depend on the schedule shows the same with any number (docs/jobs.md). */
+	unsigned jobs;
 };
+#define PTXI_MAX_JOBS 256 /* more jobs take this many threads */
 
 #define PTXI_DEFAULT_MAX_MEMORY (4ull << 30) /* 4 GiB */
 

@@ -1,0 +1,164 @@
+/*
+ * gather_log.c - a cluster's reports kept for later (--jobs). A worker thread runs its
+ * cluster with L->log set: rule breaks, flushes, error counts and rendered diagnostics are
+ * entries here, each with how much of the cluster's printf output came before it. Once
+ * every earlier cluster has been replayed, gather_log_replay makes the reports on the
+ * launch: breaks are gathered across clusters and shown in the order, and with the counts
+ * and --max-errors cut, of a run on one thread.
+ */
+#include "gather.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum entry_kind { E_RULE, E_FLUSH, E_COUNT, E_DIAG };
+
+struct entry {
+	enum entry_kind kind;
+	enum diag_level level;      /* E_DIAG                                                  */
+	const char *rule;           /* E_RULE, E_COUNT: a static name                          */
+	const struct dinsn *di;     /* E_RULE                                                  */
+	struct gather_hit hit;      /* E_RULE                                                  */
+	char *msg, *notes;          /* E_RULE; E_DIAG: msg is the rendered text                */
+	size_t out_at;              /* printf bytes written before the entry                   */
+};
+
+struct gather_log {
+	struct entry *e;
+	size_t n, cap;
+	FILE *out;                  /* the cluster's printf output (open_memstream)           */
+	char *out_buf;
+	size_t out_len;
+	bool lost;                  /* an entry could not be kept (out of memory)             */
+};
+
+struct gather_log *gather_log_new(void)
+{
+	struct gather_log *g = calloc(1, sizeof *g);
+	if (g && !(g->out = open_memstream(&g->out_buf, &g->out_len))) {
+		free(g);
+		g = NULL;
+	}
+	return g;
+}
+
+FILE *gather_log_out(struct gather_log *g)
+{
+	return g->out;
+}
+
+static struct entry *add(struct gather_log *g, enum entry_kind kind)
+{
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 16;
+		struct entry *e = realloc(g->e, cap * sizeof *e);
+		if (!e) {
+			g->lost = true;
+			return NULL;
+		}
+		g->e = e;
+		g->cap = cap;
+	}
+	fflush(g->out);
+	struct entry *e = &g->e[g->n++];
+	*e = (struct entry){.kind = kind, .out_at = g->out_len};
+	return e;
+}
+
+static char *keep(struct gather_log *g, const char *s)
+{
+	char *d = strdup(s ? s : "");
+	g->lost |= !d;
+	return d;
+}
+
+void gather_log_sink(void *ctx, enum diag_level level, const char *text)
+{
+	struct gather_log *g = ctx;
+	struct entry *e = add(g, E_DIAG);
+	if (e) {
+		e->level = level;
+		e->msg = keep(g, text);
+	}
+}
+
+void gather_log_rule(struct gather_log *g, const char *rule, const struct dinsn *di,
+		     const struct gather_hit *h, const char *notes, const char *msg)
+{
+	struct entry *e = add(g, E_RULE);
+	if (!e)
+		return;
+	e->rule = rule;
+	e->di = di;
+	e->hit = *h;
+	e->msg = keep(g, msg);
+	e->notes = keep(g, notes);
+}
+
+void gather_log_flush(struct gather_log *g)
+{
+	if (g->n && g->e[g->n - 1].kind == E_FLUSH)
+		return; /* a flush after a flush does nothing */
+	add(g, E_FLUSH);
+}
+
+void gather_log_count(struct gather_log *g, const char *kind)
+{
+	struct entry *e = add(g, E_COUNT);
+	if (e)
+		e->rule = kind;
+}
+
+/* The printf output of the cluster from *done up to `to`. */
+static void put_out(struct gather_log *g, FILE *out, size_t *done, size_t to)
+{
+	if (to > *done)
+		fwrite(g->out_buf + *done, 1, to - *done, out);
+	fflush(out); /* before the report that follows, as devrt does with one thread */
+	*done = to;
+}
+
+void gather_log_replay(struct launch *L, struct gather_log *g, FILE *out)
+{
+	size_t done = 0;
+	fflush(g->out);
+	for (size_t i = 0; i < g->n; i++) {
+		struct entry *e = &g->e[i];
+		put_out(g, out, &done, e->out_at);
+		switch (e->kind) {
+		case E_RULE:
+			gather_hit(L, e->rule, e->di, &e->hit, e->notes, e->msg);
+			break;
+		case E_FLUSH:
+			gather_flush(L);
+			break;
+		case E_COUNT:
+			gather_count(L, e->rule);
+			break;
+		case E_DIAG:
+			if (diag_count(L->diag, e->level) && L->diag->sink)
+				L->diag->sink(L->diag->ctx, e->level, e->msg ? e->msg : "");
+			break;
+		}
+	}
+	put_out(g, out, &done, g->out_len);
+	fflush(out);
+	if (g->lost)
+		diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL,
+			  "out of memory keeping a cluster's reports (--jobs): some are missing");
+	gather_log_free(g);
+}
+
+void gather_log_free(struct gather_log *g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->n; i++) {
+		free(g->e[i].msg);
+		free(g->e[i].notes);
+	}
+	free(g->e);
+	fclose(g->out);
+	free(g->out_buf);
+	free(g);
+}
