@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "async.h"
 #include "devrt.h"
@@ -48,11 +51,20 @@ static const uint64_t *lanes_of(struct launch *L, struct warp *w, struct frame *
 
 /* ---- control flow -------------------------------------------------------------------- */
 
-static uint32_t pred_mask(const uint64_t *p, bool neg)
+/* The lanes whose predicate (bit 0 of each lane) is true, or false if neg. Two lanes at a
+ * time where SSE2 is there: bit 0 shifted to the sign bit, which movmskpd gathers. */
+static inline uint32_t pred_mask(const uint64_t *p, bool neg)
 {
 	uint32_t m = 0;
+#ifdef __SSE2__
+	for (int l = 0; l < LANES; l += 2) {
+		__m128i v = _mm_slli_epi64(_mm_loadu_si128((const __m128i *)(p + l)), 63);
+		m |= (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(v)) << l;
+	}
+#else
 	for (int l = 0; l < LANES; l++)
 		m |= (uint32_t)(p[l] & 1) << l;
+#endif
 	return neg ? ~m : m;
 }
 
@@ -269,11 +281,11 @@ enum step exec_trap(struct launch *L, struct warp *w, struct group *g, const str
 /* An ALU instruction: the lane function the loader picked (di->alu.fn) over the lane arrays;
  * tmp holds operands that are not registers. */
 static inline void alu_run(struct launch *L, struct warp *w, struct frame *f,
-			   const struct dinsn *di, uint32_t mask, uint64_t tmp[6][LANES])
+			   const struct dinsn *di, uint32_t mask, uint64_t tmp[5][LANES])
 {
 	struct alu_args x;
 	x.d = di->d.kind == DOP_REG ? slot_ptr(f, di->d.slot) : tmp[4];
-	x.d2 = di->d2.kind == DOP_REG ? slot_ptr(f, di->d2.slot) : tmp[5];
+	x.d2 = di->d2.kind == DOP_REG ? slot_ptr(f, di->d2.slot) : NULL; /* setp without |q */
 	const uint64_t **src[4] = {&x.a, &x.b, &x.c, &x.e};
 	x.a = x.b = x.c = x.e = NULL;
 	for (uint32_t i = 0; i < di->nsrc && i < 4; i++)
@@ -286,7 +298,7 @@ static inline void alu_run(struct launch *L, struct warp *w, struct frame *f,
 enum step exec_alu(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		   uint32_t mask)
 {
-	uint64_t tmp[6][LANES];
+	uint64_t tmp[5][LANES];
 	alu_run(L, w, g->frame, di, mask, tmp);
 	return STEP_NEXT;
 }
@@ -302,13 +314,64 @@ enum step exec_unmodelled(struct launch *L, struct warp *w, struct group *g,
 
 /* ---- the dispatch loop ---------------------------------------------------------------- */
 
+/* One operand's lane array of a DF_ALU_DIRECT instruction in the frame whose registers
+ * start at address rb (struct alu_ref). */
+static inline const uint64_t *aref_at(const struct alu_ref *r, uintptr_t rb)
+{
+	return (const uint64_t *)(r->at + (rb & r->rel));
+}
+
+/*
+ * A straight run of DF_ALU_DIRECT instructions from g's pc, at most `limit` of them and
+ * not past stop_pc, for a group nothing watches (no trace, no wgmma in flight or to note).
+ * The pc, the code and the registers stay in locals; L->steps, L->ci and L->cmask are
+ * written once at the end, as the loop would have left them, since no lane function reads
+ * them. Returns how many instructions ran.
+ */
+static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, uint32_t limit,
+			   uint32_t stop_pc)
+{
+	const struct dinsn *code = g->frame->fn->code, *di = NULL;
+	uintptr_t rb = (uintptr_t)g->frame->regs;
+	uint32_t pc = g->pc, gmask = g->mask, mask = 0, k = 0;
+	struct alu_args x = {.cc = w->cc};
+	while (k < limit) {
+		di = &code[pc];
+		if (!(di->flags & DF_ALU_DIRECT))
+			break;
+		mask = gmask;
+		if (di->guard >= 0)
+			mask &= pred_mask((const uint64_t *)rb + (size_t)di->guard * LANES,
+					  di->guard_neg);
+		if (mask) {
+			x.d = (uint64_t *)aref_at(&di->aref[0], rb);
+			x.d2 = (uint64_t *)aref_at(&di->aref[1], rb);
+			x.a = aref_at(&di->aref[2], rb);
+			x.b = aref_at(&di->aref[3], rb);
+			x.c = aref_at(&di->aref[4], rb);
+			x.e = aref_at(&di->aref[5], rb);
+			di->alu.fn(&di->alu, &x, mask);
+		}
+		k++;
+		if (++pc == stop_pc)
+			break;
+	}
+	if (k) {
+		g->pc = pc;
+		L->steps += k;
+		L->ci = &code[pc - 1];
+		L->cmask = mask;
+	}
+	return k;
+}
+
 /*
  * The dispatch loop. Runs group g until it blocks, splits, exits, meets or passes another
  * group of its warp (so the scheduler can re-converge them), or `budget` runs out.
  */
 uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uint32_t budget)
 {
-	uint64_t tmp[6][LANES];
+	uint64_t tmp[5][LANES];
 	uint32_t n = 0;
 	bool alone = w->groups == g && !g->next;
 	/* Stop where the next group of the same frame waits, so the two re-converge. */
@@ -318,6 +381,14 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			stop_pc = o->pc;
 	L->cw = w;
 	while (n < budget && g->state == G_READY && !L->stop) {
+		if (!L->cfg.trace_all && !w->wg_busy && !w->wg_track) {
+			uint32_t k = run_direct(L, w, g, budget - n, stop_pc);
+			n += k;
+			if (g->pc == stop_pc && k)
+				return n;
+			if (n == budget)
+				return n;
+		}
 		struct frame *f = g->frame;
 		const struct dinsn *di = &f->fn->code[g->pc];
 		uint32_t mask = g->mask;
