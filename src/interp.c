@@ -57,6 +57,7 @@ static inline uint32_t pred_mask(const uint64_t *p, bool neg)
 {
 	uint32_t m = 0;
 #ifdef __SSE2__
+#pragma GCC unroll 16
 	for (int l = 0; l < LANES; l += 2) {
 		__m128i v = _mm_slli_epi64(_mm_loadu_si128((const __m128i *)(p + l)), 63);
 		m |= (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(v)) << l;
@@ -314,11 +315,11 @@ enum step exec_unmodelled(struct launch *L, struct warp *w, struct group *g,
 
 /* ---- the dispatch loop ---------------------------------------------------------------- */
 
-/* One operand's lane array of a DF_ALU_DIRECT instruction in the frame whose registers
- * start at address rb (struct alu_ref). */
-static inline const uint64_t *aref_at(const struct alu_ref *r, uintptr_t rb)
+/* Operand i's lane array of a DF_ALU_DIRECT instruction in the frame whose registers start
+ * at address rb (struct alu_ref). */
+static inline const uint64_t *aref_at(const struct dinsn *di, int i, uintptr_t rb)
 {
-	return (const uint64_t *)(r->at + (rb & r->rel));
+	return (const uint64_t *)(di->aref.at[i] + (rb & di->aref.rel[i]));
 }
 
 /*
@@ -344,12 +345,12 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 			mask &= pred_mask((const uint64_t *)rb + (size_t)di->guard * LANES,
 					  di->guard_neg);
 		if (mask) {
-			x.d = (uint64_t *)aref_at(&di->aref[0], rb);
-			x.d2 = (uint64_t *)aref_at(&di->aref[1], rb);
-			x.a = aref_at(&di->aref[2], rb);
-			x.b = aref_at(&di->aref[3], rb);
-			x.c = aref_at(&di->aref[4], rb);
-			x.e = aref_at(&di->aref[5], rb);
+			x.d = (uint64_t *)aref_at(di, 0, rb);
+			x.d2 = (uint64_t *)aref_at(di, 1, rb);
+			x.a = aref_at(di, 2, rb);
+			x.b = aref_at(di, 3, rb);
+			x.c = aref_at(di, 4, rb);
+			x.e = aref_at(di, 5, rb);
 			di->alu.fn(&di->alu, &x, mask);
 		}
 		k++;
@@ -372,7 +373,7 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uint32_t budget)
 {
 	uint64_t tmp[5][LANES];
-	uint32_t n = 0;
+	uint32_t n = 0, n_clocked = 0;
 	bool alone = w->groups == g && !g->next;
 	/* Stop where the next group of the same frame waits, so the two re-converge. */
 	uint32_t stop_pc = UINT32_MAX;
@@ -385,9 +386,9 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			uint32_t k = run_direct(L, w, g, budget - n, stop_pc);
 			n += k;
 			if (g->pc == stop_pc && k)
-				return n;
+				break;
 			if (n == budget)
-				return n;
+				break;
 		}
 		struct frame *f = g->frame;
 		const struct dinsn *di = &f->fn->code[g->pc];
@@ -402,7 +403,7 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			trace_insn(L, w, di, g->mask, mask);
 		if (!mask) { /* the guard is false for every lane: nothing happens */
 			if (++g->pc == stop_pc)
-				return n;
+				break;
 			continue;
 		}
 		if (w->wg_busy)
@@ -414,7 +415,7 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			if (L->cfg.trace_all)
 				trace_result(L, f, di, mask);
 			if (++g->pc == stop_pc)
-				return n;
+				break;
 			continue;
 		}
 		bool ctrl = di->fam == FAM_CTRL;
@@ -427,24 +428,33 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 				rule_break(L, RULE_VEC_DST_REPEATED, mask, "the vector destination "
 					   "names one register twice (the last element is kept)");
 			if (L->stop)
-				return n;
+				break;
 		}
 		enum step step = di->exec(L, w, g, di, mask);
 		if (!ctrl && w->wg_track)
 			wgmma_note_writes(w, f, di);
 		if (step == STEP_PARKED)
-			return n;
+			break;
 		if (!ctrl && L->cfg.trace_all && di->fam != FAM_MBAR)
 			trace_result(L, f, di, mask);
 		if (step == STEP_NEXT) {
 			g->pc++;
 			if (ctrl)
-				return n; /* control flow hands back unless it jumped */
+				break; /* control flow hands back unless it jumped */
 		}
 		/* Go on while the group runs alone; a split or another group hands back, so
-		 * the scheduler re-converges them. */
-		if (!alone || w->groups != g || g->next)
-			return n;
+		 * the scheduler re-converges them, unless the scheduler would pick this group
+		 * again at once after its branch. */
+		if (alone && w->groups == g && !g->next)
+			continue;
+		if (step != STEP_JUMPED || n >= budget || L->async.nevents ||
+		    !group_picked_again(w, g, &stop_pc))
+			break;
+		/* What the scheduler does between two runs of a group: the clock moves on by
+		 * the instructions run (it adds all n when we return, less what moved here). */
+		L->clock += n - n_clocked;
+		n_clocked = n;
 	}
+	L->clock -= n_clocked;
 	return n;
 }

@@ -719,7 +719,7 @@ void alu_decode(struct alu_insn *ai, enum ir_op op, const enum ir_mod *mods, uns
 static void resolve_direct(struct dinsn *di)
 {
 	const struct dop *ops[6] = {&di->d, &di->d2, &di->s[0], &di->s[1], &di->s[2], &di->s[3]};
-	struct alu_ref ref[6] = {{0, 0}};
+	struct alu_ref ref = {{0}, {0}};
 	if (di->d.kind != DOP_REG)
 		return;
 	for (uint32_t i = 0; i < 6; i++) {
@@ -728,15 +728,16 @@ static void resolve_direct(struct dinsn *di)
 			continue; /* none: NULL, as alu_args has it */
 		if (o->neg)
 			return;
-		if (o->kind == DOP_REG)
-			ref[i] = (struct alu_ref){(uintptr_t)o->slot * LANES * sizeof(uint64_t),
-						  UINTPTR_MAX};
-		else if (o->kind == DOP_IMM)
-			ref[i] = (struct alu_ref){(uintptr_t)o->imm, 0};
-		else
+		if (o->kind == DOP_REG) {
+			ref.at[i] = (uintptr_t)o->slot * LANES * sizeof(uint64_t);
+			ref.rel[i] = UINTPTR_MAX;
+		} else if (o->kind == DOP_IMM) {
+			ref.at[i] = (uintptr_t)o->imm;
+		} else {
 			return;
+		}
 	}
-	memcpy(di->aref, ref, sizeof ref);
+	di->aref = ref;
 	di->flags |= DF_ALU_DIRECT;
 }
 

@@ -96,12 +96,12 @@ enum {
 	DF_ALU_DIRECT = 1u << 27,    /* an ALU instruction on registers and immediates: `aref`    */
 };
 
-/* Where an operand's lane array of a DF_ALU_DIRECT instruction lies: at + (the frame's
- * register base & rel), that is a register's offset in the frame (rel all ones) or an
- * immediate's array (rel 0), or 0 for an operand it has not. Integers, so the dispatch
- * loop forms the address without a branch. */
+/* Where the operands' lane arrays of a DF_ALU_DIRECT instruction lie (d, d2, then the
+ * sources a, b, c, e): at + (the frame's register base & rel), that is a register's offset
+ * in the frame (rel all ones) or an immediate's array (rel 0), or 0 for an operand it has
+ * not. Integers, so the dispatch loop forms the addresses without a branch. */
 struct alu_ref {
-	uintptr_t at, rel;
+	uintptr_t at[6], rel[6];
 };
 
 struct mma_form;
@@ -140,7 +140,7 @@ struct dinsn {
 	struct dop d, d2;
 	struct dop s[5];
 	struct alu_insn alu;    /* FAM_ALU                                                   */
-	struct alu_ref aref[6]; /* DF_ALU_DIRECT: d, d2, then the sources a, b, c, e         */
+	struct alu_ref aref;    /* DF_ALU_DIRECT                                             */
 	const struct wg_insn *wg; /* FAM_WGMMA (wgmma.h)                                     */
 	uint32_t target;        /* branch target index                                       */
 	struct dfunc *callee;
