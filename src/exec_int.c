@@ -538,7 +538,11 @@ ALU_FN(dp2a)
 		(void)ai;                                                                  \
 		const uint64_t *A = x->a, *B = x->b, *C = x->c;                            \
 		uint64_t *D = x->d;                                                        \
-		LANE_MAP(mask, D, v = (UT)(C[l] ? A[l] : B[l]));                           \
+		/* both read, so the choice is a blend or cmov, not a branch per lane */   \
+		LANE_MAP(mask, D, {                                                        \
+			uint64_t a = A[l], b = B[l];                                       \
+			v = (UT)(C[l] ? a : b);                                            \
+		});                                                                        \
 	}
 DEF_SELP(16, uint16_t)
 DEF_SELP(32, uint32_t)
