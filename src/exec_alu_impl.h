@@ -32,10 +32,11 @@
 
 /*
  * D[l] = v, where the body (the variadic part) sets v for lane l, for the lanes of mask.
- * Unlike LANE_LOOP, a warp with at least half its lanes in mask computes all 32 into a local
- * array and keeps the masked ones: vector code instead of a walk over the bits. Only for
- * bodies that read lane l alone and are defined for any value (lanes outside mask compute
- * on whatever their registers hold, and are dropped); D must have all 32 lanes.
+ * Unlike LANE_LOOP, a warp with at least half its lanes in mask computes all 32 and blends
+ * the masked ones into D in the same loop: vector code instead of a walk over the bits.
+ * Only for bodies that read lane l alone (so D may be a source) and are defined for any
+ * value (lanes outside mask compute on whatever their registers hold, and are dropped); D
+ * must have all 32 lanes.
  */
 #define LANE_MAP(mask, D, ...)                                                             \
 	do {                                                                               \
@@ -48,14 +49,11 @@
 				D_[l] = v;                                                 \
 			}                                                                  \
 		} else if (__builtin_popcount(mm_) >= LANES / 2) {                         \
-			uint64_t r_[LANES];                                                \
 			for (int l = 0; l < LANES; l++) {                                  \
 				uint64_t v;                                                \
 				__VA_ARGS__;                                               \
-				r_[l] = v;                                                 \
+				D_[l] = (mm_ >> l & 1) ? v : D_[l];                        \
 			}                                                                  \
-			for (int l = 0; l < LANES; l++)                                    \
-				D_[l] = (mm_ >> l & 1) ? r_[l] : D_[l];                    \
 		} else {                                                                   \
 			for (uint32_t m_ = mm_; m_; m_ &= m_ - 1) {                        \
 				int l = __builtin_ctz(m_);                                 \

@@ -58,6 +58,46 @@ __extension__ typedef __int128 s128;
 		});                                                                        \
 	}
 
+/*
+ * W-bit operations whose low W bits depend only on the low W bits of their operands (add,
+ * sub, mul.lo, mad.lo, the logic operations, shl; shr once its operand is cut): computed on
+ * the whole 64-bit lanes, then cut to W bits. The same bits as on W-bit values, but the
+ * vector code stays in the registers' 64-bit lanes instead of narrowing every operand and
+ * widening the result.
+ */
+#define DEF_WRAP_BIN(name, W, expr)                                                        \
+	ALU_FN(name)                                                                       \
+	{                                                                                  \
+		(void)ai;                                                                  \
+		const uint64_t *A = x->a, *B = x->b;                                       \
+		LANE_MAP(mask, x->d, {                                                     \
+			uint64_t a = A[l], b = B[l];                                       \
+			v = (expr) & alu_wmask(W);                                         \
+		});                                                                        \
+	}
+
+#define DEF_WRAP_TER(name, W, expr)                                                        \
+	ALU_FN(name)                                                                       \
+	{                                                                                  \
+		(void)ai;                                                                  \
+		const uint64_t *A = x->a, *B = x->b, *C = x->c;                            \
+		LANE_MAP(mask, x->d, {                                                     \
+			uint64_t a = A[l], b = B[l], c = C[l];                             \
+			v = (expr) & alu_wmask(W);                                         \
+		});                                                                        \
+	}
+
+#define DEF_WRAP_UN(name, W, expr)                                                         \
+	ALU_FN(name)                                                                       \
+	{                                                                                  \
+		(void)ai;                                                                  \
+		const uint64_t *A = x->a;                                                  \
+		LANE_MAP(mask, x->d, {                                                     \
+			uint64_t a = A[l];                                                 \
+			v = (expr) & alu_wmask(W);                                         \
+		});                                                                        \
+	}
+
 /* signed view of an unsigned value of the same width */
 #define S_(ST, v) ((ST)(v))
 
@@ -69,10 +109,10 @@ static inline uint64_t hi_s64(uint64_t a, uint64_t b)
 
 /* Integer family for width W with unsigned type UT, signed ST, and double-width types. */
 #define INT_FAMILY(W, UT, ST, MAXU)                                                        \
-	DEF_BIN(add_##W, UT, a + b)                                                        \
-	DEF_BIN(sub_##W, UT, a - b)                                                        \
-	DEF_BIN(mul_lo_##W, UT, (UT)((uint64_t)a * b))                                     \
-	DEF_TER(mad_lo_##W, UT, (UT)((uint64_t)a * b + c))                                 \
+	DEF_WRAP_BIN(add_##W, W, a + b)                                                        \
+	DEF_WRAP_BIN(sub_##W, W, a - b)                                                        \
+	DEF_WRAP_BIN(mul_lo_##W, W, a * b)                                     \
+	DEF_WRAP_TER(mad_lo_##W, W, a * b + c)                                 \
 	DEF_BIN(min_u##W, UT, a < b ? a : b)                                               \
 	DEF_BIN(max_u##W, UT, a > b ? a : b)                                               \
 	DEF_BIN(min_s##W, UT, S_(ST, a) < S_(ST, b) ? a : b)                               \
@@ -82,28 +122,26 @@ static inline uint64_t hi_s64(uint64_t a, uint64_t b)
 	DEF_BIN(div_s##W, UT, div_s##W##_1(a, b))                                          \
 	DEF_BIN(rem_s##W, UT, rem_s##W##_1(a, b))                                          \
 	DEF_UN(abs_s##W, UT, S_(ST, a) < 0 ? (UT)(0 - a) : a)                              \
-	DEF_UN(neg_##W, UT, 0 - a)                                                         \
-	DEF_UN(not_##W, UT, ~a)                                                            \
+	DEF_WRAP_UN(neg_##W, W, 0 - a)                                                         \
+	DEF_WRAP_UN(not_##W, W, ~a)                                                            \
 	DEF_UN(cnot_##W, UT, a == 0)                                                       \
-	DEF_BIN(and_##W, UT, a & b)                                                        \
-	DEF_BIN(or_##W, UT, a | b)                                                         \
-	DEF_BIN(xor_##W, UT, a ^ b)                                                        \
+	DEF_WRAP_BIN(and_##W, W, a & b)                                                        \
+	DEF_WRAP_BIN(or_##W, W, a | b)                                                         \
+	DEF_WRAP_BIN(xor_##W, W, a ^ b)                                                        \
 	ALU_FN(shl_##W)                                                                    \
 	{                                                                                  \
 		(void)ai;                                                                  \
 		LANE_MAP(mask, x->d, {                                                     \
-			uint32_t s = (uint32_t)x->b[l];                                    \
-			UT a = (UT)x->a[l];                                                \
-			v = s >= W ? 0 : (UT)(a << (s & (W - 1)));                         \
+			uint64_t s = (uint32_t)x->b[l], a = x->a[l];                       \
+			v = s >= W ? 0 : (a << s) & alu_wmask(W);                          \
 		});                                                                        \
 	}                                                                                  \
 	ALU_FN(shr_u##W)                                                                   \
 	{                                                                                  \
 		(void)ai;                                                                  \
 		LANE_MAP(mask, x->d, {                                                     \
-			uint32_t s = (uint32_t)x->b[l];                                    \
-			UT a = (UT)x->a[l];                                                \
-			v = s >= W ? 0 : (UT)(a >> (s & (W - 1)));                         \
+			uint64_t s = (uint32_t)x->b[l], a = x->a[l] & alu_wmask(W);        \
+			v = s >= W ? 0 : a >> s;                                           \
 		});                                                                        \
 	}                                                                                  \
 	ALU_FN(shr_s##W)                                                                   \
@@ -500,7 +538,11 @@ ALU_FN(dp2a)
 		(void)ai;                                                                  \
 		const uint64_t *A = x->a, *B = x->b, *C = x->c;                            \
 		uint64_t *D = x->d;                                                        \
-		LANE_MAP(mask, D, v = (UT)(C[l] ? A[l] : B[l]));                           \
+		/* both read, so the choice is a blend or cmov, not a branch per lane */   \
+		LANE_MAP(mask, D, {                                                        \
+			uint64_t a = A[l], b = B[l];                                       \
+			v = (UT)(C[l] ? a : b);                                            \
+		});                                                                        \
 	}
 DEF_SELP(16, uint16_t)
 DEF_SELP(32, uint32_t)

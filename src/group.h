@@ -5,9 +5,14 @@
 #ifndef PTXI_GROUP_H
 #define PTXI_GROUP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "launch.h"
+
+/* Picks of one group in a row, while another of its warp is ready too, before the
+ * scheduler lets that other one run once (sched.c's pick). */
+#define FAIR_PICKS 64
 
 /* Split `mask` off group g into a new group at pc, in the same frame; NULL when out of
  * memory. */
@@ -15,5 +20,10 @@ struct group *group_split(struct warp *w, struct group *g, uint32_t mask, uint32
 /* `mask` of group g exited: the rest of g goes on at the next instruction, and barriers
  * that waited for these threads are checked again. */
 void group_exit(struct launch *L, struct warp *w, struct group *g, uint32_t mask);
+/* Group g, just picked and now at a new pc: would the scheduler's next pick (sched.c) be g
+ * again, changing nothing but the fairness streak (no finished group to free, none to merge
+ * with g, none deeper or at a lower pc, the streak not spent)? If so it counts the pick and
+ * sets *stop_pc to where the next group of g's frame waits, and g may go on running. */
+bool group_picked_again(struct warp *w, struct group *g, uint32_t *stop_pc);
 
 #endif

@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "async.h"
 #include "devrt.h"
@@ -48,11 +51,21 @@ static const uint64_t *lanes_of(struct launch *L, struct warp *w, struct frame *
 
 /* ---- control flow -------------------------------------------------------------------- */
 
-static uint32_t pred_mask(const uint64_t *p, bool neg)
+/* The lanes whose predicate (bit 0 of each lane) is true, or false if neg. Two lanes at a
+ * time where SSE2 is there: bit 0 shifted to the sign bit, which movmskpd gathers. */
+static inline uint32_t pred_mask(const uint64_t *p, bool neg)
 {
 	uint32_t m = 0;
+#ifdef __SSE2__
+#pragma GCC unroll 16
+	for (int l = 0; l < LANES; l += 2) {
+		__m128i v = _mm_slli_epi64(_mm_loadu_si128((const __m128i *)(p + l)), 63);
+		m |= (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(v)) << l;
+	}
+#else
 	for (int l = 0; l < LANES; l++)
 		m |= (uint32_t)(p[l] & 1) << l;
+#endif
 	return neg ? ~m : m;
 }
 
@@ -269,11 +282,11 @@ enum step exec_trap(struct launch *L, struct warp *w, struct group *g, const str
 /* An ALU instruction: the lane function the loader picked (di->alu.fn) over the lane arrays;
  * tmp holds operands that are not registers. */
 static inline void alu_run(struct launch *L, struct warp *w, struct frame *f,
-			   const struct dinsn *di, uint32_t mask, uint64_t tmp[6][LANES])
+			   const struct dinsn *di, uint32_t mask, uint64_t tmp[5][LANES])
 {
 	struct alu_args x;
 	x.d = di->d.kind == DOP_REG ? slot_ptr(f, di->d.slot) : tmp[4];
-	x.d2 = di->d2.kind == DOP_REG ? slot_ptr(f, di->d2.slot) : tmp[5];
+	x.d2 = di->d2.kind == DOP_REG ? slot_ptr(f, di->d2.slot) : NULL; /* setp without |q */
 	const uint64_t **src[4] = {&x.a, &x.b, &x.c, &x.e};
 	x.a = x.b = x.c = x.e = NULL;
 	for (uint32_t i = 0; i < di->nsrc && i < 4; i++)
@@ -286,7 +299,7 @@ static inline void alu_run(struct launch *L, struct warp *w, struct frame *f,
 enum step exec_alu(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		   uint32_t mask)
 {
-	uint64_t tmp[6][LANES];
+	uint64_t tmp[5][LANES];
 	alu_run(L, w, g->frame, di, mask, tmp);
 	return STEP_NEXT;
 }
@@ -302,14 +315,65 @@ enum step exec_unmodelled(struct launch *L, struct warp *w, struct group *g,
 
 /* ---- the dispatch loop ---------------------------------------------------------------- */
 
+/* Operand i's lane array of a DF_ALU_DIRECT instruction in the frame whose registers start
+ * at address rb (struct alu_ref). */
+static inline const uint64_t *aref_at(const struct dinsn *di, int i, uintptr_t rb)
+{
+	return (const uint64_t *)(di->aref.at[i] + (rb & di->aref.rel[i]));
+}
+
+/*
+ * A straight run of DF_ALU_DIRECT instructions from g's pc, at most `limit` of them and
+ * not past stop_pc, for a group nothing watches (no trace, no wgmma in flight or to note).
+ * The pc, the code and the registers stay in locals; L->steps, L->ci and L->cmask are
+ * written once at the end, as the loop would have left them, since no lane function reads
+ * them. Returns how many instructions ran.
+ */
+static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, uint32_t limit,
+			   uint32_t stop_pc)
+{
+	const struct dinsn *code = g->frame->fn->code, *di = NULL;
+	uintptr_t rb = (uintptr_t)g->frame->regs;
+	uint32_t pc = g->pc, gmask = g->mask, mask = 0, k = 0;
+	struct alu_args x = {.cc = w->cc};
+	while (k < limit) {
+		di = &code[pc];
+		if (!(di->flags & DF_ALU_DIRECT))
+			break;
+		mask = gmask;
+		if (di->guard >= 0)
+			mask &= pred_mask((const uint64_t *)rb + (size_t)di->guard * LANES,
+					  di->guard_neg);
+		if (mask) {
+			x.d = (uint64_t *)aref_at(di, 0, rb);
+			x.d2 = (uint64_t *)aref_at(di, 1, rb);
+			x.a = aref_at(di, 2, rb);
+			x.b = aref_at(di, 3, rb);
+			x.c = aref_at(di, 4, rb);
+			x.e = aref_at(di, 5, rb);
+			di->alu.fn(&di->alu, &x, mask);
+		}
+		k++;
+		if (++pc == stop_pc)
+			break;
+	}
+	if (k) {
+		g->pc = pc;
+		L->steps += k;
+		L->ci = &code[pc - 1];
+		L->cmask = mask;
+	}
+	return k;
+}
+
 /*
  * The dispatch loop. Runs group g until it blocks, splits, exits, meets or passes another
  * group of its warp (so the scheduler can re-converge them), or `budget` runs out.
  */
 uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uint32_t budget)
 {
-	uint64_t tmp[6][LANES];
-	uint32_t n = 0;
+	uint64_t tmp[5][LANES];
+	uint32_t n = 0, n_clocked = 0;
 	bool alone = w->groups == g && !g->next;
 	/* Stop where the next group of the same frame waits, so the two re-converge. */
 	uint32_t stop_pc = UINT32_MAX;
@@ -318,6 +382,14 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			stop_pc = o->pc;
 	L->cw = w;
 	while (n < budget && g->state == G_READY && !L->stop) {
+		if (!L->cfg.trace_all && !w->wg_busy && !w->wg_track) {
+			uint32_t k = run_direct(L, w, g, budget - n, stop_pc);
+			n += k;
+			if (g->pc == stop_pc && k)
+				break;
+			if (n == budget)
+				break;
+		}
 		struct frame *f = g->frame;
 		const struct dinsn *di = &f->fn->code[g->pc];
 		uint32_t mask = g->mask;
@@ -331,7 +403,7 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			trace_insn(L, w, di, g->mask, mask);
 		if (!mask) { /* the guard is false for every lane: nothing happens */
 			if (++g->pc == stop_pc)
-				return n;
+				break;
 			continue;
 		}
 		if (w->wg_busy)
@@ -343,7 +415,7 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			if (L->cfg.trace_all)
 				trace_result(L, f, di, mask);
 			if (++g->pc == stop_pc)
-				return n;
+				break;
 			continue;
 		}
 		bool ctrl = di->fam == FAM_CTRL;
@@ -356,24 +428,33 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 				rule_break(L, RULE_VEC_DST_REPEATED, mask, "the vector destination "
 					   "names one register twice (the last element is kept)");
 			if (L->stop)
-				return n;
+				break;
 		}
 		enum step step = di->exec(L, w, g, di, mask);
 		if (!ctrl && w->wg_track)
 			wgmma_note_writes(w, f, di);
 		if (step == STEP_PARKED)
-			return n;
+			break;
 		if (!ctrl && L->cfg.trace_all && di->fam != FAM_MBAR)
 			trace_result(L, f, di, mask);
 		if (step == STEP_NEXT) {
 			g->pc++;
 			if (ctrl)
-				return n; /* control flow hands back unless it jumped */
+				break; /* control flow hands back unless it jumped */
 		}
 		/* Go on while the group runs alone; a split or another group hands back, so
-		 * the scheduler re-converges them. */
-		if (!alone || w->groups != g || g->next)
-			return n;
+		 * the scheduler re-converges them, unless the scheduler would pick this group
+		 * again at once after its branch. */
+		if (alone && w->groups == g && !g->next)
+			continue;
+		if (step != STEP_JUMPED || n >= budget || L->async.nevents ||
+		    !group_picked_again(w, g, &stop_pc))
+			break;
+		/* What the scheduler does between two runs of a group: the clock moves on by
+		 * the instructions run (it adds all n when we return, less what moved here). */
+		L->clock += n - n_clocked;
+		n_clocked = n;
 	}
+	L->clock -= n_clocked;
 	return n;
 }

@@ -714,6 +714,34 @@ void alu_decode(struct alu_insn *ai, enum ir_op op, const enum ir_mod *mods, uns
 	ai->nsrc = nsrc;
 }
 
+/* An ALU instruction whose destination is a register, whose second destination is a
+ * register or none, and whose sources are registers and immediates (no `!p`) runs on the
+ * dispatch loop's direct path: each operand's lane array is found from `aref` alone. */
+static void resolve_direct(struct dinsn *di)
+{
+	const struct dop *ops[6] = {&di->d, &di->d2, &di->s[0], &di->s[1], &di->s[2], &di->s[3]};
+	struct alu_ref ref = {{0}, {0}};
+	if (di->d.kind != DOP_REG)
+		return;
+	for (uint32_t i = 0; i < 6; i++) {
+		const struct dop *o = ops[i];
+		if ((i >= 2 && i - 2 >= di->nsrc) || (i == 1 && o->kind != DOP_REG))
+			continue; /* none: NULL, as alu_args has it */
+		if (o->neg)
+			return;
+		if (o->kind == DOP_REG) {
+			ref.at[i] = (uintptr_t)o->slot * LANES * sizeof(uint64_t);
+			ref.rel[i] = UINTPTR_MAX;
+		} else if (o->kind == DOP_IMM) {
+			ref.at[i] = (uintptr_t)o->imm;
+		} else {
+			return;
+		}
+	}
+	di->aref = ref;
+	di->flags |= DF_ALU_DIRECT;
+}
+
 static bool decode_alu(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
 		       const struct mods *md)
 {
@@ -736,6 +764,7 @@ static bool decode_alu(struct loader *ld, const struct ir_insn *in, struct dinsn
 		     ld->m->file->text + in->op_span.off, why ? why : "not implemented");
 		return false;
 	}
+	resolve_direct(di);
 	return true;
 }
 

@@ -64,7 +64,7 @@ struct dop {
 	const struct ir_sym *sym; /* the variable named, for messages                          */
 };
 
-/* Flags of non-ALU instructions, decoded from modifiers. */
+/* Flags of an instruction: decoded from modifiers, but DF_ALU_DIRECT (the loader's). */
 enum {
 	DF_UNI = 1u << 0,
 	DF_NOCOMPLETE = 1u << 1,
@@ -93,6 +93,15 @@ enum {
 	DF_IGNORE_SRC = 1u << 24,    /* cp.async's fourth operand is the ignore-src predicate   */
 	DF_TENSORMAP = 1u << 25,     /* fence.proxy.tensormap::generic (not an async-proxy fence) */
 	DF_IM2COL = 1u << 26,        /* a tensor copy in im2col mode                             */
+	DF_ALU_DIRECT = 1u << 27,    /* an ALU instruction on registers and immediates: `aref`    */
+};
+
+/* Where the operands' lane arrays of a DF_ALU_DIRECT instruction lie (d, d2, then the
+ * sources a, b, c, e): at + (the frame's register base & rel), that is a register's offset
+ * in the frame (rel all ones) or an immediate's array (rel 0), or 0 for an operand it has
+ * not. Integers, so the dispatch loop forms the addresses without a branch. */
+struct alu_ref {
+	uintptr_t at[6], rel[6];
 };
 
 struct mma_form;
@@ -131,6 +140,7 @@ struct dinsn {
 	struct dop d, d2;
 	struct dop s[5];
 	struct alu_insn alu;    /* FAM_ALU                                                   */
+	struct alu_ref aref;    /* DF_ALU_DIRECT                                             */
 	const struct wg_insn *wg; /* FAM_WGMMA (wgmma.h)                                     */
 	uint32_t target;        /* branch target index                                       */
 	struct dfunc *callee;

@@ -15,6 +15,7 @@
 #include "exec.h"
 #include "frame.h"
 #include "gather.h"
+#include "group.h"
 #include "interp.h"
 #include "mbarrier.h"
 #include "memory.h"
@@ -31,7 +32,6 @@
 #define TIMEOUT_ROUNDS 1000000
 #define TIMEOUT_STEPS 20000000ull
 #define TIMEOUT_NS 1000      /* simulated time a timed-out try_wait spent suspended      */
-#define FAIR_PICKS 64        /* picks of one group in a row before a ready sibling runs  */
 #define POLL_LIMIT 2048      /* steps a parked try_wait/test_wait sleeps while others run */
 
 /* Merge groups at the same instruction of the same frame; pick the one to run: the

@@ -523,12 +523,62 @@ static void test_cvt_corners(void **state)
 			 0x7e80);
 }
 
+/* A W-bit integer instruction reads the low W bits of its operands only and writes its
+ * result zero-extended, whatever the registers hold above (exec_int.c computes some of them
+ * on the whole 64-bit lanes and cuts the result): the same bits with junk above as without,
+ * on a full warp, a half (vector code that keeps the masked lanes) and a few lanes. */
+static void test_low_bits_only(void **state)
+{
+	(void)state;
+	static const struct { const char *name; int nsrc; } ops[] = {
+		{"add.s32", 2}, {"sub.u32", 2}, {"mul.lo.s32", 2}, {"mad.lo.u32", 3},
+		{"and.b32", 2}, {"or.b32", 2}, {"xor.b32", 2}, {"not.b32", 1}, {"neg.s32", 1},
+		{"shl.b32", 2}, {"shr.u32", 2}, {"shr.s32", 2}, {"add.u16", 2}, {"mul.lo.s16", 2},
+		{"mad.lo.s16", 3}, {"xor.b16", 2}, {"shl.b16", 2}, {"shr.u16", 2}, {"neg.s16", 1},
+	};
+	static const uint32_t masks[] = {0xffffffffu, 0x5555ffffu, 0x80000013u};
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		struct alu_insn ai;
+		const char *why;
+		assert_true(insn_from_name(ops[i].name, ops[i].nsrc, &ai));
+		assert_int_equal(alu_prepare(&ai, &why), 0);
+		uint64_t wm = strstr(ops[i].name, "16") ? 0xffff : 0xffffffffu;
+		bool shift = strncmp(ops[i].name, "sh", 2) == 0; /* the amount is .u32 */
+		for (size_t k = 0; k < sizeof masks / sizeof masks[0]; k++) {
+			uint64_t in[3][LANES], clean[3][LANES], d[LANES], dc[LANES], cc[LANES] = {0};
+			for (int l = 0; l < LANES; l++) {
+				for (int j = 0; j < 3; j++) {
+					seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+					in[j][l] = seed;
+					/* shift amounts stay small sometimes, so shifts do shift */
+					if (j == 1 && l % 3)
+						in[j][l] = (seed & ~0xffffffffull) | (seed >> 59);
+					clean[j][l] = in[j][l] & (shift && j == 1 ? 0xffffffffu : wm);
+				}
+				d[l] = dc[l] = 0xdeadbeefcafef00dull;
+			}
+			struct alu_args x = {d, NULL, in[0], in[1], in[2], NULL, cc};
+			struct alu_args xc = {dc, NULL, clean[0], clean[1], clean[2], NULL, cc};
+			ai.fn(&ai, &x, masks[k]);
+			ai.fn(&ai, &xc, masks[k]);
+			for (int l = 0; l < LANES; l++) {
+				if (d[l] != dc[l] || ((masks[k] >> l & 1) && (d[l] & ~wm)))
+					fail_msg("%s, mask %08x, lane %d: %llx with junk above, %llx without",
+						 ops[i].name, masks[k], l, (unsigned long long)d[l],
+						 (unsigned long long)dc[l]);
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_int_corners),
 		cmocka_unit_test(test_fp_corners),
 		cmocka_unit_test(test_cvt_corners),
+		cmocka_unit_test(test_low_bits_only),
 		cmocka_unit_test(test_hw_vectors),
 	};
 	return cmocka_run_group_tests(tests, load_vectors, free_vectors);
