@@ -181,10 +181,33 @@ static void element(FILE *out, enum dump_format f, const unsigned char *p)
 	}
 }
 
+/* The default format, words in hex, formatted by hand a block at a time: fprintf per word
+ * was most of a short run's time for a 128 KiB buffer. */
+static size_t print_words(FILE *out, const unsigned char *p, size_t n)
+{
+	static const char digit[] = "0123456789abcdef";
+	char buf[512 * 9];
+	size_t i = 0, len = 0;
+	for (; i + 4 <= n; i += 4) {
+		uint32_t v;
+		memcpy(&v, p + i, 4); /* little-endian host */
+		for (int k = 7; k >= 0; k--, v >>= 4)
+			buf[len + (size_t)k] = digit[v & 15];
+		buf[len + 8] = '\n';
+		len += 9;
+		if (len == sizeof buf) {
+			fwrite(buf, 1, len, out);
+			len = 0;
+		}
+	}
+	fwrite(buf, 1, len, out);
+	return i;
+}
+
 void cli_dump_print(FILE *out, const struct dump_spec *d, const unsigned char *p, size_t n)
 {
 	unsigned size = formats[d->format].size;
-	size_t i = 0;
+	size_t i = d->format == DUMP_WORDS ? print_words(out, p, n) : 0;
 	for (; i + size <= n; i += size)
 		element(out, d->format, p + i);
 	if (i == n)
