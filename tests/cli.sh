@@ -82,6 +82,8 @@ check_format bf16 '0\n1.5\n0\n-2\n0.0078125\n'
 check_format f32 '1.5\n-2\n00 3c\n'
 check_format f64 '-2.0000004749745131\n00 3c\n'
 check_format hex '00 00 c0 3f 00 00 00 c0 00 3c\n'
+printf '3fc00000\nc0000000\n00 3c\n' > "$tmp/out.want" # the default: words in hex
+expect 0 "dump words" "$ptxi" run $K/noop.ptx --arg file:$K/bytes.bin --dump 0
 echo "ptxi: error: bad --dump '0:f128' (want N[@OFF][:FMT] or SYMBOL[@OFF][:FMT], FMT one of u8 u16 u32 u64 s32 f16 bf16 f32 f64 hex) (see 'ptxi --help')" > "$tmp/err.want"
 expect 2 bad-format "$ptxi" run $K/noop.ptx --arg buf:8 --dump 0:f128
 echo "ptxi: error: --dump 0: argument 0 is not a buffer (buf: or file:)" > "$tmp/err.want"
