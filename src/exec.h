@@ -31,6 +31,19 @@ enum mma_kind { MK_MMA, MK_LDMATRIX, MK_STMATRIX, MK_MOVMATRIX, MK_WMMA_LOAD, MK
  * 'c', 'd'). NULL, or why ptxi cannot run it (in buf or a literal). */
 const char *mma_decode(struct arena *a, const struct ir_insn *in, struct dinsn *di,
 		       enum mma_kind kind, char which, char *buf, size_t len);
+/* What an instruction does for one lane of its group's frame. */
+typedef void lane_fn(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		     uint32_t lane);
+/* Run fn for each lane of mask, in lane order, until the launch stops: the handler of an
+ * instruction whose lanes act one after another and never wait (issuing asynchronous work;
+ * a wait_group lands what it waits for at once). */
+static inline enum step exec_each_lane(struct launch *L, struct warp *w, struct group *g,
+				       const struct dinsn *di, uint32_t mask, lane_fn *fn)
+{
+	for (uint32_t m = mask; m && !L->stop; m &= m - 1)
+		fn(L, w, g->frame, di, (uint32_t)__builtin_ctz(m));
+	return STEP_NEXT;
+}
 /* A barrier may have completed (arrivals, or threads exited): release its waiters. */
 void bar_check(struct launch *L, struct cta *c, uint32_t id);
 void cluster_bar_check(struct launch *L, struct cluster *cl);

@@ -348,19 +348,6 @@ static void issue_store(struct launch *L, struct warp *w, struct frame *f,
 /* ---- handlers ------------------------------------------------------------------------ */
 
 /* What one lane of an asynchronous instruction does. */
-typedef void lane_fn(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-		     uint32_t lane);
-
-/* Run fn for each lane of mask, in lane order, until the launch stops. Asynchronous
- * instructions never wait: wait_group lands what it waits for at once. */
-static enum step each_lane(struct launch *L, struct warp *w, struct group *g,
-			   const struct dinsn *di, uint32_t mask, lane_fn *fn)
-{
-	for (uint32_t m = mask; m && !L->stop; m &= m - 1)
-		fn(L, w, g->frame, di, (uint32_t)__builtin_ctz(m));
-	return STEP_NEXT;
-}
-
 static void commit_cp(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 		      uint32_t lane)
 {
@@ -402,56 +389,56 @@ static void wait_group(struct launch *L, struct warp *w, struct frame *f, const 
 enum step async_exec_cp(struct launch *L, struct warp *w, struct group *g,
 			const struct dinsn *di, uint32_t mask)
 {
-	return each_lane(L, w, g, di, mask, issue_cp_async);
+	return exec_each_lane(L, w, g, di, mask, issue_cp_async);
 }
 
 enum step async_exec_mbar_arrive(struct launch *L, struct warp *w, struct group *g,
 				 const struct dinsn *di, uint32_t mask)
 {
-	return each_lane(L, w, g, di, mask, issue_arrive);
+	return exec_each_lane(L, w, g, di, mask, issue_arrive);
 }
 
 /* cp.async.bulk and cp.reduce.async.bulk */
 enum step async_exec_bulk(struct launch *L, struct warp *w, struct group *g,
 			  const struct dinsn *di, uint32_t mask)
 {
-	return each_lane(L, w, g, di, mask, issue_bulk);
+	return exec_each_lane(L, w, g, di, mask, issue_bulk);
 }
 
 enum step async_exec_prefetch(struct launch *L, struct warp *w, struct group *g,
 			      const struct dinsn *di, uint32_t mask)
 {
-	return each_lane(L, w, g, di, mask, issue_prefetch);
+	return exec_each_lane(L, w, g, di, mask, issue_prefetch);
 }
 
 /* st.async and red.async */
 enum step async_exec_store(struct launch *L, struct warp *w, struct group *g,
 			   const struct dinsn *di, uint32_t mask)
 {
-	return each_lane(L, w, g, di, mask, issue_store);
+	return exec_each_lane(L, w, g, di, mask, issue_store);
 }
 
 enum step async_exec_commit(struct launch *L, struct warp *w, struct group *g,
 			    const struct dinsn *di, uint32_t mask)
 {
-	return each_lane(L, w, g, di, mask, commit_cp);
+	return exec_each_lane(L, w, g, di, mask, commit_cp);
 }
 
 enum step async_exec_bulk_commit(struct launch *L, struct warp *w, struct group *g,
 				 const struct dinsn *di, uint32_t mask)
 {
-	return each_lane(L, w, g, di, mask, commit_bulk);
+	return exec_each_lane(L, w, g, di, mask, commit_bulk);
 }
 
 enum step async_exec_wait_all(struct launch *L, struct warp *w, struct group *g,
 			      const struct dinsn *di, uint32_t mask)
 {
-	return each_lane(L, w, g, di, mask, wait_all);
+	return exec_each_lane(L, w, g, di, mask, wait_all);
 }
 
 /* cp.async.wait_group and cp.async.bulk.wait_group */
 enum step async_exec_wait_group(struct launch *L, struct warp *w, struct group *g,
 				const struct dinsn *di, uint32_t mask)
 {
-	return each_lane(L, w, g, di, mask, wait_group);
+	return exec_each_lane(L, w, g, di, mask, wait_group);
 }

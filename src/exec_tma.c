@@ -445,45 +445,34 @@ static void exec_cp_fenceproxy(struct launch *L, struct warp *w, struct frame *f
 
 /* ---- handlers ------------------------------------------------------------------------ */
 
-typedef void lane_fn(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-		     uint32_t lane);
-
-/* Run fn for each lane of mask, in lane order, until the launch stops. */
-static enum step each_lane(struct launch *L, struct warp *w, struct group *g,
-			   const struct dinsn *di, uint32_t mask, lane_fn *fn)
-{
-	for (uint32_t m = mask; m && !L->stop; m &= m - 1)
-		fn(L, w, g->frame, di, (uint32_t)__builtin_ctz(m));
-	return STEP_NEXT;
-}
-
 /* cp.async.bulk.tensor: a load into shared memory, or (.bulk_group) a store from it. */
 enum step tma_exec_copy(struct launch *L, struct warp *w, struct group *g,
 			const struct dinsn *di, uint32_t mask)
 {
-	return each_lane(L, w, g, di, mask, di->flags & DF_BULK_GROUP ? issue_store : issue_load);
+	return exec_each_lane(L, w, g, di, mask,
+			      di->flags & DF_BULK_GROUP ? issue_store : issue_load);
 }
 
 enum step tma_exec_reduce(struct launch *L, struct warp *w, struct group *g,
 			  const struct dinsn *di, uint32_t mask)
 {
-	return each_lane(L, w, g, di, mask, issue_store);
+	return exec_each_lane(L, w, g, di, mask, issue_store);
 }
 
 enum step tma_exec_prefetch(struct launch *L, struct warp *w, struct group *g,
 			    const struct dinsn *di, uint32_t mask)
 {
-	return each_lane(L, w, g, di, mask, issue_prefetch);
+	return exec_each_lane(L, w, g, di, mask, issue_prefetch);
 }
 
 enum step tma_exec_replace(struct launch *L, struct warp *w, struct group *g,
 			   const struct dinsn *di, uint32_t mask)
 {
-	return each_lane(L, w, g, di, mask, exec_replace);
+	return exec_each_lane(L, w, g, di, mask, exec_replace);
 }
 
 enum step tma_exec_cp_fenceproxy(struct launch *L, struct warp *w, struct group *g,
 				 const struct dinsn *di, uint32_t mask)
 {
-	return each_lane(L, w, g, di, mask, exec_cp_fenceproxy);
+	return exec_each_lane(L, w, g, di, mask, exec_cp_fenceproxy);
 }

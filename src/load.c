@@ -1315,10 +1315,9 @@ static bool dec_ops(struct loader *ld, const struct ir_insn *in, struct dinsn *d
 	return true;
 }
 
-/* The instructions that access memory: an address in a state space ptxi models. With
- * `kernel_param` (ld), a register address into .param in a kernel reads its parameters. */
-static bool decode_access(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
-			  const struct mods *md, bool kernel_param)
+/* The operands, the first an address, and the space it resolves to (di->space). */
+static bool dec_address_first(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+			      const struct mods *md)
 {
 	if (!dec_ops(ld, in, di, md))
 		return false;
@@ -1327,6 +1326,16 @@ static bool decode_access(struct loader *ld, const struct ir_insn *in, struct di
 		return false;
 	}
 	settle_space(ld, di, &di->s[0]);
+	return true;
+}
+
+/* The instructions that access memory: an address in a state space ptxi models. With
+ * `kernel_param` (ld), a register address into .param in a kernel reads its parameters. */
+static bool decode_access(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
+			  const struct mods *md, bool kernel_param)
+{
+	if (!dec_address_first(ld, in, di, md))
+		return false;
 	if (kernel_param && di->space == MS_PARAM_FRAME && di->s[0].has_reg && ld->irf->is_entry)
 		di->space = MS_PARAM_KERNEL;
 	if (di->space == MS_NONE) {
@@ -1368,13 +1377,8 @@ static bool dec_atom(struct loader *ld, const struct ir_insn *in, struct dinsn *
 static bool decode_mbar(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
 			const struct mods *md, bool narrow_shared)
 {
-	if (!dec_ops(ld, in, di, md))
+	if (!dec_address_first(ld, in, di, md))
 		return false;
-	if (di->nsrc < 1 || di->s[0].kind != DOP_ADDR) {
-		lerr(ld, in->span, "%s needs an address operand", ir_op_name(in->op));
-		return false;
-	}
-	settle_space(ld, di, &di->s[0]);
 	if (narrow_shared && di->space == MS_GENERIC && addr_reg_bytes(in) == 4)
 		di->space = MS_SHARED_CTA;
 	if (di->space != MS_SHARED_CTA && di->space != MS_SHARED_CLUSTER &&
