@@ -37,14 +37,16 @@ void gather_hit(struct launch *L, const char *rule, const struct dinsn *di,
 /*
  * --jobs (gather_log.c): a cluster run on a worker thread keeps its reports in a log
  * (L->log) instead of making them: each gather_rule, gather_flush and gather_count, and
- * each diagnostic (the cluster's diag sink is gather_log_sink), becomes an entry, with the
- * device printf output written so far (gather_log_out). gather_log_replay runs the entries
+ * each diagnostic (the cluster's diag sink is gather_log_sink, or its record function
+ * gather_log_record when reports are data), becomes an entry, with the device printf
+ * output written so far (gather_log_out). gather_log_replay runs the entries
  * on the launch in cluster order, so that reports are gathered and shown as with one thread.
  */
 struct gather_log;
 struct gather_log *gather_log_new(void);
 FILE *gather_log_out(struct gather_log *g);
 void gather_log_sink(void *ctx, enum diag_level level, const char *text);
+void gather_log_record(void *ctx, const struct diag_record *r);
 void gather_log_rule(struct gather_log *g, const char *rule, const struct dinsn *di,
 		     const struct gather_hit *h, const char *notes, const char *msg);
 void gather_log_flush(struct gather_log *g);

@@ -1,7 +1,8 @@
 /*
  * gather_log.c - a cluster's reports kept for later (--jobs). A worker thread runs its
- * cluster with L->log set: rule breaks, flushes, error counts and rendered diagnostics are
- * entries here, each with how much of the cluster's printf output came before it. Once
+ * cluster with L->log set: rule breaks, flushes, error counts and diagnostics (rendered
+ * text, or records when reports are data: --diagnostics json|sarif) are entries here, each
+ * with how much of the cluster's printf output came before it. Once
  * every earlier cluster has been replayed, gather_log_replay makes the reports on the
  * launch: breaks are gathered across clusters and shown in the order, and with the counts
  * and --max-errors cut, of a run on one thread.
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum entry_kind { E_RULE, E_FLUSH, E_COUNT, E_DIAG };
+enum entry_kind { E_RULE, E_FLUSH, E_COUNT, E_DIAG, E_RECORD };
 
 struct entry {
 	enum entry_kind kind;
@@ -20,6 +21,7 @@ struct entry {
 	const struct dinsn *di;     /* E_RULE                                                  */
 	struct gather_hit hit;      /* E_RULE                                                  */
 	char *msg, *notes;          /* E_RULE; E_DIAG: msg is the rendered text                */
+	struct diag_record rec;     /* E_RECORD: its strings owned by the entry (record_copy)  */
 	size_t out_at;              /* printf bytes written before the entry                   */
 };
 
@@ -82,6 +84,51 @@ void gather_log_sink(void *ctx, enum diag_level level, const char *text)
 	}
 }
 
+/* A copy of s's first n bytes, NUL-terminated; NULL stays NULL. */
+static char *keep_n(struct gather_log *g, const char *s, size_t n)
+{
+	if (!s)
+		return NULL;
+	char *d = strndup(s, n);
+	g->lost |= !d;
+	return d;
+}
+
+static char *keep_opt(struct gather_log *g, const char *s)
+{
+	return s ? keep_n(g, s, strlen(s)) : NULL;
+}
+
+/* A deep copy of r: the caller's strings live only as long as the call. */
+static void record_copy(struct gather_log *g, struct diag_record *d, const struct diag_record *r)
+{
+	*d = *r;
+	d->rule = keep_n(g, r->rule, r->rule_len);
+	d->msg = keep_n(g, r->msg ? r->msg : "", r->msg_len);
+	d->path = keep_opt(g, r->path);
+	d->notes = keep_opt(g, r->notes);
+	d->src_path = keep_opt(g, r->src_path);
+	d->src_context = keep_opt(g, r->src_context);
+}
+
+static void record_free(struct diag_record *r)
+{
+	free((char *)r->rule);
+	free((char *)r->msg);
+	free((char *)r->path);
+	free((char *)r->notes);
+	free((char *)r->src_path);
+	free((char *)r->src_context);
+}
+
+void gather_log_record(void *ctx, const struct diag_record *r)
+{
+	struct gather_log *g = ctx;
+	struct entry *e = add(g, E_RECORD);
+	if (e)
+		record_copy(g, &e->rec, r);
+}
+
 void gather_log_rule(struct gather_log *g, const char *rule, const struct dinsn *di,
 		     const struct gather_hit *h, const char *notes, const char *msg)
 {
@@ -139,6 +186,10 @@ void gather_log_replay(struct launch *L, struct gather_log *g, FILE *out)
 			if (diag_count(L->diag, e->level) && L->diag->sink)
 				L->diag->sink(L->diag->ctx, e->level, e->msg ? e->msg : "");
 			break;
+		case E_RECORD:
+			if (diag_count(L->diag, e->rec.level) && L->diag->record)
+				L->diag->record(L->diag->record_ctx, &e->rec);
+			break;
 		}
 	}
 	put_out(g, out, &done, g->out_len);
@@ -156,6 +207,8 @@ void gather_log_free(struct gather_log *g)
 	for (size_t i = 0; i < g->n; i++) {
 		free(g->e[i].msg);
 		free(g->e[i].notes);
+		if (g->e[i].kind == E_RECORD)
+			record_free(&g->e[i].rec);
 	}
 	free(g->e);
 	fclose(g->out);

@@ -54,8 +54,6 @@ static const char *one_thread_reason(const struct launch *L)
 		       "(--no-race turns it off)";
 	if (L->cfg.trace_print || L->cfg.trace_mbar || L->timeline)
 		return "--trace and --timeline follow one schedule";
-	if (L->diag->record)
-		return "reports as data are made on one thread";
 	if (L->P->async_reads_global || L->P->tensor_copies)
 		return "the kernel's bulk or tensor copies share global memory's proxy state";
 	for (uint32_t i = 0; i < L->P->nfuncs; i++)
@@ -91,6 +89,8 @@ static bool shard_init(struct launch *S, struct jobs *J, struct diag *d)
 	if (!sched_begin(S))
 		return false;
 	d->sink = gather_log_sink; /* into each cluster's log (run_one) */
+	if (J->base.diag->record) /* reports as data: records, replayed as they came */
+		d->record = gather_log_record;
 	return true;
 }
 
@@ -160,7 +160,7 @@ static void run_one(struct jobs *J, struct launch *S, struct diag *d, uint64_t i
 	struct gather_log *log = gather_log_new();
 	if (log) {
 		S->log = log;
-		d->ctx = log;
+		d->ctx = d->record_ctx = log;
 		S->cfg.out = gather_log_out(log);
 		S->status = 0;
 		S->stop = false;

@@ -6,6 +6,7 @@
 #   // expect: TEXT            stdout lines, in order, exactly (all of them when any is given)
 #   // expect error: L:C TEXT  stderr holds "FILE:L:C: error: " followed somewhere by TEXT
 #   // expect warning: L:C TEXT, // expect-stderr: TEXT (anywhere in stderr)
+#   // expect-no-stderr: TEXT  stderr nowhere holds TEXT
 # An optional third argument is appended to every run (e.g. "--seed 11": correct programs
 # must give the same results under any schedule).
 # Prints "samples: N passed, M failed" and fails if any failed.
@@ -49,6 +50,11 @@ while IFS= read -r f; do
       while IFS= read -r text; do
         grep -q -F -- "$text" "$tmp/err" || { why="stderr lacks '$text'"; break; }
       done < <(sed -n 's|^// expect-stderr: *||p' "$f")
+    fi
+    if [ -z "$why" ]; then
+      while IFS= read -r text; do
+        ! grep -q -F -- "$text" "$tmp/err" || { why="stderr holds '$text'"; break; }
+      done < <(sed -n 's|^// expect-no-stderr: *||p' "$f")
     fi
     if [ -z "$why" ]; then pass=$((pass + 1))
     else fail=$((fail + 1)); echo "FAIL ${f#$dir/} [$args]: $why"; head -c 600 "$tmp/err" | sed 's/^/    /'; fi
