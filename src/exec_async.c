@@ -90,7 +90,7 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 				   (unsigned long long)size);
 			goto drop;
 		}
-		if (mem_global_proxy_dirty(r, sa, size))
+		if (mem_global_proxy_dirty(L, r, sa, size))
 			rule_break(L, RULE_PROXY_FENCE, 1u << lane,
 				   "%s reads global 0x%llx+%llu, written by ordinary stores with no "
 				   "fence.proxy.async since", name, (unsigned long long)sa,
@@ -125,7 +125,7 @@ static void issue_bulk(struct launch *L, struct warp *w, struct frame *f, const 
 				   (unsigned long long)da, (unsigned long long)size);
 			goto drop;
 		}
-		reduce_dst_fenced(L, di, lane, mem_global_proxy_dirty(r, da, size), "global", da,
+		reduce_dst_fenced(L, di, lane, mem_global_proxy_dirty(L, r, da, size), "global", da,
 				  size);
 		e->dst = r->data + (da - r->base);
 		e->daddr = da;

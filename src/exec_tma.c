@@ -65,7 +65,7 @@ static bool read_map(struct launch *L, struct warp *w, struct frame *f, const st
 			   (unsigned long long)a, acc.space == MS_LOCAL ? "local" : "shared");
 		return false;
 	}
-	if (acc.space == MS_GLOBAL && mem_tmap_dirty(L->mem, a, TMAP_BYTES))
+	if (acc.space == MS_GLOBAL && mem_tmap_dirty(L, a, TMAP_BYTES))
 		rule_break(L, RULE_TMAP_PROXY_FENCE, 1u << lane, "%s uses the tensor map at global "
 			   "0x%llx, written by ordinary stores or tensormap.replace with no "
 			   "fence.proxy.tensormap::generic since", op_name(di), (unsigned long long)a);
@@ -243,7 +243,7 @@ static void issue_load(struct launch *L, struct warp *w, struct frame *f, const 
 			goto drop;
 	j->r = mem_find(L->mem, j->map.addr, 1);
 	global_range(j, &s, &at.gaddr, &at.gsize);
-	if (at.gsize && j->r && mem_global_proxy_dirty(j->r, at.gaddr, at.gsize))
+	if (at.gsize && j->r && mem_global_proxy_dirty(L, j->r, at.gaddr, at.gsize))
 		rule_break(L, RULE_PROXY_FENCE, 1u << lane, "%s reads global 0x%llx+%llu, written by "
 			   "ordinary stores with no fence.proxy.async since", op_name(di),
 			   (unsigned long long)at.gaddr, (unsigned long long)at.gsize);
@@ -355,7 +355,7 @@ static void issue_store(struct launch *L, struct warp *w, struct frame *f, const
 			   "ordinary stores with no fence.proxy.async since", op_name(di), at.soff,
 			   at.ssize);
 	if (j->kind == TMA_REDUCE && at.gsize && j->r &&
-	    mem_global_proxy_dirty(j->r, at.gaddr, at.gsize))
+	    mem_global_proxy_dirty(L, j->r, at.gaddr, at.gsize))
 		rule_break(L, RULE_PROXY_FENCE, 1u << lane, "%s reduces into global 0x%llx+%llu, "
 			   "written by ordinary stores with no fence.proxy.async since", op_name(di),
 			   (unsigned long long)at.gaddr, (unsigned long long)at.gsize);
@@ -424,7 +424,7 @@ static void exec_replace(struct launch *L, struct warp *w, struct frame *f,
 		return;
 	}
 	if (acc.space == MS_GLOBAL)
-		mem_tmap_mark(L->mem, a, TMAP_BYTES);
+		mem_tmap_mark(L, a, TMAP_BYTES);
 }
 
 /* tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.SCOPE.sync.aligned
@@ -440,7 +440,7 @@ static void exec_cp_fenceproxy(struct launch *L, struct warp *w, struct frame *f
 	if (!src)
 		return;
 	memmove(dst, src, TMAP_BYTES);
-	mem_tmap_fence(L->mem, da, TMAP_BYTES);
+	mem_tmap_fence(L, da, TMAP_BYTES);
 }
 
 /* ---- handlers ------------------------------------------------------------------------ */

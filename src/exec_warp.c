@@ -571,9 +571,9 @@ enum step exec_fence(struct launch *L, struct warp *w, struct group *g, const st
 	if ((di->flags & DF_PROXY) && di->space != MS_GLOBAL) /* fence.proxy.async{.shared*} */
 		mem_proxy_fence(w->cta);
 	if ((di->flags & DF_PROXY) && (di->space == MS_GLOBAL || di->space == MS_GENERIC))
-		mem_proxy_fence_global(L->mem);
+		mem_proxy_fence_global(L);
 	if (di->flags & DF_TENSORMAP) /* fence.proxy.tensormap::generic */
-		mem_tmap_fence_all(L->mem);
+		mem_tmap_fence_all(L);
 	race_fence(L, w, mask);
 	return STEP_NEXT;
 }

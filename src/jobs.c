@@ -54,8 +54,6 @@ static const char *one_thread_reason(const struct launch *L)
 		       "(--no-race turns it off)";
 	if (L->cfg.trace_print || L->cfg.trace_mbar || L->timeline)
 		return "--trace and --timeline follow one schedule";
-	if (L->P->async_reads_global || L->P->tensor_copies)
-		return "the kernel's bulk or tensor copies share global memory's proxy state";
 	for (uint32_t i = 0; i < L->P->nfuncs; i++)
 		if (!strcmp(L->P->funcs[i].name, "malloc") || !strcmp(L->P->funcs[i].name, "free"))
 			return "the kernel uses the device heap (malloc, free)";
@@ -72,6 +70,7 @@ static bool shard_init(struct launch *S, struct jobs *J, struct diag *d)
 	S->stop = false;
 	memset(&S->mbars, 0, sizeof S->mbars);
 	memset(&S->landed, 0, sizeof S->landed);
+	memset(&S->gproxy, 0, sizeof S->gproxy);
 	S->rep = NULL;
 	S->rt = NULL;
 	S->race = NULL;

@@ -214,6 +214,16 @@ struct landed_table {
 	uint32_t n, cap;
 };
 
+/* The launch's part that memory.c owns (`gproxy`; mem_gproxy_reset): global memory's proxy
+ * maps, per region (by index in the memory's table), of the running cluster's generic
+ * writes since its last fences. A cluster's own: a cluster starts with none, so that with
+ * --jobs each worker keeps its cluster's and the reports do not depend on the schedule. */
+struct gproxy {
+	uint8_t **async;            /* written since fence.proxy.async (rule async-proxy-fence) */
+	uint8_t **tmap;             /* since fence.proxy.tensormap (tensormap-proxy-fence)      */
+	uint32_t n;                 /* regions each has room for                                */
+};
+
 struct async_queue {
 	struct event *events;
 	uint32_t nevents, events_cap;
@@ -264,6 +274,7 @@ struct launch {
 	struct mbar_table mbars;    /* mbarrier objects (mbarrier.c)                          */
 	struct async_queue async;   /* asynchronous copies in flight (async.c)                */
 	struct landed_table landed; /* copies landed, completion not observed (landed.c)      */
+	struct gproxy gproxy;       /* the cluster's unfenced generic writes of global memory  */
 	struct wg_launch wg;        /* wgmma.mma_async in flight (exec_wgmma.c)               */
 	/* current instruction context, for diagnostics (Lua's savepc) */
 	struct warp *cw;

@@ -26,8 +26,6 @@ void mem_destroy(struct memory *m)
 		return;
 	for (uint32_t i = 0; i < m->n; i++) {
 		free(m->r[i].data);
-		free(m->r[i].proxy_dirty);
-		free(m->r[i].tmap_dirty);
 	}
 	free(m->r);
 	free(m);
@@ -197,7 +195,7 @@ static void nearest_allocation(const struct memory *m, uint64_t addr, uint32_t s
  * first write to its memory; `bytes` is the memory's size. */
 static void dirty_mark(uint8_t **map, uint64_t bytes, uint64_t off, uint64_t size)
 {
-	if (!*map && !(*map = calloc(bytes / 16 + 1, 1)))
+	if (!map || (!*map && !(*map = calloc(bytes / 16 + 1, 1))))
 		return;
 	for (uint64_t g = off / 16; g <= (off + size - 1) / 16; g++)
 		(*map)[g] = 1;
@@ -240,47 +238,92 @@ bool mem_proxy_dirty(const struct cta *c, uint32_t off, uint32_t size)
 	return dirty_any(c->proxy_dirty, off, size);
 }
 
-void mem_proxy_fence_global(struct memory *m)
+/* The slot of region r's map in `maps` (L->gproxy.async or .tmap), room made for every
+ * region of the memory; NULL when there is no memory for it (the write goes unmarked). */
+static uint8_t **gproxy_map(struct launch *L, uint8_t ***maps, const struct region *r)
 {
-	for (uint32_t i = 0; i < m->n; i++)
-		if (m->r[i].proxy_dirty)
-			memset(m->r[i].proxy_dirty, 0, m->r[i].size / 16 + 1);
+	struct gproxy *g = &L->gproxy;
+	uint32_t i = (uint32_t)(r - L->mem->r);
+	if (i >= g->n) {
+		uint32_t n = L->mem->n;
+		uint8_t **a = realloc(g->async, n * sizeof *a);
+		if (a)
+			g->async = a;
+		uint8_t **t = a ? realloc(g->tmap, n * sizeof *t) : NULL;
+		if (!t)
+			return NULL;
+		g->tmap = t;
+		memset(a + g->n, 0, (n - g->n) * sizeof *a);
+		memset(t + g->n, 0, (n - g->n) * sizeof *t);
+		g->n = n;
+	}
+	return &(*maps)[i];
 }
 
-bool mem_global_proxy_dirty(const struct region *r, uint64_t addr, uint64_t size)
+/* The map of region r in `maps`, NULL when it has none (nothing written). */
+static const uint8_t *gproxy_find(const struct launch *L, uint8_t **maps, const struct region *r)
 {
-	return dirty_any(r->proxy_dirty, addr - r->base, size);
+	uint32_t i = (uint32_t)(r - L->mem->r);
+	return i < L->gproxy.n ? maps[i] : NULL;
+}
+
+static void gproxy_clear(struct launch *L, uint8_t **maps)
+{
+	for (uint32_t i = 0; i < L->gproxy.n; i++)
+		if (maps[i])
+			memset(maps[i], 0, L->mem->r[i].size / 16 + 1);
+}
+
+void mem_proxy_fence_global(struct launch *L)
+{
+	gproxy_clear(L, L->gproxy.async);
+}
+
+bool mem_global_proxy_dirty(struct launch *L, const struct region *r, uint64_t addr,
+			    uint64_t size)
+{
+	return dirty_any(gproxy_find(L, L->gproxy.async, r), addr - r->base, size);
 }
 
 /* Tensor maps in global memory: 16-byte granules written in the generic proxy (ordinary
  * stores, tensormap.replace) since the last fence.proxy.tensormap::generic (rule
  * tensormap-proxy-fence). Kept only for programs with tensor copies. */
-void mem_tmap_mark(struct memory *m, uint64_t addr, uint64_t size)
+void mem_tmap_mark(struct launch *L, uint64_t addr, uint64_t size)
 {
-	struct region *r = mem_find(m, addr, size);
+	struct region *r = mem_find(L->mem, addr, size);
 	if (r)
-		dirty_mark(&r->tmap_dirty, r->size, addr - r->base, size);
+		dirty_mark(gproxy_map(L, &L->gproxy.tmap, r), r->size, addr - r->base, size);
 }
 
-void mem_tmap_fence(struct memory *m, uint64_t addr, uint64_t size)
+void mem_tmap_fence(struct launch *L, uint64_t addr, uint64_t size)
 {
-	struct region *r = mem_find(m, addr, size);
-	if (r && r->tmap_dirty)
+	struct region *r = mem_find(L->mem, addr, size);
+	uint8_t *map = r ? (uint8_t *)gproxy_find(L, L->gproxy.tmap, r) : NULL;
+	if (map)
 		for (uint64_t g = (addr - r->base) / 16; g <= (addr - r->base + size - 1) / 16; g++)
-			r->tmap_dirty[g] = 0;
+			map[g] = 0;
 }
 
-void mem_tmap_fence_all(struct memory *m)
+void mem_tmap_fence_all(struct launch *L)
 {
-	for (uint32_t i = 0; i < m->n; i++)
-		if (m->r[i].tmap_dirty)
-			memset(m->r[i].tmap_dirty, 0, m->r[i].size / 16 + 1);
+	gproxy_clear(L, L->gproxy.tmap);
 }
 
-bool mem_tmap_dirty(struct memory *m, uint64_t addr, uint64_t size)
+bool mem_tmap_dirty(struct launch *L, uint64_t addr, uint64_t size)
 {
-	struct region *r = mem_find(m, addr, size);
-	return r && dirty_any(r->tmap_dirty, addr - r->base, size);
+	struct region *r = mem_find(L->mem, addr, size);
+	return r && dirty_any(gproxy_find(L, L->gproxy.tmap, r), addr - r->base, size);
+}
+
+void mem_gproxy_reset(struct launch *L)
+{
+	for (uint32_t i = 0; i < L->gproxy.n; i++) {
+		free(L->gproxy.async[i]);
+		free(L->gproxy.tmap[i]);
+	}
+	free(L->gproxy.async);
+	free(L->gproxy.tmap);
+	L->gproxy = (struct gproxy){0};
 }
 
 /* Which CTA's shared memory an access lands in, and where: bounds, and a peer that still
@@ -370,9 +413,9 @@ static bool global_resolve(struct launch *L, uint32_t lane, uint64_t addr, uint3
 	out->region = r;
 	out->addr = addr;
 	if (write && L->P->async_reads_global)
-		dirty_mark(&r->proxy_dirty, r->size, addr - r->base, size);
+		dirty_mark(gproxy_map(L, &L->gproxy.async, r), r->size, addr - r->base, size);
 	if (write && L->P->tensor_copies)
-		dirty_mark(&r->tmap_dirty, r->size, addr - r->base, size);
+		dirty_mark(gproxy_map(L, &L->gproxy.tmap, r), r->size, addr - r->base, size);
 	return true;
 }
 

@@ -26,12 +26,6 @@
 struct region {
 	uint64_t base, size;
 	uint8_t *data;
-	uint8_t *proxy_dirty;   /* per 16-byte granule: written by a generic store since the
-				 * last fence.proxy.async (lazy, and only when a bulk copy of the
-				 * program reads global memory; rule async-proxy-fence)         */
-	uint8_t *tmap_dirty;    /* per 16-byte granule: written in the generic proxy since the
-				 * last fence.proxy.tensormap::generic (programs with tensor
-				 * copies only; rule tensormap-proxy-fence)                     */
 	char name[40];
 };
 
@@ -106,17 +100,21 @@ void mem_proxy_mark_lanes(struct cta *c, const uint32_t *off, uint32_t mask, uin
 void mem_proxy_fence(struct cta *c);
 /* Whether [off, off+size) of c's shared memory holds unfenced generic writes. */
 bool mem_proxy_dirty(const struct cta *c, uint32_t off, uint32_t size);
-/* The same for global memory: fence.proxy.async{.global} by any thread, and the check. */
-void mem_proxy_fence_global(struct memory *m);
-bool mem_global_proxy_dirty(const struct region *r, uint64_t addr, uint64_t size);
+/* The same for global memory (L->gproxy: the running cluster's writes):
+ * fence.proxy.async{.global} by any thread of the cluster, and the check. */
+void mem_proxy_fence_global(struct launch *L);
+bool mem_global_proxy_dirty(struct launch *L, const struct region *r, uint64_t addr,
+			    uint64_t size);
 /* Tensor maps in global memory written in the generic proxy (ordinary stores,
  * tensormap.replace) and the tensormap proxy fences that make them usable by tensor copies:
  * mark, fence [addr, addr+size) (tensormap.cp_fenceproxy) or all (fence.proxy.tensormap::
  * generic), check. */
-void mem_tmap_mark(struct memory *m, uint64_t addr, uint64_t size);
-void mem_tmap_fence(struct memory *m, uint64_t addr, uint64_t size);
-void mem_tmap_fence_all(struct memory *m);
-bool mem_tmap_dirty(struct memory *m, uint64_t addr, uint64_t size);
+void mem_tmap_mark(struct launch *L, uint64_t addr, uint64_t size);
+void mem_tmap_fence(struct launch *L, uint64_t addr, uint64_t size);
+void mem_tmap_fence_all(struct launch *L);
+bool mem_tmap_dirty(struct launch *L, uint64_t addr, uint64_t size);
+/* Forget the cluster's global proxy maps (end of a cluster: sched_cluster). */
+void mem_gproxy_reset(struct launch *L);
 
 /* Charge `bytes` of the launch's own memory; past --max-memory, reports (status 2, naming
  * `what`) and returns false. */

@@ -737,6 +737,7 @@ void sched_cluster(struct launch *L, const uint32_t cid[3])
 	else
 		run_cluster(L, &cl);
 	async_reset(L);
+	mem_gproxy_reset(L);
 	race_cluster_end(L, &cl);
 	free_cluster(&cl);
 }
