@@ -11,12 +11,14 @@
  *   malloc(n), free(p)   a device heap of cfg.heap_size bytes (8 MiB, like
  *                        cudaLimitMallocHeapSize): NULL once exhausted; each block is its
  *                        own allocation, so running off its end is reported; a freed block
- *                        becomes unreachable (a later access is out of bounds).
+ *                        becomes unreachable (a later access is out of bounds). With
+ *                        --jobs the clusters' threads share the heap, under its lock.
  * Anything else without a body stops the launch with an error naming it.
  */
 #include "devrt.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +38,7 @@ struct block {
 };
 
 struct devrt {
+	pthread_mutex_t lock;         /* the fields below, and making heap regions (mem_alloc) */
 	uint64_t heap_used;
 	struct block *blocks;         /* in increasing address order (mem_alloc's order)    */
 	uint32_t nblocks, cap;
@@ -323,34 +326,56 @@ static void assert_fail(struct launch *L, struct warp *w, struct frame *f,
 
 static struct devrt *state(struct launch *L)
 {
-	if (!L->rt)
-		L->rt = calloc(1, sizeof *L->rt);
+	if (!L->rt && (L->rt = calloc(1, sizeof *L->rt)))
+		pthread_mutex_init(&L->rt->lock, NULL);
 	return L->rt;
+}
+
+bool devrt_begin(struct launch *L)
+{
+	for (uint32_t i = 0; i < L->P->nfuncs; i++)
+		if (!strcmp(L->P->funcs[i].name, "malloc") || !strcmp(L->P->funcs[i].name, "free"))
+			return state(L) != NULL;
+	return true;
+}
+
+/* A block of n bytes from the heap: its address, 0 when the heap cannot hold it; false
+ * when the block list cannot grow (rt->lock held). */
+static bool heap_take(struct launch *L, struct devrt *rt, uint64_t n, uint64_t *addr)
+{
+	uint64_t limit = L->cfg.heap_size ? L->cfg.heap_size : DEVRT_HEAP_DEFAULT;
+	uint64_t need = (n + HEAP_ALIGN - 1) & ~(uint64_t)(HEAP_ALIGN - 1);
+	*addr = 0;
+	if (!n || need < n || need > limit - rt->heap_used)
+		return true;
+	if (rt->nblocks == rt->cap) {
+		uint32_t cap = rt->cap ? rt->cap * 2 : 16;
+		struct block *b = realloc(rt->blocks, cap * sizeof *b);
+		if (!b)
+			return false;
+		rt->blocks = b;
+		rt->cap = cap;
+	}
+	*addr = mem_alloc(L->mem, n, "malloc block");
+	if (*addr) {
+		rt->blocks[rt->nblocks++] = (struct block){*addr, need, false};
+		rt->heap_used += need;
+	}
+	return true;
 }
 
 static void do_malloc(struct launch *L, struct warp *w, struct frame *f,
 		      const struct dinsn *di, const struct dfunc *callee, uint32_t lane)
 {
-	uint64_t n = call_arg(L, w, f, di, callee, 0, lane);
+	uint64_t n = call_arg(L, w, f, di, callee, 0, lane), addr = 0;
 	struct devrt *rt = state(L);
-	uint64_t limit = L->cfg.heap_size ? L->cfg.heap_size : DEVRT_HEAP_DEFAULT;
-	uint64_t need = (n + HEAP_ALIGN - 1) & ~(uint64_t)(HEAP_ALIGN - 1);
-	uint64_t addr = 0;
-	if (rt && n && need >= n && need <= limit - rt->heap_used) {
-		if (rt->nblocks == rt->cap) {
-			uint32_t cap = rt->cap ? rt->cap * 2 : 16;
-			struct block *b = realloc(rt->blocks, cap * sizeof *b);
-			if (!b) {
-				runtime_error(L, 2, "out of memory for the device heap");
-				return;
-			}
-			rt->blocks = b;
-			rt->cap = cap;
-		}
-		addr = mem_alloc(L->mem, n, "malloc block");
-		if (addr) {
-			rt->blocks[rt->nblocks++] = (struct block){addr, need, false};
-			rt->heap_used += need;
+	if (rt) {
+		pthread_mutex_lock(&rt->lock);
+		bool ok = heap_take(L, rt, n, &addr);
+		pthread_mutex_unlock(&rt->lock);
+		if (!ok) {
+			runtime_error(L, 2, "out of memory for the device heap");
+			return;
 		}
 	}
 	call_result(f, di, callee, lane, addr);
@@ -358,7 +383,7 @@ static void do_malloc(struct launch *L, struct warp *w, struct frame *f,
 
 static struct block *find_block(struct devrt *rt, uint64_t addr)
 {
-	uint32_t lo = 0, hi = rt ? rt->nblocks : 0;
+	uint32_t lo = 0, hi = rt->nblocks;
 	while (lo < hi) {
 		uint32_t mid = (lo + hi) / 2;
 		if (rt->blocks[mid].addr < addr)
@@ -366,36 +391,47 @@ static struct block *find_block(struct devrt *rt, uint64_t addr)
 		else
 			hi = mid;
 	}
-	return lo < (rt ? rt->nblocks : 0) && rt->blocks[lo].addr == addr ? &rt->blocks[lo]
-									   : NULL;
+	return lo < rt->nblocks && rt->blocks[lo].addr == addr ? &rt->blocks[lo] : NULL;
+}
+
+enum give { GIVEN, NO_BLOCK, FREED_BEFORE };
+
+/* Give the block at p back to the heap (rt->lock held). Its region keeps its address, and
+ * its bytes until the memory goes: a later access is out of bounds. */
+static enum give heap_give(struct launch *L, struct devrt *rt, uint64_t p)
+{
+	struct block *b = find_block(rt, p);
+	if (!b)
+		return NO_BLOCK;
+	if (b->freed)
+		return FREED_BEFORE;
+	b->freed = true;
+	rt->heap_used -= b->size;
+	struct region *r = mem_find(L->mem, p, 1);
+	if (r)
+		mem_region_free(r);
+	return GIVEN;
 }
 
 static void do_free(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 		    const struct dfunc *callee, uint32_t lane)
 {
 	uint64_t p = call_arg(L, w, f, di, callee, 0, lane);
+	struct devrt *rt = L->rt;
 	if (!p)
 		return;
-	struct block *b = find_block(L->rt, p);
-	if (!b) {
+	enum give g = NO_BLOCK;
+	if (rt) {
+		pthread_mutex_lock(&rt->lock);
+		g = heap_give(L, rt, p);
+		pthread_mutex_unlock(&rt->lock);
+	}
+	if (g == NO_BLOCK)
 		rule_break(L, RULE_HEAP_BAD_FREE, 1u << lane, "free(0x%" PRIx64 "): no block of "
 			   "the device heap starts there", p);
-		return;
-	}
-	if (b->freed) {
+	else if (g == FREED_BEFORE)
 		rule_break(L, RULE_HEAP_DOUBLE_FREE, 1u << lane, "free(0x%" PRIx64 "): the block "
 			   "was freed before", p);
-		return;
-	}
-	b->freed = true;
-	L->rt->heap_used -= b->size;
-	struct region *r = mem_find(L->mem, p, 1);
-	if (r) { /* keep the address, drop the bytes: a later access is out of bounds */
-		free(r->data);
-		r->data = NULL;
-		r->size = 0;
-		snprintf(r->name, sizeof r->name, "freed malloc block");
-	}
 }
 
 /* ---- dispatch -------------------------------------------------------------------------- */
@@ -424,8 +460,10 @@ void devrt_call(struct launch *L, struct warp *w, struct frame *f, const struct 
 
 void devrt_free(struct launch *L)
 {
-	if (L->rt)
+	if (L->rt) {
+		pthread_mutex_destroy(&L->rt->lock);
 		free(L->rt->blocks);
+	}
 	free(L->rt);
 	L->rt = NULL;
 }

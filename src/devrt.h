@@ -16,6 +16,9 @@
 void devrt_call(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 		const struct dfunc *callee, uint32_t mask);
 /* Release the launch's device-runtime state (the heap's bookkeeping). */
+/* Make the heap now, when the program calls malloc or free (before --jobs starts threads
+ * that share it); false: out of memory. */
+bool devrt_begin(struct launch *L);
 void devrt_free(struct launch *L);
 
 #endif

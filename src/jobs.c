@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "async.h"
+#include "devrt.h"
 #include "gather.h"
 #include "landed.h"
 #include "launch.h"
@@ -54,9 +55,6 @@ static const char *one_thread_reason(const struct launch *L)
 		       "(--no-race turns it off)";
 	if (L->cfg.trace_print || L->cfg.trace_mbar || L->timeline)
 		return "--trace and --timeline follow one schedule";
-	for (uint32_t i = 0; i < L->P->nfuncs; i++)
-		if (!strcmp(L->P->funcs[i].name, "malloc") || !strcmp(L->P->funcs[i].name, "free"))
-			return "the kernel uses the device heap (malloc, free)";
 	return NULL;
 }
 
@@ -71,8 +69,7 @@ static bool shard_init(struct launch *S, struct jobs *J, struct diag *d)
 	memset(&S->mbars, 0, sizeof S->mbars);
 	memset(&S->landed, 0, sizeof S->landed);
 	memset(&S->gproxy, 0, sizeof S->gproxy);
-	S->rep = NULL;
-	S->rt = NULL;
+	S->rep = NULL; /* (rt, the device heap, is shared: devrt_begin made it) */
 	S->race = NULL;
 	S->spin_rec = NULL;
 	S->progress = NULL;
@@ -211,7 +208,7 @@ static int run_jobs(struct launch *L, unsigned n, const uint32_t nc[3])
 			 .stop_from = UINT64_MAX, .window = (uint64_t)n * WINDOW_PER_JOB};
 	pthread_t *th = calloc(n, sizeof *th);
 	J.slot = calloc(J.window, sizeof *J.slot);
-	if (!th || !J.slot) {
+	if (!th || !J.slot || !devrt_begin(L)) {
 		free(th);
 		free(J.slot);
 		return sched_launch(L);

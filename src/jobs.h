@@ -1,10 +1,11 @@
 /*
  * jobs.h - a launch's clusters on several threads (--jobs N, jobs.c). Each worker runs
  * whole clusters on its own copy of the launch (scheduler, asynchronous queue, mbarrier
- * table, wgmma state, frames, --seed streams per cluster); the program, global memory and
- * the parameters are shared. A cluster's reports and printf output are kept and shown in
- * cluster order once every earlier cluster's are, so that a program whose output does not
- * depend on the schedule shows what it shows with one thread (docs/jobs.md).
+ * table, wgmma state, frames, --seed streams per cluster); the program, global memory, the
+ * parameters and the device heap (under its lock) are shared. A cluster's reports and
+ * printf output are kept and shown in cluster order once every earlier cluster's are, so
+ * that a program whose output does not depend on the schedule shows what it shows with one
+ * thread (docs/jobs.md).
  */
 #ifndef PTXI_JOBS_H
 #define PTXI_JOBS_H

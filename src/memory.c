@@ -24,11 +24,16 @@ void mem_destroy(struct memory *m)
 {
 	if (!m)
 		return;
-	for (uint32_t i = 0; i < m->n; i++) {
-		free(m->r[i].data);
-	}
-	free(m->r);
+	for (uint32_t i = 0; i < m->n; i++)
+		free(mem_region(m, i)->data);
+	for (uint32_t c = 0; c < REGION_CHUNKS && m->chunk[c]; c++)
+		free(m->chunk[c]);
 	free(m);
+}
+
+void mem_region_free(struct region *r)
+{
+	__atomic_store_n(&r->freed, true, __ATOMIC_RELAXED);
 }
 
 /* Atomic: with --jobs, clusters on several threads charge the one launch. */
@@ -58,27 +63,22 @@ void mem_release(struct memory *m, uint64_t bytes)
 
 uint64_t mem_alloc(struct memory *m, uint64_t size, const char *name)
 {
-	if (!mem_charge(m, size))
+	uint32_t i = m->n, c = i / REGION_CHUNK;
+	if (c == REGION_CHUNKS || !mem_charge(m, size))
 		return 0;
-	if (m->n == m->cap) {
-		uint32_t cap = m->cap ? m->cap * 2 : 16;
-		struct region *r = realloc(m->r, cap * sizeof *r);
-		if (!r)
-			return 0;
-		m->r = r;
-		m->cap = cap;
+	if (!m->chunk[c] && !(m->chunk[c] = calloc(REGION_CHUNK, sizeof *m->chunk[c]))) {
+		mem_release(m, size);
+		return 0;
 	}
-	struct region *r = &m->r[m->n];
-	*r = (struct region){0};
+	struct region *r = mem_region(m, i);
+	*r = (struct region){.base = m->next, .size = size, .index = i};
 	r->data = calloc(1, size ? size : 1);
 	if (!r->data) {
 		mem_release(m, size);
 		return 0;
 	}
-	r->base = m->next;
-	r->size = size;
 	snprintf(r->name, sizeof r->name, "%s", name);
-	m->n++;
+	__atomic_store_n(&m->n, i + 1, __ATOMIC_RELEASE); /* now lookups may find it */
 	/* A gap after each allocation, so running off its end is an error, not a neighbour. */
 	m->next += (size + 4096 + 255) & ~(uint64_t)255;
 	return r->base;
@@ -86,24 +86,27 @@ uint64_t mem_alloc(struct memory *m, uint64_t size, const char *name)
 
 struct region *mem_find(struct memory *m, uint64_t addr, uint64_t size)
 {
-	if (m->n == 0)
+	uint32_t n = mem_regions(m);
+	if (n == 0)
 		return NULL;
-	/* the cache is shared by --jobs threads: any index it holds is a region's */
-	struct region *r = &m->r[__atomic_load_n(&m->last, __ATOMIC_RELAXED)];
-	if (addr >= r->base && addr - r->base + size <= r->size)
+	/* the cache is shared by --jobs threads: an index of a region this thread may not
+	 * see yet (another's malloc) is passed over */
+	uint32_t last = __atomic_load_n(&m->last, __ATOMIC_RELAXED);
+	struct region *r = last < n ? mem_region(m, last) : NULL;
+	if (r && addr >= r->base && addr - r->base + size <= r->size && !mem_region_freed(r))
 		return r;
-	uint32_t lo = 0, hi = m->n; /* regions are in increasing base order */
+	uint32_t lo = 0, hi = n; /* regions are in increasing base order */
 	while (lo < hi) {
 		uint32_t mid = (lo + hi) / 2;
-		if (m->r[mid].base <= addr)
+		if (mem_region(m, mid)->base <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (lo == 0)
 		return NULL;
-	r = &m->r[lo - 1];
-	if (addr - r->base + size > r->size || addr - r->base >= r->size)
+	r = mem_region(m, lo - 1);
+	if (addr - r->base + size > r->size || addr - r->base >= r->size || mem_region_freed(r))
 		return NULL;
 	__atomic_store_n(&m->last, lo - 1, __ATOMIC_RELAXED);
 	return r;
@@ -164,9 +167,9 @@ static void nearest_allocation(const struct memory *m, uint64_t addr, uint32_t s
 {
 	const struct region *best = NULL;
 	uint64_t best_d = UINT64_MAX;
-	for (uint32_t i = 0; i < m->n; i++) {
-		const struct region *r = &m->r[i];
-		uint64_t end = r->base + r->size;
+	for (uint32_t i = 0, n = mem_regions(m); i < n; i++) {
+		const struct region *r = mem_region(m, i);
+		uint64_t end = r->base + (mem_region_freed(r) ? 0 : r->size);
 		uint64_t d = addr < r->base ? r->base - addr : addr + size > end ? addr + size - end : 0;
 		if (d < best_d) {
 			best = r;
@@ -175,8 +178,8 @@ static void nearest_allocation(const struct memory *m, uint64_t addr, uint32_t s
 	}
 	if (!best) {
 		sb_printf(b, "the launch has no global allocation");
-	} else if (!best->data) {
-		sb_printf(b, "it is %llu bytes into a %s (used after free)",
+	} else if (mem_region_freed(best)) {
+		sb_printf(b, "it is %llu bytes into a freed %s (used after free)",
 			  (unsigned long long)(addr - best->base), best->name);
 	} else if (addr < best->base) {
 		sb_printf(b, "it starts %llu bytes before the %llu-byte %s at 0x%llx",
@@ -243,9 +246,9 @@ bool mem_proxy_dirty(const struct cta *c, uint32_t off, uint32_t size)
 static uint8_t **gproxy_map(struct launch *L, uint8_t ***maps, const struct region *r)
 {
 	struct gproxy *g = &L->gproxy;
-	uint32_t i = (uint32_t)(r - L->mem->r);
+	uint32_t i = r->index;
 	if (i >= g->n) {
-		uint32_t n = L->mem->n;
+		uint32_t n = mem_regions(L->mem);
 		uint8_t **a = realloc(g->async, n * sizeof *a);
 		if (a)
 			g->async = a;
@@ -263,15 +266,14 @@ static uint8_t **gproxy_map(struct launch *L, uint8_t ***maps, const struct regi
 /* The map of region r in `maps`, NULL when it has none (nothing written). */
 static const uint8_t *gproxy_find(const struct launch *L, uint8_t **maps, const struct region *r)
 {
-	uint32_t i = (uint32_t)(r - L->mem->r);
-	return i < L->gproxy.n ? maps[i] : NULL;
+	return r->index < L->gproxy.n ? maps[r->index] : NULL;
 }
 
 static void gproxy_clear(struct launch *L, uint8_t **maps)
 {
 	for (uint32_t i = 0; i < L->gproxy.n; i++)
 		if (maps[i])
-			memset(maps[i], 0, L->mem->r[i].size / 16 + 1);
+			memset(maps[i], 0, mem_region(L->mem, i)->size / 16 + 1);
 }
 
 void mem_proxy_fence_global(struct launch *L)

@@ -23,16 +23,26 @@
 #define CLUSTER_SHIFT 24
 #define CTA_SPACE (1u << CLUSTER_SHIFT)
 
+/* A global allocation. Fixed once made, but for `freed`: with --jobs, threads read it while
+ * another thread's free() marks it. */
 struct region {
 	uint64_t base, size;
-	uint8_t *data;
+	uint8_t *data;          /* kept after a free until the memory goes: a copy issued
+				 * before, or a thread of another cluster, may still touch it  */
+	uint32_t index;         /* in the memory's table (mem_region)                       */
+	bool freed;             /* by free(): no access reaches it (atomic)                 */
 	char name[40];
 };
 
+/* The table of regions, in increasing base order, in chunks that never move: with --jobs,
+ * threads look regions up while the device heap (devrt.c, under its lock) adds more. */
+#define REGION_CHUNK 1024u
+#define REGION_CHUNKS 4096u     /* so at most 4M allocations */
+
 struct memory {
-	struct region *r;
-	uint32_t n, cap;
-	uint64_t next;
+	struct region *chunk[REGION_CHUNKS];
+	uint32_t n;     /* regions made (atomic: stored once the region is whole)          */
+	uint64_t next;  /* where the next allocation goes (mem_alloc: one caller at a time) */
 	uint32_t last;  /* index of the region hit last (a one-entry cache) */
 	/* The launch's own allocations (device buffers, CTAs' shared memory and warps, frames,
 	 * local memory, mbarrier shadows) are charged here against --max-memory. */
@@ -46,8 +56,23 @@ void mem_destroy(struct memory *m);
 bool mem_charge(struct memory *m, uint64_t bytes);
 void mem_release(struct memory *m, uint64_t bytes);
 /* A zero-filled global allocation; returns its address (0: out of memory, or over the
- * limit: then m->used + size > m->limit). */
+ * limit: then m->used + size > m->limit). One caller at a time; lookups may run meanwhile. */
 uint64_t mem_alloc(struct memory *m, uint64_t size, const char *name);
+/* Regions made so far, and region i of them. */
+static inline uint32_t mem_regions(const struct memory *m)
+{
+	return __atomic_load_n(&m->n, __ATOMIC_ACQUIRE);
+}
+static inline struct region *mem_region(const struct memory *m, uint32_t i)
+{
+	return &m->chunk[i / REGION_CHUNK][i % REGION_CHUNK];
+}
+/* free() of a heap block: no later lookup finds r (its address stays taken). */
+void mem_region_free(struct region *r);
+static inline bool mem_region_freed(const struct region *r)
+{
+	return __atomic_load_n(&r->freed, __ATOMIC_RELAXED);
+}
 /* "global", "shared::cta", ... */
 const char *mem_space_name(enum mspace s);
 struct region *mem_find(struct memory *m, uint64_t addr, uint64_t size);

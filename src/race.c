@@ -572,7 +572,7 @@ static void shadow_free(struct launch *L, struct shadow *s)
 static struct shadow *global_shadow(struct launch *L, const struct region *r)
 {
 	struct race *R = L->race;
-	uint32_t i = (uint32_t)(r - L->mem->r);
+	uint32_t i = r->index;
 	if (i >= R->nglob) {
 		uint32_t n = i + 8;
 		if (!launch_charge(L, (uint64_t)(n - R->nglob) * sizeof *R->glob,

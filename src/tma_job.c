@@ -87,7 +87,7 @@ static uint8_t *global_at(struct launch *L, const struct tma_job *j, int64_t off
 {
 	uint64_t a = j->map.addr + (uint64_t)off;
 	const struct region *r = j->r;
-	if (r && a >= r->base && a + n <= r->base + r->size)
+	if (r && a >= r->base && a + n <= r->base + r->size && !mem_region_freed(r))
 		return r->data + (a - r->base);
 	rule_break(L, RULE_BULK_BOUNDS, L->cmask, "%s: tensor bytes 0x%llx+%u, inside the tensor "
 		   "map's bounds, are outside every global allocation",
