@@ -441,7 +441,7 @@ static int dims_option(const char *name, const char *v, uint32_t d[3])
 	if (cli_parse_coords(v, d, 1, 1))
 		return 0;
 	char msg[300];
-	snprintf(msg, sizeof msg, "bad --%s '%%s' (want X[,Y[,Z]], each at least 1)", name);
+	snprintf(msg, sizeof msg, "bad --%s '%%s' (want X[,Y[,Z]], each 1 to 2147483647)", name);
 	return usage(msg, v);
 }
 
