@@ -4,7 +4,9 @@
  * instructions: rule reports under --keep-going are slow under the sanitizers) and 64 MiB.
  * Pointer-sized parameters get 256-byte buffers, other scalars zero, array parameters
  * (structs by value) zero bytes, except that a 128-byte one is a tensor map over the first
- * buffer when there is one (an 8x8 f32 tile). Every outcome is a status, never a crash.
+ * buffer when there is one (an 8x8 f32 tile). PTXI_FUZZ_JOBS=N in the environment runs the
+ * two CTAs' clusters on N threads (--jobs, with the race detector off: it keeps one thread).
+ * Every outcome is a status, never a crash.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -64,9 +66,11 @@ static void launch_first_kernel(ptxi_module *m)
 	for (int i = 0; i < n; i++)
 		if (args[i].kind == PTXI_ARG_BYTES && sizes[i] == 128)
 			tensor_map_or_bytes(&args[i], first_buf);
+	const char *jobs = getenv("PTXI_FUZZ_JOBS");
 	struct ptxi_config cfg = {
 		.grid = {2, 1, 1}, .block = {64, 1, 1}, .cluster = {1, 1, 1},
 		.max_steps = 5000, .max_memory = 64u << 20, .keep_going = true,
+		.jobs = jobs ? (unsigned)atoi(jobs) : 1, .no_race = jobs != NULL,
 	};
 	ptxi_launch(m, &cfg, args, (unsigned)n, NULL);
 }

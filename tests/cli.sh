@@ -155,6 +155,8 @@ expect 2 explore-dump-error "$ptxi" run $K/noop.ptx --arg buf:8 --dump 0@8 --exp
 printf '100\n10\n20\n30\n40\n0000000a\n' > "$tmp/out.want"
 expect 0 set "$ptxi" run globals.ptx --block 4 --set scale=u32:10 --set table=file:table.bin \
   --dump counter:u32 --dump table@0:u32 --dump scale
+echo "ptxi: error: --set scale is given twice (see 'ptxi --help')" > "$tmp/err.want"
+expect 2 set-twice "$ptxi" run globals.ptx --set scale=u32:1 --set scale=u32:2
 echo "ptxi: error: --set nosuch: the module has no .global or .const variable of that name" > "$tmp/err.want"
 expect 2 set-unknown "$ptxi" run globals.ptx --set nosuch=u32:1
 echo "ptxi: error: --set scale: 'u64:1' (8 bytes) does not fit variable 'scale' (4 bytes)" > "$tmp/err.want"
