@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # cli_fuzz.py PTXI [N] [SEED]: random `ptxi run` command lines (shapes, --arg forms, struct
 # and tensor-map specs, --dump/--out, counts, files) against the sample kernels, through a
-# sanitizer build. Every run must end in exit 0, 1 or 3 (the launch ran) or 2 with one
-# "ptxi: error:" line or a diagnostic (a usage error), within 20 s: a crash, a sanitizer
-# report, a hang or a non-zero status without a message is printed as a finding. Not in CI.
+# sanitizer build. Every run must end within 20 s in exit 0, 1 or 3 (the launch ran) or 2
+# with a message, and a usage error ("bad --OPT", "see 'ptxi --help'") in exit 2: a crash, a
+# sanitizer report, a hang, a non-zero status without a message or a usage error with
+# another status is printed as a finding. Not in CI.
 import os, random, subprocess, sys, tempfile
 
 ptxi = os.path.abspath(sys.argv[1])
@@ -86,8 +87,10 @@ for i in range(runs):
     except subprocess.TimeoutExpired:
         print('HANG:', cmd); findings += 1; continue
     err = p.stderr.decode(errors='replace')
+    usage = err.startswith('ptxi: error: bad --') or 'see \'ptxi --help\'' in err
     bad = (p.returncode < 0 or p.returncode not in (0, 1, 2, 3) or 'Sanitizer' in err or
-           'runtime error' in err or (p.returncode != 0 and 'error' not in err))
+           'runtime error' in err or (p.returncode != 0 and 'error' not in err) or
+           (usage and p.returncode != 2))
     if bad:
         findings += 1
         print('FINDING (exit %d):' % p.returncode, cmd, '\n', err[-1500:])
