@@ -496,7 +496,13 @@ static void report_blocked(struct launch *L, struct cluster *cl, bool spinning)
 					spins++;
 				}
 	char m[300];
-	if (spinning)
+	if (spinning && !spins) /* nothing runs in this cluster now: no loop to blame */
+		snprintf(m, sizeof m, "the launch ran past the step limit (%llu warp-instructions; "
+			 "see --max-steps) in cluster %llu of %llu, with no thread in a loop: a "
+			 "larger --max-steps may let it end [step-limit]",
+			 (unsigned long long)L->max_steps, (unsigned long long)L->clusters_done + 1,
+			 (unsigned long long)L->clusters);
+	else if (spinning)
 		snprintf(m, sizeof m, "the launch ran past the step limit (%llu warp-instructions; "
 			 "see --max-steps): a loop that never ends%s [step-limit]",
 			 (unsigned long long)L->max_steps,
