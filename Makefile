@@ -6,8 +6,10 @@ TSAN_BUILD ?= build-tsan
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 120
 # what the fuzzers start from: every sample, rule program, regression and corpus module,
-# plus fuzz/corpus (inputs fuzzing found; `make test` replays them all)
-FUZZ_SEEDS = ptx_samples tests/rules tests/regress tests/corpus fuzz/corpus
+# plus fuzz/corpus (inputs fuzzing found; `make test` replays them all), and the programs of
+# the CLI, --jobs and hardware-probe tests (mma shapes, .b128, special registers)
+FUZZ_SEEDS = ptx_samples tests/rules tests/regress tests/corpus fuzz/corpus tests/programs \
+  tests/cli tests/jobs tests/hw_tc tests/hw_b128 tests/hw_sreg
 PKGS = meson ninja-build re2c bison libcmocka-dev pkg-config gcc g++ perl python3
 # The tests also drive a browser (--timeline) and validate SARIF with Microsoft's multitool
 # (npm; Debian has none), installed under .tools/

@@ -89,10 +89,43 @@ static const struct ptxi_arg *buffer_field(const struct ptxi_arg *s, uint64_t at
 	return NULL;
 }
 
+static uint64_t field_bytes(const struct binder *b, const struct ptxi_arg *v)
+{
+	return v->kind == PTXI_ARG_SCALAR ? v->size : v->kind == PTXI_ARG_TMAP ? TMAP_BYTES : b->ptr;
+}
+
+/* Each field of struct value `s` inside its bytes, and no two over the same byte (else one
+ * would silently replace the other). */
+static int check_fields(struct binder *b, const struct ptxi_arg *s, const char *what)
+{
+	for (unsigned i = 0; i < s->nfields; i++) {
+		const struct ptxi_field *f = &s->fields[i];
+		uint64_t n = field_bytes(b, &f->value);
+		if (f->value.kind == PTXI_ARG_BYTES)
+			return fail(b->d, "%s: field @%llu: a struct field cannot hold a struct "
+				    "(give its bytes as fields of the outer one)", what,
+				    (unsigned long long)f->off);
+		if (f->off > s->bytes || n > s->bytes - f->off)
+			return fail(b->d, "%s: field @%llu ('%s', %llu bytes) runs past the %zu "
+				    "bytes of the struct", what, (unsigned long long)f->off,
+				    spec_of(&f->value), (unsigned long long)n, s->bytes);
+		for (unsigned j = 0; j < i; j++) {
+			const struct ptxi_field *g = &s->fields[j];
+			if (g->off < f->off + n && f->off < g->off + field_bytes(b, &g->value))
+				return fail(b->d, "%s: fields @%llu ('%s') and @%llu ('%s') overlap",
+					    what, (unsigned long long)g->off, spec_of(&g->value),
+					    (unsigned long long)f->off, spec_of(&f->value));
+		}
+	}
+	return PTXI_OK;
+}
+
 /* The fields of struct value `s` over its bytes at dst: scalars and buffers, then tensor
  * maps (which may name a buffer field). */
 static int put_fields(struct binder *b, uint8_t *dst, const struct ptxi_arg *s, const char *what)
 {
+	if (check_fields(b, s, what))
+		return PTXI_INVALID;
 	if (s->init)
 		memcpy(dst, s->init, s->bytes);
 	for (int pass = 0; pass < 2; pass++)
@@ -101,16 +134,6 @@ static int put_fields(struct binder *b, uint8_t *dst, const struct ptxi_arg *s, 
 			const struct ptxi_arg *v = &f->value;
 			if ((v->kind == PTXI_ARG_TMAP) != (pass == 1))
 				continue;
-			uint64_t n = v->kind == PTXI_ARG_SCALAR ? v->size
-				     : v->kind == PTXI_ARG_TMAP ? TMAP_BYTES : b->ptr;
-			if (v->kind == PTXI_ARG_BYTES)
-				return fail(b->d, "%s: field @%llu: a struct field cannot hold a struct "
-					    "(give its bytes as fields of the outer one)", what,
-					    (unsigned long long)f->off);
-			if (f->off > s->bytes || n > s->bytes - f->off)
-				return fail(b->d, "%s: field @%llu ('%s', %llu bytes) runs past the %zu "
-					    "bytes of the struct", what, (unsigned long long)f->off,
-					    spec_of(v), (unsigned long long)n, s->bytes);
 			if (v->kind == PTXI_ARG_SCALAR) {
 				memcpy(dst + f->off, &v->value, v->size);
 			} else if (v->kind == PTXI_ARG_BUFFER) {

@@ -441,7 +441,7 @@ static int dims_option(const char *name, const char *v, uint32_t d[3])
 	if (cli_parse_coords(v, d, 1, 1))
 		return 0;
 	char msg[300];
-	snprintf(msg, sizeof msg, "bad --%s '%%s' (want X[,Y[,Z]], each at least 1)", name);
+	snprintf(msg, sizeof msg, "bad --%s '%%s' (want X[,Y[,Z]], each 1 to 2147483647)", name);
 	return usage(msg, v);
 }
 
@@ -452,7 +452,12 @@ static int set_option(struct run_opts *o, const char *v)
 		return usage("bad --set '%s' (want SYMBOL=SPEC; at most 64)", v);
 	struct ptxi_set *s = &o->sets[o->nsets];
 	s->symbol = cli_keep(&o->own, strndup(v, (size_t)(eq - v)));
-	if (!s->symbol || !cli_parse_value(eq + 1, &s->value, &o->own))
+	if (!s->symbol)
+		return PTXI_INVALID;
+	for (unsigned i = 0; i < o->nsets; i++) /* else the last would silently win */
+		if (strcmp(o->sets[i].symbol, s->symbol) == 0)
+			return usage("--set %s is given twice", s->symbol);
+	if (!cli_parse_value(eq + 1, &s->value, &o->own))
 		return PTXI_INVALID;
 	o->nsets++;
 	return 0;
@@ -586,6 +591,26 @@ static int run_option(struct run_opts *o, int id, const char *v)
 	return st;
 }
 
+/* --trace-cta, --trace-warp and --trace-lines narrow --trace: without it, or naming a CTA or
+ * warp the launch does not have, they would silently trace nothing. */
+static int check_trace_filters(const struct ptxi_config *c)
+{
+	bool filtered = c->trace_cta_given || c->trace_warp_given || c->trace_lines[1];
+	if (filtered && !c->trace_mbarrier && !c->trace_all)
+		return usage("--trace-cta, --trace-warp and --trace-lines narrow --trace: give "
+			     "--trace mbarrier or --trace all%s", "");
+	for (int d = 0; c->trace_cta_given && d < 3; d++)
+		if (c->trace_cta[d] >= c->grid[d])
+			return error("--trace-cta %u,%u,%u: the grid is (%u,%u,%u) CTAs",
+				     c->trace_cta[0], c->trace_cta[1], c->trace_cta[2], c->grid[0],
+				     c->grid[1], c->grid[2]);
+	uint64_t threads = (uint64_t)c->block[0] * c->block[1] * c->block[2];
+	if (c->trace_warp_given && c->trace_warp >= (threads + 31) / 32)
+		return error("--trace-warp %u: the CTAs of this launch have warps 0-%llu",
+			     c->trace_warp, (unsigned long long)(threads + 31) / 32 - 1);
+	return 0;
+}
+
 static int parse_run(const struct command *c, int argc, char **argv, struct run_opts *o)
 {
 	o->progress = isatty(STDERR_FILENO);
@@ -617,7 +642,7 @@ static int parse_run(const struct command *c, int argc, char **argv, struct run_
 	}
 	o->cfg.sets = o->sets;
 	o->cfg.nsets = o->nsets;
-	return 0;
+	return check_trace_filters(&o->cfg);
 }
 
 static void print_stats(ptxi_run *r, const struct timespec *t0, const struct timespec *t1)

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "numbers.h"
+
 #define PTX_MAX_STRUCT 32764u /* a kernel's whole parameter block (PTX ISA 5.1.6.4) */
 
 void *cli_keep(struct cli_owned *o, void *p)
@@ -39,26 +41,17 @@ void cli_owned_free(struct cli_owned *o)
 
 bool cli_parse_u64(const char *s, uint64_t *v)
 {
-	if (!*s)
-		return false;
-	char *end;
-	errno = 0;
-	unsigned long long x = strtoull(s, &end, 0);
-	if (errno || *end || *s == '-')
-		return false;
-	*v = x;
-	return true;
+	const char *end;
+	return num_scan(s, true, &end, v) && !*end;
 }
-
 
 bool cli_parse_coords(const char *s, uint32_t d[3], unsigned long min, uint32_t fill)
 {
 	d[0] = d[1] = d[2] = fill;
 	for (int i = 0; i < 3; i++) {
-		char *end;
-		errno = 0;
-		unsigned long v = strtoul(s, &end, 10);
-		if (errno || end == s || v < min || v > 0x7fffffff || *s == '-')
+		const char *end;
+		uint64_t v;
+		if (!num_scan(s, false, &end, &v) || v < min || v > 0x7fffffff)
 			return false;
 		d[i] = (uint32_t)v;
 		if (*end == '\0')
@@ -70,19 +63,15 @@ bool cli_parse_coords(const char *s, uint32_t d[3], unsigned long min, uint32_t 
 	return false;
 }
 
-
 bool cli_parse_line_range(const char *s, uint32_t r[2])
 {
-	char *end;
-	unsigned long a = strtoul(s, &end, 10), b = a;
-	if (end == s || *s == '-')
+	const char *end;
+	uint64_t a, b;
+	if (!num_scan(s, false, &end, &a))
 		return false;
-	if (*end == '-') {
-		const char *t = end + 1;
-		b = strtoul(t, &end, 10);
-		if (end == t || *t == '-')
-			return false;
-	}
+	b = a;
+	if (*end == '-' && !num_scan(end + 1, false, &end, &b))
+		return false;
 	if (*end || a == 0 || b < a || b > 0xffffffffUL)
 		return false;
 	r[0] = (uint32_t)a;
@@ -218,10 +207,9 @@ static bool tmap_value(const char *spec, const char *v, struct ptxi_arg *a, stru
 		return false;
 	char *at = strstr(copy, "buf=@");
 	if (at) {
-		char *end;
-		errno = 0;
-		unsigned long long off = strtoull(at + 5, &end, 0);
-		if (end == at + 5 || errno) {
+		const char *end;
+		uint64_t off;
+		if (!num_scan(at + 5, true, &end, &off)) {
 			fprintf(stderr, "ptxi: error: tensor map '%s': buf=@OFF needs a byte offset\n",
 				spec);
 			return false;
@@ -243,10 +231,9 @@ static bool tmap_value(const char *spec, const char *v, struct ptxi_arg *a, stru
 static bool struct_value(const char *spec, const char *v, struct ptxi_arg *a,
 			 struct cli_owned *own)
 {
-	char *end;
-	errno = 0;
-	unsigned long long size = strtoull(v, &end, 0);
-	if (end == v || errno || *v == '-' || size == 0 || size > PTX_MAX_STRUCT ||
+	const char *end;
+	uint64_t size;
+	if (!num_scan(v, true, &end, &size) || size == 0 || size > PTX_MAX_STRUCT ||
 	    (*end && strncmp(end, ",@", 2) != 0)) {
 		fprintf(stderr, "ptxi: error: '%s': want bytes:SIZE[,@OFF=SPEC]..., SIZE 1-%u\n", spec,
 			PTX_MAX_STRUCT);
@@ -266,9 +253,7 @@ static bool struct_value(const char *spec, const char *v, struct ptxi_arg *a,
 		if (!text)
 			return false;
 		char *eq = strchr(text, '=');
-		errno = 0;
-		fields[i].off = strtoull(text, &end, 0);
-		if (!eq || end != eq || end == text || errno) {
+		if (!num_scan(text, true, &end, &fields[i].off) || !eq || end != eq) {
 			fprintf(stderr, "ptxi: error: '%s': field '@%s' is not @OFF=SPEC\n", spec, text);
 			return false;
 		}

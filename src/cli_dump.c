@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "numbers.h"
+
 static const struct {
 	const char *name;
 	unsigned size;
@@ -41,9 +43,10 @@ static bool parse_target(const char *s, const char *end, struct dump_spec *d)
 	}
 	if (e < end && *e == '@') {
 		const char *o = e + 1;
-		d->off = strtoull(o, &e, 0);
-		if (e == o || errno)
+		const char *after;
+		if (!num_scan(o, true, &after, &d->off))
 			return false;
+		e = (char *)after;
 		d->at_field = true;
 	}
 	return e == end;
@@ -230,6 +233,19 @@ static int write_out(const struct dump_spec *d, const unsigned char *p, size_t n
 	return 0;
 }
 
+int cli_dump_emit(const struct dump_spec *d, const unsigned char *p, size_t n)
+{
+	if (d->path)
+		return write_out(d, p, n);
+	cli_dump_print(stdout, d, p, n);
+	return 0;
+}
+
+void cli_dump_error(const struct dump_spec *d, const char *why)
+{
+	fprintf(stderr, "ptxi: error: --%s %s: %s\n", d->path ? "out" : "dump", d->text, why);
+}
+
 int cli_dump_all(ptxi_module *m, const ptxi_run *r, const struct dump_spec *dumps, unsigned n)
 {
 	int st = 0;
@@ -238,13 +254,10 @@ int cli_dump_all(ptxi_module *m, const ptxi_run *r, const struct dump_spec *dump
 		char why[300];
 		const unsigned char *p = cli_dump_bytes(m, r, &dumps[i], &len, why, sizeof why);
 		if (!p) {
-			fprintf(stderr, "ptxi: error: --%s %s: %s\n", dumps[i].path ? "out" : "dump",
-				dumps[i].text, why);
+			cli_dump_error(&dumps[i], why);
 			st = 2;
-		} else if (dumps[i].path) {
-			st = write_out(&dumps[i], p, len) ? 2 : st;
-		} else {
-			cli_dump_print(stdout, &dumps[i], p, len);
+		} else if (cli_dump_emit(&dumps[i], p, len)) {
+			st = 2;
 		}
 	}
 	fflush(stdout);

@@ -52,6 +52,11 @@ const unsigned char *cli_dump_bytes(ptxi_module *m, const ptxi_run *r, const str
 /* Print n bytes as d's format, one element per line (a tail shorter than an element: its
  * bytes in hex on a last line). */
 void cli_dump_print(FILE *out, const struct dump_spec *d, const unsigned char *p, size_t n);
+/* d's n bytes: printed on stdout (--dump) or written to its file (--out); 0, or 2 after a
+ * message. */
+int cli_dump_emit(const struct dump_spec *d, const unsigned char *p, size_t n);
+/* "ptxi: error: --dump TEXT: WHY" (or --out) on stderr */
+void cli_dump_error(const struct dump_spec *d, const char *why);
 /* Every --dump to stdout and --out to its file; returns 0, or 2 after a message. */
 int cli_dump_all(ptxi_module *m, const ptxi_run *r, const struct dump_spec *dumps, unsigned n);
 

@@ -30,6 +30,8 @@
 #include "rules.h"
 
 #define MAX_STRING (1u << 16) /* longest %s or format string read from device memory */
+#define MAX_FIELD 65536       /* largest printf width or precision ptxi formats          */
+#define MAX_PRINT (1u << 20)  /* one call's output (cudaLimitPrintfFifoSize's default)   */
 #define HEAP_ALIGN 16         /* CUDA's malloc returns 16-byte aligned blocks          */
 
 struct block {
@@ -195,6 +197,45 @@ static bool convert(struct launch *L, struct warp *w, uint32_t lane, struct argb
 	}
 }
 
+/* A width or precision at *p ('*': the next int argument; digits) onto spec (of SPEC_SIZE
+ * bytes) at *n, as a number; a negative precision is none (its '.' taken back). One past
+ * MAX_FIELD stops the launch: the host's printf would take that much memory and time (or
+ * fail, past INT_MAX) for one conversion. */
+#define SPEC_SIZE 48
+static bool field(struct launch *L, struct warp *w, uint32_t lane, struct argbuf *a,
+		  bool precision, const char **p, char *spec, size_t *n)
+{
+	int64_t x = 0;
+	const char *s = *p;
+	char shown[40];
+	if (*s == '*') {
+		uint64_t v;
+		if (!next_arg(L, w, lane, a, 4, &v))
+			return false;
+		x = (int32_t)v;
+		s++;
+		snprintf(shown, sizeof shown, "%lld (its '*' argument)", (long long)x);
+	} else if (*s >= '0' && *s <= '9') {
+		for (; *s >= '0' && *s <= '9'; s++)
+			x = x > MAX_FIELD ? x : x * 10 + (*s - '0');
+		snprintf(shown, sizeof shown, "%.*s", (int)(s - *p), *p);
+	} else {
+		return true; /* none written */
+	}
+	if (x > MAX_FIELD || x < -MAX_FIELD) {
+		runtime_error(L, 2, "printf: a width or precision of %s is past the %d ptxi formats",
+			      shown, MAX_FIELD);
+		return false;
+	}
+	*p = s;
+	if (precision && x < 0) { /* C: a negative precision is as if none were given */
+		spec[--*n] = '\0';
+		return true;
+	}
+	*n += (size_t)snprintf(spec + *n, SPEC_SIZE - *n, "%d", (int)x);
+	return true;
+}
+
 /* Format one lane's call into out. Returns false if a read faulted (already reported). */
 static bool format_lane(struct launch *L, struct warp *w, uint32_t lane, const char *fmt,
 			struct argbuf *a, struct strbuf *out)
@@ -212,7 +253,7 @@ static bool format_lane(struct launch *L, struct warp *w, uint32_t lane, const c
 			p += 2;
 			continue;
 		}
-		char spec[48] = "%";
+		char spec[SPEC_SIZE] = "%";
 		size_t n = 1;
 		p++;
 		while (*p && strchr("-+ #0", *p) && n < 8)
@@ -223,17 +264,8 @@ static bool format_lane(struct launch *L, struct warp *w, uint32_t lane, const c
 					break;
 				spec[n++] = *p++;
 			}
-			if (*p == '*') {
-				uint64_t v;
-				if (!next_arg(L, w, lane, a, 4, &v))
-					return false;
-				n += (size_t)snprintf(spec + n, sizeof spec - n, "%d", (int32_t)v);
-				p++;
-			}
-			while (*p >= '0' && *p <= '9' && n < 40)
-				spec[n++] = *p++;
-			while (*p >= '0' && *p <= '9')
-				p++;
+			if (!field(L, w, lane, a, part == 1, &p, spec, &n))
+				return false;
 		}
 		spec[n] = '\0';
 		char len[3] = "";
@@ -248,6 +280,11 @@ static bool format_lane(struct launch *L, struct warp *w, uint32_t lane, const c
 		}
 		if (!convert(L, w, lane, a, spec, len, *p++, out))
 			return false;
+		if (out->len > MAX_PRINT) {
+			runtime_error(L, 2, "printf: one call's output is past the %u bytes ptxi prints "
+				      "(CUDA's printf buffer is 1 MiB by default)", MAX_PRINT);
+			return false;
+		}
 	}
 	return true;
 }

@@ -17,6 +17,8 @@ struct dumped {
 	size_t *at;             /* where each dumped argument starts                       */
 };
 
+/* The bytes of every dump after run r (none when r is NULL: the launch did not run). False,
+ * with no bytes kept, when one cannot be read (reported) or memory runs out. */
 static bool collect(ptxi_module *m, ptxi_run *r, const struct dump_spec *dumps, unsigned ndumps,
 		    struct dumped *d)
 {
@@ -24,17 +26,19 @@ static bool collect(ptxi_module *m, ptxi_run *r, const struct dump_spec *dumps, 
 	d->at = calloc(ndumps + 1, sizeof *d->at);
 	if (!d->at)
 		return false;
-	for (unsigned i = 0; i < ndumps; i++) {
+	for (unsigned i = 0; r && i < ndumps; i++) {
 		size_t n = 0;
 		char why[300];
-		const unsigned char *p = r ? cli_dump_bytes(m, r, &dumps[i], &n, why, sizeof why)
-					   : NULL;
-		d->at[i] = d->len;
-		if (!p)
-			continue;
-		unsigned char *b = realloc(d->bytes, d->len + n + 1);
-		if (!b)
+		const unsigned char *p = cli_dump_bytes(m, r, &dumps[i], &n, why, sizeof why);
+		unsigned char *b = p ? realloc(d->bytes, d->len + n + 1) : NULL;
+		if (!b) {
+			if (!p) /* as a launch without --explore reports it */
+				cli_dump_error(&dumps[i], why);
+			free(d->bytes);
+			d->bytes = NULL;
 			return false;
+		}
+		d->at[i] = d->len;
 		memcpy(b + d->len, p, n);
 		d->bytes = b;
 		d->len += n;
@@ -43,11 +47,16 @@ static bool collect(ptxi_module *m, ptxi_run *r, const struct dump_spec *dumps, 
 	return true;
 }
 
-static void print(const struct dumped *d, const struct dump_spec *dumps, unsigned ndumps)
+/* The dumps of one run: --dump on stdout, --out to its file; 0, or 2 after a message. None
+ * when the launch did not run (d->bytes NULL). */
+static int print(const struct dumped *d, const struct dump_spec *dumps, unsigned ndumps)
 {
-	for (unsigned i = 0; i < ndumps; i++)
-		if (!dumps[i].path)
-			cli_dump_print(stdout, &dumps[i], d->bytes + d->at[i], d->at[i + 1] - d->at[i]);
+	int st = 0;
+	for (unsigned i = 0; d->bytes && i < ndumps; i++)
+		if (cli_dump_emit(&dumps[i], d->bytes + d->at[i], d->at[i + 1] - d->at[i]))
+			st = 2;
+	fflush(stdout);
+	return st;
 }
 
 static void release(struct dumped *d)
@@ -130,9 +139,9 @@ int explore_run(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 		}
 		release(&got);
 	}
-	print(&ref, dumps, ndumps);
+	st = print(&ref, dumps, ndumps);
 	release(&ref);
 	fprintf(stderr, "ptxi: --explore: %u schedules besides the default: no rule broken, no "
 		"deadlock, the same output\n", n);
-	return PTXI_OK;
+	return st;
 }

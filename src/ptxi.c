@@ -303,6 +303,10 @@ static void list_kernels(ptxi_module *m, const char *part, char *buf, size_t siz
 	}
 }
 
+/* The grid a launch may ask for on sm_90 (cudaDeviceProp maxGridSize; maxThreadsDim is
+ * 1024 in x and y, 64 in z). */
+static const uint32_t max_grid[3] = {0x7fffffff, 65535, 65535};
+
 static int check_shape(ptxi_module *m, struct dfunc *k, struct launch_config *c,
 		       const struct ptxi_config *cfg)
 {
@@ -316,6 +320,9 @@ static int check_shape(ptxi_module *m, struct dfunc *k, struct launch_config *c,
 	for (int d = 0; d < 3; d++) {
 		if (!c->grid[d] || !c->block[d] || !c->cluster[d])
 			return usage_error(m, "grid, block and cluster sizes must be at least 1");
+		if (c->grid[d] > max_grid[d])
+			return usage_error(m, "a grid has at most %u CTAs in %c (asked for %u)",
+					   max_grid[d], "xyz"[d], c->grid[d]);
 		if (c->grid[d] % c->cluster[d])
 			return usage_error(m, "the grid (%u,%u,%u) is not a whole number of clusters "
 					   "(%u,%u,%u)", c->grid[0], c->grid[1], c->grid[2],
@@ -334,6 +341,8 @@ static int check_shape(ptxi_module *m, struct dfunc *k, struct launch_config *c,
 	if (threads > 1024)
 		return usage_error(m, "a block has at most 1024 threads (asked for %llu)",
 				   (unsigned long long)threads);
+	if (c->block[2] > 64)
+		return usage_error(m, "a block has at most 64 threads in z (asked for %u)", c->block[2]);
 	uint64_t maxn = (uint64_t)(p->maxntid[0] ? p->maxntid[0] : 1024) *
 			(p->maxntid[1] ? p->maxntid[1] : 1) * (p->maxntid[2] ? p->maxntid[2] : 1);
 	if (p->maxntid[0] && threads > maxn)

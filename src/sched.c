@@ -404,8 +404,9 @@ static bool in_list(struct group **list, uint32_t n, const struct group *g)
 }
 
 /* A group still running at the step limit: run it a while longer with diagnostics off,
- * watching what it reads, and say where its loop is and what it polls. */
-static void explain_spin(struct launch *L, struct warp *w, struct group *g)
+ * watching what it reads, and say where its loop is and what it polls; or, when it ends
+ * meanwhile, that it was no loop (false). */
+static bool explain_spin(struct launch *L, struct warp *w, struct group *g)
 {
 	struct spin_rec rec = {0};
 	struct diag saved = *L->diag;
@@ -445,20 +446,25 @@ static void explain_spin(struct launch *L, struct warp *w, struct group *g)
 	L->timeline = tl;
 	struct strbuf msg = {0}, n = {0};
 	describe_threads(L, w, g->mask, &n);
-	if (rec.first_line && rec.last_line > rec.first_line)
+	bool ended = g->state == G_DONE;
+	if (ended)
+		sb_printf(&msg, "not a loop: these threads end within the next 4096 "
+			  "warp-instructions");
+	else if (rec.first_line && rec.last_line > rec.first_line)
 		sb_printf(&msg, "a loop that never ends, lines %u-%u", rec.first_line, rec.last_line);
 	else
 		sb_printf(&msg, "a loop that never ends");
-	for (uint32_t i = 0; i < rec.n; i++)
+	for (uint32_t i = 0; !ended && i < rec.n; i++)
 		sb_printf(&msg, "%s %s 0x%llx (%u bytes)", i ? "," : ": it polls",
 			  mem_space_name((enum mspace)rec.place[i].space),
 			  (unsigned long long)rec.place[i].addr, rec.place[i].size);
-	if (!rec.n)
+	if (!ended && !rec.n)
 		sb_printf(&msg, ", reading no memory");
 	srcloc_emit(L->diag, DIAG_NOTE, L->file, L->P->m, at->ir, srcloc_func_of(L->P, at), n.s,
 		    msg.s);
 	sb_free(&msg);
 	sb_free(&n);
+	return !ended;
 }
 
 /* Report every blocked group. A deadlock: nothing can run; at the step limit (`spinning`)
@@ -486,17 +492,23 @@ static void report_blocked(struct launch *L, struct cluster *cl, bool spinning)
 						     spinning);
 			}
 	free(done);
-	uint32_t spins = 0;
+	uint32_t spins = 0, loops = 0;
 	for (uint32_t r = 0; spinning && r < cl->nctas; r++)
 		for (uint32_t i = 0; i < cl->ctas[r].nwarps && spins < 4; i++)
 			for (struct group *g = cl->ctas[r].warps[i].groups; g && spins < 4; g = g->next)
 				if (g->state == G_READY) {
 					gather_flush(L);
-					explain_spin(L, &cl->ctas[r].warps[i], g);
+					loops += explain_spin(L, &cl->ctas[r].warps[i], g);
 					spins++;
 				}
 	char m[300];
-	if (spinning)
+	if (spinning && !loops) /* what runs now ends (or nothing does): no loop to blame */
+		snprintf(m, sizeof m, "the launch ran past the step limit (%llu warp-instructions; "
+			 "see --max-steps) in cluster %llu of %llu, with no thread in a loop: a "
+			 "larger --max-steps may let it end [step-limit]",
+			 (unsigned long long)L->max_steps, (unsigned long long)L->clusters_done + 1,
+			 (unsigned long long)L->clusters);
+	else if (spinning)
 		snprintf(m, sizeof m, "the launch ran past the step limit (%llu warp-instructions; "
 			 "see --max-steps): a loop that never ends%s [step-limit]",
 			 (unsigned long long)L->max_steps,

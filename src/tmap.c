@@ -19,12 +19,13 @@
  */
 #include "tmap.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "numbers.h"
 
 /* Element types: PTX tensormap.replace code order; `cu` is CUtensorMapDataType. */
 static const struct {
@@ -468,11 +469,12 @@ static int parse_list(const char *s, size_t len, int64_t *out, int max, bool sgn
 	while (s < end) {
 		if (n == max)
 			return -1;
-		char *e;
-		errno = 0;
-		out[n++] = sgn ? strtoll(s, &e, 10) : (int64_t)strtoull(s, &e, 10);
-		if (e == s || errno || e > end || (!sgn && *s == '-'))
+		const char *e;
+		uint64_t u = 0;
+		bool neg = sgn && *s == '-';
+		if (!num_scan(s + neg, false, &e, &u) || e > end || u > (uint64_t)INT64_MAX)
 			return -1;
+		out[n++] = neg ? -(int64_t)u : (int64_t)u;
 		s = e;
 		if (s < end && *s++ != 'x')
 			return -1;
@@ -517,12 +519,12 @@ static bool spec_item(struct spec_state *st, const char *k, size_t kl, const cha
 #define KEY(s) (kl == sizeof(s) - 1 && strncmp(k, s, kl) == 0)
 	int i;
 	if (KEY("buf")) {
-		char *e;
-		errno = 0;
-		unsigned long long a = strtoull(v, &e, 10), off = 0;
-		if (e < v + vl && *e == '+')
-			off = strtoull(e + 1, &e, 0);
-		if (e != v + vl || errno || *v < '0' || *v > '9' || a > 63)
+		const char *e;
+		uint64_t a = 0, off = 0;
+		bool ok = num_scan(v, false, &e, &a);
+		if (ok && e < v + vl && *e == '+')
+			ok = num_scan(e + 1, true, &e, &off);
+		if (!ok || e != v + vl || a > 63)
 			return refuse(why, n, "buf=%.*s: want the index of a buffer argument, "
 				      "optionally +BYTES", (int)vl, v);
 		*buf_arg = (unsigned)a;
@@ -554,10 +556,9 @@ static bool spec_item(struct spec_state *st, const char *k, size_t kl, const cha
 			return true;
 		}
 	if (KEY("channels") || KEY("pixels")) {
-		char *e;
-		errno = 0;
-		unsigned long long x = strtoull(v, &e, 0);
-		if (e != v + vl || errno || *v == '-' || x > 0xffffffffu)
+		const char *e;
+		uint64_t x;
+		if (!num_scan(v, true, &e, &x) || e != v + vl || x > 0xffffffffu)
 			return refuse(why, n, "%.*s=%.*s is not a count", (int)kl, k, (int)vl, v);
 		if (KEY("channels")) {
 			p->channels_per_pixel = (uint32_t)x;
@@ -636,6 +637,18 @@ static bool spec_finish(struct spec_state *st, char *why, size_t n)
 	return from_params(p, &t, why, n) && tmap_check(&t, why, n);
 }
 
+/* Whether key k is one of the items of spec before `upto` (a key given twice is an error,
+ * not the last one winning). */
+static bool said_before(const char *spec, const char *upto, const char *k, size_t kl)
+{
+	for (const char *s = spec; s < upto; s += strcspn(s, ",") + 1) {
+		const char *eq = memchr(s, '=', strcspn(s, ","));
+		if (eq && (size_t)(eq - s) == kl && strncmp(s, k, kl) == 0)
+			return true;
+	}
+	return false;
+}
+
 int ptxi_tmap_parse(const char *spec, struct ptxi_tmap_params *p, unsigned *buf_arg,
 		    uint64_t *buf_off, char *why, size_t whylen)
 {
@@ -649,6 +662,9 @@ int ptxi_tmap_parse(const char *spec, struct ptxi_tmap_params *p, unsigned *buf_
 		const char *eq = memchr(s, '=', len);
 		if (!eq)
 			return refuse(why, whylen, "'%.*s' is not KEY=VALUE", (int)len, s),
+			       PTXI_INVALID;
+		if (said_before(spec, s, s, (size_t)(eq - s)))
+			return refuse(why, whylen, "%.*s= is given twice", (int)(eq - s), s),
 			       PTXI_INVALID;
 		if (!spec_item(&st, s, (size_t)(eq - s), eq + 1, len - (size_t)(eq - s) - 1, buf_arg,
 			       buf_off, why, whylen))

@@ -63,6 +63,31 @@ expect 0 jobs-no-race "$ptxi" run $K/noop.ptx --arg file:$K/bytes.bin --grid 2 -
 printf '3fc00000\nc0000000\n00 3c\n' > "$tmp/out.want"
 expect 0 jobs-one-cluster "$ptxi" run $K/noop.ptx --arg file:$K/bytes.bin --dump 0 --jobs 8
 
+# numbers: decimal or 0x hex, nothing before the digits (strtoull would take " -1" as 2^64-1)
+# and no octal (010 is ten); shapes within sm_90's limits
+for o in "seed  -1" "max-memory  -1" "heap +5"; do
+  opt=${o%% *}; v=${o#* }
+  "$ptxi" run $K/noop.ptx --arg buf:4 --$opt "$v" > /dev/null 2> "$tmp/err"; rc=$?
+  [ $rc = 2 ] && grep -q "^ptxi: error: bad --$opt '$v' (" "$tmp/err" ||
+    bad "--$opt '$v': exit $rc: $(cat "$tmp/err")"
+done
+printf '0\n0\n0\n0\n0\n0\n0\n0\n0\n0\n' > "$tmp/out.want"
+expect 0 decimal-not-octal "$ptxi" run $K/noop.ptx --arg buf:010 --dump 0:u8
+echo "ptxi: error: bad --grid ' 1' (want X[,Y[,Z]], each 1 to 2147483647) (see 'ptxi --help')" > "$tmp/err.want"
+expect 2 grid-space "$ptxi" run $K/noop.ptx --arg buf:4 --grid " 1"
+echo "ptxi: error: bad --grid '2147483648' (want X[,Y[,Z]], each 1 to 2147483647) (see 'ptxi --help')" > "$tmp/err.want"
+expect 2 grid-x-max "$ptxi" run $K/noop.ptx --arg buf:4 --grid 2147483648
+echo "ptxi: error: a grid has at most 65535 CTAs in y (asked for 65536)" > "$tmp/err.want"
+expect 2 grid-y-max "$ptxi" run $K/noop.ptx --arg buf:4 --grid 1,65536
+echo "ptxi: error: a block has at most 64 threads in z (asked for 128)" > "$tmp/err.want"
+expect 2 block-z-max "$ptxi" run $K/noop.ptx --arg buf:4 --block 1,1,128
+echo "ptxi: error: bad --dump '0@-8' (want N[@OFF][:FMT] or SYMBOL[@OFF][:FMT], FMT one of u8 u16 u32 u64 s32 f16 bf16 f32 f64 hex) (see 'ptxi --help')" > "$tmp/err.want"
+expect 2 dump-negative "$ptxi" run $K/noop.ptx --arg buf:4 --dump 0@-8
+echo "ptxi: error: 'bytes:8,@-1=u8:1': field '@-1=u8:1' is not @OFF=SPEC" > "$tmp/err.want"
+expect 2 field-negative "$ptxi" run $K/noop.ptx --arg bytes:8,@-1=u8:1
+echo "ptxi: error: 'buf: 4': want buf:BYTES, at most 16 GiB" > "$tmp/err.want"
+expect 2 buf-space "$ptxi" run $K/noop.ptx --arg "buf: 4"
+
 # --opt=value and --opt value alike
 printf '3fc00000\nc0000000\n00 3c\n' > "$tmp/out.want"
 expect 0 opt-equals "$ptxi" run $K/noop.ptx --arg=file:$K/bytes.bin --grid=2 --dump=0
@@ -106,15 +131,32 @@ expect 2 struct-past "$ptxi" run $K/params_struct.ptx --block 64 --arg "bytes:19
 echo "ptxi: error: argument 1: tensor map field @64 ('tmap:buf=@0,type=f32,dims=16x8,strides=64,box=16x4'): buf=@0 is not a buffer field of the struct" > "$tmp/err.want"
 expect 2 struct-tmap "$ptxi" run $K/params_struct.ptx --block 64 \
   --arg "bytes:192,@0=u32:1,@64=tmap:buf=@0,type=f32,dims=16x8,strides=64,box=16x4"
+echo "ptxi: error: argument 1: fields @16 ('u32:3') and @16 ('u8:1') overlap" > "$tmp/err.want"
+expect 2 struct-overlap "$ptxi" run $K/params_struct.ptx --block 64 --arg "bytes:192,@16=u32:3,@16=u8:1"
+echo "ptxi: error: tensor map 'tmap:buf=@0,type=f32,dims=16x8,strides=64,box=16x4,type=f16': type= is given twice" > "$tmp/err.want"
+expect 2 tmap-twice "$ptxi" run $K/params_struct.ptx --block 64 \
+  --arg "bytes:192,@0=buf:512,@64=tmap:buf=@0,type=f32,dims=16x8,strides=64,box=16x4,type=f16"
 echo "ptxi: error: argument 1 ('bytes:100') does not fit parameter 'p' of kernel 'scale_tile', which is an array of .b8 (192 bytes)" > "$tmp/err.want"
 expect 2 struct-size "$ptxi" run $K/params_struct.ptx --block 64 --arg bytes:100
 echo "ptxi: error: 'bytes:x': want bytes:SIZE[,@OFF=SPEC]..., SIZE 1-32764" > "$tmp/err.want"
 expect 2 struct-syntax "$ptxi" run $K/noop.ptx --arg bytes:x
 
+# --explore: --out files written and --dump errors reported as without it
+printf '3fc00000\nc0000000\n00 3c\n' > "$tmp/out.want"
+echo "ptxi: --explore: 2 schedules besides the default: no rule broken, no deadlock, the same output" > "$tmp/err.want"
+expect 0 explore-out "$ptxi" run $K/noop.ptx --arg file:$K/bytes.bin --out "0=$tmp/explored.bin" \
+  --dump 0 --explore 2
+cmp -s "$tmp/explored.bin" $K/bytes.bin || bad "--explore --out: the file differs from the buffer"
+printf '%s\n' "ptxi: error: --dump 0@8: argument 0 has no 8-byte address at byte 8" \
+  "ptxi: --explore: the default schedule already fails" > "$tmp/err.want"
+expect 2 explore-dump-error "$ptxi" run $K/noop.ptx --arg buf:8 --dump 0@8 --explore 2
+
 # --set and --dump SYMBOL / SYMBOL@OFF
 printf '100\n10\n20\n30\n40\n0000000a\n' > "$tmp/out.want"
 expect 0 set "$ptxi" run globals.ptx --block 4 --set scale=u32:10 --set table=file:table.bin \
   --dump counter:u32 --dump table@0:u32 --dump scale
+echo "ptxi: error: --set scale is given twice (see 'ptxi --help')" > "$tmp/err.want"
+expect 2 set-twice "$ptxi" run globals.ptx --set scale=u32:1 --set scale=u32:2
 echo "ptxi: error: --set nosuch: the module has no .global or .const variable of that name" > "$tmp/err.want"
 expect 2 set-unknown "$ptxi" run globals.ptx --set nosuch=u32:1
 echo "ptxi: error: --set scale: 'u64:1' (8 bytes) does not fit variable 'scale' (4 bytes)" > "$tmp/err.want"

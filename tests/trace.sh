@@ -24,8 +24,19 @@ cat > "$tmp/want" <<'OUT'
 OUT
 diff -u "$tmp/want" "$tmp/err" || bad "filters: output differs"
 
-"$ptxi" run phases.ptx --block 64 --trace mbarrier --trace-cta 1,0,0 2> "$tmp/err" || bad "cta: exit $?"
-[ ! -s "$tmp/err" ] || bad "--trace-cta 1,0,0 of a 1-CTA launch printed: $(head -2 "$tmp/err")"
+# a filter that could match nothing is an error, not a silent empty trace
+check_filter_error() {
+  local want=$1; shift
+  "$ptxi" run phases.ptx --block 64 "$@" > /dev/null 2> "$tmp/err"; local rc=$?
+  [ $rc = 2 ] || bad "$*: exit $rc, expected 2"
+  [ "$(cat "$tmp/err")" = "$want" ] || bad "$*: message: $(cat "$tmp/err")"
+}
+check_filter_error "ptxi: error: --trace-cta 1,0,0: the grid is (1,1,1) CTAs" \
+  --trace mbarrier --trace-cta 1,0,0
+check_filter_error "ptxi: error: --trace-warp 2: the CTAs of this launch have warps 0-1" \
+  --trace mbarrier --trace-warp 2
+check_filter_error "ptxi: error: --trace-cta, --trace-warp and --trace-lines narrow --trace: give --trace mbarrier or --trace all (see 'ptxi --help')" \
+  --trace-lines 24-28
 "$ptxi" run phases.ptx --block 64 --trace mbarrier --trace-cta 0 --trace-width 0 2> "$tmp/err"
 [ "$(grep -c '^\[trace\]' "$tmp/err")" = 9 ] || bad "--trace-cta 0: $(grep -c '^\[trace\]' "$tmp/err") lines, expected 9"
 [ "$(wc -l < "$tmp/err")" = 9 ] || bad "--trace-width 0 folded lines"
