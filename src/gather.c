@@ -276,9 +276,10 @@ void gather_rule(struct launch *L, const char *rule, uint32_t lanes, const char 
 	const struct cta *c = w->cta;
 	struct gather_hit h = {c->linear, {c->ctaid[0], c->ctaid[1], c->ctaid[2]}, c->rank, w->id,
 			       lanes};
-	if (L->log)
+	if (L->log) {
 		gather_log_rule(L->log, rule, L->ci, &h, notes, msg);
-	else
+		L->log_poll(L); /* a long log is shown early, when it can be (jobs.c) */
+	} else
 		gather_hit(L, rule, L->ci, &h, notes, msg);
 }
 

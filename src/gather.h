@@ -53,6 +53,10 @@ void gather_log_flush(struct gather_log *g);
 void gather_log_count(struct gather_log *g, const char *kind);
 /* Replay onto L (its report and diagnostics; the printf output to `out`), then free. */
 void gather_log_replay(struct launch *L, struct gather_log *g, FILE *out);
+/* The same for what the log holds so far, which it then drops: the cluster runs on, its
+ * later entries replayed after these (a cluster whose earlier ones are all shown). */
+void gather_log_drain(struct launch *L, struct gather_log *g, FILE *out);
+size_t gather_log_entries(const struct gather_log *g);
 void gather_log_free(struct gather_log *g);
 
 #endif

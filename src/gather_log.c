@@ -31,6 +31,7 @@ struct gather_log {
 	FILE *out;                  /* the cluster's printf output (open_memstream)           */
 	char *out_buf;
 	size_t out_len;
+	size_t out_done;            /* printf bytes already shown (gather_log_drain)          */
 	bool lost;                  /* an entry could not be kept (out of memory)             */
 };
 
@@ -165,13 +166,25 @@ static void put_out(struct gather_log *g, FILE *out, size_t *done, size_t to)
 	*done = to;
 }
 
-void gather_log_replay(struct launch *L, struct gather_log *g, FILE *out)
+size_t gather_log_entries(const struct gather_log *g)
 {
-	size_t done = 0;
+	return g->n;
+}
+
+static void entry_free(struct entry *e)
+{
+	free(e->msg);
+	free(e->notes);
+	if (e->kind == E_RECORD)
+		record_free(&e->rec);
+}
+
+void gather_log_drain(struct launch *L, struct gather_log *g, FILE *out)
+{
 	fflush(g->out);
 	for (size_t i = 0; i < g->n; i++) {
 		struct entry *e = &g->e[i];
-		put_out(g, out, &done, e->out_at);
+		put_out(g, out, &g->out_done, e->out_at);
 		switch (e->kind) {
 		case E_RULE:
 			gather_hit(L, e->rule, e->di, &e->hit, e->notes, e->msg);
@@ -191,12 +204,19 @@ void gather_log_replay(struct launch *L, struct gather_log *g, FILE *out)
 				L->diag->record(L->diag->record_ctx, &e->rec);
 			break;
 		}
+		entry_free(e);
 	}
-	put_out(g, out, &done, g->out_len);
-	fflush(out);
+	g->n = 0;
+	put_out(g, out, &g->out_done, g->out_len);
 	if (g->lost)
 		diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL,
 			  "out of memory keeping a cluster's reports (--jobs): some are missing");
+	g->lost = false;
+}
+
+void gather_log_replay(struct launch *L, struct gather_log *g, FILE *out)
+{
+	gather_log_drain(L, g, out);
 	gather_log_free(g);
 }
 
@@ -204,12 +224,8 @@ void gather_log_free(struct gather_log *g)
 {
 	if (!g)
 		return;
-	for (size_t i = 0; i < g->n; i++) {
-		free(g->e[i].msg);
-		free(g->e[i].notes);
-		if (g->e[i].kind == E_RECORD)
-			record_free(&g->e[i].rec);
-	}
+	for (size_t i = 0; i < g->n; i++)
+		entry_free(&g->e[i]);
 	free(g->e);
 	fclose(g->out);
 	free(g->out_buf);

@@ -23,6 +23,7 @@
 #include "wgmma.h"
 
 #define WINDOW_PER_JOB 4 /* clusters a worker may run ahead of the oldest unshown, each */
+#define LOG_DRAIN 4096   /* entries a cluster's log holds before it shows them early      */
 
 /* A cluster run and not yet shown. */
 struct slot {
@@ -60,6 +61,33 @@ static const char *one_thread_reason(const struct launch *L)
 
 /* ---- a worker's copy of the launch -------------------------------------------------- */
 
+/* Where replayed printf output goes. */
+static FILE *launch_out(const struct launch *L)
+{
+	return L->cfg.out ? L->cfg.out : stdout;
+}
+
+/* A cluster that keeps many reports (--keep-going on a bug every lane hits, a rule broken
+ * each time round a loop) waits until every earlier cluster is shown, then shows what it
+ * has: they are what its end would show first, so the output is the same and the memory
+ * its log holds stays bounded. A cluster after one that stopped the launch shows nothing
+ * and ends. */
+static void log_poll(struct launch *S)
+{
+	struct jobs *J = S->jobs;
+	uint64_t i = S->clusters_done; /* its index (run_one) */
+	if (gather_log_entries(S->log) < LOG_DRAIN)
+		return;
+	pthread_mutex_lock(&J->lock);
+	while (J->shown < i && __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED) > i)
+		pthread_cond_wait(&J->cond, &J->lock);
+	if (__atomic_load_n(&J->stop_from, __ATOMIC_RELAXED) < i || J->L->stop)
+		S->stop = true;
+	else
+		gather_log_drain(J->L, S->log, launch_out(J->L));
+	pthread_mutex_unlock(&J->lock);
+}
+
 static bool shard_init(struct launch *S, struct jobs *J, struct diag *d)
 {
 	*S = J->base; /* not *J->L, which replays write while workers start */
@@ -80,6 +108,8 @@ static bool shard_init(struct launch *S, struct jobs *J, struct diag *d)
 	S->steps_shown = &J->shown_steps;
 	S->stop_from = &J->stop_from;
 	S->atom_lock = &J->atom_lock;
+	S->log_poll = log_poll;
+	S->jobs = J;
 	async_init(S);
 	wgmma_launch_init(S);
 	if (!sched_begin(S))
@@ -112,7 +142,7 @@ static void merge_status(struct launch *L, int s)
 static void show_ready(struct jobs *J)
 {
 	struct launch *L = J->L;
-	FILE *out = L->cfg.out ? L->cfg.out : stdout;
+	FILE *out = launch_out(L);
 	while (J->shown < J->n && J->slot[J->shown % J->window].done) {
 		struct slot *sl = &J->slot[J->shown % J->window];
 		if (L->stop) {

@@ -293,6 +293,8 @@ struct launch {
 	const uint64_t *stop_from;  /* the first cluster that stopped the launch (atomic): a
 				     * later one still running ends, its reports unseen     */
 	pthread_mutex_t *atom_lock; /* held by an atomic: clusters share global memory         */
+	void (*log_poll)(struct launch *L); /* after a rule break is logged: may show it early */
+	void *jobs;                 /* the workers' shared state, for log_poll                 */
 };
 
 /* The number of lanes in a mask. */
