@@ -5,14 +5,16 @@
 # does not depend on the schedule, so clusters run on two threads must show exactly what one
 # thread shows. A run with diagnostics is also compared with --diagnostics json and sarif
 # (reports as data, replayed in cluster order). The note that says a launch keeps one
-# thread (--trace, ...) is left out of the comparison; such runs are counted.
-# Prints "jobs: N runs same (K on one thread), M differ" and fails if any differ.
+# thread (--trace, ...) is left out of the comparison; such runs are counted. A program
+# whose output does depend on the schedule says why in a "// jobs-schedule-dependent:" line
+# and is left out (docs/jobs.md lists what can differ).
+# Prints "jobs: N runs same (K on one thread, S left out), M differ" and fails if any differ.
 set -u
 ptxi=${1:?usage: jobs.sh PTXI DIR...}
 ptxi=$(cd "$(dirname "$ptxi")" && pwd)/$(basename "$ptxi")
 shift
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-same=0; differ=0; one=0
+same=0; differ=0; one=0; out=0
 
 # Run `base` (in f's directory) with `args` at --jobs 1 and 2; count and show a difference.
 compare() {
@@ -39,6 +41,7 @@ for dir in "$@"; do
     base=$(basename "$f")
     runs=$(sed -n 's|^// run: *||p' "$f")
     [ -z "$runs" ] && continue
+    if grep -q '^// jobs-schedule-dependent:' "$f"; then out=$((out + 1)); continue; fi
     while IFS= read -r args; do
       # one CTA, one cluster: --jobs has nothing to share out
       [[ "$args" =~ --grid[=\ ]+([0-9,]+) ]] || continue
@@ -53,5 +56,5 @@ for dir in "$@"; do
     done <<< "$runs"
   done < <(find "$dir" -name '*.ptx' | sort)
 done
-echo "jobs: $same runs same ($one on one thread), $differ differ"
+echo "jobs: $same runs same ($one on one thread, $out left out), $differ differ"
 [ "$differ" = 0 ]
