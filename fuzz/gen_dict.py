@@ -13,16 +13,16 @@ def read(*path):
     return open(os.path.join(src, *path)).read()
 
 words = []
-for name, pattern in (('ops.def', r'^OP\(\w+,\s*"([^"]+)"'), ('mods.def', r'^MOD\(\w+,\s*"([^"]+)"'),
-                      ('sreg.def', r'^SREG\(\w+,\s*"([^"]+)"')):
-    words += re.findall(pattern, read(name), re.M)
+for name, pattern in (('front/ops.def', r'^OP\(\w+,\s*"([^"]+)"'), ('front/mods.def', r'^MOD\(\w+,\s*"([^"]+)"'),
+                      ('front/sreg.def', r'^SREG\(\w+,\s*"([^"]+)"')):
+    words += re.findall(pattern, read(*name.split('/')), re.M)
 # every directive the lexer names, also those of an alternation (".maxntid" | ".reqntid")
 words += re.findall(r'"(\.[a-z_]+)"', read('..', 'grammar', 'ptx.re'))
 # the device runtime's functions, called as nvcc calls them
-for fn in re.findall(r'^\s*\{"(\w+)",\s*\d+,\s*\d+,', read('devrt.c'), re.M):
+for fn in re.findall(r'^\s*\{"(\w+)",\s*\d+,\s*\d+,', read('run', 'devrt.c'), re.M):
     words += [fn, '.extern .func (.param .b32 r) %s' % fn, 'call.uni (r), %s, (' % fn]
 # wgmma's input types and shapes: M 64, K 8/16/32/256 by type, N from 8 to 256
-types = re.findall(r'X\(\w+, "(\w+)", \d+\)', read('wgmma_form.h'))
+types = re.findall(r'X\(\w+, "(\w+)", \d+\)', read('check', 'wgmma_form.h'))
 words += ['.' + t for t in types]
 words += ['.m64n%dk%d' % (n, k) for k in (8, 16, 32, 256) for n in (8, 24, 128, 256)]
 # tensor maps and struct parameters: a 128-byte, 64-aligned .param; .b128 values

@@ -4,13 +4,13 @@
  * Every dotted word is one generic token except the directives the grammar needs to see;
  * ir_insn.c classifies the rest through mods.def. A .section block (DWARF) is one token.
  */
-#include "lex.h"
+#include "front/lex.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "checks.h"
-#include "parse.h"
+#include "check/checks.h"
+#include "front/parse.h"
 #include "parser.h"
 
 void lex_init(struct lexer *lx, struct src_file *file, struct diag *d)

@@ -21,7 +21,7 @@
 %param {struct parser *p}
 
 %code requires {
-#include "parse.h"
+#include "front/parse.h"
 }
 
 %code {

@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "arena.h"
-#include "diag.h"
-#include "ir.h"
+#include "support/arena.h"
+#include "support/diag.h"
+#include "front/ir.h"
 
 struct capture {
 	char first[2048];

@@ -9,9 +9,9 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "diag.h"
-#include "exec_alu.h"
-#include "ir.h"
+#include "support/diag.h"
+#include "run/exec_alu.h"
+#include "front/ir.h"
 
 /* A diagnostic sink that counts errors and warnings and keeps the first line of the first
  * of each ("t.ptx:8:16: error: ..."), for tests that assert exact diagnostics. */

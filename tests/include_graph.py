@@ -27,16 +27,22 @@ def module(stem):
 
 def graph(src):
     deps = {}
-    for name in sorted(os.listdir(src)):
-        stem, ext = os.path.splitext(name)
-        if ext not in ('.c', '.h'):
-            continue
-        with open(os.path.join(src, name), encoding='utf-8', errors='replace') as f:
+    headers = set()
+    files = []
+    for folder, _, names in sorted(os.walk(src)):
+        for name in sorted(names):
+            stem, ext = os.path.splitext(name)
+            if ext in ('.c', '.h'):
+                files.append((stem, os.path.join(folder, name)))
+            if ext == '.h':
+                headers.add(stem)
+    for stem, path in files:
+        with open(path, encoding='utf-8', errors='replace') as f:
             text = f.read()
         mod = deps.setdefault(module(stem), set())
         for inc in INCLUDE.findall(text):
             dep = os.path.basename(inc)
-            if module(dep) != module(stem) and os.path.exists(os.path.join(src, dep + '.h')):
+            if module(dep) != module(stem) and dep in headers:
                 mod.add(module(dep))
     return deps
 

@@ -13,11 +13,11 @@
 
 #include <cmocka.h>
 
-#include "arena.h"
-#include "check.h"
-#include "checks.h"
-#include "diag.h"
-#include "ir.h"
+#include "support/arena.h"
+#include "check/check.h"
+#include "check/checks.h"
+#include "support/diag.h"
+#include "front/ir.h"
 
 #include "helpers.h"
 

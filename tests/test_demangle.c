@@ -1,5 +1,5 @@
 /*
- * test_demangle.c - src/demangle.c: nvcc's mangled names (kernels, templates, local statics
+ * test_demangle.c - src/support/demangle.c: nvcc's mangled names (kernels, templates, local statics
  * such as a __shared__ barrier array) read as C++; plain names pass through unchanged.
  */
 #include <setjmp.h>
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "demangle.h"
+#include "support/demangle.h"
 
 static void test_demangle_kernels(void **state)
 {

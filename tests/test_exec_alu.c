@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "exec_alu.h"
+#include "run/exec_alu.h"
 #include "helpers.h"
 
 #ifndef PTXI_SOURCE_ROOT
@@ -143,7 +143,7 @@ static bool manual_over_hw(const char *name)
 	       strstr(name, ".f32.") == strrchr(name, '.') - 4;
 }
 
-/* .approx instructions ptxi models bit for bit (src/mufu.c): checked like exact ones */
+/* .approx instructions ptxi models bit for bit (src/run/mufu.c): checked like exact ones */
 static bool is_mufu_exact(const char *name)
 {
 	static const char *const ex[] = {"rcp.approx.f32", "rcp.approx.ftz.f32", "sqrt.approx.f32",

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "exec_alu.h"
+#include "run/exec_alu.h"
 #include "helpers.h"
 
 #ifndef PTXI_SOURCE_ROOT

@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "diag.h"
-#include "lex.h"
+#include "support/diag.h"
+#include "front/lex.h"
 
 struct capture {
 	char text[4096];

@@ -16,9 +16,9 @@
 
 #include <dirent.h>
 
-#include "arena.h"
-#include "diag.h"
-#include "ir.h"
+#include "support/arena.h"
+#include "support/diag.h"
+#include "front/ir.h"
 
 #ifndef PTXI_SOURCE_ROOT
 #define PTXI_SOURCE_ROOT "."

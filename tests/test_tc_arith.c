@@ -1,5 +1,5 @@
 /*
- * test_tc_arith.c - the tensor-core arithmetic (src/tc_arith.c): each rule of
+ * test_tc_arith.c - the tensor-core arithmetic (src/hopper/tc_arith.c): each rule of
  * ../shared/spec/tensor-h100.md on hand-made operands, then single outputs the H100 computed
  * (tests/hw_tc/mma_cases.txt, from the mma.sync and wgmma conformance cases by
  * tests/hw_tc/gen.py).
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "tc_arith.h"
+#include "hopper/tc_arith.h"
 
 #ifndef PTXI_SOURCE_ROOT
 #define PTXI_SOURCE_ROOT "."

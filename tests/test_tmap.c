@@ -1,5 +1,5 @@
 /*
- * test_tmap.c - src/swizzle.c and src/tmap.c: the address-based swizzle, the 128-byte map
+ * test_tmap.c - src/hopper/swizzle.c and src/hopper/tmap.c: the address-based swizzle, the 128-byte map
  * layout (pack, unpack, tensormap.replace fields) against the bytes the H100's driver and
  * tensormap.replace made, the `tmap:` spec parser and every refusal of the encoder, with
  * its exact message.
@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "swizzle.h"
-#include "tmap.h"
+#include "hopper/swizzle.h"
+#include "hopper/tmap.h"
 #include "tmap_vectors.h"
 
 /* 256 hex digits -> 128 bytes. */

@@ -1,5 +1,5 @@
 /*
- * test_wgmma.c - src/wgmma_layout.c and src/wgmma_form.c: matrix descriptors as the manual
+ * test_wgmma.c - src/hopper/wgmma_layout.c and src/check/wgmma_form.c: matrix descriptors as the manual
  * lays them out (the descriptors of the H100 cases in conformance/tensor), the 16-byte pieces
  * each layout addresses, the A and D fragments, and which opcode words are valid.
  */
@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "wgmma_form.h"
-#include "wgmma_layout.h"
+#include "check/wgmma_form.h"
+#include "hopper/wgmma_layout.h"
 
 /* The descriptors nvcc built in conformance/tensor/ptx/wgmma.ptx: start | 0x1000080000
  * (LBO 128, SBO 256) and start | 0x800100000 (LBO 256, SBO 128). */

@@ -212,13 +212,13 @@ int ptxi_module_info(ptxi_module *m, const char *path, FILE *out);
 /* "0.1.0" */
 const char *ptxi_version(void);
 
-/* ptxi explain: what a concept, an instruction or a rule means (src/topics.def, rules.def),
+/* ptxi explain: what a concept, an instruction or a rule means (src/report/topics.def, rules.def),
  * with a live run of its sample. topic NULL lists the topics. Returns PTXI_OK, or
  * PTXI_INVALID for an unknown topic (the message, with suggestions, goes to err). */
 int ptxi_explain(const char *topic, FILE *out, FILE *err);
 /* docs/explain.md: every concept and instruction, as markdown. */
 void ptxi_explain_markdown(FILE *out);
-/* The catalogue of static checks (src/checks.def) that docs/static-checks.md holds between
+/* The catalogue of static checks (src/check/checks.def) that docs/static-checks.md holds between
  * its BEGIN/END markers, as markdown. */
 void ptxi_explain_static_markdown(FILE *out);
 

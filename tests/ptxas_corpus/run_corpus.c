@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "check.h"
-#include "diag.h"
-#include "ir.h"
+#include "support/arena.h"
+#include "check/check.h"
+#include "support/diag.h"
+#include "front/ir.h"
 
 #include "helpers.h"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes docs/rules.md from src/rules.def and the samples under tests/rules/.
+"""Writes docs/rules.md from src/report/rules.def and the samples under tests/rules/.
 
 usage: python3 tests/rules/gen_rules_md.py > docs/rules.md   (from the project root)
 Every rule of the table gets its row; the test columns list tests/rules/<name>/*.ptx that
@@ -12,7 +12,7 @@ import re
 import sys
 
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
-src = open(os.path.join(root, 'src', 'rules.def')).read()
+src = open(os.path.join(root, 'src', 'report', 'rules.def')).read()
 src = re.sub(r'/\*.*?\*/', '', src, flags=re.S)
 rules = []
 for m in re.finditer(r'RULE\((\w+),\s*"([^"]*)",\s*"([^"]*)",\s*(RB_\w+),((?:\s*"[^"]*")+),((?:\s*"[^"]*")+)\)', src):
@@ -30,7 +30,7 @@ for p in samples:
 out = sys.stdout
 out.write('''# Run-time rules
 
-Generated from `src/rules.def` by `tests/rules/gen_rules_md.py`; do not edit by hand.
+Generated from `src/report/rules.def` by `tests/rules/gen_rules_md.py`; do not edit by hand.
 
 Every rule the interpreter checks while a kernel runs. A broken rule prints
 

@@ -1,6 +1,6 @@
 /*
  * mkmufu.c - packs the H100's MUFU results measured by meas.cu (raw u32 words, one per input,
- * consecutive inputs) into the table blob that src/mufu.c reads (format described there).
+ * consecutive inputs) into the table blob that src/run/mufu.c reads (format described there).
  * usage: mkmufu OUT.bin ID:RAWFILE ...        (build: cc -O2 -o mkmufu mkmufu.c)
  */
 #include <stdint.h>

@@ -1,0 +1,633 @@
+/*
+ * async.c - asynchronous copies and stores as events: a queue ordered by due time and issue
+ * order, landing (bytes, then complete-tx or arrive-on), what a wait lands, and the checks
+ * of accesses against copies in flight. The instructions that issue and wait for events
+ * are exec_async.c's (async_priv.h is what the two share): that way the access checks
+ * (access.c), which ask this file about copies in flight, sit between them.
+ *
+ * Notes
+ * - cp.async (ISA 9.7.9.25.3): 4, 8 or 16 bytes per thread (16 only... any with .ca, 16
+ *   with .cg), optional src-size zero-fills the rest. commit_group closes the thread's open
+ *   group; wait_group N lands every group but the N most recent.
+ * - cp.async.mbarrier.arrive: the arrive-on lands ARRIVE_LATENCY steps after the last
+ *   cp.async the thread issued before it, or after the instruction itself when none is in
+ *   flight (on the H100 the next arrive of the thread does not see it, the one after does);
+ *   a wait_group/wait_all that lands those copies lands it too (the H100's next arrive sees
+ *   it). Without .noinc the phase is held open from issue to landing (mbarrier.c).
+ * - cp.async.bulk (ISA 9.7.9.25.4.1): size a multiple of 16, addresses 16-aligned; the
+ *   complete-tx of `size` bytes goes to the mbarrier in the destination CTA; with
+ *   .multicast::cluster, to each CTA of ctaMask at the same offsets (ctaMask 0: none).
+ * - cp.reduce.async.bulk (9.7.9.25.4.2) is a bulk copy whose landing reduces each element of
+ *   the destination with the source's (atom's arithmetic, exec_mem.c); it reads its
+ *   destination in the async proxy too, so unfenced generic stores there break
+ *   async-proxy-fence. Its manual section does not restrict the shared::cluster form to
+ *   another CTA, as cp.async.bulk's does: a reduction into the executing CTA is allowed.
+ * - cp.async.bulk.prefetch (9.7.9.25.4.3) has no architectural effect: only its size and
+ *   alignment are checked (issue_prefetch says why not its range), and nothing is queued.
+ * - st.async / red.async (ISA 9.7.9.12, 9.7.13.7): the value is read at issue; landing
+ *   stores it (red.async: reduces with it, through exec_mem.c's atomic arithmetic) in the
+ *   destination CTA, then completes tx of its size on the barrier, which must be in that CTA.
+ *   They belong to no commit group: only the barrier observes them. They are generic-proxy
+ *   writes: a bulk copy that reads them needs fence.proxy.async first.
+ * - Every event remembers how many mbarrier objects existed when it was issued: one made
+ *   later at the same place (inval, then init) is not the barrier it was issued against.
+ */
+#include "async_priv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/exec.h"
+#include "landed.h"
+#include "run/launch.h"
+#include "mbarrier.h"
+#include "run/memory.h"
+#include "run/race.h"
+#include "report/rules.h"
+#include "report/timeline.h"
+#include "tma_job.h"
+#include "wgmma.h"
+
+uint64_t async_latency(struct launch *L)
+{
+	return L->cfg.seed ? rng_latency(&L->async.rng) : 64;
+}
+
+struct event *async_push(struct launch *L, enum ev_kind kind, struct warp *w, uint32_t lane,
+			  const struct dinsn *di, uint64_t due)
+{
+	if (L->async.nevents == L->async.events_cap) {
+		uint32_t cap = L->async.events_cap ? L->async.events_cap * 2 : 64;
+		struct event *e = realloc(L->async.events, cap * sizeof *e);
+		if (!e) {
+			runtime_error(L, 1, "out of memory for asynchronous copies");
+			return NULL;
+		}
+		L->async.events = e;
+		L->async.events_cap = cap;
+	}
+	struct event *e = &L->async.events[L->async.nevents++];
+	memset(e, 0, sizeof *e);
+	e->seq = L->async.event_seq++;
+	e->mbar_gen = L->mbars.ids;
+	e->kind = kind;
+	e->w = w;
+	e->lane = lane;
+	e->insn = di;
+	e->due = due;
+	e->issued = L->steps;
+	if (due < L->async.next_due)
+		L->async.next_due = due;
+	return e;
+}
+
+void async_cancel(struct launch *L)
+{
+	L->async.nevents--;
+}
+
+uint64_t async_copies_due(struct launch *L, const struct warp *w, uint32_t lane, uint64_t after)
+{
+	for (uint32_t i = 0; i < L->async.nevents; i++) {
+		const struct event *o = &L->async.events[i];
+		if (o->w == w && o->lane == lane && o->kind == EV_COPY && o->due > after)
+			after = o->due;
+	}
+	return after;
+}
+
+void async_reset(struct launch *L)
+{
+	for (uint32_t i = 0; i < L->async.nevents; i++) {
+		tma_job_free(L->async.events[i].tjob);
+		race_copy_drop(&L->async.events[i].rc);
+	}
+	L->async.nevents = 0;
+	landed_reset(L);
+	L->async.next_due = UINT64_MAX;
+}
+
+void async_init(struct launch *L)
+{
+	memset(&L->async, 0, sizeof L->async);
+	L->async.next_due = UINT64_MAX;
+	rng_seed(&L->async.rng, L->cfg.seed, RNG_ASYNC);
+}
+
+void async_free(struct launch *L)
+{
+	async_reset(L);
+	free(L->async.events);
+}
+
+uint64_t async_next_due(struct launch *L)
+{
+	uint64_t best = wgmma_next_due(L); /* seeded wgmma completions share the clock */
+	for (uint32_t i = 0; i < L->async.nevents; i++)
+		if (L->async.events[i].due < best)
+			best = L->async.events[i].due;
+	return best;
+}
+
+/* Whether an event may write its bytes into CTA c now: the CTA must still run, and no live
+ * mbarrier may lie under them (the H100 writes the bytes and leaves the barrier as it was). */
+static bool may_land(struct launch *L, const struct event *e, struct cta *c)
+{
+	const char *what = ir_op_name((enum ir_op)e->insn->op);
+	if (c->exited && c != e->w->cta) {
+		rule_break(L, RULE_PEER_EXITED, L->cmask, "%s lands in the shared memory of CTA "
+			   "rank %u, which has exited", what, c->rank);
+		return false;
+	}
+	struct mbar *mb = mbar_live_in(c, e->doff, e->size);
+	if (mb)
+		rule_break(L, RULE_MBAR_PLAIN_ACCESS, L->cmask, "%s writes %u bytes at shared 0x%x "
+			   "of CTA rank %u over the live mbarrier at 0x%x", what, e->size, e->doff,
+			   c->rank, mb->off);
+	return !L->stop;
+}
+
+/* A bulk copy's bytes at dst: copied, or (cp.reduce.async.bulk) each element of the
+ * instruction type reduced with the source's, as atom would (ISA 9.7.9.25.4.2). */
+static void bulk_put(const struct event *e, uint8_t *dst)
+{
+	if (e->insn->op != OP_CP_REDUCE_ASYNC_BULK) {
+		memmove(dst, e->src, e->size); /* a copy onto its own source: the bytes as read */
+		return;
+	}
+	uint32_t es = (uint32_t)ir_type_size((enum ir_mod)e->insn->type);
+	for (uint32_t i = 0; i + es <= e->size; i += es) {
+		uint64_t old = 0, b = 0;
+		memcpy(&old, dst + i, es);
+		memcpy(&b, e->src + i, es);
+		uint64_t nv = exec_atom_value(e->insn, old, b, 0, e->lane);
+		memcpy(dst + i, &nv, es);
+	}
+}
+
+/* The landing as the data-race detector sees it: the copy's access of `size` bytes at
+ * shared (c, off), or at global `addr` when c is NULL. */
+/* The access the data-race detector is told of: shared (c, addr), or global addr (c NULL). */
+static bool race_place(struct launch *L, const struct warp *w, struct cta *c, uint64_t addr,
+		       uint32_t size, struct access *a)
+{
+	*a = (struct access){.cta = c, .off = (uint32_t)addr, .addr = addr};
+	if (c) {
+		a->p = c->smem + addr;
+		a->space = c == w->cta ? MS_SHARED_CTA : MS_SHARED_CLUSTER;
+		return true;
+	}
+	if (!(a->region = mem_find(L->mem, addr, size)))
+		return false;
+	a->p = a->region->data + (addr - a->region->base);
+	a->space = MS_GLOBAL;
+	return true;
+}
+
+static void race_land(struct launch *L, const struct event *e, struct cta *c, uint64_t addr,
+		      uint32_t size, enum race_kind kind)
+{
+	struct access a;
+	if (L->race && size && race_place(L, e->w, c, addr, size, &a))
+		race_copy_access(L, &e->rc, &a, size, kind);
+}
+
+/* How a copy's destination is written: reductions are atomic per element. */
+static enum race_kind dst_kind(const struct event *e)
+{
+	enum ir_op op = (enum ir_op)e->insn->op;
+	return op == OP_CP_REDUCE_ASYNC_BULK || op == OP_CP_REDUCE_ASYNC_BULK_TENSOR ||
+			       op == OP_RED_ASYNC
+		       ? RACE_RMW
+		       : RACE_WRITE;
+}
+
+/* The complete-tx or arrive-on of e on the barrier at (mc, off) releases the copy. */
+static void race_complete(struct launch *L, const struct event *e, struct cta *mc, uint32_t off)
+{
+	struct mbar *mb = L->race ? mbar_lookup(mc, off) : NULL;
+	if (mb && mb->valid)
+		race_copy_complete(L, &e->rc, mb);
+}
+
+/* A bulk copy's bytes into CTA c. */
+static void bulk_write(struct launch *L, const struct event *e, struct cta *c, uint8_t *dst)
+{
+	if (may_land(L, e, c))
+		bulk_put(e, dst);
+}
+
+/* The bytes an event just wrote into c, to be observed through the barrier at (mc,
+ * mbar_off) before anyone may touch them. */
+static void remember_for_barrier(struct launch *L, const struct event *e, struct cta *c,
+				 struct cta *mc)
+{
+	struct mbar *mb = mbar_lookup(mc, e->mbar_off);
+	if (!mb || !mb->valid)
+		return;
+	struct landed r = {.cta = c, .addr = e->doff, .size = e->size, .mb = mb,
+			   .phase = mb->phase, .insn = e->insn};
+	landed_remember(L, &e->rc, &r);
+}
+
+/* st.async stores its value; red.async reduces the destination with it. Then complete-tx. */
+static void store_land(struct launch *L, const struct event *e)
+{
+	if (!may_land(L, e, e->dcta))
+		return;
+	race_land(L, e, e->dcta, e->doff, e->size, dst_kind(e));
+	uint8_t *p = e->dcta->smem + e->doff;
+	if (e->insn->op == OP_RED_ASYNC) {
+		uint64_t old = 0, b;
+		memcpy(&old, p, e->size);
+		memcpy(&b, e->data, sizeof b);
+		uint64_t nv = exec_atom_value(e->insn, old, b, 0, e->lane);
+		memcpy(p, &nv, e->size);
+	} else {
+		memcpy(p, e->data, e->size);
+	}
+	mem_proxy_mark(e->dcta, e->doff, e->size);
+	remember_for_barrier(L, e, e->dcta, e->mbar_cta);
+	race_complete(L, e, e->mbar_cta, e->mbar_off);
+	mbar_async_complete_tx(L, e->mbar_cta, e->mbar_off, e->size, e->mbar_gen);
+}
+
+/* A tensor copy: a store or reduction writes global memory and is observed through its bulk
+ * group, like a bulk copy to global; a load lands in each destination CTA and completes the
+ * whole box's bytes on the barrier there. */
+static void tensor_land(struct launch *L, const struct event *e)
+{
+	if (!e->dcta) {
+		race_land(L, e, e->scta, e->saddr, e->ssize, RACE_READ);
+		tma_land(L, e->tjob, e->scta);
+		/* its shared source stays the copy's until wait_group.read (the global box, no
+		 * contiguous range, is not tracked) */
+		struct landed rec = {.w = e->w, .lane = e->lane, .group = e->group, .insn = e->insn};
+		rec.cta = e->scta;
+		rec.addr = e->saddr;
+		rec.size = e->ssize;
+		rec.src = true;
+		landed_remember(L, &e->rc, &rec);
+		return;
+	}
+	for (uint32_t r = 0, t = async_targets(e); t >> r && !L->stop; r++) {
+		if (!(t >> r & 1))
+			continue;
+		struct cta *c = &e->dcta->cluster->ctas[r];
+		if (!may_land(L, e, c))
+			continue;
+		race_land(L, e, c, e->doff, e->size, RACE_WRITE);
+		tma_land(L, e->tjob, c);
+		if (!e->has_mbar || L->stop)
+			continue;
+		remember_for_barrier(L, e, c, c);
+		race_complete(L, e, c, e->mbar_off);
+		mbar_async_complete_tx(L, c, e->mbar_off, e->tx, e->mbar_gen);
+	}
+}
+
+static void land(struct launch *L, struct event e)
+{
+	/* Diagnostics while landing point at the issuing instruction. */
+	struct warp *sw = L->cw;
+	const struct dinsn *si = L->ci;
+	uint32_t sm = L->cmask;
+	L->cw = e.w;
+	L->ci = e.insn;
+	L->cmask = 1u << e.lane;
+	L->epoch++;
+	if (L->timeline)
+		tl_copy(L, e.w, e.insn, e.issued, e.size, ir_op_name((enum ir_op)e.insn->op));
+	switch (e.kind) {
+	case EV_COPY:
+		race_land(L, &e, e.dcta, e.doff, e.size, RACE_WRITE);
+		if (e.src_size)
+			memcpy(e.dst, e.src, e.src_size);
+		memset(e.dst + e.src_size, 0, e.size - e.src_size);
+		break;
+	case EV_ARRIVE:
+		race_complete(L, &e, e.mbar_cta, e.mbar_off);
+		mbar_async_arrive(L, e.mbar_cta, e.mbar_off, e.noinc, e.mbar_gen);
+		break;
+	case EV_BULK: {
+		struct mbar *sb = e.scta ? mbar_live_in(e.scta, (uint32_t)e.saddr, e.size) : NULL;
+		if (sb)
+			rule_break(L, RULE_MBAR_PLAIN_ACCESS, L->cmask, "%s reads %u bytes at shared "
+				   "0x%llx over the live mbarrier at 0x%x",
+				   ir_op_name((enum ir_op)e.insn->op), e.size,
+				   (unsigned long long)e.saddr, sb->off);
+		if (e.scta) /* (reads of global sources are not recorded: docs/races.md) */
+			race_land(L, &e, e.scta, e.saddr, e.size, RACE_READ);
+		if (!e.dcta) { /* to global memory: observed by the thread's bulk wait_group */
+			race_land(L, &e, NULL, e.daddr, e.size, dst_kind(&e));
+			bulk_put(&e, e.dst);
+			struct landed rec = {.addr = e.daddr, .size = e.size, .w = e.w,
+					     .lane = e.lane, .group = e.group, .insn = e.insn};
+			landed_remember(L, &e.rc, &rec);
+			if (e.scta) { /* and its source stays the copy's until wait_group.read */
+				rec.cta = e.scta;
+				rec.addr = e.saddr;
+				rec.src = true;
+				landed_remember(L, &e.rc, &rec);
+			}
+			break;
+		}
+		/* each destination CTA gets the bytes and the complete-tx on its barrier */
+		for (uint32_t r = 0, t = async_targets(&e); t >> r && !L->stop; r++) {
+			if (!(t >> r & 1))
+				continue;
+			struct cta *c = &e.dcta->cluster->ctas[r];
+			race_land(L, &e, c, e.doff, e.size, dst_kind(&e));
+			bulk_write(L, &e, c, c->smem + e.doff);
+			if (!e.has_mbar || L->stop)
+				continue;
+			remember_for_barrier(L, &e, c, c);
+			race_complete(L, &e, c, e.mbar_off);
+			mbar_async_complete_tx(L, c, e.mbar_off, e.size, e.mbar_gen);
+		}
+		break;
+	}
+	case EV_STORE:
+		store_land(L, &e);
+		break;
+	case EV_TENSOR:
+		tensor_land(L, &e);
+		tma_job_free(e.tjob);
+		break;
+	}
+	race_copy_drop(&e.rc);
+	L->cw = sw;
+	L->ci = si;
+	L->cmask = sm;
+}
+
+/* Land the event at index i (removing it first: landing may queue nothing, but keep the
+ * array consistent anyway). */
+static void land_at(struct launch *L, uint32_t i)
+{
+	struct event e = L->async.events[i];
+	L->async.events[i] = L->async.events[--L->async.nevents];
+	land(L, e);
+}
+
+static int32_t earliest(struct launch *L, bool (*pick)(const struct event *, const void *), const void *ctx,
+			uint64_t now)
+{
+	int32_t best = -1;
+	for (uint32_t i = 0; i < L->async.nevents; i++) {
+		const struct event *e = &L->async.events[i];
+		if (e->due > now || (pick && !pick(e, ctx)))
+			continue;
+		if (best < 0 || e->due < L->async.events[best].due ||
+		    (e->due == L->async.events[best].due && e->seq < L->async.events[best].seq))
+			best = (int32_t)i;
+	}
+	return best;
+}
+
+uint32_t async_land_due(struct launch *L, uint64_t now)
+{
+	uint32_t n = 0;
+	int32_t i;
+	while (!L->stop && (i = earliest(L, NULL, NULL, now)) >= 0) {
+		land_at(L, (uint32_t)i);
+		n++;
+	}
+	wgmma_land_due(L, now);
+	L->async.next_due = async_next_due(L);
+	return n;
+}
+
+static bool in_wait(const struct event *e, const void *ctx)
+{
+	const struct async_wait *s = ctx;
+	return e->w == s->w && e->lane == s->lane &&
+	       (e->kind == EV_COPY || e->kind == EV_BULK) && e->bulk_group == s->bulk &&
+	       (s->all || e->group < s->below);
+}
+
+/* An arrive-on of (w, lane) none of whose thread's earlier copies is still in flight. */
+static bool ready_arrive(const struct event *e, const void *ctx)
+{
+	const struct async_wait *s = ctx;
+	if (e->kind != EV_ARRIVE || e->w != s->w || e->lane != s->lane)
+		return false;
+	for (uint32_t i = 0; i < s->L->async.nevents; i++) {
+		const struct event *o = &s->L->async.events[i];
+		if (o->kind == EV_COPY && o->w == e->w && o->lane == e->lane && o->seq < e->seq)
+			return false;
+	}
+	return true;
+}
+
+void async_land_waited(struct launch *L, const struct async_wait *s)
+{
+	int32_t i;
+	while (!L->stop && (i = earliest(L, in_wait, s, UINT64_MAX)) >= 0)
+		land_at(L, (uint32_t)i);
+	while (!s->bulk && !L->stop && (i = earliest(L, ready_arrive, s, UINT64_MAX)) >= 0)
+		land_at(L, (uint32_t)i);
+	L->async.next_due = async_next_due(L);
+	/* a bulk wait_group observes the completion of those copies (.read: their sources) */
+	for (uint32_t k = 0; s->bulk && k < L->landed.n;) {
+		const struct landed *r = &L->landed.rec[k];
+		if (!r->mb && r->w == s->w && r->lane == s->lane && (s->all || r->group < s->below) &&
+		    (r->src || !s->read))
+			landed_forget(L, k);
+		else
+			k++;
+	}
+}
+
+/* The source line of an instruction, for messages about an earlier one. */
+static uint32_t line_of(struct launch *L, const struct dinsn *di)
+{
+	uint32_t line, col;
+	src_locate(L->file, di->ir->span.off, &line, &col);
+	return line;
+}
+
+static bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
+{
+	return a < b + bn && b < a + an;
+}
+
+/* How many bytes an event reads from its source. */
+static uint32_t src_bytes(const struct event *e)
+{
+	return e->ssize ? e->ssize : e->size;
+}
+
+/* What an in-flight event is called in a race report. */
+static const char *event_name(const struct event *e)
+{
+	enum ir_op op = (enum ir_op)e->insn->op;
+	return op == OP_CP_ASYNC || op == OP_CP_ASYNC_BULK ? "asynchronous copy" : ir_op_name(op);
+}
+
+/* Whether an access by `verb` ("load", "store", "cp.async.bulk read"...) of [addr,
+ * addr+size) races with an asynchronous operation other than `self`: one in flight (its
+ * destination, or its source when writing), or one that landed but whose completion no one
+ * has observed (its destination; a bulk group's source, when writing). Reports the first. */
+static bool check_overlaps(struct launch *L, const struct event *self, const char *verb,
+			   struct cta *cta, enum mspace space, uint64_t addr, uint32_t size,
+			   bool write, uint32_t lane)
+{
+	bool shared = space != MS_GLOBAL;
+	for (uint32_t i = 0; i < L->async.nevents; i++) {
+		const struct event *e = &L->async.events[i];
+		if (e->kind == EV_ARRIVE || e == self || (!shared && e->kind == EV_TENSOR))
+			continue; /* (a tensor box's global side: see bulk_races) */
+		bool hit_dst = false, hit_src = false;
+		if (shared) {
+			bool mine = e->multicast ? e->dcta && e->dcta->cluster == cta->cluster &&
+							   (e->ctamask >> cta->rank & 1)
+						 : e->dcta == cta;
+			hit_dst = e->dcta && mine && overlaps(addr, size, e->doff, e->size);
+			hit_src = write && e->sspace != MS_GLOBAL && e->scta == cta &&
+				  overlaps(addr, size, e->saddr, src_bytes(e));
+		} else {
+			hit_dst = !e->dcta && overlaps(addr, size, e->daddr, e->size);
+			hit_src = write && e->sspace == MS_GLOBAL &&
+				  overlaps(addr, size, e->saddr, src_bytes(e));
+		}
+		struct access a;
+		if ((hit_dst || hit_src) && !self && !race_after_issue(L, L->cw, lane, &e->rc) &&
+		    race_place(L, L->cw, cta, addr, size, &a)) {
+			/* the copy's issue is not ordered before the access: a data race */
+			race_copy_in_flight(L, lane, &e->rc, e->insn, &a, size, write, !hit_dst);
+			return true;
+		}
+		if (hit_dst || hit_src) {
+			rule_break(L, RULE_ASYNC_RACE, 1u << lane,
+				   "%s of %u bytes at %s 0x%llx %s the %s of the %s issued at line "
+				   "%u, which has not completed",
+				   verb, size, shared ? "shared" : "global",
+				   (unsigned long long)addr, hit_dst ? "touches" : "overwrites",
+				   hit_dst ? "destination" : "source", event_name(e),
+				   line_of(L, e->insn));
+			return true;
+		}
+	}
+	for (uint32_t i = 0; i < L->landed.n; i++) {
+		const struct landed *r = &L->landed.rec[i];
+		if (r->cta != cta || !overlaps(addr, size, r->addr, r->size) || (r->src && !write))
+			continue;
+		if (!self && !race_after_issue(L, L->cw, lane, &r->rc))
+			continue; /* a data race, on the copy's records in the shadow (race.c) */
+		if (r->src)
+			rule_break(L, RULE_ASYNC_RACE, 1u << lane,
+				   "%s of %u bytes at %s 0x%llx overwrites the source of the %s issued at "
+				   "line %u before the issuing thread waited for its bulk group "
+				   "(cp.async.bulk.wait_group.read)", verb, size, cta ? "shared" : "global",
+				   (unsigned long long)addr, ir_op_name((enum ir_op)r->insn->op),
+				   line_of(L, r->insn));
+		else
+			rule_break(L, RULE_ASYNC_RACE, 1u << lane,
+				   "%s of %u bytes at %s 0x%llx touches the destination of the %s issued "
+				   "at line %u before its completion was observed (it landed, but %s)",
+				   verb, size, cta ? "shared" : "global", (unsigned long long)addr,
+				   ir_op_name((enum ir_op)r->insn->op), line_of(L, r->insn),
+				   r->mb ? "no wait on its mbarrier has returned True since"
+					 : "the issuing thread has not waited for its bulk group");
+		landed_forget(L, i);
+		return true;
+	}
+	return false;
+}
+
+bool async_check_access(struct launch *L, struct cta *cta, enum mspace space, uint64_t addr,
+			uint32_t size, bool write, uint32_t lane)
+{
+	return check_overlaps(L, NULL, write ? "store" : "load", cta, space, addr, size, write, lane);
+}
+
+void async_check_read(struct launch *L, struct cta *cta, uint32_t off, uint32_t size,
+		      uint32_t lane, const char *verb)
+{
+	check_overlaps(L, NULL, verb, cta, MS_SHARED_CTA, off, size, false, lane);
+}
+
+bool async_bulk_races(struct launch *L, const struct event *e, uint32_t lane)
+{
+	char rd[64], wr[64];
+	snprintf(rd, sizeof rd, "%s read", ir_op_name((enum ir_op)e->insn->op));
+	snprintf(wr, sizeof wr, "%s write", ir_op_name((enum ir_op)e->insn->op));
+	/* a tensor box in global memory is no contiguous range: its global side is not checked */
+	bool global_side = e->kind != EV_TENSOR, raced = false;
+	if (e->scta || global_side)
+		raced = check_overlaps(L, e, rd, e->scta, e->scta ? MS_SHARED_CTA : MS_GLOBAL,
+				       e->saddr, src_bytes(e), false, lane);
+	if (!e->dcta) {
+		if (!L->stop && global_side)
+			raced |= check_overlaps(L, e, wr, NULL, MS_GLOBAL, e->daddr, e->size, true,
+						lane);
+		return raced;
+	}
+	for (uint32_t r = 0, t = async_targets(e); t >> r && !L->stop; r++)
+		if (t >> r & 1) {
+			raced |= check_overlaps(L, e, wr, &e->dcta->cluster->ctas[r], MS_SHARED_CTA,
+						e->doff, e->size, true, lane);
+			if (!L->stop && L->wg.reading) /* and no operand of a wgmma in flight */
+				wgmma_check_copy(L, &e->dcta->cluster->ctas[r], (uint32_t)e->doff,
+						 e->size, lane, wr);
+		}
+	return raced;
+}
+
+bool async_shared_operand(struct launch *L, struct warp *w, uint64_t a, enum mspace sp,
+			  uint32_t lane, struct cta **c, uint32_t *off, const char *what)
+{
+	if (sp == MS_GENERIC) {
+		if (mem_generic_space(a) != MS_SHARED_CLUSTER)
+			goto bad;
+		a -= WIN_SHARED;
+	}
+	if (!mem_cluster_decode(L, w->cta, a, c, off))
+		goto bad;
+	return true;
+bad:
+	rule_break(L, RULE_BULK_BOUNDS, 1u << lane, "%s 0x%llx is not a shared address of the "
+		   "cluster", what, (unsigned long long)a);
+	return false;
+}
+
+
+void async_issue_tensor(struct launch *L, struct warp *w, uint32_t lane, const struct dinsn *di,
+			const struct async_tensor *t)
+{
+	struct event *e = async_push(L, EV_TENSOR, w, lane, di, L->steps + async_latency(L));
+	if (!e) {
+		tma_job_free(t->job);
+		return;
+	}
+	e->tjob = t->job;
+	if (t->to_global) { /* shared::cta -> global, in the thread's open bulk group */
+		e->scta = t->cta;
+		e->sspace = MS_SHARED_CTA;
+		e->saddr = t->soff;
+		e->ssize = t->ssize;
+		e->dspace = MS_GLOBAL;
+		e->daddr = t->gaddr;
+		e->size = (uint32_t)t->gsize;
+		e->bulk_group = true;
+		e->group = w->bulk_open[lane];
+	} else {
+		e->sspace = MS_GLOBAL;
+		e->saddr = t->gaddr;
+		e->ssize = t->gsize ? (uint32_t)t->gsize : 1;
+		e->dspace = MS_SHARED_CLUSTER;
+		e->dcta = t->cta;
+		e->doff = t->soff;
+		e->daddr = t->soff;
+		e->size = t->ssize;
+		e->multicast = t->multicast;
+		e->ctamask = t->ctamask;
+		e->has_mbar = t->has_mbar;
+		e->mbar_off = t->mbar_off;
+		e->tx = t->tx;
+	}
+	race_copy_issue(L, w, lane, t->to_global ? RA_BULK : RA_MBAR, &e->rc);
+	e->rc.raced = async_bulk_races(L, e, lane);
+}
+

@@ -1,0 +1,256 @@
+/*
+ * srcloc.c - run-time reports in the user's terms. nvcc -lineinfo and Triton put .loc
+ * before instructions (file index, line, column; for inlined code also the function's name
+ * as a label of .debug_str and the position it was inlined at) and .file lines naming the
+ * sources. A report then leads with the source position and line, says which function it
+ * happened in and through which inlined calls, and keeps the PTX position as a note.
+ */
+#include "srcloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/demangle.h"
+
+#define MAX_CHAIN 16 /* inlined-at levels shown */
+
+const struct dfunc *srcloc_func_of(const struct dprog *P, const struct dinsn *di)
+{
+	for (uint32_t i = 0; P && di && i < P->nfuncs; i++) {
+		const struct dfunc *f = &P->funcs[i];
+		if (f->code && di >= f->code && di < f->code + f->ncode)
+			return f;
+	}
+	return NULL;
+}
+
+static const char *file_path(const struct ir_module *m, uint32_t index)
+{
+	for (uint32_t i = 0; i < m->nfiles; i++)
+		if (m->files[i].index == index)
+			return m->files[i].path;
+	return NULL;
+}
+
+/* The bytes of a .debug_str label ("$L__info_string0: .b8 95,90,...,0") into b. The lexer
+ * skips debug sections, so they are read from the text when a report needs a name. */
+static bool debug_str(const struct src_file *f, struct src_span label, struct strbuf *b)
+{
+	const char *lab = f->text + label.off, *end = f->text + f->len;
+	for (const char *p = f->text; (p = memmem(p, (size_t)(end - p), lab, label.len));
+	     p += label.len) {
+		const char *q = p + label.len;
+		if (q >= end || *q != ':')
+			continue;
+		q++;
+		for (;;) {
+			while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r' || *q == ','))
+				q++;
+			if (end - q > 3 && !memcmp(q, ".b8", 3)) {
+				q += 3;
+				continue;
+			}
+			char *e;
+			long v = strtol(q, &e, 10);
+			if (e == q || v <= 0 || v > 255)
+				return b->len > 0;
+			sb_printf(b, "%c", (char)v);
+			q = e;
+		}
+	}
+	return false;
+}
+
+/* A function's name as the user wrote it: demangled, else as written. */
+static void func_name(const char *name, struct strbuf *b)
+{
+	char *d = demangle_alloc(name);
+	sb_printf(b, "%s", d ? d : name);
+	free(d);
+}
+
+/* The name of the function a .loc lies in: its function_name label, or (outermost) fn. */
+static void loc_func(const struct src_file *ptx, const struct ir_loc *l, const struct dfunc *fn,
+		     struct strbuf *b)
+{
+	struct strbuf raw = {0};
+	if (l->func.len && debug_str(ptx, l->func, &raw))
+		func_name(raw.s, b);
+	else if (!l->func.len && fn)
+		func_name(fn->name, b);
+	sb_free(&raw);
+}
+
+/* Open source `path` as .file names it, else the file of that name beside the PTX (a
+ * module moved with its sources); `shown` gets the path that was read, or `path`. */
+static bool open_source(const char *path, const char *ptx_path, struct src_file *f,
+			struct strbuf *shown)
+{
+	shown->len = 0;
+	if (src_file_read(f, path) == 0) {
+		sb_printf(shown, "%s", path);
+		return true;
+	}
+	const char *base = strrchr(path, '/');
+	const char *dir_end = strrchr(ptx_path, '/');
+	base = base ? base + 1 : path;
+	sb_printf(shown, "%.*s%s", dir_end ? (int)(dir_end - ptx_path + 1) : 0, ptx_path, base);
+	if (strcmp(shown->s, path) && src_file_read(f, shown->s) == 0)
+		return true;
+	shown->len = 0;
+	sb_printf(shown, "%s", path);
+	return false;
+}
+
+/* The path a .file index is shown as (see open_source). */
+static void shown_path(const struct ir_module *m, const struct src_file *ptx, uint32_t index,
+		       struct strbuf *shown)
+{
+	struct src_file f;
+	const char *path = file_path(m, index);
+	if (!path)
+		sb_printf(shown, "?");
+	else if (open_source(path, ptx->path, &f, shown))
+		src_file_free(&f);
+}
+
+/* "in function 'f'" and one "inlined from k.cu:42:7 in 'g'" per inlining level, one per
+ * line, each ending in '\n'. */
+static void context(struct strbuf *b, const struct src_file *ptx, const struct ir_module *m,
+		    const struct ir_loc *l, const struct dfunc *fn)
+{
+	struct strbuf path = {0}, name = {0};
+	loc_func(ptx, l, fn, &name);
+	if (name.len)
+		sb_printf(b, "in function '%s'\n", name.s);
+	const struct ir_loc *at = l->inlined_at;
+	for (int depth = 0; at && depth < MAX_CHAIN; at = at->inlined_at, depth++) {
+		path.len = name.len = 0;
+		shown_path(m, ptx, at->file, &path);
+		loc_func(ptx, at, fn, &name);
+		sb_printf(b, "inlined from %s:%u:%u", path.s, at->line, at->col);
+		if (name.len)
+			sb_printf(b, " in '%s'", name.s);
+		sb_printf(b, "\n");
+	}
+	sb_free(&path);
+	sb_free(&name);
+}
+
+/* The report as text: "k.cu:5:3: error: msg", the source line, the function and the
+ * inlined-at chain, the PTX position, then the notes. */
+static void render(struct strbuf *b, enum diag_level level, struct src_file *ptx,
+		   const struct ir_module *m, const struct ir_insn *in, const struct dfunc *fn,
+		   const char *notes, const char *msg)
+{
+	const struct ir_loc *l = in->loc;
+	struct strbuf path = {0}, ctx = {0};
+	struct src_file f;
+	bool readable = open_source(file_path(m, l->file), ptx->path, &f, &path);
+	sb_printf(b, "%s:%u:%u: %s: %s\n", path.s, l->line, l->col, level_name(level), msg);
+	if (readable) {
+		diag_source_line(b, &f, l->line, l->col);
+		src_file_free(&f);
+	}
+	context(&ctx, ptx, m, l, fn);
+	diag_notes(b, ctx.s);
+	uint32_t line, col;
+	src_locate(ptx, in->span.off, &line, &col);
+	sb_printf(b, "    PTX: %s:%u:%u\n", ptx->path, line, col);
+	diag_notes(b, notes);
+	sb_free(&path);
+	sb_free(&ctx);
+}
+
+/* The report as data (--diagnostics=json|sarif): the PTX position, and the source position
+ * and its context as fields of their own. */
+static void record(struct diag *d, enum diag_level level, struct src_file *ptx,
+		   const struct ir_module *m, const struct ir_insn *in, const struct dfunc *fn,
+		   const char *notes, const char *msg)
+{
+	const struct ir_loc *l = in->loc;
+	struct strbuf path = {0}, ctx = {0};
+	struct src_file f;
+	if (open_source(file_path(m, l->file), ptx->path, &f, &path))
+		src_file_free(&f);
+	context(&ctx, ptx, m, l, fn);
+	struct diag_record r;
+	diag_record_init(&r, level, ptx, in->span, notes, msg);
+	r.src_path = path.s;
+	r.src_line = l->line;
+	r.src_col = l->col;
+	r.src_context = ctx.s;
+	d->record(d->record_ctx, &r);
+	sb_free(&path);
+	sb_free(&ctx);
+}
+
+void srcloc_emit(struct diag *d, enum diag_level level, struct src_file *ptx,
+		 const struct ir_module *m, const struct ir_insn *in, const struct dfunc *fn,
+		 const char *notes, const char *msg)
+{
+	const struct ir_loc *l = in ? in->loc : NULL;
+	if (!l || !l->line || !m || !file_path(m, l->file)) { /* line 0: compiler-made code */
+		diag_emit(d, level, in ? ptx : NULL, in ? in->span : (struct src_span){0, 0},
+			  notes, msg);
+		return;
+	}
+	if (!diag_count(d, level))
+		return;
+	if (d->record) {
+		record(d, level, ptx, m, in, fn, notes, msg);
+		return;
+	}
+	struct strbuf b = {0};
+	render(&b, level, ptx, m, in, fn, notes, msg);
+	d->sink(d->ctx, level, b.s ? b.s : "");
+	sb_free(&b);
+}
+
+void srcloc_var(const struct ir_sym *s, uint32_t within, uint32_t unit, struct strbuf *b)
+{
+	char *d = demangle_alloc(s->name);
+	const char *name = d ? d : s->name;
+	/* a function's static ("ws_pipeline()::empty"): the function is named elsewhere */
+	if (d && !strncmp(s->name, "_ZZ", 3)) {
+		int depth = 0;
+		for (const char *p = d; *p; p++) {
+			depth += (*p == '<' || *p == '(') - (*p == '>' || *p == ')');
+			if (!depth && p[0] == ':' && p[1] == ':')
+				name = p + 2;
+		}
+	}
+	uint32_t size = (uint32_t)ir_type_size(s->type) * (s->vec ? s->vec : 1);
+	if (size <= 1 && unit)
+		size = unit;
+	if (s->is_array && size && within % size == 0)
+		sb_printf(b, "'%s[%u]'", name, within / size);
+	else if (within)
+		sb_printf(b, "'%s+%u'", name, within);
+	else
+		sb_printf(b, "'%s'", name);
+	free(d);
+}
+
+const struct ir_sym *srcloc_shared_var(const struct dprog *P, uint32_t off, uint32_t *within)
+{
+	struct ir_module *m = P->m;
+	const struct ir_sym *best = NULL;
+	/* Shared variables of the module and of every function body. */
+	for (uint32_t i = 0; i < m->nvars; i++) {
+		const struct ir_sym *s = m->vars[i];
+		if ((s->space == MOD_SHARED || s->space == MOD_SHARED_CTA) && s->addr <= off &&
+		    (!best || s->addr > best->addr))
+			best = s;
+	}
+	for (struct ir_func *f = m->funcs; f; f = f->next)
+		for (struct ir_scope *sc = f->scope; sc; sc = NULL)
+			for (struct ir_sym *s = sc->syms; s; s = s->next_in_scope)
+				if (s->kind == SYM_VAR &&
+				    (s->space == MOD_SHARED || s->space == MOD_SHARED_CTA) &&
+				    s->addr <= off && (!best || s->addr > best->addr))
+					best = s;
+	if (best)
+		*within = off - (uint32_t)best->addr;
+	return best;
+}

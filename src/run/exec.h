@@ -1,0 +1,52 @@
+/*
+ * exec.h - the instruction handlers the dispatch loop calls (one per ops.def row) and what
+ * the families share: warp-wide lane waits, atomic values, matrix decoding, barriers and
+ * frames.
+ */
+#ifndef PTXI_EXEC_H
+#define PTXI_EXEC_H
+
+#include "launch.h"
+
+/* Every instruction's handler, one per row of ops.def, defined in its family's file. A
+ * handler runs its instruction for the lanes of `mask` (the group's lanes whose guard
+ * holds, never none) and says where the group goes (enum step, interp.h). */
+#define OP(name, spelling, family, dests, lits, decode, exec, check) exec_fn exec;
+#include "front/ops.def"
+#undef OP
+
+/* The value an atomic read-modify-write of operation di->mode and type di->type leaves in
+ * memory (atom, red, and red.async when it lands); c is the .cas operand. */
+uint64_t exec_atom_value(const struct dinsn *di, uint64_t old, uint64_t b, uint64_t c,
+			 uint32_t lane);
+/* A .sync warp instruction needs every non-exited lane of `member` in group g: false (and
+ * g parked) while some are elsewhere, or after a rule break if mask leaves the members. */
+bool warp_need_lanes(struct launch *L, struct warp *w, struct group *g, uint32_t member,
+		     uint32_t mask);
+/* The kinds of FAM_MMA rows; each row's decoder (load.c) names its own. */
+enum mma_kind { MK_MMA, MK_LDMATRIX, MK_STMATRIX, MK_MOVMATRIX, MK_WMMA_LOAD, MK_WMMA_STORE,
+		MK_WMMA_MMA };
+/* Load time: the matrix form of a FAM_MMA instruction of `kind` into di->mma (allocated in
+ * a), its operands already decoded; `which` is the fragment of wmma.load/store ('a', 'b',
+ * 'c', 'd'). NULL, or why ptxi cannot run it (in buf or a literal). */
+const char *mma_decode(struct arena *a, const struct ir_insn *in, struct dinsn *di,
+		       enum mma_kind kind, char which, char *buf, size_t len);
+/* What an instruction does for one lane of its group's frame. */
+typedef void lane_fn(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		     uint32_t lane);
+/* Run fn for each lane of mask, in lane order, until the launch stops: the handler of an
+ * instruction whose lanes act one after another and never wait (issuing asynchronous work;
+ * a wait_group lands what it waits for at once). */
+static inline enum step exec_each_lane(struct launch *L, struct warp *w, struct group *g,
+				       const struct dinsn *di, uint32_t mask, lane_fn *fn)
+{
+	for (uint32_t m = mask; m && !L->stop; m &= m - 1)
+		fn(L, w, g->frame, di, (uint32_t)__builtin_ctz(m));
+	return STEP_NEXT;
+}
+/* A barrier may have completed (arrivals, or threads exited): release its waiters. */
+void bar_check(struct launch *L, struct cta *c, uint32_t id);
+void cluster_bar_check(struct launch *L, struct cluster *cl);
+
+
+#endif

@@ -1,0 +1,615 @@
+/*
+ * exec_mem.c - data movement (mov, cvta, isspacep, mapa, getctarank) and memory accesses
+ * (ld, st, atom, red, prefetch) over every state space, one lane at a time through
+ * access_lane, which checks bounds, alignment, live mbarriers and in-flight copies - or, for
+ * ld/st.shared when none of those checks can fire, every lane resolved at once; the atomic
+ * arithmetic, which red.async also uses when it lands (async.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "access.h"
+#include "exec.h"
+#include "launch.h"
+#include "memory.h"
+#include "operand.h"
+#include "race.h"
+#include "report/rules.h"
+
+static uint64_t size_mask(int size)
+{
+	return size >= 8 ? ~0ull : size <= 0 ? ~0ull : (1ull << (size * 8)) - 1;
+}
+
+/* The low `size` bytes of v, sign-extended when sgn. */
+static inline uint64_t widen(uint64_t v, int size, bool sgn)
+{
+	if (size >= 8)
+		return v;
+	v &= size_mask(size);
+	if (sgn && (v >> (size * 8 - 1) & 1))
+		v |= ~size_mask(size);
+	return v;
+}
+
+static uint64_t extend(uint64_t v, enum ir_mod t)
+{
+	return widen(v, ir_type_size(t), ir_type_is_signed(t));
+}
+
+/* The first min(size, 8) bytes at p, as one load of that width (a narrow store read back
+ * wider stalls store forwarding). */
+static inline uint64_t load_bytes(const uint8_t *p, uint32_t size)
+{
+	uint8_t b;
+	uint16_t h;
+	uint32_t u;
+	uint64_t d;
+	switch (size) {
+	case 1:
+		memcpy(&b, p, 1);
+		return b;
+	case 2:
+		memcpy(&h, p, 2);
+		return h;
+	case 4:
+		memcpy(&u, p, 4);
+		return u;
+	default:
+		memcpy(&d, p, 8);
+		return d;
+	}
+}
+
+/* ---- 128-bit values: a .b128 register is two slots, the low half first --------------- */
+
+static bool is_pair(const struct dop *o)
+{
+	return o->kind == DOP_REG && o->reg_size == 16;
+}
+
+/* One lane's 128-bit source: a register pair, or a constant or an address: its 64 bits
+ * (a negative constant sign-extended to 64) with a zero high half, as the H100 widens
+ * them (tests/hw_b128). */
+static void read128(struct launch *L, struct warp *w, struct frame *f, const struct dop *o,
+		    uint32_t lane, uint64_t v[2])
+{
+	v[0] = op_read(L, w, f, o, lane);
+	v[1] = is_pair(o) ? slot_ptr(f, o->slot + 1)[lane] : 0;
+}
+
+static void write128(struct frame *f, const struct dop *o, uint32_t lane, const uint64_t v[2])
+{
+	op_write(f, o, lane, v[0]);
+	if (is_pair(o))
+		slot_ptr(f, o->slot + 1)[lane] = v[1];
+}
+
+/* A loaded value (extended to 64 bits by its type, ISA 9.7.9.8) into its destination; a
+ * .b128 register gets a zero high half: the H100 sign-extends ld.s32 into a .b128 register
+ * to 64 bits only (tests/hw_b128; the manual does not say). */
+static void write_loaded(struct frame *f, const struct dop *o, uint32_t lane, uint64_t v)
+{
+	op_write(f, o, lane, v);
+	if (is_pair(o))
+		slot_ptr(f, o->slot + 1)[lane] = 0;
+}
+
+/* mov.b128: copy a pair, widen a constant or an address, or pack / unpack two .b64 or four
+ * .b32 registers, the first element in the lowest bits (ISA 9.7.9.10). */
+static void exec_mov128(struct launch *L, struct warp *w, struct frame *f,
+			const struct dinsn *di, uint32_t mask)
+{
+	const struct dop *d = &di->d, *s = &di->s[0];
+	const struct dop *vec = d->kind == DOP_VEC ? d : s->kind == DOP_VEC ? s : NULL;
+	uint32_t n = vec && vec->nelem ? vec->nelem : 1, es = 16 / n;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t v[2] = {0, 0};
+		if (s->kind == DOP_VEC) {
+			for (uint32_t i = 0; i < n; i++) {
+				uint64_t e = op_read(L, w, f, &s->elems[i], l);
+				memcpy((uint8_t *)v + i * es, &e, es);
+			}
+		} else {
+			read128(L, w, f, s, l, v);
+		}
+		if (d->kind != DOP_VEC) {
+			write128(f, d, l, v);
+			continue;
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t e = 0;
+			memcpy(&e, (const uint8_t *)v + i * es, es);
+			op_write(f, &d->elems[i], l, e);
+		}
+	}
+}
+
+/* ---- data movement ------------------------------------------------------------------- */
+
+static uint64_t window_base(enum mspace s)
+{
+	switch (s) {
+	case MS_SHARED_CTA:
+	case MS_SHARED_CLUSTER:
+		return WIN_SHARED;
+	case MS_LOCAL:
+		return WIN_LOCAL;
+	case MS_CONST:
+		return WIN_CONST;
+	case MS_PARAM_KERNEL:
+	case MS_PARAM_FRAME:
+		return WIN_PARAM;
+	default:
+		return 0;
+	}
+}
+
+enum step exec_mov(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		   uint32_t mask)
+{
+	struct frame *f = g->frame;
+	int size = ir_type_size((enum ir_mod)di->type);
+	if (size == 16) {
+		exec_mov128(L, w, f, di, mask);
+		return STEP_NEXT;
+	}
+	if (di->d.kind == DOP_VEC) { /* unpack: mov.b64 {a, b}, x */
+		int n = di->d.nelem, es = size / (n ? n : 1);
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			uint64_t v = op_read(L, w, f, &di->s[0], l);
+			for (int i = 0; i < n; i++)
+				op_write(f, &di->d.elems[i], l, (v >> (i * es * 8)) & size_mask(es));
+		}
+		return STEP_NEXT;
+	}
+	if (di->s[0].kind == DOP_VEC) { /* pack: mov.b64 x, {a, b} */
+		int n = di->s[0].nelem, es = size / (n ? n : 1);
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			uint64_t v = 0;
+			for (int i = 0; i < n; i++)
+				v |= (op_read(L, w, f, &di->s[0].elems[i], l) & size_mask(es)) << (i * es * 8);
+			op_write(f, &di->d, l, v);
+		}
+		return STEP_NEXT;
+	}
+	uint64_t sm = di->type == MOD_PRED ? 1 : size_mask(size);
+	const struct dop *s = &di->s[0];
+	if (s->kind == DOP_FUNC) {
+		uint64_t v = FUNC_ADDR_BASE + (uint64_t)(s->func - L->P->funcs);
+		for (uint32_t m = mask; m; m &= m - 1)
+			op_write(f, &di->d, (uint32_t)__builtin_ctz(m), v);
+		return STEP_NEXT;
+	}
+	if (s->kind == DOP_REG && di->d.kind == DOP_REG && !s->neg) {
+		const uint64_t *a = slot_ptr(f, s->slot);
+		uint64_t *d = slot_ptr(f, di->d.slot);
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			d[l] = a[l] & sm;
+		}
+		return STEP_NEXT;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		op_write(f, &di->d, l, op_read(L, w, f, s, l) & sm);
+	}
+	return STEP_NEXT;
+}
+
+static void remember_bad_cvta(struct warp *w, const struct dinsn *di, uint32_t lane,
+			      uint64_t from, uint64_t result)
+{
+	if (!w->bad_cvta_at && !(w->bad_cvta_at = calloc(1, sizeof *w->bad_cvta_at)))
+		return; /* out of memory: the use is then judged as any other access */
+	w->bad_cvta |= 1u << lane;
+	w->bad_cvta_at->result[lane] = result;
+	w->bad_cvta_at->from[lane] = from;
+	w->bad_cvta_at->insn[lane] = di;
+}
+
+enum step exec_cvta(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		    uint32_t mask)
+{
+	struct frame *f = g->frame;
+	enum mspace win = (enum mspace)di->space2;
+	uint64_t base = window_base(win);
+	uint64_t sm = size_mask(ir_type_size((enum ir_mod)di->type));
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t a = op_read(L, w, f, &di->s[0], l), r;
+		if (di->flags & DF_TO) {
+			enum mspace got = mem_generic_space(a);
+			bool ok = win == MS_GLOBAL ? got == MS_GLOBAL || got == MS_PARAM_KERNEL
+				: (win == MS_SHARED_CTA || win == MS_SHARED_CLUSTER)
+					? got == MS_SHARED_CLUSTER
+					: got == win || (win == MS_PARAM_FRAME && got == MS_PARAM_KERNEL);
+			/* Plain .shared accepts any CTA of the cluster: nvcc converts mapa results
+			 * with cvta.to.shared.u64 and the H100 yields the shared::cluster address
+			 * (tests/programs: cluster_reduce). Only an explicit ::cta insists on the
+			 * executing CTA, as the manual says. */
+			if (ok && (di->flags & DF_CTA_SPACE)) {
+				struct cta *c;
+				uint32_t off;
+				ok = mem_cluster_decode(L, w->cta, a - WIN_SHARED, &c, &off) && c == w->cta;
+			}
+			r = a - base;
+			if (!ok && (win == MS_SHARED_CTA || win == MS_SHARED_CLUSTER)) {
+				/* code computes shared offsets of any pointer and uses them only when
+				 * they are shared: report at a use as an address (memory.c) */
+				remember_bad_cvta(w, di, l, a, r & sm);
+			} else if (!ok) {
+				rule_break(L, RULE_CVTA_WINDOW, 1u << l,
+					   "cvta.to converts 0x%llx, which is not in the named window",
+					   (unsigned long long)a);
+				if (L->stop)
+					return STEP_NEXT;
+			}
+		} else {
+			r = a + base;
+		}
+		op_write(f, &di->d, l, r & sm);
+	}
+	return STEP_NEXT;
+}
+
+enum step exec_isspacep(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+			uint32_t mask)
+{
+	struct frame *f = g->frame;
+	enum mspace want = (enum mspace)di->space;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t a = op_read(L, w, f, &di->s[0], l);
+		enum mspace got = mem_generic_space(a);
+		bool r;
+		if (want == MS_SHARED_CTA || want == MS_SHARED_CLUSTER) {
+			struct cta *c;
+			uint32_t off;
+			r = got == MS_SHARED_CLUSTER &&
+			    mem_cluster_decode(L, w->cta, a - WIN_SHARED, &c, &off) &&
+			    (want == MS_SHARED_CLUSTER || c == w->cta) && off < c->smem_size;
+		} else if (want == MS_GLOBAL) {
+			r = got == MS_GLOBAL || got == MS_PARAM_KERNEL;
+		} else if (want == MS_PARAM_KERNEL || want == MS_PARAM_FRAME) {
+			r = got == MS_PARAM_KERNEL;
+		} else {
+			r = got == want;
+		}
+		op_write(f, &di->d, l, r);
+	}
+	return STEP_NEXT;
+}
+
+/* mapa / getctarank: with .shared::cluster the operands are shared addresses, without a
+ * space generic ones. */
+enum step exec_mapa(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		    uint32_t mask)
+{
+	struct frame *f = g->frame;
+	bool generic = di->space == MS_GENERIC;
+	uint64_t sm = size_mask(ir_type_size((enum ir_mod)di->type));
+	struct cluster *cl = w->cta->cluster;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t a = op_read(L, w, f, &di->s[0], l);
+		struct cta *c;
+		uint32_t off;
+		uint64_t sa = generic ? a - WIN_SHARED : a;
+		if ((generic && mem_generic_space(a) != MS_SHARED_CLUSTER) ||
+		    !mem_cluster_decode(L, w->cta, sa, &c, &off)) {
+			rule_break(L, RULE_MAPA_RANK, 1u << l, "%s of 0x%llx, which is not a shared "
+				   "address", ir_op_name((enum ir_op)di->op), (unsigned long long)a);
+			return STEP_NEXT;
+		}
+		if (di->op == OP_GETCTARANK) {
+			op_write(f, &di->d, l, c->rank);
+			continue;
+		}
+		uint64_t rank = op_read(L, w, f, &di->s[1], l) & 0xffffffffu;
+		if (rank >= cl->nctas) {
+			rule_break(L, RULE_MAPA_RANK, 1u << l, "mapa to rank %llu of a cluster of %u "
+				   "CTAs", (unsigned long long)rank, cl->nctas);
+			return STEP_NEXT;
+		}
+		uint64_t r = ((rank + 1) << CLUSTER_SHIFT) | off;
+		op_write(f, &di->d, l, (generic ? r + WIN_SHARED : r) & sm);
+	}
+	return STEP_NEXT;
+}
+
+/* ---- memory -------------------------------------------------------------------------- */
+
+/* Resolve one lane's access, and check it for data races (`newv`: what a store writes);
+ * frame params live in the frame, not in access_lane. With `soff` the access is a
+ * shared::cta one already resolved for the whole warp (shared_lanes): only the race
+ * detector is left to see it. */
+static uint8_t *lane_bytes(struct launch *L, struct warp *w, struct frame *f,
+			   const struct dinsn *di, uint32_t lane, uint32_t size, enum race_kind kind,
+			   const void *newv, const uint32_t *soff)
+{
+	bool write = kind != RACE_READ;
+	if (soff) {
+		struct cta *c = w->cta;
+		if (write)
+			mem_proxy_mark(c, soff[lane], size);
+		if (!L->race)
+			return c->smem + soff[lane];
+		struct access acc = {.p = c->smem + soff[lane], .cta = c, .off = soff[lane],
+				     .space = MS_SHARED_CTA};
+		race_access(L, w, lane, &acc, size, kind, newv);
+		return L->stop ? NULL : acc.p;
+	}
+	uint64_t a = op_addr(L, w, f, &di->s[0], lane);
+	if (di->space == MS_PARAM_FRAME) {
+		/* written so that no sum wraps: a = -4 is far outside, not at 0 */
+		if (a > f->fn->param_size || size > f->fn->param_size - a) {
+			rule_break(L, RULE_MEM_OUT_OF_BOUNDS, 1u << lane,
+				   "%u-byte access at param offset %lld is outside the %u bytes of "
+				   "parameters", size, (long long)a, f->fn->param_size);
+			return NULL;
+		}
+		return f->params + (size_t)lane * f->fn->param_size + a;
+	}
+	struct access acc;
+	if (!access_lane(L, w, lane, (enum mspace)di->space, a, size, write, &acc))
+		return NULL;
+	race_access(L, w, lane, &acc, size, kind, newv);
+	return L->stop ? NULL : acc.p;
+}
+
+/* An ld/st.shared::cta of the whole warp resolved once: the offsets of the lanes of mask in
+ * off[], when every lane lands aligned in its own CTA's shared memory and no check of
+ * access.c can fire. NULL: go lane by lane (which then reports what is wrong). */
+static const uint32_t *shared_lanes(struct launch *L, struct warp *w, struct frame *f,
+				    const struct dinsn *di, uint32_t mask, uint32_t size,
+				    uint32_t off[LANES])
+{
+	const struct dop *o = &di->s[0];
+	if (di->space != MS_SHARED_CTA || !access_shared_quiet(L, w))
+		return NULL;
+	uint64_t a[LANES];
+	if (o->kind == DOP_ADDR && o->has_reg) {
+		const uint64_t *r = slot_ptr(f, o->slot);
+		for (uint32_t l = 0; l < LANES; l++) /* every lane: a plain loop */
+			a[l] = r[l] + (uint64_t)o->off;
+	} else { /* a variable's address: the same for every lane */
+		uint64_t a0 = op_addr(L, w, f, o, 0);
+		for (uint32_t l = 0; l < LANES; l++)
+			a[l] = a0;
+	}
+	return mem_shared_lanes(w->cta, a, mask, size, off) ? off : NULL;
+}
+
+/* A scalar ld.shared into a register, its lanes resolved at once and no detector to see
+ * them: straight from shared memory into the register's lanes. */
+static void ld_shared_quick(struct warp *w, struct frame *f, const struct dinsn *di,
+			    uint32_t mask, const uint32_t *off, uint32_t es, bool sgn)
+{
+	const uint8_t *smem = w->cta->smem;
+	uint64_t *d = slot_ptr(f, di->d.slot);
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		d[l] = widen(load_bytes(smem + off[l], es), (int)es, sgn);
+	}
+}
+
+enum step exec_ld(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		  uint32_t mask)
+{
+	struct frame *f = g->frame;
+	enum ir_mod t = (enum ir_mod)di->type;
+	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec, off[LANES];
+	bool sgn = ir_type_is_signed(t);
+	const uint32_t *soff = shared_lanes(L, w, f, di, mask, es * n, off);
+	if (soff && !L->race && n == 1 && es <= 8 && di->d.kind == DOP_REG && !is_pair(&di->d)) {
+		ld_shared_quick(w, f, di, mask, soff, es, sgn);
+		return STEP_NEXT;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint8_t *p = lane_bytes(L, w, f, di, l, es * n, RACE_READ, NULL, soff);
+		if (!p)
+			return STEP_NEXT;
+		if (es == 16) { /* ld.b128: one register pair (no vectors: the checker) */
+			uint64_t v[2];
+			memcpy(v, p, 16);
+			write128(f, &di->d, l, v);
+			continue;
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			const struct dop *d = di->d.kind == DOP_VEC ? &di->d.elems[i] : &di->d;
+			write_loaded(f, d, l, widen(load_bytes(p + i * es, es), (int)es, sgn));
+		}
+	}
+	return STEP_NEXT;
+}
+
+/* A scalar st.shared of a register or immediate, its lanes resolved at once and no
+ * detector to see them: its generic-proxy writes noted, then the bytes stored. */
+static void st_shared_quick(struct warp *w, struct frame *f, const struct dinsn *di,
+			    uint32_t mask, const uint32_t *off, uint32_t es)
+{
+	struct cta *c = w->cta;
+	const struct dop *s = &di->s[1];
+	const uint64_t *v = s->kind == DOP_REG ? slot_ptr(f, s->slot) : s->imm;
+	mem_proxy_mark_lanes(c, off, mask, es);
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint8_t b = (uint8_t)v[l];
+		uint16_t h = (uint16_t)v[l];
+		uint32_t u = (uint32_t)v[l];
+		switch (es) {
+		case 1:
+			memcpy(c->smem + off[l], &b, 1);
+			break;
+		case 2:
+			memcpy(c->smem + off[l], &h, 2);
+			break;
+		case 4:
+			memcpy(c->smem + off[l], &u, 4);
+			break;
+		default:
+			memcpy(c->smem + off[l], &v[l], 8);
+		}
+	}
+}
+
+enum step exec_st(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		  uint32_t mask)
+{
+	struct frame *f = g->frame;
+	enum ir_mod t = (enum ir_mod)di->type;
+	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec, off[LANES];
+	uint8_t bytes[4 * 16];
+	if (es * n > sizeof bytes) {
+		runtime_error(L, 2, "internal error: a %u-byte store", es * n);
+		return STEP_NEXT;
+	}
+	const uint32_t *soff = shared_lanes(L, w, f, di, mask, es * n, off);
+	if (soff && !L->race && n == 1 && es <= 8 && !di->s[1].neg &&
+	    (di->s[1].kind == DOP_REG || di->s[1].kind == DOP_IMM)) {
+		st_shared_quick(w, f, di, mask, soff, es);
+		return STEP_NEXT;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		memset(bytes, 0, sizeof bytes);
+		for (uint32_t i = 0; i < n; i++) {
+			const struct dop *s = di->s[1].kind == DOP_VEC ? &di->s[1].elems[i] : &di->s[1];
+			uint64_t v[2];
+			read128(L, w, f, s, l, v); /* a narrower type stores the low bytes */
+			memcpy(bytes + i * es, v, es);
+		}
+		uint8_t *p = lane_bytes(L, w, f, di, l, es * n, RACE_WRITE, bytes, soff);
+		if (!p)
+			return STEP_NEXT;
+		memcpy(p, bytes, es * n);
+	}
+	return STEP_NEXT;
+}
+
+/* The new value of an integer or bit-type atomic read-modify-write. */
+static uint64_t atom_apply(enum ir_mod op, enum ir_mod t, uint64_t old, uint64_t b, uint64_t c)
+{
+	int size = ir_type_size(t);
+	uint64_t sm = size_mask(size);
+	bool sgn = ir_type_is_signed(t);
+	int64_t so = (int64_t)extend(old, sgn ? t : MOD_NONE), sb = (int64_t)extend(b, sgn ? t : MOD_NONE);
+	old &= sm;
+	b &= sm;
+	switch (op) {
+	case MOD_ADD:
+		return (old + b) & sm;
+	case MOD_MIN:
+		return sgn ? (uint64_t)(so < sb ? so : sb) & sm : old < b ? old : b;
+	case MOD_MAX:
+		return sgn ? (uint64_t)(so > sb ? so : sb) & sm : old > b ? old : b;
+	case MOD_INC:
+		return old >= b ? 0 : old + 1;
+	case MOD_DEC:
+		return (old == 0 || old > b) ? b : old - 1;
+	case MOD_CAS:
+		return old == b ? c & sm : old;
+	case MOD_EXCH:
+		return b;
+	case MOD_AND:
+		return old & b;
+	case MOD_OR:
+		return old | b;
+	case MOD_XOR:
+		return old ^ b;
+	default:
+		return old;
+	}
+}
+
+/* The new value of a floating-point atomic: the ALU's own add/min/max (decoded into di->alu
+ * at load), applied to one lane. */
+static uint64_t atom_float(const struct dinsn *di, uint64_t old, uint64_t b, uint32_t lane)
+{
+	uint64_t a[LANES], bb[LANES], d[LANES];
+	a[lane] = old;
+	bb[lane] = b;
+	struct alu_args x = {.d = d, .a = a, .b = bb};
+	di->alu.fn(&di->alu, &x, 1u << lane);
+	return d[lane];
+}
+
+uint64_t exec_atom_value(const struct dinsn *di, uint64_t old, uint64_t b, uint64_t c,
+			 uint32_t lane)
+{
+	return di->alu.fn ? atom_float(di, old, b, lane)
+			  : atom_apply((enum ir_mod)di->mode, (enum ir_mod)di->type, old, b, c);
+}
+
+/* atom.cas.b128 / atom.exch.b128 (sm_90): one 16-byte read-modify-write per lane. */
+static void exec_atom128(struct launch *L, struct warp *w, struct frame *f,
+			 const struct dinsn *di, uint32_t mask)
+{
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint8_t *p = lane_bytes(L, w, f, di, l, 16, RACE_RMW, NULL, NULL);
+		if (!p)
+			return;
+		uint64_t old[2], b[2], c[2] = {0, 0};
+		memcpy(old, p, 16);
+		read128(L, w, f, &di->s[1], l, b);
+		if (di->mode == MOD_CAS)
+			read128(L, w, f, &di->s[2], l, c);
+		const uint64_t *nv = di->mode != MOD_CAS ? b
+				     : old[0] == b[0] && old[1] == b[1] ? c : old;
+		memcpy(p, nv, 16);
+		write128(f, &di->d, l, old);
+	}
+}
+
+static void atom_lanes(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		       uint32_t mask)
+{
+	enum ir_mod t = (enum ir_mod)di->type;
+	uint32_t size = (uint32_t)ir_type_size(t);
+	bool is_red = di->op == OP_RED;
+	if (size == 16) {
+		exec_atom128(L, w, f, di, mask);
+		return;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint8_t *p = lane_bytes(L, w, f, di, l, size, RACE_RMW, NULL, NULL);
+		if (!p)
+			return;
+		uint64_t old = 0;
+		memcpy(&old, p, size);
+		uint64_t b = op_read(L, w, f, &di->s[1], l);
+		uint64_t c = di->nsrc > 2 ? op_read(L, w, f, &di->s[2], l) : 0;
+		uint64_t nv = exec_atom_value(di, old, b, c, l);
+		memcpy(p, &nv, size);
+		if (!is_red)
+			op_write(f, &di->d, l, extend(old, t));
+	}
+}
+
+/* With --jobs, clusters on other threads may hit the same global word: the lock makes
+ * each warp's read-modify-writes whole. */
+enum step exec_atom(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		    uint32_t mask)
+{
+	if (L->atom_lock)
+		pthread_mutex_lock(L->atom_lock);
+	atom_lanes(L, w, g->frame, di, mask);
+	if (L->atom_lock)
+		pthread_mutex_unlock(L->atom_lock);
+	return STEP_NEXT;
+}
+
+/* prefetch, prefetchu: a cache hint, with no architectural effect. */
+enum step exec_prefetch(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+			uint32_t mask)
+{
+	(void)L, (void)w, (void)g, (void)di, (void)mask;
+	return STEP_NEXT;
+}

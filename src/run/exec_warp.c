@@ -1,0 +1,606 @@
+/*
+ * exec_warp.c - warp-level instructions (shfl, vote, match, redux, elect, activemask,
+ * bar.warp.sync), CTA barriers (bar / barrier .sync .arrive .red), the cluster barrier,
+ * fences and nanosleep.
+ *
+ * Notes
+ * - A .sync warp instruction needs every non-exited lane of its membermask at the same
+ *   instruction: a group holding only some of them parks (G_WARPSYNC) until the others
+ *   re-converge with it (sched.c merges groups at the same pc).
+ * - Barriers count threads (ISA 9.7.13.1): without a count, a barrier completes when every
+ *   non-exited thread of the CTA arrived. Waiting groups keep their pc; release advances it.
+ * - barrier.cluster: each thread arrives once per phase; wait blocks until the phase of its
+ *   arrival completed, i.e. all non-exited threads of the cluster arrived (ISA 9.7.13.3).
+ */
+#include <string.h>
+
+#include "exec.h"
+#include "group.h"
+#include "launch.h"
+#include "hopper/mbarrier.h"
+#include "memory.h"
+#include "operand.h"
+#include "race.h"
+#include "report/rules.h"
+
+bool warp_need_lanes(struct launch *L, struct warp *w, struct group *g, uint32_t member,
+		     uint32_t mask)
+{
+	if (mask & ~member) {
+		rule_break(L, RULE_WARP_SYNC_MASK, mask & ~member,
+			   "%s executed by a thread outside membermask 0x%08x",
+			   ir_op_name((enum ir_op)L->ci->op), member);
+		return false;
+	}
+	uint32_t gone = member & w->valid & ~w->live;
+	if (gone) {
+		struct strbuf b = {0};
+		describe_lanes(w, gone, &b);
+		rule_break(L, RULE_WARP_SYNC_EXITED, mask, "%s with membermask 0x%08x, which names %s, "
+			   "exited", ir_op_name((enum ir_op)L->ci->op), member, b.s);
+		sb_free(&b);
+		if (L->stop)
+			return false;
+	}
+	uint32_t missing = member & w->live & ~g->mask;
+	if (missing) {
+		g->state = G_WARPSYNC;
+		g->wait_id = member;
+		return false;
+	}
+	return true;
+}
+
+static void shfl_lanes(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		       uint32_t mask)
+{
+	uint64_t a[LANES];
+	for (int l = 0; l < LANES; l++)
+		a[l] = (w->live >> l & 1) ? op_read(L, w, f, &di->s[0], (uint32_t)l) : 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint32_t b = (uint32_t)op_read(L, w, f, &di->s[1], l) & 31;
+		uint32_t c = (uint32_t)op_read(L, w, f, &di->s[2], l);
+		uint32_t segmask = (c >> 8) & 31, clamp = c & 31;
+		uint32_t maxl = (l & segmask) | (clamp & ~segmask), minl = l & segmask;
+		int32_t j;
+		bool p;
+		switch ((enum ir_mod)di->mode) {
+		case MOD_UP:
+			j = (int32_t)l - (int32_t)b;
+			p = j >= (int32_t)maxl;
+			break;
+		case MOD_DOWN:
+			j = (int32_t)(l + b);
+			p = j <= (int32_t)maxl;
+			break;
+		case MOD_BFLY:
+			j = (int32_t)(l ^ b);
+			p = j <= (int32_t)maxl;
+			break;
+		default: /* .idx */
+			j = (int32_t)(minl | (b & ~segmask));
+			p = j <= (int32_t)maxl;
+			break;
+		}
+		if (!p)
+			j = (int32_t)l;
+		op_write(f, &di->d, l, a[j] & 0xffffffffu);
+		op_write(f, &di->d2, l, p);
+	}
+}
+
+static void vote_lanes(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		       uint32_t mask)
+{
+	uint32_t member = (uint32_t)op_read(L, w, f, &di->s[1], (uint32_t)__builtin_ctz(mask));
+	uint32_t set = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		set |= (uint32_t)(op_read(L, w, f, &di->s[0], l) & 1) << l;
+	}
+	uint32_t part = mask & member;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t r;
+		switch ((enum ir_mod)di->mode) {
+		case MOD_ALL:
+			r = (set & part) == part;
+			break;
+		case MOD_ANY:
+			r = (set & part) != 0;
+			break;
+		case MOD_UNI:
+			r = (set & part) == part || (set & part) == 0;
+			break;
+		default: /* .ballot */
+			r = set & part;
+			break;
+		}
+		op_write(f, &di->d, l, r);
+	}
+}
+
+/* Each lane compares with the lanes of its own membermask: lanes may pass different masks
+ * (the H100 runs that, and real code does it for halves of a warp). */
+static void match_lanes(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		        uint32_t mask, const uint32_t member[LANES])
+{
+	uint64_t v[LANES] = {0};
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		v[l] = op_read(L, w, f, &di->s[0], l);
+		if (ir_type_size((enum ir_mod)di->type) == 4)
+			v[l] &= 0xffffffffu;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m), eq = 0, peers = mask & member[l];
+		for (uint32_t k = peers; k; k &= k - 1)
+			if (v[__builtin_ctz(k)] == v[l])
+				eq |= 1u << __builtin_ctz(k);
+		if (di->mode == MOD_ALL) {
+			uint32_t all = eq == peers ? peers : 0;
+			op_write(f, &di->d, l, all);
+			op_write(f, &di->d2, l, all != 0);
+		} else {
+			op_write(f, &di->d, l, eq);
+		}
+	}
+}
+
+/* match.sync's membermasks, lane by lane; their union is what must be present. Returns
+ * false (reported) if a lane is outside its own mask. */
+static bool match_members(struct launch *L, struct warp *w, struct frame *f,
+			  const struct dinsn *di, uint32_t mask, uint32_t member[LANES],
+			  uint32_t *all)
+{
+	*all = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		member[l] = (uint32_t)op_read(L, w, f, &di->s[di->nsrc - 1], l);
+		*all |= member[l];
+		if (!(member[l] >> l & 1)) {
+			rule_break(L, RULE_WARP_SYNC_MASK, 1u << l,
+				   "match.sync executed by a thread outside its membermask 0x%08x",
+				   member[l]);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void redux_lanes(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		        uint32_t mask)
+{
+	bool sgn = ir_type_is_signed((enum ir_mod)di->type);
+	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
+	uint32_t acc = (uint32_t)op_read(L, w, f, &di->s[0], l0);
+	for (uint32_t m = mask & (mask - 1); m; m &= m - 1) {
+		uint32_t v = (uint32_t)op_read(L, w, f, &di->s[0], (uint32_t)__builtin_ctz(m));
+		switch ((enum ir_mod)di->mode) {
+		case MOD_ADD:
+			acc += v;
+			break;
+		case MOD_MIN:
+			acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc);
+			break;
+		case MOD_MAX:
+			acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc);
+			break;
+		case MOD_AND:
+			acc &= v;
+			break;
+		case MOD_OR:
+			acc |= v;
+			break;
+		default:
+			acc ^= v;
+			break;
+		}
+	}
+	for (uint32_t m = mask; m; m &= m - 1)
+		op_write(f, &di->d, (uint32_t)__builtin_ctz(m), acc);
+}
+
+/* ---- CTA barriers --------------------------------------------------------------------- */
+
+/* bar.sync, bar.arrive and bar.red are the .aligned forms of barrier.sync/arrive/red
+ * (ISA 9.7.13.1): every non-exited thread of the warp must execute the same instance. */
+static bool is_aligned_bar(const struct dinsn *di)
+{
+	enum ir_op op = (enum ir_op)di->op;
+	return op == OP_BAR_SYNC || op == OP_BAR_ARRIVE || op == OP_BAR_RED ||
+	       (di->flags & DF_ALIGNED);
+}
+
+/* Lanes of w parked at a bar-family barrier instruction other than di. */
+static uint32_t lanes_at_other_bar(struct warp *w, const struct dinsn *di, uint32_t *line)
+{
+	uint32_t m = 0;
+	for (struct group *o = w->groups; o; o = o->next) {
+		const struct dinsn *at = &o->frame->fn->code[o->pc];
+		if (o->state == G_BAR && at != di) {
+			m |= o->mask;
+			uint32_t col;
+			if (at->ir)
+				src_locate(w->cta->cluster->L->file, at->ir->span.off, line, &col);
+		}
+	}
+	return m;
+}
+
+/*
+ * An aligned barrier (rule r) must be executed by all non-exited threads of the warp
+ * together. ptxi reports it only when that certainly did not happen: some threads of the
+ * group reaching it have a false guard, or (bar family) some wait at a different barrier
+ * instruction. Threads that are merely behind - parked in a try_wait, say, while the
+ * others run ahead - will reach the same instruction and are no break: ptxi counts
+ * arrivals, so the barrier completes when they come. With --keep-going the threads that
+ * did arrive are counted. Returns false if the launch stops.
+ */
+static bool check_aligned(struct launch *L, enum rule_id r, struct warp *w, struct group *g,
+			  const struct dinsn *di, uint32_t mask)
+{
+	uint32_t line = 0;
+	uint32_t guard_false = g->mask & ~mask;
+	uint32_t elsewhere = r == RULE_BAR_DIVERGENT ? lanes_at_other_bar(w, di, &line) : 0;
+	uint32_t absent = (guard_false | elsewhere) & w->live;
+	if (!absent)
+		return true;
+	struct strbuf here = {0}, away = {0};
+	describe_lanes(w, mask, &here);
+	describe_lanes(w, absent, &away);
+	char where[64] = "";
+	if (elsewhere && line)
+		snprintf(where, sizeof where, " (they wait at the barrier of line %u)", line);
+	rule_break(L, r, mask, "%s%s executed by %s of the warp but not by %s%s",
+		   ir_op_name((enum ir_op)di->op), di->flags & DF_ALIGNED ? ".aligned" : "", here.s,
+		   away.s, where);
+	sb_free(&here);
+	sb_free(&away);
+	return !L->stop;
+}
+
+static uint32_t line_of(struct launch *L, const struct dinsn *di)
+{
+	uint32_t line = 0, col = 0;
+	if (di->ir)
+		src_locate(L->file, di->ir->span.off, &line, &col);
+	return line;
+}
+
+/* A barrier of the whole CTA (no thread count) completing with its waiters parked at two
+ * different aligned barrier instructions: the __syncthreads() inside a divergent if. */
+static void check_same_instruction(struct launch *L, struct cta *c, uint32_t id)
+{
+	const struct dinsn *first = NULL;
+	for (uint32_t i = 0; i < c->nwarps; i++)
+		for (struct group *g = c->warps[i].groups; g; g = g->next) {
+			if (g->state != G_BAR || g->wait_id != id)
+				continue;
+			const struct dinsn *di = &g->frame->fn->code[g->pc];
+			if (!is_aligned_bar(di))
+				continue;
+			if (!first) {
+				first = di;
+			} else if (di != first) {
+				rule_break(L, RULE_BAR_DIVERGENT, 0, "barrier %u completes with threads "
+					   "waiting at two aligned barrier instructions, lines %u and %u: "
+					   "every thread of the CTA must execute the same one", id,
+					   line_of(L, first), line_of(L, di));
+				return;
+			}
+		}
+}
+
+void bar_check(struct launch *L, struct cta *c, uint32_t id)
+{
+	struct barstate *b = &c->bar[id];
+	uint32_t need = b->expected ? b->expected : c->live_threads;
+	if (b->arrived == 0 || b->arrived < need)
+		return;
+	if (!b->expected)
+		check_same_instruction(L, c, id);
+	/* Release: every group parked on this barrier moves past it (bar.red gets results). */
+	race_bar_done(L, c, id);
+	for (uint32_t i = 0; i < c->nwarps; i++) {
+		struct warp *w = &c->warps[i];
+		for (struct group *g = w->groups; g; g = g->next) {
+			if (g->state != G_BAR || g->wait_id != id)
+				continue;
+			const struct dinsn *di = &g->frame->fn->code[g->pc];
+			if (di->op == OP_BAR_RED || di->op == OP_BARRIER_RED) {
+				uint64_t r = di->mode == MOD_POPC ? b->red_popc
+					     : di->mode == MOD_AND ? b->red_and == b->arrived
+								   : b->red_or != 0;
+				for (uint32_t m = g->mask; m; m &= m - 1)
+					op_write(g->frame, &di->d, (uint32_t)__builtin_ctz(m), r);
+			}
+			race_bar_acquire(L, w, g->mask, id);
+			g->state = G_READY;
+			g->pc++;
+		}
+	}
+	memset(b, 0, sizeof *b);
+	L->epoch++;
+}
+
+/* bar / barrier .sync .arrive .red: the lanes of mask arrive; .sync and .red wait where they
+ * are until the barrier completes (bar_check releases them past it). */
+enum step exec_bar(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		   uint32_t mask)
+{
+	struct frame *f = g->frame;
+	enum ir_op op = (enum ir_op)di->op;
+	bool red = op == OP_BAR_RED || op == OP_BARRIER_RED;
+	bool arrive = op == OP_BAR_ARRIVE || op == OP_BARRIER_ARRIVE;
+	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
+	uint64_t id = op_read(L, w, f, &di->s[0], l0);
+	if (id > 15) {
+		runtime_error(L, 1, "barrier id %llu is above 15", (unsigned long long)id);
+		return STEP_PARKED;
+	}
+	if (is_aligned_bar(di) && !check_aligned(L, RULE_BAR_DIVERGENT, w, g, di, mask))
+		return STEP_PARKED;
+	struct cta *c = w->cta;
+	struct barstate *b = &c->bar[id];
+	uint32_t nsrc_count = red ? 3 : 2;
+	if (di->nsrc >= nsrc_count) {
+		uint64_t cnt = op_read(L, w, f, &di->s[1], l0);
+		if (cnt == 0 || cnt % 32 || cnt > c->nwarps * 32u) {
+			runtime_error(L, 1, "barrier thread count %llu must be a non-zero multiple of "
+				      "32 up to the CTA size", (unsigned long long)cnt);
+			return STEP_PARKED;
+		}
+		b->expected = (uint32_t)cnt;
+	}
+	bool split = mask != g->mask;
+	if (split) {
+		/* only the lanes whose guard holds arrive, in a group of their own (past an
+		 * arrive, waiting at a sync); the others step past later */
+		g = group_split(w, g, mask, arrive ? g->pc + 1 : g->pc);
+		if (!g)
+			return STEP_PARKED;
+	}
+	b->arrived += (uint32_t)__builtin_popcount(mask);
+	race_bar_arrive(L, w, mask, (uint32_t)id);
+	if (red) { /* red_and counts true lanes: the AND holds when all arrivals were true */
+		const struct dop *p = &di->s[di->nsrc - 1];
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint64_t v = op_read(L, w, f, p, (uint32_t)__builtin_ctz(m)) & 1;
+			b->red_popc += (uint32_t)v;
+			b->red_or |= (uint32_t)v;
+			b->red_and += (uint32_t)v;
+		}
+	}
+	if (arrive) {
+		bar_check(L, c, (uint32_t)id);
+		return split ? STEP_PARKED : STEP_NEXT;
+	}
+	g->state = G_BAR;
+	g->wait_id = (uint32_t)id;
+	bar_check(L, c, (uint32_t)id);
+	return STEP_PARKED;
+}
+
+/* ---- the cluster barrier ------------------------------------------------------------- */
+
+void cluster_bar_check(struct launch *L, struct cluster *cl)
+{
+	if (cl->cbar_arrived == 0 || cl->cbar_arrived < cl->live_threads)
+		return;
+	cl->cbar_phase++;
+	cl->cbar_arrived = 0;
+	L->epoch++;
+	race_cbar_done(L, cl);
+	for (uint32_t i = 0; i < cl->nctas; i++) {
+		struct cta *c = &cl->ctas[i];
+		for (uint32_t k = 0; k < c->nwarps; k++) {
+			struct warp *w = &c->warps[k];
+			w->cbar_arrived = 0;
+			for (struct group *g = w->groups; g; g = g->next)
+				if (g->state == G_CLUSTER_BAR)
+					g->state = G_READY; /* re-executes the wait */
+		}
+	}
+}
+
+/* barrier.cluster.arrive: each lane arrives once per phase. */
+enum step exec_cluster_arrive(struct launch *L, struct warp *w, struct group *g,
+			      const struct dinsn *di, uint32_t mask)
+{
+	struct cluster *cl = w->cta->cluster;
+	if ((di->flags & DF_ALIGNED) &&
+	    !check_aligned(L, RULE_CLUSTER_BAR_DIVERGENT, w, g, di, mask))
+		return STEP_PARKED;
+	uint32_t twice = mask & w->cbar_arrived;
+	if (twice) {
+		rule_break(L, RULE_CLUSTER_BAR_DOUBLE, twice,
+			   "barrier.cluster.arrive twice in phase %u", cl->cbar_phase);
+		if (L->stop)
+			return STEP_PARKED;
+	}
+	uint32_t fresh = mask & ~twice;
+	if (di->sem != MOD_RELAXED) /* a release arrive publishes the CTA's inits */
+		mbar_fence_init(L, w->cta);
+	race_cbar_arrive(L, w, fresh, di->sem == MOD_RELAXED);
+	w->cbar_arrived |= fresh;
+	w->cbar_waitable |= fresh;
+	for (uint32_t m = fresh; m; m &= m - 1)
+		w->cbar_phase[__builtin_ctz(m)] = cl->cbar_phase;
+	cl->cbar_arrived += (uint32_t)__builtin_popcount(fresh);
+	cluster_bar_check(L, cl);
+	return STEP_NEXT;
+}
+
+/* barrier.cluster.wait: each lane's arrival phase must have completed; until then the
+ * group waits here (cluster_bar_check readies it to try again). */
+enum step exec_cluster_wait(struct launch *L, struct warp *w, struct group *g,
+			    const struct dinsn *di, uint32_t mask)
+{
+	struct cluster *cl = w->cta->cluster;
+	if ((di->flags & DF_ALIGNED) &&
+	    !check_aligned(L, RULE_CLUSTER_BAR_DIVERGENT, w, g, di, mask))
+		return STEP_PARKED;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		if (!(w->cbar_waitable >> l & 1) || cl->cbar_phase <= w->cbar_phase[l]) {
+			g->state = G_CLUSTER_BAR;
+			return STEP_PARKED;
+		}
+	}
+	w->cbar_waitable &= ~mask;
+	race_cbar_acquire(L, w, mask);
+	return STEP_NEXT;
+}
+
+/* A fence that orders the thread's earlier writes, mbarrier.init included, for the whole
+ * cluster: release (or acq_rel, sc) at .cluster scope or wider, membar.gl/.sys. Like
+ * fence.mbarrier_init it publishes the CTA's inits at the next cluster barrier (rule 39). */
+static bool releases_cluster(const struct dinsn *di)
+{
+	if (di->flags & DF_PROXY)
+		return false;
+	bool wide = di->scope == MOD_CLUSTER || di->scope == MOD_GPU || di->scope == MOD_SYS ||
+		    di->scope == MOD_GL;
+	bool releases = di->sem == MOD_NONE || di->sem == MOD_RELEASE || di->sem == MOD_ACQ_REL ||
+			di->sem == MOD_SC;
+	return wide && releases;
+}
+
+/* ---- warp-level instructions --------------------------------------------------------- */
+
+/* Whether every non-exited lane of the membermask in operand `at` (read from the first
+ * lane) is in the group; if not, the group waits or a rule broke. */
+static bool members_here(struct launch *L, struct warp *w, struct group *g,
+			 const struct dop *at, uint32_t mask)
+{
+	uint32_t member = (uint32_t)op_read(L, w, g->frame, at, (uint32_t)__builtin_ctz(mask));
+	return warp_need_lanes(L, w, g, member, mask);
+}
+
+enum step exec_shfl(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		    uint32_t mask)
+{
+	if (!members_here(L, w, g, &di->s[3], mask))
+		return STEP_PARKED;
+	shfl_lanes(L, w, g->frame, di, mask);
+	return STEP_NEXT;
+}
+
+enum step exec_vote(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		    uint32_t mask)
+{
+	if (!members_here(L, w, g, &di->s[di->nsrc - 1], mask))
+		return STEP_PARKED;
+	vote_lanes(L, w, g->frame, di, mask);
+	return STEP_NEXT;
+}
+
+enum step exec_match(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		     uint32_t mask)
+{
+	uint32_t member, members[LANES];
+	if (!match_members(L, w, g->frame, di, mask, members, &member) ||
+	    !warp_need_lanes(L, w, g, member, mask))
+		return STEP_PARKED;
+	match_lanes(L, w, g->frame, di, mask, members);
+	return STEP_NEXT;
+}
+
+enum step exec_redux(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		     uint32_t mask)
+{
+	if (!members_here(L, w, g, &di->s[di->nsrc - 1], mask))
+		return STEP_PARKED;
+	redux_lanes(L, w, g->frame, di, mask);
+	return STEP_NEXT;
+}
+
+enum step exec_bar_warp_sync(struct launch *L, struct warp *w, struct group *g,
+			     const struct dinsn *di, uint32_t mask)
+{
+	if (!members_here(L, w, g, &di->s[0], mask))
+		return STEP_PARKED;
+	race_warp_sync(L, w, mask);
+	return STEP_NEXT;
+}
+
+enum step exec_elect(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		     uint32_t mask)
+{
+	struct frame *f = g->frame;
+	uint32_t member = (uint32_t)op_read(L, w, f, &di->s[di->nsrc - 1],
+					    (uint32_t)__builtin_ctz(mask));
+	if (mask & ~member) {
+		rule_break(L, RULE_ELECT_MASK, mask & ~member,
+			   "elect.sync executed by a thread outside membermask 0x%08x", member);
+		if (L->stop)
+			return STEP_PARKED;
+		/* the H100: lanes outside get the leader and False */
+	}
+	if (!warp_need_lanes(L, w, g, member | mask, mask))
+		return STEP_PARKED;
+	uint32_t cand = member & mask;
+	uint32_t leader = cand ? (uint32_t)__builtin_ctz(cand) : 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		op_write(f, &di->d, l, leader);
+		op_write(f, &di->d2, l, l == leader);
+	}
+	return STEP_NEXT;
+}
+
+enum step exec_activemask(struct launch *L, struct warp *w, struct group *g,
+			  const struct dinsn *di, uint32_t mask)
+{
+	(void)L, (void)w;
+	for (uint32_t m = mask; m; m &= m - 1)
+		op_write(g->frame, &di->d, (uint32_t)__builtin_ctz(m), g->mask);
+	return STEP_NEXT;
+}
+
+/* ---- fences and the rest ------------------------------------------------------------- */
+
+enum step exec_fence(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		     uint32_t mask)
+{
+	(void)g;
+	if ((di->flags & DF_MBARRIER_INIT) || releases_cluster(di))
+		mbar_fence_init(L, w->cta);
+	if ((di->flags & DF_PROXY) && di->space != MS_GLOBAL) /* fence.proxy.async{.shared*} */
+		mem_proxy_fence(w->cta);
+	if ((di->flags & DF_PROXY) && (di->space == MS_GLOBAL || di->space == MS_GENERIC))
+		mem_proxy_fence_global(L);
+	if (di->flags & DF_TENSORMAP) /* fence.proxy.tensormap::generic */
+		mem_tmap_fence_all(L);
+	race_fence(L, w, mask);
+	return STEP_NEXT;
+}
+
+enum step exec_membar(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		      uint32_t mask)
+{
+	(void)g;
+	if (releases_cluster(di))
+		mbar_fence_init(L, w->cta);
+	race_fence(L, w, mask);
+	return STEP_NEXT;
+}
+
+enum step exec_nanosleep(struct launch *L, struct warp *w, struct group *g,
+			 const struct dinsn *di, uint32_t mask)
+{
+	uint64_t ns = op_read(L, w, g->frame, &di->s[0], (uint32_t)__builtin_ctz(mask));
+	L->clock += ns > 1000000 ? 1000000 : ns;
+	return STEP_NEXT;
+}
+
+/* griddepcontrol: ptxi runs one grid at a time, so there is no dependent grid to launch
+ * early or wait for. */
+enum step exec_griddepcontrol(struct launch *L, struct warp *w, struct group *g,
+			      const struct dinsn *di, uint32_t mask)
+{
+	(void)L, (void)w, (void)g, (void)di, (void)mask;
+	return STEP_NEXT;
+}

@@ -1,0 +1,90 @@
+/*
+ * group.c - a warp's groups: lanes at the same instruction of the same frame, which run
+ * together. A branch or call that some lanes take splits a group; lanes that exit leave
+ * it, which may release a barrier the other threads wait on.
+ */
+#include "group.h"
+
+#include <stdlib.h>
+
+#include "exec.h"
+#include "hopper/wgmma.h"
+
+struct group *group_split(struct warp *w, struct group *g, uint32_t mask, uint32_t pc)
+{
+	struct group *n = calloc(1, sizeof *n);
+	if (!n)
+		return NULL;
+	n->mask = mask;
+	n->pc = pc;
+	n->frame = g->frame;
+	n->frame->refs++;
+	n->state = G_READY;
+	g->mask &= ~mask;
+	n->next = g->next;
+	g->next = n;
+	(void)w;
+	return n;
+}
+
+static void wake_warpsync(struct warp *w)
+{
+	for (struct group *g = w->groups; g; g = g->next)
+		if (g->state == G_WARPSYNC && !(g->wait_id & w->live & ~g->mask))
+			g->state = G_READY;
+}
+
+void group_exit(struct launch *L, struct warp *w, struct group *g, uint32_t mask)
+{
+	uint32_t n = (uint32_t)__builtin_popcount(mask);
+	struct cta *c = w->cta;
+	w->live &= ~mask;
+	w->cbar_waitable &= ~mask;
+	if (!w->live && c->wg)
+		wgmma_warp_exit(L, w);
+	c->live_threads -= n;
+	c->cluster->live_threads -= n;
+	if (mask == g->mask)
+		g->state = G_DONE;
+	else {
+		g->mask &= ~mask;
+		g->pc++;
+	}
+	if (c->live_threads == 0)
+		c->exited = true;
+	L->epoch++;
+	for (uint32_t id = 0; id < 16; id++)
+		if (c->bar[id].arrived)
+			bar_check(L, c, id);
+	cluster_bar_check(L, c->cluster);
+	wake_warpsync(w);
+}
+
+bool group_picked_again(struct warp *w, struct group *g, uint32_t *stop_pc)
+{
+	uint32_t depth = g->frame->depth, stop = UINT32_MAX;
+	bool other = false;
+	if (w->last_pick != g || g->state != G_READY)
+		return false;
+	for (struct group *o = w->groups; o; o = o->next) {
+		if (o == g)
+			continue;
+		if (o->state == G_DONE)
+			return false; /* pick frees it */
+		bool ready = o->state == G_READY;
+		if ((ready || o->state == G_WARPSYNC) && o->frame == g->frame && o->pc == g->pc)
+			return false; /* pick merges it into g */
+		if (ready) {
+			other = true;
+			if (o->frame->depth > depth || (o->frame->depth == depth && o->pc <= g->pc))
+				return false; /* pick prefers it (or may, at the same pc) */
+		}
+		if (o->frame == g->frame && o->pc > g->pc && o->pc < stop)
+			stop = o->pc;
+	}
+	if (other && w->streak + 1 >= FAIR_PICKS)
+		return false; /* pick lets the other group run */
+	w->streak = other ? w->streak + 1 : 0;
+	*stop_pc = stop;
+	return true;
+}

@@ -1,0 +1,460 @@
+/*
+ * interp.c - the dispatch loop: run one group of a warp's lanes, instruction by
+ * instruction, over lane arrays, each through the handler its ops.def row names (the ALU's
+ * inline). Only the loop steps the pc: a handler answers next, jumped or parked (enum step).
+ * Operand access, special registers, and the control-flow handlers (branches, calls,
+ * returns, exit) live here; arithmetic is in exec_*.c, memory in exec_mem.c, warp and
+ * barrier instructions in exec_warp.c, mbarriers in mbarrier.c.
+ */
+#include "interp.h"
+
+#include "ptxi/ptxi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "hopper/async.h"
+#include "devrt.h"
+#include "exec.h"
+#include "exec_alu_impl.h"
+#include "frame.h"
+#include "report/gather.h"
+#include "group.h"
+#include "hopper/mbarrier.h"
+#include "memory.h"
+#include "operand.h"
+#include "report/rules.h"
+#include "report/trace.h"
+#include "hopper/wgmma.h"
+
+/* The lane array of a source operand; special registers, negated predicates and
+ * addresses are materialised into `tmp`. */
+static const uint64_t *lanes_of(struct launch *L, struct warp *w, struct frame *f,
+				const struct dop *o, uint64_t *tmp, uint32_t mask)
+{
+	if (!o->neg) {
+		if (o->kind == DOP_REG)
+			return slot_ptr(f, o->slot);
+		if (o->kind == DOP_IMM)
+			return o->imm;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		tmp[l] = op_read(L, w, f, o, l);
+	}
+	return tmp;
+}
+
+/* ---- control flow -------------------------------------------------------------------- */
+
+/* The lanes whose predicate (bit 0 of each lane) is true, or false if neg. Two lanes at a
+ * time where SSE2 is there: bit 0 shifted to the sign bit, which movmskpd gathers. */
+static inline uint32_t pred_mask(const uint64_t *p, bool neg)
+{
+	uint32_t m = 0;
+#ifdef __SSE2__
+#pragma GCC unroll 16
+	for (int l = 0; l < LANES; l += 2) {
+		__m128i v = _mm_slli_epi64(_mm_loadu_si128((const __m128i *)(p + l)), 63);
+		m |= (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(v)) << l;
+	}
+#else
+	for (int l = 0; l < LANES; l++)
+		m |= (uint32_t)(p[l] & 1) << l;
+#endif
+	return neg ? ~m : m;
+}
+
+/* An indirect call reaches its callee only at run time: its operands must fit the
+ * callee's declaration as a direct call's do at load. */
+static bool indirect_call_fits(struct launch *L, const struct dinsn *di, const struct dfunc *fn)
+{
+	const struct ir_func *irf = fn->ir;
+	if (irf->nparams != di->s[1].nelem || irf->nrets != di->d.nelem) {
+		runtime_error(L, 1, "indirect call of '%s' with %u argument(s) and %u result(s); it "
+			      "takes %u and %u", fn->name, di->s[1].nelem, di->d.nelem, irf->nparams,
+			      irf->nrets);
+		return false;
+	}
+	for (uint32_t i = 0; i < irf->nparams + irf->nrets; i++) {
+		bool ret = i >= irf->nparams;
+		const struct ir_sym *p = ret ? irf->rets[i - irf->nparams] : irf->params[i];
+		const struct dop *o = ret ? &di->d.elems[i - irf->nparams] : &di->s[1].elems[i];
+		if (!call_operand_fits(o, p)) {
+			runtime_error(L, 1, "indirect call of '%s': %s '%s' is %llu bytes, and the "
+				      "call's operand does not match it", fn->name,
+				      ret ? "result" : "parameter", p->name,
+				      (unsigned long long)ir_sym_bytes(p));
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- control flow --------------------------------------------------------------------- */
+
+/* call: into the callee's frame (the scheduler picks the deepest frame next), or an external
+ * function run at once (devrt.c). */
+enum step exec_call(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		    uint32_t mask)
+{
+	struct frame *f = g->frame;
+	struct dfunc *callee = di->callee;
+	if (!callee) {
+		/* Indirect: the register holds a function address made by mov or an initializer.
+		 * Lanes may call different functions: call those of the first lane's target now;
+		 * the others stay at this instruction and call theirs next. */
+		uint32_t l0 = (uint32_t)__builtin_ctz(mask), same = 0;
+		uint64_t v = op_read(L, w, f, &di->s[0], l0);
+		for (uint32_t m = mask; m; m &= m - 1)
+			if (op_read(L, w, f, &di->s[0], (uint32_t)__builtin_ctz(m)) == v)
+				same |= 1u << __builtin_ctz(m);
+		uint64_t idx = v - FUNC_ADDR_BASE;
+		if (idx >= L->P->nfuncs) {
+			runtime_error(L, 1, "indirect call through 0x%llx, which is no function",
+				      (unsigned long long)v);
+			return STEP_PARKED;
+		}
+		callee = &L->P->funcs[idx];
+		mask = same;
+		if (!indirect_call_fits(L, di, callee))
+			return STEP_PARKED;
+	}
+	if (!callee->ir->has_body) { /* an external: the device runtime, or an error */
+		if (mask == g->mask) {
+			devrt_call(L, w, f, di, callee, mask);
+			return STEP_NEXT;
+		}
+		/* the calling lanes go on past the call in a group of their own */
+		if (group_split(w, g, mask, g->pc + 1))
+			devrt_call(L, w, f, di, callee, mask);
+		return STEP_PARKED;
+	}
+	if (f->depth + 1 >= MAX_CALL_DEPTH) {
+		rule_break(L, RULE_STACK_OVERFLOW, mask, "call depth %u exceeded calling '%s'",
+			   MAX_CALL_DEPTH, callee->name);
+		return STEP_PARKED;
+	}
+	uint64_t stack = (uint64_t)f->stack + callee->local_size + callee->param_size;
+	if (stack > MAX_THREAD_STACK) {
+		rule_break(L, RULE_STACK_OVERFLOW, mask, "calling '%s' at depth %u needs %llu bytes "
+			   "of stack per thread (.local and .param of every active frame); a thread "
+			   "has %u", callee->name, f->depth + 1, (unsigned long long)stack,
+			   MAX_THREAD_STACK);
+		return STEP_PARKED;
+	}
+	if (mask != g->mask) {
+		g = group_split(w, g, mask, g->pc);
+		if (!g)
+			return STEP_PARKED;
+	}
+	struct frame *nf = frame_new(L, w, callee);
+	if (!nf) {
+		if (!L->stop)
+			runtime_error(L, 1, "out of memory calling '%s'", callee->name);
+		return STEP_PARKED;
+	}
+	nf->stack = (uint32_t)stack;
+	const struct ir_func *irf = callee->ir;
+	for (uint32_t i = 0; i < irf->nparams && i < di->s[1].nelem; i++) {
+		const struct ir_sym *p = irf->params[i];
+		struct dop reg = {.kind = DOP_REG, .slot = (uint32_t)p->slot,
+				  .reg_size = (uint8_t)ir_type_size(p->type)};
+		move_param(L, w, mask, f, &di->s[1].elems[i], NULL, nf, callee->param_off[i],
+			   p->space == MOD_REG ? &reg : NULL, ir_sym_bytes(p));
+	}
+	nf->caller = f;
+	nf->ret_pc = g->pc + 1;
+	nf->call = di;
+	nf->depth = f->depth + 1;
+	nf->refs = 1;
+	f->refs++; /* the callee frame keeps its caller alive */
+	g->frame = nf;
+	frame_release(L, w, f); /* the group's reference moves to the callee */
+	g->pc = 0;
+	return STEP_PARKED;
+}
+
+/* ret from a .func: copy results, pop the frame (the scheduler picks again); from the
+ * kernel, the lanes exit. */
+enum step exec_ret(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		   uint32_t mask)
+{
+	(void)di;
+	struct frame *f = g->frame;
+	if (!f->caller)
+		return exec_exit(L, w, g, di, mask);
+	if (mask != g->mask) {
+		g = group_split(w, g, mask, g->pc);
+		if (!g)
+			return STEP_PARKED;
+	}
+	const struct dinsn *call = f->call;
+	const struct ir_func *irf = f->fn->ir;
+	struct frame *cf = f->caller;
+	for (uint32_t i = 0; i < irf->nrets && i < call->d.nelem; i++) {
+		const struct dop *dst = &call->d.elems[i];
+		const struct ir_sym *rs = irf->rets[i];
+		struct dop from = {.kind = DOP_SYMADDR, .space = MS_PARAM_FRAME,
+				   .off = f->fn->ret_off[i]};
+		bool to_param = dst->kind == DOP_SYMADDR && dst->space == MS_PARAM_FRAME;
+		if (to_param || dst->kind == DOP_REG)
+			move_param(L, w, mask, f, &from, rs->space == MOD_REG ? rs : NULL, cf,
+				   dst->off, to_param ? NULL : dst, ir_sym_bytes(rs));
+	}
+	g->frame = cf;
+	g->pc = f->ret_pc;
+	cf->refs++;
+	frame_release(L, w, f);      /* the group's reference to the callee            */
+	return STEP_PARKED;
+}
+
+/* bra, taken by the lanes of mask: uniform, or split in two groups (the taken lanes go to
+ * the target in a group of their own, the others on). */
+enum step exec_bra(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		   uint32_t mask)
+{
+	if (mask == g->mask) {
+		g->pc = di->target;
+		return STEP_JUMPED;
+	}
+	if (group_split(w, g, mask, di->target))
+		return STEP_NEXT;
+	runtime_error(L, 1, "out of memory splitting a divergent branch");
+	return STEP_PARKED;
+}
+
+/* brx.idx: each lane to the target its index picks, in one group per target. It hands
+ * back to the scheduler even when all lanes go one way. */
+enum step exec_brx(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		   uint32_t mask)
+{
+	struct frame *f = g->frame;
+	uint32_t left = mask, stay = g->mask & ~mask;
+	while (left) {
+		uint32_t l0 = (uint32_t)__builtin_ctz(left);
+		uint64_t i0 = op_read(L, w, f, &di->s[0], l0) & 0xffffffffu;
+		if (i0 >= di->s[1].nelem) {
+			runtime_error(L, 1, "brx.idx index %llu is outside its %u targets",
+				      (unsigned long long)i0, di->s[1].nelem);
+			return STEP_PARKED;
+		}
+		uint32_t same = 0;
+		for (uint32_t m = left; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			if ((op_read(L, w, f, &di->s[0], l) & 0xffffffffu) == i0)
+				same |= 1u << l;
+		}
+		left &= ~same;
+		uint32_t target = (uint32_t)di->s[1].elems[i0].off;
+		if (!left && !stay) {
+			g->pc = target;
+			return STEP_PARKED;
+		}
+		group_split(w, g, same, target);
+	}
+	return STEP_NEXT; /* the lanes whose guard is false go on */
+}
+
+enum step exec_exit(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		    uint32_t mask)
+{
+	(void)di;
+	group_exit(L, w, g, mask);
+	return STEP_PARKED;
+}
+
+enum step exec_trap(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		    uint32_t mask)
+{
+	(void)w, (void)g, (void)di;
+	rule_break(L, RULE_TRAP, mask, "trap executed");
+	L->stop = true;
+	return STEP_PARKED;
+}
+
+/* ---- handlers of the ALU and of what ptxi does not run ---------------------------------- */
+
+/* An ALU instruction: the lane function the loader picked (di->alu.fn) over the lane arrays;
+ * tmp holds operands that are not registers. */
+static inline void alu_run(struct launch *L, struct warp *w, struct frame *f,
+			   const struct dinsn *di, uint32_t mask, uint64_t tmp[5][LANES])
+{
+	struct alu_args x;
+	x.d = di->d.kind == DOP_REG ? slot_ptr(f, di->d.slot) : tmp[4];
+	x.d2 = di->d2.kind == DOP_REG ? slot_ptr(f, di->d2.slot) : NULL; /* setp without |q */
+	const uint64_t **src[4] = {&x.a, &x.b, &x.c, &x.e};
+	x.a = x.b = x.c = x.e = NULL;
+	for (uint32_t i = 0; i < di->nsrc && i < 4; i++)
+		*src[i] = lanes_of(L, w, f, &di->s[i], tmp[i], mask);
+	x.cc = w->cc;
+	di->alu.fn(&di->alu, &x, mask);
+}
+
+/* The ALU rows' handler. The dispatch loop runs them through alu_run itself, inline. */
+enum step exec_alu(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		   uint32_t mask)
+{
+	uint64_t tmp[5][LANES];
+	alu_run(L, w, g->frame, di, mask, tmp);
+	return STEP_NEXT;
+}
+
+enum step exec_unmodelled(struct launch *L, struct warp *w, struct group *g,
+			  const struct dinsn *di, uint32_t mask)
+{
+	(void)w, (void)g, (void)mask;
+	runtime_error(L, 2, "unsupported instruction '%s': ptxi reads it but does not model it",
+		      ir_op_name((enum ir_op)di->op));
+	return STEP_PARKED;
+}
+
+/* ---- the dispatch loop ---------------------------------------------------------------- */
+
+/* Operand i's lane array of a DF_ALU_DIRECT instruction in the frame whose registers start
+ * at address rb (struct alu_ref). */
+static inline const uint64_t *aref_at(const struct dinsn *di, int i, uintptr_t rb)
+{
+	return (const uint64_t *)(di->aref.at[i] + (rb & di->aref.rel[i]));
+}
+
+/*
+ * A straight run of DF_ALU_DIRECT instructions from g's pc, at most `limit` of them and
+ * not past stop_pc, for a group nothing watches (no trace, no wgmma in flight or to note).
+ * The pc, the code and the registers stay in locals; L->steps, L->ci and L->cmask are
+ * written once at the end, as the loop would have left them, since no lane function reads
+ * them. Returns how many instructions ran.
+ */
+static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, uint32_t limit,
+			   uint32_t stop_pc)
+{
+	const struct dinsn *code = g->frame->fn->code, *di = NULL;
+	uintptr_t rb = (uintptr_t)g->frame->regs;
+	uint32_t pc = g->pc, gmask = g->mask, mask = 0, k = 0;
+	struct alu_args x = {.cc = w->cc};
+	while (k < limit) {
+		di = &code[pc];
+		if (!(di->flags & DF_ALU_DIRECT))
+			break;
+		mask = gmask;
+		if (di->guard >= 0)
+			mask &= pred_mask((const uint64_t *)rb + (size_t)di->guard * LANES,
+					  di->guard_neg);
+		if (mask) {
+			x.d = (uint64_t *)aref_at(di, 0, rb);
+			x.d2 = (uint64_t *)aref_at(di, 1, rb);
+			x.a = aref_at(di, 2, rb);
+			x.b = aref_at(di, 3, rb);
+			x.c = aref_at(di, 4, rb);
+			x.e = aref_at(di, 5, rb);
+			di->alu.fn(&di->alu, &x, mask);
+		}
+		k++;
+		if (++pc == stop_pc)
+			break;
+	}
+	if (k) {
+		g->pc = pc;
+		L->steps += k;
+		L->ci = &code[pc - 1];
+		L->cmask = mask;
+	}
+	return k;
+}
+
+/*
+ * The dispatch loop. Runs group g until it blocks, splits, exits, meets or passes another
+ * group of its warp (so the scheduler can re-converge them), or `budget` runs out.
+ */
+uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uint32_t budget)
+{
+	uint64_t tmp[5][LANES];
+	uint32_t n = 0, n_clocked = 0;
+	bool alone = w->groups == g && !g->next;
+	/* Stop where the next group of the same frame waits, so the two re-converge. */
+	uint32_t stop_pc = UINT32_MAX;
+	for (struct group *o = w->groups; o && !alone; o = o->next)
+		if (o != g && o->frame == g->frame && o->pc > g->pc && o->pc < stop_pc)
+			stop_pc = o->pc;
+	L->cw = w;
+	while (n < budget && g->state == G_READY && !L->stop) {
+		if (!L->cfg.trace_all && !w->wg_busy && !w->wg_track) {
+			uint32_t k = run_direct(L, w, g, budget - n, stop_pc);
+			n += k;
+			if (g->pc == stop_pc && k)
+				break;
+			if (n == budget)
+				break;
+		}
+		struct frame *f = g->frame;
+		const struct dinsn *di = &f->fn->code[g->pc];
+		uint32_t mask = g->mask;
+		L->ci = di;
+		if (di->guard >= 0)
+			mask &= pred_mask(slot_ptr(f, (uint32_t)di->guard), di->guard_neg);
+		L->cmask = mask;
+		n++;
+		L->steps++;
+		if (L->cfg.trace_all)
+			trace_insn(L, w, di, g->mask, mask);
+		if (!mask) { /* the guard is false for every lane: nothing happens */
+			if (++g->pc == stop_pc)
+				break;
+			continue;
+		}
+		if (w->wg_busy)
+			wgmma_check_regs(L, w, f, di, mask);
+		if (di->fam == FAM_ALU) { /* the hot path: straight-line work, no yield */
+			alu_run(L, w, f, di, mask, tmp);
+			if (w->wg_track)
+				wgmma_note_writes(w, f, di);
+			if (L->cfg.trace_all)
+				trace_result(L, f, di, mask);
+			if (++g->pc == stop_pc)
+				break;
+			continue;
+		}
+		bool ctrl = di->fam == FAM_CTRL;
+		if (!ctrl) {
+			/* Asynchronous work lands at its due step, before an instruction that
+			 * could observe it (ALU and control instructions cannot). */
+			if (L->steps >= L->async.next_due)
+				async_land_due(L, L->steps);
+			if (di->flags & DF_VEC_DUP)
+				rule_break(L, RULE_VEC_DST_REPEATED, mask, "the vector destination "
+					   "names one register twice (the last element is kept)");
+			if (L->stop)
+				break;
+		}
+		enum step step = di->exec(L, w, g, di, mask);
+		if (!ctrl && w->wg_track)
+			wgmma_note_writes(w, f, di);
+		if (step == STEP_PARKED)
+			break;
+		if (!ctrl && L->cfg.trace_all && di->fam != FAM_MBAR)
+			trace_result(L, f, di, mask);
+		if (step == STEP_NEXT) {
+			g->pc++;
+			if (ctrl)
+				break; /* control flow hands back unless it jumped */
+		}
+		/* Go on while the group runs alone; a split or another group hands back, so
+		 * the scheduler re-converges them, unless the scheduler would pick this group
+		 * again at once after its branch. */
+		if (alone && w->groups == g && !g->next)
+			continue;
+		if (step != STEP_JUMPED || n >= budget || L->async.nevents ||
+		    !group_picked_again(w, g, &stop_pc))
+			break;
+		/* What the scheduler does between two runs of a group: the clock moves on by
+		 * the instructions run (it adds all n when we return, less what moved here). */
+		L->clock += n - n_clocked;
+		n_clocked = n;
+	}
+	L->clock -= n_clocked;
+	return n;
+}

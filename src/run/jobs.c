@@ -1,0 +1,294 @@
+/*
+ * jobs.c - clusters on threads (--jobs N). Workers take clusters in order from a counter;
+ * each runs its cluster with the launch's reports kept in a log (gather_log.c) and hands
+ * it back; whoever hands back the oldest unshown cluster replays the logs that are ready,
+ * in cluster order, under the lock. A cluster that stops the launch (a faulting rule, a
+ * deadlock, the step limit) ends the launch as with one thread: later clusters' logs are
+ * dropped and the ones still running end at their next poll. Workers run at most a window
+ * of clusters ahead of the oldest unshown one, so the logs kept stay few.
+ */
+#include "jobs.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hopper/async.h"
+#include "devrt.h"
+#include "report/gather.h"
+#include "hopper/landed.h"
+#include "launch.h"
+#include "hopper/mbarrier.h"
+#include "sched.h"
+#include "hopper/wgmma.h"
+
+#define WINDOW_PER_JOB 4 /* clusters a worker may run ahead of the oldest unshown, each */
+#define LOG_DRAIN 4096   /* entries a cluster's log holds before it shows them early      */
+
+/* A cluster run and not yet shown. */
+struct slot {
+	struct gather_log *log;     /* NULL: none could be made (out of memory)               */
+	uint64_t steps;             /* warp-instructions it ran                               */
+	int status;
+	bool stop, done;
+};
+
+struct jobs {
+	struct launch *L;
+	struct launch base;         /* L before any worker starts: what each copies           */
+	uint32_t nc[3];             /* clusters per dimension                                 */
+	uint64_t n;                 /* clusters                                               */
+	pthread_mutex_t lock;       /* the fields below, and everything replay touches        */
+	pthread_cond_t cond;        /* a cluster was shown: a worker may take another         */
+	uint64_t next, shown;       /* next cluster to run; clusters shown (or dropped)       */
+	uint64_t stop_from;         /* first cluster that stopped the launch (atomic)         */
+	struct slot *slot;          /* window entries, by cluster index modulo window          */
+	uint64_t window;
+	uint64_t shown_steps;       /* steps of the clusters shown (atomic: workers read it)  */
+	pthread_mutex_t atom_lock;
+};
+
+/* Why the launch's clusters must run one at a time, or NULL. */
+static const char *one_thread_reason(const struct launch *L)
+{
+	if (!L->cfg.no_race)
+		return "the data-race detector compares every cluster's accesses in one order "
+		       "(--no-race turns it off)";
+	if (L->cfg.trace_print || L->cfg.trace_mbar || L->timeline)
+		return "--trace and --timeline follow one schedule";
+	return NULL;
+}
+
+/* ---- a worker's copy of the launch -------------------------------------------------- */
+
+/* Where replayed printf output goes. */
+static FILE *launch_out(const struct launch *L)
+{
+	return L->cfg.out ? L->cfg.out : stdout;
+}
+
+/* A cluster that keeps many reports (--keep-going on a bug every lane hits, a rule broken
+ * each time round a loop) waits until every earlier cluster is shown, then shows what it
+ * has: they are what its end would show first, so the output is the same and the memory
+ * its log holds stays bounded. A cluster after one that stopped the launch shows nothing
+ * and ends. */
+static void log_poll(struct launch *S)
+{
+	struct jobs *J = S->jobs;
+	uint64_t i = S->clusters_done; /* its index (run_one) */
+	if (gather_log_entries(S->log) < LOG_DRAIN)
+		return;
+	pthread_mutex_lock(&J->lock);
+	while (J->shown < i && __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED) > i)
+		pthread_cond_wait(&J->cond, &J->lock);
+	if (__atomic_load_n(&J->stop_from, __ATOMIC_RELAXED) < i || J->L->stop)
+		S->stop = true;
+	else
+		gather_log_drain(J->L, S->log, launch_out(J->L));
+	pthread_mutex_unlock(&J->lock);
+}
+
+static bool shard_init(struct launch *S, struct jobs *J, struct diag *d)
+{
+	*S = J->base; /* not *J->L, which replays write while workers start */
+	S->steps = S->thread_steps = S->clock = S->epoch = 0;
+	S->status = 0;
+	S->stop = false;
+	memset(&S->mbars, 0, sizeof S->mbars);
+	memset(&S->landed, 0, sizeof S->landed);
+	memset(&S->gproxy, 0, sizeof S->gproxy);
+	S->rep = NULL; /* (rt, the device heap, is shared: devrt_begin made it) */
+	S->race = NULL;
+	S->spin_rec = NULL;
+	S->progress = NULL;
+	S->cw = NULL;
+	S->ci = NULL;
+	*d = (struct diag){0}; /* sched_begin's error goes nowhere: the worker does not start */
+	S->diag = d;
+	S->steps_shown = &J->shown_steps;
+	S->stop_from = &J->stop_from;
+	S->atom_lock = &J->atom_lock;
+	S->log_poll = log_poll;
+	S->jobs = J;
+	async_init(S);
+	wgmma_launch_init(S);
+	if (!sched_begin(S))
+		return false;
+	d->sink = gather_log_sink; /* into each cluster's log (run_one) */
+	if (J->base.diag->record) /* reports as data: records, replayed as they came */
+		d->record = gather_log_record;
+	return true;
+}
+
+static void shard_free(struct launch *S)
+{
+	sched_end(S);
+	mbar_table_free(S);
+	async_free(S);
+	landed_free(S);
+	wgmma_launch_free(S);
+	free(S->rep);
+}
+
+/* ---- showing clusters in order ------------------------------------------------------ */
+
+static void merge_status(struct launch *L, int s)
+{
+	if (s && !(s == 1 && L->status)) /* a rule broken never hides a worse status */
+		L->status = s;
+}
+
+/* Replay the clusters that are next in order and done (J->lock held). */
+static void show_ready(struct jobs *J)
+{
+	struct launch *L = J->L;
+	FILE *out = launch_out(L);
+	while (J->shown < J->n && J->slot[J->shown % J->window].done) {
+		struct slot *sl = &J->slot[J->shown % J->window];
+		if (L->stop) {
+			gather_log_free(sl->log); /* after the cluster that ended the launch */
+		} else if (!sl->log) {
+			diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL,
+				  "out of memory keeping a cluster's reports (--jobs)");
+			merge_status(L, 2);
+			L->stop = true;
+		} else {
+			gather_log_replay(L, sl->log, out);
+			__atomic_store_n(&J->shown_steps, J->shown_steps + sl->steps,
+					 __ATOMIC_RELAXED);
+			merge_status(L, sl->status);
+			L->stop = sl->stop;
+			L->clusters_done++;
+		}
+		*sl = (struct slot){0};
+		J->shown++;
+	}
+}
+
+/* ---- workers ------------------------------------------------------------------------ */
+
+/* The next cluster's index, or false when there is none to run (J->lock held). */
+static bool take(struct jobs *J, uint64_t *i)
+{
+	for (;;) {
+		if (J->next >= J->n || J->next > __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED))
+			return false;
+		if (J->next < J->shown + J->window)
+			break;
+		pthread_cond_wait(&J->cond, &J->lock);
+	}
+	*i = J->next++;
+	return true;
+}
+
+static void run_one(struct jobs *J, struct launch *S, struct diag *d, uint64_t i)
+{
+	struct gather_log *log = gather_log_new();
+	if (log) {
+		S->log = log;
+		d->ctx = d->record_ctx = log;
+		S->cfg.out = gather_log_out(log);
+		S->status = 0;
+		S->stop = false;
+		S->clusters_done = i; /* its index: messages, and whether it still counts */
+		S->next_poll = S->steps + (1u << 16);
+		S->cluster_from = S->steps;
+		uint64_t x = i % J->nc[0], yz = i / J->nc[0];
+		sched_cluster(S, (uint32_t[3]){(uint32_t)x, (uint32_t)(yz % J->nc[1]),
+					      (uint32_t)(yz / J->nc[1])});
+		S->log = NULL;
+	}
+	pthread_mutex_lock(&J->lock);
+	struct slot *sl = &J->slot[i % J->window];
+	*sl = (struct slot){log, S->steps - S->cluster_from, S->status,
+			    S->stop || S->status == 3 || !log, true};
+	if (sl->stop && i < __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED))
+		__atomic_store_n(&J->stop_from, i, __ATOMIC_RELAXED);
+	show_ready(J);
+	pthread_cond_broadcast(&J->cond);
+	pthread_mutex_unlock(&J->lock);
+}
+
+static void *worker(void *arg)
+{
+	struct jobs *J = arg;
+	struct launch S;
+	struct diag d;
+	bool ok = shard_init(&S, J, &d);
+	uint64_t i;
+	pthread_mutex_lock(&J->lock); /* a worker that could not start runs nothing */
+	while (ok && take(J, &i)) {
+		pthread_mutex_unlock(&J->lock);
+		run_one(J, &S, &d, i);
+		pthread_mutex_lock(&J->lock);
+	}
+	J->L->steps += S.steps;
+	J->L->thread_steps += S.thread_steps;
+	J->L->clock += S.clock;
+	pthread_mutex_unlock(&J->lock);
+	shard_free(&S);
+	return NULL;
+}
+
+/* ---- the launch --------------------------------------------------------------------- */
+
+static int run_jobs(struct launch *L, unsigned n, const uint32_t nc[3])
+{
+	struct jobs J = {.L = L, .nc = {nc[0], nc[1], nc[2]}, .n = L->clusters,
+			 .stop_from = UINT64_MAX, .window = (uint64_t)n * WINDOW_PER_JOB};
+	pthread_t *th = calloc(n, sizeof *th);
+	J.slot = calloc(J.window, sizeof *J.slot);
+	if (!th || !J.slot || !devrt_begin(L)) {
+		free(th);
+		free(J.slot);
+		return sched_launch(L);
+	}
+	pthread_mutex_init(&J.lock, NULL);
+	pthread_cond_init(&J.cond, NULL);
+	pthread_mutex_init(&J.atom_lock, NULL);
+	/* made now, not lazily by two threads at once: the source's line starts */
+	if (L->file) {
+		uint32_t line, col;
+		src_locate(L->file, 0, &line, &col);
+	}
+	J.base = *L;
+	unsigned started = 0;
+	while (started + 1 < n && pthread_create(&th[started], NULL, worker, &J) == 0)
+		started++;
+	worker(&J); /* this thread is one of them */
+	for (unsigned k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+	if (J.shown < J.n && !L->stop) { /* no worker could run the rest */
+		diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL,
+			  "out of memory starting a thread's copy of the launch (--jobs)");
+		merge_status(L, 2);
+	}
+	pthread_mutex_destroy(&J.atom_lock);
+	pthread_cond_destroy(&J.cond);
+	pthread_mutex_destroy(&J.lock);
+	free(J.slot);
+	free(th);
+	return L->status;
+}
+
+int jobs_launch(struct launch *L, unsigned n)
+{
+	const struct launch_config *k = &L->cfg;
+	uint32_t nc[3] = {k->grid[0] / k->cluster[0], k->grid[1] / k->cluster[1],
+			  k->grid[2] / k->cluster[2]};
+	L->clusters = (uint64_t)nc[0] * nc[1] * nc[2];
+	if (n <= 1 || L->clusters <= 1)
+		return sched_launch(L);
+	const char *why = one_thread_reason(L);
+	if (why) {
+		char m[300];
+		snprintf(m, sizeof m, "--jobs %u: the clusters run one at a time: %s", n, why);
+		diag_emit(L->diag, DIAG_NOTE, NULL, (struct src_span){0, 0}, NULL, m);
+		return sched_launch(L);
+	}
+	if (n > L->clusters)
+		n = (unsigned)L->clusters;
+	if (n > PTXI_MAX_JOBS)
+		n = PTXI_MAX_JOBS;
+	return run_jobs(L, n, nc);
+}

@@ -1,0 +1,497 @@
+/*
+ * memory.c - global allocations and the resolution of every lane's memory access: generic
+ * windows, shared::cta / shared::cluster decoding, local and param frames, bounds and
+ * alignment checks, and the proxy maps of generic writes. Memory is the bottom layer: the
+ * checks that need mbarriers, asynchronous copies or wgmma are made above it (access.c).
+ */
+#include "memory.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/rules.h"
+
+struct memory *mem_create(void)
+{
+	struct memory *m = calloc(1, sizeof *m);
+	if (m)
+		m->next = GLOBAL_BASE;
+	return m;
+}
+
+void mem_destroy(struct memory *m)
+{
+	if (!m)
+		return;
+	for (uint32_t i = 0; i < m->n; i++)
+		free(mem_region(m, i)->data);
+	for (uint32_t c = 0; c < REGION_CHUNKS && m->chunk[c]; c++)
+		free(m->chunk[c]);
+	free(m);
+}
+
+void mem_region_free(struct region *r)
+{
+	__atomic_store_n(&r->freed, true, __ATOMIC_RELAXED);
+}
+
+/* Atomic: with --jobs, clusters on several threads charge the one launch. */
+bool mem_charge(struct memory *m, uint64_t bytes)
+{
+	uint64_t used = __atomic_load_n(&m->used, __ATOMIC_RELAXED), now;
+	do {
+		if (m->limit && (bytes > m->limit || used > m->limit - bytes))
+			return false;
+		now = used + bytes;
+	} while (!__atomic_compare_exchange_n(&m->used, &used, now, true, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	uint64_t peak = __atomic_load_n(&m->peak, __ATOMIC_RELAXED);
+	while (now > peak && !__atomic_compare_exchange_n(&m->peak, &peak, now, true,
+							  __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	return true;
+}
+
+void mem_release(struct memory *m, uint64_t bytes)
+{
+	uint64_t used = __atomic_load_n(&m->used, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&m->used, &used, bytes > used ? 0 : used - bytes, true,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+uint64_t mem_alloc(struct memory *m, uint64_t size, const char *name)
+{
+	uint32_t i = m->n, c = i / REGION_CHUNK;
+	if (c == REGION_CHUNKS || !mem_charge(m, size))
+		return 0;
+	if (!m->chunk[c] && !(m->chunk[c] = calloc(REGION_CHUNK, sizeof *m->chunk[c]))) {
+		mem_release(m, size);
+		return 0;
+	}
+	struct region *r = mem_region(m, i);
+	*r = (struct region){.base = m->next, .size = size, .index = i};
+	r->data = calloc(1, size ? size : 1);
+	if (!r->data) {
+		mem_release(m, size);
+		return 0;
+	}
+	snprintf(r->name, sizeof r->name, "%s", name);
+	__atomic_store_n(&m->n, i + 1, __ATOMIC_RELEASE); /* now lookups may find it */
+	/* A gap after each allocation, so running off its end is an error, not a neighbour. */
+	m->next += (size + 4096 + 255) & ~(uint64_t)255;
+	return r->base;
+}
+
+struct region *mem_find(struct memory *m, uint64_t addr, uint64_t size)
+{
+	uint32_t n = mem_regions(m);
+	if (n == 0)
+		return NULL;
+	/* the cache is shared by --jobs threads: an index of a region this thread may not
+	 * see yet (another's malloc) is passed over */
+	uint32_t last = __atomic_load_n(&m->last, __ATOMIC_RELAXED);
+	struct region *r = last < n ? mem_region(m, last) : NULL;
+	if (r && addr >= r->base && addr - r->base + size <= r->size && !mem_region_freed(r))
+		return r;
+	uint32_t lo = 0, hi = n; /* regions are in increasing base order */
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (mem_region(m, mid)->base <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	r = mem_region(m, lo - 1);
+	if (addr - r->base + size > r->size || addr - r->base >= r->size || mem_region_freed(r))
+		return NULL;
+	__atomic_store_n(&m->last, lo - 1, __ATOMIC_RELAXED);
+	return r;
+}
+
+enum mspace mem_generic_space(uint64_t addr)
+{
+	if (addr - WIN_SHARED < WIN_SIZE)
+		return MS_SHARED_CLUSTER;
+	if (addr - WIN_LOCAL < WIN_SIZE)
+		return MS_LOCAL;
+	if (addr - WIN_CONST < WIN_SIZE)
+		return MS_CONST;
+	if (addr - WIN_PARAM < WIN_SIZE)
+		return MS_PARAM_KERNEL;
+	return MS_GLOBAL;
+}
+
+bool mem_cluster_decode(struct launch *L, struct cta *self, uint64_t addr, struct cta **cta,
+			uint32_t *off)
+{
+	addr &= 0xffffffffu;
+	if (addr < CTA_SPACE) {
+		*cta = self;
+		*off = (uint32_t)addr;
+		return true;
+	}
+	uint32_t rank = (uint32_t)(addr >> CLUSTER_SHIFT) - 1;
+	struct cluster *cl = self->cluster;
+	if (rank >= cl->nctas)
+		return false;
+	*cta = &cl->ctas[rank];
+	*off = (uint32_t)addr & (CTA_SPACE - 1);
+	return true;
+}
+
+const char *mem_space_name(enum mspace s)
+{
+	static const char *names[] = {"none", "generic", "global", "shared::cta", "shared::cluster",
+				      "local", "param", "param", "const"};
+	return names[s];
+}
+
+static bool out_of_bounds(struct launch *L, uint32_t lane, enum mspace s, uint64_t addr,
+			  uint32_t size, const char *why)
+{
+	rule_break(L, RULE_MEM_OUT_OF_BOUNDS, 1u << lane,
+		   "%u-byte access at %s address 0x%llx is outside %s", size, mem_space_name(s),
+		   (unsigned long long)addr, why);
+	return false;
+}
+
+/* Where a global access that hit no allocation lies, as compute-sanitizer says it: against
+ * the nearest allocation ("it ends 4 bytes past the end of the 4096-byte buffer of
+ * argument 1 at 0x700000000"). */
+static void nearest_allocation(const struct memory *m, uint64_t addr, uint32_t size,
+			       struct strbuf *b)
+{
+	const struct region *best = NULL;
+	uint64_t best_d = UINT64_MAX;
+	for (uint32_t i = 0, n = mem_regions(m); i < n; i++) {
+		const struct region *r = mem_region(m, i);
+		uint64_t end = r->base + (mem_region_freed(r) ? 0 : r->size);
+		uint64_t d = addr < r->base ? r->base - addr : addr + size > end ? addr + size - end : 0;
+		if (d < best_d) {
+			best = r;
+			best_d = d;
+		}
+	}
+	if (!best) {
+		sb_printf(b, "the launch has no global allocation");
+	} else if (mem_region_freed(best)) {
+		sb_printf(b, "it is %llu bytes into a freed %s (used after free)",
+			  (unsigned long long)(addr - best->base), best->name);
+	} else if (addr < best->base) {
+		sb_printf(b, "it starts %llu bytes before the %llu-byte %s at 0x%llx",
+			  (unsigned long long)(best->base - addr), (unsigned long long)best->size,
+			  best->name, (unsigned long long)best->base);
+	} else {
+		uint64_t end = best->base + best->size;
+		sb_printf(b, "it ends %llu bytes past the end of the %llu-byte %s at 0x%llx",
+			  (unsigned long long)(addr + size - end), (unsigned long long)best->size,
+			  best->name, (unsigned long long)best->base);
+	}
+}
+
+/* Generic-proxy writes, remembered per 16-byte granule until a fence.proxy.async, so a
+ * bulk copy that reads them unfenced is caught (ISA 9.7.9.25.2). A map is allocated on the
+ * first write to its memory; `bytes` is the memory's size. */
+static void dirty_mark(uint8_t **map, uint64_t bytes, uint64_t off, uint64_t size)
+{
+	if (!map || (!*map && !(*map = calloc(bytes / 16 + 1, 1))))
+		return;
+	for (uint64_t g = off / 16; g <= (off + size - 1) / 16; g++)
+		(*map)[g] = 1;
+}
+
+static bool dirty_any(const uint8_t *map, uint64_t off, uint64_t size)
+{
+	if (!map || !size)
+		return false;
+	for (uint64_t g = off / 16; g <= (off + size - 1) / 16; g++)
+		if (map[g])
+			return true;
+	return false;
+}
+
+void mem_proxy_mark(struct cta *c, uint32_t off, uint32_t size)
+{
+	dirty_mark(&c->proxy_dirty, c->smem_size, off, size);
+}
+
+void mem_proxy_mark_lanes(struct cta *c, const uint32_t *off, uint32_t mask, uint32_t size)
+{
+	if (!c->proxy_dirty && !(c->proxy_dirty = calloc(c->smem_size / 16 + 1, 1)))
+		return;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		c->proxy_dirty[off[l] / 16] = 1;
+		c->proxy_dirty[(off[l] + size - 1) / 16] = 1;
+	}
+}
+
+void mem_proxy_fence(struct cta *c)
+{
+	if (c->proxy_dirty)
+		memset(c->proxy_dirty, 0, c->smem_size / 16 + 1);
+}
+
+bool mem_proxy_dirty(const struct cta *c, uint32_t off, uint32_t size)
+{
+	return dirty_any(c->proxy_dirty, off, size);
+}
+
+/* The slot of region r's map in `maps` (L->gproxy.async or .tmap), room made for every
+ * region of the memory; NULL when there is no memory for it (the write goes unmarked). */
+static uint8_t **gproxy_map(struct launch *L, uint8_t ***maps, const struct region *r)
+{
+	struct gproxy *g = &L->gproxy;
+	uint32_t i = r->index;
+	if (i >= g->n) {
+		uint32_t n = mem_regions(L->mem);
+		uint8_t **a = realloc(g->async, n * sizeof *a);
+		if (a)
+			g->async = a;
+		uint8_t **t = a ? realloc(g->tmap, n * sizeof *t) : NULL;
+		if (!t)
+			return NULL;
+		g->tmap = t;
+		memset(a + g->n, 0, (n - g->n) * sizeof *a);
+		memset(t + g->n, 0, (n - g->n) * sizeof *t);
+		g->n = n;
+	}
+	return &(*maps)[i];
+}
+
+/* The map of region r in `maps`, NULL when it has none (nothing written). */
+static const uint8_t *gproxy_find(const struct launch *L, uint8_t **maps, const struct region *r)
+{
+	return r->index < L->gproxy.n ? maps[r->index] : NULL;
+}
+
+static void gproxy_clear(struct launch *L, uint8_t **maps)
+{
+	for (uint32_t i = 0; i < L->gproxy.n; i++)
+		if (maps[i])
+			memset(maps[i], 0, mem_region(L->mem, i)->size / 16 + 1);
+}
+
+void mem_proxy_fence_global(struct launch *L)
+{
+	gproxy_clear(L, L->gproxy.async);
+}
+
+bool mem_global_proxy_dirty(struct launch *L, const struct region *r, uint64_t addr,
+			    uint64_t size)
+{
+	return dirty_any(gproxy_find(L, L->gproxy.async, r), addr - r->base, size);
+}
+
+/* Tensor maps in global memory: 16-byte granules written in the generic proxy (ordinary
+ * stores, tensormap.replace) since the last fence.proxy.tensormap::generic (rule
+ * tensormap-proxy-fence). Kept only for programs with tensor copies. */
+void mem_tmap_mark(struct launch *L, uint64_t addr, uint64_t size)
+{
+	struct region *r = mem_find(L->mem, addr, size);
+	if (r)
+		dirty_mark(gproxy_map(L, &L->gproxy.tmap, r), r->size, addr - r->base, size);
+}
+
+void mem_tmap_fence(struct launch *L, uint64_t addr, uint64_t size)
+{
+	struct region *r = mem_find(L->mem, addr, size);
+	uint8_t *map = r ? (uint8_t *)gproxy_find(L, L->gproxy.tmap, r) : NULL;
+	if (map)
+		for (uint64_t g = (addr - r->base) / 16; g <= (addr - r->base + size - 1) / 16; g++)
+			map[g] = 0;
+}
+
+void mem_tmap_fence_all(struct launch *L)
+{
+	gproxy_clear(L, L->gproxy.tmap);
+}
+
+bool mem_tmap_dirty(struct launch *L, uint64_t addr, uint64_t size)
+{
+	struct region *r = mem_find(L->mem, addr, size);
+	return r && dirty_any(gproxy_find(L, L->gproxy.tmap, r), addr - r->base, size);
+}
+
+void mem_gproxy_reset(struct launch *L)
+{
+	for (uint32_t i = 0; i < L->gproxy.n; i++) {
+		free(L->gproxy.async[i]);
+		free(L->gproxy.tmap[i]);
+	}
+	free(L->gproxy.async);
+	free(L->gproxy.tmap);
+	L->gproxy = (struct gproxy){0};
+}
+
+/* Which CTA's shared memory an access lands in, and where: bounds, and a peer that still
+ * runs. */
+static bool shared_locate(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
+			  uint64_t addr, uint32_t size, struct access *out)
+{
+	struct cta *c;
+	uint32_t off;
+	if (space == MS_SHARED_CTA && (addr & 0xffffffffu) >= CTA_SPACE) {
+		if (!mem_cluster_decode(L, w->cta, addr, &c, &off) || c != w->cta)
+			return out_of_bounds(L, lane, space, addr, size,
+					     "the executing CTA's shared memory");
+	} else if (!mem_cluster_decode(L, w->cta, addr, &c, &off)) {
+		return out_of_bounds(L, lane, space, addr, size, "the cluster's shared memory");
+	}
+	if ((uint64_t)off + size > c->smem_size) {
+		char why[96];
+		snprintf(why, sizeof why, "the %u bytes of shared memory of CTA rank %u",
+			 c->smem_size, c->rank);
+		return out_of_bounds(L, lane, space, addr, size, why);
+	}
+	if (c != w->cta && c->exited) {
+		rule_break(L, RULE_PEER_EXITED, 1u << lane,
+			   "access to the shared memory of CTA rank %u, which has exited", c->rank);
+		return false;
+	}
+	out->p = c->smem + off;
+	out->cta = c;
+	out->off = off;
+	out->space = c == w->cta ? MS_SHARED_CTA : MS_SHARED_CLUSTER;
+	return true;
+}
+
+bool mem_aligned(struct launch *L, uint32_t lane, enum mspace space, uint64_t addr,
+		 uint32_t size)
+{
+	if (size > 1 && (addr & (size - 1)) && size <= 16) {
+		rule_break(L, RULE_MEM_MISALIGNED, 1u << lane,
+			   "%u-byte access at %s address 0x%llx is not %u-byte aligned", size,
+			   mem_space_name(space), (unsigned long long)addr, size);
+		return false;
+	}
+	return true;
+}
+
+bool mem_locate_shared(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
+		       uint64_t addr, uint32_t size, struct access *out)
+{
+	if (space == MS_GENERIC) {
+		if (mem_generic_space(addr) != MS_SHARED_CLUSTER)
+			return out_of_bounds(L, lane, space, addr, size, "the shared window");
+		addr -= WIN_SHARED;
+		space = MS_SHARED_CLUSTER;
+	}
+	if (space != MS_SHARED_CTA && space != MS_SHARED_CLUSTER) /* a variable of another space */
+		return out_of_bounds(L, lane, space, addr, size, "shared memory");
+	return mem_aligned(L, lane, space, addr, size) &&
+	       shared_locate(L, w, lane, space, addr, size, out);
+}
+
+void mem_concrete(enum mspace *space, uint64_t *addr)
+{
+	if (*space != MS_GENERIC)
+		return;
+	*space = mem_generic_space(*addr);
+	if (*space != MS_GLOBAL)
+		*addr -= *space == MS_SHARED_CLUSTER ? WIN_SHARED
+			 : *space == MS_LOCAL	     ? WIN_LOCAL
+			 : *space == MS_CONST	     ? WIN_CONST
+						     : WIN_PARAM;
+}
+
+static bool global_resolve(struct launch *L, uint32_t lane, uint64_t addr, uint32_t size,
+			   bool write, struct access *out)
+{
+	struct region *r = mem_find(L->mem, addr, size);
+	if (!r) {
+		struct strbuf why = {0};
+		sb_printf(&why, "every allocation: ");
+		nearest_allocation(L->mem, addr, size, &why);
+		out_of_bounds(L, lane, MS_GLOBAL, addr, size, why.s ? why.s : "every allocation");
+		sb_free(&why);
+		return false;
+	}
+	out->p = r->data + (addr - r->base);
+	out->region = r;
+	out->addr = addr;
+	if (write && L->P->async_reads_global)
+		dirty_mark(gproxy_map(L, &L->gproxy.async, r), r->size, addr - r->base, size);
+	if (write && L->P->tensor_copies)
+		dirty_mark(gproxy_map(L, &L->gproxy.tmap, r), r->size, addr - r->base, size);
+	return true;
+}
+
+bool mem_resolve(struct launch *L, struct warp *w, uint32_t lane, enum mspace space,
+		 uint64_t addr, uint32_t size, bool write, struct access *out)
+{
+	out->cta = NULL;
+	out->async_raced = false;
+	mem_concrete(&space, &addr);
+	if (!mem_aligned(L, lane, space, addr, size))
+		return false;
+	out->space = space;
+	switch (space) {
+	case MS_GLOBAL:
+		return global_resolve(L, lane, addr, size, write, out);
+	case MS_SHARED_CTA:
+	case MS_SHARED_CLUSTER:
+		if (!shared_locate(L, w, lane, space, addr, size, out))
+			return false;
+		if (write)
+			mem_proxy_mark(out->cta, out->off, size);
+		return true;
+	case MS_LOCAL:
+		if (addr + size > w->local_stride || addr >= w->local_stride)
+			return out_of_bounds(L, lane, space, addr, size, "the thread's local memory");
+		out->p = w->local + (size_t)lane * w->local_stride + addr;
+		return true;
+	case MS_PARAM_KERNEL:
+		if (write)
+			return out_of_bounds(L, lane, space, addr, size, "writable memory (kernel "
+					     "parameters are read-only)");
+		if (addr + size > L->kparam_size || addr >= L->kparam_size)
+			return out_of_bounds(L, lane, space, addr, size, "the kernel parameters");
+		out->p = L->kparams + addr;
+		return true;
+	case MS_CONST:
+		if (write || addr + size > L->P->const_size || addr >= L->P->const_size)
+			return out_of_bounds(L, lane, space, addr, size,
+					     write ? "writable memory" : "the .const bank");
+		out->p = L->const_bank + addr;
+		return true;
+	default:
+		return out_of_bounds(L, lane, space, addr, size, "any state space");
+	}
+}
+
+/* The launch's own memory (interpreter state) against --max-memory. */
+bool launch_charge(struct launch *L, uint64_t bytes, const char *what)
+{
+	if (mem_charge(L->mem, bytes))
+		return true;
+	runtime_error(L, PTXI_INVALID, "%s needs %llu more bytes, past --max-memory %llu (the "
+		      "launch holds %llu)", what, (unsigned long long)bytes,
+		      (unsigned long long)L->mem->limit, (unsigned long long)L->mem->used);
+	return false;
+}
+
+bool mem_shared_lanes(const struct cta *c, const uint64_t *addr, uint32_t mask, uint32_t size,
+		      uint32_t *off)
+{
+	/* One pass over the lanes, no early exit: the common case is that every lane fits. A
+	 * shared::cta address counts by its low 32 bits. */
+	uint64_t bad = 0, end = c->smem_size;
+	if (mask == 0xffffffffu) {
+		for (uint32_t l = 0; l < 32; l++) {
+			off[l] = (uint32_t)addr[l];
+			bad |= (off[l] & (size - 1)) | ((uint64_t)off[l] + size > end);
+		}
+		return !bad;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		off[l] = (uint32_t)addr[l];
+		bad |= (off[l] & (size - 1)) | ((uint64_t)off[l] + size > end);
+	}
+	return !bad;
+}

@@ -1,0 +1,188 @@
+/*
+ * prog.h - the decoded program: what load.c makes of a checked IR module. Functions
+ * (struct dfunc) hold instructions (struct dinsn) whose operands (struct dop) are resolved
+ * register slots, immediates, addresses and targets, so the run loop never touches a
+ * string. Read-only while a launch runs.
+ */
+#ifndef PTXI_PROG_H
+#define PTXI_PROG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "exec_alu.h"
+#include "front/ir.h"
+
+/* A function's address as a value (mov of a function name, initializers): base + index. */
+#define FUNC_ADDR_BASE 0xF00000000000ull
+
+enum sreg {
+#define SREG(name, spelling, shape, size) SREG_##name,
+#include "front/sreg.def"
+#undef SREG
+	SREG__COUNT
+};
+
+/* Address spaces an operand or access resolves to. */
+enum mspace {
+	MS_NONE,
+	MS_GENERIC,
+	MS_GLOBAL,
+	MS_SHARED_CTA,      /* executing CTA's shared memory (offset)                        */
+	MS_SHARED_CLUSTER,  /* any CTA of the cluster (cluster-encoded address)              */
+	MS_LOCAL,
+	MS_PARAM_KERNEL,    /* kernel parameters (read-only, shared by all threads)          */
+	MS_PARAM_FRAME,     /* .func parameters and .param variables of a body (per thread)  */
+	MS_CONST,
+};
+
+enum dop_kind {
+	DOP_NONE,
+	DOP_REG,        /* slot                                                           */
+	DOP_IMM,        /* imm: 32 copies of the value                                     */
+	DOP_SREG,       /* special register sreg.comp                                      */
+	DOP_ADDR,       /* [reg + off] or [off] in `space` (off includes a symbol's address) */
+	DOP_SYMADDR,    /* address of a variable as a value: off in `space` (+frame local base) */
+	DOP_VEC,        /* {elems}                                                          */
+	DOP_SINK,
+	DOP_FUNC,       /* a function, as a call target or an address                       */
+};
+
+struct dop {
+	uint8_t kind;
+	uint8_t space;      /* DOP_ADDR / DOP_SYMADDR: enum mspace of the symbol, or MS_NONE  */
+	uint8_t sreg, comp;
+	bool neg;           /* !p                                                             */
+	bool has_reg;       /* DOP_ADDR: base is a register                                   */
+	uint8_t nelem;      /* DOP_VEC                                                        */
+	uint8_t reg_size;   /* DOP_REG: declared size in bytes (for ld/st of vectors)          */
+	uint32_t slot;      /* DOP_REG slot / DOP_ADDR base register slot                     */
+	int64_t off;
+	const uint64_t *imm;
+	struct dop *elems;
+	struct dfunc *func;
+	const struct ir_sym *sym; /* the variable named, for messages                          */
+};
+
+/* Flags of an instruction: decoded from modifiers, but DF_ALU_DIRECT (the loader's). */
+enum {
+	DF_UNI = 1u << 0,
+	DF_NOCOMPLETE = 1u << 1,
+	DF_EXPECT_TX = 1u << 2,
+	DF_PARITY = 1u << 3,
+	DF_NOINC = 1u << 4,
+	DF_MULTICAST = 1u << 5,
+	DF_BULK_GROUP = 1u << 6,
+	DF_READ = 1u << 7,
+	DF_TO = 1u << 8,
+	DF_ALIGNED = 1u << 9,
+	DF_COMPLETE_TX = 1u << 10,
+	DF_CACHE_HINT = 1u << 11,
+	DF_MBARRIER_INIT = 1u << 12,
+	DF_PROXY = 1u << 13,
+	DF_WIDE = 1u << 14,
+	DF_ARRIVE = 1u << 15,
+	DF_WAIT = 1u << 16,
+	DF_LAUNCH_DEPENDENTS = 1u << 17,
+	DF_CLUSTER_SPACE = 1u << 18, /* .shared::cluster written                                  */
+	DF_DST_GLOBAL = 1u << 19,
+	DF_SRC_SHARED = 1u << 20,
+	DF_CTA_SPACE = 1u << 21,     /* .shared::cta written (not plain .shared)                 */
+	DF_VEC_DUP = 1u << 22,       /* a vector destination names one register twice           */
+	DF_EVICT_FIRST2 = 1u << 23,  /* createpolicy: the secondary priority is .L2::evict_first */
+	DF_IGNORE_SRC = 1u << 24,    /* cp.async's fourth operand is the ignore-src predicate   */
+	DF_TENSORMAP = 1u << 25,     /* fence.proxy.tensormap::generic (not an async-proxy fence) */
+	DF_IM2COL = 1u << 26,        /* a tensor copy in im2col mode                             */
+	DF_ALU_DIRECT = 1u << 27,    /* an ALU instruction on registers and immediates: `aref`    */
+};
+
+/* Where the operands' lane arrays of a DF_ALU_DIRECT instruction lie (d, d2, then the
+ * sources a, b, c, e): at + (the frame's register base & rel), that is a register's offset
+ * in the frame (rel all ones) or an immediate's array (rel 0), or 0 for an operand it has
+ * not. Integers, so the dispatch loop forms the addresses without a branch. */
+struct alu_ref {
+	uintptr_t at[6], rel[6];
+};
+
+struct mma_form;
+
+struct launch;
+struct warp;
+struct group;
+struct dinsn;
+
+/* What a handler did with its group. Only the dispatch loop (interp.c) steps the pc. */
+enum step {
+	STEP_NEXT,   /* done: the loop moves the group to the next instruction              */
+	STEP_JUMPED, /* the group is at the branch target the handler set                  */
+	STEP_PARKED, /* back to the scheduler: the group waits where it is, exited, stopped
+		      * the launch, or entered or left a frame or split (so it picks again) */
+};
+
+/* An instruction's handler (the HANDLER column of ops.def, declared in exec.h). */
+typedef enum step exec_fn(struct launch *L, struct warp *w, struct group *g,
+			  const struct dinsn *di, uint32_t mask);
+
+struct dinsn {
+	exec_fn *exec;          /* the handler, picked once at load                          */
+	uint16_t op;            /* enum ir_op                                                */
+	uint8_t nsrc;
+	bool guard_neg;
+	int32_t guard;          /* predicate slot, or -1                                     */
+	uint8_t type, type2;    /* enum ir_mod (MK_TYPE)                                     */
+	uint8_t space;          /* enum mspace of the access / object                        */
+	uint8_t space2;         /* second space (cp.async source, cvta window)               */
+	uint8_t sem, scope;     /* enum ir_mod                                               */
+	uint8_t vec;            /* 1, 2, 4                                                   */
+	uint8_t fam;            /* enum ir_family, cached for the dispatch loop              */
+	uint8_t mode;           /* op-specific (atom op, shfl/vote mode, ...) as enum ir_mod  */
+	uint32_t flags;         /* DF_*                                                      */
+	struct dop d, d2;
+	struct dop s[5];
+	struct alu_insn alu;    /* FAM_ALU                                                   */
+	struct alu_ref aref;    /* DF_ALU_DIRECT                                             */
+	const struct wg_insn *wg; /* FAM_WGMMA (wgmma.h)                                     */
+	uint32_t target;        /* branch target index                                       */
+	struct dfunc *callee;
+	const struct mma_form *mma; /* FAM_MMA: shape, types, layouts (exec_mma.c)               */
+	const struct ir_insn *ir;
+};
+
+struct dfunc {
+	const struct ir_func *ir;
+	const char *name;
+	struct dinsn *code;
+	uint32_t ncode;
+	uint32_t nslots;        /* register slots; each is LANES uint64_t                     */
+	uint32_t local_size;    /* bytes of .local variables per thread in one frame          */
+	uint32_t param_size;    /* bytes per thread: formal + return params + body .param vars */
+	uint32_t kparam_size;   /* kernels: bytes of the parameter block                      */
+	uint32_t *param_off;    /* offsets of formal params (kernel block or frame area)      */
+	uint32_t *ret_off;      /* offsets of return params                                   */
+};
+
+struct dprog {
+	struct ir_module *m;
+	struct arena *arena;
+	struct dfunc *funcs;
+	uint32_t nfuncs;
+	uint32_t shared_static;     /* bytes of static .shared                                */
+	uint32_t shared_dyn_off;    /* where .extern .shared arrays start                     */
+	uint32_t shared_align;
+	uint8_t *const_bytes;       /* the .const bank                                        */
+	uint32_t const_size;
+	uint8_t *global_init;       /* initial bytes of module .global variables              */
+	uint32_t global_size;       /* laid out from offset 0 of the module's global block    */
+	/* symbol-address initializers in .global/.const to patch once addresses are known   */
+	/* an address written into an initializer element of `size` bytes at `at` */
+	struct reloc { uint8_t in_const; uint32_t at; const struct ir_sym *sym; int64_t add;
+		       bool generic; uint8_t size; } *relocs;
+	uint32_t nrelocs;
+	bool async_reads_global;    /* a bulk copy reads global memory (its source, or a
+				     * cp.reduce.async.bulk's destination): ordinary global
+				     * stores are tracked for rule async-proxy-fence          */
+	bool tensor_copies;         /* tensor copies or tensor-map writes: ordinary global
+				     * stores are tracked for rule tensormap-proxy-fence      */
+};
+
+#endif

@@ -1,0 +1,1320 @@
+/*
+ * race.c - happens-before data races (rule data-race) under the PTX memory model.
+ *
+ * Clocks. Every thread (lane) has its own epoch `clock` and a vector clock `vc` of what it
+ * has acquired. A release joins the thread's vc and epoch into the sync object's clock and
+ * starts a new epoch; an acquire joins the object's clock into the thread's vc. Vector
+ * clocks are immutable once shared (reference counts, copy on write), stored as one dense
+ * chunk per CTA that appears in them: after a barrier every participant shares one vector,
+ * so a CTA barrier costs O(threads), not O(threads^2).
+ * Sync objects: CTA barrier instances (bar.sync/arrive/red, named, with counts), bar.warp.sync,
+ * cluster barrier phases (.release arrive, .acquire wait), mbarrier phases (arrive = release,
+ * a wait that returned True for the phase = acquire), and memory locations written by
+ * release patterns (st.release, atom.release/acq_rel, a strong write after a release fence)
+ * and read by acquire patterns (ld.acquire, atom.acquire/acq_rel, a strong read followed by
+ * an acquire fence), with scopes: a .cta release does not reach another CTA.
+ * Shadow memory. Shared, distributed shared and global memory have one cell per 4-byte
+ * granule, allocated a page at a time on first touch: the last write and the reads since
+ * (an antichain: a read ordered before a newer one is dropped), each with its byte mask,
+ * thread, epoch and instruction. Two accesses race when their bytes overlap, one is a write,
+ * they are not both strong with scopes that include each other (morally strong), and
+ * the earlier one's epoch is not in the later thread's vector clock.
+ * Asynchronous operations (cp.async, bulk and tensor copies, st.async, red.async) are agents
+ * of their issuing thread, with thread ids of their own (agent_of): a copy's landing writes
+ * its destination and reads its source with the agent's clock, checked against earlier
+ * accesses with what the issuing thread had acquired at the issue (race_copy_issue), and
+ * what completes it releases the agent's clock: the complete-tx or arrive-on into an
+ * mbarrier phase, or the issuing thread's wait_group (its own agents' clocks are kept
+ * beside its vector, seen_cp / seen_bulk, and released with it). Accesses made while the
+ * copy was in flight were judged then (async.c: rule async-copy-race, or race_copy_in_flight
+ * when not ordered after the issue), not again when it lands.
+ */
+#include "race.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/gather.h"
+#include "launch.h"
+#include "memory.h"
+#include "report/rules.h"
+#include "report/srcloc.h"
+
+#define GRAN 4u             /* bytes per shadow cell                                     */
+#define PAGE_CELLS 256u     /* cells per shadow page (1 KiB of memory)                   */
+#define MAX_READERS 64u     /* concurrent reads kept per cell beyond the first           */
+#define MAX_PAIRS 64u       /* distinct racing instruction pairs reported (--keep-going) */
+
+/* ---- vector clocks ------------------------------------------------------------------- */
+
+struct vchunk {
+	uint32_t cta;           /* linear CTA index                                          */
+	uint32_t *c;            /* one clock per thread of that CTA                          */
+};
+
+struct vc {
+	uint32_t refs;
+	uint32_t n, cap;        /* chunks, sorted by CTA                                     */
+	uint64_t gen;           /* names the contents: renumbered on every change            */
+	uint64_t joined;        /* gen of the last vector joined in: this one covers it      */
+	struct vchunk *ch;
+};
+
+/* ---- shadow memory ------------------------------------------------------------------- */
+
+enum { RF_STRONG = 1, RF_RMW = 2, RF_ASYNC = 4 }; /* rec.flags; bits 4-6: scope (enum scope) */
+enum scope { SC_NONE, SC_CTA, SC_CLUSTER, SC_GPU, SC_SYS };
+
+struct rec {
+	const struct dinsn *insn;
+	uint32_t tid, clock;    /* clock 0: no access                                        */
+	uint32_t step;          /* L->steps when it was made (low bits)                      */
+	uint8_t mask, flags;
+};
+
+struct readers {
+	uint32_t n;
+	struct rec e[MAX_READERS];
+};
+
+struct cell {
+	struct rec w, r;        /* the last write; one read since                            */
+	struct readers *more;   /* further reads concurrent with r                           */
+};
+
+struct shadow {
+	uint64_t npages;
+	struct cell **pages;
+	uint64_t charged;       /* bytes charged against --max-memory (pages, readers)       */
+};
+
+/* ---- threads and sync objects -------------------------------------------------------- */
+
+struct rthread {
+	struct vc *vc;
+	uint32_t clock;
+	uint8_t fence;              /* scope of the last release fence (a release pattern)   */
+	bool init_fence;            /* fence.mbarrier_init since its last cluster arrive     */
+	struct vc *pending;         /* releases seen by strong reads, for an acquire fence    */
+	const struct dinsn *phantom;/* a wait that passed for the phase before the first      */
+	uint32_t init_seen;         /* id of the last mbarrier whose init it was found after  */
+	uint32_t seen_cp, seen_bulk;/* clocks of its own cp.async / bulk-group agents that its
+				     * wait_groups acquired (released with its vector)        */
+	uint32_t mbar_clock;        /* copies it issued that complete on an mbarrier          */
+};
+
+struct loc {                    /* a location written by release patterns                */
+	uint64_t key;
+	struct vc *wide;            /* releases at .cluster scope or wider                   */
+	struct vc *cta;             /* releases at .cta scope by CTA cta_id                  */
+	uint32_t cta_id;
+};
+
+struct rmbar {
+	struct vc *acc, *last;      /* arrivals of the open phase; of the last completed one */
+	struct rec init;            /* the mbarrier.init that made it                        */
+};
+
+struct rcta {
+	struct vc *acc[16], *done[16];
+	struct shadow smem;
+};
+
+struct race {
+	uint32_t nt;                /* threads per CTA                                       */
+	uint32_t nctas;             /* CTAs of the grid; agents' CTA numbers lie above       */
+	bool agents;                /* their thread ids fit in 32 bits: copies are recorded  */
+	uint64_t charged;           /* mbarrier and global shadow tables (--max-memory)      */
+	uint32_t shift;             /* thread ids: CTA << shift | thread (no divisions)       */
+	uint64_t gen;
+	struct vc *zero;
+	struct cluster *cl;         /* the running cluster                                   */
+	struct rthread *th;         /* its threads: rank * nt + thread                       */
+	struct rcta *cta;           /* its CTAs, by rank                                     */
+	struct vc *cacc, *cdone;    /* its cluster barrier                                   */
+	struct rmbar *mb;           /* by mbarrier place (rmbar)                             */
+	uint32_t nmb, mb_base;      /* mb_base: mbarrier ids handed out before the cluster   */
+	struct shadow *glob;        /* by region index                                       */
+	uint32_t nglob;
+	struct loc *locs;           /* open addressing, power-of-two capacity                */
+	uint32_t nlocs, loccap;
+	struct {                    /* the last join of a shared vector with a sync object:  */
+		uint64_t from, src; /* lanes that share the vector and acquire the same     */
+		struct vc *result;  /* object (one instruction of a warp) share the result  */
+	} memo;
+	const struct dinsn *pairs[MAX_PAIRS][2];
+	uint32_t npairs;
+};
+
+/* ---- vector clock operations --------------------------------------------------------- */
+
+static struct vc *vc_new(struct race *R)
+{
+	struct vc *v = calloc(1, sizeof *v);
+	if (v) {
+		v->refs = 1;
+		v->gen = ++R->gen;
+	}
+	return v;
+}
+
+static struct vc *vc_ref(struct vc *v)
+{
+	v->refs++;
+	return v;
+}
+
+static void vc_put(struct vc *v)
+{
+	if (!v || --v->refs)
+		return;
+	for (uint32_t i = 0; i < v->n; i++)
+		free(v->ch[i].c);
+	free(v->ch);
+	free(v);
+}
+
+static int vc_find(const struct vc *v, uint32_t cta)
+{
+	uint32_t lo = 0, hi = v->n;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (v->ch[mid].cta < cta)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (int)lo;
+}
+
+static inline uint32_t cta_of(const struct race *R, uint32_t tid)
+{
+	return tid >> R->shift;
+}
+
+static inline uint32_t local_of(const struct race *R, uint32_t tid)
+{
+	return tid & ((1u << R->shift) - 1);
+}
+
+static uint32_t vc_get(const struct race *R, const struct vc *v, uint32_t tid)
+{
+	uint32_t cta = cta_of(R, tid);
+	if (v->n == 1)
+		return v->ch[0].cta == cta ? v->ch[0].c[local_of(R, tid)] : 0;
+	int i = vc_find(v, cta);
+	return (uint32_t)i < v->n && v->ch[i].cta == cta ? v->ch[i].c[local_of(R, tid)] : 0;
+}
+
+/* The chunk of `cta` in v (which the caller owns), made if missing; NULL: out of memory. */
+static uint32_t *vc_chunk(struct race *R, struct vc *v, uint32_t cta)
+{
+	int i = vc_find(v, cta);
+	if ((uint32_t)i < v->n && v->ch[i].cta == cta)
+		return v->ch[i].c;
+	if (v->n == v->cap) {
+		uint32_t cap = v->cap ? v->cap * 2 : 2;
+		struct vchunk *ch = realloc(v->ch, cap * sizeof *ch);
+		if (!ch)
+			return NULL;
+		v->ch = ch;
+		v->cap = cap;
+	}
+	uint32_t *c = calloc(R->nt, sizeof *c);
+	if (!c)
+		return NULL;
+	memmove(&v->ch[i + 1], &v->ch[i], (v->n - (uint32_t)i) * sizeof *v->ch);
+	v->ch[i] = (struct vchunk){cta, c};
+	v->n++;
+	return c;
+}
+
+static struct vc *vc_copy(struct race *R, const struct vc *s)
+{
+	struct vc *v = vc_new(R);
+	if (!v)
+		return NULL;
+	v->joined = s->joined;
+	for (uint32_t i = 0; i < s->n; i++) {
+		uint32_t *c = vc_chunk(R, v, s->ch[i].cta);
+		if (c)
+			memcpy(c, s->ch[i].c, R->nt * sizeof *c);
+	}
+	return v;
+}
+
+/* *p, made exclusively the caller's (copied if shared, made if NULL). */
+static struct vc *vc_own(struct race *R, struct vc **p)
+{
+	if (!*p)
+		*p = vc_new(R);
+	else if ((*p)->refs > 1) {
+		struct vc *c = vc_copy(R, *p);
+		if (!c)
+			return NULL;
+		vc_put(*p);
+		*p = c;
+	}
+	return *p;
+}
+
+static void vc_join(struct race *R, struct vc *d, const struct vc *s)
+{
+	if (!d || !s || d->joined == s->gen || d == s)
+		return;
+	for (uint32_t i = 0; i < s->n; i++) {
+		uint32_t *c = vc_chunk(R, d, s->ch[i].cta);
+		if (!c)
+			return;
+		const uint32_t *x = s->ch[i].c;
+		for (uint32_t k = 0; k < R->nt; k++)
+			c[k] = c[k] > x[k] ? c[k] : x[k];
+	}
+	d->gen = ++R->gen;
+	d->joined = s->gen;
+}
+
+static void vc_raise(struct race *R, struct vc *v, uint32_t tid, uint32_t clock)
+{
+	uint32_t *c = v ? vc_chunk(R, v, cta_of(R, tid)) : NULL;
+	if (c && c[local_of(R, tid)] < clock) {
+		c[local_of(R, tid)] = clock;
+		v->gen = ++R->gen;
+	}
+}
+
+/* ---- threads ------------------------------------------------------------------------- */
+
+static uint32_t tid_of(const struct race *R, const struct warp *w, uint32_t lane)
+{
+	return w->cta->linear << R->shift | (w->id * LANES + lane);
+}
+
+static struct rthread *thr(struct race *R, const struct warp *w, uint32_t lane)
+{
+	return &R->th[w->cta->rank * R->nt + w->id * LANES + lane];
+}
+
+/* The thread id of thread tid's agent of kind k: CTA numbers above the grid's. */
+static inline uint32_t agent_of(const struct race *R, uint32_t tid, enum race_agent k)
+{
+	return tid + ((uint32_t)(k + 1) * R->nctas << R->shift);
+}
+
+static inline bool is_agent(const struct race *R, uint32_t tid)
+{
+	return cta_of(R, tid) >= R->nctas;
+}
+
+/* Release: the object's clock covers everything the thread did so far, and the copies its
+ * wait_groups waited for; a new epoch. */
+static void release_into(struct race *R, struct vc **obj, struct rthread *t, uint32_t tid)
+{
+	struct vc *a = vc_own(R, obj);
+	vc_join(R, a, t->vc);
+	vc_raise(R, a, tid, t->clock);
+	if (t->seen_cp)
+		vc_raise(R, a, agent_of(R, tid, RA_CP), t->seen_cp);
+	if (t->seen_bulk)
+		vc_raise(R, a, agent_of(R, tid, RA_BULK), t->seen_bulk);
+	t->clock++;
+}
+
+static void adopt(struct rthread *t, struct vc *s)
+{
+	vc_put(t->vc);
+	t->vc = vc_ref(s);
+}
+
+static void acquire_from(struct race *R, struct rthread *t, struct vc *s)
+{
+	if (!s || s == t->vc)
+		return;
+	if (s->joined == t->vc->gen) { /* s already covers the thread's vector: share it */
+		adopt(t, s);
+		return;
+	}
+	if (R->memo.result && R->memo.from == t->vc->gen && R->memo.src == s->gen) {
+		adopt(t, R->memo.result);
+		return;
+	}
+	if (t->vc->refs == 1) {
+		vc_join(R, t->vc, s);
+		return;
+	}
+	uint64_t from = t->vc->gen;
+	struct vc *v = vc_own(R, &t->vc);
+	if (!v)
+		return;
+	vc_join(R, v, s);
+	vc_put(R->memo.result);
+	R->memo.from = from;
+	R->memo.src = s->gen;
+	R->memo.result = vc_ref(v);
+}
+
+/* Whether access p happens before the current one, made by thread `tid` (an agent's
+ * checks pass the issuing thread as `owner` and its state at the issue as t). */
+static inline bool happens_before(const struct race *R, const struct rthread *t, uint32_t tid,
+				  uint32_t owner, const struct rec *p)
+{
+	if (p->tid == tid || p->tid == owner || vc_get(R, t->vc, p->tid) >= p->clock)
+		return true;
+	if (!(p->flags & RF_ASYNC)) /* (the rest only for a copy of the owner's) */
+		return false;
+	if (p->tid == agent_of(R, owner, RA_CP))
+		return t->seen_cp >= p->clock;
+	return p->tid == agent_of(R, owner, RA_BULK) && t->seen_bulk >= p->clock;
+}
+
+/* ---- scopes -------------------------------------------------------------------------- */
+
+static enum scope scope_of(uint8_t mod, enum scope dflt)
+{
+	switch ((enum ir_mod)mod) {
+	case MOD_CTA:
+		return SC_CTA;
+	case MOD_CLUSTER:
+		return SC_CLUSTER;
+	case MOD_GPU:
+	case MOD_GL:
+		return SC_GPU;
+	case MOD_SYS:
+		return SC_SYS;
+	default:
+		return dflt;
+	}
+}
+
+static uint32_t cluster_of(const struct launch *L, uint32_t cta)
+{
+	const uint32_t *g = L->cfg.grid, *k = L->cfg.cluster;
+	uint32_t x = cta % g[0], y = cta / g[0] % g[1], z = cta / (g[0] * g[1]);
+	uint32_t nx = g[0] / k[0], ny = g[1] / k[1];
+	return x / k[0] + nx * (y / k[1] + ny * (z / k[2]));
+}
+
+/* Whether scope `s` of thread a includes thread b. */
+static bool includes(const struct launch *L, enum scope s, uint32_t a, uint32_t b)
+{
+	const struct race *R = L->race;
+	if (s == SC_CTA)
+		return cta_of(R, a) == cta_of(R, b);
+	if (s == SC_CLUSTER)
+		return cluster_of(L, cta_of(R, a)) == cluster_of(L, cta_of(R, b));
+	return true;
+}
+
+static bool morally_strong(const struct launch *L, uint8_t fa, uint32_t a, uint8_t fb,
+			   uint32_t b)
+{
+	return (fa & RF_STRONG) && (fb & RF_STRONG) && includes(L, (enum scope)(fa >> 4), a, b) &&
+	       includes(L, (enum scope)(fb >> 4), b, a);
+}
+
+/* The strength and scope of the current instruction's access. */
+static uint8_t access_flags(const struct dinsn *di)
+{
+	enum ir_op op = (enum ir_op)di->op;
+	if (op == OP_ATOM || op == OP_RED)
+		return RF_STRONG | RF_RMW | (uint8_t)(scope_of(di->scope, SC_GPU) << 4);
+	switch ((enum ir_mod)di->sem) {
+	case MOD_RELAXED:
+	case MOD_ACQUIRE:
+	case MOD_RELEASE:
+		return RF_STRONG | (uint8_t)(scope_of(di->scope, SC_GPU) << 4);
+	case MOD_VOLATILE:
+	case MOD_MMIO:
+		return RF_STRONG | (uint8_t)(SC_SYS << 4);
+	default:
+		return 0;
+	}
+}
+
+/* ---- release/acquire through memory locations ---------------------------------------- */
+
+static struct loc *loc_find(struct race *R, uint64_t key, bool make)
+{
+	if (make && (R->nlocs + 1) * 2 > R->loccap) {
+		uint32_t cap = R->loccap ? R->loccap * 2 : 64;
+		struct loc *n = calloc(cap, sizeof *n);
+		if (!n)
+			return NULL;
+		for (uint32_t i = 0; i < R->loccap; i++) {
+			if (!R->locs[i].key)
+				continue;
+			uint32_t h = (uint32_t)(R->locs[i].key * 0x9E3779B97F4A7C15ull >> 32) & (cap - 1);
+			while (n[h].key)
+				h = (h + 1) & (cap - 1);
+			n[h] = R->locs[i];
+		}
+		free(R->locs);
+		R->locs = n;
+		R->loccap = cap;
+	}
+	if (!R->loccap)
+		return NULL;
+	uint32_t h = (uint32_t)(key * 0x9E3779B97F4A7C15ull >> 32) & (R->loccap - 1);
+	while (R->locs[h].key && R->locs[h].key != key)
+		h = (h + 1) & (R->loccap - 1);
+	if (R->locs[h].key)
+		return &R->locs[h];
+	if (!make)
+		return NULL;
+	R->nlocs++;
+	R->locs[h].key = key;
+	return &R->locs[h];
+}
+
+static uint64_t loc_key(const struct access *a)
+{
+	if (a->space == MS_GLOBAL)
+		return a->addr;
+	return 1ull << 63 | (uint64_t)a->cta->linear << 32 | a->off;
+}
+
+/* What a read by thread `tid` at scope `s` acquires from the location. */
+static void loc_gather(struct race *R, struct loc *l, struct rthread *t, uint32_t tid,
+		       struct vc **into)
+{
+	if (l->wide)
+		vc_join(R, vc_own(R, into), l->wide);
+	if (l->cta && l->cta_id == cta_of(R, tid))
+		vc_join(R, vc_own(R, into), l->cta);
+	(void)t;
+}
+
+static void sync_through(struct launch *L, struct rthread *t, uint32_t tid,
+			 const struct access *a, enum race_kind kind, uint8_t flags)
+{
+	struct race *R = L->race;
+	const struct dinsn *di = L->ci;
+	enum ir_mod sem = (enum ir_mod)di->sem;
+	bool reads = kind != RACE_WRITE, writes = kind != RACE_READ;
+	if (reads) {
+		struct loc *l = loc_find(R, loc_key(a), false);
+		if (l && (sem == MOD_ACQUIRE || sem == MOD_ACQ_REL)) {
+			struct vc *got = NULL;
+			loc_gather(R, l, t, tid, &got);
+			acquire_from(R, t, got);
+			vc_put(got);
+		} else if (l) {
+			loc_gather(R, l, t, tid, &t->pending);
+		}
+	}
+	if (writes && (sem == MOD_RELEASE || sem == MOD_ACQ_REL || t->fence)) {
+		struct loc *l = loc_find(R, loc_key(a), true);
+		if (!l)
+			return;
+		enum scope s = (enum scope)(flags >> 4);
+		if (!(sem == MOD_RELEASE || sem == MOD_ACQ_REL) && t->fence < s)
+			s = (enum scope)t->fence;
+		if (s == SC_CTA) {
+			if (l->cta && l->cta_id != cta_of(R, tid)) {
+				vc_put(l->cta);
+				l->cta = NULL;
+			}
+			l->cta_id = cta_of(R, tid);
+			release_into(R, &l->cta, t, tid);
+		} else {
+			release_into(R, &l->wide, t, tid);
+		}
+	}
+}
+
+/* ---- shadow memory ------------------------------------------------------------------- */
+
+/* Host memory for the detector's state, charged against --max-memory (false: over it; the
+ * launch stops with the clear message). */
+static void *charged_calloc(struct launch *L, uint64_t *acct, size_t n, size_t size)
+{
+	if (!launch_charge(L, (uint64_t)n * size, "the data-race detector's shadow state"))
+		return NULL;
+	void *p = calloc(n, size);
+	if (!p) {
+		mem_release(L->mem, (uint64_t)n * size);
+		return NULL;
+	}
+	*acct += (uint64_t)n * size;
+	return p;
+}
+
+static struct cell *shadow_cell(struct launch *L, struct shadow *s, uint64_t bytes, uint64_t g)
+{
+	if (!s->pages) {
+		s->npages = (bytes + GRAN * PAGE_CELLS - 1) / (GRAN * PAGE_CELLS);
+		s->pages = charged_calloc(L, &s->charged, s->npages ? s->npages : 1,
+					  sizeof *s->pages);
+		if (!s->pages)
+			return NULL;
+	}
+	uint64_t p = g / PAGE_CELLS;
+	if (p >= s->npages)
+		return NULL;
+	if (!s->pages[p] &&
+	    !(s->pages[p] = charged_calloc(L, &s->charged, PAGE_CELLS, sizeof **s->pages)))
+		return NULL;
+	return &s->pages[p][g % PAGE_CELLS];
+}
+
+static void shadow_free(struct launch *L, struct shadow *s)
+{
+	for (uint64_t p = 0; s->pages && p < s->npages; p++) {
+		for (uint32_t i = 0; s->pages[p] && i < PAGE_CELLS; i++)
+			free(s->pages[p][i].more);
+		free(s->pages[p]);
+	}
+	free(s->pages);
+	mem_release(L->mem, s->charged);
+	memset(s, 0, sizeof *s);
+}
+
+static struct shadow *global_shadow(struct launch *L, const struct region *r)
+{
+	struct race *R = L->race;
+	uint32_t i = r->index;
+	if (i >= R->nglob) {
+		uint32_t n = i + 8;
+		if (!launch_charge(L, (uint64_t)(n - R->nglob) * sizeof *R->glob,
+				   "the data-race detector's shadow state"))
+			return NULL;
+		struct shadow *g = realloc(R->glob, n * sizeof *g);
+		if (!g) {
+			mem_release(L->mem, (uint64_t)(n - R->nglob) * sizeof *R->glob);
+			return NULL;
+		}
+		R->charged += (uint64_t)(n - R->nglob) * sizeof *g;
+		memset(g + R->nglob, 0, (n - R->nglob) * sizeof *g);
+		R->glob = g;
+		R->nglob = n;
+	}
+	return &R->glob[i];
+}
+
+/* ---- reports ------------------------------------------------------------------------- */
+
+static const char *kind_name(const struct rec *p, bool write)
+{
+	return p->flags & RF_RMW ? "atomic" : write ? "write" : "read";
+}
+
+/* The state of thread `tid` if it belongs to the running cluster. */
+static const struct rthread *cluster_thread(const struct race *R, uint32_t tid)
+{
+	for (uint32_t r = 0; r < R->cl->nctas; r++)
+		if (R->cl->ctas[r].linear == cta_of(R, tid))
+			return &R->th[r * R->nt + local_of(R, tid)];
+	return NULL;
+}
+
+/* "thread 3", "CTA (1,0,0) thread 3" (not the CTA of `self`), and for an agent "the
+ * cp.async.bulk of thread 3" (insn: the copy's instruction). */
+static void describe_tid(const struct launch *L, uint32_t tid, const struct dinsn *insn,
+			 uint32_t self, struct strbuf *b)
+{
+	const struct race *R = L->race;
+	uint32_t cta = cta_of(R, tid) % R->nctas;
+	if (is_agent(R, tid))
+		sb_printf(b, "the %s of ", ir_op_name((enum ir_op)insn->op));
+	if (cta != cta_of(R, self) % R->nctas) {
+		const uint32_t *g = L->cfg.grid;
+		sb_printf(b, "CTA (%u,%u,%u) ", cta % g[0], cta / g[0] % g[1], cta / (g[0] * g[1]));
+	}
+	sb_printf(b, "thread %u", local_of(R, tid));
+}
+
+static void describe_place(struct launch *L, struct warp *w, const struct access *a,
+			   uint32_t size, struct strbuf *b)
+{
+	if (a->space == MS_GLOBAL) {
+		sb_printf(b, "global 0x%llx (%s+0x%llx, %u bytes)", (unsigned long long)a->addr,
+			  a->region->name, (unsigned long long)(a->addr - a->region->base), size);
+		return;
+	}
+	uint32_t within = 0;
+	const struct ir_sym *s = srcloc_shared_var(L->P, a->off, &within);
+	if (a->cta == w->cta)
+		sb_printf(b, "shared 0x%x", a->off);
+	else
+		sb_printf(b, "shared::cluster 0x%x of CTA rank %u", a->off, a->cta->rank);
+	if (s && size <= 16 && within % size == 0) /* an element; a copy's bytes: an offset */
+		sb_printf(b, " ('%s[%u]', %u bytes)", s->name, within / size, size);
+	else if (s)
+		sb_printf(b, " ('%s'+%u, %u bytes)", s->name, within, size);
+	else
+		sb_printf(b, " (%u bytes)", size);
+}
+
+static bool first_pair(struct race *R, const struct dinsn *a, const struct dinsn *b)
+{
+	for (uint32_t i = 0; i < R->npairs; i++)
+		if (R->pairs[i][0] == a && R->pairs[i][1] == b)
+			return false;
+	if (R->npairs == MAX_PAIRS)
+		return false;
+	R->pairs[R->npairs][0] = a;
+	R->pairs[R->npairs][1] = b;
+	R->npairs++;
+	return true;
+}
+
+static uint32_t line_of(struct launch *L, const struct dinsn *di)
+{
+	uint32_t line = 0, col = 0;
+	if (di && di->ir)
+		src_locate(L->file, di->ir->span.off, &line, &col);
+	return line;
+}
+
+/* What orders a copy's bytes before an access, by the agent that made them. */
+static const char *const copy_order[] = {
+	[RA_CP] = "a cp.async's copy is ordered before its thread's cp.async.wait_group or "
+		  "wait_all that waits for it (or a wait on the mbarrier of a later "
+		  "cp.async.mbarrier.arrive); other threads need a barrier after that wait",
+	[RA_BULK] = "a bulk-group copy is ordered before its thread's cp.async.bulk.wait_group "
+		    "that waits for it (for its source reads, wait_group.read); other threads "
+		    "need a barrier after that wait",
+	[RA_MBAR] = "its bytes are ordered only before accesses that follow a wait returning True "
+		    "for the phase of the mbarrier its complete-tx completes",
+};
+
+/* One access checked: the thread or copy agent making it, and how to judge earlier ones. */
+struct acc_ctx {
+	struct launch *L;
+	struct race *R;
+	struct rthread *t;      /* the thread; for a copy, its thread's state at the issue     */
+	struct shadow *s;
+	struct warp *w;         /* the thread's warp and lane (the issuing one for a copy)     */
+	uint32_t lane;
+	uint32_t tid, owner;    /* who accesses (a thread or an agent) and its thread          */
+	uint8_t flags;
+	bool copy;              /* a copy landing: accesses after its issue are not judged     */
+	bool skip_agents;       /* async-copy-race named this access: not copies again         */
+	uint32_t issued;        /* a copy's issue step                                         */
+};
+
+static void report(struct acc_ctx *x, const struct access *a, uint32_t size,
+		   enum race_kind kind, const struct rec *p, bool pwrite)
+{
+	struct launch *L = x->L;
+	struct race *R = x->R;
+	if (!first_pair(R, p->insn, L->ci))
+		return;
+	struct strbuf msg = {0}, prev = {0}, notes = {0};
+	describe_tid(L, p->tid, p->insn, x->tid, &prev);
+	sb_printf(&msg, "data race on ");
+	describe_place(L, x->w, a, size, &msg);
+	sb_printf(&msg, ": this %s by ", kind == RACE_READ ? "read" : kind == RACE_RMW ? "atomic"
+								    : "write");
+	if (x->copy)
+		sb_printf(&msg, "the %s of ", ir_op_name((enum ir_op)L->ci->op));
+	sb_printf(&msg, "CTA (%u,%u,%u) thread %u is not ordered after the %s by %s",
+		  x->w->cta->ctaid[0], x->w->cta->ctaid[1], x->w->cta->ctaid[2],
+		  local_of(R, x->owner), kind_name(p, pwrite), prev.s);
+	/* A consumer that passed a wait for the phase before the first (a fresh barrier's
+	 * parity 1) and read: the wrong parity. A producer doing so before its first write
+	 * is the usual start of a ring of empty stages, not the cause. */
+	const struct rthread *o = cluster_thread(R, p->tid);
+	const struct dinsn *ph = kind == RACE_READ && !x->copy ? x->t->phantom : NULL;
+	if (!ph && o && !pwrite && !(p->flags & RF_RMW))
+		ph = o->phantom;
+	if (ph)
+		sb_printf(&notes, "the wait at line %u returned True for parity 1 of a barrier in "
+			  "phase 0: the phase before the first, so it waited for no arrive",
+			  line_of(L, ph));
+	else if (x->copy)
+		sb_printf(&notes, "a copy is ordered after what its thread had acquired when it "
+			  "issued it: nothing ordered the %s before the issue at line %u (a wait on "
+			  "an mbarrier its accessors arrive on, or a barrier, would)",
+			  kind_name(p, pwrite), line_of(L, L->ci));
+	else if (is_agent(R, p->tid))
+		sb_printf(&notes, "%s", copy_order[cta_of(R, p->tid) / R->nctas - 1]);
+	else
+		sb_printf(&notes, "nothing orders them: no barrier, mbarrier wait or release/"
+			  "acquire pair of a scope that includes both threads lies between");
+	rule_break_notes(L, RULE_DATA_RACE, 1u << x->lane, notes.s, msg.s);
+	sb_free(&msg);
+	msg = (struct strbuf){0};
+	sb_printf(&msg, "the earlier %s by %s", kind_name(p, pwrite), prev.s);
+	gather_flush(L); /* the note follows its report */
+	if (p->insn && p->insn->ir)
+		srcloc_emit(L->diag, DIAG_NOTE, L->file, L->P->m, p->insn->ir,
+			    srcloc_func_of(L->P, p->insn), NULL, msg.s);
+	sb_free(&msg);
+	sb_free(&prev);
+	sb_free(&notes);
+}
+
+/* ---- the access check ---------------------------------------------------------------- */
+
+static inline bool conflicts(const struct acc_ctx *x, const struct rec *p, uint8_t mask)
+{
+	if (!p->clock || !(p->mask & mask) || p->tid == x->tid ||
+	    happens_before(x->R, x->t, x->tid, x->owner, p) ||
+	    morally_strong(x->L, p->flags, p->tid, x->flags, x->tid))
+		return false;
+	if (x->skip_agents && (p->flags & RF_ASYNC))
+		return false;
+	/* made while the copy was in flight: async-copy-race reported it then */
+	return !(x->copy && (int32_t)(p->step - x->issued) > 0);
+}
+
+/* Record a read in the cell's antichain of concurrent reads. */
+static void add_read(const struct acc_ctx *x, struct cell *c, const struct rec *me)
+{
+	struct rec *r = &c->r;
+	if (!r->clock || r->tid == x->tid ||
+	    (!(r->mask & ~me->mask) && happens_before(x->R, x->t, x->tid, x->owner, r))) {
+		uint8_t keep = r->clock && r->tid == x->tid ? r->mask : 0;
+		*r = *me;
+		r->mask |= keep;
+		return;
+	}
+	struct readers *m = c->more;
+	if (!m && !(m = c->more = charged_calloc(x->L, &x->s->charged, 1, sizeof *m)))
+		return;
+	uint32_t k = 0;
+	bool placed = false;
+	for (uint32_t i = 0; i < m->n; i++) {
+		struct rec *e = &m->e[i];
+		if (e->tid == x->tid) {
+			uint8_t keep = e->mask;
+			*e = *me;
+			e->mask |= keep;
+			placed = true;
+		} else if (!(e->mask & ~me->mask) &&
+			   happens_before(x->R, x->t, x->tid, x->owner, e)) {
+			continue; /* covered by this read */
+		}
+		m->e[k++] = *e;
+	}
+	m->n = k;
+	if (!placed)
+		m->e[m->n < MAX_READERS ? m->n++ : x->tid % MAX_READERS] = *me;
+}
+
+static void clear_reads(struct cell *c, uint8_t mask)
+{
+	if ((c->r.mask &= (uint8_t)~mask) == 0)
+		c->r.clock = 0;
+	struct readers *m = c->more;
+	if (!m)
+		return;
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < m->n; i++)
+		if ((m->e[i].mask &= (uint8_t)~mask) != 0)
+			m->e[k++] = m->e[i];
+	m->n = k;
+}
+
+/* Check one granule; false after a report. */
+static bool check_cell(const struct acc_ctx *x, struct cell *c, const struct rec *me,
+		       enum race_kind kind, const void *newv, const uint8_t *old, uint32_t n,
+		       const struct rec **hit)
+{
+	/* *hit: the earlier access it races with; the write's pointer is &c->w. Lanes of
+	 * one instruction writing the same value (newv, over the n bytes at old) do not race. */
+	if (conflicts(x, &c->w, me->mask) &&
+	    !(kind == RACE_WRITE && newv && c->w.step == me->step &&
+	      !((c->w.flags | me->flags) & RF_ASYNC) && memcmp(newv, old, n) == 0)) {
+		*hit = &c->w;
+		return false;
+	}
+	if (kind == RACE_READ) {
+		add_read(x, c, me);
+		return true;
+	}
+	if (conflicts(x, &c->r, me->mask)) {
+		*hit = &c->r;
+		return false;
+	}
+	for (uint32_t i = 0; c->more && i < c->more->n; i++)
+		if (conflicts(x, &c->more->e[i], me->mask)) {
+			*hit = &c->more->e[i];
+			return false;
+		}
+	uint8_t keep = c->w.clock && c->w.tid == x->tid ? c->w.mask : 0;
+	c->w = *me;
+	c->w.mask |= keep;
+	clear_reads(c, me->mask);
+	return true;
+}
+
+/* The shadow of the memory `a` lands in, its offset there and size; NULL: not tracked. */
+static struct shadow *shadow_of(struct launch *L, const struct access *a, uint64_t *off,
+				uint64_t *bytes)
+{
+	struct race *R = L->race;
+	if (a->space == MS_GLOBAL) {
+		*off = a->addr - a->region->base;
+		*bytes = a->region->size;
+		return global_shadow(L, a->region);
+	}
+	if (a->space == MS_SHARED_CTA || a->space == MS_SHARED_CLUSTER) {
+		*off = a->off;
+		*bytes = a->cta->smem_size;
+		return &R->cta[a->cta->rank].smem;
+	}
+	return NULL;
+}
+
+/* Check and record the access `me` of x over `size` bytes at a; false after a report. */
+static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32_t size,
+			enum race_kind kind, struct rec *me, const void *newv)
+{
+	uint64_t off, bytes;
+	if (!(x->s = shadow_of(x->L, a, &off, &bytes)))
+		return true;
+	uint64_t end = off + size;
+	for (uint64_t g = off / GRAN; g * GRAN < end; g++) {
+		uint64_t lo = off > g * GRAN ? off : g * GRAN;
+		uint64_t hi = end < g * GRAN + GRAN ? end : g * GRAN + GRAN;
+		me->mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * GRAN));
+		struct cell *c = shadow_cell(x->L, x->s, bytes, g);
+		if (!c)
+			return false;
+		const struct rec *hit = NULL;
+		if (!check_cell(x, c, me, kind, newv ? (const uint8_t *)newv + (lo - off) : NULL,
+				a->p + (lo - off), (uint32_t)(hi - lo), &hit)) {
+			report(x, a, size, kind, hit, hit == &c->w);
+			return false;
+		}
+	}
+	return true;
+}
+
+void race_access(struct launch *L, struct warp *w, uint32_t lane, const struct access *a,
+		 uint32_t size, enum race_kind kind, const void *newv)
+{
+	struct race *R = L->race;
+	if (!R || !size || L->stop)
+		return;
+	uint32_t tid = tid_of(R, w, lane);
+	struct acc_ctx x = {.L = L, .R = R, .t = thr(R, w, lane), .w = w, .lane = lane,
+			    .tid = tid, .owner = tid, .flags = access_flags(L->ci),
+			    .skip_agents = a->async_raced};
+	struct rec me = {L->ci, tid, x.t->clock, (uint32_t)L->steps, 0, x.flags};
+	if (check_range(&x, a, size, kind, &me, newv) && (x.flags & RF_STRONG))
+		sync_through(L, x.t, tid, a, kind, x.flags);
+}
+
+/* ---- asynchronous copies ------------------------------------------------------------- */
+
+bool race_after_issue(struct launch *L, struct warp *w, uint32_t lane,
+		      const struct race_copy *rc)
+{
+	struct race *R = L->race;
+	if (!R || !rc->clock || !w)
+		return true;
+	return tid_of(R, w, lane) == rc->tid ||
+	       vc_get(R, thr(R, w, lane)->vc, rc->tid) >= rc->tclock;
+}
+
+void race_copy_in_flight(struct launch *L, uint32_t lane, const struct race_copy *rc,
+			 const struct dinsn *copy, const struct access *a, uint32_t size,
+			 bool write, bool source)
+{
+	struct race *R = L->race;
+	struct warp *w = L->cw;
+	if (!first_pair(R, copy, L->ci))
+		return;
+	uint32_t tid = tid_of(R, w, lane);
+	struct strbuf msg = {0}, who = {0};
+	describe_tid(L, rc->agent, copy, tid, &who);
+	sb_printf(&msg, "data race on ");
+	describe_place(L, w, a, size, &msg);
+	sb_printf(&msg, ": this %s by CTA (%u,%u,%u) thread %u is not ordered with the %s by %s, "
+		  "in flight", write ? "write" : "read", w->cta->ctaid[0], w->cta->ctaid[1],
+		  w->cta->ctaid[2], local_of(R, tid), source ? "read" : "write", who.s);
+	rule_break_notes(L, RULE_DATA_RACE, 1u << lane,
+			 "nothing orders the copy's issue before this access (no barrier, wait or "
+			 "release/acquire pair from the issuing thread), so the copy may land "
+			 "before, during or after it", msg.s);
+	sb_free(&msg);
+	msg = (struct strbuf){0};
+	sb_printf(&msg, "the %s by %s, issued here", source ? "read" : "write", who.s);
+	gather_flush(L); /* the note follows its report */
+	if (copy->ir)
+		srcloc_emit(L->diag, DIAG_NOTE, L->file, L->P->m, copy->ir,
+			    srcloc_func_of(L->P, copy), NULL, msg.s);
+	sb_free(&msg);
+	sb_free(&who);
+}
+
+void race_copy_issue(struct launch *L, struct warp *w, uint32_t lane, enum race_agent kind,
+		     struct race_copy *rc)
+{
+	struct race *R = L->race;
+	memset(rc, 0, sizeof *rc);
+	if (!R || !R->agents)
+		return;
+	struct rthread *t = thr(R, w, lane);
+	uint32_t tid = tid_of(R, w, lane);
+	rc->vc = vc_ref(t->vc);
+	rc->tid = tid;
+	rc->tclock = t->clock++; /* the thread's later accesses are not before the copy */
+	rc->seen_cp = t->seen_cp;
+	rc->seen_bulk = t->seen_bulk;
+	rc->agent = agent_of(R, tid, kind);
+	rc->clock = kind == RA_CP     ? w->cp_open[lane] + 1
+		    : kind == RA_BULK ? w->bulk_open[lane] + 1
+				      : ++t->mbar_clock;
+	rc->issued = (uint32_t)L->steps;
+}
+
+void race_copy_drop(struct race_copy *rc)
+{
+	vc_put(rc->vc);
+	rc->vc = NULL;
+}
+
+void race_copy_access(struct launch *L, const struct race_copy *rc, const struct access *a,
+		      uint32_t size, enum race_kind kind)
+{
+	struct race *R = L->race;
+	if (!R || !rc->vc || !size || L->stop || !L->cw)
+		return;
+	struct rthread t = {.vc = rc->vc, .seen_cp = rc->seen_cp, .seen_bulk = rc->seen_bulk};
+	uint8_t flags = RF_ASYNC;
+	if (kind == RACE_RMW) /* red.async, bulk reductions: atomic per element */
+		flags |= RF_STRONG | RF_RMW | (uint8_t)(SC_GPU << 4);
+	struct acc_ctx x = {.L = L, .R = R, .t = &t, .w = L->cw,
+			    .lane = (uint32_t)__builtin_ctz(L->cmask), .tid = rc->agent,
+			    .owner = rc->tid, .flags = flags, .copy = true,
+			    .skip_agents = rc->raced, .issued = rc->issued};
+	struct rec me = {L->ci, rc->agent, rc->clock, (uint32_t)L->steps, 0, flags};
+	check_range(&x, a, size, kind, &me, NULL);
+}
+
+/* ---- barriers, mbarriers, fences ----------------------------------------------------- */
+
+void race_bar_arrive(struct launch *L, struct warp *w, uint32_t lanes, uint32_t id)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	struct vc **acc = &R->cta[w->cta->rank].acc[id];
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		release_into(R, acc, thr(R, w, l), tid_of(R, w, l));
+	}
+}
+
+void race_bar_done(struct launch *L, struct cta *c, uint32_t id)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	struct rcta *rc = &R->cta[c->rank];
+	vc_put(rc->done[id]);
+	rc->done[id] = rc->acc[id];
+	rc->acc[id] = NULL;
+}
+
+void race_bar_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t id)
+{
+	struct race *R = L->race;
+	struct vc *d = R ? R->cta[w->cta->rank].done[id] : NULL;
+	if (!d)
+		return;
+	/* every waiter released into this instance and has not moved since: d covers it */
+	for (uint32_t m = lanes; m; m &= m - 1)
+		adopt(thr(R, w, (uint32_t)__builtin_ctz(m)), d);
+}
+
+void race_warp_sync(struct launch *L, struct warp *w, uint32_t lanes)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	struct vc *acc = NULL;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		release_into(R, &acc, thr(R, w, l), tid_of(R, w, l));
+	}
+	for (uint32_t m = lanes; acc && m; m &= m - 1)
+		adopt(thr(R, w, (uint32_t)__builtin_ctz(m)), acc);
+	vc_put(acc);
+}
+
+void race_cbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, bool relaxed)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		struct rthread *t = thr(R, w, l);
+		/* a relaxed arrive releases after fence.mbarrier_init or a release fence of
+		 * cluster scope (a release pattern: how inits are published to the cluster) */
+		bool fenced = t->init_fence || t->fence >= SC_CLUSTER;
+		t->init_fence = false;
+		if (!relaxed || fenced)
+			release_into(R, &R->cacc, t, tid_of(R, w, l));
+	}
+}
+
+void race_cbar_done(struct launch *L, struct cluster *cl)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	vc_put(R->cdone);
+	R->cdone = R->cacc;
+	R->cacc = NULL;
+	(void)cl;
+}
+
+void race_cbar_acquire(struct launch *L, struct warp *w, uint32_t lanes)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	for (uint32_t m = lanes; m; m &= m - 1)
+		acquire_from(R, thr(R, w, (uint32_t)__builtin_ctz(m)), R->cdone);
+}
+
+/* The state of mb: by the first object made at its place in the running cluster, so that
+ * init/inval cycles at one place reuse one entry (race_mbar_init clears it). */
+static struct rmbar *rmbar(struct launch *L, const struct mbar *mb)
+{
+	struct race *R = L->race;
+	if (mb->first_id <= R->mb_base)
+		return NULL;
+	uint32_t k = mb->first_id - R->mb_base - 1;
+	if (k >= R->nmb) {
+		uint32_t n = k + 16;
+		uint64_t more = (uint64_t)(n - R->nmb) * sizeof *R->mb;
+		if (!launch_charge(L, more, "the data-race detector's mbarrier table"))
+			return NULL;
+		struct rmbar *t = realloc(R->mb, n * sizeof *t);
+		if (!t) {
+			mem_release(L->mem, more);
+			return NULL;
+		}
+		R->charged += more;
+		memset(t + R->nmb, 0, (n - R->nmb) * sizeof *t);
+		R->mb = t;
+		R->nmb = n;
+	}
+	return &R->mb[k];
+}
+
+void race_mbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, const struct mbar *mb)
+{
+	struct race *R = L->race;
+	struct rmbar *b = R && w ? rmbar(L, mb) : NULL;
+	if (!b || L->ci->sem == MOD_RELAXED)
+		return;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		release_into(R, &b->acc, thr(R, w, l), tid_of(R, w, l));
+	}
+}
+
+void race_mbar_done(struct launch *L, const struct mbar *mb)
+{
+	struct race *R = L->race;
+	struct rmbar *b = R ? rmbar(L, mb) : NULL;
+	if (!b)
+		return;
+	vc_put(b->last);
+	b->last = b->acc;
+	b->acc = NULL;
+}
+
+void race_mbar_acquire(struct launch *L, struct warp *w, uint32_t lane, const struct mbar *mb,
+		       bool phantom)
+{
+	struct race *R = L->race;
+	struct rmbar *b = R ? rmbar(L, mb) : NULL;
+	if (!b)
+		return;
+	struct rthread *t = thr(R, w, lane);
+	if (phantom) {
+		t->phantom = L->ci;
+		return;
+	}
+	if (L->ci->sem != MOD_RELAXED)
+		acquire_from(R, t, b->last);
+}
+
+void race_mbar_init(struct launch *L, struct warp *w, uint32_t lane, const struct mbar *mb)
+{
+	struct race *R = L->race;
+	struct rmbar *b = R ? rmbar(L, mb) : NULL;
+	if (!b)
+		return;
+	vc_put(b->acc);
+	vc_put(b->last);
+	b->acc = b->last = NULL;
+	b->init = (struct rec){L->ci, tid_of(R, w, lane), thr(R, w, lane)->clock,
+				      (uint32_t)L->steps, 0xf, 0};
+}
+
+uint32_t race_mbar_unordered(struct launch *L, struct warp *w, uint32_t lanes,
+			     const struct mbar *mb, const struct dinsn **init)
+{
+	struct race *R = L->race;
+	struct rmbar *b = R && w ? rmbar(L, mb) : NULL;
+	uint32_t bad = 0;
+	if (!b || !b->init.clock)
+		return 0;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		struct rthread *t = thr(R, w, l);
+		if (t->init_seen == mb->id) /* clocks only grow: once after, always after */
+			continue;
+		uint32_t tid = tid_of(R, w, l);
+		if (happens_before(R, t, tid, tid, &b->init))
+			t->init_seen = mb->id;
+		else
+			bad |= 1u << l;
+	}
+	*init = b->init.insn;
+	return bad;
+}
+
+void race_fence(struct launch *L, struct warp *w, uint32_t lanes)
+{
+	struct race *R = L->race;
+	const struct dinsn *di = L->ci;
+	if (!R || (di->flags & DF_PROXY))
+		return;
+	if (di->flags & DF_MBARRIER_INIT) {
+		for (uint32_t m = lanes; m; m &= m - 1)
+			thr(R, w, (uint32_t)__builtin_ctz(m))->init_fence = true;
+		return;
+	}
+	enum ir_mod sem = (enum ir_mod)di->sem;
+	enum scope s = scope_of(di->scope, SC_GPU);
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		struct rthread *t = thr(R, w, (uint32_t)__builtin_ctz(m));
+		if (sem != MOD_ACQUIRE && t->fence < s)
+			t->fence = (uint8_t)s;
+		if (sem != MOD_RELEASE && t->pending) {
+			acquire_from(R, t, t->pending);
+			vc_put(t->pending);
+			t->pending = NULL;
+		}
+	}
+}
+
+void race_copy_complete(struct launch *L, const struct race_copy *rc, const struct mbar *mb)
+{
+	struct race *R = L->race;
+	struct rmbar *b = R && rc->vc ? rmbar(L, mb) : NULL;
+	struct vc *a = b ? vc_own(R, &b->acc) : NULL;
+	if (!a)
+		return;
+	vc_join(R, a, rc->vc);
+	vc_raise(R, a, rc->tid, rc->tclock);
+	vc_raise(R, a, rc->agent, rc->clock);
+}
+
+void race_copy_waited(struct launch *L, struct warp *w, uint32_t lane, enum race_agent kind,
+		      uint32_t below)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	struct rthread *t = thr(R, w, lane);
+	uint32_t *seen = kind == RA_CP ? &t->seen_cp : &t->seen_bulk;
+	if (*seen < below)
+		*seen = below;
+}
+
+/* ---- lifetime ------------------------------------------------------------------------ */
+
+bool race_begin(struct launch *L)
+{
+	struct race *R = calloc(1, sizeof *R);
+	if (!R)
+		return false;
+	R->nt = L->cfg.block[0] * L->cfg.block[1] * L->cfg.block[2];
+	while ((1u << R->shift) < R->nt)
+		R->shift++;
+	const uint32_t *g = L->cfg.grid;
+	uint64_t nctas = (uint64_t)g[0] * g[1] * g[2];
+	R->nctas = (uint32_t)nctas;
+	/* agents take three more CTA numbers per CTA; past 32-bit ids copies go unrecorded */
+	R->agents = (nctas * (RA__COUNT + 1) << R->shift) <= UINT32_MAX;
+	R->zero = vc_new(R);
+	if (!R->zero) {
+		free(R);
+		return false;
+	}
+	L->race = R;
+	return true;
+}
+
+bool race_cluster_begin(struct launch *L, struct cluster *cl)
+{
+	struct race *R = L->race;
+	if (!R)
+		return true;
+	R->cl = cl;
+	R->mb_base = L->mbars.ids;
+	R->th = calloc((size_t)cl->nctas * R->nt, sizeof *R->th);
+	R->cta = calloc(cl->nctas, sizeof *R->cta);
+	if (!R->th || !R->cta)
+		return false;
+	for (size_t i = 0; i < (size_t)cl->nctas * R->nt; i++) {
+		R->th[i].vc = vc_ref(R->zero);
+		R->th[i].clock = 1;
+	}
+	return true;
+}
+
+void race_cluster_end(struct launch *L, struct cluster *cl)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	for (size_t i = 0; R->th && i < (size_t)cl->nctas * R->nt; i++) {
+		vc_put(R->th[i].vc);
+		vc_put(R->th[i].pending);
+	}
+	for (uint32_t r = 0; R->cta && r < cl->nctas; r++) {
+		for (int i = 0; i < 16; i++) {
+			vc_put(R->cta[r].acc[i]);
+			vc_put(R->cta[r].done[i]);
+		}
+		shadow_free(L, &R->cta[r].smem);
+	}
+	for (uint32_t i = 0; i < R->nmb; i++) {
+		vc_put(R->mb[i].acc);
+		vc_put(R->mb[i].last);
+	}
+	if (R->mb)
+		memset(R->mb, 0, R->nmb * sizeof *R->mb);
+	vc_put(R->cacc);
+	vc_put(R->cdone);
+	R->cacc = R->cdone = NULL;
+	free(R->th);
+	free(R->cta);
+	R->th = NULL;
+	R->cta = NULL;
+	R->cl = NULL;
+}
+
+void race_end(struct launch *L)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	for (uint32_t i = 0; i < R->nglob; i++)
+		shadow_free(L, &R->glob[i]);
+	free(R->glob);
+	for (uint32_t i = 0; i < R->loccap; i++) {
+		vc_put(R->locs[i].wide);
+		vc_put(R->locs[i].cta);
+	}
+	free(R->locs);
+	free(R->mb);
+	mem_release(L->mem, R->charged);
+	vc_put(R->memo.result);
+	vc_put(R->zero);
+	free(R);
+	L->race = NULL;
+}

@@ -1,0 +1,777 @@
+/*
+ * sched.c - running a launch: clusters one after another, the CTAs of a cluster together,
+ * warps round-robin, and inside a warp the group with the lowest pc first so divergent
+ * lanes re-converge. Blocked groups are parked; when nothing can run, pending async copies
+ * land, then parked try_waits time out (answer False), and when even that changes nothing
+ * the launch is a deadlock, reported with who waits on what.
+ */
+#include "sched.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hopper/async.h"
+#include "exec.h"
+#include "frame.h"
+#include "report/gather.h"
+#include "group.h"
+#include "interp.h"
+#include "hopper/mbarrier.h"
+#include "memory.h"
+#include "race.h"
+#include "report/rules.h"
+#include "report/srcloc.h"
+#include "report/timeline.h"
+#include "hopper/wgmma.h"
+
+#define QUANTUM 512          /* instructions a warp runs before the next one's turn      */
+/* A deadlock: time-out rounds in a row with no progress, until either limit. Bounded
+ * polling loops of up to a million polls still give up as on the hardware; kernels with
+ * many polling warps are called deadlocked after as many steps of polling in all. */
+#define TIMEOUT_ROUNDS 1000000
+#define TIMEOUT_STEPS 20000000ull
+#define TIMEOUT_NS 1000      /* simulated time a timed-out try_wait spent suspended      */
+#define POLL_LIMIT 2048      /* steps a parked try_wait/test_wait sleeps while others run */
+
+/* Merge groups at the same instruction of the same frame; pick the one to run: the
+ * deepest frame, then the lowest pc. */
+static struct group *pick(struct warp *w)
+{
+	struct group **pp = &w->groups;
+	while (*pp) {
+		struct group *g = *pp;
+		if (g->state == G_DONE) {
+			*pp = g->next;
+			if (w->last_pick == g)
+				w->last_pick = NULL;
+			frame_release(w->cta->cluster->L, w, g->frame);
+			free(g);
+			continue;
+		}
+		pp = &g->next;
+	}
+	for (struct group *a = w->groups; a; a = a->next) {
+		if (a->state != G_READY && a->state != G_WARPSYNC)
+			continue;
+		struct group **bp = &a->next;
+		while (*bp) {
+			struct group *b = *bp;
+			if ((b->state == G_READY || b->state == G_WARPSYNC) && b->pc == a->pc &&
+			    b->frame == a->frame) {
+				a->mask |= b->mask;
+				if (b->state == G_READY)
+					a->state = G_READY;
+				*bp = b->next;
+				if (w->last_pick == b)
+					w->last_pick = a;
+				frame_release(w->cta->cluster->L, w, b->frame);
+				free(b);
+				continue;
+			}
+			bp = &b->next;
+		}
+		if (a->state == G_WARPSYNC && !(a->wait_id & w->live & ~a->mask))
+			a->state = G_READY;
+	}
+	struct group *best = NULL, *other = NULL;
+	for (struct group *g = w->groups; g; g = g->next) {
+		if (g->state != G_READY)
+			continue;
+		if (!best || g->frame->depth > best->frame->depth ||
+		    (g->frame->depth == best->frame->depth && g->pc < best->pc)) {
+			other = best ? best : other;
+			best = g;
+		} else if (!other) {
+			other = g;
+		}
+	}
+	/* Independent thread scheduling guarantees progress to every group: the lowest pc goes
+	 * first (so lanes re-converge), but a group that keeps being picked while another is
+	 * ready - a spin loop waiting for its own warp's lanes, such as an intra-warp lock -
+	 * lets that other group run once. */
+	if (best && other && best == w->last_pick) {
+		if (++w->streak >= FAIR_PICKS) {
+			w->streak = 0;
+			best = other;
+		}
+	} else {
+		w->streak = 0;
+	}
+	w->last_pick = best;
+	return best;
+}
+
+/* ---- cluster set-up ------------------------------------------------------------------ */
+
+/* What a CTA holds on the host, charged against --max-memory. */
+static uint64_t cta_bytes(uint32_t smem, uint32_t nwarps)
+{
+	return (uint64_t)smem + (uint64_t)nwarps * sizeof(struct warp);
+}
+
+static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t cid[3])
+{
+	const struct launch_config *k = &L->cfg;
+	struct dprog *P = L->P;
+	memset(cl, 0, sizeof *cl);
+	cl->L = L;
+	memcpy(cl->id, cid, sizeof cl->id);
+	cl->nctas = k->cluster[0] * k->cluster[1] * k->cluster[2];
+	cl->ctas = calloc(cl->nctas, sizeof *cl->ctas);
+	if (!cl->ctas)
+		return false;
+	uint32_t nthreads = k->block[0] * k->block[1] * k->block[2];
+	uint32_t nwarps = (nthreads + LANES - 1) / LANES;
+	uint32_t smem = (k->dyn_shared ? P->shared_dyn_off + k->dyn_shared : P->shared_static);
+	for (uint32_t r = 0; r < cl->nctas; r++) {
+		struct cta *c = &cl->ctas[r];
+		if (!launch_charge(L, cta_bytes(smem, nwarps), "a CTA's shared memory and warps"))
+			return false;
+		c->charged = true;
+		c->smem_size = smem;
+		c->nwarps = nwarps;
+		c->cluster = cl;
+		c->rank = r;
+		c->cluster_ctaid[0] = r % k->cluster[0];
+		c->cluster_ctaid[1] = (r / k->cluster[0]) % k->cluster[1];
+		c->cluster_ctaid[2] = r / (k->cluster[0] * k->cluster[1]);
+		for (int d = 0; d < 3; d++)
+			c->ctaid[d] = cid[d] * k->cluster[d] + c->cluster_ctaid[d];
+		c->linear = c->ctaid[0] + k->grid[0] * (c->ctaid[1] + k->grid[1] * c->ctaid[2]);
+		c->smem_size = smem;
+		c->smem = calloc(1, smem ? smem : 1);
+		c->warps = calloc(nwarps, sizeof *c->warps);
+		if (!c->smem || !c->warps)
+			return false;
+		c->nthreads = c->live_threads = nthreads;
+		for (uint32_t i = 0; i < nwarps; i++) {
+			struct warp *w = &c->warps[i];
+			w->cta = c;
+			w->id = i;
+			uint32_t n = nthreads - i * LANES;
+			w->valid = w->live = n >= LANES ? FULL_MASK : (1u << n) - 1;
+			w->local_top = 0;
+			struct group *g = calloc(1, sizeof *g);
+			if (!g)
+				return false;
+			g->frame = sched_base_frame(L, w);
+			if (!g->frame) {
+				free(g);
+				return false;
+			}
+			g->mask = w->valid;
+			g->state = G_READY;
+			w->groups = g;
+		}
+	}
+	cl->live_threads = cl->nctas * nthreads;
+	return true;
+}
+
+static void free_cluster(struct cluster *cl)
+{
+	for (uint32_t r = 0; r < cl->nctas; r++) {
+		struct cta *c = &cl->ctas[r];
+		if (c->warps)
+			wgmma_cta_free(cl->L, c);
+		for (uint32_t i = 0; i < c->nwarps && c->warps; i++) {
+			struct warp *w = &c->warps[i];
+			while (w->groups) {
+				struct group *g = w->groups;
+				w->groups = g->next;
+				frame_release(w->cta->cluster->L, w, g->frame);
+				free(g);
+			}
+			mem_release(cl->L->mem, (uint64_t)LANES * w->local_stride);
+			free(w->local);
+			free(w->bad_cvta_at);
+		}
+		if (c->charged)
+			mem_release(cl->L->mem, cta_bytes(c->smem_size, c->nwarps));
+		free(c->warps);
+		free(c->smem);
+		if (c->mbar_at)
+			mem_release(cl->L->mem, mbar_shadow_bytes(c));
+		free(c->mbar_at);
+		free(c->proxy_dirty);
+	}
+	free(cl->ctas);
+}
+
+/* ---- deadlock report ----------------------------------------------------------------- */
+
+/* Threads of CTA c that exited (or "none"). */
+static void exited_threads(struct launch *L, struct cta *c, struct strbuf *b)
+{
+	bool any = false;
+	for (uint32_t i = 0; i < c->nwarps; i++) {
+		struct warp *w = &c->warps[i];
+		uint32_t m = w->valid & ~w->live;
+		if (!m)
+			continue;
+		struct strbuf t = {0};
+		describe_threads(L, w, m, &t);
+		sb_printf(b, "%s%s", any ? "; " : "", t.s);
+		sb_free(&t);
+		any = true;
+	}
+	if (!any)
+		sb_printf(b, "none");
+}
+
+/* The other blocked groups of the cluster, with where they wait: the threads that could
+ * have arrived but are stuck elsewhere. */
+static bool same_site(const struct warp *wa, const struct group *a, const struct warp *wb,
+		      const struct group *b);
+
+static void waiting_elsewhere(struct launch *L, struct cluster *cl, const struct warp *sw,
+			      const struct group *self, struct strbuf *b)
+{
+	bool any = false;
+	for (uint32_t r = 0; r < cl->nctas; r++)
+		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++) {
+			struct warp *w = &cl->ctas[r].warps[i];
+			for (const struct group *g = w->groups; g; g = g->next) {
+				if (g->state == G_DONE || same_site(sw, self, w, g))
+					continue;
+				if (self->state == G_MBAR && g->state == G_MBAR &&
+				    g->wait_mbar == self->wait_mbar)
+					continue; /* waiting on the same barrier: not "elsewhere" */
+				const struct dinsn *di = &g->frame->fn->code[g->pc];
+				uint32_t line = 0, col = 0;
+				if (di->ir)
+					src_locate(L->file, di->ir->span.off, &line, &col);
+				struct strbuf t = {0};
+				describe_threads(L, w, g->mask, &t);
+				sb_printf(b, "\n  %s at line %u (%s%s)", t.s, line,
+					  ir_op_name((enum ir_op)di->op),
+					  g->state == G_READY ? ", still running" : "");
+				sb_free(&t);
+				any = true;
+			}
+		}
+	if (!any)
+		sb_printf(b, " none");
+}
+
+/* Groups blocked at the same instruction on the same thing, in the same CTA. */
+static bool same_site(const struct warp *wa, const struct group *a, const struct warp *wb,
+		      const struct group *b)
+{
+	return wa->cta == wb->cta && a->frame->fn == b->frame->fn && a->pc == b->pc &&
+	       a->state == b->state && a->wait_mbar == b->wait_mbar && a->wait_id == b->wait_id;
+}
+
+/* "CTA (0,0,0) threads 0-63": every thread of w's CTA blocked at g's site, as ranges of
+ * linear thread ids; appends those groups to `done`. */
+static void site_threads(struct warp *w, struct group *g, struct strbuf *b,
+			 struct group **done, uint32_t *ndone)
+{
+	struct cta *c = w->cta;
+	struct strbuf r = {0};
+	uint32_t count = 0, nranges = 0;
+	int64_t open = -1;
+	for (uint32_t i = 0; i <= c->nwarps; i++) {
+		uint32_t mask = 0;
+		for (struct group *o = i < c->nwarps ? c->warps[i].groups : NULL; o; o = o->next)
+			if (o->state != G_DONE && same_site(w, g, &c->warps[i], o)) {
+				mask |= o->mask;
+				done[(*ndone)++] = o;
+			}
+		for (uint32_t l = 0; l < LANES; l++) {
+			int64_t t = (int64_t)i * LANES + l;
+			bool in = i < c->nwarps && (mask >> l & 1);
+			if (in && open < 0)
+				open = t;
+			if (!in && open >= 0) { /* the range [open, t-1] ends */
+				sb_printf(&r, nranges++ ? ", %lld" : "%lld", (long long)open);
+				if (t - 1 > open)
+					sb_printf(&r, "-%lld", (long long)(t - 1));
+				count += (uint32_t)(t - open);
+				open = -1;
+			}
+		}
+	}
+	sb_printf(b, "CTA (%u,%u,%u) thread%s %s", c->ctaid[0], c->ctaid[1], c->ctaid[2],
+		  count == 1 ? "" : "s", r.s ? r.s : "?");
+	sb_free(&r);
+}
+
+/* The words of a blocked group's report: a deadlock, or, at the step limit, threads that
+ * wait while a loop runs (which might yet release them: never worded as a deadlock). */
+struct wording {
+	const char *lead, *forever, *never_completes, *never_arrive, *rule;
+};
+static const struct wording deadlock_words = {"deadlock: ", " forever", "never completes",
+					      "never arrive", "deadlock"};
+static const struct wording step_limit_words = {
+	"blocked while a loop runs past the step limit: ", "", "has not completed",
+	"have not arrived", "step-limit"};
+
+static void report_group(struct launch *L, struct warp *w, struct group *g, struct group **done,
+			 uint32_t *ndone, bool spinning)
+{
+	const struct wording *wd = spinning ? &step_limit_words : &deadlock_words;
+	const struct dinsn *di = &g->frame->fn->code[g->pc];
+	struct strbuf msg = {0}, n = {0};
+	struct cta *c = w->cta;
+	L->ci = di;
+	L->cw = w;
+	site_threads(w, g, &n, done, ndone);
+	switch (g->state) {
+	case G_BAR: {
+		struct barstate *b = &c->bar[g->wait_id];
+		sb_printf(&msg, "%s%s waits%s at barrier %u", wd->lead, ir_op_name((enum ir_op)di->op),
+			  wd->forever, g->wait_id);
+		sb_printf(&n, "\nbarrier %u: %u of %u threads arrived", g->wait_id, b->arrived,
+			  b->expected ? b->expected : c->live_threads);
+		sb_printf(&n, "\nthreads blocked elsewhere:");
+		waiting_elsewhere(L, c->cluster, w, g, &n);
+		break;
+	}
+	case G_CLUSTER_BAR:
+		sb_printf(&msg, "%sbarrier.cluster.wait waits%s", wd->lead, wd->forever);
+		sb_printf(&n, "\nbarrier.cluster phase %u: %u of %u live threads of the cluster "
+			  "arrived%s", c->cluster->cbar_phase, c->cluster->cbar_arrived,
+			  c->cluster->live_threads,
+			  (w->cbar_waitable & g->mask) == g->mask ? ""
+								    : " (these threads never arrived)");
+		sb_printf(&n, "\nthreads blocked elsewhere:");
+		waiting_elsewhere(L, c->cluster, w, g, &n);
+		break;
+	case G_MBAR: {
+		struct mbar *mb = g->wait_mbar;
+		uint32_t within = 0;
+		const struct ir_sym *s = srcloc_shared_var(L->P, mb->off, &within);
+		sb_printf(&msg, "%s%s waits%s: the phase %s", wd->lead, ir_op_name((enum ir_op)di->op),
+			  wd->forever, wd->never_completes);
+		sb_printf(&n, "\non mbarrier ");
+		if (s) {
+			srcloc_var(s, within, 8, &n);
+			sb_printf(&n, " ");
+		}
+		sb_printf(&n, "(CTA (%u,%u,%u), shared 0x%x): ", mb->cta->ctaid[0], mb->cta->ctaid[1],
+			  mb->cta->ctaid[2], mb->off);
+		mbar_describe(mb, &n);
+		if (mb->pending > 0)
+			sb_printf(&n, "\n%lld arrival%s still missing", (long long)mb->pending,
+				  mb->pending == 1 ? "" : "s");
+		if (mb->tx > 0)
+			sb_printf(&n, "\n%lld bytes of %lld still expected (no asynchronous copy is in "
+				  "flight)", (long long)mb->tx, (long long)mb->tx_expected);
+		else if (mb->tx < 0)
+			sb_printf(&n, "\n%lld bytes completed beyond what was expected",
+				  (long long)-mb->tx);
+		sb_printf(&n, "\nthreads of CTA (%u,%u,%u) that exited: ",
+			  mb->cta->ctaid[0], mb->cta->ctaid[1], mb->cta->ctaid[2]);
+		exited_threads(L, mb->cta, &n);
+		sb_printf(&n, "\nthreads blocked elsewhere:");
+		waiting_elsewhere(L, c->cluster, w, g, &n);
+		break;
+	}
+	case G_WARPSYNC:
+		sb_printf(&msg, "%s%s waits for lanes of its warp that %s", wd->lead,
+			  ir_op_name((enum ir_op)di->op), wd->never_arrive);
+		sb_printf(&n, "\nmembermask 0x%08x; lanes here 0x%08x; lanes alive 0x%08x", g->wait_id,
+			  g->mask, w->live);
+		break;
+	default:
+		sb_printf(&msg, "%sthreads wait%s", wd->lead, wd->forever);
+		break;
+	}
+	sb_printf(&msg, " [%s]", wd->rule);
+	gather_flush(L);
+	if (!spinning)
+		gather_count(L, "deadlock");
+	srcloc_emit(L->diag, DIAG_ERROR, L->file, L->P->m, di->ir, srcloc_func_of(L->P, di), n.s,
+		    msg.s);
+	if (L->timeline) {
+		sb_printf(&msg, "\n%s", n.s ? n.s : "");
+		tl_wait(L, w, g->mask, g->state == G_MBAR && g->parked_at ? g->parked_at : L->steps,
+			msg.s);
+	}
+	sb_free(&msg);
+	sb_free(&n);
+}
+
+static bool in_list(struct group **list, uint32_t n, const struct group *g)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (list[i] == g)
+			return true;
+	return false;
+}
+
+/* A group still running at the step limit: run it a while longer with diagnostics off,
+ * watching what it reads, and say where its loop is and what it polls; or, when it ends
+ * meanwhile, that it was no loop (false). */
+static bool explain_spin(struct launch *L, struct warp *w, struct group *g)
+{
+	struct spin_rec rec = {0};
+	struct diag saved = *L->diag;
+	int status = L->status;
+	bool stop = L->stop, trace = L->cfg.trace_print;
+	struct timeline *tl = L->timeline;
+	const struct dinsn *at = &g->frame->fn->code[g->pc];
+	struct report *rep = L->rep; /* what the watch breaks is no report of the launch's */
+	struct gather_log *log = L->log;
+	L->rep = NULL;
+	L->log = NULL;
+	L->diag->sink = NULL;
+	L->diag->record = NULL;
+	L->cfg.trace_print = false;
+	L->timeline = NULL;
+	L->spin_rec = &rec;
+	for (uint32_t k = 0; k < 4096 && g->state == G_READY && !L->stop; k++) {
+		const struct dinsn *di = &g->frame->fn->code[g->pc];
+		uint32_t line = 0, col = 0;
+		if (di->ir)
+			src_locate(L->file, di->ir->span.off, &line, &col);
+		if (line && (!rec.first_line || line < rec.first_line))
+			rec.first_line = line;
+		if (line > rec.last_line)
+			rec.last_line = line;
+		if (!interp_run_group(L, w, g, 1))
+			break;
+	}
+	L->spin_rec = NULL;
+	gather_free(L); /* into the silenced diagnostics */
+	L->rep = rep;
+	L->log = log;
+	*L->diag = saved;
+	L->status = status;
+	L->stop = stop;
+	L->cfg.trace_print = trace;
+	L->timeline = tl;
+	struct strbuf msg = {0}, n = {0};
+	describe_threads(L, w, g->mask, &n);
+	bool ended = g->state == G_DONE;
+	if (ended)
+		sb_printf(&msg, "not a loop: these threads end within the next 4096 "
+			  "warp-instructions");
+	else if (rec.first_line && rec.last_line > rec.first_line)
+		sb_printf(&msg, "a loop that never ends, lines %u-%u", rec.first_line, rec.last_line);
+	else
+		sb_printf(&msg, "a loop that never ends");
+	for (uint32_t i = 0; !ended && i < rec.n; i++)
+		sb_printf(&msg, "%s %s 0x%llx (%u bytes)", i ? "," : ": it polls",
+			  mem_space_name((enum mspace)rec.place[i].space),
+			  (unsigned long long)rec.place[i].addr, rec.place[i].size);
+	if (!ended && !rec.n)
+		sb_printf(&msg, ", reading no memory");
+	srcloc_emit(L->diag, DIAG_NOTE, L->file, L->P->m, at->ir, srcloc_func_of(L->P, at), n.s,
+		    msg.s);
+	sb_free(&msg);
+	sb_free(&n);
+	return !ended;
+}
+
+/* Report every blocked group. A deadlock: nothing can run; at the step limit (`spinning`)
+ * other threads still run, so those blocked would wait forever on them. */
+static void report_blocked(struct launch *L, struct cluster *cl, bool spinning)
+{
+	uint32_t shown = 0, blocked = 0, ndone = 0, ngroups = 0;
+	for (uint32_t r = 0; r < cl->nctas; r++)
+		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++)
+			for (struct group *g = cl->ctas[r].warps[i].groups; g; g = g->next)
+				ngroups++;
+	struct group **done = calloc(ngroups + 1, sizeof *done);
+	if (!done)
+		return;
+	for (uint32_t r = 0; r < cl->nctas; r++)
+		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++)
+			for (struct group *g = cl->ctas[r].warps[i].groups; g; g = g->next) {
+				if (g->state == G_DONE || (spinning && g->state == G_READY))
+					continue;
+				blocked += popcount32(g->mask);
+				if (in_list(done, ndone, g))
+					continue;
+				if (shown++ < 16)
+					report_group(L, &cl->ctas[r].warps[i], g, done, &ndone,
+						     spinning);
+			}
+	free(done);
+	uint32_t spins = 0, loops = 0;
+	for (uint32_t r = 0; spinning && r < cl->nctas; r++)
+		for (uint32_t i = 0; i < cl->ctas[r].nwarps && spins < 4; i++)
+			for (struct group *g = cl->ctas[r].warps[i].groups; g && spins < 4; g = g->next)
+				if (g->state == G_READY) {
+					gather_flush(L);
+					loops += explain_spin(L, &cl->ctas[r].warps[i], g);
+					spins++;
+				}
+	char m[300];
+	if (spinning && !loops) /* what runs now ends (or nothing does): no loop to blame */
+		snprintf(m, sizeof m, "the launch ran past the step limit (%llu warp-instructions; "
+			 "see --max-steps) in cluster %llu of %llu, with no thread in a loop: a "
+			 "larger --max-steps may let it end [step-limit]",
+			 (unsigned long long)L->max_steps, (unsigned long long)L->clusters_done + 1,
+			 (unsigned long long)L->clusters);
+	else if (spinning)
+		snprintf(m, sizeof m, "the launch ran past the step limit (%llu warp-instructions; "
+			 "see --max-steps): a loop that never ends%s [step-limit]",
+			 (unsigned long long)L->max_steps,
+			 blocked ? " while the threads above wait" : "");
+	else
+		snprintf(m, sizeof m, "deadlock: the launch can never finish: %u thread%s blocked, "
+			 "nothing left to run%s [deadlock]", blocked, blocked == 1 ? "" : "s",
+			 shown > 16 ? " (the first 16 places shown)" : "");
+	gather_flush(L);
+	if (spinning)
+		gather_count(L, "step-limit");
+	diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL, m);
+	L->status = 3;
+	L->stop = true;
+}
+
+/* Where every warp of the cluster stands, when the user interrupts the launch: a note at
+ * each place threads are (running, or what they wait on), then the closing error. */
+static void report_interrupted(struct launch *L, struct cluster *cl)
+{
+	gather_flush(L);
+	uint32_t shown = 0;
+	for (uint32_t r = 0; r < cl->nctas; r++)
+		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++) {
+			struct warp *w = &cl->ctas[r].warps[i];
+			for (struct group *g = w->groups; g && shown < 16; g = g->next) {
+				if (g->state == G_DONE)
+					continue;
+				const struct dinsn *di = &g->frame->fn->code[g->pc];
+				struct strbuf n = {0}, msg = {0};
+				describe_threads(L, w, g->mask, &n);
+				static const char *const what[] = {
+					[G_READY] = "running", [G_BAR] = "waiting at a CTA barrier",
+					[G_CLUSTER_BAR] = "waiting at the cluster barrier",
+					[G_MBAR] = "waiting on an mbarrier phase",
+					[G_WARPSYNC] = "waiting for lanes of its warp"};
+				sb_printf(&msg, "interrupted here: %s",
+					  g->state < sizeof what / sizeof what[0] && what[g->state]
+						  ? what[g->state] : "waiting");
+				if (g->state == G_MBAR && g->wait_mbar) {
+					sb_printf(&n, "\non mbarrier (shared 0x%x): ", g->wait_mbar->off);
+					mbar_describe(g->wait_mbar, &n);
+				}
+				srcloc_emit(L->diag, DIAG_NOTE, L->file, L->P->m, di->ir,
+					    srcloc_func_of(L->P, di), n.s, msg.s);
+				sb_free(&n);
+				sb_free(&msg);
+				shown++;
+			}
+		}
+	char m[200];
+	snprintf(m, sizeof m, "interrupted after %llu warp-instructions (cluster %llu of %llu); "
+		 "where the warps stand is above%s [interrupted]", (unsigned long long)L->steps,
+		 (unsigned long long)L->clusters_done + 1, (unsigned long long)L->clusters,
+		 shown == 16 ? " (the first 16 places)" : "");
+	diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL, m);
+	L->status = PTXI_INTERRUPTED;
+	L->stop = true;
+}
+
+/* Every 2^16 warp-instructions: the caller's progress line, and its interrupt flag. */
+static void poll_caller(struct launch *L, struct cluster *cl)
+{
+	L->next_poll = L->steps + (1u << 16);
+	if (L->stop_from && __atomic_load_n(L->stop_from, __ATOMIC_RELAXED) < L->clusters_done) {
+		L->stop = true; /* --jobs: an earlier cluster stopped the launch: none of this shows */
+		return;
+	}
+	if (L->interrupt && *L->interrupt) {
+		report_interrupted(L, cl);
+		return;
+	}
+	if (!L->progress)
+		return;
+	struct ptxi_progress p = {L->steps, L->clusters_done, L->clusters, 0, 0};
+	for (uint32_t r = 0; r < cl->nctas; r++)
+		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++)
+			for (struct group *g = cl->ctas[r].warps[i].groups; g; g = g->next)
+				if (g->state == G_READY)
+					p.warps_running++;
+				else if (g->state != G_DONE)
+					p.warps_waiting++;
+	L->progress(L->progress_ctx, &p);
+}
+
+/* ---- the loop ------------------------------------------------------------------------ */
+
+/* Whether the launch ran past its step limit. With --jobs, a cluster counts its own steps
+ * and those of the clusters already shown, all before it: a launch that runs too long
+ * stops, but which cluster reports it, and where, may differ from one thread's run while
+ * earlier clusters still run (docs/jobs.md). */
+static bool past_step_limit(struct launch *L)
+{
+	if (!L->steps_shown)
+		return L->steps > L->max_steps;
+	return L->steps - L->cluster_from + __atomic_load_n(L->steps_shown, __ATOMIC_RELAXED) >
+	       L->max_steps;
+}
+
+/* A parked try_wait answers False once its time limit has passed, however busy the other
+ * warps are (a test_wait parks only to save work: it too must poll again), so a poller
+ * that does something else between polls (stores a heartbeat, gives up after N tries)
+ * keeps doing it while another warp spins. */
+static void expire_pollers(struct launch *L, struct warp *w)
+{
+	for (struct group *g = w->groups; g; g = g->next)
+		if (g->state == G_MBAR && L->steps - g->parked_at >= POLL_LIMIT) {
+			g->state = G_READY;
+			g->timed_out = true;
+		}
+}
+
+/* Wake every parked try_wait/test_wait with "timed out". Returns how many. */
+static uint32_t time_out_pollers(struct cluster *cl)
+{
+	uint32_t n = 0;
+	for (uint32_t r = 0; r < cl->nctas; r++)
+		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++)
+			for (struct group *g = cl->ctas[r].warps[i].groups; g; g = g->next)
+				if (g->state == G_MBAR) {
+					g->state = G_READY;
+					g->timed_out = true;
+					n++;
+				}
+	return n;
+}
+
+static int run_cluster(struct launch *L, struct cluster *cl)
+{
+	uint32_t nw = cl->ctas[0].nwarps, total = cl->nctas * nw;
+	uint64_t timeout_epoch = UINT64_MAX, streak_start = 0;
+	uint32_t rounds = 0;
+	for (;;) {
+		if (L->async.nevents)
+			async_land_due(L, L->steps);
+		bool ran = false, alive = false;
+		uint32_t start = L->cfg.seed ? (uint32_t)(rng_next(&L->sched_rng) % total) : 0;
+		for (uint32_t k = 0; k < total && !L->stop; k++) {
+			uint32_t idx = (start + k) % total;
+			struct warp *w = &cl->ctas[idx / nw].warps[idx % nw];
+			if (!w->groups)
+				continue;
+			alive = true;
+			expire_pollers(L, w);
+			uint32_t budget = QUANTUM;
+			while (budget && !L->stop) {
+				struct group *g = pick(w);
+				if (!g)
+					break;
+				uint32_t lanes = popcount32(g->mask);
+				uint32_t n = interp_run_group(L, w, g, budget);
+				/* thread-instructions: the group's lanes, guarded-off ones included */
+				L->thread_steps += (uint64_t)n * lanes;
+				budget = n >= budget ? 0 : budget - n;
+				L->clock += n; /* L->steps counts as they run (interp.c) */
+				w->steps += n;
+				ran |= n > 0;
+				if (L->async.nevents)
+					async_land_due(L, L->steps);
+			}
+			pick(w); /* drop finished groups */
+			if (L->steps >= L->next_poll) {
+				poll_caller(L, cl);
+				if (L->stop)
+					return L->status;
+			}
+			if (past_step_limit(L)) {
+				report_blocked(L, cl, true);
+				return L->status;
+			}
+		}
+		if (L->stop)
+			return L->status;
+		if (!alive) {
+			while (L->async.nevents && !L->stop)
+				async_land_due(L, async_next_due(L));
+			return L->status;
+		}
+		if (ran)
+			continue;
+		/* Nothing could run. */
+		if (L->async.nevents) {
+			uint64_t due = async_next_due(L);
+			if (due > L->steps) {
+				L->clock += due - L->steps;
+				L->steps = due;
+			}
+			continue;
+		}
+		if (timeout_epoch == L->epoch) {
+			rounds++;
+		} else {
+			rounds = 0;
+			streak_start = L->steps;
+		}
+		timeout_epoch = L->epoch;
+		if (rounds < TIMEOUT_ROUNDS && L->steps - streak_start < TIMEOUT_STEPS &&
+		    time_out_pollers(cl)) {
+			L->clock += TIMEOUT_NS;
+			continue;
+		}
+		report_blocked(L, cl, false);
+		return L->status;
+	}
+}
+
+bool sched_begin(struct launch *L)
+{
+	L->frame_cache = calloc(L->P->nfuncs ? L->P->nfuncs : 1, sizeof *L->frame_cache);
+	if (!L->frame_cache || (!L->cfg.no_race && !race_begin(L))) {
+		runtime_error(L, 1, "out of memory");
+		frame_cache_free(L);
+		return false;
+	}
+	return true;
+}
+
+void sched_end(struct launch *L)
+{
+	race_end(L);
+	frame_cache_free(L);
+}
+
+void sched_cluster(struct launch *L, const uint32_t cid[3])
+{
+	const struct launch_config *k = &L->cfg;
+	uint64_t linear = cid[0] + (uint64_t)k->grid[0] / k->cluster[0] *
+		(cid[1] + (uint64_t)k->grid[1] / k->cluster[1] * cid[2]);
+	/* each cluster its own --seed streams: a cluster's schedule is the same whichever
+	 * thread runs it, and after whichever clusters (cluster 0's are the launch's own) */
+	rng_seed_cluster(&L->sched_rng, k->seed, RNG_SCHEDULE, linear);
+	rng_seed_cluster(&L->async.rng, k->seed, RNG_ASYNC, linear);
+	rng_seed_cluster(&L->wg.rng, k->seed, RNG_WGMMA, linear);
+	struct cluster cl;
+	bool ok = setup_cluster(L, &cl, cid) && race_cluster_begin(L, &cl);
+	if (!ok && !L->stop)
+		runtime_error(L, 1, "out of memory setting up a cluster");
+	else
+		run_cluster(L, &cl);
+	async_reset(L);
+	mem_gproxy_reset(L);
+	race_cluster_end(L, &cl);
+	free_cluster(&cl);
+}
+
+int sched_launch(struct launch *L)
+{
+	const struct launch_config *k = &L->cfg;
+	uint32_t nc[3] = {k->grid[0] / k->cluster[0], k->grid[1] / k->cluster[1],
+			  k->grid[2] / k->cluster[2]};
+	if (!sched_begin(L))
+		return L->status;
+	L->clusters = (uint64_t)nc[0] * nc[1] * nc[2];
+	L->next_poll = 1u << 16;
+	for (uint32_t z = 0; z < nc[2]; z++)
+		for (uint32_t y = 0; y < nc[1]; y++)
+			for (uint32_t x = 0; x < nc[0]; x++) {
+				sched_cluster(L, (uint32_t[3]){x, y, z});
+				L->clusters_done++;
+				if (L->stop || L->status == 3)
+					goto out;
+			}
+out:
+	sched_end(L);
+	return L->status;
+}
