@@ -3,6 +3,14 @@
  * on the interpreter, read back buffers. Handles are opaque.
  * Exit-status convention shared with the ptxi program: 0 ok, 1 a rule was broken, 2 invalid
  * input or usage, 3 deadlock or step limit.
+ *
+ * Conventions of every function below: memory a function returns a pointer to belongs to
+ * the library and stays valid as long as the object it came from (module, run, argument
+ * list), unless its comment says the caller frees it; pointers the caller passes in are
+ * only read during the call, unless a comment says they are kept. Nothing here prints but
+ * through a sink, a report or a FILE the caller gives; nothing exits or aborts the program.
+ * A module or run may be used by one thread at a time; separate ones by several at once.
+ * Build with `pkg-config --cflags --libs ptxi` (docs/library.md: versions and the ABI).
  */
 #ifndef PTXI_PTXI_H
 #define PTXI_PTXI_H
@@ -12,6 +20,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* The version of this header; ptxi_version() gives the library's ("0.1.0"). The shared
+ * library's soname (libptxi.so.N) changes whenever its ABI does (docs/library.md). */
+#define PTXI_VERSION_MAJOR 0
+#define PTXI_VERSION_MINOR 1
+#define PTXI_VERSION_PATCH 0
 
 enum { PTXI_OK = 0, PTXI_RULE = 1, PTXI_INVALID = 2, PTXI_DEADLOCK = 3, PTXI_INTERRUPTED = 130 };
 
@@ -25,7 +39,8 @@ typedef void ptxi_sink(void *ctx, int level, const char *text);
  * file cannot be read (the reason was sent to the sink); otherwise check
  * ptxi_module_errors. */
 ptxi_module *ptxi_module_load(const char *path, ptxi_sink *sink, void *ctx);
-/* Same, from a string already in memory (`name` is used in diagnostics). */
+/* Same, from a string already in memory (`name` is used in diagnostics). The module keeps
+ * a pointer to `text` (it must outlive the module), a copy of `name`. */
 ptxi_module *ptxi_module_load_string(const char *name, const char *text, ptxi_sink *sink,
 				     void *ctx);
 /* What `ptxi check` does: read, parse and check a PTX file, keeping no function body
@@ -33,8 +48,10 @@ ptxi_module *ptxi_module_load_string(const char *name, const char *text, ptxi_si
  * largest function. Returns PTXI_OK, or PTXI_INVALID once errors were reported (an
  * unreadable file too). */
 int ptxi_check(const char *path, ptxi_sink *sink, void *ctx);
+/* The errors and warnings the load reported (a module with errors cannot be launched). */
 unsigned ptxi_module_errors(const ptxi_module *m);
 unsigned ptxi_module_warnings(const ptxi_module *m);
+/* Free the module and everything it owns (NULL: nothing). Its runs stay valid. */
 void ptxi_module_free(ptxi_module *m);
 
 /* ---- Tensor maps (the 128-byte CUtensorMap, in NVIDIA's layout: docs/tensor-maps.md) ---- */
@@ -66,7 +83,7 @@ struct ptxi_tmap_params {
 /* Encode the 128 bytes at `map`, refusing what the driver refuses on sm_90. Returns PTXI_OK,
  * or PTXI_INVALID with the parameter at fault and why in `why` (if not NULL). */
 int ptxi_tmap_encode(void *map, const struct ptxi_tmap_params *p, char *why, size_t whylen);
-/* cuTensorMapEncodeTiled's own parameter list. */
+/* cuTensorMapEncodeTiled's own parameter list; returns as ptxi_tmap_encode. */
 int ptxi_tmap_encode_tiled(void *map, enum ptxi_tmap_type type, unsigned rank, uint64_t address,
 			   const uint64_t *global_dim, const uint64_t *global_strides,
 			   const uint32_t *box_dim, const uint32_t *element_strides,
@@ -171,7 +188,12 @@ struct ptxi_config {
 int ptxi_kernel_params(ptxi_module *m, const char *kernel, size_t *sizes, unsigned max,
 		       unsigned *ptr_size);
 
-/* Launch. Returns the exit status; *out (if not NULL) receives the run, for buffers and
+/* Launch kernel cfg->kernel of m with `nargs` arguments (one per kernel parameter, in
+ * order). Returns the exit status: PTXI_OK, PTXI_RULE (a rule was broken), PTXI_DEADLOCK
+ * (also the step limit), PTXI_INTERRUPTED, or PTXI_INVALID for a usage error (no such
+ * kernel, a bad shape, arguments that do not fit the parameters), all reported to the
+ * module's sink or report. *out (if not NULL, freed
+ * by the caller with ptxi_run_free) receives the run, for buffers and
  * statistics, also after a broken rule or deadlock. Whatever a launch reports, the module
  * stays as it was: a later launch runs afresh and reports only its own errors. */
 int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi_arg *args,
@@ -187,9 +209,11 @@ const void *ptxi_run_memory(const ptxi_run *r, uint64_t addr, size_t *bytes);
 /* The bytes of module variable `name` (.global or .const) after the run, or NULL. */
 const void *ptxi_run_symbol(const ptxi_module *m, const ptxi_run *r, const char *name,
 			    size_t *bytes);
+/* The warp-instructions and thread-instructions the launch ran (what --stats shows). */
 void ptxi_run_stats(const ptxi_run *r, uint64_t *warp_insns, uint64_t *thread_insns);
 /* The most bytes the launch held at once (what --max-memory limits). */
 uint64_t ptxi_run_peak_memory(const ptxi_run *r);
+/* Free the run with its device memory (NULL: nothing); the pointers it gave go with it. */
 void ptxi_run_free(ptxi_run *r);
 
 /* Diagnostics as data instead of text: one JSON object per line, written as each comes,
@@ -209,7 +233,7 @@ int ptxi_check_report(const char *path, ptxi_report *r);
  * `ptxi run` command line to start from. `path` is the file named in that command line.
  * Returns PTXI_OK, or PTXI_INVALID when the module has errors. */
 int ptxi_module_info(ptxi_module *m, const char *path, FILE *out);
-/* "0.1.0" */
+/* The library's version, "MAJOR.MINOR.PATCH" (static storage). */
 const char *ptxi_version(void);
 
 /* ptxi explain: what a concept, an instruction or a rule means (src/report/topics.def, rules.def),
@@ -221,5 +245,85 @@ void ptxi_explain_markdown(FILE *out);
 /* The catalogue of static checks (src/check/checks.def) that docs/static-checks.md holds between
  * its BEGIN/END markers, as markdown. */
 void ptxi_explain_static_markdown(FILE *out);
+
+/* ---- Embedding: arguments from text, diagnostics as records, kernels described ---------- */
+
+/* An argument list and the memory its values hold. */
+typedef struct ptxi_args ptxi_args;
+/* An empty list (NULL when out of memory); the caller frees it with ptxi_args_free, after
+ * the launches that use it. */
+ptxi_args *ptxi_args_new(void);
+/* Free the list and all the memory of the values parsed into it (NULL: nothing). */
+void ptxi_args_free(ptxi_args *a);
+/* Parse one value spec, as the ptxi program's --arg and --set take it (`ptxi run --help`):
+ * u8: u16: u32: u64: s8: s16: s32: s64: f32: f64:VALUE, buf:BYTES, file:PATH (read now),
+ * tmap:... (as ptxi_tmap_parse; docs/tensor-maps.md), bytes:SIZE[,@OFF=SPEC]... . *out's
+ * pointers point into memory `a` holds (out itself is not added to the list: this is for
+ * struct ptxi_set values). Returns PTXI_OK, or PTXI_INVALID with why in `why` in the
+ * words the program prints after "ptxi: error: ". */
+int ptxi_arg_parse(ptxi_args *a, const char *spec, struct ptxi_arg *out, char *why,
+		   size_t whylen);
+/* Append an argument: parsed from a spec (as ptxi_arg_parse); a scalar of `size` bytes
+ * (1, 2, 4, 8; floats 4 or 8) whose bits are `bits`; a buffer of `bytes` bytes whose
+ * initial contents are read from `init` at each launch (init is kept, not copied: it must
+ * stay valid while the list is used; NULL: zeros). Returns PTXI_OK, or PTXI_INVALID (a bad
+ * spec with why, a scalar that does not fit its size, out of memory). */
+int ptxi_args_add_spec(ptxi_args *a, const char *spec, char *why, size_t whylen);
+int ptxi_args_add_scalar(ptxi_args *a, unsigned size, bool is_float, uint64_t bits);
+int ptxi_args_add_buffer(ptxi_args *a, const void *init, size_t bytes);
+/* The list so far, for ptxi_launch (valid until the next append). */
+const struct ptxi_arg *ptxi_args_list(const ptxi_args *a, unsigned *n);
+
+/* A diagnostic as data, for a ptxi_diag_fn. The strings are valid during the call only. */
+struct ptxi_diagnostic {
+	int level;              /* 0 error, 1 warning, 2 note                              */
+	const char *rule;       /* the rule or check broken (docs/rules.md, docs/static-checks.md),
+				 * "deadlock", "step-limit", or "ptx-invalid" / "ptx-warning"
+				 * for one that names none (a usage error, an unreadable file) */
+	const char *message;    /* without the rule's "[name]"                             */
+	const char *file;       /* the PTX file, or NULL: no location                      */
+	unsigned line, column, length; /* in the PTX file, from 1 (0: none)                */
+	const char *threads;    /* "CTA (0,0,0) thread 3 (3,0,0)", or NULL                 */
+	const char *notes;      /* every note line (the threads' too), '\n'-separated; NULL  */
+	const char *source_file; /* where the module's .loc puts it (CUDA, Triton), or NULL */
+	unsigned source_line, source_column;
+};
+typedef void ptxi_diag_fn(void *ctx, const struct ptxi_diagnostic *d);
+/* A report that hands each diagnostic to fn, as it comes, instead of writing it. Use it
+ * with ptxi_module_load_report, ptxi_module_load_string_report or ptxi_check_report; free
+ * it with ptxi_report_finish (returns 0) after the module. NULL when out of memory. */
+ptxi_report *ptxi_report_callback(ptxi_diag_fn *fn, void *ctx);
+/* ptxi_module_load_string with its diagnostics, and those of its launches, going to r. */
+ptxi_module *ptxi_module_load_string_report(const char *name, const char *text,
+					    ptxi_report *r);
+
+/* A kernel of a module, for ptxi_kernel_describe. Strings belong to the module. */
+struct ptxi_kernel_info {
+	const char *name;       /* its PTX name (what cfg->kernel takes)                   */
+	const char *demangled;  /* its C++ name, or NULL when not mangled                  */
+	unsigned nparams;
+	uint32_t reqntid[3], maxntid[3], reqnctapercluster[3]; /* 0,0,0: not given          */
+	uint32_t maxclusterrank; /* 0: not given                                           */
+	bool explicitcluster;
+	uint32_t static_shared; /* bytes of the module's static shared variables           */
+};
+/* A parameter of a kernel. */
+struct ptxi_param_info {
+	const char *name;
+	const char *type;       /* ".u32", ".u64 .ptr", ".b8[128]", ".v2.f32"              */
+	uint64_t size, align;   /* bytes                                                   */
+	bool pointer;           /* .ptr, or Triton's hidden scratch pointers               */
+	const char *note;       /* "Triton's hidden global-scratch pointer", "a CUtensorMap
+				 * (__grid_constant__)?", or NULL                           */
+	const char *spec;       /* the --arg to start from ("buf:BYTES", "u32:0", "tmap:...") */
+};
+/* The number of kernels (.entry with a body) of m, or -1 when the module has errors or
+ * cannot be loaded (reported to its sink or report). */
+int ptxi_kernel_count(ptxi_module *m);
+/* Kernel `k` (0 .. count-1, in the module's order) into *out, and, when params is not
+ * NULL, its first `max` parameters into params[]. Returns PTXI_OK, or PTXI_INVALID (no
+ * such kernel, out of memory). */
+int ptxi_kernel_describe(ptxi_module *m, unsigned k, struct ptxi_kernel_info *out,
+			 struct ptxi_param_info *params, unsigned max);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/arena.h"
 #include "support/demangle.h"
 #include "hopper/tmap.h"
 
@@ -56,22 +57,32 @@ static void arg_template(const struct ir_func *f, uint32_t i, struct strbuf *b)
 	}
 }
 
+/* A parameter's type as `ptxi info` shows it: ".u32", ".u64 .ptr", ".b8[128]", ".v2.f32". */
+static void param_type(const struct ir_sym *p, char *type, size_t size)
+{
+	if (p->is_array)
+		snprintf(type, size, "%s[%llu]", ir_mod_name(p->type), (unsigned long long)p->nelem);
+	else if (p->vec > 1)
+		snprintf(type, size, ".v%d%s", p->vec, ir_mod_name(p->type));
+	else
+		snprintf(type, size, "%s%s", ir_mod_name(p->type), p->is_ptr_param ? " .ptr" : "");
+}
+
+/* What a parameter may be besides its type, or NULL. */
+static const char *param_note(const struct ir_func *f, uint32_t i)
+{
+	const char *note = triton_hidden(f, i);
+	return note || !looks_like_tmap(f->params[i]) ? note : "a CUtensorMap (__grid_constant__)?";
+}
+
 static void param_line(const struct ir_func *f, uint32_t i, FILE *out)
 {
 	const struct ir_sym *p = f->params[i];
 	char type[64];
-	if (p->is_array)
-		snprintf(type, sizeof type, "%s[%llu]", ir_mod_name(p->type),
-			 (unsigned long long)p->nelem);
-	else if (p->vec > 1)
-		snprintf(type, sizeof type, ".v%d%s", p->vec, ir_mod_name(p->type));
-	else
-		snprintf(type, sizeof type, "%s%s", ir_mod_name(p->type), p->is_ptr_param ? " .ptr" : "");
+	param_type(p, type, sizeof type);
 	fprintf(out, "    %-3u %-40s %-14s %6llu bytes, align %llu", i, p->name, type,
 		(unsigned long long)ir_sym_bytes(p), (unsigned long long)ir_sym_align(p));
-	const char *note = triton_hidden(f, i);
-	if (!note && looks_like_tmap(p))
-		note = "a CUtensorMap (__grid_constant__)?";
+	const char *note = param_note(f, i);
 	if (note)
 		fprintf(out, "  (%s)", note);
 	fputc('\n', out);
@@ -159,4 +170,54 @@ void modinfo_write(const struct ir_module *m, uint32_t static_shared, const char
 		fprintf(out, "no kernels (.entry with a body) in %s\n", path);
 	fprintf(out, "%sstatic shared memory of the module: %u bytes (more with --shared BYTES)\n",
 		n ? "\n" : "", static_shared);
+}
+
+unsigned modinfo_kernels(const struct ir_module *m)
+{
+	unsigned n = 0;
+	for (const struct ir_func *f = m->funcs; f; f = f->next)
+		n += is_kernel(f);
+	return n;
+}
+
+static const char *keep_str(struct arena *a, const char *s)
+{
+	return s ? arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+bool modinfo_describe(const struct ir_module *m, struct arena *a, uint32_t static_shared,
+		      unsigned k, struct ptxi_kernel_info *out, struct ptxi_param_info *params,
+		      unsigned max)
+{
+	const struct ir_func *f = m->funcs;
+	for (unsigned n = 0; f; f = f->next)
+		if (is_kernel(f) && n++ == k)
+			break;
+	if (!f)
+		return false;
+	char *d = demangle_alloc(f->sym->name);
+	const struct ir_perf *p = &f->perf;
+	*out = (struct ptxi_kernel_info){.name = f->sym->name, .demangled = keep_str(a, d),
+		.nparams = f->nparams, .maxclusterrank = p->maxclusterrank,
+		.explicitcluster = p->explicitcluster, .static_shared = static_shared};
+	free(d);
+	for (int i = 0; i < 3; i++) {
+		out->reqntid[i] = p->reqntid[i];
+		out->maxntid[i] = p->maxntid[i];
+		out->reqnctapercluster[i] = p->reqnctapercluster[i];
+	}
+	struct strbuf b = {0};
+	for (uint32_t i = 0; params && i < f->nparams && i < max; i++) {
+		const struct ir_sym *s = f->params[i];
+		char type[64];
+		param_type(s, type, sizeof type);
+		b.len = 0;
+		arg_template(f, i, &b);
+		params[i] = (struct ptxi_param_info){.name = s->name, .type = keep_str(a, type),
+			.size = ir_sym_bytes(s), .align = ir_sym_align(s),
+			.pointer = s->is_ptr_param || triton_hidden(f, i), .note = param_note(f, i),
+			.spec = keep_str(a, b.s ? b.s : "")};
+	}
+	sb_free(&b);
+	return true;
 }

@@ -8,9 +8,20 @@
 #include <stdio.h>
 
 #include "front/ir.h"
+#include "ptxi/ptxi.h"
+
+struct arena;
 
 /* Write the description of module m (read from `path`) to out. static_shared: the bytes of
  * its static shared variables, as the loader laid them out. */
 void modinfo_write(const struct ir_module *m, uint32_t static_shared, const char *path, FILE *out);
+
+/* The kernels (.entry with a body) of m, and kernel k of them described for
+ * ptxi_kernel_describe (strings the module does not hold yet go to arena a). False: no
+ * kernel k. */
+unsigned modinfo_kernels(const struct ir_module *m);
+bool modinfo_describe(const struct ir_module *m, struct arena *a, uint32_t static_shared,
+		      unsigned k, struct ptxi_kernel_info *out, struct ptxi_param_info *params,
+		      unsigned max);
 
 #endif

@@ -32,6 +32,7 @@
 
 struct ptxi_module {
 	struct src_file file;
+	char *path;             /* the file's path or name as given: the module's own copy    */
 	bool owns_text;
 	struct arena *arena;
 	struct diag diag;
@@ -136,7 +137,12 @@ static ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx,
 		m->diag.record = report_record;
 		m->diag.record_ctx = report;
 	}
-	if (src_file_read(&m->file, path) != 0) {
+	m->path = strdup(path);
+	if (!m->path) {
+		ptxi_module_free(m);
+		return NULL;
+	}
+	if (src_file_read(&m->file, m->path) != 0) {
 		char msg[512];
 		if (errno == EFBIG)
 			snprintf(msg, sizeof msg, "cannot read '%s': larger than the %zu MiB ptxi "
@@ -192,7 +198,28 @@ ptxi_module *ptxi_module_load_string(const char *name, const char *text, ptxi_si
 	ptxi_module *m = module_new(sink, ctx);
 	if (!m)
 		return NULL;
-	src_file_from_string(&m->file, name, text);
+	if (!(m->path = strdup(name))) {
+		ptxi_module_free(m);
+		return NULL;
+	}
+	src_file_from_string(&m->file, m->path, text);
+	module_parse(m, false);
+	return m;
+}
+
+ptxi_module *ptxi_module_load_string_report(const char *name, const char *text,
+					    ptxi_report *r)
+{
+	ptxi_module *m = module_new(NULL, NULL);
+	if (!m)
+		return NULL;
+	m->diag.record = report_record;
+	m->diag.record_ctx = r;
+	if (!(m->path = strdup(name))) {
+		ptxi_module_free(m);
+		return NULL;
+	}
+	src_file_from_string(&m->file, m->path, text);
 	module_parse(m, false);
 	return m;
 }
@@ -216,6 +243,7 @@ void ptxi_module_free(ptxi_module *m)
 	else
 		free(m->file.line_starts);
 	arena_destroy(m->arena);
+	free(m->path);
 	free(m);
 }
 
@@ -393,6 +421,33 @@ int ptxi_module_info(ptxi_module *m, const char *path, FILE *out)
 		return PTXI_INVALID;
 	modinfo_write(m->ir, m->prog->shared_static, path, out);
 	return PTXI_OK;
+}
+
+int ptxi_kernel_count(ptxi_module *m)
+{
+	unsigned errors = m->diag.nerrors; /* the module's counts are its load's */
+	int n = module_prog(m) ? (int)modinfo_kernels(m->ir) : -1;
+	m->diag.nerrors = errors;
+	return n;
+}
+
+int ptxi_kernel_describe(ptxi_module *m, unsigned k, struct ptxi_kernel_info *out,
+			 struct ptxi_param_info *params, unsigned max)
+{
+	unsigned errors = m->diag.nerrors;
+	bool loaded = module_prog(m) != NULL;
+	m->diag.nerrors = errors;
+	if (!loaded)
+		return PTXI_INVALID;
+	jmp_buf oom;
+	jmp_buf *prev = arena_catch_oom(&oom);
+	if (setjmp(oom)) {
+		arena_catch_oom(prev);
+		return PTXI_INVALID;
+	}
+	bool ok = modinfo_describe(m->ir, m->arena, m->prog->shared_static, k, out, params, max);
+	arena_catch_oom(prev);
+	return ok ? PTXI_OK : PTXI_INVALID;
 }
 
 int ptxi_kernel_params(ptxi_module *m, const char *kernel, size_t *sizes, unsigned max,

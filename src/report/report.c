@@ -34,6 +34,8 @@ struct ptxi_report {
 	size_t n, cap;
 	char *last_rule;            /* the rule of the last error or warning: its notes' rule  */
 	bool oom;
+	ptxi_diag_fn *fn;           /* ptxi_report_callback: each diagnostic goes here        */
+	void *fn_ctx;
 };
 
 ptxi_report *ptxi_report_new(enum ptxi_diag_format format, FILE *out)
@@ -44,6 +46,17 @@ ptxi_report *ptxi_report_new(enum ptxi_diag_format format, FILE *out)
 	if (r) {
 		r->format = format;
 		r->out = out;
+	}
+	return r;
+}
+
+ptxi_report *ptxi_report_callback(ptxi_diag_fn *fn, void *ctx)
+{
+	ptxi_report *r = calloc(1, sizeof *r);
+	if (r) {
+		r->format = PTXI_DIAG_TEXT;
+		r->fn = fn;
+		r->fn_ctx = ctx;
 	}
 	return r;
 }
@@ -156,6 +169,26 @@ static void write_json(FILE *out, const struct item *it)
 	fflush(out);
 }
 
+/* A kept diagnostic as ptxi_report_callback hands it over. */
+static void hand_over(ptxi_report *r, const struct item *it)
+{
+	char *threads = NULL;
+	for (const char *p = it->notes; p && *p && !threads;) {
+		size_t n = strcspn(p, "\n");
+		if (strncmp(p, "CTA (", 5) == 0 || strncmp(p, "threads ", 8) == 0)
+			threads = strndup(p, n);
+		p += n + (p[n] == '\n');
+	}
+	struct ptxi_diagnostic d = {
+		.level = (int)it->level, .rule = rule_id(it), .message = it->msg,
+		.file = it->path, .line = it->line, .column = it->col, .length = it->len,
+		.threads = threads, .notes = it->notes && *it->notes ? it->notes : NULL,
+		.source_file = it->src_path, .source_line = it->src_line,
+		.source_column = it->src_col};
+	r->fn(r->fn_ctx, &d);
+	free(threads);
+}
+
 static char *dup_n(const char *s, size_t n, bool *oom)
 {
 	if (!s)
@@ -201,7 +234,10 @@ void report_record(void *ctx, const struct diag_record *d)
 		it.src_line = d->src_line;
 		it.src_col = d->src_col;
 	}
-	if (!oom && r->format == PTXI_DIAG_JSON) {
+	if (!oom && r->fn) {
+		hand_over(r, &it);
+		oom = true; /* nothing to keep */
+	} else if (!oom && r->format == PTXI_DIAG_JSON) {
 		write_json(r->out, &it);
 		oom = true; /* nothing to keep */
 	} else if (!oom && r->n == r->cap) {
@@ -378,7 +414,7 @@ int ptxi_report_finish(ptxi_report *r)
 		return 0;
 	if (r->format == PTXI_DIAG_SARIF)
 		sarif_write(r->out, r);
-	int st = ferror(r->out) || r->oom ? -1 : 0;
+	int st = (r->out && ferror(r->out)) || r->oom ? -1 : 0;
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->items[i].rule);
 		free(r->items[i].msg);

@@ -14,6 +14,7 @@
 struct cli_owned {
 	void **p;
 	unsigned n, cap;
+	ptxi_args *specs;       /* what the parsed value specs hold (ptxi_arg_parse)       */
 };
 void *cli_keep(struct cli_owned *o, void *p); /* p, or NULL (p freed) when out of memory */
 void cli_owned_free(struct cli_owned *o);
