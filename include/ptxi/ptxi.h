@@ -273,6 +273,12 @@ int ptxi_args_add_scalar(ptxi_args *a, unsigned size, bool is_float, uint64_t bi
 int ptxi_args_add_buffer(ptxi_args *a, const void *init, size_t bytes);
 /* The list so far, for ptxi_launch (valid until the next append). */
 const struct ptxi_arg *ptxi_args_list(const ptxi_args *a, unsigned *n);
+/* Also a module variable to set before the launch, as --set SYMBOL=SPEC does (the same
+ * symbol twice is an error), and the sets so far for cfg->sets, cfg->nsets (valid until the
+ * next ptxi_args_add_set). Returns as ptxi_args_add_spec. */
+int ptxi_args_add_set(ptxi_args *a, const char *symbol, const char *spec, char *why,
+		      size_t whylen);
+const struct ptxi_set *ptxi_args_sets(const ptxi_args *a, unsigned *n);
 
 /* A diagnostic as data, for a ptxi_diag_fn. The strings are valid during the call only. */
 struct ptxi_diagnostic {

@@ -131,6 +131,9 @@ def _bind(lib):
                                                 ctypes.c_uint64]),
         "ptxi_args_add_buffer": (ctypes.c_int, [_p, _p, ctypes.c_size_t]),
         "ptxi_args_list": (_p, [_p, ctypes.POINTER(ctypes.c_uint)]),
+        "ptxi_args_add_set": (ctypes.c_int, [_p, ctypes.c_char_p, ctypes.c_char_p,
+                                             ctypes.c_char_p, ctypes.c_size_t]),
+        "ptxi_args_sets": (_p, [_p, ctypes.POINTER(ctypes.c_uint)]),
         "ptxi_launch": (ctypes.c_int, [_p, ctypes.POINTER(_Config), _p, ctypes.c_uint,
                                        ctypes.POINTER(_p)]),
         "ptxi_run_buffer": (_p, [_p, ctypes.c_uint, ctypes.POINTER(ctypes.c_size_t)]),
@@ -439,7 +442,7 @@ class Module:
 
     def launch(self, kernel=None, grid=1, block=1, args=(), cluster=None, shared=0,
                race=True, keep_going=False, seed=None, max_steps=None, max_memory=None,
-               max_errors=None, jobs=None):
+               max_errors=None, jobs=None, sets=None):
         """Launch `kernel` (its PTX name, its C++ name or a part of either; None: the only
         one) as `ptxi run` would, and return a Result. Each of `args` is, in the kernel's
         parameter order: a buffer (bytearray, memoryview, array.array, a numpy array, any
@@ -449,7 +452,9 @@ class Module:
         "tmap:buf=0,type=f16,...", "bytes:16,@0=u32:1"). grid, block, cluster: an int or
         (x, y, z); cluster None: the kernel's .reqnctapercluster, else 1. seed: None for
         the default schedule, else --seed's. max_errors: None for 50, 0 for no limit.
-        Raises Error (with the program's words) for usage errors."""
+        sets: {symbol: value} sets module .global/.const variables first, as --set does
+        (a typed scalar or a spec string). Raises Error (with the program's words) for
+        usage errors."""
         if not self._m:
             raise Error("the module is closed")
         cfg = _Config()
@@ -481,6 +486,16 @@ class Module:
         try:
             for i, a in enumerate(args):
                 self._add_arg(alist, i, a, keep, back)
+            for sym, v in (sets or {}).items():
+                spec = f"{type(v).__name__}:{v.value!r}" if isinstance(v, _Scalar) else v
+                if not isinstance(spec, str):
+                    raise Error(f"--set {sym}: give a typed scalar or a spec string")
+                why = ctypes.create_string_buffer(600)
+                if _lib.ptxi_args_add_set(alist, sym.encode(), spec.encode(), why, len(why)):
+                    raise Error(why.value.decode("utf-8", "replace"))
+            ns = ctypes.c_uint()
+            cfg.sets = _lib.ptxi_args_sets(alist, ctypes.byref(ns))
+            cfg.nsets = ns.value
             n = ctypes.c_uint()
             lst = _lib.ptxi_args_list(alist, ctypes.byref(n))
             run = _p()

@@ -27,6 +27,8 @@ struct ptxi_args {
 	unsigned nowned, capowned;
 	struct ptxi_arg *list;  /* the argument list (ptxi_args_add_*)                     */
 	unsigned n, cap;
+	struct ptxi_set *sets;  /* module variables to set (ptxi_args_add_set)             */
+	unsigned nsets, capsets;
 };
 
 /* Where a parse says why it failed. */
@@ -59,6 +61,7 @@ void ptxi_args_free(ptxi_args *a)
 		free(a->owned[i]);
 	free(a->owned);
 	free(a->list);
+	free(a->sets);
 	free(a);
 }
 
@@ -395,4 +398,34 @@ const struct ptxi_arg *ptxi_args_list(const ptxi_args *a, unsigned *n)
 {
 	*n = a->n;
 	return a->list;
+}
+
+int ptxi_args_add_set(ptxi_args *a, const char *symbol, const char *spec, char *why,
+		      size_t whylen)
+{
+	struct why w = {why, whylen};
+	if (a->nsets == a->capsets) {
+		unsigned cap = a->capsets ? a->capsets * 2 : 8;
+		struct ptxi_set *np = realloc(a->sets, cap * sizeof *np);
+		if (!np)
+			return fail(&w, "out of memory"), PTXI_INVALID;
+		a->sets = np;
+		a->capsets = cap;
+	}
+	for (unsigned i = 0; i < a->nsets; i++) /* else the last would silently win */
+		if (strcmp(a->sets[i].symbol, symbol) == 0)
+			return fail(&w, "--set %s is given twice", symbol), PTXI_INVALID;
+	struct ptxi_set *s = &a->sets[a->nsets];
+	if (!*symbol || !(s->symbol = keep(a, strdup(symbol))))
+		return fail(&w, *symbol ? "out of memory" : "--set needs a symbol"), PTXI_INVALID;
+	if (ptxi_arg_parse(a, spec, &s->value, why, whylen) != PTXI_OK)
+		return PTXI_INVALID;
+	a->nsets++;
+	return PTXI_OK;
+}
+
+const struct ptxi_set *ptxi_args_sets(const ptxi_args *a, unsigned *n)
+{
+	*n = a->nsets;
+	return a->sets;
 }

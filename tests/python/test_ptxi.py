@@ -222,6 +222,24 @@ def test_triton_kernel():
     assert bytes(a) == a0
 
 
+def test_sets_module_variables():
+    cli = os.path.join(SRC, "tests", "cli")
+    m = ptxi.load(os.path.join(cli, "globals.ptx"))
+    cwd = os.getcwd()
+    os.chdir(cli)
+    try:
+        r = m.launch(block=4, sets={"scale": ptxi.u32(10), "table": "file:table.bin"})
+    finally:
+        os.chdir(cwd)
+    assert r.status == 0, r.diagnostics
+    assert r.symbol("counter") == (100).to_bytes(4, "little")
+    assert r.symbol("scale") == (10).to_bytes(4, "little") and r.symbol("nosuch") is None
+    e = raises(m.launch, block=4, sets={"nosuch": ptxi.u32(1)})
+    assert str(e) == "--set nosuch: the module has no .global or .const variable of that name"
+    e = raises(m.launch, block=4, sets={"scale": ptxi.u64(1)})
+    assert str(e) == "--set scale: 'u64:1' (8 bytes) does not fit variable 'scale' (4 bytes)"
+
+
 # ---- module.info ------------------------------------------------------------------------
 
 def test_info():
