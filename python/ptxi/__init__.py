@@ -383,6 +383,20 @@ def _writable_bytes(obj):
     return mv, (ctypes.c_char * mv.nbytes).from_buffer(mv) if mv.nbytes else None
 
 
+_BY_TYPE = {".u8": u8, ".u16": u16, ".u32": u32, ".u64": u64, ".s8": s8, ".s16": s16,
+            ".s32": s32, ".s64": s64, ".b8": u8, ".b16": u16, ".b32": u32, ".b64": u64,
+            ".f32": f32, ".f64": f64}
+
+
+def _typed(a, i, params):
+    """A plain int or float as the scalar type of parameter i (".u32": ptxi.u32(a)); the
+    value unchanged when that type is no plain scalar (then _add_arg refuses it)."""
+    t = _BY_TYPE.get(params[i].type) if i < len(params) else None
+    if t is None or (isinstance(a, float) and not t.is_float):
+        return a
+    return t(float(a) if t.is_float else a)
+
+
 class Module:
     """A loaded PTX module (ptxi.load, ptxi.loads). .diagnostics holds the warnings of its
     load. Close it (or use `with`) to free it at once."""
@@ -447,7 +461,8 @@ class Module:
         one) as `ptxi run` would, and return a Result. Each of `args` is, in the kernel's
         parameter order: a buffer (bytearray, memoryview, array.array, a numpy array, any
         contiguous buffer-protocol object: its bytes are copied in, and back after the
-        launch when it is writable), a typed scalar (ptxi.u32(5), ptxi.f32(1.5), ...) or
+        launch when it is writable), a typed scalar (ptxi.u32(5), ptxi.f32(1.5), ...), a
+        plain int or float (of the parameter's type: .u32 makes 5 a ptxi.u32(5)), or
         an argument spec string as --arg takes it ("u32:5", "buf:1024", "file:in.bin",
         "tmap:buf=0,type=f16,...", "bytes:16,@0=u32:1"). grid, block, cluster: an int or
         (x, y, z); cluster None: the kernel's .reqnctapercluster, else 1. seed: None for
@@ -484,7 +499,11 @@ class Module:
             raise MemoryError("ptxi: out of memory")
         keep, back = [], []  # ctypes arrays the launch reads; buffers to copy back
         try:
+            params = None
             for i, a in enumerate(args):
+                if isinstance(a, (int, float)) and not isinstance(a, bool):
+                    params = self._params(kernel) if params is None else params
+                    a = _typed(a, i, params)
                 self._add_arg(alist, i, a, keep, back)
             for sym, v in (sets or {}).items():
                 spec = f"{type(v).__name__}:{v.value!r}" if isinstance(v, _Scalar) else v
@@ -516,6 +535,21 @@ class Module:
                 ctypes.memmove((ctypes.c_char * mv.nbytes).from_buffer(mv), p, n.value)
         return result
 
+    def _params(self, kernel):
+        """The parameters of the kernel `kernel` names as the library would pick it (its
+        PTX name, C++ name with or without the parameter list, else a part of one that
+        names one kernel only), or [] when it names none or several."""
+        ks = self.info()
+        if kernel is None:
+            return ks[0].params if len(ks) == 1 else []
+        for match in (lambda k: kernel == k.name, lambda k: kernel == k.demangled,
+                      lambda k: kernel == (k.demangled or "").split("(")[0],
+                      lambda k: kernel in k.name or kernel in (k.demangled or "")):
+            found = [k for k in ks if match(k)]
+            if found:
+                return found[0].params if len(found) == 1 else []
+        return []
+
     @staticmethod
     def _add_arg(alist, i, a, keep, back):
         if isinstance(a, _Scalar):
@@ -529,7 +563,8 @@ class Module:
             return
         if isinstance(a, (int, float, bool)):
             raise Error(f"argument {i} ({a!r}): give a typed scalar (ptxi.u32({a!r}), "
-                        f"ptxi.f32(...)) or a spec string ('u32:{a!r}')")
+                        f"ptxi.f32(...)) or a spec string ('u32:{a!r}'): the parameter's "
+                        f"type says no scalar size")
         mv, arr = _writable_bytes(a)
         if mv is None:
             raise Error(f"argument {i}: a {type(a).__name__} is not a buffer, typed scalar or "

@@ -65,6 +65,8 @@ def test_buffers_copied_in_and_back():
     a = array.array("I", [0] * 32)
     assert m.launch(block=32, args=[a, "u32:100"]).status == 0  # the only kernel; a spec
     assert list(a) == [i * 3 + 100 for i in range(32)]
+    assert m.launch("sca", block=32, args=[a, 9]).status == 0  # an int as the .u32 parameter
+    assert list(a) == [i * 3 + 9 for i in range(32)]
     mv = memoryview(bytearray(256))[64:192]  # a window of a larger buffer
     assert m.launch("scale", block=(8, 4), args=[mv, ptxi.u32(1)]).status == 0
     assert mv.tobytes() == array.array("I", [i * 3 + 1 for i in range(8)] + [0] * 24).tobytes()
@@ -109,9 +111,14 @@ def test_usage_errors():
     assert str(e) == "a block has at most 1024 threads (asked for 2000)"
     e = raises(m.launch, "scale", block=32, args=[out])
     assert str(e) == "kernel 'scale' takes 2 parameters; 1 --arg given"
-    e = raises(m.launch, "scale", block=32, args=[out, 5])
-    assert str(e) == "argument 1 (5): give a typed scalar (ptxi.u32(5), ptxi.f32(...)) or a " \
-                     "spec string ('u32:5')"
+    e = raises(m.launch, "scale", block=32, args=[out, 1.5])  # the parameter is .u32
+    assert str(e) == "argument 1 (1.5): give a typed scalar (ptxi.u32(1.5), ptxi.f32(...)) " \
+                     "or a spec string ('u32:1.5'): the parameter's type says no scalar size"
+    tma = ptxi.load(os.path.join(SAMPLES, "tma", "pipeline_tma_async.ptx"))
+    e = raises(tma.launch, block=96, args=[5, out, out])  # a .b8[128] map: no plain int
+    assert str(e).startswith("argument 0 (5): give a typed scalar"), str(e)
+    e = raises(m.launch, "scale", block=32, args=[out, -1])
+    assert str(e).startswith("'u32:-1': not a u32 value"), str(e)
     e = raises(m.launch, "scale", grid=0, args=[out, ptxi.u32(1)])
     assert str(e) == "bad grid 0 (want X[,Y[,Z]], each 1 to 2147483647)"
     e = raises(m.launch, "scale", block=32, args=[out, "file:/nonexistent/x.bin"])
@@ -214,7 +221,7 @@ def test_triton_kernel():
             for a in meta["args"][:3]]
     a, b, c = bufs
     a0 = bytes(a)
-    args = bufs + [ptxi.u32(x["value"]) for x in meta["args"][3:]] + ["buf:0", ptxi.u64(0)]
+    args = bufs + [x["value"] for x in meta["args"][3:]] + ["buf:0", ptxi.u64(0)]  # ints: .u32
     r = m.launch(meta["name"], grid=tuple(meta["grid"]), block=32 * meta["num_warps"],
                  shared=meta["shared"], args=args)
     assert r.status == 0, r.diagnostics
