@@ -14,6 +14,7 @@ import ctypes.util
 import linecache
 import os
 import struct
+import threading
 
 __all__ = ["Error", "Module", "Result", "Diagnostic", "Kernel", "Parameter", "load", "loads",
            "check", "version", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f32",
@@ -383,6 +384,29 @@ def _writable_bytes(obj):
     return mv, (ctypes.c_char * mv.nbytes).from_buffer(mv) if mv.nbytes else None
 
 
+def _interruptible(call, cfg):
+    """call() on a thread of its own, so that Ctrl-C (KeyboardInterrupt) in the main thread
+    stops the launch as it stops `ptxi run`: cfg.interrupt is set, the launch reports where
+    every warp stands and returns INTERRUPTED."""
+    flag = ctypes.c_int(0)  # the sig_atomic_t the launch polls
+    cfg.interrupt = ctypes.addressof(flag)
+    out, done = [], threading.Event()
+
+    def work():
+        try:
+            out.append(call())
+        finally:
+            done.set()
+
+    threading.Thread(target=work, daemon=True).start()
+    while not done.is_set():
+        try:
+            done.wait(0.05)  # a timed wait lets the main thread see Ctrl-C
+        except KeyboardInterrupt:
+            flag.value = 1  # and wait for the launch to stop
+    return out[0]
+
+
 _BY_TYPE = {".u8": u8, ".u16": u16, ".u32": u32, ".u64": u64, ".s8": s8, ".s16": s16,
             ".s32": s32, ".s64": s64, ".b8": u8, ".b16": u16, ".b32": u32, ".b64": u64,
             ".f32": f32, ".f64": f64}
@@ -519,12 +543,14 @@ class Module:
             lst = _lib.ptxi_args_list(alist, ctypes.byref(n))
             run = _p()
             self._diags.drain()
-            status = _lib.ptxi_launch(self._m, ctypes.byref(cfg), lst, n.value,
-                                      ctypes.byref(run))
+            status = _interruptible(lambda: _lib.ptxi_launch(
+                self._m, ctypes.byref(cfg), lst, n.value, ctypes.byref(run)), cfg)
             diags = self._diags.drain()
         finally:
             _lib.ptxi_args_free(alist)
         result = Result(self, status, diags, run.value)
+        if status == INTERRUPTED:
+            raise KeyboardInterrupt(result)
         if status == INVALID:
             result.close()
             raise Error(_error_text(diags), diags)

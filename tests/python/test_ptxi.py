@@ -185,6 +185,30 @@ def test_deadlock():
     assert r.status == 3 and "deadlock" in r.rules, r
 
 
+def test_ctrl_c_stops_a_launch():
+    """KeyboardInterrupt during a launch stops it as Ctrl-C stops `ptxi run`: the launch
+    reports where each warp stands and KeyboardInterrupt carries that Result."""
+    import _thread
+    import threading
+    spin = SCALE.replace("mad.lo.u32", "SPIN:\n  bra SPIN;\n  mad.lo.u32")
+    m = ptxi.loads(spin, "spin.ptx")
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    try:
+        m.launch(block=32, args=[bytearray(128), 1], max_steps=10**12)
+    except KeyboardInterrupt as e:
+        r = e.args[0]
+    else:
+        raise AssertionError("the launch was not interrupted")
+    finally:
+        timer.cancel()
+    assert r.status == 130, r
+    assert r.rules == ["interrupted"], [str(d) for d in r.diagnostics]
+    assert r.errors[0].message.startswith("interrupted after ")
+    assert r.diagnostics[0].message == "interrupted here: running"
+    assert (r.diagnostics[0].line, r.diagnostics[0].threads) == (12, "CTA (0,0,0) threads 0-31")
+
+
 # ---- tensor maps, Triton ----------------------------------------------------------------
 
 def test_tensor_map_argument():
