@@ -18,14 +18,14 @@
  *   complete-tx of `size` bytes goes to the mbarrier in the destination CTA; with
  *   .multicast::cluster, to each CTA of ctaMask at the same offsets (ctaMask 0: none).
  * - cp.reduce.async.bulk (9.7.9.25.4.2) is a bulk copy whose landing reduces each element of
- *   the destination with the source's (atom's arithmetic, exec_mem.c); it reads its
+ *   the destination with the source's (atom's arithmetic, atom.c); it reads its
  *   destination in the async proxy too, so unfenced generic stores there break
  *   async-proxy-fence. Its manual section does not restrict the shared::cluster form to
  *   another CTA, as cp.async.bulk's does: a reduction into the executing CTA is allowed.
  * - cp.async.bulk.prefetch (9.7.9.25.4.3) has no architectural effect: only its size and
  *   alignment are checked (issue_prefetch says why not its range), and nothing is queued.
  * - st.async / red.async (ISA 9.7.9.12, 9.7.13.7): the value is read at issue; landing
- *   stores it (red.async: reduces with it, through exec_mem.c's atomic arithmetic) in the
+ *   stores it (red.async: reduces with it, through atom.c's arithmetic) in the
  *   destination CTA, then completes tx of its size on the barrier, which must be in that CTA.
  *   They belong to no commit group: only the barrier observes them. They are generic-proxy
  *   writes: a bulk copy that reads them needs fence.proxy.async first.
@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/exec.h"
+#include "run/atom.h"
 #include "landed.h"
 #include "run/launch.h"
 #include "mbarrier.h"

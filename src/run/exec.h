@@ -1,6 +1,6 @@
 /*
  * exec.h - the instruction handlers the dispatch loop calls (one per ops.def row) and what
- * the families share: warp-wide lane waits, atomic values, matrix decoding, barriers and
+ * the families share: warp-wide lane waits, matrix decoding, barriers and
  * frames.
  */
 #ifndef PTXI_EXEC_H
@@ -15,10 +15,6 @@
 #include "front/ops.def"
 #undef OP
 
-/* The value an atomic read-modify-write of operation di->mode and type di->type leaves in
- * memory (atom, red, and red.async when it lands); c is the .cas operand. */
-uint64_t exec_atom_value(const struct dinsn *di, uint64_t old, uint64_t b, uint64_t c,
-			 uint32_t lane);
 /* A .sync warp instruction needs every non-exited lane of `member` in group g: false (and
  * g parked) while some are elsewhere, or after a rule break if mask leaves the members. */
 bool warp_need_lanes(struct launch *L, struct warp *w, struct group *g, uint32_t member,
