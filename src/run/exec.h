@@ -1,7 +1,6 @@
 /*
  * exec.h - the instruction handlers the dispatch loop calls (one per ops.def row) and what
- * the families share: warp-wide lane waits, matrix decoding, barriers and
- * frames.
+ * the families share: warp-wide lane waits, matrix decoding, frames.
  */
 #ifndef PTXI_EXEC_H
 #define PTXI_EXEC_H
@@ -40,9 +39,6 @@ static inline enum step exec_each_lane(struct launch *L, struct warp *w, struct 
 		fn(L, w, g->frame, di, (uint32_t)__builtin_ctz(m));
 	return STEP_NEXT;
 }
-/* A barrier may have completed (arrivals, or threads exited): release its waiters. */
-void bar_check(struct launch *L, struct cta *c, uint32_t id);
-void cluster_bar_check(struct launch *L, struct cluster *cl);
 
 
 #endif
