@@ -218,7 +218,7 @@ const char *ptxi_version(void);
 int ptxi_explain(const char *topic, FILE *out, FILE *err);
 /* docs/explain.md: every concept and instruction, as markdown. */
 void ptxi_explain_markdown(FILE *out);
-/* The catalogue of static checks (src/check/checks.def) that docs/static-checks.md holds between
+/* The catalogue of static checks (src/front/checks.def) that docs/static-checks.md holds between
  * its BEGIN/END markers, as markdown. */
 void ptxi_explain_static_markdown(FILE *out);
 

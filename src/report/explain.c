@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/checks.h"
+#include "front/checks.h"
 #include "ptxi/ptxi.h"
 #include "rules.h"
 
@@ -545,7 +545,7 @@ static void md_cell(FILE *out, const char *s)
 void ptxi_explain_static_markdown(FILE *out)
 {
 	fputs(STATIC_MD_BEGIN "\n"
-	      "<!-- Generated from src/check/checks.def by `ptxi explain --static-markdown` (make docs);\n"
+	      "<!-- Generated from src/front/checks.def by `ptxi explain --static-markdown` (make docs);\n"
 	      "     do not edit by hand: a test fails when this block is stale. -->\n\n"
 	      "| check | level | ISA § | what it says | breaks it | keeps it |\n"
 	      "|---|---|---|---|---|---|\n",

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/checks.h"
+#include "front/checks.h"
 #include "explain.h"
 #include "rules.h"
 
