@@ -212,7 +212,7 @@ int ptxi_module_info(ptxi_module *m, const char *path, FILE *out);
 /* "0.1.0" */
 const char *ptxi_version(void);
 
-/* ptxi explain: what a concept, an instruction or a rule means (src/report/topics.def, rules.def),
+/* ptxi explain: what a concept, an instruction or a rule means (src/host/topics.def, rules.def),
  * with a live run of its sample. topic NULL lists the topics. Returns PTXI_OK, or
  * PTXI_INVALID for an unknown topic (the message, with suggestions, goes to err). */
 int ptxi_explain(const char *topic, FILE *out, FILE *err);
