@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check/checks.h"
+#include "front/checks.h"
 #include "front/parse.h"
 #include "parser.h"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Static checks as data (src/check/checks.def): every check has a unique name, no run-time rule
+# Static checks as data (src/front/checks.def): every check has a unique name, no run-time rule
 # (rules.def) has it, the checker or the front end reports it, ptx_samples/checks/NAME.ptx
 # breaks it (each diagnostic of `ptxi check` names it, and only it) and
 # ptx_samples/checks/ok/NAME.ptx keeps it (exit 0, no message at all), and
@@ -13,8 +13,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-sed -n 's/^CHECK(\([A-Z0-9_]*\), "\([a-z0-9-]*\)".*/\1 \2/p' "$root/src/check/checks.def" > "$tmp/rows"
-[ -s "$tmp/rows" ] || bad "no CHECK rows in src/check/checks.def"
+sed -n 's/^CHECK(\([A-Z0-9_]*\), "\([a-z0-9-]*\)".*/\1 \2/p' "$root/src/front/checks.def" > "$tmp/rows"
+[ -s "$tmp/rows" ] || bad "no CHECK rows in src/front/checks.def"
 cut -d' ' -f2 "$tmp/rows" | sort | uniq -d | while read -r n; do echo "FAIL: '$n' twice"; done |
   grep -q . && fail=1
 sed -n 's/^RULE([A-Z0-9_]*, "\([a-z0-9-]*\)".*/\1/p' "$root/src/report/rules.def" | sort > "$tmp/rules"
@@ -39,7 +39,7 @@ while read -r id name; do
 done < "$tmp/rows"
 for f in *.ptx ok/*.ptx; do
   n=$(basename "$f" .ptx)
-  grep -q " $n\$" "$tmp/rows" || bad "$f: no check '$n' in src/check/checks.def"
+  grep -q " $n\$" "$tmp/rows" || bad "$f: no check '$n' in src/front/checks.def"
 done
 
 [ $fail = 0 ] && echo "checks: $(wc -l < "$tmp/rows") static checks, all consistent"

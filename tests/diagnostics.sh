@@ -32,7 +32,7 @@ cat > want <<'OUT'
 OUT
 expect 2 want "$ptxi" check --diagnostics=json bad.ptx
 
-# static checks name themselves (src/check/checks.def), errors and warnings alike
+# static checks name themselves (src/front/checks.def), errors and warnings alike
 cd "$root/ptx_samples/checks" || exit 2
 cat > "$tmp/want" <<'OUT'
 {"severity":"error","rule":"operand-kind","message":"operand 1 of mbarrier.init must be an address in brackets","ptx":{"file":"operand-kind.ptx","line":17,"column":33,"length":4},"source":null,"threads":null,"notes":[]}

@@ -15,7 +15,7 @@
 
 #include "support/arena.h"
 #include "check/check.h"
-#include "check/checks.h"
+#include "front/checks.h"
 #include "support/diag.h"
 #include "front/ir.h"
 

@@ -236,13 +236,13 @@ int ptxi_module_info(ptxi_module *m, const char *path, FILE *out);
 /* The library's version, "MAJOR.MINOR.PATCH" (static storage). */
 const char *ptxi_version(void);
 
-/* ptxi explain: what a concept, an instruction or a rule means (src/report/topics.def, rules.def),
+/* ptxi explain: what a concept, an instruction or a rule means (src/host/topics.def, rules.def),
  * with a live run of its sample. topic NULL lists the topics. Returns PTXI_OK, or
  * PTXI_INVALID for an unknown topic (the message, with suggestions, goes to err). */
 int ptxi_explain(const char *topic, FILE *out, FILE *err);
 /* docs/explain.md: every concept and instruction, as markdown. */
 void ptxi_explain_markdown(FILE *out);
-/* The catalogue of static checks (src/check/checks.def) that docs/static-checks.md holds between
+/* The catalogue of static checks (src/front/checks.def) that docs/static-checks.md holds between
  * its BEGIN/END markers, as markdown. */
 void ptxi_explain_static_markdown(FILE *out);
 

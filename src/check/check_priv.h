@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "checks.h"
+#include "front/checks.h"
 
 /* Modifier groups: at most one modifier of each group on one instruction. */
 enum ck_group { G_NONE, G_LEAD, G_SEM, G_SCOPE, G_SPACE, G_TYPE, G_COMPLETION, G_MULTICAST,

@@ -9,7 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "checks.h"
+#include "front/checks.h"
 #include "wgmma_form.h"
 
 struct wck {

@@ -277,8 +277,9 @@ struct ir_hooks {
 	bool drop_bodies;
 };
 
-/* Parse a whole PTX text into a module. Diagnostics go to `d`; the module is returned even
- * when errors occurred (nerrors > 0), so callers can report them all. `hooks` may be NULL. */
+/* Parse a whole PTX text into a module (front.c). Diagnostics go to `d`; the module is
+ * returned even when errors occurred (nerrors > 0), so callers can report them all. `hooks`
+ * may be NULL. */
 struct ir_module *ir_parse(struct arena *a, struct diag *d, struct src_file *file,
 			   const struct ir_hooks *hooks);
 

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "check/checks.h"
+#include "checks.h"
 #include "ir.h"
 #include "parse.h"
 

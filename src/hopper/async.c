@@ -18,14 +18,14 @@
  *   complete-tx of `size` bytes goes to the mbarrier in the destination CTA; with
  *   .multicast::cluster, to each CTA of ctaMask at the same offsets (ctaMask 0: none).
  * - cp.reduce.async.bulk (9.7.9.25.4.2) is a bulk copy whose landing reduces each element of
- *   the destination with the source's (atom's arithmetic, exec_mem.c); it reads its
+ *   the destination with the source's (atom's arithmetic, atom.c); it reads its
  *   destination in the async proxy too, so unfenced generic stores there break
  *   async-proxy-fence. Its manual section does not restrict the shared::cluster form to
  *   another CTA, as cp.async.bulk's does: a reduction into the executing CTA is allowed.
  * - cp.async.bulk.prefetch (9.7.9.25.4.3) has no architectural effect: only its size and
  *   alignment are checked (issue_prefetch says why not its range), and nothing is queued.
  * - st.async / red.async (ISA 9.7.9.12, 9.7.13.7): the value is read at issue; landing
- *   stores it (red.async: reduces with it, through exec_mem.c's atomic arithmetic) in the
+ *   stores it (red.async: reduces with it, through atom.c's arithmetic) in the
  *   destination CTA, then completes tx of its size on the barrier, which must be in that CTA.
  *   They belong to no commit group: only the barrier observes them. They are generic-proxy
  *   writes: a bulk copy that reads them needs fence.proxy.async first.
@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/exec.h"
+#include "run/atom.h"
 #include "landed.h"
 #include "run/launch.h"
 #include "mbarrier.h"
@@ -46,7 +46,6 @@
 #include "report/rules.h"
 #include "report/timeline.h"
 #include "tma_job.h"
-#include "wgmma.h"
 
 uint64_t async_latency(struct launch *L)
 {
@@ -122,7 +121,7 @@ void async_free(struct launch *L)
 
 uint64_t async_next_due(struct launch *L)
 {
-	uint64_t best = wgmma_next_due(L); /* seeded wgmma completions share the clock */
+	uint64_t best = L->wg.due; /* seeded wgmma completions share the clock (exec_wgmma.c) */
 	for (uint32_t i = 0; i < L->async.nevents; i++)
 		if (L->async.events[i].due < best)
 			best = L->async.events[i].due;
@@ -393,7 +392,6 @@ uint32_t async_land_due(struct launch *L, uint64_t now)
 		land_at(L, (uint32_t)i);
 		n++;
 	}
-	wgmma_land_due(L, now);
 	L->async.next_due = async_next_due(L);
 	return n;
 }
@@ -452,12 +450,6 @@ static bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
 	return a < b + bn && b < a + an;
 }
 
-/* How many bytes an event reads from its source. */
-static uint32_t src_bytes(const struct event *e)
-{
-	return e->ssize ? e->ssize : e->size;
-}
-
 /* What an in-flight event is called in a race report. */
 static const char *event_name(const struct event *e)
 {
@@ -469,9 +461,9 @@ static const char *event_name(const struct event *e)
  * addr+size) races with an asynchronous operation other than `self`: one in flight (its
  * destination, or its source when writing), or one that landed but whose completion no one
  * has observed (its destination; a bulk group's source, when writing). Reports the first. */
-static bool check_overlaps(struct launch *L, const struct event *self, const char *verb,
-			   struct cta *cta, enum mspace space, uint64_t addr, uint32_t size,
-			   bool write, uint32_t lane)
+bool async_check_overlaps(struct launch *L, const struct event *self, const char *verb,
+			  struct cta *cta, enum mspace space, uint64_t addr, uint32_t size,
+			  bool write, uint32_t lane)
 {
 	bool shared = space != MS_GLOBAL;
 	for (uint32_t i = 0; i < L->async.nevents; i++) {
@@ -539,40 +531,14 @@ static bool check_overlaps(struct launch *L, const struct event *self, const cha
 bool async_check_access(struct launch *L, struct cta *cta, enum mspace space, uint64_t addr,
 			uint32_t size, bool write, uint32_t lane)
 {
-	return check_overlaps(L, NULL, write ? "store" : "load", cta, space, addr, size, write, lane);
+	return async_check_overlaps(L, NULL, write ? "store" : "load", cta, space, addr, size,
+				    write, lane);
 }
 
 void async_check_read(struct launch *L, struct cta *cta, uint32_t off, uint32_t size,
 		      uint32_t lane, const char *verb)
 {
-	check_overlaps(L, NULL, verb, cta, MS_SHARED_CTA, off, size, false, lane);
-}
-
-bool async_bulk_races(struct launch *L, const struct event *e, uint32_t lane)
-{
-	char rd[64], wr[64];
-	snprintf(rd, sizeof rd, "%s read", ir_op_name((enum ir_op)e->insn->op));
-	snprintf(wr, sizeof wr, "%s write", ir_op_name((enum ir_op)e->insn->op));
-	/* a tensor box in global memory is no contiguous range: its global side is not checked */
-	bool global_side = e->kind != EV_TENSOR, raced = false;
-	if (e->scta || global_side)
-		raced = check_overlaps(L, e, rd, e->scta, e->scta ? MS_SHARED_CTA : MS_GLOBAL,
-				       e->saddr, src_bytes(e), false, lane);
-	if (!e->dcta) {
-		if (!L->stop && global_side)
-			raced |= check_overlaps(L, e, wr, NULL, MS_GLOBAL, e->daddr, e->size, true,
-						lane);
-		return raced;
-	}
-	for (uint32_t r = 0, t = async_targets(e); t >> r && !L->stop; r++)
-		if (t >> r & 1) {
-			raced |= check_overlaps(L, e, wr, &e->dcta->cluster->ctas[r], MS_SHARED_CTA,
-						e->doff, e->size, true, lane);
-			if (!L->stop && L->wg.reading) /* and no operand of a wgmma in flight */
-				wgmma_check_copy(L, &e->dcta->cluster->ctas[r], (uint32_t)e->doff,
-						 e->size, lane, wr);
-		}
-	return raced;
+	async_check_overlaps(L, NULL, verb, cta, MS_SHARED_CTA, off, size, false, lane);
 }
 
 bool async_shared_operand(struct launch *L, struct warp *w, uint64_t a, enum mspace sp,
@@ -593,41 +559,4 @@ bad:
 }
 
 
-void async_issue_tensor(struct launch *L, struct warp *w, uint32_t lane, const struct dinsn *di,
-			const struct async_tensor *t)
-{
-	struct event *e = async_push(L, EV_TENSOR, w, lane, di, L->steps + async_latency(L));
-	if (!e) {
-		tma_job_free(t->job);
-		return;
-	}
-	e->tjob = t->job;
-	if (t->to_global) { /* shared::cta -> global, in the thread's open bulk group */
-		e->scta = t->cta;
-		e->sspace = MS_SHARED_CTA;
-		e->saddr = t->soff;
-		e->ssize = t->ssize;
-		e->dspace = MS_GLOBAL;
-		e->daddr = t->gaddr;
-		e->size = (uint32_t)t->gsize;
-		e->bulk_group = true;
-		e->group = w->bulk_open[lane];
-	} else {
-		e->sspace = MS_GLOBAL;
-		e->saddr = t->gaddr;
-		e->ssize = t->gsize ? (uint32_t)t->gsize : 1;
-		e->dspace = MS_SHARED_CLUSTER;
-		e->dcta = t->cta;
-		e->doff = t->soff;
-		e->daddr = t->soff;
-		e->size = t->ssize;
-		e->multicast = t->multicast;
-		e->ctamask = t->ctamask;
-		e->has_mbar = t->has_mbar;
-		e->mbar_off = t->mbar_off;
-		e->tx = t->tx;
-	}
-	race_copy_issue(L, w, lane, t->to_global ? RA_BULK : RA_MBAR, &e->rc);
-	e->rc.raced = async_bulk_races(L, e, lane);
-}
 

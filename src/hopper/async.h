@@ -39,15 +39,18 @@ struct async_tensor {
 	bool has_mbar;
 	uint32_t mbar_off;
 };
+/* Queue it (exec_async.c, the issue side of the queue). */
 void async_issue_tensor(struct launch *L, struct warp *w, uint32_t lane, const struct dinsn *di,
 			const struct async_tensor *t);
 /* Resolve a shared operand (a shared::cluster or generic address) of a bulk or tensor copy to
  * (cta, offset); breaks bulk-copy-bounds if it is none. */
 bool async_shared_operand(struct launch *L, struct warp *w, uint64_t a, enum mspace sp,
 			  uint32_t lane, struct cta **c, uint32_t *off, const char *what);
-/* Land every event due at or before `now`. Returns how many landed. */
+/* Land every event due at or before `now`. Returns how many landed. The loop lands the
+ * wgmma completions with them (interp_land_due). */
 uint32_t async_land_due(struct launch *L, uint64_t now);
-/* The due time of the earliest pending event (UINT64_MAX if none). */
+/* The due time of the earliest pending event or seeded wgmma completion (UINT64_MAX if
+ * none). */
 uint64_t async_next_due(struct launch *L);
 /* Ordinary access check against copies in flight, and against bulk copies that landed but
  * whose completion no one has observed yet (rule async-copy-race). cta is the shared memory

@@ -1,7 +1,8 @@
 /*
  * async_priv.h - the event queue as its two halves share it: async.c keeps the queue, lands
  * events and checks accesses against them; exec_async.c runs the instructions that issue
- * events (cp.async, cp.async.bulk, st.async, ...) and wait for them. Nothing else includes
+ * events (cp.async, cp.async.bulk, st.async, ...; a tensor copy's event for exec_tma.c) and
+ * wait for them, and checks a new copy against the copies and wgmma operands in flight. Nothing else includes
  * it: the rest of the interpreter sees async.h.
  */
 #ifndef PTXI_ASYNC_PRIV_H
@@ -56,6 +57,12 @@ static inline uint32_t async_targets(const struct event *e)
 	return e->multicast ? e->ctamask : 1u << e->dcta->rank;
 }
 
+/* How many bytes an event reads from its source. */
+static inline uint32_t src_bytes(const struct event *e)
+{
+	return e->ssize ? e->ssize : e->size;
+}
+
 /* When the next event may land: 64 steps after issue, or a seeded latency with --seed. */
 uint64_t async_latency(struct launch *L);
 /* A new event of (w, lane)'s instruction di, due at step `due`, zeroed but for those. NULL
@@ -66,10 +73,11 @@ struct event *async_push(struct launch *L, enum ev_kind kind, struct warp *w, ui
 void async_cancel(struct launch *L);
 /* The latest due time of (w, lane)'s cp.async copies in flight, or `after` if later. */
 uint64_t async_copies_due(struct launch *L, const struct warp *w, uint32_t lane, uint64_t after);
-/* A bulk or tensor copy reads its source and writes its destination from its issue on:
- * neither may be bytes another asynchronous operation has not finished with (rule
- * async-copy-race). True when it reported. */
-bool async_bulk_races(struct launch *L, const struct event *e, uint32_t lane);
+/* Whether an access by `verb` of [addr, addr+size) races with an asynchronous operation
+ * other than `self` (rule async-copy-race; async.c says which). Reports the first. */
+bool async_check_overlaps(struct launch *L, const struct event *self, const char *verb,
+			  struct cta *cta, enum mspace space, uint64_t addr, uint32_t size,
+			  bool write, uint32_t lane);
 
 /* What a cp.async.wait_group / wait_all or cp.async.bulk.wait_group waits for. */
 struct async_wait {

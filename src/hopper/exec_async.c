@@ -9,11 +9,82 @@
 #include "async_priv.h"
 #include "run/exec.h"
 #include "mbarrier.h"
+#include "tma_job.h"
+#include "wgmma.h"
 #include "run/memory.h"
 #include "run/operand.h"
 #include "report/rules.h"
 
 /* ---- issue --------------------------------------------------------------------------- */
+
+/* A bulk or tensor copy reads its source and writes its destination from its issue on:
+ * neither may be bytes another asynchronous operation has not finished with (rule
+ * async-copy-race). True when it reported. */
+static bool async_bulk_races(struct launch *L, const struct event *e, uint32_t lane)
+{
+	char rd[64], wr[64];
+	snprintf(rd, sizeof rd, "%s read", ir_op_name((enum ir_op)e->insn->op));
+	snprintf(wr, sizeof wr, "%s write", ir_op_name((enum ir_op)e->insn->op));
+	/* a tensor box in global memory is no contiguous range: its global side is not checked */
+	bool global_side = e->kind != EV_TENSOR, raced = false;
+	if (e->scta || global_side)
+		raced = async_check_overlaps(L, e, rd, e->scta,
+					     e->scta ? MS_SHARED_CTA : MS_GLOBAL, e->saddr,
+					     src_bytes(e), false, lane);
+	if (!e->dcta) {
+		if (!L->stop && global_side)
+			raced |= async_check_overlaps(L, e, wr, NULL, MS_GLOBAL, e->daddr,
+						      e->size, true, lane);
+		return raced;
+	}
+	for (uint32_t r = 0, t = async_targets(e); t >> r && !L->stop; r++)
+		if (t >> r & 1) {
+			raced |= async_check_overlaps(L, e, wr, &e->dcta->cluster->ctas[r],
+						      MS_SHARED_CTA, e->doff, e->size, true, lane);
+			if (!L->stop && L->wg.reading) /* and no operand of a wgmma in flight */
+				wgmma_check_copy(L, &e->dcta->cluster->ctas[r], (uint32_t)e->doff,
+						 e->size, lane, wr);
+		}
+	return raced;
+}
+
+void async_issue_tensor(struct launch *L, struct warp *w, uint32_t lane, const struct dinsn *di,
+			const struct async_tensor *t)
+{
+	struct event *e = async_push(L, EV_TENSOR, w, lane, di, L->steps + async_latency(L));
+	if (!e) {
+		tma_job_free(t->job);
+		return;
+	}
+	e->tjob = t->job;
+	if (t->to_global) { /* shared::cta -> global, in the thread's open bulk group */
+		e->scta = t->cta;
+		e->sspace = MS_SHARED_CTA;
+		e->saddr = t->soff;
+		e->ssize = t->ssize;
+		e->dspace = MS_GLOBAL;
+		e->daddr = t->gaddr;
+		e->size = (uint32_t)t->gsize;
+		e->bulk_group = true;
+		e->group = w->bulk_open[lane];
+	} else {
+		e->sspace = MS_GLOBAL;
+		e->saddr = t->gaddr;
+		e->ssize = t->gsize ? (uint32_t)t->gsize : 1;
+		e->dspace = MS_SHARED_CLUSTER;
+		e->dcta = t->cta;
+		e->doff = t->soff;
+		e->daddr = t->soff;
+		e->size = t->ssize;
+		e->multicast = t->multicast;
+		e->ctamask = t->ctamask;
+		e->has_mbar = t->has_mbar;
+		e->mbar_off = t->mbar_off;
+		e->tx = t->tx;
+	}
+	race_copy_issue(L, w, lane, t->to_global ? RA_BULK : RA_MBAR, &e->rc);
+	e->rc.raced = async_bulk_races(L, e, lane);
+}
 
 /* A bulk operation's size must be a multiple of 16 (ISA 9.7.9.25.4); with --keep-going
  * the whole 16-byte blocks go ahead, as on the H100. False if nothing does. */

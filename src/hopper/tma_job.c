@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/exec.h"
+#include "run/atom.h"
 #include "run/exec_alu.h"
 #include "run/memory.h"
 #include "report/rules.h"

@@ -22,7 +22,7 @@
 #include "hopper/mbarrier.h"
 #include "run/memory.h"
 #include "modinfo.h"
-#include "report/report.h"
+#include "ptxi_priv.h"
 #include "run/sched.h"
 #include "report/timeline.h"
 #include "hopper/tmap.h"
@@ -127,15 +127,15 @@ static void module_parse(ptxi_module *m, bool drop_bodies)
 	arena_catch_oom(prev);
 }
 
-static ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx,
-				ptxi_report *report, bool drop_bodies)
+ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx, diag_record_fn *record,
+			 void *record_ctx, bool drop_bodies)
 {
 	ptxi_module *m = module_new(sink, ctx);
 	if (!m)
 		return NULL;
-	if (report) {
-		m->diag.record = report_record;
-		m->diag.record_ctx = report;
+	if (record) {
+		m->diag.record = record;
+		m->diag.record_ctx = record_ctx;
 	}
 	m->path = strdup(path);
 	if (!m->path) {
@@ -161,17 +161,13 @@ static ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx,
 
 ptxi_module *ptxi_module_load(const char *path, ptxi_sink *sink, void *ctx)
 {
-	return module_read(path, sink, ctx, NULL, false);
+	return module_read(path, sink, ctx, NULL, NULL, false);
 }
 
-ptxi_module *ptxi_module_load_report(const char *path, ptxi_report *r)
+int check_file(const char *path, ptxi_sink *sink, void *ctx, diag_record_fn *record,
+	       void *record_ctx)
 {
-	return module_read(path, NULL, NULL, r, false);
-}
-
-static int check_file(const char *path, ptxi_sink *sink, void *ctx, ptxi_report *r)
-{
-	ptxi_module *m = module_read(path, sink, ctx, r, true);
+	ptxi_module *m = module_read(path, sink, ctx, record, record_ctx, true);
 	int status = m && m->diag.nerrors == 0 ? PTXI_OK : PTXI_INVALID;
 	ptxi_module_free(m);
 	return status;
@@ -179,12 +175,7 @@ static int check_file(const char *path, ptxi_sink *sink, void *ctx, ptxi_report 
 
 int ptxi_check(const char *path, ptxi_sink *sink, void *ctx)
 {
-	return check_file(path, sink, ctx, NULL);
-}
-
-int ptxi_check_report(const char *path, ptxi_report *r)
-{
-	return check_file(path, NULL, NULL, r);
+	return check_file(path, sink, ctx, NULL, NULL);
 }
 
 const char *ptxi_version(void)

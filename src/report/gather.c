@@ -304,3 +304,53 @@ void gather_free(struct launch *L)
 	free(L->rep);
 	L->rep = NULL;
 }
+
+/* The printf output of the cluster from *done up to `to`. */
+static void put_out(struct gather_log *g, FILE *out, size_t *done, size_t to)
+{
+	if (to > *done)
+		fwrite(g->out_buf + *done, 1, to - *done, out);
+	fflush(out); /* before the report that follows, as devrt does with one thread */
+	*done = to;
+}
+
+void gather_log_drain(struct launch *L, struct gather_log *g, FILE *out)
+{
+	fflush(g->out);
+	for (size_t i = 0; i < g->n; i++) {
+		struct log_entry *e = &g->e[i];
+		put_out(g, out, &g->out_done, e->out_at);
+		switch (e->kind) {
+		case E_RULE:
+			gather_hit(L, e->rule, e->di, &e->hit, e->notes, e->msg);
+			break;
+		case E_FLUSH:
+			gather_flush(L);
+			break;
+		case E_COUNT:
+			gather_count(L, e->rule);
+			break;
+		case E_DIAG:
+			if (diag_count(L->diag, e->level) && L->diag->sink)
+				L->diag->sink(L->diag->ctx, e->level, e->msg ? e->msg : "");
+			break;
+		case E_RECORD:
+			if (diag_count(L->diag, e->rec.level) && L->diag->record)
+				L->diag->record(L->diag->record_ctx, &e->rec);
+			break;
+		}
+		gather_log_entry_free(e);
+	}
+	g->n = 0;
+	put_out(g, out, &g->out_done, g->out_len);
+	if (g->lost)
+		diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL,
+			  "out of memory keeping a cluster's reports (--jobs): some are missing");
+	g->lost = false;
+}
+
+void gather_log_replay(struct launch *L, struct gather_log *g, FILE *out)
+{
+	gather_log_drain(L, g, out);
+	gather_log_free(g);
+}

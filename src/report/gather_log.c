@@ -3,37 +3,14 @@
  * cluster with L->log set: rule breaks, flushes, error counts and diagnostics (rendered
  * text, or records when reports are data: --diagnostics json|sarif) are entries here, each
  * with how much of the cluster's printf output came before it. Once
- * every earlier cluster has been replayed, gather_log_replay makes the reports on the
+ * every earlier cluster has been replayed, gather_log_replay (gather.c) makes the reports on the
  * launch: breaks are gathered across clusters and shown in the order, and with the counts
  * and --max-errors cut, of a run on one thread.
  */
-#include "gather.h"
+#include "gather_log.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-enum entry_kind { E_RULE, E_FLUSH, E_COUNT, E_DIAG, E_RECORD };
-
-struct entry {
-	enum entry_kind kind;
-	enum diag_level level;      /* E_DIAG                                                  */
-	const char *rule;           /* E_RULE, E_COUNT: a static name                          */
-	const struct dinsn *di;     /* E_RULE                                                  */
-	struct gather_hit hit;      /* E_RULE                                                  */
-	char *msg, *notes;          /* E_RULE; E_DIAG: msg is the rendered text                */
-	struct diag_record rec;     /* E_RECORD: its strings owned by the entry (record_copy)  */
-	size_t out_at;              /* printf bytes written before the entry                   */
-};
-
-struct gather_log {
-	struct entry *e;
-	size_t n, cap;
-	FILE *out;                  /* the cluster's printf output (open_memstream)           */
-	char *out_buf;
-	size_t out_len;
-	size_t out_done;            /* printf bytes already shown (gather_log_drain)          */
-	bool lost;                  /* an entry could not be kept (out of memory)             */
-};
 
 struct gather_log *gather_log_new(void)
 {
@@ -50,11 +27,11 @@ FILE *gather_log_out(struct gather_log *g)
 	return g->out;
 }
 
-static struct entry *add(struct gather_log *g, enum entry_kind kind)
+static struct log_entry *add(struct gather_log *g, enum entry_kind kind)
 {
 	if (g->n == g->cap) {
 		size_t cap = g->cap ? g->cap * 2 : 16;
-		struct entry *e = realloc(g->e, cap * sizeof *e);
+		struct log_entry *e = realloc(g->e, cap * sizeof *e);
 		if (!e) {
 			g->lost = true;
 			return NULL;
@@ -63,8 +40,8 @@ static struct entry *add(struct gather_log *g, enum entry_kind kind)
 		g->cap = cap;
 	}
 	fflush(g->out);
-	struct entry *e = &g->e[g->n++];
-	*e = (struct entry){.kind = kind, .out_at = g->out_len};
+	struct log_entry *e = &g->e[g->n++];
+	*e = (struct log_entry){.kind = kind, .out_at = g->out_len};
 	return e;
 }
 
@@ -78,7 +55,7 @@ static char *keep(struct gather_log *g, const char *s)
 void gather_log_sink(void *ctx, enum diag_level level, const char *text)
 {
 	struct gather_log *g = ctx;
-	struct entry *e = add(g, E_DIAG);
+	struct log_entry *e = add(g, E_DIAG);
 	if (e) {
 		e->level = level;
 		e->msg = keep(g, text);
@@ -125,7 +102,7 @@ static void record_free(struct diag_record *r)
 void gather_log_record(void *ctx, const struct diag_record *r)
 {
 	struct gather_log *g = ctx;
-	struct entry *e = add(g, E_RECORD);
+	struct log_entry *e = add(g, E_RECORD);
 	if (e)
 		record_copy(g, &e->rec, r);
 }
@@ -133,7 +110,7 @@ void gather_log_record(void *ctx, const struct diag_record *r)
 void gather_log_rule(struct gather_log *g, const char *rule, const struct dinsn *di,
 		     const struct gather_hit *h, const char *notes, const char *msg)
 {
-	struct entry *e = add(g, E_RULE);
+	struct log_entry *e = add(g, E_RULE);
 	if (!e)
 		return;
 	e->rule = rule;
@@ -152,18 +129,9 @@ void gather_log_flush(struct gather_log *g)
 
 void gather_log_count(struct gather_log *g, const char *kind)
 {
-	struct entry *e = add(g, E_COUNT);
+	struct log_entry *e = add(g, E_COUNT);
 	if (e)
 		e->rule = kind;
-}
-
-/* The printf output of the cluster from *done up to `to`. */
-static void put_out(struct gather_log *g, FILE *out, size_t *done, size_t to)
-{
-	if (to > *done)
-		fwrite(g->out_buf + *done, 1, to - *done, out);
-	fflush(out); /* before the report that follows, as devrt does with one thread */
-	*done = to;
 }
 
 size_t gather_log_entries(const struct gather_log *g)
@@ -171,7 +139,7 @@ size_t gather_log_entries(const struct gather_log *g)
 	return g->n;
 }
 
-static void entry_free(struct entry *e)
+void gather_log_entry_free(struct log_entry *e)
 {
 	free(e->msg);
 	free(e->notes);
@@ -179,53 +147,12 @@ static void entry_free(struct entry *e)
 		record_free(&e->rec);
 }
 
-void gather_log_drain(struct launch *L, struct gather_log *g, FILE *out)
-{
-	fflush(g->out);
-	for (size_t i = 0; i < g->n; i++) {
-		struct entry *e = &g->e[i];
-		put_out(g, out, &g->out_done, e->out_at);
-		switch (e->kind) {
-		case E_RULE:
-			gather_hit(L, e->rule, e->di, &e->hit, e->notes, e->msg);
-			break;
-		case E_FLUSH:
-			gather_flush(L);
-			break;
-		case E_COUNT:
-			gather_count(L, e->rule);
-			break;
-		case E_DIAG:
-			if (diag_count(L->diag, e->level) && L->diag->sink)
-				L->diag->sink(L->diag->ctx, e->level, e->msg ? e->msg : "");
-			break;
-		case E_RECORD:
-			if (diag_count(L->diag, e->rec.level) && L->diag->record)
-				L->diag->record(L->diag->record_ctx, &e->rec);
-			break;
-		}
-		entry_free(e);
-	}
-	g->n = 0;
-	put_out(g, out, &g->out_done, g->out_len);
-	if (g->lost)
-		diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL,
-			  "out of memory keeping a cluster's reports (--jobs): some are missing");
-	g->lost = false;
-}
-
-void gather_log_replay(struct launch *L, struct gather_log *g, FILE *out)
-{
-	gather_log_drain(L, g, out);
-	gather_log_free(g);
-}
-
 void gather_log_free(struct gather_log *g)
 {
 	if (!g)
 		return;
 	for (size_t i = 0; i < g->n; i++)
-		entry_free(&g->e[i]);
+		gather_log_entry_free(&g->e[i]);
 	free(g->e);
 	fclose(g->out);
 	free(g->out_buf);

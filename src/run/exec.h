@@ -1,7 +1,6 @@
 /*
  * exec.h - the instruction handlers the dispatch loop calls (one per ops.def row) and what
- * the families share: warp-wide lane waits, atomic values, matrix decoding, barriers and
- * frames.
+ * the families share: warp-wide lane waits, matrix decoding, frames.
  */
 #ifndef PTXI_EXEC_H
 #define PTXI_EXEC_H
@@ -15,10 +14,6 @@
 #include "front/ops.def"
 #undef OP
 
-/* The value an atomic read-modify-write of operation di->mode and type di->type leaves in
- * memory (atom, red, and red.async when it lands); c is the .cas operand. */
-uint64_t exec_atom_value(const struct dinsn *di, uint64_t old, uint64_t b, uint64_t c,
-			 uint32_t lane);
 /* A .sync warp instruction needs every non-exited lane of `member` in group g: false (and
  * g parked) while some are elsewhere, or after a rule break if mask leaves the members. */
 bool warp_need_lanes(struct launch *L, struct warp *w, struct group *g, uint32_t member,
@@ -44,9 +39,6 @@ static inline enum step exec_each_lane(struct launch *L, struct warp *w, struct 
 		fn(L, w, g->frame, di, (uint32_t)__builtin_ctz(m));
 	return STEP_NEXT;
 }
-/* A barrier may have completed (arrivals, or threads exited): release its waiters. */
-void bar_check(struct launch *L, struct cta *c, uint32_t id);
-void cluster_bar_check(struct launch *L, struct cluster *cl);
 
 
 #endif

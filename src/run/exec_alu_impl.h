@@ -198,6 +198,10 @@ double alu_half_to_f64(enum alu_fmt f, uint16_t h);
 /* Canonical NaN bits of a format. */
 uint64_t alu_fmt_nan(enum alu_fmt f);
 
+/* Finish setp/set from the raw comparison t[]: combine with c by boolop, write d (and d2)
+ * (exec_setp.c). */
+void alu_setp_finish(const struct alu_insn *ai, const struct alu_args *x, uint32_t mask,
+		     const uint8_t *t);
 int alu_prepare_int(struct alu_insn *ai, const char **why);
 int alu_prepare_fp(struct alu_insn *ai, const char **why);
 int alu_prepare_cvt(struct alu_insn *ai, const char **why);

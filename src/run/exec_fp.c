@@ -11,9 +11,6 @@
 #include <fenv.h>
 #include <math.h>
 
-void alu_setp_finish(const struct alu_insn *ai, const struct alu_args *x, uint32_t mask,
-		     const uint8_t *t);
-
 /*
  * Notes (checked on an H100, tests/hw_alu):
  *  - f32 arithmetic that yields NaN returns the canonical 0x7fffffff, whatever the inputs.

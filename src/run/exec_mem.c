@@ -2,40 +2,20 @@
  * exec_mem.c - data movement (mov, cvta, isspacep, mapa, getctarank) and memory accesses
  * (ld, st, atom, red, prefetch) over every state space, one lane at a time through
  * access_lane, which checks bounds, alignment, live mbarriers and in-flight copies - or, for
- * ld/st.shared when none of those checks can fire, every lane resolved at once; the atomic
- * arithmetic, which red.async also uses when it lands (async.c).
+ * ld/st.shared when none of those checks can fire, every lane resolved at once. The atomic
+ * arithmetic is atom.c's (red.async and reducing copies use it too when they land).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "access.h"
+#include "atom.h"
 #include "exec.h"
 #include "launch.h"
 #include "memory.h"
 #include "operand.h"
 #include "race.h"
 #include "report/rules.h"
-
-static uint64_t size_mask(int size)
-{
-	return size >= 8 ? ~0ull : size <= 0 ? ~0ull : (1ull << (size * 8)) - 1;
-}
-
-/* The low `size` bytes of v, sign-extended when sgn. */
-static inline uint64_t widen(uint64_t v, int size, bool sgn)
-{
-	if (size >= 8)
-		return v;
-	v &= size_mask(size);
-	if (sgn && (v >> (size * 8 - 1) & 1))
-		v |= ~size_mask(size);
-	return v;
-}
-
-static uint64_t extend(uint64_t v, enum ir_mod t)
-{
-	return widen(v, ir_type_size(t), ir_type_is_signed(t));
-}
 
 /* The first min(size, 8) bytes at p, as one load of that width (a narrow store read back
  * wider stalls store forwarding). */
@@ -490,60 +470,6 @@ enum step exec_st(struct launch *L, struct warp *w, struct group *g, const struc
 		memcpy(p, bytes, es * n);
 	}
 	return STEP_NEXT;
-}
-
-/* The new value of an integer or bit-type atomic read-modify-write. */
-static uint64_t atom_apply(enum ir_mod op, enum ir_mod t, uint64_t old, uint64_t b, uint64_t c)
-{
-	int size = ir_type_size(t);
-	uint64_t sm = size_mask(size);
-	bool sgn = ir_type_is_signed(t);
-	int64_t so = (int64_t)extend(old, sgn ? t : MOD_NONE), sb = (int64_t)extend(b, sgn ? t : MOD_NONE);
-	old &= sm;
-	b &= sm;
-	switch (op) {
-	case MOD_ADD:
-		return (old + b) & sm;
-	case MOD_MIN:
-		return sgn ? (uint64_t)(so < sb ? so : sb) & sm : old < b ? old : b;
-	case MOD_MAX:
-		return sgn ? (uint64_t)(so > sb ? so : sb) & sm : old > b ? old : b;
-	case MOD_INC:
-		return old >= b ? 0 : old + 1;
-	case MOD_DEC:
-		return (old == 0 || old > b) ? b : old - 1;
-	case MOD_CAS:
-		return old == b ? c & sm : old;
-	case MOD_EXCH:
-		return b;
-	case MOD_AND:
-		return old & b;
-	case MOD_OR:
-		return old | b;
-	case MOD_XOR:
-		return old ^ b;
-	default:
-		return old;
-	}
-}
-
-/* The new value of a floating-point atomic: the ALU's own add/min/max (decoded into di->alu
- * at load), applied to one lane. */
-static uint64_t atom_float(const struct dinsn *di, uint64_t old, uint64_t b, uint32_t lane)
-{
-	uint64_t a[LANES], bb[LANES], d[LANES];
-	a[lane] = old;
-	bb[lane] = b;
-	struct alu_args x = {.d = d, .a = a, .b = bb};
-	di->alu.fn(&di->alu, &x, 1u << lane);
-	return d[lane];
-}
-
-uint64_t exec_atom_value(const struct dinsn *di, uint64_t old, uint64_t b, uint64_t c,
-			 uint32_t lane)
-{
-	return di->alu.fn ? atom_float(di, old, b, lane)
-			  : atom_apply((enum ir_mod)di->mode, (enum ir_mod)di->type, old, b, c);
 }
 
 /* atom.cas.b128 / atom.exch.b128 (sm_90): one 16-byte read-modify-write per lane. */

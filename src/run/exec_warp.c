@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "exec.h"
+#include "barrier.h"
 #include "group.h"
 #include "launch.h"
 #include "hopper/mbarrier.h"
@@ -204,15 +205,6 @@ static void redux_lanes(struct launch *L, struct warp *w, struct frame *f, const
 
 /* ---- CTA barriers --------------------------------------------------------------------- */
 
-/* bar.sync, bar.arrive and bar.red are the .aligned forms of barrier.sync/arrive/red
- * (ISA 9.7.13.1): every non-exited thread of the warp must execute the same instance. */
-static bool is_aligned_bar(const struct dinsn *di)
-{
-	enum ir_op op = (enum ir_op)di->op;
-	return op == OP_BAR_SYNC || op == OP_BAR_ARRIVE || op == OP_BAR_RED ||
-	       (di->flags & DF_ALIGNED);
-}
-
 /* Lanes of w parked at a bar-family barrier instruction other than di. */
 static uint32_t lanes_at_other_bar(struct warp *w, const struct dinsn *di, uint32_t *line)
 {
@@ -259,70 +251,6 @@ static bool check_aligned(struct launch *L, enum rule_id r, struct warp *w, stru
 	sb_free(&here);
 	sb_free(&away);
 	return !L->stop;
-}
-
-static uint32_t line_of(struct launch *L, const struct dinsn *di)
-{
-	uint32_t line = 0, col = 0;
-	if (di->ir)
-		src_locate(L->file, di->ir->span.off, &line, &col);
-	return line;
-}
-
-/* A barrier of the whole CTA (no thread count) completing with its waiters parked at two
- * different aligned barrier instructions: the __syncthreads() inside a divergent if. */
-static void check_same_instruction(struct launch *L, struct cta *c, uint32_t id)
-{
-	const struct dinsn *first = NULL;
-	for (uint32_t i = 0; i < c->nwarps; i++)
-		for (struct group *g = c->warps[i].groups; g; g = g->next) {
-			if (g->state != G_BAR || g->wait_id != id)
-				continue;
-			const struct dinsn *di = &g->frame->fn->code[g->pc];
-			if (!is_aligned_bar(di))
-				continue;
-			if (!first) {
-				first = di;
-			} else if (di != first) {
-				rule_break(L, RULE_BAR_DIVERGENT, 0, "barrier %u completes with threads "
-					   "waiting at two aligned barrier instructions, lines %u and %u: "
-					   "every thread of the CTA must execute the same one", id,
-					   line_of(L, first), line_of(L, di));
-				return;
-			}
-		}
-}
-
-void bar_check(struct launch *L, struct cta *c, uint32_t id)
-{
-	struct barstate *b = &c->bar[id];
-	uint32_t need = b->expected ? b->expected : c->live_threads;
-	if (b->arrived == 0 || b->arrived < need)
-		return;
-	if (!b->expected)
-		check_same_instruction(L, c, id);
-	/* Release: every group parked on this barrier moves past it (bar.red gets results). */
-	race_bar_done(L, c, id);
-	for (uint32_t i = 0; i < c->nwarps; i++) {
-		struct warp *w = &c->warps[i];
-		for (struct group *g = w->groups; g; g = g->next) {
-			if (g->state != G_BAR || g->wait_id != id)
-				continue;
-			const struct dinsn *di = &g->frame->fn->code[g->pc];
-			if (di->op == OP_BAR_RED || di->op == OP_BARRIER_RED) {
-				uint64_t r = di->mode == MOD_POPC ? b->red_popc
-					     : di->mode == MOD_AND ? b->red_and == b->arrived
-								   : b->red_or != 0;
-				for (uint32_t m = g->mask; m; m &= m - 1)
-					op_write(g->frame, &di->d, (uint32_t)__builtin_ctz(m), r);
-			}
-			race_bar_acquire(L, w, g->mask, id);
-			g->state = G_READY;
-			g->pc++;
-		}
-	}
-	memset(b, 0, sizeof *b);
-	L->epoch++;
 }
 
 /* bar / barrier .sync .arrive .red: the lanes of mask arrive; .sync and .red wait where they
@@ -384,26 +312,6 @@ enum step exec_bar(struct launch *L, struct warp *w, struct group *g, const stru
 }
 
 /* ---- the cluster barrier ------------------------------------------------------------- */
-
-void cluster_bar_check(struct launch *L, struct cluster *cl)
-{
-	if (cl->cbar_arrived == 0 || cl->cbar_arrived < cl->live_threads)
-		return;
-	cl->cbar_phase++;
-	cl->cbar_arrived = 0;
-	L->epoch++;
-	race_cbar_done(L, cl);
-	for (uint32_t i = 0; i < cl->nctas; i++) {
-		struct cta *c = &cl->ctas[i];
-		for (uint32_t k = 0; k < c->nwarps; k++) {
-			struct warp *w = &c->warps[k];
-			w->cbar_arrived = 0;
-			for (struct group *g = w->groups; g; g = g->next)
-				if (g->state == G_CLUSTER_BAR)
-					g->state = G_READY; /* re-executes the wait */
-		}
-	}
-}
 
 /* barrier.cluster.arrive: each lane arrives once per phase. */
 enum step exec_cluster_arrive(struct launch *L, struct warp *w, struct group *g,

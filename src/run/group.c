@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "barrier.h"
 #include "exec.h"
 #include "hopper/wgmma.h"
 

@@ -366,6 +366,13 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 	return k;
 }
 
+void interp_land_due(struct launch *L, uint64_t now)
+{
+	async_land_due(L, now);
+	wgmma_land_due(L, now);
+	L->async.next_due = async_next_due(L);
+}
+
 /*
  * The dispatch loop. Runs group g until it blocks, splits, exits, meets or passes another
  * group of its warp (so the scheduler can re-converge them), or `budget` runs out.
@@ -423,7 +430,7 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			/* Asynchronous work lands at its due step, before an instruction that
 			 * could observe it (ALU and control instructions cannot). */
 			if (L->steps >= L->async.next_due)
-				async_land_due(L, L->steps);
+				interp_land_due(L, L->steps);
 			if (di->flags & DF_VEC_DUP)
 				rule_break(L, RULE_VEC_DST_REPEATED, mask, "the vector destination "
 					   "names one register twice (the last element is kept)");

@@ -14,4 +14,8 @@
  * instructions ran. Returns the number of instructions executed. */
 uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uint32_t budget);
 
+/* Land what is due at or before step `now` on the asynchronous clock: the copies (async.c),
+ * then the seeded wgmma completions (exec_wgmma.c), which share L->async.next_due. */
+void interp_land_due(struct launch *L, uint64_t now);
+
 #endif

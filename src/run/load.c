@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "exec.h"
+#include "exec_alu.h"
 #include "frame.h"
 #include "memory.h"
 #include "hopper/wgmma.h"

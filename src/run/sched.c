@@ -643,7 +643,7 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 	uint32_t rounds = 0;
 	for (;;) {
 		if (L->async.nevents)
-			async_land_due(L, L->steps);
+			interp_land_due(L, L->steps);
 		bool ran = false, alive = false;
 		uint32_t start = L->cfg.seed ? (uint32_t)(rng_next(&L->sched_rng) % total) : 0;
 		for (uint32_t k = 0; k < total && !L->stop; k++) {
@@ -667,7 +667,7 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 				w->steps += n;
 				ran |= n > 0;
 				if (L->async.nevents)
-					async_land_due(L, L->steps);
+					interp_land_due(L, L->steps);
 			}
 			pick(w); /* drop finished groups */
 			if (L->steps >= L->next_poll) {
@@ -684,7 +684,7 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 			return L->status;
 		if (!alive) {
 			while (L->async.nevents && !L->stop)
-				async_land_due(L, async_next_due(L));
+				interp_land_due(L, async_next_due(L));
 			return L->status;
 		}
 		if (ran)

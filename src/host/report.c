@@ -1,16 +1,18 @@
 /*
  * report.c - diagnostics as data: one JSON object per line (--diagnostics=json), or one
  * SARIF 2.1.0 log (--diagnostics=sarif) whose rules carry the same help text as
- * `ptxi explain RULE`, so code-scanning services show what the terminal shows.
+ * `ptxi explain RULE`, so code-scanning services show what the terminal shows; and the
+ * library calls that read a module with its diagnostics going to a report.
  */
 #include "report.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/checks.h"
+#include "front/checks.h"
 #include "explain.h"
-#include "rules.h"
+#include "ptxi_priv.h"
+#include "report/rules.h"
 
 /* Diagnostics that name no rule or check (an unreadable file), and the deadlock and
  * step-limit reports. */
@@ -426,4 +428,14 @@ int ptxi_report_finish(ptxi_report *r)
 	free(r->last_rule);
 	free(r);
 	return st;
+}
+
+ptxi_module *ptxi_module_load_report(const char *path, ptxi_report *r)
+{
+	return module_read(path, NULL, NULL, report_record, r, false);
+}
+
+int ptxi_check_report(const char *path, ptxi_report *r)
+{
+	return check_file(path, NULL, NULL, report_record, r);
 }

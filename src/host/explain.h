@@ -1,6 +1,6 @@
 /*
  * explain.h - the topics of `ptxi explain` (topics.def) and the sample programs built into
- * the binary for it (ptx_samples/explain/, embedded by src/report/embed_samples.py).
+ * the binary for it (ptx_samples/explain/, embedded by src/host/embed_samples.py).
  */
 #ifndef PTXI_EXPLAIN_H
 #define PTXI_EXPLAIN_H

@@ -1,0 +1,27 @@
+/*
+ * barrier.h - the completion of CTA barriers (bar / barrier) and of the cluster barrier
+ * (barrier.c): when the last thread a barrier waits for arrives (exec_warp.c) or exits
+ * (group.c), its waiters are released. Below both, so neither calls the other.
+ */
+#ifndef PTXI_BARRIER_H
+#define PTXI_BARRIER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "launch.h"
+
+/* bar.sync, bar.arrive and bar.red are the .aligned forms of barrier.sync/arrive/red
+ * (ISA 9.7.13.1): every non-exited thread of the warp must execute the same instance. */
+static inline bool is_aligned_bar(const struct dinsn *di)
+{
+	enum ir_op op = (enum ir_op)di->op;
+	return op == OP_BAR_SYNC || op == OP_BAR_ARRIVE || op == OP_BAR_RED ||
+	       (di->flags & DF_ALIGNED);
+}
+
+/* A barrier may have completed (arrivals, or threads exited): release its waiters. */
+void bar_check(struct launch *L, struct cta *c, uint32_t id);
+void cluster_bar_check(struct launch *L, struct cluster *cl);
+
+#endif
