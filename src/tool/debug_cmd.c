@@ -131,26 +131,34 @@ static uint32_t locate_ptx_line(struct dbg *d, struct dbg_point *p, uint32_t lin
 	return best;
 }
 
+/* The line of `file` that instruction `in` runs for, at or after `from` and before `below`
+ * (its own .loc, or a place its code was inlined at), or UINT32_MAX. */
+static uint32_t loc_line(const struct ir_insn *in, uint32_t file, uint32_t from, uint32_t below)
+{
+	uint32_t best = UINT32_MAX;
+	for (const struct ir_loc *l = in ? in->loc : NULL; l; l = l->inlined_at)
+		if (l->file == file && l->line >= from && l->line < below && l->line < best)
+			best = l->line;
+	return best;
+}
+
 /* The instructions where source line `line` of .file `file` begins (the first of each run
- * of instructions of that line), or the next line that has some. */
+ * of instructions of that line, inlined code included), or the next line that has some. */
 static uint32_t locate_source_line(struct dbg *d, struct dbg_point *p, uint32_t file,
 				   uint32_t line)
 {
 	uint32_t best = UINT32_MAX;
 	for (uint32_t f = 0; f < d->P->nfuncs; f++)
 		for (uint32_t pc = 0; pc < d->P->funcs[f].ncode; pc++) {
-			const struct ir_insn *in = d->P->funcs[f].code[pc].ir;
-			if (in && in->loc && in->loc->file == file && in->loc->line >= line &&
-			    in->loc->line < best)
-				best = in->loc->line;
+			uint32_t l = loc_line(d->P->funcs[f].code[pc].ir, file, line, best);
+			if (l < best)
+				best = l;
 		}
 	for (uint32_t f = 0; best != UINT32_MAX && f < d->P->nfuncs; f++) {
 		const struct dfunc *fn = &d->P->funcs[f];
 		for (uint32_t pc = 0; pc < fn->ncode && p->nloc < DBG_MAX_LOCS; pc++) {
-			const struct ir_insn *in = fn->code[pc].ir, *prev = pc ? fn->code[pc - 1].ir : NULL;
-			bool here = in && in->loc && in->loc->file == file && in->loc->line == best;
-			bool before = prev && prev->loc && prev->loc->file == file &&
-				      prev->loc->line == best;
+			bool here = loc_line(fn->code[pc].ir, file, best, best + 1) == best;
+			bool before = pc && loc_line(fn->code[pc - 1].ir, file, best, best + 1) == best;
 			if (here && !before)
 				p->loc[p->nloc++] = (struct dbg_loc){f, pc};
 		}
@@ -460,7 +468,7 @@ static bool print_format(struct dbg *d, char **a, char *fmt)
 		return true;
 	char f = (*a)[1];
 	if (!strchr("xduf", f) || !f || ((*a)[2] && !isspace((unsigned char)(*a)[2])))
-		return dbg_write_error(d, "bad format '%s' (want /x, /d, /u or /f)", *a);
+		return dbg_write_error(d, "bad format '/%c' (want /x, /d, /u or /f)", f);
 	*fmt = f;
 	*a += 2;
 	return true;
@@ -782,8 +790,9 @@ static bool cmd_CTA(struct dbg *d, char *a)
 		return dbg_write_error(d, "usage: cta X,Y,Z");
 	struct cta *cta = dbg_find_cta(d, c);
 	if (!cta)
-		return dbg_write_error(d, "CTA (%u,%u,%u) is not in the running cluster (clusters "
-				       "run one after another)", c[0], c[1], c[2]);
+		return dbg_write_error(d, "No CTA (%u,%u,%u) in the running cluster (the grid is "
+				       "(%u,%u,%u); clusters run one after another).", c[0], c[1],
+				       c[2], d->L->cfg.grid[0], d->L->cfg.grid[1], d->L->cfg.grid[2]);
 	uint32_t id = d->w && d->w->id < cta->nwarps ? d->w->id : 0;
 	select_warp(d, &cta->warps[id]);
 	show_selected(d);
@@ -950,7 +959,7 @@ bool dbg_command(struct dbg *d, char *line)
 		dbg_write_error(d, "The launch is not running.");
 		return false;
 	}
-	return c->fn(d, s + n);
+	return c->fn(d, skip(s + n));
 }
 
 void dbg_repl(struct dbg *d)
