@@ -56,8 +56,7 @@ static const struct command {
 	{"run", cmd_run, R, "ptxi run FILE.ptx [OPTION]...",
 	 "Launch a kernel of FILE.ptx on the interpreter and report every rule it breaks."},
 	{"debug", cmd_debug, R, "ptxi debug FILE.ptx [--batch FILE] [-ex CMD]... [OPTION]...",
-	 "Launch a kernel stopped before its first instruction and step it, GDB's way, with the "
-	 "mbarriers in view ('help' lists the commands; docs/debugging.md)."},
+	 "Step a launch as cuda-gdb steps a GPU, with the mbarriers in view (docs/debugging.md)."},
 	{"explain", cmd_explain, E, "ptxi explain [TOPIC]",
 	 "What a concept, instruction, rule or static check means, shown live; alone: the topics."},
 	{"info", cmd_info, I, "ptxi info FILE.ptx",

@@ -354,7 +354,17 @@ static bool mem_operand(struct dbg *d, char *a, enum mspace *space, uint64_t *ad
 			break;
 		}
 	uint64_t off = 0;
-	if (only_number(a, addr)) {
+	enum ir_mod type;
+	bool at = false; /* a number, or a register holding the address */
+	if (*a == '%') {
+		struct group *g = dbg_group_of(d->w, d->lane);
+		if (!g || !dbg_reg_value(d, d->w, g->frame, d->lane, a, addr, &type))
+			return dbg_write_error(d, "No register \"%s\" here.", a);
+		at = true;
+	} else {
+		at = only_number(a, addr);
+	}
+	if (at) {
 		if (*space == MS_NONE)
 			*space = mem_generic_space(*addr) == MS_GLOBAL ? MS_GLOBAL : MS_NONE;
 		if (*space == MS_NONE) {
@@ -565,7 +575,14 @@ static bool cmd_PRINT(struct dbg *d, char *a)
 	a = skip(a);
 	if (!*a)
 		return dbg_write_error(d, "usage: print[/x] %%REG [@LANES] | SYMBOL");
-	if (*a == '%')
+	/* a register (%r1, or a .func's parameter x), else a variable */
+	size_t len = strcspn(a, " @");
+	char name[128];
+	snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), a);
+	uint64_t v;
+	enum ir_mod type;
+	struct group *g = dbg_group_of(d->w, d->lane);
+	if (*a == '%' || (g && dbg_reg_value(d, d->w, g->frame, d->lane, name, &v, &type)))
 		return print_register(d, a, fmt);
 	enum mspace space;
 	uint64_t addr;
