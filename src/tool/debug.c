@@ -415,6 +415,7 @@ static void stop_here(struct dbg *d, struct warp *w, struct group *g)
 	}
 	dbg_stop_location(d);
 	dbg_repl(d);
+	interrupted = 0; /* a Ctrl-C at the prompt is no reason to stop again */
 }
 
 static void hook_before(void *ctx, struct launch *L, struct warp *w, struct group *g)
@@ -498,6 +499,7 @@ static void hook_cluster_end(void *ctx, struct launch *L, struct cluster *cl)
 			select_stop(d, w, g);
 			dbg_stop_location(d);
 			dbg_repl(d);
+			interrupted = 0;
 			d->stopped_at_end = false;
 		}
 	}

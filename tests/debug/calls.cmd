@@ -1,7 +1,8 @@
-# ptxi debug tests/debug/calls.ptx --block 64 --arg buf:256
+# ptxi debug tests/debug/calls.ptx --grid 2 --cluster 2 --block 64 --arg buf:512
 # Calls: step into a .func, backtrace, finish back out, next over the second call; a .func
 # parameter, a .local variable, a kernel parameter, global memory by a register's address;
-# info threads and info barriers while warp 1 waits at bar.sync; break on a function.
+# info threads and info barriers while warp 1 waits at bar.sync; break on a function; const
+# and param memory; a cluster of two CTAs, the other one selected.
 break twice
 info breakpoints
 continue
@@ -19,10 +20,17 @@ thread 1
 print scratch
 x/2xw local scratch
 print/x out
-break 24 if warp == 1
+print factor
+x/2dw const factor
+x/xg out
+break 24 if warp == 1 && cta == 0,0,0
 continue
 info barriers
 info threads
+info warps
+cta 1,0,0
+info barriers
+cta 0,0,0
 delete
 break 29
 continue
