@@ -22,5 +22,19 @@ for cmd in tests/debug/*.cmd; do
     echo "FAIL: $cmd"; head -40 "$tmp/diff"; fail=1
   fi
 done
+# what cannot start a session: exit status 2 and the message on stderr
+usage_error() {
+  local want=$1; shift
+  "$ptxi" debug "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null; local rc=$?
+  [ $rc = 2 ] || { echo "FAIL: ptxi debug $*: exit $rc, expected 2"; fail=1; }
+  [ ! -s "$tmp/out" ] || { echo "FAIL: ptxi debug $*: stdout: $(cat "$tmp/out")"; fail=1; }
+  [ "$(cat "$tmp/err")" = "$want" ] || { echo "FAIL: ptxi debug $*: $(cat "$tmp/err")"; fail=1; }
+}
+ring="ptx_samples/mbarrier/producer_consumer.ptx --block 64"
+usage_error "ptxi: error: -ex needs a value (see 'ptxi debug --help')" $ring --arg buf:64 -ex
+usage_error "ptxi: error: cannot read --batch 'no/such.cmd'" $ring --arg buf:64 --batch no/such.cmd
+usage_error "ptxi: error: debug runs one schedule and writes text: no --explore, --diagnostics, --dump, --out or --timeline (see 'ptxi --help')" \
+  $ring --arg buf:64 --explore 3
+usage_error "ptxi: error: kernel 'producer_consumer' takes 1 parameter; 0 --arg given" $ring
 echo "debug: $n sessions, $([ $fail = 0 ] && echo all as expected || echo some differ)"
 exit $fail

@@ -762,7 +762,7 @@ static int cmd_debug(const struct command *c, int argc, char **argv)
 		status = usage("debug runs one schedule and writes text%s: no --explore, "
 			       "--diagnostics, --dump, --out or --timeline", "");
 	if (!status) {
-		struct debug_out out = {.to = stdout};
+		struct debug_out out = {.to = stderr}; /* the session's output from its first stop */
 		ptxi_module *m = ptxi_module_load(o->file, debug_sink, &out);
 		if (!m || ptxi_module_errors(m))
 			status = PTXI_INVALID;

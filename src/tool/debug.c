@@ -429,6 +429,7 @@ static void hook_before(void *ctx, struct launch *L, struct warp *w, struct grou
 	bool stop = true;
 	if (d->first) {
 		d->first = false;
+		d->outp->to = d->out;
 		d->P = L->P;
 		d->file = L->file;
 		if (!d->bp_count)
@@ -577,6 +578,7 @@ int debug_session(ptxi_module *m, struct ptxi_config *cfg, const struct ptxi_arg
 			d->step = STEP_OFF;
 			out->rule[0] = 0;
 			out->muted = false;
+			out->to = stderr; /* what stops the launch from starting is an error */
 			for (uint32_t i = 0; i < DBG_MAX_POINTS; i++)
 				d->pt[i].have_old = false;
 			ptxi_run *r = NULL;
