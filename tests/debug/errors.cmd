@@ -1,5 +1,6 @@
 # ptxi debug ptx_samples/mbarrier/producer_consumer.ptx --block 64 --arg buf:64
 # What the commands say to what they cannot do.
+help
 frobnicate
 s
 info
