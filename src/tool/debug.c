@@ -530,17 +530,17 @@ int debug_take_args(struct debug_script *s, int argc, char **argv)
 			continue;
 		}
 		const char *v = !ex && !batch ? argv[i] + 8 : i + 1 < argc ? argv[++i] : NULL;
-		if (!v) {
-			fprintf(stderr, "ptxi: error: %s needs a value (see 'ptxi debug --help')\n",
+		if (!v || (!ex && s->batch)) {
+			fprintf(stderr, v ? "ptxi: error: --batch is given twice\n"
+					  : "ptxi: error: %s needs a value (see 'ptxi debug --help')\n",
 				argv[i]);
+			free(s->ex);
+			s->ex = NULL;
 			return -1;
 		}
 		if (ex)
 			s->ex[s->nex++] = v;
-		else if (s->batch) {
-			fprintf(stderr, "ptxi: error: --batch is given twice\n");
-			return -1;
-		} else
+		else
 			s->batch = v;
 	}
 	return n;
