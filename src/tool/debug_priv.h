@@ -2,7 +2,8 @@
  * debug_priv.h - what the files of `ptxi debug` share: the session (struct dbg), its
  * breakpoints and watchpoints, where the launch stopped and what is selected. debug.c runs
  * the session and decides where to stop; debug_cmd.c reads and runs the commands
- * (debug_cmds.def); debug_show.c prints state; debug_input.c reads lines.
+ * (debug_cmds.def); debug_break.c keeps breakpoints and watchpoints; debug_print.c prints
+ * values and memory; debug_show.c prints state; debug_input.c reads lines.
  */
 #ifndef PTXI_DEBUG_PRIV_H
 #define PTXI_DEBUG_PRIV_H
@@ -117,6 +118,33 @@ bool dbg_reg_value(struct dbg *d, struct warp *w, struct frame *f, uint32_t lane
 struct cta *dbg_find_cta(struct dbg *d, const uint32_t c[3]);
 bool dbg_watch_read(struct dbg *d, const struct dbg_point *p, uint32_t *v);
 bool dbg_start_step(struct dbg *d, enum dbg_step how);
+
+/* The commands (debug_cmds.def): each takes its arguments and returns true when the launch
+ * should go on (or end). debug_cmd.c runs them and defines most; debug_break.c break,
+ * watch and delete; debug_print.c print and x. */
+typedef bool cmd_fn(struct dbg *d, char *args);
+#define CMD(id, name, alias, running, usage, help) cmd_fn cmd_##id;
+#include "debug_cmds.def"
+#undef CMD
+
+/* debug_cmd.c: the words commands share */
+char *dbg_skip(char *s);
+void dbg_trim(char *s);
+bool dbg_number(char **s, uint64_t *v);
+bool dbg_only_number(char *s, uint64_t *v);
+bool dbg_coords(char *s, uint32_t c[3]);
+const char *dbg_base_name(const char *path);
+
+/* debug_break.c */
+void dbg_info_breakpoints(struct dbg *d);
+
+/* debug_print.c: "[SPACE] ADDR", "%reg" or "SYMBOL[+OFF]" as a space and an address (*sym the
+ * variable named); the bytes there as the selected thread sees them (NULL after saying
+ * why); a space's word */
+bool dbg_mem_operand(struct dbg *d, char *a, enum mspace *space, uint64_t *addr,
+		     const struct ir_sym **sym);
+const uint8_t *dbg_mem_bytes(struct dbg *d, enum mspace space, uint64_t addr, uint64_t size);
+const char *dbg_space_word(enum mspace s);
 
 /* debug_cmd.c: run one command line; true when the launch should go on (or end). */
 bool dbg_command(struct dbg *d, char *line);
