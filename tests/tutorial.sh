@@ -30,7 +30,8 @@ for block in blocks:
     for cmd, want in cmds:
         runs += 1
         p = subprocess.run(cmd, shell=True, cwd=tmp + "/work", env=env, text=True,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=300)
         got = p.stdout.splitlines()
         status = None
         if want and want[-1].startswith("(exit status "):

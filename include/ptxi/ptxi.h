@@ -177,6 +177,9 @@ struct ptxi_config {
 	/* Threads that run the launch's clusters (--jobs; 0 or 1: one). A program whose output
 	 * does not depend on the schedule shows the same with any number (docs/jobs.md). */
 	unsigned jobs;
+	/* ptxi debug's hooks (src/run/debug_hook.h; not for embedders): the launch runs on one
+	 * thread and the debugger sees each instruction. NULL: none. */
+	const struct dbg_hooks *debugger;
 };
 #define PTXI_MAX_JOBS 256 /* more jobs take this many threads */
 

@@ -560,3 +560,25 @@ bad:
 
 
 
+
+/* ---- ptxi debug's view ---------------------------------------------------------------- */
+
+bool async_view(const struct launch *L, uint32_t i, struct async_view *v)
+{
+	if (i >= L->async.nevents)
+		return false;
+	const struct event *e = &L->async.events[i];
+	*v = (struct async_view){.w = e->w, .lane = e->lane, .insn = e->insn, .issued = e->issued,
+				 .due = e->due, .size = e->kind == EV_ARRIVE ? 0 : e->size,
+				 .dspace = e->dspace, .sspace = e->sspace, .daddr = e->daddr,
+				 .saddr = e->saddr, .dcta = e->dcta, .scta = e->scta,
+				 .arrive = e->kind == EV_ARRIVE, .mbar_off = e->mbar_off};
+	if (e->kind == EV_ARRIVE || e->kind == EV_STORE) {
+		v->mbar_ranks = e->mbar_cta ? 1u << e->mbar_cta->rank : 0;
+		v->tx = e->kind == EV_STORE ? e->size : 0;
+	} else if ((e->kind == EV_BULK || e->kind == EV_TENSOR) && e->has_mbar && e->dcta) {
+		v->mbar_ranks = async_targets(e);
+		v->tx = e->kind == EV_TENSOR ? e->tx : e->size;
+	}
+	return true;
+}

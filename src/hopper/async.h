@@ -67,6 +67,24 @@ static inline bool async_watching(const struct launch *L)
 {
 	return L->async.nevents || L->landed.n;
 }
+/* An event in flight as ptxi debug shows it (info copies, info mbarriers). */
+struct async_view {
+	const struct warp *w;       /* the issuing thread                                   */
+	uint32_t lane;
+	const struct dinsn *insn;   /* its instruction                                      */
+	uint64_t issued, due;       /* L->steps at issue, and when it lands                 */
+	uint32_t size;              /* bytes written when it lands (0: an arrive-on)         */
+	enum mspace dspace, sspace;
+	uint64_t daddr, saddr;      /* shared offsets or global addresses                    */
+	const struct cta *dcta, *scta;
+	bool arrive;                /* it arrives on the barrier (cp.async.mbarrier.arrive)  */
+	uint32_t mbar_ranks;        /* the CTAs (ranks of the cluster) whose barrier at      */
+	uint32_t mbar_off;          /* mbar_off it completes tx (or arrives) on; 0: none     */
+	uint32_t tx;                /* bytes of that complete-tx                             */
+};
+/* Event i of those in flight (in issue order) as a view; false past the last. */
+bool async_view(const struct launch *L, uint32_t i, struct async_view *v);
+
 /* Forget everything pending (end of a cluster; the landed records too), and free what
  * async.c allocated (end of a launch: async_free). */
 void async_reset(struct launch *L);

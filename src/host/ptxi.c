@@ -569,7 +569,8 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	}
 	if (st == PTXI_OK) {
 		L.timeline = cfg->timeline_out ? tl_create() : NULL;
-		st = jobs_launch(&L, cfg->jobs);
+		L.dbg = cfg->debugger;
+		st = jobs_launch(&L, L.dbg ? 1 : cfg->jobs);
 	}
 	if (L.timeline) {
 		if (tl_write_html(L.timeline, &L, cfg->timeline_out) != 0)

@@ -283,6 +283,11 @@ void gather_rule(struct launch *L, const char *rule, uint32_t lanes, const char 
 		gather_hit(L, rule, L->ci, &h, notes, msg);
 }
 
+uint32_t gather_total(const struct launch *L)
+{
+	return L->rep ? L->rep->total : 0;
+}
+
 void gather_summary(struct launch *L)
 {
 	gather_flush(L);

@@ -29,6 +29,7 @@
 #include "operand.h"
 #include "report/rules.h"
 #include "report/trace.h"
+#include "debug_hook.h"
 #include "hopper/wgmma.h"
 
 /* The lane array of a source operand; special registers, negated predicates and
@@ -389,7 +390,11 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			stop_pc = o->pc;
 	L->cw = w;
 	while (n < budget && g->state == G_READY && !L->stop) {
-		if (!L->cfg.trace_all && !w->wg_busy && !w->wg_track) {
+		if (L->dbg) { /* a debugger sees every instruction (debug_hook.h) */
+			L->dbg->before(L->dbg->ctx, L, w, g);
+			if (L->stop || g->state != G_READY)
+				break;
+		} else if (!L->cfg.trace_all && !w->wg_busy && !w->wg_track) {
 			uint32_t k = run_direct(L, w, g, budget - n, stop_pc);
 			n += k;
 			if (g->pc == stop_pc && k)

@@ -62,6 +62,7 @@ struct group {
 	uint64_t parked_at;         /* G_MBAR: L->steps when it parked (its time limit)        */
 	bool timed_out;             /* G_MBAR: woken because nothing else could run            */
 	struct group *next;
+	const struct dinsn *dbg_seen; /* ptxi debug: the instruction it last stopped or passed at */
 };
 
 struct cta;
@@ -295,6 +296,7 @@ struct launch {
 	pthread_mutex_t *atom_lock; /* held by an atomic: clusters share global memory         */
 	void (*log_poll)(struct launch *L); /* after a rule break is logged: may show it early */
 	void *jobs;                 /* the workers' shared state, for log_poll                 */
+	const struct dbg_hooks *dbg; /* ptxi debug's hooks (debug_hook.h), NULL: none          */
 };
 
 /* The number of lanes in a mask. */

@@ -23,6 +23,7 @@
 #include "report/rules.h"
 #include "report/srcloc.h"
 #include "report/timeline.h"
+#include "debug_hook.h"
 #include "hopper/wgmma.h"
 
 #define QUANTUM 512          /* instructions a warp runs before the next one's turn      */
@@ -748,6 +749,8 @@ void sched_cluster(struct launch *L, const uint32_t cid[3])
 		runtime_error(L, 1, "out of memory setting up a cluster");
 	else
 		run_cluster(L, &cl);
+	if (L->dbg && ok)
+		L->dbg->cluster_end(L->dbg->ctx, L, &cl);
 	async_reset(L);
 	mem_gproxy_reset(L);
 	race_cluster_end(L, &cl);

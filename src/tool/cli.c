@@ -16,6 +16,7 @@
 
 #include "cli_args.h"
 #include "cli_dump.h"
+#include "debug.h"
 #include "explore.h"
 
 #define MAX_ARGS 256
@@ -42,7 +43,7 @@ static const struct option {
 
 struct command;
 typedef int command_fn(const struct command *c, int argc, char **argv);
-static command_fn cmd_check, cmd_run, cmd_explain, cmd_info;
+static command_fn cmd_check, cmd_run, cmd_explain, cmd_info, cmd_debug;
 
 static const struct command {
 	const char *name;
@@ -54,6 +55,8 @@ static const struct command {
 	 "Parse and statically check PTX files as ptxas would ('-' reads stdin)."},
 	{"run", cmd_run, R, "ptxi run FILE.ptx [OPTION]...",
 	 "Launch a kernel of FILE.ptx on the interpreter and report every rule it breaks."},
+	{"debug", cmd_debug, R, "ptxi debug FILE.ptx [--batch FILE] [-ex CMD]... [OPTION]...",
+	 "Step a launch as cuda-gdb steps a GPU, with the mbarriers in view (docs/debugging.md)."},
 	{"explain", cmd_explain, E, "ptxi explain [TOPIC]",
 	 "What a concept, instruction, rule or static check means, shown live; alone: the topics."},
 	{"info", cmd_info, I, "ptxi info FILE.ptx",
@@ -744,6 +747,33 @@ static int cmd_run(const struct command *c, int argc, char **argv)
 	if (ptxi_report_finish(report) != 0 && !status)
 		status = PTXI_INVALID;
 	cli_owned_free(&o->own);
+	free(o);
+	return status;
+}
+
+/* ptxi debug: the run options, and the commands from -ex and --batch (debug.c). */
+static int cmd_debug(const struct command *c, int argc, char **argv)
+{
+	struct debug_script script;
+	struct run_opts *o = calloc(1, sizeof *o);
+	argc = o ? debug_take_args(&script, argc, argv) : -1;
+	int status = argc < 0 ? PTXI_INVALID : parse_run(c, argc, argv, o);
+	if (!status && (o->explore || o->format != PTXI_DIAG_TEXT || o->ndumps || o->timeline))
+		status = usage("debug runs one schedule and writes text%s: no --explore, "
+			       "--diagnostics, --dump, --out or --timeline", "");
+	if (!status) {
+		struct debug_out out = {.to = stderr}; /* the session's output from its first stop */
+		ptxi_module *m = ptxi_module_load(o->file, debug_sink, &out);
+		if (!m || ptxi_module_errors(m))
+			status = PTXI_INVALID;
+		else
+			status = debug_session(m, &o->cfg, o->args, o->nargs, &script, &out);
+		ptxi_module_free(m);
+	}
+	if (argc >= 0)
+		free(script.ex);
+	if (o)
+		cli_owned_free(&o->own);
 	free(o);
 	return status;
 }
