@@ -183,12 +183,16 @@ const char *ptxi_version(void)
 	return PTXI_VERSION;
 }
 
-ptxi_module *ptxi_module_load_string(const char *name, const char *text, ptxi_sink *sink,
-				     void *ctx)
+ptxi_module *module_from_string(const char *name, const char *text, ptxi_sink *sink, void *ctx,
+				diag_record_fn *record, void *record_ctx)
 {
 	ptxi_module *m = module_new(sink, ctx);
 	if (!m)
 		return NULL;
+	if (record) {
+		m->diag.record = record;
+		m->diag.record_ctx = record_ctx;
+	}
 	if (!(m->path = strdup(name))) {
 		ptxi_module_free(m);
 		return NULL;
@@ -198,21 +202,10 @@ ptxi_module *ptxi_module_load_string(const char *name, const char *text, ptxi_si
 	return m;
 }
 
-ptxi_module *ptxi_module_load_string_report(const char *name, const char *text,
-					    ptxi_report *r)
+ptxi_module *ptxi_module_load_string(const char *name, const char *text, ptxi_sink *sink,
+				     void *ctx)
 {
-	ptxi_module *m = module_new(NULL, NULL);
-	if (!m)
-		return NULL;
-	m->diag.record = report_record;
-	m->diag.record_ctx = r;
-	if (!(m->path = strdup(name))) {
-		ptxi_module_free(m);
-		return NULL;
-	}
-	src_file_from_string(&m->file, m->path, text);
-	module_parse(m, false);
-	return m;
+	return module_from_string(name, text, sink, ctx, NULL, NULL);
 }
 
 unsigned ptxi_module_errors(const ptxi_module *m)

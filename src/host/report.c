@@ -435,6 +435,12 @@ ptxi_module *ptxi_module_load_report(const char *path, ptxi_report *r)
 	return module_read(path, NULL, NULL, report_record, r, false);
 }
 
+ptxi_module *ptxi_module_load_string_report(const char *name, const char *text,
+					    ptxi_report *r)
+{
+	return module_from_string(name, text, NULL, NULL, report_record, r);
+}
+
 int ptxi_check_report(const char *path, ptxi_report *r)
 {
 	return check_file(path, NULL, NULL, report_record, r);
