@@ -136,7 +136,7 @@ expect 2 struct-overlap "$ptxi" run $K/params_struct.ptx --block 64 --arg "bytes
 echo "ptxi: error: tensor map 'tmap:buf=@0,type=f32,dims=16x8,strides=64,box=16x4,type=f16': type= is given twice" > "$tmp/err.want"
 expect 2 tmap-twice "$ptxi" run $K/params_struct.ptx --block 64 \
   --arg "bytes:192,@0=buf:512,@64=tmap:buf=@0,type=f32,dims=16x8,strides=64,box=16x4,type=f16"
-echo "ptxi: error: argument 1 ('bytes:100') does not fit parameter 'p' of kernel 'scale_tile', which is an array of .b8 (192 bytes)" > "$tmp/err.want"
+echo "ptxi: error: argument 1 ('bytes:100') does not fit parameter 0 'p' (an array of .b8) of kernel 'scale_tile', which is 192 bytes" > "$tmp/err.want"
 expect 2 struct-size "$ptxi" run $K/params_struct.ptx --block 64 --arg bytes:100
 echo "ptxi: error: 'bytes:x': want bytes:SIZE[,@OFF=SPEC]..., SIZE 1-32764" > "$tmp/err.want"
 expect 2 struct-syntax "$ptxi" run $K/noop.ptx --arg bytes:x

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Reports in the user's terms (issue 30), on real nvcc -lineinfo output (tests/userlang/*.cu
+# beside their PTX: nvcc 13.0 -arch=sm_90a -ptx -lineinfo, the .file path set to
+# /home/user/src, so ptxi reads the source beside the PTX): the report leads with the
+# user's own frame, cccl's frames are notes; names demangled and shortened; shared
+# variables and parameters as the source names them. Exact output and exit status.
+set -u
+ptxi=${1:?usage: userlang.sh PTXI SOURCE_ROOT}; root=${2:?}
+ptxi=$(cd "$(dirname "$ptxi")" && pwd)/$(basename "$ptxi")
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+out() { cat > "$tmp/out.want"; }
+err() { cat > "$tmp/err.want"; }
+# expect STATUS NAME COMMAND...: stdout must equal what out() was given, stderr what err()
+# was given (each empty when not given), the exit status STATUS.
+expect() {
+  local want=$1 name=$2; shift 2
+  touch "$tmp/out.want" "$tmp/err.want"
+  "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null; local rc=$?
+  [ "$rc" = "$want" ] || bad "$name: exit $rc, expected $want: $(head -3 "$tmp/err")"
+  diff -u "$tmp/out.want" "$tmp/out" > "$tmp/d" || { bad "$name: stdout differs"; head -30 "$tmp/d"; }
+  diff -u "$tmp/err.want" "$tmp/err" > "$tmp/d" || { bad "$name: stderr differs"; head -30 "$tmp/d"; }
+  rm -f "$tmp/out.want" "$tmp/err.want"
+}
+cd "$root/tests/userlang" || exit 2
+
+# The user's frame first: the wait loop in wait_full (cccl_deadlock.cu:11), not cccl's
+# mbarrier_try_wait_parity.h:26; the _INTERNAL_ file prefix, cccl's __4 inline namespace
+# and "(anonymous namespace)" shortened.
+err <<'EOF'
+cccl_deadlock.cu:11:3: error: deadlock: mbarrier.try_wait waits forever: the phase never completes [deadlock]
+    11 |   while (!ptx::mbarrier_try_wait_parity(bar, parity)) {
+       |   ^
+    in function '(anonymous)::wait_full(unsigned long*, unsigned int)'
+    inlined from cccl_deadlock.cu:34:7 in 'pipeline(float*, float)'
+    library frame: /usr/local/cuda-13.0/include/cccl/cuda/__ptx/instructions/generated/mbarrier_try_wait_parity.h:26:13 in 'bool cuda::ptx::mbarrier_try_wait_parity<void>(unsigned long*, unsigned int const&)'
+    PTX: cccl_deadlock.ptx:102:2
+    CTA (0,0,0) threads 32-63
+    on mbarrier 'full[1]' (CTA (0,0,0), shared 0x8): phase 0, pending 32 of 32 arrivals, tx-count 0
+    32 arrivals still missing
+    threads of CTA (0,0,0) that exited: CTA (0,0,0) threads 0-31
+    threads blocked elsewhere: none
+ptxi: error: deadlock: the launch can never finish: 32 threads blocked, nothing left to run [deadlock]
+ptxi: 1 error: deadlock 1
+EOF
+expect 3 cccl-user-frame "$ptxi" run cccl_deadlock.ptx --block 64 --arg buf:256 --arg f32:2
+
+# A shared array by its source name ('tile[0]', not '_ZZ5scalePffiE4tile[0]')
+err <<'EOF'
+race_tile.cu:10:5: error: data race on shared 0x0 ('tile[0]', 4 bytes): this read by CTA (0,0,0) thread 32 is not ordered after the write by thread 0 [data-race]
+    10 |     out[t - 32] = tile[t - 32];   // the bug: no __syncthreads() before this read
+       |     ^
+    in function 'scale(float*, float, int)'
+    PTX: race_tile.ptx:59:2
+    CTA (0,0,0) thread 32 (32,0,0)
+    nothing orders them: no barrier, mbarrier wait or release/acquire pair of a scope that includes both threads lies between
+    rule (PTX ISA 8.7): two accesses by different threads to overlapping bytes of shared or global memory, at least one a write and not both strong with scopes that include each other, must be ordered by happens-before (a barrier, an mbarrier phase, a release/acquire pair)
+    the hardware carries on; --keep-going would too: the hardware returns whichever value the timing gives; ptxi carries on in its schedule
+race_tile.cu:8:5: note: the earlier write by thread 0
+     8 |     tile[t] = t * scale;
+       |     ^
+    in function 'scale(float*, float, int)'
+    PTX: race_tile.ptx:49:2
+ptxi: 1 error: data-race 1
+EOF
+expect 1 race-shared-name "$ptxi" run race_tile.ptx --block 64 --arg buf:256 --arg f32:2 --arg s32:32
+
+# Parameters by the source's names and C++ types; the kernel demangled
+echo "ptxi: error: argument 2 ('f64:2') does not fit parameter 1 'scale' (float) of kernel 'scale(float*, float, int)', which is 4 bytes" | err
+expect 2 param-source-name "$ptxi" run race_tile.ptx --block 64 --arg buf:256 --arg f64:2 --arg s32:32
+echo "ptxi: error: kernel 'scale(float*, float, int)' takes 3 parameters; 2 --arg given" | err
+expect 2 kernel-demangled "$ptxi" run race_tile.ptx --block 64 --arg buf:256 --arg f32:2
+# without the source beside it: the C++ type from the mangled name only
+mkdir -p "$tmp/nosrc" && cp race_tile.ptx "$tmp/nosrc/"
+echo "ptxi: error: argument 2 ('f64:2') does not fit parameter 1 (float) of kernel 'scale(float*, float, int)', which is 4 bytes" | err
+expect 2 param-no-source "$ptxi" run "$tmp/nosrc/race_tile.ptx" --block 64 --arg buf:256 --arg f64:2 --arg s32:32
+out <<'EOF'
+kernel scale(float*, float, int)   (PTX name _Z5scalePffi)
+  parameters: 3 (16 bytes)
+    0   _Z5scalePffi_param_0                     .u64                8 bytes, align 8  = 'out' (float*)
+    1   _Z5scalePffi_param_1                     .f32                4 bytes, align 4  = 'scale' (float)
+    2   _Z5scalePffi_param_2                     .u32                4 bytes, align 4  = 'n' (int)
+  requires: nothing beyond the sm_90 limits
+  run: ptxi run race_tile.ptx --kernel _Z5scalePffi --grid 1 --block 128 --arg buf:BYTES --arg f32:0 --arg u32:0
+
+static shared memory of the module: 256 bytes (more with --shared BYTES)
+EOF
+expect 0 info-param-names "$ptxi" info race_tile.ptx
+
+[ "$fail" = 0 ] && echo "userlang: all passed"
+exit $fail
