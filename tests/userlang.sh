@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Reports in the user's terms (issue 30), on real nvcc -lineinfo output (tests/userlang/*.cu
-# beside their PTX: nvcc 13.0 -arch=sm_90a -ptx -lineinfo, the .file path set to
+# beside their PTX: nvcc 13.0 -arch=sm_90a -ptx -lineinfo (asm_check: -arch=compute_90a, as
+# ptxas rejects it), the .file path set to
 # /home/user/src, so ptxi reads the source beside the PTX): the report leads with the
 # user's own frame, cccl's frames are notes; names demangled and shortened; shared
 # variables and parameters as the source names them. Exact output and exit status.
@@ -87,6 +88,37 @@ kernel scale(float*, float, int)   (PTX name _Z5scalePffi)
 static shared memory of the module: 256 bytes (more with --shared BYTES)
 EOF
 expect 0 info-param-names "$ptxi" info race_tile.ptx
+
+# --trace with -lineinfo: the .cu line first, the PTX line second; --trace-lines by .cu lines
+err <<'EOF'
+[trace] race_tile.cu:8 (race_tile.ptx:38): CTA (0,0,0) threads 0-31: shl.b32 	%r5, %r1, 2;
+        %r5 = [0] 0x0, [1] 0x4, [2] 0x8, [3] 0xc, [4] 0x10, [5] 0x14, [6] 0x18, [7] 0x1c, ...
+[trace] race_tile.cu:8 (race_tile.ptx:39): CTA (0,0,0) threads 0-31: mov.u32 	%r6, _ZZ5scalePffiE4tile;
+        %r6 = 0x0
+[trace] race_tile.cu:8 (race_tile.ptx:40): CTA (0,0,0) threads 0-31: add.s32 	%r2, %r6, %r5;
+        %r2 = [0] 0x0, [1] 0x4, [2] 0x8, [3] 0xc, [4] 0x10, [5] 0x14, [6] 0x18, [7] 0x1c, ...
+[trace] race_tile.cu:8 (race_tile.ptx:47): CTA (0,0,0) threads 0-31: cvt.rn.f32.s32 	%f3, %r1;
+        %f3 = [0] 0x0 (0), [1] 0x3f800000 (1), [2] 0x40000000 (2), [3] 0x40400000 (3), [4] 0x40800000 (4), [5] 0x40a00000 (5), [6] 0x40c00000 (6), [7] 0x40e00000 (7), ...
+[trace] race_tile.cu:8 (race_tile.ptx:48): CTA (0,0,0) threads 0-31: mul.f32 	%f4, %f3, %f1;
+        %f4 = [0] 0x0 (0), [1] 0x40000000 (2), [2] 0x40800000 (4), [3] 0x40c00000 (6), [4] 0x41000000 (8), [5] 0x41200000 (10), [6] 0x41400000 (12), [7] 0x41600000 (14), ...
+[trace] race_tile.cu:8 (race_tile.ptx:49): CTA (0,0,0) threads 0-31: st.shared.f32 	[%r2], %f4;
+[trace] race_tile.cu:8 (race_tile.ptx:50): CTA (0,0,0) threads 0-31: bra.uni 	$L__BB0_4;
+EOF
+expect 0 trace-cu-lines "$ptxi" run race_tile.ptx --block 64 --arg buf:256 --arg f32:2 --arg s32:32 \
+  --no-race --trace all --trace-lines race_tile.cu:8-8 --trace-warp 0
+echo "ptxi: error: --trace-lines: no .loc of the module names source file 'nope.cu' (nvcc -lineinfo writes them)" | err
+expect 2 trace-lines-no-file "$ptxi" run race_tile.ptx --block 64 --arg buf:256 --arg f32:2 \
+  --arg s32:32 --trace all --trace-lines nope.cu:8-8
+
+# check: a static error in inline PTX says which .cu line (and inlined function) it came
+# from, though nvcc writes the .file lines after the function
+err <<'EOF'
+asm_check.ptx:29:15: error: '%clock64' is 64 bits wide: mov.u32 cannot read it [special-register]
+    29 |  mov.u32 %r1, %clock64;
+       |               ^~~~~~~~
+    from asm_check.cu:6:3 in 'stamp()'
+EOF
+expect 2 check-from-cu "$ptxi" check asm_check.ptx
 
 [ "$fail" = 0 ] && echo "userlang: all passed"
 exit $fail

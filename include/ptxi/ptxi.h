@@ -148,6 +148,8 @@ struct ptxi_config {
 	bool trace_warp_given;  /* trace only warp trace_warp of each CTA (--trace-warp N)   */
 	uint32_t trace_warp;
 	uint32_t trace_lines[2];/* trace only source lines A..B (--trace-lines A-B; 0,0 all) */
+	const char *trace_lines_file; /* with trace_lines: lines of this .loc source file, by
+				 * path or its end (--trace-lines k.cu:A-B); NULL: PTX lines */
 	uint32_t trace_width;   /* fold trace lines past this column (0: never)              */
 	FILE *timeline_out;     /* --timeline: the launch as an HTML page (NULL: none)     */
 	const struct ptxi_set *sets; /* module variables to set before the launch (--set)   */

@@ -25,6 +25,7 @@
 #include "report/report.h"
 #include "run/sched.h"
 #include "report/timeline.h"
+#include "report/srcloc.h"
 #include "hopper/tmap.h"
 #include "hopper/wgmma.h"
 
@@ -451,6 +452,10 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 		return usage_error(m, "the module has %s kernels (%s): name one with --kernel",
 				   names[0] ? "several" : "no", names[0] ? names : "none");
 	}
+	if (cfg->trace_lines_file && cfg->trace_lines[1] &&
+	    !srcloc_names_file(m->prog->m, cfg->trace_lines_file))
+		return usage_error(m, "--trace-lines: no .loc of the module names source file "
+				   "'%s' (nvcc -lineinfo writes them)", cfg->trace_lines_file);
 	memcpy(L.cfg.grid, cfg->grid, sizeof L.cfg.grid);
 	memcpy(L.cfg.block, cfg->block, sizeof L.cfg.block);
 	memcpy(L.cfg.cluster, cfg->cluster, sizeof L.cfg.cluster);
@@ -467,6 +472,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	L.cfg.trace_warp_given = cfg->trace_warp_given;
 	L.cfg.trace_warp = cfg->trace_warp;
 	memcpy(L.cfg.trace_lines, cfg->trace_lines, sizeof L.cfg.trace_lines);
+	L.cfg.trace_lines_file = cfg->trace_lines_file;
 	L.cfg.trace_width = cfg->trace_width;
 	L.cfg.heap_size = cfg->heap_bytes ? cfg->heap_bytes : DEVRT_HEAP_DEFAULT;
 	if (cfg->max_errors)

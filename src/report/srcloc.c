@@ -169,6 +169,105 @@ const struct ir_loc *srcloc_user_loc(const struct ir_module *m, const struct ir_
 	return n ? fr[lead_frame(m, fr, n)] : NULL;
 }
 
+/* Whether `path` is `file` or ends in "/file". */
+static bool path_is(const char *path, const char *file)
+{
+	size_t n = strlen(path), k = strlen(file);
+	return n >= k && !strcmp(path + n - k, file) && (n == k || path[n - k - 1] == '/');
+}
+
+bool srcloc_names_file(const struct ir_module *m, const char *file)
+{
+	for (uint32_t i = 0; i < m->nfiles; i++)
+		if (m->files[i].path && path_is(m->files[i].path, file))
+			return true;
+	return false;
+}
+
+bool srcloc_in_lines(const struct ir_module *m, const struct ir_loc *l, const char *file,
+		     uint32_t first, uint32_t last)
+{
+	for (int depth = 0; l && depth <= MAX_CHAIN; l = l->inlined_at, depth++) {
+		const char *path = file_path(m, l->file);
+		if (path && path_is(path, file) && l->line >= first && l->line <= last)
+			return true;
+	}
+	return false;
+}
+
+/* The path of .file `index` as the PTX text declares it, into b: a static check runs as
+ * each function closes, before the .file lines nvcc writes after the functions are read. */
+static bool text_file_path(const struct src_file *ptx, uint32_t index, struct strbuf *b)
+{
+	const char *t = ptx->text, *end = ptx->text + ptx->len;
+	while ((t = memmem(t, (size_t)(end - t), ".file", 5))) {
+		t += 5;
+		char *e;
+		while (t < end && (*t == ' ' || *t == '\t'))
+			t++;
+		if (strtoul(t, &e, 10) != index || e == t)
+			continue;
+		while (e < end && (*e == ' ' || *e == '\t'))
+			e++;
+		const char *q = e < end && *e == '"' ? memchr(e + 1, '"', (size_t)(end - e - 1)) : NULL;
+		if (q && !memchr(e, '\n', (size_t)(q - e))) {
+			sb_printf(b, "%.*s", (int)(q - e - 1), e + 1);
+			return true;
+		}
+	}
+	return false;
+}
+
+void srcloc_from_note(const struct ir_module *m, const struct ir_loc *l, const char *outer,
+		      struct strbuf *b)
+{
+	const struct ir_loc *fr[MAX_CHAIN + 1], *u = NULL;
+	struct strbuf path = {0}, name = {0};
+	int n = frames_of(l, fr);
+	for (int i = 0; i < n && !u; i++) { /* the lead frame, as lead_frame picks it */
+		path.len = 0;
+		if (fr[i]->line && text_file_path(m->file, fr[i]->file, &path) &&
+		    !srcloc_is_library(path.s))
+			u = fr[i];
+	}
+	if (!u && n && fr[0]->line) {
+		u = fr[0];
+		path.len = 0;
+		text_file_path(m->file, u->file, &path);
+	}
+	if (!u || !path.len) {
+		sb_free(&path);
+		return;
+	}
+	struct src_file f;
+	struct strbuf shown = {0};
+	if (open_source(path.s, m->file->path, &f, &shown))
+		src_file_free(&f);
+	path.len = 0;
+	sb_printf(&path, "%s", shown.s);
+	sb_free(&shown);
+	loc_func(m->file, u, NULL, &name);
+	if (!name.len && !u->func.len && outer)
+		func_name(outer, &name);
+	sb_printf(b, "from %s:%u:%u", path.s, u->line, u->col);
+	if (name.len)
+		sb_printf(b, " in '%s'", name.s);
+	sb_printf(b, "\n");
+	sb_free(&path);
+	sb_free(&name);
+}
+
+bool srcloc_short_pos(const struct ir_module *m, const struct ir_loc *l, struct strbuf *b)
+{
+	const struct ir_loc *u = srcloc_user_loc(m, l);
+	const char *path = u && u->line ? file_path(m, u->file) : NULL;
+	if (!path)
+		return false;
+	const char *base = strrchr(path, '/');
+	sb_printf(b, "%s:%u", base ? base + 1 : path, u->line);
+	return true;
+}
+
 /* "in function 'f'" of the lead frame and one "inlined from k.cu:42:7 in 'g'" per level
  * above it, then the library frames below it, outermost first ("library frame:
  * .../mbarrier_try_wait_parity.h:26:13 in 'cuda::ptx::...'"), one per line, each ending in

@@ -38,6 +38,23 @@ void srcloc_param(const struct ir_module *m, const struct ir_func *f, uint32_t i
 /* The kernel's name as the user reads it: demangled, else as written. */
 void srcloc_kernel(const struct ir_func *f, struct strbuf *b);
 
+/* Whether the module's .file table names source `file` (a path or its end). */
+bool srcloc_names_file(const struct ir_module *m, const char *file);
+
+/* Whether any frame of l's chain lies in lines first..last of source `file` (a .file path
+ * or its end: "k.cu" matches "/src/k.cu"): --trace-lines k.cu:A-B. */
+bool srcloc_in_lines(const struct ir_module *m, const struct ir_loc *l, const char *file,
+		     uint32_t first, uint32_t last);
+
+/* "from k.cu:10:5 in 'f'\n": the lead frame of l, a note under a report at the PTX line
+ * (a static check); `outer` names the function the PTX holds it in; nothing when l has no source position. */
+void srcloc_from_note(const struct ir_module *m, const struct ir_loc *l, const char *outer,
+		      struct strbuf *b);
+
+/* "k.cu:34": the lead frame's file (its last component) and line, for one-line output
+ * (--trace, the timeline); false (nothing written) when l has no source position. */
+bool srcloc_short_pos(const struct ir_module *m, const struct ir_loc *l, struct strbuf *b);
+
 /* The decoded function that holds instruction di (NULL if none). */
 const struct dfunc *srcloc_func_of(const struct dprog *P, const struct dinsn *di);
 

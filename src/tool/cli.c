@@ -496,9 +496,14 @@ static int trace_option(struct run_opts *o, int id, const char *v)
 		o->cfg.trace_warp = (uint32_t)(cli_parse_u64(v, &n) ? n : 0);
 		return cli_parse_u64(v, &n) && n <= 31
 			       ? 0 : usage("bad --trace-warp '%s' (a warp of the CTA: 0-31)", v);
-	case OPT_TRACE_LINES:
-		return cli_parse_line_range(v, o->cfg.trace_lines)
-			       ? 0 : usage("bad --trace-lines '%s' (want A-B or A, lines from 1)", v);
+	case OPT_TRACE_LINES: {
+		const char *colon = strrchr(v, ':'); /* FILE.cu:A-B: lines of a .loc source */
+		if (colon && colon > v &&
+		    !(o->cfg.trace_lines_file = cli_keep(&o->own, strndup(v, (size_t)(colon - v)))))
+			return PTXI_INVALID;
+		return cli_parse_line_range(colon ? colon + 1 : v, o->cfg.trace_lines)
+			       ? 0 : usage("bad --trace-lines '%s' (want [FILE.cu:]A-B or A, lines from 1)", v);
+	}
 	case OPT_TRACE_WIDTH:
 		o->trace_width_given = true;
 		if (!cli_parse_u64(v, &n) || (n && n < 40) || n > 100000)
