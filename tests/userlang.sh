@@ -120,5 +120,53 @@ asm_check.ptx:29:15: error: '%clock64' is 64 bits wide: mov.u32 cannot read it [
 EOF
 expect 2 check-from-cu "$ptxi" check asm_check.ptx
 
+# Fills: buf:BYTES:zero|iota:TYPE|random:TYPE[:SEED]|const:TYPE:V (noop.ptx leaves them)
+K=../../ptx_samples/kernels
+out <<'EOF'
+00 00 00 00 00 00 80 3f 00 00 00 40 00 00 40 40
+00 00 01 00 02 00 03 00
+ef 36 38 3f 49 3f ac be 88 49 2c 3f
+ea 7e 6c 3f 76 79 66 3e ff 05 f8 3e
+c0 3f c0 3f c0 3f c0 3f
+fd ff ff ff fd ff ff ff
+00 00 00 00 00 00 00 00
+EOF
+expect 0 fills sh -c "for f in iota:f32 iota:u16 random:f32 random:f32:7 const:bf16:1.5 const:s32:-3 zero; do
+  n=8; case \$f in iota:f32) n=16;; random*) n=12;; esac
+  '$ptxi' run $K/noop.ptx --arg buf:\$n:\$f --dump 0:hex || exit 9; done"
+echo "ptxi: error: 'buf:6:iota:f32': want buf:BYTES[:FILL], FILL one of zero, iota:TYPE, random:TYPE[:SEED], const:TYPE:V; TYPE one of u8 u16 u32 u64 s8 s16 s32 s64 f16 bf16 f32 f64, BYTES a whole number of them" | err
+expect 2 fill-partial-element "$ptxi" run $K/noop.ptx --arg buf:6:iota:f32
+
+# --expect against a reference, --dump :COUNT; y = 2*x + 1 over 64 elements
+python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('<64f',*[2*i+1 for i in range(64)]))" > "$tmp/want.bin"
+python3 -c "import struct,sys; v=[2*i+1 for i in range(64)]; v[5]=11.5; v[9]=7; sys.stdout.buffer.write(struct.pack('<64f',*v))" > "$tmp/near.bin"
+saxpy() { "$ptxi" run saxpy.ptx --block 32 --arg buf:256:const:f32:1 --arg buf:256:iota:f32 --arg f32:2 "$@"; }
+printf '1\n3\n5\n' | out
+echo "ptxi: --expect 0=$tmp/want.bin: all 64 f32 elements match" | err
+expect 0 expect-match saxpy --grid 2 --arg s32:64 --expect 0="$tmp/want.bin" --dump 0:f32:3
+echo "ptxi: error: --expect 0=$tmp/near.bin: 2 of 64 f32 elements differ (rtol 0, atol 0); the first is element 5 (byte 20): 11, expected 11.5" | err
+expect 1 expect-mismatch saxpy --grid 2 --arg s32:64 --expect 0="$tmp/near.bin"
+echo "ptxi: error: --expect 0=$tmp/near.bin,rtol=0.05,type=f32: 1 of 64 f32 elements differ (rtol 0.05, atol 0); the first is element 9 (byte 36): 19, expected 7" | err
+expect 1 expect-rtol saxpy --grid 2 --arg s32:64 --expect 0="$tmp/near.bin",rtol=0.05,type=f32
+echo "ptxi: error: --expect 0=$tmp/nope.bin: cannot read '$tmp/nope.bin': No such file or directory" | err
+expect 2 expect-no-file saxpy --grid 2 --arg s32:64 --expect 0="$tmp/nope.bin"
+echo "ptxi: error: bad --expect '0=x,type=f8' (want N[@OFF]=FILE[,rtol=R][,atol=A][,type=T] or SYMBOL[@OFF]=FILE[,...]; at most 64) (see 'ptxi --help')" | err
+expect 2 expect-bad-type saxpy --grid 2 --arg s32:64 --expect 0=x,type=f8
+# a dump after a launch that stopped says so
+printf '1\n3\n' | out
+err <<'EOF'
+saxpy.cu:7:5: error: 4-byte access at global address 0x700001200 is outside every allocation: it ends 4 bytes past the end of the 256-byte buffer of argument 1 at 0x700001100 [memory-out-of-bounds]
+     7 |     y[i] = a * x[i] + y[i];
+       |     ^
+    in function 'saxpy(float*, float const*, float, int)'
+    PTX: saxpy.ptx:48:2
+    CTA (2,0,0) thread 0 (0,0,0)
+    rule (PTX ISA 5.1): a memory access must fall inside an allocation of its state space
+    the hardware faults here: the launch stops (the H100 faults with 'illegal address')
+ptxi: 1 error: memory-out-of-bounds 1
+ptxi: note: the launch stopped before its threads finished: --dump, --out and --expect see memory as it was then
+EOF
+expect 1 dump-after-stop saxpy --grid 3 --arg s32:65 --dump 0:f32:2
+
 [ "$fail" = 0 ] && echo "userlang: all passed"
 exit $fail

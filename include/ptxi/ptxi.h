@@ -189,6 +189,9 @@ const void *ptxi_run_memory(const ptxi_run *r, uint64_t addr, size_t *bytes);
 /* The bytes of module variable `name` (.global or .const) after the run, or NULL. */
 const void *ptxi_run_symbol(const ptxi_module *m, const ptxi_run *r, const char *name,
 			    size_t *bytes);
+/* Whether the launch stopped before its threads finished (a faulting rule, a deadlock, the
+ * step limit, an interrupt): memory is as it was then. */
+bool ptxi_run_stopped(const ptxi_run *r);
 void ptxi_run_stats(const ptxi_run *r, uint64_t *warp_insns, uint64_t *thread_insns);
 /* The most bytes the launch held at once (what --max-memory limits). */
 uint64_t ptxi_run_peak_memory(const ptxi_run *r);

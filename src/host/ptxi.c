@@ -55,6 +55,7 @@ struct ptxi_run {
 	uint8_t *const_bank;    /* the .const bank of the launch                              */
 	uint64_t warp_insns, thread_insns;
 	uint64_t peak_memory;
+	bool stopped;           /* the launch stopped before every thread exited             */
 };
 
 static void sink_adapter(void *ctx, enum diag_level level, const char *text)
@@ -539,6 +540,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	run->warp_insns = L.steps;
 	run->thread_insns = L.thread_steps;
 	run->peak_memory = L.mem->peak;
+	run->stopped = st == PTXI_OK ? false : L.stop || st == PTXI_DEADLOCK || st == PTXI_INTERRUPTED;
 	bind_free(&L);
 	mbar_table_free(&L);
 	async_free(&L);
@@ -593,6 +595,11 @@ const void *ptxi_run_symbol(const ptxi_module *m, const ptxi_run *r, const char 
 		return r->const_bank ? r->const_bank + s->addr : NULL;
 	struct region *reg = mem_find(r->mem, s->addr, 1);
 	return reg ? reg->data + (s->addr - reg->base) : NULL;
+}
+
+bool ptxi_run_stopped(const ptxi_run *r)
+{
+	return r && r->stopped;
 }
 
 void ptxi_run_stats(const ptxi_run *r, uint64_t *warp_insns, uint64_t *thread_insns)

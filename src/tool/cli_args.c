@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_fill.h"
 #include "support/numbers.h"
 
 #define PTX_MAX_STRUCT 32764u /* a kernel's whole parameter block (PTX ISA 5.1.6.4) */
@@ -84,6 +85,7 @@ bool cli_parse_line_range(const char *s, uint32_t r[2])
  * 64 MiB from a pipe or device (so that /dev/zero is an error, not all of memory). */
 #define MAX_FILE_ARG (1ull << 34)
 #define MAX_STREAM_ARG (64ull << 20)
+#define MAX_FILL (1ull << 32) /* a filled buffer's bytes are made here first */
 
 /* A file: argument's bytes; NULL with errno set (EISDIR, EFBIG past the limits above). */
 static void *read_whole(const char *path, size_t *n)
@@ -289,12 +291,21 @@ bool cli_parse_value(const char *spec, struct ptxi_arg *a, struct cli_owned *own
 		}
 	if (k == 3 && strncmp(spec, "buf", 3) == 0) {
 		uint64_t n;
-		if (!cli_parse_u64(v, &n) || n > MAX_FILE_ARG) {
-			fprintf(stderr, "ptxi: error: '%s': want buf:BYTES, at most 16 GiB\n", spec);
+		const char *fill = strchr(v, ':'); /* buf:BYTES:FILL (cli_fill.c) */
+		char bytes[32];
+		snprintf(bytes, sizeof bytes, "%.*s", fill ? (int)(fill - v) : (int)strlen(v), v);
+		if (!cli_parse_u64(bytes, &n) || n > MAX_FILE_ARG || (fill && n > MAX_FILL)) {
+			fprintf(stderr, "ptxi: error: '%s': want buf:BYTES[:FILL], at most 16 GiB "
+				"(4 GiB with a fill)\n", spec);
 			return false;
 		}
 		a->kind = PTXI_ARG_BUFFER;
 		a->bytes = (size_t)n;
+		unsigned char *init;
+		if (fill && !cli_parse_fill(spec, fill + 1, a->bytes, &init))
+			return false;
+		if (fill && init && !(a->init = cli_keep(own, init)))
+			return false;
 		return true;
 	}
 	if (k == 4 && strncmp(spec, "file", 4) == 0)
