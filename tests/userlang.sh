@@ -168,5 +168,19 @@ ptxi: note: the launch stopped before its threads finished: --dump, --out and --
 EOF
 expect 1 dump-after-stop saxpy --grid 3 --arg s32:65 --dump 0:f32:2
 
+# Wrong input kinds: one line saying what the file is and the command to run; exit 2.
+# The headers are those nvcc 13.0 and gcc wrote (a cubin: ELF machine 190, EM_CUDA).
+printf '\177ELF\002\001\001\101\010\000\000\000\000\000\000\000\002\000\276\000\001\000\000\000' > "$tmp/k.cubin"
+printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000\003\000\076\000\001\000\000\000' > "$tmp/app"
+printf '\120\355\125\272\001\000\020\000\340\001\000\000\000\000\000\000' > "$tmp/k.fatbin"
+echo "ptxi: error: 'saxpy.cu' is CUDA C++ source, not PTX: make PTX with 'nvcc -arch=sm_90a -ptx -lineinfo saxpy.cu -o saxpy.ptx', then run 'ptxi run saxpy.ptx'" | err
+expect 2 input-cu "$ptxi" run saxpy.cu --arg buf:4
+echo "ptxi: error: '$tmp/k.cubin' is a cubin (GPU machine code), not PTX: ptxi runs PTX; make it from the source with 'nvcc -arch=sm_90a -ptx -lineinfo k.cu -o k.ptx'" | err
+expect 2 input-cubin "$ptxi" check "$tmp/k.cubin"
+echo "ptxi: error: '$tmp/app' is a host program or object (ELF), not PTX: run the program with its kernels in ptxi as 'ptxi exec $tmp/app [ARGS]', or extract its PTX with 'cuobjdump -ptx $tmp/app > app.ptx'" | err
+expect 2 input-elf "$ptxi" run "$tmp/app"
+echo "ptxi: error: '$tmp/k.fatbin' is a fatbin, not PTX: extract the PTX it holds (compressed) with 'cuobjdump -ptx $tmp/k.fatbin > k.ptx', or make PTX from the source with 'nvcc -arch=sm_90a -ptx -lineinfo k.cu -o k.ptx'" | err
+expect 2 input-fatbin "$ptxi" info "$tmp/k.fatbin"
+
 [ "$fail" = 0 ] && echo "userlang: all passed"
 exit $fail

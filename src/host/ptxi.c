@@ -21,6 +21,7 @@
 #include "run/load.h"
 #include "hopper/mbarrier.h"
 #include "run/memory.h"
+#include "inputkind.h"
 #include "modinfo.h"
 #include "report/report.h"
 #include "run/sched.h"
@@ -151,6 +152,12 @@ static ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx,
 		return NULL;
 	}
 	m->owns_text = true;
+	char why[1024];
+	if (inputkind_explain(&m->file, path, why, sizeof why)) { /* a .cu, an ELF, a fatbin */
+		diag_emit(&m->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL, why);
+		ptxi_module_free(m);
+		return NULL;
+	}
 	module_parse(m, drop_bodies);
 	return m;
 }
