@@ -182,5 +182,12 @@ expect 2 input-elf "$ptxi" run "$tmp/app"
 echo "ptxi: error: '$tmp/k.fatbin' is a fatbin, not PTX: extract the PTX it holds (compressed) with 'cuobjdump -ptx $tmp/k.fatbin > k.ptx', or make PTX from the source with 'nvcc -arch=sm_90a -ptx -lineinfo k.cu -o k.ptx'" | err
 expect 2 input-fatbin "$ptxi" info "$tmp/k.fatbin"
 
+# --timeline: the hover leads with the .cu line (the page's "cu" map), the kernel demangled
+"$ptxi" run cccl_deadlock.ptx --block 64 --arg buf:256 --arg f32:2 --timeline "$tmp/t.html" 2> /dev/null
+echo '"cu":{"46":"cccl_deadlock.cu:22","52":"cccl_deadlock.cu:23","80":"cccl_deadlock.cu:11","102":"cccl_deadlock.cu:11","127":"cccl_deadlock.cu:30"}' | out
+expect 0 timeline-cu-lines grep -o '"cu":{[^}]*}' "$tmp/t.html"
+echo '"kernel":"pipeline(float*, float)"' | out
+expect 0 timeline-kernel-name grep -o '"kernel":"[^"]*"' "$tmp/t.html"
+
 [ "$fail" = 0 ] && echo "userlang: all passed"
 exit $fail
