@@ -81,11 +81,11 @@ echo "ptxi: error: a grid has at most 65535 CTAs in y (asked for 65536)" > "$tmp
 expect 2 grid-y-max "$ptxi" run $K/noop.ptx --arg buf:4 --grid 1,65536
 echo "ptxi: error: a block has at most 64 threads in z (asked for 128)" > "$tmp/err.want"
 expect 2 block-z-max "$ptxi" run $K/noop.ptx --arg buf:4 --block 1,1,128
-echo "ptxi: error: bad --dump '0@-8' (want N[@OFF][:FMT] or SYMBOL[@OFF][:FMT], FMT one of u8 u16 u32 u64 s32 f16 bf16 f32 f64 hex) (see 'ptxi --help')" > "$tmp/err.want"
+echo "ptxi: error: bad --dump '0@-8' (want N[@OFF][:FMT][:COUNT] or SYMBOL[@OFF][:FMT][:COUNT], FMT one of u8 u16 u32 u64 s32 f16 bf16 f32 f64 hex) (see 'ptxi --help')" > "$tmp/err.want"
 expect 2 dump-negative "$ptxi" run $K/noop.ptx --arg buf:4 --dump 0@-8
 echo "ptxi: error: 'bytes:8,@-1=u8:1': field '@-1=u8:1' is not @OFF=SPEC" > "$tmp/err.want"
 expect 2 field-negative "$ptxi" run $K/noop.ptx --arg bytes:8,@-1=u8:1
-echo "ptxi: error: 'buf: 4': want buf:BYTES, at most 16 GiB" > "$tmp/err.want"
+echo "ptxi: error: 'buf: 4': want buf:BYTES[:FILL], at most 16 GiB (4 GiB with a fill)" > "$tmp/err.want"
 expect 2 buf-space "$ptxi" run $K/noop.ptx --arg "buf: 4"
 
 # --opt=value and --opt value alike
@@ -109,7 +109,7 @@ check_format f64 '-2.0000004749745131\n00 3c\n'
 check_format hex '00 00 c0 3f 00 00 00 c0 00 3c\n'
 printf '3fc00000\nc0000000\n00 3c\n' > "$tmp/out.want" # the default: words in hex
 expect 0 "dump words" "$ptxi" run $K/noop.ptx --arg file:$K/bytes.bin --dump 0
-echo "ptxi: error: bad --dump '0:f128' (want N[@OFF][:FMT] or SYMBOL[@OFF][:FMT], FMT one of u8 u16 u32 u64 s32 f16 bf16 f32 f64 hex) (see 'ptxi --help')" > "$tmp/err.want"
+echo "ptxi: error: bad --dump '0:f128' (want N[@OFF][:FMT][:COUNT] or SYMBOL[@OFF][:FMT][:COUNT], FMT one of u8 u16 u32 u64 s32 f16 bf16 f32 f64 hex) (see 'ptxi --help')" > "$tmp/err.want"
 expect 2 bad-format "$ptxi" run $K/noop.ptx --arg buf:8 --dump 0:f128
 echo "ptxi: error: --dump 0: argument 0 is not a buffer (buf: or file:)" > "$tmp/err.want"
 expect 2 dump-scalar "$ptxi" run $K/noop.ptx --arg u64:5 --dump 0
@@ -136,7 +136,7 @@ expect 2 struct-overlap "$ptxi" run $K/params_struct.ptx --block 64 --arg "bytes
 echo "ptxi: error: tensor map 'tmap:buf=@0,type=f32,dims=16x8,strides=64,box=16x4,type=f16': type= is given twice" > "$tmp/err.want"
 expect 2 tmap-twice "$ptxi" run $K/params_struct.ptx --block 64 \
   --arg "bytes:192,@0=buf:512,@64=tmap:buf=@0,type=f32,dims=16x8,strides=64,box=16x4,type=f16"
-echo "ptxi: error: argument 1 ('bytes:100') does not fit parameter 'p' of kernel 'scale_tile', which is an array of .b8 (192 bytes)" > "$tmp/err.want"
+echo "ptxi: error: argument 1 ('bytes:100') does not fit parameter 0 'p' (an array of .b8) of kernel 'scale_tile', which is 192 bytes" > "$tmp/err.want"
 expect 2 struct-size "$ptxi" run $K/params_struct.ptx --block 64 --arg bytes:100
 echo "ptxi: error: 'bytes:x': want bytes:SIZE[,@OFF=SPEC]..., SIZE 1-32764" > "$tmp/err.want"
 expect 2 struct-syntax "$ptxi" run $K/noop.ptx --arg bytes:x

@@ -79,6 +79,12 @@ loc = r["locations"][0]["physicalLocation"]
 assert loc["artifactLocation"]["uri"] == "ws_pipeline.cu" and loc["region"]["startLine"] == 20, r
 rel = r["relatedLocations"][0]["physicalLocation"]
 assert rel["artifactLocation"]["uri"] == "ws_pipeline.ptx" and rel["region"]["startLine"] == 106, r
+# the log's rules are those its results name, each with its help (90 KB for all of them)
+run = json.load(open(sys.argv[1]))["runs"][0]
+rules = run["tool"]["driver"]["rules"]
+assert [x["id"] for x in rules] == ["deadlock"], rules
+assert all(rules[x["ruleIndex"]]["id"] == x["ruleId"] for x in run["results"]), run["results"]
+assert rules[0]["help"]["text"].startswith("Threads wait on a barrier"), rules[0]
 PY
 
 "$ptxi" check --diagnostics=xml "$tmp/bad.ptx" > /dev/null 2> "$tmp/err"; rc=$?
@@ -103,9 +109,7 @@ for r in run["results"]:
 assert [r["ruleId"] for r in run["results"]] == ["undeclared-identifier"] * 2 + ["operand-kind"]
 ids = [r["id"] for r in rules]
 assert len(ids) == len(set(ids)), ids
-assert "mbarrier-over-arrival" in ids and "deadlock" in ids and "manual-form" in ids, ids
-help = rules[ids.index("mbarrier-over-arrival")]["help"]["text"]
-assert help.startswith("mbarrier-over-arrival - run-time rule"), help
+assert ids == ["undeclared-identifier", "operand-kind"] or ids == ["operand-kind", "undeclared-identifier"], ids  # only the rules used
 help = rules[ids.index("operand-kind")]["help"]["text"]
 want = open(sys.argv[2]).read()
 assert help.startswith(want) and "$ ptxi check ptx_samples/checks/ok/operand-kind.ptx" in help, help

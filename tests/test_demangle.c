@@ -37,11 +37,31 @@ static void test_demangle_plain_names_pass_through(void **state)
 	assert_string_equal(demangle_name("_Z11ws_pipelinePfi", small, sizeof small), "ws_pipe");
 }
 
+/* What nvcc and cccl add that the user never wrote is shortened: the internal-linkage file
+ * prefix, the versioned inline namespace, "(anonymous namespace)". */
+static void test_demangle_tidy_internal_names(void **state)
+{
+	(void)state;
+	char buf[512];
+	assert_string_equal(
+		demangle_name("_ZN47_INTERNAL_8ddb2679_16_cccl_deadlock_cu_887197a04cuda3ptx3__424"
+			      "mbarrier_try_wait_parityIvEEbPmRKj", buf, sizeof buf),
+		"bool cuda::ptx::mbarrier_try_wait_parity<void>(unsigned long*, unsigned int const&)");
+	assert_string_equal(demangle_name("_ZN47_INTERNAL_8ddb2679_16_cccl_deadlock_cu_887197a049_GLOBAL__N"
+					  "__8ddb2679_16_cccl_deadlock_cu_887197a09wait_fullEPmj", buf,
+					  sizeof buf),
+			    "(anonymous)::wait_full(unsigned long*, unsigned int)");
+	char s[] = "ns::__12::f(x::__cxx11::y, a__4::b, _INTERNAL_x)";
+	demangle_tidy(s);
+	assert_string_equal(s, "ns::f(x::__cxx11::y, a__4::b, _INTERNAL_x)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_demangle_kernels),
 		cmocka_unit_test(test_demangle_plain_names_pass_through),
+		cmocka_unit_test(test_demangle_tidy_internal_names),
 	};
 	return cmocka_run_group_tests_name("demangle", tests, NULL, NULL);
 }

@@ -40,7 +40,8 @@ grep -q -F -- "$want" "$tmp/err" || bad "cluster: no trace line '$want'"
 [ "$(grep -c 'cp.async.bulk.tensor issued' "$tmp/err")" = 16 ] ||
   bad "cluster: $(grep -c 'cp.async.bulk.tensor issued' "$tmp/err") copies, expected 16"
 
-expect() {  # expect FILE [OPTION]: exit 1 and exactly the diagnostic in $tmp/want
+expect() {  # expect FILE [OPTION]: exit 1 and exactly the diagnostic in $tmp/want (the
+            # launch stops at the error: a note says the --dump sees memory as it was then)
   "$ptxi" run "$1" "${args[@]}" --dump 1 ${2:-} > /dev/null 2> "$tmp/err"; local rc=$?
   [ $rc = 1 ] || bad "$1: exit $rc, expected 1"
   diff -u "$tmp/want" "$tmp/err" || bad "$1: diagnostic differs"
@@ -53,6 +54,7 @@ pipeline_tma_async_wrong_barrier.ptx:119:3: error: load of 4 bytes at shared 0x0
     rule (PTX ISA 9.7.9.25.1): an async copy's (or bulk reduction's) destination must not be accessed, nor its source written, before its completion is observed (a wait on its mbarrier returned True, or the bulk group was waited for), even when the copy has in fact landed; nor the destination of st.async / red.async before it lands
     the hardware carries on; --keep-going would too: the access sees the memory as it is at that moment
 ptxi: 1 error: async-copy-race 1
+ptxi: note: the launch stopped before its threads finished: --dump, --out and --expect see memory as it was then
 OUT
 expect pipeline_tma_async_wrong_barrier.ptx --no-race  # async-copy-race alone (the sample says why)
 cat > "$tmp/want" <<'OUT'
@@ -64,6 +66,7 @@ pipeline_tma_async_late_wait.ptx:79:3: error: mbarrier.arrive of 1 arrival with 
     rule (PTX ISA 9.7.13.15.2): an arrive-on must not exceed the pending arrival count of the current phase
     the hardware faults here: the launch stops (the H100 faults; compute-sanitizer says 'Barrier overflow')
 ptxi: 1 error: mbarrier-over-arrival 1
+ptxi: note: the launch stopped before its threads finished: --dump, --out and --expect see memory as it was then
 OUT
 expect pipeline_tma_async_late_wait.ptx
 exit $fail

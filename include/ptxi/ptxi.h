@@ -165,6 +165,8 @@ struct ptxi_config {
 	bool trace_warp_given;  /* trace only warp trace_warp of each CTA (--trace-warp N)   */
 	uint32_t trace_warp;
 	uint32_t trace_lines[2];/* trace only source lines A..B (--trace-lines A-B; 0,0 all) */
+	const char *trace_lines_file; /* with trace_lines: lines of this .loc source file, by
+				 * path or its end (--trace-lines k.cu:A-B); NULL: PTX lines */
 	uint32_t trace_width;   /* fold trace lines past this column (0: never)              */
 	FILE *timeline_out;     /* --timeline: the launch as an HTML page (NULL: none)     */
 	const struct ptxi_set *sets; /* module variables to set before the launch (--set)   */
@@ -212,6 +214,9 @@ const void *ptxi_run_memory(const ptxi_run *r, uint64_t addr, size_t *bytes);
 /* The bytes of module variable `name` (.global or .const) after the run, or NULL. */
 const void *ptxi_run_symbol(const ptxi_module *m, const ptxi_run *r, const char *name,
 			    size_t *bytes);
+/* Whether the launch stopped before its threads finished (a faulting rule, a deadlock, the
+ * step limit, an interrupt): memory is as it was then. */
+bool ptxi_run_stopped(const ptxi_run *r);
 /* The warp-instructions and thread-instructions the launch ran (what --stats shows). */
 void ptxi_run_stats(const ptxi_run *r, uint64_t *warp_insns, uint64_t *thread_insns);
 /* The most bytes the launch held at once (what --max-memory limits). */

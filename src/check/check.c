@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/srcloc.h"
+
 struct ck_sregrule {
 	int sreg;
 	uint16_t ptx, sm;
@@ -59,9 +61,15 @@ __attribute__((format(printf, 4, 5)))
 void ck_report(struct ck *c, enum check_id k, struct src_span s, const char *fmt, ...)
 {
 	va_list ap;
+	struct strbuf note = {0};
+	/* with -lineinfo: the user's source line of the instruction ("from k.cu:10:5 in 'f'") */
+	if (c->cur && c->cur->loc && s.off >= c->cur->span.off &&
+	    s.off < c->cur->span.off + c->cur->span.len + 1)
+		srcloc_from_note(c->m, c->cur->loc, c->cur_func, &note);
 	va_start(ap, fmt);
-	c->errors += check_vreport(c->m->diag, c->m->file, k, s, fmt, ap);
+	c->errors += check_vreport_notes(c->m->diag, c->m->file, k, s, note.s, fmt, ap);
 	va_end(ap);
+	sb_free(&note);
 }
 
 /* Report if the module's .version or .target is older than `ptx` / sm_`sm`. The format
@@ -396,8 +404,12 @@ void check_func(struct ck *c, const struct ir_func *f)
 {
 	if (f->is_entry)
 		kparam_check(c, f);
-	for (uint32_t i = 0; i < f->ninsns; i++)
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		c->cur = &f->insns[i];
+		c->cur_func = f->sym->name;
 		check_insn(c, &f->insns[i]);
+	}
+	c->cur = NULL;
 }
 
 int check_end(struct ck *c)

@@ -81,6 +81,8 @@ struct ck {
 	struct ck_oprule ops[OP__COUNT];
 	struct ck_slice alu[OP__COUNT], amod[OP__COUNT], needs[OP__COUNT];
 	bool noted[OP__COUNT];      /* an instruction ptxi does not model was reported        */
+	const struct ir_insn *cur;  /* the instruction being checked (its .loc: a note)        */
+	const char *cur_func;       /* the name of its function                               */
 };
 
 /* What the generic pass found among an instruction's modifiers. */

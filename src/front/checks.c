@@ -29,12 +29,18 @@ int check_find(const char *name)
 int check_vreport(struct diag *d, struct src_file *file, enum check_id k, struct src_span span,
 		  const char *fmt, va_list ap)
 {
+	return check_vreport_notes(d, file, k, span, NULL, fmt, ap);
+}
+
+int check_vreport_notes(struct diag *d, struct src_file *file, enum check_id k,
+			struct src_span span, const char *notes, const char *fmt, va_list ap)
+{
 	char msg[1024];
 	size_t room = sizeof msg - 64; /* a long message is cut, never its name */
 	int n = vsnprintf(msg, room, fmt, ap);
 	size_t at = n < 0 ? 0 : (size_t)n < room ? (size_t)n : room - 1;
 	snprintf(msg + at, sizeof msg - at, " [%s]", checks[k].name);
-	diag_emit(d, checks[k].level, file, span, NULL, msg);
+	diag_emit(d, checks[k].level, file, span, notes, msg);
 	return checks[k].level == DIAG_ERROR;
 }
 

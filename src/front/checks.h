@@ -30,6 +30,9 @@ int check_find(const char *name);
 __attribute__((format(printf, 5, 6)))
 int check_report(struct diag *d, struct src_file *file, enum check_id k, struct src_span span,
 		 const char *fmt, ...);
+/* check_vreport with notes under the message (NULL: none) */
+int check_vreport_notes(struct diag *d, struct src_file *file, enum check_id k,
+			struct src_span span, const char *notes, const char *fmt, va_list ap);
 int check_vreport(struct diag *d, struct src_file *file, enum check_id k, struct src_span span,
 		  const char *fmt, va_list ap);
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fill.h"
 #include "support/numbers.h"
 
 #define PTX_MAX_STRUCT 32764u /* a kernel's whole parameter block (PTX ISA 5.1.6.4) */
@@ -21,6 +22,7 @@
  * 64 MiB from a pipe or device (so that /dev/zero is an error, not all of memory). */
 #define MAX_FILE_ARG (1ull << 34)
 #define MAX_STREAM_ARG (64ull << 20)
+#define MAX_FILL (1ull << 32) /* a filled buffer's bytes are made here first */
 
 struct ptxi_args {
 	void **owned;           /* memory the parsed values point into                     */
@@ -281,10 +283,19 @@ static bool parse_value(ptxi_args *own, const char *spec, struct ptxi_arg *a, st
 			       fail(w, "'%s': not a %s value", spec, scalars[i].name);
 	if (k == 3 && strncmp(spec, "buf", 3) == 0) {
 		uint64_t n;
-		if (!parse_u64(v, &n) || n > MAX_FILE_ARG)
-			return fail(w, "'%s': want buf:BYTES, at most 16 GiB", spec);
+		const char *fill = strchr(v, ':'); /* buf:BYTES:FILL (fill.c) */
+		char bytes[32];
+		snprintf(bytes, sizeof bytes, "%.*s", fill ? (int)(fill - v) : (int)strlen(v), v);
+		if (!parse_u64(bytes, &n) || n > MAX_FILE_ARG || (fill && n > MAX_FILL))
+			return fail(w, "'%s': want buf:BYTES[:FILL], at most 16 GiB (4 GiB with a "
+				    "fill)", spec);
 		a->kind = PTXI_ARG_BUFFER;
 		a->bytes = (size_t)n;
+		unsigned char *init;
+		if (fill && !fill_parse(spec, fill + 1, a->bytes, &init, w->buf, w->len))
+			return false;
+		if (fill && init && !(a->init = keep(own, init)))
+			return fail(w, "out of memory");
 		return true;
 	}
 	if (k == 4 && strncmp(spec, "file", 4) == 0)

@@ -15,6 +15,7 @@
 
 #include "run/memory.h"
 #include "hopper/tmap.h"
+#include "report/srcloc.h"
 
 struct binder {
 	struct diag *d;
@@ -176,13 +177,25 @@ static int tmap_arg_buffer(struct binder *b, const struct ptxi_arg *a, const cha
 	return PTXI_OK;
 }
 
+/* "parameter 1 'scale' (float) of kernel 'scale(float*, float, int)'" into pb. */
+static void param_of(const struct launch *L, unsigned i, struct strbuf *pb)
+{
+	struct strbuf k = {0};
+	srcloc_param(L->P->m, L->kernel->ir, i, pb);
+	srcloc_kernel(L->kernel->ir, &k);
+	sb_printf(pb, " of kernel '%s'", k.s);
+	sb_free(&k);
+}
+
 static int misfit(struct binder *b, unsigned i, const struct ir_sym *p)
 {
 	uint64_t psize = ir_sym_bytes(p);
-	return fail(b->d, "argument %u ('%s') does not fit parameter '%s' of kernel '%s', which is "
-		    "%s%s (%llu byte%s)", i + 1, spec_of(&b->args[i]), p->name, b->L->kernel->name,
-		    p->is_array ? "an array of " : "", ir_mod_name(p->type),
-		    (unsigned long long)psize, psize == 1 ? "" : "s");
+	struct strbuf pb = {0};
+	param_of(b->L, i, &pb);
+	fail(b->d, "argument %u ('%s') does not fit %s, which is %llu byte%s", i + 1,
+	     spec_of(&b->args[i]), pb.s, (unsigned long long)psize, psize == 1 ? "" : "s");
+	sb_free(&pb);
+	return PTXI_INVALID;
 }
 
 /* Argument i (not a tensor map) into its parameter's bytes at dst. */
@@ -234,9 +247,14 @@ int bind_args(struct diag *d, struct launch *L, const struct ptxi_arg *args, uns
 	      struct bind_bufs *bufs)
 {
 	const struct ir_func *f = L->kernel->ir;
-	if (nargs != f->nparams)
-		return fail(d, "kernel '%s' takes %u parameter%s; %u --arg given", L->kernel->name,
-			    f->nparams, f->nparams == 1 ? "" : "s", nargs);
+	if (nargs != f->nparams) {
+		struct strbuf k = {0};
+		srcloc_kernel(f, &k);
+		fail(d, "kernel '%s' takes %u parameter%s; %u --arg given", k.s, f->nparams,
+		     f->nparams == 1 ? "" : "s", nargs);
+		sb_free(&k);
+		return PTXI_INVALID;
+	}
 	L->kparam_size = L->kernel->kparam_size;
 	L->kparams = calloc(1, L->kparam_size ? L->kparam_size : 1);
 	if (!L->kparams)
@@ -250,11 +268,15 @@ int bind_args(struct diag *d, struct launch *L, const struct ptxi_arg *args, uns
 		const struct ir_sym *p = f->params[i];
 		if (args[i].kind != PTXI_ARG_TMAP)
 			continue;
-		if (ir_sym_bytes(p) != TMAP_BYTES)
-			return fail(d, "tensor map argument %u ('%s') does not fit parameter '%s' of "
-				    "kernel '%s' (%llu bytes; a tensor map is 128)", i + 1,
-				    spec_of(&args[i]), p->name, L->kernel->name,
-				    (unsigned long long)ir_sym_bytes(p));
+		if (ir_sym_bytes(p) != TMAP_BYTES) {
+			struct strbuf pb = {0};
+			param_of(L, i, &pb);
+			fail(d, "tensor map argument %u ('%s') does not fit %s (%llu bytes; a tensor "
+			     "map is 128)", i + 1, spec_of(&args[i]), pb.s,
+			     (unsigned long long)ir_sym_bytes(p));
+			sb_free(&pb);
+			return PTXI_INVALID;
+		}
 		char what[64];
 		snprintf(what, sizeof what, "tensor map argument %u", i + 1);
 		uint64_t base, size;

@@ -12,6 +12,7 @@
 #include "support/arena.h"
 #include "support/demangle.h"
 #include "hopper/tmap.h"
+#include "report/srcloc.h"
 
 static bool is_kernel(const struct ir_func *f)
 {
@@ -75,7 +76,8 @@ static const char *param_note(const struct ir_func *f, uint32_t i)
 	return note || !looks_like_tmap(f->params[i]) ? note : "a CUtensorMap (__grid_constant__)?";
 }
 
-static void param_line(const struct ir_func *f, uint32_t i, FILE *out)
+static void param_line(const struct ir_module *m, const struct ir_func *f, uint32_t i,
+		       FILE *out)
 {
 	const struct ir_sym *p = f->params[i];
 	char type[64];
@@ -85,6 +87,14 @@ static void param_line(const struct ir_func *f, uint32_t i, FILE *out)
 	const char *note = param_note(f, i);
 	if (note)
 		fprintf(out, "  (%s)", note);
+	if (demangle_is_mangled(f->sym->name)) { /* nvcc's name: say the source's */
+		struct strbuf b = {0};
+		srcloc_param(m, f, i, &b);
+		const char *s = b.s ? strchr(b.s + strlen("parameter "), ' ') : NULL;
+		if (s)
+			fprintf(out, "  =%s", s);
+		sb_free(&b);
+	}
 	fputc('\n', out);
 }
 
@@ -139,7 +149,8 @@ static void run_template(const struct ir_func *f, const char *path, FILE *out)
 	fputc('\n', out);
 }
 
-static void kernel_info(const struct ir_func *f, const char *path, FILE *out)
+static void kernel_info(const struct ir_module *m, const struct ir_func *f, const char *path,
+			FILE *out)
 {
 	char *d = demangle_alloc(f->sym->name);
 	fprintf(out, "kernel %s", d ? d : f->sym->name);
@@ -152,7 +163,7 @@ static void kernel_info(const struct ir_func *f, const char *path, FILE *out)
 		ir_place(&total, f->params[i]);
 	fprintf(out, "  parameters: %u (%llu bytes)\n", f->nparams, (unsigned long long)total);
 	for (uint32_t i = 0; i < f->nparams; i++)
-		param_line(f, i, out);
+		param_line(m, f, i, out);
 	requirements(f, out);
 	run_template(f, path, out);
 }
@@ -164,7 +175,7 @@ void modinfo_write(const struct ir_module *m, uint32_t static_shared, const char
 		if (is_kernel(f)) {
 			if (n++)
 				fputc('\n', out);
-			kernel_info(f, path, out);
+			kernel_info(m, f, path, out);
 		}
 	if (!n)
 		fprintf(out, "no kernels (.entry with a body) in %s\n", path);

@@ -21,10 +21,12 @@
 #include "run/load.h"
 #include "hopper/mbarrier.h"
 #include "run/memory.h"
+#include "inputkind.h"
 #include "modinfo.h"
 #include "ptxi_priv.h"
 #include "run/sched.h"
 #include "report/timeline.h"
+#include "report/srcloc.h"
 #include "hopper/tmap.h"
 #include "hopper/wgmma.h"
 
@@ -55,6 +57,7 @@ struct ptxi_run {
 	uint8_t *const_bank;    /* the .const bank of the launch                              */
 	uint64_t warp_insns, thread_insns;
 	uint64_t peak_memory;
+	bool stopped;           /* the launch stopped before every thread exited             */
 };
 
 static void sink_adapter(void *ctx, enum diag_level level, const char *text)
@@ -155,6 +158,12 @@ ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx, diag_reco
 		return NULL;
 	}
 	m->owns_text = true;
+	char why[1024];
+	if (inputkind_explain(&m->file, path, why, sizeof why)) { /* a .cu, an ELF, a fatbin */
+		diag_emit(&m->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL, why);
+		ptxi_module_free(m);
+		return NULL;
+	}
 	module_parse(m, drop_bodies);
 	return m;
 }
@@ -490,6 +499,10 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 		return usage_error(m, "the module has %s kernels (%s): name one with --kernel",
 				   names[0] ? "several" : "no", names[0] ? names : "none");
 	}
+	if (cfg->trace_lines_file && cfg->trace_lines[1] &&
+	    !srcloc_names_file(m->prog->m, cfg->trace_lines_file))
+		return usage_error(m, "--trace-lines: no .loc of the module names source file "
+				   "'%s' (nvcc -lineinfo writes them)", cfg->trace_lines_file);
 	memcpy(L.cfg.grid, cfg->grid, sizeof L.cfg.grid);
 	memcpy(L.cfg.block, cfg->block, sizeof L.cfg.block);
 	memcpy(L.cfg.cluster, cfg->cluster, sizeof L.cfg.cluster);
@@ -506,6 +519,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	L.cfg.trace_warp_given = cfg->trace_warp_given;
 	L.cfg.trace_warp = cfg->trace_warp;
 	memcpy(L.cfg.trace_lines, cfg->trace_lines, sizeof L.cfg.trace_lines);
+	L.cfg.trace_lines_file = cfg->trace_lines_file;
 	L.cfg.trace_width = cfg->trace_width;
 	L.cfg.heap_size = cfg->heap_bytes ? cfg->heap_bytes : DEVRT_HEAP_DEFAULT;
 	if (cfg->max_errors)
@@ -573,6 +587,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	run->warp_insns = L.steps;
 	run->thread_insns = L.thread_steps;
 	run->peak_memory = L.mem->peak;
+	run->stopped = st == PTXI_OK ? false : L.stop || st == PTXI_DEADLOCK || st == PTXI_INTERRUPTED;
 	bind_free(&L);
 	mbar_table_free(&L);
 	async_free(&L);
@@ -627,6 +642,11 @@ const void *ptxi_run_symbol(const ptxi_module *m, const ptxi_run *r, const char 
 		return r->const_bank ? r->const_bank + s->addr : NULL;
 	struct region *reg = mem_find(r->mem, s->addr, 1);
 	return reg ? reg->data + (s->addr - reg->base) : NULL;
+}
+
+bool ptxi_run_stopped(const ptxi_run *r)
+{
+	return r && r->stopped;
 }
 
 void ptxi_run_stats(const ptxi_run *r, uint64_t *warp_insns, uint64_t *thread_insns)

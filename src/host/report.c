@@ -297,39 +297,63 @@ static unsigned rule_index(const char *id)
 	return strcmp(id, RULE_INVALID) == 0 ? base + 2 : base + 3;
 }
 
-static void sarif_rules(FILE *out)
+/* The deadlock and step-limit reports and the two classes of diagnostics without a rule
+ * (which: 0-3, in rule_index's order). */
+static void nameless_rule(FILE *out, int which)
 {
+	static const char *const rule[4][3] = {
+		{RULE_DEADLOCK, "the launch can never finish: threads wait forever",
+		 "Threads wait on a barrier, an mbarrier phase or a warp collective that can "
+		 "never complete. The report names every place where threads are blocked, "
+		 "what they wait on and the barrier's state. Run `ptxi run ... --timeline "
+		 "FILE.html` to see it."},
+		{RULE_STEP_LIMIT, "the launch ran past --max-steps",
+		 "A loop that never ends (a spin on a flag nobody sets, a wait that polls "
+		 "without a barrier) ran the launch past its step limit (--max-steps, default "
+		 "2000000 warp-instructions). The report names where the other threads wait."},
+		{RULE_INVALID, "invalid input that names no static check",
+		 "An error outside the static checks, such as an unreadable file; every "
+		 "check ptxi makes has its own rule (docs/static-checks.md)."},
+		{RULE_WARNING, "a warning that names no static check",
+		 "A warning outside the static checks; every check ptxi makes has its own "
+		 "rule (docs/static-checks.md)."},
+	};
+	sarif_rule(out, rule[which][0], rule[which][1], rule[which][2]);
+}
+
+#define NRULE_INDEX (RULE__COUNT + CHECK__COUNT + 4)
+
+/* The descriptors of the rules whose index is marked in used[], in index order, separated
+ * by commas: a log names only the rules its results use (all of them, with their help,
+ * are 90 KB). */
+static void sarif_rules(FILE *out, const bool *used)
+{
+	bool first = true;
+#define SEP() (first ? (void)(first = false) : (void)fputc(',', out))
 	for (unsigned i = 0; i < RULE__COUNT; i++) {
+		if (!used[i])
+			continue;
+		SEP();
 		char *help = explain_rule_text(i);
 		sarif_rule(out, rule_info(i)->name, rule_info(i)->text, help ? help : rule_info(i)->text);
 		free(help);
-		fputc(',', out);
 	}
 	for (unsigned k = 0; k < CHECK__COUNT; k++) {
+		if (!used[RULE__COUNT + k])
+			continue;
+		SEP();
 		char *help = explain_check_text((int)k);
 		sarif_rule(out, check_info(k)->name, check_info(k)->text,
 			   help ? help : check_info(k)->text);
 		free(help);
-		fputc(',', out);
 	}
-	sarif_rule(out, RULE_DEADLOCK, "the launch can never finish: threads wait forever",
-		   "Threads wait on a barrier, an mbarrier phase or a warp collective that can "
-		   "never complete. The report names every place where threads are blocked, "
-		   "what they wait on and the barrier's state. Run `ptxi run ... --timeline "
-		   "FILE.html` to see it.");
-	fputc(',', out);
-	sarif_rule(out, RULE_STEP_LIMIT, "the launch ran past --max-steps",
-		   "A loop that never ends (a spin on a flag nobody sets, a wait that polls "
-		   "without a barrier) ran the launch past its step limit (--max-steps, default "
-		   "2000000 warp-instructions). The report names where the other threads wait.");
-	fputc(',', out);
-	sarif_rule(out, RULE_INVALID, "invalid input that names no static check",
-		   "An error outside the static checks, such as an unreadable file; every "
-		   "check ptxi makes has its own rule (docs/static-checks.md).");
-	fputc(',', out);
-	sarif_rule(out, RULE_WARNING, "a warning that names no static check",
-		   "A warning outside the static checks; every check ptxi makes has its own "
-		   "rule (docs/static-checks.md).");
+	for (int k = 0; k < 4; k++) {
+		if (!used[RULE__COUNT + CHECK__COUNT + (unsigned)k])
+			continue;
+		SEP();
+		nameless_rule(out, k);
+	}
+#undef SEP
 }
 
 /* A file path as a URI reference: absolute paths as file:// URIs, bytes outside the
@@ -364,12 +388,12 @@ static void sarif_location(FILE *out, int id, const char *path, uint32_t line, u
 	fputs("}}}", out);
 }
 
-static void sarif_result(FILE *out, const struct item *it)
+static void sarif_result(FILE *out, const struct item *it, const unsigned *pos)
 {
 	const char *id = rule_id(it);
 	fputs("{\"ruleId\":", out);
 	json_cstr(out, id);
-	fprintf(out, ",\"ruleIndex\":%u,\"level\":", rule_index(id));
+	fprintf(out, ",\"ruleIndex\":%u,\"level\":", pos[rule_index(id)]);
 	json_cstr(out, level_names[it->level]);
 	fputs(",\"message\":{\"text\":", out);
 	json_cstr(out, it->msg);
@@ -400,12 +424,18 @@ static void sarif_write(FILE *out, const ptxi_report *r)
 	      "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"ptxi\",\"version\":\"" PTXI_VERSION
 	      "\",\"rules\":[",
 	      out);
-	sarif_rules(out);
+	bool used[NRULE_INDEX] = {0};
+	unsigned pos[NRULE_INDEX] = {0};
+	for (size_t i = 0; i < r->n; i++)
+		used[rule_index(rule_id(&r->items[i]))] = true;
+	for (unsigned i = 0, n = 0; i < NRULE_INDEX; i++)
+		pos[i] = used[i] ? n++ : 0;
+	sarif_rules(out, used);
 	fputs("]}},\"results\":[", out);
 	for (size_t i = 0; i < r->n; i++) {
 		if (i)
 			fputc(',', out);
-		sarif_result(out, &r->items[i]);
+		sarif_result(out, &r->items[i], pos);
 	}
 	fputs("]}]}\n", out);
 }

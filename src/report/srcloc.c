@@ -102,6 +102,15 @@ static bool open_source(const char *path, const char *ptx_path, struct src_file 
 	return false;
 }
 
+bool srcloc_open_source(const struct ir_module *m, uint32_t file, struct src_file *f)
+{
+	struct strbuf shown = {0};
+	const char *path = file_path(m, file);
+	bool ok = path && open_source(path, m->file->path, f, &shown);
+	sb_free(&shown);
+	return ok;
+}
+
 /* The path a .file index is shown as (see open_source). */
 static void shown_path(const struct ir_module *m, const struct src_file *ptx, uint32_t index,
 		       struct strbuf *shown)
@@ -114,21 +123,176 @@ static void shown_path(const struct ir_module *m, const struct src_file *ptx, ui
 		src_file_free(&f);
 }
 
-/* "in function 'f'" and one "inlined from k.cu:42:7 in 'g'" per inlining level, one per
- * line, each ending in '\n'. */
+bool srcloc_is_library(const char *path)
+{
+	static const char *const roots[] = {"/usr/include/", "/usr/lib", "/usr/local/cuda",
+					    "/opt/cuda", "/opt/nvidia"};
+	static const char *const dirs[] = {"/include/cuda/", "/include/cccl/", "/include/cute/",
+					   "/include/cutlass/", "/include/thrust/", "/include/cub/",
+					   "/include/crt/", "/include/c++/", "/libcudacxx/",
+					   "/include/cooperative_groups"};
+	if (!path)
+		return false;
+	for (size_t i = 0; i < sizeof roots / sizeof *roots; i++)
+		if (!strncmp(path, roots[i], strlen(roots[i])))
+			return true;
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+		if (strstr(path, dirs[i]))
+			return true;
+	return false;
+}
+
+/* The frames of l, innermost first: l, then each inlined-at position; returns the count. */
+static int frames_of(const struct ir_loc *l, const struct ir_loc **fr)
+{
+	int n = 0;
+	for (; l && n < MAX_CHAIN + 1; l = l->inlined_at)
+		fr[n++] = l;
+	return n;
+}
+
+/* The frame a report leads with: the innermost in the user's own files, else the
+ * innermost. */
+static int lead_frame(const struct ir_module *m, const struct ir_loc *const *fr, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (fr[i]->line && file_path(m, fr[i]->file) &&
+		    !srcloc_is_library(file_path(m, fr[i]->file)))
+			return i;
+	return 0;
+}
+
+const struct ir_loc *srcloc_user_loc(const struct ir_module *m, const struct ir_loc *l)
+{
+	const struct ir_loc *fr[MAX_CHAIN + 1];
+	int n = frames_of(l, fr);
+	return n ? fr[lead_frame(m, fr, n)] : NULL;
+}
+
+/* Whether `path` is `file` or ends in "/file". */
+static bool path_is(const char *path, const char *file)
+{
+	size_t n = strlen(path), k = strlen(file);
+	return n >= k && !strcmp(path + n - k, file) && (n == k || path[n - k - 1] == '/');
+}
+
+bool srcloc_names_file(const struct ir_module *m, const char *file)
+{
+	for (uint32_t i = 0; i < m->nfiles; i++)
+		if (m->files[i].path && path_is(m->files[i].path, file))
+			return true;
+	return false;
+}
+
+bool srcloc_in_lines(const struct ir_module *m, const struct ir_loc *l, const char *file,
+		     uint32_t first, uint32_t last)
+{
+	for (int depth = 0; l && depth <= MAX_CHAIN; l = l->inlined_at, depth++) {
+		const char *path = file_path(m, l->file);
+		if (path && path_is(path, file) && l->line >= first && l->line <= last)
+			return true;
+	}
+	return false;
+}
+
+/* The path of .file `index` as the PTX text declares it, into b: a static check runs as
+ * each function closes, before the .file lines nvcc writes after the functions are read. */
+static bool text_file_path(const struct src_file *ptx, uint32_t index, struct strbuf *b)
+{
+	const char *t = ptx->text, *end = ptx->text + ptx->len;
+	while ((t = memmem(t, (size_t)(end - t), ".file", 5))) {
+		t += 5;
+		char *e;
+		while (t < end && (*t == ' ' || *t == '\t'))
+			t++;
+		if (strtoul(t, &e, 10) != index || e == t)
+			continue;
+		while (e < end && (*e == ' ' || *e == '\t'))
+			e++;
+		const char *q = e < end && *e == '"' ? memchr(e + 1, '"', (size_t)(end - e - 1)) : NULL;
+		if (q && !memchr(e, '\n', (size_t)(q - e))) {
+			sb_printf(b, "%.*s", (int)(q - e - 1), e + 1);
+			return true;
+		}
+	}
+	return false;
+}
+
+void srcloc_from_note(const struct ir_module *m, const struct ir_loc *l, const char *outer,
+		      struct strbuf *b)
+{
+	const struct ir_loc *fr[MAX_CHAIN + 1], *u = NULL;
+	struct strbuf path = {0}, name = {0};
+	int n = frames_of(l, fr);
+	for (int i = 0; i < n && !u; i++) { /* the lead frame, as lead_frame picks it */
+		path.len = 0;
+		if (fr[i]->line && text_file_path(m->file, fr[i]->file, &path) &&
+		    !srcloc_is_library(path.s))
+			u = fr[i];
+	}
+	if (!u && n && fr[0]->line) {
+		u = fr[0];
+		path.len = 0;
+		text_file_path(m->file, u->file, &path);
+	}
+	if (!u || !path.len) {
+		sb_free(&path);
+		return;
+	}
+	struct src_file f;
+	struct strbuf shown = {0};
+	if (open_source(path.s, m->file->path, &f, &shown))
+		src_file_free(&f);
+	path.len = 0;
+	sb_printf(&path, "%s", shown.s);
+	sb_free(&shown);
+	loc_func(m->file, u, NULL, &name);
+	if (!name.len && !u->func.len && outer)
+		func_name(outer, &name);
+	sb_printf(b, "from %s:%u:%u", path.s, u->line, u->col);
+	if (name.len)
+		sb_printf(b, " in '%s'", name.s);
+	sb_printf(b, "\n");
+	sb_free(&path);
+	sb_free(&name);
+}
+
+bool srcloc_short_pos(const struct ir_module *m, const struct ir_loc *l, struct strbuf *b)
+{
+	const struct ir_loc *u = srcloc_user_loc(m, l);
+	const char *path = u && u->line ? file_path(m, u->file) : NULL;
+	if (!path)
+		return false;
+	const char *base = strrchr(path, '/');
+	sb_printf(b, "%s:%u", base ? base + 1 : path, u->line);
+	return true;
+}
+
+/* "in function 'f'" of the lead frame and one "inlined from k.cu:42:7 in 'g'" per level
+ * above it, then the library frames below it, outermost first ("library frame:
+ * .../mbarrier_try_wait_parity.h:26:13 in 'cuda::ptx::...'"), one per line, each ending in
+ * '\n'. */
 static void context(struct strbuf *b, const struct src_file *ptx, const struct ir_module *m,
-		    const struct ir_loc *l, const struct dfunc *fn)
+		    const struct ir_loc *const *fr, int n, int lead, const struct dfunc *fn)
 {
 	struct strbuf path = {0}, name = {0};
-	loc_func(ptx, l, fn, &name);
+	loc_func(ptx, fr[lead], fn, &name);
 	if (name.len)
 		sb_printf(b, "in function '%s'\n", name.s);
-	const struct ir_loc *at = l->inlined_at;
-	for (int depth = 0; at && depth < MAX_CHAIN; at = at->inlined_at, depth++) {
+	for (int i = lead + 1; i < n; i++) {
 		path.len = name.len = 0;
-		shown_path(m, ptx, at->file, &path);
-		loc_func(ptx, at, fn, &name);
-		sb_printf(b, "inlined from %s:%u:%u", path.s, at->line, at->col);
+		shown_path(m, ptx, fr[i]->file, &path);
+		loc_func(ptx, fr[i], fn, &name);
+		sb_printf(b, "inlined from %s:%u:%u", path.s, fr[i]->line, fr[i]->col);
+		if (name.len)
+			sb_printf(b, " in '%s'", name.s);
+		sb_printf(b, "\n");
+	}
+	for (int i = lead - 1; i >= 0; i--) {
+		path.len = name.len = 0;
+		shown_path(m, ptx, fr[i]->file, &path);
+		loc_func(ptx, fr[i], fn, &name);
+		sb_printf(b, "library frame: %s:%u:%u", path.s, fr[i]->line, fr[i]->col);
 		if (name.len)
 			sb_printf(b, " in '%s'", name.s);
 		sb_printf(b, "\n");
@@ -138,12 +302,14 @@ static void context(struct strbuf *b, const struct src_file *ptx, const struct i
 }
 
 /* The report as text: "k.cu:5:3: error: msg", the source line, the function and the
- * inlined-at chain, the PTX position, then the notes. */
+ * inlined-at chain, the library frames, the PTX position, then the notes. */
 static void render(struct strbuf *b, enum diag_level level, struct src_file *ptx,
 		   const struct ir_module *m, const struct ir_insn *in, const struct dfunc *fn,
 		   const char *notes, const char *msg)
 {
-	const struct ir_loc *l = in->loc;
+	const struct ir_loc *fr[MAX_CHAIN + 1];
+	int n = frames_of(in->loc, fr), lead = lead_frame(m, fr, n);
+	const struct ir_loc *l = fr[lead];
 	struct strbuf path = {0}, ctx = {0};
 	struct src_file f;
 	bool readable = open_source(file_path(m, l->file), ptx->path, &f, &path);
@@ -152,7 +318,7 @@ static void render(struct strbuf *b, enum diag_level level, struct src_file *ptx
 		diag_source_line(b, &f, l->line, l->col);
 		src_file_free(&f);
 	}
-	context(&ctx, ptx, m, l, fn);
+	context(&ctx, ptx, m, fr, n, lead, fn);
 	diag_notes(b, ctx.s);
 	uint32_t line, col;
 	src_locate(ptx, in->span.off, &line, &col);
@@ -168,12 +334,14 @@ static void record(struct diag *d, enum diag_level level, struct src_file *ptx,
 		   const struct ir_module *m, const struct ir_insn *in, const struct dfunc *fn,
 		   const char *notes, const char *msg)
 {
-	const struct ir_loc *l = in->loc;
+	const struct ir_loc *fr[MAX_CHAIN + 1];
+	int n = frames_of(in->loc, fr), lead = lead_frame(m, fr, n);
+	const struct ir_loc *l = fr[lead];
 	struct strbuf path = {0}, ctx = {0};
 	struct src_file f;
 	if (open_source(file_path(m, l->file), ptx->path, &f, &path))
 		src_file_free(&f);
-	context(&ctx, ptx, m, l, fn);
+	context(&ctx, ptx, m, fr, n, lead, fn);
 	struct diag_record r;
 	diag_record_init(&r, level, ptx, in->span, notes, msg);
 	r.src_path = path.s;
@@ -207,7 +375,7 @@ void srcloc_emit(struct diag *d, enum diag_level level, struct src_file *ptx,
 	sb_free(&b);
 }
 
-void srcloc_var(const struct ir_sym *s, uint32_t within, uint32_t unit, struct strbuf *b)
+void srcloc_var_name(const struct ir_sym *s, struct strbuf *b)
 {
 	char *d = demangle_alloc(s->name);
 	const char *name = d ? d : s->name;
@@ -220,6 +388,15 @@ void srcloc_var(const struct ir_sym *s, uint32_t within, uint32_t unit, struct s
 				name = p + 2;
 		}
 	}
+	sb_printf(b, "%s", name);
+	free(d);
+}
+
+void srcloc_var(const struct ir_sym *s, uint32_t within, uint32_t unit, struct strbuf *b)
+{
+	struct strbuf nb = {0};
+	srcloc_var_name(s, &nb);
+	const char *name = nb.s ? nb.s : "";
 	uint32_t size = (uint32_t)ir_type_size(s->type) * (s->vec ? s->vec : 1);
 	if (size <= 1 && unit)
 		size = unit;
@@ -229,7 +406,7 @@ void srcloc_var(const struct ir_sym *s, uint32_t within, uint32_t unit, struct s
 		sb_printf(b, "'%s+%u'", name, within);
 	else
 		sb_printf(b, "'%s'", name);
-	free(d);
+	sb_free(&nb);
 }
 
 const struct ir_sym *srcloc_shared_var(const struct dprog *P, uint32_t off, uint32_t *within)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "run/launch.h"
+#include "srcloc.h"
 
 #define TEXT_MAX 400            /* hover text kept per event                               */
 #define AGG_BUCKETS 512         /* per-row count buckets once TL_DETAILED is reached        */
@@ -291,6 +292,33 @@ static void write_rows(FILE *out, struct launch *L)
 	fputs("]", out);
 }
 
+/* With -lineinfo: ,"cu":{"102":"k.cu:34",...}, the user's source line of each PTX line the
+ * events name (the page leads with it, the PTX line second). */
+static void write_cu_lines(FILE *out, struct launch *L, uint8_t *used, uint32_t nlines)
+{
+	fputs(",\"cu\":{", out);
+	bool first = true;
+	for (uint32_t i = 0; L->P && i < L->P->nfuncs; i++) {
+		const struct dfunc *f = &L->P->funcs[i];
+		for (uint32_t k = 0; k < f->ncode; k++) {
+			const struct ir_insn *in = f->code[k].ir;
+			uint32_t line, col;
+			if (!in || !in->loc)
+				continue;
+			src_locate(L->file, in->span.off, &line, &col);
+			struct strbuf b = {0};
+			if (line <= nlines && used[line] == 1 && srcloc_short_pos(L->P->m, in->loc, &b)) {
+				fprintf(out, "%s\"%u\":", first ? "" : ",", line);
+				json_string(out, b.s);
+				first = false;
+				used[line] = 2; /* once */
+			}
+			sb_free(&b);
+		}
+	}
+	fputs("}", out);
+}
+
 /* The source lines the events name, so the hover can show them. */
 static void write_lines(FILE *out, const struct timeline *t, struct launch *L)
 {
@@ -319,15 +347,21 @@ static void write_lines(FILE *out, const struct timeline *t, struct launch *L)
 			}
 			p += n + (p[n] == '\n');
 		}
-		free(used);
 	}
 	fputs("}", out);
+	if (used)
+		write_cu_lines(out, L, used, nlines);
+	free(used);
 }
 
 static void write_data(FILE *out, const struct timeline *t, struct launch *L)
 {
 	fputs("{\"kernel\":", out);
-	json_string(out, L->kernel && L->kernel->name ? L->kernel->name : "?");
+	struct strbuf kn = {0};
+	if (L->kernel && L->kernel->ir)
+		srcloc_kernel(L->kernel->ir, &kn);
+	json_string(out, kn.s ? kn.s : L->kernel && L->kernel->name ? L->kernel->name : "?");
+	sb_free(&kn);
 	fputs(",\"file\":", out);
 	json_string(out, L->file->path);
 	fprintf(out, ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"cluster\":[%u,%u,%u]",

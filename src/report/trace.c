@@ -12,15 +12,22 @@
 #include "gather.h"
 #include "run/operand.h"
 #include "rules.h"
+#include "srcloc.h"
 
-/* --trace-cta / --trace-warp / --trace-lines: is this warp at this line traced? */
-static bool trace_wanted(const struct launch *L, const struct warp *w, uint32_t line)
+/* --trace-cta / --trace-warp / --trace-lines: is this warp at this instruction (PTX line
+ * `line`) traced? */
+static bool trace_wanted(const struct launch *L, const struct warp *w, const struct dinsn *di,
+			 uint32_t line)
 {
 	const struct launch_config *c = &L->cfg;
 	if (w && c->trace_cta_given && memcmp(w->cta->ctaid, c->trace_cta, sizeof c->trace_cta))
 		return false;
 	if (w && c->trace_warp_given && w->id != c->trace_warp)
 		return false;
+	if (c->trace_lines[1] && c->trace_lines_file) /* lines of a .loc source */
+		return di && di->ir &&
+		       srcloc_in_lines(L->P->m, di->ir->loc, c->trace_lines_file,
+				       c->trace_lines[0], c->trace_lines[1]);
 	return !c->trace_lines[1] || (line >= c->trace_lines[0] && line <= c->trace_lines[1]);
 }
 
@@ -54,13 +61,19 @@ void trace_line(struct launch *L, struct warp *w, uint32_t lanes, const char *te
 	uint32_t line = 0, col = 0;
 	if (L->ci && L->ci->ir)
 		src_locate(L->file, L->ci->ir->span.off, &line, &col);
-	if (!trace_wanted(L, w, line))
+	if (!trace_wanted(L, w, L->ci, line))
 		return;
-	struct strbuf b = {0}, t = {0};
+	struct strbuf b = {0}, t = {0}, src = {0};
 	if (w)
 		describe_threads(L, w, lanes, &b);
-	sb_printf(&t, "[trace] %s:%u: %s%s%s", L->file->path, line, b.s ? b.s : "",
-		  b.s ? ": " : "", text);
+	/* with -lineinfo the user's .cu line leads, the PTX line second */
+	if (L->ci && L->ci->ir && srcloc_short_pos(L->P->m, L->ci->ir->loc, &src))
+		sb_printf(&t, "[trace] %s (%s:%u): %s%s%s", src.s, L->file->path, line,
+			  b.s ? b.s : "", b.s ? ": " : "", text);
+	else
+		sb_printf(&t, "[trace] %s:%u: %s%s%s", L->file->path, line, b.s ? b.s : "",
+			  b.s ? ": " : "", text);
+	sb_free(&src);
 	print_folded(out, t.s, L->cfg.trace_width);
 	sb_free(&b);
 	sb_free(&t);
@@ -121,7 +134,7 @@ void trace_result(struct launch *L, struct frame *f, const struct dinsn *di, uin
 		return;
 	uint32_t line = 0, col = 0;
 	src_locate(L->file, di->ir->span.off, &line, &col);
-	if (!trace_wanted(L, L->cw, line))
+	if (!trace_wanted(L, L->cw, di, line))
 		return;
 	const struct ir_operand *o = &di->ir->opnds[0];
 	if (o->kind == OPND_DUAL)

@@ -160,6 +160,7 @@ struct launch_config {
 	bool trace_cta_given, trace_warp_given; /* --trace-cta, --trace-warp filters        */
 	uint32_t trace_cta[3], trace_warp;
 	uint32_t trace_lines[2];     /* --trace-lines A-B ([1] 0: every line)                 */
+	const char *trace_lines_file; /* --trace-lines FILE.cu:A-B: lines of that source     */
 	uint32_t trace_width;        /* fold trace lines past this column (0: never)          */
 	uint64_t heap_size;         /* device heap for malloc (bytes)                         */
 	FILE *out;                  /* where device printf writes                             */

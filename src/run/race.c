@@ -637,12 +637,16 @@ static void describe_place(struct launch *L, struct warp *w, const struct access
 		sb_printf(b, "shared 0x%x", a->off);
 	else
 		sb_printf(b, "shared::cluster 0x%x of CTA rank %u", a->off, a->cta->rank);
+	struct strbuf name = {0};
+	if (s)
+		srcloc_var_name(s, &name);
 	if (s && size <= 16 && within % size == 0) /* an element; a copy's bytes: an offset */
-		sb_printf(b, " ('%s[%u]', %u bytes)", s->name, within / size, size);
+		sb_printf(b, " ('%s[%u]', %u bytes)", name.s, within / size, size);
 	else if (s)
-		sb_printf(b, " ('%s'+%u, %u bytes)", s->name, within, size);
+		sb_printf(b, " ('%s'+%u, %u bytes)", name.s, within, size);
 	else
 		sb_printf(b, " (%u bytes)", size);
+	sb_free(&name);
 }
 
 static bool first_pair(struct race *R, const struct dinsn *a, const struct dinsn *b)

@@ -17,6 +17,7 @@
 #include "cli_args.h"
 #include "cli_dump.h"
 #include "debug.h"
+#include "cli_expect.h"
 #include "explore.h"
 
 #define MAX_ARGS 256
@@ -69,6 +70,8 @@ static const char arg_specs[] =
 	"SPEC (--arg, --set, and the fields of bytes:):\n"
 	"  u8: u16: u32: u64: s8: s16: s32: s64: f32: f64: VALUE   a scalar (decimal or 0x hex)\n"
 	"  buf:BYTES                  a zero-filled device buffer; the parameter gets its address\n"
+	"  buf:BYTES:FILL             filled: zero, iota:TYPE (element i is i), random:TYPE[:SEED]\n"
+	"                             (ints: any bits; floats: in [-1,1)), const:TYPE:V\n"
 	"  file:PATH                  a device buffer holding the file\n"
 	"  tmap:buf=K[+OFF],type=T,dims=D0xD1..,strides=S1x..,box=B0xB1..[,estrides=..]\n"
 	"       [,interleave=none|16B|32B][,swizzle=none|32B|64B|128B][,l2=none|64B|128B|256B]\n"
@@ -417,6 +420,8 @@ struct run_opts {
 	unsigned nsets;
 	struct dump_spec dumps[MAX_DUMPS];
 	unsigned ndumps;
+	struct expect_spec expects[MAX_DUMPS]; /* --expect */
+	unsigned nexpects;
 	struct cli_owned own;
 	unsigned explore;       /* --explore N: seeded schedules to try (explore.c)        */
 	bool stats;
@@ -473,8 +478,9 @@ static int dump_option(struct run_opts *o, const char *v, bool out)
 	struct dump_spec *d = &o->dumps[o->ndumps];
 	if (out ? !cli_parse_out(v, d) : !cli_parse_dump(v, d))
 		return usage(out ? "bad --out '%s' (want N[@OFF]=PATH or SYMBOL[@OFF]=PATH)"
-				 : "bad --dump '%s' (want N[@OFF][:FMT] or SYMBOL[@OFF][:FMT], FMT "
-				   "one of u8 u16 u32 u64 s32 f16 bf16 f32 f64 hex)", v);
+				 : "bad --dump '%s' (want N[@OFF][:FMT][:COUNT] or "
+				   "SYMBOL[@OFF][:FMT][:COUNT], FMT one of u8 u16 u32 u64 s32 f16 "
+				   "bf16 f32 f64 hex)", v);
 	if (d->symbol)
 		cli_keep(&o->own, (void *)d->symbol);
 	o->ndumps++;
@@ -499,9 +505,14 @@ static int trace_option(struct run_opts *o, int id, const char *v)
 		o->cfg.trace_warp = (uint32_t)(cli_parse_u64(v, &n) ? n : 0);
 		return cli_parse_u64(v, &n) && n <= 31
 			       ? 0 : usage("bad --trace-warp '%s' (a warp of the CTA: 0-31)", v);
-	case OPT_TRACE_LINES:
-		return cli_parse_line_range(v, o->cfg.trace_lines)
-			       ? 0 : usage("bad --trace-lines '%s' (want A-B or A, lines from 1)", v);
+	case OPT_TRACE_LINES: {
+		const char *colon = strrchr(v, ':'); /* FILE.cu:A-B: lines of a .loc source */
+		if (colon && colon > v &&
+		    !(o->cfg.trace_lines_file = cli_keep(&o->own, strndup(v, (size_t)(colon - v)))))
+			return PTXI_INVALID;
+		return cli_parse_line_range(colon ? colon + 1 : v, o->cfg.trace_lines)
+			       ? 0 : usage("bad --trace-lines '%s' (want [FILE.cu:]A-B or A, lines from 1)", v);
+	}
 	case OPT_TRACE_WIDTH:
 		o->trace_width_given = true;
 		if (!cli_parse_u64(v, &n) || (n && n < 40) || n > 100000)
@@ -544,6 +555,13 @@ static int run_option(struct run_opts *o, int id, const char *v)
 	case OPT_DUMP:
 	case OPT_OUT:
 		return dump_option(o, v, id == OPT_OUT);
+	case OPT_EXPECT:
+		if (o->nexpects == MAX_DUMPS ||
+		    !cli_parse_expect(v, &o->expects[o->nexpects], &o->own))
+			return usage("bad --expect '%s' (want N[@OFF]=FILE[,rtol=R][,atol=A][,type=T] "
+				     "or SYMBOL[@OFF]=FILE[,...]; at most 64)", v);
+		o->nexpects++;
+		return 0;
 	case OPT_KEEP_GOING:
 		o->cfg.keep_going = true;
 		break;
@@ -713,8 +731,14 @@ static int launch(struct run_opts *o, ptxi_module *m)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (o->cfg.timeline_out && fclose(o->cfg.timeline_out) != 0 && status != 2)
 		status = error("could not write --timeline '%s'", o->timeline);
+	if (r && status != 2 && ptxi_run_stopped(r) && (o->ndumps || o->nexpects))
+		fprintf(stderr, "ptxi: note: the launch stopped before its threads finished: "
+			"--dump, --out and --expect see memory as it was then\n");
 	if (r && status != 2 && cli_dump_all(m, r, o->dumps, o->ndumps))
 		status = PTXI_INVALID;
+	int est = r && status != 2 ? cli_expect_all(m, r, o->expects, o->nexpects) : 0;
+	if (est && (status == PTXI_OK || est == PTXI_INVALID))
+		status = est;
 	if (r && o->stats)
 		print_stats(r, &t0, &t1);
 	ptxi_run_free(r);

@@ -57,6 +57,30 @@ bool cli_parse_dump(const char *s, struct dump_spec *d)
 	*d = (struct dump_spec){.text = s};
 	const char *colon = strrchr(s, ':');
 	const char *end = colon ? colon : s + strlen(s);
+	const char *after;
+	if (colon && num_scan(colon + 1, false, &after, &d->count) && !*after) { /* :COUNT */
+		if (!d->count)
+			return false;
+		end = colon;
+		while (colon > s && colon[-1] != ':')
+			colon--;
+		colon = colon > s ? colon - 1 : NULL;
+		if (colon && memchr(s, '@', (size_t)(colon - s)) == NULL && colon[1] >= '0' &&
+		    colon[1] <= '9') /* "0:4": the ':' was the count's */
+			colon = NULL;
+		if (colon) {
+			char fmt[8];
+			snprintf(fmt, sizeof fmt, "%.*s", (int)(end - colon - 1), colon + 1);
+			unsigned i = 1;
+			while (i < sizeof formats / sizeof formats[0] && strcmp(fmt, formats[i].name))
+				i++;
+			if (i == sizeof formats / sizeof formats[0])
+				return false;
+			d->format = (enum dump_format)i;
+			end = colon;
+		}
+		return parse_target(s, end, d);
+	}
 	if (colon) {
 		unsigned i = 1; /* WORDS has no name */
 		while (i < sizeof formats / sizeof formats[0] && strcmp(colon + 1, formats[i].name))
@@ -237,6 +261,8 @@ int cli_dump_emit(const struct dump_spec *d, const unsigned char *p, size_t n)
 {
 	if (d->path)
 		return write_out(d, p, n);
+	if (d->count && d->count < n / formats[d->format].size) /* :COUNT elements */
+		n = (size_t)d->count * formats[d->format].size;
 	cli_dump_print(stdout, d, p, n);
 	return 0;
 }

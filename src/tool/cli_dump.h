@@ -39,10 +39,11 @@ struct dump_spec {
 	bool at_field;          /* @OFF                                                    */
 	uint64_t off;
 	enum dump_format format;
+	uint64_t count;         /* --dump ...:COUNT: the first COUNT elements (0: all)        */
 	const char *path;       /* --out: the file to write                                */
 };
 
-/* "N[@OFF][:FMT]" or "SYMBOL[@OFF][:FMT]" (--dump); "N[@OFF]=PATH", "SYMBOL[@OFF]=PATH"
+/* "N[@OFF][:FMT][:COUNT]" or "SYMBOL[@OFF][:FMT][:COUNT]" (--dump); "N[@OFF]=PATH", "SYMBOL[@OFF]=PATH"
  * (--out). */
 bool cli_parse_dump(const char *s, struct dump_spec *d);
 bool cli_parse_out(const char *s, struct dump_spec *d);
