@@ -298,6 +298,11 @@ void gather_summary(struct launch *L)
 	sb_free(&b);
 }
 
+unsigned gather_total(const struct launch *L)
+{
+	return L->rep ? L->rep->total : 0;
+}
+
 void gather_free(struct launch *L)
 {
 	gather_flush(L);

@@ -29,6 +29,8 @@ void gather_flush(struct launch *L);
 void gather_count(struct launch *L, const char *kind);
 /* Flush, then "ptxi: 3 errors: async-copy-race 2, deadlock 1" when there were any. */
 void gather_summary(struct launch *L);
+/* The errors the launch's report holds so far. */
+unsigned gather_total(const struct launch *L);
 void gather_free(struct launch *L);
 /* The break of `rule` at `di` by the threads of `h` (gather_rule's work, for a replay). */
 void gather_hit(struct launch *L, const char *rule, const struct dinsn *di,

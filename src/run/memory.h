@@ -47,9 +47,22 @@ struct memory {
 	/* The launch's own allocations (device buffers, CTAs' shared memory and warps, frames,
 	 * local memory, mbarrier shadows) are charged here against --max-memory. */
 	uint64_t used, peak, limit; /* limit 0: none */
+	/* mem_create_mapped: every allocation's bytes are the host's at its device address, as
+	 * unified addressing gives (ptxi exec: host code reads managed memory directly) */
+	bool mapped;
+	uint64_t mapped_end;
+	/* Whether an address no allocation holds is the host's own memory (ptxi exec), so that
+	 * a report can say a host pointer reached the kernel; NULL: never. */
+	bool (*is_host)(uint64_t addr);
 };
 
 struct memory *mem_create(void);
+/* A memory whose allocations live at their own address in this process: `bytes` of address
+ * space at GLOBAL_BASE are reserved (not committed) for them. NULL if that range is taken
+ * or cannot be reserved. */
+struct memory *mem_create_mapped(uint64_t bytes);
+/* Give a freed region's whole pages back to the system (mapped memories; else no-op). */
+void mem_region_release(struct memory *m, struct region *r);
 void mem_destroy(struct memory *m);
 /* Charge `bytes` of the launch's own memory: false (nothing charged) when that would pass
  * the limit. mem_release gives bytes back when their owner is freed. */
