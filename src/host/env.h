@@ -32,10 +32,10 @@ bool env_symbol(const struct env_module *em, const char *name, uint64_t *addr, u
 		bool *is_const);
 
 /* Launch `cfg->kernel` (its PTX name) of em with each parameter's bytes at params[i] (CUDA's
- * void **args); device printf goes to `print`, *errors gets the errors reported. The
+ * void **args); device printf goes to `print` and failed asserts' messages to `asserts`, *errors gets the errors reported. The
  * status of ptxi_launch. */
 int env_launch(struct env_module *em, const struct ptxi_config *cfg, void *const *params,
-	       FILE *print, unsigned *errors);
+	       FILE *print, FILE *asserts, unsigned *errors);
 
 /* Diagnostics of m (its launches too) go to `fn` as data instead of text (NULL: text). */
 void env_module_record(ptxi_module *m, diag_record_fn *fn, void *ctx);

@@ -449,7 +449,7 @@ static int env_params(ptxi_module *m, struct launch *L, void *const *params)
 
 static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi_arg *args,
 		  unsigned nargs, ptxi_run **out, const struct env_module *em, void *const *params,
-		  FILE *print, unsigned *errors)
+		  FILE *const *print, unsigned *errors)
 {
 	if (!module_prog(m))
 		return PTXI_INVALID;
@@ -490,7 +490,8 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	memcpy(L.cfg.trace_lines, cfg->trace_lines, sizeof L.cfg.trace_lines);
 	L.cfg.trace_width = cfg->trace_width;
 	L.cfg.heap_size = cfg->heap_bytes ? cfg->heap_bytes : DEVRT_HEAP_DEFAULT;
-	L.cfg.out = print;
+	L.cfg.out = print ? print[0] : NULL;
+	L.cfg.assert_out = print ? print[1] : NULL;
 	if (cfg->max_errors)
 		m->diag.max_errors = cfg->max_errors == UINT32_MAX ? 0 : cfg->max_errors;
 	L.trace = cfg->trace_out;
@@ -709,12 +710,13 @@ bool env_symbol(const struct env_module *em, const char *name, uint64_t *addr, u
 }
 
 int env_launch(struct env_module *em, const struct ptxi_config *cfg, void *const *params,
-	       FILE *print, unsigned *errors)
+	       FILE *print, FILE *asserts, unsigned *errors)
 {
 	ptxi_module *m = em->m;
 	unsigned load_errors = m->diag.nerrors;
 	bool suppressed = m->diag.suppressed;
-	int st = launch(m, cfg, NULL, 0, NULL, em, params, print, errors);
+	FILE *out[2] = {print, asserts};
+	int st = launch(m, cfg, NULL, 0, NULL, em, params, out, errors);
 	m->diag.nerrors = load_errors;
 	m->diag.suppressed = suppressed;
 	return st;

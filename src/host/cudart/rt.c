@@ -159,13 +159,18 @@ cudaError_t rt_unsupported(const char *name)
 
 void rt_flush_prints(void)
 {
-	if (!rt.npending)
-		return;
-	fwrite(rt.pending, 1, rt.npending, stdout);
-	fflush(stdout);
-	free(rt.pending);
-	rt.pending = NULL;
-	rt.npending = 0;
+	if (rt.fault && !rt.sticky)
+		rt.sticky = rt.fault;
+	for (int i = 0; i < 2; i++) {
+		if (!rt.held[i].n)
+			continue;
+		FILE *f = i ? stderr : stdout;
+		fwrite(rt.held[i].s, 1, rt.held[i].n, f);
+		fflush(f);
+		free(rt.held[i].s);
+		rt.held[i].s = NULL;
+		rt.held[i].n = 0;
+	}
 }
 
 cudaError_t rt_sync(void)
@@ -180,15 +185,21 @@ static void at_exit(void)
 {
 	pthread_mutex_lock(&rt.lock);
 	rt_flush_prints();
-	if (rt.report) {
+	char sum[200];
+	snprintf(sum, sizeof sum, "%llu error%s in %llu launch%s of %llu kernel%s",
+		 (unsigned long long)rt.errors, rt.errors == 1 ? "" : "s",
+		 (unsigned long long)rt.launches, rt.launches == 1 ? "" : "es",
+		 (unsigned long long)rt.kernels_launched, rt.kernels_launched == 1 ? "" : "s");
+	fflush(stdout);
+	if (rt.report) { /* the summary is the document's last note: stderr holds data only */
+		struct diag_record n = {.level = DIAG_NOTE, .rule = "summary", .rule_len = 7,
+					.msg = sum, .msg_len = strlen(sum)};
+		report_record(rt.report, &n);
 		ptxi_report_finish(rt.report);
 		rt.report = NULL;
+	} else {
+		fprintf(stderr, "ptxi: %s\n", sum);
 	}
-	fflush(stdout);
-	fprintf(stderr, "ptxi: %llu error%s in %llu launch%s of %llu kernel%s\n",
-		(unsigned long long)rt.errors, rt.errors == 1 ? "" : "s",
-		(unsigned long long)rt.launches, rt.launches == 1 ? "" : "es",
-		(unsigned long long)rt.kernels_launched, rt.kernels_launched == 1 ? "" : "s");
 	if (rt.opt.status_fd >= 0) {
 		char line[64];
 		int n = snprintf(line, sizeof line, "%llu\n", (unsigned long long)rt.errors);

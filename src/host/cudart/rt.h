@@ -60,6 +60,7 @@ struct rt_module {
 	const void *wrapper;
 	unsigned nkernels, nvars;
 	bool tried, ok;
+	cudaError_t fail;           /* why it cannot run: no PTX, or PTX with errors          */
 	char name[48];              /* "module1.ptx": diagnostics name the PTX by it            */
 	char *ptx;
 	ptxi_module *m;
@@ -89,6 +90,8 @@ struct rt_state {
 	unsigned nvars;
 	cudaError_t last;           /* cudaGetLastError                                       */
 	cudaError_t sticky;         /* a fault: every later call returns it                   */
+	cudaError_t fault;          /* a fault the program is told of at its next
+				     * synchronisation (then sticky), as a GPU tells it      */
 	uint64_t launches, kernels_launched, errors;
 	/* the launch running now, for its reports */
 	uint64_t cur_launch;
@@ -97,9 +100,9 @@ struct rt_state {
 	unsigned cur_cluster[3];
 	bool cur_headed;
 	cudaError_t cur_fault;
-	/* device printf, shown at the next synchronisation as a GPU shows it */
-	char *pending;
-	size_t npending;
+	/* device printf (stdout) and failed asserts' messages (stderr), shown at the next
+	 * synchronisation as a GPU shows them */
+	struct { char *s; size_t n; } held[2];
 	/* configuration pushed by <<<>>> for the stub's launch */
 	struct { dim3 grid, block; size_t shared; cudaStream_t stream; } pushed[16];
 	unsigned npushed;
@@ -117,9 +120,10 @@ cudaError_t rt_ret(cudaError_t e);
 cudaError_t rt_unsupported(const char *name);
 /* A message from the runtime on stderr ("ptxi: ..."), counted as an error when `error`. */
 void rt_say(bool error, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Show device printf output held since the last synchronisation. */
+/* A synchronisation: device output held since the last one shown, a fault of a kernel
+ * made the sticky error. */
 void rt_flush_prints(void);
-/* A synchronisation point: prints shown, the sticky error returned. */
+/* The same, returning the sticky error. */
 cudaError_t rt_sync(void);
 /* The module of kernel k (or variable v), loaded: false when it cannot be (reported). */
 bool rt_module_ready(struct rt_module *mod);

@@ -92,14 +92,19 @@ static void h100(struct device_prop *p)
 	p->cooperative_launch = 1;
 	p->shared_per_block_optin = 227 * 1024;
 	p->max_blocks_per_sm = 32;
-	p->access_policy_max_window = 134213632;
+	p->access_policy_max_window = 134217728;
 	p->reserved_shared_per_block = 1024;
 	p->host_register = 1;
 	p->memory_pools = 1;
 	p->cluster_launch = 1;
 	p->unified_function_pointers = 1;
 	p->numa_id = -1;
-	p->host_numa_id = -1;
+	p->sparse_arrays = p->host_register_read_only = p->timeline_semaphore = p->rdma = 1;
+	p->rdma_flush_options = 1;
+	p->rdma_ordering = 100;
+	p->pool_handle_types = 9;
+	p->deferred_mapping = p->ipc_event = 1;
+	p->gpu_pci_device = (0x2330u << 16) | 0x10de;
 }
 
 EXPORT cudaError_t cudaGetDeviceCount(int *n)
@@ -141,50 +146,40 @@ EXPORT cudaError_t cudaGetDeviceProperties(struct device_prop *p, int d)
 	return rt_ret(d != 0 ? cudaErrorInvalidDevice : p ? cudaSuccess : cudaErrorInvalidValue);
 }
 
+/* cudaDeviceGetAttribute's answers, by cudaDeviceAttr 1..147: measured with CUDA 13.0 on
+ * an H200 (the H100's sibling, sm_90, 132 SMs), with the H100 SXM's memory clock, bus
+ * width, L2 and PCI device id, and no PCI location. */
+static const int attrs[148] = {
+	[1] = 1024, [2] = 1024, [3] = 1024, [4] = 64, [5] = 2147483647, [6] = 65535, [7] = 65535,
+	[8] = 49152, [9] = 65536, [10] = 32, [11] = 2147483647, [12] = 65536, [13] = 1980000,
+	[14] = 512, [15] = 1, [16] = 132, [17] = 0, [18] = 0, [19] = 1, [20] = 0, [21] = 131072,
+	[22] = 131072, [23] = 65536, [24] = 16384, [25] = 16384, [26] = 16384, [27] = 32768,
+	[28] = 32768, [29] = 2048, [30] = 512, [31] = 1, [32] = 1, [33] = 0, [34] = 0, [35] = 0,
+	[36] = 2619000, [37] = 5120, [38] = 52428800, [39] = 2048, [40] = 3, [41] = 1, [42] = 32768,
+	[43] = 2048, [44] = 1, [45] = 32768, [46] = 32768, [47] = 8192, [48] = 8192, [49] = 32768,
+	[50] = 0, [51] = 32, [52] = 32768, [53] = 32768, [54] = 2046, [55] = 32768, [56] = 131072,
+	[57] = 65536, [58] = 16384, [59] = 16384, [60] = 16384, [61] = 32768, [62] = 2048,
+	[63] = 32768, [64] = 32768, [65] = 2048, [66] = 32768, [67] = 32768, [68] = 2046,
+	[69] = 268435456, [70] = 131072, [71] = 65000, [72] = 2097120, [73] = 32768, [74] = 32768,
+	[75] = 9, [76] = 0, [77] = 32768, [78] = 1, [79] = 1, [80] = 1, [81] = 233472, [82] = 65536,
+	[83] = 1, [84] = 0, [85] = 0, [86] = 0, [87] = 2, [88] = 0, [89] = 1, [90] = 1, [91] = 1,
+	[92] = 0, [93] = 0, [94] = 0, [95] = 1, [96] = 1, [97] = 232448, [98] = 0, [99] = 1,
+	[100] = 0, [101] = 0, [102] = 1, [103] = 1, [104] = 0, [105] = 0, [106] = 32, [107] = 1,
+	[108] = 32768000, [109] = 134217728, [110] = 1, [111] = 1024, [112] = 1, [113] = 1, [114] = 1,
+	[115] = 1, [116] = 1, [117] = 1, [118] = 100, [119] = 9, [120] = 1, [121] = 1, [122] = 1,
+	[123] = 1, [124] = 1, [125] = 1, [126] = 4, [127] = 1, [128] = 1, [129] = 1, [130] = 0,
+	[131] = -1, [132] = 0, [133] = 0, [134] = 0, [135] = 0, [136] = 0, [137] = 0, [138] = 0,
+	[139] = 590352606, [140] = 0, [141] = 1, [142] = 1, [143] = 0, [144] = 1, [145] = 1,
+	[146] = 0, [147] = 0,
+};
+
 EXPORT cudaError_t cudaDeviceGetAttribute(int *v, int attr, int d)
 {
-	cudaError_t e;
-	if (!rt_enter(&e))
-		return e;
-	struct device_prop p;
-	h100(&p);
-	rt_leave();
 	if (d != 0)
 		return rt_ret(cudaErrorInvalidDevice);
-	switch (attr) {
-	case 1: *v = p.max_threads_per_block; break;
-	case 2: case 3: case 4: *v = p.max_threads_dim[attr - 2]; break;
-	case 5: case 6: case 7: *v = p.max_grid[attr - 5]; break;
-	case 8: *v = (int)p.shared_per_block; break;
-	case 9: *v = (int)p.total_const_mem; break;
-	case 10: *v = 32; break;
-	case 11: *v = (int)p.mem_pitch; break;
-	case 12: case 82: *v = 65536; break;
-	case 13: *v = 1980000; break; /* kHz: the H100 SXM's boost clock */
-	case 14: *v = 512; break;
-	case 15: case 31: case 41: case 83: case 89: case 90: case 95: case 120: *v = 1; break;
-	case 16: *v = p.sm_count; break;
-	case 17: case 18: case 20: *v = 0; break;
-	case 19: *v = 1; break;
-	case 32: *v = 1; break;
-	case 36: *v = 2619000; break; /* kHz: HBM3 */
-	case 37: *v = p.bus_width; break;
-	case 38: *v = p.l2_size; break;
-	case 39: *v = 2048; break;
-	case 40: *v = p.async_engines; break;
-	case 75: *v = 9; break;
-	case 76: *v = 0; break;
-	case 78: case 79: case 80: *v = 1; break;
-	case 81: *v = (int)p.shared_per_sm; break;
-	case 97: *v = (int)p.shared_per_block_optin; break;
-	case 106: *v = 32; break;
-	case 108: *v = p.persisting_l2_max; break;
-	case 109: *v = p.access_policy_max_window; break;
-	case 111: *v = 1024; break;
-	case 115: *v = 1; break;
-	default:
-		return rt_unsupported("cudaDeviceGetAttribute of this attribute");
-	}
+	if (!v || attr < 1 || attr > 147)
+		return rt_ret(cudaErrorInvalidValue);
+	*v = attrs[attr];
 	return cudaSuccess;
 }
 
@@ -249,7 +244,7 @@ EXPORT cudaError_t cudaDeviceReset(void)
 	if (!rt_enter(&e))
 		return e;
 	rt_flush_prints();
-	rt.sticky = cudaSuccess; /* a fresh context; allocations stay (ptxi keeps one memory) */
+	rt.sticky = rt.fault = cudaSuccess; /* a fresh context; allocations stay (ptxi keeps one memory) */
 	rt.last = cudaSuccess;
 	rt_leave();
 	return cudaSuccess;

@@ -29,12 +29,17 @@ static bool picked(const struct rt_kernel *k)
 	return strstr(k->name, want) || strstr(demangle_name(k->name, d, sizeof d), want);
 }
 
-static bool bad_config(dim3 grid, dim3 block)
+/* A shape no sm_90 launch may have: cudaErrorInvalidValue for more threads than a block
+ * holds (as an H200 with CUDA 13 answers), cudaErrorInvalidConfiguration for the rest. */
+static cudaError_t bad_config(dim3 grid, dim3 block)
 {
 	uint64_t threads = (uint64_t)block.x * block.y * block.z;
-	return !grid.x || !grid.y || !grid.z || !threads || threads > 1024 || block.x > 1024 ||
-	       block.y > 1024 || block.z > 64 || grid.y > 65535 || grid.z > 65535 ||
-	       grid.x > 0x7fffffffu;
+	if (threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64)
+		return cudaErrorInvalidValue;
+	if (!grid.x || !grid.y || !grid.z || !threads || grid.y > 65535 || grid.z > 65535 ||
+	    grid.x > 0x7fffffffu)
+		return cudaErrorInvalidConfiguration;
+	return cudaSuccess;
 }
 
 /* The launch's configuration for ptxi: the run options, trace and timeline if picked. */
@@ -70,12 +75,15 @@ static void configure(struct ptxi_config *c, const struct rt_kernel *k, dim3 gri
 cudaError_t rt_launch(struct rt_kernel *k, dim3 grid, dim3 block, size_t shared, void **args,
 		      const unsigned *cluster, bool cooperative)
 {
+	if (rt.fault && !rt.sticky)
+		rt.sticky = rt.fault; /* the kernel before has ended: its fault is known */
 	if (rt.sticky)
 		return rt.sticky;
 	if (!k)
 		return cudaErrorInvalidDeviceFunction;
-	if (bad_config(grid, block))
-		return cudaErrorInvalidConfiguration;
+	cudaError_t bad = bad_config(grid, block);
+	if (bad)
+		return bad;
 	if (shared > MAX_DYN_SHARED ||
 	    (shared > DEFAULT_DYN_SHARED && shared > (size_t)k->max_dyn_shared)) {
 		char d[400];
@@ -86,7 +94,7 @@ cudaError_t rt_launch(struct rt_kernel *k, dim3 grid, dim3 block, size_t shared,
 		return cudaErrorInvalidValue;
 	}
 	if (!rt_module_ready(k->mod))
-		return cudaErrorInvalidPtx;
+		return k->mod->fail;
 	unsigned cl[3] = {1, 1, 1};
 	if (!cluster && k->cluster[0])
 		cluster = k->cluster;
@@ -111,21 +119,26 @@ cudaError_t rt_launch(struct rt_kernel *k, dim3 grid, dim3 block, size_t shared,
 	struct ptxi_config c;
 	FILE *timeline;
 	configure(&c, k, grid, block, shared, cluster, &timeline);
-	char *out = NULL;
-	size_t nout = 0;
-	FILE *print = open_memstream(&out, &nout);
+	char *out[2] = {NULL, NULL};
+	size_t nout[2] = {0, 0};
+	FILE *held[2];
+	for (int i = 0; i < 2; i++)
+		held[i] = open_memstream(&out[i], &nout[i]);
 	unsigned errors = 0;
-	int st = env_launch(&k->mod->em, &c, args, print ? print : stdout, &errors);
+	int st = env_launch(&k->mod->em, &c, args, held[0] ? held[0] : stdout,
+			    held[1] ? held[1] : stderr, &errors);
 	rt.errors += errors ? errors : st != PTXI_OK; /* a launch refused before it ran */
-	if (print) {
-		fclose(print);
-		char *p = realloc(rt.pending, rt.npending + nout + 1);
+	for (int i = 0; i < 2; i++) {
+		if (!held[i])
+			continue;
+		fclose(held[i]);
+		char *p = realloc(rt.held[i].s, rt.held[i].n + nout[i] + 1);
 		if (p) {
-			memcpy(p + rt.npending, out, nout);
-			rt.pending = p;
-			rt.npending += nout;
+			memcpy(p + rt.held[i].n, out[i], nout[i]);
+			rt.held[i].s = p;
+			rt.held[i].n += nout[i];
 		}
-		free(out);
+		free(out[i]);
 	}
 	if (timeline)
 		fclose(timeline);
@@ -135,8 +148,8 @@ cudaError_t rt_launch(struct rt_kernel *k, dim3 grid, dim3 block, size_t shared,
 		e = cudaErrorLaunchTimeout;
 	if (e == cudaSuccess && st != PTXI_OK && st != PTXI_RULE)
 		e = cudaErrorLaunchFailure;
-	if (e != cudaSuccess)
-		rt.sticky = e; /* as on a GPU: the context is lost, every later call says so */
+	if (e != cudaSuccess && !rt.fault)
+		rt.fault = e; /* as on a GPU: known at the next synchronisation, then sticky */
 	return cudaSuccess;
 }
 
@@ -404,12 +417,21 @@ EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const v
 EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *bytes, const void *func,
 							     int nblocks, int block)
 {
+	cudaError_t e;
+	if (!rt_enter(&e))
+		return e;
+	struct rt_kernel *k = rt_kernel_of(func);
+	size_t cap = k && k->max_dyn_shared > DEFAULT_DYN_SHARED ? (size_t)k->max_dyn_shared
+								 : DEFAULT_DYN_SHARED;
+	rt_leave();
+	if (!k)
+		return rt_ret(cudaErrorInvalidDeviceFunction);
 	if (nblocks <= 0 || block <= 0)
 		return rt_ret(cudaErrorInvalidValue);
 	size_t per = 233472 / (size_t)nblocks;
 	*bytes = per > 1024 ? per - 1024 : 0;
-	if (*bytes > MAX_DYN_SHARED)
-		*bytes = MAX_DYN_SHARED;
+	if (*bytes > cap) /* the kernel's own limit (48 KiB unless it opted in to more) */
+		*bytes = cap;
 	return cudaSuccess;
 }
 

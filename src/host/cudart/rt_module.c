@@ -173,10 +173,12 @@ bool rt_module_ready(struct rt_module *mod)
 	if (mod->tried)
 		return mod->ok;
 	mod->tried = true;
+	mod->fail = cudaErrorInvalidPtx;
 	char why[400];
 	size_t len;
 	if (fatbin_ptx(mod->wrapper, SIZE_MAX, &mod->ptx, &len, why, sizeof why) != 0) {
 		rt_say(true, "%s", why);
+		mod->fail = cudaErrorNoKernelImageForDevice;
 		return false;
 	}
 	mod->m = ptxi_module_load_string(mod->name, mod->ptx, rt_report_sink, NULL);

@@ -87,7 +87,8 @@ void rt_report_record(void *ctx, const struct diag_record *r)
 	if (rt.cur_kernel && !rt.cur_headed) {
 		char h[600];
 		head(h, sizeof h);
-		struct diag_record n = {.level = DIAG_NOTE, .msg = h, .msg_len = strlen(h)};
+		struct diag_record n = {.level = DIAG_NOTE, .rule = "launch", .rule_len = 6,
+					.msg = h, .msg_len = strlen(h)};
 		report_record(rt.report, &n);
 		rt.cur_headed = true;
 	}

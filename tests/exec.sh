@@ -1,0 +1,62 @@
+#!/bin/bash
+# ptxi exec on CUDA programs of our own (ptx_samples/programs/*.cu), built here with nvcc
+# (-cudart shared -arch=sm_90a): each case's exit status, stdout and stderr must be exactly
+# ptx_samples/programs/expect/CASE.txt (nvcc 13.0's PTX: diagnostics name its lines).
+# Host addresses, which differ from run to run, read 0x(host). Without nvcc: skipped (77).
+# usage: exec.sh PTXI SOURCE_ROOT BUILD_DIR    (UPDATE=1 rewrites the expectations)
+set -u
+ptxi=$(realpath "$1") root=$2 bin=$3/exec-programs
+src=$root/ptx_samples/programs
+if ! command -v nvcc >/dev/null 2>&1; then
+	echo "nvcc is not installed: the CUDA programs cannot be built, so ptxi exec is not tested"
+	exit 77
+fi
+mkdir -p "$bin"
+build() { # NAME SOURCE FLAGS...
+	local out=$bin/$1 cu=$src/$2
+	shift 2
+	if [ ! -x "$out" ] || [ "$cu" -nt "$out" ]; then
+		nvcc "$@" -o "$out" "$cu" >"$out.log" 2>&1 || { cat "$out.log"; exit 1; }
+	fi
+}
+for p in saxpy streams cluster tma printf_assert race deadlock hostptr unsupported; do
+	build $p $p.cu -cudart shared -arch=sm_90a
+done
+build saxpy_static saxpy.cu -arch=sm_90a
+build saxpy_sass saxpy.cu -cudart shared -gencode arch=compute_90a,code=sm_90a
+
+fails=0
+check() { # CASE PROGRAM [OPTIONS...]
+	local case=$1 prog=$2
+	shift 2
+	local got
+	got=$(cd "$bin" && { "$ptxi" exec "$@" "./$prog" >out.txt 2>err.txt; echo "status: $?"; \
+		echo "--- stdout"; cat out.txt; echo "--- stderr"; cat err.txt; } |
+		sed -E 's/0x[0-9a-f]{12}\b/0x(host)/g')
+	local want=$src/expect/$case.txt
+	if [ "${UPDATE:-}" = 1 ]; then
+		printf '%s\n' "$got" >"$want"
+	elif ! diff -u "$want" <(printf '%s\n' "$got"); then
+		echo "FAIL: $case"
+		fails=$((fails + 1))
+	else
+		echo "ok: $case"
+	fi
+}
+check saxpy saxpy
+check streams streams
+check cluster cluster
+check tma tma
+check printf_assert printf_assert
+check race race
+check race.no-race race --no-race
+check race.exitcode race --error-exitcode 7
+check race.json race --diagnostics json
+check deadlock deadlock
+check hostptr hostptr
+check unsupported unsupported
+check tma.trace tma --trace mbarrier --launch 2
+check saxpy.static saxpy_static
+check saxpy.sass saxpy_sass
+check usage.option saxpy --no-such-option
+exit $((fails > 0))
