@@ -27,17 +27,24 @@ struct memory *mem_create_mapped(uint64_t bytes)
 	struct memory *m = mem_create();
 	if (!m)
 		return NULL;
-	/* PROT_NONE reserves without committing; allocations are opened as they are made */
-	void *p = mmap((void *)GLOBAL_BASE, bytes, PROT_NONE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
-	if (p == MAP_FAILED || p != (void *)GLOBAL_BASE) {
-		if (p != MAP_FAILED)
-			munmap(p, bytes);
+	/* GLOBAL_BASE, where `ptxi run` puts its buffers; else (AddressSanitizer keeps that
+	 * range for itself) MAPPED_BASE_ALT, free in ordinary, ASan and TSan processes alike.
+	 * PROT_NONE reserves without committing; allocations are opened as they are made. */
+	static const uint64_t bases[] = {GLOBAL_BASE, MAPPED_BASE_ALT};
+	for (unsigned i = 0; i < 2 && !m->mapped; i++) {
+		void *p = mmap((void *)bases[i], bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+			       MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+		if (p != MAP_FAILED && p != (void *)bases[i])
+			munmap(p, bytes); /* a kernel that took the address as a hint only */
+		else if (p != MAP_FAILED)
+			m->mapped = true, m->mapped_base = bases[i];
+	}
+	if (!m->mapped) {
 		free(m);
 		return NULL;
 	}
-	m->mapped = true;
-	m->mapped_end = GLOBAL_BASE + bytes;
+	m->next = m->mapped_base;
+	m->mapped_end = m->mapped_base + bytes;
 	return m;
 }
 
@@ -68,7 +75,7 @@ void mem_destroy(struct memory *m)
 	if (!m)
 		return;
 	if (m->mapped)
-		munmap((void *)GLOBAL_BASE, m->mapped_end - GLOBAL_BASE);
+		munmap((void *)m->mapped_base, m->mapped_end - m->mapped_base);
 	for (uint32_t i = 0; i < m->n && !m->mapped; i++)
 		free(mem_region(m, i)->data);
 	for (uint32_t c = 0; c < REGION_CHUNKS && m->chunk[c]; c++)
@@ -210,7 +217,7 @@ static bool out_of_bounds(struct launch *L, uint32_t lane, enum mspace s, uint64
 static void nearest_allocation(const struct memory *m, uint64_t addr, uint32_t size,
 			       struct strbuf *b)
 {
-	if (m->is_host && (addr < GLOBAL_BASE || addr >= m->mapped_end) && m->is_host(addr)) {
+	if (m->is_host && (addr < m->mapped_base || addr >= m->mapped_end) && m->is_host(addr)) {
 		sb_printf(b, "it is a host pointer: the program's own memory, which no cudaMalloc, "
 			  "cudaMallocManaged or cudaMallocHost made, and the GPU cannot reach");
 		return;

@@ -20,6 +20,7 @@
 #define WIN_PARAM 0x00007b0000000000ull
 #define WIN_SIZE 0x0000000100000000ull
 #define GLOBAL_BASE 0x0000000700000000ull
+#define MAPPED_BASE_ALT 0x0000500000000000ull /* mem_create_mapped where GLOBAL_BASE is taken */
 #define CLUSTER_SHIFT 24
 #define CTA_SPACE (1u << CLUSTER_SHIFT)
 
@@ -50,7 +51,7 @@ struct memory {
 	/* mem_create_mapped: every allocation's bytes are the host's at its device address, as
 	 * unified addressing gives (ptxi exec: host code reads managed memory directly) */
 	bool mapped;
-	uint64_t mapped_end;
+	uint64_t mapped_base, mapped_end;
 	/* Whether an address no allocation holds is the host's own memory (ptxi exec), so that
 	 * a report can say a host pointer reached the kernel; NULL: never. */
 	bool (*is_host)(uint64_t addr);

@@ -99,8 +99,8 @@ bool rt_enter(cudaError_t *err)
 			rt.mem->is_host = host_mapped;
 		} else {
 			fprintf(stderr, "ptxi: cannot reserve the device's address range at 0x%llx "
-				"(%s): no CUDA device\n", (unsigned long long)GLOBAL_BASE,
-				strerror(errno));
+				"or 0x%llx (%s): no CUDA device\n", (unsigned long long)GLOBAL_BASE,
+				(unsigned long long)MAPPED_BASE_ALT, strerror(errno));
 		}
 		atexit(at_exit);
 	}

@@ -13,7 +13,7 @@
 int rt_device_range(const void *p, size_t n, const char *what)
 {
 	uint64_t a = (uint64_t)(uintptr_t)p;
-	if (a < GLOBAL_BASE || a >= rt.mem->mapped_end)
+	if (a < rt.mem->mapped_base || a >= rt.mem->mapped_end)
 		return 0;
 	struct region *r = mem_find(rt.mem, a, n ? n : 1);
 	if (r)
@@ -374,7 +374,7 @@ EXPORT cudaError_t cudaPointerGetAttributes(struct ptr_attrs *a, const void *p)
 		return e;
 	memset(a, 0, sizeof *a);
 	uint64_t x = (uint64_t)(uintptr_t)p;
-	struct region *r = x >= GLOBAL_BASE && x < rt.mem->mapped_end ? mem_find(rt.mem, x, 1) : NULL;
+	struct region *r = x >= rt.mem->mapped_base && x < rt.mem->mapped_end ? mem_find(rt.mem, x, 1) : NULL;
 	if (r) {
 		/* cudaMemoryTypeHost 1, Device 2, Managed 3 */
 		a->type = strstr(r->name, "Managed") ? 3 : strstr(r->name, "Host") ? 1 : 2;
