@@ -1,6 +1,6 @@
 #!/bin/bash
-# ptxi exec on CUDA programs of our own (ptx_samples/programs/*.cu), built here with nvcc
-# (-cudart shared -arch=sm_90a): each case's exit status, stdout and stderr must be exactly
+# ptxi exec on CUDA programs of our own (ptx_samples/programs/*.cu built here with nvcc
+# -cudart shared -arch=sm_90a; driver.c with cc against CUDA's libcuda stub): each case's exit status, stdout and stderr must be exactly
 # ptx_samples/programs/expect/CASE.txt (nvcc 13.0's PTX: diagnostics name its lines).
 # Host addresses, which differ from run to run, read 0x(host); device memory at the other
 # base (under AddressSanitizer) reads as at 0x700000000. Without nvcc: skipped (77). With a
@@ -26,6 +26,11 @@ for p in saxpy streams cluster tma printf_assert race deadlock hostptr unsupport
 	build $p $p.cu -cudart shared -arch=sm_90a
 done
 build saxpy_static saxpy.cu -arch=sm_90a
+cuda=$(dirname "$(dirname "$(realpath "$(command -v nvcc)")")")
+if [ ! -x "$bin/driver" ] || [ "$src/driver.c" -nt "$bin/driver" ]; then
+	cc -I"$cuda/include" -o "$bin/driver" "$src/driver.c" -L"$cuda/lib64/stubs" -lcuda ||
+		exit 1
+fi
 build saxpy_sass saxpy.cu -cudart shared -gencode arch=compute_90a,code=sm_90a
 
 lib=$(dirname "$ptxi")/src/host/cudart/libcudart.so.13
@@ -67,4 +72,5 @@ check tma.trace tma --trace mbarrier --launch 2
 check saxpy.static saxpy_static
 check saxpy.sass saxpy_sass
 check usage.option saxpy --no-such-option
+check driver driver
 exit $((fails > 0))

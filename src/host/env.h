@@ -31,6 +31,9 @@ void env_module_free(struct env_module *em);
 bool env_symbol(const struct env_module *em, const char *name, uint64_t *addr, uint64_t *size,
 		bool *is_const);
 
+/* Whether em has a kernel of exactly this PTX name (cuModuleGetFunction). */
+bool env_has_kernel(const struct env_module *em, const char *name);
+
 /* Launch `cfg->kernel` (its PTX name) of em with each parameter's bytes at params[i] (CUDA's
  * void **args); device printf goes to `print` and failed asserts' messages to `asserts`, *errors gets the errors reported. The
  * status of ptxi_launch. */

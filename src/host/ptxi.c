@@ -727,3 +727,12 @@ void env_module_record(ptxi_module *m, diag_record_fn *fn, void *ctx)
 	m->diag.record = fn;
 	m->diag.record_ctx = ctx;
 }
+
+bool env_has_kernel(const struct env_module *em, const char *name)
+{
+	struct dprog *P = em->m->prog;
+	for (uint32_t i = 0; P && i < P->nfuncs; i++)
+		if (is_kernel(&P->funcs[i]) && !strcmp(P->funcs[i].name, name))
+			return true;
+	return false;
+}

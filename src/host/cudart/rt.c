@@ -149,8 +149,10 @@ cudaError_t rt_unsupported(const char *name)
 	if (!seen) {
 		if (nsaid < 64)
 			snprintf(said[nsaid++], sizeof said[0], "%s", name);
-		rt_say(true, "%s is not provided by ptxi's CUDA runtime: the program gets "
-		       "cudaErrorNotSupported", name);
+		bool driver = !strncmp(name, "cu", 2) && strncmp(name, "cuda", 4);
+		rt_say(true, "%s is not provided by ptxi's CUDA %s: the program gets %s", name,
+		       driver ? "driver" : "runtime",
+		       driver ? "CUDA_ERROR_NOT_SUPPORTED" : "cudaErrorNotSupported");
 	}
 	rt.last = cudaErrorNotSupported;
 	pthread_mutex_unlock(&rt.lock);

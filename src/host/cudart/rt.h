@@ -57,7 +57,7 @@ struct rt_var {
 
 /* A registered fat binary: parsed and loaded once, at its first use. */
 struct rt_module {
-	const void *wrapper;
+	const void *wrapper;        /* the fat binary (NULL: ptx given, cuModuleLoadData)     */
 	unsigned nkernels, nvars;
 	bool tried, ok;
 	cudaError_t fail;           /* why it cannot run: no PTX, or PTX with errors          */
@@ -136,6 +136,16 @@ cudaError_t rt_launch(struct rt_kernel *k, dim3 grid, dim3 block, size_t shared,
  * all (host), -1 device addresses but not one allocation (reported, naming `what`). */
 int rt_device_range(const void *p, size_t n, const char *what);
 const char *rt_error_name(cudaError_t e);
+/* The driver's tensor-map functions (rt_entry.c), with their parameter lists. */
+typedef int CUresult;
+CUresult rt_tmap_tiled(void *map, int type, unsigned rank, void *addr, const uint64_t *dim,
+		       const uint64_t *strides, const uint32_t *box, const uint32_t *estrides,
+		       int interleave, int swizzle, int l2, int fill);
+CUresult rt_tmap_im2col(void *map, int type, unsigned rank, void *addr, const uint64_t *dim,
+			const uint64_t *strides, const int *lower, const int *upper,
+			uint32_t channels, uint32_t pixels, const uint32_t *estrides, int interleave,
+			int swizzle, int l2, int fill);
+CUresult rt_tmap_replace_address(void *map, void *addr);
 const char *rt_error_string(cudaError_t e);
 
 #endif

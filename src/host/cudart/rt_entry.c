@@ -12,7 +12,6 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-typedef int CUresult;
 enum { CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1, CUDA_ERROR_NOT_SUPPORTED = 801 };
 
 static CUresult encode(void *map, const struct ptxi_tmap_params *p, const char *what)
@@ -47,7 +46,7 @@ static void common(struct ptxi_tmap_params *p, int type, unsigned rank, void *ad
 	p->oob_fill = (unsigned)fill;
 }
 
-static CUresult tmap_tiled(void *map, int type, unsigned rank, void *addr, const uint64_t *dim,
+CUresult rt_tmap_tiled(void *map, int type, unsigned rank, void *addr, const uint64_t *dim,
 			   const uint64_t *strides, const uint32_t *box, const uint32_t *estrides,
 			   int interleave, int swizzle, int l2, int fill)
 {
@@ -60,7 +59,7 @@ static CUresult tmap_tiled(void *map, int type, unsigned rank, void *addr, const
 	return encode(map, &p, "cuTensorMapEncodeTiled");
 }
 
-static CUresult tmap_im2col(void *map, int type, unsigned rank, void *addr, const uint64_t *dim,
+CUresult rt_tmap_im2col(void *map, int type, unsigned rank, void *addr, const uint64_t *dim,
 			    const uint64_t *strides, const int *lower, const int *upper,
 			    uint32_t channels, uint32_t pixels, const uint32_t *estrides,
 			    int interleave, int swizzle, int l2, int fill)
@@ -79,7 +78,7 @@ static CUresult tmap_im2col(void *map, int type, unsigned rank, void *addr, cons
 	return encode(map, &p, "cuTensorMapEncodeIm2col");
 }
 
-static CUresult tmap_replace_address(void *map, void *addr)
+CUresult rt_tmap_replace_address(void *map, void *addr)
 {
 	struct tmap t;
 	char why[200];
@@ -115,9 +114,9 @@ static CUresult get_error_name(CUresult e, const char **s)
 }
 
 static const struct { const char *name; void *fn; } entries[] = {
-	{"cuTensorMapEncodeTiled", (void *)tmap_tiled},
-	{"cuTensorMapEncodeIm2col", (void *)tmap_im2col},
-	{"cuTensorMapReplaceAddress", (void *)tmap_replace_address},
+	{"cuTensorMapEncodeTiled", (void *)rt_tmap_tiled},
+	{"cuTensorMapEncodeIm2col", (void *)rt_tmap_im2col},
+	{"cuTensorMapReplaceAddress", (void *)rt_tmap_replace_address},
 	{"cuGetErrorString", (void *)get_error_string},
 	{"cuGetErrorName", (void *)get_error_name},
 };

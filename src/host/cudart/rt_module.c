@@ -176,7 +176,7 @@ bool rt_module_ready(struct rt_module *mod)
 	mod->fail = cudaErrorInvalidPtx;
 	char why[400];
 	size_t len;
-	if (fatbin_ptx(mod->wrapper, SIZE_MAX, &mod->ptx, &len, why, sizeof why) != 0) {
+	if (!mod->ptx && fatbin_ptx(mod->wrapper, SIZE_MAX, &mod->ptx, &len, why, sizeof why) != 0) {
 		rt_say(true, "%s", why);
 		mod->fail = cudaErrorNoKernelImageForDevice;
 		return false;
