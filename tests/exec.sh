@@ -15,11 +15,12 @@ if ! command -v nvcc >/dev/null 2>&1; then
 	exit 77
 fi
 mkdir -p "$bin"
-build() { # NAME SOURCE FLAGS...
-	local out=$bin/$1 cu=$src/$2
+build() { # NAME SOURCE FLAGS...: built in the sources' folder, so that an assert names
+	   # the file as the GPU run's build did (printf_assert.cu)
+	local out=$bin/$1 cu=$2
 	shift 2
-	if [ ! -x "$out" ] || [ "$cu" -nt "$out" ]; then
-		nvcc "$@" -o "$out" "$cu" >"$out.log" 2>&1 || { cat "$out.log"; exit 1; }
+	if [ ! -x "$out" ] || [ "$src/$cu" -nt "$out" ]; then
+		(cd "$src" && nvcc "$@" -o "$out" "$cu") >"$out.log" 2>&1 || { cat "$out.log"; exit 1; }
 	fi
 }
 for p in saxpy streams cluster tma printf_assert race deadlock hostptr unsupported; do
@@ -39,6 +40,25 @@ if [ -n "$san" ]; then
 	export LD_PRELOAD=$san ASAN_OPTIONS=detect_leaks=0:${ASAN_OPTIONS:-}
 fi
 fails=0
+section() { # NAME: that section (stdout, stderr) of a status/stdout/stderr listing on stdin
+	awk -v s="--- $1" '/^--- /{on = ($0 == s); next} on && !/^status: /'
+}
+# What a GPU printed (ptx_samples/programs/gpu/CASE.txt, measured): ptxi's stdout must be the
+# same, and each line of the GPU's stderr must be in ptxi's (which adds the reports).
+gpu_same() { # CASE OUTPUT
+	local gpu=$src/gpu/$1.txt
+	[ -f "$gpu" ] && [ "$1" != deadlock ] && [ "$1" != driver ] || return 0
+	if ! diff -u <(section stdout <"$gpu") <(printf '%s\n' "$2" | section stdout); then
+		echo "FAIL: $1: stdout is not what the GPU printed"
+		fails=$((fails + 1))
+	fi
+	while IFS= read -r line; do
+		if ! printf '%s\n' "$2" | section stderr | grep -qxF -- "$line"; then
+			echo "FAIL: $1: the GPU's stderr line is missing: $line"
+			fails=$((fails + 1))
+		fi
+	done < <(section stderr <"$gpu")
+}
 check() { # CASE PROGRAM [OPTIONS...]
 	local case=$1 prog=$2
 	shift 2
@@ -46,6 +66,7 @@ check() { # CASE PROGRAM [OPTIONS...]
 	got=$(cd "$bin" && { "$ptxi" exec "$@" "./$prog" >out.txt 2>err.txt; echo "status: $?"; \
 		echo "--- stdout"; cat out.txt; echo "--- stderr"; cat err.txt; } |
 		sed -E 's/0x500000([0-9a-f]{6})\b/0x700\1/g; s/0x[0-9a-f]{12}\b/0x(host)/g')
+	gpu_same "$case" "$got"
 	local want=$src/expect/$case.txt
 	if [ "${UPDATE:-}" = 1 ]; then
 		printf '%s\n' "$got" >"$want"
