@@ -53,9 +53,27 @@ static void note_fault(cudaError_t e)
 		rt.cur_fault = e;
 }
 
+/* A note with no place in the program (--jobs's, say) that was shown already: every
+ * launch would repeat it. */
+static bool said_before(int level, const char *text)
+{
+	static char *said[16];
+	static unsigned n;
+	if (level != DIAG_NOTE || strncmp(text, "ptxi: note:", 11))
+		return false;
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(said[i], text))
+			return true;
+	if (n < 16)
+		said[n++] = strdup(text);
+	return false;
+}
+
 void rt_report_sink(void *ctx, int level, const char *text)
 {
 	(void)ctx;
+	if (said_before(level, text))
+		return;
 	fflush(stdout);
 	if (rt.cur_kernel && !rt.cur_headed) {
 		char h[600];
