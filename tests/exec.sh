@@ -23,9 +23,10 @@ build() { # NAME SOURCE FLAGS...: built in the sources' folder, so that an asser
 		(cd "$src" && nvcc "$@" -o "$out" "$cu") >"$out.log" 2>&1 || { cat "$out.log"; exit 1; }
 	fi
 }
-for p in saxpy streams cluster tma printf_assert race deadlock hostptr unsupported; do
+for p in saxpy streams cluster tma printf_assert race deadlock hostptr unsupported ws_gemm; do
 	build $p $p.cu -cudart shared -arch=sm_90a
 done
+build ws_gemm_bug ws_gemm.cu -cudart shared -arch=sm_90a -DSKIP_EMPTY_WAIT
 build saxpy_static saxpy.cu -arch=sm_90a
 cuda=$(dirname "$(dirname "$(realpath "$(command -v nvcc)")")")
 if [ ! -x "$bin/driver" ] || [ "$src/driver.c" -nt "$bin/driver" ]; then
@@ -94,4 +95,6 @@ check saxpy.static saxpy_static
 check saxpy.sass saxpy_sass
 check usage.option saxpy --no-such-option
 check driver driver
+check ws_gemm ws_gemm
+check ws_gemm.bug ws_gemm_bug
 exit $((fails > 0))
