@@ -10,7 +10,7 @@ FUZZ_SECONDS ?= 120
 # the CLI, --jobs and hardware-probe tests (mma shapes, .b128, special registers)
 FUZZ_SEEDS = ptx_samples tests/rules tests/regress tests/corpus fuzz/corpus tests/programs \
   tests/cli tests/jobs tests/hw_tc tests/hw_b128 tests/hw_sreg
-PKGS = meson ninja-build re2c bison libcmocka-dev pkg-config gcc g++ perl python3 libedit-dev
+PKGS = meson ninja-build re2c bison libcmocka-dev pkg-config gcc g++ perl python3 libedit-dev libzstd-dev
 # The tests also drive a browser (--timeline) and validate SARIF with Microsoft's multitool
 # (npm; Debian has none), installed under .tools/
 TEST_PKGS = chromium npm
@@ -29,6 +29,7 @@ deps:
 	  command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
 	pkg-config --exists cmocka 2>/dev/null || missing="$$missing cmocka"; \
 	pkg-config --exists libedit 2>/dev/null || missing="$$missing libedit"; \
+	pkg-config --exists libzstd 2>/dev/null || missing="$$missing libzstd"; \
 	if [ -n "$$missing" ]; then \
 	  echo "ptxi: installing missing tools:$$missing"; \
 	  if [ "$$(id -u)" != 0 ]; then echo "ptxi: run as root (or install: $(PKGS))"; exit 1; fi; \

@@ -11,6 +11,7 @@
 
 #include "hopper/async.h"
 #include "bind.h"
+#include "env.h"
 #include "check/check.h"
 #include "support/demangle.h"
 #include "run/devrt.h"
@@ -45,10 +46,12 @@ struct ptxi_module {
 	unsigned check_errors;  /* errors it reported (the rest of diag.nerrors are parse errors) */
 	struct dprog *prog;
 	bool load_tried;
+	uint64_t global_base;   /* where the .global block goes (0: GLOBAL_BASE)              */
 };
 
 struct ptxi_run {
 	struct memory *mem;
+	bool env_mem;           /* mem is the caller's (env_launch), not the run's           */
 	uint64_t *buf_addr;     /* per argument: buffer address or 0                          */
 	size_t *buf_size;
 	unsigned nargs;
@@ -398,7 +401,7 @@ static struct dprog *module_prog(ptxi_module *m)
 			usage_error(m, "out of memory loading the module");
 			return NULL;
 		}
-		m->prog = load_program(m->ir);
+		m->prog = load_program_at(m->ir, m->global_base ? m->global_base : GLOBAL_BASE);
 		arena_catch_oom(prev);
 		return m->prog; /* the loader reported why not */
 	}
@@ -475,8 +478,26 @@ static void keep_params(ptxi_run *run, const struct launch *L)
 	}
 }
 
+/* env_launch: the parameter block from CUDA's void **args, each parameter's bytes. */
+static int env_params(ptxi_module *m, struct launch *L, void *const *params)
+{
+	const struct ir_func *f = L->kernel->ir;
+	L->kparam_size = L->kernel->kparam_size;
+	L->kparams = calloc(1, L->kparam_size ? L->kparam_size : 1);
+	if (!L->kparams)
+		return usage_error(m, "out of memory");
+	for (uint32_t i = 0; i < f->nparams; i++) {
+		if (!params || !params[i])
+			return usage_error(m, "kernel '%s': no value for parameter %u", L->kernel->name,
+					   i + 1);
+		memcpy(L->kparams + f->params[i]->addr, params[i], (size_t)ir_sym_bytes(f->params[i]));
+	}
+	return PTXI_OK;
+}
+
 static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi_arg *args,
-		  unsigned nargs, ptxi_run **out)
+		  unsigned nargs, ptxi_run **out, const struct env_module *em, void *const *params,
+		  FILE *const *print, unsigned *errors)
 {
 	if (!module_prog(m))
 		return PTXI_INVALID;
@@ -522,6 +543,8 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	L.cfg.trace_lines_file = cfg->trace_lines_file;
 	L.cfg.trace_width = cfg->trace_width;
 	L.cfg.heap_size = cfg->heap_bytes ? cfg->heap_bytes : DEVRT_HEAP_DEFAULT;
+	L.cfg.out = print ? print[0] : NULL;
+	L.cfg.assert_out = print ? print[1] : NULL;
 	if (cfg->max_errors)
 		m->diag.max_errors = cfg->max_errors == UINT32_MAX ? 0 : cfg->max_errors;
 	L.trace = cfg->trace_out;
@@ -540,10 +563,18 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	run->nargs = nargs;
 	run->buf_addr = calloc(nargs + 1, sizeof *run->buf_addr);
 	run->buf_size = calloc(nargs + 1, sizeof *run->buf_size);
-	L.mem = run->mem = mem_create();
+	run->env_mem = em != NULL;
+	L.mem = run->mem = em ? em->mem : mem_create();
 	if (!run->mem || !run->buf_addr || !run->buf_size) {
 		ptxi_run_free(run);
 		return usage_error(m, "out of memory");
+	}
+	if (em) {
+		L.const_bank = em->const_bank;
+		st = env_params(m, &L, params);
+		if (st == PTXI_OK)
+			keep_params(run, &L);
+		goto run;
 	}
 	L.mem->limit = cfg->max_memory == UINT64_MAX ? 0
 		       : cfg->max_memory		 ? cfg->max_memory
@@ -574,6 +605,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 		st = bind_sets(&m->diag, &L, cfg->sets, cfg->nsets, args, nargs, &bufs,
 			       run->const_bank);
 	}
+run:
 	if (st == PTXI_OK) {
 		L.timeline = cfg->timeline_out ? tl_create() : NULL;
 		L.dbg = cfg->debugger;
@@ -595,6 +627,8 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	wgmma_launch_free(&L);
 	devrt_free(&L);
 	gather_summary(&L);
+	if (errors)
+		*errors = gather_total(&L);
 	gather_free(&L);
 	if (out)
 		*out = run;
@@ -663,7 +697,7 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 	bool suppressed = m->diag.suppressed;
 	if (out)
 		*out = NULL;
-	int st = launch(m, cfg, args, nargs, out);
+	int st = launch(m, cfg, args, nargs, out, NULL, NULL, NULL, NULL);
 	m->diag.nerrors = errors;
 	m->diag.suppressed = suppressed;
 	return st;
@@ -678,7 +712,8 @@ void ptxi_run_free(ptxi_run *r)
 {
 	if (!r)
 		return;
-	mem_destroy(r->mem);
+	if (!r->env_mem)
+		mem_destroy(r->mem);
 	free(r->params);
 	free(r->param_off);
 	free(r->param_len);
@@ -686,4 +721,78 @@ void ptxi_run_free(ptxi_run *r)
 	free(r->buf_addr);
 	free(r->buf_size);
 	free(r);
+}
+
+/* ---- modules and launches over lasting device memory (env.h) ---------------------------- */
+
+int env_module_load(struct env_module *em, ptxi_module *m, struct memory *mem)
+{
+	memset(em, 0, sizeof *em);
+	em->m = m;
+	em->mem = mem;
+	m->global_base = mem->next; /* where mem_alloc puts the block, below */
+	struct dprog *P = module_prog(m);
+	if (!P)
+		return PTXI_INVALID;
+	if (P->global_size) {
+		em->gbase = mem_alloc(mem, P->global_size, "block of .global variables");
+		if (em->gbase != m->global_base)
+			return bind_memory_error(&m->diag, mem, P->global_size,
+						 "the module's .global variables");
+		memcpy(mem_find(mem, em->gbase, 1)->data, P->global_init, P->global_size);
+	}
+	em->const_size = P->const_size;
+	em->const_bank = malloc(P->const_size ? P->const_size : 1);
+	if (!em->const_bank)
+		return usage_error(m, "out of memory");
+	memcpy(em->const_bank, P->const_bytes, P->const_size);
+	struct launch L = {.P = P, .mem = mem};
+	bind_relocs(&L, em->gbase, em->const_bank);
+	return PTXI_OK;
+}
+
+void env_module_free(struct env_module *em)
+{
+	free(em->const_bank);
+	em->const_bank = NULL;
+}
+
+bool env_symbol(const struct env_module *em, const char *name, uint64_t *addr, uint64_t *size,
+		bool *is_const)
+{
+	const struct ir_sym *s = em->m->ir ? bind_find_var(em->m->ir, name) : NULL;
+	if (!s)
+		return false;
+	*addr = s->addr;
+	*size = ir_sym_bytes(s);
+	*is_const = s->space == MOD_CONST;
+	return true;
+}
+
+int env_launch(struct env_module *em, const struct ptxi_config *cfg, void *const *params,
+	       FILE *print, FILE *asserts, unsigned *errors)
+{
+	ptxi_module *m = em->m;
+	unsigned load_errors = m->diag.nerrors;
+	bool suppressed = m->diag.suppressed;
+	FILE *out[2] = {print, asserts};
+	int st = launch(m, cfg, NULL, 0, NULL, em, params, out, errors);
+	m->diag.nerrors = load_errors;
+	m->diag.suppressed = suppressed;
+	return st;
+}
+
+void env_module_record(ptxi_module *m, diag_record_fn *fn, void *ctx)
+{
+	m->diag.record = fn;
+	m->diag.record_ctx = ctx;
+}
+
+bool env_has_kernel(const struct env_module *em, const char *name)
+{
+	struct dprog *P = em->m->prog;
+	for (uint32_t i = 0; P && i < P->nfuncs; i++)
+		if (is_kernel(&P->funcs[i]) && !strcmp(P->funcs[i].name, name))
+			return true;
+	return false;
 }

@@ -20,7 +20,7 @@ void gather_rule(struct launch *L, const char *rule, uint32_t lanes, const char 
 void gather_flush(struct launch *L);
 /* Count one error of `kind` (a rule name, "deadlock", ...) for the closing line. */
 void gather_count(struct launch *L, const char *kind);
-/* Errors counted so far (ptxi debug stops at each new one). */
+/* Errors counted so far (ptxi debug stops at each new one; ptxi exec counts them). */
 uint32_t gather_total(const struct launch *L);
 /* Flush, then "ptxi: 3 errors: async-copy-race 2, deadlock 1" when there were any. */
 void gather_summary(struct launch *L);

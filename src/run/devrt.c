@@ -345,7 +345,7 @@ static void assert_fail(struct launch *L, struct warp *w, struct frame *f,
 			const struct dinsn *di, const struct dfunc *callee, uint32_t mask)
 {
 	struct strbuf what = {0};
-	FILE *o = L->cfg.out ? L->cfg.out : stdout;
+	FILE *o = L->cfg.assert_out ? L->cfg.assert_out : L->cfg.out ? L->cfg.out : stdout;
 	for (uint32_t m = mask; m && !L->stop; m &= m - 1) {
 		struct strbuf line = {0};
 		if (assert_lane(L, w, f, di, callee, (uint32_t)__builtin_ctz(m), &line, &what))

@@ -164,6 +164,8 @@ struct launch_config {
 	uint32_t trace_width;        /* fold trace lines past this column (0: never)          */
 	uint64_t heap_size;         /* device heap for malloc (bytes)                         */
 	FILE *out;                  /* where device printf writes                             */
+	FILE *assert_out;           /* where a failed assert's message goes (NULL: out); ptxi
+				     * exec: stderr, as a GPU's driver writes it              */
 };
 
 struct wg_insn;

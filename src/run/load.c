@@ -29,6 +29,7 @@
 struct loader {
 	struct dprog *P;
 	struct ir_module *m;
+	uint64_t global_base;     /* where the module's .global block lies                */
 	struct dfunc *fn;
 	const struct ir_func *irf;
 	struct ir_scope **scopes; /* every scope of the function being laid out */
@@ -288,7 +289,7 @@ static void layout_module(struct loader *ld)
 			write_init(ld, s, P->const_bytes);
 		else if (s->space == MOD_GLOBAL) {
 			write_init(ld, s, P->global_init);
-			s->addr += GLOBAL_BASE; /* the module block is the launch's first allocation */
+			s->addr += ld->global_base; /* where the module block is allocated */
 		}
 	}
 }
@@ -1602,10 +1603,15 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 
 struct dprog *load_program(struct ir_module *m)
 {
+	return load_program_at(m, GLOBAL_BASE);
+}
+
+struct dprog *load_program_at(struct ir_module *m, uint64_t global_base)
+{
 	struct dprog *P = arena_alloc(m->arena, sizeof *P);
 	P->m = m;
 	P->arena = m->arena;
-	struct loader ld = {.P = P, .m = m};
+	struct loader ld = {.P = P, .m = m, .global_base = global_base};
 	uint32_t n = 0;
 	for (struct ir_func *f = m->funcs; f; f = f->next)
 		n++;

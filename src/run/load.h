@@ -11,5 +11,8 @@
 /* Build a decoded program; reports unsupported features through m->diag. Returns NULL on
  * error. */
 struct dprog *load_program(struct ir_module *m);
+/* The same with the module's .global block at `global_base` (load_program: GLOBAL_BASE, the
+ * first allocation of a launch's own memory; ptxi exec: where device memory has room). */
+struct dprog *load_program_at(struct ir_module *m, uint64_t global_base);
 
 #endif

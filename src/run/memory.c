@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "report/rules.h"
 
@@ -20,11 +22,61 @@ struct memory *mem_create(void)
 	return m;
 }
 
+struct memory *mem_create_mapped(uint64_t bytes)
+{
+	struct memory *m = mem_create();
+	if (!m)
+		return NULL;
+	/* GLOBAL_BASE, where `ptxi run` puts its buffers; else (AddressSanitizer keeps that
+	 * range for itself) MAPPED_BASE_ALT, free in ordinary, ASan and TSan processes alike.
+	 * PROT_NONE reserves without committing; allocations are opened as they are made. */
+	static const uint64_t bases[] = {GLOBAL_BASE, MAPPED_BASE_ALT};
+	for (unsigned i = 0; i < 2 && !m->mapped; i++) {
+		void *p = mmap((void *)bases[i], bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+			       MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+		if (p != MAP_FAILED && p != (void *)bases[i])
+			munmap(p, bytes); /* a kernel that took the address as a hint only */
+		else if (p != MAP_FAILED)
+			m->mapped = true, m->mapped_base = bases[i];
+	}
+	if (!m->mapped) {
+		free(m);
+		return NULL;
+	}
+	m->next = m->mapped_base;
+	m->mapped_end = m->mapped_base + bytes;
+	return m;
+}
+
+static uint64_t page_size(void)
+{
+	return (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* The bytes of a new region of a mapped memory: its own address, opened for access. */
+static uint8_t *mapped_data(struct memory *m, uint64_t base, uint64_t size)
+{
+	uint64_t pg = page_size(), lo = base & ~(pg - 1), hi = (base + size + pg - 1) & ~(pg - 1);
+	if (hi > m->mapped_end || (hi > lo && mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE)))
+		return NULL;
+	return (uint8_t *)base;
+}
+
+void mem_region_release(struct memory *m, struct region *r)
+{
+	uint64_t pg = page_size(), lo = (r->base + pg - 1) & ~(pg - 1),
+		 hi = (r->base + r->size) & ~(pg - 1);
+	if (m->mapped && hi > lo)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED); /* zero pages when used again */
+}
+
 void mem_destroy(struct memory *m)
 {
 	if (!m)
 		return;
-	for (uint32_t i = 0; i < m->n; i++)
+	if (m->mapped)
+		munmap((void *)m->mapped_base, m->mapped_end - m->mapped_base);
+	for (uint32_t i = 0; i < m->n && !m->mapped; i++)
 		free(mem_region(m, i)->data);
 	for (uint32_t c = 0; c < REGION_CHUNKS && m->chunk[c]; c++)
 		free(m->chunk[c]);
@@ -72,7 +124,7 @@ uint64_t mem_alloc(struct memory *m, uint64_t size, const char *name)
 	}
 	struct region *r = mem_region(m, i);
 	*r = (struct region){.base = m->next, .size = size, .index = i};
-	r->data = calloc(1, size ? size : 1);
+	r->data = m->mapped ? mapped_data(m, r->base, size) : calloc(1, size ? size : 1);
 	if (!r->data) {
 		mem_release(m, size);
 		return 0;
@@ -165,6 +217,11 @@ static bool out_of_bounds(struct launch *L, uint32_t lane, enum mspace s, uint64
 static void nearest_allocation(const struct memory *m, uint64_t addr, uint32_t size,
 			       struct strbuf *b)
 {
+	if (m->is_host && (addr < m->mapped_base || addr >= m->mapped_end) && m->is_host(addr)) {
+		sb_printf(b, "it is a host pointer: the program's own memory, which no cudaMalloc, "
+			  "cudaMallocManaged or cudaMallocHost made, and the GPU cannot reach");
+		return;
+	}
 	const struct region *best = NULL;
 	uint64_t best_d = UINT64_MAX;
 	for (uint32_t i = 0, n = mem_regions(m); i < n; i++) {

@@ -20,6 +20,7 @@
 #define WIN_PARAM 0x00007b0000000000ull
 #define WIN_SIZE 0x0000000100000000ull
 #define GLOBAL_BASE 0x0000000700000000ull
+#define MAPPED_BASE_ALT 0x0000500000000000ull /* mem_create_mapped where GLOBAL_BASE is taken */
 #define CLUSTER_SHIFT 24
 #define CTA_SPACE (1u << CLUSTER_SHIFT)
 
@@ -47,9 +48,22 @@ struct memory {
 	/* The launch's own allocations (device buffers, CTAs' shared memory and warps, frames,
 	 * local memory, mbarrier shadows) are charged here against --max-memory. */
 	uint64_t used, peak, limit; /* limit 0: none */
+	/* mem_create_mapped: every allocation's bytes are the host's at its device address, as
+	 * unified addressing gives (ptxi exec: host code reads managed memory directly) */
+	bool mapped;
+	uint64_t mapped_base, mapped_end;
+	/* Whether an address no allocation holds is the host's own memory (ptxi exec), so that
+	 * a report can say a host pointer reached the kernel; NULL: never. */
+	bool (*is_host)(uint64_t addr);
 };
 
 struct memory *mem_create(void);
+/* A memory whose allocations live at their own address in this process: `bytes` of address
+ * space at GLOBAL_BASE are reserved (not committed) for them. NULL if that range is taken
+ * or cannot be reserved. */
+struct memory *mem_create_mapped(uint64_t bytes);
+/* Give a freed region's whole pages back to the system (mapped memories; else no-op). */
+void mem_region_release(struct memory *m, struct region *r);
 void mem_destroy(struct memory *m);
 /* Charge `bytes` of the launch's own memory: false (nothing charged) when that would pass
  * the limit. mem_release gives bytes back when their owner is freed. */

@@ -18,6 +18,7 @@
 #include "cli_dump.h"
 #include "debug.h"
 #include "cli_expect.h"
+#include "exec.h"
 #include "explore.h"
 
 #define MAX_ARGS 256
@@ -229,9 +230,12 @@ static void usage_all(FILE *out)
 	fprintf(out, "usage:");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "%s %s\n", i ? "      " : "", commands[i].synopsis);
+	fprintf(out, "       ptxi exec [OPTION]... [--] PROGRAM [ARG]...\n");
 	fprintf(out, "       ptxi --version\n\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].what);
+	fprintf(out, "  %-8s %s\n", "exec", "Run a CUDA program (nvcc -cudart shared) with its "
+		"kernels on the interpreter.");
 	fprintf(out, "\n'ptxi COMMAND --help' lists a command's options with their defaults.\n%s",
 		exit_statuses);
 }
@@ -817,6 +821,8 @@ int main(int argc, char **argv)
 		printf("ptxi %s\n", ptxi_version());
 		return 0;
 	}
+	if (strcmp(argv[1], "exec") == 0)
+		return cli_exec(argc - 2, argv + 2);
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].fn(&commands[i], argc - 2, argv + 2);

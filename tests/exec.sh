@@ -1,0 +1,100 @@
+#!/bin/bash
+# ptxi exec on CUDA programs of our own (ptx_samples/programs/*.cu built here with nvcc
+# -cudart shared -arch=sm_90a; driver.c with cc against CUDA's libcuda stub): each case's exit status, stdout and stderr must be exactly
+# ptx_samples/programs/expect/CASE.txt (nvcc 13.0's PTX: diagnostics name its lines).
+# Host addresses, which differ from run to run, read 0x(host); device memory at the other
+# base (under AddressSanitizer) reads as at 0x700000000. Without nvcc: skipped (77). With a
+# sanitized build, the sanitizer's runtime is preloaded (it must come first in a program
+# that was not built with it).
+# usage: exec.sh PTXI SOURCE_ROOT BUILD_DIR    (UPDATE=1 rewrites the expectations)
+set -u
+ptxi=$(realpath "$1") root=$2 bin=$3/exec-programs
+src=$root/ptx_samples/programs
+if ! command -v nvcc >/dev/null 2>&1; then
+	echo "nvcc is not installed: the CUDA programs cannot be built, so ptxi exec is not tested"
+	exit 77
+fi
+mkdir -p "$bin"
+build() { # NAME SOURCE FLAGS...: built in the sources' folder, so that an assert names
+	   # the file as the GPU run's build did (printf_assert.cu)
+	local out=$bin/$1 cu=$2
+	shift 2
+	if [ ! -x "$out" ] || [ "$src/$cu" -nt "$out" ]; then
+		(cd "$src" && nvcc "$@" -o "$out" "$cu") >"$out.log" 2>&1 || { cat "$out.log"; exit 1; }
+	fi
+}
+for p in saxpy streams cluster tma printf_assert race deadlock hostptr unsupported ws_gemm; do
+	build $p $p.cu -cudart shared -arch=sm_90a
+done
+build ws_gemm_bug ws_gemm.cu -cudart shared -arch=sm_90a -DSKIP_EMPTY_WAIT
+build saxpy_static saxpy.cu -arch=sm_90a
+cuda=$(dirname "$(dirname "$(realpath "$(command -v nvcc)")")")
+if [ ! -x "$bin/driver" ] || [ "$src/driver.c" -nt "$bin/driver" ]; then
+	cc -I"$cuda/include" -o "$bin/driver" "$src/driver.c" -L"$cuda/lib64/stubs" -lcuda ||
+		exit 1
+fi
+build saxpy_sass saxpy.cu -cudart shared -gencode arch=compute_90a,code=sm_90a
+
+lib=$(dirname "$ptxi")/src/host/cudart/libcudart.so.13
+san=$(ldd "$lib" 2>/dev/null | grep -o '/[^ ]*lib[at]san[^ ]*' | head -1)
+if [ -n "$san" ]; then
+	export LD_PRELOAD=$san ASAN_OPTIONS=detect_leaks=0:${ASAN_OPTIONS:-}
+fi
+fails=0
+section() { # NAME: that section (stdout, stderr) of a status/stdout/stderr listing on stdin
+	awk -v s="--- $1" '/^--- /{on = ($0 == s); next} on && !/^status: /'
+}
+# What a GPU printed (ptx_samples/programs/gpu/CASE.txt, measured): ptxi's stdout must be the
+# same, and each line of the GPU's stderr must be in ptxi's (which adds the reports).
+gpu_same() { # CASE OUTPUT
+	local gpu=$src/gpu/$1.txt
+	[ -f "$gpu" ] && [ "$1" != deadlock ] && [ "$1" != driver ] || return 0
+	if ! diff -u <(section stdout <"$gpu") <(printf '%s\n' "$2" | section stdout); then
+		echo "FAIL: $1: stdout is not what the GPU printed"
+		fails=$((fails + 1))
+	fi
+	while IFS= read -r line; do
+		if ! printf '%s\n' "$2" | section stderr | grep -qxF -- "$line"; then
+			echo "FAIL: $1: the GPU's stderr line is missing: $line"
+			fails=$((fails + 1))
+		fi
+	done < <(section stderr <"$gpu")
+}
+check() { # CASE PROGRAM [OPTIONS...]
+	local case=$1 prog=$2
+	shift 2
+	local got
+	got=$(cd "$bin" && { "$ptxi" exec "$@" "./$prog" >out.txt 2>err.txt; echo "status: $?"; \
+		echo "--- stdout"; cat out.txt; echo "--- stderr"; cat err.txt; } |
+		sed -E 's/0x500000([0-9a-f]{6})\b/0x700\1/g; s/0x[0-9a-f]{12}\b/0x(host)/g')
+	gpu_same "$case" "$got"
+	local want=$src/expect/$case.txt
+	if [ "${UPDATE:-}" = 1 ]; then
+		printf '%s\n' "$got" >"$want"
+	elif ! diff -u "$want" <(printf '%s\n' "$got"); then
+		echo "FAIL: $case"
+		fails=$((fails + 1))
+	else
+		echo "ok: $case"
+	fi
+}
+check saxpy saxpy
+check streams streams
+check cluster cluster
+check tma tma
+check printf_assert printf_assert
+check race race
+check race.no-race race --no-race
+check race.exitcode race --error-exitcode 7
+check race.json race --diagnostics json
+check deadlock deadlock
+check hostptr hostptr
+check unsupported unsupported
+check tma.trace tma --trace mbarrier --launch 2
+check saxpy.static saxpy_static
+check saxpy.sass saxpy_sass
+check usage.option saxpy --no-such-option
+check driver driver
+check ws_gemm ws_gemm
+check ws_gemm.bug ws_gemm_bug
+exit $((fails > 0))
