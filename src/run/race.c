@@ -858,6 +858,15 @@ static struct shadow *shadow_of(struct launch *L, const struct access *a, uint64
 	return NULL;
 }
 
+/* Whether the detector watches space s: shared and global memory. Local memory and a
+ * frame's parameters belong to one thread, kernel parameters and constants are read-only:
+ * nothing there can race, and a strong access there synchronises nothing another thread
+ * can see (no shadow, no location clock). */
+static inline bool race_tracked(enum mspace s)
+{
+	return s == MS_GLOBAL || s == MS_SHARED_CTA || s == MS_SHARED_CLUSTER;
+}
+
 /* Check and record the access `me` of x over `size` bytes at a; false after a report. */
 static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32_t size,
 			enum race_kind kind, struct rec *me, const void *newv)
@@ -887,7 +896,7 @@ void race_access(struct launch *L, struct warp *w, uint32_t lane, const struct a
 		 uint32_t size, enum race_kind kind, const void *newv)
 {
 	struct race *R = L->race;
-	if (!R || !size || L->stop)
+	if (!R || !size || L->stop || !race_tracked(a->space))
 		return;
 	uint32_t tid = tid_of(R, w, lane);
 	struct acc_ctx x = {.L = L, .R = R, .t = thr(R, w, lane), .w = w, .lane = lane,
@@ -972,7 +981,7 @@ void race_copy_access(struct launch *L, const struct race_copy *rc, const struct
 		      uint32_t size, enum race_kind kind)
 {
 	struct race *R = L->race;
-	if (!R || !rc->vc || !size || L->stop || !L->cw)
+	if (!R || !rc->vc || !size || L->stop || !L->cw || !race_tracked(a->space))
 		return;
 	struct rthread t = {.vc = rc->vc, .seen_cp = rc->seen_cp, .seen_bulk = rc->seen_bulk};
 	uint8_t flags = RF_ASYNC;
