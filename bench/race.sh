@@ -1,36 +1,60 @@
 #!/usr/bin/env bash
-# The data-race detector's cost: each kernel with the detector (the default) and with
-# --no-race, best of 3 wall-clock seconds and peak resident memory, and the ratio.
-#   hash_int      kernels.ptx, 128x256 threads: integer ALU, one global store per thread
+# The data-race detector's cost and the --jobs scaling, side by side, in one run: each kernel
+# with the detector (the default) and with --no-race (best of ROUNDS wall-clock seconds, and
+# the ratio), then with --jobs 1, 2, 4 and 8 (the detector on; best of ROUNDS wall-clock
+# seconds, and the speed-up over --jobs 1). The outputs of every run of a kernel must be equal.
+#   reduce_smem   kernels.ptx, 128x256: 32 shared-memory tree reductions per block, bar.sync
+#   hash_int      kernels.ptx, 128x256: integer ALU, one global store per thread
 #   smem_stencil  race_kernels.ptx, 128x256: neighbours through shared memory, 64 rounds
 #   mbar_ring     race_kernels.ptx, 64x128: a producer warp and three consumer warps over a
 #                 two-stage full/empty mbarrier ring, 128 tiles
 #   copy_ring     race_kernels.ptx, 64x128: the same ring filled by cp.async.bulk copies
-# usage: bench/race.sh [PATH/TO/ptxi]   (the outputs with and without must be equal)
+#   wgmma         wgmma.ptx, one warpgroup, 2,000 x wgmma m64n256k16 (one CTA: no --jobs)
+# usage: [ROUNDS=3] [JOBS="1 2 4 8"] bench/race.sh [PATH/TO/ptxi] [KERNEL...]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-ptxi=${1:-$here/../build/ptxi}
+ptxi=${1:-$here/../build/ptxi}; [ $# -gt 0 ] && shift
+kernels=${*:-reduce_smem hash_int smem_stencil mbar_ring copy_ring wgmma}
+rounds=${ROUNDS:-3}
+jobs=${JOBS:-1 2 4 8}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-run() { # FILE ARGS... -> "seconds KB" of the best of 3
-  local best="" kb=""
-  for i in 1 2 3; do
-    /usr/bin/time -f "%e %M" -o "$tmp/time" "$ptxi" run "$@" > "$tmp/out" 2>/dev/null
-    read -r s m < "$tmp/time"
-    if [ -z "$best" ] || awk "BEGIN{exit !($s < $best)}"; then best=$s; kb=$m; fi
-  done
-  echo "$best $kb"
+args() {
+  case $1 in
+    reduce_smem|hash_int) echo "kernels.ptx --kernel $1 --grid 128 --block 256 --arg buf:131072 --arg u32:7" ;;
+    smem_stencil) echo "race_kernels.ptx --kernel $1 --grid 128 --block 256 --arg buf:131072" ;;
+    mbar_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768" ;;
+    copy_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768 --arg buf:16384" ;;
+    wgmma) echo "wgmma.ptx --block 128 --arg buf:512 --arg u32:2000" ;;
+    *) echo "race.sh: no kernel $1" >&2; exit 2 ;;
+  esac
 }
-for k in "kernels.ptx hash_int --grid 128 --block 256 --arg buf:131072 --arg u32:7" \
-         "race_kernels.ptx smem_stencil --grid 128 --block 256 --arg buf:131072" \
-         "race_kernels.ptx mbar_ring --grid 64 --block 128 --arg buf:32768" \
-         "race_kernels.ptx copy_ring --grid 64 --block 128 --arg buf:32768 --arg buf:16384"; do
-  set -- $k
-  file=$here/$1 name=$2; shift 2
-  run "$file" --kernel "$name" "$@" --dump 0 > "$tmp/on.t"; cp "$tmp/out" "$tmp/on"
-  run "$file" --kernel "$name" "$@" --dump 0 --no-race > "$tmp/off.t"
-  cmp -s "$tmp/on" "$tmp/out" || { echo "race.sh: $name: outputs differ" >&2; exit 1; }
-  read -r on onkb < "$tmp/on.t"; read -r off offkb < "$tmp/off.t"
-  awk -v n="$name" -v a="$on" -v b="$off" -v ka="$onkb" -v kb="$offkb" 'BEGIN {
-    printf "%-13s detector %.2f s %6d KB   --no-race %.2f s %6d KB   ratio %.2fx\n",
-           n, a, ka, b, kb, (b > 0 ? a / b : 0) }'
+# best of $rounds wall-clock seconds of "ptxi run ARGS..."; the output kept in $tmp/out
+best() {
+  local b="" s
+  for i in $(seq "$rounds"); do
+    /usr/bin/time -f %e -o "$tmp/time" "$ptxi" run "$@" > "$tmp/out" 2> /dev/null || true
+    s=$(cat "$tmp/time")
+    if [ -z "$b" ] || awk "BEGIN{exit !($s < $b)}"; then b=$s; fi
+  done
+  echo "$b"
+}
+printf '%-13s %9s %9s %6s' kernel detector no-race ratio
+for j in $jobs; do printf ' %12s' "--jobs $j"; done
+echo
+for name in $kernels; do
+  read -r -a a <<< "$(args "$name")"
+  a[0]=$here/${a[0]}
+  on=$(best "${a[@]}" --dump 0); cp "$tmp/out" "$tmp/want"
+  off=$(best "${a[@]}" --dump 0 --no-race)
+  cmp -s "$tmp/want" "$tmp/out" || { echo "race.sh: $name: --no-race output differs" >&2; exit 1; }
+  printf '%-13s %8.2fs %8.2fs %5.2fx' "$name" "$on" "$off" "$(awk -v a="$on" -v b="$off" 'BEGIN{print (b > 0 ? a / b : 0)}')"
+  one=""
+  for j in $jobs; do
+    if [ "$name" = wgmma ]; then printf ' %12s' -; continue; fi
+    s=$(best "${a[@]}" --dump 0 --jobs "$j")
+    cmp -s "$tmp/want" "$tmp/out" || { echo "race.sh: $name: --jobs $j output differs" >&2; exit 1; }
+    [ -z "$one" ] && one=$s
+    printf ' %6.2fs %4.2fx' "$s" "$(awk -v a="$one" -v b="$s" 'BEGIN{print (b > 0 ? a / b : 0)}')"
+  done
+  echo
 done

@@ -389,6 +389,12 @@ enum step exec_ld(struct launch *L, struct warp *w, struct group *g, const struc
 		ld_shared_quick(w, f, di, mask, soff, es, sgn);
 		return STEP_NEXT;
 	}
+	if (soff && n == 1 && es <= 8 && di->d.kind == DOP_REG && !is_pair(&di->d) &&
+	    race_plain(di)) { /* the detector sees the warp's lanes at once */
+		ld_shared_quick(w, f, di, race_shared_lanes(L, w, mask, soff, es, NULL), soff, es,
+				sgn);
+		return STEP_NEXT;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		uint8_t *p = lane_bytes(L, w, f, di, l, es * n, RACE_READ, NULL, soff);
@@ -453,6 +459,14 @@ enum step exec_st(struct launch *L, struct warp *w, struct group *g, const struc
 	if (soff && !L->race && n == 1 && es <= 8 && !di->s[1].neg &&
 	    (di->s[1].kind == DOP_REG || di->s[1].kind == DOP_IMM)) {
 		st_shared_quick(w, f, di, mask, soff, es);
+		return STEP_NEXT;
+	}
+	if (soff && n == 1 && es <= 8 && !di->s[1].neg && race_plain(di) &&
+	    (di->s[1].kind == DOP_REG || di->s[1].kind == DOP_IMM)) {
+		const struct dop *s = &di->s[1]; /* the detector checks and stores lane by lane */
+		mem_proxy_mark_lanes(w->cta, soff, mask, es);
+		race_shared_lanes(L, w, mask, soff, es, s->kind == DOP_REG ? slot_ptr(f, s->slot)
+									   : s->imm);
 		return STEP_NEXT;
 	}
 	for (uint32_t m = mask; m; m &= m - 1) {

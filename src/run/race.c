@@ -74,6 +74,9 @@ struct rec {
 
 struct readers {
 	uint32_t n;
+	uint64_t ok_gen;        /* a vector (gen) under which no entry happens before: a read
+				 * with it adds itself without the scan (0: unknown)         */
+	uint64_t tids[4];       /* bit (tid & 255) of each entry's thread (a superset)       */
 	struct rec e[MAX_READERS];
 };
 
@@ -164,14 +167,18 @@ static struct vc *vc_ref(struct vc *v)
 	return v;
 }
 
-static void vc_put(struct vc *v)
+static void vc_free(struct vc *v)
 {
-	if (!v || --v->refs)
-		return;
 	for (uint32_t i = 0; i < v->n; i++)
 		free(v->ch[i].c);
 	free(v->ch);
 	free(v);
+}
+
+static inline void vc_put(struct vc *v)
+{
+	if (v && !--v->refs)
+		vc_free(v);
 }
 
 static int vc_find(const struct vc *v, uint32_t cta)
@@ -197,7 +204,7 @@ static inline uint32_t local_of(const struct race *R, uint32_t tid)
 	return tid & ((1u << R->shift) - 1);
 }
 
-static uint32_t vc_get(const struct race *R, const struct vc *v, uint32_t tid)
+static inline uint32_t vc_get(const struct race *R, const struct vc *v, uint32_t tid)
 {
 	uint32_t cta = cta_of(R, tid);
 	if (v->n == 1)
@@ -262,11 +269,16 @@ static void vc_join(struct race *R, struct vc *d, const struct vc *s)
 {
 	if (!d || !s || d->joined == s->gen || d == s)
 		return;
+	bool empty = d->n == 0; /* a fresh vector (a barrier's first arrival): a copy */
 	for (uint32_t i = 0; i < s->n; i++) {
 		uint32_t *c = vc_chunk(R, d, s->ch[i].cta);
 		if (!c)
 			return;
 		const uint32_t *x = s->ch[i].c;
+		if (empty) {
+			memcpy(c, x, R->nt * sizeof *c);
+			continue;
+		}
 		for (uint32_t k = 0; k < R->nt; k++)
 			c[k] = c[k] > x[k] ? c[k] : x[k];
 	}
@@ -318,6 +330,44 @@ static void release_into(struct race *R, struct vc **obj, struct rthread *t, uin
 	if (t->seen_bulk)
 		vc_raise(R, a, agent_of(R, tid, RA_BULK), t->seen_bulk);
 	t->clock++;
+}
+
+/* release_into for the lanes of w in `lanes`, at once: one join per distinct vector (the
+ * lanes of a warp usually share one), each lane's epoch raised in the CTA's chunk. */
+static void release_lanes(struct race *R, struct vc **obj, const struct warp *w,
+			  uint32_t lanes)
+{
+	struct vc *a = vc_own(R, obj);
+	struct rthread *t0 = thr(R, w, 0);
+	const struct vc *last = lanes ? t0[__builtin_ctz(lanes)].vc : NULL;
+	vc_join(R, a, last); /* first, while a fresh vector takes it as a copy */
+	uint32_t *c = a ? vc_chunk(R, a, w->cta->linear) : NULL;
+	if (!c)
+		return;
+	bool raised = false;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		struct rthread *t = t0 + l;
+		if (t->vc != last) {
+			vc_join(R, a, t->vc);
+			last = t->vc;
+		}
+		uint32_t k = w->id * LANES + l;
+		if (c[k] < t->clock) {
+			c[k] = t->clock;
+			raised = true;
+		}
+		if (t->seen_cp | t->seen_bulk) {
+			uint32_t tid = tid_of(R, w, l);
+			if (t->seen_cp)
+				vc_raise(R, a, agent_of(R, tid, RA_CP), t->seen_cp);
+			if (t->seen_bulk)
+				vc_raise(R, a, agent_of(R, tid, RA_BULK), t->seen_bulk);
+		}
+		t->clock++;
+	}
+	if (raised)
+		a->gen = ++R->gen;
 }
 
 static void adopt(struct rthread *t, struct vc *s)
@@ -751,7 +801,7 @@ static void report(struct acc_ctx *x, const struct access *a, uint32_t size,
 
 /* ---- the access check ---------------------------------------------------------------- */
 
-static inline bool conflicts(const struct acc_ctx *x, const struct rec *p, uint8_t mask)
+static inline __attribute__((always_inline)) bool conflicts(const struct acc_ctx *x, const struct rec *p, uint8_t mask)
 {
 	if (!p->clock || !(p->mask & mask) || p->tid == x->tid ||
 	    happens_before(x->R, x->t, x->tid, x->owner, p) ||
@@ -777,8 +827,28 @@ static void add_read(const struct acc_ctx *x, struct cell *c, const struct rec *
 	struct readers *m = c->more;
 	if (!m && !(m = c->more = charged_calloc(x->L, &x->s->charged, 1, sizeof *m)))
 		return;
+	uint64_t gen = x->t->vc->gen;
+	uint64_t bit = 1ull << (x->tid & 63), *word = &m->tids[x->tid >> 6 & 3];
+	/* Fast path (reads of one barrier interval: many threads with one shared vector): no
+	 * entry happens before under this vector and none is this thread's, so the scan below
+	 * would keep every entry and append this one. The new entry keeps that true: no
+	 * vector holds its thread's current epoch, which has not been released yet. */
+	if (!x->copy && m->ok_gen == gen) {
+		uint32_t i = 0; /* the thread's own entry, if any, takes this read */
+		while ((*word & bit) && i < m->n && m->e[i].tid != x->tid)
+			i++;
+		if ((*word & bit) && i < m->n) {
+			uint8_t keep = m->e[i].mask;
+			m->e[i] = *me;
+			m->e[i].mask |= keep;
+		} else {
+			m->e[m->n < MAX_READERS ? m->n++ : x->tid % MAX_READERS] = *me;
+			*word |= bit;
+		}
+		return;
+	}
 	uint32_t k = 0;
-	bool placed = false;
+	bool placed = false, ok = !x->copy, dropped = false;
 	for (uint32_t i = 0; i < m->n; i++) {
 		struct rec *e = &m->e[i];
 		if (e->tid == x->tid) {
@@ -786,15 +856,29 @@ static void add_read(const struct acc_ctx *x, struct cell *c, const struct rec *
 			*e = *me;
 			e->mask |= keep;
 			placed = true;
-		} else if (!(e->mask & ~me->mask) &&
-			   happens_before(x->R, x->t, x->tid, x->owner, e)) {
-			continue; /* covered by this read */
+		} else if (happens_before(x->R, x->t, x->tid, x->owner, e)) {
+			if (!(e->mask & ~me->mask)) {
+				dropped = true;
+				continue; /* covered by this read */
+			}
+			ok = false;
+		} else if (e->flags & RF_ASYNC) {
+			ok = false; /* whether an agent's entry is ordered depends on the thread */
 		}
-		m->e[k++] = *e;
+		if (k != i)
+			m->e[k] = *e;
+		k++;
 	}
 	m->n = k;
+	if (dropped) { /* the kept entries' threads */
+		memset(m->tids, 0, sizeof m->tids);
+		for (uint32_t i = 0; i < k; i++)
+			m->tids[m->e[i].tid >> 6 & 3] |= 1ull << (m->e[i].tid & 63);
+	}
 	if (!placed)
 		m->e[m->n < MAX_READERS ? m->n++ : x->tid % MAX_READERS] = *me;
+	*word |= bit;
+	m->ok_gen = ok ? gen : 0;
 }
 
 static void clear_reads(struct cell *c, uint8_t mask)
@@ -808,11 +892,16 @@ static void clear_reads(struct cell *c, uint8_t mask)
 	for (uint32_t i = 0; i < m->n; i++)
 		if ((m->e[i].mask &= (uint8_t)~mask) != 0)
 			m->e[k++] = m->e[i];
+	if (k == m->n)
+		return;
 	m->n = k;
+	memset(m->tids, 0, sizeof m->tids); /* the kept entries' threads */
+	for (uint32_t i = 0; i < k; i++)
+		m->tids[m->e[i].tid >> 6 & 3] |= 1ull << (m->e[i].tid & 63);
 }
 
 /* Check one granule; false after a report. */
-static bool check_cell(const struct acc_ctx *x, struct cell *c, const struct rec *me,
+static inline __attribute__((always_inline)) bool check_cell(const struct acc_ctx *x, struct cell *c, const struct rec *me,
 		       enum race_kind kind, const void *newv, const uint8_t *old, uint32_t n,
 		       const struct rec **hit)
 {
@@ -844,6 +933,16 @@ static bool check_cell(const struct acc_ctx *x, struct cell *c, const struct rec
 	return true;
 }
 
+/* The cell of granule g of s: the page looked up inline, made by shadow_cell if missing. */
+static inline struct cell *cell_at(struct launch *L, struct shadow *s, uint64_t bytes,
+				   uint64_t g)
+{
+	uint64_t p = g / PAGE_CELLS;
+	if (s->pages && p < s->npages && s->pages[p])
+		return &s->pages[p][g % PAGE_CELLS];
+	return shadow_cell(L, s, bytes, g);
+}
+
 /* The shadow of the memory `a` lands in, its offset there and size; NULL: not tracked. */
 static struct shadow *shadow_of(struct launch *L, const struct access *a, uint64_t *off,
 				uint64_t *bytes)
@@ -862,6 +961,15 @@ static struct shadow *shadow_of(struct launch *L, const struct access *a, uint64
 	return NULL;
 }
 
+/* Whether the detector watches space s: shared and global memory. Local memory and a
+ * frame's parameters belong to one thread, kernel parameters and constants are read-only:
+ * nothing there can race, and a strong access there synchronises nothing another thread
+ * can see (no shadow, no location clock). */
+static inline bool race_tracked(enum mspace s)
+{
+	return s == MS_GLOBAL || s == MS_SHARED_CTA || s == MS_SHARED_CLUSTER;
+}
+
 /* Check and record the access `me` of x over `size` bytes at a; false after a report. */
 static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32_t size,
 			enum race_kind kind, struct rec *me, const void *newv)
@@ -874,7 +982,7 @@ static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32
 		uint64_t lo = off > g * GRAN ? off : g * GRAN;
 		uint64_t hi = end < g * GRAN + GRAN ? end : g * GRAN + GRAN;
 		me->mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * GRAN));
-		struct cell *c = shadow_cell(x->L, x->s, bytes, g);
+		struct cell *c = cell_at(x->L, x->s, bytes, g);
 		if (!c)
 			return false;
 		const struct rec *hit = NULL;
@@ -891,7 +999,7 @@ void race_access(struct launch *L, struct warp *w, uint32_t lane, const struct a
 		 uint32_t size, enum race_kind kind, const void *newv)
 {
 	struct race *R = L->race;
-	if (!R || !size || L->stop)
+	if (!R || !size || L->stop || !race_tracked(a->space))
 		return;
 	uint32_t tid = tid_of(R, w, lane);
 	struct acc_ctx x = {.L = L, .R = R, .t = thr(R, w, lane), .w = w, .lane = lane,
@@ -900,6 +1008,70 @@ void race_access(struct launch *L, struct warp *w, uint32_t lane, const struct a
 	struct rec me = {L->ci, tid, x.t->clock, (uint32_t)L->steps, 0, x.flags};
 	if (check_range(&x, a, size, kind, &me, newv) && (x.flags & RF_STRONG))
 		sync_through(L, x.t, tid, a, kind, x.flags);
+}
+
+bool race_plain(const struct dinsn *di)
+{
+	return access_flags(di) == 0;
+}
+
+uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, const uint32_t *off,
+			   uint32_t size, const uint64_t *v)
+{
+	struct race *R = L->race;
+	struct cta *c = w->cta;
+	enum race_kind kind = v ? RACE_WRITE : RACE_READ;
+	if (L->stop)
+		return 0;
+	struct acc_ctx x = {.L = L, .R = R, .s = &R->cta[c->rank].smem, .w = w};
+	struct rthread *t0 = thr(R, w, 0);
+	uint32_t tid0 = tid_of(R, w, 0), done = 0;
+	struct rec me = {L->ci, 0, 0, (uint32_t)L->steps, 0, 0};
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m), o = off[l], end = o + size;
+		uint8_t nv[8];
+		if (v) /* the low bytes of the lane's value, as exec_st stores them */
+			memcpy(nv, &v[l], sizeof nv);
+		x.t = t0 + l;
+		x.tid = x.owner = tid0 + l;
+		x.lane = l;
+		me.tid = x.tid;
+		me.clock = x.t->clock;
+		if (size <= GRAN) { /* aligned: one granule */
+			me.mask = (uint8_t)(((1u << size) - 1) << (o % GRAN));
+			struct cell *cell = cell_at(L, x.s, c->smem_size, o / GRAN);
+			const struct rec *hit = NULL;
+			if (cell && !check_cell(&x, cell, &me, kind, v ? nv : NULL, c->smem + o,
+						size, &hit)) {
+				struct access a = {.p = c->smem + o, .cta = c, .off = o,
+						   .space = MS_SHARED_CTA};
+				report(&x, &a, size, kind, hit, hit == &cell->w);
+			}
+			end = o; /* no granule left */
+		}
+		for (uint32_t g = o / GRAN; g * GRAN < end; g++) {
+			uint32_t lo = o > g * GRAN ? o : g * GRAN;
+			uint32_t hi = end < g * GRAN + GRAN ? end : g * GRAN + GRAN;
+			me.mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * GRAN));
+			struct cell *cell = cell_at(L, x.s, c->smem_size, g);
+			if (!cell)
+				break;
+			const struct rec *hit = NULL;
+			if (!check_cell(&x, cell, &me, kind, v ? nv + (lo - o) : NULL,
+					c->smem + lo, hi - lo, &hit)) {
+				struct access a = {.p = c->smem + o, .cta = c, .off = o,
+						   .space = MS_SHARED_CTA};
+				report(&x, &a, size, kind, hit, hit == &cell->w);
+				break;
+			}
+		}
+		if (L->stop)
+			break;
+		if (v)
+			memcpy(c->smem + o, nv, size);
+		done |= 1u << l;
+	}
+	return done;
 }
 
 /* ---- asynchronous copies ------------------------------------------------------------- */
@@ -976,7 +1148,7 @@ void race_copy_access(struct launch *L, const struct race_copy *rc, const struct
 		      uint32_t size, enum race_kind kind)
 {
 	struct race *R = L->race;
-	if (!R || !rc->vc || !size || L->stop || !L->cw)
+	if (!R || !rc->vc || !size || L->stop || !L->cw || !race_tracked(a->space))
 		return;
 	struct rthread t = {.vc = rc->vc, .seen_cp = rc->seen_cp, .seen_bulk = rc->seen_bulk};
 	uint8_t flags = RF_ASYNC;
@@ -997,11 +1169,7 @@ void race_bar_arrive(struct launch *L, struct warp *w, uint32_t lanes, uint32_t 
 	struct race *R = L->race;
 	if (!R)
 		return;
-	struct vc **acc = &R->cta[w->cta->rank].acc[id];
-	for (uint32_t m = lanes; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		release_into(R, acc, thr(R, w, l), tid_of(R, w, l));
-	}
+	release_lanes(R, &R->cta[w->cta->rank].acc[id], w, lanes);
 }
 
 void race_bar_done(struct launch *L, struct cta *c, uint32_t id)
@@ -1022,8 +1190,25 @@ void race_bar_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t
 	if (!d)
 		return;
 	/* every waiter released into this instance and has not moved since: d covers it */
-	for (uint32_t m = lanes; m; m &= m - 1)
-		adopt(thr(R, w, (uint32_t)__builtin_ctz(m)), d);
+	struct rthread *t0 = thr(R, w, 0);
+	struct vc *old = NULL; /* the lanes' vector, counted out at once (usually one) */
+	uint32_t n = 0;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		struct rthread *t = t0 + __builtin_ctz(m);
+		if (t->vc == d)
+			continue;
+		if (t->vc != old) {
+			if (old && (old->refs -= n) == 0)
+				vc_free(old);
+			old = t->vc;
+			n = 0;
+		}
+		n++;
+		d->refs++;
+		t->vc = d;
+	}
+	if (old && (old->refs -= n) == 0)
+		vc_free(old);
 }
 
 void race_warp_sync(struct launch *L, struct warp *w, uint32_t lanes)

@@ -32,6 +32,16 @@ void race_cluster_end(struct launch *L, struct cluster *cl);
 void race_access(struct launch *L, struct warp *w, uint32_t lane, const struct access *a,
 		 uint32_t size, enum race_kind kind, const void *newv);
 
+/* Whether di's accesses are plain (weak ld/st: no release or acquire to model). */
+bool race_plain(const struct dinsn *di);
+/* A warp's plain ld/st of `size` <= 8 bytes at offsets off[l] of its CTA's shared memory,
+ * every lane resolved and aligned (exec_mem.c's quick path): each lane of mask checked and
+ * recorded in order as race_access would; a store (v: each lane's value, its low bytes
+ * stored) also writes the lane's bytes after its check. Returns the lanes that go on: all
+ * of mask, or those before the one whose report stopped the launch. */
+uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, const uint32_t *off,
+			   uint32_t size, const uint64_t *v);
+
 /* CTA barriers: arrivals of `lanes` on barrier `id` release (bar.arrive, bar.sync,
  * bar.red); when the instance completes, race_bar_done takes its clock, and every lane that
  * waits at it acquires it with race_bar_acquire. */
