@@ -73,6 +73,7 @@ check: build test-deps
 check-asan: test-deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	  PTXI_EXEC_PROGRAMS=$(CURDIR)/$(BUILD)/tests/exec-programs \
 	  meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite slow
 
 # --jobs under ThreadSanitizer: the jobs suite on its own build (not part of `make test`)

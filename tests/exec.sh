@@ -6,9 +6,12 @@
 # base (under AddressSanitizer) reads as at 0x700000000. Without nvcc: skipped (77). With a
 # sanitized build, the sanitizer's runtime is preloaded (it must come first in a program
 # that was not built with it).
+# The programs do not depend on ptxi's build: PTXI_EXEC_PROGRAMS names a folder of them to
+# share between builds (make test's sanitized run reuses the release run's), and they are
+# built two at a time.
 # usage: exec.sh PTXI SOURCE_ROOT BUILD_DIR    (UPDATE=1 rewrites the expectations)
 set -u
-ptxi=$(realpath "$1") root=$2 bin=$3/exec-programs
+ptxi=$(realpath "$1") root=$2 bin=${PTXI_EXEC_PROGRAMS:-$3/exec-programs}
 src=$root/ptx_samples/programs
 if ! command -v nvcc >/dev/null 2>&1; then
 	echo "nvcc is not installed: the CUDA programs cannot be built, so ptxi exec is not tested"
@@ -20,20 +23,30 @@ build() { # NAME SOURCE FLAGS...: built in the sources' folder, so that an asser
 	local out=$bin/$1 cu=$2
 	shift 2
 	if [ ! -x "$out" ] || [ "$src/$cu" -nt "$out" ]; then
-		(cd "$src" && nvcc "$@" -o "$out" "$cu") >"$out.log" 2>&1 || { cat "$out.log"; exit 1; }
+		rm -f "$out"
+		(cd "$src" && nvcc "$@" -o "$out.tmp" "$cu" && mv "$out.tmp" "$out") >"$out.log" 2>&1
 	fi
 }
-for p in saxpy streams cluster tma printf_assert race deadlock hostptr unsupported ws_gemm; do
-	build $p $p.cu -cudart shared -arch=sm_90a
+built() { # NAME...: each was built, else its compiler's log and a failure
+	for p in "$@"; do
+		[ -x "$bin/$p" ] || { cat "$bin/$p.log"; exit 1; }
+	done
+}
+names=(saxpy streams cluster tma printf_assert race deadlock hostptr unsupported ws_gemm)
+for ((i = 0; i < ${#names[@]}; i += 2)); do
+	for p in "${names[@]:i:2}"; do build $p $p.cu -cudart shared -arch=sm_90a & done
+	wait
 done
-build ws_gemm_bug ws_gemm.cu -cudart shared -arch=sm_90a -DSKIP_EMPTY_WAIT
-build saxpy_static saxpy.cu -arch=sm_90a
+build ws_gemm_bug ws_gemm.cu -cudart shared -arch=sm_90a -DSKIP_EMPTY_WAIT &
+build saxpy_static saxpy.cu -arch=sm_90a &
+wait
 cuda=$(dirname "$(dirname "$(realpath "$(command -v nvcc)")")")
 if [ ! -x "$bin/driver" ] || [ "$src/driver.c" -nt "$bin/driver" ]; then
 	cc -I"$cuda/include" -o "$bin/driver" "$src/driver.c" -L"$cuda/lib64/stubs" -lcuda ||
 		exit 1
 fi
 build saxpy_sass saxpy.cu -cudart shared -gencode arch=compute_90a,code=sm_90a
+built "${names[@]}" ws_gemm_bug saxpy_static saxpy_sass
 
 lib=$(dirname "$ptxi")/src/host/cudart/libcudart.so.13
 san=$(ldd "$lib" 2>/dev/null | grep -o '/[^ ]*lib[at]san[^ ]*' | head -1)
