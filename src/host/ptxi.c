@@ -24,6 +24,7 @@
 #include "modinfo.h"
 #include "report/report.h"
 #include "run/sched.h"
+#include "severity.h"
 #include "report/timeline.h"
 #include "hopper/tmap.h"
 #include "hopper/wgmma.h"
@@ -127,11 +128,13 @@ static void module_parse(ptxi_module *m, bool drop_bodies)
 }
 
 static ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx,
-				ptxi_report *report, bool drop_bodies)
+				ptxi_report *report, bool drop_bodies,
+				const ptxi_severities *sev)
 {
 	ptxi_module *m = module_new(sink, ctx);
 	if (!m)
 		return NULL;
+	m->diag.check_sev = severities_checks(sev);
 	if (report) {
 		m->diag.record = report_record;
 		m->diag.record_ctx = report;
@@ -155,17 +158,24 @@ static ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx,
 
 ptxi_module *ptxi_module_load(const char *path, ptxi_sink *sink, void *ctx)
 {
-	return module_read(path, sink, ctx, NULL, false);
+	return module_read(path, sink, ctx, NULL, false, NULL);
 }
 
 ptxi_module *ptxi_module_load_report(const char *path, ptxi_report *r)
 {
-	return module_read(path, NULL, NULL, r, false);
+	return module_read(path, NULL, NULL, r, false, NULL);
 }
 
-static int check_file(const char *path, ptxi_sink *sink, void *ctx, ptxi_report *r)
+ptxi_module *ptxi_module_load_with(const char *path, ptxi_sink *sink, void *ctx, ptxi_report *r,
+				   const ptxi_severities *sev)
 {
-	ptxi_module *m = module_read(path, sink, ctx, r, true);
+	return module_read(path, r ? NULL : sink, r ? NULL : ctx, r, false, sev);
+}
+
+int ptxi_check_with(const char *path, ptxi_sink *sink, void *ctx, ptxi_report *r,
+		    const ptxi_severities *sev)
+{
+	ptxi_module *m = module_read(path, r ? NULL : sink, r ? NULL : ctx, r, true, sev);
 	int status = m && m->diag.nerrors == 0 ? PTXI_OK : PTXI_INVALID;
 	ptxi_module_free(m);
 	return status;
@@ -173,12 +183,12 @@ static int check_file(const char *path, ptxi_sink *sink, void *ctx, ptxi_report 
 
 int ptxi_check(const char *path, ptxi_sink *sink, void *ctx)
 {
-	return check_file(path, sink, ctx, NULL);
+	return ptxi_check_with(path, sink, ctx, NULL, NULL);
 }
 
 int ptxi_check_report(const char *path, ptxi_report *r)
 {
-	return check_file(path, NULL, NULL, r);
+	return ptxi_check_with(path, NULL, NULL, r, NULL);
 }
 
 const char *ptxi_version(void)
@@ -469,6 +479,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	memcpy(L.cfg.trace_lines, cfg->trace_lines, sizeof L.cfg.trace_lines);
 	L.cfg.trace_width = cfg->trace_width;
 	L.cfg.heap_size = cfg->heap_bytes ? cfg->heap_bytes : DEVRT_HEAP_DEFAULT;
+	L.cfg.rule_sev = severities_rules(cfg->severities);
 	if (cfg->max_errors)
 		m->diag.max_errors = cfg->max_errors == UINT32_MAX ? 0 : cfg->max_errors;
 	L.trace = cfg->trace_out;

@@ -162,6 +162,7 @@ struct launch_config {
 	uint32_t trace_width;        /* fold trace lines past this column (0: never)          */
 	uint64_t heap_size;         /* device heap for malloc (bytes)                         */
 	FILE *out;                  /* where device printf writes                             */
+	const uint8_t *rule_sev;    /* per rule, an enum sev (--rule; NULL: each its own)       */
 };
 
 struct wg_insn;
