@@ -694,7 +694,7 @@ struct acc_ctx {
 };
 
 static void report(struct acc_ctx *x, const struct access *a, uint32_t size,
-		   enum race_kind kind, const struct rec *p, bool pwrite)
+		   enum race_kind kind, const struct rec *p, bool pwrite, bool same)
 {
 	struct launch *L = x->L;
 	struct race *R = x->R;
@@ -732,7 +732,10 @@ static void report(struct acc_ctx *x, const struct access *a, uint32_t size,
 	else
 		sb_printf(&notes, "nothing orders them: no barrier, mbarrier wait or release/"
 			  "acquire pair of a scope that includes both threads lies between");
-	rule_break_notes(L, RULE_DATA_RACE, 1u << x->lane, notes.s, msg.s);
+	if (same)
+		sb_printf(&msg, ", and both store the same value");
+	rule_break_notes(L, same ? RULE_DATA_RACE_SAME_VALUE : RULE_DATA_RACE, 1u << x->lane,
+			 notes.s, msg.s);
 	sb_free(&msg);
 	msg = (struct strbuf){0};
 	sb_printf(&msg, "the earlier %s by %s", kind_name(p, pwrite), prev.s);
@@ -874,9 +877,13 @@ static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32
 		if (!c)
 			return false;
 		const struct rec *hit = NULL;
-		if (!check_cell(x, c, me, kind, newv ? (const uint8_t *)newv + (lo - off) : NULL,
-				a->p + (lo - off), (uint32_t)(hi - lo), &hit)) {
-			report(x, a, size, kind, hit, hit == &c->w);
+		const uint8_t *nv = newv ? (const uint8_t *)newv + (lo - off) : NULL;
+		if (!check_cell(x, c, me, kind, nv, a->p + (lo - off), (uint32_t)(hi - lo), &hit)) {
+			/* two plain stores of the bytes the memory holds: a rule of its own */
+			bool same = kind == RACE_WRITE && nv && hit == &c->w &&
+				    !((hit->flags | me->flags) & (RF_ASYNC | RF_RMW)) &&
+				    memcmp(nv, a->p + (lo - off), hi - lo) == 0;
+			report(x, a, size, kind, hit, hit == &c->w, same);
 			return false;
 		}
 	}
