@@ -175,6 +175,10 @@ struct ptxi_config {
 	unsigned jobs;
 	/* The levels of the run-time rules (NULL: each its own); see ptxi_severities. */
 	const ptxi_severities *severities;
+	/* Where this launch's rendered diagnostics go instead of the module's sink (NULL: the
+	 * module's; not when the module reports as data, ptxi_module_load_report). */
+	ptxi_sink *sink;
+	void *sink_ctx;
 };
 #define PTXI_MAX_JOBS 256 /* more jobs take this many threads */
 

@@ -614,7 +614,15 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 	bool suppressed = m->diag.suppressed;
 	if (out)
 		*out = NULL;
+	ptxi_sink *sink = m->sink;
+	void *ctx = m->ctx;
+	if (cfg->sink && !m->diag.record) { /* this launch's text elsewhere (--explore) */
+		m->sink = cfg->sink;
+		m->ctx = cfg->sink_ctx;
+	}
 	int st = launch(m, cfg, args, nargs, out);
+	m->sink = sink;
+	m->ctx = ctx;
 	m->diag.nerrors = errors;
 	m->diag.suppressed = suppressed;
 	return st;
