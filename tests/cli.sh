@@ -150,6 +150,12 @@ cmp -s "$tmp/explored.bin" $K/bytes.bin || bad "--explore --out: the file differ
 printf '%s\n' "ptxi: error: --dump 0@8: argument 0 has no 8-byte address at byte 8" \
   "ptxi: --explore: the default schedule already fails" > "$tmp/err.want"
 expect 2 explore-dump-error "$ptxi" run $K/noop.ptx --arg buf:8 --dump 0@8 --explore 2
+# --explore goes on past a default schedule that deadlocks; a failure is shown once
+D=../rules/deadlock/missing_arrival.ptx
+"$ptxi" run $D --block 64 --arg buf:16 > /dev/null 2> "$tmp/err.want"
+printf '%s\n' "ptxi: --explore: the default schedule deadlocks; trying the others" \
+  "ptxi: --explore: 3 schedules besides the default: 1 distinct failure shown" >> "$tmp/err.want"
+expect 3 explore-past-deadlock "$ptxi" run $D --block 64 --arg buf:16 --explore 3
 
 # --set and --dump SYMBOL / SYMBOL@OFF
 printf '100\n10\n20\n30\n40\n0000000a\n' > "$tmp/out.want"

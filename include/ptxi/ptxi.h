@@ -32,6 +32,19 @@ enum { PTXI_OK = 0, PTXI_RULE = 1, PTXI_INVALID = 2, PTXI_DEADLOCK = 3, PTXI_INT
 typedef struct ptxi_module ptxi_module;
 typedef struct ptxi_run ptxi_run;
 
+/* Rule severities (--rule NAME=LEVEL): the level a run-time rule (docs/rules.md) or a static
+ * check (docs/static-checks.md) is reported at. A warning is reported and changes no exit
+ * status; off is not reported. Rules where the hardware faults, and checks of what ptxas
+ * rejects, stay errors (they can only be raised). */
+enum ptxi_severity { PTXI_SEVERITY_DEFAULT, PTXI_SEVERITY_ERROR, PTXI_SEVERITY_WARNING,
+		     PTXI_SEVERITY_OFF };
+typedef struct ptxi_severities ptxi_severities;
+ptxi_severities *ptxi_severities_new(void);
+/* Returns 0; -1: no rule or check of that name; -2 (a rule where the hardware faults) or -3
+ * (a check of what ptxas rejects): it cannot be lowered. */
+int ptxi_severities_set(ptxi_severities *s, const char *name, enum ptxi_severity level);
+void ptxi_severities_free(ptxi_severities *s);
+
 /* Receives each rendered diagnostic (level 0 error, 1 warning, 2 note). NULL: stderr. */
 typedef void ptxi_sink(void *ctx, int level, const char *text);
 
@@ -182,6 +195,12 @@ struct ptxi_config {
 	/* ptxi debug's hooks (src/run/debug_hook.h; not for embedders): the launch runs on one
 	 * thread and the debugger sees each instruction. NULL: none. */
 	const struct dbg_hooks *debugger;
+	/* The levels of the run-time rules (NULL: each its own); see ptxi_severities. */
+	const ptxi_severities *severities;
+	/* Where this launch's rendered diagnostics go instead of the module's sink (NULL: the
+	 * module's; not when the module reports as data, ptxi_module_load_report). */
+	ptxi_sink *sink;
+	void *sink_ctx;
 };
 #define PTXI_MAX_JOBS 256 /* more jobs take this many threads */
 
@@ -236,6 +255,12 @@ int ptxi_report_finish(ptxi_report *r);
  * module, going to r. */
 ptxi_module *ptxi_module_load_report(const char *path, ptxi_report *r);
 int ptxi_check_report(const char *path, ptxi_report *r);
+/* ptxi_module_load and ptxi_check with the static checks at the levels of `sev` (NULL: their
+ * own; it must outlive the module), diagnostics to r when not NULL, else to the sink. */
+ptxi_module *ptxi_module_load_with(const char *path, ptxi_sink *sink, void *ctx, ptxi_report *r,
+				   const ptxi_severities *sev);
+int ptxi_check_with(const char *path, ptxi_sink *sink, void *ctx, ptxi_report *r,
+		    const ptxi_severities *sev);
 /* `ptxi info`: each kernel (demangled), its parameters (name, type, size, alignment; Triton's
  * hidden scratch pointers marked), launch requirements and static shared memory, and a
  * `ptxi run` command line to start from. `path` is the file named in that command line.

@@ -70,12 +70,16 @@ class _Config(ctypes.Structure):  # struct ptxi_config
         ("trace_out", ctypes.c_void_p),
         ("trace_cta_given", ctypes.c_bool), ("trace_cta", ctypes.c_uint32 * 3),
         ("trace_warp_given", ctypes.c_bool), ("trace_warp", ctypes.c_uint32),
-        ("trace_lines", ctypes.c_uint32 * 2), ("trace_width", ctypes.c_uint32),
+        ("trace_lines", ctypes.c_uint32 * 2), ("trace_lines_file", ctypes.c_char_p),
+        ("trace_width", ctypes.c_uint32),
         ("timeline_out", ctypes.c_void_p),
         ("sets", ctypes.c_void_p), ("nsets", ctypes.c_uint),
         ("progress", ctypes.c_void_p), ("progress_ctx", ctypes.c_void_p),
         ("interrupt", ctypes.c_void_p),
         ("jobs", ctypes.c_uint),
+        ("debugger", ctypes.c_void_p),
+        ("severities", ctypes.c_void_p),
+        ("sink", ctypes.c_void_p), ("sink_ctx", ctypes.c_void_p),
     ]
 
 

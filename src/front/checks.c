@@ -40,8 +40,14 @@ int check_vreport_notes(struct diag *d, struct src_file *file, enum check_id k,
 	int n = vsnprintf(msg, room, fmt, ap);
 	size_t at = n < 0 ? 0 : (size_t)n < room ? (size_t)n : room - 1;
 	snprintf(msg + at, sizeof msg - at, " [%s]", checks[k].name);
-	diag_emit(d, checks[k].level, file, span, notes, msg);
-	return checks[k].level == DIAG_ERROR;
+	enum diag_level level = checks[k].level;
+	uint8_t s = d->check_sev ? d->check_sev[k] : SEV_DEFAULT;
+	if (s == SEV_OFF)
+		return 0;
+	if (s == SEV_ERROR || s == SEV_WARNING)
+		level = s == SEV_ERROR ? DIAG_ERROR : DIAG_WARNING;
+	diag_emit(d, level, file, span, notes, msg);
+	return level == DIAG_ERROR;
 }
 
 int check_report(struct diag *d, struct src_file *file, enum check_id k, struct src_span span,

@@ -562,6 +562,21 @@ static void copies_check(struct launch *L, struct cta *c, const struct wg_op *op
 		async_check_read(L, c, op->pieces[i], 16, 0, "wgmma.mma_async read");
 }
 
+/* A wgmma reads its shared operands through the async proxy (ISA 9.7.15.7.1): bytes ordinary
+ * stores wrote must be made visible to it with fence.proxy.async first, as for a bulk copy's
+ * source (async-proxy-fence-wgmma; a warning by default, as the H100 reads the new bytes).
+ * Checked at the issue, where the fence must already be. */
+static void proxy_check(struct launch *L, struct cta *c, const struct wg_op *op)
+{
+	for (uint32_t i = 0; i < op->npieces; i++)
+		if (mem_proxy_dirty(c, op->pieces[i], 16)) {
+			rule_break(L, RULE_PROXY_FENCE_WGMMA, L->cmask, "wgmma.mma_async reads shared "
+				   "0x%x+16 through a matrix descriptor, written by ordinary stores "
+				   "with no fence.proxy.async since", op->pieces[i]);
+			return;
+		}
+}
+
 /* The warp reads its operands (for the data-race detector: as its lane 0), at its issue and
  * again at its completion (a copy refilling the stage must wait for both). */
 static void race_reads(struct launch *L, struct warp *w, const struct wg_op *op)
@@ -786,6 +801,11 @@ static void issue(struct launch *L, struct warp *w, struct group *g, const struc
 	}
 	race_reads(L, w, &op);
 	copies_check(L, w->cta, &op);
+	proxy_check(L, w->cta, &op);
+	if (L->stop) {
+		free(op.pieces);
+		return;
+	}
 	if (s->nops == s->cap) {
 		uint32_t cap = s->cap ? s->cap * 2 : 8;
 		struct wg_op *n = realloc(s->ops, sizeof *n * cap);

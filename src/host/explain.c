@@ -301,7 +301,11 @@ static void explain_rule(FILE *out, enum rule_id r)
 	wrap(out, "  ", ri->on_break == RB_FAULT
 			    ? "the H100 faults or the result is meaningless: ptxi stops the "
 			      "launch, even with --keep-going."
-			    : "the H100 carries on: with --keep-going so does ptxi.");
+			    : ri->on_break == RB_WARN
+			    ? "a warning (--rule NAME=error makes it an error): ptxi reports it and "
+			      "carries on, as the H100 does."
+			    : "the H100 carries on: with --keep-going so does ptxi (--rule "
+			      "NAME=warning reports it as a warning and carries on).");
 	wrap(out, "  ", ri->after);
 	fprintf(out, "\nPrograms: tests/rules/%s/ (ok_* keep the rule, the others break it)\n",
 		ri->name);

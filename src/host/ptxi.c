@@ -26,6 +26,7 @@
 #include "modinfo.h"
 #include "ptxi_priv.h"
 #include "run/sched.h"
+#include "severity.h"
 #include "report/timeline.h"
 #include "report/srcloc.h"
 #include "hopper/tmap.h"
@@ -134,11 +135,12 @@ static void module_parse(ptxi_module *m, bool drop_bodies)
 }
 
 ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx, diag_record_fn *record,
-			 void *record_ctx, bool drop_bodies)
+			 void *record_ctx, bool drop_bodies, const ptxi_severities *sev)
 {
 	ptxi_module *m = module_new(sink, ctx);
 	if (!m)
 		return NULL;
+	m->diag.check_sev = severities_checks(sev);
 	if (record) {
 		m->diag.record = record;
 		m->diag.record_ctx = record_ctx;
@@ -173,13 +175,13 @@ ptxi_module *module_read(const char *path, ptxi_sink *sink, void *ctx, diag_reco
 
 ptxi_module *ptxi_module_load(const char *path, ptxi_sink *sink, void *ctx)
 {
-	return module_read(path, sink, ctx, NULL, NULL, false);
+	return module_read(path, sink, ctx, NULL, NULL, false, NULL);
 }
 
 int check_file(const char *path, ptxi_sink *sink, void *ctx, diag_record_fn *record,
-	       void *record_ctx)
+	       void *record_ctx, const ptxi_severities *sev)
 {
-	ptxi_module *m = module_read(path, sink, ctx, record, record_ctx, true);
+	ptxi_module *m = module_read(path, sink, ctx, record, record_ctx, true, sev);
 	int status = m && m->diag.nerrors == 0 ? PTXI_OK : PTXI_INVALID;
 	ptxi_module_free(m);
 	return status;
@@ -187,7 +189,7 @@ int check_file(const char *path, ptxi_sink *sink, void *ctx, diag_record_fn *rec
 
 int ptxi_check(const char *path, ptxi_sink *sink, void *ctx)
 {
-	return check_file(path, sink, ctx, NULL, NULL);
+	return check_file(path, sink, ctx, NULL, NULL, NULL);
 }
 
 const char *ptxi_version(void)
@@ -545,6 +547,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	L.cfg.heap_size = cfg->heap_bytes ? cfg->heap_bytes : DEVRT_HEAP_DEFAULT;
 	L.cfg.out = print ? print[0] : NULL;
 	L.cfg.assert_out = print ? print[1] : NULL;
+	L.cfg.rule_sev = severities_rules(cfg->severities);
 	if (cfg->max_errors)
 		m->diag.max_errors = cfg->max_errors == UINT32_MAX ? 0 : cfg->max_errors;
 	L.trace = cfg->trace_out;
@@ -697,7 +700,15 @@ int ptxi_launch(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 	bool suppressed = m->diag.suppressed;
 	if (out)
 		*out = NULL;
+	ptxi_sink *sink = m->sink;
+	void *ctx = m->ctx;
+	if (cfg->sink && !m->diag.record) { /* this launch's text elsewhere (--explore) */
+		m->sink = cfg->sink;
+		m->ctx = cfg->sink_ctx;
+	}
 	int st = launch(m, cfg, args, nargs, out, NULL, NULL, NULL, NULL);
+	m->sink = sink;
+	m->ctx = ctx;
 	m->diag.nerrors = errors;
 	m->diag.suppressed = suppressed;
 	return st;

@@ -462,7 +462,21 @@ int ptxi_report_finish(ptxi_report *r)
 
 ptxi_module *ptxi_module_load_report(const char *path, ptxi_report *r)
 {
-	return module_read(path, NULL, NULL, report_record, r, false);
+	return module_read(path, NULL, NULL, report_record, r, false, NULL);
+}
+
+ptxi_module *ptxi_module_load_with(const char *path, ptxi_sink *sink, void *ctx, ptxi_report *r,
+				   const ptxi_severities *sev)
+{
+	return r ? module_read(path, NULL, NULL, report_record, r, false, sev)
+		 : module_read(path, sink, ctx, NULL, NULL, false, sev);
+}
+
+int ptxi_check_with(const char *path, ptxi_sink *sink, void *ctx, ptxi_report *r,
+		    const ptxi_severities *sev)
+{
+	return r ? check_file(path, NULL, NULL, report_record, r, sev)
+		 : check_file(path, sink, ctx, NULL, NULL, sev);
 }
 
 ptxi_module *ptxi_module_load_string_report(const char *name, const char *text,
@@ -473,5 +487,5 @@ ptxi_module *ptxi_module_load_string_report(const char *name, const char *text,
 
 int ptxi_check_report(const char *path, ptxi_report *r)
 {
-	return check_file(path, NULL, NULL, report_record, r);
+	return check_file(path, NULL, NULL, report_record, r, NULL);
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "level.h"
 #include "srcloc.h"
 
 #define MAX_KINDS 32
@@ -30,8 +31,8 @@ struct bug {
 struct report {
 	struct bug open[MAX_OPEN];  /* in the order of their first break */
 	uint32_t nopen;
-	struct kind { const char *name; uint32_t n; } kinds[MAX_KINDS];
-	uint32_t nkinds, total;
+	struct kind { const char *name; uint32_t n; bool warning; } kinds[MAX_KINDS];
+	uint32_t nkinds, total, warnings;
 };
 
 static struct report *rep(struct launch *L)
@@ -50,14 +51,18 @@ void gather_count(struct launch *L, const char *kind)
 	struct report *r = rep(L);
 	if (!r)
 		return;
-	r->total++;
+	bool warning = rule_level_named(L, kind) == SEV_WARNING;
+	if (warning)
+		r->warnings++;
+	else
+		r->total++;
 	for (uint32_t i = 0; i < r->nkinds; i++)
 		if (!strcmp(r->kinds[i].name, kind)) {
 			r->kinds[i].n++;
 			return;
 		}
 	if (r->nkinds < MAX_KINDS)
-		r->kinds[r->nkinds++] = (struct kind){kind, 1};
+		r->kinds[r->nkinds++] = (struct kind){kind, 1, warning};
 }
 
 /* ---- naming the threads ----------------------------------------------------------------- */
@@ -177,8 +182,9 @@ static void emit(struct launch *L, struct bug *r)
 	struct strbuf n = {0};
 	describe_hits(L, r, &n);
 	sb_printf(&n, "%s", r->notes.s ? r->notes.s : "");
-	srcloc_emit(L->diag, DIAG_ERROR, L->file, L->P->m, r->di ? r->di->ir : NULL,
-		    srcloc_func_of(L->P, r->di), n.s, r->msg.s ? r->msg.s : "");
+	bool warning = rule_level_named(L, r->rule) == SEV_WARNING;
+	srcloc_emit(L->diag, warning ? DIAG_WARNING : DIAG_ERROR, L->file, L->P->m,
+		    r->di ? r->di->ir : NULL, srcloc_func_of(L->P, r->di), n.s, r->msg.s ? r->msg.s : "");
 	sb_free(&n);
 	sb_free(&r->msg);
 	sb_free(&r->notes);
@@ -269,8 +275,9 @@ void gather_rule(struct launch *L, const char *rule, uint32_t lanes, const char 
 		gather_flush(L);
 		if (L->log || rp)
 			gather_count(L, rule);
-		srcloc_emit(L->diag, DIAG_ERROR, L->file, L->P->m, L->ci ? L->ci->ir : NULL,
-			    srcloc_func_of(L->P, L->ci), notes, msg);
+		bool warning = rule_level_named(L, rule) == SEV_WARNING;
+		srcloc_emit(L->diag, warning ? DIAG_WARNING : DIAG_ERROR, L->file, L->P->m,
+			    L->ci ? L->ci->ir : NULL, srcloc_func_of(L->P, L->ci), notes, msg);
 		return;
 	}
 	const struct cta *c = w->cta;
@@ -292,12 +299,24 @@ void gather_summary(struct launch *L)
 {
 	gather_flush(L);
 	struct report *r = L->rep;
-	if (!r || !r->total || L->diag->record || !L->diag->sink) /* data: no text */
+	if (!r || !(r->total + r->warnings) || L->diag->record || !L->diag->sink) /* data */
 		return;
 	struct strbuf b = {0};
-	sb_printf(&b, "ptxi: %u error%s:", r->total, r->total == 1 ? "" : "s");
-	for (uint32_t i = 0; i < r->nkinds; i++)
-		sb_printf(&b, "%s %s %u", i ? "," : "", r->kinds[i].name, r->kinds[i].n);
+	sb_printf(&b, "ptxi:");
+	for (int w = 0; w < 2; w++) { /* the errors, then the warnings */
+		uint32_t total = w ? r->warnings : r->total;
+		if (!total)
+			continue;
+		sb_printf(&b, "%s %u %s%s:", w && r->total ? ";" : "", total, w ? "warning" : "error",
+			  total == 1 ? "" : "s");
+		bool first = true;
+		for (uint32_t i = 0; i < r->nkinds; i++)
+			if (r->kinds[i].warning == (w == 1)) {
+				sb_printf(&b, "%s %s %u", first ? "" : ",", r->kinds[i].name,
+					  r->kinds[i].n);
+				first = false;
+			}
+	}
 	sb_printf(&b, "\n");
 	L->diag->sink(L->diag->ctx, DIAG_NOTE, b.s);
 	sb_free(&b);

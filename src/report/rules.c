@@ -10,6 +10,7 @@
 
 #include "run/launch.h"
 #include "gather.h"
+#include "level.h"
 #include "srcloc.h"
 #include "timeline.h"
 
@@ -23,6 +24,14 @@ static const struct rule_info rules[RULE__COUNT] = {
 const struct rule_info *rule_info(enum rule_id r)
 {
 	return &rules[r];
+}
+
+int rule_find(const char *name)
+{
+	for (int r = 0; r < RULE__COUNT; r++)
+		if (strcmp(rules[r].name, name) == 0)
+			return r;
+	return -1;
 }
 
 const char *rule_source(const char *section)
@@ -84,14 +93,21 @@ void rule_break_notes(struct launch *L, enum rule_id r, uint32_t lanes, const ch
 		      const char *msg)
 {
 	const struct rule_info *ri = rule_info(r);
+	enum sev level = rule_level_of(L, (int)r);
+	if (level == SEV_OFF)
+		return;
 	struct strbuf text = {0}, n = {0};
 	sb_printf(&text, "%s [%s]", msg, ri->name);
 	if (notes && *notes)
 		sb_printf(&n, "%s\n", notes);
 	sb_printf(&n, "rule (%s%s): %s", rule_source(ri->section), ri->section, ri->text);
-	bool fatal = ri->on_break == RB_FAULT || !L->cfg.keep_going;
+	bool warning = level == SEV_WARNING && ri->on_break != RB_FAULT;
+	bool fatal = ri->on_break == RB_FAULT || (!L->cfg.keep_going && !warning);
 	if (ri->on_break == RB_FAULT)
 		sb_printf(&n, "\nthe hardware faults here: the launch stops (%s)", ri->after);
+	else if (warning)
+		sb_printf(&n, "\na warning (--rule %s=error makes it an error): carrying on as "
+			  "the hardware does: %s", ri->name, ri->after);
 	else if (L->cfg.keep_going)
 		sb_printf(&n, "\n--keep-going: carrying on as the hardware does: %s", ri->after);
 	else
@@ -101,7 +117,7 @@ void rule_break_notes(struct launch *L, enum rule_id r, uint32_t lanes, const ch
 		tl_mark(L, L->cw, lanes ? lanes : L->cmask, TL_RULE, NULL, NULL, 0, 0, text.s);
 	sb_free(&text);
 	sb_free(&n);
-	if (L->status == 0 || L->status == 1)
+	if (!warning && (L->status == 0 || L->status == 1))
 		L->status = 1;
 	if (fatal)
 		L->stop = true;

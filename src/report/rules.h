@@ -10,7 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum rule_break { RB_CONTINUE, RB_FAULT };
+/* RB_WARN: a warning by default (--rule NAME=error makes it an error); the run carries on. */
+enum rule_break { RB_CONTINUE, RB_FAULT, RB_WARN };
 
 enum rule_id {
 #define RULE(id, name, section, on_break, text, after) RULE_##id,
@@ -26,6 +27,8 @@ struct rule_info {
 };
 
 const struct rule_info *rule_info(enum rule_id r);
+/* The rule named `name`, or -1. */
+int rule_find(const char *name);
 /* "PTX ISA " before a section number; "" before another source (CUDA's guide). */
 const char *rule_source(const char *section);
 

@@ -205,54 +205,6 @@ static void redux_lanes(struct launch *L, struct warp *w, struct frame *f, const
 
 /* ---- CTA barriers --------------------------------------------------------------------- */
 
-/* Lanes of w parked at a bar-family barrier instruction other than di. */
-static uint32_t lanes_at_other_bar(struct warp *w, const struct dinsn *di, uint32_t *line)
-{
-	uint32_t m = 0;
-	for (struct group *o = w->groups; o; o = o->next) {
-		const struct dinsn *at = &o->frame->fn->code[o->pc];
-		if (o->state == G_BAR && at != di) {
-			m |= o->mask;
-			uint32_t col;
-			if (at->ir)
-				src_locate(w->cta->cluster->L->file, at->ir->span.off, line, &col);
-		}
-	}
-	return m;
-}
-
-/*
- * An aligned barrier (rule r) must be executed by all non-exited threads of the warp
- * together. ptxi reports it only when that certainly did not happen: some threads of the
- * group reaching it have a false guard, or (bar family) some wait at a different barrier
- * instruction. Threads that are merely behind - parked in a try_wait, say, while the
- * others run ahead - will reach the same instruction and are no break: ptxi counts
- * arrivals, so the barrier completes when they come. With --keep-going the threads that
- * did arrive are counted. Returns false if the launch stops.
- */
-static bool check_aligned(struct launch *L, enum rule_id r, struct warp *w, struct group *g,
-			  const struct dinsn *di, uint32_t mask)
-{
-	uint32_t line = 0;
-	uint32_t guard_false = g->mask & ~mask;
-	uint32_t elsewhere = r == RULE_BAR_DIVERGENT ? lanes_at_other_bar(w, di, &line) : 0;
-	uint32_t absent = (guard_false | elsewhere) & w->live;
-	if (!absent)
-		return true;
-	struct strbuf here = {0}, away = {0};
-	describe_lanes(w, mask, &here);
-	describe_lanes(w, absent, &away);
-	char where[64] = "";
-	if (elsewhere && line)
-		snprintf(where, sizeof where, " (they wait at the barrier of line %u)", line);
-	rule_break(L, r, mask, "%s%s executed by %s of the warp but not by %s%s",
-		   ir_op_name((enum ir_op)di->op), di->flags & DF_ALIGNED ? ".aligned" : "", here.s,
-		   away.s, where);
-	sb_free(&here);
-	sb_free(&away);
-	return !L->stop;
-}
-
 /* bar / barrier .sync .arrive .red: the lanes of mask arrive; .sync and .red wait where they
  * are until the barrier completes (bar_check releases them past it). */
 enum step exec_bar(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
@@ -268,8 +220,6 @@ enum step exec_bar(struct launch *L, struct warp *w, struct group *g, const stru
 		runtime_error(L, 1, "barrier id %llu is above 15", (unsigned long long)id);
 		return STEP_PARKED;
 	}
-	if (is_aligned_bar(di) && !check_aligned(L, RULE_BAR_DIVERGENT, w, g, di, mask))
-		return STEP_PARKED;
 	struct cta *c = w->cta;
 	struct barstate *b = &c->bar[id];
 	uint32_t nsrc_count = red ? 3 : 2;
@@ -318,9 +268,6 @@ enum step exec_cluster_arrive(struct launch *L, struct warp *w, struct group *g,
 			      const struct dinsn *di, uint32_t mask)
 {
 	struct cluster *cl = w->cta->cluster;
-	if ((di->flags & DF_ALIGNED) &&
-	    !check_aligned(L, RULE_CLUSTER_BAR_DIVERGENT, w, g, di, mask))
-		return STEP_PARKED;
 	uint32_t twice = mask & w->cbar_arrived;
 	if (twice) {
 		rule_break(L, RULE_CLUSTER_BAR_DOUBLE, twice,
@@ -347,9 +294,6 @@ enum step exec_cluster_wait(struct launch *L, struct warp *w, struct group *g,
 			    const struct dinsn *di, uint32_t mask)
 {
 	struct cluster *cl = w->cta->cluster;
-	if ((di->flags & DF_ALIGNED) &&
-	    !check_aligned(L, RULE_CLUSTER_BAR_DIVERGENT, w, g, di, mask))
-		return STEP_PARKED;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		if (!(w->cbar_waitable >> l & 1) || cl->cbar_phase <= w->cbar_phase[l]) {

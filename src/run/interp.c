@@ -23,6 +23,7 @@
 #include "exec_alu_impl.h"
 #include "frame.h"
 #include "report/gather.h"
+#include "converge.h"
 #include "group.h"
 #include "hopper/mbarrier.h"
 #include "memory.h"
@@ -442,6 +443,10 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			if (L->stop)
 				break;
 		}
+		/* an .aligned instruction waits for the warp's lanes on their way to it */
+		if ((mask != g->mask || g->mask != w->live) && converge_needed(di) &&
+		    !converge_aligned(L, w, g, di, mask))
+			break;
 		enum step step = di->exec(L, w, g, di, mask);
 		if (!ctrl && w->wg_track)
 			wgmma_note_writes(w, f, di);

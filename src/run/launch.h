@@ -166,6 +166,7 @@ struct launch_config {
 	FILE *out;                  /* where device printf writes                             */
 	FILE *assert_out;           /* where a failed assert's message goes (NULL: out); ptxi
 				     * exec: stderr, as a GPU's driver writes it              */
+	const uint8_t *rule_sev;    /* per rule, an enum sev (--rule; NULL: each its own)       */
 };
 
 struct wg_insn;

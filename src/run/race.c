@@ -748,7 +748,7 @@ struct acc_ctx {
 };
 
 static void report(struct acc_ctx *x, const struct access *a, uint32_t size,
-		   enum race_kind kind, const struct rec *p, bool pwrite)
+		   enum race_kind kind, const struct rec *p, bool pwrite, bool same)
 {
 	struct launch *L = x->L;
 	struct race *R = x->R;
@@ -786,7 +786,10 @@ static void report(struct acc_ctx *x, const struct access *a, uint32_t size,
 	else
 		sb_printf(&notes, "nothing orders them: no barrier, mbarrier wait or release/"
 			  "acquire pair of a scope that includes both threads lies between");
-	rule_break_notes(L, RULE_DATA_RACE, 1u << x->lane, notes.s, msg.s);
+	if (same)
+		sb_printf(&msg, ", and both store the same value");
+	rule_break_notes(L, same ? RULE_DATA_RACE_SAME_VALUE : RULE_DATA_RACE, 1u << x->lane,
+			 notes.s, msg.s);
 	sb_free(&msg);
 	msg = (struct strbuf){0};
 	sb_printf(&msg, "the earlier %s by %s", kind_name(p, pwrite), prev.s);
@@ -970,6 +973,15 @@ static inline bool race_tracked(enum mspace s)
 	return s == MS_GLOBAL || s == MS_SHARED_CTA || s == MS_SHARED_CLUSTER;
 }
 
+/* Two plain stores of the bytes the memory holds (nv: the new bytes, mem: what it holds):
+ * a rule of its own, data-race-same-value. */
+static bool same_store(enum race_kind kind, const struct rec *me, const struct rec *hit,
+		       const struct rec *cell_w, const uint8_t *nv, const uint8_t *mem, uint64_t n)
+{
+	return kind == RACE_WRITE && nv && hit == cell_w &&
+	       !((hit->flags | me->flags) & (RF_ASYNC | RF_RMW)) && memcmp(nv, mem, n) == 0;
+}
+
 /* Check and record the access `me` of x over `size` bytes at a; false after a report. */
 static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32_t size,
 			enum race_kind kind, struct rec *me, const void *newv)
@@ -986,9 +998,10 @@ static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32
 		if (!c)
 			return false;
 		const struct rec *hit = NULL;
-		if (!check_cell(x, c, me, kind, newv ? (const uint8_t *)newv + (lo - off) : NULL,
-				a->p + (lo - off), (uint32_t)(hi - lo), &hit)) {
-			report(x, a, size, kind, hit, hit == &c->w);
+		const uint8_t *nv = newv ? (const uint8_t *)newv + (lo - off) : NULL;
+		if (!check_cell(x, c, me, kind, nv, a->p + (lo - off), (uint32_t)(hi - lo), &hit)) {
+			report(x, a, size, kind, hit, hit == &c->w,
+			       same_store(kind, me, hit, &c->w, nv, a->p + (lo - off), hi - lo));
 			return false;
 		}
 	}
@@ -1045,7 +1058,9 @@ uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, cons
 						size, &hit)) {
 				struct access a = {.p = c->smem + o, .cta = c, .off = o,
 						   .space = MS_SHARED_CTA};
-				report(&x, &a, size, kind, hit, hit == &cell->w);
+				report(&x, &a, size, kind, hit, hit == &cell->w,
+				       same_store(kind, &me, hit, &cell->w, v ? nv : NULL,
+						  c->smem + o, size));
 			}
 			end = o; /* no granule left */
 		}
@@ -1061,7 +1076,9 @@ uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, cons
 					c->smem + lo, hi - lo, &hit)) {
 				struct access a = {.p = c->smem + o, .cta = c, .off = o,
 						   .space = MS_SHARED_CTA};
-				report(&x, &a, size, kind, hit, hit == &cell->w);
+				report(&x, &a, size, kind, hit, hit == &cell->w,
+				       same_store(kind, &me, hit, &cell->w, v ? nv + (lo - o) : NULL,
+						  c->smem + lo, hi - lo));
 				break;
 			}
 		}

@@ -42,6 +42,10 @@ struct src_file {
 
 enum diag_level { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE };
 
+/* The level a user gave a rule or static check (--rule NAME=LEVEL; ptxi_severity's values):
+ * SEV_DEFAULT keeps the table's. */
+enum sev { SEV_DEFAULT, SEV_ERROR, SEV_WARNING, SEV_OFF };
+
 /* Receives one fully rendered diagnostic (several lines, ending in '\n'). */
 typedef void diag_sink_fn(void *ctx, enum diag_level level, const char *text);
 
@@ -69,6 +73,7 @@ struct diag {
 	diag_record_fn *record; /* when set, diagnostics go here as data instead of text   */
 	void *record_ctx;
 	unsigned nerrors, nwarnings;
+	const uint8_t *check_sev; /* per static check, an enum sev (NULL: each its own level)  */
 	unsigned max_errors;    /* stop rendering errors past this many (0 = unlimited)     */
 	bool suppressed;        /* set once max_errors was reached                          */
 };

@@ -18,7 +18,8 @@
 #include "cli_dump.h"
 #include "debug.h"
 #include "cli_expect.h"
-#include "exec.h"
+#include "cli_exec.h"
+#include "cli_rules.h"
 #include "explore.h"
 
 #define MAX_ARGS 256
@@ -316,6 +317,12 @@ static int common_option(int id, const char *v, const struct command *c,
 	return 0;
 }
 
+/* --rule and --rules of check and run: 0, or the usage status. */
+static int rule_option(ptxi_severities **s, int id, const char *v)
+{
+	return (id == OPT_RULE ? cli_rule(s, v, "--rule") : cli_rules_file(s, v)) ? 0 : PTXI_INVALID;
+}
+
 /* ---- check, explain, info --------------------------------------------------------------- */
 
 /* The structured report diagnostics go to (on stderr, where text would go), or NULL. */
@@ -333,6 +340,7 @@ static int cmd_check(const struct command *c, int argc, char **argv)
 {
 	enum ptxi_diag_format format = PTXI_DIAG_TEXT;
 	const char **files = calloc((size_t)argc + 1, sizeof *files);
+	ptxi_severities *sev = NULL;
 	int nfiles = 0, status = 0;
 	if (!files)
 		return error("out of memory");
@@ -343,6 +351,8 @@ static int cmd_check(const struct command *c, int argc, char **argv)
 			files[nfiles++] = argv[i];
 		else if (id == -2)
 			status = PTXI_INVALID;
+		else if (id == OPT_RULE || id == OPT_RULES)
+			status = rule_option(&sev, id, v);
 		else if (common_option(id, v, c, &format) > 1)
 			status = PTXI_INVALID;
 	}
@@ -351,10 +361,11 @@ static int cmd_check(const struct command *c, int argc, char **argv)
 	ptxi_report *report = status ? NULL : open_report(format, &status);
 	bool failed = false;
 	for (int i = 0; i < nfiles && !status; i++) /* every file, whatever the others gave */
-		if ((report ? ptxi_check_report(files[i], report) : ptxi_check(files[i], sink, NULL)))
+		if (ptxi_check_with(files[i], sink, NULL, report, sev))
 			failed = true;
 	if (ptxi_report_finish(report) != 0 || failed)
 		status = PTXI_INVALID;
+	ptxi_severities_free(sev);
 	free(files);
 	return status;
 }
@@ -430,6 +441,7 @@ struct run_opts {
 	unsigned explore;       /* --explore N: seeded schedules to try (explore.c)        */
 	bool stats;
 	const char *timeline;   /* --timeline FILE.html */
+	ptxi_severities *sev;   /* --rule, --rules (NULL: none given)                        */
 	bool trace_width_given;
 	enum ptxi_diag_format format;
 	bool progress;          /* --progress: show the progress line                       */
@@ -605,6 +617,9 @@ static int run_option(struct run_opts *o, int id, const char *v)
 	case OPT_TIMELINE:
 		o->timeline = v;
 		break;
+	case OPT_RULE:
+	case OPT_RULES:
+		return rule_option(&o->sev, id, v);
 	case OPT_PROGRESS:
 		if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))
 			return usage("bad --progress '%s' (auto, always or never)", v);
@@ -667,6 +682,7 @@ static int parse_run(const struct command *c, int argc, char **argv, struct run_
 	}
 	o->cfg.sets = o->sets;
 	o->cfg.nsets = o->nsets;
+	o->cfg.severities = o->sev;
 	return check_trace_filters(&o->cfg);
 }
 
@@ -761,8 +777,7 @@ static int cmd_run(const struct command *c, int argc, char **argv)
 	if (!status)
 		report = open_report(o->format, &status);
 	if (!status) {
-		ptxi_module *m = report ? ptxi_module_load_report(o->file, report)
-					: ptxi_module_load(o->file, sink, NULL);
+		ptxi_module *m = ptxi_module_load_with(o->file, sink, NULL, report, o->sev);
 		if (!m || ptxi_module_errors(m))
 			status = PTXI_INVALID;
 		else if (o->explore)
@@ -775,6 +790,7 @@ static int cmd_run(const struct command *c, int argc, char **argv)
 	if (ptxi_report_finish(report) != 0 && !status)
 		status = PTXI_INVALID;
 	cli_owned_free(&o->own);
+	ptxi_severities_free(o->sev);
 	free(o);
 	return status;
 }

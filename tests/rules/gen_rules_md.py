@@ -24,7 +24,8 @@ def rel(p):
     return os.path.relpath(p, os.path.join(root, 'tests', 'rules'))
 broken = {}
 for p in samples:
-    for name in re.findall(r'^// expect error: \S+ .*\[([a-z0-9-]+)\]\s*$', open(p).read(), re.M):
+    for name in re.findall(r'^// expect (?:error|warning): \S+ .*\[([a-z0-9-]+)\]\s*$',
+                           open(p).read(), re.M):
         broken.setdefault(name, []).append(rel(p))
 
 out = sys.stdout
@@ -43,8 +44,17 @@ with its PTX ISA section, and what the hardware does next. The exit status is 1.
 meaningless, and ptxi stops even with `--keep-going`; *carries on* - the H100 continues, and
 with `--keep-going` so does ptxi, the way the last column says (without it, ptxi stops at the
 first break). A wait rule that a polling loop would break on every iteration is reported once
-per barrier. Deadlocks (exit 3) are not rules; their report names the barrier, its state and
+per barrier. *warning* - a warning by default: reported as `warning:`, the exit status
+stays 0 and the run carries on. Deadlocks (exit 3) are not rules; their report names the barrier, its state and
 the waiting threads (`tests/rules/deadlock/`).
+
+**Levels.** `--rule NAME=error|warning|off` (repeatable; `--rules FILE` reads one `NAME=LEVEL`
+a line, `#` comments) sets a rule's level in `ptxi run`, and a static check's in `ptxi check`
+and `ptxi run`: a warning is reported (`warning:`, JSON `"severity":"warning"`, SARIF
+`"level":"warning"`) and leaves the exit status alone, the launch carrying on as the
+hardware does; `off` is not reported. Rules where the hardware faults, and static checks of
+what ptxas rejects, stay errors (`--rule` can only raise them); a misspelt name is an error
+(`tests/severity.sh`).
 
 Rule `data-race` (on by default; `--no-race` turns it off) follows the happens-before model
 of `races.md`: which operations order which, and what the detector does not see.
@@ -63,7 +73,7 @@ for name, sec, rb, text, after in rules:
         missing.append(name)
     cell = lambda l: '<br>'.join('`%s`' % x for x in l) or '**none**'
     out.write('| `%s` | %s | %s | %s | %s | %s | %s |\n' % (
-        name, sec, text.replace('|', '\\|'), 'faults' if rb == 'RB_FAULT' else 'carries on',
+        name, sec, text.replace('|', '\\|'), {'RB_FAULT': 'faults', 'RB_WARN': 'warning'}.get(rb, 'carries on'),
         after.replace('|', '\\|'), cell(bad), cell(ok)))
 if missing:
     out.write('\nRules without a breaking and a correct sample: %s\n' % ', '.join(missing))

@@ -1,11 +1,11 @@
 /*
- * exec.c - `ptxi exec [OPTION]... [--] PROGRAM [ARG]...`: run a CUDA program with its kernels
+ * cli_exec.c - `ptxi exec [OPTION]... [--] PROGRAM [ARG]...`: run a CUDA program with its kernels
  * on the interpreter. ptxi's libcudart.so.13 goes first on the program's library path and
  * the run options reach it through the environment; the program's exit status is passed on,
  * but an error ptxi reported makes it 1 (--error-exitcode). A program whose runtime ptxi
  * cannot stand in for (linked statically, another CUDA's) is told how to rebuild.
  */
-#include "exec.h"
+#include "cli_exec.h"
 
 #include <elf.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /*
- * exec.h - `ptxi exec`: run a CUDA program on ptxi's CUDA runtime (exec.c).
+ * cli_exec.h - `ptxi exec`: run a CUDA program on ptxi's CUDA runtime (cli_exec.c).
  */
 #ifndef PTXI_EXEC_H
 #define PTXI_EXEC_H
