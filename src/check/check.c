@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/srcloc.h"
 
 struct ck_sregrule {
 	int sreg;
@@ -56,6 +55,12 @@ static const uint16_t target_min[][2] = {
 
 /* ---- Reporting --------------------------------------------------------------------------- */
 
+void check_set_loc_note(struct ck *c, check_loc_note_fn *fn)
+{
+	if (c)
+		c->loc_note = fn;
+}
+
 /* Report a break of static check k (checks.def) at its level, named "[name]". */
 __attribute__((format(printf, 4, 5)))
 void ck_report(struct ck *c, enum check_id k, struct src_span s, const char *fmt, ...)
@@ -63,9 +68,9 @@ void ck_report(struct ck *c, enum check_id k, struct src_span s, const char *fmt
 	va_list ap;
 	struct strbuf note = {0};
 	/* with -lineinfo: the user's source line of the instruction ("from k.cu:10:5 in 'f'") */
-	if (c->cur && c->cur->loc && s.off >= c->cur->span.off &&
+	if (c->loc_note && c->cur && c->cur->loc && s.off >= c->cur->span.off &&
 	    s.off < c->cur->span.off + c->cur->span.len + 1)
-		srcloc_from_note(c->m, c->cur->loc, c->cur_func, &note);
+		c->loc_note(c->m, c->cur->loc, c->cur_func, &note);
 	va_start(ap, fmt);
 	c->errors += check_vreport_notes(c->m->diag, c->m->file, k, s, note.s, fmt, ap);
 	va_end(ap);

@@ -18,6 +18,13 @@ int check_module(struct ir_module *m);
  * module), check_func checks one body, check_end frees and returns the errors reported. */
 struct ck;
 struct ck *check_begin(struct ir_module *m);
+/* The user's source position of an instruction's .loc as a note ("from k.cu:10:5 in 'f'"),
+ * appended to b: given by the layer above (report/srcloc.c), which knows the source files. */
+struct ir_loc;
+struct strbuf;
+typedef void check_loc_note_fn(const struct ir_module *m, const struct ir_loc *l,
+			       const char *func, struct strbuf *b);
+void check_set_loc_note(struct ck *c, check_loc_note_fn *fn);
 void check_func(struct ck *c, const struct ir_func *f);
 int check_end(struct ck *c);
 

@@ -75,6 +75,7 @@ struct ck_slice {
 
 struct ck {
 	struct ir_module *m;
+	check_loc_note_fn *loc_note; /* NULL: no source notes                                */
 	int errors;
 	unsigned ver;               /* major*10 + minor                                     */
 	unsigned sm;                /* 0 if no sm_XX target                                 */

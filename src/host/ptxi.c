@@ -99,8 +99,10 @@ static void check_body(ptxi_module *m, struct ir_module *ir, const struct ir_fun
 	if (m->diag.nerrors > m->check_errors + ir->nundeclared)
 		return;
 	unsigned before = m->diag.nerrors;
-	if (!m->check)
+	if (!m->check) {
 		m->check = check_begin(ir);
+		check_set_loc_note(m->check, srcloc_from_note);
+	}
 	if (f)
 		check_func(m->check, f);
 	m->check_errors += m->diag.nerrors - before;
