@@ -416,8 +416,9 @@ def assemble(job):
         m = re.search(r"line (\d+); (error|fatal)\s*:\s*(.*)", line)
         if m:
             bad.setdefault(int(m.group(1)) - FIRST_LINE, m.group(3).strip())
-    if p.returncode and not bad:
-        bad = {i: p.stderr.strip().splitlines()[0] for i in range(len(insns))}
+    if p.returncode and not bad:  # a refusal without a line, or ptxas died (a signal)
+        said = (p.stderr.strip().splitlines() or ["ptxas exited %d" % p.returncode])[0]
+        bad = {i: said for i in range(len(insns))}
     return bad
 
 
