@@ -116,7 +116,7 @@ static void test_check_wgmma(void **state)
 	    "setmaxnreg needs target sm_90a (target is sm_80)");
 	OK("8.0", "sm_90a", "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%f0, %f1, %f2, "
 			     "%f3}, {%r1, %r2, %r3, %r4}, %rd2, %p1, 1, 1, 1;");
-	OK("8.0", "sm_90a", "wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.u8 {%r0, %r1, %r2, %r3}, "
+	OK("8.4", "sm_90a", "wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.u8 {%r0, %r1, %r2, %r3}, "
 			     "%rd1, %rd2, 1;");
 	ERR("8.0", "sm_90a", "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2}, "
 			      "%rd1, %rd2, %p1, 1, 1, 0, 0;",
@@ -151,25 +151,31 @@ static void test_check_wgmma(void **state)
 	    "the register count of setmaxnreg must be from 24 to 256 (is 16)");
 	ERR("8.0", "sm_90a", "setmaxnreg.inc.sync.aligned.u32 264;",
 	    "the register count of setmaxnreg must be from 24 to 256 (is 264)");
-	/* the sparse form is valid PTX that ptxi does not model: refused */
+	/* the sparse form: PTX ISA 8.2, then checked as ptxas checks it */
 	ERR("8.0", "sm_90a", "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f0, %f1, %f2, "
 			     "%f3}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0;",
-	    "unsupported instruction 'wgmma.mma_async.sp': ptxi does not model the sparse matrix "
-	    "forms, so 'ptxi run' refuses the module");
+	    "wgmma.mma_async.sp needs PTX ISA 8.2 (module is 8.0)");
+	OK("8.2", "sm_90a", "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f0, %f1, %f2, "
+			    "%f3}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0;");
 }
 
 /* The sparse mma forms are refused at every use, whatever their words. */
-static void test_check_sparse_refused(void **state)
+/* The sparse forms are checked as ptxas checks them (a note says ptxi does not run them). */
+static void test_check_sparse_checked(void **state)
 {
 	(void)state;
+	OK("8.0", "sm_90", "mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, "
+			   "%f3}, {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%f0, %f1, %f2, %f3}, "
+			   "%r1, 0x0;");
+	OK("8.5", "sm_90", "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 "
+			   "{%f0, %f1, %f2, %f3}, {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, "
+			   "{%f0, %f1, %f2, %f3}, %r1, 0x0;");
 	ERR("8.0", "sm_90", "mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, "
-			    "%f3}, {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%f0, %f1, %f2, %f3}, "
-			    "%r1, 0x0;",
-	    "unsupported instruction 'mma.sp': ptxi does not model the sparse matrix forms");
-	ERR("8.5", "sm_90", "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 "
-			    "{%f0, %f1, %f2, %f3}, {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, "
-			    "{%f0, %f1, %f2, %f3}, %r1, 0x0;",
-	    "unsupported instruction 'mma.sp::ordered_metadata'");
+			    "%f3}, {%r1, %r2}, {%r1, %r2, %r3, %r4}, {%f0, %f1, %f2, %f3}, %r1, 0x0;",
+	    "A of mma.sp .m16n8k32.f16 is a vector of 4 32-bit integer registers");
+	ERR("8.7", "sm_90a", "wgmma.mma_async.sp.sync.aligned.m64n8k64.s32.s8.s8 {%r0, %r1, %r2, "
+			     "%r3}, %rd1, %rd2, %r1, 1, 1;",
+	    "the sparsity selector of wgmma.mma_async must be from 0 to 0 (is 1)");
 }
 
 static void test_check_target_needs_version(void **state)
@@ -649,7 +655,7 @@ int main(void)
 		cmocka_unit_test(test_check_names),
 		cmocka_unit_test(test_check_version_gate_names_feature),
 		cmocka_unit_test(test_check_unmodelled_accepted),
-		cmocka_unit_test(test_check_sparse_refused),
+		cmocka_unit_test(test_check_sparse_checked),
 		cmocka_unit_test(test_check_wgmma),
 		cmocka_unit_test(test_check_target_needs_version),
 		cmocka_unit_test(test_check_qualifiers),

@@ -156,7 +156,7 @@ static void test_forms(void **state)
 	assert_string_equal(parse(OP_WGMMA_MMA_ASYNC, "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.bf16", &f),
 			    "wgmma.mma_async has no form with A .f16 and B .bf16");
 	assert_string_equal(parse(OP_WGMMA_MMA_ASYNC, "wgmma.mma_async.aligned.m64n8k16.f32.f16.f16", &f),
-			    "wgmma.mma_async needs .sync.aligned right after its name");
+			    "wgmma.mma_async needs .sync");
 	assert_string_equal(parse(OP_WGMMA_MMA_ASYNC, "wgmma.mma_async.sync.aligned.m64n8k16.satfinite.f32.f16.f16", &f),
 			    ".satfinite is only for the integer forms of wgmma.mma_async");
 	assert_string_equal(parse(OP_WGMMA_MMA_ASYNC, "wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1", &f),
@@ -167,7 +167,7 @@ static void test_forms(void **state)
 	assert_null(parse(OP_SETMAXNREG, "setmaxnreg.inc.sync.aligned.u32", &f));
 	assert_true(f.inc);
 	assert_string_equal(parse(OP_SETMAXNREG, "setmaxnreg.sync.aligned.u32", &f),
-			    "setmaxnreg needs .inc or .dec");
+			    "setmaxnreg needs .inc or .dec right after its name");
 }
 
 int main(void)

@@ -216,11 +216,41 @@ static bool unmodelled(struct ck *c, const struct ir_insn *in)
 	return true;
 }
 
-/* The sparse matrix instructions (FAM_UNSUPPORTED rows): refused at every use. */
-void ck_unsupported(struct ck *c, const struct ir_insn *in, const struct mods *ms)
+void ck_words(const struct ck *c, const struct ir_insn *in, unsigned skip, struct ck_words *ws)
 {
-	(void)ms;
-	ck_report(c, CHECK_UNSUPPORTED, in->op_span, CK_UNSUPPORTED_MSG, ir_op_name(in->op));
+	const char *s = c->m->file->text + in->op_span.off;
+	size_t len = in->op_span.len, i = 0;
+	unsigned k = 0;
+	ws->count = 0;
+	ws->overflow = false;
+	while (i <= len) {
+		size_t j = i;
+		while (j < len && s[j] != '.')
+			j++;
+		if (k++ >= skip) {
+			if (ws->count == sizeof ws->w / sizeof ws->w[0]) {
+				ws->overflow = true;
+				return;
+			}
+			ws->w[ws->count] = s + i;
+			ws->n[ws->count++] = j - i;
+		}
+		i = j + 1;
+	}
+}
+
+bool ck_word_is(const struct ck_words *ws, unsigned i, const char *s)
+{
+	return strlen(s) == ws->n[i] && memcmp(ws->w[i], s, ws->n[i]) == 0;
+}
+
+/* A form ptxi checks but does not run (the sparse matrix forms): noted once per opcode. */
+void ck_note_unsupported(struct ck *c, const struct ir_insn *in, const char *name)
+{
+	if (!c->noted[in->op]) {
+		c->noted[in->op] = true;
+		ck_report(c, CHECK_UNSUPPORTED, in->op_span, CK_UNSUPPORTED_MSG, name);
+	}
 }
 
 /* Families whose rows' checkers read the whole instruction (wgmma's forms, the refused
@@ -271,8 +301,10 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 	for (uint32_t i = 0; i < in->nopnds; i++)
 		if (unresolved(&in->opnds[i]))
 			return; /* its undeclared name is its error: the rest would be noise */
-	if (unmodelled(c, in))
+	if (unmodelled(c, in)) {
+		op_check[in->op](c, in, NULL); /* what its row checks, if anything */
 		return;
+	}
 	if (whole_form(in->op)) {
 		op_check[in->op](c, in, NULL);
 		return;

@@ -1,7 +1,7 @@
 /*
  * check_wgmma.c - static legality of the warpgroup instructions (ISA 9.7.15.5-9.7.15.7,
  * 9.7.19.5): wgmma.fence, wgmma.commit_group, wgmma.wait_group, wgmma.mma_async (every dense
- * shape and type; the sparse forms are refused as unsupported) and setmaxnreg. All need
+ * shape and type, dense and sparse) and setmaxnreg. All need
  * PTX ISA 8.0 and sm_90a. Each ck_* function is an opcode's checker (ops.def).
  */
 #include "check_priv.h"
@@ -57,17 +57,20 @@ static void imm_operand(struct wck *c, enum check_id k, unsigned i, const char *
 		      only_ends ? "or" : "to", (long long)hi, (long long)o->imm);
 }
 
-/* The operands after the instruction's name, as the manual lists them per input type. */
+/* The operands after the instruction's name, as the manual lists them per input type: D, A,
+ * B, (the sparse form: the metadata register and the sparsity selector), scale-d, then the
+ * constants of the floating-point forms. */
 static void mma_operands(struct wck *c, const struct wg_form *f)
 {
 	const struct ir_insn *in = c->in;
 	bool fl = f->d != WG_S32;
 	bool half = f->a == WG_F16 || f->a == WG_BF16;
-	unsigned want = fl ? (half ? (f->a_regs ? 7 : 8) : 6) : 4;
+	unsigned sp = f->sparse ? 2 : 0;
+	unsigned want = (fl ? (half ? (f->a_regs ? 7 : 8) : 6) : 4) + sp;
+	const char *op = f->sparse ? "wgmma.mma_async.sp" : "wgmma.mma_async";
 	if (in->nopnds != want) {
-		error(c, CHECK_OPND_COUNT, in->span,
-		      "wgmma.mma_async.%s.%s with A in %s takes %u operands (has %u)",
-		      wg_type_name(f->d), wg_type_name(f->a),
+		error(c, CHECK_OPND_COUNT, in->span, "%s.%s.%s with A in %s takes %u operands "
+		      "(has %u)", op, wg_type_name(f->d), wg_type_name(f->a),
 		      f->a_regs ? "registers" : "shared memory", want, in->nopnds);
 		return;
 	}
@@ -88,10 +91,10 @@ static void mma_operands(struct wck *c, const struct wg_form *f)
 	const struct ir_operand *a = &in->opnds[1];
 	if (f->a_regs) {
 		if (f->a == WG_B1)
-			error(c, CHECK_WGMMA_FORM, a->span,
-			      "the b1 form of wgmma.mma_async reads A from shared memory "
-			      "only (a descriptor)");
-		else if (a->vec.n != WG_A_REGS)
+			c->errors += check_report(c->m->diag, c->m->file, CHECK_MANUAL_FORM, a->span,
+				     "the manual gives the b1 form of wgmma.mma_async A from "
+				     "shared memory only (a descriptor); ptxas accepts registers");
+		if (a->kind != OPND_VEC || a->vec.n != WG_A_REGS)
 			error(c, CHECK_WGMMA_FORM, a->span,
 			      "A in registers is a vector of %u 32-bit registers", WG_A_REGS);
 		else
@@ -107,15 +110,25 @@ static void mma_operands(struct wck *c, const struct wg_form *f)
 	if (!is_reg(b, 8) && b->kind != OPND_IMM)
 		error(c, CHECK_WGMMA_FORM, b->span,
 		      "the B descriptor is a 64-bit register or constant");
-	const struct ir_operand *p = &in->opnds[3];
+	if (sp) {
+		/* the selector picks the thread pair of a group of four that gives the
+		 * metadata: 0 or 1 where K is 16 (32-bit inputs) or 32 (16-bit), else 0 */
+		const struct ir_operand *e = &in->opnds[3];
+		if (!is_reg(e, 4) && e->kind != OPND_IMM)
+			error(c, CHECK_WGMMA_FORM, e->span,
+			      "the sparsity metadata of %s is a 32-bit register", op);
+		imm_operand(c, CHECK_OPND_VALUE, 4, "the sparsity selector", 0,
+			    wg_type_bits(f->a) >= 16 ? 1 : 0, false);
+	}
+	const struct ir_operand *p = &in->opnds[3 + sp];
 	const struct ir_sym *py = reg_sym(p);
 	if (!(py && py->type == MOD_PRED) && p->kind != OPND_IMM)
 		error(c, CHECK_WGMMA_FORM, p->span, "scale-d of wgmma.mma_async is a predicate");
 	if (!fl)
 		return;
-	imm_operand(c, CHECK_WGMMA_FORM, 4, "imm-scale-a", -1, 1, true);
-	imm_operand(c, CHECK_WGMMA_FORM, 5, "imm-scale-b", -1, 1, true);
-	for (unsigned i = 6; i < want; i++)
+	imm_operand(c, CHECK_WGMMA_FORM, 4 + sp, "imm-scale-a", -1, 1, true);
+	imm_operand(c, CHECK_WGMMA_FORM, 5 + sp, "imm-scale-b", -1, 1, true);
+	for (unsigned i = 6 + sp; i < want; i++)
 		imm_operand(c, CHECK_WGMMA_FORM, i, i + 1 == want ? "imm-trans-b" : "imm-trans-a",
 			    0, 1, false);
 }
@@ -150,22 +163,33 @@ static bool form_ok(struct wck *c, struct wg_form *f)
 		error(c, CHECK_WGMMA_FORM, c->in->op_span, "%s", e);
 		return false;
 	}
+	/* ptxas 13.0: the sparse forms came with PTX ISA 8.2, mixed s8/u8 inputs with 8.4 */
+	unsigned ver = c->m->version_major * 10 + c->m->version_minor;
+	const char *what = NULL;
+	unsigned need = 0;
+	if (f->sparse && ver < 82)
+		what = "wgmma.mma_async.sp", need = 82;
+	else if (f->d == WG_S32 && f->a != f->b && ver < 84)
+		what = "wgmma.mma_async with mixed .s8/.u8 inputs", need = 84;
+	if (what) {
+		error(c, CHECK_PTX_VERSION, c->in->op_span, "%s needs PTX ISA %u.%u (module is "
+		      "%u.%u)", what, need / 10, need % 10, c->m->version_major,
+		      c->m->version_minor);
+		return false;
+	}
 	return true;
 }
 
-/* wgmma.mma_async: its operands per input type; the sparse form is valid PTX that ptxi does
- * not model: refused (unsupported-instruction). */
+/* wgmma.mma_async and its sparse form: the operands per input type. */
 void ck_wgmma_mma_check(struct ck *ck, const struct ir_insn *in, const struct mods *ms)
 {
 	(void)ms;
 	struct wck c = {.m = ck->m, .in = in};
 	struct wg_form f;
 	if (form_ok(&c, &f)) {
-		if (f.sparse)
-			error(&c, CHECK_UNSUPPORTED, in->op_span, CK_UNSUPPORTED_MSG,
-			      "wgmma.mma_async.sp");
-		else
-			mma_operands(&c, &f);
+		mma_operands(&c, &f);
+		if (f.sparse && !c.errors)
+			ck_note_unsupported(ck, in, "wgmma.mma_async.sp");
 	}
 	ck->errors += c.errors;
 }

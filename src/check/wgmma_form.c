@@ -153,60 +153,127 @@ static bool split(const char *s, size_t len, struct words *ws)
 	return true;
 }
 
-/* .sync.aligned, required on every warpgroup instruction, right after the opcode. */
-static const char *sync_aligned(const struct words *ws, unsigned *i, const char *op, char *buf,
-				size_t bs)
+/*
+ * Notes (ptxas 13.0, tests/ptxas_hopper): after the opcode's own words ptxas takes the words
+ * of a warpgroup instruction in any order. .sync is required and may repeat; .aligned is
+ * optional (required on setmaxnreg) and written at most once; so are .sp and the shape.
+ * .satfinite may repeat. The three types are D, A, B in the order written, whatever words
+ * stand between them; the b1 operation is .and then .popc. wgmma.mma_async also takes and
+ * ignores the layout words .row and .col.
+ */
+struct wg_seen {
+	unsigned sync, aligned;
+};
+
+/* The words every warpgroup instruction may carry (.sync, .aligned); false if w is not one.
+ * Sets *err on a repeated .aligned. */
+static bool sync_word(const char *w, size_t n, struct wg_seen *s, const char **err)
 {
-	if (*i + 1 < ws->count && word_is(ws->w[*i], ws->n[*i], "sync") &&
-	    word_is(ws->w[*i + 1], ws->n[*i + 1], "aligned")) {
-		*i += 2;
-		return NULL;
+	if (word_is(w, n, "sync")) {
+		s->sync++;
+		return true;
 	}
-	snprintf(buf, bs, "%s needs .sync.aligned right after its name", op);
+	if (word_is(w, n, "aligned")) {
+		if (s->aligned++)
+			*err = "Multiple .aligned modifiers";
+		return true;
+	}
+	return false;
+}
+
+static const char *sync_needed(const struct wg_seen *s, bool need_aligned, const char *op,
+			       char *buf, size_t bs)
+{
+	if (!s->sync || (need_aligned && !s->aligned)) {
+		snprintf(buf, bs, "%s needs .sync%s", op, need_aligned ? ".aligned" : "");
+		return buf;
+	}
+	return NULL;
+}
+
+static const char *unexpected(const struct words *ws, unsigned i, const char *op, char *buf,
+			      size_t bs)
+{
+	snprintf(buf, bs, "unexpected modifier '.%.*s' on %s", (int)ws->n[i], ws->w[i], op);
 	return buf;
 }
 
 static const char *mma_words(const struct words *ws, unsigned i, struct wg_form *f, char *buf,
 			     size_t bs)
 {
-	if (i < ws->count && word_is(ws->w[i], ws->n[i], "sp")) {
-		f->sparse = true;
-		i++;
-	}
+	for (unsigned j = i; j < ws->count; j++)
+		if (word_is(ws->w[j], ws->n[j], "sp"))
+			f->sparse = true;
 	const char *op = f->sparse ? "wgmma.mma_async.sp" : "wgmma.mma_async";
-	const char *e = sync_aligned(ws, &i, op, buf, bs);
-	if (e)
-		return e;
-	if (i >= ws->count || !shape_of(ws->w[i], ws->n[i], f)) {
-		snprintf(buf, bs, "%s needs a shape (.m64nNkK) after .sync.aligned", op);
-		return buf;
-	}
-	i++;
-	if (i < ws->count && word_is(ws->w[i], ws->n[i], "satfinite")) {
-		f->satfinite = true;
-		i++;
-	}
+	struct wg_seen s = {0, 0};
+	unsigned nsp = 0, nshape = 0, ntypes = 0, nops = 0;
+	bool ops_ok = true;
 	enum wg_type *slot[3] = {&f->d, &f->a, &f->b};
-	for (int t = 0; t < 3; t++, i++) {
-		if (i >= ws->count || !(*slot[t] = type_of(ws->w[i], ws->n[i]))) {
-			snprintf(buf, bs, "%s needs three types after the shape: D, A, B "
-				 "(.f32.f16.f16, .s32.s8.u8, ...)", op);
-			return buf;
+	for (; i < ws->count; i++) {
+		const char *w = ws->w[i], *err = NULL;
+		size_t n = ws->n[i];
+		struct wg_form shape;
+		enum wg_type t;
+		if (sync_word(w, n, &s, &err)) {
+			if (err) {
+				snprintf(buf, bs, "%s on %s", err, op);
+				return buf;
+			}
+		} else if (word_is(w, n, "sp")) {
+			if (nsp++) {
+				snprintf(buf, bs, "%s has .sp twice", op);
+				return buf;
+			}
+		} else if (word_is(w, n, "satfinite")) {
+			f->satfinite = true;
+		} else if (word_is(w, n, "row") || word_is(w, n, "col")) {
+			continue; /* accepted and ignored by ptxas: the layouts are the operands' */
+		} else if (word_is(w, n, "and") || word_is(w, n, "popc")) {
+			ops_ok = ops_ok && nops < 2 && w[0] == (nops ? 'p' : 'a');
+			nops++;
+		} else if (shape_of(w, n, &shape)) {
+			if (nshape++) {
+				snprintf(buf, bs, "%s has more than one shape", op);
+				return buf;
+			}
+			f->m = shape.m, f->n = shape.n, f->k = shape.k;
+		} else if ((t = type_of(w, n)) != WG_NONE) {
+			if (ntypes < 3)
+				*slot[ntypes] = t;
+			ntypes++;
+		} else {
+			return unexpected(ws, i, op, buf, bs);
 		}
 	}
-	if (i + 1 < ws->count && word_is(ws->w[i], ws->n[i], "and") &&
-	    word_is(ws->w[i + 1], ws->n[i + 1], "popc")) {
-		f->popc_and = true;
-		i += 2;
-	}
-	if (i < ws->count) {
-		snprintf(buf, bs, "unexpected modifier '.%.*s' on %s", (int)ws->n[i], ws->w[i], op);
-		return buf;
-	}
-	e = types_check(f, buf, bs);
+	const char *e = sync_needed(&s, false, op, buf, bs);
 	if (e)
 		return e;
-	return NULL;
+	if (!nshape) {
+		snprintf(buf, bs, "%s needs a shape (.m64nNkK)", op);
+		return buf;
+	}
+	if (ntypes != 3) {
+		snprintf(buf, bs, "%s needs three types: D, A, B (.f32.f16.f16, .s32.s8.u8, ...)",
+			 op);
+		return buf;
+	}
+	if (nops) {
+		if (f->a != WG_B1) {
+			snprintf(buf, bs, ".and.popc is only for the b1 form of wgmma.mma_async");
+			return buf;
+		}
+		if (!ops_ok || nops != 2) {
+			snprintf(buf, bs, "the b1 form of wgmma.mma_async takes the operation "
+				 ".and.popc");
+			return buf;
+		}
+		f->popc_and = true;
+	}
+	if (f->sparse && f->a == WG_B1) {
+		snprintf(buf, bs, "wgmma.mma_async.sp has no b1 form");
+		return buf;
+	}
+	return types_check(f, buf, bs);
 }
 
 static const char *setmaxnreg_words(const struct words *ws, unsigned i, struct wg_form *f,
@@ -217,14 +284,30 @@ static const char *setmaxnreg_words(const struct words *ws, unsigned i, struct w
 		f->inc = ws->w[i][0] == 'i';
 		i++;
 	} else {
-		snprintf(buf, bs, "setmaxnreg needs .inc or .dec");
+		snprintf(buf, bs, "setmaxnreg needs .inc or .dec right after its name");
 		return buf;
 	}
-	const char *e = sync_aligned(ws, &i, "setmaxnreg", buf, bs);
+	struct wg_seen s = {0, 0};
+	unsigned ntypes = 0;
+	for (; i < ws->count; i++) {
+		const char *err = NULL;
+		if (sync_word(ws->w[i], ws->n[i], &s, &err)) {
+			if (err) {
+				snprintf(buf, bs, "%s on setmaxnreg", err);
+				return buf;
+			}
+		} else if (word_is(ws->w[i], ws->n[i], "u32") ||
+			   word_is(ws->w[i], ws->n[i], "s32")) {
+			ntypes++;
+		} else {
+			return unexpected(ws, i, "setmaxnreg", buf, bs);
+		}
+	}
+	const char *e = sync_needed(&s, true, "setmaxnreg", buf, bs);
 	if (e)
 		return e;
-	if (i + 1 != ws->count || !word_is(ws->w[i], ws->n[i], "u32")) {
-		snprintf(buf, bs, "setmaxnreg is written setmaxnreg.{inc,dec}.sync.aligned.u32");
+	if (ntypes != 1) {
+		snprintf(buf, bs, "setmaxnreg takes one type, .u32 (or .s32)");
 		return buf;
 	}
 	return NULL;
@@ -251,13 +334,15 @@ const char *wg_form_parse(const char *text, const struct ir_insn *in, struct wg_
 		}
 		return e;
 	}
-	const char *e = sync_aligned(&ws, &i, ir_op_name(in->op), buf, bs);
-	if (e)
-		return e;
-	if (i < ws.count) {
-		snprintf(buf, bs, "unexpected modifier '.%.*s' on %s", (int)ws.n[i], ws.w[i],
-			 ir_op_name(in->op));
-		return buf;
+	struct wg_seen s = {0, 0};
+	for (; i < ws.count; i++) {
+		const char *err = NULL;
+		if (!sync_word(ws.w[i], ws.n[i], &s, &err))
+			return unexpected(&ws, i, ir_op_name(in->op), buf, bs);
+		if (err) {
+			snprintf(buf, bs, "%s on %s", err, ir_op_name(in->op));
+			return buf;
+		}
 	}
-	return NULL;
+	return sync_needed(&s, false, ir_op_name(in->op), buf, bs);
 }

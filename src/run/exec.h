@@ -10,6 +10,9 @@
 /* Every instruction's handler, one per row of ops.def, defined in its family's file. A
  * handler runs its instruction for the lanes of `mask` (the group's lanes whose guard
  * holds, never none) and says where the group goes (enum step, interp.h). */
+/* An instruction or operand form ptxi cannot run (di->unsup says why): the launch that
+ * reaches it stops there (load.c's lunsup). */
+exec_fn exec_unsupported;
 #define OP(name, spelling, family, dests, lits, decode, exec, check) exec_fn exec;
 #include "front/ops.def"
 #undef OP

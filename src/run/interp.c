@@ -315,6 +315,15 @@ enum step exec_unmodelled(struct launch *L, struct warp *w, struct group *g,
 	return STEP_PARKED;
 }
 
+enum step exec_unsupported(struct launch *L, struct warp *w, struct group *g,
+			   const struct dinsn *di, uint32_t mask)
+{
+	(void)w, (void)g, (void)mask;
+	runtime_error(L, 2, "unsupported instruction '%.*s': %s", (int)di->ir->op_span.len,
+		      L->P->m->file->text + di->ir->op_span.off, di->unsup);
+	return STEP_PARKED;
+}
+
 /* ---- the dispatch loop ---------------------------------------------------------------- */
 
 /* Operand i's lane array of a DF_ALU_DIRECT instruction in the frame whose registers start

@@ -50,6 +50,30 @@ static void lerr(struct loader *ld, struct src_span sp, const char *fmt, ...)
 	ld->errors++;
 }
 
+/* A form ptxi cannot run (an instruction, or an operand form its handler does not take):
+ * the module still loads, and a launch that reaches the instruction stops there with an
+ * error naming it and `why` (exec_unsupported), so the module's other kernels run. Returns
+ * true: the instruction is decoded, as that. */
+static bool lunsup(struct loader *ld, struct dinsn *di, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static bool lunsup(struct loader *ld, struct dinsn *di, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	size_t n = strlen(buf) + 1;
+	char *why = arena_alloc(ld->P->arena, n);
+	memcpy(why, buf, n);
+	di->unsup = why;
+	di->exec = exec_unsupported;
+	di->fam = FAM_UNSUPPORTED;
+	di->flags &= ~(uint32_t)DF_ALU_DIRECT;
+	return true;
+}
+
 /* Sizes and offsets are 64-bit and saturate at UINT64_MAX: a total never wraps below a
  * limit, so one comparison after the sum catches any oversized layout. */
 static uint64_t align_up(uint64_t v, uint64_t a)
@@ -762,9 +786,7 @@ static bool decode_alu(struct loader *ld, const struct ir_insn *in, struct dinsn
 	ai->nsrc = di->nsrc;
 	const char *why = NULL;
 	if (alu_prepare(ai, &why) != 0) {
-		lerr(ld, in->op_span, "unsupported instruction '%.*s': %s", (int)in->op_span.len,
-		     ld->m->file->text + in->op_span.off, why ? why : "not implemented");
-		return false;
+		return lunsup(ld, di, "%s", why ? why : "not implemented");
 	}
 	resolve_direct(di);
 	return true;
@@ -915,9 +937,7 @@ static bool decode_atom_type(struct loader *ld, const struct ir_insn *in, struct
 	}
 	if (!why)
 		return true;
-	lerr(ld, in->op_span, "unsupported instruction '%.*s': %s", (int)in->op_span.len,
-	     ld->m->file->text + in->op_span.off, why);
-	return false;
+	return lunsup(ld, di, "%s", why);
 }
 
 /* st.async / red.async [a], b, [mbar] (ISA 9.7.9.12, 9.7.13.7). A written state space
@@ -938,11 +958,8 @@ static bool decode_async_store(struct loader *ld, const struct ir_insn *in, stru
 		why = "the value must be a vector of as many values as .vN says (one without .vN)";
 	else if (ir_type_size(md->types[0]) * di->vec > 16)
 		why = "at most 16 bytes are stored";
-	if (why) {
-		lerr(ld, in->op_span, "unsupported instruction '%.*s': %s", (int)in->op_span.len,
-		     ld->m->file->text + in->op_span.off, why);
-		return false;
-	}
+	if (why)
+		return lunsup(ld, di, "%s", why);
 	if (di->space != MS_GENERIC)
 		di->space = MS_SHARED_CLUSTER;
 	return in->op == OP_ST_ASYNC || decode_atom_type(ld, in, di, md);
@@ -956,10 +973,8 @@ static bool decode_bulk(struct loader *ld, const struct ir_insn *in, struct dins
 	if (di->flags & DF_BULK_GROUP)
 		di->flags |= DF_DST_GLOBAL;
 	if (!(di->flags & DF_BULK_GROUP) && (!(di->flags & DF_COMPLETE_TX) || di->nsrc < 4)) {
-		lerr(ld, in->op_span, "unsupported instruction '%.*s': only the forms completing "
-		     "through an mbarrier or a bulk group are supported", (int)in->op_span.len,
-		     ld->m->file->text + in->op_span.off);
-		return false;
+		return lunsup(ld, di, "only the forms completing through an mbarrier or a bulk "
+			      "group are supported");
 	}
 	if (di->nsrc < 3)
 		return false;
@@ -1027,7 +1042,7 @@ static bool decode_tensor(struct loader *ld, const struct ir_insn *in, struct di
 	}
 	bool load = in->op == OP_CP_ASYNC_BULK_TENSOR && !(di->flags & DF_BULK_GROUP);
 	bool prefetch = in->op == OP_CP_ASYNC_BULK_PREFETCH_TENSOR;
-	unsigned mi = load || prefetch ? 1 : 0; /* where [map, {c}] is */
+	unsigned mi = load ? 1 : 0; /* where [map, {c}] is: after a load's [dst] */
 	if (n <= mi || op[mi].kind != OPND_LIST || op[mi].vec.n != 2 ||
 	    op[mi].vec.elems[1].kind != OPND_VEC)
 		why = "the tensor operand must be [map, {coordinates}]";
@@ -1076,9 +1091,7 @@ static bool decode_tensor(struct loader *ld, const struct ir_insn *in, struct di
 out:
 	if (!why)
 		return true;
-	lerr(ld, in->op_span, "unsupported instruction '%.*s': %s", (int)in->op_span.len,
-	     ld->m->file->text + in->op_span.off, why);
-	return false;
+	return lunsup(ld, di, "%s", why);
 }
 
 /* createpolicy: the first eviction priority is the primary one (di->mode); the secondary
@@ -1112,11 +1125,8 @@ static bool decode_wgmma(struct loader *ld, const struct ir_insn *in, struct din
 		lerr(ld, in->op_span, "%s", e);
 		return false;
 	}
-	if (x->f.sparse) {
-		lerr(ld, in->op_span, "unsupported instruction 'wgmma.mma_async.sp': ptxi does not "
-		     "model the sparse matrix forms");
-		return false;
-	}
+	if (x->f.sparse)
+		return lunsup(ld, di, "ptxi does not model the sparse matrix forms");
 	di->wg = x;
 	x->scale_a = x->scale_b = 1;
 	if (in->op == OP_WGMMA_WAIT_GROUP) {
@@ -1193,9 +1203,8 @@ static bool decode_matrix(struct loader *ld, const struct ir_insn *in, struct di
 		return false;
 	why = mma_decode(ld->P->arena, in, di, kind, which, buf, sizeof buf);
 	if (why)
-		lerr(ld, in->op_span, "unsupported instruction '%.*s': %s", (int)in->op_span.len,
-		     ld->m->file->text + in->op_span.off, why);
-	return !why;
+		return lunsup(ld, di, "%s", why);
+	return true;
 }
 
 /* Whether an operand is (or holds) a .b128 register. */
@@ -1225,15 +1234,13 @@ static bool dec_none(struct loader *ld, const struct ir_insn *in, struct dinsn *
 	return true;
 }
 
-/* The sparse matrix instructions: refused here as `ptxi check` refuses them
- * (unsupported-instruction), for a module loaded without the check. */
+/* The sparse matrix instructions: `ptxi check` notes them (unsupported-instruction); a
+ * launch that reaches one stops there. */
 static bool dec_unsupported(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
 			    const struct mods *md)
 {
-	(void)di, (void)md;
-	lerr(ld, in->op_span, "unsupported instruction '%s': ptxi does not model the sparse "
-	     "matrix forms", ir_op_name(in->op));
-	return false;
+	(void)in, (void)md;
+	return lunsup(ld, di, "ptxi does not model the sparse matrix forms");
 }
 
 static bool dec_alu(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
@@ -1524,34 +1531,28 @@ static decode_fn *const op_decode[OP__COUNT] = {
 };
 
 /* .b128 values (PTX 8.3) are register pairs that ld, ldu, st, mov, atom.cas/.exch and
- * calls move whole (exec_mem.c, interp.c). Any other instruction naming one is refused
- * rather than given half of it. */
-static bool b128_supported(struct loader *ld, const struct ir_insn *in, const struct mods *md)
+ * calls move whole (exec_mem.c, interp.c). Any other instruction naming one stops the
+ * launch that reaches it rather than run with half of it: why, or NULL. */
+static const char *b128_unsupported(const struct ir_insn *in, const struct mods *md)
 {
 	bool typed = md->has[MOD_B128], regs = false;
 	for (uint32_t i = 0; i < in->nopnds; i++)
 		regs |= b128_operand(&in->opnds[i]);
-	const char *why = NULL;
 	if (!typed && !regs)
-		return true;
+		return NULL;
 	if (in->op != OP_LD && in->op != OP_LDU && in->op != OP_ST && in->op != OP_MOV &&
 	    in->op != OP_ATOM && in->op != OP_CALL)
-		why = "128-bit values (.b128) are modelled for ld, ldu, st, mov, atom.cas, "
-		      "atom.exch and call only";
-	else if ((in->op == OP_MOV || in->op == OP_ATOM) && !typed)
-		why = "a .b128 register in a narrower mov or atom";
-	if (why)
-		lerr(ld, in->op_span, "unsupported instruction '%.*s': %s", (int)in->op_span.len,
-		     ld->m->file->text + in->op_span.off, why);
-	return !why;
+		return "128-bit values (.b128) are modelled for ld, ldu, st, mov, atom.cas, "
+		       "atom.exch and call only";
+	if ((in->op == OP_MOV || in->op == OP_ATOM) && !typed)
+		return "a .b128 register in a narrower mov or atom";
+	return NULL;
 }
 
 static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dinsn *di)
 {
 	struct mods md;
 	read_mods(in->op, in->mods, in->nmods, &md);
-	if (!b128_supported(ld, in, &md))
-		return false;
 	di->op = (uint16_t)in->op;
 	di->fam = (uint8_t)ir_op_family(in->op);
 	di->exec = op_exec[in->op];
@@ -1596,6 +1597,9 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 	f |= md.has[MOD_SHARED_CLUSTER] ? DF_CLUSTER_SPACE : 0;
 	f |= md.has[MOD_SHARED_CTA] ? DF_CTA_SPACE : 0;
 	di->flags = f;
+	const char *why = b128_unsupported(in, &md);
+	if (why)
+		return lunsup(ld, di, "%s", why);
 	return op_decode[in->op](ld, in, di, &md);
 }
 

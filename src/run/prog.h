@@ -195,6 +195,7 @@ struct dinsn {
 	struct dfunc *callee;
 	const struct mma_form *mma; /* FAM_MMA: shape, types, layouts (exec_mma.c)               */
 	const struct ir_insn *ir;
+	const char *unsup;      /* a form ptxi cannot run: why (exec_unsupported)            */
 };
 
 struct dfunc {
