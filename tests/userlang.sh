@@ -189,5 +189,32 @@ expect 0 timeline-cu-lines grep -o '"cu":{[^}]*}' "$tmp/t.html"
 echo '"kernel":"pipeline(float*, float)"' | out
 expect 0 timeline-kernel-name grep -o '"kernel":"[^"]*"' "$tmp/t.html"
 
+
+# A map-only TMA kernel (map_only.ptx: a 16x4 f32 box in through the map, doubled, out
+# through it) over a --buffer, a module .global variable, and from inside a struct over
+# another argument's buffer (buf=K) or a --buffer's address (buf=NAME).
+M=type=f32,dims=16x8,strides=64,box=16x4
+python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('<128f',*[2*i if i<64 else i for i in range(128)]))" > "$tmp/map.bin"
+mo() { "$ptxi" run map_only.ptx --block 64 "$@"; }
+printf '0\n2\n4\n' | out
+echo "ptxi: --expect A=$tmp/map.bin: all 128 f32 elements match" | err
+expect 0 map-only-buffer mo --kernel map_only --buffer A=buf:512:iota:f32 --arg tmap:buf=A,$M --expect A="$tmp/map.bin" --dump A:f32:3
+printf '3\n-4\n0\n' | out
+expect 0 map-only-global mo --kernel map_only --arg tmap:buf=table,$M --set "table=bytes:256,@0=f32:1.5,@4=f32:-2" --dump table:f32:3
+echo "ptxi: --expect 0=$tmp/map.bin: all 128 f32 elements match" | err
+expect 0 map-in-struct-arg mo --kernel map_in_struct --arg buf:512:iota:f32 --arg "bytes:192,@64=tmap:buf=0,$M" --expect 0="$tmp/map.bin"
+echo "ptxi: --expect src=$tmp/map.bin: all 128 f32 elements match" | err
+expect 0 map-in-struct-named mo --kernel map_in_struct --buffer src=buf:512:iota:f32 --arg buf=src --arg "bytes:192,@0=buf=src,@64=tmap:buf=@0,$M" --expect src="$tmp/map.bin"
+echo "ptxi: error: tensor map argument 1 ('tmap:buf=B,$M'): buf=B names no --buffer and no .global variable of the module" | err
+expect 2 map-unknown-name mo --kernel map_only --arg tmap:buf=B,$M
+echo "ptxi: error: buffer of argument 0 ('buf=nope'): no --buffer nope was given" | err
+expect 2 buffer-unknown mo --kernel map_in_struct --arg buf=nope --arg bytes:192
+echo "ptxi: error: --buffer 'A=u32:3': want NAME=buf:BYTES[:FILL] or NAME=file:PATH (see 'ptxi --help')" | err
+expect 2 buffer-not-buffer mo --kernel map_only --buffer A=u32:3 --arg tmap:buf=A,$M
+echo "ptxi: error: --buffer A is given twice (see 'ptxi --help')" | err
+expect 2 buffer-twice mo --kernel map_only --buffer A=buf:8 --buffer A=buf:8 --arg tmap:buf=A,$M
+echo "ptxi: error: bad --buffer '3=buf:8' (want NAME=SPEC, NAME not a number; at most 64) (see 'ptxi --help')" | err
+expect 2 buffer-number mo --kernel map_only --buffer 3=buf:8 --arg tmap:buf=A,$M
+
 [ "$fail" = 0 ] && echo "userlang: all passed"
 exit $fail

@@ -70,11 +70,13 @@ static const char arg_specs[] =
 	"  buf:BYTES:FILL             filled: zero, iota:TYPE (element i is i), random:TYPE[:SEED]\n"
 	"                             (ints: any bits; floats: in [-1,1)), const:TYPE:V\n"
 	"  file:PATH                  a device buffer holding the file\n"
+	"  buf=NAME                   the address of --buffer NAME\n"
 	"  tmap:buf=K[+OFF],type=T,dims=D0xD1..,strides=S1x..,box=B0xB1..[,estrides=..]\n"
 	"       [,interleave=none|16B|32B][,swizzle=none|32B|64B|128B][,l2=none|64B|128B|256B]\n"
 	"       [,fill=zero|nan]      a CUtensorMap over buffer argument K (im2col: mode=im2col,\n"
 	"                             lower=..,upper=..,channels=C,pixels=P; in a struct, buf=@OFF\n"
-	"                             names the struct's buffer field at byte OFF)\n"
+	"                             names the struct's buffer field at byte OFF;\n"
+	"                             buf=NAME a --buffer or a .global variable of the module)\n"
 	"  bytes:SIZE[,@OFF=SPEC]...  a by-value struct of SIZE bytes with fields at byte offsets\n";
 
 static const char exit_statuses[] =
@@ -415,6 +417,8 @@ struct run_opts {
 	unsigned nargs;
 	struct ptxi_set sets[MAX_SETS];
 	unsigned nsets;
+	struct ptxi_set buffers[MAX_SETS]; /* --buffer */
+	unsigned nbuffers;
 	struct dump_spec dumps[MAX_DUMPS];
 	unsigned ndumps;
 	struct expect_spec expects[MAX_DUMPS]; /* --expect */
@@ -448,6 +452,27 @@ static int dims_option(const char *name, const char *v, uint32_t d[3])
 	char msg[300];
 	snprintf(msg, sizeof msg, "bad --%s '%%s' (want X[,Y[,Z]], each 1 to 2147483647)", name);
 	return usage(msg, v);
+}
+
+/* --buffer NAME=SPEC: a named buffer, not an argument. */
+static int buffer_option(struct run_opts *o, const char *v)
+{
+	const char *eq = strchr(v, '=');
+	if (!eq || eq == v || o->nbuffers == MAX_SETS || strspn(v, "0123456789") > 0)
+		return usage("bad --buffer '%s' (want NAME=SPEC, NAME not a number; at most 64)", v);
+	struct ptxi_set *s = &o->buffers[o->nbuffers];
+	s->symbol = cli_keep(&o->own, strndup(v, (size_t)(eq - v)));
+	if (!s->symbol)
+		return PTXI_INVALID;
+	for (unsigned i = 0; i < o->nbuffers; i++)
+		if (strcmp(o->buffers[i].symbol, s->symbol) == 0)
+			return usage("--buffer %s is given twice", s->symbol);
+	if (!cli_parse_value(eq + 1, &s->value, &o->own))
+		return PTXI_INVALID;
+	if (s->value.kind != PTXI_ARG_BUFFER || s->value.ref)
+		return usage("--buffer '%s': want NAME=buf:BYTES[:FILL] or NAME=file:PATH", v);
+	o->nbuffers++;
+	return 0;
 }
 
 static int set_option(struct run_opts *o, const char *v)
@@ -549,6 +574,8 @@ static int run_option(struct run_opts *o, int id, const char *v)
 		break;
 	case OPT_SET:
 		return set_option(o, v);
+	case OPT_BUFFER:
+		return buffer_option(o, v);
 	case OPT_DUMP:
 	case OPT_OUT:
 		return dump_option(o, v, id == OPT_OUT);
@@ -660,6 +687,8 @@ static int parse_run(const struct command *c, int argc, char **argv, struct run_
 	}
 	o->cfg.sets = o->sets;
 	o->cfg.nsets = o->nsets;
+	o->cfg.buffers = o->buffers;
+	o->cfg.nbuffers = o->nbuffers;
 	return check_trace_filters(&o->cfg);
 }
 

@@ -221,6 +221,14 @@ static bool tmap_value(const char *spec, const char *v, struct ptxi_arg *a, stru
 		memmove(at + 4, "0", 1);
 		memmove(at + 5, end, strlen(end) + 1);
 	}
+	char *named = strstr(copy, "buf=");
+	if (named && (named == copy || named[-1] == ',') && !strchr("0123456789@", named[4])) {
+		size_t len = strcspn(named + 4, ",+"); /* buf=NAME[+BYTES]: a --buffer or .global */
+		if (!len || !(a->ref = cli_keep(own, strndup(named + 4, len))))
+			return false;
+		memmove(named + 5, named + 4 + len, strlen(named + 4 + len) + 1);
+		named[4] = '0';
+	}
 	char why[200];
 	a->kind = PTXI_ARG_TMAP;
 	if (ptxi_tmap_parse(copy, &a->tmap, &a->tmap_buf, &a->tmap_off, why, sizeof why) == PTXI_OK)
@@ -289,6 +297,11 @@ bool cli_parse_value(const char *spec, struct ptxi_arg *a, struct cli_owned *own
 			fprintf(stderr, "ptxi: error: '%s': not a %s value\n", spec, scalars[i].name);
 			return false;
 		}
+	if (strncmp(spec, "buf=", 4) == 0 && spec[4]) { /* the named buffer (--buffer NAME) */
+		a->kind = PTXI_ARG_BUFFER;
+		a->ref = spec + 4;
+		return true;
+	}
 	if (k == 3 && strncmp(spec, "buf", 3) == 0) {
 		uint64_t n;
 		const char *fill = strchr(v, ':'); /* buf:BYTES:FILL (cli_fill.c) */
@@ -315,6 +328,6 @@ bool cli_parse_value(const char *spec, struct ptxi_arg *a, struct cli_owned *own
 	if (k == 5 && strncmp(spec, "bytes", 5) == 0)
 		return struct_value(spec, v, a, own);
 	fprintf(stderr, "ptxi: error: '%s': want TYPE:VALUE (u8 u16 u32 u64 s8 s16 s32 s64 f32 f64), "
-		"buf:BYTES, file:PATH, tmap:... or bytes:SIZE[,@OFF=SPEC]...\n", spec);
+		"buf:BYTES, buf=NAME, file:PATH, tmap:... or bytes:SIZE[,@OFF=SPEC]...\n", spec);
 	return false;
 }
