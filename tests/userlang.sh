@@ -216,5 +216,17 @@ expect 2 buffer-twice mo --kernel map_only --buffer A=buf:8 --buffer A=buf:8 --a
 echo "ptxi: error: bad --buffer '3=buf:8' (want NAME=SPEC, NAME not a number; at most 64) (see 'ptxi --help')" | err
 expect 2 buffer-number mo --kernel map_only --buffer 3=buf:8 --arg tmap:buf=A,$M
 
+
+# A chained two-kernel computation (chain.cu: square, then mirror_add over its output), one
+# command a kernel: the first --out's file is the second's file: argument; z[i] = i^2 + (63-i)^2
+# (fed the first run's input instead, the second gives i + (63-i) = 63 everywhere)
+python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('<64f',*[i*i+(63-i)**2 for i in range(64)]))" > "$tmp/chain.bin"
+expect 0 chain-first "$ptxi" run chain.ptx --kernel square --grid 2 --block 32 --arg buf:256 --arg buf:256:iota:f32 --arg s32:64 --out 0="$tmp/sq.bin"
+printf '3969\n3845\n3725\n' | out
+echo "ptxi: --expect 0=$tmp/chain.bin: all 64 f32 elements match" | err
+expect 0 chain-second "$ptxi" run chain.ptx --kernel mirror_add --grid 2 --block 32 --arg buf:256 --arg file:"$tmp/sq.bin" --arg s32:64 --expect 0="$tmp/chain.bin" --dump 0:f32:3
+echo "ptxi: error: --expect 0=$tmp/chain.bin: 64 of 64 f32 elements differ (rtol 0, atol 0); the first is element 0 (byte 0): 63, expected 3969" | err
+expect 1 chain-second-wrong-input "$ptxi" run chain.ptx --kernel mirror_add --grid 2 --block 32 --arg buf:256 --arg buf:256:iota:f32 --arg s32:64 --expect 0="$tmp/chain.bin"
+
 [ "$fail" = 0 ] && echo "userlang: all passed"
 exit $fail
