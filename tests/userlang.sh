@@ -228,5 +228,12 @@ expect 0 chain-second "$ptxi" run chain.ptx --kernel mirror_add --grid 2 --block
 echo "ptxi: error: --expect 0=$tmp/chain.bin: 64 of 64 f32 elements differ (rtol 0, atol 0); the first is element 0 (byte 0): 63, expected 3969" | err
 expect 1 chain-second-wrong-input "$ptxi" run chain.ptx --kernel mirror_add --grid 2 --block 32 --arg buf:256 --arg buf:256:iota:f32 --arg s32:64 --expect 0="$tmp/chain.bin"
 
+
+# A grid that would take over an hour says so once its first CTAs have run (the hours vary
+# with the machine: masked), with or without the progress line; stopped here by --max-steps
+printf 'ptxi: note: at this pace the grid of 2000000000 CTAs takes about H h M min (Ctrl-C stops it and says where its warps stand)\nexit 3\n' | out
+expect 0 long-grid-note sh -c "'$ptxi' run long_cta.ptx --grid 2000000000 --max-steps 2000000 --progress never 2> '$tmp/e'; st=\$?
+  head -1 '$tmp/e' | sed 's/about [0-9]* h [0-9]* min/about H h M min/'; echo exit \$st"
+
 [ "$fail" = 0 ] && echo "userlang: all passed"
 exit $fail

@@ -126,6 +126,7 @@ struct ptxi_progress {
 	uint64_t steps;                 /* warp-instructions so far                       */
 	uint64_t clusters_done, clusters; /* clusters finished, of the grid's             */
 	uint32_t warps_running, warps_waiting; /* of the cluster running now              */
+	uint32_t cluster_ctas;          /* CTAs in a cluster                              */
 };
 typedef void ptxi_progress_fn(void *ctx, const struct ptxi_progress *p);
 

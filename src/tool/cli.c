@@ -432,6 +432,7 @@ struct run_opts {
 	bool progress;          /* --progress: show the progress line                       */
 	struct timespec t0;     /* the launch's start, and when the line is next rewritten   */
 	double progress_at;
+	bool told_long;         /* the note that the grid takes over an hour is out           */
 };
 
 static int count_option(const char *name, const char *v, uint64_t lo, uint64_t hi, uint64_t *n,
@@ -720,18 +721,47 @@ static double seconds_since(const struct timespec *t0)
 	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
 }
 
-/* The progress line, rewritten in place once the launch has run 2 s. */
+/* "1 h 05 min", "3 min 20 s", "12 s" */
+static void duration(double s, char *out, size_t n)
+{
+	unsigned long long t = (unsigned long long)(s + 0.5);
+	if (t >= 3600)
+		snprintf(out, n, "%llu h %02llu min", t / 3600, t / 60 % 60);
+	else if (t >= 60)
+		snprintf(out, n, "%llu min %02llu s", t / 60, t % 60);
+	else
+		snprintf(out, n, "%llu s", t);
+}
+
+/* The progress line, rewritten in place once the launch has run 2 s (--progress): the CTAs
+ * done and, once a cluster has finished, the time left at the pace so far; a grid that
+ * would take over an hour at that pace is told once, progress line or not. */
 static void progress_line(void *ctx, const struct ptxi_progress *p)
 {
 	struct run_opts *o = ctx;
 	double s = seconds_since(&o->t0);
-	if (s < 2 || s < o->progress_at)
+	double left = p->clusters_done ? s / (double)p->clusters_done *
+					       (double)(p->clusters - p->clusters_done) : -1;
+	char eta[48] = "", d[32];
+	if (left >= 0) {
+		duration(left, d, sizeof d);
+		snprintf(eta, sizeof eta, ", about %s left", d);
+	}
+	if (left > 3600 && !o->told_long) {
+		o->told_long = true;
+		clear_progress();
+		duration(left + s, d, sizeof d);
+		fprintf(stderr, "ptxi: note: at this pace the grid of %" PRIu64 " CTAs takes about %s "
+			"(Ctrl-C stops it and says where its warps stand)\n",
+			p->clusters * p->cluster_ctas, d);
+	}
+	if (!o->progress || s < 2 || s < o->progress_at)
 		return;
 	o->progress_at = s + 0.5; /* twice a second is enough to read */
 	fprintf(stderr, "\rptxi: %.0f s, %.1f M warp-instructions, %" PRIu64 " of %" PRIu64
-		" clusters finished, %u warps running, %u waiting (Ctrl-C: where they stand)\033[K",
-		s, (double)p->steps / 1e6, p->clusters_done, p->clusters, p->warps_running,
-		p->warps_waiting);
+		" CTAs finished%s, %u warps running, %u waiting (Ctrl-C: where they stand)\033[K",
+		s, (double)p->steps / 1e6, p->clusters_done * p->cluster_ctas,
+		p->clusters * p->cluster_ctas, eta, p->warps_running, p->warps_waiting);
 	fflush(stderr);
 	progress_on_screen = true;
 }
@@ -744,10 +774,8 @@ static int launch(struct run_opts *o, ptxi_module *m)
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	o->t0 = t0;
-	if (o->progress) {
-		o->cfg.progress = progress_line;
-		o->cfg.progress_ctx = o;
-	}
+	o->cfg.progress = progress_line; /* the line (--progress), a note on a long grid */
+	o->cfg.progress_ctx = o;
 	o->cfg.interrupt = &interrupted;
 	void (*old)(int) = signal(SIGINT, on_sigint);
 	ptxi_run *r = NULL;
