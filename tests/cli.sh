@@ -199,7 +199,7 @@ expect 2 color-bad "$ptxi" check --color=blue two_kernels.ptx
 sleep 4; kill -INT $pid; wait $pid; rc=$?
 [ $rc = 130 ] || bad "SIGINT: exit $rc, expected 130"
 tr '\r' '\n' < "$tmp/err" > "$tmp/lines"
-grep -q "^ptxi: [0-9]* s, .* warp-instructions, 0 of 1 clusters finished, 1 warps running, 1 waiting" "$tmp/lines" ||
+grep -q "^ptxi: [0-9]* s, .* warp-instructions, 0 of 1 CTAs finished, 1 warps running, 1 waiting" "$tmp/lines" ||
   bad "no progress line: $(head -c 300 "$tmp/lines")"
 grep -q "spin.ptx:2[234]:2: note: interrupted here: running" "$tmp/lines" || bad "SIGINT: the spinning warp is not named"
 grep -q "^spin.ptx:28:2: note: interrupted here: waiting on an mbarrier phase" "$tmp/lines" ||

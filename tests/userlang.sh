@@ -189,5 +189,51 @@ expect 0 timeline-cu-lines grep -o '"cu":{[^}]*}' "$tmp/t.html"
 echo '"kernel":"pipeline(float*, float)"' | out
 expect 0 timeline-kernel-name grep -o '"kernel":"[^"]*"' "$tmp/t.html"
 
+
+# A map-only TMA kernel (map_only.ptx: a 16x4 f32 box in through the map, doubled, out
+# through it) over a --buffer, a module .global variable, and from inside a struct over
+# another argument's buffer (buf=K) or a --buffer's address (buf=NAME).
+M=type=f32,dims=16x8,strides=64,box=16x4
+python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('<128f',*[2*i if i<64 else i for i in range(128)]))" > "$tmp/map.bin"
+mo() { "$ptxi" run map_only.ptx --block 64 "$@"; }
+printf '0\n2\n4\n' | out
+echo "ptxi: --expect A=$tmp/map.bin: all 128 f32 elements match" | err
+expect 0 map-only-buffer mo --kernel map_only --buffer A=buf:512:iota:f32 --arg tmap:buf=A,$M --expect A="$tmp/map.bin" --dump A:f32:3
+printf '3\n-4\n0\n' | out
+expect 0 map-only-global mo --kernel map_only --arg tmap:buf=table,$M --set "table=bytes:256,@0=f32:1.5,@4=f32:-2" --dump table:f32:3
+echo "ptxi: --expect 0=$tmp/map.bin: all 128 f32 elements match" | err
+expect 0 map-in-struct-arg mo --kernel map_in_struct --arg buf:512:iota:f32 --arg "bytes:192,@64=tmap:buf=0,$M" --expect 0="$tmp/map.bin"
+echo "ptxi: --expect src=$tmp/map.bin: all 128 f32 elements match" | err
+expect 0 map-in-struct-named mo --kernel map_in_struct --buffer src=buf:512:iota:f32 --arg buf=src --arg "bytes:192,@0=buf=src,@64=tmap:buf=@0,$M" --expect src="$tmp/map.bin"
+echo "ptxi: error: tensor map argument 1 ('tmap:buf=B,$M'): buf=B names no --buffer and no .global variable of the module" | err
+expect 2 map-unknown-name mo --kernel map_only --arg tmap:buf=B,$M
+echo "ptxi: error: buffer of argument 0 ('buf=nope'): no --buffer nope was given" | err
+expect 2 buffer-unknown mo --kernel map_in_struct --arg buf=nope --arg bytes:192
+echo "ptxi: error: --buffer 'A=u32:3': want NAME=buf:BYTES[:FILL] or NAME=file:PATH (see 'ptxi --help')" | err
+expect 2 buffer-not-buffer mo --kernel map_only --buffer A=u32:3 --arg tmap:buf=A,$M
+echo "ptxi: error: --buffer A is given twice (see 'ptxi --help')" | err
+expect 2 buffer-twice mo --kernel map_only --buffer A=buf:8 --buffer A=buf:8 --arg tmap:buf=A,$M
+echo "ptxi: error: bad --buffer '3=buf:8' (want NAME=SPEC, NAME not a number; at most 64) (see 'ptxi --help')" | err
+expect 2 buffer-number mo --kernel map_only --buffer 3=buf:8 --arg tmap:buf=A,$M
+
+
+# A chained two-kernel computation (chain.cu: square, then mirror_add over its output), one
+# command a kernel: the first --out's file is the second's file: argument; z[i] = i^2 + (63-i)^2
+# (fed the first run's input instead, the second gives i + (63-i) = 63 everywhere)
+python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('<64f',*[i*i+(63-i)**2 for i in range(64)]))" > "$tmp/chain.bin"
+expect 0 chain-first "$ptxi" run chain.ptx --kernel square --grid 2 --block 32 --arg buf:256 --arg buf:256:iota:f32 --arg s32:64 --out 0="$tmp/sq.bin"
+printf '3969\n3845\n3725\n' | out
+echo "ptxi: --expect 0=$tmp/chain.bin: all 64 f32 elements match" | err
+expect 0 chain-second "$ptxi" run chain.ptx --kernel mirror_add --grid 2 --block 32 --arg buf:256 --arg file:"$tmp/sq.bin" --arg s32:64 --expect 0="$tmp/chain.bin" --dump 0:f32:3
+echo "ptxi: error: --expect 0=$tmp/chain.bin: 64 of 64 f32 elements differ (rtol 0, atol 0); the first is element 0 (byte 0): 63, expected 3969" | err
+expect 1 chain-second-wrong-input "$ptxi" run chain.ptx --kernel mirror_add --grid 2 --block 32 --arg buf:256 --arg buf:256:iota:f32 --arg s32:64 --expect 0="$tmp/chain.bin"
+
+
+# A grid that would take over an hour says so once its first CTAs have run (the hours vary
+# with the machine: masked), with or without the progress line; stopped here by --max-steps
+printf 'ptxi: note: at this pace the grid of 2000000000 CTAs takes about H h M min (Ctrl-C stops it and says where its warps stand)\nexit 3\n' | out
+expect 0 long-grid-note sh -c "'$ptxi' run long_cta.ptx --grid 2000000000 --max-steps 2000000 --progress never 2> '$tmp/e'; st=\$?
+  head -1 '$tmp/e' | sed 's/about [0-9]* h [0-9]* min/about H h M min/'; echo exit \$st"
+
 [ "$fail" = 0 ] && echo "userlang: all passed"
 exit $fail

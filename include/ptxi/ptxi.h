@@ -130,6 +130,9 @@ struct ptxi_arg {
 	bool tmap_buf_field;    /* TMAP field of a BYTES argument: the buffer is instead the
 				 * one whose address the struct holds at byte tmap_buf_at   */
 	uint64_t tmap_buf_at;
+	const char *ref;        /* BUFFER: the named buffer (ptxi_config.buffers) of this name,
+				 * not one of its own; TMAP: the map is over that named buffer,
+				 * else the module .global variable of this name (buf=NAME)  */
 	const struct ptxi_field *fields; /* BYTES: `bytes` bytes (init, or zeros) with these */
 	unsigned nfields;       /* fields written over them                                */
 };
@@ -153,6 +156,7 @@ struct ptxi_progress {
 	uint64_t steps;                 /* warp-instructions so far                       */
 	uint64_t clusters_done, clusters; /* clusters finished, of the grid's             */
 	uint32_t warps_running, warps_waiting; /* of the cluster running now              */
+	uint32_t cluster_ctas;          /* CTAs in a cluster                              */
 };
 typedef void ptxi_progress_fn(void *ctx, const struct ptxi_progress *p);
 
@@ -184,6 +188,10 @@ struct ptxi_config {
 	FILE *timeline_out;     /* --timeline: the launch as an HTML page (NULL: none)     */
 	const struct ptxi_set *sets; /* module variables to set before the launch (--set)   */
 	unsigned nsets;
+	const struct ptxi_set *buffers; /* named buffers, not arguments (--buffer NAME=SPEC):
+				 * BUFFER values that args, struct fields and tensor maps name
+				 * (ref); they must outlive the run                         */
+	unsigned nbuffers;
 	ptxi_progress_fn *progress; /* called about every 65536 warp-instructions          */
 	void *progress_ctx;
 	/* When *interrupt becomes non-zero (a signal handler may set it), the launch stops,
@@ -230,7 +238,8 @@ const void *ptxi_run_param(const ptxi_run *r, unsigned arg, size_t *bytes);
  * buffer argument, a buffer of a struct field or --set, the module's .global block), or
  * NULL when no allocation holds it. */
 const void *ptxi_run_memory(const ptxi_run *r, uint64_t addr, size_t *bytes);
-/* The bytes of module variable `name` (.global or .const) after the run, or NULL. */
+/* The bytes of named buffer `name` (ptxi_config.buffers), else of module variable `name`
+ * (.global or .const), after the run, or NULL. */
 const void *ptxi_run_symbol(const ptxi_module *m, const ptxi_run *r, const char *name,
 			    size_t *bytes);
 /* Whether the launch stopped before its threads finished (a faulting rule, a deadlock, the

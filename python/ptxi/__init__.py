@@ -74,6 +74,7 @@ class _Config(ctypes.Structure):  # struct ptxi_config
         ("trace_width", ctypes.c_uint32),
         ("timeline_out", ctypes.c_void_p),
         ("sets", ctypes.c_void_p), ("nsets", ctypes.c_uint),
+        ("buffers", ctypes.c_void_p), ("nbuffers", ctypes.c_uint),
         ("progress", ctypes.c_void_p), ("progress_ctx", ctypes.c_void_p),
         ("interrupt", ctypes.c_void_p),
         ("jobs", ctypes.c_uint),

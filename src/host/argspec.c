@@ -221,6 +221,16 @@ static bool tmap_value(ptxi_args *own, const char *spec, const char *v, struct p
 		memmove(at + 4, "0", 1);
 		memmove(at + 5, end, strlen(end) + 1);
 	}
+	char *named = strstr(copy, "buf=");
+	if (named && (named == copy || named[-1] == ',') && !strchr("0123456789@", named[4])) {
+		size_t len = strcspn(named + 4, ",+"); /* buf=NAME[+BYTES]: a --buffer or .global */
+		if (!len)
+			return fail(w, "tensor map '%s': buf= needs a name or an argument", spec);
+		if (!(a->ref = keep(own, strndup(named + 4, len))))
+			return fail(w, "out of memory");
+		memmove(named + 5, named + 4 + len, strlen(named + 4 + len) + 1);
+		named[4] = '0';
+	}
 	char why[200];
 	a->kind = PTXI_ARG_TMAP;
 	if (ptxi_tmap_parse(copy, &a->tmap, &a->tmap_buf, &a->tmap_off, why, sizeof why) == PTXI_OK)
@@ -281,6 +291,11 @@ static bool parse_value(ptxi_args *own, const char *spec, struct ptxi_arg *a, st
 		if (strlen(scalars[i].name) == k && strncmp(spec, scalars[i].name, k) == 0)
 			return scalar_value(i, v, a) ||
 			       fail(w, "'%s': not a %s value", spec, scalars[i].name);
+	if (strncmp(spec, "buf=", 4) == 0 && spec[4]) { /* the named buffer (--buffer NAME) */
+		a->kind = PTXI_ARG_BUFFER;
+		a->ref = spec + 4;
+		return true;
+	}
 	if (k == 3 && strncmp(spec, "buf", 3) == 0) {
 		uint64_t n;
 		const char *fill = strchr(v, ':'); /* buf:BYTES:FILL (fill.c) */
@@ -305,7 +320,7 @@ static bool parse_value(ptxi_args *own, const char *spec, struct ptxi_arg *a, st
 	if (k == 5 && strncmp(spec, "bytes", 5) == 0)
 		return struct_value(own, spec, v, a, w);
 	return fail(w, "'%s': want TYPE:VALUE (u8 u16 u32 u64 s8 s16 s32 s64 f32 f64), "
-		    "buf:BYTES, file:PATH, tmap:... or bytes:SIZE[,@OFF=SPEC]...", spec);
+		    "buf:BYTES, buf=NAME, file:PATH, tmap:... or bytes:SIZE[,@OFF=SPEC]...", spec);
 }
 
 int ptxi_arg_parse(ptxi_args *a, const char *spec, struct ptxi_arg *out, char *why,

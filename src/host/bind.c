@@ -66,6 +66,33 @@ static uint64_t new_buffer(struct binder *b, const struct ptxi_arg *a, const cha
 	return v;
 }
 
+/* The named buffer (--buffer) called `name`, or -1. */
+static int named_index(const struct binder *b, const char *name)
+{
+	for (unsigned i = 0; i < b->bufs->nnamed; i++)
+		if (strcmp(b->bufs->named[i].symbol, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Buffer value v's address and size: the named buffer it refers to (buf=NAME), else a new
+ * buffer of its own; 0 after a report. */
+static uint64_t buffer_of(struct binder *b, const struct ptxi_arg *v, const char *name,
+			  uint64_t *size)
+{
+	if (!v->ref) {
+		*size = v->bytes;
+		return new_buffer(b, v, name);
+	}
+	int k = named_index(b, v->ref);
+	if (k < 0) {
+		fail(b->d, "%s ('%s'): no --buffer %s was given", name, spec_of(v), v->ref);
+		return 0;
+	}
+	*size = b->bufs->named[k].value.bytes;
+	return b->bufs->named_addr[k];
+}
+
 /* Encode tensor map `a` at dst over the buffer at `base` (`size` bytes); `what` names it. */
 static int put_tmap(struct binder *b, uint8_t *dst, const struct ptxi_arg *a, uint64_t base,
 		    uint64_t size, const char *what)
@@ -80,6 +107,9 @@ static int put_tmap(struct binder *b, uint8_t *dst, const struct ptxi_arg *a, ui
 		return fail(b->d, "%s ('%s'): %s", what, spec_of(a), why);
 	return PTXI_OK;
 }
+
+static int tmap_arg_buffer(struct binder *b, const struct ptxi_arg *a, const char *what,
+			   uint64_t *base, uint64_t *size);
 
 /* The buffer field of struct value `s` at byte `at`, or NULL. */
 static const struct ptxi_arg *buffer_field(const struct ptxi_arg *s, uint64_t at)
@@ -138,7 +168,7 @@ static int put_fields(struct binder *b, uint8_t *dst, const struct ptxi_arg *s, 
 			if (v->kind == PTXI_ARG_SCALAR) {
 				memcpy(dst + f->off, &v->value, v->size);
 			} else if (v->kind == PTXI_ARG_BUFFER) {
-				uint64_t addr = new_buffer(b, v, "buffer of a struct field");
+				uint64_t n, addr = buffer_of(b, v, "buffer of a struct field", &n);
 				if (!addr)
 					return PTXI_INVALID;
 				memcpy(dst + f->off, &addr, b->ptr);
@@ -146,26 +176,43 @@ static int put_fields(struct binder *b, uint8_t *dst, const struct ptxi_arg *s, 
 				char w[200];
 				snprintf(w, sizeof w, "%s: tensor map field @%llu", what,
 					 (unsigned long long)f->off);
-				const struct ptxi_arg *buf = v->tmap_buf_field
-					? buffer_field(s, v->tmap_buf_at) : NULL;
-				if (!buf)
-					return fail(b->d, "%s ('%s'): buf=@%llu is not a buffer field of "
-						    "the struct", w, spec_of(v),
-						    (unsigned long long)v->tmap_buf_at);
-				uint64_t base = 0;
-				memcpy(&base, dst + v->tmap_buf_at, b->ptr);
-				if (put_tmap(b, dst + f->off, v, base, buf->bytes, w))
+				uint64_t base = 0, size;
+				if (!v->tmap_buf_field) { /* buf=K or buf=NAME */
+					if (tmap_arg_buffer(b, v, w, &base, &size))
+						return PTXI_INVALID;
+				} else {
+					const struct ptxi_arg *buf = buffer_field(s, v->tmap_buf_at);
+					if (!buf)
+						return fail(b->d, "%s ('%s'): buf=@%llu is not a buffer "
+							    "field of the struct", w, spec_of(v),
+							    (unsigned long long)v->tmap_buf_at);
+					int n = buf->ref ? named_index(b, buf->ref) : -1;
+					size = n >= 0 ? b->bufs->named[n].value.bytes : buf->bytes;
+					memcpy(&base, dst + v->tmap_buf_at, b->ptr);
+				}
+				if (put_tmap(b, dst + f->off, v, base, size, w))
 					return PTXI_INVALID;
 			}
 		}
 	return PTXI_OK;
 }
 
-/* The buffer argument a top-level tensor map names (buf=K), or a report. */
+/* The buffer a tensor map names other than by a struct field: a named buffer or a module
+ * .global variable (buf=NAME), or buffer argument K (buf=K); else a report. */
 static int tmap_arg_buffer(struct binder *b, const struct ptxi_arg *a, const char *what,
 			   uint64_t *base, uint64_t *size)
 {
 	unsigned k = a->tmap_buf;
+	if (a->ref) {
+		int n = named_index(b, a->ref);
+		const struct ir_sym *v = n < 0 ? bind_find_var(b->L->P->m, a->ref) : NULL;
+		if (n < 0 && (!v || v->space != MOD_GLOBAL))
+			return fail(b->d, "%s ('%s'): buf=%s names no --buffer and no .global "
+				    "variable of the module", what, spec_of(a), a->ref);
+		*base = n >= 0 ? b->bufs->named_addr[n] : v->addr;
+		*size = n >= 0 ? b->bufs->named[n].value.bytes : ir_sym_bytes(v);
+		return PTXI_OK;
+	}
 	if (a->tmap_buf_field)
 		return fail(b->d, "%s ('%s'): buf=@OFF names a field of a struct argument; here "
 			    "name a buffer argument (buf=K)", what, spec_of(a));
@@ -211,11 +258,11 @@ static int put_arg(struct binder *b, unsigned i, const struct ir_sym *p, uint8_t
 		snprintf(name, sizeof name, "buffer of argument %u", i);
 		if (psize != b->ptr)
 			return misfit(b, i, p);
-		uint64_t v = new_buffer(b, a, name);
+		uint64_t n, v = buffer_of(b, a, name, &n);
 		if (!v)
 			return PTXI_INVALID;
 		b->bufs->addr[i] = v;
-		b->bufs->size[i] = a->bytes;
+		b->bufs->size[i] = n;
 		memcpy(dst, &v, b->ptr);
 		return PTXI_OK;
 	}
@@ -260,9 +307,20 @@ int bind_args(struct diag *d, struct launch *L, const struct ptxi_arg *args, uns
 	if (!L->kparams)
 		return fail(d, "out of memory");
 	struct binder b = {d, L, L->P->m->address_size == 32 ? 4 : 8, args, nargs, bufs};
-	for (unsigned i = 0; i < nargs; i++)
-		if (put_arg(&b, i, f->params[i], L->kparams + f->params[i]->addr))
+	for (unsigned i = 0; i < bufs->nnamed; i++) {
+		const struct ptxi_set *nb = &bufs->named[i];
+		if (nb->value.kind != PTXI_ARG_BUFFER || nb->value.ref)
+			return fail(d, "--buffer %s: '%s' is not a buffer (buf: or file:)", nb->symbol,
+				    spec_of(&nb->value));
+		if (!(bufs->named_addr[i] = new_buffer(&b, &nb->value, nb->symbol)))
 			return PTXI_INVALID;
+	}
+	/* structs after the buffer arguments, whose addresses their tensor maps may take */
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned i = 0; i < nargs; i++)
+			if ((args[i].kind == PTXI_ARG_BYTES) == (pass == 1) &&
+			    put_arg(&b, i, f->params[i], L->kparams + f->params[i]->addr))
+				return PTXI_INVALID;
 	/* tensor maps last: the buffers they name have addresses now */
 	for (unsigned i = 0; i < nargs; i++) {
 		const struct ir_sym *p = f->params[i];
@@ -327,7 +385,7 @@ static int put_set(struct binder *b, const struct ptxi_set *set, const struct ir
 		memcpy(dst, &v->value, v->size);
 		return PTXI_OK;
 	case PTXI_ARG_BUFFER: {
-		uint64_t addr = new_buffer(b, v, "buffer of a --set");
+		uint64_t n, addr = buffer_of(b, v, "buffer of a --set", &n);
 		if (!addr)
 			return PTXI_INVALID;
 		memcpy(dst, &addr, b->ptr);

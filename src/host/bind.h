@@ -14,6 +14,9 @@
 struct bind_bufs {
 	uint64_t *addr;
 	size_t *size;
+	const struct ptxi_set *named; /* the named buffers (--buffer), allocated by bind_args */
+	unsigned nnamed;
+	uint64_t *named_addr;
 };
 
 /* Write `args` into L's parameter block (allocated here, L->kparams), allocating every

@@ -56,6 +56,9 @@ struct ptxi_run {
 	uint64_t *buf_addr;     /* per argument: buffer address or 0                          */
 	size_t *buf_size;
 	unsigned nargs;
+	const struct ptxi_set *named; /* the named buffers (--buffer) and their addresses       */
+	uint64_t *named_addr;
+	unsigned nnamed;
 	uint8_t *params;        /* the parameter block as bound, and each argument's place    */
 	uint32_t *param_off, *param_len;
 	uint8_t *const_bank;    /* the .const bank of the launch                              */
@@ -569,8 +572,11 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	run->buf_addr = calloc(nargs + 1, sizeof *run->buf_addr);
 	run->buf_size = calloc(nargs + 1, sizeof *run->buf_size);
 	run->env_mem = em != NULL;
+	run->named = cfg->buffers;
+	run->nnamed = cfg->nbuffers;
+	run->named_addr = calloc(cfg->nbuffers + 1, sizeof *run->named_addr);
 	L.mem = run->mem = em ? em->mem : mem_create();
-	if (!run->mem || !run->buf_addr || !run->buf_size) {
+	if (!run->mem || !run->buf_addr || !run->buf_size || !run->named_addr) {
 		ptxi_run_free(run);
 		return usage_error(m, "out of memory");
 	}
@@ -600,7 +606,8 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	else
 		memcpy(run->const_bank, m->prog->const_bytes, m->prog->const_size);
 	L.const_bank = run->const_bank;
-	struct bind_bufs bufs = {run->buf_addr, run->buf_size};
+	struct bind_bufs bufs = {run->buf_addr, run->buf_size, cfg->buffers, cfg->nbuffers,
+				 run->named_addr};
 	if (st == PTXI_OK)
 		st = bind_args(&m->diag, &L, args, nargs, &bufs);
 	if (st == PTXI_OK)
@@ -673,6 +680,12 @@ const void *ptxi_run_memory(const ptxi_run *r, uint64_t addr, size_t *bytes)
 const void *ptxi_run_symbol(const ptxi_module *m, const ptxi_run *r, const char *name,
 			    size_t *bytes)
 {
+	for (unsigned i = 0; r && i < r->nnamed; i++)
+		if (strcmp(r->named[i].symbol, name) == 0 && r->named_addr[i]) {
+			struct region *reg = mem_find(r->mem, r->named_addr[i], 1);
+			*bytes = r->named[i].value.bytes;
+			return reg ? reg->data : NULL;
+		}
 	const struct ir_sym *s = r && m->ir ? bind_find_var(m->ir, name) : NULL;
 	if (!s)
 		return NULL;
@@ -733,6 +746,7 @@ void ptxi_run_free(ptxi_run *r)
 	free(r->const_bank);
 	free(r->buf_addr);
 	free(r->buf_size);
+	free(r->named_addr);
 	free(r);
 }
 

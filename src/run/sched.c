@@ -584,7 +584,7 @@ static void poll_caller(struct launch *L, struct cluster *cl)
 	}
 	if (!L->progress)
 		return;
-	struct ptxi_progress p = {L->steps, L->clusters_done, L->clusters, 0, 0};
+	struct ptxi_progress p = {L->steps, L->clusters_done, L->clusters, 0, 0, cl->nctas};
 	for (uint32_t r = 0; r < cl->nctas; r++)
 		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++)
 			for (struct group *g = cl->ctas[r].warps[i].groups; g; g = g->next)

@@ -75,11 +75,13 @@ static const char arg_specs[] =
 	"  buf:BYTES:FILL             filled: zero, iota:TYPE (element i is i), random:TYPE[:SEED]\n"
 	"                             (ints: any bits; floats: in [-1,1)), const:TYPE:V\n"
 	"  file:PATH                  a device buffer holding the file\n"
+	"  buf=NAME                   the address of --buffer NAME\n"
 	"  tmap:buf=K[+OFF],type=T,dims=D0xD1..,strides=S1x..,box=B0xB1..[,estrides=..]\n"
 	"       [,interleave=none|16B|32B][,swizzle=none|32B|64B|128B][,l2=none|64B|128B|256B]\n"
 	"       [,fill=zero|nan]      a CUtensorMap over buffer argument K (im2col: mode=im2col,\n"
 	"                             lower=..,upper=..,channels=C,pixels=P; in a struct, buf=@OFF\n"
-	"                             names the struct's buffer field at byte OFF)\n"
+	"                             names the struct's buffer field at byte OFF;\n"
+	"                             buf=NAME a --buffer or a .global variable of the module)\n"
 	"  bytes:SIZE[,@OFF=SPEC]...  a by-value struct of SIZE bytes with fields at byte offsets\n";
 
 static const char exit_statuses[] =
@@ -433,6 +435,8 @@ struct run_opts {
 	unsigned nargs;
 	struct ptxi_set sets[MAX_SETS];
 	unsigned nsets;
+	struct ptxi_set buffers[MAX_SETS]; /* --buffer */
+	unsigned nbuffers;
 	struct dump_spec dumps[MAX_DUMPS];
 	unsigned ndumps;
 	struct expect_spec expects[MAX_DUMPS]; /* --expect */
@@ -447,6 +451,7 @@ struct run_opts {
 	bool progress;          /* --progress: show the progress line                       */
 	struct timespec t0;     /* the launch's start, and when the line is next rewritten   */
 	double progress_at;
+	bool told_long;         /* the note that the grid takes over an hour is out           */
 };
 
 static int count_option(const char *name, const char *v, uint64_t lo, uint64_t hi, uint64_t *n,
@@ -467,6 +472,27 @@ static int dims_option(const char *name, const char *v, uint32_t d[3])
 	char msg[300];
 	snprintf(msg, sizeof msg, "bad --%s '%%s' (want X[,Y[,Z]], each 1 to 2147483647)", name);
 	return usage(msg, v);
+}
+
+/* --buffer NAME=SPEC: a named buffer, not an argument. */
+static int buffer_option(struct run_opts *o, const char *v)
+{
+	const char *eq = strchr(v, '=');
+	if (!eq || eq == v || o->nbuffers == MAX_SETS || strspn(v, "0123456789") > 0)
+		return usage("bad --buffer '%s' (want NAME=SPEC, NAME not a number; at most 64)", v);
+	struct ptxi_set *s = &o->buffers[o->nbuffers];
+	s->symbol = cli_keep(&o->own, strndup(v, (size_t)(eq - v)));
+	if (!s->symbol)
+		return PTXI_INVALID;
+	for (unsigned i = 0; i < o->nbuffers; i++)
+		if (strcmp(o->buffers[i].symbol, s->symbol) == 0)
+			return usage("--buffer %s is given twice", s->symbol);
+	if (!cli_parse_value(eq + 1, &s->value, &o->own))
+		return PTXI_INVALID;
+	if (s->value.kind != PTXI_ARG_BUFFER || s->value.ref)
+		return usage("--buffer '%s': want NAME=buf:BYTES[:FILL] or NAME=file:PATH", v);
+	o->nbuffers++;
+	return 0;
 }
 
 static int set_option(struct run_opts *o, const char *v)
@@ -568,6 +594,8 @@ static int run_option(struct run_opts *o, int id, const char *v)
 		break;
 	case OPT_SET:
 		return set_option(o, v);
+	case OPT_BUFFER:
+		return buffer_option(o, v);
 	case OPT_DUMP:
 	case OPT_OUT:
 		return dump_option(o, v, id == OPT_OUT);
@@ -683,6 +711,8 @@ static int parse_run(const struct command *c, int argc, char **argv, struct run_
 	o->cfg.sets = o->sets;
 	o->cfg.nsets = o->nsets;
 	o->cfg.severities = o->sev;
+	o->cfg.buffers = o->buffers;
+	o->cfg.nbuffers = o->nbuffers;
 	return check_trace_filters(&o->cfg);
 }
 
@@ -714,18 +744,47 @@ static double seconds_since(const struct timespec *t0)
 	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
 }
 
-/* The progress line, rewritten in place once the launch has run 2 s. */
+/* "1 h 05 min", "3 min 20 s", "12 s" */
+static void duration(double s, char *out, size_t n)
+{
+	unsigned long long t = (unsigned long long)(s + 0.5);
+	if (t >= 3600)
+		snprintf(out, n, "%llu h %02llu min", t / 3600, t / 60 % 60);
+	else if (t >= 60)
+		snprintf(out, n, "%llu min %02llu s", t / 60, t % 60);
+	else
+		snprintf(out, n, "%llu s", t);
+}
+
+/* The progress line, rewritten in place once the launch has run 2 s (--progress): the CTAs
+ * done and, once a cluster has finished, the time left at the pace so far; a grid that
+ * would take over an hour at that pace is told once, progress line or not. */
 static void progress_line(void *ctx, const struct ptxi_progress *p)
 {
 	struct run_opts *o = ctx;
 	double s = seconds_since(&o->t0);
-	if (s < 2 || s < o->progress_at)
+	double left = p->clusters_done ? s / (double)p->clusters_done *
+					       (double)(p->clusters - p->clusters_done) : -1;
+	char eta[48] = "", d[32];
+	if (left >= 0) {
+		duration(left, d, sizeof d);
+		snprintf(eta, sizeof eta, ", about %s left", d);
+	}
+	if (left > 3600 && !o->told_long) {
+		o->told_long = true;
+		clear_progress();
+		duration(left + s, d, sizeof d);
+		fprintf(stderr, "ptxi: note: at this pace the grid of %" PRIu64 " CTAs takes about %s "
+			"(Ctrl-C stops it and says where its warps stand)\n",
+			p->clusters * p->cluster_ctas, d);
+	}
+	if (!o->progress || s < 2 || s < o->progress_at)
 		return;
 	o->progress_at = s + 0.5; /* twice a second is enough to read */
 	fprintf(stderr, "\rptxi: %.0f s, %.1f M warp-instructions, %" PRIu64 " of %" PRIu64
-		" clusters finished, %u warps running, %u waiting (Ctrl-C: where they stand)\033[K",
-		s, (double)p->steps / 1e6, p->clusters_done, p->clusters, p->warps_running,
-		p->warps_waiting);
+		" CTAs finished%s, %u warps running, %u waiting (Ctrl-C: where they stand)\033[K",
+		s, (double)p->steps / 1e6, p->clusters_done * p->cluster_ctas,
+		p->clusters * p->cluster_ctas, eta, p->warps_running, p->warps_waiting);
 	fflush(stderr);
 	progress_on_screen = true;
 }
@@ -738,10 +797,8 @@ static int launch(struct run_opts *o, ptxi_module *m)
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	o->t0 = t0;
-	if (o->progress) {
-		o->cfg.progress = progress_line;
-		o->cfg.progress_ctx = o;
-	}
+	o->cfg.progress = progress_line; /* the line (--progress), a note on a long grid */
+	o->cfg.progress_ctx = o;
 	o->cfg.interrupt = &interrupted;
 	void (*old)(int) = signal(SIGINT, on_sigint);
 	ptxi_run *r = NULL;
