@@ -162,14 +162,13 @@ static void test_check_wgmma(void **state)
 static void test_check_sparse_refused(void **state)
 {
 	(void)state;
-	ERR("8.0", "sm_90", "mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, "
-			    "%f3}, {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%f0, %f1, %f2, %f3}, "
-			    "%r1, 0x0;",
-	    "unsupported instruction 'mma.sp': ptxi does not model the sparse matrix forms");
-	ERR("8.5", "sm_90", "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 "
-			    "{%f0, %f1, %f2, %f3}, {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, "
-			    "{%f0, %f1, %f2, %f3}, %r1, 0x0;",
-	    "unsupported instruction 'mma.sp::ordered_metadata'");
+	/* mma.sp runs (exec_mma.c): check accepts it */
+	OK("8.0", "sm_90", "mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, "
+			   "%f3}, {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%f0, %f1, %f2, %f3}, "
+			   "%r1, 0x0;");
+	OK("8.5", "sm_90", "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 "
+			   "{%f0, %f1, %f2, %f3}, {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, "
+			   "{%f0, %f1, %f2, %f3}, %r1, 0x0;");
 }
 
 static void test_check_target_needs_version(void **state)

@@ -1223,17 +1223,6 @@ static bool dec_none(struct loader *ld, const struct ir_insn *in, struct dinsn *
 	return true;
 }
 
-/* The sparse matrix instructions: refused here as `ptxi check` refuses them
- * (unsupported-instruction), for a module loaded without the check. */
-static bool dec_unsupported(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
-			    const struct mods *md)
-{
-	(void)di, (void)md;
-	lerr(ld, in->op_span, "unsupported instruction '%s': ptxi does not model the sparse "
-	     "matrix forms", ir_op_name(in->op));
-	return false;
-}
-
 static bool dec_alu(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
 		    const struct mods *md)
 {
@@ -1504,6 +1493,7 @@ static bool dec_cvta(struct loader *ld, const struct ir_insn *in, struct dinsn *
 		return dec_ops(ld, in, di, md) && decode_matrix(ld, in, di, kind, which);    \
 	}
 DEC_MATRIX(dec_mma, MK_MMA, 0)
+DEC_MATRIX(dec_mma_sp, MK_MMA_SP, 0)
 DEC_MATRIX(dec_ldmatrix, MK_LDMATRIX, 0)
 DEC_MATRIX(dec_stmatrix, MK_STMATRIX, 0)
 DEC_MATRIX(dec_movmatrix, MK_MOVMATRIX, 0)
