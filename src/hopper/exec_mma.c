@@ -671,7 +671,7 @@ static void run_mma_sync(struct launch *L, struct warp *w, struct frame *fr,
  * Column of A's row `row` that element cc of its compressed row (K/2 elements, in the
  * layout of a dense mma of depth K/2) stands for. Chunk c of the row (4 columns, 2 of them
  * kept) is described by 4 bits of one lane's metadata word: two 2-bit indices, the lower for
- * the lower element. For 16-bit types (and tf32), lane 4 (row % 8) + sel * threads + c / 4,
+ * the lower element. For 16-bit types, lane 4 (row % 8) + sel * threads + c / 4,
  * bits from 16 (row / 8) + 4 (c % 4); for 8-bit types, lane 4 (row % 8) + 2 sel + row / 8
  * + 2 (c / 8), bits from 4 (c % 8) (measured: tests/hw_tc/probes/sl_*, sp_*). The H100
  * checks none of it: an index repeated uses that column twice.
