@@ -51,6 +51,7 @@ struct mma_form {
 	bool col;               /* wmma.load/store: column-major in memory */
 	bool acol, bcol;        /* mma.m8n8k4 .f16: A, B column-major (.alayout.blayout) */
 	bool quad;              /* mma.m8n8k4 .f16: four 8x8x4 products, one per quad-pair */
+	unsigned sel;           /* mma.sp: the sparsity selector                              */
 };
 
 /* ---- types ------------------------------------------------------------------------------ */
@@ -135,6 +136,30 @@ static bool acc_fits(int cls, int t)
 	return cls == TC_F16 ? t == TC_F16 || t == MT_F32 : t == cls;
 }
 
+/* The mma.sp forms ptxas takes for sm_90a (ISA 9.7.14.6): M, N, K, A/B class, accumulator
+ * class as MMA_FORMS (ptxas refuses fp8 with an f16 accumulator here). */
+#define MMA_SP_FORMS(X)                                                     \
+	X(16, 8, 16, TC_F16, TC_F16) X(16, 8, 32, TC_F16, TC_F16)           \
+	X(16, 8, 16, TC_BF16, MT_F32) X(16, 8, 32, TC_BF16, MT_F32)         \
+	X(16, 8, 8, TC_TF32, MT_F32) X(16, 8, 16, TC_TF32, MT_F32)          \
+	X(16, 8, 32, TC_S8, MT_S32) X(16, 8, 64, TC_S8, MT_S32)             \
+	X(16, 8, 64, TC_E4M3, MT_F32)
+
+/*
+ * mma.sp: A's row holds K/4 chunks (tf32: K/2 chunks of two), each with 4 bits of metadata;
+ * the threads of a quad that hold the metadata of rows g and g + 8 (16 bits each) number
+ * chunks / 4, and the sparsity selector picks which: 4 / that many values.
+ */
+static unsigned sp_chunks(const struct mma_form *f)
+{
+	return f->ta == TC_TF32 ? f->k / 2 : f->k / 4;
+}
+
+static unsigned sp_threads(const struct mma_form *f)
+{
+	return sp_chunks(f) / 4;
+}
+
 /* ---- decoding (load time) --------------------------------------------------------------- */
 
 static unsigned nelem(const struct dop *o)
@@ -211,6 +236,51 @@ static const char *decode_mma(struct mma_form *f, struct dinsn *di, char *buf, s
 	    (e = regs_check(&di->s[1], kn / per_reg(f->tb), ab, "B", buf, len)) ||
 	    (e = regs_check(&di->s[2], mn / per_reg(f->tc), cb, "C", buf, len)))
 		return e;
+	return NULL;
+}
+
+/* The selector is read from the text: the loader decodes immediates by the (float) type. */
+static const char *decode_mma_sp(struct mma_form *f, const struct ir_insn *in, struct dinsn *di,
+				 char *buf, size_t len)
+{
+	bool known = false;
+	int ca = type_class(f->ta);
+
+	if (f->tb == MT_NONE || f->tc == MT_NONE || f->td == MT_NONE)
+		return "mma.sp needs four types (.dtype.atype.btype.ctype)";
+#define X(M, N, K, CLS, ACC)                                                       \
+	known |= f->m == M && f->n == N && f->k == K && ca == CLS &&               \
+		 type_class(f->tb) == CLS && acc_fits(ACC, f->tc) && acc_fits(ACC, f->td);
+	MMA_SP_FORMS(X)
+#undef X
+	known &= !(f->tc == MT_F32 && f->td == TC_F16);
+	if (!known) {
+		snprintf(buf, len, "mma.sp.m%un%uk%u with .%s.%s.%s.%s is not an sm_90 form", f->m,
+			 f->n, f->k, mtype_name(f->td), mtype_name(f->ta), mtype_name(f->tb),
+			 mtype_name(f->tc));
+		return buf;
+	}
+	if (f->acol || !f->bcol)
+		return "mma.sp takes .row.col only";
+	if (f->satfinite && f->td != MT_S32)
+		return ".satfinite on mma.sp is for integer types only";
+	unsigned mn = f->m * f->n / 32, mk = f->m * f->k / 64, kn = f->k * f->n / 32;
+	const char *e;
+	if ((e = regs_check(&di->d, mn / per_reg(f->td), 4, "D", buf, len)) ||
+	    (e = regs_check(&di->s[0], mk / per_reg(f->ta), 4, "A", buf, len)) ||
+	    (e = regs_check(&di->s[1], kn / per_reg(f->tb), 4, "B", buf, len)) ||
+	    (e = regs_check(&di->s[2], mn / per_reg(f->tc), 4, "C", buf, len)))
+		return e;
+	if (di->nsrc != 5 || di->s[3].kind == DOP_VEC)
+		return "mma.sp takes D, A, B, C, the metadata and the sparsity selector";
+	unsigned nsel = 4 / sp_threads(f);
+	const struct ir_operand *so = &in->opnds[in->nopnds - 1];
+	if (so->kind != OPND_IMM || so->imm < 0 || so->imm >= (int64_t)nsel) {
+		snprintf(buf, len, "the sparsity selector of mma.sp.m%un%uk%u .%s must be a constant "
+			 "in 0..%u", f->m, f->n, f->k, mtype_name(f->ta), nsel - 1);
+		return buf;
+	}
+	f->sel = (unsigned)so->imm;
 	return NULL;
 }
 
@@ -414,6 +484,11 @@ const char *mma_decode(struct arena *a, const struct ir_insn *in, struct dinsn *
 		if (nlayout != 2)
 			return "mma.sync needs .alayout and .blayout (.row.col)";
 		return decode_mma(f, di, buf, len);
+	case MK_MMA_SP:
+		f->td = types[0], f->ta = types[1], f->tb = types[2], f->tc = types[3];
+		if (nlayout != 2)
+			return "mma.sp needs .alayout and .blayout (.row.col)";
+		return decode_mma_sp(f, in, di, buf, len);
 	case MK_LDMATRIX:
 	case MK_STMATRIX:
 		f->td = types[0];
@@ -587,6 +662,72 @@ static void run_mma_sync(struct launch *L, struct warp *w, struct frame *fr,
 				cij = f16_to_f32(cij);
 			d[i * f->n + j] = mma_elem(f, a, b, i, j, cij);
 		}
+	scatter(fr, f, &di->d, f->td, d, f->n);
+}
+
+/* ---- mma.sp ---------------------------------------------------------------------------- */
+
+/*
+ * Column of A's row `row` that element cc of its compressed row (K/2 elements, in the
+ * layout of a dense mma of depth K/2) stands for. Chunk c of the row (4 columns, 2 of them
+ * kept) is described by 4 bits of one lane's metadata word: two 2-bit indices, the lower for
+ * the lower element. For 16-bit types, lane 4 (row % 8) + sel * threads + c / 4,
+ * bits from 16 (row / 8) + 4 (c % 4); for 8-bit types, lane 4 (row % 8) + 2 sel + row / 8
+ * + 2 (c / 8), bits from 4 (c % 8) (measured: tests/hw_tc/probes/sl_*, sp_*). The H100
+ * checks none of it: an index repeated uses that column twice.
+ */
+static unsigned sp_nibble(const struct mma_form *f, const uint32_t *meta, unsigned row,
+			  unsigned c)
+{
+	if (mtype_bits(f->ta) == 8)
+		return (meta[4 * (row % 8) + 2 * f->sel + row / 8 + 2 * (c / 8)] >> (4 * (c % 8))) &
+		       15;
+	return (meta[4 * (row % 8) + f->sel * sp_threads(f) + c / 4] >> (16 * (row / 8) +
+								       4 * (c % 4))) & 15;
+}
+
+static unsigned sp_column(const struct mma_form *f, const uint32_t *meta, unsigned row,
+			  unsigned cc)
+{
+	unsigned c = cc / 2;
+
+	return 4 * c + ((sp_nibble(f, meta, row, c) >> (2 * (cc % 2))) & 3);
+}
+
+static void run_mma_sp(struct launch *L, struct warp *w, struct frame *fr,
+		       const struct dinsn *di)
+{
+	const struct mma_form *f = di->mma;
+	struct mma_form h = *f; /* the dense product of depth K/2 each row computes */
+	uint64_t a[16 * 32], b[64 * 8], c[16 * 8], d[16 * 8], bs[32 * 8];
+	uint32_t meta[LANES];
+
+	if (f->ta == TC_TF32) { /* tests/hw_tc/probes/sp_*tf32*.h100-open: no model matches yet */
+		runtime_error(L, 2, "mma.sp.m%un%uk%u with .tf32 is not modelled: how the H100 reads "
+			      "its metadata is not yet known to ptxi (docs/tensor-cores.md)", f->m,
+			      f->n, f->k);
+		return;
+	}
+	h.k = f->k / 2;
+	gather(L, w, fr, &h, &di->s[0], f->ta, frag_a, a, h.k);
+	gather(L, w, fr, f, &di->s[1], f->tb, frag_b, b, f->n);
+	gather(L, w, fr, f, &di->s[2], f->tc, frag_c, c, f->n);
+	for (unsigned lane = 0; lane < LANES; lane++)
+		meta[lane] = (uint32_t)op_read(L, w, fr, &di->s[3], lane);
+	for (unsigned i = 0; i < f->m; i++) {
+		for (unsigned cc = 0; cc < h.k; cc++) {
+			unsigned col = sp_column(f, meta, i, cc);
+
+			for (unsigned j = 0; j < f->n; j++)
+				bs[cc * f->n + j] = b[col * f->n + j];
+		}
+		for (unsigned j = 0; j < f->n; j++) {
+			uint64_t cij = c[i * f->n + j];
+			if (f->tc == TC_F16 && f->td == MT_F32)
+				cij = f16_to_f32(cij);
+			d[i * f->n + j] = mma_elem(&h, a + i * h.k, bs, 0, j, cij);
+		}
+	}
 	scatter(fr, f, &di->d, f->td, d, f->n);
 }
 
@@ -965,7 +1106,9 @@ static void run_wmma_store(struct launch *L, struct warp *w, struct frame *f,
 /* mma.sync: m8n8k4 runs per quadpair, every other shape over the warp */
 static void run_mma(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di)
 {
-	if (di->mma->quad)
+	if (di->mma->kind == MK_MMA_SP)
+		run_mma_sp(L, w, f, di);
+	else if (di->mma->quad)
 		run_mma_quad(L, w, f, di);
 	else
 		run_mma_sync(L, w, f, di);

@@ -23,7 +23,7 @@ bool warp_need_lanes(struct launch *L, struct warp *w, struct group *g, uint32_t
 		     uint32_t mask);
 /* The kinds of FAM_MMA rows; each row's decoder (load.c) names its own. */
 enum mma_kind { MK_MMA, MK_LDMATRIX, MK_STMATRIX, MK_MOVMATRIX, MK_WMMA_LOAD, MK_WMMA_STORE,
-		MK_WMMA_MMA };
+		MK_WMMA_MMA, MK_MMA_SP };
 /* Load time: the matrix form of a FAM_MMA instruction of `kind` into di->mma (allocated in
  * a), its operands already decoded; `which` is the fragment of wmma.load/store ('a', 'b',
  * 'c', 'd'). NULL, or why ptxi cannot run it (in buf or a literal). */

@@ -1234,15 +1234,6 @@ static bool dec_none(struct loader *ld, const struct ir_insn *in, struct dinsn *
 	return true;
 }
 
-/* The sparse matrix instructions: `ptxi check` notes them (unsupported-instruction); a
- * launch that reaches one stops there. */
-static bool dec_unsupported(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
-			    const struct mods *md)
-{
-	(void)in, (void)md;
-	return lunsup(ld, di, "ptxi does not model the sparse matrix forms");
-}
-
 static bool dec_alu(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
 		    const struct mods *md)
 {
@@ -1513,6 +1504,7 @@ static bool dec_cvta(struct loader *ld, const struct ir_insn *in, struct dinsn *
 		return dec_ops(ld, in, di, md) && decode_matrix(ld, in, di, kind, which);    \
 	}
 DEC_MATRIX(dec_mma, MK_MMA, 0)
+DEC_MATRIX(dec_mma_sp, MK_MMA_SP, 0)
 DEC_MATRIX(dec_ldmatrix, MK_LDMATRIX, 0)
 DEC_MATRIX(dec_stmatrix, MK_STMATRIX, 0)
 DEC_MATRIX(dec_movmatrix, MK_MOVMATRIX, 0)

@@ -23,6 +23,11 @@ Probes:
         descriptor over shared memory whose element e holds e: D says which element the
         descriptor reached for each (k, n), K-major and MN-major, every swizzle mode, base
         offsets and starts not aligned to the swizzle pattern (128 threads).
+  sp_*  mma.sp / mma.sp::ordered_metadata numerics: A, B, C and the metadata word hashed as
+        for mn_* (the metadata raw, so every 4-bit chunk occurs, the 2:4 patterns and the
+        others), one probe per form and legal sparsity selector; every D register stored.
+  sl_*  mma.sp layout: A all ones, B[k][n] = 2^k (exact in f32), metadata hashed: D[m][n] is
+        the sum of 2^k over the columns k the metadata selected for row m.
 Run on the GPU with ../../../../shared/tools/gpu-launch.c:
   gpu-launch NAME.ptx probe 1 32 1 WORDS 16 0      (wd_*: block 128)
 """
@@ -423,9 +428,98 @@ def desc_probes():
     return P
 
 
+# ---- sparse mma (ISA 9.7.14.6) ------------------------------------------------------------
+# (shape, atype, A regs, B regs, legal selectors, [(dtype, ctype)]): every form ptxas sm_90a
+# accepts (selectors as ptxas bounds them: 1 thread -> 0..3, a pair -> 0..1, all four -> 0).
+SP_FORMS = [
+    ('m16n8k16', 'f16', 2, 2, 4, [('f32', 'f32'), ('f16', 'f16')]),
+    ('m16n8k32', 'f16', 4, 4, 2, [('f32', 'f32'), ('f16', 'f16')]),
+    ('m16n8k16', 'bf16', 2, 2, 4, [('f32', 'f32')]),
+    ('m16n8k32', 'bf16', 4, 4, 2, [('f32', 'f32')]),
+    ('m16n8k8', 'tf32', 2, 2, 4, [('f32', 'f32')]),
+    ('m16n8k16', 'tf32', 4, 4, 2, [('f32', 'f32')]),
+    ('m16n8k32', 's8', 2, 2, 2, [('s32', 's32')]),
+    ('m16n8k64', 'u8', 4, 4, 1, [('s32', 's32')]),
+    ('m16n8k64', 'e4m3', 4, 4, 1, [('f32', 'f32')]),
+    ('m16n8k64', 'e5m2', 4, 4, 1, [('f32', 'f32')]),
+]
+
+
+def sp_probe(instr, na, nb, nc, nd, ta, tc, sel, iters=16):
+    """mma.sp: A, B, C and the metadata hashed (operand 3, raw bits); D stored as mma_probe."""
+    tt = 'int' if ta in ('s8', 'u8') else ta
+    types = [tt, tt, 'int' if tc == 's32' else tc, 'int']
+    inner = []
+    for i in range(na):
+        inner += hashed('%%r%d' % (100 + i), 0, i, 0)
+    for i in range(nb):
+        inner += hashed('%%r%d' % (140 + i), 1, i, 1)
+    for i in range(nc):
+        inner += hashed('%%r%d' % (180 + i), 2, i, 2)
+    inner += hashed('%r200', 3, 0, 3)
+
+    def rl(b, n):
+        return '{' + ', '.join('%%r%d' % (b + i) for i in range(n)) + '}'
+    inner.append('\t%s %s, %s, %s, %s, %%r200, %d;' % (instr, rl(220, nd), rl(100, na),
+                                                      rl(140, nb), rl(180, nc), sel))
+    inner += ['\tshl.b32 %r12, %r4, 5;', '\tadd.u32 %r12, %r12, %r0;',
+              '\tmul.wide.u32 %%rd3, %%r12, %d;' % (nd * 4), '\tadd.u64 %rd3, %rd3, %rd1;']
+    inner += ['\tst.global.b32 [%%rd3+%d], %%r%d;' % (4 * i, 220 + i) for i in range(nd)]
+    return kernel('\n'.join(loop(iters, inner)), mask_table(types)), iters * 32 * nd
+
+
+def sp_layout_probe(instr, na, nb, ta, sel, k, iters=4):
+    """A all ones; B[k][n] = 2^k: lane 4g + t holds B rows 2t + j + 8 r (16-bit, as mma.sync
+    m16n8k16/k32); the metadata hashed; D (f32) stored as mma_probe."""
+    one = {'f16': 0x3c00, 'bf16': 0x3f80}[ta]
+    inner = ['\tmov.b32 %%r%d, %d;' % (100 + i, one | one << 16) for i in range(na)]
+    inner += ['\tand.b32 %r20, %r0, 3;', '\tshl.b32 %r20, %r20, 1;']
+    for r in range(nb):
+        halves = []
+        for j in range(2):
+            # exponent field of 2^(2t + j + 8r): f16 bias 15 (<< 10), bf16 bias 127 (<< 7)
+            sh, bias = (10, 15) if ta == 'f16' else (7, 127)
+            inner += ['\tadd.u32 %%r21, %%r20, %d;' % (j + 8 * r + bias), '\tshl.b32 %%r%d, %%r21, %d;'
+                      % (22 + j, sh)]
+        inner += ['\tshl.b32 %r23, %r23, 16;', '\tor.b32 %%r%d, %%r22, %%r23;' % (140 + r)]
+    inner += ['\tmov.b32 %%r%d, 0;' % (180 + i) for i in range(4)]
+    inner += hashed('%r200', 3, 0, 0)
+
+    def rl(b, n):
+        return '{' + ', '.join('%%r%d' % (b + i) for i in range(n)) + '}'
+    inner.append('\t%s %s, %s, %s, %s, %%r200, %d;' % (instr, rl(220, 4), rl(100, na),
+                                                      rl(140, nb), rl(180, 4), sel))
+    inner += ['\tshl.b32 %r12, %r4, 5;', '\tadd.u32 %r12, %r12, %r0;',
+              '\tmul.wide.u32 %rd3, %r12, 16;', '\tadd.u64 %rd3, %rd3, %rd1;']
+    inner += ['\tst.global.b32 [%%rd3+%d], %%r%d;' % (4 * i, 220 + i) for i in range(4)]
+    return kernel('\n'.join(loop(iters, inner)), mask_table(['int'])), iters * 32 * 4
+
+
+def sp_probes():
+    P = {}
+    for shape, ta, na, nb, nsel, accs in SP_FORMS:
+        for d, c in accs:
+            nd = 2 if d == 'f16' else 4
+            for sel in range(nsel):
+                ins = 'mma.sp.sync.aligned.%s.row.col.%s.%s.%s.%s' % (shape, d, ta, ta, c)
+                P['sp_%s_%s_%s_s%d' % (shape, d, ta, sel)] = sp_probe(ins, na, nb, nd, nd, ta,
+                                                                      c, sel)
+    for shape, ta, na, sel in (('m16n8k16', 'f16', 2, 0), ('m16n8k32', 'bf16', 4, 1),
+                               ('m16n8k64', 'e4m3', 4, 0)):
+        ins = 'mma.sp::ordered_metadata.sync.aligned.%s.row.col.f32.%s.%s.f32' % (shape, ta, ta)
+        P['sp_om_%s_f32_%s_s%d' % (shape, ta, sel)] = sp_probe(ins, na, na, 4, 4, ta, 'f32',
+                                                               sel)
+    for shape, ta, na, nsel, k in (('m16n8k16', 'f16', 2, 4, 16), ('m16n8k32', 'bf16', 4, 2, 32)):
+        for sel in range(nsel):
+            ins = 'mma.sp.sync.aligned.%s.row.col.f32.%s.%s.f32' % (shape, ta, ta)
+            P['sl_%s_%s_s%d' % (shape, ta, sel)] = sp_layout_probe(ins, na, na, ta, sel, k)
+    return P
+
+
 def main():
     P = all_probes()
     P.update(desc_probes())
+    P.update(sp_probes())
     with open('list.txt', 'w') as lst:
         for name in sorted(P):
             text, words = P[name]
