@@ -27,11 +27,12 @@ if pid == 0:
     os.execv(ptxi, [ptxi, "debug", "spin.ptx", "--block", "64"])
 
 seen = b""
+pos = 0  # where the last read_until's match ended
 
 def read_until(what, timeout=60):
-    """Read the terminal until `what` shows (after what was seen so far)."""
-    global seen
-    start, end = len(seen), time.time() + timeout
+    """Read the terminal until `what` shows after the last match; what came up to it."""
+    global seen, pos
+    start, end = pos, time.time() + timeout
     while what.encode() not in seen[start:]:
         left = end - time.time()
         if left <= 0 or not select.select([fd], [], [], left)[0]:
@@ -43,7 +44,8 @@ def read_until(what, timeout=60):
         if not chunk:
             fail("the session ended waiting for %r" % what)
         seen += chunk
-    return seen[start:].decode(errors="replace")
+    pos = seen.index(what.encode(), start) + len(what)
+    return seen[start:pos].decode(errors="replace")
 
 def fail(why):
     print("FAIL: " + why)
@@ -55,7 +57,8 @@ def send(line):
 
 read_until("(ptxi) ")
 send("stepx\x7fi\n")                    # a typo erased: stepi
-out = read_until("(ptxi) ")
+# libedit redraws the prompt when the backspace erases: read past the step's own output
+out = read_until("\n") + read_until("(ptxi) ")
 if "spin.ptx" not in out or "Undefined command" in out:
     fail("stepi after a backspace: %r" % out)
 first = out
