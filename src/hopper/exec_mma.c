@@ -196,21 +196,62 @@ static const char *regs_check(const struct dop *o, unsigned want, unsigned bytes
 	return NULL;
 }
 
+/* The shapes and types of MMA_FORMS or MMA_SP_FORMS as rows, so that one lookup serves
+ * both. */
+struct mma_shape {
+	unsigned m, n, k;
+	int cls, acc;
+};
+#define SHAPE_ROW(M, N, K, CLS, ACC) {M, N, K, CLS, ACC},
+static const struct mma_shape dense_shapes[] = {MMA_FORMS(SHAPE_ROW)};
+static const struct mma_shape sparse_shapes[] = {MMA_SP_FORMS(SHAPE_ROW)};
+#undef SHAPE_ROW
+
+/* NULL when f's shape and types are a row of tab; else why not ("mma.sp.m16n8k8 with ...").
+ * name: "mma" or "mma.sp". */
+static const char *form_known(const struct mma_form *f, const struct mma_shape *tab, size_t n,
+			      const char *name, char *buf, size_t len)
+{
+	if (f->tb == MT_NONE || f->tc == MT_NONE || f->td == MT_NONE) {
+		snprintf(buf, len, "%s needs four types (.dtype.atype.btype.ctype)", name);
+		return buf;
+	}
+	int ca = type_class(f->ta);
+	bool known = false;
+	for (size_t i = 0; i < n && !known; i++)
+		known = f->m == tab[i].m && f->n == tab[i].n && f->k == tab[i].k &&
+			ca == tab[i].cls && type_class(f->tb) == tab[i].cls &&
+			acc_fits(tab[i].acc, f->tc) && acc_fits(tab[i].acc, f->td);
+	/* ptxas: an .f32 C needs an .f32 D */
+	known &= !(f->tc == MT_F32 && f->td == TC_F16);
+	if (known)
+		return NULL;
+	snprintf(buf, len, "%s.m%un%uk%u with .%s.%s.%s.%s is not an sm_90 form", name, f->m, f->n,
+		 f->k, mtype_name(f->td), mtype_name(f->ta), mtype_name(f->tb), mtype_name(f->tc));
+	return buf;
+}
+
+/* The registers of D, A, B and C: mn, mk, kn elements a lane, of ab (A, B), cb and db bytes. */
+static const char *frag_regs(const struct mma_form *f, struct dinsn *di, unsigned mn,
+			     unsigned mk, unsigned kn, unsigned ab, unsigned cb, unsigned db,
+			     char *buf, size_t len)
+{
+	const char *e;
+	if ((e = regs_check(&di->d, mn / per_reg(f->td), db, "D", buf, len)) ||
+	    (e = regs_check(&di->s[0], mk / per_reg(f->ta), ab, "A", buf, len)) ||
+	    (e = regs_check(&di->s[1], kn / per_reg(f->tb), ab, "B", buf, len)) ||
+	    (e = regs_check(&di->s[2], mn / per_reg(f->tc), cb, "C", buf, len)))
+		return e;
+	return NULL;
+}
+
 static const char *decode_mma(struct mma_form *f, struct dinsn *di, char *buf, size_t len)
 {
-	bool known = false;
-	int ca = type_class(f->ta);
-
-	if (f->tb == MT_NONE || f->tc == MT_NONE || f->td == MT_NONE)
-		return "mma needs four types (.dtype.atype.btype.ctype)";
-#define X(M, N, K, CLS, ACC)                                                       \
-	known |= f->m == M && f->n == N && f->k == K && ca == CLS &&               \
-		 type_class(f->tb) == CLS && acc_fits(ACC, f->tc) && acc_fits(ACC, f->td);
-	MMA_FORMS(X)
-#undef X
-	/* ptxas: an .f32 C needs an .f32 D; fp8 takes .f16.f16 or .f32.f32 */
-	known &= !(f->tc == MT_F32 && f->td == TC_F16) && !(ca == TC_E4M3 && f->tc != f->td);
-	if (!known) {
+	const char *e = form_known(f, dense_shapes, sizeof dense_shapes / sizeof dense_shapes[0],
+				   "mma", buf, len);
+	if (e)
+		return e;
+	if (type_class(f->ta) == TC_E4M3 && f->tc != f->td) { /* fp8: .f16.f16 or .f32.f32 */
 		snprintf(buf, len, "mma.m%un%uk%u with .%s.%s.%s.%s is not an sm_90 form", f->m,
 			 f->n, f->k, mtype_name(f->td), mtype_name(f->ta), mtype_name(f->tb),
 			 mtype_name(f->tc));
@@ -230,46 +271,23 @@ static const char *decode_mma(struct mma_form *f, struct dinsn *di, char *buf, s
 	/* elements per lane of C/D, A and B (m8n8k4 .f16: each quad-pair its own product) */
 	unsigned g = f->quad ? 4 : 1, mn = g * f->m * f->n / 32, mk = g * f->m * f->k / 32;
 	unsigned kn = g * f->k * f->n / 32;
-	const char *e;
-	if ((e = regs_check(&di->d, mn / per_reg(f->td), db, "D", buf, len)) ||
-	    (e = regs_check(&di->s[0], mk / per_reg(f->ta), ab, "A", buf, len)) ||
-	    (e = regs_check(&di->s[1], kn / per_reg(f->tb), ab, "B", buf, len)) ||
-	    (e = regs_check(&di->s[2], mn / per_reg(f->tc), cb, "C", buf, len)))
-		return e;
-	return NULL;
+	return frag_regs(f, di, mn, mk, kn, ab, cb, db, buf, len);
 }
 
 /* The selector is read from the text: the loader decodes immediates by the (float) type. */
 static const char *decode_mma_sp(struct mma_form *f, const struct ir_insn *in, struct dinsn *di,
 				 char *buf, size_t len)
 {
-	bool known = false;
-	int ca = type_class(f->ta);
-
-	if (f->tb == MT_NONE || f->tc == MT_NONE || f->td == MT_NONE)
-		return "mma.sp needs four types (.dtype.atype.btype.ctype)";
-#define X(M, N, K, CLS, ACC)                                                       \
-	known |= f->m == M && f->n == N && f->k == K && ca == CLS &&               \
-		 type_class(f->tb) == CLS && acc_fits(ACC, f->tc) && acc_fits(ACC, f->td);
-	MMA_SP_FORMS(X)
-#undef X
-	known &= !(f->tc == MT_F32 && f->td == TC_F16);
-	if (!known) {
-		snprintf(buf, len, "mma.sp.m%un%uk%u with .%s.%s.%s.%s is not an sm_90 form", f->m,
-			 f->n, f->k, mtype_name(f->td), mtype_name(f->ta), mtype_name(f->tb),
-			 mtype_name(f->tc));
-		return buf;
-	}
+	const char *e = form_known(f, sparse_shapes,
+				   sizeof sparse_shapes / sizeof sparse_shapes[0], "mma.sp", buf, len);
+	if (e)
+		return e;
 	if (f->acol || !f->bcol)
 		return "mma.sp takes .row.col only";
 	if (f->satfinite && f->td != MT_S32)
 		return ".satfinite on mma.sp is for integer types only";
 	unsigned mn = f->m * f->n / 32, mk = f->m * f->k / 64, kn = f->k * f->n / 32;
-	const char *e;
-	if ((e = regs_check(&di->d, mn / per_reg(f->td), 4, "D", buf, len)) ||
-	    (e = regs_check(&di->s[0], mk / per_reg(f->ta), 4, "A", buf, len)) ||
-	    (e = regs_check(&di->s[1], kn / per_reg(f->tb), 4, "B", buf, len)) ||
-	    (e = regs_check(&di->s[2], mn / per_reg(f->tc), 4, "C", buf, len)))
+	if ((e = frag_regs(f, di, mn, mk, kn, 4, 4, 4, buf, len)))
 		return e;
 	if (di->nsrc != 5 || di->s[3].kind == DOP_VEC)
 		return "mma.sp takes D, A, B, C, the metadata and the sparsity selector";
