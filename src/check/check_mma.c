@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "front/checks.h"
+#include "wgmma_form.h"
 
 /* The element types of matrix fragments. */
 enum mt { MT_NONE, MT_F16, MT_BF16, MT_TF32, MT_F32, MT_F64, MT_S8, MT_U8, MT_S4, MT_U4, MT_B1,
@@ -40,22 +41,7 @@ static bool other_type(const char *w, size_t n)
 /* "m16n8k16" -> 16, 8, 16 (k 0 for "m8n8"). */
 static bool shape_of(const char *w, size_t n, unsigned v[3])
 {
-	const char tag[3] = {'m', 'n', 'k'};
-	size_t i = 0;
-	v[0] = v[1] = v[2] = 0;
-	for (int part = 0; part < 3; part++) {
-		if (i == n && part == 2)
-			return true;
-		if (i >= n || w[i] != tag[part])
-			return false;
-		i++;
-		size_t start = i;
-		while (i < n && w[i] >= '0' && w[i] <= '9' && v[part] < 10000)
-			v[part] = v[part] * 10 + (unsigned)(w[i++] - '0');
-		if (i == start)
-			return false;
-	}
-	return i == n;
+	return mma_shape_parse(w, n, v, true);
 }
 
 /*

@@ -40,13 +40,14 @@ static bool word_is(const char *w, size_t n, const char *s)
 	return strlen(s) == n && memcmp(w, s, n) == 0;
 }
 
-/* "m64n128k16" -> 64, 128, 16 */
-static bool shape_of(const char *w, size_t n, struct wg_form *f)
+bool mma_shape_parse(const char *w, size_t n, unsigned v[3], bool k_optional)
 {
-	unsigned v[3] = {0, 0, 0};
 	const char tag[3] = {'m', 'n', 'k'};
 	size_t i = 0;
+	v[0] = v[1] = v[2] = 0;
 	for (int part = 0; part < 3; part++) {
+		if (k_optional && i == n && part == 2)
+			return true;
 		if (i >= n || w[i] != tag[part])
 			return false;
 		i++;
@@ -56,7 +57,14 @@ static bool shape_of(const char *w, size_t n, struct wg_form *f)
 		if (i == start)
 			return false;
 	}
-	if (i != n)
+	return i == n;
+}
+
+/* "m64n128k16" -> 64, 128, 16 */
+static bool shape_of(const char *w, size_t n, struct wg_form *f)
+{
+	unsigned v[3];
+	if (!mma_shape_parse(w, n, v, false))
 		return false;
 	f->m = (uint16_t)v[0];
 	f->n = (uint16_t)v[1];

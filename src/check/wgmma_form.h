@@ -29,6 +29,9 @@ enum wg_type {
 };
 
 const char *wg_type_name(enum wg_type t);
+/* A shape word ("m64n128k16", without its dot) -> M, N, K in v; with k_optional, "m8n8"
+ * too (K 0), as ldmatrix writes it. */
+bool mma_shape_parse(const char *w, size_t n, unsigned v[3], bool k_optional);
 unsigned wg_type_bits(enum wg_type t);
 
 struct wg_form {
