@@ -68,13 +68,14 @@ demo: build
 	$(BUILD)/ptxi run $(DEMO) --block 64 --arg buf:64 --dump 0 --trace mbarrier
 
 check: build test-deps
-	meson test -C $(BUILD) --print-errorlogs
+	meson test -C $(BUILD) --print-errorlogs || { tests/failed_logs.py $(BUILD); exit 1; }
 
 check-asan: test-deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  PTXI_EXEC_PROGRAMS=$(CURDIR)/$(BUILD)/tests/exec-programs \
-	  meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite slow
+	  meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite slow || \
+	  { tests/failed_logs.py $(ASAN_BUILD); exit 1; }
 
 # --jobs under ThreadSanitizer: the jobs suite on its own build (not part of `make test`)
 check-tsan: deps $(TSAN_BUILD)/build.ninja

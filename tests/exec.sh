@@ -24,7 +24,7 @@ build() { # NAME SOURCE FLAGS...: built in the sources' folder, so that an asser
 	shift 2
 	if [ ! -x "$out" ] || [ "$src/$cu" -nt "$out" ]; then
 		rm -f "$out"
-		(cd "$src" && nvcc "$@" -o "$out.tmp" "$cu" && mv "$out.tmp" "$out") >"$out.log" 2>&1
+		(cd "$src" && nvcc "$@" -o "$out.tmp$$" "$cu" && mv "$out.tmp$$" "$out") >"$out.log" 2>&1
 	fi
 }
 built() { # NAME...: each was built, else its compiler's log and a failure
@@ -53,6 +53,9 @@ san=$(ldd "$lib" 2>/dev/null | grep -o '/[^ ]*lib[at]san[^ ]*' | head -1)
 if [ -n "$san" ]; then
 	export LD_PRELOAD=$san ASAN_OPTIONS=detect_leaks=0:${ASAN_OPTIONS:-}
 fi
+# each run's outputs in a folder of its own: two runs may share the programs' folder
+outs=$(mktemp -d) || exit 1
+trap 'rm -rf "$outs"' EXIT
 fails=0
 section() { # NAME: that section (stdout, stderr) of a status/stdout/stderr listing on stdin
 	awk -v s="--- $1" '/^--- /{on = ($0 == s); next} on && !/^status: /'
@@ -77,8 +80,8 @@ check() { # CASE PROGRAM [OPTIONS...]
 	local case=$1 prog=$2
 	shift 2
 	local got
-	got=$(cd "$bin" && { "$ptxi" exec "$@" "./$prog" >out.txt 2>err.txt; echo "status: $?"; \
-		echo "--- stdout"; cat out.txt; echo "--- stderr"; cat err.txt; } |
+	got=$(cd "$bin" && { "$ptxi" exec "$@" "./$prog" >"$outs/out" 2>"$outs/err"; \
+		echo "status: $?"; echo "--- stdout"; cat "$outs/out"; echo "--- stderr"; cat "$outs/err"; } |
 		sed -E 's/0x500000([0-9a-f]{6})\b/0x700\1/g; s/0x[0-9a-f]{12}\b/0x(host)/g')
 	gpu_same "$case" "$got"
 	local want=$src/expect/$case.txt
