@@ -53,8 +53,10 @@ test-deps: deps
 $(BUILD)/build.ninja: | deps
 	meson setup $(BUILD)
 
+# -O1: AddressSanitizer finds the same bugs at -O1 and runs the suites much faster
+# as at -O0, which keeps make test within its time
 $(ASAN_BUILD)/build.ninja: | deps
-	meson setup $(ASAN_BUILD) -Dsanitize=true -Dbuildtype=debug
+	meson setup $(ASAN_BUILD) -Dsanitize=true -Doptimization=1 -Ddebug=true
 
 build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)
