@@ -184,6 +184,8 @@ cp info_two_kernels.txt "$tmp/out.want"
 expect 0 info-mangled "$ptxi" info two_kernels.ptx
 cp info_triton.txt "$tmp/out.want"
 expect 0 info-triton "$ptxi" info triton_style.ptx
+cp info_params_layout.txt "$tmp/out.want"
+expect 0 info-params-layout "$ptxi" info params_layout.ptx
 
 # --color: gcc's colours when asked, none with never (and by default off a terminal)
 "$ptxi" run two_kernels.ptx --kernel nope --arg buf:4 --color=always 2> "$tmp/err"
