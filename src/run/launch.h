@@ -276,6 +276,8 @@ struct launch {
 	uint64_t next_poll;         /* the step at which they are next looked at               */
 	struct spin_rec *spin_rec;  /* while a spinning loop is watched (sched.c): its reads   */
 	uint64_t clusters_done, clusters;
+	const uint64_t *run_clusters; /* --ctas: the clusters to run, by linear index,
+				     * `clusters` of them (NULL: every cluster of the grid)    */
 	struct mbar_table mbars;    /* mbarrier objects (mbarrier.c)                          */
 	struct async_queue async;   /* asynchronous copies in flight (async.c)                */
 	struct landed_table landed; /* copies landed, completion not observed (landed.c)      */

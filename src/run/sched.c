@@ -757,24 +757,39 @@ void sched_cluster(struct launch *L, const uint32_t cid[3])
 	free_cluster(&cl);
 }
 
-int sched_launch(struct launch *L)
+uint64_t sched_clusters(const struct launch *L)
 {
 	const struct launch_config *k = &L->cfg;
-	uint32_t nc[3] = {k->grid[0] / k->cluster[0], k->grid[1] / k->cluster[1],
-			  k->grid[2] / k->cluster[2]};
+	if (L->run_clusters)
+		return L->clusters;
+	return (uint64_t)(k->grid[0] / k->cluster[0]) * (k->grid[1] / k->cluster[1]) *
+	       (k->grid[2] / k->cluster[2]);
+}
+
+void sched_cluster_id(const struct launch *L, uint64_t i, uint32_t cid[3])
+{
+	const struct launch_config *k = &L->cfg;
+	uint64_t nx = k->grid[0] / k->cluster[0], ny = k->grid[1] / k->cluster[1];
+	uint64_t c = L->run_clusters ? L->run_clusters[i] : i;
+	cid[0] = (uint32_t)(c % nx);
+	cid[1] = (uint32_t)(c / nx % ny);
+	cid[2] = (uint32_t)(c / nx / ny);
+}
+
+int sched_launch(struct launch *L)
+{
 	if (!sched_begin(L))
 		return L->status;
-	L->clusters = (uint64_t)nc[0] * nc[1] * nc[2];
+	L->clusters = sched_clusters(L);
 	L->next_poll = 1u << 16;
-	for (uint32_t z = 0; z < nc[2]; z++)
-		for (uint32_t y = 0; y < nc[1]; y++)
-			for (uint32_t x = 0; x < nc[0]; x++) {
-				sched_cluster(L, (uint32_t[3]){x, y, z});
-				L->clusters_done++;
-				if (L->stop || L->status == 3)
-					goto out;
-			}
-out:
+	for (uint64_t i = 0; i < L->clusters; i++) {
+		uint32_t cid[3];
+		sched_cluster_id(L, i, cid);
+		sched_cluster(L, cid);
+		L->clusters_done++;
+		if (L->stop || L->status == 3)
+			break;
+	}
 	sched_end(L);
 	return L->status;
 }
