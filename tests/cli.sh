@@ -32,7 +32,7 @@ for cmd in run check info explain; do
   grep -q "^usage: ptxi $cmd" "$tmp/help" || bad "$cmd --help: no usage line"
 done
 "$ptxi" run --help > "$tmp/help"
-for opt in kernel grid block cluster shared arg set dump out keep-going no-race seed explore \
+for opt in kernel grid block cluster ctas shared arg set dump out keep-going no-race seed explore \
            jobs max-steps max-memory max-errors heap stats trace trace-cta trace-warp trace-lines \
            trace-width timeline diagnostics color help; do
   grep -q -- "^  --$opt\b" "$tmp/help" || bad "run --help does not list --$opt"
@@ -184,6 +184,8 @@ cp info_two_kernels.txt "$tmp/out.want"
 expect 0 info-mangled "$ptxi" info two_kernels.ptx
 cp info_triton.txt "$tmp/out.want"
 expect 0 info-triton "$ptxi" info triton_style.ptx
+cp info_params_layout.txt "$tmp/out.want"
+expect 0 info-params-layout "$ptxi" info params_layout.ptx
 
 # --color: gcc's colours when asked, none with never (and by default off a terminal)
 "$ptxi" run two_kernels.ptx --kernel nope --arg buf:4 --color=always 2> "$tmp/err"
@@ -194,21 +196,21 @@ echo "ptxi: error: bad --color 'blue' (auto, always or never) (see 'ptxi --help'
 expect 2 color-bad "$ptxi" check --color=blue two_kernels.ptx
 
 # a launch that never ends: the progress line, then Ctrl-C reports where every warp stands
-"$ptxi" run spin.ptx --block 64 --arg buf:4 --no-race --max-steps 100000000000 \
+"$ptxi" run spin_counted.ptx --block 64 --arg buf:4 --no-race --max-steps 100000000000 \
   --progress always 2> "$tmp/err" & pid=$!
 sleep 4; kill -INT $pid; wait $pid; rc=$?
 [ $rc = 130 ] || bad "SIGINT: exit $rc, expected 130"
 tr '\r' '\n' < "$tmp/err" > "$tmp/lines"
 grep -q "^ptxi: [0-9]* s, .* warp-instructions, 0 of 1 CTAs finished, 1 warps running, 1 waiting" "$tmp/lines" ||
   bad "no progress line: $(head -c 300 "$tmp/lines")"
-grep -q "spin.ptx:2[234]:2: note: interrupted here: running" "$tmp/lines" || bad "SIGINT: the spinning warp is not named"
-grep -q "^spin.ptx:28:2: note: interrupted here: waiting on an mbarrier phase" "$tmp/lines" ||
+grep -q "spin_counted.ptx:2[456]:2: note: interrupted here: running" "$tmp/lines" || bad "SIGINT: the spinning warp is not named"
+grep -q "^spin_counted.ptx:30:2: note: interrupted here: waiting on an mbarrier phase" "$tmp/lines" ||
   bad "SIGINT: the waiting warp is not named"
 grep -q "^ptxi: error: interrupted after [0-9]* warp-instructions (cluster 1 of 1); where the warps stand is above \[interrupted\]" "$tmp/lines" ||
   bad "SIGINT: no closing line"
-"$ptxi" run spin.ptx --block 64 --arg buf:4 --no-race --max-steps 100000 2> "$tmp/err"
+"$ptxi" run spin_counted.ptx --block 64 --arg buf:4 --no-race --max-steps 100000 2> "$tmp/err"
 ! grep -qi deadlock "$tmp/err" || bad "the step limit is worded as a deadlock: $(cat "$tmp/err")"
-grep -q "^spin.ptx:2[234]:2: note: a loop that never ends, lines 22-24: it polls global 0x700000000 (4 bytes)$" "$tmp/err" ||
+grep -q "^spin_counted.ptx:2[456]:2: note: a loop that never ends, lines 24-26: it polls global 0x700000000 (4 bytes)$" "$tmp/err" ||
   bad "the spinning loop is not diagnosed: $(cat "$tmp/err")"
 
 [ $fail = 0 ] && echo "cli: all checks passed"

@@ -10,7 +10,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-for t in parity mbarrier-over-arrival operand-kind; do
+for t in parity mbarrier-over-arrival operand-kind deadlock bar.sync mma.sync swizzle data-race; do
   "$ptxi" explain "$t" > "$tmp/out" 2>&1 || bad "explain $t: exit $?"
   diff -u "$root/tests/explain/$t.txt" "$tmp/out" ||
     bad "explain $t: output differs (if the change is meant: tests/update_docs.sh build/ptxi)"

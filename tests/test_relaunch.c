@@ -117,7 +117,7 @@ static void test_relaunch_after_errors(void **state)
 		good_launch(m, &s, 7);
 		bad_launch(m, &s, 2, 1, PTXI_RULE, "trap executed [trap]");
 		good_launch(m, &s, 9);
-		bad_launch(m, &s, 2, 2, PTXI_DEADLOCK, "step limit");
+		bad_launch(m, &s, 2, 2, PTXI_DEADLOCK, "spin forever");
 	}
 	assert_int_equal(ptxi_module_errors(m), 0);
 	ptxi_module_free(m);

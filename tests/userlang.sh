@@ -82,6 +82,11 @@ kernel scale(float*, float, int)   (PTX name _Z5scalePffi)
     0   _Z5scalePffi_param_0                     .u64                8 bytes, align 8  = 'out' (float*)
     1   _Z5scalePffi_param_1                     .f32                4 bytes, align 4  = 'scale' (float)
     2   _Z5scalePffi_param_2                     .u32                4 bytes, align 4  = 'n' (int)
+  parameter bytes used (ld.param reads, and parameter addresses taken):
+    offset  bytes  in parameter                               use
+    0       8      _Z5scalePffi_param_0+0                     global address
+    8       4      _Z5scalePffi_param_1+0                     value
+    12      4      _Z5scalePffi_param_2+0                     value
   requires: nothing beyond the sm_90 limits
   run: ptxi run race_tile.ptx --kernel _Z5scalePffi --grid 1 --block 128 --arg buf:BYTES --arg f32:0 --arg u32:0
 
@@ -234,6 +239,31 @@ expect 1 chain-second-wrong-input "$ptxi" run chain.ptx --kernel mirror_add --gr
 printf 'ptxi: note: at this pace the grid of 2000000000 CTAs takes about H h M min (Ctrl-C stops it and says where its warps stand)\nexit 3\n' | out
 expect 0 long-grid-note sh -c "'$ptxi' run long_cta.ptx --grid 2000000000 --max-steps 2000000 --progress never 2> '$tmp/e'; st=\$?
   head -1 '$tmp/e' | sed 's/about [0-9]* h [0-9]* min/about H h M min/'; echo exit \$st"
+
+# --ctas: part of the grid. Each CTA of ctas.ptx writes its index + 100 to out[index];
+# the CTAs not run leave the buffer's fill (7, or 0). A CTA runs its whole cluster; --jobs
+# runs the same part; a bad list is a usage error (exit 2) before anything runs.
+note_end() { echo "ptxi: note: only part of the grid ran: $1 of 16 CTAs (--ctas)"; }
+keep="the others do not run and leave memory as it was: --dump, --out and --expect show only these CTAs' writes"
+printf '%08x\n' 100 7 7 7 7 105 7 7 7 109 7 7 7 7 7 7 | out
+{ echo "ptxi: note: --ctas: 3 of 16 CTAs run (0, 5, 9); $keep"; note_end 3; } | err
+expect 0 ctas-list "$ptxi" run ctas.ptx --grid 16 --block 32 --arg buf:64:const:u32:7 --ctas 0,5,9 --dump 0
+printf '0\n0\n0\n0\n104\n105\n0\n0\n0\n0\n0\n0\n112\n113\n0\n0\n' | out
+{ echo "ptxi: note: --ctas: 4 of 16 CTAs run (4-5, 12-13), each with its whole cluster; $keep"; note_end 4; } | err
+expect 0 ctas-cluster-jobs "$ptxi" run ctas.ptx --grid 8,2 --cluster 2,2 --block 32 --arg buf:64 --ctas 5 --dump 0:u32 --no-race --jobs 2
+printf '100\n0\n0\n0\n104\n0\n0\n0\n108\n0\n0\n0\n112\n0\n0\n0\n' | out
+{ echo "ptxi: note: --ctas: 4 of 16 CTAs run (0, 4, 8, 12); $keep"; note_end 4; } | err
+expect 0 ctas-sample "$ptxi" run ctas.ptx --grid 16 --block 32 --arg buf:64 --ctas sample:4 --dump 0:u32
+printf '0\n101\n102\n103\n' | out
+{ echo "ptxi: note: --ctas: 3 of 16 CTAs run (1-3); $keep"; note_end 3; } | err
+expect 0 ctas-range "$ptxi" run ctas.ptx --grid 16 --block 32 --arg buf:64 --ctas 1-3 --dump 0:u32:4
+for bad in "16|--ctas: CTA 16 is outside the grid of 16 CTAs (0-15)" \
+           "5-3|--ctas: the range 5-3 runs backwards" \
+           "1,,2|--ctas '1,,2': want CTA indices and ranges (0,5,9 or 0-15 or both) or sample:N" \
+           "sample:0|--ctas 'sample:0': sample:N wants a count of CTAs, at least 1"; do
+  echo "ptxi: error: ${bad#*|}" | err
+  expect 2 "ctas-bad ${bad%%|*}" "$ptxi" run ctas.ptx --grid 16 --block 32 --arg buf:64 --ctas "${bad%%|*}"
+done
 
 [ "$fail" = 0 ] && echo "userlang: all passed"
 exit $fail

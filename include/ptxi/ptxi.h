@@ -200,6 +200,10 @@ struct ptxi_config {
 	/* Threads that run the launch's clusters (--jobs; 0 or 1: one). A program whose output
 	 * does not depend on the schedule shows the same with any number (docs/jobs.md). */
 	unsigned jobs;
+	/* Run part of the grid (--ctas): CTA linear indices and ranges "0,5,9" "0-15", or an
+	 * even spread "sample:N"; a CTA runs its whole cluster. The others do not run and leave
+	 * memory as it was. NULL: every CTA. */
+	const char *ctas;
 	/* ptxi debug's hooks (src/run/debug_hook.h; not for embedders): the launch runs on one
 	 * thread and the debugger sees each instruction. NULL: none. */
 	const struct dbg_hooks *debugger;

@@ -78,6 +78,7 @@ class _Config(ctypes.Structure):  # struct ptxi_config
         ("progress", ctypes.c_void_p), ("progress_ctx", ctypes.c_void_p),
         ("interrupt", ctypes.c_void_p),
         ("jobs", ctypes.c_uint),
+        ("ctas", ctypes.c_char_p),
         ("debugger", ctypes.c_void_p),
         ("severities", ctypes.c_void_p),
         ("sink", ctypes.c_void_p), ("sink_ctx", ctypes.c_void_p),

@@ -28,39 +28,49 @@ static const char *const kind_name[] = {[TK_CONCEPT] = "concept",
 
 enum sample_id {
 	NO_SAMPLE = -1,
-#define SAMPLE(id, file, grid, cluster, block, buf) SAMPLE_##id,
+#define SAMPLE(id, file, grid, cluster, block, args, trace, lo, hi) SAMPLE_##id,
 #define TOPIC(id, kind, name, section, sample, what, h100)
 #define APPLIES(topic, rule)
+#define RULE_SAMPLE(rule, sample)
 #include "topics.def"
 #undef SAMPLE
 #undef TOPIC
 #undef APPLIES
+#undef RULE_SAMPLE
 	SAMPLE__COUNT
 };
 
 struct sample {
 	const char *file;
-	unsigned grid, cluster, block, buf;
+	unsigned grid, cluster, block;
+	const char *args;       /* --arg specs, separated by spaces                        */
+	const char *trace;      /* --trace KIND ("mbarrier", "all") or ""                  */
+	unsigned lines[2];      /* --trace-lines A-B, or 0 0                               */
 };
 
 static const struct sample samples[SAMPLE__COUNT] = {
-#define SAMPLE(id, file, grid, cluster, block, buf) [SAMPLE_##id] = {file, grid, cluster, block, buf},
+#define SAMPLE(id, file, grid, cluster, block, args, trace, lo, hi)                        \
+	[SAMPLE_##id] = {file, grid, cluster, block, args, trace, {lo, hi}},
 #define TOPIC(id, kind, name, section, sample, what, h100)
 #define APPLIES(topic, rule)
+#define RULE_SAMPLE(rule, sample)
 #include "topics.def"
 #undef SAMPLE
 #undef TOPIC
 #undef APPLIES
+#undef RULE_SAMPLE
 };
 
 enum topic_id {
-#define SAMPLE(id, file, grid, cluster, block, buf)
+#define SAMPLE(id, file, grid, cluster, block, args, trace, lo, hi)
 #define TOPIC(id, kind, name, section, sample, what, h100) TOPIC_##id,
 #define APPLIES(topic, rule)
+#define RULE_SAMPLE(rule, sample)
 #include "topics.def"
 #undef SAMPLE
 #undef TOPIC
 #undef APPLIES
+#undef RULE_SAMPLE
 	TOPIC__COUNT
 };
 
@@ -71,15 +81,17 @@ struct topic {
 };
 
 static const struct topic topics[TOPIC__COUNT] = {
-#define SAMPLE(id, file, grid, cluster, block, buf)
+#define SAMPLE(id, file, grid, cluster, block, args, trace, lo, hi)
 #define TOPIC(id, kind, name, section, sample, what, h100)                                 \
 	[TOPIC_##id] = {kind, name, section, what, h100, SAMPLE_##sample},
 #define APPLIES(topic, rule)
+#define RULE_SAMPLE(rule, sample)
 #define SAMPLE_NO_SAMPLE NO_SAMPLE
 #include "topics.def"
 #undef SAMPLE
 #undef TOPIC
 #undef APPLIES
+#undef RULE_SAMPLE
 #undef SAMPLE_NO_SAMPLE
 };
 
@@ -87,15 +99,43 @@ static const struct {
 	enum topic_id topic;
 	enum rule_id rule;
 } applies[] = {
-#define SAMPLE(id, file, grid, cluster, block, buf)
+#define SAMPLE(id, file, grid, cluster, block, args, trace, lo, hi)
 #define TOPIC(id, kind, name, section, sample, what, h100)
 #define APPLIES(topic, rule) {TOPIC_##topic, RULE_##rule},
+#define RULE_SAMPLE(rule, sample)
 #include "topics.def"
 #undef SAMPLE
 #undef TOPIC
 #undef APPLIES
+#undef RULE_SAMPLE
 };
 #define NAPPLIES (sizeof applies / sizeof applies[0])
+
+/* Run-time rules that explain shows live, with the sample that breaks them. */
+static const struct {
+	enum rule_id rule;
+	enum sample_id sample;
+} rule_samples[] = {
+#define SAMPLE(id, file, grid, cluster, block, args, trace, lo, hi)
+#define TOPIC(id, kind, name, section, sample, what, h100)
+#define APPLIES(topic, rule)
+#define RULE_SAMPLE(rule, sample) {RULE_##rule, SAMPLE_##sample},
+#include "topics.def"
+#undef SAMPLE
+#undef TOPIC
+#undef APPLIES
+#undef RULE_SAMPLE
+};
+#define NRULE_SAMPLES (sizeof rule_samples / sizeof rule_samples[0])
+
+/* The sample that shows rule r live, or NO_SAMPLE. */
+static int rule_sample(enum rule_id r)
+{
+	for (size_t i = 0; i < NRULE_SAMPLES; i++)
+		if (rule_samples[i].rule == r)
+			return rule_samples[i].sample;
+	return NO_SAMPLE;
+}
 
 /* A topic found by name: one of topics[], a rule of rules.def or a check of checks.def. */
 struct found {
@@ -165,9 +205,15 @@ void explain_sample_command(int s, char *buf, size_t size)
 	if (x->cluster > 1)
 		n += snprintf(buf + n, size - n, " --cluster %u", x->cluster);
 	n += snprintf(buf + n, size - n, " --block %u", x->block);
-	if (x->buf)
-		n += snprintf(buf + n, size - n, " --arg buf:%u", x->buf);
-	snprintf(buf + n, size - n, " --trace mbarrier");
+	for (const char *a = x->args; *a;) {
+		size_t len = strcspn(a, " ");
+		n += snprintf(buf + n, size - n, " --arg %.*s", (int)len, a);
+		a += len + strspn(a + len, " ");
+	}
+	if (x->trace[0])
+		n += snprintf(buf + n, size - n, " --trace %s", x->trace);
+	if (x->lines[1])
+		snprintf(buf + n, size - n, " --trace-lines %u-%u", x->lines[0], x->lines[1]);
 }
 
 static void collect(void *ctx, int level, const char *text)
@@ -175,29 +221,43 @@ static void collect(void *ctx, int level, const char *text)
 	fputs(text, (FILE *)ctx);
 }
 
-/* Run sample s with --trace mbarrier; its trace and diagnostics into *text (malloc'd).
+/* Run sample s as its command says; its trace and diagnostics into *text (malloc'd).
  * Returns the exit status, or -1 when the sample is not embedded. */
 static int run_sample(int s, char **text)
 {
 	const char *src = sample_text(s);
 	size_t len;
 	FILE *mem = open_memstream(text, &len);
-	if (!src || !mem) {
+	ptxi_args *args = ptxi_args_new();
+	if (!src || !mem || !args) {
 		if (mem)
 			fclose(mem);
+		ptxi_args_free(args);
 		*text = NULL;
 		return -1;
 	}
-	char name[128];
-	snprintf(name, sizeof name, SAMPLE_DIR "%s", samples[s].file);
-	ptxi_module *m = ptxi_module_load_string(name, src, collect, mem);
 	const struct sample *x = &samples[s];
+	char why[200], spec[256];
+	for (const char *a = x->args; *a;) {
+		size_t n = strcspn(a, " ");
+		snprintf(spec, sizeof spec, "%.*s", (int)n, a);
+		if (ptxi_args_add_spec(args, spec, why, sizeof why) != PTXI_OK)
+			fprintf(mem, "ptxi: error: %s\n", why);
+		a += n + strspn(a + n, " ");
+	}
+	char name[128];
+	snprintf(name, sizeof name, SAMPLE_DIR "%s", x->file);
+	ptxi_module *m = ptxi_module_load_string(name, src, collect, mem);
 	struct ptxi_config cfg = {.grid = {x->grid, 1, 1}, .block = {x->block, 1, 1},
 				  .cluster = {x->cluster, 1, 1}, .cluster_given = x->cluster > 1,
-				  .trace_mbarrier = true, .trace_out = mem};
-	struct ptxi_arg arg = {.kind = PTXI_ARG_BUFFER, .bytes = x->buf, .spec = "buf"};
-	int st = m ? ptxi_launch(m, &cfg, &arg, x->buf ? 1 : 0, NULL) : PTXI_INVALID;
+				  .trace_mbarrier = strcmp(x->trace, "mbarrier") == 0,
+				  .trace_all = strcmp(x->trace, "all") == 0,
+				  .trace_lines = {x->lines[0], x->lines[1]}, .trace_out = mem};
+	unsigned nargs;
+	const struct ptxi_arg *list = ptxi_args_list(args, &nargs);
+	int st = m ? ptxi_launch(m, &cfg, list, nargs, NULL) : PTXI_INVALID;
 	ptxi_module_free(m);
+	ptxi_args_free(args);
 	fclose(mem);
 	return st;
 }
@@ -225,6 +285,13 @@ static void print_run_line(FILE *out, const char *src, const char *line, size_t 
 	const char *colon = NULL;
 	if (n > sizeof tag - 1 && strncmp(line, tag, sizeof tag - 1) == 0)
 		colon = memchr(line + sizeof tag - 1, ':', n - (sizeof tag - 1));
+	if (!colon && n > 9 && strncmp(line, "        %", 9) == 0) { /* --trace all's values */
+		char *values = strndup(line + 8, n - 8), sub[32];
+		snprintf(sub, sizeof sub, "%s    ", indent);
+		wrap(out, sub, values);
+		free(values);
+		return;
+	}
 	if (!colon) {
 		fprintf(out, "%s%.*s\n", indent, (int)n, line);
 		return;
@@ -267,6 +334,17 @@ static void print_rule_line(FILE *out, enum rule_id r)
 	free(line);
 }
 
+/* "Example, run live:" and the run of sample s (NO_SAMPLE: nothing). */
+static void print_example(FILE *out, int s)
+{
+	if (s == NO_SAMPLE)
+		return;
+	char cmd[512];
+	explain_sample_command(s, cmd, sizeof cmd);
+	fprintf(out, "\nExample, run live:\n  $ %s\n", cmd);
+	print_run(out, s, "  ");
+}
+
 static void explain_topic(FILE *out, enum topic_id t)
 {
 	const struct topic *x = &topics[t];
@@ -283,15 +361,11 @@ static void explain_topic(FILE *out, enum topic_id t)
 			print_rule_line(out, applies[i].rule);
 			any = true;
 		}
-	if (x->sample != NO_SAMPLE) {
-		char cmd[256];
-		explain_sample_command(x->sample, cmd, sizeof cmd);
-		fprintf(out, "\nExample, run live:\n  $ %s\n", cmd);
-		print_run(out, x->sample, "  ");
-	}
+	print_example(out, x->sample);
 }
 
-static void explain_rule(FILE *out, enum rule_id r)
+/* `live`: also run the rule's sample, if it has one (SARIF's help leaves that out). */
+static void explain_rule(FILE *out, enum rule_id r, bool live)
 {
 	const struct rule_info *ri = rule_info(r);
 	fprintf(out, "%s - %s (%s%s)\n\n", ri->name, kind_name[TK_RULE],
@@ -318,6 +392,8 @@ static void explain_rule(FILE *out, enum rule_id r)
 		}
 	if (any)
 		fputc('\n', out);
+	if (live)
+		print_example(out, rule_sample(r));
 }
 
 char *explain_rule_text(int r)
@@ -327,7 +403,7 @@ char *explain_rule_text(int r)
 	FILE *mem = open_memstream(&text, &len);
 	if (!mem)
 		return NULL;
-	explain_rule(mem, (enum rule_id)r);
+	explain_rule(mem, (enum rule_id)r, false);
 	if (fclose(mem) != 0) {
 		free(text);
 		return NULL;
@@ -481,7 +557,7 @@ int ptxi_explain(const char *topic, FILE *out, FILE *err)
 		return PTXI_INVALID;
 	}
 	if (f.kind == TK_RULE)
-		explain_rule(out, f.index);
+		explain_rule(out, f.index, true);
 	else if (f.kind == TK_CHECK)
 		explain_check(out, f.index, true);
 	else
@@ -490,6 +566,17 @@ int ptxi_explain(const char *topic, FILE *out, FILE *err)
 }
 
 /* ---- docs/explain.md ----------------------------------------------------------------- */
+
+static void md_example(FILE *out, int s)
+{
+	if (s == NO_SAMPLE)
+		return;
+	char cmd[512];
+	explain_sample_command(s, cmd, sizeof cmd);
+	fprintf(out, "Example (`%s%s`):\n\n    $ %s\n", SAMPLE_DIR, samples[s].file, cmd);
+	print_run(out, s, "    ");
+	fputc('\n', out);
+}
 
 static void md_topic(FILE *out, enum topic_id t)
 {
@@ -508,14 +595,7 @@ static void md_topic(FILE *out, enum topic_id t)
 		}
 	if (any)
 		fputc('\n', out);
-	if (x->sample != NO_SAMPLE) {
-		char cmd[256];
-		explain_sample_command(x->sample, cmd, sizeof cmd);
-		fprintf(out, "Example (`%s%s`):\n\n    $ %s\n", SAMPLE_DIR, samples[x->sample].file,
-			cmd);
-		print_run(out, x->sample, "    ");
-		fputc('\n', out);
-	}
+	md_example(out, x->sample);
 }
 
 void ptxi_explain_markdown(FILE *out)
@@ -534,6 +614,13 @@ void ptxi_explain_markdown(FILE *out)
 		for (int i = 0; i < TOPIC__COUNT; i++)
 			if (topics[i].kind == (enum topic_kind)k)
 				md_topic(out, i);
+	}
+	fputs("\n## Run-time rules, run live\n\n", out);
+	for (size_t i = 0; i < NRULE_SAMPLES; i++) {
+		const struct rule_info *ri = rule_info(rule_samples[i].rule);
+		fprintf(out, "### `%s`\n\n*run-time rule, %s%s* ([rules.md](rules.md))\n\n%s\n\n",
+			ri->name, rule_source(ri->section), ri->section, ri->text);
+		md_example(out, rule_samples[i].sample);
 	}
 }
 

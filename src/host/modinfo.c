@@ -12,6 +12,7 @@
 #include "support/arena.h"
 #include "support/demangle.h"
 #include "hopper/tmap.h"
+#include "paramuse.h"
 #include "report/srcloc.h"
 
 static bool is_kernel(const struct ir_func *f)
@@ -164,6 +165,7 @@ static void kernel_info(const struct ir_module *m, const struct ir_func *f, cons
 	fprintf(out, "  parameters: %u (%llu bytes)\n", f->nparams, (unsigned long long)total);
 	for (uint32_t i = 0; i < f->nparams; i++)
 		param_line(m, f, i, out);
+	paramuse_write(f, out);
 	requirements(f, out);
 	run_template(f, path, out);
 }

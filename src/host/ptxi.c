@@ -11,6 +11,7 @@
 
 #include "hopper/async.h"
 #include "bind.h"
+#include "ctasel.h"
 #include "env.h"
 #include "check/check.h"
 #include "support/demangle.h"
@@ -391,6 +392,25 @@ static int check_shape(ptxi_module *m, struct dfunc *k, struct launch_config *c,
 	return PTXI_OK;
 }
 
+/* --ctas: the clusters the launch runs, said in a note; a bad list is a usage error. */
+static int select_ctas(ptxi_module *m, struct launch *L, const char *spec, struct ctasel *sel)
+{
+	char why[300], list[200];
+	if (ctasel_parse(spec, L->cfg.grid, L->cfg.cluster, sel, why, sizeof why) != 0)
+		return usage_error(m, "%s", why);
+	L->run_clusters = sel->clusters;
+	L->clusters = sel->nclusters;
+	ctasel_describe(sel, L->cfg.grid, L->cfg.cluster, list, sizeof list);
+	bool whole = L->cfg.cluster[0] * L->cfg.cluster[1] * L->cfg.cluster[2] > 1;
+	char msg[600];
+	snprintf(msg, sizeof msg, "--ctas: %llu of %llu CTAs run (%s)%s; the others do not run "
+		 "and leave memory as it was: --dump, --out and --expect show only these CTAs' "
+		 "writes", (unsigned long long)sel->ctas, (unsigned long long)sel->total, list,
+		 whole ? ", each with its whole cluster" : "");
+	diag_emit(&m->diag, DIAG_NOTE, NULL, (struct src_span){0, 0}, NULL, msg);
+	return PTXI_OK;
+}
+
 /* The decoded program, loaded at the first launch. NULL (reported) if it cannot run. */
 static struct dprog *module_prog(ptxi_module *m)
 {
@@ -565,9 +585,14 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	int st = check_shape(m, L.kernel, &L.cfg, cfg);
 	if (st)
 		return st;
+	struct ctasel sel = {0};
+	if (cfg->ctas && (st = select_ctas(m, &L, cfg->ctas, &sel)) != PTXI_OK)
+		return st;
 	ptxi_run *run = calloc(1, sizeof *run);
-	if (!run)
+	if (!run) {
+		free(sel.clusters);
 		return usage_error(m, "out of memory");
+	}
 	run->nargs = nargs;
 	run->buf_addr = calloc(nargs + 1, sizeof *run->buf_addr);
 	run->buf_size = calloc(nargs + 1, sizeof *run->buf_size);
@@ -578,6 +603,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	L.mem = run->mem = em ? em->mem : mem_create();
 	if (!run->mem || !run->buf_addr || !run->buf_size || !run->named_addr) {
 		ptxi_run_free(run);
+		free(sel.clusters);
 		return usage_error(m, "out of memory");
 	}
 	if (em) {
@@ -639,6 +665,13 @@ run:
 	wgmma_launch_free(&L);
 	devrt_free(&L);
 	gather_summary(&L);
+	if (sel.clusters) {
+		char msg[200];
+		snprintf(msg, sizeof msg, "only part of the grid ran: %llu of %llu CTAs (--ctas)",
+			 (unsigned long long)sel.ctas, (unsigned long long)sel.total);
+		diag_emit(&m->diag, DIAG_NOTE, NULL, (struct src_span){0, 0}, NULL, msg);
+		free(sel.clusters);
+	}
 	if (errors)
 		*errors = gather_total(&L);
 	gather_free(&L);

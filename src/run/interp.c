@@ -456,6 +456,8 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 		if ((mask != g->mask || g->mask != w->live) && converge_needed(di) &&
 		    !converge_aligned(L, w, g, di, mask))
 			break;
+		if (di->flags & DF_WRITES)
+			L->writes++;
 		enum step step = di->exec(L, w, g, di, mask);
 		if (!ctrl && w->wg_track)
 			wgmma_note_writes(w, f, di);

@@ -193,9 +193,9 @@ static void run_one(struct jobs *J, struct launch *S, struct diag *d, uint64_t i
 		S->clusters_done = i; /* its index: messages, and whether it still counts */
 		S->next_poll = S->steps + (1u << 16);
 		S->cluster_from = S->steps;
-		uint64_t x = i % J->nc[0], yz = i / J->nc[0];
-		sched_cluster(S, (uint32_t[3]){(uint32_t)x, (uint32_t)(yz % J->nc[1]),
-					      (uint32_t)(yz / J->nc[1])});
+		uint32_t cid[3];
+		sched_cluster_id(S, i, cid);
+		sched_cluster(S, cid);
 		S->log = NULL;
 	}
 	pthread_mutex_lock(&J->lock);
@@ -276,7 +276,7 @@ int jobs_launch(struct launch *L, unsigned n)
 	const struct launch_config *k = &L->cfg;
 	uint32_t nc[3] = {k->grid[0] / k->cluster[0], k->grid[1] / k->cluster[1],
 			  k->grid[2] / k->cluster[2]};
-	L->clusters = (uint64_t)nc[0] * nc[1] * nc[2];
+	L->clusters = sched_clusters(L);
 	if (n <= 1 || L->clusters <= 1)
 		return sched_launch(L);
 	const char *why = one_thread_reason(L);

@@ -104,6 +104,16 @@ struct spin_rec {
 	struct spin_place { uint8_t space; uint32_t size; uint64_t addr; } place[SPIN_PLACES];
 };
 
+/* The watch for warps that spin on memory nobody writes (spin.c), one per cluster run:
+ * zeroed to start. */
+struct spin_warp;
+struct spin_watch {
+	uint64_t writes, epoch;     /* the launch's counts when the quiet stretch began        */
+	uint32_t rounds;            /* scheduling rounds it has lasted                         */
+	uint32_t nwarps;
+	struct spin_warp *w;        /* per warp of the cluster                                 */
+};
+
 /* The last cvta.to.shared of each lane whose operand was not in the shared window: its
  * result and operand, and the instruction, for a report at the access that uses it. */
 struct bad_cvta {
@@ -145,6 +155,7 @@ struct cluster {
 	struct cta *ctas;
 	uint32_t nctas;
 	uint32_t cbar_phase, cbar_arrived, live_threads;
+	struct spin_watch spin;     /* warps spinning on memory nobody writes (spin.c)        */
 };
 
 struct launch_config {
@@ -262,6 +273,7 @@ struct launch {
 	uint32_t nthreads_cta;
 	uint64_t steps, thread_steps, max_steps; /* steps: warp-instructions so far, counted as
 						  * they run: asynchronous work is due at a step */
+	uint64_t writes;            /* instructions run that may write memory (spin.c)       */
 	uint64_t epoch;             /* bumped by every change that can unblock a parked group:
 				     * mbarrier and barrier state, async landings, exits. Plain
 				     * stores are not: a test_wait loop that also stores still
@@ -276,6 +288,8 @@ struct launch {
 	uint64_t next_poll;         /* the step at which they are next looked at               */
 	struct spin_rec *spin_rec;  /* while a spinning loop is watched (sched.c): its reads   */
 	uint64_t clusters_done, clusters;
+	const uint64_t *run_clusters; /* --ctas: the clusters to run, by linear index,
+				     * `clusters` of them (NULL: every cluster of the grid)    */
 	struct mbar_table mbars;    /* mbarrier objects (mbarrier.c)                          */
 	struct async_queue async;   /* asynchronous copies in flight (async.c)                */
 	struct landed_table landed; /* copies landed, completion not observed (landed.c)      */

@@ -15,6 +15,7 @@
 #include "exec_alu.h"
 #include "frame.h"
 #include "memory.h"
+#include "spin.h"
 #include "hopper/wgmma.h"
 
 /* What one thread's frame may hold: registers (slots of 32 lanes) and .local/.param bytes
@@ -1568,6 +1569,7 @@ static bool decode_insn(struct loader *ld, const struct ir_insn *in, struct dins
 	di->vec = (uint8_t)(md.vec ? ir_mod_arg(md.vec) : 1);
 	di->mode = (uint8_t)(md.atomop ? md.atomop : md.mode ? md.mode : md.cache);
 	uint32_t f = 0;
+	f |= spin_op_writes(in->op) ? DF_WRITES : 0;
 	f |= md.has[MOD_UNI] ? DF_UNI : 0;
 	f |= md.has[MOD_NOCOMPLETE] ? DF_NOCOMPLETE : 0;
 	f |= md.has[MOD_EXPECT_TX] ? DF_EXPECT_TX : 0;

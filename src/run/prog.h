@@ -143,6 +143,7 @@ enum {
 	DF_TENSORMAP = 1u << 25,     /* fence.proxy.tensormap::generic (not an async-proxy fence) */
 	DF_IM2COL = 1u << 26,        /* a tensor copy in im2col mode                             */
 	DF_ALU_DIRECT = 1u << 27,    /* an ALU instruction on registers and immediates: `aref`    */
+	DF_WRITES = 1u << 28,        /* may write memory or make output (spin.c's quiet stretch)  */
 };
 
 /* Where the operands' lane arrays of a DF_ALU_DIRECT instruction lie (d, d2, then the

@@ -25,6 +25,7 @@
 #include "report/timeline.h"
 #include "debug_hook.h"
 #include "hopper/wgmma.h"
+#include "spin.h"
 
 #define QUANTUM 512          /* instructions a warp runs before the next one's turn      */
 /* A deadlock: time-out rounds in a row with no progress, until either limit. Bounded
@@ -172,6 +173,7 @@ static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t c
 
 static void free_cluster(struct cluster *cl)
 {
+	spin_free(&cl->spin);
 	for (uint32_t r = 0; r < cl->nctas; r++) {
 		struct cta *c = &cl->ctas[r];
 		if (c->warps)
@@ -310,6 +312,9 @@ static const struct wording step_limit_words = {
 	"blocked while a loop runs past the step limit: ", "", "has not completed",
 	"have not arrived", "step-limit"};
 
+static bool watch_loop(struct launch *L, struct warp *w, struct group *g, struct spin_rec *rec);
+static void polled(struct launch *L, const struct spin_rec *rec, struct strbuf *msg);
+
 static void report_group(struct launch *L, struct warp *w, struct group *g, struct group **done,
 			 uint32_t *ndone, bool spinning)
 {
@@ -377,6 +382,21 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 		sb_printf(&n, "\nmembermask 0x%08x; lanes here 0x%08x; lanes alive 0x%08x", g->wait_id,
 			  g->mask, w->live);
 		break;
+	case G_READY:
+		if (!spinning) { /* spin.c: a loop that reads what nothing will change */
+			struct spin_rec rec = {0};
+			watch_loop(L, w, g, &rec);
+			L->ci = di;
+			L->cw = w;
+			sb_printf(&msg, "%sthreads spin%s in a loop", wd->lead, wd->forever);
+			if (rec.first_line && rec.last_line > rec.first_line)
+				sb_printf(&msg, ", lines %u-%u", rec.first_line, rec.last_line);
+			polled(L, &rec, &msg);
+			sb_printf(&n, "\nno instruction that still runs writes memory or arrives on a "
+				  "barrier: what the loop waits for can never happen");
+			break;
+		}
+		/* fall through */
 	default:
 		sb_printf(&msg, "%sthreads wait%s", wd->lead, wd->forever);
 		break;
@@ -404,17 +424,14 @@ static bool in_list(struct group **list, uint32_t n, const struct group *g)
 	return false;
 }
 
-/* A group still running at the step limit: run it a while longer with diagnostics off,
- * watching what it reads, and say where its loop is and what it polls; or, when it ends
- * meanwhile, that it was no loop (false). */
-static bool explain_spin(struct launch *L, struct warp *w, struct group *g)
+/* Run group g a while longer with diagnostics off, watching what it reads into *rec (the
+ * lines of its loop, the places it polls). Returns whether it ended meanwhile. */
+static bool watch_loop(struct launch *L, struct warp *w, struct group *g, struct spin_rec *rec)
 {
-	struct spin_rec rec = {0};
 	struct diag saved = *L->diag;
 	int status = L->status;
 	bool stop = L->stop, trace = L->cfg.trace_print;
 	struct timeline *tl = L->timeline;
-	const struct dinsn *at = &g->frame->fn->code[g->pc];
 	struct report *rep = L->rep; /* what the watch breaks is no report of the launch's */
 	struct gather_log *log = L->log;
 	L->rep = NULL;
@@ -423,16 +440,16 @@ static bool explain_spin(struct launch *L, struct warp *w, struct group *g)
 	L->diag->record = NULL;
 	L->cfg.trace_print = false;
 	L->timeline = NULL;
-	L->spin_rec = &rec;
+	L->spin_rec = rec;
 	for (uint32_t k = 0; k < 4096 && g->state == G_READY && !L->stop; k++) {
 		const struct dinsn *di = &g->frame->fn->code[g->pc];
 		uint32_t line = 0, col = 0;
 		if (di->ir)
 			src_locate(L->file, di->ir->span.off, &line, &col);
-		if (line && (!rec.first_line || line < rec.first_line))
-			rec.first_line = line;
-		if (line > rec.last_line)
-			rec.last_line = line;
+		if (line && (!rec->first_line || line < rec->first_line))
+			rec->first_line = line;
+		if (line > rec->last_line)
+			rec->last_line = line;
 		if (!interp_run_group(L, w, g, 1))
 			break;
 	}
@@ -445,9 +462,29 @@ static bool explain_spin(struct launch *L, struct warp *w, struct group *g)
 	L->stop = stop;
 	L->cfg.trace_print = trace;
 	L->timeline = tl;
+	return g->state == G_DONE;
+}
+
+/* What a loop polls: ": it polls global 0x.. (4 bytes), ..." or ", reading no memory". */
+static void polled(struct launch *L, const struct spin_rec *rec, struct strbuf *msg)
+{
+	for (uint32_t i = 0; i < rec->n; i++)
+		sb_printf(msg, "%s %s 0x%llx (%u bytes)", i ? "," : ": it polls",
+			  mem_space_name((enum mspace)rec->place[i].space),
+			  (unsigned long long)rec->place[i].addr, rec->place[i].size);
+	if (!rec->n)
+		sb_printf(msg, ", reading no memory");
+}
+
+/* A group still running at the step limit: run it a while longer, and say where its loop
+ * is and what it polls; or, when it ends meanwhile, that it was no loop (false). */
+static bool explain_spin(struct launch *L, struct warp *w, struct group *g)
+{
+	struct spin_rec rec = {0};
+	const struct dinsn *at = &g->frame->fn->code[g->pc];
+	bool ended = watch_loop(L, w, g, &rec);
 	struct strbuf msg = {0}, n = {0};
 	describe_threads(L, w, g->mask, &n);
-	bool ended = g->state == G_DONE;
 	if (ended)
 		sb_printf(&msg, "not a loop: these threads end within the next 4096 "
 			  "warp-instructions");
@@ -455,12 +492,8 @@ static bool explain_spin(struct launch *L, struct warp *w, struct group *g)
 		sb_printf(&msg, "a loop that never ends, lines %u-%u", rec.first_line, rec.last_line);
 	else
 		sb_printf(&msg, "a loop that never ends");
-	for (uint32_t i = 0; !ended && i < rec.n; i++)
-		sb_printf(&msg, "%s %s 0x%llx (%u bytes)", i ? "," : ": it polls",
-			  mem_space_name((enum mspace)rec.place[i].space),
-			  (unsigned long long)rec.place[i].addr, rec.place[i].size);
-	if (!ended && !rec.n)
-		sb_printf(&msg, ", reading no memory");
+	if (!ended)
+		polled(L, &rec, &msg);
 	srcloc_emit(L->diag, DIAG_NOTE, L->file, L->P->m, at->ir, srcloc_func_of(L->P, at), n.s,
 		    msg.s);
 	sb_free(&msg);
@@ -472,11 +505,9 @@ static bool explain_spin(struct launch *L, struct warp *w, struct group *g)
  * other threads still run, so those blocked would wait forever on them. */
 static void report_blocked(struct launch *L, struct cluster *cl, bool spinning)
 {
-	uint32_t shown = 0, blocked = 0, ndone = 0, ngroups = 0;
+	uint32_t shown = 0, blocked = 0, spun = 0, ndone = 0, ngroups = 0;
 	for (uint32_t r = 0; r < cl->nctas; r++)
-		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++)
-			for (struct group *g = cl->ctas[r].warps[i].groups; g; g = g->next)
-				ngroups++;
+		ngroups += cl->ctas[r].nwarps * LANES; /* a watched loop may split its group */
 	struct group **done = calloc(ngroups + 1, sizeof *done);
 	if (!done)
 		return;
@@ -486,6 +517,7 @@ static void report_blocked(struct launch *L, struct cluster *cl, bool spinning)
 				if (g->state == G_DONE || (spinning && g->state == G_READY))
 					continue;
 				blocked += popcount32(g->mask);
+				spun += g->state == G_READY ? popcount32(g->mask) : 0;
 				if (in_list(done, ndone, g))
 					continue;
 				if (shown++ < 16)
@@ -514,6 +546,10 @@ static void report_blocked(struct launch *L, struct cluster *cl, bool spinning)
 			 "see --max-steps): a loop that never ends%s [step-limit]",
 			 (unsigned long long)L->max_steps,
 			 blocked ? " while the threads above wait" : "");
+	else if (spun) /* spin.c: loops that nothing can release */
+		snprintf(m, sizeof m, "deadlock: the launch can never finish: %u thread%s blocked, "
+			 "%u of them spinning on what no thread will change%s [deadlock]", blocked,
+			 blocked == 1 ? "" : "s", spun, shown > 16 ? " (the first 16 places shown)" : "");
 	else
 		snprintf(m, sizeof m, "deadlock: the launch can never finish: %u thread%s blocked, "
 			 "nothing left to run%s [deadlock]", blocked, blocked == 1 ? "" : "s",
@@ -688,6 +724,10 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 				interp_land_due(L, async_next_due(L));
 			return L->status;
 		}
+		if (spin_stuck(L, cl, &cl->spin)) {
+			report_blocked(L, cl, false);
+			return L->status;
+		}
 		if (ran)
 			continue;
 		/* Nothing could run. */
@@ -757,24 +797,39 @@ void sched_cluster(struct launch *L, const uint32_t cid[3])
 	free_cluster(&cl);
 }
 
-int sched_launch(struct launch *L)
+uint64_t sched_clusters(const struct launch *L)
 {
 	const struct launch_config *k = &L->cfg;
-	uint32_t nc[3] = {k->grid[0] / k->cluster[0], k->grid[1] / k->cluster[1],
-			  k->grid[2] / k->cluster[2]};
+	if (L->run_clusters)
+		return L->clusters;
+	return (uint64_t)(k->grid[0] / k->cluster[0]) * (k->grid[1] / k->cluster[1]) *
+	       (k->grid[2] / k->cluster[2]);
+}
+
+void sched_cluster_id(const struct launch *L, uint64_t i, uint32_t cid[3])
+{
+	const struct launch_config *k = &L->cfg;
+	uint64_t nx = k->grid[0] / k->cluster[0], ny = k->grid[1] / k->cluster[1];
+	uint64_t c = L->run_clusters ? L->run_clusters[i] : i;
+	cid[0] = (uint32_t)(c % nx);
+	cid[1] = (uint32_t)(c / nx % ny);
+	cid[2] = (uint32_t)(c / nx / ny);
+}
+
+int sched_launch(struct launch *L)
+{
 	if (!sched_begin(L))
 		return L->status;
-	L->clusters = (uint64_t)nc[0] * nc[1] * nc[2];
+	L->clusters = sched_clusters(L);
 	L->next_poll = 1u << 16;
-	for (uint32_t z = 0; z < nc[2]; z++)
-		for (uint32_t y = 0; y < nc[1]; y++)
-			for (uint32_t x = 0; x < nc[0]; x++) {
-				sched_cluster(L, (uint32_t[3]){x, y, z});
-				L->clusters_done++;
-				if (L->stop || L->status == 3)
-					goto out;
-			}
-out:
+	for (uint64_t i = 0; i < L->clusters; i++) {
+		uint32_t cid[3];
+		sched_cluster_id(L, i, cid);
+		sched_cluster(L, cid);
+		L->clusters_done++;
+		if (L->stop || L->status == 3)
+			break;
+	}
 	sched_end(L);
 	return L->status;
 }

@@ -15,6 +15,9 @@ struct launch;
 /* Run the launch; returns its status (0 ok, 1 rule broken, 2 bad input, 3 deadlock or the
  * step limit). */
 int sched_launch(struct launch *L);
+/* The clusters the launch runs (the grid's, or --ctas's), and the i-th one's id. */
+uint64_t sched_clusters(const struct launch *L);
+void sched_cluster_id(const struct launch *L, uint64_t i, uint32_t cid[3]);
 
 /* The pieces of sched_launch, for --jobs (jobs.c): the launch's run-time tables (false,
  * with the error reported, when out of memory), one cluster run from start to end, and

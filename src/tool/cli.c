@@ -574,6 +574,9 @@ static int run_option(struct run_opts *o, int id, const char *v)
 	case OPT_KERNEL:
 		o->cfg.kernel = v;
 		break;
+	case OPT_CTAS:
+		o->cfg.ctas = v; /* checked against the grid at the launch */
+		break;
 	case OPT_GRID:
 		return dims_option("grid", v, o->cfg.grid);
 	case OPT_BLOCK:

@@ -37,8 +37,11 @@ static const char exec_help[] =
 	"  --diagnostics F       text, json (one object a line) or sarif (one log for the run)\n"
 	"  --trace mbarrier|all  trace the launches --launch picks (all without it)\n"
 	"  --timeline FILE.html  picture the first launch --launch picks\n"
-	"  --launch N|KERNEL     the launches --trace and --timeline apply to: the Nth, or\n"
-	"                        those of kernels whose name holds KERNEL\n"
+	"  --ctas LIST|sample:N  run only these CTAs of the launches --launch picks (all\n"
+	"                        without it): indices and ranges (0,5,9 or 0-15) or an\n"
+	"                        even spread of N; a CTA runs its whole cluster\n"
+	"  --launch N|KERNEL     the launches --trace, --timeline and --ctas apply to: the\n"
+	"                        Nth, or those of kernels whose name holds KERNEL\n"
 	"  --error-exitcode N    the exit status when ptxi reported an error (default 1)\n";
 
 static int fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -181,6 +184,7 @@ static int parse(int argc, char **argv, struct exec_opts *o)
 		{"jobs", "PTXI_JOBS", true},            {"diagnostics", "PTXI_DIAGNOSTICS", true},
 		{"trace", "PTXI_TRACE", true},          {"timeline", "PTXI_TIMELINE", true},
 		{"launch", "PTXI_LAUNCH", true},        {"error-exitcode", NULL, true},
+		{"ctas", "PTXI_CTAS", true},
 	};
 	o->error_exitcode = 1;
 	int i = 0;

@@ -266,8 +266,8 @@ static bool explain_topic(struct dbg *d, const char *topic)
 bool cmd_EXPLAIN(struct dbg *d, char *a)
 {
 	(void)a;
-	/* the rule broken at the stop (a deadlock or the step limit has no topic: the
-	 * instruction the selected warp waits at says more) */
+	/* the rule broken at the stop, or the deadlock (the step limit has no topic: the
+	 * instruction the selected warp runs at says more) */
 	if ((d->why == WHY_RULE || d->why == WHY_BLOCKED) && d->outp->rule[0] &&
 	    explain_topic(d, d->outp->rule))
 		return false;

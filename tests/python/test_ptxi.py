@@ -190,7 +190,9 @@ def test_ctrl_c_stops_a_launch():
     reports where each warp stands and KeyboardInterrupt carries that Result."""
     import _thread
     import threading
-    spin = SCALE.replace("mad.lo.u32", "SPIN:\n  bra SPIN;\n  mad.lo.u32")
+    # a loop that counts: its state changes, so it runs until interrupted (a loop that
+    # repeats its state is called a deadlock at once)
+    spin = SCALE.replace("mad.lo.u32", "SPIN:\n  add.u32 %r2, %r2, 1; bra SPIN;\n  mad.lo.u32")
     m = ptxi.loads(spin, "spin.ptx")
     timer = threading.Timer(0.5, _thread.interrupt_main)
     timer.start()

@@ -77,6 +77,7 @@ static void options(struct rt_options *o)
 		  : d && !strcmp(d, "sarif") ? PTXI_DIAG_SARIF : PTXI_DIAG_TEXT;
 	o->launch = env("PTXI_LAUNCH");
 	o->trace = env("PTXI_TRACE");
+	o->ctas = env("PTXI_CTAS");
 	o->timeline = env("PTXI_TIMELINE");
 	o->status_fd = (int)env_num("PTXI_STATUS_FD", (uint64_t)-1);
 }

@@ -72,6 +72,7 @@ struct rt_options {
 	enum ptxi_diag_format diag;
 	const char *launch;         /* --launch N|KERNEL: traced / pictured launches          */
 	const char *trace;          /* "mbarrier" | "all" | NULL                              */
+	const char *ctas;           /* --ctas: the part of the grid picked launches run       */
 	const char *timeline;       /* --timeline path                                        */
 	int status_fd;              /* ptxi exec reads the counts here at exit (-1: none)     */
 };

@@ -58,6 +58,7 @@ static void configure(struct ptxi_config *c, const struct rt_kernel *k, dim3 gri
 	*timeline = NULL;
 	if (!picked(k))
 		return;
+	c->ctas = rt.opt.ctas;
 	if (rt.opt.trace) {
 		c->trace_all = !strcmp(rt.opt.trace, "all");
 		c->trace_mbarrier = !c->trace_all;

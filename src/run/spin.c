@@ -1,0 +1,183 @@
+/*
+ * spin.c - a deadlock of spinning warps, found in thousands of steps rather than at the
+ * step limit. While no instruction writes memory, no barrier, mbarrier or group changes
+ * (the launch's epoch) and nothing asynchronous is in flight, memory is constant; a warp
+ * then runs as a function of its own state (registers, groups, pcs). When every unfinished
+ * warp of the cluster comes back to a state it had earlier in such a quiet stretch, each
+ * goes round a loop that reads only what nobody will change and writes nothing: no warp
+ * can ever release another, and the launch can never finish.
+ *
+ * Each warp's state is hashed at the end of each scheduling round, and Brent's cycle
+ * finding (a saved hash, replaced at powers of two) spots the repeat. A real spin-wait
+ * that completes breaks the quiet stretch with the producer's write (or its register
+ * changes, if it computes first), so it is never called stuck. Timing that reaches
+ * registers (%clock, %globaltimer) changes the state and is not called a loop either.
+ *
+ * With --jobs other clusters write global memory this thread does not see counted: the
+ * watch is off there, and such a launch stops at the step limit as before.
+ */
+#include "spin.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "launch.h"
+#include "prog.h"
+
+#define QUIET_ROUNDS 4  /* rounds of quiet before warps are hashed                      */
+#define EVERY_ROUND 32  /* rounds hashed one by one, then every eighth                 */
+
+struct spin_warp {
+	uint64_t saved;         /* the hash kept to compare with (Brent's tortoise)          */
+	uint64_t saved_steps;   /* the warp's steps then: a repeat must have run between     */
+	uint32_t power, lam;    /* samples until the saved hash moves on, and since it did   */
+	bool cycling;           /* a repeat seen in this quiet stretch                       */
+};
+
+static inline uint64_t mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h;
+}
+
+static uint64_t mix_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+		memcpy(&x, b + i, 8);
+		h = mix(h, x);
+	}
+	for (; i < n; i++)
+		h = mix(h, b[i]);
+	return h;
+}
+
+/* Everything a warp's next steps depend on, besides memory: its groups with their pcs,
+ * states and call chains' registers and parameters, carry flags and copy groups. */
+static uint64_t warp_hash(const struct warp *w)
+{
+	uint64_t h = mix(0, w->live);
+	for (const struct group *g = w->groups; g; g = g->next) {
+		h = mix(h, g->mask);
+		h = mix(h, ((uint64_t)g->pc << 8) | ((uint64_t)g->state << 1) | g->timed_out);
+		h = mix(h, g->wait_id);
+		for (const struct frame *f = g->frame; f; f = f->caller) {
+			h = mix(h, (uint64_t)(uintptr_t)f->fn ^ f->ret_pc);
+			h = mix_bytes(h, f->regs, (size_t)f->fn->nslots * LANES * sizeof *f->regs);
+			h = mix_bytes(h, f->params, (size_t)f->fn->param_size * LANES);
+		}
+	}
+	h = mix_bytes(h, w->cc, sizeof w->cc);
+	h = mix_bytes(h, w->cp_open, sizeof w->cp_open);
+	h = mix_bytes(h, w->bulk_open, sizeof w->bulk_open);
+	return mix(h, w->streak);
+}
+
+/* Whether the warp can move without the epoch changing: a group that runs, or a parked
+ * try_wait/test_wait, which its time limit wakes. A group parked so is the same state
+ * before and after its wait: only a repeat with steps run between counts. */
+static bool moves(const struct warp *w)
+{
+	for (const struct group *g = w->groups; g; g = g->next)
+		if (g->state == G_READY || g->state == G_MBAR)
+			return true;
+	return false;
+}
+
+static void restart(struct spin_watch *s, const struct launch *L)
+{
+	s->writes = L->writes;
+	s->epoch = L->epoch;
+	s->rounds = 0;
+	for (uint32_t i = 0; s->w && i < s->nwarps; i++)
+		s->w[i] = (struct spin_warp){.power = 1};
+}
+
+static bool quiet(const struct launch *L, const struct cluster *cl, const struct spin_watch *s)
+{
+	if (L->writes != s->writes || L->epoch != s->epoch || L->async.nevents)
+		return false;
+	for (uint32_t r = 0; r < cl->nctas; r++)
+		for (uint32_t i = 0; i < cl->ctas[r].nwarps; i++)
+			if (cl->ctas[r].warps[i].wg_busy)
+				return false;
+	return true;
+}
+
+bool spin_stuck(struct launch *L, struct cluster *cl, struct spin_watch *s)
+{
+	if (L->jobs || !cl->nctas)
+		return false;
+	if (!s->w) {
+		s->nwarps = cl->nctas * cl->ctas[0].nwarps;
+		s->w = calloc(s->nwarps, sizeof *s->w);
+		if (!s->w)
+			return false; /* no watch: the step limit still ends the launch */
+		restart(s, L);
+	}
+	if (!quiet(L, cl, s)) {
+		restart(s, L);
+		return false;
+	}
+	if (++s->rounds < QUIET_ROUNDS)
+		return false;
+	/* a long quiet stretch is mostly work on registers: hashing every eighth round keeps
+	 * its cost small, and a loop still repeats at that pace */
+	if (s->rounds > EVERY_ROUND && s->rounds % 8)
+		return false;
+	bool all = true, any = false;
+	uint32_t nw = cl->ctas[0].nwarps;
+	for (uint32_t r = 0; r < cl->nctas; r++)
+		for (uint32_t i = 0; i < nw; i++) {
+			const struct warp *w = &cl->ctas[r].warps[i];
+			struct spin_warp *sw = &s->w[r * nw + i];
+			if (!w->groups)
+				continue;
+			any = true;
+			if (!sw->cycling && !moves(w)) {
+				sw->cycling = true; /* only a change of the epoch can wake it */
+			} else if (!sw->cycling) {
+				uint64_t h = warp_hash(w);
+				if (sw->lam && h == sw->saved && w->steps != sw->saved_steps) {
+					sw->cycling = true;
+				} else if (++sw->lam > sw->power || sw->lam == 1) {
+					sw->saved = h;
+					sw->saved_steps = w->steps;
+					if (sw->lam > sw->power)
+						sw->power *= 2;
+					sw->lam = 1;
+				}
+			}
+			all &= sw->cycling;
+		}
+	return any && all;
+}
+
+bool spin_op_writes(int op)
+{
+	switch ((enum ir_op)op) {
+	case OP_MOV: case OP_CVTA: case OP_ISSPACEP: case OP_MAPA: case OP_GETCTARANK:
+	case OP_LD: case OP_LDU: case OP_PREFETCH: case OP_PREFETCHU:
+	case OP_CREATEPOLICY_FRACTIONAL: case OP_CREATEPOLICY_RANGE: case OP_CREATEPOLICY_CVT:
+	case OP_BRA: case OP_BRX_IDX: case OP_RET: case OP_SHFL_SYNC: case OP_VOTE_SYNC:
+	case OP_MATCH_SYNC: case OP_REDUX_SYNC: case OP_ACTIVEMASK: case OP_ELECT_SYNC:
+	case OP_BAR_WARP_SYNC: case OP_MEMBAR: case OP_FENCE: case OP_NANOSLEEP:
+	case OP_MBAR_TEST_WAIT: case OP_MBAR_TRY_WAIT: case OP_MBAR_PENDING_COUNT:
+	case OP_CP_ASYNC_WAIT_GROUP: case OP_CP_ASYNC_WAIT_ALL: case OP_CP_ASYNC_BULK_WAIT_GROUP:
+	case OP_CP_ASYNC_BULK_PREFETCH: case OP_CP_ASYNC_BULK_PREFETCH_TENSOR:
+	case OP_MMA: case OP_MMA_SP: case OP_MMA_SP_ORDERED: case OP_LDMATRIX: case OP_MOVMATRIX:
+	case OP_WMMA_LOAD_A: case OP_WMMA_LOAD_B: case OP_WMMA_LOAD_C: case OP_WMMA_MMA:
+	case OP_TEX: case OP_TLD4: case OP_TXQ: case OP_SULD: case OP_SUQ: case OP_ISTYPEP:
+		return false;
+	default:
+		return ir_op_family((enum ir_op)op) != FAM_ALU;
+	}
+}
+
+void spin_free(struct spin_watch *s)
+{
+	free(s->w);
+	*s = (struct spin_watch){0};
+}

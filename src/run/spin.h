@@ -1,0 +1,23 @@
+/*
+ * spin.h - spotting warps that spin on memory nobody will change (spin.c).
+ */
+#ifndef PTXI_SPIN_H
+#define PTXI_SPIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct launch;
+struct cluster;
+struct spin_watch;              /* launch.h */
+
+/* After each scheduling round of cluster cl: true when every unfinished warp has come back
+ * to an earlier state while nothing changed memory, barriers or mbarriers, and nothing
+ * asynchronous is in flight - no warp can make progress again. */
+bool spin_stuck(struct launch *L, struct cluster *cl, struct spin_watch *s);
+void spin_free(struct spin_watch *s);
+/* Whether instruction op may write memory or make output (the loader's DF_WRITES): every
+ * instruction but those known to read only. Counting too many only keeps the watch off. */
+bool spin_op_writes(int op);
+
+#endif
