@@ -188,8 +188,6 @@ void ck_wgmma_mma_check(struct ck *ck, const struct ir_insn *in, const struct mo
 	struct wg_form f;
 	if (form_ok(&c, &f)) {
 		mma_operands(&c, &f);
-		if (f.sparse && !c.errors)
-			ck_note_unsupported(ck, in, "wgmma.mma_async.sp");
 	}
 	ck->errors += c.errors;
 }

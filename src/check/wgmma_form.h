@@ -39,7 +39,7 @@ struct wg_form {
 	enum wg_type d, a, b;
 	bool satfinite;
 	bool popc_and;          /* b1: .and.popc                                            */
-	bool sparse;            /* .sp: read, refused (unsupported)                         */
+	bool sparse;            /* .sp: A 2:4 sparse (compressed to K/2), K doubled          */
 	bool inc;               /* setmaxnreg: .inc (else .dec)                              */
 	/* operand facts for wgmma.mma_async (from the operand list) */
 	bool a_regs;            /* A in registers (the second operand is a vector)           */
@@ -57,7 +57,7 @@ enum { WG_A_REGS = 4 };
 /*
  * Read the opcode words of `in` (wgmma.* or setmaxnreg) from its text in `text`. Returns
  * NULL on success, else a message naming the first wrong word or combination. A sparse form
- * (.sp) parses with f->sparse set: ptxi reads it but does not run it.
+ * (.sp) parses with f->sparse set.
  */
 const char *wg_form_parse(const char *text, const struct ir_insn *in, struct wg_form *f,
 			  char *buf, size_t bufsize);

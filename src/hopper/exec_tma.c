@@ -13,8 +13,9 @@
  *   repeated with the NaN fill; stores and reductions skip them (clipped).
  * - TF32 map types round each in-bounds f32 to tf32 on load (nearest even; NaN 0x7fffe000).
  * - Interleaved maps (16B/32B): dimension 0 counts 16- or 32-byte chunks; a plane is
- *   boxDim[0] chunks of memory from the box origin (c0 chunks + c1 rows in), read straight
- *   through row padding; boxDim[1] is not used; dimensions >= 2 step as in tile mode.
+ *   ceil(boxDim[0] / elementStrides[0]) chunks at c0, c0 + estride0, ... from the plane's
+ *   origin (c1 rows in), read straight through row padding; chunks outside globalDim[0] are
+ *   zero-filled; boxDim[1] is not used; dimensions >= 2 step as in tile mode.
  * - Faults where the H100 faults (rules tensor-copy-alignment, tensor-copy-coordinates):
  *   shared address not 128-byte aligned, tensor map not 64-byte aligned, box start in
  *   dimension 0 not 16-byte aligned, any negative coordinate of a store or reduction.
@@ -125,8 +126,14 @@ static void global_range(const struct tma_job *j, const struct box_shape *s, uin
 		if (off < 0)
 			continue;
 		if (j->map.interleave) {
-			a = off < a ? off : a;
-			b = off + s->row_bytes > b ? off + s->row_bytes : b;
+			uint32_t cb = j->map.interleave == 2 ? 32 : 16;
+			for (uint32_t e = 0; e < s->row_bytes / cb; e++) {
+				int64_t x = interleave_chunk(j, e);
+				if (x < 0)
+					continue;
+				a = off + x < a ? off + x : a;
+				b = off + x + cb > b ? off + x + cb : b;
+			}
 			continue;
 		}
 		int64_t x0 = j->c[0] < 0 ? 0 : j->c[0];

@@ -51,6 +51,7 @@ struct wg_op {
 	uint32_t *pieces;           /* shared addresses of the 16-byte pieces read: A's (when
 				     * in shared memory), then B's                           */
 	uint32_t npieces;
+	uint32_t meta[LANES];       /* .sp: the warp's metadata register, read at the issue   */
 };
 
 /* What the register rules know of one frame of the warp: a .func's registers are its own,
@@ -243,10 +244,22 @@ static unsigned unit_bits(enum wg_type t)
 	return t == WG_B1 ? 32 : wg_type_bits(t);
 }
 
-/* Elements (units) along K: 32 bytes' worth. */
+/* Elements (units) of A along K: 32 bytes' worth (.sp: the compressed row, K/2). */
 static unsigned k_units(const struct wg_form *f)
 {
 	return 256 / unit_bits(f->a);
+}
+
+/* Elements of B along K: A's, or twice as many for .sp (64 bytes). */
+static unsigned kb_units(const struct wg_form *f)
+{
+	return f->sparse ? 2 * k_units(f) : k_units(f);
+}
+
+/* 16-byte pieces of a K-major row of B: 2, or 4 for .sp. */
+static unsigned b_row_pieces(const struct wg_form *f)
+{
+	return f->sparse ? 4 : 2;
 }
 
 static uint32_t unit_at(const uint8_t *p, unsigned bits, unsigned i)
@@ -263,15 +276,15 @@ static uint32_t unit_at(const uint8_t *p, unsigned bits, unsigned i)
 }
 
 /* The pieces of an operand with `rows` rows starting at row0 (M or N index), in the order
- * gather() reads them: K-major, row by row, pieces 0 and 1; MN-major, K index by K index,
+ * gather() reads them: K-major, row by row, its `per` pieces; MN-major, K index by K index,
  * the pieces of 8 rows. */
-static uint32_t list_pieces(const struct wg_desc *d, bool mn_major, unsigned k, uint32_t row0,
-			    uint32_t rows, uint32_t *out)
+static uint32_t list_pieces(const struct wg_desc *d, bool mn_major, unsigned k, unsigned per,
+			    uint32_t row0, uint32_t rows, uint32_t *out)
 {
 	uint32_t n = 0;
 	if (!mn_major) {
 		for (uint32_t r = 0; r < rows; r++)
-			for (uint32_t p = 0; p < 2; p++)
+			for (uint32_t p = 0; p < per; p++)
 				out[n++] = wg_piece_addr(d, false, row0 + r, p);
 	} else {
 		for (uint32_t kk = 0; kk < k; kk++)
@@ -286,10 +299,10 @@ static void gather(const uint8_t *smem, const uint32_t *pieces, bool mn_major, u
 		   unsigned ku, uint32_t rows, uint32_t *out)
 {
 	if (!mn_major) {
-		unsigned per = 128 / bits; /* units per piece */
+		unsigned per = 128 / bits, np = ku / per; /* units per piece, pieces per row */
 		for (uint32_t r = 0; r < rows; r++)
-			for (uint32_t p = 0; p < 2; p++) {
-				const uint8_t *src = smem + pieces[2 * r + p];
+			for (uint32_t p = 0; p < np; p++) {
+				const uint8_t *src = smem + pieces[np * r + p];
 				for (unsigned i = 0; i < per; i++)
 					out[r * ku + p * per + i] = unit_at(src, bits, i);
 			}
@@ -335,7 +348,7 @@ static uint32_t dot(const struct wg_insn *x, const uint32_t *a, const uint32_t *
 	const struct wg_form *f = &x->f;
 	if (f->a == WG_B1)
 		return (uint32_t)tc_dot_b1(TC_BOP_AND, a, b, ku, (int32_t)c);
-	return (uint32_t)tc_dot_int(elem_of(f->a), elem_of(f->b), a, b, f->k, (int32_t)c,
+	return (uint32_t)tc_dot_int(elem_of(f->a), elem_of(f->b), a, b, ku, (int32_t)c,
 				    f->satfinite);
 }
 
@@ -446,36 +459,111 @@ static void d_write(const struct wg_op *op, const struct dop *d, bool half, unsi
 	}
 }
 
+/*
+ * .sp: the column of B (of kb) that compressed element cc of the warp's row `row` stands for
+ * (measured: tests/hw_tc/probes/wsl_*). Each warp reads its 16 rows' metadata as mma.sp of
+ * the same K does: 16-bit types, row r's chunk c (4 columns, 2 kept) in lane 4 (r % 8) +
+ * 2 sel + c / 4, bits 16 (r / 8) + 4 (c % 4); 8-bit types (sel 0), lane 4 (r % 8) + r / 8 +
+ * 2 (c / 8), bits 4 (c % 8); two 2-bit indices, the lower for the lower element; nothing is
+ * checked (an index twice uses that column twice). tf32 is read as pairs of 16-bit halves
+ * (the 16-bit layout, a chunk of 4 halves holding one tf32 element): 0b0100 keeps column
+ * 2c, 0b1110 column 2c + 1; other patterns mix halves of A in ways ptxi does not model
+ * (UINT32_MAX).
+ */
+static uint32_t sp_column(const struct wg_form *f, unsigned sel, const uint32_t *meta,
+			  unsigned row, unsigned cc)
+{
+	unsigned bits = unit_bits(f->a), c = bits == 32 ? cc : cc / 2, nib;
+	if (bits == 8)
+		nib = meta[4 * (row % 8) + row / 8 + 2 * (c / 8)] >> (4 * (c % 8)) & 15;
+	else
+		nib = meta[4 * (row % 8) + 2 * sel + c / 4] >> (16 * (row / 8) + 4 * (c % 4)) & 15;
+	if (bits == 32)
+		return nib == 4 ? 2 * c : nib == 14 ? 2 * c + 1 : UINT32_MAX;
+	return 4 * c + (nib >> (2 * (cc % 2)) & 3);
+}
+
+/* .sp: B's columns as row `row` of A uses them: its kb elements narrowed to the ku the
+ * metadata keeps (bs[j * ku + cc]); false (reported) on a tf32 pattern ptxi does not model. */
+static bool sp_select(struct launch *L, const struct wg_op *op, unsigned row, const uint32_t *b,
+		      uint32_t *bs)
+{
+	const struct wg_insn *x = op->di->wg;
+	const struct wg_form *f = &x->f;
+	unsigned ku = k_units(f), kb = kb_units(f);
+	for (unsigned cc = 0; cc < ku; cc++) {
+		uint32_t col = sp_column(f, x->sel, op->meta, row, cc);
+		if (col == UINT32_MAX) {
+			runtime_error(L, 2, "wgmma.mma_async.sp with .tf32: the metadata of row %u "
+				      "(of the warp's 16) keeps compressed element %u with a pattern "
+				      "other than 0b0100 and 0b1110; what the H100 computes then is "
+				      "not modelled (docs/tensor-cores.md)", row, cc);
+			return false;
+		}
+		for (unsigned j = 0; j < f->n; j++)
+			bs[j * ku + cc] = b[j * kb + col];
+	}
+	return true;
+}
+
+/* .sp: the warp's 16 x N block, row by row (each row keeps its own columns of B). */
+static bool sparse_dots(struct launch *L, const struct wg_op *op, const uint32_t *a,
+			const uint32_t *b, uint32_t *bs, struct tc_operand *da, uint32_t *c)
+{
+	const struct wg_insn *x = op->di->wg;
+	const struct wg_form *f = &x->f;
+	unsigned ku = k_units(f), n = f->n;
+	bool fl = tc_elem_is_float(elem_of(f->a));
+	for (unsigned row = 0; row < 16; row++) {
+		if (!sp_select(L, op, row, b, bs))
+			return false;
+		if (fl) {
+			tc_operand_decode(elem_of(f->a), a + row * ku, ku, da);
+			tc_dot_tile(da, 1, elem_of(f->b), bs, n,
+				    f->d == WG_F32 ? TC_ACC_F32 : TC_ACC_F16, c + row * n);
+			continue;
+		}
+		for (unsigned col = 0; col < n; col++)
+			c[row * n + col] = dot(x, a + row * ku, bs + col * ku, ku, c[row * n + col]);
+	}
+	return true;
+}
+
 /* Read C from D's registers (or zeros), compute the warp's 16 x N block, write D. */
 static void compute(struct launch *L, struct warp *w, const struct wg_op *op)
 {
 	const struct dinsn *di = op->di;
 	const struct wg_insn *x = di->wg;
 	const struct wg_form *f = &x->f;
-	unsigned ku = k_units(f), bits = unit_bits(f->a), n = f->n;
+	unsigned ku = k_units(f), kb = kb_units(f), bits = unit_bits(f->a), n = f->n;
 	struct tc_operand *dec = scratch(w->wg, sizeof *dec * 16 +
-					 sizeof(uint32_t) * (16 * ku + n * ku + 16 * n));
+					 sizeof(uint32_t) * (16 * ku + n * kb + 16 * n + n * ku));
 	if (!dec) {
 		runtime_error(L, 1, "out of memory for wgmma.mma_async");
 		return;
 	}
-	uint32_t *a = (uint32_t *)(dec + 16), *b = a + 16 * ku, *c = b + n * ku;
+	uint32_t *a = (uint32_t *)(dec + 16), *b = a + 16 * ku, *c = b + n * kb, *bs = c + 16 * n;
 	const uint8_t *smem = w->cta->smem;
 	uint32_t na = 0;
 	if (f->a_regs) {
 		a_from_regs(op->f, &di->s[0], bits, ku, a);
 	} else {
 		gather(smem, op->pieces, x->trans_a, bits, ku, 16, a);
-		na = op->npieces - (x->trans_b ? ku * n / 8 : 2 * n);
+		na = op->npieces - (x->trans_b ? kb * n / 8 : b_row_pieces(f) * n);
 	}
-	gather(smem, op->pieces + na, x->trans_b, bits, ku, n, b);
+	gather(smem, op->pieces + na, x->trans_b, bits, kb, n, b);
 	if (x->scale_a < 0)
 		negate(a, (size_t)16 * ku, bits);
 	if (x->scale_b < 0)
-		negate(b, (size_t)n * ku, bits);
+		negate(b, (size_t)n * kb, bits);
 	struct d_offsets o;
 	d_offsets(n, &o);
 	c_read(op, &di->d, f->d == WG_F16, n, &o, c);
+	if (f->sparse) {
+		if (sparse_dots(L, op, a, b, bs, dec, c))
+			d_write(op, &di->d, f->d == WG_F16, n, &o, c);
+		return;
+	}
 	if (tc_elem_is_float(elem_of(f->a))) {
 		if (!float_dots(L, w, f, a, b, ku, dec, c)) {
 			runtime_error(L, 1, "out of memory for wgmma.mma_async");
@@ -744,9 +832,9 @@ static bool locate(struct launch *L, struct warp *w, const struct dinsn *di, str
 {
 	const struct wg_insn *x = di->wg;
 	const struct wg_form *f = &x->f;
-	unsigned ku = k_units(f);
+	unsigned ku = k_units(f), kb = kb_units(f);
 	uint32_t na = f->a_regs ? 0 : (x->trans_a ? ku * 2 : 32);
-	uint32_t nb = x->trans_b ? ku * f->n / 8 : 2u * f->n;
+	uint32_t nb = x->trans_b ? kb * f->n / 8 : b_row_pieces(f) * f->n;
 	op->pieces = malloc(sizeof *op->pieces * (na + nb));
 	if (!op->pieces) {
 		runtime_error(L, 1, "out of memory for wgmma.mma_async");
@@ -757,8 +845,8 @@ static bool locate(struct launch *L, struct warp *w, const struct dinsn *di, str
 	wg_desc_decode(op->bdesc, &db);
 	uint32_t n = 0;
 	if (!f->a_regs)
-		n = list_pieces(&da, x->trans_a, ku, 16 * (w->id % 4), 16, op->pieces);
-	n += list_pieces(&db, x->trans_b, ku, 0, f->n, op->pieces + n);
+		n = list_pieces(&da, x->trans_a, ku, 2, 16 * (w->id % 4), 16, op->pieces);
+	n += list_pieces(&db, x->trans_b, kb, b_row_pieces(f), 0, f->n, op->pieces + n);
 	op->npieces = n;
 	struct cta *c = w->cta;
 	for (uint32_t i = 0; i < n; i++) {
@@ -788,6 +876,8 @@ static void issue(struct launch *L, struct warp *w, struct group *g, const struc
 	op.adesc = di->wg->f.a_regs ? 0 : op_read(L, w, f, &di->s[0], 0);
 	op.bdesc = op_read(L, w, f, &di->s[1], 0);
 	op.scale_d = op_read(L, w, f, &di->s[2], 0) & 1;
+	for (uint32_t lane = 0; di->wg->f.sparse && lane < LANES; lane++)
+		op.meta[lane] = (uint32_t)op_read(L, w, f, &di->s[3], lane);
 	for (uint32_t lane = 1; lane < LANES; lane++)
 		if ((!di->wg->f.a_regs && op_read(L, w, f, &di->s[0], lane) != op.adesc) ||
 		    op_read(L, w, f, &di->s[1], lane) != op.bdesc) {

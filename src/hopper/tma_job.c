@@ -31,7 +31,10 @@ void box_shape(const struct tmap *t, struct box_shape *s)
 		return;
 	}
 	s->first = t->interleave ? 2 : 1;
-	s->row_bytes = t->interleave ? t->box[0] * chunk_bytes(t) : t->box[0] * s->es;
+	/* interleaved: a plane of ceil(box0 / estride0) chunks (dimension 0 counts chunks) */
+	s->row_bytes = t->interleave ? (t->box[0] + t->estride[0] - 1) / t->estride[0] *
+					       chunk_bytes(t)
+				     : t->box[0] * s->es;
 	uint32_t span = swz_span(t->swizzle);
 	s->pitch = span && s->row_bytes < span ? span : s->row_bytes;
 	s->rows = 1;
@@ -54,7 +57,7 @@ static uint32_t to_tf32(uint32_t x)
 
 /* The global byte offset from the tensor's address of row `row` (dimensions >= first),
  * or -1 when the row is out of bounds in those dimensions. Interleaved: the plane's origin
- * (c0 chunks and c1 rows in). */
+ * (c1 rows in; chunk x of dimension 0 is x chunks on from there, interleave_chunk). */
 int64_t row_offset(const struct tma_job *j, const struct box_shape *s, uint64_t row)
 {
 	const struct tmap *t = &j->map;
@@ -68,11 +71,22 @@ int64_t row_offset(const struct tma_job *j, const struct box_shape *s, uint64_t 
 		off += x * (int64_t)t->stride[i];
 	}
 	if (t->interleave) {
-		oob |= j->c[1] < 0 || (uint64_t)j->c[1] >= t->dim[1] || j->c[0] < 0 ||
-		       (uint64_t)j->c[0] >= t->dim[0];
-		off += (int64_t)j->c[0] * chunk_bytes(t) + (int64_t)j->c[1] * (int64_t)t->stride[1];
+		oob |= j->c[1] < 0 || (uint64_t)j->c[1] >= t->dim[1];
+		off += (int64_t)j->c[1] * (int64_t)t->stride[1];
 	}
 	return oob ? -1 : off;
+}
+
+/* Chunk e of an interleaved plane: its chunk x = c0 + e * estride0 in dimension 0, and its
+ * byte offset from the plane's origin, or -1 outside 0 <= x < globalDim[0] (zero-filled;
+ * measured: tests/hw_tma, il16_*). */
+int64_t interleave_chunk(const struct tma_job *j, uint32_t e)
+{
+	const struct tmap *t = &j->map;
+	int64_t x = (int64_t)j->c[0] + (int64_t)e * t->estride[0];
+	if (x < 0 || (uint64_t)x >= t->dim[0])
+		return -1;
+	return x * chunk_bytes(t);
 }
 
 /* Whether element e of a tile row is in bounds in dimension 0. */
@@ -135,8 +149,9 @@ static void store_elem(const struct tma_job *j, uint8_t *dst, const uint8_t *src
 }
 
 /* An im2col load (spec/tensor-h100.md): pixelsPerColumn pixels from the start coordinates,
- * W fastest, each coordinate running over the half-open pixel box [lower, dim + upper) and
- * carrying into the next one, the last into the next image (past the last image: filled);
+ * W fastest, each coordinate stepping by its elementStrides entry over the half-open pixel
+ * box [lower, dim + upper) and carrying into the next one (back to lower), the last into the
+ * image elementStrides[N] on (past the last image: filled; measured: tests/hw_tma, i2c*);
  * the pixel read is that position plus the instruction's im2col offsets, channelsPerPixel
  * channels from c0. One pixel is one row of the box in shared memory. */
 static void land_im2col(struct launch *L, const struct tma_job *j, struct cta *c,
@@ -164,11 +179,12 @@ static void land_im2col(struct launch *L, const struct tma_job *j, struct cta *c
 			load_elem(t, c->smem + swz_addr(t->swizzle, rbase + e * s->es), g, s->es);
 		}
 		for (unsigned d = 1; d <= ns; d++) { /* the next pixel */
-			if (++pos[d] < (int64_t)t->dim[d] + t->upper[d - 1])
+			pos[d] += t->estride[d];
+			if (pos[d] < (int64_t)t->dim[d] + t->upper[d - 1])
 				break;
 			pos[d] = t->lower[d - 1];
 			if (d == ns)
-				pos[nd]++;
+				pos[nd] += t->estride[nd];
 		}
 	}
 }
@@ -185,10 +201,12 @@ void tma_land(struct launch *L, const struct tma_job *j, struct cta *c)
 	for (uint64_t row = 0; row < s.rows && !L->stop; row++) {
 		int64_t goff = row_offset(j, &s, row);
 		uint32_t rbase = j->soff + (uint32_t)row * s.pitch;
-		if (t->interleave) { /* a plane: straight bytes, 16 at a time */
+		if (t->interleave) { /* a plane of chunks, 16 bytes at a time */
+			uint32_t cb = chunk_bytes(t);
 			for (uint32_t b = 0; b < s.row_bytes && !L->stop; b += 16) {
-				const uint8_t *g = goff < 0 ? NULL : global_at(L, j, goff + b, 16);
-				if (goff >= 0 && !g)
+				int64_t x = goff < 0 ? -1 : interleave_chunk(j, b / cb);
+				const uint8_t *g = x < 0 ? NULL : global_at(L, j, goff + x + b % cb, 16);
+				if (x >= 0 && !g)
 					return;
 				uint8_t *p = c->smem + swz_addr(t->swizzle, rbase + b);
 				for (uint32_t e = 0; e < 16; e += s.es)

@@ -40,6 +40,9 @@ void box_shape(const struct tmap *t, struct box_shape *s);
 /* The global byte offset from the tensor's address of row `row` (dimensions >= first),
  * or -1 when the row is out of bounds in those dimensions. */
 int64_t row_offset(const struct tma_job *j, const struct box_shape *s, uint64_t row);
+/* Chunk e of an interleaved plane: its byte offset from the plane's origin, or -1 when it
+ * lies outside dimension 0. */
+int64_t interleave_chunk(const struct tma_job *j, uint32_t e);
 /* Land a tensor copy: a load into CTA c's shared memory, or a store or reduction from c's
  * shared memory into global memory. */
 void tma_land(struct launch *L, const struct tma_job *j, struct cta *c);

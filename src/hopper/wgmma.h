@@ -26,9 +26,10 @@ void wgmma_launch_free(struct launch *L);
 
 /* What load.c decodes for a FAM_WGMMA instruction (dinsn.wg). For wgmma.mma_async the
  * operands are d = D (a vector), s[0] = A (descriptor, or vector of 4 registers), s[1] = B's
- * descriptor, s[2] = scale-d. */
+ * descriptor, s[2] = scale-d, and for .sp s[3] = the metadata register. */
 struct wg_insn {
 	struct wg_form f;
+	uint8_t sel;                /* .sp: the sparsity selector                               */
 	int8_t scale_a, scale_b;    /* imm-scale-a/b: 1 or -1                                 */
 	bool trans_a, trans_b;      /* imm-trans-a/b: MN-major A / B                           */
 	uint32_t count;             /* wgmma.wait_group N                                       */

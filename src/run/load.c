@@ -1126,8 +1126,6 @@ static bool decode_wgmma(struct loader *ld, const struct ir_insn *in, struct din
 		lerr(ld, in->op_span, "%s", e);
 		return false;
 	}
-	if (x->f.sparse)
-		return lunsup(ld, di, "ptxi does not model the sparse matrix forms");
 	di->wg = x;
 	x->scale_a = x->scale_b = 1;
 	if (in->op == OP_WGMMA_WAIT_GROUP) {
@@ -1136,19 +1134,30 @@ static bool decode_wgmma(struct loader *ld, const struct ir_insn *in, struct din
 	}
 	if (in->op != OP_WGMMA_MMA_ASYNC)
 		return true;
-	if (in->nopnds < 4) {
-		lerr(ld, in->span, "wgmma.mma_async needs D, A, B and scale-d");
+	/* .sp: the metadata register and the sparsity selector come before scale-d */
+	unsigned sp = x->f.sparse ? 2 : 0;
+	if (in->nopnds < 4 + sp || (sp && in->opnds[4].kind != OPND_IMM)) {
+		lerr(ld, in->span, "%s needs D, A, B, %sscale-d", x->f.sparse ?
+		     "wgmma.mma_async.sp" : "wgmma.mma_async", sp ? "the metadata, a constant "
+		     "sparsity selector and " : "and ");
 		return false;
 	}
 	if (!decode_opnd(ld, &in->opnds[0], MOD_B32, &di->d))
 		return false;
 	for (int i = 0; i < 3; i++)
-		if (!decode_opnd(ld, &in->opnds[i + 1], i == 2 ? MOD_PRED : MOD_B64, &di->s[i]))
+		if (!decode_opnd(ld, &in->opnds[i == 2 ? 3 + sp : (unsigned)i + 1],
+				 i == 2 ? MOD_PRED : MOD_B64, &di->s[i]))
 			return false;
 	di->nsrc = 3;
+	if (sp) {
+		if (!decode_opnd(ld, &in->opnds[3], MOD_B32, &di->s[3]))
+			return false;
+		x->sel = (uint8_t)in->opnds[4].imm;
+		di->nsrc = 4;
+	}
 	/* imm-scale-a, imm-scale-b, then imm-trans-a (not with A in registers), imm-trans-b */
-	const struct ir_operand *imm = in->opnds + 4;
-	unsigned nimm = in->nopnds - 4u;
+	const struct ir_operand *imm = in->opnds + 4 + sp;
+	unsigned nimm = in->nopnds - 4u - sp;
 	if (nimm >= 2) {
 		x->scale_a = (int8_t)(imm[0].imm < 0 ? -1 : 1);
 		x->scale_b = (int8_t)(imm[1].imm < 0 ? -1 : 1);
