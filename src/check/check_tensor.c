@@ -11,6 +11,7 @@
 #include "check_priv.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* The kinds of word a tensor copy takes: at most one of each. */
 enum tw { TW_DIM, TW_MODE, TW_SPACE, TW_COMPLETION, TW_MULTICAST, TW_HINT, TW_CTA_GROUP,
@@ -178,12 +179,15 @@ static bool check_direction(struct ck *c, const struct ir_insn *in, struct tform
 	return true;
 }
 
-/* The sm_100a forms: PTX 8.6 and an sm_100-family target with the 'a' suffix. */
+/* The sm_100a forms: PTX 8.6 and an sm_10x/sm_11x target with the 'a' (architecture) or 'f'
+ * (family) suffix (ptxas 13.0: sm_100 and sm_120a refuse them). */
 static bool need_sm100a(struct ck *c, struct src_span s, const char *what)
 {
 	if (!ck_need(c, s, 86, 0, "%s", what))
 		return false;
-	if (!c->sm || (c->sm >= 100 && c->sm < 120 && c->m->sm_arch_specific))
+	size_t n = strlen(c->m->target);
+	char suffix = n ? c->m->target[n - 1] : 0;
+	if (!c->sm || (c->sm >= 100 && c->sm < 120 && (suffix == 'a' || suffix == 'f')))
 		return true;
 	ck_report(c, CHECK_SM_TARGET, s, "%s needs sm_100a (or another sm_10x 'a' target; target "
 		  "is %s)", what, c->m->target);
@@ -259,7 +263,8 @@ static bool shared_address(struct ck *c, const struct ir_insn *in, const struct 
 	return ck_check_addr(c, in, o, (int)(o - in->opnds), true, false);
 }
 
-/* [map, {coordinates}]: the map a register or a variable in .global (or .const) memory, the
+/* [map, {coordinates}]: the map a register or a variable in .global memory (ptxas refuses
+ * .const, .param and .shared ones), the
  * coordinates `n` 32-bit integers. */
 static bool tensor_operand(struct ck *c, const struct ir_insn *in, const struct ir_operand *o,
 			   int n)
@@ -273,7 +278,7 @@ static bool tensor_operand(struct ck *c, const struct ir_insn *in, const struct 
 	const struct ir_operand *map = &o->vec.elems[0], *v = &o->vec.elems[1];
 	if (map->kind == OPND_SYM && map->ref.sym) {
 		const struct ir_sym *y = map->ref.sym;
-		if (y->kind != SYM_VAR || (y->space != MOD_GLOBAL && y->space != MOD_CONST)) {
+		if (y->kind != SYM_VAR || y->space != MOD_GLOBAL) {
 			ck_report(c, CHECK_ADDRESS, map->span, "the tensor map of %s must be in "
 				  "global memory ('%.*s' is %s)", name, (int)y->name_len, y->name,
 				  y->kind == SYM_VAR ? ir_mod_name(y->space) : "not a variable");
