@@ -31,6 +31,7 @@ import tempfile
 from multiprocessing import Pool
 
 PTXAS = os.environ.get("PTXAS", "ptxas")
+TIMEOUT = 30  # seconds: a form ptxas takes longer on is left out (no verdict)
 HEAD = """.version {v}
 .target {t}
 .address_size 64
@@ -470,9 +471,13 @@ def assemble(job):
         for i in insns:
             f.write("  " + i + "\n")
         f.write(TAIL)
-    p = subprocess.run([PTXAS, "-arch=" + t, path, "-o", os.devnull], capture_output=True,
-                       text=True)
-    os.unlink(path)
+    try:
+        p = subprocess.run([PTXAS, "-arch=" + t, path, "-o", os.devnull], capture_output=True,
+                           text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:  # ptxas 13.0 runs away on some forms (%p1 as an address)
+        return None
+    finally:
+        os.unlink(path)
     bad = {}
     for line in p.stderr.splitlines():
         m = re.search(r"line (\d+); (error|fatal)\s*:\s*(.*)", line)
@@ -497,7 +502,7 @@ def label_group(job):
         bad = {}
         for s in range(0, len(todo), 100):
             chunk = todo[s:s + 100]
-            named = assemble((v, t, [insns[j] for j in chunk] + [SENTINEL]))
+            named = assemble((v, t, [insns[j] for j in chunk] + [SENTINEL])) or {}
             for i, msg in named.items():
                 if 0 <= i < len(chunk):
                     bad[chunk[i]] = msg
@@ -507,11 +512,14 @@ def label_group(job):
         todo = [j for j in todo if j not in bad]
     # Some errors come from a later pass that a module with an error never reaches: each
     # form left is assembled alone.
+    lost = set()
     for j in todo:
         named = assemble((v, t, [insns[j]]))
-        if named:
+        if named is None:
+            lost.add(j)
+        elif named:
             verdict[j] = named.get(0) or next(iter(named.values()))
-    return [(insns[j], verdict.get(j)) for j in range(len(insns))]
+    return [(insns[j], verdict.get(j)) for j in range(len(insns)) if j not in lost]
 
 
 def split_jobs(groups, size=300):
