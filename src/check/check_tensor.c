@@ -247,14 +247,13 @@ static bool int_value(const struct ir_operand *o, int bytes)
 	return o->kind == OPND_IMM || ck_is_int_reg(o, bytes);
 }
 
-/* A shared-memory address: [reg], [reg+imm], [shared variable(+imm)], or a bare integer
- * register (ptxas takes one). */
+/* A shared-memory address: [reg], [reg+imm], [shared variable(+imm)], or a bare register. */
 static bool shared_address(struct ck *c, const struct ir_insn *in, const struct ir_operand *o,
 			   const char *what)
 {
 	const char *name = ir_op_name(in->op);
-	if (o->kind == OPND_REG && (ck_is_int_reg(o, 4) || ck_is_int_reg(o, 8)))
-		return true;
+	if (o->kind == OPND_REG && !ck_is_pred_reg(o))
+		return true; /* ptxas 13.0 takes any bare register but a predicate */
 	if (o->kind != OPND_ADDR) {
 		ck_report(c, CHECK_OPND_KIND, o->span, "the %s of %s must be an address in shared "
 			  "memory", what, name);
