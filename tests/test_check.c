@@ -649,6 +649,87 @@ static void test_check_names(void **state)
 	assert_string_equal(text, "ptxi: warning: w [manual-form]\n");
 }
 
+/* Tensor copies (check_tensor.c), pinned against ptxas 13.0's verdicts. */
+static void test_check_tensor_copies(void **state)
+{
+	(void)state;
+#define TL "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+#define TS "cp.async.bulk.tensor.3d.global.shared::cta"
+#define TR "cp.reduce.async.bulk.tensor.2d.global.shared::cta"
+#define TP "cp.async.bulk.prefetch.tensor"
+	OK("8.0", "sm_90", TL ".multicast::cluster.L2::cache_hint [sbuf], [%rd1, {%r1, 4}], [bar], "
+	   "%rs1, %rd2;");
+	OK("8.0", "sm_90", "cp.async.bulk.tensor.tile.2d.mbarrier::complete_tx::bytes.shared::cluster"
+	   ".global %rd3, [%r1, {%r1, %r2}], [bar+8];");
+	OK("8.0", "sm_90a", TS ".im2col_no_offs.bulk_group [%rd1, {%r1, %r2, %r3}], [sbuf];");
+	OK("8.0", "sm_90a", TR ".bulk_group.xor [gbuf, {%r1, %r2}], [sbuf];");
+	OK("8.0", "sm_90", TP ".3d.global.L2.im2col.L2::cache_hint [%rd1, {%r1, %r2, %r3}], {7}, "
+	   "%rd2;");
+	OK("8.7", "sm_100a", "cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4"
+	   ".mbarrier::complete_tx::bytes.cta_group::2 [sbuf], [%rd1, {%r1, %r2, %r3, %r4, %r5}], "
+	   "[bar];");
+	ERR("7.8", "sm_90", TL " [sbuf], [%rd1, {%r1, %r2}], [bar];",
+	    "cp.async.bulk.tensor needs PTX ISA 8.0");
+	ERR("8.5", "sm_90", "cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes "
+	    "[sbuf], [%rd1, {%r1, %r2}], [bar];",
+	    "cp.async.bulk.tensor to '.shared::cta' needs PTX ISA 8.6");
+	ERR("8.0", "sm_90", "cp.async.bulk.tensor.shared::cluster.global.mbarrier::complete_tx::bytes "
+	    "[sbuf], [%rd1, {%r1, %r2}], [bar];",
+	    "cp.async.bulk.tensor needs a dimension count ('.1d' .. '.5d')");
+	ERR("8.0", "sm_90", TL ".3d [sbuf], [%rd1, {%r1, %r2}], [bar];",
+	    "cp.async.bulk.tensor takes one dimension ('.1d' .. '.5d') ('.2d' and '.3d')");
+	ERR("8.0", "sm_90", TL ".b32 [sbuf], [%rd1, {%r1, %r2}], [bar];",
+	    "cp.async.bulk.tensor takes no type ('.b32')");
+	ERR("8.0", "sm_90", TS ".tile [%rd1, {%r1, %r2, %r3}], [sbuf];",
+	    "cp.async.bulk.tensor to global memory completes through '.bulk_group'");
+	ERR("8.0", "sm_90", TS ".im2col.bulk_group [%rd1, {%r1, %r2, %r3}], [sbuf];",
+	    "cp.async.bulk.tensor (a store) does not take '.im2col'");
+	ERR("8.6", "sm_90", "cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes"
+	    ".multicast::cluster [sbuf], [%rd1, {%r1, %r2}], [bar], %rs1;",
+	    "'.multicast::cluster' needs the '.shared::cluster' destination");
+	ERR("8.0", "sm_90", "cp.async.bulk.tensor.2d.shared::cluster.global.im2col"
+	    ".mbarrier::complete_tx::bytes [sbuf], [%rd1, {%r1, %r2}], [bar];",
+	    "'.2d' cannot be combined with '.im2col' (it needs 3 to 5 dimensions)");
+	ERR("8.0", "sm_90", TL " [sbuf], [%rd1, {%r1, %r2, %r3}], [bar];",
+	    "cp.async.bulk.tensor takes 2 coordinates here (has 3)");
+	ERR("8.0", "sm_90", TL " [sbuf], [%rd1, {%rd1, %rd2}], [bar];",
+	    "a coordinate of cp.async.bulk.tensor must be a 32-bit integer register or a constant");
+	ERR("8.0", "sm_90", "cp.async.bulk.tensor.4d.shared::cluster.global.im2col"
+	    ".mbarrier::complete_tx::bytes [sbuf], [%rd1, {%r1, %r2, %r3, %r4}], [bar], {%rs1};",
+	    "'.im2col' on cp.async.bulk.tensor takes a vector of 2 im2col offsets");
+	ERR("8.0", "sm_90", TL ".multicast::cluster [sbuf], [%rd1, {%r1, %r2}], [bar], %r1;",
+	    "the ctaMask of cp.async.bulk.tensor must be a 16-bit integer register or a constant");
+	ERR("8.0", "sm_90", TL ".L2::cache_hint [sbuf], [%rd1, {%r1, %r2}], [bar];",
+	    "cp.async.bulk.tensor takes 4 operands here (has 3)");
+	ERR("8.0", "sm_90", TL " [sbuf], [gbuf, {%r1, %r2}], [gbuf];",
+	    "operand 3 of cp.async.bulk.tensor must be in shared memory ('gbuf' is .global)");
+	ERR("8.0", "sm_90", TL " [sbuf], [sbuf, {%r1, %r2}], [bar];",
+	    "the tensor map of cp.async.bulk.tensor must be in global memory ('sbuf' is .shared)");
+	ERR("8.0", "sm_90", TR ".tile.bulk_group [%rd1, {%r1, %r2}], [sbuf];",
+	    "cp.reduce.async.bulk.tensor needs a reduction operation");
+	ERR("8.0", "sm_90", TR ".add.min.bulk_group [%rd1, {%r1, %r2}], [sbuf];",
+	    "cp.reduce.async.bulk.tensor takes one reduction operation ('.add' and '.min')");
+	ERR("8.0", "sm_90", TR ".exch.bulk_group [%rd1, {%r1, %r2}], [sbuf];",
+	    "cp.reduce.async.bulk.tensor does not take '.exch'");
+	ERR("8.0", "sm_90", "cp.reduce.async.bulk.tensor.2d.shared::cluster.shared::cta.add"
+	    ".mbarrier::complete_tx::bytes [sbuf], [%rd1, {%r1, %r2}], [bar];",
+	    "cp.reduce.async.bulk.tensor reduces .global.shared::cta (destination, source)");
+	ERR("8.0", "sm_90", TP ".2d.global.tile [%rd1, {%r1, %r2}];",
+	    "cp.async.bulk.prefetch.tensor needs the cache level '.L2'");
+	ERR("8.0", "sm_90", TP ".2d.L1.global [%rd1, {%r1, %r2}];",
+	    "cp.async.bulk.prefetch.tensor does not take '.L1'");
+	ERR("8.7", "sm_90a", TP ".2d.L2.global.tile::gather4 [%rd1, {%r1, %r2, %r3, %r4, %r5}];",
+	    "'.tile::gather4' on cp.async.bulk.prefetch.tensor needs sm_100a");
+	ERR("8.7", "sm_100", TL ".cta_group::1 [sbuf], [%rd1, {%r1, %r2}], [bar];",
+	    "'.cta_group::1' on cp.async.bulk.tensor needs sm_100a");
+	ERR("8.7", "sm_100a", "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.cta_group::2 "
+	    "[%rd1, {%r1, %r2}], [sbuf];", "'.cta_group::2' is only for a load into shared memory");
+#undef TL
+#undef TS
+#undef TR
+#undef TP
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -664,6 +745,7 @@ int main(void)
 		cmocka_unit_test(test_check_bulk_and_fences),
 		cmocka_unit_test(test_check_async_stores),
 		cmocka_unit_test(test_check_bulk_reduce_and_prefetch),
+		cmocka_unit_test(test_check_tensor_copies),
 		cmocka_unit_test(test_check_createpolicy),
 		cmocka_unit_test(test_check_special_registers),
 		cmocka_unit_test(test_check_typed_alu),

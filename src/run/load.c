@@ -1044,6 +1044,12 @@ static bool decode_tensor(struct loader *ld, const struct ir_insn *in, struct di
 	bool load = in->op == OP_CP_ASYNC_BULK_TENSOR && !(di->flags & DF_BULK_GROUP);
 	bool prefetch = in->op == OP_CP_ASYNC_BULK_PREFETCH_TENSOR;
 	unsigned mi = load ? 1 : 0; /* where [map, {c}] is: after a load's [dst] */
+	/* the forms ptxi checks but does not run (check_tensor.c notes them) */
+	static const enum ir_mod not_run[] = {MOD_IM2COL_NO_OFFS, MOD_TILE_GATHER4,
+		MOD_TILE_SCATTER4, MOD_IM2COL_W, MOD_IM2COL_W128, MOD_CTA_GROUP_1, MOD_CTA_GROUP_2};
+	for (size_t i = 0; i < sizeof not_run / sizeof not_run[0]; i++)
+		if (md->has[not_run[i]])
+			return lunsup(ld, di, "'%s' is not modelled", ir_mod_name(not_run[i]));
 	if (n <= mi || op[mi].kind != OPND_LIST || op[mi].vec.n != 2 ||
 	    op[mi].vec.elems[1].kind != OPND_VEC)
 		why = "the tensor operand must be [map, {coordinates}]";

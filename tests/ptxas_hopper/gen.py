@@ -6,7 +6,8 @@ tensormap.replace, multimem, cvt, cache hints and policies, clusters ...), each 
 ptxas's verdict.
 
     gen.py list                  print the forms (family, version, target, instruction)
-    gen.py label [-o FILE]       run ptxas (PTXAS, default ptxas on PATH) and write forms.tsv
+    gen.py label [-o FILE] [--family F,G]  run ptxas (PTXAS, default ptxas on PATH) and write
+                                 forms.tsv (only families F, G)
 
 Each family is a list of valid base forms; every base is also tried mutated the ways ptxas
 is strict or lenient about: modifiers shuffled, one dropped, one written twice, one swapped
@@ -30,6 +31,7 @@ import tempfile
 from multiprocessing import Pool
 
 PTXAS = os.environ.get("PTXAS", "ptxas")
+TIMEOUT = 30  # seconds: a form ptxas takes longer on is left out (no verdict)
 HEAD = """.version {v}
 .target {t}
 .address_size 64
@@ -193,6 +195,66 @@ def tensor():
     return out
 
 
+def tensor_more():
+    """More tensor-copy forms (check_tensor.c): every direction and load mode, the sm_100a
+    modes and CTA pairs, operands of each kind and count, words in other orders."""
+    out = []
+    pol, mask = ", %rd5", ", %h9"
+    for d in range(1, 6):
+        c = regs("r", d, 10)
+        offs = {"im2col": regs("h", max(d - 2, 1)), "im2col::w": "{%h0, %h1}",
+                "im2col::w::128": "{%h0, %h1}"}
+        for mode in ("tile", "im2col", "im2col::w", "im2col::w::128", "tile::gather4"):
+            cc = regs("r", 5, 10) if mode == "tile::gather4" else c
+            off = ", " + offs[mode] if mode in offs else ""
+            for dst in ("shared::cluster", "shared::cta"):
+                for extra, tail in ((("", ""), (".multicast::cluster", mask)) if d != 3 else
+                                    ((".L2::cache_hint", pol), (".cta_group::2", ""),
+                                     (".multicast::cluster.L2::cache_hint", mask + pol))):
+                    out.append("cp.async.bulk.tensor.%dd.%s.global.%s.mbarrier::complete_tx::bytes%s "
+                               "[%%rd20], [%%rd1, %s], [%%rd22]%s%s;" % (d, dst, mode, extra, cc, off, tail))
+            out.append("cp.async.bulk.prefetch.tensor.%dd.L2.global.%s [%%rd1, %s]%s;" % (d, mode, cc, off))
+            if d == 4:
+                out.append("cp.async.bulk.prefetch.tensor.%dd.L2.global.%s.L2::cache_hint [%%rd1, %s]%s%s;"
+                           % (d, mode, cc, off, pol))
+        for mode in ("tile", "im2col_no_offs", "tile::scatter4", "im2col"):
+            cc = regs("r", 5, 10) if mode == "tile::scatter4" else c
+            out.append("cp.async.bulk.tensor.%dd.global.shared::cta.%s.bulk_group [%%rd1, %s], [%%rd20];"
+                       % (d, mode, cc))
+            out.append("cp.async.bulk.tensor.%dd.global.shared::cta.%s.bulk_group.L2::cache_hint "
+                       "[%%rd1, %s], [%%rd20]%s;" % (d, mode, cc, pol))
+            ops = ("add", "min", "max", "inc", "dec", "and", "or", "xor")
+            for op in (ops if d == 2 and mode == "tile" else ops[d % 8::3]):
+                out.append("cp.reduce.async.bulk.tensor.%dd.global.shared::cta.%s.%s.bulk_group "
+                           "[%%rd1, %s], [%%rd20];" % (d, op, mode, cc))
+    # operand kinds and spellings ptxas is lenient or strict about
+    base = "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+    for dst, tm, mb in (("[smem]", "%rd1", "[bar]"), ("[smem+16]", "%r1", "[bar+8]"),
+                        ("%rd20", "%rd1", "%rd22"), ("[%r20]", "%rd1", "[%r22]"),
+                        ("[%rd20]", "%f1", "[%rd22]"), ("[%rd20]", "tmap", "[%rd22]"),
+                        ("[%rd20]", "smem", "[%rd22]"), ("[%rd20]", "%rd1+8", "[%rd22]"),
+                        ("[p0]", "%rd1", "[%rd22]"), ("[%rd20]", "%rd1", "[4]"),
+                        ("[%rd20]", "%rd1", "[%f2]"), ("[%rd20]", "%p1", "[%rd22]")):
+        out.append("%s %s, [%s, {%%r10, %%r11}], %s;" % (base, dst, tm, mb))
+    for co in ("{%r10, 4}", "{%rd10, %rd11}", "{%h10, %h11}", "{%f10, %f11}", "{-1, 7}"):
+        out.append("%s [%%rd20], [%%rd1, %s], [%%rd22];" % (base, co))
+    for m, v in ((".multicast::cluster", "3"), (".multicast::cluster", "%r9"),
+                 (".multicast::cluster", "{%h9}"), (".L2::cache_hint", "7"),
+                 (".L2::cache_hint", "%r5"), (".L2::cache_hint", "%f1")):
+        out.append("%s%s [%%rd20], [%%rd1, {%%r10, %%r11}], [%%rd22], %s;" % (base, m, v))
+    for o in ("{%h1}", "{1}", "{%r1}", "%h1", "{%h1, %h2}", "{%rd1}"):
+        out.append("cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes "
+                   "[%%rd20], [%%rd1, {%%r10, %%r11, %%r12}], [%%rd22], %s;" % o)
+    out.append("cp.async.bulk.tensor.tile.2d.mbarrier::complete_tx::bytes.global.shared::cluster "
+               "[%rd20], [%rd1, {%r10, %r11}], [%rd22];")
+    out.append("cp.async.bulk.tensor.2d.mbarrier::complete_tx::bytes.shared::cluster.global.tile "
+               "[%rd20], [%rd1, {%r10, %r11}], [%rd22];")
+    out.append("cp.reduce.async.bulk.tensor.2d.bulk_group.global.shared::cta.tile.add "
+               "[%rd1, {%r10, %r11}], [%rd20];")
+    out.append("cp.async.bulk.prefetch.tensor.2d.global.L2.tile [%rd1, {%r10, %r11}];")
+    return out
+
+
 def tensormap():
     out = []
     f64 = [("global_address", ""), ("global_stride", "0, ")]
@@ -286,6 +348,7 @@ def cluster():
 
 
 FAMILIES = [("wgmma", wgmma), ("mma/ldmatrix", mma), ("tensor", tensor),
+            ("tensor-more", tensor_more),
             ("tensormap", tensormap), ("multimem", multimem), ("cvt", cvt),
             ("cache", cache), ("cluster", cluster)]
 
@@ -408,9 +471,13 @@ def assemble(job):
         for i in insns:
             f.write("  " + i + "\n")
         f.write(TAIL)
-    p = subprocess.run([PTXAS, "-arch=" + t, path, "-o", os.devnull], capture_output=True,
-                       text=True)
-    os.unlink(path)
+    try:
+        p = subprocess.run([PTXAS, "-arch=" + t, path, "-o", os.devnull], capture_output=True,
+                           text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:  # ptxas 13.0 runs away on some forms (%p1 as an address)
+        return None
+    finally:
+        os.unlink(path)
     bad = {}
     for line in p.stderr.splitlines():
         m = re.search(r"line (\d+); (error|fatal)\s*:\s*(.*)", line)
@@ -435,7 +502,7 @@ def label_group(job):
         bad = {}
         for s in range(0, len(todo), 100):
             chunk = todo[s:s + 100]
-            named = assemble((v, t, [insns[j] for j in chunk] + [SENTINEL]))
+            named = assemble((v, t, [insns[j] for j in chunk] + [SENTINEL])) or {}
             for i, msg in named.items():
                 if 0 <= i < len(chunk):
                     bad[chunk[i]] = msg
@@ -445,11 +512,14 @@ def label_group(job):
         todo = [j for j in todo if j not in bad]
     # Some errors come from a later pass that a module with an error never reaches: each
     # form left is assembled alone.
+    lost = set()
     for j in todo:
         named = assemble((v, t, [insns[j]]))
-        if named:
+        if named is None:
+            lost.add(j)
+        elif named:
             verdict[j] = named.get(0) or next(iter(named.values()))
-    return [(insns[j], verdict.get(j)) for j in range(len(insns))]
+    return [(insns[j], verdict.get(j)) for j in range(len(insns)) if j not in lost]
 
 
 def split_jobs(groups, size=300):
@@ -468,9 +538,12 @@ def main():
         sys.exit(__doc__)
     out = sys.argv[sys.argv.index("-o") + 1] if "-o" in sys.argv else \
         os.path.join(os.path.dirname(os.path.abspath(__file__)), "forms.tsv")
+    only = sys.argv[sys.argv.index("--family") + 1].split(",") if "--family" in sys.argv else None
     groups = {}
     fam_of = {}
     for fam, v, t, insn in forms():
+        if only and fam not in only:
+            continue
         groups.setdefault((v, t), []).append(insn)
         fam_of[(v, t, insn)] = fam
     jobs = list(split_jobs(groups))
