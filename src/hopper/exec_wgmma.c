@@ -669,11 +669,8 @@ static void proxy_check(struct launch *L, struct cta *c, const struct wg_op *op)
  * again at its completion (a copy refilling the stage must wait for both). */
 static void race_reads(struct launch *L, struct warp *w, const struct wg_op *op)
 {
-	for (uint32_t i = 0; i < op->npieces && !L->stop; i++) {
-		struct access acc = {.p = w->cta->smem + op->pieces[i], .cta = w->cta,
-				     .off = op->pieces[i], .space = MS_SHARED_CTA};
-		race_access(L, w, 0, &acc, 16, RACE_READ, NULL);
-	}
+	if (!L->stop)
+		race_shared_reads(L, w, 0, op->pieces, op->npieces, 16);
 }
 
 /* Complete (or, when the warp is gone, drop) the first op of w's queue. */

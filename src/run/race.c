@@ -344,7 +344,25 @@ static void release_lanes(struct race *R, struct vc **obj, const struct warp *w,
 	uint32_t *c = a ? vc_chunk(R, a, w->cta->linear) : NULL;
 	if (!c)
 		return;
+	c += w->id * LANES;
 	bool raised = false;
+	uint32_t seen = 0; /* lanes that waited for copies of their own */
+	if (lanes == 0xffffffffu) { /* a whole warp: usually one vector, joined above */
+		uint32_t same = 0;
+		for (uint32_t l = 0; l < LANES; l++) {
+			struct rthread *t = t0 + l;
+			uint32_t k = t->clock;
+			same += t->vc == last;
+			raised |= c[l] < k;
+			c[l] = c[l] < k ? k : c[l];
+			seen |= (t->seen_cp | t->seen_bulk) ? 1u << l : 0;
+			t->clock = k + 1;
+		}
+		lanes = 0;
+		if (same != LANES) /* the others joined now: the result is the same */
+			for (uint32_t l = 0; l < LANES; l++)
+				vc_join(R, a, t0[l].vc);
+	}
 	for (uint32_t m = lanes; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		struct rthread *t = t0 + l;
@@ -352,19 +370,19 @@ static void release_lanes(struct race *R, struct vc **obj, const struct warp *w,
 			vc_join(R, a, t->vc);
 			last = t->vc;
 		}
-		uint32_t k = w->id * LANES + l;
-		if (c[k] < t->clock) {
-			c[k] = t->clock;
-			raised = true;
-		}
-		if (t->seen_cp | t->seen_bulk) {
-			uint32_t tid = tid_of(R, w, l);
-			if (t->seen_cp)
-				vc_raise(R, a, agent_of(R, tid, RA_CP), t->seen_cp);
-			if (t->seen_bulk)
-				vc_raise(R, a, agent_of(R, tid, RA_BULK), t->seen_bulk);
-		}
-		t->clock++;
+		uint32_t k = t->clock;
+		raised |= c[l] < k;
+		c[l] = c[l] < k ? k : c[l];
+		seen |= (t->seen_cp | t->seen_bulk) ? 1u << l : 0;
+		t->clock = k + 1;
+	}
+	for (uint32_t m = seen; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m), tid = tid_of(R, w, l);
+		struct rthread *t = t0 + l;
+		if (t->seen_cp)
+			vc_raise(R, a, agent_of(R, tid, RA_CP), t->seen_cp);
+		if (t->seen_bulk)
+			vc_raise(R, a, agent_of(R, tid, RA_BULK), t->seen_bulk);
 	}
 	if (raised)
 		a->gen = ++R->gen;
@@ -1028,43 +1046,266 @@ bool race_plain(const struct dinsn *di)
 	return access_flags(di) == 0;
 }
 
+/* ---- the warp-wide quick path -------------------------------------------------------- */
+
+static const uint32_t no_clocks[1024]; /* a vector without a chunk for a CTA (blocks have at
+					* most 1024 threads): all of its clocks are 0 */
+
+/* v's clocks of CTA cta's threads (no_clocks when v has none). */
+static const uint32_t *vc_clocks(const struct vc *v, uint32_t cta)
+{
+	if (v->n == 1)
+		return v->ch[0].cta == cta ? v->ch[0].c : no_clocks;
+	int i = vc_find(v, cta);
+	return (uint32_t)i < v->n && v->ch[i].cta == cta ? v->ch[i].c : no_clocks;
+}
+
+/* What the quick path knows of the accessing threads: they are of the CTA whose thread ids
+ * lie in [base, base + span), and their vector's clocks of those threads are clk[tid - base]
+ * (the lanes of one warp usually share one vector: `gen`, its generation). */
+struct quick {
+	uint32_t base, span;
+	const uint32_t *clk;
+	uint64_t gen;
+};
+
+/* Whether record p, made by another thread, is known ordered before a plain access by a
+ * thread of q: p is by a thread of the CTA (not an agent: their CTA numbers lie above the
+ * grid's) and its epoch is in the vector. False says nothing: happens_before may still find
+ * p ordered (a thread of another CTA, an agent). */
+static inline bool quick_ordered(const struct quick *q, const struct rec *p)
+{
+	uint32_t k = p->tid - q->base;
+	return k < q->span && q->clk[k] >= p->clock;
+}
+
+/* Whether record p may conflict with the plain access me (quick_ordered's terms): false
+ * when conflicts() would be false for certain. */
+static inline bool quick_may_conflict(const struct quick *q, const struct rec *p,
+				      const struct rec *me)
+{
+	return p->clock && (p->mask & me->mask) && p->tid != me->tid && !quick_ordered(q, p);
+}
+
+/* check_cell for a plain access `me` (no strength, no copy) by a thread of q, in the common
+ * cases: every earlier record it meets is the thread's own or quick_ordered, and a read
+ * either takes the cell's one read (which it covers) or, concurrent with it, joins the list
+ * of further reads by add_read's fast path. Then the cell is updated as check_cell would;
+ * false: not decided here, the cell untouched (check_cell decides). */
+static inline __attribute__((always_inline)) bool quick_cell(const struct quick *q, struct cell *c, const struct rec *me,
+			      bool write)
+{
+	struct rec *r = &c->r;
+	uint32_t tid = me->tid;
+	if (quick_may_conflict(q, &c->w, me))
+		return false;
+	if (!write) {
+		if (!r->clock || r->tid == tid ||
+		    (!(r->mask & ~me->mask) && quick_ordered(q, r))) {
+			uint8_t keep = r->clock && r->tid == tid ? r->mask : 0;
+			*r = *me;
+			r->mask |= keep;
+			return true;
+		}
+		/* add_read's fast path, when its first case surely fails (r is not covered, or
+		 * is by a thread of the CTA, whose order quick_ordered knows exactly) and the
+		 * thread has no entry in the list yet */
+		struct readers *m = c->more;
+		if (!m || (m->n && m->ok_gen != q->gen) ||
+		    (!(r->mask & ~me->mask) && r->tid - q->base >= q->span))
+			return false;
+		uint64_t bit = 1ull << (tid & 63), *word = &m->tids[tid >> 6 & 3];
+		uint32_t i = 0; /* the thread's own entry, if any, takes this read */
+		while ((*word & bit) && i < m->n && m->e[i].tid != tid)
+			i++;
+		if ((*word & bit) && i < m->n) {
+			uint8_t keep = m->e[i].mask;
+			m->e[i] = *me;
+			m->e[i].mask |= keep;
+		} else {
+			m->e[m->n < MAX_READERS ? m->n++ : tid % MAX_READERS] = *me;
+			*word |= bit;
+		}
+		m->ok_gen = q->gen; /* (an empty list: what add_read's scan of nothing concludes) */
+		return true;
+	}
+	if (quick_may_conflict(q, r, me))
+		return false;
+	struct readers *m = c->more;
+	bool all = true; /* every further read has no bytes outside this write's */
+	for (uint32_t i = 0; m && i < m->n; i++) {
+		if (quick_may_conflict(q, &m->e[i], me))
+			return false;
+		all &= !(m->e[i].mask & ~me->mask);
+	}
+	uint8_t keep = c->w.clock && c->w.tid == tid ? c->w.mask : 0;
+	c->w = *me;
+	c->w.mask |= keep;
+	if ((r->mask &= (uint8_t)~me->mask) == 0)
+		r->clock = 0;
+	if (m && m->n && all) { /* clear_reads, which would drop them all */
+		m->n = 0;
+		memset(m->tids, 0, sizeof m->tids);
+	} else if (m && m->n) {
+		clear_reads(c, me->mask);
+	}
+	return true;
+}
+
+/* A lane's bytes stored as exec_st stores them: the low `size` bytes of its value. */
+static inline void store_low(uint8_t *p, uint64_t v, uint32_t size)
+{
+	uint8_t b = (uint8_t)v;
+	uint16_t h = (uint16_t)v;
+	uint32_t u = (uint32_t)v;
+	switch (size) {
+	case 1:
+		memcpy(p, &b, 1);
+		break;
+	case 2:
+		memcpy(p, &h, 2);
+		break;
+	case 4:
+		memcpy(p, &u, 4);
+		break;
+	default:
+		memcpy(p, &v, 8);
+	}
+}
+
+/* Lane l of race_shared_lanes checked and recorded granule by granule in full (x: its
+ * warp's context), its bytes then stored; false when a report stopped the launch. */
+static __attribute__((noinline)) bool shared_lane_full(struct acc_ctx *x, uint32_t l,
+						       uint32_t o, uint32_t size,
+						       const uint64_t *v)
+{
+	struct launch *L = x->L;
+	struct race *R = x->R;
+	struct cta *c = x->w->cta;
+	enum race_kind kind = v ? RACE_WRITE : RACE_READ;
+	const uint8_t *nv = v ? (const uint8_t *)&v[l] : NULL; /* its low bytes stored */
+	x->t = thr(R, x->w, l);
+	x->tid = x->owner = tid_of(R, x->w, l);
+	x->lane = l;
+	struct rec me = {L->ci, x->tid, x->t->clock, (uint32_t)L->steps, 0, 0};
+	uint32_t end = o + size;
+	for (uint32_t g = o / GRAN; g * GRAN < end; g++) {
+		uint32_t lo = o > g * GRAN ? o : g * GRAN;
+		uint32_t hi = end < g * GRAN + GRAN ? end : g * GRAN + GRAN;
+		me.mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * GRAN));
+		struct cell *cell = cell_at(L, x->s, c->smem_size, g);
+		if (!cell)
+			break;
+		const struct rec *hit = NULL;
+		const uint8_t *bv = nv ? nv + (lo - o) : NULL;
+		if (!check_cell(x, cell, &me, kind, bv, c->smem + lo, hi - lo, &hit)) {
+			struct access a = {.p = c->smem + o, .cta = c, .off = o,
+					   .space = MS_SHARED_CTA};
+			report(x, &a, size, kind, hit, hit == &cell->w,
+			       same_store(kind, &me, hit, &cell->w, bv, c->smem + lo, hi - lo));
+			break;
+		}
+	}
+	if (L->stop)
+		return false;
+	if (v)
+		store_low(c->smem + o, v[l], size);
+	return true;
+}
+
+/* race_shared_lanes' lanes in order (write: v, the values, is not NULL), each by the quick
+ * path when it can, else in full; the lanes that go on. */
+static inline __attribute__((always_inline)) uint32_t
+shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_t size,
+		  const uint64_t *v, const bool write)
+{
+	struct launch *L = x->L;
+	struct race *R = x->R;
+	struct cta *c = x->w->cta;
+	struct shadow *s = x->s;
+	struct rthread *t0 = thr(R, x->w, 0);
+	uint32_t tid0 = tid_of(R, x->w, 0), done = 0, shift = R->shift, cta = c->linear;
+	/* The quick path (quick_cell): a lane of one granule whose vector is the first lane's
+	 * (usually all of them share one), its cell's page made. */
+	const struct vc *vq = t0[__builtin_ctz(mask)].vc;
+	struct quick q = {cta << shift, 1u << shift, vc_clocks(vq, cta), vq->gen};
+	bool quick = R->nt <= sizeof no_clocks / sizeof *no_clocks && size <= GRAN;
+	struct rec me = {L->ci, 0, 0, (uint32_t)L->steps, 0, 0};
+	uint8_t m1 = (uint8_t)((1u << size) - 1);
+	struct cell *const *pages = s->pages;
+	uint64_t npages = pages ? s->npages : 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m), o = off[l], g = o / GRAN;
+		struct rthread *t = t0 + l;
+		if (quick && t->vc == vq && g / PAGE_CELLS < npages && pages[g / PAGE_CELLS]) {
+			me.tid = tid0 + l;
+			me.clock = t->clock;
+			me.mask = (uint8_t)(m1 << (o % GRAN));
+			if (quick_cell(&q, pages[g / PAGE_CELLS] + g % PAGE_CELLS, &me, write)) {
+				if (write)
+					store_low(c->smem + o, v[l], size);
+				done |= 1u << l;
+				continue;
+			}
+		}
+		if (!shared_lane_full(x, l, o, size, v))
+			break;
+		done |= 1u << l;
+		pages = s->pages; /* (it may have made them) */
+		npages = pages ? s->npages : 0;
+	}
+	return done;
+}
+
 uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, const uint32_t *off,
 			   uint32_t size, const uint64_t *v)
 {
 	struct race *R = L->race;
-	struct cta *c = w->cta;
-	enum race_kind kind = v ? RACE_WRITE : RACE_READ;
-	if (L->stop)
+	if (L->stop || !mask)
 		return 0;
-	struct acc_ctx x = {.L = L, .R = R, .s = &R->cta[c->rank].smem, .w = w};
-	struct rthread *t0 = thr(R, w, 0);
-	uint32_t tid0 = tid_of(R, w, 0), done = 0;
-	struct rec me = {L->ci, 0, 0, (uint32_t)L->steps, 0, 0};
-	for (uint32_t m = mask; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m), o = off[l], end = o + size;
-		uint8_t nv[8];
-		if (v) /* the low bytes of the lane's value, as exec_st stores them */
-			memcpy(nv, &v[l], sizeof nv);
-		x.t = t0 + l;
-		x.tid = x.owner = tid0 + l;
-		x.lane = l;
-		me.tid = x.tid;
-		me.clock = x.t->clock;
-		if (size <= GRAN) { /* aligned: one granule */
-			me.mask = (uint8_t)(((1u << size) - 1) << (o % GRAN));
-			struct cell *cell = cell_at(L, x.s, c->smem_size, o / GRAN);
-			const struct rec *hit = NULL;
-			if (cell && !check_cell(&x, cell, &me, kind, v ? nv : NULL, c->smem + o,
-						size, &hit)) {
-				struct access a = {.p = c->smem + o, .cta = c, .off = o,
-						   .space = MS_SHARED_CTA};
-				report(&x, &a, size, kind, hit, hit == &cell->w,
-				       same_store(kind, &me, hit, &cell->w, v ? nv : NULL,
-						  c->smem + o, size));
-			}
-			end = o; /* no granule left */
+	struct acc_ctx x = {.L = L, .R = R, .s = &R->cta[w->cta->rank].smem, .w = w};
+	return v ? shared_lanes_loop(&x, mask, off, size, v, true)
+		 : shared_lanes_loop(&x, mask, off, size, NULL, false);
+}
+
+void race_shared_reads(struct launch *L, struct warp *w, uint32_t lane, const uint32_t *off,
+		       uint32_t n, uint32_t size)
+{
+	struct race *R = L->race;
+	struct cta *c = w->cta;
+	if (!R || !size)
+		return;
+	if (access_flags(L->ci)) { /* strong: race_access synchronises through them too */
+		for (uint32_t i = 0; i < n && !L->stop; i++) {
+			struct access a = {.p = c->smem + off[i], .cta = c, .off = off[i],
+					   .space = MS_SHARED_CTA};
+			race_access(L, w, lane, &a, size, RACE_READ, NULL);
 		}
-		for (uint32_t g = o / GRAN; g * GRAN < end; g++) {
+		return;
+	}
+	uint32_t tid = tid_of(R, w, lane);
+	struct acc_ctx x = {.L = L, .R = R, .t = thr(R, w, lane), .s = &R->cta[c->rank].smem,
+			    .w = w, .lane = lane, .tid = tid, .owner = tid};
+	struct quick q = {cta_of(R, tid) << R->shift, 1u << R->shift,
+			  vc_clocks(x.t->vc, c->linear), x.t->vc->gen};
+	bool quick = R->nt <= sizeof no_clocks / sizeof *no_clocks;
+	struct rec me = {L->ci, tid, x.t->clock, (uint32_t)L->steps, 0, 0};
+	bool whole = size % GRAN == 0; /* pieces of whole granules, when aligned */
+	for (uint32_t i = 0; i < n && !L->stop; i++) {
+		uint32_t o = off[i], end = o + size;
+		struct cell *const *pages = x.s->pages;
+		uint32_t g = o / GRAN; /* the first granule not recorded yet */
+		if (quick && whole && o % GRAN == 0 && pages && (end - 1) / GRAN / PAGE_CELLS <
+		    x.s->npages && pages[o / GRAN / PAGE_CELLS] &&
+		    pages[(end - 1) / GRAN / PAGE_CELLS]) { /* the cells made: no charge to fail */
+			me.mask = 0xf;
+			while (g < end / GRAN && quick_cell(&q, pages[g / PAGE_CELLS] +
+							    g % PAGE_CELLS, &me, false))
+				g++;
+			if (g == end / GRAN)
+				continue;
+		}
+		for (; g * GRAN < end; g++) {
 			uint32_t lo = o > g * GRAN ? o : g * GRAN;
 			uint32_t hi = end < g * GRAN + GRAN ? end : g * GRAN + GRAN;
 			me.mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * GRAN));
@@ -1072,23 +1313,16 @@ uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, cons
 			if (!cell)
 				break;
 			const struct rec *hit = NULL;
-			if (!check_cell(&x, cell, &me, kind, v ? nv + (lo - o) : NULL,
-					c->smem + lo, hi - lo, &hit)) {
+			if (quick && quick_cell(&q, cell, &me, false))
+				continue;
+			if (!check_cell(&x, cell, &me, RACE_READ, NULL, c->smem + lo, hi - lo, &hit)) {
 				struct access a = {.p = c->smem + o, .cta = c, .off = o,
 						   .space = MS_SHARED_CTA};
-				report(&x, &a, size, kind, hit, hit == &cell->w,
-				       same_store(kind, &me, hit, &cell->w, v ? nv + (lo - o) : NULL,
-						  c->smem + lo, hi - lo));
+				report(&x, &a, size, RACE_READ, hit, hit == &cell->w, false);
 				break;
 			}
 		}
-		if (L->stop)
-			break;
-		if (v)
-			memcpy(c->smem + o, nv, size);
-		done |= 1u << l;
 	}
-	return done;
 }
 
 /* ---- asynchronous copies ------------------------------------------------------------- */
@@ -1209,21 +1443,38 @@ void race_bar_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t
 	/* every waiter released into this instance and has not moved since: d covers it */
 	struct rthread *t0 = thr(R, w, 0);
 	struct vc *old = NULL; /* the lanes' vector, counted out at once (usually one) */
-	uint32_t n = 0;
+	uint32_t n = 0, all = 0;
+	if (lanes == 0xffffffffu) { /* a whole warp: usually one vector, given up at once */
+		old = t0->vc;
+		uint32_t same = 0;
+		for (uint32_t l = 0; l < LANES; l++)
+			same += t0[l].vc == old;
+		if (same == LANES && old != d) {
+			for (uint32_t l = 0; l < LANES; l++)
+				t0[l].vc = d;
+			d->refs += LANES;
+			if ((old->refs -= LANES) == 0)
+				vc_free(old);
+			return;
+		}
+		old = NULL;
+	}
 	for (uint32_t m = lanes; m; m &= m - 1) {
 		struct rthread *t = t0 + __builtin_ctz(m);
-		if (t->vc == d)
+		struct vc *o = t->vc;
+		if (o == d)
 			continue;
-		if (t->vc != old) {
+		if (o != old) {
 			if (old && (old->refs -= n) == 0)
 				vc_free(old);
-			old = t->vc;
+			old = o;
 			n = 0;
 		}
 		n++;
-		d->refs++;
+		all++;
 		t->vc = d;
 	}
+	d->refs += all;
 	if (old && (old->refs -= n) == 0)
 		vc_free(old);
 }

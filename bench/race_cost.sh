@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The data-race detector's cost as instruction counts: each kernel of race.sh (its sizes)
+# run once under `valgrind --tool=callgrind` with the detector (the default) and once with
+# --no-race; the whole process's instructions (Ir) and their ratio. Deterministic, so it
+# means something on a loaded machine where wall-clock times do not. The outputs of both
+# runs must be equal, and the detector must report nothing (every kernel is race-free).
+#   reduce_smem, hash_int (kernels.ptx), smem_stencil, mbar_ring, copy_ring
+#   (race_kernels.ptx), wgmma (wgmma.ptx; REPS=2000 reps by default)
+# usage: [REPS=2000] bench/race_cost.sh [PATH/TO/ptxi] [KERNEL...]
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+ptxi=${1:-$here/../build/ptxi}; [ $# -gt 0 ] && shift
+kernels=${*:-reduce_smem hash_int smem_stencil mbar_ring copy_ring wgmma}
+reps=${REPS:-2000}
+command -v valgrind > /dev/null || { echo "race_cost.sh: needs valgrind (callgrind)" >&2; exit 2; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+args() {
+  case $1 in
+    reduce_smem|hash_int) echo "kernels.ptx --kernel $1 --grid 128 --block 256 --arg buf:131072 --arg u32:7" ;;
+    smem_stencil) echo "race_kernels.ptx --kernel $1 --grid 128 --block 256 --arg buf:131072" ;;
+    mbar_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768" ;;
+    copy_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768 --arg buf:16384" ;;
+    wgmma) echo "wgmma.ptx --block 128 --arg buf:512 --arg u32:$reps" ;;
+    *) echo "race_cost.sh: no kernel $1" >&2; exit 2 ;;
+  esac
+}
+# instructions of "ptxi run ARGS... --dump 0"; stdout kept in $tmp/out, stderr in $tmp/err
+count() {
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$ptxi" run "$@" --dump 0 \
+    > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+  awk '/^(summary|totals):/ {print $2; exit}' "$tmp/cg"
+}
+printf '%-13s %15s %15s %6s\n' kernel detector no-race ratio
+for name in $kernels; do
+  read -r -a a <<< "$(args "$name")"
+  a[0]=$here/${a[0]}
+  on=$(count "${a[@]}"); cp "$tmp/out" "$tmp/want"
+  grep -v '^==' "$tmp/err" | grep -q . && { echo "race_cost.sh: $name: the detector reported:" >&2; grep -v '^==' "$tmp/err" >&2; exit 1; }
+  off=$(count "${a[@]}" --no-race)
+  cmp -s "$tmp/want" "$tmp/out" || { echo "race_cost.sh: $name: --no-race output differs" >&2; exit 1; }
+  printf '%-13s %15s %15s %5.2fx\n' "$name" "$on" "$off" "$(awk -v a="$on" -v b="$off" 'BEGIN{print a / b}')"
+done
