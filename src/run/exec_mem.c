@@ -371,6 +371,14 @@ static void ld_shared_quick(struct warp *w, struct frame *f, const struct dinsn 
 {
 	const uint8_t *smem = w->cta->smem;
 	uint64_t *d = slot_ptr(f, di->d.slot);
+	if (mask == FULL_MASK && es == 4) { /* the common case: one plain loop, no lane walk */
+		for (uint32_t l = 0; l < LANES; l++) {
+			uint32_t u;
+			memcpy(&u, smem + off[l], 4);
+			d[l] = sgn ? (uint64_t)(int64_t)(int32_t)u : u;
+		}
+		return;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		d[l] = widen(load_bytes(smem + off[l], es), (int)es, sgn);
@@ -423,6 +431,13 @@ static void st_shared_quick(struct warp *w, struct frame *f, const struct dinsn 
 	const struct dop *s = &di->s[1];
 	const uint64_t *v = s->kind == DOP_REG ? slot_ptr(f, s->slot) : s->imm;
 	mem_proxy_mark_lanes(c, off, mask, es);
+	if (mask == FULL_MASK && es == 4) {
+		for (uint32_t l = 0; l < LANES; l++) {
+			uint32_t u = (uint32_t)v[l];
+			memcpy(c->smem + off[l], &u, 4);
+		}
+		return;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		uint8_t b = (uint8_t)v[l];

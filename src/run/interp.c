@@ -333,47 +333,143 @@ static inline const uint64_t *aref_at(const struct dinsn *di, int i, uintptr_t r
 	return (const uint64_t *)(di->aref.at[i] + (rb & di->aref.rel[i]));
 }
 
+/* The handlers run_direct may call itself (DF_EXEC_DIRECT): plain memory accesses, moves
+ * of special registers and addresses, CTA barriers and branches. None of them splits a
+ * group when its mask is the group's, and none but bra answers STEP_JUMPED. */
+void interp_mark_direct(struct dinsn *di)
+{
+	exec_fn *e = di->exec;
+	if (di->flags & DF_VEC_DUP)
+		return; /* a rule breaks at each one: the dispatch loop says it */
+	if (e == exec_ld || e == exec_st || e == exec_mov || e == exec_cvta || e == exec_bar ||
+	    e == exec_bra)
+		di->flags |= DF_EXEC_DIRECT | (converge_needed(di) ? DF_EXEC_ALIGNED : 0);
+}
+
 /*
- * A straight run of DF_ALU_DIRECT instructions from g's pc, at most `limit` of them and
- * not past stop_pc, for a group nothing watches (no trace, no wgmma in flight or to note).
- * The pc, the code and the registers stay in locals; L->steps, L->ci and L->cmask are
- * written once at the end, as the loop would have left them, since no lane function reads
- * them. Returns how many instructions ran.
+ * A run of DF_ALU_DIRECT instructions from g's pc - and, while g is its warp's only group
+ * (`alone`), of DF_EXEC_DIRECT ones too; a uniform branch of a group that is not alone goes
+ * on where the scheduler would pick the group again at once (group_picked_again, the clock
+ * moved as the loop moves it) - at most `limit` of them and not past *stop_at, for a group
+ * nothing watches (no debugger, no trace, no wgmma in flight or to note). The pc, the code
+ * and the registers stay in locals; L->steps, L->ci and L->cmask are written before a
+ * handler runs and at the end, as the dispatch loop would have left them, since no lane
+ * function reads them. Each instruction does here exactly what the loop below would do
+ * with it, in the same order; what this does not do (a divergent branch, a barrier some
+ * lanes of the warp are not at, a handler of a group not alone) it leaves to the loop,
+ * untouched. *parked: the loop must hand back now (a handler parked the group, a group
+ * split off, or the scheduler would pick another group). Returns how many instructions
+ * ran.
  */
 static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, uint32_t limit,
-			   uint32_t stop_pc)
+			   uint32_t *stop_at, bool alone, uint32_t n_before, uint32_t *n_clocked,
+			   bool *parked)
 {
-	const struct dinsn *code = g->frame->fn->code, *di = NULL;
+	/* The ALU loop keeps few values live across its calls (di, rb, gmask, left, stop):
+	 * the pc is di - code, the count limit - left. */
+	uint32_t stop_pc = *stop_at;
+	const struct dinsn *code = g->frame->fn->code, *di = &code[g->pc], *last = NULL;
+	const struct dinsn *stop = stop_pc == UINT32_MAX ? NULL : &code[stop_pc];
 	uintptr_t rb = (uintptr_t)g->frame->regs;
-	uint32_t pc = g->pc, gmask = g->mask, mask = 0, k = 0;
+	uint32_t gmask = g->mask, mask = 0, lmask = 0, left = limit;
+	uint64_t steps = L->steps;
 	struct alu_args x = {.cc = w->cc};
-	while (k < limit) {
-		di = &code[pc];
-		if (!(di->flags & DF_ALU_DIRECT))
+	alone = alone && w->groups == g && !g->next;
+	for (;;) {
+		uint32_t left0 = left;
+		while (left) { /* the hot loop: ALU instructions alone */
+			if (!(di->flags & DF_ALU_DIRECT))
+				break;
+			mask = gmask;
+			if (di->guard >= 0)
+				mask &= pred_mask((const uint64_t *)rb + (size_t)di->guard * LANES,
+						  di->guard_neg);
+			if (mask) {
+				x.d = (uint64_t *)aref_at(di, 0, rb);
+				x.d2 = (uint64_t *)aref_at(di, 1, rb);
+				x.a = aref_at(di, 2, rb);
+				x.b = aref_at(di, 3, rb);
+				x.c = aref_at(di, 4, rb);
+				x.e = aref_at(di, 5, rb);
+				di->alu.fn(&di->alu, &x, mask);
+			}
+			left--;
+			if (++di == stop)
+				break;
+		}
+		if (left != left0) {
+			last = di - 1;
+			lmask = mask;
+		}
+		if (!left || di == stop || !(di->flags & DF_EXEC_DIRECT) ||
+		    (!alone && di->exec != exec_bra))
 			break;
+		/* di: a handler of DF_EXEC_DIRECT, as the dispatch loop would run it */
 		mask = gmask;
 		if (di->guard >= 0)
 			mask &= pred_mask((const uint64_t *)rb + (size_t)di->guard * LANES,
 					  di->guard_neg);
-		if (mask) {
-			x.d = (uint64_t *)aref_at(di, 0, rb);
-			x.d2 = (uint64_t *)aref_at(di, 1, rb);
-			x.a = aref_at(di, 2, rb);
-			x.b = aref_at(di, 3, rb);
-			x.c = aref_at(di, 4, rb);
-			x.e = aref_at(di, 5, rb);
-			di->alu.fn(&di->alu, &x, mask);
+		if (!mask) { /* nothing happens */
+			last = di;
+			lmask = 0;
+			left--;
+			if (++di == stop)
+				break;
+			continue;
 		}
-		k++;
-		if (++pc == stop_pc)
+		if ((di->flags & DF_EXEC_ALIGNED) && (mask != gmask || gmask != w->live))
 			break;
-	}
-	if (k) {
-		g->pc = pc;
-		L->steps += k;
-		L->ci = &code[pc - 1];
+		if (di->exec == exec_bra) {
+			if (mask != gmask)
+				break; /* divergent: the loop splits the group */
+			last = di;
+			lmask = mask;
+			left--;
+			di = &code[di->target];
+			if (alone)
+				continue;
+			/* what the loop does after a jump of a group that is not alone */
+			uint32_t k = limit - left;
+			g->pc = (uint32_t)(di - code);
+			if (!left || L->async.nevents || !group_picked_again(w, g, &stop_pc)) {
+				*parked = true;
+				break;
+			}
+			stop = stop_pc == UINT32_MAX ? NULL : &code[stop_pc];
+			L->clock += n_before + k - *n_clocked;
+			*n_clocked = n_before + k;
+			continue;
+		}
+		g->pc = (uint32_t)(di - code);
+		L->steps = steps + (limit - left) + 1;
+		L->ci = di;
 		L->cmask = mask;
+		if (L->steps >= L->async.next_due)
+			interp_land_due(L, L->steps);
+		if (di->flags & DF_WRITES) /* spin.c's quiet stretch ends, as in the loop */
+			L->writes++;
+		enum step step = L->stop ? STEP_PARKED : di->exec(L, w, g, di, mask);
+		left--;
+		if (step == STEP_NEXT)
+			g->pc++;
+		if (step == STEP_PARKED || L->stop || g->state != G_READY || w->groups != g ||
+		    g->next) {
+			*parked = step == STEP_PARKED || w->groups != g || g->next;
+			L->steps = steps + (limit - left);
+			return limit - left;
+		}
+		last = di;
+		lmask = mask;
+		di = &code[g->pc];
 	}
+	uint32_t k = limit - left;
+	if (k) {
+		g->pc = (uint32_t)(di - code);
+		L->steps = steps + k;
+		L->ci = last;
+		L->cmask = lmask;
+	}
+	*stop_at = stop_pc;
 	return k;
 }
 
@@ -405,11 +501,13 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			if (L->stop || g->state != G_READY)
 				break;
 		} else if (!L->cfg.trace_all && !w->wg_busy && !w->wg_track) {
-			uint32_t k = run_direct(L, w, g, budget - n, stop_pc);
+			bool parked = false;
+			uint32_t k = run_direct(L, w, g, budget - n, &stop_pc, alone, n, &n_clocked,
+						&parked);
 			n += k;
-			if (g->pc == stop_pc && k)
+			if (parked || (g->pc == stop_pc && k))
 				break;
-			if (n == budget)
+			if (n == budget || g->state != G_READY || L->stop)
 				break;
 		}
 		struct frame *f = g->frame;

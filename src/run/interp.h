@@ -18,4 +18,8 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
  * then the seeded wgmma completions (exec_wgmma.c), which share L->async.next_due. */
 void interp_land_due(struct launch *L, uint64_t now);
 
+/* Mark an instruction whose handler the dispatch loop's direct path may call (the loader,
+ * once its handler is final). */
+void interp_mark_direct(struct dinsn *di);
+
 #endif

@@ -14,6 +14,7 @@
 #include "exec.h"
 #include "exec_alu.h"
 #include "frame.h"
+#include "interp.h"
 #include "memory.h"
 #include "spin.h"
 #include "hopper/wgmma.h"
@@ -1660,6 +1661,7 @@ struct dprog *load_program_at(struct ir_module *m, uint64_t global_base)
 		for (uint32_t k = 0; k < f->ninsns; k++) {
 			if (!decode_insn(&ld, &f->insns[k], &df->code[k]) && ld.errors > 50)
 				return NULL;
+			interp_mark_direct(&df->code[k]);
 		}
 		df->code[f->ninsns].op = OP_RET;
 		df->code[f->ninsns].fam = FAM_CTRL;

@@ -280,6 +280,12 @@ void mem_proxy_mark_lanes(struct cta *c, const uint32_t *off, uint32_t mask, uin
 {
 	if (!c->proxy_dirty && !(c->proxy_dirty = calloc(c->smem_size / 16 + 1, 1)))
 		return;
+	if (size <= 16 && !(size & (size - 1))) {
+		/* mem_shared_lanes found every offset aligned: one 16-byte granule a lane */
+		for (uint32_t m = mask; m; m &= m - 1)
+			c->proxy_dirty[off[__builtin_ctz(m)] / 16] = 1;
+		return;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		c->proxy_dirty[off[l] / 16] = 1;
@@ -538,12 +544,14 @@ bool mem_shared_lanes(const struct cta *c, const uint64_t *addr, uint32_t mask, 
 	/* One pass over the lanes, no early exit: the common case is that every lane fits. A
 	 * shared::cta address counts by its low 32 bits. */
 	uint64_t bad = 0, end = c->smem_size;
-	if (mask == 0xffffffffu) {
+	if (mask == 0xffffffffu && size <= end) {
+		/* 32-bit lanes the compiler vectorises: off + size <= end as off <= end - size */
+		uint32_t bad32 = 0, last = (uint32_t)(end - size), sm = size - 1;
 		for (uint32_t l = 0; l < 32; l++) {
 			off[l] = (uint32_t)addr[l];
-			bad |= (off[l] & (size - 1)) | ((uint64_t)off[l] + size > end);
+			bad32 |= (off[l] & sm) | (uint32_t)-(uint32_t)(off[l] > last);
 		}
-		return !bad;
+		return !bad32;
 	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);

@@ -133,7 +133,8 @@ bool mem_cluster_decode(struct launch *L, struct cta *self, uint64_t addr, struc
 /* A generic-proxy write of [off, off+size) of c's shared memory: ordinary stores, and
  * st.async / red.async when they land (ISA 9.7.9.12: performed in the generic proxy). */
 void mem_proxy_mark(struct cta *c, uint32_t off, uint32_t size);
-/* The same for the stores of a warp's lanes (mask) of `size` <= 16 bytes at off[l]. */
+/* The same for the stores of a warp's lanes (mask) of `size` <= 16 bytes at off[l], each
+ * aligned to its size when size is a power of two (mem_shared_lanes checked it). */
 void mem_proxy_mark_lanes(struct cta *c, const uint32_t *off, uint32_t mask, uint32_t size);
 /* fence.proxy.async by CTA c: its generic writes are now visible to the async proxy. */
 void mem_proxy_fence(struct cta *c);

@@ -143,7 +143,9 @@ enum {
 	DF_TENSORMAP = 1u << 25,     /* fence.proxy.tensormap::generic (not an async-proxy fence) */
 	DF_IM2COL = 1u << 26,        /* a tensor copy in im2col mode                             */
 	DF_ALU_DIRECT = 1u << 27,    /* an ALU instruction on registers and immediates: `aref`    */
-	DF_WRITES = 1u << 28,        /* may write memory or make output (spin.c's quiet stretch)  */
+	DF_EXEC_DIRECT = 1u << 28,   /* a handler the direct path calls itself (interp.c)         */
+	DF_EXEC_ALIGNED = 1u << 29,  /* ... that waits for the warp's lanes (converge_needed)     */
+	DF_WRITES = 1u << 30,        /* may write memory or make output (spin.c's quiet stretch)  */
 };
 
 /* Where the operands' lane arrays of a DF_ALU_DIRECT instruction lie (d, d2, then the

@@ -40,6 +40,13 @@
  * deepest frame, then the lowest pc. */
 static struct group *pick(struct warp *w)
 {
+	struct group *one = w->groups;
+	if (one && !one->next && one->state != G_DONE && one->state != G_WARPSYNC) {
+		/* the common case, a converged warp: nothing to free or merge, no rival */
+		w->streak = 0;
+		w->last_pick = one->state == G_READY ? one : NULL;
+		return w->last_pick;
+	}
 	struct group **pp = &w->groups;
 	while (*pp) {
 		struct group *g = *pp;
