@@ -1638,6 +1638,7 @@ static bool defer(struct launch *L, const struct rthread *t, uint32_t tid, uint3
 		return head_check(L, &e, phantom);
 	if (!race_glog_add(L, R->glog, &e) && !L->stop)
 		runtime_error(L, 2, "out of memory keeping the data-race detector's log (--jobs)");
+	R->head = race_glog_head(R->glog);
 	return true;
 }
 

@@ -118,11 +118,17 @@ bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc
 	d->at = gather_log_entries(S->log);
 	d->out_at = gather_log_out_pos(S->log);
 	race_vc_ref(d->vc);
-	if (G->n - G->next >= GLOG_DRAIN && S->log_poll) { /* shown once it is the oldest */
-		S->log->want_drain = true;
+	if (G->n - G->next >= GLOG_DRAIN && S->log_poll) { /* shown once it is the oldest, */
+		S->log->want_drain = true;      /* and then judged at once (race.c: head) */
 		S->log_poll(S);
+		G->head = !S->stop;
 	}
 	return true;
+}
+
+bool race_glog_head(const struct race_glog *G)
+{
+	return G->head;
 }
 
 bool race_glog_marker(struct race_glog *G, uint64_t key, uint32_t *idx)

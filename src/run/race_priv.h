@@ -48,6 +48,8 @@ struct race_jobs *race_jobs_new(struct memory *mem);
 /* Wait until every cluster before S's has been shown (`atomic`: exec_atom's lock is held,
  * and let go meanwhile). */
 void race_glog_wait_head(struct launch *S, struct race_glog *G, bool atomic);
+/* Whether every cluster before G's has been shown (it waited, or its log grew long). */
+bool race_glog_head(const struct race_glog *G);
 void race_glog_phantom_event(struct launch *S, struct race_glog *G, uint32_t tid);
 const struct dinsn *race_glog_phantom(const struct race_glog *G, uint32_t tid);
 
