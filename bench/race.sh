@@ -4,6 +4,7 @@
 # the ratio), then with --jobs 1, 2, 4 and 8 (the detector on; best of ROUNDS wall-clock
 # seconds, and the speed-up over --jobs 1). The outputs of every run of a kernel must be equal.
 #   reduce_smem   kernels.ptx, 128x256: 32 shared-memory tree reductions per block, bar.sync
+#   reduce_smem256  the same on 256 CTAs (issue 25: --jobs 2 against --jobs 1, detector on)
 #   hash_int      kernels.ptx, 128x256: integer ALU, one global store per thread
 #   smem_stencil  race_kernels.ptx, 128x256: neighbours through shared memory, 64 rounds
 #   mbar_ring     race_kernels.ptx, 64x128: a producer warp and three consumer warps over a
@@ -21,6 +22,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 args() {
   case $1 in
     reduce_smem|hash_int) echo "kernels.ptx --kernel $1 --grid 128 --block 256 --arg buf:131072 --arg u32:7" ;;
+    reduce_smem256) echo "kernels.ptx --kernel reduce_smem --grid 256 --block 256 --arg buf:262144 --arg u32:7" ;;
     smem_stencil) echo "race_kernels.ptx --kernel $1 --grid 128 --block 256 --arg buf:131072" ;;
     mbar_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768" ;;
     copy_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768 --arg buf:16384" ;;

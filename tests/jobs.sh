@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # --jobs: every program under the directories given, run as its "// run:" lines say (those
-# with a --grid of more than one CTA) with --no-race (the detector keeps one thread) and
+# with a --grid of more than one CTA) with --no-race (tests/jobs_race.sh checks the detector) and
 # --jobs 1, then --jobs 2, must give the same stdout, stderr and exit status: their output
 # does not depend on the schedule, so clusters run on two threads must show exactly what one
 # thread shows. A run with diagnostics is also compared with --diagnostics json and sarif

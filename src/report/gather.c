@@ -338,11 +338,23 @@ static void put_out(struct gather_log *g, FILE *out, size_t *done, size_t to)
 	*done = to;
 }
 
+void gather_log_put_out(struct gather_log *g, FILE *out, size_t to)
+{
+	if (to <= g->out_done)
+		return;
+	fflush(g->out);
+	put_out(g, out, &g->out_done, to);
+}
+
 void gather_log_drain(struct launch *L, struct gather_log *g, FILE *out)
 {
 	fflush(g->out);
-	for (size_t i = 0; i < g->n; i++) {
+	bool stopped = false;
+	size_t i = 0;
+	for (; i < g->n && !stopped; i++) {
 		struct log_entry *e = &g->e[i];
+		if (g->between && (stopped = g->between(L, g->between_ctx, g, out, i)))
+			break;
 		put_out(g, out, &g->out_done, e->out_at);
 		switch (e->kind) {
 		case E_RULE:
@@ -362,11 +374,23 @@ void gather_log_drain(struct launch *L, struct gather_log *g, FILE *out)
 			if (diag_count(L->diag, e->rec.level) && L->diag->record)
 				L->diag->record(L->diag->record_ctx, &e->rec);
 			break;
+		case E_GROUP: /* a report one thread would not have made: its entries go */
+			if (!e->keep(L, e->ka, e->kb))
+				for (size_t k = 0; k < e->skip && i + 1 < g->n; k++)
+					gather_log_entry_free(&g->e[++i]);
+			break;
 		}
 		gather_log_entry_free(e);
 	}
+	if (!stopped && g->between)
+		stopped = g->between(L, g->between_ctx, g, out, SIZE_MAX);
+	for (; i < g->n; i++) /* after what stopped the launch */
+		gather_log_entry_free(&g->e[i]);
 	g->n = 0;
-	put_out(g, out, &g->out_done, g->out_len);
+	g->group = 0;
+	g->want_drain = false;
+	if (!stopped)
+		put_out(g, out, &g->out_done, g->out_len);
 	if (g->lost)
 		diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL,
 			  "out of memory keeping a cluster's reports (--jobs): some are missing");

@@ -34,6 +34,8 @@ void gather_log_replay(struct launch *L, struct gather_log *g, FILE *out);
 /* The same for what the log holds so far, which it then drops: the cluster runs on, its
  * later entries replayed after these (a cluster whose earlier ones are all shown). */
 void gather_log_drain(struct launch *L, struct gather_log *g, FILE *out);
+/* Show the cluster's printf output up to byte `to` (a gather_between_fn, before a report). */
+void gather_log_put_out(struct gather_log *g, FILE *out, size_t to);
 
 
 #endif

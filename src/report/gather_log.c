@@ -139,6 +139,31 @@ size_t gather_log_entries(const struct gather_log *g)
 	return g->n;
 }
 
+void gather_log_group_begin(struct gather_log *g, gather_keep_fn *keep, const void *a,
+			    const void *b)
+{
+	struct log_entry *e = add(g, E_GROUP);
+	if (!e)
+		return;
+	e->keep = keep;
+	e->ka = a;
+	e->kb = b;
+	g->group = g->n;
+}
+
+void gather_log_group_end(struct gather_log *g)
+{
+	if (g->group)
+		g->e[g->group - 1].skip = g->n - g->group;
+	g->group = 0;
+}
+
+size_t gather_log_out_pos(struct gather_log *g)
+{
+	off_t at = ftello(g->out);
+	return at < 0 ? 0 : (size_t)at;
+}
+
 void gather_log_entry_free(struct log_entry *e)
 {
 	free(e->msg);
@@ -156,5 +181,7 @@ void gather_log_free(struct gather_log *g)
 	free(g->e);
 	fclose(g->out);
 	free(g->out_buf);
+	if (g->between_free)
+		g->between_free(g->between_ctx);
 	free(g);
 }

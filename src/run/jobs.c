@@ -19,6 +19,7 @@
 #include "hopper/landed.h"
 #include "launch.h"
 #include "hopper/mbarrier.h"
+#include "race.h"
 #include "sched.h"
 #include "hopper/wgmma.h"
 
@@ -45,15 +46,16 @@ struct jobs {
 	struct slot *slot;          /* window entries, by cluster index modulo window          */
 	uint64_t window;
 	uint64_t shown_steps;       /* steps of the clusters shown (atomic: workers read it)  */
+	unsigned workers;           /* workers started (their race detectors' names)           */
 	pthread_mutex_t atom_lock;
 };
 
 /* Why the launch's clusters must run one at a time, or NULL. */
 static const char *one_thread_reason(const struct launch *L)
 {
-	if (!L->cfg.no_race)
-		return "the data-race detector compares every cluster's accesses in one order "
-		       "(--no-race turns it off)";
+	if (!L->cfg.no_race && !race_jobs_ok(L))
+		return "the data-race detector's thread ids leave no room for its clusters' "
+		       "markers (--no-race turns it off)";
 	if (L->cfg.trace_print || L->cfg.trace_mbar || L->timeline)
 		return "--trace and --timeline follow one schedule";
 	return NULL;
@@ -76,7 +78,7 @@ static void log_poll(struct launch *S)
 {
 	struct jobs *J = S->jobs;
 	uint64_t i = S->clusters_done; /* its index (run_one) */
-	if (gather_log_entries(S->log) < LOG_DRAIN)
+	if ((gather_log_entries(S->log) < LOG_DRAIN && !S->log->want_drain) || S->log->group)
 		return;
 	pthread_mutex_lock(&J->lock);
 	while (J->shown < i && __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED) > i)
@@ -85,10 +87,12 @@ static void log_poll(struct launch *S)
 		S->stop = true;
 	else
 		gather_log_drain(J->L, S->log, launch_out(J->L));
+	if (J->L->stop) /* (the detector's replay found a race that ends it) */
+		S->stop = true;
 	pthread_mutex_unlock(&J->lock);
 }
 
-static bool shard_init(struct launch *S, struct jobs *J, struct diag *d)
+static bool shard_init(struct launch *S, struct jobs *J, struct diag *d, unsigned index)
 {
 	*S = J->base; /* not *J->L, which replays write while workers start */
 	S->steps = S->thread_steps = S->clock = S->epoch = 0;
@@ -112,7 +116,7 @@ static bool shard_init(struct launch *S, struct jobs *J, struct diag *d)
 	S->jobs = J;
 	async_init(S);
 	wgmma_launch_init(S);
-	if (!sched_begin(S))
+	if (!sched_begin(S) || !race_shard(S, index, J->L))
 		return false;
 	d->sink = gather_log_sink; /* into each cluster's log (run_one) */
 	if (J->base.diag->record) /* reports as data: records, replayed as they came */
@@ -156,8 +160,13 @@ static void show_ready(struct jobs *J)
 			gather_log_replay(L, sl->log, out);
 			__atomic_store_n(&J->shown_steps, J->shown_steps + sl->steps,
 					 __ATOMIC_RELAXED);
-			merge_status(L, sl->status);
-			L->stop = sl->stop;
+			if (L->stop) { /* the detector's replay: a race one thread stops at */
+				if (J->shown < __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED))
+					__atomic_store_n(&J->stop_from, J->shown, __ATOMIC_RELAXED);
+			} else {
+				merge_status(L, sl->status);
+				L->stop = sl->stop;
+			}
 			L->clusters_done++;
 		}
 		*sl = (struct slot){0};
@@ -214,7 +223,10 @@ static void *worker(void *arg)
 	struct jobs *J = arg;
 	struct launch S;
 	struct diag d;
-	bool ok = shard_init(&S, J, &d);
+	pthread_mutex_lock(&J->lock);
+	unsigned index = J->workers++;
+	pthread_mutex_unlock(&J->lock);
+	bool ok = shard_init(&S, J, &d, index);
 	uint64_t i;
 	pthread_mutex_lock(&J->lock); /* a worker that could not start runs nothing */
 	while (ok && take(J, &i)) {
@@ -238,7 +250,12 @@ static int run_jobs(struct launch *L, unsigned n, const uint32_t nc[3])
 			 .stop_from = UINT64_MAX, .window = (uint64_t)n * WINDOW_PER_JOB};
 	pthread_t *th = calloc(n, sizeof *th);
 	J.slot = calloc(J.window, sizeof *J.slot);
-	if (!th || !J.slot || !devrt_begin(L)) {
+	/* the detector's shadow of global memory, which the clusters' logs are replayed on */
+	bool race = !L->cfg.no_race;
+	if (!th || !J.slot || !devrt_begin(L) ||
+	    (race && (!race_begin(L) || !race_jobs_begin(L)))) {
+		if (race)
+			race_end(L);
 		free(th);
 		free(J.slot);
 		return sched_launch(L);
@@ -263,6 +280,7 @@ static int run_jobs(struct launch *L, unsigned n, const uint32_t nc[3])
 			  "out of memory starting a thread's copy of the launch (--jobs)");
 		merge_status(L, 2);
 	}
+	race_end(L);
 	pthread_mutex_destroy(&J.atom_lock);
 	pthread_cond_destroy(&J.cond);
 	pthread_mutex_destroy(&J.lock);

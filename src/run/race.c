@@ -30,6 +30,7 @@
  * when not ordered after the issue), not again when it lands.
  */
 #include "race.h"
+#include "race_priv.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,15 @@ struct race {
 	} memo;
 	const struct dinsn *pairs[MAX_PAIRS][2];
 	uint32_t npairs;
+	/* --jobs (race_global.c) */
+	bool shard;                 /* a worker's: global accesses go to its cluster's log     */
+	struct race_glog *glog;     /* the running cluster's log                               */
+	uint32_t mbase;             /* CTA number of the markers' first chunk                   */
+	struct race_jobs *jobs;     /* the launch's replay state                                */
+	struct race_glog *replay;   /* the log being replayed                                   */
+	struct race *whole;         /* a worker's: the launch's                                 */
+	bool head;                  /* a worker's: every cluster before its own was shown: its
+				     * global accesses are judged at once, on the launch's      */
 };
 
 /* ---- vector clock operations --------------------------------------------------------- */
@@ -552,6 +562,8 @@ static void loc_gather(struct race *R, struct loc *l, struct rthread *t, uint32_
 	(void)t;
 }
 
+static void marker_into(struct launch *L, uint64_t key, struct vc **into);
+
 static void sync_through(struct launch *L, struct rthread *t, uint32_t tid,
 			 const struct access *a, enum race_kind kind, uint8_t flags)
 {
@@ -561,13 +573,20 @@ static void sync_through(struct launch *L, struct rthread *t, uint32_t tid,
 	bool reads = kind != RACE_WRITE, writes = kind != RACE_READ;
 	if (reads) {
 		struct loc *l = loc_find(R, loc_key(a), false);
-		if (l && (sem == MOD_ACQUIRE || sem == MOD_ACQ_REL)) {
+		bool mark = R->shard && a->space == MS_GLOBAL; /* what clusters before released */
+		if ((l || mark) && (sem == MOD_ACQUIRE || sem == MOD_ACQ_REL)) {
 			struct vc *got = NULL;
-			loc_gather(R, l, t, tid, &got);
+			if (l)
+				loc_gather(R, l, t, tid, &got);
+			if (mark)
+				marker_into(L, a->addr, &got);
 			acquire_from(R, t, got);
 			vc_put(got);
-		} else if (l) {
-			loc_gather(R, l, t, tid, &t->pending);
+		} else if (l || mark) {
+			if (l)
+				loc_gather(R, l, t, tid, &t->pending);
+			if (mark)
+				marker_into(L, a->addr, &t->pending);
 		}
 	}
 	if (writes && (sem == MOD_RELEASE || sem == MOD_ACQ_REL || t->fence)) {
@@ -765,12 +784,18 @@ struct acc_ctx {
 	uint32_t issued;        /* a copy's issue step                                         */
 };
 
+static bool shard_report_begin(struct launch *L, struct race *R, const void *a, const void *b);
+static void shard_report_end(struct launch *L, struct race *R);
+static bool race_pair_keep(struct launch *L, const void *a, const void *b);
+
 static void report(struct acc_ctx *x, const struct access *a, uint32_t size,
 		   enum race_kind kind, const struct rec *p, bool pwrite, bool same)
 {
 	struct launch *L = x->L;
 	struct race *R = x->R;
 	if (!first_pair(R, p->insn, L->ci))
+		return;
+	if (!shard_report_begin(L, R, p->insn, L->ci))
 		return;
 	struct strbuf msg = {0}, prev = {0}, notes = {0};
 	describe_tid(L, p->tid, p->insn, x->tid, &prev);
@@ -786,10 +811,11 @@ static void report(struct acc_ctx *x, const struct access *a, uint32_t size,
 	/* A consumer that passed a wait for the phase before the first (a fresh barrier's
 	 * parity 1) and read: the wrong parity. A producer doing so before its first write
 	 * is the usual start of a ring of empty stages, not the cause. */
-	const struct rthread *o = cluster_thread(R, p->tid);
+	const struct rthread *o = R->cl ? cluster_thread(R, p->tid) : NULL;
+	const struct dinsn *oph = o ? o->phantom : race_glog_phantom(R->replay, p->tid);
 	const struct dinsn *ph = kind == RACE_READ && !x->copy ? x->t->phantom : NULL;
-	if (!ph && o && !pwrite && !(p->flags & RF_RMW))
-		ph = o->phantom;
+	if (!ph && oph && !pwrite && !(p->flags & RF_RMW))
+		ph = oph;
 	if (ph)
 		sb_printf(&notes, "the wait at line %u returned True for parity 1 of a barrier in "
 			  "phase 0: the phase before the first, so it waited for no arrive",
@@ -815,6 +841,7 @@ static void report(struct acc_ctx *x, const struct access *a, uint32_t size,
 	if (p->insn && p->insn->ir)
 		srcloc_emit(L->diag, DIAG_NOTE, L->file, L->P->m, p->insn->ir,
 			    srcloc_func_of(L->P, p->insn), NULL, msg.s);
+	shard_report_end(L, R);
 	sb_free(&msg);
 	sb_free(&prev);
 	sb_free(&notes);
@@ -1026,6 +1053,10 @@ static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32
 	return true;
 }
 
+static void defer_access(struct launch *L, struct warp *w, uint32_t lane,
+			 const struct access *a, uint32_t size, enum race_kind kind,
+			 const void *newv);
+
 void race_access(struct launch *L, struct warp *w, uint32_t lane, const struct access *a,
 		 uint32_t size, enum race_kind kind, const void *newv)
 {
@@ -1033,6 +1064,10 @@ void race_access(struct launch *L, struct warp *w, uint32_t lane, const struct a
 	if (!R || !size || L->stop || !race_tracked(a->space))
 		return;
 	uint32_t tid = tid_of(R, w, lane);
+	if (R->shard && a->space == MS_GLOBAL) { /* judged in cluster order (race_global.c) */
+		defer_access(L, w, lane, a, size, kind, newv);
+		return;
+	}
 	struct acc_ctx x = {.L = L, .R = R, .t = thr(R, w, lane), .w = w, .lane = lane,
 			    .tid = tid, .owner = tid, .flags = access_flags(L->ci),
 			    .skip_agents = a->async_raced};
@@ -1345,6 +1380,8 @@ void race_copy_in_flight(struct launch *L, uint32_t lane, const struct race_copy
 	struct warp *w = L->cw;
 	if (!first_pair(R, copy, L->ci))
 		return;
+	if (!shard_report_begin(L, R, copy, L->ci))
+		return;
 	uint32_t tid = tid_of(R, w, lane);
 	struct strbuf msg = {0}, who = {0};
 	describe_tid(L, rc->agent, copy, tid, &who);
@@ -1364,6 +1401,7 @@ void race_copy_in_flight(struct launch *L, uint32_t lane, const struct race_copy
 	if (copy->ir)
 		srcloc_emit(L->diag, DIAG_NOTE, L->file, L->P->m, copy->ir,
 			    srcloc_func_of(L->P, copy), NULL, msg.s);
+	shard_report_end(L, R);
 	sb_free(&msg);
 	sb_free(&who);
 }
@@ -1395,6 +1433,9 @@ void race_copy_drop(struct race_copy *rc)
 	rc->vc = NULL;
 }
 
+static void defer_copy(struct launch *L, const struct race_copy *rc, const struct access *a,
+		       uint32_t size, enum race_kind kind, uint8_t flags);
+
 void race_copy_access(struct launch *L, const struct race_copy *rc, const struct access *a,
 		      uint32_t size, enum race_kind kind)
 {
@@ -1405,6 +1446,10 @@ void race_copy_access(struct launch *L, const struct race_copy *rc, const struct
 	uint8_t flags = RF_ASYNC;
 	if (kind == RACE_RMW) /* red.async, bulk reductions: atomic per element */
 		flags |= RF_STRONG | RF_RMW | (uint8_t)(SC_GPU << 4);
+	if (R->shard && a->space == MS_GLOBAL) {
+		defer_copy(L, rc, a, size, kind, flags);
+		return;
+	}
 	struct acc_ctx x = {.L = L, .R = R, .t = &t, .w = L->cw,
 			    .lane = (uint32_t)__builtin_ctz(L->cmask), .tid = rc->agent,
 			    .owner = rc->tid, .flags = flags, .copy = true,
@@ -1590,6 +1635,8 @@ void race_mbar_acquire(struct launch *L, struct warp *w, uint32_t lane, const st
 	struct rthread *t = thr(R, w, lane);
 	if (phantom) {
 		t->phantom = L->ci;
+		if (R->glog && L->log)
+			race_glog_phantom_event(L, R->glog, tid_of(R, w, lane));
 		return;
 	}
 	if (L->ci->sem != MOD_RELAXED)
@@ -1705,6 +1752,9 @@ bool race_begin(struct launch *L)
 	return true;
 }
 
+static bool shard_cluster_begin(struct launch *L);
+static void shard_cluster_end(struct launch *L);
+
 bool race_cluster_begin(struct launch *L, struct cluster *cl)
 {
 	struct race *R = L->race;
@@ -1712,6 +1762,8 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 		return true;
 	R->cl = cl;
 	R->mb_base = L->mbars.ids;
+	if (R->shard && !shard_cluster_begin(L))
+		return false;
 	R->th = calloc((size_t)cl->nctas * R->nt, sizeof *R->th);
 	R->cta = calloc(cl->nctas, sizeof *R->cta);
 	if (!R->th || !R->cta)
@@ -1753,6 +1805,8 @@ void race_cluster_end(struct launch *L, struct cluster *cl)
 	R->th = NULL;
 	R->cta = NULL;
 	R->cl = NULL;
+	if (R->shard)
+		shard_cluster_end(L);
 }
 
 void race_end(struct launch *L)
@@ -1772,6 +1826,307 @@ void race_end(struct launch *L)
 	mem_release(L->mem, R->charged);
 	vc_put(R->memo.result);
 	vc_put(R->zero);
+	race_jobs_free(R->jobs);
 	free(R);
 	L->race = NULL;
+}
+
+/* ---- --jobs: a worker's global accesses, judged in cluster order (race_global.c) ----- */
+
+/* Markers (race_priv.h) are threads of CTA numbers above the agents'. */
+static bool marker_tid(const struct race *R, uint32_t idx, uint32_t *tid)
+{
+	uint64_t cta = (uint64_t)R->mbase + idx / R->nt;
+	if ((cta + 1) << R->shift > (uint64_t)UINT32_MAX + 1)
+		return false;
+	*tid = (uint32_t)(cta << R->shift) | idx % R->nt;
+	return true;
+}
+
+static void marker_into(struct launch *L, uint64_t key, struct vc **into)
+{
+	struct race *R = L->race;
+	uint32_t idx, tid;
+	if (!R->glog)
+		return;
+	if (!race_glog_marker(R->glog, key, &idx) || !marker_tid(R, idx, &tid)) {
+		runtime_error(L, 2, "the data-race detector has no room for the global locations "
+			      "this cluster synchronises through (--jobs; --jobs 1 has)");
+		return;
+	}
+	vc_raise(R, vc_own(R, into), tid, 1);
+}
+
+static bool head_check(struct launch *L, const struct race_gacc *e,
+		       const struct dinsn *phantom);
+
+/* A worker's global access: logged for the replay, or judged at once when the cluster is
+ * the oldest not shown (false: it raced). */
+static bool defer(struct launch *L, const struct rthread *t, uint32_t tid, uint32_t owner,
+		  const struct warp *w, uint32_t lane, const struct access *a, uint32_t size,
+		  enum race_kind kind, uint8_t flags, const void *newv, bool copy, bool skip,
+		  uint32_t clock, uint32_t issued, const struct dinsn *phantom)
+{
+	struct race *R = L->race;
+	if (!L->log || !R->glog) /* a loop watched past the step limit (sched.c): unreported */
+		return true;
+	const struct cta *c = w->cta;
+	struct race_gacc e = {.insn = L->ci, .vc = t->vc, .region = a->region, .addr = a->addr,
+			      .tid = tid, .owner = owner, .clock = clock,
+			      .step = (uint32_t)L->steps, .issued = issued,
+			      .seen_cp = t->seen_cp, .seen_bulk = t->seen_bulk, .cta = c->linear,
+			      .ctaid = {c->ctaid[0], c->ctaid[1], c->ctaid[2]}, .rank = c->rank,
+			      .warp = w->id, .lane = lane, .size = size, .what = GA_ACCESS,
+			      .kind = (uint8_t)kind, .flags = flags, .copy = copy,
+			      .skip_agents = skip};
+	if (newv && size <= sizeof e.newv) {
+		memcpy(e.newv, newv, size);
+		memcpy(e.old, a->p, size);
+		e.has_newv = true;
+		e.plain = !(flags & (RF_RMW | RF_ASYNC));
+	}
+	if (R->head)
+		return head_check(L, &e, phantom);
+	if (!race_glog_add(L, R->glog, &e) && !L->stop)
+		runtime_error(L, 2, "out of memory keeping the data-race detector's log (--jobs)");
+	R->head = race_glog_head(R->glog);
+	return true;
+}
+
+/* The access e of the oldest cluster not shown, judged on the launch's shadow as one thread
+ * judges it, with its reports in the worker's log where they belong. */
+static bool head_check(struct launch *L, const struct race_gacc *e,
+		       const struct dinsn *phantom)
+{
+	struct race *R = L->race, *M = R->whole;
+	struct race_glog *G = R->glog;
+	L->race = M; /* (nothing else touches it until this cluster is shown) */
+	M->cl = R->cl;
+	M->th = R->th;
+	struct vc *v = race_glog_resolved(L, G, e->vc);
+	uint8_t old[sizeof e->old];
+	if (e->has_newv)
+		race_glog_old(L, e, old);
+	bool ok = !v || race_replay_access(L, NULL, e, v, old, race_glog_step(G, e->step),
+					   race_glog_step(G, e->issued), phantom);
+	if (!L->stop)
+		race_glog_stored(L, e);
+	M->cl = NULL;
+	M->th = NULL;
+	L->race = R;
+	return ok;
+}
+
+static bool shard_report_begin(struct launch *L, struct race *R, const void *a, const void *b)
+{
+	if (!R->shard || !L->log)
+		return true;
+	if (R->head) /* every cluster before was shown: the launch's pairs say now */
+		return first_pair(R->whole, a, b);
+	gather_log_group_begin(L->log, race_pair_keep, a, b); /* they say at the replay */
+	return true;
+}
+
+static void shard_report_end(struct launch *L, struct race *R)
+{
+	if (R->shard && L->log && !R->head)
+		gather_log_group_end(L->log);
+}
+
+static void defer_access(struct launch *L, struct warp *w, uint32_t lane,
+			 const struct access *a, uint32_t size, enum race_kind kind,
+			 const void *newv)
+{
+	struct race *R = L->race;
+	struct rthread *t = thr(R, w, lane);
+	uint32_t tid = tid_of(R, w, lane);
+	uint8_t flags = access_flags(L->ci);
+	/* A strong read sees what other clusters wrote: it waits until every cluster before
+	 * has run, so that it reads what one thread's would (a red returns nothing) */
+	if ((flags & RF_STRONG) && kind != RACE_WRITE && L->ci->op != OP_RED && R->glog &&
+	    !R->head) {
+		race_glog_wait_head(L, R->glog, L->ci->op == OP_ATOM);
+		R->head = !L->stop;
+	}
+	if (L->stop)
+		return;
+	if (defer(L, t, tid, tid, w, lane, a, size, kind, flags, newv, false, a->async_raced,
+		  t->clock, 0, t->phantom) && (flags & RF_STRONG))
+		sync_through(L, t, tid, a, kind, flags);
+}
+
+static void defer_copy(struct launch *L, const struct race_copy *rc, const struct access *a,
+		       uint32_t size, enum race_kind kind, uint8_t flags)
+{
+	struct rthread t = {.vc = rc->vc, .seen_cp = rc->seen_cp, .seen_bulk = rc->seen_bulk};
+	defer(L, &t, rc->agent, rc->tid, L->cw, (uint32_t)__builtin_ctz(L->cmask), a, size, kind,
+	      flags, NULL, true, rc->raced, rc->clock, rc->issued, NULL);
+}
+
+static bool race_pair_keep(struct launch *L, const void *a, const void *b)
+{
+	return !L->race || first_pair(L->race, a, b);
+}
+
+/* A worker's cluster begins: a vector of its own for its threads to start from, its own
+ * reported pairs (the launch's decide at the replay), and its log. */
+static bool shard_cluster_begin(struct launch *L)
+{
+	struct race *R = L->race;
+	vc_put(R->zero);
+	R->zero = vc_new(R);
+	R->npairs = 0;
+	R->head = false;
+	R->glog = race_glog_new(L);
+	return R->zero && R->glog;
+}
+
+/* ... and ends: its releases to global locations go with its log, and nothing the worker
+ * keeps refers to a vector of the log's, which another thread frees. */
+static void shard_cluster_end(struct launch *L)
+{
+	struct race *R = L->race;
+	for (uint32_t i = 0; i < R->loccap; i++) {
+		struct loc *l = &R->locs[i];
+		if (l->key && l->wide && !(l->key >> 63) && R->glog)
+			race_glog_loc(R->glog, l->key, l->wide);
+		vc_put(l->wide);
+		vc_put(l->cta);
+	}
+	if (R->locs)
+		memset(R->locs, 0, R->loccap * sizeof *R->locs);
+	R->nlocs = 0;
+	vc_put(R->memo.result);
+	R->memo.result = NULL;
+	vc_put(R->zero);
+	R->zero = NULL;
+	if (R->glog)
+		race_glog_done(R->glog);
+	R->glog = NULL;
+}
+
+/* The launch's thread ids leave room for markers above the agents'. */
+static uint32_t markers_base(const struct launch *L, uint32_t *shift)
+{
+	uint32_t nt = L->cfg.block[0] * L->cfg.block[1] * L->cfg.block[2];
+	*shift = 0;
+	while ((1u << *shift) < nt)
+		(*shift)++;
+	const uint32_t *g = L->cfg.grid;
+	uint64_t nctas = (uint64_t)g[0] * g[1] * g[2];
+	uint64_t base = nctas * (RA__COUNT + 1);
+	return (base + 64) << *shift <= UINT32_MAX ? (uint32_t)base : 0;
+}
+
+bool race_jobs_ok(const struct launch *L)
+{
+	uint32_t shift;
+	return markers_base(L, &shift) != 0;
+}
+
+bool race_jobs_begin(struct launch *L)
+{
+	struct race *R = L->race;
+	uint32_t shift;
+	if (!R)
+		return true;
+	R->mbase = markers_base(L, &shift);
+	R->jobs = race_jobs_new(L->mem);
+	return R->jobs != NULL;
+}
+
+bool race_shard(struct launch *S, unsigned index, struct launch *L)
+{
+	struct race *R = S->race;
+	uint32_t shift;
+	if (!R)
+		return true;
+	R->shard = true;
+	R->whole = L->race;
+	R->mbase = markers_base(S, &shift);
+	R->gen = (uint64_t)(index + 1) << 48; /* vectors' names unique across workers */
+	vc_put(R->zero);
+	R->zero = NULL;
+	return true;
+}
+
+struct race_jobs *race_jobs_state(const struct launch *L)
+{
+	return L->race->jobs;
+}
+
+struct vc *race_vc_ref(struct vc *v)
+{
+	return v ? vc_ref(v) : NULL;
+}
+
+void race_vc_put(struct vc *v)
+{
+	vc_put(v);
+}
+
+struct vc *race_resolve(struct launch *L, struct vc *v, const uint64_t *keys, uint32_t nkeys)
+{
+	struct race *R = L->race;
+	uint32_t m = (uint32_t)vc_find(v, R->mbase);
+	if (m == v->n)
+		return vc_ref(v);
+	struct vc *r = vc_new(R);
+	for (uint32_t i = 0; r && i < m; i++) {
+		uint32_t *c = vc_chunk(R, r, v->ch[i].cta);
+		if (!c) {
+			vc_put(r);
+			return NULL;
+		}
+		memcpy(c, v->ch[i].c, R->nt * sizeof *c);
+	}
+	for (uint32_t i = m; r && i < v->n; i++)
+		for (uint32_t k = 0; k < R->nt; k++) {
+			uint64_t idx = (uint64_t)(v->ch[i].cta - R->mbase) * R->nt + k;
+			struct loc *l = v->ch[i].c[k] && idx < nkeys ? loc_find(R, keys[idx], false)
+								     : NULL;
+			if (l && l->wide)
+				vc_join(R, r, l->wide);
+		}
+	return r;
+}
+
+void race_merge_loc(struct launch *L, uint64_t key, struct vc *v)
+{
+	struct race *R = L->race;
+	struct loc *l = loc_find(R, key, true);
+	if (l)
+		vc_join(R, vc_own(R, &l->wide), v);
+}
+
+bool race_replay_access(struct launch *L, struct race_glog *G, const struct race_gacc *e,
+			struct vc *v, const uint8_t *old, uint32_t step, uint32_t issued,
+			const struct dinsn *phantom)
+{
+	struct race *R = L->race;
+	struct cta c = {.linear = e->cta, .ctaid = {e->ctaid[0], e->ctaid[1], e->ctaid[2]},
+			.rank = e->rank};
+	struct warp w = {.cta = &c, .id = e->warp};
+	struct rthread t = {.vc = v, .seen_cp = e->seen_cp, .seen_bulk = e->seen_bulk,
+			    .phantom = G ? race_glog_phantom(G, e->owner) : phantom};
+	struct acc_ctx x = {.L = L, .R = R, .t = &t, .w = &w, .lane = e->lane, .tid = e->tid,
+			    .owner = e->owner, .flags = e->flags, .copy = e->copy,
+			    .skip_agents = e->skip_agents, .issued = issued};
+	struct rec me = {e->insn, e->tid, e->clock, step, 0, e->flags};
+	struct access a = {.p = (uint8_t *)old, .space = MS_GLOBAL,
+			   .region = (struct region *)e->region, .addr = e->addr};
+	struct warp *cw = L->cw;
+	const struct dinsn *ci = L->ci;
+	uint32_t cmask = L->cmask;
+	L->cw = &w;
+	L->ci = e->insn;
+	L->cmask = 1u << e->lane;
+	R->replay = G;
+	bool ok = check_range(&x, &a, e->size, (enum race_kind)e->kind, &me,
+			      e->has_newv ? e->newv : NULL);
+	R->replay = NULL;
+	L->cw = cw;
+	L->ci = ci;
+	L->cmask = cmask;
+	return ok;
 }

@@ -117,4 +117,12 @@ void race_copy_in_flight(struct launch *L, uint32_t lane, const struct race_copy
 void race_copy_waited(struct launch *L, struct warp *w, uint32_t lane, enum race_agent kind,
 		      uint32_t below);
 
+/* --jobs (race_global.c): whether the launch's thread ids leave room for the detector to
+ * run its clusters on workers; the launch's replay state (after race_begin); a worker's
+ * copy of the launch (the `index`th, after its own race_begin), whose clusters log their
+ * global accesses for the replay. */
+bool race_jobs_ok(const struct launch *L);
+bool race_jobs_begin(struct launch *L);
+bool race_shard(struct launch *S, unsigned index, struct launch *L);
+
 #endif

@@ -1,0 +1,417 @@
+/*
+ * race_global.c - the data-race detector with --jobs. A worker's cluster judges its shared
+ * memory as with one thread, but logs its accesses of global memory (race_gacc), with the
+ * vector clocks they were made under; its report log (gather_log) replays them between its
+ * entries, in cluster order, against the launch's one shadow of global memory: each access
+ * is judged as one thread would judge it, after every access of the clusters before. What a
+ * cluster acquired from the clusters before (a strong read of a location they released to)
+ * it holds as a marker of the location, which the replay turns into what they released
+ * there (race_resolve); the releases of the cluster to global locations join the launch's
+ * once it is shown. The bytes stored are kept as one thread leaves them (the image), so
+ * that two stores of the same value are told as one thread tells them.
+ */
+#include "race_priv.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/gather.h"
+#include "memory.h"
+
+#define GLOG_DRAIN 16384u  /* accesses a cluster logs before it shows them early          */
+#define IMG_PAGE 4096u     /* bytes per page of the image                                 */
+
+struct race_glog {
+	struct race_gacc *e;
+	size_t n, cap, next;        /* next: the first not replayed yet                        */
+	struct memory *mem;
+	uint64_t charged;
+	uint64_t *keys;             /* marker index -> location key                            */
+	uint32_t nkeys, kcap;
+	uint32_t *slot;             /* open addressing over keys: index + 1                    */
+	uint32_t scap;
+	struct { uint32_t tid; const struct dinsn *insn; } *ph;
+	uint32_t nph, phcap;
+	const uint64_t *steps_shown;/* the launch's steps before this cluster (jobs.c)         */
+	uint64_t cluster_from;      /* the worker's steps when it began                        */
+	struct { uint64_t key; struct vc *wide; } *locs;
+	uint32_t nlocs, loccap;
+	bool done, merged;
+	bool head;                  /* every cluster before has been shown                     */
+	struct vc *memo_from, *memo_to;
+};
+
+/* The launch's part: the image of global memory as one thread leaves it. */
+struct img_page {
+	uint8_t b[IMG_PAGE];
+	uint8_t valid[IMG_PAGE / 8];
+};
+struct race_jobs {
+	struct img_page ***pages;   /* by region index, then page                              */
+	uint64_t *npages;
+	uint32_t nregions;
+	uint64_t charged;
+	struct memory *mem;
+};
+
+/* ---- a worker's log ------------------------------------------------------------------- */
+
+static void glog_free(void *ctx);
+static bool between(struct launch *L, void *ctx, struct gather_log *g, FILE *out,
+		    size_t upto);
+
+/* ---- a worker's log ------------------------------------------------------------------- */
+
+/* The log of S's cluster, handed to its report log, which replays it between its entries
+ * (`between`) and frees it. */
+struct race_glog *race_glog_new(struct launch *S)
+{
+	struct race_glog *G = S->log ? calloc(1, sizeof *G) : NULL;
+	if (!G)
+		return NULL;
+	G->mem = S->mem;
+	G->steps_shown = S->steps_shown;
+	G->cluster_from = S->cluster_from;
+	S->log->between = between;
+	S->log->between_ctx = G;
+	S->log->between_free = glog_free;
+	return G;
+}
+
+static void glog_free(void *ctx)
+{
+	struct race_glog *G = ctx;
+	for (size_t i = G->next; i < G->n; i++)
+		race_vc_put(G->e[i].vc);
+	race_vc_put(G->memo_from);
+	race_vc_put(G->memo_to);
+	for (uint32_t i = 0; i < G->nlocs; i++)
+		race_vc_put(G->locs[i].wide);
+	mem_release(G->mem, G->charged);
+	free(G->e);
+	free(G->keys);
+	free(G->slot);
+	free(G->ph);
+	free(G->locs);
+	free(G);
+}
+
+bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc *e)
+{
+	if (G->n == G->cap) {
+		size_t cap = G->cap ? G->cap * 2 : 64;
+		uint64_t more = (uint64_t)(cap - G->cap) * sizeof *G->e;
+		if (!launch_charge(S, more, "the data-race detector's log (--jobs)"))
+			return false;
+		struct race_gacc *n = realloc(G->e, cap * sizeof *n);
+		if (!n) {
+			mem_release(G->mem, more);
+			return false;
+		}
+		G->charged += more;
+		G->e = n;
+		G->cap = cap;
+	}
+	struct race_gacc *d = &G->e[G->n++];
+	*d = *e;
+	d->at = gather_log_entries(S->log);
+	d->out_at = gather_log_out_pos(S->log);
+	race_vc_ref(d->vc);
+	if (G->n - G->next >= GLOG_DRAIN && S->log_poll) { /* shown once it is the oldest, */
+		S->log->want_drain = true;      /* and then judged at once (race.c: head) */
+		S->log_poll(S);
+		G->head = !S->stop;
+	}
+	return true;
+}
+
+bool race_glog_head(const struct race_glog *G)
+{
+	return G->head;
+}
+
+bool race_glog_marker(struct race_glog *G, uint64_t key, uint32_t *idx)
+{
+	if ((G->nkeys + 1) * 2 > G->scap) {
+		uint32_t cap = G->scap ? G->scap * 2 : 64;
+		uint32_t *s = calloc(cap, sizeof *s);
+		if (!s)
+			return false;
+		for (uint32_t i = 0; i < G->nkeys; i++) {
+			uint32_t h = (uint32_t)(G->keys[i] * 0x9E3779B97F4A7C15ull >> 32) & (cap - 1);
+			while (s[h])
+				h = (h + 1) & (cap - 1);
+			s[h] = i + 1;
+		}
+		free(G->slot);
+		G->slot = s;
+		G->scap = cap;
+	}
+	uint32_t h = (uint32_t)(key * 0x9E3779B97F4A7C15ull >> 32) & (G->scap - 1);
+	while (G->slot[h] && G->keys[G->slot[h] - 1] != key)
+		h = (h + 1) & (G->scap - 1);
+	if (G->slot[h]) {
+		*idx = G->slot[h] - 1;
+		return true;
+	}
+	if (G->nkeys == G->kcap) {
+		uint32_t cap = G->kcap ? G->kcap * 2 : 16;
+		uint64_t *k = realloc(G->keys, cap * sizeof *k);
+		if (!k)
+			return false;
+		G->keys = k;
+		G->kcap = cap;
+	}
+	G->keys[G->nkeys] = key;
+	G->slot[h] = ++G->nkeys;
+	*idx = G->nkeys - 1;
+	return true;
+}
+
+void race_glog_loc(struct race_glog *G, uint64_t key, struct vc *wide)
+{
+	if (G->nlocs == G->loccap) {
+		uint32_t cap = G->loccap ? G->loccap * 2 : 16;
+		void *p = realloc(G->locs, cap * sizeof *G->locs);
+		if (!p)
+			return; /* (out of memory: the cluster's releases are lost to later ones) */
+		G->locs = p;
+		G->loccap = cap;
+	}
+	G->locs[G->nlocs].key = key;
+	G->locs[G->nlocs++].wide = race_vc_ref(wide);
+}
+
+void race_glog_done(struct race_glog *G)
+{
+	G->done = true;
+}
+
+const struct dinsn *race_glog_phantom(const struct race_glog *G, uint32_t tid)
+{
+	for (uint32_t i = 0; G && i < G->nph; i++)
+		if (G->ph[i].tid == tid)
+			return G->ph[i].insn;
+	return NULL;
+}
+
+static void set_phantom(struct race_glog *G, uint32_t tid, const struct dinsn *insn)
+{
+	for (uint32_t i = 0; i < G->nph; i++)
+		if (G->ph[i].tid == tid) {
+			G->ph[i].insn = insn;
+			return;
+		}
+	if (G->nph == G->phcap) {
+		uint32_t cap = G->phcap ? G->phcap * 2 : 8;
+		void *p = realloc(G->ph, cap * sizeof *G->ph);
+		if (!p)
+			return;
+		G->ph = p;
+		G->phcap = cap;
+	}
+	G->ph[G->nph].tid = tid;
+	G->ph[G->nph++].insn = insn;
+}
+
+/* ---- the image ------------------------------------------------------------------------ */
+
+static struct img_page *img_page(struct launch *L, const struct region *r, uint64_t off,
+				 bool make)
+{
+	struct race_jobs *J = race_jobs_state(L);
+	uint32_t i = r->index;
+	if (i >= J->nregions) {
+		if (!make)
+			return NULL;
+		uint32_t n = i + 8;
+		struct img_page ***p = realloc(J->pages, n * sizeof *p);
+		if (!p)
+			return NULL;
+		J->pages = p;
+		uint64_t *np = realloc(J->npages, n * sizeof *np);
+		if (!np)
+			return NULL;
+		J->npages = np;
+		memset(p + J->nregions, 0, (n - J->nregions) * sizeof *p);
+		memset(np + J->nregions, 0, (n - J->nregions) * sizeof *np);
+		J->nregions = n;
+	}
+	if (!J->pages[i]) {
+		if (!make)
+			return NULL;
+		uint64_t n = (r->size + IMG_PAGE - 1) / IMG_PAGE;
+		if (!(J->pages[i] = calloc(n ? n : 1, sizeof *J->pages[i])))
+			return NULL;
+		J->npages[i] = n;
+	}
+	uint64_t p = off / IMG_PAGE;
+	if (p >= J->npages[i])
+		return NULL;
+	if (!J->pages[i][p] && make) {
+		if (!launch_charge(L, sizeof **J->pages[i], "the data-race detector's log (--jobs)"))
+			return NULL;
+		if (!(J->pages[i][p] = calloc(1, sizeof **J->pages[i]))) {
+			mem_release(L->mem, sizeof **J->pages[i]);
+			return NULL;
+		}
+		J->charged += sizeof **J->pages[i];
+	}
+	return J->pages[i][p];
+}
+
+/* The bytes one thread would find (where the image has them; else what the worker found). */
+static void img_read(struct launch *L, const struct race_gacc *e, uint8_t *out)
+{
+	uint64_t off = e->addr - e->region->base;
+	memcpy(out, e->old, e->size);
+	for (uint32_t k = 0; k < e->size; k++) {
+		struct img_page *p = img_page(L, e->region, off + k, false);
+		uint64_t b = (off + k) % IMG_PAGE;
+		if (p && (p->valid[b / 8] >> (b % 8) & 1))
+			out[k] = p->b[b];
+	}
+}
+
+/* A store of e's bytes (new: NULL for a write whose bytes the log lacks: not known). */
+static void img_write(struct launch *L, const struct race_gacc *e, const uint8_t *new)
+{
+	uint64_t off = e->addr - e->region->base;
+	for (uint32_t k = 0; k < e->size; k++) {
+		struct img_page *p = img_page(L, e->region, off + k, new != NULL);
+		uint64_t b = (off + k) % IMG_PAGE;
+		if (!p)
+			continue;
+		if (new) {
+			p->b[b] = new[k];
+			p->valid[b / 8] |= (uint8_t)(1u << (b % 8));
+		} else {
+			p->valid[b / 8] &= (uint8_t) ~(1u << (b % 8));
+		}
+	}
+}
+
+void race_jobs_free(struct race_jobs *J)
+{
+	if (!J)
+		return;
+	for (uint32_t i = 0; i < J->nregions; i++) {
+		for (uint64_t p = 0; J->pages[i] && p < J->npages[i]; p++)
+			free(J->pages[i][p]);
+		free(J->pages[i]);
+	}
+	free(J->pages);
+	free(J->npages);
+	mem_release(J->mem, J->charged);
+	free(J);
+}
+
+/* ---- the replay ----------------------------------------------------------------------- */
+
+/* The cluster's releases to global locations join the launch's: each resolved against the
+ * launch's before any joins, as the cluster saw them all along. */
+static void merge_locs(struct launch *L, struct race_glog *G)
+{
+	struct vc **r = calloc(G->nlocs ? G->nlocs : 1, sizeof *r);
+	if (!r)
+		return;
+	for (uint32_t i = 0; i < G->nlocs; i++)
+		r[i] = race_resolve(L, G->locs[i].wide, G->keys, G->nkeys);
+	for (uint32_t i = 0; i < G->nlocs; i++) {
+		if (r[i])
+			race_merge_loc(L, G->locs[i].key, r[i]);
+		race_vc_put(r[i]);
+	}
+	free(r);
+	G->merged = true;
+}
+
+struct vc *race_glog_resolved(struct launch *L, struct race_glog *G, struct vc *v)
+{
+	if (v != G->memo_from) {
+		race_vc_put(G->memo_from);
+		race_vc_put(G->memo_to);
+		G->memo_from = race_vc_ref(v);
+		G->memo_to = race_resolve(L, v, G->keys, G->nkeys);
+	}
+	return G->memo_to;
+}
+
+void race_glog_old(struct launch *L, const struct race_gacc *e, uint8_t *old)
+{
+	img_read(L, e, old);
+}
+
+void race_glog_stored(struct launch *L, const struct race_gacc *e)
+{
+	if (e->kind != RACE_READ)
+		img_write(L, e, e->has_newv && e->plain ? e->newv : NULL);
+}
+
+uint32_t race_glog_step(const struct race_glog *G, uint32_t step)
+{
+	uint64_t base = __atomic_load_n(G->steps_shown, __ATOMIC_RELAXED) - G->cluster_from;
+	return (uint32_t)(step + base);
+}
+
+static bool between(struct launch *L, void *ctx, struct gather_log *g, FILE *out, size_t upto)
+{
+	struct race_glog *G = ctx;
+	bool stopped = false;
+	for (; G->next < G->n && (upto == SIZE_MAX || G->e[G->next].at <= upto); G->next++) {
+		struct race_gacc *e = &G->e[G->next];
+		if (e->what == GA_PHANTOM) {
+			set_phantom(G, e->tid, e->insn);
+			continue;
+		}
+		gather_log_put_out(g, out, e->out_at);
+		struct vc *v = race_glog_resolved(L, G, e->vc);
+		uint8_t old[sizeof e->old];
+		if (e->has_newv)
+			img_read(L, e, old);
+		if (v)
+			race_replay_access(L, G, e, v, old, race_glog_step(G, e->step),
+					   race_glog_step(G, e->issued), NULL);
+		race_vc_put(e->vc);
+		if (L->stop) {
+			stopped = true;
+			G->next++;
+			break;
+		}
+		race_glog_stored(L, e);
+	}
+	if (!stopped && upto == SIZE_MAX) {
+		G->n = G->next = 0;
+		if (G->done && !G->merged)
+			merge_locs(L, G);
+	}
+	return stopped;
+}
+
+void race_glog_wait_head(struct launch *S, struct race_glog *G, bool atomic)
+{
+	if (G->head || !S->log_poll || !S->log)
+		return;
+	if (atomic && S->atom_lock)
+		pthread_mutex_unlock(S->atom_lock);
+	S->log->want_drain = true;
+	S->log_poll(S); /* (it shows what the cluster logged so far) */
+	if (atomic && S->atom_lock)
+		pthread_mutex_lock(S->atom_lock);
+	G->head = true;
+}
+
+void race_glog_phantom_event(struct launch *S, struct race_glog *G, uint32_t tid)
+{
+	struct race_gacc e = {.insn = S->ci, .tid = tid, .what = GA_PHANTOM};
+	race_glog_add(S, G, &e);
+}
+
+struct race_jobs *race_jobs_new(struct memory *mem)
+{
+	struct race_jobs *J = calloc(1, sizeof *J);
+	if (J)
+		J->mem = mem;
+	return J;
+}
