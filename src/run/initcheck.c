@@ -135,10 +135,18 @@ void init_check_lanes(struct launch *L, struct warp *w, const uint32_t *off, uin
 	if (!c->init_bits || size > 16)
 		return;
 	uint32_t full = (1u << size) - 1, bad = 0;
-	for (uint32_t m = mask; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		if (written(c, off[l], size) != full)
-			bad |= 1u << l;
+	if (size <= 8) { /* aligned (the lanes were resolved): the bits lie in one byte */
+		const uint8_t *map = c->init_bits;
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m), o = off[l];
+			bad |= (uint32_t)(((map[o / 8] >> (o & 7)) & full) != full) << l;
+		}
+	} else {
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			if (written(c, off[l], size) != full)
+				bad |= 1u << l;
+		}
 	}
 	if (!bad)
 		return;
