@@ -39,6 +39,7 @@ cccl_deadlock.cu:11:3: error: deadlock: mbarrier.try_wait waits forever: the pha
     PTX: cccl_deadlock.ptx:102:2
     CTA (0,0,0) threads 32-63
     on mbarrier 'full[1]' (CTA (0,0,0), shared 0x8): phase 0, pending 32 of 32 arrivals, tx-count 0
+    the wait is on parity 0, that of phase 0, the phase in progress: it returns True only once phase 0 completes (no arrival has reached it; on a fresh barrier a wait on parity 1 returns True at once: it names the phase before phase 0, as a producer's first wait for an empty slot does)
     32 arrivals still missing
     threads of CTA (0,0,0) that exited: CTA (0,0,0) threads 0-31
     threads blocked elsewhere: none

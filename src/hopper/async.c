@@ -39,6 +39,7 @@
 
 #include "run/atom.h"
 #include "landed.h"
+#include "run/initcheck.h"
 #include "run/launch.h"
 #include "mbarrier.h"
 #include "run/memory.h"
@@ -212,8 +213,10 @@ static void race_complete(struct launch *L, const struct event *e, struct cta *m
 /* A bulk copy's bytes into CTA c. */
 static void bulk_write(struct launch *L, const struct event *e, struct cta *c, uint8_t *dst)
 {
-	if (may_land(L, e, c))
+	if (may_land(L, e, c)) {
 		bulk_put(e, dst);
+		init_mark(c, e->doff, e->size);
+	}
 }
 
 /* The bytes an event just wrote into c, to be observed through the barrier at (mc,
@@ -277,6 +280,7 @@ static void tensor_land(struct launch *L, const struct event *e)
 			continue;
 		race_land(L, e, c, e->doff, e->size, RACE_WRITE);
 		tma_land(L, e->tjob, c);
+		init_mark(c, e->doff, e->size); /* the box's footprint, swizzled within it */
 		if (!e->has_mbar || L->stop)
 			continue;
 		remember_for_barrier(L, e, c, c);
@@ -303,6 +307,8 @@ static void land(struct launch *L, struct event e)
 		if (e.src_size)
 			memcpy(e.dst, e.src, e.src_size);
 		memset(e.dst + e.src_size, 0, e.size - e.src_size);
+		if (e.dcta)
+			init_mark(e.dcta, e.doff, e.size);
 		break;
 	case EV_ARRIVE:
 		race_complete(L, &e, e.mbar_cta, e.mbar_off);

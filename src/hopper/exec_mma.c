@@ -28,6 +28,7 @@
 
 #include "run/access.h"
 #include "run/exec.h"
+#include "run/initcheck.h"
 #include "run/launch.h"
 #include "run/memory.h"
 #include "run/operand.h"
@@ -871,6 +872,8 @@ static uint8_t *matrix_row(struct launch *L, struct warp *w, struct frame *f,
 
 	if (!access_lane(L, w, lane, (enum mspace)di->space, addr, 16, newv != NULL, &acc))
 		return NULL;
+	if (!newv && acc.cta && init_checking(L))
+		init_check(L, w, lane, acc.cta, acc.off, 16);
 	race_access(L, w, lane, &acc, 16, newv ? RACE_WRITE : RACE_READ, newv);
 	return L->stop ? NULL : acc.p;
 }

@@ -28,6 +28,7 @@
 #include "run/exec.h"
 #include "landed.h"
 #include "run/launch.h"
+#include "run/initcheck.h"
 #include "run/memory.h"
 #include "run/operand.h"
 #include "run/race.h"
@@ -441,6 +442,7 @@ static void do_init(struct launch *L, struct warp *w, struct cta *c, uint32_t of
 	if (old)
 		retire_barrier(L, old);
 	memset(c->smem + off, 0, 8);
+	init_mark(c, off, 8);
 	c->init_fenced = false;
 	L->epoch++;
 	char detail[48];
@@ -742,6 +744,66 @@ static void trace_wait(struct launch *L, struct warp *w, struct group *g, const 
 	sb_free(&b);
 }
 
+/* Remember the first wait that passed on parity 1 while phase 0 of mbs[l] was open, with
+ * the lanes among `passed` that waited on the same barrier. */
+static void note_fresh_pass(struct mbar **mbs, struct warp *w, const struct dinsn *di,
+			    uint32_t passed, uint32_t l)
+{
+	struct mbar *mb = mbs[l];
+	uint32_t lanes = 0;
+	for (uint32_t m = passed; m; m &= m - 1)
+		if (mbs[__builtin_ctz(m)] == mb)
+			lanes |= m & -m;
+	mb->fresh_pass_at = di;
+	mb->fresh_pass_w = w;
+	mb->fresh_pass_mask = lanes;
+}
+
+static uint32_t line_of(struct launch *L, const struct dinsn *di)
+{
+	uint32_t line = 0, col = 0;
+	if (di && di->ir)
+		src_locate(L->file, di->ir->span.off, &line, &col);
+	return line;
+}
+
+void mbar_describe_wait(struct launch *L, struct warp *w, struct group *g, const struct mbar *mb,
+			struct strbuf *b)
+{
+	const struct dinsn *di = &g->frame->fn->code[g->pc];
+	if ((di->op != OP_MBAR_TRY_WAIT && di->op != OP_MBAR_TEST_WAIT) || !g->mask)
+		return;
+	uint64_t arg = op_read(L, w, g->frame, &di->s[1], (uint32_t)__builtin_ctz(g->mask));
+	unsigned long long n = (unsigned long long)mb->phase;
+	if (di->flags & DF_PARITY) {
+		unsigned p = (unsigned)(arg & 1);
+		sb_printf(b, "\nthe wait is on parity %u, that of phase %llu, the phase in progress: "
+			  "it returns True only once phase %llu completes", p, n, n);
+		if (n)
+			sb_printf(b, " (phase %llu, parity %u, has completed: a wait on parity %u "
+				  "returns True at once)", n - 1, p ^ 1, p ^ 1);
+		else if (mb->pending == mb->expected && !mb->tx && !mb->cp_hold)
+			sb_printf(b, " (no arrival has reached it; on a fresh barrier a wait on "
+				  "parity 1 returns True at once: it names the phase before phase 0, as "
+				  "a producer's first wait for an empty slot does)");
+	} else {
+		struct token k = token_read(arg);
+		if (token_of(k, mb))
+			sb_printf(b, "\nthe wait's state is of phase %u, which is in progress",
+				  k.phase16);
+	}
+	if (mb->fresh_pass_at) {
+		struct strbuf t = {0};
+		describe_threads(L, mb->fresh_pass_w, mb->fresh_pass_mask, &t);
+		sb_printf(b, "\nearlier, %s passed a wait on parity 1 at line %u while phase 0 "
+			  "was in progress, before any phase of this barrier had completed: on a "
+			  "fresh barrier parity 1 names the phase before phase 0, so it returns "
+			  "True at once; a wait for phase 0 is on parity 0", t.s ? t.s : "?",
+			  line_of(L, mb->fresh_pass_at));
+		sb_free(&t);
+	}
+}
+
 /* test_wait / try_wait. Returns false when the group parks. */
 static bool exec_wait(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		      uint32_t mask)
@@ -802,8 +864,11 @@ static bool exec_wait(struct launch *L, struct warp *w, struct group *g, const s
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		check_visible(L, w, mbs[l], 1u << l);
 		bool r = wait_lane(L, di, mbs[l], op_read(L, w, f, &di->s[1], l), l);
+		bool fresh = (di->flags & DF_PARITY) && mbs[l]->phase == 0;
 		if (r && mbs[l]->valid)
-			race_mbar_acquire(L, w, l, mbs[l], (di->flags & DF_PARITY) && mbs[l]->phase == 0);
+			race_mbar_acquire(L, w, l, mbs[l], fresh);
+		if (r && fresh && mbs[l]->valid && !mbs[l]->fresh_pass_at)
+			note_fresh_pass(mbs, w, di, done & mask, l);
 		op_write(f, &di->d, l, r);
 	}
 	if (L->cfg.trace_mbar)

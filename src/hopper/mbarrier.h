@@ -60,4 +60,9 @@ void mbar_fence_init(struct launch *L, struct cta *c);
 /* One line describing the barrier's state: "phase 0, pending 3 of 4 arrivals, tx-count 0". */
 void mbar_describe(const struct mbar *mb, struct strbuf *b);
 
+/* The notes of a deadlock report on group g, blocked in a wait on mb: the phase its parity
+ * (or state) names, and a parity-1 wait that passed on the fresh barrier earlier. */
+void mbar_describe_wait(struct launch *L, struct warp *w, struct group *g, const struct mbar *mb,
+			struct strbuf *b);
+
 #endif

@@ -11,6 +11,7 @@
 #include "access.h"
 #include "atom.h"
 #include "exec.h"
+#include "initcheck.h"
 #include "launch.h"
 #include "memory.h"
 #include "operand.h"
@@ -314,7 +315,7 @@ static uint8_t *lane_bytes(struct launch *L, struct warp *w, struct frame *f,
 	bool write = kind != RACE_READ;
 	if (soff) {
 		struct cta *c = w->cta;
-		if (write)
+		if (write) /* (reads were tested for the warp: exec_ld) */
 			mem_proxy_mark(c, soff[lane], size);
 		if (!L->race)
 			return c->smem + soff[lane];
@@ -337,6 +338,8 @@ static uint8_t *lane_bytes(struct launch *L, struct warp *w, struct frame *f,
 	struct access acc;
 	if (!access_lane(L, w, lane, (enum mspace)di->space, a, size, write, &acc))
 		return NULL;
+	if (!write && acc.cta && init_checking(L))
+		init_check(L, w, lane, acc.cta, acc.off, size);
 	race_access(L, w, lane, &acc, size, kind, newv);
 	return L->stop ? NULL : acc.p;
 }
@@ -393,6 +396,8 @@ enum step exec_ld(struct launch *L, struct warp *w, struct group *g, const struc
 	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec, off[LANES];
 	bool sgn = ir_type_is_signed(t);
 	const uint32_t *soff = shared_lanes(L, w, f, di, mask, es * n, off);
+	if (soff && init_checking(L))
+		init_check_lanes(L, w, soff, mask, es * n);
 	if (soff && !L->race && n == 1 && es <= 8 && di->d.kind == DOP_REG && !is_pair(&di->d)) {
 		ld_shared_quick(w, f, di, mask, soff, es, sgn);
 		return STEP_NEXT;

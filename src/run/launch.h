@@ -138,6 +138,7 @@ struct cta {
 	uint32_t smem_size;
 	bool charged;               /* its bytes are charged to the launch (--max-memory)       */
 	struct mbar **mbar_at;      /* per 8-byte word of smem: live mbarrier or NULL (lazy)  */
+	uint8_t *init_bits;         /* per byte of smem, a bit: written (initcheck.c)           */
 	uint8_t *proxy_dirty;       /* per 16-byte granule: written by a generic store since the
 				     * last fence.proxy.async (lazy; rule async-proxy-fence)     */
 	struct warp *warps;
@@ -210,6 +211,11 @@ struct mbar {
 	uint32_t fence_cbar_phase; /* cluster-barrier phase at that fence                     */
 	uint32_t inval_line;    /* source line of the mbarrier.inval that ended it (messages) */
 	uint64_t reported;      /* wait rules already reported on it (bit = rule id)          */
+	/* the first parity-1 wait that passed while phase 0 was open (it names the phase
+	 * before phase 0): a consumer's wrong first parity, named in a deadlock report */
+	const struct dinsn *fresh_pass_at;
+	struct warp *fresh_pass_w;
+	uint32_t fresh_pass_mask;
 };
 
 /* The launch's part that mbarrier.c owns (`mbars`; mbar_table_free): the objects made during
@@ -282,6 +288,7 @@ struct launch {
 	struct rng sched_rng;       /* --seed: the order warps are tried in (sched.c)         */
 	int status;                 /* 0 ok, 1 rule broken, 3 deadlock/steps, 2 bad input     */
 	bool stop;                  /* a faulting rule: finish now                             */
+	bool initcheck;             /* reads of shared memory are tested (initcheck.c)        */
 	ptxi_progress_fn *progress; /* the caller's progress line, and its interrupt flag      */
 	void *progress_ctx;
 	const volatile sig_atomic_t *interrupt;

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "initcheck.h"
 #include "report/rules.h"
 
 struct memory *mem_create(void)
@@ -274,10 +275,12 @@ static bool dirty_any(const uint8_t *map, uint64_t off, uint64_t size)
 void mem_proxy_mark(struct cta *c, uint32_t off, uint32_t size)
 {
 	dirty_mark(&c->proxy_dirty, c->smem_size, off, size);
+	init_mark(c, off, size);
 }
 
 void mem_proxy_mark_lanes(struct cta *c, const uint32_t *off, uint32_t mask, uint32_t size)
 {
+	init_mark_lanes(c, off, mask, size);
 	if (!c->proxy_dirty && !(c->proxy_dirty = calloc(c->smem_size / 16 + 1, 1)))
 		return;
 	if (size <= 16 && !(size & (size - 1))) {

@@ -13,8 +13,10 @@
 
 #include "hopper/async.h"
 #include "exec.h"
+#include "initcheck.h"
 #include "frame.h"
 #include "report/gather.h"
+#include "report/level.h"
 #include "group.h"
 #include "interp.h"
 #include "hopper/mbarrier.h"
@@ -116,7 +118,7 @@ static struct group *pick(struct warp *w)
 /* What a CTA holds on the host, charged against --max-memory. */
 static uint64_t cta_bytes(uint32_t smem, uint32_t nwarps)
 {
-	return (uint64_t)smem + (uint64_t)nwarps * sizeof(struct warp);
+	return (uint64_t)smem + init_map_bytes(smem) + (uint64_t)nwarps * sizeof(struct warp);
 }
 
 static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t cid[3])
@@ -125,6 +127,7 @@ static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t c
 	struct dprog *P = L->P;
 	memset(cl, 0, sizeof *cl);
 	cl->L = L;
+	L->initcheck = rule_level_of(L, RULE_SHARED_UNINIT) != SEV_OFF;
 	memcpy(cl->id, cid, sizeof cl->id);
 	cl->nctas = k->cluster[0] * k->cluster[1] * k->cluster[2];
 	cl->ctas = calloc(cl->nctas, sizeof *cl->ctas);
@@ -150,8 +153,9 @@ static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t c
 		c->linear = c->ctaid[0] + k->grid[0] * (c->ctaid[1] + k->grid[1] * c->ctaid[2]);
 		c->smem_size = smem;
 		c->smem = calloc(1, smem ? smem : 1);
+		c->init_bits = smem ? calloc(1, init_map_bytes(smem)) : NULL;
 		c->warps = calloc(nwarps, sizeof *c->warps);
-		if (!c->smem || !c->warps)
+		if (!c->smem || (smem && !c->init_bits) || !c->warps)
 			return false;
 		c->nthreads = c->live_threads = nthreads;
 		for (uint32_t i = 0; i < nwarps; i++) {
@@ -201,6 +205,7 @@ static void free_cluster(struct cluster *cl)
 			mem_release(cl->L->mem, cta_bytes(c->smem_size, c->nwarps));
 		free(c->warps);
 		free(c->smem);
+		free(c->init_bits);
 		if (c->mbar_at)
 			mem_release(cl->L->mem, mbar_shadow_bytes(c));
 		free(c->mbar_at);
@@ -367,6 +372,7 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 		sb_printf(&n, "(CTA (%u,%u,%u), shared 0x%x): ", mb->cta->ctaid[0], mb->cta->ctaid[1],
 			  mb->cta->ctaid[2], mb->off);
 		mbar_describe(mb, &n);
+		mbar_describe_wait(L, w, g, mb, &n);
 		if (mb->pending > 0)
 			sb_printf(&n, "\n%lld arrival%s still missing", (long long)mb->pending,
 				  mb->pending == 1 ? "" : "s");
