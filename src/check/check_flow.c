@@ -101,6 +101,33 @@ static void bar_operand(struct ck *c, const struct ir_insn *in, const struct ir_
 			  count ? "thread count" : "barrier number", name);
 }
 
+/* '.cta' only right after bar/barrier (the front puts it first; PTX 7.8), '.aligned' once
+ * (ptxas 13.0). */
+static bool bar_cta_aligned(struct ck *c, const struct ir_insn *in, bool bar)
+{
+	bool aligned = false;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		struct src_span s = in->mod_spans[i];
+		if (in->mods[i] == MOD_CTA) {
+			if (i != 0 || s.off != in->op_span.off + (bar ? 3u : 7u)) {
+				ck_report(c, CHECK_MOD_ORDER, s, "'.cta' must come right after '%s'",
+					  bar ? "bar" : "barrier");
+				return false;
+			}
+			if (!ck_need(c, s, 78, 0, "%s.cta", bar ? "bar" : "barrier"))
+				return false;
+		} else if (in->mods[i] == MOD_ALIGNED) {
+			if (aligned) {
+				ck_report(c, CHECK_MOD_CONFLICT, s, "duplicate '.aligned' on %s",
+					  ir_op_name(in->op));
+				return false;
+			}
+			aligned = true;
+		}
+	}
+	return true;
+}
+
 /* bar{.cta}.sync/.arrive/.red, barrier{.cta}.*, bar.warp.sync (ISA 9.7.13.1, .13.2):
  * operand counts and literals; bar.sync/.arrive take no '.aligned' (barrier.* does);
  * bar.red.popc is .u32, .and/.or are .pred. */
@@ -122,6 +149,8 @@ void ck_bar_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
 		return;
 	}
 	bool bar = in->op == OP_BAR_SYNC || in->op == OP_BAR_ARRIVE || in->op == OP_BAR_RED;
+	if (!bar_cta_aligned(c, in, bar))
+		return;
 	for (unsigned i = 0; i < in->nmods; i++)
 		if (bar && in->mods[i] == MOD_ALIGNED) {
 			ck_report(c, CHECK_MOD_NOT_ALLOWED, in->mod_spans[i],

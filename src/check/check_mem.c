@@ -426,6 +426,22 @@ static bool ldst_mods_check(struct ck *c, const struct ir_insn *in)
 		}
 		if (k != MK_SEM && k != MK_SCOPE && k != MK_CACHE)
 			continue;
+		for (unsigned j = 0; j < i; j++)
+			if (k == MK_CACHE && in->mods[j] == m) {
+				ck_report(c, CHECK_MOD_CONFLICT, in->mod_spans[i], "duplicate '%s' on %s",
+					  ir_mod_name(m), name);
+				return false;
+			}
+		/* prefetch sizes and cache hints: global (or generic) memory only (ptxas 13.0) */
+		int at;
+		enum ir_mod sp = space_of(in, &at);
+		if ((m == MOD_L2_64B || m == MOD_L2_128B || m == MOD_L2_256B ||
+		     m == MOD_L2_CACHE_HINT) && sp != MOD_NONE && sp != MOD_GLOBAL) {
+			ck_report(c, CHECK_MOD_NOT_ALLOWED, in->mod_spans[i],
+				  "'%s' on %s needs global memory (not '%s')", ir_mod_name(m), name,
+				  ir_mod_name(sp));
+			return false;
+		}
 		size_t r = 0, n = sizeof memmods / sizeof memmods[0];
 		while (r < n && !(memmods[r].op == in->op && memmods[r].mod == m))
 			r++;
@@ -605,4 +621,53 @@ void ck_ldst_check(struct ck *c, const struct ir_insn *in, const struct mods *ms
 		return;
 	space_match_check(c, in);
 	ldst_data_check(c, in);
+}
+
+/* applypriority{.global}.L2::evict_normal [a], 128 and discard{.global}.L2 [a], 128 (ISA
+ * 9.7.9.16, .17; PTX 7.4, sm_80). The words are read from the text, as ptxi drops the
+ * ones it does not know on an instruction it does not model; ptxas takes each once. */
+void ck_cachectl_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
+{
+	(void)ms;
+	const char *name = ir_op_name(in->op);
+	const char *level = in->op == OP_APPLYPRIORITY ? "L2::evict_normal" : "L2";
+	if (!ck_need(c, in->op_span, 74, 80, "%s", name))
+		return;
+	struct ck_words ws;
+	ck_words(c, in, 1, &ws);
+	bool global = false, lev = false;
+	for (unsigned i = 0; i < ws.count; i++) {
+		struct src_span s = {(uint32_t)(ws.w[i] - c->m->file->text) - 1,
+				     (uint32_t)ws.n[i] + 1};
+		bool *seen = ck_word_is(&ws, i, "global") ? &global
+			     : ck_word_is(&ws, i, level) ? &lev : NULL;
+		if (!seen) {
+			ck_report(c, CHECK_MOD_NOT_ALLOWED, s,
+				  "'.%.*s' is not allowed on %s (it takes '.global' and '.%s')",
+				  (int)ws.n[i], ws.w[i], name, level);
+			return;
+		}
+		if (*seen) {
+			ck_report(c, CHECK_MOD_CONFLICT, s, "duplicate '.%.*s' on %s", (int)ws.n[i],
+				  ws.w[i], name);
+			return;
+		}
+		*seen = true;
+	}
+	if (!lev) {
+		ck_report(c, CHECK_MOD_NOT_ALLOWED, in->op_span, "%s needs '.%s'", name, level);
+		return;
+	}
+	if (in->nopnds != 2) {
+		ck_report(c, CHECK_OPND_COUNT, in->span,
+			  "%s takes 2 operands, an address and the size 128 (has %u)", name,
+			  in->nopnds);
+		return;
+	}
+	if (!ck_check_addr(c, in, &in->opnds[0], 0, false, true))
+		return;
+	const struct ir_operand *n = &in->opnds[1];
+	if (n->kind != OPND_IMM || n->imm != 128)
+		ck_report(c, CHECK_OPND_KIND, n->span, "the size of %s must be the constant 128",
+			  name);
 }

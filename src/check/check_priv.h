@@ -56,7 +56,7 @@ struct ck_oprule {
 
 /* Sets of instruction types for the typed-instruction rows: one bit per MK_TYPE modifier. */
 #define T(t) (1u << MOD_##t)
-#define T_BIT(m) (1u << (m))
+#define T_BIT(m) ((unsigned)(m) < 32 ? 1u << (m) : 0u)
 #define TS_U (T(U16) | T(U32) | T(U64))
 #define TS_S (T(S16) | T(S32) | T(S64))
 #define TS_I (TS_U | TS_S)

@@ -65,8 +65,21 @@ void ir_insn_new(struct parser *p, uint32_t guard_id, struct src_span opcode, ui
 		words[i] = txt(p, p->words[i - 1]) + 1;
 		lens[i] = p->words[i - 1].len - 1;
 	}
+	/* bar{.cta}.* and barrier{.cta}.* (ISA 9.7.13.1): the opcode is looked up without
+	 * '.cta', which stays the first modifier (ck_bar_check gates it on PTX 7.8). */
+	int cta = nw >= 3 && lens[1] == 3 && memcmp(words[1], "cta", 3) == 0 &&
+		  ((lens[0] == 3 && memcmp(words[0], "bar", 3) == 0) ||
+		   (lens[0] == 7 && memcmp(words[0], "barrier", 7) == 0));
+	if (cta) {
+		memmove(words + 1, words + 2, sizeof words[0] * (size_t)(nw - 2));
+		memmove(lens + 1, lens + 2, sizeof lens[0] * (size_t)(nw - 2));
+		nw--;
+	}
 	int used = 0;
 	enum ir_op op = ir_op_lookup(words, lens, nw, &used);
+	if (cta && op != OP_BAR_SYNC && op != OP_BAR_ARRIVE && op != OP_BAR_RED &&
+	    op != OP_BARRIER_SYNC && op != OP_BARRIER_ARRIVE && op != OP_BARRIER_RED)
+		op = OP__COUNT;
 	if (op == OP__COUNT) {
 		struct strbuf b = {0};
 		sb_printf(&b, NAME_FMT, NAME_ARG(words[0], lens[0]));
@@ -90,13 +103,17 @@ void ir_insn_new(struct parser *p, uint32_t guard_id, struct src_span opcode, ui
 	in->op_span = op_span;
 	in->scope = p->scope;
 	in->loc = p->loc;
-	uint32_t first = (uint32_t)used - 1, nm = nmods - first;
+	uint32_t first = (uint32_t)(used - 1 + cta), nm = nmods - first + (uint32_t)cta;
 	if (nm) {
 		size_t ms = (sizeof(enum ir_mod) * nm + 7) & ~(size_t)7;
 		char *blk = arena_alloc(p->a, ms + sizeof(struct src_span) * nm);
 		in->mods = (enum ir_mod *)blk;
 		in->mod_spans = (struct src_span *)(blk + ms);
 		uint32_t k = 0;
+		if (cta) {
+			in->mods[k] = MOD_CTA;
+			in->mod_spans[k++] = p->words[0];
+		}
 		for (uint32_t i = first; i < nmods; i++) {
 			struct src_span w = p->words[i];
 			enum ir_mod m = ir_mod_lookup(txt(p, w), w.len);

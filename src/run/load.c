@@ -1254,6 +1254,13 @@ static bool dec_none(struct loader *ld, const struct ir_insn *in, struct dinsn *
 static bool dec_alu(struct loader *ld, const struct ir_insn *in, struct dinsn *di,
 		    const struct mods *md)
 {
+	/* cvt's sm_100a forms (fp6, fp4, ue8m0 and the .rs stochastic rounding): checked,
+	 * not run */
+	for (unsigned i = 0; in->op == OP_CVT && i < in->nmods; i++)
+		if (ir_mod_kind(in->mods[i]) == MK_TYPE && in->mods[i] > MOD_B1)
+			return lunsup(ld, di, "ptxi does not model cvt%s", ir_mod_name(in->mods[i]));
+		else if (in->mods[i] == MOD_RS || in->mods[i] == MOD_PACK)
+			return lunsup(ld, di, "ptxi does not model cvt%s", ir_mod_name(in->mods[i]));
 	return decode_alu(ld, in, di, md);
 }
 
