@@ -1,6 +1,7 @@
 #!/bin/bash
 # ptxi exec on CUDA programs of our own (ptx_samples/programs/*.cu built here with nvcc
-# -cudart shared -arch=sm_90a; driver.c with cc against CUDA's libcuda stub): each case's exit status, stdout and stderr must be exactly
+# -cudart shared -arch=sm_90a; driver.c with cc against ptxi's libcuda.so.1): each case's exit
+# status, stdout and stderr must be exactly
 # ptx_samples/programs/expect/CASE.txt (nvcc 13.0's PTX: diagnostics name its lines).
 # Host addresses, which differ from run to run, read 0x(host); device memory at the other
 # base (under AddressSanitizer) reads as at 0x700000000. Without nvcc: skipped (77). With a
@@ -40,15 +41,21 @@ done
 build ws_gemm_bug ws_gemm.cu -cudart shared -arch=sm_90a -DSKIP_EMPTY_WAIT &
 build saxpy_static saxpy.cu -arch=sm_90a &
 wait
-cuda=$(dirname "$(dirname "$(realpath "$(command -v nvcc)")")")
+# driver.c: against CUDA's cuda.h where nvcc's include folder has it (it is a package of its
+# own; driver_api.h stands in without it) and linked to ptxi's libcuda.so.1, not CUDA's stub
+cuda_inc=$(nvcc --dryrun -c -x cu /dev/null 2>&1 | sed -n 's/^#\$ INCLUDES="-I\([^"]*\)".*/\1/p' |
+	head -1)
+lib=$(dirname "$ptxi")/src/host/cudart/libcudart.so.13
 if [ ! -x "$bin/driver" ] || [ "$src/driver.c" -nt "$bin/driver" ]; then
-	cc -I"$cuda/include" -o "$bin/driver" "$src/driver.c" -L"$cuda/lib64/stubs" -lcuda ||
-		exit 1
+	cc ${cuda_inc:+-I"$cuda_inc"} -o "$bin/driver" "$src/driver.c" \
+		-L"$(dirname "$lib")" -l:libcuda.so.1 || exit 1
+fi
+if [ ! -x "$bin/driver_dlopen" ] || [ "$src/driver_dlopen.c" -nt "$bin/driver_dlopen" ]; then
+	cc -o "$bin/driver_dlopen" "$src/driver_dlopen.c" -ldl || exit 1
 fi
 build saxpy_sass saxpy.cu -cudart shared -gencode arch=compute_90a,code=sm_90a
 built "${names[@]}" ws_gemm_bug saxpy_static saxpy_sass
 
-lib=$(dirname "$ptxi")/src/host/cudart/libcudart.so.13
 san=$(ldd "$lib" 2>/dev/null | grep -o '/[^ ]*lib[at]san[^ ]*' | head -1)
 if [ -n "$san" ]; then
 	export LD_PRELOAD=$san ASAN_OPTIONS=detect_leaks=0:${ASAN_OPTIONS:-}
@@ -111,6 +118,7 @@ check saxpy.static saxpy_static
 check saxpy.sass saxpy_sass
 check usage.option saxpy --no-such-option
 check driver driver
+check driver.dlopen driver_dlopen
 check ws_gemm ws_gemm
 check ws_gemm.bug ws_gemm_bug
 exit $((fails > 0))

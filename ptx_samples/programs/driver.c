@@ -1,8 +1,13 @@
 /* The driver API, as hand-written host code and JIT-ing libraries use it: a module loaded
  * from PTX text with cuModuleLoadData, a function and a global looked up, memory, a launch
  * with cuLaunchKernel, a pointer from cuGetProcAddress, and a driver function ptxi does not
- * provide. Built with gcc against libcuda (tests/exec.sh). */
+ * provide. Built with cc against ptxi's libcuda.so.1 (tests/exec.sh), with CUDA's cuda.h where
+ * it is installed. */
+#if __has_include(<cuda.h>)
 #include <cuda.h>
+#else
+#include "driver_api.h"
+#endif
 #include <stdio.h>
 
 static const char ptx[] =
