@@ -379,6 +379,7 @@ expr
 	| '(' elist ')'                         { $$ = ir_e_paren(p, $2, @$); }
 	| '{' elist '}'                         { $$ = ir_e_vector(p, $2, @$); }
 	| '[' expr ']'                          { $$ = ir_e_addr(p, $2, @$); }
+	| '[' expr ']' TOK_DOTWORD              { $$ = ir_e_addr_suffix(p, $2, @4, @$); }
 	| '[' expr ',' elist ']'                { $$ = ir_e_addr_list(p, $2, $4, @$); }
 	| TOK_IDENT '[' expr ']'                { $$ = ir_e_index(p, @1, $3, @$); }
 	| TOK_IDENT '(' expr ')'                { $$ = ir_e_call(p, @1, $3, @$); }

@@ -301,6 +301,8 @@ static void check_insn(struct ck *c, const struct ir_insn *in)
 	for (uint32_t i = 0; i < in->nopnds; i++)
 		if (unresolved(&in->opnds[i]))
 			return; /* its undeclared name is its error: the rest would be noise */
+	if (!ck_unified_check(c, in))
+		return;
 	if (unmodelled(c, in)) {
 		op_check[in->op](c, in, NULL); /* what its row checks, if anything */
 		return;

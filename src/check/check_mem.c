@@ -50,6 +50,42 @@ static bool same_space(enum ir_mod v, enum ir_mod i)
 	return (sv && si) || v == i || (pi && v == MOD_PARAM);
 }
 
+/* [a].unified (ld's syntax, ISA 9.7.9.8): ptxas 13.0 takes it on the address an instruction
+ * reads into a destination (ld in every form, ldu, atom, multimem.ld_reduce, createpolicy.range,
+ * ldmatrix, and mbarrier's arrive, arrive_drop, test_wait and try_wait), in the global or
+ * generic space, with a register for its base (no variable, no constant address); on any other
+ * instruction or address it refuses "Illegal use of attribute '.unified'" (any .version and
+ * .target). It says only where the address may point, so it runs as the address alone. */
+bool ck_unified_check(struct ck *c, const struct ir_insn *in)
+{
+	for (unsigned i = 0; i < in->nopnds; i++) {
+		const struct ir_operand *o = &in->opnds[i];
+		if (o->kind != OPND_ADDR || !o->unified)
+			continue;
+		bool reads = in->op == OP_LD || in->op == OP_LDU || in->op == OP_ATOM ||
+			     in->op == OP_MULTIMEM_LD_REDUCE || in->op == OP_CREATEPOLICY_RANGE ||
+			     in->op == OP_LDMATRIX || in->op == OP_MBAR_ARRIVE ||
+			     in->op == OP_MBAR_ARRIVE_DROP || in->op == OP_MBAR_TEST_WAIT ||
+			     in->op == OP_MBAR_TRY_WAIT;
+		int at;
+		enum ir_mod sp = space_of(in, &at);
+		const char *why = NULL;
+		if (!reads || i != 1)
+			why = "only the source address of ld, ldu, atom, multimem.ld_reduce, "
+			      "createpolicy.range, ldmatrix and mbarrier's arrive and wait forms";
+		else if (sp != MOD_NONE && sp != MOD_GLOBAL)
+			why = "only a global or generic address";
+		else if (!o->addr.base || o->addr.base->kind != OPND_REG)
+			why = "only an address held in a register";
+		if (why) {
+			ck_report(c, CHECK_ADDRESS, o->span, "%s cannot take '.unified' here: %s takes it",
+				  ir_op_name(in->op), why);
+			return false;
+		}
+	}
+	return true;
+}
+
 /* cvta{.to}.space.size d, a (ISA 9.7.9.19): a state space is mandatory, the size is .u32 or
  * .u64 (ptxas 13.0: only .u64 in a 64-bit module), d and a are registers of that width (a
  * may also name a variable of the same state space, or be a constant). */

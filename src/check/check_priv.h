@@ -153,6 +153,9 @@ void ck_list_mods(char *buf, size_t cap, const enum ir_mod *ms, int n);
 void ck_typed_check(struct ck *c, const struct ir_insn *in);
 void ck_typed_index(struct ck *c);
 
+/* check_mem.c */
+bool ck_unified_check(struct ck *c, const struct ir_insn *in);
+
 /* check_cvt.c */
 bool ck_reg_fits_wide(enum ir_mod r, enum ir_mod t);
 

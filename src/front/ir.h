@@ -176,6 +176,7 @@ struct ir_operand {
 	struct src_span span;
 	bool neg;                   /* !p (predicate operand)                                */
 	bool bare;                  /* OPND_ADDR written without brackets: sym+imm as a value */
+	bool unified;               /* OPND_ADDR written [a].unified (ld and kin; check_mem.c) */
 	union {
 		struct {
 			const char *name;

@@ -641,6 +641,24 @@ uint32_t ir_e_addr(struct parser *p, uint32_t e, struct src_span all)
 	return e;
 }
 
+/* [a].unified: the one word ptxas takes after an address (ld's syntax, ISA 9.7.9.8); where
+ * it may stand is check_mem.c's rule. */
+uint32_t ir_e_addr_suffix(struct parser *p, uint32_t e, struct src_span word,
+			  struct src_span all)
+{
+	set_addr(p, &p->ex[e], all);
+	p->nex = e + 1;
+	if (word.len == 8 && memcmp(txt(p, word), ".unified", 8) == 0) {
+		if (p->ex[e].o.kind == OPND_ADDR)
+			p->ex[e].o.unified = true;
+	} else {
+		irp_err(p, CHECK_SYNTAX, word,
+			"'" NAME_FMT "' cannot follow an address (only '.unified' can)",
+			NAME_ARG(txt(p, word), word.len));
+	}
+	return e;
+}
+
 uint32_t ir_e_addr_list(struct parser *p, uint32_t first, struct plist rest, struct src_span all)
 {
 	uint8_t has;

@@ -182,6 +182,8 @@ uint32_t ir_e_sink(struct parser *p, struct src_span s);
 uint32_t ir_e_paren(struct parser *p, struct plist l, struct src_span all);
 uint32_t ir_e_vector(struct parser *p, struct plist l, struct src_span all);
 uint32_t ir_e_addr(struct parser *p, uint32_t e, struct src_span all);
+uint32_t ir_e_addr_suffix(struct parser *p, uint32_t e, struct src_span word,
+			 struct src_span all);
 /* [a, b, ...]: the operand list of a texture, surface or tensor access (e.g. a tensor map
  * and its coordinates), which only instructions ptxi does not model take. */
 uint32_t ir_e_addr_list(struct parser *p, uint32_t first, struct plist rest,

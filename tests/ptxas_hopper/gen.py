@@ -2,8 +2,9 @@
 """
 gen.py - the Hopper-era differential corpus: one-instruction kernels of each family (wgmma
 dense and sparse, mma.sync/mma.sp, ldmatrix/stmatrix/movmatrix, tensor copies and prefetch,
-tensormap.replace, multimem, cvt, cache hints and policies, clusters ...), each labelled with
-ptxas's verdict.
+tensormap.replace, multimem, cvt, cache hints and policies, clusters, the .unified address
+suffix ...), each labelled with ptxas's verdict. Committed tables: tensor.tsv (--family
+tensor,tensor-more), unified.tsv (--family unified).
 
     gen.py list                  print the forms (family, version, target, instruction)
     gen.py label [-o FILE] [--family F,G]  run ptxas (PTXAS, default ptxas on PATH) and write
@@ -347,10 +348,80 @@ def cluster():
             "mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%r20], 16;"]
 
 
+def unified():
+    """The .unified suffix after an address operand (`ld ... [a].unified`): every instruction
+    with an address, each address shape (register, register+offset, variable, immediate) and
+    each state space, the suffix after the first or a later address."""
+    out = []
+    adrs = ["[%rd20]", "[%rd20+8]", "[smem]", "[gmap+4]", "[64]"]
+    for sp in ("", ".global", ".shared", ".shared::cta", ".shared::cluster", ".local", ".const",
+               ".param"):
+        quals = ["", ".weak", ".volatile", ".relaxed.gpu", ".acquire.sys"] + [".nc"] * (sp == ".global")
+        for q in quals:
+            for a in adrs:
+                out.append("ld%s%s.b32 %%r1, %s.unified;" % (q, sp, a))
+        out.append("ld%s.v2.f32 {%%f1, %%f2}, [%%rd20].unified;" % sp)
+        out.append("ld%s.L2::cache_hint.b64 %%rd1, [%%rd20].unified, %%rd5;" % sp)
+        out.append("st%s.b32 [%%rd20].unified, %%r1;" % sp)
+        out.append("ldu%s.b32 %%r1, [%%rd20].unified;" % sp)
+        out.append("atom%s.add.u32 %%r1, [%%rd20].unified, 1;" % sp)
+        out.append("atom%s.relaxed.gpu.cas.b64 %%rd1, [%%rd20+8].unified, %%rd2, %%rd3;" % sp)
+        out.append("red%s.add.u32 [%%rd20].unified, 1;" % sp)
+        out.append("prefetch%s.L2 [%%rd20].unified;" % sp)
+        out.append("isspacep%s %%p1, %%rd20.unified;" % (sp or ".global"))
+        out.append("mbarrier.arrive%s.b64 %%rd1, [%%rd20].unified;" % sp)
+        out.append("mbarrier.init%s.b64 [%%rd20].unified, 1;" % sp)
+        out.append("mbarrier.try_wait.parity%s.b64 %%p1, [%%rd20].unified, %%r5;" % sp)
+    out += ["ld.mmio.relaxed.sys.global.b32 %r1, [%rd20].unified;",
+            "ld.global.nc.L1::no_allocate.L2::256B.v4.f32 {%f1, %f2, %f3, %f4}, [%rd20].unified;",
+            "ld.global.L1::evict_last.L2::64B.b16 %h1, [%rd20].unified;",
+            "ld.global.b32 %r1, [%rd20].unified.unified;", "ld.global.b32 %r1, [%rd20] .unified;",
+            "ld.global.unified.b32 %r1, [%rd20];", "ld.global.b32 %r1, [%rd20].global;",
+            "atom.global.v2.f32.add {%f1, %f2}, [%rd20].unified, {%f1, %f2};",
+            "atom.global.exch.b64 %rd1, [%rd20].unified, %rd2;",
+            "atom.global.add.noftz.f16 %h1, [%rd20].unified, %h2;",
+            "atom.global.L2::cache_hint.add.u32 %r1, [%rd20].unified, 1, %rd5;",
+            "multimem.ld_reduce.relaxed.sys.global.add.u32 %r1, [%rd20].unified;",
+            "multimem.ld_reduce.global.min.v2.f16x2 {%r1, %r2}, [%rd20].unified;",
+            "multimem.st.global.u32 [%rd20].unified, %r1;",
+            "multimem.red.global.add.u32 [%rd20].unified, %r1;",
+            "cp.async.ca.shared.global [%rd21], [%rd20].unified, 4;",
+            "cp.async.ca.shared.global [%rd21].unified, [%rd20], 4;",
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%rd21], [%rd20].unified, 16, [%rd22];",
+            "cp.async.bulk.global.shared::cta.bulk_group [%rd20].unified, [%rd21], 16;",
+            "cp.async.bulk.prefetch.L2.global [%rd20].unified, 256;",
+            "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%rd20], [%rd1, {%r10, %r11}].unified, [%rd22];",
+            "cp.async.bulk.prefetch.tensor.2d.L2.global [%rd1, {%r10, %r11}].unified;",
+            "prefetchu.L1 [%rd20].unified;", "prefetch.tensormap [%rd20].unified;",
+            "applypriority.global.L2::evict_normal [%rd20].unified, 128;",
+            "discard.global.L2 [%rd20].unified, 128;",
+            "createpolicy.range.global.L2::evict_last.b64 %rd5, [%rd20].unified, %r5, %r6;",
+            "cvta.global.u64 %rd1, %rd20.unified;",
+            "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%rd20].unified;",
+            "stmatrix.sync.aligned.m8n8.x1.shared.b16 [%rd20].unified, {%r1};",
+            "tensormap.replace.tile.global_address.global.b1024.b64 [%rd20].unified, %rd5;",
+            "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd20].unified, [%rd21], 128;",
+            "fence.proxy.tensormap::generic.acquire.gpu [%rd20].unified, 128;",
+            "mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%rd20].unified, 16;",
+            "mbarrier.complete_tx.b64 [%rd20].unified, 16;",
+            "mbarrier.expect_tx.relaxed.cta.b64 [%rd20].unified, 16;",
+            "mbarrier.arrive_drop.b64 %rd1, [%rd20].unified;",
+            "mbarrier.inval.b64 [%rd20].unified;",
+            "mbarrier.test_wait.b64 %p1, [%rd20].unified, %rd1;",
+            "mbarrier.pending_count.b64 %r1, %rd1;",
+            "cp.async.mbarrier.arrive.b64 [%rd20].unified;",
+            "st.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.b32 [%rd20].unified, %r5, [%rd22];",
+            "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.u32 [%rd20], %r5, [%rd22].unified;",
+            "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, [%rd10].unified, %rd11, %p0, 1, -1, 0, 1;",
+            "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd20, {%r1}].unified;",
+            "call.uni (%r1), [%rd20].unified;"]
+    return out
+
+
 FAMILIES = [("wgmma", wgmma), ("mma/ldmatrix", mma), ("tensor", tensor),
             ("tensor-more", tensor_more),
             ("tensormap", tensormap), ("multimem", multimem), ("cvt", cvt),
-            ("cache", cache), ("cluster", cluster)]
+            ("cache", cache), ("cluster", cluster), ("unified", unified)]
 
 
 # ---- mutations ----------------------------------------------------------------------------
