@@ -244,15 +244,6 @@ bool ck_word_is(const struct ck_words *ws, unsigned i, const char *s)
 	return strlen(s) == ws->n[i] && memcmp(ws->w[i], s, ws->n[i]) == 0;
 }
 
-/* A form ptxi checks but does not run (the sparse matrix forms): noted once per opcode. */
-void ck_note_unsupported(struct ck *c, const struct ir_insn *in, const char *name)
-{
-	if (!c->noted[in->op]) {
-		c->noted[in->op] = true;
-		ck_report(c, CHECK_UNSUPPORTED, in->op_span, CK_UNSUPPORTED_MSG, name);
-	}
-}
-
 /* Families whose rows' checkers read the whole instruction (wgmma's forms, the refused
  * sparse forms): none of the generic checks applies to them. */
 static bool whole_form(enum ir_op op)

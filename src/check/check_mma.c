@@ -1,6 +1,6 @@
 /*
  * check_mma.c - static legality of the warp-level matrix instructions (ISA 9.7.14.5): mma,
- * its sparse forms mma.sp and mma.sp::ordered_metadata (checked, noted as not run), and
+ * its sparse forms mma.sp and mma.sp::ordered_metadata, and
  * ldmatrix, stmatrix, movmatrix. The words are read from the opcode's text, as ptxas reads
  * them: in any order, the types in the order D, A, B, C.
  */
@@ -314,8 +314,6 @@ void ck_mma_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
 			ck_report(c, CHECK_OPND_VALUE, s->span, "the sparsity selector of %s .%s "
 				  "is 0 to %lld (is %lld)", name, mt_names[a], (long long)hi,
 				  (long long)s->imm);
-		if (r->cls == C_TF32) /* exec_mma.c runs the others, bit for bit with the H100 */
-			ck_note_unsupported(c, in, name);
 	}
 }
 

@@ -101,12 +101,6 @@ typedef void ck_fn(struct ck *c, const struct ir_insn *in, const struct mods *ms
 #include "front/ops.def"
 #undef OP
 
-/* How unsupported-instruction notes an instruction (%s: its name) ptxi checks but does not
- * run. */
-#define CK_UNSUPPORTED_MSG                                                                   \
-	"ptxi does not model the sparse matrix form '%s': 'ptxi run' stops the launch "      \
-	"that reaches it"
-
 /* The dotted words of an instruction's opcode text after its first `skip` ones (the
  * opcode's own), as written: for the families whose checkers read words mods.def need not
  * know (shapes, .acc::f32 ...) in any order, as ptxas does. */
@@ -126,7 +120,6 @@ __attribute__((format(printf, 5, 6)))
 bool ck_need(struct ck *c, struct src_span s, unsigned ptx, unsigned sm, const char *fmt, ...);
 const char *ck_spell(char *buf, size_t cap, const char *a, const char *b, const char *c);
 bool ck_check_sreg_use(struct ck *c, const struct ir_insn *in, const struct ir_operand *o);
-void ck_note_unsupported(struct ck *c, const struct ir_insn *in, const char *name);
 
 /* check_operands.c */
 enum ir_mod ck_reg_type(const struct ir_operand *o);

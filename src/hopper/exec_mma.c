@@ -705,9 +705,20 @@ static unsigned sp_nibble(const struct mma_form *f, const uint32_t *meta, unsign
 								       4 * (c % 4))) & 15;
 }
 
+/*
+ * tf32 is read as pairs of 16-bit halves, as wgmma.mma_async.sp's tf32 is: the 16-bit layout
+ * above, chunk c being 4 halves (columns 2c and 2c + 1) that hold one compressed element;
+ * 0b0100 keeps column 2c, 0b1110 column 2c + 1 (measured: tests/hw_tc/probes/spv_*, stl_*).
+ * The other 14 patterns take the element's halves apart, which ptxi does not model
+ * (UINT32_MAX).
+ */
 static unsigned sp_column(const struct mma_form *f, const uint32_t *meta, unsigned row,
 			  unsigned cc)
 {
+	if (f->ta == TC_TF32) {
+		unsigned nib = sp_nibble(f, meta, row, cc);
+		return nib == 4 ? 2 * cc : nib == 14 ? 2 * cc + 1 : UINT32_MAX;
+	}
 	unsigned c = cc / 2;
 
 	return 4 * c + ((sp_nibble(f, meta, row, c) >> (2 * (cc % 2))) & 3);
@@ -721,12 +732,6 @@ static void run_mma_sp(struct launch *L, struct warp *w, struct frame *fr,
 	uint64_t a[16 * 32], b[64 * 8], c[16 * 8], d[16 * 8], bs[32 * 8];
 	uint32_t meta[LANES];
 
-	if (f->ta == TC_TF32) { /* tests/hw_tc/probes/sp_*tf32*.h100-open: no model matches yet */
-		runtime_error(L, 2, "mma.sp.m%un%uk%u with .tf32 is not modelled: how the H100 reads "
-			      "its metadata is not yet known to ptxi (docs/tensor-cores.md)", f->m,
-			      f->n, f->k);
-		return;
-	}
 	h.k = f->k / 2;
 	gather(L, w, fr, &h, &di->s[0], f->ta, frag_a, a, h.k);
 	gather(L, w, fr, f, &di->s[1], f->tb, frag_b, b, f->n);
@@ -737,6 +742,14 @@ static void run_mma_sp(struct launch *L, struct warp *w, struct frame *fr,
 		for (unsigned cc = 0; cc < h.k; cc++) {
 			unsigned col = sp_column(f, meta, i, cc);
 
+			if (col == UINT32_MAX) {
+				runtime_error(L, 2, "mma.sp.m%un%uk%u with .tf32: the metadata of row "
+					      "%u keeps compressed element %u with pattern 0x%x, not "
+					      "0b0100 (0x4) or 0b1110 (0xe); what the H100 computes then "
+					      "is not modelled (docs/tensor-cores.md)", f->m, f->n, f->k,
+					      i, cc, sp_nibble(f, meta, i, cc));
+				return;
+			}
 			for (unsigned j = 0; j < f->n; j++)
 				bs[cc * f->n + j] = b[col * f->n + j];
 		}

@@ -16,7 +16,10 @@ All wgmma probes run on one warpgroup (128 threads); the mma.sp ones on one warp
          metadata hashed: D[m][n] is the sum of 4^k over the columns k used (twice: 2 4^k);
          each lane stores its metadata word, then its D registers.
   wsv_*  wsn_* with .tf32 and metadata of the two tf32 patterns only (0b0100, 0b1110, a
-         hashed bit per chunk); spv_*: mma.sp .tf32 likewise (gen.py's sp_*).
+         hashed bit per chunk); spv_*: mma.sp .tf32 likewise (gen.py's sp_*), every selector,
+         and mma.sp::ordered_metadata (spv_om_*); stv_*: stl_* with those two patterns only;
+         stp_*: mma.sp m16n8k8 .tf32 with A, B, C hashed and one pattern (0x0-0xf) in every
+         chunk of the metadata.
   wgr_*  when the four warps of a warpgroup read B: warps 1-3 wait ~10^5 cycles before
          their wgmma.fence; warp 0 runs wgmma, waits for it, then overwrites B in shared
          memory (2.0 everywhere, fence.proxy.async). D of every warp says which B it used.
@@ -289,14 +292,25 @@ def probes():
         P[name] = numeric_probe(ta, tb, dt, sel, **extra)
     for sel in range(2):
         P['wsv_f32_tf32_s%d' % sel] = numeric_probe('tf32', 'tf32', 'f32', sel, valid=True)
-    for shape, na, sel in (('m16n8k8', 2, 0), ('m16n8k8', 2, 3), ('m16n8k16', 4, 1)):
-        text, words = sp_probe('mma.sp.sync.aligned.%s.row.col.f32.tf32.tf32.f32' % shape, na,
-                               na, 4, 4, 'tf32', 'f32', sel)
+    for shape, na, sel, om in (('m16n8k8', 2, 0, ''), ('m16n8k8', 2, 1, ''), ('m16n8k8', 2, 2, ''),
+                               ('m16n8k8', 2, 3, ''), ('m16n8k16', 4, 0, ''),
+                               ('m16n8k16', 4, 1, ''), ('m16n8k8', 2, 1, '::ordered_metadata'),
+                               ('m16n8k16', 4, 0, '::ordered_metadata')):
+        text, words = sp_probe('mma.sp%s.sync.aligned.%s.row.col.f32.tf32.tf32.f32' % (om, shape),
+                               na, na, 4, 4, 'tf32', 'f32', sel)
         text = text.replace('\tmma.sp', '\n'.join(VALID_TF32) + '\n\tmma.sp')
-        P['spv_%s_f32_tf32_s%d' % (shape, sel)] = text, words
+        P['spv_%s%s_f32_tf32_s%d' % ('om_' if om else '', shape, sel)] = text, words
     for k, nsel in ((8, 4), (16, 2)):
         for sel in range(nsel):
             P['stl_m16n8k%d_tf32_s%d' % (k, sel)] = tf32_sp_layout(k, sel)
+            text, words = tf32_sp_layout(k, sel)
+            text = text.replace('\tmma.sp', '\n'.join(VALID_TF32) + '\n\tmma.sp')
+            P['stv_m16n8k%d_tf32_s%d' % (k, sel)] = text, words
+    for pat in range(16):  # every chunk the same pattern: what the H100 does with each
+        text, words = sp_probe('mma.sp.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32', 2, 2, 4, 4,
+                               'tf32', 'f32', 0, iters=2)
+        text = text.replace('\tmma.sp', '\tmov.b32 %%r200, 0x%s;\n\tmma.sp' % ('%x' % pat * 8))
+        P['stp_m16n8k8_tf32_p%x' % pat] = text, words
     P['wgr_overwrite'] = reread_probe(100000)
     return P
 
@@ -311,7 +325,7 @@ def main():
             with open(name + '.ptx', 'w') as f:
                 f.write('// %s: tests/hw_tc/probes/gen_wgsp.py (see there); %d words\n' % (name, words))
                 f.write('// run: --block %d --arg buf:%d --arg buf:16 --dump 0 --no-race\n' %
-                        (32 if name.startswith(('stl_', 'spv_')) else 128, words * 4))
+                        (32 if name.startswith(('stl_', 'spv_', 'stv_', 'stp_')) else 128, words * 4))
                 f.write(text)
             lst.write('%s %d\n' % (name, words))
     text, words = reread_probe(100000, True)
