@@ -9,7 +9,8 @@ Expected: result OK: exit 0 and the GPU's bytes; KERNEL_ERROR: exit 1 (the GPU f
 """
 import json, os, subprocess, sys
 
-TYPES = {"UINT8": "u8", "UINT16": "u16", "UINT32": "u32", "FLOAT16": "f16", "FLOAT32": "f32"}
+TYPES = {"UINT8": "u8", "UINT16": "u16", "UINT32": "u32", "FLOAT16": "f16", "FLOAT32": "f32",
+         "FLOAT64": "f64"}
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """gen.py - TMA corners asked of an H100 (issue #26): 16-byte-interleaved tensor maps over many
 boxes, im2col maps with element strides > 1, and tensor prefetches whose box start breaks the
-16-byte rule. Writes cases/NAME.json and data/NAME.arg1.bin in the format of
+16-byte rule (2d/3d tile maps; then 1d, 5d, f64, swizzled, strided, 32-byte interleaved, im2col
+and cache-hint forms, and maps of the wrong rank or mode: prefetch_more). Writes cases/NAME.json and data/NAME.arg1.bin in the format of
 ../../../shared/conformance/tensor (README there); h100run.py ran each on the GPU and left
 h100/NAME.argK.bin and the outcome, merged into the case as h100.result.
 
@@ -13,7 +14,8 @@ transaction bytes so that info[0] = 12288 - the bytes the copy credited, and dum
 import json, os
 
 EXPECT = 12288
-DT = {"UINT8": (0, 1), "UINT16": (1, 2), "UINT32": (2, 4), "FLOAT16": (6, 2), "FLOAT32": (7, 4)}
+DT = {"UINT8": (0, 1), "UINT16": (1, 2), "UINT32": (2, 4), "FLOAT16": (6, 2), "FLOAT32": (7, 4),
+      "FLOAT64": (8, 8)}
 
 
 def tensor(nbytes):
@@ -72,6 +74,64 @@ def prefetch_case(name, what, m, nbytes, coords):
             "kernel": "tma_prefetch_%dd" % rank, "grid": [1, 1, 1], "block": [32, 1, 1],
             "cluster": [1, 1, 1], "dynamic_shared_bytes": 0, "args": args,
             "outputs": [{"arg": 1, "file": "h100/%s.arg1.bin" % name, "bytes": 4}]}
+
+
+def prefetch5_case(name, what, kernel, m, nbytes, coords):
+    """A tensor prefetch through a kernel of five coordinates (ptx/mkptx.py's pf5): map, out,
+    c0..c4, the tensor."""
+    m["global_address"]["arg"] = 7
+    c = (coords + [0] * 5)[:5]
+    args = [m, {"kind": "buffer", "bytes": 4, "init": None, "what": "0x600D once the prefetch passed"}]
+    args += [scal("s32", v, "c%d" % i) for i, v in enumerate(c)]
+    args.append({"kind": "buffer", "bytes": nbytes, "init": "data/%s.arg7.bin" % name,
+                 "what": "global tensor"})
+    return {"name": name, "group": "hw_tma", "what": what, "ptx": "ptx/probes.ptx",
+            "kernel": kernel, "grid": [1, 1, 1], "block": [32, 1, 1], "cluster": [1, 1, 1],
+            "dynamic_shared_bytes": 0, "args": args,
+            "outputs": [{"arg": 1, "file": "h100/%s.arg1.bin" % name, "bytes": 4}]}
+
+
+def prefetch_more():
+    """Tensor prefetches beyond 2d/3d tile maps: 1d and 5d, f64, a 128-byte swizzle, an element
+    stride of 2, 32-byte interleave, im2col, the cache-hint form, and maps of another rank or
+    mode than the instruction's."""
+    C = []
+    def pf(name, what, kernel, m, nbytes, coords):
+        C.append((prefetch5_case(name, what, kernel, m, nbytes, coords), nbytes))
+    for c0 in (1, 4):
+        pf("pq1_f32_c%d" % c0, "prefetch.tensor 1d FLOAT32 {64} box [8] at (%d)" % c0,
+           "tma_prefetch_1d5", tmap("FLOAT32", [64], [], [1], box=[8]), 256, [c0])
+        pf("pq5_f32_c%d" % c0, "prefetch.tensor 5d FLOAT32 {16,2,2,2,2} box [8,1,1,1,1] at (%d, 1, 1, 1, 1)" % c0,
+           "tma_prefetch_5d5", tmap("FLOAT32", [16, 2, 2, 2, 2], [64, 128, 256, 512], [1] * 5,
+                                    box=[8, 1, 1, 1, 1]), 1024, [c0, 1, 1, 1, 1])
+        pf("pq2_hint_f32_c%d" % c0, "prefetch.tensor 2d .L2::cache_hint FLOAT32 {16,8} box [8,4] at (%d, 0)" % c0,
+           "tma_prefetch_2d_hint5", tmap("FLOAT32", [16, 8], [64], [1, 1], box=[8, 4]), 512, [c0, 0])
+        pf("pq2_sw128_f32_c%d" % c0, "prefetch.tensor 2d FLOAT32 {32,8} swizzle 128B box [32,4] at (%d, 0)" % c0,
+           "tma_prefetch_2d5", tmap("FLOAT32", [32, 8], [128], [1, 1], swizzle="128B", box=[32, 4]),
+           1024, [c0, 0])
+        pf("pq3_i2c_f32_c%d" % c0, "prefetch.tensor 3d im2col FLOAT32 {16,8,2}, 8 channels, 4 pixels at (%d, 0, 0)" % c0,
+           "tma_prefetch_3d_im2col5", tmap("FLOAT32", [16, 8, 2], [64, 512], [1, 1, 1],
+                                           im2col=([0], [0], 8, 4)), 1024, [c0, 0, 0])
+    for c0 in (1, 2):
+        pf("pq2_f64_c%d" % c0, "prefetch.tensor 2d FLOAT64 {16,8} box [4,4] at (%d, 0)" % c0,
+           "tma_prefetch_2d5", tmap("FLOAT64", [16, 8], [128], [1, 1], box=[4, 4]), 1024, [c0, 0])
+    for c0 in (2, 4):
+        pf("pq2_es2_f32_c%d" % c0, "prefetch.tensor 2d FLOAT32 {16,8} element strides [2,1] box [8,4] at (%d, 0)" % c0,
+           "tma_prefetch_2d5", tmap("FLOAT32", [16, 8], [64], [2, 1], box=[8, 4]), 512, [c0, 0])
+    for c0 in (1, 2, 3):
+        pf("pq3_il32_c%d" % c0, "prefetch.tensor 3d, interleave 32B (swizzle 32B) f16 {16,10,6}, box [16,4,2] at (%d, 0, 0)" % c0,
+           "tma_prefetch_3d5", tmap("FLOAT16", [16, 10, 6], [32, 320], [1, 1, 1], "32B",
+                                    swizzle="32B", box=[16, 4, 2]), 2048, [c0, 0, 0])
+    pf("pq2_rank3", "prefetch.tensor 2d with a rank-3 FLOAT32 map {16,8,2} box [8,4,1] at (0, 0)",
+       "tma_prefetch_2d5", tmap("FLOAT32", [16, 8, 2], [64, 512], [1, 1, 1], box=[8, 4, 1]),
+       1024, [0, 0])
+    pf("pq3_tile_on_i2c", "prefetch.tensor 3d .tile with an im2col FLOAT32 map {16,8,2} at (0, 0, 0)",
+       "tma_prefetch_3d5", tmap("FLOAT32", [16, 8, 2], [64, 512], [1, 1, 1],
+                                im2col=([0], [0], 8, 4)), 1024, [0, 0, 0])
+    pf("pq3_i2c_on_tile", "prefetch.tensor 3d .im2col with a tile FLOAT32 map {16,8,2} box [8,4,1] at (0, 0, 0)",
+       "tma_prefetch_3d_im2col5", tmap("FLOAT32", [16, 8, 2], [64, 512], [1, 1, 1],
+                                       box=[8, 4, 1]), 1024, [0, 0, 0])
+    return C
 
 
 def cases():
@@ -160,7 +220,7 @@ def cases():
         m = tmap("FLOAT16", [8, 10, 6], [16, 192], [1, 1, 1], "16B", box=[8, 4, 2])
         C.append((prefetch_case(name, "prefetch.tensor 3d, interleave 16B f16 {8,10,6}, box "
                                 "[8,4,2] at (%d, 0, 0)" % c0, m, 1280, [c0, 0, 0]), 1280))
-    return C
+    return C + prefetch_more()
 
 
 def main():

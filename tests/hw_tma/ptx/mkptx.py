@@ -57,4 +57,32 @@ pf = '''// A tensor prefetch of the box at the coordinates, then 0x600D in out[0
 '''
 out.append(pf.replace('ND', '2d').replace('COORDS', '%r1, %r2'))
 out.append(pf.replace('ND', '3d').replace('COORDS', '%r1, %r2, %r4'))
+
+
+def pf5(name, insn):
+    """A prefetch kernel of five coordinates: (map, out, c0..c4, tensor)."""
+    ps = ",\n".join(["\t.param .align 128 .b8 %s_param_0[128]" % name,
+                     "\t.param .u64 %s_param_1" % name] +
+                    ["\t.param .u32 %s_param_%d" % (name, 2 + i) for i in range(5)] +
+                    ["\t.param .u64 %s_param_7" % name])
+    body = ["\tmov.b64 \t%%rd1, %s_param_0;" % name, "\tcvta.param.u64 \t%rd2, %rd1;",
+            "\tld.param.u64 \t%%rd3, [%s_param_1];" % name]
+    body += ["\tld.param.u32 \t%%r%d, [%s_param_%d];" % (1 + i, name, 2 + i) for i in range(5)]
+    body += ["\tmov.b16 \t%h1, 0;", "\tmov.b64 \t%rd5, 0;", "\t" + insn,
+             "\tcvta.to.global.u64 \t%rd4, %rd3;", "\tmov.u32 \t%r7, 24589;",
+             "\tst.global.u32 \t[%rd4], %r7;", "\tret;"]
+    return ("// A tensor prefetch at coordinates c0..c4 (as many as it takes), then 0x600D in "
+            "out[0] (not on a fault).\n.visible .entry %s(\n%s\n)\n{\n\t.reg .b16 \t%%h<4>;\n"
+            "\t.reg .b32 \t%%r<8>;\n\t.reg .b64 \t%%rd<8>;\n\n%s\n}\n"
+            % (name, ps, "\n".join(body)))
+
+
+C5 = ["%r1", "%r2", "%r3", "%r4", "%r5"]
+for n in range(1, 6):
+    out.append(pf5("tma_prefetch_%dd5" % n, "cp.async.bulk.prefetch.tensor.%dd.L2.global.tile "
+                   "[%%rd2, {%s}];" % (n, ", ".join(C5[:n]))))
+out.append(pf5("tma_prefetch_3d_im2col5", "cp.async.bulk.prefetch.tensor.3d.L2.global.im2col "
+               "[%rd2, {%r1, %r2, %r3}], {%h1};"))
+out.append(pf5("tma_prefetch_2d_hint5", "cp.async.bulk.prefetch.tensor.2d.L2.global.tile"
+               ".L2::cache_hint [%rd2, {%r1, %r2}], %rd5;"))
 open('ptx/probes.ptx', 'w').write('\n'.join(out))
