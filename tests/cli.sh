@@ -32,7 +32,7 @@ for cmd in run check info explain; do
   grep -q "^usage: ptxi $cmd" "$tmp/help" || bad "$cmd --help: no usage line"
 done
 "$ptxi" run --help > "$tmp/help"
-for opt in kernel grid block cluster ctas shared arg set dump out keep-going no-race seed explore \
+for opt in kernel grid block cluster ctas shared cooperative arg set dump out keep-going no-race seed explore \
            jobs max-steps max-memory max-errors heap stats trace trace-cta trace-warp trace-lines \
            trace-width timeline diagnostics color help; do
   grep -q -- "^  --$opt\b" "$tmp/help" || bad "run --help does not list --$opt"

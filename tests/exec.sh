@@ -33,7 +33,8 @@ built() { # NAME...: each was built, else its compiler's log and a failure
 		[ -x "$bin/$p" ] || { cat "$bin/$p.log"; exit 1; }
 	done
 }
-names=(saxpy streams cluster tma printf_assert race deadlock hostptr unsupported ws_gemm)
+names=(saxpy streams cluster tma printf_assert race deadlock hostptr unsupported ws_gemm
+	cooperative)
 for ((i = 0; i < ${#names[@]}; i += 2)); do
 	for p in "${names[@]:i:2}"; do build $p $p.cu -cudart shared -arch=sm_90a & done
 	wait
@@ -121,4 +122,5 @@ check driver driver
 check driver.dlopen driver_dlopen
 check ws_gemm ws_gemm
 check ws_gemm.bug ws_gemm_bug
+check cooperative cooperative
 exit $((fails > 0))

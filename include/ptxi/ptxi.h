@@ -213,6 +213,11 @@ struct ptxi_config {
 	 * module's; not when the module reports as data, ptxi_module_load_report). */
 	ptxi_sink *sink;
 	void *sink_ctx;
+	/* A cooperative launch (--cooperative, cudaLaunchCooperativeKernel): every CTA of the
+	 * grid runs at once and %envreg1:%envreg2 hold the grid-sync workspace, so
+	 * cooperative_groups' this_grid().sync() works; a grid larger than an H100 holds at
+	 * once is refused (docs/cooperative.md). */
+	bool cooperative;
 };
 #define PTXI_MAX_JOBS 256 /* more jobs take this many threads */
 

@@ -1,7 +1,7 @@
 /* The driver API, as hand-written host code and JIT-ing libraries use it: a module loaded
  * from PTX text with cuModuleLoadData, a function and a global looked up, memory, a launch
- * with cuLaunchKernel, a pointer from cuGetProcAddress, and a driver function ptxi does not
- * provide. Built with cc against ptxi's libcuda.so.1 (tests/exec.sh), with CUDA's cuda.h where
+ * with cuLaunchKernel, cooperative launches, a pointer from cuGetProcAddress, and a driver
+ * function ptxi does not provide. Built with cc against ptxi's libcuda.so.1 (tests/exec.sh), with CUDA's cuda.h where
  * it is installed. */
 #if __has_include(<cuda.h>)
 #include <cuda.h>
@@ -65,6 +65,10 @@ int main(void)
 	for (int i = 0; i < 32; i++)
 		ok += h[i] == 100 + 5 * i;
 	printf("%d of 32 right, h[31] = %d, global of %zu bytes\n", ok, h[31], gsize);
+	/* a cooperative launch, and one of more CTAs than the GPU holds at once */
+	CHECK(cuLaunchCooperativeKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args));
+	CHECK(cuLaunchCooperativeKernel(f, 132 * 32 + 1, 1, 1, 32, 1, 1, 0, NULL, args));
+	CHECK(cuCtxSynchronize());
 	void *fn = NULL;
 	CUdriverProcAddressQueryResult q;
 	CHECK(cuGetProcAddress("cuMemFree", &fn, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &q));

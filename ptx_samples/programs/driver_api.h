@@ -46,6 +46,9 @@ CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes);
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 	unsigned by, unsigned bz, unsigned shared_bytes, CUstream stream, void **params,
 	void **extra);
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+	unsigned bx, unsigned by, unsigned bz, unsigned shared_bytes, CUstream stream,
+	void **params);
 CUresult cuGetProcAddress(const char *symbol, void **fn, int version, unsigned long long flags,
 	CUdriverProcAddressQueryResult *status);
 CUresult cuGraphCreate(CUgraph *graph, unsigned flags);

@@ -82,6 +82,7 @@ class _Config(ctypes.Structure):  # struct ptxi_config
         ("debugger", ctypes.c_void_p),
         ("severities", ctypes.c_void_p),
         ("sink", ctypes.c_void_p), ("sink_ctx", ctypes.c_void_p),
+        ("cooperative", ctypes.c_bool),
     ]
 
 
@@ -486,7 +487,7 @@ class Module:
 
     def launch(self, kernel=None, grid=1, block=1, args=(), cluster=None, shared=0,
                race=True, keep_going=False, seed=None, max_steps=None, max_memory=None,
-               max_errors=None, jobs=None, sets=None):
+               max_errors=None, jobs=None, sets=None, cooperative=False):
         """Launch `kernel` (its PTX name, its C++ name or a part of either; None: the only
         one) as `ptxi run` would, and return a Result. Each of `args` is, in the kernel's
         parameter order: a buffer (bytearray, memoryview, array.array, a numpy array, any
@@ -498,8 +499,9 @@ class Module:
         (x, y, z); cluster None: the kernel's .reqnctapercluster, else 1. seed: None for
         the default schedule, else --seed's. max_errors: None for 50, 0 for no limit.
         sets: {symbol: value} sets module .global/.const variables first, as --set does
-        (a typed scalar or a spec string). Raises Error (with the program's words) for
-        usage errors."""
+        (a typed scalar or a spec string). cooperative: a cooperative launch, as
+        --cooperative (this_grid().sync() works). Raises Error (with the program's words)
+        for usage errors."""
         if not self._m:
             raise Error("the module is closed")
         cfg = _Config()
@@ -513,6 +515,7 @@ class Module:
         cfg.dyn_shared = _count(shared, "shared", 0x7fffffff)
         cfg.no_race = not race
         cfg.keep_going = bool(keep_going)
+        cfg.cooperative = bool(cooperative)
         if seed is not None:
             cfg.seed = _count(seed, "seed")
         if max_steps is not None:

@@ -40,6 +40,9 @@ bool env_has_kernel(const struct env_module *em, const char *name);
 int env_launch(struct env_module *em, const struct ptxi_config *cfg, void *const *params,
 	       FILE *print, FILE *asserts, unsigned *errors);
 
+/* The shared memory a CTA of em's kernels has with `dyn` bytes of dynamic shared memory. */
+uint64_t env_cta_shared(const struct env_module *em, uint32_t dyn);
+
 /* Diagnostics of m (its launches too) go to `fn` as data instead of text (NULL: text). */
 void env_module_record(ptxi_module *m, diag_record_fn *fn, void *ctx);
 

@@ -25,6 +25,7 @@
 #include "run/memory.h"
 #include "inputkind.h"
 #include "modinfo.h"
+#include "occupancy.h"
 #include "ptxi_priv.h"
 #include "run/sched.h"
 #include "severity.h"
@@ -411,6 +412,42 @@ static int select_ctas(ptxi_module *m, struct launch *L, const char *spec, struc
 	return PTXI_OK;
 }
 
+/* A cooperative launch (ptxi_config.cooperative): its CTAs wait for one another, so it runs
+ * whole, and only a grid an H100 holds at once may be launched (cudaLaunchCooperativeKernel
+ * refuses a larger one with cudaErrorCooperativeLaunchTooLarge). */
+static int check_cooperative(ptxi_module *m, const struct launch *L, const struct ptxi_config *cfg)
+{
+	const struct launch_config *k = &L->cfg;
+	if (cfg->ctas)
+		return usage_error(m, "--ctas cannot run part of a cooperative launch: its CTAs "
+				   "wait for one another (this_grid().sync())");
+	uint64_t threads = (uint64_t)k->block[0] * k->block[1] * k->block[2];
+	uint64_t ctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];
+	uint64_t smem = k->dyn_shared ? (uint64_t)m->prog->shared_dyn_off + k->dyn_shared
+				      : m->prog->shared_static;
+	uint32_t per_sm = occ_ctas_per_sm(threads, smem);
+	if (ctas > (uint64_t)OCC_SMS * per_sm)
+		return usage_error(m, "a cooperative launch's CTAs must all be resident at once: "
+				   "an H100 holds %u CTAs of %llu threads and %llu bytes of shared "
+				   "memory (%u SMs, %u each; registers are not counted), and the grid "
+				   "has %llu", OCC_SMS * per_sm, (unsigned long long)threads,
+				   (unsigned long long)smem, OCC_SMS, per_sm, (unsigned long long)ctas);
+	return PTXI_OK;
+}
+
+/* The grid-sync workspace of a cooperative launch, made at the memory's first and kept (a
+ * later launch on the same memory, ptxi exec's, sees its address too, as on a GPU). Each
+ * cooperative launch writes it afresh as an H200's driver does: its size (16), the barrier
+ * counter (0), then 1 and 0. */
+static int grid_workspace(ptxi_module *m, struct memory *mem)
+{
+	static const uint32_t init[4] = {16, 0, 1, 0};
+	if (!mem->grid_ws && !(mem->grid_ws = mem_alloc(mem, sizeof init, "grid-sync workspace")))
+		return bind_memory_error(&m->diag, mem, sizeof init, "the grid-sync workspace");
+	memcpy(mem_find(mem, mem->grid_ws, sizeof init)->data, init, sizeof init);
+	return PTXI_OK;
+}
+
 /* The decoded program, loaded at the first launch. NULL (reported) if it cannot run. */
 static struct dprog *module_prog(ptxi_module *m)
 {
@@ -585,6 +622,9 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	int st = check_shape(m, L.kernel, &L.cfg, cfg);
 	if (st)
 		return st;
+	L.cfg.cooperative = cfg->cooperative;
+	if (cfg->cooperative && (st = check_cooperative(m, &L, cfg)) != PTXI_OK)
+		return st;
 	struct ctasel sel = {0};
 	if (cfg->ctas && (st = select_ctas(m, &L, cfg->ctas, &sel)) != PTXI_OK)
 		return st;
@@ -644,6 +684,8 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 			       run->const_bank);
 	}
 run:
+	if (st == PTXI_OK && cfg->cooperative)
+		st = grid_workspace(m, L.mem);
 	if (st == PTXI_OK) {
 		L.timeline = cfg->timeline_out ? tl_create() : NULL;
 		L.dbg = cfg->debugger;
@@ -827,6 +869,12 @@ bool env_symbol(const struct env_module *em, const char *name, uint64_t *addr, u
 	*size = ir_sym_bytes(s);
 	*is_const = s->space == MOD_CONST;
 	return true;
+}
+
+uint64_t env_cta_shared(const struct env_module *em, uint32_t dyn)
+{
+	const struct dprog *P = em->m->prog;
+	return dyn ? (uint64_t)P->shared_dyn_off + dyn : P->shared_static;
 }
 
 int env_launch(struct env_module *em, const struct ptxi_config *cfg, void *const *params,

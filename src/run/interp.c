@@ -274,7 +274,14 @@ enum step exec_trap(struct launch *L, struct warp *w, struct group *g, const str
 		    uint32_t mask)
 {
 	(void)w, (void)g, (void)di;
-	rule_break(L, RULE_TRAP, mask, "trap executed");
+	if (L->P->reads_grid_ws && !L->mem->grid_ws)
+		rule_break_notes(L, RULE_TRAP, mask, "the kernel reads %envreg1 and %envreg2, the "
+				 "grid-sync workspace that cooperative_groups' this_grid().sync() "
+				 "traps without, and the launch has none: only a cooperative launch "
+				 "gets one (ptxi run --cooperative, cudaLaunchCooperativeKernel)",
+				 "trap executed");
+	else
+		rule_break(L, RULE_TRAP, mask, "trap executed");
 	L->stop = true;
 	return STEP_PARKED;
 }

@@ -297,6 +297,13 @@ int jobs_launch(struct launch *L, unsigned n)
 	L->clusters = sched_clusters(L);
 	if (n <= 1 || L->clusters <= 1)
 		return sched_launch(L);
+	if (k->cooperative) {
+		char m[200];
+		snprintf(m, sizeof m, "--jobs %u: a cooperative launch runs on one thread, every "
+			 "CTA of its grid together", n);
+		diag_emit(L->diag, DIAG_NOTE, NULL, (struct src_span){0, 0}, NULL, m);
+		return sched_launch(L);
+	}
 	const char *why = one_thread_reason(L);
 	if (why) {
 		char m[300];

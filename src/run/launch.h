@@ -132,6 +132,8 @@ struct mbar;
 struct cta {
 	struct cluster *cluster;
 	uint32_t rank;              /* %cluster_ctarank                                        */
+	uint32_t slot;              /* among the CTAs that run together: the rank, or in a
+				     * cooperative launch the CTA's place in the whole grid    */
 	uint32_t ctaid[3], cluster_ctaid[3];
 	uint32_t linear;            /* linear CTA index in the grid                            */
 	uint8_t *smem;
@@ -162,6 +164,7 @@ struct cluster {
 struct launch_config {
 	uint32_t grid[3], block[3], cluster[3];
 	bool explicit_cluster;
+	bool cooperative;           /* every CTA of the grid runs at once (sched.c)           */
 	uint32_t dyn_shared;
 	uint64_t max_steps;
 	uint64_t seed;
@@ -294,6 +297,8 @@ struct launch {
 	const volatile sig_atomic_t *interrupt;
 	uint64_t next_poll;         /* the step at which they are next looked at               */
 	struct spin_rec *spin_rec;  /* while a spinning loop is watched (sched.c): its reads   */
+	struct cluster *running;    /* the CTAs the scheduler runs now: a cluster, or the set
+				     * of a cooperative grid's every CTA (sched.c)            */
 	uint64_t clusters_done, clusters;
 	const uint64_t *run_clusters; /* --ctas: the clusters to run, by linear index,
 				     * `clusters` of them (NULL: every cluster of the grid)    */

@@ -448,6 +448,8 @@ static bool decode_opnd(struct loader *ld, const struct ir_operand *o, enum ir_m
 		if (s->kind == SYM_SREG) {
 			d->kind = DOP_SREG;
 			d->sreg = (uint8_t)s->sreg;
+			if (s->sreg == SREG_ENVREG1 || s->sreg == SREG_ENVREG2)
+				ld->P->reads_grid_ws = true;
 			d->comp = (uint8_t)(o->ref.comp < 0 ? 0 : o->ref.comp);
 			return true;
 		}

@@ -55,6 +55,9 @@ struct memory {
 	/* Whether an address no allocation holds is the host's own memory (ptxi exec), so that
 	 * a report can say a host pointer reached the kernel; NULL: never. */
 	bool (*is_host)(uint64_t addr);
+	/* The grid-sync workspace a cooperative launch gets (%envreg1:%envreg2), made at the
+	 * first one and kept, as the driver keeps it for the context (0: none yet). */
+	uint64_t grid_ws;
 };
 
 struct memory *mem_create(void);

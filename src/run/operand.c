@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "memory.h"
+
 /* ---- special registers --------------------------------------------------------------- */
 
 static uint32_t v4(const uint32_t v[3], uint32_t comp)
@@ -15,10 +17,16 @@ static uint32_t v4(const uint32_t v[3], uint32_t comp)
 
 /* %envreg0..31: the manual leaves them to the driver. What an H100 (driver 580.159) gave
  * in every CTA of every launch (tests/regress/envreg.ptx): envreg0 0x038432c8, envreg5 1,
- * envreg9 0x120, the others 0. */
-static uint32_t envreg(enum sreg r)
+ * envreg9 0x120, the others 0. envreg1:envreg2 is the address of the grid-sync workspace
+ * (cooperative_groups' this_grid()): 0 until the context's first cooperative launch, then
+ * that launch's workspace in every launch (an H200 with driver 580.159 showed it so). */
+static uint32_t envreg(const struct launch *L, enum sreg r)
 {
 	switch (r) {
+	case SREG_ENVREG1:
+		return (uint32_t)(L->mem->grid_ws >> 32);
+	case SREG_ENVREG2:
+		return (uint32_t)L->mem->grid_ws;
 	case SREG_ENVREG0:
 		return 0x038432c8u;
 	case SREG_ENVREG5:
@@ -107,7 +115,7 @@ static uint64_t sreg_value(struct launch *L, struct warp *w, enum sreg r, uint32
 	case SREG_CURRENT_GRAPH_EXEC:
 		return 0; /* the manual: 0 outside a CUDA device graph, and ptxi launches none */
 	default:
-		return envreg(r);
+		return envreg(L, r);
 	}
 }
 

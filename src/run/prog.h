@@ -236,6 +236,8 @@ struct dprog {
 				     * stores are tracked for rule async-proxy-fence          */
 	bool tensor_copies;         /* tensor copies or tensor-map writes: ordinary global
 				     * stores are tracked for rule tensormap-proxy-fence      */
+	bool reads_grid_ws;         /* %envreg1 or %envreg2 is read: the grid-sync workspace
+				     * of cooperative_groups' this_grid() (a trap names it)   */
 };
 
 #endif

@@ -122,6 +122,7 @@ struct rmbar {
 struct rcta {
 	struct vc *acc[16], *done[16];
 	struct shadow smem;
+	struct vc *cacc, *cdone;    /* the cluster barrier, in its cluster's first CTA        */
 };
 
 struct race {
@@ -133,9 +134,9 @@ struct race {
 	uint64_t gen;
 	struct vc *zero;
 	struct cluster *cl;         /* the running cluster                                   */
-	struct rthread *th;         /* its threads: rank * nt + thread                       */
-	struct rcta *cta;           /* its CTAs, by rank                                     */
-	struct vc *cacc, *cdone;    /* its cluster barrier                                   */
+	struct rthread *th;         /* its threads: slot * nt + thread                       */
+	struct rcta *cta;           /* its CTAs, by slot (the rank; a cooperative launch's
+				     * whole grid runs at once, each CTA a slot of its own)   */
 	struct rmbar *mb;           /* by mbarrier place (rmbar)                             */
 	uint32_t nmb, mb_base;      /* mb_base: mbarrier ids handed out before the cluster   */
 	struct shadow *glob;        /* by region index                                       */
@@ -314,7 +315,7 @@ static uint32_t tid_of(const struct race *R, const struct warp *w, uint32_t lane
 
 static struct rthread *thr(struct race *R, const struct warp *w, uint32_t lane)
 {
-	return &R->th[w->cta->rank * R->nt + w->id * LANES + lane];
+	return &R->th[w->cta->slot * R->nt + w->id * LANES + lane];
 }
 
 /* The thread id of thread tid's agent of kind k: CTA numbers above the grid's. */
@@ -685,7 +686,8 @@ static const char *kind_name(const struct rec *p, bool write)
 	return p->flags & RF_RMW ? "atomic" : write ? "write" : "read";
 }
 
-/* The state of thread `tid` if it belongs to the running cluster. */
+/* The state of thread `tid` if it belongs to the running cluster (a cooperative launch:
+ * the grid). */
 static const struct rthread *cluster_thread(const struct race *R, uint32_t tid)
 {
 	for (uint32_t r = 0; r < R->cl->nctas; r++)
@@ -1004,7 +1006,7 @@ static struct shadow *shadow_of(struct launch *L, const struct access *a, uint64
 	if (a->space == MS_SHARED_CTA || a->space == MS_SHARED_CLUSTER) {
 		*off = a->off;
 		*bytes = a->cta->smem_size;
-		return &R->cta[a->cta->rank].smem;
+		return &R->cta[a->cta->slot].smem;
 	}
 	return NULL;
 }
@@ -1298,7 +1300,7 @@ uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, cons
 	struct race *R = L->race;
 	if (L->stop || !mask)
 		return 0;
-	struct acc_ctx x = {.L = L, .R = R, .s = &R->cta[w->cta->rank].smem, .w = w};
+	struct acc_ctx x = {.L = L, .R = R, .s = &R->cta[w->cta->slot].smem, .w = w};
 	return v ? shared_lanes_loop(&x, mask, off, size, v, true)
 		 : shared_lanes_loop(&x, mask, off, size, NULL, false);
 }
@@ -1319,7 +1321,7 @@ void race_shared_reads(struct launch *L, struct warp *w, uint32_t lane, const ui
 		return;
 	}
 	uint32_t tid = tid_of(R, w, lane);
-	struct acc_ctx x = {.L = L, .R = R, .t = thr(R, w, lane), .s = &R->cta[c->rank].smem,
+	struct acc_ctx x = {.L = L, .R = R, .t = thr(R, w, lane), .s = &R->cta[c->slot].smem,
 			    .w = w, .lane = lane, .tid = tid, .owner = tid};
 	struct quick q = {cta_of(R, tid) << R->shift, 1u << R->shift,
 			  vc_clocks(x.t->vc, c->linear), x.t->vc->gen};
@@ -1465,7 +1467,7 @@ void race_bar_arrive(struct launch *L, struct warp *w, uint32_t lanes, uint32_t 
 	struct race *R = L->race;
 	if (!R)
 		return;
-	release_lanes(R, &R->cta[w->cta->rank].acc[id], w, lanes);
+	release_lanes(R, &R->cta[w->cta->slot].acc[id], w, lanes);
 }
 
 void race_bar_done(struct launch *L, struct cta *c, uint32_t id)
@@ -1473,7 +1475,7 @@ void race_bar_done(struct launch *L, struct cta *c, uint32_t id)
 	struct race *R = L->race;
 	if (!R)
 		return;
-	struct rcta *rc = &R->cta[c->rank];
+	struct rcta *rc = &R->cta[c->slot];
 	vc_put(rc->done[id]);
 	rc->done[id] = rc->acc[id];
 	rc->acc[id] = NULL;
@@ -1482,7 +1484,7 @@ void race_bar_done(struct launch *L, struct cta *c, uint32_t id)
 void race_bar_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t id)
 {
 	struct race *R = L->race;
-	struct vc *d = R ? R->cta[w->cta->rank].done[id] : NULL;
+	struct vc *d = R ? R->cta[w->cta->slot].done[id] : NULL;
 	if (!d)
 		return;
 	/* every waiter released into this instance and has not moved since: d covers it */
@@ -1539,6 +1541,12 @@ void race_warp_sync(struct launch *L, struct warp *w, uint32_t lanes)
 	vc_put(acc);
 }
 
+/* Where c's cluster barrier keeps its clocks: with its cluster's first CTA. */
+static struct rcta *cbar_of(struct race *R, const struct cta *c)
+{
+	return &R->cta[c->slot - c->rank];
+}
+
 void race_cbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, bool relaxed)
 {
 	struct race *R = L->race;
@@ -1552,7 +1560,7 @@ void race_cbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, bool rel
 		bool fenced = t->init_fence || t->fence >= SC_CLUSTER;
 		t->init_fence = false;
 		if (!relaxed || fenced)
-			release_into(R, &R->cacc, t, tid_of(R, w, l));
+			release_into(R, &cbar_of(R, w->cta)->cacc, t, tid_of(R, w, l));
 	}
 }
 
@@ -1561,10 +1569,10 @@ void race_cbar_done(struct launch *L, struct cluster *cl)
 	struct race *R = L->race;
 	if (!R)
 		return;
-	vc_put(R->cdone);
-	R->cdone = R->cacc;
-	R->cacc = NULL;
-	(void)cl;
+	struct rcta *b = cbar_of(R, &cl->ctas[0]);
+	vc_put(b->cdone);
+	b->cdone = b->cacc;
+	b->cacc = NULL;
 }
 
 void race_cbar_acquire(struct launch *L, struct warp *w, uint32_t lanes)
@@ -1573,7 +1581,7 @@ void race_cbar_acquire(struct launch *L, struct warp *w, uint32_t lanes)
 	if (!R)
 		return;
 	for (uint32_t m = lanes; m; m &= m - 1)
-		acquire_from(R, thr(R, w, (uint32_t)__builtin_ctz(m)), R->cdone);
+		acquire_from(R, thr(R, w, (uint32_t)__builtin_ctz(m)), cbar_of(R, w->cta)->cdone);
 }
 
 /* The state of mb: by the first object made at its place in the running cluster, so that
@@ -1789,6 +1797,8 @@ void race_cluster_end(struct launch *L, struct cluster *cl)
 			vc_put(R->cta[r].acc[i]);
 			vc_put(R->cta[r].done[i]);
 		}
+		vc_put(R->cta[r].cacc);
+		vc_put(R->cta[r].cdone);
 		shadow_free(L, &R->cta[r].smem);
 	}
 	for (uint32_t i = 0; i < R->nmb; i++) {
@@ -1797,9 +1807,6 @@ void race_cluster_end(struct launch *L, struct cluster *cl)
 	}
 	if (R->mb)
 		memset(R->mb, 0, R->nmb * sizeof *R->mb);
-	vc_put(R->cacc);
-	vc_put(R->cdone);
-	R->cacc = R->cdone = NULL;
 	free(R->th);
 	free(R->cta);
 	R->th = NULL;
@@ -2105,7 +2112,7 @@ bool race_replay_access(struct launch *L, struct race_glog *G, const struct race
 {
 	struct race *R = L->race;
 	struct cta c = {.linear = e->cta, .ctaid = {e->ctaid[0], e->ctaid[1], e->ctaid[2]},
-			.rank = e->rank};
+			.rank = e->rank, .slot = e->rank};
 	struct warp w = {.cta = &c, .id = e->warp};
 	struct rthread t = {.vc = v, .seen_cp = e->seen_cp, .seen_bulk = e->seen_bulk,
 			    .phantom = G ? race_glog_phantom(G, e->owner) : phantom};

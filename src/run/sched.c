@@ -121,7 +121,9 @@ static uint64_t cta_bytes(uint32_t smem, uint32_t nwarps)
 	return (uint64_t)smem + init_map_bytes(smem) + (uint64_t)nwarps * sizeof(struct warp);
 }
 
-static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t cid[3])
+/* Make cluster cid's CTAs in `ctas` (zeroed, the cluster's size), in slots from slot0 on. */
+static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t cid[3],
+			  struct cta *ctas, uint32_t slot0)
 {
 	const struct launch_config *k = &L->cfg;
 	struct dprog *P = L->P;
@@ -129,10 +131,10 @@ static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t c
 	cl->L = L;
 	L->initcheck = rule_level_of(L, RULE_SHARED_UNINIT) != SEV_OFF;
 	memcpy(cl->id, cid, sizeof cl->id);
-	cl->nctas = k->cluster[0] * k->cluster[1] * k->cluster[2];
-	cl->ctas = calloc(cl->nctas, sizeof *cl->ctas);
-	if (!cl->ctas)
+	if (!ctas)
 		return false;
+	cl->ctas = ctas;
+	cl->nctas = k->cluster[0] * k->cluster[1] * k->cluster[2];
 	uint32_t nthreads = k->block[0] * k->block[1] * k->block[2];
 	uint32_t nwarps = (nthreads + LANES - 1) / LANES;
 	uint32_t smem = (k->dyn_shared ? P->shared_dyn_off + k->dyn_shared : P->shared_static);
@@ -145,6 +147,7 @@ static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t c
 		c->nwarps = nwarps;
 		c->cluster = cl;
 		c->rank = r;
+		c->slot = slot0 + r;
 		c->cluster_ctaid[0] = r % k->cluster[0];
 		c->cluster_ctaid[1] = (r / k->cluster[0]) % k->cluster[1];
 		c->cluster_ctaid[2] = r / (k->cluster[0] * k->cluster[1]);
@@ -211,7 +214,6 @@ static void free_cluster(struct cluster *cl)
 		free(c->mbar_at);
 		free(c->proxy_dirty);
 	}
-	free(cl->ctas);
 }
 
 /* ---- deadlock report ----------------------------------------------------------------- */
@@ -478,6 +480,25 @@ static bool watch_loop(struct launch *L, struct warp *w, struct group *g, struct
 	return g->state == G_DONE;
 }
 
+/* ", and CTAs (5,0,0), ... have exited" for the CTAs of a cooperative grid (running now,
+ * L->cw's set) whose threads all exited: a grid sync waits for them forever. */
+static void exited_ctas(struct launch *L, struct strbuf *msg)
+{
+	const struct cluster *cl = L->running;
+	uint32_t n = 0;
+	for (uint32_t r = 0; cl && r < cl->nctas; r++) {
+		const struct cta *c = &cl->ctas[r];
+		if (!c->exited)
+			continue;
+		if (n < 8)
+			sb_printf(msg, "%s(%u,%u,%u)", n ? ", " : "; CTAs that exited before it: ",
+				  c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+		n++;
+	}
+	if (n > 8)
+		sb_printf(msg, " and %u more", n - 8);
+}
+
 /* What a loop polls: ": it polls global 0x.. (4 bytes), ..." or ", reading no memory". */
 static void polled(struct launch *L, const struct spin_rec *rec, struct strbuf *msg)
 {
@@ -487,6 +508,22 @@ static void polled(struct launch *L, const struct spin_rec *rec, struct strbuf *
 			  (unsigned long long)rec->place[i].addr, rec->place[i].size);
 	if (!rec->n)
 		sb_printf(msg, ", reading no memory");
+	for (uint32_t i = 0; i < rec->n; i++) {
+		uint64_t a = rec->place[i].addr, ws = L->mem->grid_ws;
+		if (!ws || a < ws || a >= ws + 16)
+			continue;
+		if (!L->cfg.cooperative) {
+			sb_printf(msg, " (the grid-sync workspace: this_grid().sync() in a launch that "
+				  "is not cooperative, whose clusters ptxi runs one after another; "
+				  "only a cooperative launch has every CTA resident at once)");
+		} else {
+			sb_printf(msg, " (the grid-sync workspace: this_grid().sync() waits for every "
+				  "CTA of the grid");
+			exited_ctas(L, msg);
+			sb_printf(msg, ")");
+		}
+		break;
+	}
 }
 
 /* A group still running at the step limit: run it a while longer, and say where its loop
@@ -688,6 +725,7 @@ static uint32_t time_out_pollers(struct cluster *cl)
 
 static int run_cluster(struct launch *L, struct cluster *cl)
 {
+	L->running = cl;
 	uint32_t nw = cl->ctas[0].nwarps, total = cl->nctas * nw;
 	uint64_t timeout_epoch = UINT64_MAX, streak_start = 0;
 	uint32_t rounds = 0;
@@ -797,17 +835,60 @@ void sched_cluster(struct launch *L, const uint32_t cid[3])
 	rng_seed_cluster(&L->async.rng, k->seed, RNG_ASYNC, linear);
 	rng_seed_cluster(&L->wg.rng, k->seed, RNG_WGMMA, linear);
 	struct cluster cl;
-	bool ok = setup_cluster(L, &cl, cid) && race_cluster_begin(L, &cl);
+	struct cta *ctas = calloc(k->cluster[0] * k->cluster[1] * k->cluster[2], sizeof *ctas);
+	bool ok = setup_cluster(L, &cl, cid, ctas, 0) && race_cluster_begin(L, &cl);
 	if (!ok && !L->stop)
 		runtime_error(L, 1, "out of memory setting up a cluster");
 	else
 		run_cluster(L, &cl);
+	L->running = NULL;
 	if (L->dbg && ok)
 		L->dbg->cluster_end(L->dbg->ctx, L, &cl);
 	async_reset(L);
 	mem_gproxy_reset(L);
 	race_cluster_end(L, &cl);
 	free_cluster(&cl);
+	free(ctas);
+}
+
+/* A cooperative launch: every cluster of the grid is made at once and the loop runs them as
+ * one set (`all`, whose CTAs are the grid's, each still in its own cluster), so CTAs that
+ * wait on one another (this_grid().sync() spins on a counter in global memory) all move.
+ * The grid is one unit for the --seed streams and the progress line. */
+static void sched_grid(struct launch *L)
+{
+	const struct launch_config *k = &L->cfg;
+	uint32_t per = k->cluster[0] * k->cluster[1] * k->cluster[2];
+	uint64_t n = (uint64_t)(k->grid[0] / k->cluster[0]) * (k->grid[1] / k->cluster[1]) *
+		     (k->grid[2] / k->cluster[2]);
+	rng_seed_cluster(&L->sched_rng, k->seed, RNG_SCHEDULE, 0);
+	rng_seed_cluster(&L->async.rng, k->seed, RNG_ASYNC, 0);
+	rng_seed_cluster(&L->wg.rng, k->seed, RNG_WGMMA, 0);
+	struct cluster *cls = calloc(n, sizeof *cls);
+	struct cta *ctas = calloc(n * per, sizeof *ctas);
+	struct cluster all = {.L = L, .ctas = ctas, .nctas = (uint32_t)(n * per)};
+	bool ok = cls && ctas;
+	for (uint64_t i = 0; i < n && ok; i++) {
+		uint32_t cid[3];
+		sched_cluster_id(L, i, cid);
+		ok = setup_cluster(L, &cls[i], cid, ctas + i * per, (uint32_t)(i * per));
+	}
+	ok = ok && race_cluster_begin(L, &all);
+	if (!ok && !L->stop)
+		runtime_error(L, 1, "out of memory setting up a cooperative grid");
+	else
+		run_cluster(L, &all);
+	L->running = NULL;
+	for (uint64_t i = 0; L->dbg && ok && i < n; i++)
+		L->dbg->cluster_end(L->dbg->ctx, L, &cls[i]);
+	async_reset(L);
+	mem_gproxy_reset(L);
+	race_cluster_end(L, &all);
+	for (uint64_t i = 0; cls && i < n; i++)
+		free_cluster(&cls[i]);
+	spin_free(&all.spin);
+	free(ctas);
+	free(cls);
 }
 
 uint64_t sched_clusters(const struct launch *L)
@@ -833,9 +914,13 @@ int sched_launch(struct launch *L)
 {
 	if (!sched_begin(L))
 		return L->status;
-	L->clusters = sched_clusters(L);
+	L->clusters = L->cfg.cooperative ? 1 : sched_clusters(L);
 	L->next_poll = 1u << 16;
-	for (uint64_t i = 0; i < L->clusters; i++) {
+	if (L->cfg.cooperative) {
+		sched_grid(L);
+		L->clusters_done = 1;
+	}
+	for (uint64_t i = 0; !L->cfg.cooperative && i < L->clusters; i++) {
 		uint32_t cid[3];
 		sched_cluster_id(L, i, cid);
 		sched_cluster(L, cid);

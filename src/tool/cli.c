@@ -612,6 +612,9 @@ static int run_option(struct run_opts *o, int id, const char *v)
 	case OPT_KEEP_GOING:
 		o->cfg.keep_going = true;
 		break;
+	case OPT_COOPERATIVE:
+		o->cfg.cooperative = true;
+		break;
 	case OPT_NO_RACE:
 		o->cfg.no_race = true;
 		break;

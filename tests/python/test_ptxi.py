@@ -185,6 +185,19 @@ def test_deadlock():
     assert r.status == 3 and "deadlock" in r.rules, r
 
 
+def test_cooperative_grid_sync():
+    """cooperative=True runs nvcc's this_grid().sync() (tests/cooperative/grid_sync.ptx);
+    without it the kernel traps, having no grid-sync workspace."""
+    m = ptxi.load(os.path.join(SRC, "tests", "cooperative", "grid_sync.ptx"))
+    words = array.array("i", [3 * i + 1 for i in range(8)])
+    out = array.array("i", [0] * 9)
+    args = [words, bytearray(32), out, ptxi.s32(-1)]
+    r = m.launch(grid=8, block=64, args=args, cooperative=True)
+    assert r.status == 0 and list(out) == [184, 8, 14, 20, 26, 32, 38, 44, 2], (r, list(out))
+    r = m.launch(grid=8, block=64, args=args)
+    assert r.status == 1 and "trap" in r.rules, r
+
+
 def test_ctrl_c_stops_a_launch():
     """KeyboardInterrupt during a launch stops it as Ctrl-C stops `ptxi run`: the launch
     reports where each warp stands and KeyboardInterrupt carries that Result."""

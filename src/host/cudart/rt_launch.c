@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/occupancy.h"
 #include "rt.h"
 #include "support/demangle.h"
 
@@ -44,13 +45,14 @@ static cudaError_t bad_config(dim3 grid, dim3 block)
 
 /* The launch's configuration for ptxi: the run options, trace and timeline if picked. */
 static void configure(struct ptxi_config *c, const struct rt_kernel *k, dim3 grid, dim3 block,
-		      size_t shared, const unsigned *cluster, FILE **timeline)
+		      size_t shared, const unsigned *cluster, bool cooperative, FILE **timeline)
 {
 	*c = rt.opt.base;
 	c->kernel = k->name;
 	c->grid[0] = grid.x, c->grid[1] = grid.y, c->grid[2] = grid.z;
 	c->block[0] = block.x, c->block[1] = block.y, c->block[2] = block.z;
 	c->dyn_shared = (uint32_t)shared;
+	c->cooperative = cooperative;
 	if (cluster) {
 		memcpy(c->cluster, cluster, sizeof c->cluster);
 		c->cluster_given = true;
@@ -101,9 +103,10 @@ cudaError_t rt_launch(struct rt_kernel *k, dim3 grid, dim3 block, size_t shared,
 		cluster = k->cluster;
 	if (cluster)
 		memcpy(cl, cluster, sizeof cl);
-	if (cooperative && (uint64_t)grid.x * grid.y * grid.z > 132ull * 32) {
-		return cudaErrorCooperativeLaunchTooLarge;
-	}
+	if (cooperative && (uint64_t)grid.x * grid.y * grid.z >
+			   (uint64_t)OCC_SMS * occ_ctas_per_sm((uint64_t)block.x * block.y * block.z,
+					       env_cta_shared(&k->mod->em, (uint32_t)shared)))
+		return cudaErrorCooperativeLaunchTooLarge; /* more than the GPU holds at once */
 	rt.launches++;
 	if (!k->launched) {
 		k->launched = true;
@@ -119,7 +122,7 @@ cudaError_t rt_launch(struct rt_kernel *k, dim3 grid, dim3 block, size_t shared,
 
 	struct ptxi_config c;
 	FILE *timeline;
-	configure(&c, k, grid, block, shared, cluster, &timeline);
+	configure(&c, k, grid, block, shared, cluster, cooperative, &timeline);
 	char *out[2] = {NULL, NULL};
 	size_t nout[2] = {0, 0};
 	FILE *held[2];
@@ -383,16 +386,11 @@ EXPORT cudaError_t cudaFuncGetAttributes(struct func_attrs *a, const void *func)
 	return cudaSuccess;
 }
 
-/* The occupancy ptxi answers: by threads and shared memory of an sm_90 SM (2048 threads,
- * 32 blocks, 228 KiB of which 1 KiB is reserved per block); registers are not modelled. */
+/* The occupancy ptxi answers: by threads and shared memory of an sm_90 SM (occupancy.h);
+ * registers are not modelled. */
 static int blocks_per_sm(int threads, size_t shared)
 {
-	if (threads <= 0)
-		return 0;
-	int by_threads = 2048 / (((threads + 31) / 32) * 32);
-	int by_shared = shared ? (int)(233472 / (shared + 1024)) : 32;
-	int n = by_threads < by_shared ? by_threads : by_shared;
-	return n < 32 ? n : 32;
+	return threads <= 0 ? 0 : (int)occ_ctas_per_sm((uint64_t)threads, shared);
 }
 
 EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *func,
