@@ -803,6 +803,8 @@ static int launch(struct run_opts *o, ptxi_module *m)
 	o->cfg.progress = progress_line; /* the line (--progress), a note on a long grid */
 	o->cfg.progress_ctx = o;
 	o->cfg.interrupt = &interrupted;
+	if (o->stats && !o->cfg.jobs)
+		o->cfg.jobs = 1; /* peak memory as one thread has it, not clusters side by side */
 	void (*old)(int) = signal(SIGINT, on_sigint);
 	ptxi_run *r = NULL;
 	int status = ptxi_launch(m, &o->cfg, o->args, o->nargs, &r);
