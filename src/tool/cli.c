@@ -844,7 +844,7 @@ static int cmd_run(const struct command *c, int argc, char **argv)
 			status = PTXI_INVALID;
 		else if (o->explore)
 			status = explore_run(m, &o->cfg, o->args, o->nargs, o->dumps, o->ndumps,
-					     o->explore);
+					     o->explore, o->format == PTXI_DIAG_TEXT);
 		else
 			status = launch(o, m);
 		ptxi_module_free(m);
