@@ -155,6 +155,19 @@ D=../rules/deadlock/missing_arrival.ptx
 printf '%s\n' "ptxi: --explore: the default schedule deadlocks; trying the others" \
   "ptxi: --explore: 3 schedules besides the default: 1 distinct failure shown" >> "$tmp/err.want"
 expect 3 explore-past-deadlock "$ptxi" run $D --block 64 --arg buf:16 --explore 3
+# --explore runs its seeded schedules side by side (one per CPU, or --jobs N), each in a
+# child process, taken back in schedule order: the same bytes as one after another, the
+# kernel's printf lines, dumps and verdicts included
+for j in 1 3; do
+  "$ptxi" run ../../ptx_samples/explore/ticket_order.ptx --block 64 --arg buf:4 --arg buf:256 \
+    --dump 1 --explore 8 --jobs $j > "$tmp/x$j" 2>&1; echo "exit $?" >> "$tmp/x$j"
+  (cd ../../ptx_samples/devrt && "$ptxi" run printf_formats.ptx --block 2 --arg file:name.bin --arg f32:2.5 --arg f64:3.25 \
+    --arg s64:1234567890123 --explore 4 --jobs $j) >> "$tmp/x$j" 2>&1; echo "exit $?" >> "$tmp/x$j"
+  "$ptxi" run $D --block 64 --arg buf:16 --explore 5 --jobs $j >> "$tmp/x$j" 2>&1
+  echo "exit $?" >> "$tmp/x$j"
+done
+cmp -s "$tmp/x1" "$tmp/x3" || { bad "--explore --jobs 3 differs from --jobs 1"; diff "$tmp/x1" "$tmp/x3" | head; }
+grep -q "schedule 2 of 8 gives other output" "$tmp/x3" || bad "--explore --jobs 3: no schedule 2"
 
 # --set and --dump SYMBOL / SYMBOL@OFF
 printf '100\n10\n20\n30\n40\n0000000a\n' > "$tmp/out.want"

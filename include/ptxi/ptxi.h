@@ -197,8 +197,10 @@ struct ptxi_config {
 	/* When *interrupt becomes non-zero (a signal handler may set it), the launch stops,
 	 * reports where every warp stands and returns PTXI_INTERRUPTED. */
 	const volatile sig_atomic_t *interrupt;
-	/* Threads that run the launch's clusters (--jobs; 0 or 1: one). A program whose output
-	 * does not depend on the schedule shows the same with any number (docs/jobs.md). */
+	/* Threads that run the launch's clusters (--jobs). 0: one per online CPU, or one where
+	 * the output would depend on the number (tracing, a timeline, malloc). A program whose
+	 * output does not depend on the schedule shows the same with any number
+	 * (docs/jobs.md). */
 	unsigned jobs;
 	/* Run part of the grid (--ctas): CTA linear indices and ranges "0,5,9" "0-15", or an
 	 * even spread "sample:N"; a CTA runs its whole cluster. The others do not run and leave

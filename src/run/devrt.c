@@ -368,12 +368,17 @@ static struct devrt *state(struct launch *L)
 	return L->rt;
 }
 
-bool devrt_begin(struct launch *L)
+bool devrt_uses_heap(const struct launch *L)
 {
 	for (uint32_t i = 0; i < L->P->nfuncs; i++)
 		if (!strcmp(L->P->funcs[i].name, "malloc") || !strcmp(L->P->funcs[i].name, "free"))
-			return state(L) != NULL;
-	return true;
+			return true;
+	return false;
+}
+
+bool devrt_begin(struct launch *L)
+{
+	return !devrt_uses_heap(L) || state(L) != NULL;
 }
 
 /* A block of n bytes from the heap: its address, 0 when the heap cannot hold it; false

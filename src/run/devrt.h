@@ -15,10 +15,12 @@
  * whose caller frame is f. */
 void devrt_call(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 		const struct dfunc *callee, uint32_t mask);
-/* Release the launch's device-runtime state (the heap's bookkeeping). */
 /* Make the heap now, when the program calls malloc or free (before --jobs starts threads
  * that share it); false: out of memory. */
 bool devrt_begin(struct launch *L);
+/* Whether the program calls malloc or free. */
+bool devrt_uses_heap(const struct launch *L);
+/* Release the launch's device-runtime state (the heap's bookkeeping). */
 void devrt_free(struct launch *L);
 
 #endif

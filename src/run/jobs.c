@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hopper/async.h"
 #include "devrt.h"
@@ -29,7 +30,7 @@
 /* A cluster run and not yet shown. */
 struct slot {
 	struct gather_log *log;     /* NULL: none could be made (out of memory)               */
-	uint64_t steps;             /* warp-instructions it ran                               */
+	uint64_t steps, thread_steps; /* warp- and thread-instructions it ran                 */
 	int status;
 	bool stop, done;
 };
@@ -53,6 +54,8 @@ struct jobs {
 /* Why the launch's clusters must run one at a time, or NULL. */
 static const char *one_thread_reason(const struct launch *L)
 {
+	if (L->dbg)
+		return "ptxi debug follows one schedule";
 	if (!L->cfg.no_race && !race_jobs_ok(L))
 		return "the data-race detector's thread ids leave no room for its clusters' "
 		       "markers (--no-race turns it off)";
@@ -92,6 +95,27 @@ static void log_poll(struct launch *S)
 	pthread_mutex_unlock(&J->lock);
 }
 
+/* Whether every cluster before S's is shown: its global memory is then one thread's. */
+static bool is_head(const struct launch *S)
+{
+	const struct jobs *J = S->jobs;
+	return __atomic_load_n(&J->shown, __ATOMIC_RELAXED) >= S->clusters_done;
+}
+
+/* Wait until every cluster before S's is shown (spin.c); a cluster after one that stopped
+ * the launch stops. */
+static void wait_head(struct launch *S)
+{
+	struct jobs *J = S->jobs;
+	uint64_t i = S->clusters_done;
+	pthread_mutex_lock(&J->lock);
+	while (J->shown < i && __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED) > i)
+		pthread_cond_wait(&J->cond, &J->lock);
+	if (J->shown < i || J->L->stop)
+		S->stop = true;
+	pthread_mutex_unlock(&J->lock);
+}
+
 static bool shard_init(struct launch *S, struct jobs *J, struct diag *d, unsigned index)
 {
 	*S = J->base; /* not *J->L, which replays write while workers start */
@@ -113,6 +137,8 @@ static bool shard_init(struct launch *S, struct jobs *J, struct diag *d, unsigne
 	S->stop_from = &J->stop_from;
 	S->atom_lock = &J->atom_lock;
 	S->log_poll = log_poll;
+	S->is_head = is_head;
+	S->wait_head = wait_head;
 	S->jobs = J;
 	async_init(S);
 	wgmma_launch_init(S);
@@ -160,6 +186,8 @@ static void show_ready(struct jobs *J)
 			gather_log_replay(L, sl->log, out);
 			__atomic_store_n(&J->shown_steps, J->shown_steps + sl->steps,
 					 __ATOMIC_RELAXED);
+			L->steps += sl->steps; /* --stats: the clusters shown, in order */
+			L->thread_steps += sl->thread_steps;
 			if (L->stop) { /* the detector's replay: a race one thread stops at */
 				if (J->shown < __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED))
 					__atomic_store_n(&J->stop_from, J->shown, __ATOMIC_RELAXED);
@@ -168,9 +196,12 @@ static void show_ready(struct jobs *J)
 				L->stop = sl->stop;
 			}
 			L->clusters_done++;
+			if (!L->stop && sched_launch_limit(L, J->shown_steps) &&
+			    J->shown + 1 < __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED))
+				__atomic_store_n(&J->stop_from, J->shown + 1, __ATOMIC_RELAXED);
 		}
 		*sl = (struct slot){0};
-		J->shown++;
+		__atomic_store_n(&J->shown, J->shown + 1, __ATOMIC_RELAXED); /* is_head reads it */
 	}
 }
 
@@ -193,6 +224,7 @@ static bool take(struct jobs *J, uint64_t *i)
 static void run_one(struct jobs *J, struct launch *S, struct diag *d, uint64_t i)
 {
 	struct gather_log *log = gather_log_new();
+	uint64_t thread_from = S->thread_steps;
 	if (log) {
 		S->log = log;
 		d->ctx = d->record_ctx = log;
@@ -201,7 +233,6 @@ static void run_one(struct jobs *J, struct launch *S, struct diag *d, uint64_t i
 		S->stop = false;
 		S->clusters_done = i; /* its index: messages, and whether it still counts */
 		S->next_poll = S->steps + (1u << 16);
-		S->cluster_from = S->steps;
 		uint32_t cid[3];
 		sched_cluster_id(S, i, cid);
 		sched_cluster(S, cid);
@@ -209,7 +240,8 @@ static void run_one(struct jobs *J, struct launch *S, struct diag *d, uint64_t i
 	}
 	pthread_mutex_lock(&J->lock);
 	struct slot *sl = &J->slot[i % J->window];
-	*sl = (struct slot){log, S->steps - S->cluster_from, S->status,
+	*sl = (struct slot){log, log ? S->steps - S->cluster_from : 0,
+			    S->thread_steps - thread_from, S->status,
 			    S->stop || S->status == 3 || !log, true};
 	if (sl->stop && i < __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED))
 		__atomic_store_n(&J->stop_from, i, __ATOMIC_RELAXED);
@@ -234,9 +266,6 @@ static void *worker(void *arg)
 		run_one(J, &S, &d, i);
 		pthread_mutex_lock(&J->lock);
 	}
-	J->L->steps += S.steps;
-	J->L->thread_steps += S.thread_steps;
-	J->L->clock += S.clock;
 	pthread_mutex_unlock(&J->lock);
 	shard_free(&S);
 	return NULL;
@@ -289,13 +318,28 @@ static int run_jobs(struct launch *L, unsigned n, const uint32_t nc[3])
 	return L->status;
 }
 
+/* --jobs left out (0): a thread per online CPU, or one, silently, where the output would
+ * depend on the number: what follows one schedule (one_thread_reason), and the device
+ * heap, whose addresses depend on the order clusters allocate in (docs/jobs.md). */
+static unsigned auto_jobs(const struct launch *L)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (cpus <= 1 || one_thread_reason(L) || devrt_uses_heap(L))
+		return 1;
+	return cpus > PTXI_MAX_JOBS ? PTXI_MAX_JOBS : (unsigned)cpus;
+}
+
 int jobs_launch(struct launch *L, unsigned n)
 {
 	const struct launch_config *k = &L->cfg;
 	uint32_t nc[3] = {k->grid[0] / k->cluster[0], k->grid[1] / k->cluster[1],
 			  k->grid[2] / k->cluster[2]};
 	L->clusters = sched_clusters(L);
-	if (n <= 1 || L->clusters <= 1)
+	if (L->clusters <= 1)
+		return sched_launch(L);
+	if (!n)
+		n = auto_jobs(L);
+	if (n <= 1)
 		return sched_launch(L);
 	if (k->cooperative) {
 		char m[200];

@@ -111,6 +111,7 @@ struct spin_watch {
 	uint64_t writes, epoch;     /* the launch's counts when the quiet stretch began        */
 	uint32_t rounds;            /* scheduling rounds it has lasted                         */
 	uint32_t nwarps;
+	bool head;                  /* --jobs: every earlier cluster was shown when it began   */
 	struct spin_warp *w;        /* per warp of the cluster                                 */
 };
 
@@ -325,6 +326,8 @@ struct launch {
 				     * later one still running ends, its reports unseen     */
 	pthread_mutex_t *atom_lock; /* held by an atomic: clusters share global memory         */
 	void (*log_poll)(struct launch *L); /* after a rule break is logged: may show it early */
+	bool (*is_head)(const struct launch *L);/* every earlier cluster is shown (spin.c)         */
+	void (*wait_head)(struct launch *L); /* wait until it is, or the launch stopped before */
 	void *jobs;                 /* the workers' shared state, for log_poll                 */
 	const struct dbg_hooks *dbg; /* ptxi debug's hooks (debug_hook.h), NULL: none          */
 };

@@ -1892,6 +1892,14 @@ static bool defer(struct launch *L, const struct rthread *t, uint32_t tid, uint3
 		e.has_newv = true;
 		e.plain = !(flags & (RF_RMW | RF_ASYNC));
 	}
+	if (!R->head && L->is_head && L->is_head(L)) {
+		/* the oldest cluster not shown: judged at once from here on, so a race stops it
+		 * where one thread stops, before it writes more (--dump after the report) */
+		race_glog_wait_head(L, R->glog, L->ci->op == OP_ATOM);
+		R->head = !L->stop;
+		if (L->stop)
+			return true;
+	}
 	if (R->head)
 		return head_check(L, &e, phantom);
 	if (!race_glog_add(L, R->glog, &e) && !L->stop)

@@ -612,6 +612,23 @@ static void report_blocked(struct launch *L, struct cluster *cl, bool spinning)
 	L->stop = true;
 }
 
+bool sched_launch_limit(struct launch *L, uint64_t steps)
+{
+	if (steps <= L->max_steps || L->clusters_done >= L->clusters)
+		return false;
+	char m[300];
+	snprintf(m, sizeof m, "the launch ran past the step limit (%llu warp-instructions; see "
+		 "--max-steps) after %llu of %llu clusters, with no thread in a loop: a larger "
+		 "--max-steps may let it end [step-limit]", (unsigned long long)L->max_steps,
+		 (unsigned long long)L->clusters_done, (unsigned long long)L->clusters);
+	gather_flush(L);
+	gather_count(L, "step-limit");
+	diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL, m);
+	L->status = 3;
+	L->stop = true;
+	return true;
+}
+
 /* Where every warp of the cluster stands, when the user interrupts the launch: a note at
  * each place threads are (running, or what they wait on), then the closing error. */
 static void report_interrupted(struct launch *L, struct cluster *cl)
@@ -683,16 +700,11 @@ static void poll_caller(struct launch *L, struct cluster *cl)
 
 /* ---- the loop ------------------------------------------------------------------------ */
 
-/* Whether the launch ran past its step limit. With --jobs, a cluster counts its own steps
- * and those of the clusters already shown, all before it: a launch that runs too long
- * stops, but which cluster reports it, and where, may differ from one thread's run while
- * earlier clusters still run (docs/jobs.md). */
+/* Whether the cluster ran past the step limit. Each cluster counts its own steps, so
+ * where it stops is the same whichever clusters ran before it or beside it (--jobs). */
 static bool past_step_limit(struct launch *L)
 {
-	if (!L->steps_shown)
-		return L->steps > L->max_steps;
-	return L->steps - L->cluster_from + __atomic_load_n(L->steps_shown, __ATOMIC_RELAXED) >
-	       L->max_steps;
+	return L->steps - L->cluster_from > L->max_steps;
 }
 
 /* A parked try_wait answers False once its time limit has passed, however busy the other
@@ -834,6 +846,9 @@ void sched_cluster(struct launch *L, const uint32_t cid[3])
 	rng_seed_cluster(&L->sched_rng, k->seed, RNG_SCHEDULE, linear);
 	rng_seed_cluster(&L->async.rng, k->seed, RNG_ASYNC, linear);
 	rng_seed_cluster(&L->wg.rng, k->seed, RNG_WGMMA, linear);
+	/* its own step count and clock, from 0: the same on any thread, after any clusters */
+	L->cluster_from = L->steps;
+	L->clock = 0;
 	struct cluster cl;
 	struct cta *ctas = calloc(k->cluster[0] * k->cluster[1] * k->cluster[2], sizeof *ctas);
 	bool ok = setup_cluster(L, &cl, cid, ctas, 0) && race_cluster_begin(L, &cl);
@@ -925,7 +940,7 @@ int sched_launch(struct launch *L)
 		sched_cluster_id(L, i, cid);
 		sched_cluster(L, cid);
 		L->clusters_done++;
-		if (L->stop || L->status == 3)
+		if (L->stop || L->status == 3 || sched_launch_limit(L, L->steps))
 			break;
 	}
 	sched_end(L);

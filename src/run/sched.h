@@ -25,5 +25,10 @@ void sched_cluster_id(const struct launch *L, uint64_t i, uint32_t cid[3]);
 bool sched_begin(struct launch *L);
 void sched_cluster(struct launch *L, const uint32_t cid[3]);
 void sched_end(struct launch *L);
+/* The step limit between clusters: each cluster may run --max-steps warp-instructions of
+ * its own, and once the clusters run so far (L->clusters_done of them, `steps` in all)
+ * passed it together, the launch stops before the next, reported (true). The same with
+ * any --jobs: it counts whole clusters, in order. */
+bool sched_launch_limit(struct launch *L, uint64_t steps);
 
 #endif

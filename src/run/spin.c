@@ -13,8 +13,11 @@
  * changes, if it computes first), so it is never called stuck. Timing that reaches
  * registers (%clock, %globaltimer) changes the state and is not called a loop either.
  *
- * With --jobs other clusters write global memory this thread does not see counted: the
- * watch is off there, and such a launch stops at the step limit as before.
+ * With --jobs earlier clusters may still run, writing global memory this thread does not
+ * see counted. A watch that began while one did is not believed: the cluster waits until
+ * every earlier one is shown and watches afresh, so a verdict is always one made over a
+ * stretch that one thread's run has too (later clusters, which one thread has not run yet,
+ * are the schedule's: docs/jobs.md).
  */
 #include "spin.h"
 
@@ -91,6 +94,7 @@ static void restart(struct spin_watch *s, const struct launch *L)
 	s->writes = L->writes;
 	s->epoch = L->epoch;
 	s->rounds = 0;
+	s->head = !L->jobs || L->is_head(L);
 	for (uint32_t i = 0; s->w && i < s->nwarps; i++)
 		s->w[i] = (struct spin_warp){.power = 1};
 }
@@ -108,7 +112,7 @@ static bool quiet(const struct launch *L, const struct cluster *cl, const struct
 
 bool spin_stuck(struct launch *L, struct cluster *cl, struct spin_watch *s)
 {
-	if (L->jobs || !cl->nctas)
+	if (!cl->nctas)
 		return false;
 	if (!s->w) {
 		s->nwarps = cl->nctas * cl->ctas[0].nwarps;
@@ -152,7 +156,13 @@ bool spin_stuck(struct launch *L, struct cluster *cl, struct spin_watch *s)
 			}
 			all &= sw->cycling;
 		}
-	return any && all;
+	if (!any || !all)
+		return false;
+	if (s->head)
+		return true;
+	L->wait_head(L); /* then watch again: an earlier cluster may have written what it reads */
+	restart(s, L);
+	return false;
 }
 
 bool spin_op_writes(int op)

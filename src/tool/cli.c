@@ -806,6 +806,8 @@ static int launch(struct run_opts *o, ptxi_module *m)
 	o->cfg.progress = progress_line; /* the line (--progress), a note on a long grid */
 	o->cfg.progress_ctx = o;
 	o->cfg.interrupt = &interrupted;
+	if (o->stats && !o->cfg.jobs)
+		o->cfg.jobs = 1; /* peak memory as one thread has it, not clusters side by side */
 	void (*old)(int) = signal(SIGINT, on_sigint);
 	ptxi_run *r = NULL;
 	int status = ptxi_launch(m, &o->cfg, o->args, o->nargs, &r);
@@ -845,7 +847,7 @@ static int cmd_run(const struct command *c, int argc, char **argv)
 			status = PTXI_INVALID;
 		else if (o->explore)
 			status = explore_run(m, &o->cfg, o->args, o->nargs, o->dumps, o->ndumps,
-					     o->explore);
+					     o->explore, o->format == PTXI_DIAG_TEXT);
 		else
 			status = launch(o, m);
 		ptxi_module_free(m);

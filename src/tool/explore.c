@@ -2,13 +2,17 @@
  * explore.c - schedule exploration (--explore N): seeds 1..N (or N seeds from --seed on)
  * change the order in which warps start each round and when asynchronous copies land
  * (sched.c, async.c); the default schedule (no seed) is the reference the others are
- * compared with.
+ * compared with. The seeded schedules are independent runs: with more than one CPU (or
+ * --jobs N) they run side by side, each in a child process of its own, and their output is
+ * taken back and judged in schedule order, so it is the same as one after another.
  */
 #include "explore.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* The dumped buffers of one run, one after another. */
 struct dumped {
@@ -85,6 +89,150 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, uint64_t seed,
 		st = PTXI_INVALID;
 	ptxi_run_free(r);
 	return st;
+}
+
+/* ---- schedules side by side ----------------------------------------------------------- */
+
+/* A schedule run in a child process: its stdout and stderr (printf, dump errors) and its
+ * result (status, diagnostics, dumps), read back in schedule order. */
+struct child {
+	pid_t pid;
+	FILE *out, *err, *res;
+};
+
+static bool put(FILE *f, const void *p, size_t n)
+{
+	return !n || fwrite(p, 1, n, f) == n;
+}
+
+static bool get(FILE *f, void *p, size_t n)
+{
+	return !n || fread(p, 1, n, f) == n;
+}
+
+static void keep_text(void *ctx, int level, const char *text);
+
+/* In the child: run the schedule, write its result, and end without running the parent's
+ * exit handlers or flushing its buffers twice. */
+static void child_main(ptxi_module *m, const struct ptxi_config *cfg, uint64_t seed,
+		       const struct ptxi_arg *args, unsigned nargs, const struct dump_spec *dumps,
+		       unsigned ndumps, FILE *res)
+{
+	struct text out = {0};
+	struct ptxi_config c = *cfg;
+	c.sink = keep_text;
+	c.sink_ctx = &out;
+	struct dumped d;
+	int st = launch(m, &c, seed, args, nargs, dumps, ndumps, &d);
+	bool has = d.bytes != NULL, ok = true;
+	ok &= put(res, &st, sizeof st) && put(res, &out.len, sizeof out.len) &&
+	      put(res, out.s, out.len) && put(res, &has, sizeof has) &&
+	      put(res, &d.len, sizeof d.len) && put(res, d.bytes, d.len) &&
+	      put(res, d.at, (ndumps + 1) * sizeof *d.at);
+	ok &= fflush(res) == 0;
+	fflush(stdout);
+	fflush(stderr);
+	_exit(ok ? 0 : 1);
+}
+
+static void child_close(struct child *ch)
+{
+	if (ch->out)
+		fclose(ch->out);
+	if (ch->err)
+		fclose(ch->err);
+	if (ch->res)
+		fclose(ch->res);
+	*ch = (struct child){0};
+}
+
+/* Start schedule `seed` in a child; false (nothing started) when it cannot be. */
+static bool child_start(struct child *ch, ptxi_module *m, const struct ptxi_config *cfg,
+			uint64_t seed, const struct ptxi_arg *args, unsigned nargs,
+			const struct dump_spec *dumps, unsigned ndumps)
+{
+	*ch = (struct child){0};
+	ch->out = tmpfile();
+	ch->err = tmpfile();
+	ch->res = tmpfile();
+	if (!ch->out || !ch->err || !ch->res) {
+		child_close(ch);
+		return false;
+	}
+	fflush(NULL); /* else the child writes the parent's buffered output again */
+	ch->pid = fork();
+	if (ch->pid < 0) {
+		child_close(ch);
+		return false;
+	}
+	if (ch->pid == 0) {
+		if (dup2(fileno(ch->out), STDOUT_FILENO) < 0 ||
+		    dup2(fileno(ch->err), STDERR_FILENO) < 0)
+			_exit(1);
+		child_main(m, cfg, seed, args, nargs, dumps, ndumps, ch->res);
+	}
+	return true;
+}
+
+static void copy_out(FILE *from, FILE *to)
+{
+	char buf[8192];
+	size_t n;
+	rewind(from);
+	while ((n = fread(buf, 1, sizeof buf, from)) > 0)
+		fwrite(buf, 1, n, to);
+	fflush(to);
+}
+
+/* Wait for the child, pass on its stdout and stderr, and read its result into *out and
+ * *d as launch() leaves them: its status, or 2 (said) when the child did not end well. */
+static int child_finish(struct child *ch, unsigned ndumps, struct text *out, struct dumped *d)
+{
+	int ws = 0, st = PTXI_INVALID;
+	while (waitpid(ch->pid, &ws, 0) < 0)
+		;
+	copy_out(ch->out, stdout);
+	copy_out(ch->err, stderr);
+	memset(d, 0, sizeof *d);
+	*out = (struct text){0};
+	bool has = false, ok = WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
+	rewind(ch->res);
+	ok = ok && get(ch->res, &st, sizeof st) && get(ch->res, &out->len, sizeof out->len);
+	ok = ok && (out->s = malloc(out->len + 1)) && get(ch->res, out->s, out->len);
+	if (out->s)
+		out->s[ok ? out->len : 0] = '\0';
+	ok = ok && get(ch->res, &has, sizeof has) && get(ch->res, &d->len, sizeof d->len);
+	ok = ok && (d->bytes = malloc(d->len + 1)) && get(ch->res, d->bytes, d->len);
+	ok = ok && (d->at = calloc(ndumps + 1, sizeof *d->at)) &&
+	     get(ch->res, d->at, (ndumps + 1) * sizeof *d->at);
+	child_close(ch);
+	if (!ok) {
+		free(d->bytes);
+		free(d->at);
+		memset(d, 0, sizeof *d);
+		d->at = calloc(ndumps + 1, sizeof *d->at);
+		if (WIFSIGNALED(ws))
+			fprintf(stderr, "ptxi: --explore: a schedule's process ended with signal %d\n",
+				WTERMSIG(ws));
+		else
+			fprintf(stderr, "ptxi: --explore: could not read a schedule's result back\n");
+		return PTXI_INVALID;
+	}
+	if (!has) {
+		free(d->bytes);
+		d->bytes = NULL;
+	}
+	return st;
+}
+
+/* How many schedules run at once: --jobs, else one per online CPU; one where the children
+ * could not give their output back in order (reports as data, traces, a timeline). */
+static unsigned side_by_side(const struct ptxi_config *cfg, bool text, unsigned n)
+{
+	long cpus = cfg->jobs ? (long)cfg->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+	if (!text || cfg->trace_mbarrier || cfg->trace_all || cfg->timeline_out || cpus <= 1)
+		return 1;
+	return cpus > (long)n ? n : (unsigned)cpus;
 }
 
 /* The first word where two runs' dumps differ: "argument 0, word 5: 00000007, not 00000003" */
@@ -209,13 +357,13 @@ static bool is_new(char ***seen, unsigned *nseen, char *sig)
  * at the same places) prints nothing. The status is the first failure's.
  */
 int explore_run(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi_arg *args,
-		unsigned nargs, const struct dump_spec *dumps, unsigned ndumps, unsigned n)
+		unsigned nargs, const struct dump_spec *dumps, unsigned ndumps, unsigned n, bool text)
 {
 	struct dumped ref;
 	uint64_t first = cfg->seed ? cfg->seed : 1;
-	if (cfg->jobs > 1)
-		fprintf(stderr, "ptxi: note: --jobs %u: --explore runs each schedule on one thread\n",
-			cfg->jobs);
+	unsigned par = side_by_side(cfg, text, n);
+	struct child *kids = par > 1 ? calloc(par, sizeof *kids) : NULL;
+	unsigned started = 0; /* schedules handed to children so far */
 	struct ptxi_config c = *cfg;
 	struct text out = {0};
 	c.sink = keep_text;
@@ -234,6 +382,7 @@ int explore_run(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 		if (!on) {
 			release(&ref);
 			free(out.s);
+			free(kids);
 			return st;
 		}
 		is_new(&seen, &nseen, signature(st, out.s, NULL));
@@ -244,7 +393,17 @@ int explore_run(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 		uint64_t s = first + i;
 		free(out.s);
 		out = (struct text){0};
-		int gst = launch(m, &c, s, args, nargs, dumps, ndumps, &got);
+		int gst;
+		if (kids) { /* the next `par` schedules run in children, taken back in order */
+			while (started < n && started < i + par &&
+			       child_start(&kids[started % par], m, &c, first + started, args, nargs,
+					   dumps, ndumps))
+				started++;
+		}
+		if (kids && i < started)
+			gst = child_finish(&kids[i % par], ndumps, &out, &got);
+		else
+			gst = launch(m, &c, s, args, nargs, dumps, ndumps, &got);
 		bool same = status != PTXI_OK ||
 			    (got.len == ref.len && (!got.len || !memcmp(got.bytes, ref.bytes, got.len)));
 		if (gst != PTXI_OK || !same) {
@@ -268,6 +427,7 @@ int explore_run(ptxi_module *m, const struct ptxi_config *cfg, const struct ptxi
 		release(&got);
 	}
 	free(out.s);
+	free(kids);
 	for (unsigned i = 0; i < nseen; i++)
 		free(seen[i]);
 	free(seen);

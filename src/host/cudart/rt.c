@@ -69,7 +69,7 @@ static void options(struct rt_options *o)
 	o->base.max_steps = env_num("PTXI_MAX_STEPS", 0);
 	o->base.keep_going = env("PTXI_KEEP_GOING") != NULL;
 	o->base.no_race = env("PTXI_NO_RACE") != NULL;
-	o->base.jobs = (unsigned)env_num("PTXI_JOBS", 1);
+	o->base.jobs = (unsigned)env_num("PTXI_JOBS", 0); /* 0: one per CPU */
 	o->base.max_errors = (uint32_t)env_num("PTXI_MAX_ERRORS", 0);
 	o->base.max_memory = UINT64_MAX;
 	const char *d = env("PTXI_DIAGNOSTICS");
