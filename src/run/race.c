@@ -45,6 +45,7 @@
 #define PAGE_CELLS 256u     /* cells per shadow page (1 KiB of memory)                   */
 #define MAX_READERS 64u     /* concurrent reads kept per cell beyond the first           */
 #define MAX_PAIRS 64u       /* distinct racing instruction pairs reported (--keep-going) */
+#define INIT_SEEN 8u        /* mbarriers per thread known initialised before it          */
 
 /* ---- vector clocks ------------------------------------------------------------------- */
 
@@ -101,7 +102,8 @@ struct rthread {
 	bool init_fence;            /* fence.mbarrier_init since its last cluster arrive     */
 	struct vc *pending;         /* releases seen by strong reads, for an acquire fence    */
 	const struct dinsn *phantom;/* a wait that passed for the phase before the first      */
-	uint32_t init_seen;         /* id of the last mbarrier whose init it was found after  */
+	uint32_t init_seen[INIT_SEEN]; /* ids of mbarriers whose init it was found after, each
+					* in slot id % INIT_SEEN (a ring's stages, all kept)  */
 	uint32_t seen_cp, seen_bulk;/* clocks of its own cp.async / bulk-group agents that its
 				     * wait_groups acquired (released with its vector)        */
 	uint32_t mbar_clock;        /* copies it issued that complete on an mbarrier          */
@@ -1608,10 +1610,7 @@ void race_mbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, const st
 	struct rmbar *b = R && w ? rmbar(L, mb) : NULL;
 	if (!b || L->ci->sem == MOD_RELAXED)
 		return;
-	for (uint32_t m = lanes; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		release_into(R, &b->acc, thr(R, w, l), tid_of(R, w, l));
-	}
+	release_lanes(R, &b->acc, w, lanes);
 }
 
 void race_mbar_done(struct launch *L, const struct mbar *mb)
@@ -1660,18 +1659,24 @@ uint32_t race_mbar_unordered(struct launch *L, struct warp *w, uint32_t lanes,
 			     const struct mbar *mb, const struct dinsn **init)
 {
 	struct race *R = L->race;
-	struct rmbar *b = R && w ? rmbar(L, mb) : NULL;
+	if (!R || !w)
+		return 0;
+	/* the lanes not yet known ordered after the init (clocks only grow: once after, always
+	 * after), before the mbarrier's state is even looked up: a wait polled in a loop */
+	struct rthread *t0 = thr(R, w, 0);
+	uint32_t slot = mb->id % INIT_SEEN, todo = 0;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		todo |= (uint32_t)(t0[l].init_seen[slot] != mb->id) << l;
+	}
+	struct rmbar *b = todo ? rmbar(L, mb) : NULL;
 	uint32_t bad = 0;
 	if (!b || !b->init.clock)
 		return 0;
-	for (uint32_t m = lanes; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		struct rthread *t = thr(R, w, l);
-		if (t->init_seen == mb->id) /* clocks only grow: once after, always after */
-			continue;
-		uint32_t tid = tid_of(R, w, l);
-		if (happens_before(R, t, tid, tid, &b->init))
-			t->init_seen = mb->id;
+	for (uint32_t m = todo; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m), tid = tid_of(R, w, l);
+		if (happens_before(R, t0 + l, tid, tid, &b->init))
+			t0[l].init_seen[slot] = mb->id;
 		else
 			bad |= 1u << l;
 	}
