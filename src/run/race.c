@@ -132,6 +132,7 @@ struct race {
 	bool agents;                /* their thread ids fit in 32 bits: copies are recorded  */
 	uint64_t charged;           /* mbarrier and global shadow tables (--max-memory)      */
 	uint32_t shift;             /* thread ids: CTA << shift | thread (no divisions)       */
+	bool seen_any;              /* some thread's wait_group acquired copies of its own    */
 	uint64_t gen;
 	struct vc *zero;
 	struct cluster *cl;         /* the running cluster                                   */
@@ -361,15 +362,18 @@ static void release_lanes(struct race *R, struct vc **obj, const struct warp *w,
 	uint32_t seen = 0; /* lanes that waited for copies of their own */
 	if (lanes == 0xffffffffu) { /* a whole warp: usually one vector, joined above */
 		uint32_t same = 0;
+		/* a thread's epoch is above every clock of it in any vector (each release
+		 * starts a new one): raised, as a max would raise it */
 		for (uint32_t l = 0; l < LANES; l++) {
 			struct rthread *t = t0 + l;
 			uint32_t k = t->clock;
 			same += t->vc == last;
-			raised |= c[l] < k;
-			c[l] = c[l] < k ? k : c[l];
-			seen |= (t->seen_cp | t->seen_bulk) ? 1u << l : 0;
+			c[l] = k;
 			t->clock = k + 1;
 		}
+		raised = true;
+		for (uint32_t l = 0; R->seen_any && l < LANES; l++)
+			seen |= (t0[l].seen_cp | t0[l].seen_bulk) ? 1u << l : 0;
 		lanes = 0;
 		if (same != LANES) /* the others joined now: the result is the same */
 			for (uint32_t l = 0; l < LANES; l++)
@@ -1731,6 +1735,7 @@ void race_copy_waited(struct launch *L, struct warp *w, uint32_t lane, enum race
 	uint32_t *seen = kind == RA_CP ? &t->seen_cp : &t->seen_bulk;
 	if (*seen < below)
 		*seen = below;
+	R->seen_any |= below != 0;
 }
 
 /* ---- lifetime ------------------------------------------------------------------------ */
