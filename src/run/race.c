@@ -45,6 +45,7 @@
 #define PAGE_CELLS 256u     /* cells per shadow page (1 KiB of memory)                   */
 #define MAX_READERS 64u     /* concurrent reads kept per cell beyond the first           */
 #define MAX_PAIRS 64u       /* distinct racing instruction pairs reported (--keep-going) */
+#define INIT_SEEN 8u        /* mbarriers per thread known initialised before it          */
 
 /* ---- vector clocks ------------------------------------------------------------------- */
 
@@ -101,7 +102,8 @@ struct rthread {
 	bool init_fence;            /* fence.mbarrier_init since its last cluster arrive     */
 	struct vc *pending;         /* releases seen by strong reads, for an acquire fence    */
 	const struct dinsn *phantom;/* a wait that passed for the phase before the first      */
-	uint32_t init_seen;         /* id of the last mbarrier whose init it was found after  */
+	uint32_t init_seen[INIT_SEEN]; /* ids of mbarriers whose init it was found after, each
+					* in slot id % INIT_SEEN (a ring's stages, all kept)  */
 	uint32_t seen_cp, seen_bulk;/* clocks of its own cp.async / bulk-group agents that its
 				     * wait_groups acquired (released with its vector)        */
 	uint32_t mbar_clock;        /* copies it issued that complete on an mbarrier          */
@@ -131,6 +133,7 @@ struct race {
 	bool agents;                /* their thread ids fit in 32 bits: copies are recorded  */
 	uint64_t charged;           /* mbarrier and global shadow tables (--max-memory)      */
 	uint32_t shift;             /* thread ids: CTA << shift | thread (no divisions)       */
+	bool seen_any;              /* some thread's wait_group acquired copies of its own    */
 	uint64_t gen;
 	struct vc *zero;
 	struct cluster *cl;         /* the running cluster                                   */
@@ -360,15 +363,18 @@ static void release_lanes(struct race *R, struct vc **obj, const struct warp *w,
 	uint32_t seen = 0; /* lanes that waited for copies of their own */
 	if (lanes == 0xffffffffu) { /* a whole warp: usually one vector, joined above */
 		uint32_t same = 0;
+		/* a thread's epoch is above every clock of it in any vector (each release
+		 * starts a new one): raised, as a max would raise it */
 		for (uint32_t l = 0; l < LANES; l++) {
 			struct rthread *t = t0 + l;
 			uint32_t k = t->clock;
 			same += t->vc == last;
-			raised |= c[l] < k;
-			c[l] = c[l] < k ? k : c[l];
-			seen |= (t->seen_cp | t->seen_bulk) ? 1u << l : 0;
+			c[l] = k;
 			t->clock = k + 1;
 		}
+		raised = true;
+		for (uint32_t l = 0; R->seen_any && l < LANES; l++)
+			seen |= (t0[l].seen_cp | t0[l].seen_bulk) ? 1u << l : 0;
 		lanes = 0;
 		if (same != LANES) /* the others joined now: the result is the same */
 			for (uint32_t l = 0; l < LANES; l++)
@@ -1616,10 +1622,7 @@ void race_mbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, const st
 	struct rmbar *b = R && w ? rmbar(L, mb) : NULL;
 	if (!b || L->ci->sem == MOD_RELAXED)
 		return;
-	for (uint32_t m = lanes; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		release_into(R, &b->acc, thr(R, w, l), tid_of(R, w, l));
-	}
+	release_lanes(R, &b->acc, w, lanes);
 }
 
 void race_mbar_done(struct launch *L, const struct mbar *mb)
@@ -1668,18 +1671,24 @@ uint32_t race_mbar_unordered(struct launch *L, struct warp *w, uint32_t lanes,
 			     const struct mbar *mb, const struct dinsn **init)
 {
 	struct race *R = L->race;
-	struct rmbar *b = R && w ? rmbar(L, mb) : NULL;
+	if (!R || !w)
+		return 0;
+	/* the lanes not yet known ordered after the init (clocks only grow: once after, always
+	 * after), before the mbarrier's state is even looked up: a wait polled in a loop */
+	struct rthread *t0 = thr(R, w, 0);
+	uint32_t slot = mb->id % INIT_SEEN, todo = 0;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		todo |= (uint32_t)(t0[l].init_seen[slot] != mb->id) << l;
+	}
+	struct rmbar *b = todo ? rmbar(L, mb) : NULL;
 	uint32_t bad = 0;
 	if (!b || !b->init.clock)
 		return 0;
-	for (uint32_t m = lanes; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		struct rthread *t = thr(R, w, l);
-		if (t->init_seen == mb->id) /* clocks only grow: once after, always after */
-			continue;
-		uint32_t tid = tid_of(R, w, l);
-		if (happens_before(R, t, tid, tid, &b->init))
-			t->init_seen = mb->id;
+	for (uint32_t m = todo; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m), tid = tid_of(R, w, l);
+		if (happens_before(R, t0 + l, tid, tid, &b->init))
+			t0[l].init_seen[slot] = mb->id;
 		else
 			bad |= 1u << l;
 	}
@@ -1734,6 +1743,7 @@ void race_copy_waited(struct launch *L, struct warp *w, uint32_t lane, enum race
 	uint32_t *seen = kind == RA_CP ? &t->seen_cp : &t->seen_bulk;
 	if (*seen < below)
 		*seen = below;
+	R->seen_any |= below != 0;
 }
 
 /* ---- lifetime ------------------------------------------------------------------------ */
