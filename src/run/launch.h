@@ -111,6 +111,7 @@ struct spin_watch {
 	uint64_t writes, epoch;     /* the launch's counts when the quiet stretch began        */
 	uint32_t rounds;            /* scheduling rounds it has lasted                         */
 	uint32_t nwarps;
+	bool off;                   /* out of memory for a saved state: no watch               */
 	struct spin_warp *w;        /* per warp of the cluster                                 */
 };
 
