@@ -112,6 +112,7 @@ struct spin_watch {
 	uint32_t rounds;            /* scheduling rounds it has lasted                         */
 	uint32_t nwarps;
 	bool head;                  /* --jobs: every earlier cluster was shown when it began   */
+	bool off;                   /* out of memory for a saved state: no watch               */
 	struct spin_warp *w;        /* per warp of the cluster                                 */
 };
 

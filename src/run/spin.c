@@ -7,11 +7,14 @@
  * goes round a loop that reads only what nobody will change and writes nothing: no warp
  * can ever release another, and the launch can never finish.
  *
- * Each warp's state is hashed at the end of each scheduling round, and Brent's cycle
- * finding (a saved hash, replaced at powers of two) spots the repeat. A real spin-wait
+ * Each warp's state is kept at the end of some scheduling rounds (a copy of it, compared
+ * byte for byte: no hash, so no collision can call a live warp stuck), and Brent's cycle
+ * finding (a saved state, replaced at powers of two) spots the repeat. A real spin-wait
  * that completes breaks the quiet stretch with the producer's write (or its register
  * changes, if it computes first), so it is never called stuck. Timing that reaches
  * registers (%clock, %globaltimer) changes the state and is not called a loop either.
+ * Comparing stops at the first byte that differs, and a copy is made only when Brent's
+ * saved state moves on: far less work than hashing every register of every warp.
  *
  * With --jobs earlier clusters may still run, writing global memory this thread does not
  * see counted. A watch that began while one did is not believed: the cluster waits until
@@ -31,51 +34,90 @@
 #define EVERY_ROUND 32  /* rounds hashed one by one, then every eighth                 */
 
 struct spin_warp {
-	uint64_t saved;         /* the hash kept to compare with (Brent's tortoise)          */
+	uint8_t *saved;         /* the state kept to compare with (Brent's tortoise)         */
+	size_t len, cap;        /* its bytes, and the buffer's                               */
 	uint64_t saved_steps;   /* the warp's steps then: a repeat must have run between     */
-	uint32_t power, lam;    /* samples until the saved hash moves on, and since it did   */
+	uint32_t power, lam;    /* samples until the saved state moves on, and since it did  */
 	bool cycling;           /* a repeat seen in this quiet stretch                       */
 };
 
-static inline uint64_t mix(uint64_t h, uint64_t x)
+/* A walk over a warp's state that either copies it into a spin_warp's buffer or compares
+ * it with what the buffer holds (stopping at the first difference). */
+struct state_walk {
+	struct spin_warp *sw;
+	size_t pos;
+	bool copy, differs, failed;
+};
+
+static void put(struct state_walk *c, const void *p, size_t n)
 {
-	h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h;
+	if (c->differs || c->failed)
+		return;
+	struct spin_warp *sw = c->sw;
+	if (!c->copy) {
+		if (c->pos + n > sw->len || memcmp(sw->saved + c->pos, p, n))
+			c->differs = true;
+		c->pos += n;
+		return;
+	}
+	if (c->pos + n > sw->cap) {
+		size_t cap = sw->cap ? sw->cap : 256;
+		while (cap < c->pos + n)
+			cap *= 2;
+		uint8_t *nb = realloc(sw->saved, cap);
+		if (!nb) {
+			c->failed = true;
+			return;
+		}
+		sw->saved = nb;
+		sw->cap = cap;
+	}
+	memcpy(sw->saved + c->pos, p, n);
+	c->pos += n;
 }
 
-static uint64_t mix_bytes(uint64_t h, const void *p, size_t n)
+static void put64(struct state_walk *c, uint64_t x)
 {
-	const unsigned char *b = p;
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t x;
-		memcpy(&x, b + i, 8);
-		h = mix(h, x);
-	}
-	for (; i < n; i++)
-		h = mix(h, b[i]);
-	return h;
+	put(c, &x, sizeof x);
 }
 
 /* Everything a warp's next steps depend on, besides memory: its groups with their pcs,
  * states and call chains' registers and parameters, carry flags and copy groups. */
-static uint64_t warp_hash(const struct warp *w)
+static void warp_state(struct state_walk *c, const struct warp *w)
 {
-	uint64_t h = mix(0, w->live);
+	put64(c, w->live);
 	for (const struct group *g = w->groups; g; g = g->next) {
-		h = mix(h, g->mask);
-		h = mix(h, ((uint64_t)g->pc << 8) | ((uint64_t)g->state << 1) | g->timed_out);
-		h = mix(h, g->wait_id);
+		put64(c, ((uint64_t)g->mask << 32) | g->wait_id);
+		put64(c, ((uint64_t)g->pc << 8) | ((uint64_t)g->state << 1) | g->timed_out);
 		for (const struct frame *f = g->frame; f; f = f->caller) {
-			h = mix(h, (uint64_t)(uintptr_t)f->fn ^ f->ret_pc);
-			h = mix_bytes(h, f->regs, (size_t)f->fn->nslots * LANES * sizeof *f->regs);
-			h = mix_bytes(h, f->params, (size_t)f->fn->param_size * LANES);
+			put64(c, (uint64_t)(uintptr_t)f->fn);
+			put64(c, f->ret_pc);
+			put(c, f->regs, (size_t)f->fn->nslots * LANES * sizeof *f->regs);
+			put(c, f->params, (size_t)f->fn->param_size * LANES);
 		}
+		put64(c, UINT64_MAX); /* the end of a group's frames: no fn has this address */
 	}
-	h = mix_bytes(h, w->cc, sizeof w->cc);
-	h = mix_bytes(h, w->cp_open, sizeof w->cp_open);
-	h = mix_bytes(h, w->bulk_open, sizeof w->bulk_open);
-	return mix(h, w->streak);
+	put(c, w->cc, sizeof w->cc);
+	put(c, w->cp_open, sizeof w->cp_open);
+	put(c, w->bulk_open, sizeof w->bulk_open);
+	put64(c, w->streak);
+}
+
+/* Whether w's state is the one saved. */
+static bool same_state(struct spin_warp *sw, const struct warp *w)
+{
+	struct state_walk c = {.sw = sw};
+	warp_state(&c, w);
+	return !c.differs && c.pos == sw->len;
+}
+
+/* Keep w's state as the saved one; false if out of memory. */
+static bool save_state(struct spin_warp *sw, const struct warp *w)
+{
+	struct state_walk c = {.sw = sw, .copy = true};
+	warp_state(&c, w);
+	sw->len = c.failed ? 0 : c.pos;
+	return !c.failed;
 }
 
 /* Whether the warp can move without the epoch changing: a group that runs, or a parked
@@ -95,8 +137,10 @@ static void restart(struct spin_watch *s, const struct launch *L)
 	s->epoch = L->epoch;
 	s->rounds = 0;
 	s->head = !L->jobs || L->is_head(L);
-	for (uint32_t i = 0; s->w && i < s->nwarps; i++)
-		s->w[i] = (struct spin_warp){.power = 1};
+	for (uint32_t i = 0; s->w && i < s->nwarps; i++) {
+		struct spin_warp *sw = &s->w[i];
+		*sw = (struct spin_warp){.saved = sw->saved, .cap = sw->cap, .power = 1};
+	}
 }
 
 static bool quiet(const struct launch *L, const struct cluster *cl, const struct spin_watch *s)
@@ -112,7 +156,7 @@ static bool quiet(const struct launch *L, const struct cluster *cl, const struct
 
 bool spin_stuck(struct launch *L, struct cluster *cl, struct spin_watch *s)
 {
-	if (!cl->nctas)
+	if (!cl->nctas || s->off)
 		return false;
 	if (!s->w) {
 		s->nwarps = cl->nctas * cl->ctas[0].nwarps;
@@ -143,11 +187,13 @@ bool spin_stuck(struct launch *L, struct cluster *cl, struct spin_watch *s)
 			if (!sw->cycling && !moves(w)) {
 				sw->cycling = true; /* only a change of the epoch can wake it */
 			} else if (!sw->cycling) {
-				uint64_t h = warp_hash(w);
-				if (sw->lam && h == sw->saved && w->steps != sw->saved_steps) {
+				if (sw->lam && w->steps != sw->saved_steps && same_state(sw, w)) {
 					sw->cycling = true;
 				} else if (++sw->lam > sw->power || sw->lam == 1) {
-					sw->saved = h;
+					if (!save_state(sw, w)) {
+						s->off = true; /* the step limit still ends the launch */
+						return false;
+					}
 					sw->saved_steps = w->steps;
 					if (sw->lam > sw->power)
 						sw->power *= 2;
@@ -188,6 +234,8 @@ bool spin_op_writes(int op)
 
 void spin_free(struct spin_watch *s)
 {
+	for (uint32_t i = 0; s->w && i < s->nwarps; i++)
+		free(s->w[i].saved);
 	free(s->w);
 	*s = (struct spin_watch){0};
 }
