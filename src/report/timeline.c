@@ -43,6 +43,7 @@ struct timeline {
 	char *pool;
 	size_t plen, pcap;
 	uint64_t last;              /* the latest step seen                                    */
+	uint64_t end;               /* where the schedule stopped (tl_stop; 0: at the end)     */
 	uint64_t dropped;           /* events past TL_DETAILED, counted in agg only            */
 	uint32_t *row_last;         /* per row: 1 + index of its latest event (0: none)        */
 	uint32_t nrows;
@@ -167,7 +168,9 @@ static struct tl_event *add(struct launch *L, struct warp *w, enum tl_kind kind,
 			    const struct dinsn *di, const char *text)
 {
 	struct timeline *t = L->timeline;
-	t->last = L->steps > t->last ? L->steps : t->last;
+	uint64_t now = t->end && L->steps > t->end ? t->end : L->steps;
+	t0 = t->end && t0 > t->end ? t->end : t0;
+	t->last = now > t->last ? now : t->last;
 	uint32_t row = row_of(L, w);
 	if (!t->row_last && !t->oom) {
 		t->nrows = L->cfg.grid[0] * L->cfg.grid[1] * L->cfg.grid[2] * warps_per_cta(L);
@@ -177,14 +180,14 @@ static struct tl_event *add(struct launch *L, struct warp *w, enum tl_kind kind,
 	}
 	struct tl_event *poll = same_poll(t, L, row, kind, di);
 	if (poll) {
-		poll->t1 = L->steps;
+		poll->t1 = now;
 		poll->span = true;
 		return NULL;
 	}
 	/* rule breaks and deadlocked threads are few and always kept */
 	bool keep = kind == TL_RULE || kind == TL_BLOCKED;
 	if ((t->nev >= TL_DETAILED && !keep) || t->oom) {
-		aggregate(t, L, row, L->steps);
+		aggregate(t, L, row, now);
 		return NULL;
 	}
 	if (!grow((void **)&t->ev, &t->evcap, t->nev, sizeof *t->ev)) {
@@ -195,8 +198,14 @@ static struct tl_event *add(struct launch *L, struct warp *w, enum tl_kind kind,
 		t->row_last[row] = t->nev + 1;
 	struct tl_event *e = &t->ev[t->nev++];
 	*e = (struct tl_event){.kind = (uint8_t)kind, .bar = -1, .row = row, .t0 = t0,
-			       .t1 = L->steps, .line = line_of(L, di), .text = intern(t, text)};
+			       .t1 = now, .line = line_of(L, di), .text = intern(t, text)};
 	return e;
+}
+
+void tl_stop(struct launch *L)
+{
+	if (L->timeline && !L->timeline->end)
+		L->timeline->end = L->steps ? L->steps : 1;
 }
 
 static int32_t bar_index(struct launch *L, struct warp *w, const void *key, const char *label)
@@ -367,9 +376,9 @@ static void write_data(FILE *out, const struct timeline *t, struct launch *L)
 	fprintf(out, ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"cluster\":[%u,%u,%u]",
 		L->cfg.grid[0], L->cfg.grid[1], L->cfg.grid[2], L->cfg.block[0], L->cfg.block[1],
 		L->cfg.block[2], L->cfg.cluster[0], L->cfg.cluster[1], L->cfg.cluster[2]);
+	uint64_t steps = t->end ? t->end : t->last > L->steps ? t->last : L->steps;
 	fprintf(out, ",\"steps\":%llu,\"status\":%d,\"dropped\":%llu,",
-		(unsigned long long)(t->last > L->steps ? t->last : L->steps), L->status,
-		(unsigned long long)t->dropped);
+		(unsigned long long)steps, L->status, (unsigned long long)t->dropped);
 	write_rows(out, L);
 	fputs(",\"kinds\":[", out);
 	for (int k = 0; k < TL__KINDS; k++)

@@ -45,6 +45,10 @@ void tl_wait(struct launch *L, struct warp *w, uint32_t lanes, uint64_t since, c
 void tl_copy(struct launch *L, struct warp *w, const struct dinsn *insn, uint64_t issued,
 	     uint32_t bytes, const char *what);
 
+/* The launch's schedule ends here: the steps a report runs after it (watching a loop a
+ * while to say what it polls) are no part of the page, whose events end here too. */
+void tl_stop(struct launch *L);
+
 /* Write the page; returns 0, or -1 if writing failed. */
 int tl_write_html(const struct timeline *t, struct launch *L, FILE *out);
 

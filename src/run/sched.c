@@ -556,6 +556,7 @@ static bool explain_spin(struct launch *L, struct warp *w, struct group *g)
 static void report_blocked(struct launch *L, struct cluster *cl, bool spinning)
 {
 	uint32_t shown = 0, blocked = 0, spun = 0, ndone = 0, ngroups = 0;
+	tl_stop(L); /* the loops watched below are no part of the launch's picture */
 	for (uint32_t r = 0; r < cl->nctas; r++)
 		ngroups += cl->ctas[r].nwarps * LANES; /* a watched loop may split its group */
 	struct group **done = calloc(ngroups + 1, sizeof *done);
