@@ -320,11 +320,12 @@ static int run_jobs(struct launch *L, unsigned n, const uint32_t nc[3])
 
 /* --jobs left out (0): a thread per online CPU, or one, silently, where the output would
  * depend on the number: what follows one schedule (one_thread_reason), and the device
- * heap, whose addresses depend on the order clusters allocate in (docs/jobs.md). */
+ * heap, whose addresses depend on the order clusters allocate in (docs/jobs.md); and a
+ * cooperative launch, whose CTAs all run together on one thread. */
 static unsigned auto_jobs(const struct launch *L)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	if (cpus <= 1 || one_thread_reason(L) || devrt_uses_heap(L))
+	if (cpus <= 1 || L->cfg.cooperative || one_thread_reason(L) || devrt_uses_heap(L))
 		return 1;
 	return cpus > PTXI_MAX_JOBS ? PTXI_MAX_JOBS : (unsigned)cpus;
 }
