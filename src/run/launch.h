@@ -112,6 +112,7 @@ struct spin_watch {
 	uint32_t rounds;            /* scheduling rounds it has lasted                         */
 	uint32_t nwarps;
 	bool off;                   /* out of memory for a saved state: no watch               */
+	bool sampled;               /* warps' watches changed since the last restart           */
 	struct spin_warp *w;        /* per warp of the cluster                                 */
 };
 
@@ -295,6 +296,8 @@ struct launch {
 	const volatile sig_atomic_t *interrupt;
 	uint64_t next_poll;         /* the step at which they are next looked at               */
 	struct spin_rec *spin_rec;  /* while a spinning loop is watched (sched.c): its reads   */
+	struct spin_warp *spin_keep; /* the last cluster's watches, their saved states' buffers */
+	uint32_t spin_nkeep;        /* kept for the next cluster (spin.c)                     */
 	uint64_t clusters_done, clusters;
 	const uint64_t *run_clusters; /* --ctas: the clusters to run, by linear index,
 				     * `clusters` of them (NULL: every cluster of the grid)    */

@@ -184,7 +184,7 @@ static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t c
 
 static void free_cluster(struct cluster *cl)
 {
-	spin_free(&cl->spin);
+	spin_free(cl->L, &cl->spin);
 	for (uint32_t r = 0; r < cl->nctas; r++) {
 		struct cta *c = &cl->ctas[r];
 		if (c->warps)
@@ -782,6 +782,7 @@ bool sched_begin(struct launch *L)
 
 void sched_end(struct launch *L)
 {
+	spin_end(L);
 	race_end(L);
 	frame_cache_free(L);
 }
