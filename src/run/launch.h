@@ -141,8 +141,12 @@ struct cta {
 	bool charged;               /* its bytes are charged to the launch (--max-memory)       */
 	struct mbar **mbar_at;      /* per 8-byte word of smem: live mbarrier or NULL (lazy)  */
 	uint8_t *init_bits;         /* per byte of smem, a bit: written (initcheck.c)           */
+	bool init_full;             /* every bit of init_bits set: nothing left to test         */
+	uint32_t init_probe, init_gap; /* clean reads until init_full is looked at, and the gap */
 	uint8_t *proxy_dirty;       /* per 16-byte granule: written by a generic store since the
 				     * last fence.proxy.async (lazy; rule async-proxy-fence)     */
+	bool proxy_all;             /* every granule of proxy_dirty set: marks change nothing   */
+	uint32_t proxy_probe, proxy_gap; /* warp stores until proxy_all is looked at, the gap  */
 	struct warp *warps;
 	uint32_t nwarps, nthreads, live_threads;
 	struct barstate bar[16];
