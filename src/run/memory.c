@@ -563,6 +563,32 @@ bool launch_charge(struct launch *L, uint64_t bytes, const char *what)
 	return false;
 }
 
+bool mem_global_lanes(struct launch *L, const uint64_t *addr, uint32_t mask, uint32_t size,
+		      bool write, uint8_t **p)
+{
+	struct region *r = mem_find(L->mem, addr[__builtin_ctz(mask)], size);
+	if (!r)
+		return false;
+	uint64_t bad = 0, base = r->base, last = r->size - size; /* mem_find: size <= r->size */
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t o = addr[l] - base; /* below base wraps to far above last */
+		bad |= (addr[l] & (size - 1)) | (uint64_t)-(uint64_t)(o > last);
+		p[l] = r->data + o;
+	}
+	if (bad)
+		return false;
+	for (uint32_t m = mask; write && m && (L->P->async_reads_global || L->P->tensor_copies);
+	     m &= m - 1) {
+		uint64_t o = addr[__builtin_ctz(m)] - base;
+		if (L->P->async_reads_global)
+			dirty_mark(gproxy_map(L, &L->gproxy.async, r), r->size, o, size);
+		if (L->P->tensor_copies)
+			dirty_mark(gproxy_map(L, &L->gproxy.tmap, r), r->size, o, size);
+	}
+	return true;
+}
+
 bool mem_shared_lanes(const struct cta *c, const uint64_t *addr, uint32_t mask, uint32_t size,
 		      uint32_t *off)
 {
