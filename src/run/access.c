@@ -85,3 +85,8 @@ bool access_shared_quiet(const struct launch *L, const struct warp *w)
 	return !L->spin_rec && !w->bad_cvta && !w->cta->mbar_at && !async_watching(L) &&
 	       !L->wg.reading;
 }
+
+bool access_global_quiet(const struct launch *L)
+{
+	return !L->spin_rec && !async_watching(L);
+}

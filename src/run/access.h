@@ -22,5 +22,8 @@ bool access_lane(struct launch *L, struct warp *w, uint32_t lane, enum mspace sp
  * mbarrier in its CTA, nothing in flight, no spin watch, no bad cvta result): then an
  * instruction may resolve its lanes at once (mem_shared_lanes) and skip access_lane. */
 bool access_shared_quiet(const struct launch *L, const struct warp *w);
+/* Whether no check here can fire for a .global access (no spin watch, nothing
+ * asynchronous to check it against): then memory.c may resolve the warp at once. */
+bool access_global_quiet(const struct launch *L);
 
 #endif

@@ -165,8 +165,8 @@ enum step exec_mov(struct launch *L, struct warp *w, struct group *g, const stru
 			op_write(f, &di->d, (uint32_t)__builtin_ctz(m), v);
 		return STEP_NEXT;
 	}
-	if (s->kind == DOP_REG && di->d.kind == DOP_REG && !s->neg) {
-		const uint64_t *a = slot_ptr(f, s->slot);
+	if ((s->kind == DOP_REG || s->kind == DOP_IMM) && di->d.kind == DOP_REG && !s->neg) {
+		const uint64_t *a = s->kind == DOP_REG ? slot_ptr(f, s->slot) : s->imm;
 		uint64_t *d = slot_ptr(f, di->d.slot);
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -344,6 +344,15 @@ static uint8_t *lane_bytes(struct launch *L, struct warp *w, struct frame *f,
 	return L->stop ? NULL : acc.p;
 }
 
+/* Whether an ld reads one place for every lane, whose checks cannot depend on the lane: a
+ * kernel parameter or a .const word named without a register, with no data-race detector
+ * and no spin watch to note each lane's read. */
+static bool same_for_lanes(const struct launch *L, const struct dinsn *di)
+{
+	return (di->space == MS_PARAM_KERNEL || di->space == MS_CONST) &&
+	       di->s[0].kind == DOP_ADDR && !di->s[0].has_reg && !L->race && !L->spin_rec;
+}
+
 /* An ld/st.shared::cta of the whole warp resolved once: the offsets of the lanes of mask in
  * off[], when every lane lands aligned in its own CTA's shared memory and no check of
  * access.c can fire. NULL: go lane by lane (which then reports what is wrong). */
@@ -365,6 +374,24 @@ static const uint32_t *shared_lanes(struct launch *L, struct warp *w, struct fra
 			a[l] = a0;
 	}
 	return mem_shared_lanes(w->cta, a, mask, size, off) ? off : NULL;
+}
+
+/* A plain ld/st.global of the whole warp through a register, resolved at once: each lane's
+ * host address in p[], when every lane lands aligned in one allocation and no check of
+ * access.c, no detector and no spin watch needs to see a lane. NULL: go lane by lane (which
+ * then reports what is wrong). */
+static uint8_t **global_lanes(struct launch *L, struct frame *f, const struct dinsn *di,
+			      uint32_t mask, uint32_t size, bool write, uint8_t *p[LANES])
+{
+	const struct dop *o = &di->s[0];
+	if (di->space != MS_GLOBAL || o->kind != DOP_ADDR || !o->has_reg || L->race || size > 8 ||
+	    !access_global_quiet(L))
+		return NULL;
+	uint64_t a[LANES];
+	const uint64_t *r = slot_ptr(f, o->slot);
+	for (uint32_t l = 0; l < LANES; l++)
+		a[l] = r[l] + (uint64_t)o->off;
+	return mem_global_lanes(L, a, mask, size, write, p) ? p : NULL;
 }
 
 /* A scalar ld.shared into a register, its lanes resolved at once and no detector to see
@@ -406,6 +433,26 @@ enum step exec_ld(struct launch *L, struct warp *w, struct group *g, const struc
 	    race_plain(di)) { /* the detector sees the warp's lanes at once */
 		ld_shared_quick(w, f, di, race_shared_lanes(L, w, mask, soff, es, NULL), soff, es,
 				sgn);
+		return STEP_NEXT;
+	}
+	uint8_t *gp[LANES];
+	if (n == 1 && di->d.kind == DOP_REG && global_lanes(L, f, di, mask, es, false, gp)) {
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			write_loaded(f, &di->d, l, widen(load_bytes(gp[l], es), (int)es, sgn));
+		}
+		return STEP_NEXT;
+	}
+	if (same_for_lanes(L, di) && es <= 8) {
+		/* one address for the whole warp: read (and checked) once, for every lane */
+		uint8_t *p = lane_bytes(L, w, f, di, (uint32_t)__builtin_ctz(mask), es * n, RACE_READ,
+					NULL, NULL);
+		for (uint32_t i = 0; p && i < n; i++) {
+			const struct dop *d = di->d.kind == DOP_VEC ? &di->d.elems[i] : &di->d;
+			uint64_t v = widen(load_bytes(p + i * es, es), (int)es, sgn);
+			for (uint32_t m = mask; m; m &= m - 1)
+				write_loaded(f, d, (uint32_t)__builtin_ctz(m), v);
+		}
 		return STEP_NEXT;
 	}
 	for (uint32_t m = mask; m; m &= m - 1) {
@@ -479,6 +526,17 @@ enum step exec_st(struct launch *L, struct warp *w, struct group *g, const struc
 	if (soff && !L->race && n == 1 && es <= 8 && !di->s[1].neg &&
 	    (di->s[1].kind == DOP_REG || di->s[1].kind == DOP_IMM)) {
 		st_shared_quick(w, f, di, mask, soff, es);
+		return STEP_NEXT;
+	}
+	uint8_t *gp[LANES];
+	if (n == 1 && !di->s[1].neg && (di->s[1].kind == DOP_REG || di->s[1].kind == DOP_IMM) &&
+	    global_lanes(L, f, di, mask, es, true, gp)) {
+		const uint64_t *v = di->s[1].kind == DOP_REG ? slot_ptr(f, di->s[1].slot)
+							     : di->s[1].imm;
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			memcpy(gp[l], &v[l], es); /* the low bytes: little-endian */
+		}
 		return STEP_NEXT;
 	}
 	if (soff && n == 1 && es <= 8 && !di->s[1].neg && race_plain(di) &&

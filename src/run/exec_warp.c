@@ -240,7 +240,7 @@ enum step exec_bar(struct launch *L, struct warp *w, struct group *g, const stru
 		if (!g)
 			return STEP_PARKED;
 	}
-	b->arrived += (uint32_t)__builtin_popcount(mask);
+	b->arrived += popcount32(mask);
 	race_bar_arrive(L, w, mask, (uint32_t)id);
 	if (red) { /* red_and counts true lanes: the AND holds when all arrivals were true */
 		const struct dop *p = &di->s[di->nsrc - 1];

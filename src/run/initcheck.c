@@ -1,7 +1,9 @@
 /*
  * initcheck.c - the bit map of written shared bytes and the test of reads against it
  * (initcheck.h). Marking is a few bit operations per access; a read tests the bits of its
- * bytes, which for an aligned access of up to 8 bytes lie in one byte of the map.
+ * bytes, which for an aligned access of up to 8 bytes lie in one byte of the map. Once every
+ * byte of the CTA's shared memory has been written (the usual case after a kernel's first
+ * stores), no read can find one that was not: a warp's reads and marks then cost nothing.
  */
 #include "initcheck.h"
 
@@ -14,7 +16,7 @@
 void init_mark(struct cta *c, uint32_t off, uint32_t size)
 {
 	uint8_t *m = c->init_bits;
-	if (!m || !size)
+	if (!m || !size || c->init_full)
 		return;
 	uint32_t end = off + size;
 	while (off < end && (off & 7)) { /* the head, bit by bit */
@@ -32,7 +34,7 @@ void init_mark(struct cta *c, uint32_t off, uint32_t size)
 void init_mark_lanes(struct cta *c, const uint32_t *off, uint32_t mask, uint32_t size)
 {
 	uint8_t *m = c->init_bits;
-	if (!m)
+	if (!m || c->init_full)
 		return;
 	if (size > 8 || !size) {
 		for (; mask; mask &= mask - 1)
@@ -116,7 +118,7 @@ static void report(struct launch *L, struct warp *w, uint32_t lanes, struct cta 
 void init_check(struct launch *L, struct warp *w, uint32_t lane, struct cta *c, uint32_t off,
 		uint32_t size)
 {
-	if (!c->init_bits)
+	if (!c->init_bits || c->init_full)
 		return;
 	if (size > 16) { /* no ordinary read is wider: test 16 bytes at a time */
 		for (uint32_t i = 0; i < size && !L->stop; i += 16)
@@ -128,11 +130,38 @@ void init_check(struct launch *L, struct warp *w, uint32_t lane, struct cta *c, 
 		report(L, w, 1u << lane, c, off, size, have);
 }
 
+/* After a clean read of a warp: whether every bit of c's map is set now is looked at 1, 2,
+ * 4, ... clean reads apart, so the looks cost little against the reads they save. */
+static void look_full(struct cta *c)
+{
+	if (c->init_probe) {
+		c->init_probe--;
+		return;
+	}
+	if (c->init_gap < (1u << 20))
+		c->init_gap = c->init_gap ? c->init_gap * 2 : 1;
+	c->init_probe = c->init_gap;
+	const uint8_t *m = c->init_bits;
+	uint32_t n = c->smem_size / 8, i = 0, rest = c->smem_size & 7;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+		memcpy(&x, m + i, 8);
+		if (x != UINT64_MAX)
+			return;
+	}
+	for (; i < n; i++)
+		if (m[i] != 0xff)
+			return;
+	if (rest && (m[n] & ((1u << rest) - 1)) != (1u << rest) - 1)
+		return;
+	c->init_full = true;
+}
+
 void init_check_lanes(struct launch *L, struct warp *w, const uint32_t *off, uint32_t mask,
 		      uint32_t size)
 {
 	struct cta *c = w->cta;
-	if (!c->init_bits || size > 16)
+	if (!c->init_bits || c->init_full || size > 16)
 		return;
 	uint32_t full = (1u << size) - 1, bad = 0;
 	if (size <= 8) { /* aligned (the lanes were resolved): the bits lie in one byte */
@@ -148,8 +177,10 @@ void init_check_lanes(struct launch *L, struct warp *w, const uint32_t *off, uin
 				bad |= 1u << l;
 		}
 	}
-	if (!bad)
+	if (!bad) {
+		look_full(c);
 		return;
+	}
 	/* one report, at the first lane's place (gather joins the instruction's reports) */
 	uint32_t l0 = (uint32_t)__builtin_ctz(bad);
 	report(L, w, bad, c, off[l0], size, written(c, off[l0], size));

@@ -128,6 +128,8 @@ static bool shard_init(struct launch *S, struct jobs *J, struct diag *d, unsigne
 	S->rep = NULL; /* (rt, the device heap, is shared: devrt_begin made it) */
 	S->race = NULL;
 	S->spin_rec = NULL;
+	S->spin_keep = NULL; /* (spin.c: each worker keeps its own watches) */
+	S->spin_nkeep = 0;
 	S->progress = NULL;
 	S->cw = NULL;
 	S->ci = NULL;

@@ -113,6 +113,7 @@ struct spin_watch {
 	uint32_t nwarps;
 	bool head;                  /* --jobs: every earlier cluster was shown when it began   */
 	bool off;                   /* out of memory for a saved state: no watch               */
+	bool sampled;               /* warps' watches changed since the last restart           */
 	struct spin_warp *w;        /* per warp of the cluster                                 */
 };
 
@@ -143,8 +144,12 @@ struct cta {
 	bool charged;               /* its bytes are charged to the launch (--max-memory)       */
 	struct mbar **mbar_at;      /* per 8-byte word of smem: live mbarrier or NULL (lazy)  */
 	uint8_t *init_bits;         /* per byte of smem, a bit: written (initcheck.c)           */
+	bool init_full;             /* every bit of init_bits set: nothing left to test         */
+	uint32_t init_probe, init_gap; /* clean reads until init_full is looked at, and the gap */
 	uint8_t *proxy_dirty;       /* per 16-byte granule: written by a generic store since the
 				     * last fence.proxy.async (lazy; rule async-proxy-fence)     */
+	bool proxy_all;             /* every granule of proxy_dirty set: marks change nothing   */
+	uint32_t proxy_probe, proxy_gap; /* warp stores until proxy_all is looked at, the gap  */
 	struct warp *warps;
 	uint32_t nwarps, nthreads, live_threads;
 	struct barstate bar[16];
@@ -301,6 +306,8 @@ struct launch {
 	struct spin_rec *spin_rec;  /* while a spinning loop is watched (sched.c): its reads   */
 	struct cluster *running;    /* the CTAs the scheduler runs now: a cluster, or the set
 				     * of a cooperative grid's every CTA (sched.c)            */
+	struct spin_warp *spin_keep; /* the last cluster's watches, their saved states' buffers */
+	uint32_t spin_nkeep;        /* kept for the next cluster (spin.c)                     */
 	uint64_t clusters_done, clusters;
 	const uint64_t *run_clusters; /* --ctas: the clusters to run, by linear index,
 				     * `clusters` of them (NULL: every cluster of the grid)    */

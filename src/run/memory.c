@@ -278,28 +278,50 @@ void mem_proxy_mark(struct cta *c, uint32_t off, uint32_t size)
 	init_mark(c, off, size);
 }
 
+/* After a warp's stores: whether every granule of c's shared memory is marked now is looked
+ * at 1, 2, 4, ... stores apart; then the marks of a warp's stores are skipped (they would
+ * set what is set) until a fence.proxy.async clears the map. */
+static void look_all_dirty(struct cta *c)
+{
+	if (c->proxy_probe) {
+		c->proxy_probe--;
+		return;
+	}
+	if (c->proxy_gap < (1u << 20))
+		c->proxy_gap = c->proxy_gap ? c->proxy_gap * 2 : 1;
+	c->proxy_probe = c->proxy_gap;
+	for (uint32_t g = 0; g <= (c->smem_size - 1) / 16; g++)
+		if (!c->proxy_dirty[g])
+			return;
+	c->proxy_all = true;
+}
+
 void mem_proxy_mark_lanes(struct cta *c, const uint32_t *off, uint32_t mask, uint32_t size)
 {
 	init_mark_lanes(c, off, mask, size);
+	if (c->proxy_all)
+		return;
 	if (!c->proxy_dirty && !(c->proxy_dirty = calloc(c->smem_size / 16 + 1, 1)))
 		return;
 	if (size <= 16 && !(size & (size - 1))) {
 		/* mem_shared_lanes found every offset aligned: one 16-byte granule a lane */
 		for (uint32_t m = mask; m; m &= m - 1)
 			c->proxy_dirty[off[__builtin_ctz(m)] / 16] = 1;
-		return;
+	} else {
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			c->proxy_dirty[off[l] / 16] = 1;
+			c->proxy_dirty[(off[l] + size - 1) / 16] = 1;
+		}
 	}
-	for (uint32_t m = mask; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		c->proxy_dirty[off[l] / 16] = 1;
-		c->proxy_dirty[(off[l] + size - 1) / 16] = 1;
-	}
+	look_all_dirty(c);
 }
 
 void mem_proxy_fence(struct cta *c)
 {
 	if (c->proxy_dirty)
 		memset(c->proxy_dirty, 0, c->smem_size / 16 + 1);
+	c->proxy_all = false;
 }
 
 bool mem_proxy_dirty(const struct cta *c, uint32_t off, uint32_t size)
@@ -539,6 +561,32 @@ bool launch_charge(struct launch *L, uint64_t bytes, const char *what)
 		      "launch holds %llu)", what, (unsigned long long)bytes,
 		      (unsigned long long)L->mem->limit, (unsigned long long)L->mem->used);
 	return false;
+}
+
+bool mem_global_lanes(struct launch *L, const uint64_t *addr, uint32_t mask, uint32_t size,
+		      bool write, uint8_t **p)
+{
+	struct region *r = mem_find(L->mem, addr[__builtin_ctz(mask)], size);
+	if (!r)
+		return false;
+	uint64_t bad = 0, base = r->base, last = r->size - size; /* mem_find: size <= r->size */
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t o = addr[l] - base; /* below base wraps to far above last */
+		bad |= (addr[l] & (size - 1)) | (uint64_t)-(uint64_t)(o > last);
+		p[l] = r->data + o;
+	}
+	if (bad)
+		return false;
+	for (uint32_t m = mask; write && m && (L->P->async_reads_global || L->P->tensor_copies);
+	     m &= m - 1) {
+		uint64_t o = addr[__builtin_ctz(m)] - base;
+		if (L->P->async_reads_global)
+			dirty_mark(gproxy_map(L, &L->gproxy.async, r), r->size, o, size);
+		if (L->P->tensor_copies)
+			dirty_mark(gproxy_map(L, &L->gproxy.tmap, r), r->size, o, size);
+	}
+	return true;
 }
 
 bool mem_shared_lanes(const struct cta *c, const uint64_t *addr, uint32_t mask, uint32_t size,

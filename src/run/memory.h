@@ -122,6 +122,12 @@ bool mem_aligned(struct launch *L, uint32_t lane, enum mspace space, uint64_t ad
  * reports exactly as before). */
 bool mem_shared_lanes(const struct cta *c, const uint64_t *addr, uint32_t mask, uint32_t size,
 		      uint32_t *off);
+/* The same for a warp's accesses of `size` bytes (1, 2, 4 or 8) at .global addresses: true,
+ * with each lane's host address in p[l], when every lane of mask lands aligned inside the
+ * allocation the first lane's address is in (its writes then marked for the proxy checks as
+ * mem_resolve marks them); false when some lane needs mem_resolve, nothing done. */
+bool mem_global_lanes(struct launch *L, const uint64_t *addr, uint32_t mask, uint32_t size,
+		      bool write, uint8_t **p);
 /* Where an asynchronous store will land (st.async, red.async): a shared::cluster or generic
  * address, checked like mem_resolve but without the checks of an ordinary access (mbarrier
  * bytes, copies in flight), which apply when it lands. */

@@ -187,7 +187,7 @@ static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t c
 
 static void free_cluster(struct cluster *cl)
 {
-	spin_free(&cl->spin);
+	spin_free(cl->L, &cl->spin);
 	for (uint32_t r = 0; r < cl->nctas; r++) {
 		struct cta *c = &cl->ctas[r];
 		if (c->warps)
@@ -833,6 +833,7 @@ bool sched_begin(struct launch *L)
 
 void sched_end(struct launch *L)
 {
+	spin_end(L);
 	race_end(L);
 	frame_cache_free(L);
 }
@@ -902,7 +903,7 @@ static void sched_grid(struct launch *L)
 	race_cluster_end(L, &all);
 	for (uint64_t i = 0; cls && i < n; i++)
 		free_cluster(&cls[i]);
-	spin_free(&all.spin);
+	spin_free(L, &all.spin);
 	free(ctas);
 	free(cls);
 }

@@ -137,6 +137,9 @@ static void restart(struct spin_watch *s, const struct launch *L)
 	s->epoch = L->epoch;
 	s->rounds = 0;
 	s->head = !L->jobs || L->is_head(L);
+	if (!s->sampled)
+		return; /* the warps' watches are as they were set last time */
+	s->sampled = false;
 	for (uint32_t i = 0; s->w && i < s->nwarps; i++) {
 		struct spin_warp *sw = &s->w[i];
 		*sw = (struct spin_warp){.saved = sw->saved, .cap = sw->cap, .power = 1};
@@ -160,9 +163,16 @@ bool spin_stuck(struct launch *L, struct cluster *cl, struct spin_watch *s)
 		return false;
 	if (!s->w) {
 		s->nwarps = cl->nctas * cl->ctas[0].nwarps;
-		s->w = calloc(s->nwarps, sizeof *s->w);
+		if (L->spin_keep && L->spin_nkeep == s->nwarps) {
+			/* the last cluster's buffers: no allocation (and no fresh pages) per CTA */
+			s->w = L->spin_keep;
+			L->spin_keep = NULL;
+		} else {
+			s->w = calloc(s->nwarps, sizeof *s->w);
+		}
 		if (!s->w)
 			return false; /* no watch: the step limit still ends the launch */
+		s->sampled = true; /* (power 1 for every warp) */
 		restart(s, L);
 	}
 	if (!quiet(L, cl, s)) {
@@ -171,11 +181,12 @@ bool spin_stuck(struct launch *L, struct cluster *cl, struct spin_watch *s)
 	}
 	if (++s->rounds < QUIET_ROUNDS)
 		return false;
-	/* a long quiet stretch is mostly work on registers: hashing every eighth round keeps
+	/* a long quiet stretch is mostly work on registers: sampling every eighth round keeps
 	 * its cost small, and a loop still repeats at that pace */
 	if (s->rounds > EVERY_ROUND && s->rounds % 8)
 		return false;
 	bool all = true, any = false;
+	s->sampled = true;
 	uint32_t nw = cl->ctas[0].nwarps;
 	for (uint32_t r = 0; r < cl->nctas; r++)
 		for (uint32_t i = 0; i < nw; i++) {
@@ -232,10 +243,28 @@ bool spin_op_writes(int op)
 	}
 }
 
-void spin_free(struct spin_watch *s)
+static void free_watches(struct spin_warp *w, uint32_t n)
 {
-	for (uint32_t i = 0; s->w && i < s->nwarps; i++)
-		free(s->w[i].saved);
-	free(s->w);
+	for (uint32_t i = 0; w && i < n; i++)
+		free(w[i].saved);
+	free(w);
+}
+
+void spin_free(struct launch *L, struct spin_watch *s)
+{
+	if (L->spin_keep && s->w) {
+		free_watches(L->spin_keep, L->spin_nkeep);
+		L->spin_keep = NULL;
+	}
+	if (s->w) {
+		L->spin_keep = s->w;
+		L->spin_nkeep = s->nwarps;
+	}
 	*s = (struct spin_watch){0};
+}
+
+void spin_end(struct launch *L)
+{
+	free_watches(L->spin_keep, L->spin_nkeep);
+	L->spin_keep = NULL;
 }

@@ -15,7 +15,10 @@ struct spin_watch;              /* launch.h */
  * to an earlier state while nothing changed memory, barriers or mbarriers, and nothing
  * asynchronous is in flight - no warp can make progress again. */
 bool spin_stuck(struct launch *L, struct cluster *cl, struct spin_watch *s);
-void spin_free(struct spin_watch *s);
+/* The end of a cluster's watch: its buffers kept in L for the next cluster's. */
+void spin_free(struct launch *L, struct spin_watch *s);
+/* The end of the launch: the buffers kept freed. */
+void spin_end(struct launch *L);
 /* Whether instruction op may write memory or make output (the loader's DF_WRITES): every
  * instruction but those known to read only. Counting too many only keeps the watch off. */
 bool spin_op_writes(int op);
