@@ -15,12 +15,12 @@
 
 /* The kinds of word a tensor copy takes: at most one of each. */
 enum tw { TW_DIM, TW_MODE, TW_SPACE, TW_COMPLETION, TW_MULTICAST, TW_HINT, TW_CTA_GROUP,
-	  TW_LEVEL, TW_REDOP, TW__COUNT };
+	  TW_LEVEL, TW_REDOP, TW_ACC, TW__COUNT };
 
 static const char *const tw_what[TW__COUNT] = {
 	"dimension ('.1d' .. '.5d')", "load mode", "state space", "completion mechanism",
 	"'.multicast::cluster'", "'.L2::cache_hint'", "'.cta_group::N'", "'.L2'",
-	"reduction operation",
+	"reduction operation", "accumulation precision ('.acc::f32' or '.acc::f16')",
 };
 
 /* The word kind of m on op, or -1 if op does not take it. */
@@ -45,6 +45,8 @@ static int word_kind(enum ir_op op, enum ir_mod m)
 		return op == OP_CP_ASYNC_BULK_TENSOR ? TW_CTA_GROUP : -1;
 	case MOD_L2:
 		return pf ? TW_LEVEL : -1;
+	case MOD_ACC_F32: case MOD_ACC_F16: /* ptxas 13.0 takes one anywhere and ignores it */
+		return TW_ACC;
 	case MOD_ADD: case MOD_MIN: case MOD_MAX: case MOD_INC: case MOD_DEC: case MOD_AND:
 	case MOD_OR: case MOD_XOR:
 		return red ? TW_REDOP : -1;
