@@ -303,6 +303,8 @@ static void land(struct launch *L, struct event e)
 		tl_copy(L, e.w, e.insn, e.issued, e.size, ir_op_name((enum ir_op)e.insn->op));
 	switch (e.kind) {
 	case EV_COPY:
+		if (e.sspace == MS_GLOBAL) /* its global source, then its shared destination */
+			race_land(L, &e, NULL, e.saddr, e.src_size, RACE_READ);
 		race_land(L, &e, e.dcta, e.doff, e.size, RACE_WRITE);
 		if (e.src_size)
 			memcpy(e.dst, e.src, e.src_size);
@@ -321,8 +323,10 @@ static void land(struct launch *L, struct event e)
 				   "0x%llx over the live mbarrier at 0x%x",
 				   ir_op_name((enum ir_op)e.insn->op), e.size,
 				   (unsigned long long)e.saddr, sb->off);
-		if (e.scta) /* (reads of global sources are not recorded: docs/races.md) */
+		if (e.scta)
 			race_land(L, &e, e.scta, e.saddr, e.size, RACE_READ);
+		else if (e.sspace == MS_GLOBAL)
+			race_land(L, &e, NULL, e.saddr, e.size, RACE_READ);
 		if (!e.dcta) { /* to global memory: observed by the thread's bulk wait_group */
 			race_land(L, &e, NULL, e.daddr, e.size, dst_kind(&e));
 			bulk_put(&e, e.dst);

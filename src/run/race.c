@@ -788,6 +788,7 @@ struct acc_ctx {
 	uint32_t tid, owner;    /* who accesses (a thread or an agent) and its thread          */
 	uint8_t flags;
 	bool copy;              /* a copy landing: accesses after its issue are not judged     */
+	bool gread;             /* a copy's read of global memory (add_read)                   */
 	bool skip_agents;       /* async-copy-race named this access: not copies again         */
 	uint32_t issued;        /* a copy's issue step                                         */
 };
@@ -869,10 +870,23 @@ static inline __attribute__((always_inline)) bool conflicts(const struct acc_ctx
 	return !(x->copy && (int32_t)(p->step - x->issued) > 0);
 }
 
-/* Record a read in the cell's antichain of concurrent reads. */
+/* Record a read in the cell's antichain of concurrent reads. A copy's read of global
+ * memory is kept only in the cell's one read: every CTA of a GEMM copies the same tiles,
+ * and lists of their reads made the detector several times slower. It takes the place of
+ * an earlier copy's read or of a read ordered before it, and is left out beside a thread's
+ * concurrent read (a race with it may be missed, none is invented). */
 static void add_read(const struct acc_ctx *x, struct cell *c, const struct rec *me)
 {
 	struct rec *r = &c->r;
+	if (x->gread) {
+		if (!r->clock || r->tid == x->tid || (r->flags & RF_ASYNC) ||
+		    happens_before(x->R, x->t, x->tid, x->owner, r)) {
+			uint8_t keep = r->clock && r->tid == x->tid ? r->mask : 0;
+			*r = *me;
+			r->mask |= keep;
+		}
+		return;
+	}
 	if (!r->clock || r->tid == x->tid ||
 	    (!(r->mask & ~me->mask) && happens_before(x->R, x->t, x->tid, x->owner, r))) {
 		uint8_t keep = r->clock && r->tid == x->tid ? r->mask : 0;
@@ -1043,6 +1057,7 @@ static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32
 	if (!(x->s = shadow_of(x->L, a, &off, &bytes)))
 		return true;
 	uint64_t end = off + size;
+	x->gread = x->copy && kind == RACE_READ && a->space == MS_GLOBAL;
 	for (uint64_t g = off / GRAN; g * GRAN < end; g++) {
 		uint64_t lo = off > g * GRAN ? off : g * GRAN;
 		uint64_t hi = end < g * GRAN + GRAN ? end : g * GRAN + GRAN;
