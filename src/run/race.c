@@ -1125,6 +1125,8 @@ struct quick {
 	uint32_t base, span;
 	const uint32_t *clk;
 	uint64_t gen;
+	bool settled;           /* no asynchronous copy in flight (race_shared_reads: a warp's
+				 * ld/st rarely repeats a read of its own epoch)             */
 };
 
 /* Whether record p, made by another thread, is known ordered before a plain access by a
@@ -1145,6 +1147,18 @@ static inline bool quick_may_conflict(const struct quick *q, const struct rec *p
 	return p->clock && (p->mask & me->mask) && p->tid != me->tid && !quick_ordered(q, p);
 }
 
+/* Whether the read `me` repeats e, the thread's own read of the same epoch and instruction
+ * over its bytes: then recording it would change only e's step, which nothing can tell
+ * when no copy is in flight (a landing compares the steps of records with its issue, and
+ * every copy issued later is after both). Nothing else changed either: a write to those
+ * bytes since would have cleared them from e, and the write record it was checked against
+ * is still ordered before (its vector only grew). */
+static inline bool quick_again(const struct rec *e, const struct rec *me)
+{
+	return e->tid == me->tid && e->clock == me->clock && e->insn == me->insn &&
+	       !e->flags && !(me->mask & ~e->mask);
+}
+
 /* check_cell for a plain access `me` (no strength, no copy) by a thread of q, in the common
  * cases: every earlier record it meets is the thread's own or quick_ordered, and a read
  * either takes the cell's one read (which it covers) or, concurrent with it, joins the list
@@ -1155,6 +1169,23 @@ static inline __attribute__((always_inline)) bool quick_cell(const struct quick 
 {
 	struct rec *r = &c->r;
 	uint32_t tid = me->tid;
+	if (!write && q->settled) { /* (wgmma reads its operands again and again) */
+		if (quick_again(r, me))
+			return true;
+		/* its entry among the further reads, when the read would only replace it:
+		 * r stays (another thread's, not covered or not ordered before) and no entry
+		 * is ordered before under this vector (ok_gen), so none would be dropped */
+		struct readers *m = c->more;
+		if (m && r->clock && r->tid != tid && m->ok_gen == q->gen &&
+		    (m->tids[tid >> 6 & 3] >> (tid & 63) & 1) &&
+		    ((r->mask & ~me->mask) || (r->tid - q->base < q->span && !quick_ordered(q, r))))
+			for (uint32_t i = 0; i < m->n; i++)
+				if (m->e[i].tid == tid) {
+					if (quick_again(&m->e[i], me))
+						return true;
+					break;
+				}
+	}
 	if (quick_may_conflict(q, &c->w, me))
 		return false;
 	if (!write) {
@@ -1286,12 +1317,35 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 	/* The quick path (quick_cell): a lane of one granule whose vector is the first lane's
 	 * (usually all of them share one), its cell's page made. */
 	const struct vc *vq = t0[__builtin_ctz(mask)].vc;
-	struct quick q = {cta << shift, 1u << shift, vc_clocks(vq, cta), vq->gen};
+	struct quick q = {cta << shift, 1u << shift, vc_clocks(vq, cta), vq->gen, false};
 	bool quick = R->nt <= sizeof no_clocks / sizeof *no_clocks && size <= GRAN;
 	struct rec me = {L->ci, 0, 0, (uint32_t)L->steps, 0, 0};
 	uint8_t m1 = (uint8_t)((1u << size) - 1);
 	struct cell *const *pages = s->pages;
 	uint64_t npages = pages ? s->npages : 0;
+	if (quick && size == GRAN && npages) {
+		/* a word per lane (aligned: one granule each; in the CTA's memory: its page is
+		 * in the table), the usual case: the quick path with less to test per lane */
+		me.mask = 0xf;
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m), o = off[l], g = o / GRAN;
+			const struct rthread *t = t0 + l;
+			struct cell *page = pages[g / PAGE_CELLS];
+			if (t->vc == vq && page) {
+				me.tid = tid0 + l;
+				me.clock = t->clock;
+				if (quick_cell(&q, page + g % PAGE_CELLS, &me, write)) {
+					if (write)
+						store_low(c->smem + o, v[l], GRAN);
+					continue;
+				}
+			}
+			if (!shared_lane_full(x, l, o, size, v))
+				return mask & ((1u << l) - 1);
+			pages = s->pages; /* (it may have made them) */
+		}
+		return mask;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m), o = off[l], g = o / GRAN;
 		struct rthread *t = t0 + l;
@@ -1345,7 +1399,7 @@ void race_shared_reads(struct launch *L, struct warp *w, uint32_t lane, const ui
 	struct acc_ctx x = {.L = L, .R = R, .t = thr(R, w, lane), .s = &R->cta[c->slot].smem,
 			    .w = w, .lane = lane, .tid = tid, .owner = tid};
 	struct quick q = {cta_of(R, tid) << R->shift, 1u << R->shift,
-			  vc_clocks(x.t->vc, c->linear), x.t->vc->gen};
+			  vc_clocks(x.t->vc, c->linear), x.t->vc->gen, L->async.nevents == 0};
 	bool quick = R->nt <= sizeof no_clocks / sizeof *no_clocks;
 	struct rec me = {L->ci, tid, x.t->clock, (uint32_t)L->steps, 0, 0};
 	bool whole = size % GRAN == 0; /* pieces of whole granules, when aligned */
