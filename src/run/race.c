@@ -825,6 +825,10 @@ static void report(struct acc_ctx *x, const struct access *a, uint32_t size,
 			  "issued it: nothing ordered the %s before the issue at line %u (a wait on "
 			  "an mbarrier its accessors arrive on, or a barrier, would)",
 			  kind_name(p, pwrite), line_of(L, L->ci));
+	else if (is_agent(R, p->tid) && p->insn && p->insn->fam == FAM_WGMMA)
+		sb_printf(&notes, "a wgmma.mma_async reads its shared operands once for its "
+			  "warpgroup, ordered before each warp's wgmma.wait_group that covers it; "
+			  "other threads need a barrier or a release after such a wait");
 	else if (is_agent(R, p->tid))
 		sb_printf(&notes, "%s", copy_order[cta_of(R, p->tid) / R->nctas - 1]);
 	else
@@ -1726,6 +1730,30 @@ void race_copy_waited(struct launch *L, struct warp *w, uint32_t lane, enum race
 	uint32_t *seen = kind == RA_CP ? &t->seen_cp : &t->seen_bulk;
 	if (*seen < below)
 		*seen = below;
+}
+
+void race_agent_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t agent,
+			uint32_t clock)
+{
+	struct race *R = L->race;
+	if (!R || !clock)
+		return;
+	struct vc *from = NULL, *to = NULL; /* lanes that share a vector share the result */
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		struct rthread *t = thr(R, w, (uint32_t)__builtin_ctz(m));
+		if (vc_get(R, t->vc, agent) >= clock)
+			continue;
+		if (from && t->vc == from) {
+			adopt(t, to);
+			continue;
+		}
+		from = t->vc;
+		struct vc *v = vc_own(R, &t->vc);
+		if (!v)
+			return;
+		vc_raise(R, v, agent, clock);
+		to = v;
+	}
 }
 
 /* ---- lifetime ------------------------------------------------------------------------ */

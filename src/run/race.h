@@ -117,6 +117,12 @@ void race_copy_in_flight(struct launch *L, uint32_t lane, const struct race_copy
 void race_copy_waited(struct launch *L, struct warp *w, uint32_t lane, enum race_agent kind,
 		      uint32_t below);
 
+/* The lanes of w are ordered after the accesses of agent `agent` (race_copy.agent) up to
+ * `clock` (race_copy.clock): a wgmma.wait_group after the warpgroup's one read of a
+ * wgmma's shared operands (exec_wgmma.c). */
+void race_agent_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t agent,
+			uint32_t clock);
+
 /* --jobs (race_global.c): whether the launch's thread ids leave room for the detector to
  * run its clusters on workers; the launch's replay state (after race_begin); a worker's
  * copy of the launch (the `index`th, after its own race_begin), whose clusters log their
