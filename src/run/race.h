@@ -55,6 +55,10 @@ void race_bar_done(struct launch *L, struct cta *c, uint32_t id);
 void race_bar_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t id);
 /* bar.warp.sync: the lanes of `lanes` synchronise with each other. */
 void race_warp_sync(struct launch *L, struct warp *w, uint32_t lanes);
+/* shfl/vote/match/redux .sync: the lanes of `lanes` met there. That orders no memory, but
+ * their volatile accesses before and after it are not reported as relying on lock step
+ * (rule warp-sync-missing). */
+void race_lockstep_sync(struct launch *L, struct warp *w, uint32_t lanes);
 /* barrier.cluster: an arrive (a .relaxed one releases only after a release fence or
  * fence.mbarrier_init), the phase completing, a wait that passed. */
 void race_cbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, bool relaxed);
