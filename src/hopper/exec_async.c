@@ -41,9 +41,9 @@ static bool async_bulk_races(struct launch *L, const struct event *e, uint32_t l
 		if (t >> r & 1) {
 			raced |= async_check_overlaps(L, e, wr, &e->dcta->cluster->ctas[r],
 						      MS_SHARED_CTA, e->doff, e->size, true, lane);
-			if (!L->stop && L->wg.reading) /* and no operand of a wgmma in flight */
+			if (!L->stop && (L->wg.reading || (L->cw && L->cw->wg_busy)))
 				wgmma_check_copy(L, &e->dcta->cluster->ctas[r], (uint32_t)e->doff,
-						 e->size, lane, wr);
+						 e->size, lane, wr); /* no wgmma operand in flight */
 		}
 	return raced;
 }

@@ -5,13 +5,23 @@
  * Notes
  * - A warpgroup is four consecutive warps of a CTA (warps 4g..4g+3). Warp w of the group
  *   holds rows [16*(w%4), 16*(w%4)+16) of D and of A, so each warp's part of a
- *   wgmma.mma_async depends only on its own registers, its rows of A and all of B: every
- *   warp computes its part on its own, and the four need not meet.
+ *   wgmma.mma_async depends only on its own registers, its rows of A and all of B.
+ * - But the instruction is one operation of the warpgroup, as the H100 shows
+ *   (tests/hw_tc/probes/wgr_overwrite): a warp stops at wgmma.mma_async (G_WGMMA) until all
+ *   four warps issued it, and the shared operands are read once for the four parts, when
+ *   the first of them completes. So a warp past its wait_group may overwrite them while
+ *   another warp of its group has not reached its own wait_group yet.
  * - An issued wgmma.mma_async is queued per warp with its descriptors and scale-d; it
  *   reads its shared operands and its registers (A, and C from D) when it completes, and
  *   completes in issue order: when a wgmma.wait_group covers its group, or with --seed at a
- *   seeded step after its commit. Until then its registers and shared operands are watched
- *   (wgmma-register-race, async-copy-race).
+ *   seeded step after its commit; completing one part completes the group's other three
+ *   (done: they stay queued, their registers watched, until their own warp's wait_group).
+ *   Until then its registers and shared operands are watched (wgmma-register-race,
+ *   async-copy-race).
+ * - For the data-race detector the group's read of the shared operands is made by an agent
+ *   of lane 0 of each warp (race_copy_*, ordered after the warp's issue, RA_MBAR's clock),
+ *   and a wgmma.wait_group that covers a wgmma acquires the four agents' reads: the read
+ *   happens before any warp of the group passes its wait_group.
  * - The arithmetic is tc_arith.c's, over the whole tile in native loops: each row of A and
  *   column of B decoded once, then one block FMA per output element. The four warps read
  *   the same B: the group keeps the last one decoded (b_decoded) and the next warp reuses it
@@ -52,6 +62,9 @@ struct wg_op {
 				     * in shared memory), then B's                           */
 	uint32_t npieces;
 	uint32_t meta[LANES];       /* .sp: the warp's metadata register, read at the issue   */
+	uint32_t mseq;              /* the warp's wgmma.mma_async count before it             */
+	bool done;                  /* computed with its warpgroup's first part to complete  */
+	struct race_copy rc;        /* the data-race detector's agent of its operand reads    */
 };
 
 /* What the register rules know of one frame of the warp: a .func's registers are its own,
@@ -77,16 +90,21 @@ struct wg_warp {
 	uint32_t nmarks;
 	struct wg_marks *last;      /* the marks found last                                   */
 	uint32_t seq;               /* warpgroup instructions executed                       */
+	uint32_t mmas;              /* wgmma.mma_async executed                              */
+	uint32_t acquired;          /* of these, the first ones whose reads its lanes acquired */
+	uint32_t commit_mmas[HIST]; /* wgmma.mma_async executed by each of the last HIST commits */
 	void *scratch;              /* compute()'s operands, kept between wgmmas              */
 	size_t scratch_size;
 };
 
 /* The four warps of a warpgroup, for alignment: how many warpgroup instructions each ran,
- * and the last HIST of them. */
+ * and the last HIST of them; and the data-race agents of the last HIST wgmma.mma_async
+ * parts of each warp, which every warp's wait_group acquires. */
 struct wg_group {
 	uint32_t seq[4];
 	const struct dinsn *hist[HIST];
 	struct b_cache *b;
+	struct { uint32_t agent, clock; } reader[HIST][4];
 };
 
 /* The B a warp of the group decoded last, for the next warp that reads the same elements
@@ -592,16 +610,22 @@ static void busy_add(void *ctx, uint32_t slot)
 		b->m->busy[slot] = (uint16_t)(b->m->busy[slot] + b->delta);
 }
 
-static void track(struct launch *L, struct warp *w, struct wg_op *op, int delta)
+/* The part's shared operands are yet to be read (+1), or were read (-1). */
+static void track_pieces(struct launch *L, struct warp *w, struct wg_op *op, int delta)
 {
-	struct wg_warp *s = w->wg;
 	struct wg_cta *cs = w->cta->wg;
-	struct wg_marks *m = marks_of(s, op->f, delta > 0);
 	for (uint32_t i = 0; i < op->npieces; i++) {
 		uint32_t g = op->pieces[i] / 16;
 		cs->reading[g] = (uint16_t)(cs->reading[g] + delta);
 	}
 	L->wg.reading = (uint32_t)((int64_t)L->wg.reading + delta);
+}
+
+/* The part is in flight (+1: its registers are watched), or retired (-1). */
+static void track(struct launch *L, struct warp *w, struct wg_op *op, int delta)
+{
+	struct wg_warp *s = w->wg;
+	struct wg_marks *m = marks_of(s, op->f, delta > 0);
 	if (!m && delta > 0)
 		runtime_error(L, 1, "out of memory for wgmma state");
 	if (m) {
@@ -665,36 +689,78 @@ static void proxy_check(struct launch *L, struct cta *c, const struct wg_op *op)
 		}
 }
 
-/* The warp reads its operands (for the data-race detector: as its lane 0), at its issue and
- * again at its completion (a copy refilling the stage must wait for both). */
-static void race_reads(struct launch *L, struct warp *w, const struct wg_op *op)
+/* The part reads its operands (for the data-race detector: its agent, with what lane 0 of
+ * its warp had acquired at the issue) and computes its block. */
+static void complete_part(struct launch *L, struct warp *w, struct wg_op *op)
 {
+	const struct dinsn *si = L->ci;
+	struct warp *sw = L->cw;
+	uint32_t sm = L->cmask;
+	L->ci = op->di;
+	L->cw = w;
+	L->cmask = 1;
+	for (uint32_t i = 0; i < op->npieces && !L->stop; i++) {
+		struct access a = {.p = w->cta->smem + op->pieces[i], .cta = w->cta,
+				   .off = op->pieces[i], .space = MS_SHARED_CTA};
+		race_copy_access(L, &op->rc, &a, 16, RACE_READ);
+	}
+	copies_check(L, w->cta, op);
 	if (!L->stop)
-		race_shared_reads(L, w, 0, op->pieces, op->npieces, 16);
+		compute(L, w, op);
+	track_pieces(L, w, op, -1);
+	op->done = true;
+	L->ci = si;
+	L->cw = sw;
+	L->cmask = sm;
+}
+
+/* w's part with count `mseq` completes: the warpgroup reads the shared operands once, so the
+ * other warps' parts of the same wgmma.mma_async (and their earlier ones) complete too. */
+static void complete_group(struct launch *L, struct warp *w, uint32_t mseq)
+{
+	struct cta *c = w->cta;
+	for (uint32_t k = 0; k < 4 && !L->stop; k++) {
+		struct warp *o = &c->warps[(w->id & ~3u) + k];
+		struct wg_warp *s = o->wg;
+		for (uint32_t i = 0; s && i < s->nops && s->ops[i].mseq <= mseq && !L->stop; i++)
+			if (!s->ops[i].done)
+				complete_part(L, o, &s->ops[i]);
+	}
 }
 
 /* Complete (or, when the warp is gone, drop) the first op of w's queue. */
 static void retire_first(struct launch *L, struct warp *w, bool run)
 {
 	struct wg_warp *s = w->wg;
+	if (run && !s->ops[0].done)
+		complete_group(L, w, s->ops[0].mseq);
 	struct wg_op op = s->ops[0];
 	memmove(s->ops, s->ops + 1, sizeof *s->ops * --s->nops);
 	track(L, w, &op, -1);
-	if (run) {
-		const struct dinsn *si = L->ci;
-		struct warp *sw = L->cw;
-		L->ci = op.di;
-		L->cw = w;
-		race_reads(L, w, &op);
-		copies_check(L, w->cta, &op);
-		compute(L, w, &op);
-		L->ci = si;
-		L->cw = sw;
-	}
+	if (!op.done)
+		track_pieces(L, w, &op, -1);
 	frame_release(L, w, op.f);
 	free(op.pieces);
+	race_copy_drop(&op.rc);
 	if (!s->nops)
 		list_warp(L, w, false);
+}
+
+/* The lanes of w are ordered after the operand reads of the four parts of each
+ * wgmma.mma_async it issued below count `below` that it has not acquired yet. */
+static void acquire_reads(struct launch *L, struct warp *w, uint32_t below)
+{
+	struct wg_cta *cs = w->cta->wg;
+	struct wg_warp *s = w->wg;
+	if (!L->race || !cs || w->id / 4 >= cs->ngroups)
+		return;
+	struct wg_group *g = &cs->groups[w->id / 4];
+	if (below > s->acquired + HIST)
+		s->acquired = below - HIST;
+	for (; s->acquired < below; s->acquired++)
+		for (uint32_t k = 0; k < 4; k++)
+			race_agent_acquire(L, w, FULL_MASK, g->reader[s->acquired % HIST][k].agent,
+					   g->reader[s->acquired % HIST][k].clock);
 }
 
 /* Complete every op of groups below `below`, in order. */
@@ -704,6 +770,8 @@ static void complete_below(struct launch *L, struct warp *w, uint32_t below)
 	while (s && s->nops && s->ops[0].group != UNCOMMITTED && s->ops[0].group < below &&
 	       !L->stop)
 		retire_first(L, w, true);
+	if (s && below && !L->stop) /* (the last HIST commits; older ones were acquired) */
+		acquire_reads(L, w, s->commit_mmas[(below - 1) % HIST]);
 }
 
 /* ---- checks -------------------------------------------------------------------------- */
@@ -862,14 +930,16 @@ static bool locate(struct launch *L, struct warp *w, const struct dinsn *di, str
 
 /* ---- instructions -------------------------------------------------------------------- */
 
-static void issue(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di)
+/* Queue w's part; false if a rule broke (it is not queued). */
+static bool issue(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di)
 {
 	struct wg_warp *s = w->wg;
 	struct frame *f = g->frame;
 	fence_check(L, w, f, di);
-	if (!cta_state(L, w->cta))
-		return;
-	struct wg_op op = {.di = di, .f = f, .group = UNCOMMITTED};
+	struct wg_cta *cs = cta_state(L, w->cta);
+	if (!cs)
+		return false;
+	struct wg_op op = {.di = di, .f = f, .group = UNCOMMITTED, .mseq = s->mmas};
 	op.adesc = di->wg->f.a_regs ? 0 : op_read(L, w, f, &di->s[0], 0);
 	op.bdesc = op_read(L, w, f, &di->s[1], 0);
 	op.scale_d = op_read(L, w, f, &di->s[2], 0) & 1;
@@ -880,18 +950,17 @@ static void issue(struct launch *L, struct warp *w, struct group *g, const struc
 		    op_read(L, w, f, &di->s[1], lane) != op.bdesc) {
 			rule_break(L, RULE_WARPGROUP_ALIGNED, FULL_MASK, "the threads of warp %u give "
 				   "wgmma.mma_async different matrix descriptors", w->id);
-			return;
+			return false;
 		}
 	if (!locate(L, w, di, &op)) {
 		free(op.pieces);
-		return;
+		return false;
 	}
-	race_reads(L, w, &op);
 	copies_check(L, w->cta, &op);
 	proxy_check(L, w->cta, &op);
 	if (L->stop) {
 		free(op.pieces);
-		return;
+		return false;
 	}
 	if (s->nops == s->cap) {
 		uint32_t cap = s->cap ? s->cap * 2 : 8;
@@ -899,16 +968,21 @@ static void issue(struct launch *L, struct warp *w, struct group *g, const struc
 		if (!n) {
 			free(op.pieces);
 			runtime_error(L, 1, "out of memory for wgmma.mma_async");
-			return;
+			return false;
 		}
 		s->ops = n;
 		s->cap = cap;
 	}
+	race_copy_issue(L, w, 0, RA_MBAR, &op.rc);
+	cs->groups[w->id / 4].reader[op.mseq % HIST][w->id % 4].agent = op.rc.agent;
+	cs->groups[w->id / 4].reader[op.mseq % HIST][w->id % 4].clock = op.rc.clock;
 	f->refs++;
 	if (!s->nops)
 		list_warp(L, w, true);
 	s->ops[s->nops++] = op;
 	track(L, w, &s->ops[s->nops - 1], +1);
+	track_pieces(L, w, &s->ops[s->nops - 1], +1);
+	return true;
 }
 
 static void commit(struct launch *L, struct warp *w)
@@ -920,6 +994,7 @@ static void commit(struct launch *L, struct warp *w)
 			s->ops[i].group = s->committed;
 			s->ops[i].due = due;
 		}
+	s->commit_mmas[s->committed % HIST] = s->mmas;
 	s->committed++;
 	if (due < L->wg.due)
 		L->wg.due = due;
@@ -953,12 +1028,51 @@ enum step wgmma_exec_fence(struct launch *L, struct warp *w, struct group *g,
 	return STEP_NEXT;
 }
 
+/* Whether every other live warp of w's warpgroup executed its wgmma.mma_async number n. */
+static bool group_issued(const struct warp *w, uint32_t n)
+{
+	const struct cta *c = w->cta;
+	uint32_t first = w->id & ~3u;
+	for (uint32_t k = first; k < first + 4 && k < c->nwarps; k++) {
+		const struct warp *o = &c->warps[k];
+		if (o != w && o->live && (!o->wg || o->wg->mmas <= n))
+			return false;
+	}
+	return true;
+}
+
+/* Let the warps of w's warpgroup parked at wgmma.mma_async go on once all have issued it
+ * (or the others exited: warpgroup-aligned says so). */
+static void wake_group(struct launch *L, struct warp *w)
+{
+	struct cta *c = w->cta;
+	uint32_t first = w->id & ~3u;
+	for (uint32_t k = first; k < first + 4 && k < c->nwarps; k++)
+		for (struct group *g = c->warps[k].groups; g; g = g->next)
+			if (g->state == G_WGMMA && group_issued(&c->warps[k], g->wait_id)) {
+				g->state = G_READY;
+				g->pc++;
+				L->epoch++;
+			}
+}
+
 enum step wgmma_exec_mma(struct launch *L, struct warp *w, struct group *g,
 			 const struct dinsn *di, uint32_t mask)
 {
-	if (wg_enter(L, w, di, mask))
-		issue(L, w, g, di);
-	return STEP_NEXT;
+	struct wg_warp *s = wg_enter(L, w, di, mask);
+	struct wg_cta *cs = w->cta->wg;
+	uint32_t n = w->wg ? w->wg->mmas : 0;
+	if (cs && w->id / 4 < cs->ngroups) /* no agent until it issues */
+		cs->groups[w->id / 4].reader[n % HIST][w->id % 4].clock = 0;
+	bool queued = s && issue(L, w, g, di);
+	if (w->wg)
+		w->wg->mmas++; /* counted issued or not: the others do not wait for a broken one */
+	wake_group(L, w);
+	if (!queued || L->stop || group_issued(w, n))
+		return STEP_NEXT;
+	g->state = G_WGMMA;
+	g->wait_id = n;
+	return STEP_PARKED;
 }
 
 enum step wgmma_exec_commit(struct launch *L, struct warp *w, struct group *g,
@@ -1068,34 +1182,54 @@ void wgmma_note_writes(struct warp *w, struct frame *f, const struct dinsn *di)
 		each_reg(&di->s[i], rstamp_reg, &sc);
 }
 
-void wgmma_check_access(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
+bool wgmma_check_access(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
 			bool write, uint32_t lane)
 {
-	if (write)
-		wgmma_check_copy(L, c, off, size, lane, "store");
+	return write && wgmma_check_copy(L, c, off, size, lane, "store");
 }
 
-void wgmma_check_copy(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
+/* The wgmma.mma_async whose operands cover granule g of c: a part yet to read them, or (own)
+ * one of L->cw's parts its warpgroup read that no wait_group of L->cw covered yet. */
+static const struct dinsn *reader_of(struct launch *L, struct cta *c, uint32_t g, bool own,
+				    bool copy, uint32_t lane)
+{
+	for (uint32_t k = 0; k < c->nwarps; k++) {
+		const struct wg_warp *s = c->warps[k].wg;
+		for (uint32_t i = 0; s && i < s->nops; i++) {
+			if (s->ops[i].done != own || (own && &c->warps[k] != L->cw))
+				continue;
+			/* a copy by a thread not ordered after the wgmma's issue: the data-race
+			 * detector names it (the wgmma's read checks copies in flight and landed) */
+			if (copy && L->cw && !race_after_issue(L, L->cw, lane, &s->ops[i].rc))
+				continue;
+			for (uint32_t p = 0; p < s->ops[i].npieces; p++)
+				if (s->ops[i].pieces[p] / 16 == g)
+					return s->ops[i].di;
+		}
+	}
+	return NULL;
+}
+
+bool wgmma_check_copy(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
 		      uint32_t lane, const char *verb)
 {
 	if (!c->wg || !size)
-		return;
+		return false;
+	bool own = L->cw && L->cw->cta == c && L->cw->wg_busy;
 	for (uint32_t g = off / 16; g <= (off + size - 1) / 16 && g < c->smem_size / 16 + 1; g++) {
-		if (!c->wg->reading[g])
+		bool copy = strcmp(verb, "store") != 0;
+		const struct dinsn *by = c->wg->reading[g] ? reader_of(L, c, g, false, copy, lane)
+							   : NULL;
+		if (!by && own)
+			by = reader_of(L, c, g, true, copy, lane);
+		if (!by)
 			continue;
-		const struct dinsn *by = NULL;
-		for (uint32_t k = 0; k < c->nwarps && !by; k++) {
-			const struct wg_warp *s = c->warps[k].wg;
-			for (uint32_t i = 0; s && i < s->nops && !by; i++)
-				for (uint32_t p = 0; p < s->ops[i].npieces; p++)
-					if (s->ops[i].pieces[p] / 16 == g)
-						by = s->ops[i].di;
-		}
 		rule_break(L, RULE_ASYNC_RACE, 1u << lane, "%s of %u bytes at shared 0x%x "
 			   "overwrites an operand of the wgmma.mma_async issued at line %u, before a "
 			   "wgmma.wait_group covered it", verb, size, off, line_of(L, by));
-		return;
+		return true;
 	}
+	return false;
 }
 
 void wgmma_launch_init(struct launch *L)
@@ -1142,6 +1276,7 @@ void wgmma_warp_exit(struct launch *L, struct warp *w)
 	struct wg_warp *s = w->wg;
 	while (s && s->nops)
 		retire_first(L, w, false);
+	wake_group(L, w);
 	struct wg_cta *cs = w->cta->wg;
 	if (!cs || w->id / 4 >= cs->ngroups)
 		return;

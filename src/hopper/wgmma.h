@@ -45,13 +45,14 @@ void wgmma_check_regs(struct launch *L, struct warp *w, struct frame *f, const s
 void wgmma_note_writes(struct warp *w, struct frame *f, const struct dinsn *di);
 
 /* An ordinary access to c's shared memory while wgmma.mma_async read shared operands are in
- * flight (L->wg_reading): a write over one is rule async-copy-race. */
-void wgmma_check_access(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
+ * flight (L->wg.reading), or while L->cw has parts no wait_group of its own covered yet
+ * (cw->wg_busy): a write over one is rule async-copy-race (true when it broke). */
+bool wgmma_check_access(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
 			bool write, uint32_t lane);
 
 /* The same for an asynchronous copy (`verb`: "cp.async.bulk.tensor write", ...) that will
  * write [off, off+size) of c's shared memory: from its issue on, it may land at any time. */
-void wgmma_check_copy(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
+bool wgmma_check_copy(struct launch *L, struct cta *c, uint32_t off, uint32_t size,
 		      uint32_t lane, const char *verb);
 
 /* Seeded completion: the earliest due step of a committed group (UINT64_MAX if none), and

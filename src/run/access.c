@@ -52,8 +52,8 @@ static bool shared_checks(struct launch *L, struct cta *c, uint32_t off, uint32_
 			   write ? "store" : "load", size, off, mb->off);
 	if (async_watching(L))
 		raced = async_check_access(L, c, MS_SHARED_CTA, off, size, write, lane);
-	if (L->wg.reading)
-		wgmma_check_access(L, c, off, size, write, lane);
+	if (L->wg.reading || (L->cw && L->cw->wg_busy))
+		raced |= wgmma_check_access(L, c, off, size, write, lane);
 	return raced;
 }
 
@@ -83,7 +83,7 @@ bool access_lane(struct launch *L, struct warp *w, uint32_t lane, enum mspace sp
 bool access_shared_quiet(const struct launch *L, const struct warp *w)
 {
 	return !L->spin_rec && !w->bad_cvta && !w->cta->mbar_at && !async_watching(L) &&
-	       !L->wg.reading;
+	       !L->wg.reading && !w->wg_busy;
 }
 
 bool access_global_quiet(const struct launch *L)

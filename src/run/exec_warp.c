@@ -337,6 +337,7 @@ enum step exec_shfl(struct launch *L, struct warp *w, struct group *g, const str
 	if (!members_here(L, w, g, &di->s[3], mask))
 		return STEP_PARKED;
 	shfl_lanes(L, w, g->frame, di, mask);
+	race_lockstep_sync(L, w, mask);
 	return STEP_NEXT;
 }
 
@@ -346,6 +347,7 @@ enum step exec_vote(struct launch *L, struct warp *w, struct group *g, const str
 	if (!members_here(L, w, g, &di->s[di->nsrc - 1], mask))
 		return STEP_PARKED;
 	vote_lanes(L, w, g->frame, di, mask);
+	race_lockstep_sync(L, w, mask);
 	return STEP_NEXT;
 }
 
@@ -357,6 +359,7 @@ enum step exec_match(struct launch *L, struct warp *w, struct group *g, const st
 	    !warp_need_lanes(L, w, g, member, mask))
 		return STEP_PARKED;
 	match_lanes(L, w, g->frame, di, mask, members);
+	race_lockstep_sync(L, w, mask);
 	return STEP_NEXT;
 }
 
@@ -366,6 +369,7 @@ enum step exec_redux(struct launch *L, struct warp *w, struct group *g, const st
 	if (!members_here(L, w, g, &di->s[di->nsrc - 1], mask))
 		return STEP_PARKED;
 	redux_lanes(L, w, g->frame, di, mask);
+	race_lockstep_sync(L, w, mask);
 	return STEP_NEXT;
 }
 

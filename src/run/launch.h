@@ -49,6 +49,8 @@ enum gstate {
 	G_MBAR,         /* try_wait parked, or a spinning test_wait                            */
 	G_WARPSYNC,     /* a .sync warp instruction waiting for the rest of its membermask    */
 	G_ASYNC,        /* cp.async.wait_group / bulk wait_group                              */
+	G_WGMMA,        /* wgmma.mma_async: until its whole warpgroup issued it (wait_id: the
+			 * warp's wgmma.mma_async count before it)                           */
 	G_DONE,
 };
 

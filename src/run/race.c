@@ -107,6 +107,7 @@ struct rthread {
 	uint32_t seen_cp, seen_bulk;/* clocks of its own cp.async / bulk-group agents that its
 				     * wait_groups acquired (released with its vector)        */
 	uint32_t mbar_clock;        /* copies it issued that complete on an mbarrier          */
+	uint32_t wsync;             /* L->steps of its last shfl/vote/match/redux .sync       */
 };
 
 struct loc {                    /* a location written by release patterns                */
@@ -834,6 +835,10 @@ static void report(struct acc_ctx *x, const struct access *a, uint32_t size,
 			  "issued it: nothing ordered the %s before the issue at line %u (a wait on "
 			  "an mbarrier its accessors arrive on, or a barrier, would)",
 			  kind_name(p, pwrite), line_of(L, L->ci));
+	else if (is_agent(R, p->tid) && p->insn && p->insn->fam == FAM_WGMMA)
+		sb_printf(&notes, "a wgmma.mma_async reads its shared operands once for its "
+			  "warpgroup, ordered before each warp's wgmma.wait_group that covers it; "
+			  "other threads need a barrier or a release after such a wait");
 	else if (is_agent(R, p->tid))
 		sb_printf(&notes, "%s", copy_order[cta_of(R, p->tid) / R->nctas - 1]);
 	else
@@ -1080,6 +1085,98 @@ static void defer_access(struct launch *L, struct warp *w, uint32_t lane,
 			 const struct access *a, uint32_t size, enum race_kind kind,
 			 const void *newv);
 
+/* ---- lanes of one warp in lock step (rule warp-sync-missing) ---------------------------
+ * Volatile accesses are strong, so two of them never make a data race; but lanes of a warp
+ * are independent threads, and nothing orders one lane's volatile write and another lane's
+ * volatile access of the same bytes at a later instruction unless a warp-level
+ * synchronisation lies between: bar.warp.sync (happens-before), or a shfl/vote/match/redux
+ * .sync that both lanes executed since (rthread.wsync). The warp-synchronous reduction
+ * without __syncwarp() is the case. Only shared memory is watched (what that idiom uses;
+ * --jobs judges global accesses elsewhere). */
+
+static bool lockstep_pair(const struct acc_ctx *x, const struct rec *p, uint8_t mask,
+			  uint32_t step)
+{
+	const struct race *R = x->R;
+	if (!p->clock || !(p->mask & mask) || p->tid == x->tid || p->step == step ||
+	    !p->insn || p->insn->sem != MOD_VOLATILE || (p->flags & RF_RMW) ||
+	    cta_of(R, p->tid) != cta_of(R, x->tid) ||
+	    local_of(R, p->tid) / LANES != local_of(R, x->tid) / LANES ||
+	    happens_before(R, x->t, x->tid, x->owner, p))
+		return false;
+	const struct rthread *o = &x->t[(int64_t)local_of(R, p->tid) - local_of(R, x->tid)];
+	return !((int32_t)(x->t->wsync - p->step) > 0 && (int32_t)(o->wsync - p->step) > 0);
+}
+
+static void lockstep_report(struct acc_ctx *x, const struct access *a, uint32_t size,
+			    enum race_kind kind, const struct rec *p, bool pwrite)
+{
+	struct launch *L = x->L;
+	struct race *R = x->R;
+	if (!first_pair(R, p->insn, L->ci) || !shard_report_begin(L, R, p->insn, L->ci))
+		return;
+	struct strbuf msg = {0}, notes = {0};
+	uint32_t me = local_of(R, x->tid), other = local_of(R, p->tid);
+	sb_printf(&msg, "lanes %u and %u of warp %u exchange ", other % LANES, me % LANES,
+		  me / LANES);
+	describe_place(L, x->w, a, size, &msg);
+	sb_printf(&msg, " with no __syncwarp between: this volatile %s by CTA (%u,%u,%u) thread "
+		  "%u is not ordered after the volatile %s by thread %u",
+		  kind == RACE_READ ? "read" : "write", x->w->cta->ctaid[0], x->w->cta->ctaid[1],
+		  x->w->cta->ctaid[2], me, pwrite ? "write" : "read", other);
+	sb_printf(&notes, "lanes of a warp are independent threads (sm_70 and later): running "
+		  "in lock step orders nothing, and volatile accesses only make each access whole; "
+		  "a bar.warp.sync (__syncwarp()) between the two instructions orders them");
+	rule_break_notes(L, RULE_WARP_SYNC_MISSING, 1u << x->lane, notes.s, msg.s);
+	sb_free(&msg);
+	msg = (struct strbuf){0};
+	sb_printf(&msg, "the earlier volatile %s by thread %u", pwrite ? "write" : "read", other);
+	gather_flush(L); /* the note follows its report */
+	if (p->insn->ir)
+		srcloc_emit(L->diag, DIAG_NOTE, L->file, L->P->m, p->insn->ir,
+			    srcloc_func_of(L->P, p->insn), NULL, msg.s);
+	shard_report_end(L, R);
+	sb_free(&msg);
+	sb_free(&notes);
+}
+
+/* The current volatile access of x against the other lanes' of its warp; false after a
+ * report. Cells not made yet hold no access. */
+static bool lockstep_check(struct acc_ctx *x, const struct access *a, uint32_t size,
+			   enum race_kind kind)
+{
+	if (a->space != MS_SHARED_CTA || a->cta != x->w->cta)
+		return true;
+	struct shadow *s = &x->R->cta[a->cta->rank].smem;
+	uint32_t end = a->off + size, step = (uint32_t)x->L->steps;
+	for (uint32_t g = a->off / GRAN; g * GRAN < end; g++) {
+		uint32_t lo = a->off > g * GRAN ? a->off : g * GRAN;
+		uint32_t hi = end < g * GRAN + GRAN ? end : g * GRAN + GRAN;
+		uint8_t mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * GRAN));
+		if (!s->pages || g / PAGE_CELLS >= s->npages || !s->pages[g / PAGE_CELLS])
+			continue;
+		const struct cell *c = &s->pages[g / PAGE_CELLS][g % PAGE_CELLS];
+		const struct rec *hit = lockstep_pair(x, &c->w, mask, step) ? &c->w : NULL;
+		if (!hit && kind != RACE_READ && lockstep_pair(x, &c->r, mask, step))
+			hit = &c->r;
+		for (uint32_t i = 0; !hit && kind != RACE_READ && c->more && i < c->more->n; i++)
+			if (lockstep_pair(x, &c->more->e[i], mask, step))
+				hit = &c->more->e[i];
+		if (hit) {
+			lockstep_report(x, a, size, kind, hit, hit == &c->w);
+			return false;
+		}
+	}
+	return true;
+}
+
+void race_lockstep_sync(struct launch *L, struct warp *w, uint32_t lanes)
+{
+	struct race *R = L->race;
+	for (uint32_t m = R ? lanes : 0; m; m &= m - 1)
+		thr(R, w, (uint32_t)__builtin_ctz(m))->wsync = (uint32_t)L->steps;
+}
+
 void race_access(struct launch *L, struct warp *w, uint32_t lane, const struct access *a,
 		 uint32_t size, enum race_kind kind, const void *newv)
 {
@@ -1095,6 +1192,8 @@ void race_access(struct launch *L, struct warp *w, uint32_t lane, const struct a
 			    .tid = tid, .owner = tid, .flags = access_flags(L->ci),
 			    .skip_agents = a->async_raced};
 	struct rec me = {L->ci, tid, x.t->clock, (uint32_t)L->steps, 0, x.flags};
+	if (L->ci->sem == MOD_VOLATILE && kind != RACE_RMW && !lockstep_check(&x, a, size, kind))
+		return;
 	if (check_range(&x, a, size, kind, &me, newv) && (x.flags & RF_STRONG))
 		sync_through(L, x.t, tid, a, kind, x.flags);
 }
@@ -1813,6 +1912,30 @@ void race_copy_waited(struct launch *L, struct warp *w, uint32_t lane, enum race
 	if (*seen < below)
 		*seen = below;
 	R->seen_any |= below != 0;
+}
+
+void race_agent_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t agent,
+			uint32_t clock)
+{
+	struct race *R = L->race;
+	if (!R || !clock)
+		return;
+	struct vc *from = NULL, *to = NULL; /* lanes that share a vector share the result */
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		struct rthread *t = thr(R, w, (uint32_t)__builtin_ctz(m));
+		if (vc_get(R, t->vc, agent) >= clock)
+			continue;
+		if (from && t->vc == from) {
+			adopt(t, to);
+			continue;
+		}
+		from = t->vc;
+		struct vc *v = vc_own(R, &t->vc);
+		if (!v)
+			return;
+		vc_raise(R, v, agent, clock);
+		to = v;
+	}
 }
 
 /* ---- lifetime ------------------------------------------------------------------------ */

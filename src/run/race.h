@@ -55,6 +55,10 @@ void race_bar_done(struct launch *L, struct cta *c, uint32_t id);
 void race_bar_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t id);
 /* bar.warp.sync: the lanes of `lanes` synchronise with each other. */
 void race_warp_sync(struct launch *L, struct warp *w, uint32_t lanes);
+/* shfl/vote/match/redux .sync: the lanes of `lanes` met there. That orders no memory, but
+ * their volatile accesses before and after it are not reported as relying on lock step
+ * (rule warp-sync-missing). */
+void race_lockstep_sync(struct launch *L, struct warp *w, uint32_t lanes);
 /* barrier.cluster: an arrive (a .relaxed one releases only after a release fence or
  * fence.mbarrier_init), the phase completing, a wait that passed. */
 void race_cbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, bool relaxed);
@@ -116,6 +120,12 @@ void race_copy_in_flight(struct launch *L, uint32_t lane, const struct race_copy
 /* (w, lane) waited for its copies of groups below `below` (RA_CP or RA_BULK). */
 void race_copy_waited(struct launch *L, struct warp *w, uint32_t lane, enum race_agent kind,
 		      uint32_t below);
+
+/* The lanes of w are ordered after the accesses of agent `agent` (race_copy.agent) up to
+ * `clock` (race_copy.clock): a wgmma.wait_group after the warpgroup's one read of a
+ * wgmma's shared operands (exec_wgmma.c). */
+void race_agent_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t agent,
+			uint32_t clock);
 
 /* --jobs (race_global.c): whether the launch's thread ids leave room for the detector to
  * run its clusters on workers; the launch's replay state (after race_begin); a worker's

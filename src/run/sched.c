@@ -397,6 +397,12 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 		sb_printf(&n, "\nmembermask 0x%08x; lanes here 0x%08x; lanes alive 0x%08x", g->wait_id,
 			  g->mask, w->live);
 		break;
+	case G_WGMMA:
+		sb_printf(&msg, "%swgmma.mma_async waits%s for the other warps of its warpgroup to "
+			  "issue it", wd->lead, wd->forever);
+		sb_printf(&n, "\nthreads blocked elsewhere:");
+		waiting_elsewhere(L, c->cluster, w, g, &n);
+		break;
 	case G_READY:
 		if (!spinning) { /* spin.c: a loop that reads what nothing will change */
 			struct spin_rec rec = {0};
@@ -649,7 +655,8 @@ static void report_interrupted(struct launch *L, struct cluster *cl)
 					[G_READY] = "running", [G_BAR] = "waiting at a CTA barrier",
 					[G_CLUSTER_BAR] = "waiting at the cluster barrier",
 					[G_MBAR] = "waiting on an mbarrier phase",
-					[G_WARPSYNC] = "waiting for lanes of its warp"};
+					[G_WARPSYNC] = "waiting for lanes of its warp",
+					[G_WGMMA] = "waiting for its warpgroup's wgmma.mma_async"};
 				sb_printf(&msg, "interrupted here: %s",
 					  g->state < sizeof what / sizeof what[0] && what[g->state]
 						  ? what[g->state] : "waiting");

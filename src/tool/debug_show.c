@@ -109,6 +109,9 @@ void show_wait(struct dbg *d, struct warp *w, struct group *g, struct strbuf *b)
 	case G_ASYNC:
 		sb_printf(b, "waits for its asynchronous copies");
 		break;
+	case G_WGMMA:
+		sb_printf(b, "waits for its warpgroup at wgmma.mma_async");
+		break;
 	case G_DONE:
 		sb_printf(b, "exited");
 		break;
