@@ -102,6 +102,7 @@ struct warp {
 #define SPIN_PLACES 4
 struct spin_rec {
 	uint32_t first_line, last_line;
+	const struct dinsn *head;   /* the loop's first instruction in the function's order   */
 	uint32_t n;
 	struct spin_place { uint8_t space; uint32_t size; uint64_t addr; } place[SPIN_PLACES];
 };

@@ -407,6 +407,9 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 		if (!spinning) { /* spin.c: a loop that reads what nothing will change */
 			struct spin_rec rec = {0};
 			watch_loop(L, w, g, &rec);
+			if (rec.head) /* where the loop begins, not where the watch happened to stop
+				       * it: the same place whatever the schedule (--jobs) */
+				di = rec.head;
 			L->ci = di;
 			L->cw = w;
 			sb_printf(&msg, "%sthreads spin%s in a loop", wd->lead, wd->forever);
@@ -462,8 +465,11 @@ static bool watch_loop(struct launch *L, struct warp *w, struct group *g, struct
 	L->cfg.trace_print = false;
 	L->timeline = NULL;
 	L->spin_rec = rec;
+	const void *fn = g->frame->fn;
 	for (uint32_t k = 0; k < 4096 && g->state == G_READY && !L->stop; k++) {
 		const struct dinsn *di = &g->frame->fn->code[g->pc];
+		if (g->frame->fn == fn && (!rec->head || di < rec->head))
+			rec->head = di;
 		uint32_t line = 0, col = 0;
 		if (di->ir)
 			src_locate(L->file, di->ir->span.off, &line, &col);
