@@ -875,6 +875,33 @@ static inline __attribute__((always_inline)) bool conflicts(const struct acc_ctx
 	return !(x->copy && (int32_t)(p->step - x->issued) > 0);
 }
 
+/* The cell's one read becomes me; a read of the same thread keeps its bytes too. */
+static inline void take_read(struct rec *r, const struct rec *me, uint32_t tid)
+{
+	uint8_t keep = r->clock && r->tid == tid ? r->mask : 0;
+	*r = *me;
+	r->mask |= keep;
+}
+
+/* Add me to a list whose entries are all concurrent with it (ok_gen's fast path): the
+ * thread's own entry, if any, takes this read; else it is appended (or, with the list
+ * full, takes a slot its thread id picks). */
+static inline void readers_put(struct readers *m, const struct rec *me, uint32_t tid)
+{
+	uint64_t bit = 1ull << (tid & 63), *word = &m->tids[tid >> 6 & 3];
+	uint32_t i = 0;
+	while ((*word & bit) && i < m->n && m->e[i].tid != tid)
+		i++;
+	if ((*word & bit) && i < m->n) {
+		uint8_t keep = m->e[i].mask;
+		m->e[i] = *me;
+		m->e[i].mask |= keep;
+	} else {
+		m->e[m->n < MAX_READERS ? m->n++ : tid % MAX_READERS] = *me;
+		*word |= bit;
+	}
+}
+
 /* Record a read in the cell's antichain of concurrent reads. A copy's read of global
  * memory is kept only in the cell's one read: every CTA of a GEMM copies the same tiles,
  * and lists of their reads made the detector several times slower. It takes the place of
@@ -886,40 +913,25 @@ static void add_read(const struct acc_ctx *x, struct cell *c, const struct rec *
 	if (x->gread) {
 		if (!r->clock || r->tid == x->tid || (r->flags & RF_ASYNC) ||
 		    happens_before(x->R, x->t, x->tid, x->owner, r)) {
-			uint8_t keep = r->clock && r->tid == x->tid ? r->mask : 0;
-			*r = *me;
-			r->mask |= keep;
+			take_read(r, me, x->tid);
 		}
 		return;
 	}
 	if (!r->clock || r->tid == x->tid ||
 	    (!(r->mask & ~me->mask) && happens_before(x->R, x->t, x->tid, x->owner, r))) {
-		uint8_t keep = r->clock && r->tid == x->tid ? r->mask : 0;
-		*r = *me;
-		r->mask |= keep;
+		take_read(r, me, x->tid);
 		return;
 	}
 	struct readers *m = c->more;
 	if (!m && !(m = c->more = charged_calloc(x->L, &x->s->charged, 1, sizeof *m)))
 		return;
 	uint64_t gen = x->t->vc->gen;
-	uint64_t bit = 1ull << (x->tid & 63), *word = &m->tids[x->tid >> 6 & 3];
 	/* Fast path (reads of one barrier interval: many threads with one shared vector): no
 	 * entry happens before under this vector and none is this thread's, so the scan below
 	 * would keep every entry and append this one. The new entry keeps that true: no
 	 * vector holds its thread's current epoch, which has not been released yet. */
 	if (!x->copy && m->ok_gen == gen) {
-		uint32_t i = 0; /* the thread's own entry, if any, takes this read */
-		while ((*word & bit) && i < m->n && m->e[i].tid != x->tid)
-			i++;
-		if ((*word & bit) && i < m->n) {
-			uint8_t keep = m->e[i].mask;
-			m->e[i] = *me;
-			m->e[i].mask |= keep;
-		} else {
-			m->e[m->n < MAX_READERS ? m->n++ : x->tid % MAX_READERS] = *me;
-			*word |= bit;
-		}
+		readers_put(m, me, x->tid);
 		return;
 	}
 	uint32_t k = 0;
@@ -952,7 +964,7 @@ static void add_read(const struct acc_ctx *x, struct cell *c, const struct rec *
 	}
 	if (!placed)
 		m->e[m->n < MAX_READERS ? m->n++ : x->tid % MAX_READERS] = *me;
-	*word |= bit;
+	m->tids[x->tid >> 6 & 3] |= 1ull << (x->tid & 63);
 	m->ok_gen = ok ? gen : 0;
 }
 
@@ -1290,9 +1302,7 @@ static inline __attribute__((always_inline)) bool quick_cell(const struct quick 
 	if (!write) {
 		if (!r->clock || r->tid == tid ||
 		    (!(r->mask & ~me->mask) && quick_ordered(q, r))) {
-			uint8_t keep = r->clock && r->tid == tid ? r->mask : 0;
-			*r = *me;
-			r->mask |= keep;
+			take_read(r, me, tid);
 			return true;
 		}
 		/* add_read's fast path, when its first case surely fails (r is not covered, or
@@ -1302,18 +1312,7 @@ static inline __attribute__((always_inline)) bool quick_cell(const struct quick 
 		if (!m || (m->n && m->ok_gen != q->gen) ||
 		    (!(r->mask & ~me->mask) && r->tid - q->base >= q->span))
 			return false;
-		uint64_t bit = 1ull << (tid & 63), *word = &m->tids[tid >> 6 & 3];
-		uint32_t i = 0; /* the thread's own entry, if any, takes this read */
-		while ((*word & bit) && i < m->n && m->e[i].tid != tid)
-			i++;
-		if ((*word & bit) && i < m->n) {
-			uint8_t keep = m->e[i].mask;
-			m->e[i] = *me;
-			m->e[i].mask |= keep;
-		} else {
-			m->e[m->n < MAX_READERS ? m->n++ : tid % MAX_READERS] = *me;
-			*word |= bit;
-		}
+		readers_put(m, me, tid);
 		m->ok_gen = q->gen; /* (an empty list: what add_read's scan of nothing concludes) */
 		return true;
 	}
