@@ -136,11 +136,7 @@ def main():
         results = pool.map(gen.label_group, jobs)
     rows = [("cvt", v, t, "error" if msg else "ok", insn, (msg or "").replace("\t", " "))
             for (v, t, _), res in zip(jobs, results) for insn, msg in res]
-    with open(out, "w") as f:
-        f.write("# family\tversion\ttarget\tverdict\tinstruction\tptxas (tests/ptxas_hopper/cvtgen.py)\n")
-        for r in rows:
-            f.write("\t".join(r) + "\n")
-    print("%d forms, %d accepted" % (len(rows), sum(r[3] == "ok" for r in rows)))
+    gen.write_table(out, rows, "cvtgen.py")
 
 
 if __name__ == "__main__":

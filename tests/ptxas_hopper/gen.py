@@ -600,6 +600,17 @@ def split_jobs(groups, size=300):
             yield v, t, g[s:s + size]
 
 
+def write_table(out, rows, script):
+    """Write labelled rows (family, version, target, verdict, instruction, message) as a
+    table of this folder, naming the script that made it."""
+    with open(out, "w") as f:
+        f.write("# family\tversion\ttarget\tverdict\tinstruction\tptxas (tests/ptxas_hopper/%s)\n"
+                % script)
+        for r in rows:
+            f.write("\t".join(r) + "\n")
+    print("%d forms, %d accepted" % (len(rows), sum(r[3] == "ok" for r in rows)))
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "list":
         for fam, v, t, insn in forms():
@@ -627,11 +638,7 @@ def main():
                          (msg or "").replace("\t", " ")))
     order = {name: i for i, (name, _) in enumerate(FAMILIES)}
     rows.sort(key=lambda r: order[r[0]])
-    with open(out, "w") as f:
-        f.write("# family\tversion\ttarget\tverdict\tinstruction\tptxas (tests/ptxas_hopper/gen.py)\n")
-        for r in rows:
-            f.write("\t".join(r) + "\n")
-    print("%d forms, %d accepted" % (len(rows), sum(r[3] == "ok" for r in rows)))
+    write_table(out, rows, "gen.py")
 
 
 if __name__ == "__main__":
