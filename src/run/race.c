@@ -1020,14 +1020,19 @@ static inline __attribute__((always_inline)) bool check_cell(const struct acc_ct
 	return true;
 }
 
+/* The cell of granule g of s if its page is made, else NULL. */
+static inline struct cell *cell_made(const struct shadow *s, uint64_t g)
+{
+	uint64_t p = g / PAGE_CELLS;
+	return s->pages && p < s->npages && s->pages[p] ? &s->pages[p][g % PAGE_CELLS] : NULL;
+}
+
 /* The cell of granule g of s: the page looked up inline, made by shadow_cell if missing. */
 static inline struct cell *cell_at(struct launch *L, struct shadow *s, uint64_t bytes,
 				   uint64_t g)
 {
-	uint64_t p = g / PAGE_CELLS;
-	if (s->pages && p < s->npages && s->pages[p])
-		return &s->pages[p][g % PAGE_CELLS];
-	return shadow_cell(L, s, bytes, g);
+	struct cell *c = cell_made(s, g);
+	return c ? c : shadow_cell(L, s, bytes, g);
 }
 
 /* The shadow of the memory `a` lands in, its offset there and size; NULL: not tracked. */
@@ -1165,9 +1170,9 @@ static bool lockstep_check(struct acc_ctx *x, const struct access *a, uint32_t s
 		uint32_t lo = a->off > g * GRAN ? a->off : g * GRAN;
 		uint32_t hi = end < g * GRAN + GRAN ? end : g * GRAN + GRAN;
 		uint8_t mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * GRAN));
-		if (!s->pages || g / PAGE_CELLS >= s->npages || !s->pages[g / PAGE_CELLS])
+		const struct cell *c = cell_made(s, g);
+		if (!c)
 			continue;
-		const struct cell *c = &s->pages[g / PAGE_CELLS][g % PAGE_CELLS];
 		const struct rec *hit = lockstep_pair(x, &c->w, mask, step) ? &c->w : NULL;
 		if (!hit && kind != RACE_READ && lockstep_pair(x, &c->r, mask, step))
 			hit = &c->r;
