@@ -30,8 +30,8 @@
 #include "launch.h"
 #include "prog.h"
 
-#define QUIET_ROUNDS 4  /* rounds of quiet before warps are hashed                      */
-#define EVERY_ROUND 32  /* rounds hashed one by one, then every eighth                 */
+#define QUIET_ROUNDS 4  /* rounds of quiet before warps are sampled                     */
+#define EVERY_ROUND 32  /* rounds sampled one by one, then every eighth                */
 
 struct spin_warp {
 	uint8_t *saved;         /* the state kept to compare with (Brent's tortoise)         */
