@@ -39,16 +39,9 @@
 #define POLL_LIMIT 2048      /* steps a parked try_wait/test_wait sleeps while others run */
 
 /* Merge groups at the same instruction of the same frame; pick the one to run: the
- * deepest frame, then the lowest pc. */
-static struct group *pick(struct warp *w)
+ * deepest frame, then the lowest pc (pick, below, when the warp is not one group). */
+static struct group *pick_slow(struct warp *w)
 {
-	struct group *one = w->groups;
-	if (one && !one->next && one->state != G_DONE && one->state != G_WARPSYNC) {
-		/* the common case, a converged warp: nothing to free or merge, no rival */
-		w->streak = 0;
-		w->last_pick = one->state == G_READY ? one : NULL;
-		return w->last_pick;
-	}
 	struct group **pp = &w->groups;
 	while (*pp) {
 		struct group *g = *pp;
@@ -111,6 +104,19 @@ static struct group *pick(struct warp *w)
 	}
 	w->last_pick = best;
 	return best;
+}
+
+/* The group of w to run next, or NULL (pick_slow); a converged warp's inline. */
+static inline struct group *pick(struct warp *w)
+{
+	struct group *one = w->groups;
+	if (one && !one->next && one->state != G_DONE && one->state != G_WARPSYNC) {
+		/* the common case, a converged warp: nothing to free or merge, no rival */
+		w->streak = 0;
+		w->last_pick = one->state == G_READY ? one : NULL;
+		return w->last_pick;
+	}
+	return pick_slow(w);
 }
 
 /* ---- cluster set-up ------------------------------------------------------------------ */
@@ -760,9 +766,15 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 			interp_land_due(L, L->steps);
 		bool ran = false, alive = false;
 		uint32_t start = L->cfg.seed ? (uint32_t)(rng_next(&L->sched_rng) % total) : 0;
+		/* warp (start + k) % total, as a CTA and a warp in it counted on (no division) */
+		uint32_t r = start / nw, i = start % nw;
 		for (uint32_t k = 0; k < total && !L->stop; k++) {
-			uint32_t idx = (start + k) % total;
-			struct warp *w = &cl->ctas[idx / nw].warps[idx % nw];
+			struct warp *w = &cl->ctas[r].warps[i];
+			if (++i == nw) {
+				i = 0;
+				if (++r == cl->nctas)
+					r = 0;
+			}
 			if (!w->groups)
 				continue;
 			alive = true;
