@@ -43,16 +43,14 @@ static void check_same_instruction(struct launch *L, struct cta *c, uint32_t id)
 		}
 }
 
-void bar_check(struct launch *L, struct cta *c, uint32_t id)
+void bar_release(struct launch *L, struct cta *c, uint32_t id)
 {
 	struct barstate *b = &c->bar[id];
-	uint32_t need = b->expected ? b->expected : c->live_threads;
-	if (b->arrived == 0 || b->arrived < need)
-		return;
-	if (!b->expected)
+	if (!b->expected && b->mixed) /* (else every waiter parked at one instruction) */
 		check_same_instruction(L, c, id);
 	/* Release: every group parked on this barrier moves past it (bar.red gets results). */
-	race_bar_done(L, c, id);
+	if (L->race)
+		race_bar_done(L, c, id);
 	for (uint32_t i = 0; i < c->nwarps; i++) {
 		struct warp *w = &c->warps[i];
 		for (struct group *g = w->groups; g; g = g->next) {
@@ -66,7 +64,8 @@ void bar_check(struct launch *L, struct cta *c, uint32_t id)
 				for (uint32_t m = g->mask; m; m &= m - 1)
 					op_write(g->frame, &di->d, (uint32_t)__builtin_ctz(m), r);
 			}
-			race_bar_acquire(L, w, g->mask, id);
+			if (L->race)
+				race_bar_acquire(L, w, g->mask, id);
 			g->state = G_READY;
 			g->pc++;
 		}

@@ -20,8 +20,15 @@ static inline bool is_aligned_bar(const struct dinsn *di)
 	       (di->flags & DF_ALIGNED);
 }
 
+/* Barrier id of c completed: release its waiters (bar_check). */
+void bar_release(struct launch *L, struct cta *c, uint32_t id);
 /* A barrier may have completed (arrivals, or threads exited): release its waiters. */
-void bar_check(struct launch *L, struct cta *c, uint32_t id);
+static inline void bar_check(struct launch *L, struct cta *c, uint32_t id)
+{
+	const struct barstate *b = &c->bar[id];
+	if (b->arrived && b->arrived >= (b->expected ? b->expected : c->live_threads))
+		bar_release(L, c, id);
+}
 void cluster_bar_check(struct launch *L, struct cluster *cl);
 
 #endif

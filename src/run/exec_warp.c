@@ -215,7 +215,8 @@ enum step exec_bar(struct launch *L, struct warp *w, struct group *g, const stru
 	bool red = op == OP_BAR_RED || op == OP_BARRIER_RED;
 	bool arrive = op == OP_BAR_ARRIVE || op == OP_BARRIER_ARRIVE;
 	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
-	uint64_t id = op_read(L, w, f, &di->s[0], l0);
+	const struct dop *ido = &di->s[0];
+	uint64_t id = ido->kind == DOP_IMM && !ido->neg ? ido->imm[l0] : op_read(L, w, f, ido, l0);
 	if (id > 15) {
 		runtime_error(L, 1, "barrier id %llu is above 15", (unsigned long long)id);
 		return STEP_PARKED;
@@ -241,7 +242,8 @@ enum step exec_bar(struct launch *L, struct warp *w, struct group *g, const stru
 			return STEP_PARKED;
 	}
 	b->arrived += popcount32(mask);
-	race_bar_arrive(L, w, mask, (uint32_t)id);
+	if (L->race)
+		race_bar_arrive(L, w, mask, (uint32_t)id);
 	if (red) { /* red_and counts true lanes: the AND holds when all arrivals were true */
 		const struct dop *p = &di->s[di->nsrc - 1];
 		for (uint32_t m = mask; m; m &= m - 1) {
@@ -257,6 +259,12 @@ enum step exec_bar(struct launch *L, struct warp *w, struct group *g, const stru
 	}
 	g->state = G_BAR;
 	g->wait_id = (uint32_t)id;
+	if (is_aligned_bar(di)) { /* what check_same_instruction would find, noted as they come */
+		if (!b->first)
+			b->first = di;
+		else if (b->first != di)
+			b->mixed = true;
+	}
 	bar_check(L, c, (uint32_t)id);
 	return STEP_PARKED;
 }

@@ -131,6 +131,8 @@ struct barstate {
 	uint32_t arrived;           /* threads arrived                                         */
 	uint32_t expected;          /* 0 = all non-exited threads of the CTA                   */
 	uint32_t red_and, red_or, red_popc;
+	const struct dinsn *first; /* the aligned instruction the first waiter parked at        */
+	bool mixed;                 /* a waiter parked at another aligned one (barrier.c)       */
 };
 
 struct mbar;
