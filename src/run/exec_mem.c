@@ -168,6 +168,11 @@ enum step exec_mov(struct launch *L, struct warp *w, struct group *g, const stru
 	if ((s->kind == DOP_REG || s->kind == DOP_IMM) && di->d.kind == DOP_REG && !s->neg) {
 		const uint64_t *a = s->kind == DOP_REG ? slot_ptr(f, s->slot) : s->imm;
 		uint64_t *d = slot_ptr(f, di->d.slot);
+		if (mask == FULL_MASK) { /* every lane: a plain loop */
+			for (uint32_t l = 0; l < LANES; l++)
+				d[l] = a[l] & sm;
+			return STEP_NEXT;
+		}
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
 			d[l] = a[l] & sm;
@@ -355,25 +360,27 @@ static bool same_for_lanes(const struct launch *L, const struct dinsn *di)
 
 /* An ld/st.shared::cta of the whole warp resolved once: the offsets of the lanes of mask in
  * off[], when every lane lands aligned in its own CTA's shared memory and no check of
- * access.c can fire. NULL: go lane by lane (which then reports what is wrong). */
+ * access.c can fire (*consec: a full warp at consecutive places, mem_shared_lanes). NULL:
+ * go lane by lane (which then reports what is wrong). */
 static const uint32_t *shared_lanes(struct launch *L, struct warp *w, struct frame *f,
 				    const struct dinsn *di, uint32_t mask, uint32_t size,
-				    uint32_t off[LANES])
+				    uint32_t off[LANES], bool *consec)
 {
 	const struct dop *o = &di->s[0];
 	if (di->space != MS_SHARED_CTA || !access_shared_quiet(L, w))
 		return NULL;
-	uint64_t a[LANES];
-	if (o->kind == DOP_ADDR && o->has_reg) {
-		const uint64_t *r = slot_ptr(f, o->slot);
-		for (uint32_t l = 0; l < LANES; l++) /* every lane: a plain loop */
-			a[l] = r[l] + (uint64_t)o->off;
+	int fit;
+	if (o->kind == DOP_ADDR && o->has_reg) { /* the register's lanes plus the offset */
+		fit = mem_shared_lanes(w->cta, slot_ptr(f, o->slot), (uint64_t)o->off, mask, size,
+				       off);
 	} else { /* a variable's address: the same for every lane */
-		uint64_t a0 = op_addr(L, w, f, o, 0);
+		uint64_t a[LANES], a0 = op_addr(L, w, f, o, 0);
 		for (uint32_t l = 0; l < LANES; l++)
 			a[l] = a0;
+		fit = mem_shared_lanes(w->cta, a, 0, mask, size, off);
 	}
-	return mem_shared_lanes(w->cta, a, mask, size, off) ? off : NULL;
+	*consec = fit & SHL_CONSEC;
+	return fit ? off : NULL;
 }
 
 /* A plain ld/st.global of the whole warp through a register, resolved at once: each lane's
@@ -397,10 +404,21 @@ static uint8_t **global_lanes(struct launch *L, struct frame *f, const struct di
 /* A scalar ld.shared into a register, its lanes resolved at once and no detector to see
  * them: straight from shared memory into the register's lanes. */
 static void ld_shared_quick(struct warp *w, struct frame *f, const struct dinsn *di,
-			    uint32_t mask, const uint32_t *off, uint32_t es, bool sgn)
+			    uint32_t mask, const uint32_t *off, uint32_t es, bool sgn, bool consec)
 {
 	const uint8_t *smem = w->cta->smem;
 	uint64_t *d = slot_ptr(f, di->d.slot);
+	if (consec && mask == FULL_MASK && es == 4) { /* 32 words in a row: widened at once */
+		uint32_t u[LANES];
+		memcpy(u, smem + off[0], sizeof u);
+		if (sgn)
+			for (uint32_t l = 0; l < LANES; l++)
+				d[l] = (uint64_t)(int64_t)(int32_t)u[l];
+		else
+			for (uint32_t l = 0; l < LANES; l++)
+				d[l] = u[l];
+		return;
+	}
 	if (mask == FULL_MASK && es == 4) { /* the common case: one plain loop, no lane walk */
 		for (uint32_t l = 0; l < LANES; l++) {
 			uint32_t u;
@@ -422,17 +440,18 @@ enum step exec_ld(struct launch *L, struct warp *w, struct group *g, const struc
 	enum ir_mod t = (enum ir_mod)di->type;
 	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec, off[LANES];
 	bool sgn = ir_type_is_signed(t);
-	const uint32_t *soff = shared_lanes(L, w, f, di, mask, es * n, off);
+	bool consec = false;
+	const uint32_t *soff = shared_lanes(L, w, f, di, mask, es * n, off, &consec);
 	if (soff && init_checking(L))
 		init_check_lanes(L, w, soff, mask, es * n);
 	if (soff && !L->race && n == 1 && es <= 8 && di->d.kind == DOP_REG && !is_pair(&di->d)) {
-		ld_shared_quick(w, f, di, mask, soff, es, sgn);
+		ld_shared_quick(w, f, di, mask, soff, es, sgn, consec);
 		return STEP_NEXT;
 	}
 	if (soff && n == 1 && es <= 8 && di->d.kind == DOP_REG && !is_pair(&di->d) &&
 	    race_plain(di)) { /* the detector sees the warp's lanes at once */
-		ld_shared_quick(w, f, di, race_shared_lanes(L, w, mask, soff, es, NULL), soff, es,
-				sgn);
+		uint32_t done = race_shared_lanes(L, w, mask, soff, es, NULL);
+		ld_shared_quick(w, f, di, done, soff, es, sgn, consec && done == mask);
 		return STEP_NEXT;
 	}
 	uint8_t *gp[LANES];
@@ -477,12 +496,19 @@ enum step exec_ld(struct launch *L, struct warp *w, struct group *g, const struc
 /* A scalar st.shared of a register or immediate, its lanes resolved at once and no
  * detector to see them: its generic-proxy writes noted, then the bytes stored. */
 static void st_shared_quick(struct warp *w, struct frame *f, const struct dinsn *di,
-			    uint32_t mask, const uint32_t *off, uint32_t es)
+			    uint32_t mask, const uint32_t *off, uint32_t es, bool consec)
 {
 	struct cta *c = w->cta;
 	const struct dop *s = &di->s[1];
 	const uint64_t *v = s->kind == DOP_REG ? slot_ptr(f, s->slot) : s->imm;
 	mem_proxy_mark_lanes(c, off, mask, es);
+	if (consec && mask == FULL_MASK && es == 4) { /* 32 words in a row: narrowed at once */
+		uint32_t u[LANES];
+		for (uint32_t l = 0; l < LANES; l++)
+			u[l] = (uint32_t)v[l];
+		memcpy(c->smem + off[0], u, sizeof u);
+		return;
+	}
 	if (mask == FULL_MASK && es == 4) {
 		for (uint32_t l = 0; l < LANES; l++) {
 			uint32_t u = (uint32_t)v[l];
@@ -522,10 +548,11 @@ enum step exec_st(struct launch *L, struct warp *w, struct group *g, const struc
 		runtime_error(L, 2, "internal error: a %u-byte store", es * n);
 		return STEP_NEXT;
 	}
-	const uint32_t *soff = shared_lanes(L, w, f, di, mask, es * n, off);
+	bool consec = false;
+	const uint32_t *soff = shared_lanes(L, w, f, di, mask, es * n, off, &consec);
 	if (soff && !L->race && n == 1 && es <= 8 && !di->s[1].neg &&
 	    (di->s[1].kind == DOP_REG || di->s[1].kind == DOP_IMM)) {
-		st_shared_quick(w, f, di, mask, soff, es);
+		st_shared_quick(w, f, di, mask, soff, es, consec);
 		return STEP_NEXT;
 	}
 	uint8_t *gp[LANES];

@@ -116,12 +116,14 @@ void mem_concrete(enum mspace *space, uint64_t *addr);
 /* The alignment rule of an access of `size` bytes (reported when broken). */
 bool mem_aligned(struct launch *L, uint32_t lane, enum mspace space, uint64_t addr,
 		 uint32_t size);
-/* A whole warp's accesses of `size` bytes at shared::cta addresses addr[l], for the lanes
- * of mask, resolved at once: true, with each lane's offset in off[l], when every one lands
- * aligned in c's own shared memory; false when some lane needs mem_resolve (which then
- * reports exactly as before). */
-bool mem_shared_lanes(const struct cta *c, const uint64_t *addr, uint32_t mask, uint32_t size,
-		      uint32_t *off);
+/* A whole warp's accesses of `size` bytes at shared::cta addresses addr[l] + delta, for the
+ * lanes of mask, resolved at once: with each lane's offset in off[l], SHL_FIT when every
+ * one lands aligned in c's own shared memory, and SHL_FIT | SHL_CONSEC when besides the
+ * lanes are a full warp at consecutive places (off[l] = off[0] + l * size); 0 when some
+ * lane needs mem_resolve (which then reports exactly as before). */
+enum { SHL_FIT = 1, SHL_CONSEC = 2 };
+int mem_shared_lanes(const struct cta *c, const uint64_t *addr, uint64_t delta, uint32_t mask,
+		     uint32_t size, uint32_t *off);
 /* The same for a warp's accesses of `size` bytes (1, 2, 4 or 8) at .global addresses: true,
  * with each lane's host address in p[l], when every lane of mask lands aligned inside the
  * allocation the first lane's address is in (its writes then marked for the proxy checks as
