@@ -353,23 +353,47 @@ void interp_mark_direct(struct dinsn *di)
 		di->flags |= DF_EXEC_DIRECT | (converge_needed(di) ? DF_EXEC_ALIGNED : 0);
 }
 
+/* What the scheduler does between two runs of a group it would pick again at once, done in
+ * place: the clock moves on by the instructions run so far, as if the dispatch loop had
+ * returned them; and when the group's lanes changed (a split), the instructions after this
+ * point count its lanes now in the thread-instructions, not those the scheduler counted
+ * when it picked the group (interp_run_group adds the difference at its end). */
+struct repick {
+	uint32_t n_clocked;     /* instructions the clock has moved by (the scheduler adds the rest) */
+	int32_t dlanes;         /* the group's lanes now less its lanes when picked              */
+	uint64_t fix;           /* thread-instructions before each change, not to count twice    */
+};
+
+static inline void repicked(struct launch *L, struct repick *r, uint32_t n, uint32_t lanes_was,
+			    uint32_t lanes_now)
+{
+	L->clock += n - r->n_clocked;
+	r->n_clocked = n;
+	if (lanes_now != lanes_was) {
+		int32_t d = (int32_t)lanes_now - (int32_t)lanes_was;
+		r->dlanes += d;
+		r->fix -= (uint64_t)n * (uint64_t)(int64_t)d;
+	}
+}
+
 /*
- * A run of DF_ALU_DIRECT instructions from g's pc - and, while g is its warp's only group
- * (`alone`), of DF_EXEC_DIRECT ones too; a uniform branch of a group that is not alone goes
- * on where the scheduler would pick the group again at once (group_picked_again, the clock
- * moved as the loop moves it) - at most `limit` of them and not past *stop_at, for a group
- * nothing watches (no debugger, no trace, no wgmma in flight or to note). The pc, the code
- * and the registers stay in locals; L->steps, L->ci and L->cmask are written before a
- * handler runs and at the end, as the dispatch loop would have left them, since no lane
- * function reads them. Each instruction does here exactly what the loop below would do
- * with it, in the same order; what this does not do (a divergent branch, a barrier some
- * lanes of the warp are not at, a handler of a group not alone) it leaves to the loop,
- * untouched. *parked: the loop must hand back now (a handler parked the group, a group
- * split off, or the scheduler would pick another group). Returns how many instructions
- * ran.
+ * A run of DF_ALU_DIRECT and DF_EXEC_DIRECT instructions from g's pc, at most `limit` of
+ * them and not past *stop_at, for a group nothing watches (no debugger, no trace, no wgmma
+ * in flight or to note). While g is its warp's only group (`alone`) it goes on as the loop
+ * below does, and past a CTA barrier its own arrival completed (the scheduler would pick
+ * the warp's one group again at once). A group that is not alone goes on after each handler
+ * or branch - a divergent one too, which splits it - where the scheduler would pick it again
+ * at once (group_picked_again), doing in place what the scheduler does between two runs
+ * (repicked). The pc, the code and the registers stay in locals; L->steps, L->ci and
+ * L->cmask are written before a handler runs and at the end, as the dispatch loop would have
+ * left them, since no lane function reads them. Each instruction does here exactly what the
+ * loop below would do with it, in the same order; what this does not do (a barrier some
+ * lanes of the warp are not at) it leaves to the loop, untouched. *parked: the loop must
+ * hand back now (a handler parked the group, a group split off, or the scheduler would pick
+ * another group). Returns how many instructions ran.
  */
 static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, uint32_t limit,
-			   uint32_t *stop_at, bool alone, uint32_t n_before, uint32_t *n_clocked,
+			   uint32_t *stop_at, bool alone, uint32_t n_before, struct repick *rp,
 			   bool *parked)
 {
 	/* The ALU loop keeps few values live across its calls (di, rb, gmask, left, stop):
@@ -408,8 +432,7 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 			last = di - 1;
 			lmask = mask;
 		}
-		if (!left || di == stop || !(di->flags & DF_EXEC_DIRECT) ||
-		    (!alone && di->exec != exec_bra))
+		if (!left || di == stop || !(di->flags & DF_EXEC_DIRECT))
 			break;
 		/* di: a handler of DF_EXEC_DIRECT, as the dispatch loop would run it */
 		mask = gmask;
@@ -426,9 +449,7 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 		}
 		if ((di->flags & DF_EXEC_ALIGNED) && (mask != gmask || gmask != w->live))
 			break;
-		if (di->exec == exec_bra) {
-			if (mask != gmask)
-				break; /* divergent: the loop splits the group */
+		if (di->exec == exec_bra && mask == gmask) {
 			last = di;
 			lmask = mask;
 			left--;
@@ -443,14 +464,37 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 				break;
 			}
 			stop = stop_pc == UINT32_MAX ? NULL : &code[stop_pc];
-			L->clock += n_before + k - *n_clocked;
-			*n_clocked = n_before + k;
+			repicked(L, rp, n_before + k, 0, 0);
 			continue;
 		}
 		g->pc = (uint32_t)(di - code);
 		L->steps = steps + (limit - left) + 1;
 		L->ci = di;
 		L->cmask = mask;
+		if (di->exec == exec_bra) {
+			/* divergent: the taken lanes split off (exec_bra), the others go on; the
+			 * loop hands back after it, and the scheduler picks again */
+			enum step step = exec_bra(L, w, g, di, mask);
+			left--;
+			last = di;
+			lmask = mask;
+			if (step != STEP_NEXT) {
+				*parked = true;
+				L->steps = steps + (limit - left);
+				*stop_at = stop_pc;
+				return limit - left;
+			}
+			di = &code[++g->pc];
+			alone = false;
+			if (!left || L->async.nevents || !group_picked_again(w, g, &stop_pc)) {
+				*parked = true;
+				break;
+			}
+			stop = stop_pc == UINT32_MAX ? NULL : &code[stop_pc];
+			repicked(L, rp, n_before + limit - left, popcount32(gmask), popcount32(g->mask));
+			gmask = g->mask;
+			continue;
+		}
 		if (L->steps >= L->async.next_due)
 			interp_land_due(L, L->steps);
 		if (di->flags & DF_WRITES) /* spin.c's quiet stretch ends, as in the loop */
@@ -459,10 +503,29 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 		left--;
 		if (step == STEP_NEXT)
 			g->pc++;
-		if (step == STEP_PARKED || L->stop || g->state != G_READY || w->groups != g ||
-		    g->next) {
+		bool on = !L->stop && g->state == G_READY;
+		if (on && alone && w->groups == g && !g->next) {
+			/* on, as the loop goes on; past a barrier this arrival completed, as the
+			 * scheduler picks the warp's one group again (pick's converged case) */
+			if (step == STEP_PARKED && (on = left && !L->async.nevents)) {
+				w->streak = 0;
+				w->last_pick = g;
+				repicked(L, rp, n_before + limit - left, 0, 0);
+			}
+		} else if (on && !alone && step == STEP_NEXT) {
+			/* the loop hands back after a handler of a group not alone */
+			on = left && !L->async.nevents && group_picked_again(w, g, &stop_pc);
+			if (on) {
+				stop = stop_pc == UINT32_MAX ? NULL : &code[stop_pc];
+				repicked(L, rp, n_before + limit - left, 0, 0);
+			}
+		} else {
+			on = false;
+		}
+		if (!on) {
 			*parked = step == STEP_PARKED || w->groups != g || g->next;
 			L->steps = steps + (limit - left);
+			*stop_at = stop_pc;
 			return limit - left;
 		}
 		last = di;
@@ -494,7 +557,8 @@ void interp_land_due(struct launch *L, uint64_t now)
 uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uint32_t budget)
 {
 	uint64_t tmp[5][LANES];
-	uint32_t n = 0, n_clocked = 0;
+	uint32_t n = 0;
+	struct repick rp = {0};
 	bool alone = w->groups == g && !g->next;
 	/* Stop where the next group of the same frame waits, so the two re-converge. */
 	uint32_t stop_pc = UINT32_MAX;
@@ -509,8 +573,7 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 				break;
 		} else if (!L->cfg.trace_all && !w->wg_busy && !w->wg_track) {
 			bool parked = false;
-			uint32_t k = run_direct(L, w, g, budget - n, &stop_pc, alone, n, &n_clocked,
-						&parked);
+			uint32_t k = run_direct(L, w, g, budget - n, &stop_pc, alone, n, &rp, &parked);
 			n += k;
 			if (parked || (g->pc == stop_pc && k))
 				break;
@@ -583,11 +646,12 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 		if (step != STEP_JUMPED || n >= budget || L->async.nevents ||
 		    !group_picked_again(w, g, &stop_pc))
 			break;
-		/* What the scheduler does between two runs of a group: the clock moves on by
-		 * the instructions run (it adds all n when we return, less what moved here). */
-		L->clock += n - n_clocked;
-		n_clocked = n;
+		repicked(L, &rp, n, 0, 0);
 	}
-	L->clock -= n_clocked;
+	/* the scheduler adds n to the clock, and n times the lanes it picked to the
+	 * thread-instructions */
+	L->clock -= rp.n_clocked;
+	if (rp.dlanes)
+		L->thread_steps += (uint64_t)n * (uint64_t)(int64_t)rp.dlanes + rp.fix;
 	return n;
 }
