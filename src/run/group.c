@@ -9,6 +9,7 @@
 
 #include "barrier.h"
 #include "exec.h"
+#include "frame.h"
 #include "hopper/wgmma.h"
 
 struct group *group_split(struct warp *w, struct group *g, uint32_t mask, uint32_t pc)
@@ -88,4 +89,25 @@ bool group_picked_again(struct warp *w, struct group *g, uint32_t *stop_pc)
 	w->streak = other ? w->streak + 1 : 0;
 	*stop_pc = stop;
 	return true;
+}
+
+struct group *group_rejoin(struct launch *L, struct warp *w, struct group *g)
+{
+	struct group *a = w->groups, *b = a ? a->next : NULL;
+	if (!b || b->next)
+		return NULL; /* not two groups */
+	struct group *o = a == g ? b : a;
+	if (g->state != G_READY || (o->state != G_READY && o->state != G_WARPSYNC) ||
+	    o->pc != g->pc || o->frame != g->frame)
+		return NULL;
+	/* sched.c's pick: nothing finished to free; the first of the list takes the other's
+	 * lanes and is ready (g is); the only group left, it is picked, the streak reset */
+	a->mask |= b->mask;
+	a->state = G_READY;
+	a->next = NULL;
+	frame_release(L, w, b->frame);
+	free(b);
+	w->streak = 0;
+	w->last_pick = a;
+	return a;
 }

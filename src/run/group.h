@@ -25,5 +25,10 @@ void group_exit(struct launch *L, struct warp *w, struct group *g, uint32_t mask
  * with g, none deeper or at a lower pc, the streak not spent)? If so it counts the pick and
  * sets *stop_pc to where the next group of g's frame waits, and g may go on running. */
 bool group_picked_again(struct warp *w, struct group *g, uint32_t *stop_pc);
+/* Group g, running, is now where the warp's one other group waits (ready, or at a warp
+ * sync): the scheduler's next pick would merge the two and pick the merged group. Does
+ * that (the same group kept, the same fairness state) and returns the merged group; NULL,
+ * changing nothing, when the warp is not just these two groups at one place. */
+struct group *group_rejoin(struct launch *L, struct warp *w, struct group *g);
 
 #endif

@@ -584,8 +584,22 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			bool parked = false;
 			uint32_t k = run_direct(L, w, g, budget - n, &stop_pc, alone, n, &rp, &parked);
 			n += k;
-			if (parked || (g->pc == stop_pc && k))
+			if (parked)
 				break;
+			if (g->pc == stop_pc && k) {
+				/* g met the next group of its frame: the scheduler would merge them
+				 * and run the merged group, when they are the warp's two */
+				uint32_t was = popcount32(g->mask);
+				struct group *m = n < budget && !L->async.nevents && !L->stop
+							  ? group_rejoin(L, w, g) : NULL;
+				if (!m)
+					break;
+				g = m;
+				alone = true;
+				stop_pc = UINT32_MAX;
+				repicked(L, &rp, n, was, popcount32(g->mask));
+				continue;
+			}
 			if (n == budget || g->state != G_READY || L->stop)
 				break;
 		}

@@ -39,7 +39,8 @@
 #define POLL_LIMIT 2048      /* steps a parked try_wait/test_wait sleeps while others run */
 
 /* Merge groups at the same instruction of the same frame; pick the one to run: the
- * deepest frame, then the lowest pc (pick, below, when the warp is not one group). */
+ * deepest frame, then the lowest pc (pick, below, when the warp is not one group). What
+ * this does with a warp of two groups that meet, group_rejoin (group.c) does in place. */
 static struct group *pick_slow(struct warp *w)
 {
 	struct group **pp = &w->groups;
