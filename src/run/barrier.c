@@ -56,8 +56,8 @@ void bar_release(struct launch *L, struct cta *c, uint32_t id)
 		for (struct group *g = w->groups; g; g = g->next) {
 			if (g->state != G_BAR || g->wait_id != id)
 				continue;
-			const struct dinsn *di = &g->frame->fn->code[g->pc];
-			if (di->op == OP_BAR_RED || di->op == OP_BARRIER_RED) {
+			const struct dinsn *di = b->red ? &g->frame->fn->code[g->pc] : NULL;
+			if (di && (di->op == OP_BAR_RED || di->op == OP_BARRIER_RED)) {
 				uint64_t r = di->mode == MOD_POPC ? b->red_popc
 					     : di->mode == MOD_AND ? b->red_and == b->arrived
 								   : b->red_or != 0;

@@ -442,7 +442,7 @@ enum step exec_ld(struct launch *L, struct warp *w, struct group *g, const struc
 	bool sgn = ir_type_is_signed(t);
 	bool consec = false;
 	const uint32_t *soff = shared_lanes(L, w, f, di, mask, es * n, off, &consec);
-	if (soff && init_checking(L))
+	if (soff && init_checking(L) && !w->cta->init_full) /* (a full map: nothing to test) */
 		init_check_lanes(L, w, soff, mask, es * n);
 	if (soff && !L->race && n == 1 && es <= 8 && di->d.kind == DOP_REG && !is_pair(&di->d)) {
 		ld_shared_quick(w, f, di, mask, soff, es, sgn, consec);
@@ -501,7 +501,8 @@ static void st_shared_quick(struct warp *w, struct frame *f, const struct dinsn 
 	struct cta *c = w->cta;
 	const struct dop *s = &di->s[1];
 	const uint64_t *v = s->kind == DOP_REG ? slot_ptr(f, s->slot) : s->imm;
-	mem_proxy_mark_lanes(c, off, mask, es);
+	if ((c->init_bits && !c->init_full) || !c->proxy_all) /* (else it marks nothing) */
+		mem_proxy_mark_lanes(c, off, mask, es);
 	if (consec && mask == FULL_MASK && es == 4) { /* 32 words in a row: narrowed at once */
 		uint32_t u[LANES];
 		for (uint32_t l = 0; l < LANES; l++)

@@ -205,10 +205,22 @@ static void redux_lanes(struct launch *L, struct warp *w, struct frame *f, const
 
 /* ---- CTA barriers --------------------------------------------------------------------- */
 
+/* A waiter parks at barrier b: what check_same_instruction (barrier.c) would find at the
+ * barrier's completion, noted as the waiters come. */
+static inline void bar_note_waiter(struct barstate *b, const struct dinsn *di)
+{
+	if (!is_aligned_bar(di))
+		return;
+	if (!b->first)
+		b->first = di;
+	else if (b->first != di)
+		b->mixed = true;
+}
+
 /* bar / barrier .sync .arrive .red: the lanes of mask arrive; .sync and .red wait where they
  * are until the barrier completes (bar_check releases them past it). */
-enum step exec_bar(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
-		   uint32_t mask)
+static enum step bar_any(struct launch *L, struct warp *w, struct group *g,
+			 const struct dinsn *di, uint32_t mask)
 {
 	struct frame *f = g->frame;
 	enum ir_op op = (enum ir_op)di->op;
@@ -244,6 +256,7 @@ enum step exec_bar(struct launch *L, struct warp *w, struct group *g, const stru
 	b->arrived += popcount32(mask);
 	if (L->race)
 		race_bar_arrive(L, w, mask, (uint32_t)id);
+	b->red |= red;
 	if (red) { /* red_and counts true lanes: the AND holds when all arrivals were true */
 		const struct dop *p = &di->s[di->nsrc - 1];
 		for (uint32_t m = mask; m; m &= m - 1) {
@@ -259,12 +272,30 @@ enum step exec_bar(struct launch *L, struct warp *w, struct group *g, const stru
 	}
 	g->state = G_BAR;
 	g->wait_id = (uint32_t)id;
-	if (is_aligned_bar(di)) { /* what check_same_instruction would find, noted as they come */
-		if (!b->first)
-			b->first = di;
-		else if (b->first != di)
-			b->mixed = true;
-	}
+	bar_note_waiter(b, di);
+	bar_check(L, c, (uint32_t)id);
+	return STEP_PARKED;
+}
+
+/* The common case first, with nothing else to look at: bar.sync / barrier.sync of a
+ * barrier named by a constant, for the whole CTA, by every lane of the group - what bar_any
+ * does with it, in the same order. */
+enum step exec_bar(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
+		   uint32_t mask)
+{
+	const struct dop *ido = &di->s[0];
+	uint64_t id = ido->kind == DOP_IMM ? ido->imm[__builtin_ctz(mask)] : 16;
+	if ((di->op != OP_BAR_SYNC && di->op != OP_BARRIER_SYNC) || di->nsrc != 1 ||
+	    ido->neg || id > 15 || mask != g->mask)
+		return bar_any(L, w, g, di, mask);
+	struct cta *c = w->cta;
+	struct barstate *b = &c->bar[id];
+	b->arrived += popcount32(mask);
+	if (L->race)
+		race_bar_arrive(L, w, mask, (uint32_t)id);
+	g->state = G_BAR;
+	g->wait_id = (uint32_t)id;
+	bar_note_waiter(b, di);
 	bar_check(L, c, (uint32_t)id);
 	return STEP_PARKED;
 }

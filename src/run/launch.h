@@ -133,6 +133,7 @@ struct barstate {
 	uint32_t red_and, red_or, red_popc;
 	const struct dinsn *first; /* the aligned instruction the first waiter parked at        */
 	bool mixed;                 /* a waiter parked at another aligned one (barrier.c)       */
+	bool red;                   /* a bar.red arrived (its waiters get results)              */
 };
 
 struct mbar;
