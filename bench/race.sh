@@ -11,7 +11,7 @@
 #                 two-stage full/empty mbarrier ring, 128 tiles
 #   copy_ring     race_kernels.ptx, 64x128: the same ring filled by cp.async.bulk copies
 #   tma_ring      race_kernels.ptx, 64x128: a ring of 4 KiB stages filled by TMA tensor
-#                 copies (each box's global reads: 8 MiB per run, 2 M granules)
+#                 copies (each box's global reads: 32 MiB per run, 8 M granules)
 #   wgmma         wgmma.ptx, one warpgroup, 2,000 x wgmma m64n256k16 (one CTA: no --jobs)
 # usage: [ROUNDS=3] [JOBS="1 2 4 8"] bench/race.sh [PATH/TO/ptxi] [KERNEL...]
 set -eu
