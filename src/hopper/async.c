@@ -22,6 +22,8 @@
  *   destination in the async proxy too, so unfenced generic stores there break
  *   async-proxy-fence. Its manual section does not restrict the shared::cluster form to
  *   another CTA, as cp.async.bulk's does: a reduction into the executing CTA is allowed.
+ * - cp.async.bulk.wait_group lands the thread's copies of the groups it waits for, tensor
+ *   stores and reductions (.bulk_group) among them.
  * - cp.async.bulk.prefetch (9.7.9.25.4.3) has no architectural effect: only its size and
  *   alignment are checked (issue_prefetch says why not its range), and nothing is queued.
  * - st.async / red.async (ISA 9.7.9.12, 9.7.13.7): the value is read at issue; landing
