@@ -10,12 +10,14 @@
 #   mbar_ring     race_kernels.ptx, 64x128: a producer warp and three consumer warps over a
 #                 two-stage full/empty mbarrier ring, 128 tiles
 #   copy_ring     race_kernels.ptx, 64x128: the same ring filled by cp.async.bulk copies
+#   tma_ring      race_kernels.ptx, 64x128: a ring of 4 KiB stages filled by TMA tensor
+#                 copies (each box's global reads: 32 MiB per run, 8 M granules)
 #   wgmma         wgmma.ptx, one warpgroup, 2,000 x wgmma m64n256k16 (one CTA: no --jobs)
 # usage: [ROUNDS=3] [JOBS="1 2 4 8"] bench/race.sh [PATH/TO/ptxi] [KERNEL...]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 ptxi=${1:-$here/../build/ptxi}; [ $# -gt 0 ] && shift
-kernels=${*:-reduce_smem hash_int smem_stencil mbar_ring copy_ring wgmma}
+kernels=${*:-reduce_smem hash_int smem_stencil mbar_ring copy_ring tma_ring wgmma}
 rounds=${ROUNDS:-3}
 jobs=${JOBS:-1 2 4 8}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -26,6 +28,7 @@ args() {
     smem_stencil) echo "race_kernels.ptx --kernel $1 --grid 128 --block 256 --arg buf:131072" ;;
     mbar_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768" ;;
     copy_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768 --arg buf:16384" ;;
+    tma_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768 --arg buf:131072:iota:u32 --arg tmap:buf=1,type=f32,dims=64x512,strides=256,box=64x16" ;;
     wgmma) echo "wgmma.ptx --block 128 --arg buf:512 --arg u32:2000" ;;
     *) echo "race.sh: no kernel $1" >&2; exit 2 ;;
   esac

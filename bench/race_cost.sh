@@ -4,13 +4,13 @@
 # --no-race; the whole process's instructions (Ir) and their ratio. Deterministic, so it
 # means something on a loaded machine where wall-clock times do not. The outputs of both
 # runs must be equal, and the detector must report nothing (every kernel is race-free).
-#   reduce_smem, hash_int (kernels.ptx), smem_stencil, mbar_ring, copy_ring
+#   reduce_smem, hash_int (kernels.ptx), smem_stencil, mbar_ring, copy_ring, tma_ring
 #   (race_kernels.ptx), wgmma (wgmma.ptx; REPS=2000 reps by default)
 # usage: [REPS=2000] bench/race_cost.sh [PATH/TO/ptxi] [KERNEL...]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 ptxi=${1:-$here/../build/ptxi}; [ $# -gt 0 ] && shift
-kernels=${*:-reduce_smem hash_int smem_stencil mbar_ring copy_ring wgmma}
+kernels=${*:-reduce_smem hash_int smem_stencil mbar_ring copy_ring tma_ring wgmma}
 reps=${REPS:-2000}
 command -v valgrind > /dev/null || { echo "race_cost.sh: needs valgrind (callgrind)" >&2; exit 2; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -20,6 +20,7 @@ args() {
     smem_stencil) echo "race_kernels.ptx --kernel $1 --grid 128 --block 256 --arg buf:131072" ;;
     mbar_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768" ;;
     copy_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768 --arg buf:16384" ;;
+    tma_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768 --arg buf:131072:iota:u32 --arg tmap:buf=1,type=f32,dims=64x512,strides=256,box=64x16" ;;
     wgmma) echo "wgmma.ptx --block 128 --arg buf:512 --arg u32:$reps" ;;
     *) echo "race_cost.sh: no kernel $1" >&2; exit 2 ;;
   esac

@@ -22,6 +22,8 @@
  *   destination in the async proxy too, so unfenced generic stores there break
  *   async-proxy-fence. Its manual section does not restrict the shared::cluster form to
  *   another CTA, as cp.async.bulk's does: a reduction into the executing CTA is allowed.
+ * - cp.async.bulk.wait_group lands the thread's copies of the groups it waits for, tensor
+ *   stores and reductions (.bulk_group) among them.
  * - cp.async.bulk.prefetch (9.7.9.25.4.3) has no architectural effect: only its size and
  *   alignment are checked (issue_prefetch says why not its range), and nothing is queued.
  * - st.async / red.async (ISA 9.7.9.12, 9.7.13.7): the value is read at issue; landing
@@ -254,24 +256,59 @@ static void store_land(struct launch *L, const struct event *e)
 	mbar_async_complete_tx(L, e->mbar_cta, e->mbar_off, e->size, e->mbar_gen);
 }
 
+struct box_race {
+	struct launch *L;
+	const struct event *e;
+	enum race_kind kind;
+};
+
+static bool race_run(void *ctx, uint64_t addr, uint32_t n)
+{
+	struct box_race *b = ctx;
+	race_land(b->L, b->e, NULL, addr, n, b->kind);
+	return !b->L->stop;
+}
+
+/* A tensor copy's access of the global bytes of its box, one row's run at a time (its
+ * out-of-bounds elements touch no memory). */
+static void race_box(struct launch *L, const struct event *e, enum race_kind kind)
+{
+	struct box_race b = {L, e, kind};
+	if (L->race)
+		tma_runs(e->tjob, race_run, &b);
+}
+
 /* A tensor copy: a store or reduction writes global memory and is observed through its bulk
- * group, like a bulk copy to global; a load lands in each destination CTA and completes the
- * whole box's bytes on the barrier there. */
-static void tensor_land(struct launch *L, const struct event *e)
+ * group, like a bulk copy to global; a load reads its box from global memory once, lands in
+ * each destination CTA and completes the whole box's bytes on the barrier there. */
+static void tensor_land(struct launch *L, struct event *e)
 {
 	if (!e->dcta) {
 		race_land(L, e, e->scta, e->saddr, e->ssize, RACE_READ);
+		race_box(L, e, dst_kind(e));
+		if (L->stop)
+			return;
 		tma_land(L, e->tjob, e->scta);
-		/* its shared source stays the copy's until wait_group.read (the global box, no
-		 * contiguous range, is not tracked) */
+		/* its box in global memory is observed by the thread's wait_group (the record
+		 * keeps the box: its range holds bytes of the tensor it does not touch), its
+		 * shared source stays the copy's until wait_group.read */
 		struct landed rec = {.w = e->w, .lane = e->lane, .group = e->group, .insn = e->insn};
+		if (e->size) {
+			rec.addr = e->daddr;
+			rec.size = e->size;
+			rec.box = e->tjob;
+			e->tjob = NULL;
+			landed_remember(L, &e->rc, &rec);
+		}
 		rec.cta = e->scta;
 		rec.addr = e->saddr;
 		rec.size = e->ssize;
 		rec.src = true;
+		rec.box = NULL;
 		landed_remember(L, &e->rc, &rec);
 		return;
 	}
+	race_box(L, e, RACE_READ);
 	for (uint32_t r = 0, t = async_targets(e); t >> r && !L->stop; r++) {
 		if (!(t >> r & 1))
 			continue;
@@ -360,7 +397,7 @@ static void land(struct launch *L, struct event e)
 		store_land(L, &e);
 		break;
 	case EV_TENSOR:
-		tensor_land(L, &e);
+		tensor_land(L, &e); /* (a store's box may go to its record: e.tjob NULL) */
 		tma_job_free(e.tjob);
 		break;
 	}
@@ -410,7 +447,8 @@ static bool in_wait(const struct event *e, const void *ctx)
 {
 	const struct async_wait *s = ctx;
 	return e->w == s->w && e->lane == s->lane &&
-	       (e->kind == EV_COPY || e->kind == EV_BULK) && e->bulk_group == s->bulk &&
+	       (e->kind == EV_COPY || e->kind == EV_BULK ||
+		(e->kind == EV_TENSOR && e->bulk_group)) && e->bulk_group == s->bulk &&
 	       (s->all || e->group < s->below);
 }
 
@@ -478,8 +516,8 @@ bool async_check_overlaps(struct launch *L, const struct event *self, const char
 	bool shared = space != MS_GLOBAL;
 	for (uint32_t i = 0; i < L->async.nevents; i++) {
 		const struct event *e = &L->async.events[i];
-		if (e->kind == EV_ARRIVE || e == self || (!shared && e->kind == EV_TENSOR))
-			continue; /* (a tensor box's global side: see bulk_races) */
+		if (e->kind == EV_ARRIVE || e == self)
+			continue;
 		bool hit_dst = false, hit_src = false;
 		if (shared) {
 			bool mine = e->multicast ? e->dcta && e->dcta->cluster == cta->cluster &&
@@ -492,6 +530,9 @@ bool async_check_overlaps(struct launch *L, const struct event *self, const char
 			hit_dst = !e->dcta && overlaps(addr, size, e->daddr, e->size);
 			hit_src = write && e->sspace == MS_GLOBAL &&
 				  overlaps(addr, size, e->saddr, src_bytes(e));
+			if ((hit_dst || hit_src) && e->kind == EV_TENSOR &&
+			    !tma_touches(e->tjob, addr, size)) /* in the box's range, not its bytes */
+				hit_dst = hit_src = false;
 		}
 		struct access a;
 		if ((hit_dst || hit_src) && !self && !race_after_issue(L, L->cw, lane, &e->rc) &&
@@ -513,7 +554,8 @@ bool async_check_overlaps(struct launch *L, const struct event *self, const char
 	}
 	for (uint32_t i = 0; i < L->landed.n; i++) {
 		const struct landed *r = &L->landed.rec[i];
-		if (r->cta != cta || !overlaps(addr, size, r->addr, r->size) || (r->src && !write))
+		if (r->cta != cta || !overlaps(addr, size, r->addr, r->size) || (r->src && !write) ||
+		    (r->box && !tma_touches(r->box, addr, size)))
 			continue;
 		if (!self && !race_after_issue(L, L->cw, lane, &r->rc))
 			continue; /* a data race, on the copy's records in the shadow (race.c) */

@@ -17,6 +17,33 @@
 
 /* ---- issue --------------------------------------------------------------------------- */
 
+struct box_check {
+	struct launch *L;
+	const struct event *e;
+	const char *verb;
+	bool write, raced;
+	uint32_t lane;
+};
+
+static bool box_run(void *ctx, uint64_t addr, uint32_t n)
+{
+	struct box_check *b = ctx;
+	b->raced = async_check_overlaps(b->L, b->e, b->verb, NULL, MS_GLOBAL, addr, n, b->write,
+					b->lane);
+	return !b->raced && !b->L->stop;
+}
+
+/* A copy's global side: a range, or a tensor copy's box, one run at a time. */
+static bool global_races(struct launch *L, const struct event *e, const char *verb,
+			 uint64_t addr, uint32_t size, bool write, uint32_t lane)
+{
+	if (e->kind != EV_TENSOR)
+		return async_check_overlaps(L, e, verb, NULL, MS_GLOBAL, addr, size, write, lane);
+	struct box_check b = {L, e, verb, write, false, lane};
+	tma_runs(e->tjob, box_run, &b);
+	return b.raced;
+}
+
 /* A bulk or tensor copy reads its source and writes its destination from its issue on:
  * neither may be bytes another asynchronous operation has not finished with (rule
  * async-copy-race). True when it reported. */
@@ -25,16 +52,12 @@ static bool async_bulk_races(struct launch *L, const struct event *e, uint32_t l
 	char rd[64], wr[64];
 	snprintf(rd, sizeof rd, "%s read", ir_op_name((enum ir_op)e->insn->op));
 	snprintf(wr, sizeof wr, "%s write", ir_op_name((enum ir_op)e->insn->op));
-	/* a tensor box in global memory is no contiguous range: its global side is not checked */
-	bool global_side = e->kind != EV_TENSOR, raced = false;
-	if (e->scta || global_side)
-		raced = async_check_overlaps(L, e, rd, e->scta,
-					     e->scta ? MS_SHARED_CTA : MS_GLOBAL, e->saddr,
-					     src_bytes(e), false, lane);
+	bool raced = e->scta ? async_check_overlaps(L, e, rd, e->scta, MS_SHARED_CTA, e->saddr,
+						    src_bytes(e), false, lane)
+			     : global_races(L, e, rd, e->saddr, src_bytes(e), false, lane);
 	if (!e->dcta) {
-		if (!L->stop && global_side)
-			raced |= async_check_overlaps(L, e, wr, NULL, MS_GLOBAL, e->daddr,
-						      e->size, true, lane);
+		if (!L->stop)
+			raced |= global_races(L, e, wr, e->daddr, e->size, true, lane);
 		return raced;
 	}
 	for (uint32_t r = 0, t = async_targets(e); t >> r && !L->stop; r++)

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tma_job.h"
+
 enum { MAX_LANDED = 4096 }; /* beyond this, the oldest records are forgotten */
 
 
@@ -16,14 +18,17 @@ void landed_remember(struct launch *L, const struct race_copy *rc, struct landed
 	r->rc = *rc;
 	r->rc.vc = NULL;
 	if (L->landed.n == MAX_LANDED) {
+		tma_job_free(L->landed.rec[0].box);
 		memmove(L->landed.rec, L->landed.rec + 1, (MAX_LANDED - 1) * sizeof *L->landed.rec);
 		L->landed.n--;
 	}
 	if (L->landed.n == L->landed.cap) {
 		uint32_t cap = L->landed.cap ? L->landed.cap * 2 : 16;
 		struct landed *n = realloc(L->landed.rec, cap * sizeof *n);
-		if (!n)
+		if (!n) {
+			tma_job_free(r->box);
 			return; /* the check is lost, the run is not */
+		}
 		L->landed.rec = n;
 		L->landed.cap = cap;
 	}
@@ -32,6 +37,7 @@ void landed_remember(struct launch *L, const struct race_copy *rc, struct landed
 
 void landed_forget(struct launch *L, uint32_t i)
 {
+	tma_job_free(L->landed.rec[i].box);
 	L->landed.rec[i] = L->landed.rec[--L->landed.n];
 }
 
@@ -54,11 +60,14 @@ bool landed_names_mbar(const struct launch *L, const struct mbar *mb)
 
 void landed_reset(struct launch *L)
 {
+	for (uint32_t i = 0; i < L->landed.n; i++)
+		tma_job_free(L->landed.rec[i].box);
 	L->landed.n = 0;
 }
 
 void landed_free(struct launch *L)
 {
+	landed_reset(L);
 	free(L->landed.rec);
 	memset(&L->landed, 0, sizeof L->landed);
 }

@@ -26,9 +26,13 @@ struct landed {
 	uint32_t lane, group;
 	const struct dinsn *insn;
 	struct race_copy rc;        /* the copy's issue (race_after_issue; no vector kept)   */
+	struct tma_job *box;        /* a tensor store's box, owned: of [addr, addr + size),
+				     * only the bytes it touches (tma_touches)                */
 };
 
-/* Record r (a copy that landed, issued as rc); the oldest record goes past 4096. */
+struct tma_job;
+/* Record r (a copy that landed, issued as rc; its box now the table's); the oldest record
+ * goes past 4096. */
 void landed_remember(struct launch *L, const struct race_copy *rc, struct landed *r);
 /* Forget record i (observed, or reported). */
 void landed_forget(struct launch *L, uint32_t i);

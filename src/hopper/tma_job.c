@@ -148,28 +148,56 @@ static void store_elem(const struct tma_job *j, uint8_t *dst, const uint8_t *src
 	memcpy(dst, &nv, es);
 }
 
-/* An im2col load (spec/tensor-h100.md): pixelsPerColumn pixels from the start coordinates,
+/* The im2col walk (spec/tensor-h100.md): pixelsPerColumn pixels from the start coordinates,
  * W fastest, each coordinate stepping by its elementStrides entry over the half-open pixel
  * box [lower, dim + upper) and carrying into the next one (back to lower), the last into the
  * image elementStrides[N] on (past the last image: filled; measured: tests/hw_tma, i2c*);
  * the pixel read is that position plus the instruction's im2col offsets, channelsPerPixel
- * channels from c0. One pixel is one row of the box in shared memory. */
+ * channels from c0. pixel_at: the global byte offset of the pixel's channel 0, and whether
+ * the pixel is in bounds (its channels may still lie outside dimension 0: col_in). */
+static bool pixel_at(const struct tma_job *j, const int64_t *pos, int64_t *off)
+{
+	const struct tmap *t = &j->map;
+	unsigned ns = t->rank - 2, nd = t->rank - 1; /* spatial dims 1..ns, batch dim nd */
+	bool in = pos[nd] >= 0 && (uint64_t)pos[nd] < t->dim[nd];
+	*off = pos[nd] * (int64_t)t->stride[nd];
+	for (unsigned d = 1; d <= ns; d++) {
+		int64_t x = pos[d] + j->off[d - 1];
+		in &= x >= 0 && (uint64_t)x < t->dim[d];
+		*off += x * (int64_t)t->stride[d];
+	}
+	return in;
+}
+
+static void pixel_next(const struct tmap *t, int64_t *pos)
+{
+	unsigned ns = t->rank - 2, nd = t->rank - 1;
+	for (unsigned d = 1; d <= ns; d++) {
+		pos[d] += t->estride[d];
+		if (pos[d] < (int64_t)t->dim[d] + t->upper[d - 1])
+			break;
+		pos[d] = t->lower[d - 1];
+		if (d == ns)
+			pos[nd] += t->estride[nd];
+	}
+}
+
+static void pixel_start(const struct tma_job *j, int64_t *pos)
+{
+	for (unsigned i = 0; i < j->map.rank; i++)
+		pos[i] = j->c[i];
+}
+
+/* An im2col load: one pixel is one row of the box in shared memory. */
 static void land_im2col(struct launch *L, const struct tma_job *j, struct cta *c,
 			const struct box_shape *s)
 {
 	const struct tmap *t = &j->map;
-	unsigned ns = t->rank - 2, nd = t->rank - 1; /* spatial dims 1..ns, batch dim nd */
 	int64_t pos[TMAP_MAX_RANK];
-	for (unsigned i = 0; i < t->rank; i++)
-		pos[i] = j->c[i];
-	for (uint32_t p = 0; p < t->pixels && !L->stop; p++) {
-		bool in = pos[nd] >= 0 && (uint64_t)pos[nd] < t->dim[nd];
-		int64_t off = pos[nd] * (int64_t)t->stride[nd];
-		for (unsigned d = 1; d <= ns; d++) {
-			int64_t x = pos[d] + j->off[d - 1];
-			in &= x >= 0 && (uint64_t)x < t->dim[d];
-			off += x * (int64_t)t->stride[d];
-		}
+	pixel_start(j, pos);
+	for (uint32_t p = 0; p < t->pixels && !L->stop; p++, pixel_next(t, pos)) {
+		int64_t off;
+		bool in = pixel_at(j, pos, &off);
 		uint32_t rbase = j->soff + p * s->pitch;
 		for (uint32_t e = 0; e < t->channels; e++) {
 			bool ce = in && col_in(j, e);
@@ -177,14 +205,6 @@ static void land_im2col(struct launch *L, const struct tma_job *j, struct cta *c
 			if (ce && !(g = global_at(L, j, off + ((int64_t)j->c[0] + e) * s->es, s->es)))
 				return;
 			load_elem(t, c->smem + swz_addr(t->swizzle, rbase + e * s->es), g, s->es);
-		}
-		for (unsigned d = 1; d <= ns; d++) { /* the next pixel */
-			pos[d] += t->estride[d];
-			if (pos[d] < (int64_t)t->dim[d] + t->upper[d - 1])
-				break;
-			pos[d] = t->lower[d - 1];
-			if (d == ns)
-				pos[nd] += t->estride[nd];
 		}
 	}
 }
@@ -226,6 +246,96 @@ void tma_land(struct launch *L, const struct tma_job *j, struct cta *c)
 				store_elem(j, g, c->smem + sh, s.es);
 		}
 	}
+}
+
+/* ---- the box's global bytes (the data-race detector, async.c) -------------------------- */
+
+/* Runs of contiguous bytes, each passed on once the next one does not extend it. */
+struct runs {
+	bool (*fn)(void *ctx, uint64_t addr, uint32_t n);
+	void *ctx;
+	uint64_t a, n;
+	bool stopped;
+};
+
+static void run_add(struct runs *r, uint64_t a, uint64_t n)
+{
+	if (r->stopped || !n)
+		return;
+	if (r->n && r->a + r->n == a && r->n + n <= UINT32_MAX) {
+		r->n += n;
+		return;
+	}
+	if (r->n && !r->fn(r->ctx, r->a, (uint32_t)r->n))
+		r->stopped = true;
+	r->a = a;
+	r->n = n;
+}
+
+/* The in-bounds elements [x0, x1) of dimension 0 of a row starting c0 with n elements. */
+static void row_span(const struct tma_job *j, uint32_t n, int64_t *x0, int64_t *x1)
+{
+	*x0 = j->c[0] < 0 ? 0 : j->c[0];
+	*x1 = (int64_t)j->c[0] + n;
+	if (*x1 > (int64_t)j->map.dim[0])
+		*x1 = (int64_t)j->map.dim[0];
+}
+
+bool tma_runs(const struct tma_job *j, bool (*fn)(void *ctx, uint64_t addr, uint32_t n),
+	      void *ctx)
+{
+	const struct tmap *t = &j->map;
+	struct box_shape s;
+	box_shape(t, &s);
+	struct runs r = {.fn = fn, .ctx = ctx};
+	int64_t x0, x1;
+	if (t->im2col) {
+		int64_t pos[TMAP_MAX_RANK], off;
+		pixel_start(j, pos);
+		row_span(j, t->channels, &x0, &x1);
+		for (uint32_t p = 0; p < t->pixels && !r.stopped; p++, pixel_next(t, pos))
+			if (pixel_at(j, pos, &off) && x0 < x1)
+				run_add(&r, t->addr + (uint64_t)(off + x0 * s.es),
+					(uint64_t)(x1 - x0) * s.es);
+	} else {
+		row_span(j, t->box[0], &x0, &x1);
+		for (uint64_t row = 0; row < s.rows && !r.stopped; row++) {
+			int64_t goff = row_offset(j, &s, row);
+			if (goff < 0)
+				continue;
+			if (!t->interleave) {
+				if (x0 < x1)
+					run_add(&r, t->addr + (uint64_t)(goff + x0 * s.es),
+						(uint64_t)(x1 - x0) * s.es);
+				continue;
+			}
+			uint32_t cb = chunk_bytes(t);
+			for (uint32_t e = 0; e < s.row_bytes / cb; e++) {
+				int64_t x = interleave_chunk(j, e);
+				if (x >= 0)
+					run_add(&r, t->addr + (uint64_t)(goff + x), cb);
+			}
+		}
+	}
+	if (!r.stopped && r.n && !fn(ctx, r.a, (uint32_t)r.n))
+		r.stopped = true;
+	return !r.stopped;
+}
+
+struct touch {
+	uint64_t a, n;
+};
+
+static bool misses(void *ctx, uint64_t a, uint32_t n)
+{
+	const struct touch *t = ctx;
+	return !(a < t->a + t->n && t->a < a + n);
+}
+
+bool tma_touches(const struct tma_job *j, uint64_t addr, uint64_t n)
+{
+	struct touch t = {addr, n};
+	return !tma_runs(j, misses, &t);
 }
 
 void tma_job_free(struct tma_job *j)

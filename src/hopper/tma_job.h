@@ -46,6 +46,14 @@ int64_t interleave_chunk(const struct tma_job *j, uint32_t e);
 /* Land a tensor copy: a load into CTA c's shared memory, or a store or reduction from c's
  * shared memory into global memory. */
 void tma_land(struct launch *L, const struct tma_job *j, struct cta *c);
+/* The global bytes the box touches, its in-bounds elements only (out-of-bounds ones touch no
+ * memory), as runs of contiguous bytes in the order the box is walked, a run that extends
+ * the one before merged with it: fn(ctx, addr, n) for each until it returns false. Returns
+ * whether every run was passed on. */
+bool tma_runs(const struct tma_job *j, bool (*fn)(void *ctx, uint64_t addr, uint32_t n),
+	      void *ctx);
+/* Whether the box touches a byte of [addr, addr + n). */
+bool tma_touches(const struct tma_job *j, uint64_t addr, uint64_t n);
 void tma_job_free(struct tma_job *j);
 
 #endif
