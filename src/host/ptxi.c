@@ -17,6 +17,7 @@
 #include "support/demangle.h"
 #include "run/devrt.h"
 #include "report/gather.h"
+#include "run/jit.h"
 #include "run/jobs.h"
 #include "hopper/landed.h"
 #include "run/launch.h"
@@ -247,6 +248,8 @@ void ptxi_module_free(ptxi_module *m)
 		src_file_free(&m->file);
 	else
 		free(m->file.line_starts);
+	if (m->prog)
+		jit_free(m->prog);
 	arena_destroy(m->arena);
 	free(m->path);
 	free(m);
@@ -596,6 +599,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	L.cfg.seed = cfg->seed;
 	L.cfg.keep_going = cfg->keep_going;
 	L.cfg.no_race = cfg->no_race;
+	L.cfg.no_jit = cfg->no_jit;
 	L.cfg.trace_print = cfg->trace_mbarrier || cfg->trace_all;
 	L.cfg.trace_mbar = L.cfg.trace_print || cfg->timeline_out;
 	L.cfg.trace_all = cfg->trace_all;
