@@ -587,6 +587,8 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 		return usage_error(m, "the module has %s kernels (%s): name one with --kernel",
 				   names[0] ? "several" : "no", names[0] ? names : "none");
 	}
+	if (!cfg->no_jit)
+		jit_prepare(m->prog, L.kernel);
 	if (cfg->trace_lines_file && cfg->trace_lines[1] &&
 	    !srcloc_names_file(m->prog->m, cfg->trace_lines_file))
 		return usage_error(m, "--trace-lines: no .loc of the module names source file "

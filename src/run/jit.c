@@ -7,9 +7,10 @@
  * targets so a loop's body starts one. Its code runs chunk-major: for each group of four
  * lanes (one ymm register of 64-bit lanes) with an active lane, the whole block with the PTX
  * registers in ymm registers; a register is loaded from the frame at its first use and
- * written back at the end of the chunk, all four lanes where all are active, else through
- * the chunk's lane mask (vpmaskmovq). Lanes are independent in such code, so this order gives
- * the bits the instruction-major order of the lane functions gives; inactive lanes compute on
+ * written back at the end of the chunk, all four lanes where all are active, else blended
+ * into the old value by the chunk's lane mask. Lanes are independent in such code, so this
+ * order gives the bits the instruction-major order of the lane functions gives; inactive
+ * lanes compute on
  * whatever they hold and are never stored. A guarded instruction blends its result into the
  * destination by its predicate's bit 0, as pred_mask reads it.
  *
@@ -21,11 +22,13 @@
  * value whose next use lies farthest is evicted, stored back if it is still needed), ymm12
  * is zero, ymm13 and ymm14 are scratch, ymm15 the chunk's lane mask. General registers:
  * rdi the frame's registers (moved 32 bytes per chunk), eax the lanes left, edx the chunk's
- * mask * 32, rcx the lane-mask table. The code lies in one mapping per program, written and
- * then made read-only and executable.
+ * mask * 32, rcx the lane-mask table, r8d the boundary to leave at, r9 and r10 where to
+ * start for whole and partial chunks. Each jit_prepare's code lies in one mapping, written
+ * and then made read-only and executable (never both).
  */
 #include "jit.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +42,7 @@
 
 /* A block may be entered and left every JIT_STEP instructions (jit.h), so a budget that
  * ends or starts inside a block costs at most that many interpreted ones. */
-enum { JIT_MIN = 2, JIT_MAX = 512, JIT_LOOK = 48 };
+enum { JIT_MIN = 2, JIT_MAX = 512, JIT_LOOK = 64 };
 enum { NALLOC = 12, R_ZERO = 12, S1 = 13, S2 = 14, R_LMASK = 15 };
 #define KCONST 0x80000000u
 #define KNONE UINT32_MAX
@@ -78,11 +81,13 @@ struct jc {
 	struct fixup *fix;
 	uint32_t nfix, cfix;
 	bool oom;
+	bool full;                /* the code being made is for chunks of 4 active lanes */
 	/* the block being compiled */
 	const struct jop *ops;
 	uint32_t nops;
 	uint32_t key[NALLOC];
 	bool dirty[NALLOC], pinned[NALLOC];
+	uint32_t nu[NALLOC];      /* next_use of each register's value after its last use */
 	uint8_t zx[NALLOC];
 };
 
@@ -333,14 +338,28 @@ static int reg_of(const struct jc *J, uint32_t k)
 	return -1;
 }
 
-static void store_masked(struct jc *J, int r)
+/* Store register r's active lanes to slot k's home: the old value blended with r by the
+ * chunk's lane mask, then stored whole (vpmaskmovq stores are slow on some cores). S1 is
+ * free wherever this is emitted: before an op's code, and after the block's. */
+static void store_lanes(struct jc *J, int r, uint32_t k)
 {
-	x86_vrm(&J->b, XV_VPMASKMOVQ_ST, r, R_LMASK, home(J->key[r]));
+	x86_vrm(&J->b, XV_VMOVDQU_LD, S1, 0, home(k));
+	x86_v4(&J->b, XV_VBLENDVPD, S1, S1, r, R_LMASK);
+	x86_vrm(&J->b, XV_VMOVDQU_ST, S1, 0, home(k));
 }
 
-/* A free register at op i, evicting the value used farthest away (stored back first if the
+/* Store register r to slot k's home as the chunk needs it. */
+static void store_reg(struct jc *J, int r, uint32_t k)
+{
+	if (J->full)
+		x86_vrm(&J->b, XV_VMOVDQU_ST, r, 0, home(k));
+	else
+		store_lanes(J, r, k);
+}
+
+/* A free register for the op, evicting the value used farthest away (stored back first if the
  * block or its successors still need it). */
-static int take(struct jc *J, uint32_t i)
+static int take(struct jc *J)
 {
 	int best = -1;
 	uint32_t far = 0;
@@ -349,14 +368,14 @@ static int take(struct jc *J, uint32_t i)
 			continue;
 		if (J->key[r] == KNONE)
 			return r;
-		uint32_t u = next_use(J, J->key[r], i) * 2 + !J->dirty[r];
+		uint32_t u = J->nu[r] * 2 + !J->dirty[r];
 		if (best < 0 || u > far) {
 			best = r;
 			far = u;
 		}
 	}
-	if (J->dirty[best] && next_use(J, J->key[best], i) <= JIT_MAX)
-		store_masked(J, best);
+	if (J->dirty[best] && J->nu[best] <= JIT_MAX)
+		store_reg(J, best, J->key[best]);
 	J->key[best] = KNONE;
 	J->dirty[best] = false;
 	return best;
@@ -367,14 +386,14 @@ static int zx_of(uint64_t v)
 	return v ? 64 - __builtin_clzll(v) : 1;
 }
 
-/* k in a register at op i, loaded if need be; pinned for the op. */
-static int fetch(struct jc *J, uint32_t k, uint32_t i)
+/* k in a register for the op, loaded if need be; pinned for the op. */
+static int fetch(struct jc *J, uint32_t k)
 {
 	if (k == KNONE)
 		return -1;
 	int r = reg_of(J, k);
 	if (r < 0) {
-		r = take(J, i);
+		r = take(J);
 		J->key[r] = k;
 		J->dirty[r] = false;
 		if (k & KCONST) {
@@ -389,12 +408,12 @@ static int fetch(struct jc *J, uint32_t k, uint32_t i)
 	return r;
 }
 
-/* The register that receives slot d's new value at op i (its old one's, if it has one). */
-static int dest(struct jc *J, uint32_t d, uint32_t i)
+/* The register that receives slot d's new value (its old one's, if it has one). */
+static int dest(struct jc *J, uint32_t d)
 {
 	int r = reg_of(J, d);
 	if (r < 0) {
-		r = take(J, i);
+		r = take(J);
 		J->key[r] = d;
 	}
 	J->pinned[r] = true;
@@ -630,22 +649,39 @@ static int emit_op(struct jc *J, const struct jop *o, const struct ctx *x, int D
 	return 64;
 }
 
+static void gen_op1(struct jc *J, uint32_t i);
+
+/* After op i: where each register it touched is next used (take() reads it; a register
+ * no op touches keeps its value, so the value stays right until that use). */
+static void note_uses(struct jc *J, uint32_t i)
+{
+	for (int r = 0; r < NALLOC; r++)
+		if (J->pinned[r])
+			J->nu[r] = next_use(J, J->key[r], i + 1);
+}
+
 static void gen_op(struct jc *J, uint32_t i)
+{
+	gen_op1(J, i);
+	note_uses(J, i);
+}
+
+static void gen_op1(struct jc *J, uint32_t i)
 {
 	const struct jop *o = &J->ops[i];
 	struct ctx x;
 	memset(J->pinned, 0, sizeof J->pinned);
-	x.a = fetch(J, o->in[0], i);
-	x.b = fetch(J, o->in[1], i);
-	x.c = fetch(J, o->in[2], i);
-	x.xk = fetch(J, o->xk, i);
-	x.k16 = fetch(J, o->k16, i);
-	x.k1 = fetch(J, o->k1, i);
+	x.a = fetch(J, o->in[0]);
+	x.b = fetch(J, o->in[1]);
+	x.c = fetch(J, o->in[2]);
+	x.xk = fetch(J, o->xk);
+	x.k16 = fetch(J, o->k16);
+	x.k1 = fetch(J, o->k1);
 	x.za = x.a >= 0 ? J->zx[x.a] : 64;
 	x.zb = x.b >= 0 ? J->zx[x.b] : 64;
-	int g = o->guard >= 0 ? fetch(J, (uint32_t)o->guard, i) : -1;
+	int g = o->guard >= 0 ? fetch(J, (uint32_t)o->guard) : -1;
 	if (g >= 0) { /* into S1, then blended into the old value by the guard's bit 0 */
-		int old = fetch(J, (uint32_t)o->d, i);
+		int old = fetch(J, (uint32_t)o->d);
 		int z = emit_op(J, o, &x, S1, -1);
 		x86_vshi(&J->b, XV_VPSLLQ_I, S2, g, 63);
 		if (o->gneg)
@@ -657,8 +693,8 @@ static void gen_op(struct jc *J, uint32_t i)
 		J->dirty[old] = true;
 		return;
 	}
-	int D = dest(J, (uint32_t)o->d, i);
-	int D2 = o->d2 >= 0 ? dest(J, (uint32_t)o->d2, i) : -1;
+	int D = dest(J, (uint32_t)o->d);
+	int D2 = o->d2 >= 0 ? dest(J, (uint32_t)o->d2) : -1;
 	int z = emit_op(J, o, &x, D, D2);
 	J->zx[D] = (uint8_t)z;
 	J->dirty[D] = true;
@@ -675,38 +711,88 @@ struct snap {
 	size_t exit_jump, resume;
 };
 
-/* store the dirty registers of s: whole chunks plainly, others by lane; then to `skip` */
-static void gen_stores(struct jc *J, const struct snap *s, size_t *to_skip)
+/* store the dirty registers of s (the snapshot of a boundary, or the block's end) */
+static void gen_stores(struct jc *J, const struct snap *s)
+{
+	for (int r = 0; r < NALLOC; r++)
+		if (s->dirty[r])
+			store_reg(J, r, s->key[r]);
+}
+
+static void take_snap(const struct jc *J, struct snap *s)
+{
+	memcpy(s->key, J->key, sizeof s->key);
+	memcpy(s->dirty, J->dirty, sizeof s->dirty);
+}
+
+/*
+ * The block's code for one kind of chunk (J->full: every lane active, so registers are
+ * stored whole; else blended by lane), from the jump of the chunk loop (r9 or r10) to the
+ * jump back to its tail; stub[k] receives where entering at boundary k starts.
+ */
+static void gen_body(struct jc *J, struct snap *sn, size_t *stub, size_t tail)
 {
 	struct xbuf *b = &J->b;
-	x86_alu_ri(b, 7, false, X_RDX, 15 << 5);
-	size_t part = x86_jcc(b, 0x5);
-	for (int r = 0; r < NALLOC; r++)
-		if (s->dirty[r])
-			x86_vrm(b, XV_VMOVDQU_ST, r, 0, home(s->key[r]));
-	size_t done = x86_jmp(b);
-	x86_patch(b, part, b->len);
-	for (int r = 0; r < NALLOC; r++)
-		if (s->dirty[r])
-			x86_vrm(b, XV_VPMASKMOVQ_ST, r, R_LMASK, home(s->key[r]));
-	*to_skip = done;
+	uint32_t n = J->nops, nb = (n + JIT_STEP - 1) / JIT_STEP;
+	for (int r = 0; r < NALLOC; r++) {
+		J->key[r] = KNONE;
+		J->dirty[r] = false;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (i % JIT_STEP == 0) {
+			struct snap *s = &sn[i / JIT_STEP];
+			take_snap(J, s);
+			if (i) {
+				x86_alu_ri(b, 7, false, X_R8, (int32_t)(i / JIT_STEP));
+				s->exit_jump = x86_jcc(b, 0x4);
+			}
+			s->resume = b->len;
+		}
+		gen_op(J, i);
+	}
+	struct snap last;
+	take_snap(J, &last);
+	gen_stores(J, &last);
+	x86_patch(b, x86_jmp(b), tail);
+	/* the stubs: entering at boundary k loads what its code expects in registers (the
+	 * frame holds their values: the instructions before ran one by one); leaving there
+	 * stores what the chunk changed so far */
+	for (uint32_t k = 0; k < nb; k++) {
+		const struct snap *s = &sn[k];
+		stub[k] = b->len;
+		for (int r = 0; r < NALLOC; r++) {
+			if (s->key[r] == KNONE)
+				continue;
+			if (s->key[r] & KCONST)
+				load_rip(J, r, s->key[r]);
+			else
+				x86_vrm(b, XV_VMOVDQU_LD, r, 0, home(s->key[r]));
+		}
+		x86_patch(b, x86_jmp(b), s->resume);
+		if (k) {
+			x86_patch(b, s->exit_jump, b->len);
+			gen_stores(J, s);
+			x86_patch(b, x86_jmp(b), tail);
+		}
+	}
 }
 
 /*
  * The chunk loop around the block's code. The block has an entry every JIT_STEP
- * instructions (entry[k] for boundary k): a stub that points r9 at the code of boundary k
- * (the registers that code expects loaded first) and joins the loop, which jumps to r9 for
- * each chunk. The third argument (r8d) is the boundary to leave at: each one inside the
- * block checks it and, if it is this one, stores the registers the block changed so far.
+ * instructions (entry[k] for boundary k): a stub that points r9 and r10 at the code of
+ * boundary k for whole and partial chunks (the registers that code expects loaded first)
+ * and joins the loop, which jumps to one of them for each chunk with an active lane. The
+ * third argument (r8d) is the boundary to leave at: each one inside the block checks it and,
+ * if it is this one, stores the registers the block changed so far.
  */
 static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, size_t *entry)
 {
 	struct xbuf *b = &J->b;
 	uint32_t nb = (n + JIT_STEP - 1) / JIT_STEP;
 	struct snap *sn = calloc(nb, sizeof *sn);
-	size_t *lea = calloc(nb, sizeof *lea), *jmp = calloc(nb, sizeof *jmp);
-	size_t *skips = calloc(nb + 1, sizeof *skips);
-	if (!sn || !lea || !jmp || !skips) {
+	size_t *lea = calloc(2 * (size_t)nb, sizeof *lea), *jmp = calloc(nb, sizeof *jmp);
+	size_t *stub = calloc(2 * (size_t)nb, sizeof *stub);
+	if (!sn || !lea || !jmp || !stub) {
 		J->oom = true;
 		goto out;
 	}
@@ -715,7 +801,9 @@ static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, size_t *e
 	for (uint32_t k = 0; k < nb; k++) {
 		entry[k] = b->len;
 		x86_lea_rip(b, X_R9, 0);
-		lea[k] = b->len - 4;
+		lea[2 * k] = b->len - 4;
+		x86_lea_rip(b, X_R10, 0);
+		lea[2 * k + 1] = b->len - 4;
 		jmp[k] = x86_jmp(b);
 	}
 	for (uint32_t k = 0; k < nb; k++)
@@ -731,63 +819,31 @@ static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, size_t *e
 	size_t skip = x86_jcc(b, 0x4);
 	x86_shift_ri(b, 4, false, X_RDX, 5);
 	x86_vrm(b, XV_VMOVDQU_LD, R_LMASK, 0, (struct xmem){X_RCX, X_RDX, 1, 0});
+	x86_alu_ri(b, 7, false, X_RDX, 15 << 5);
+	size_t part = x86_jcc(b, 0x5);
 	x86_jmp_r(b, X_R9);
-	for (int r = 0; r < NALLOC; r++) {
-		J->key[r] = KNONE;
-		J->dirty[r] = false;
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		if (i % JIT_STEP == 0) {
-			struct snap *s = &sn[i / JIT_STEP];
-			memcpy(s->key, J->key, sizeof s->key);
-			memcpy(s->dirty, J->dirty, sizeof s->dirty);
-			if (i) {
-				x86_alu_ri(b, 7, false, X_R8, (int32_t)(i / JIT_STEP));
-				s->exit_jump = x86_jcc(b, 0x4);
-			}
-			s->resume = b->len;
-		}
-		gen_op(J, i);
-	}
-	struct snap last;
-	memcpy(last.key, J->key, sizeof last.key);
-	memcpy(last.dirty, J->dirty, sizeof last.dirty);
-	gen_stores(J, &last, &skips[0]);
-	x86_patch(b, skips[0], b->len);
-	x86_patch(b, skip, b->len);
+	x86_patch(b, part, b->len);
+	x86_jmp_r(b, X_R10);
 	size_t tail = b->len;
+	x86_patch(b, skip, tail);
 	x86_alu_ri(b, 0, true, X_RDI, 32);
 	x86_shift_ri(b, 5, false, X_RAX, 4);
 	x86_patch(b, x86_jcc(b, 0x5), loop);
 	x86_vzeroupper(b);
 	x86_ret(b);
-	/* the stubs: entering at boundary k loads what its code expects in registers (the
-	 * frame holds their values: the instructions before ran one by one); leaving there
-	 * stores what the chunk changed so far */
+	for (int full = 1; full >= 0; full--) {
+		J->full = full;
+		gen_body(J, sn, stub + (full ? 0 : nb), tail);
+	}
 	for (uint32_t k = 0; k < nb; k++) {
-		const struct snap *s = &sn[k];
-		x86_patch(b, lea[k], b->len);
-		for (int r = 0; r < NALLOC; r++) {
-			if (s->key[r] == KNONE)
-				continue;
-			if (s->key[r] & KCONST)
-				load_rip(J, r, s->key[r]);
-			else
-				x86_vrm(b, XV_VMOVDQU_LD, r, 0, home(s->key[r]));
-		}
-		x86_patch(b, x86_jmp(b), s->resume);
-		if (k) {
-			x86_patch(b, s->exit_jump, b->len);
-			gen_stores(J, s, &skips[k]);
-			x86_patch(b, skips[k], tail);
-			x86_patch(b, x86_jmp(b), tail);
-		}
+		x86_patch(b, lea[2 * k], stub[k]);
+		x86_patch(b, lea[2 * k + 1], stub[nb + k]);
 	}
 out:
 	free(sn);
 	free(lea);
 	free(jmp);
-	free(skips);
+	free(stub);
 }
 
 /* ---- driver ------------------------------------------------------------------------------- */
@@ -812,26 +868,26 @@ static uint32_t block_at(struct jc *J, const struct dfunc *fn, const bool *label
 	return n >= JIT_MIN ? n : 0;
 }
 
+/* A program's compiled code: one mapping per jit_prepare that compiled something */
 struct jit_code {
 	void *map;
 	size_t size;
+	struct jit_code *next;
 };
 
-void jit_compile(struct dprog *P)
+/* Compile the blocks of `kernel` and of P's non-kernel functions not compiled yet. */
+static void compile(struct dprog *P, const struct dfunc *kernel)
 {
-	if (!host_ok())
-		return;
 	struct jc J = {0};
 	struct jop *ops = malloc(sizeof *ops * JIT_MAX);
 	uint32_t nent = 0, cent = 0;
 	struct ent { struct dinsn *di; size_t off; uint32_t n, at; } *ent = NULL;
 	size_t *entry = malloc(sizeof *entry * (JIT_MAX / JIT_STEP + 1));
-	if (!entry) {
+	if (!entry || !ops) {
+		free(entry);
 		free(ops);
 		return;
 	}
-	if (!ops)
-		return;
 	/* the lane-mask table: entry m has lane j all ones where bit j of m is set */
 	for (uint32_t m = 0; m < 16; m++)
 		for (int j = 0; j < 4; j++) {
@@ -840,8 +896,9 @@ void jit_compile(struct dprog *P)
 		}
 	for (uint32_t f = 0; f < P->nfuncs && !J.oom && !J.b.oom; f++) {
 		struct dfunc *fn = &P->funcs[f];
-		if (!fn->code)
+		if (!fn->code || fn->jit_done || (fn != kernel && fn->ir->is_entry))
 			continue;
+		fn->jit_done = true;
 		bool *label = calloc(fn->ncode + 1, 1);
 		if (!label) {
 			J.oom = true;
@@ -894,6 +951,7 @@ void jit_compile(struct dprog *P)
 	if (jc) {
 		jc->map = map;
 		jc->size = J.b.len;
+		jc->next = P->jit;
 		P->jit = jc;
 		for (uint32_t e = 0; e < nent; e++) {
 			ent[e].di->jit = (jit_block_fn *)(void *)((uint8_t *)map + ent[e].off);
@@ -911,21 +969,36 @@ void jit_compile(struct dprog *P)
 	free(J.fix);
 }
 
+/* Serialises compiling: launches of one module from several threads (a library user's)
+ * may prepare kernels at once; a function compiled once is only read afterwards. */
+static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void jit_prepare(struct dprog *P, struct dfunc *kernel)
+{
+	static int ok = -1; /* the host's answer, asked once */
+	pthread_mutex_lock(&jit_lock);
+	if (ok < 0)
+		ok = host_ok();
+	if (ok && !kernel->jit_done)
+		compile(P, kernel);
+	pthread_mutex_unlock(&jit_lock);
+}
+
 void jit_free(struct dprog *P)
 {
-	struct jit_code *jc = P ? P->jit : NULL;
-	if (!jc)
-		return;
-	munmap(jc->map, jc->size);
-	free(jc);
-	P->jit = NULL;
+	while (P && P->jit) {
+		struct jit_code *jc = P->jit;
+		P->jit = jc->next;
+		munmap(jc->map, jc->size);
+		free(jc);
+	}
 }
 
 #else /* no native tier on this host */
 
-void jit_compile(struct dprog *P)
+void jit_prepare(struct dprog *P, struct dfunc *kernel)
 {
-	(void)P;
+	(void)P, (void)kernel;
 }
 
 void jit_free(struct dprog *P)

@@ -1,8 +1,9 @@
 /*
  * jit.h - the native tier (issue #31): straight runs of integer ALU instructions compiled at
- * load into x86-64 AVX2 code that keeps the PTX registers in ymm registers, four lanes at a
- * time. run_direct (interp.c) calls a block instead of its instructions one by one when the
- * whole block fits its budget; everything else, and every host without AVX2, runs as before.
+ * a kernel's first launch into x86-64 AVX2 code that keeps the PTX registers in ymm
+ * registers, four lanes at a time. run_direct (interp.c) calls a block instead of its
+ * instructions one by one as far as its budget allows; everything else, and every host
+ * without AVX2, runs as before.
  */
 #ifndef PTXI_JIT_H
 #define PTXI_JIT_H
@@ -21,10 +22,12 @@
  * boundary `to` (its block's end if `to` is none of its boundaries). */
 typedef void jit_block_fn(uint64_t *regs, uint32_t gmask, uint32_t to);
 
-/* Compile every eligible block of P's functions (dinsn.jit, dinsn.jit_len). Does nothing
- * where the host cannot run the code (not x86-64, no AVX2, no executable memory) or the
- * environment says PTXI_JIT=0. Never fails: a block it cannot compile runs as before. */
-void jit_compile(struct dprog *P);
+/* Compile the blocks of `kernel` and of every .func of P (a kernel may call them) not
+ * compiled yet (dinsn.jit, jit_len, jit_at), before a launch of `kernel`: kernels never
+ * launched cost nothing. Does nothing where the host cannot run the code (not x86-64, no
+ * AVX2, no executable memory) or the environment says PTXI_JIT=0. Never fails: a block it
+ * cannot compile runs as before. Thread-safe; a function compiled once is only read. */
+void jit_prepare(struct dprog *P, struct dfunc *kernel);
 
 /* Free P's compiled code. */
 void jit_free(struct dprog *P);

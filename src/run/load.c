@@ -15,7 +15,6 @@
 #include "exec_alu.h"
 #include "frame.h"
 #include "interp.h"
-#include "jit.h"
 #include "memory.h"
 #include "spin.h"
 #include "hopper/wgmma.h"
@@ -1685,7 +1684,5 @@ struct dprog *load_program_at(struct ir_module *m, uint64_t global_base)
 		for (uint32_t k = 0; k < f->nrets; k++)
 			df->ret_off[k] = (uint32_t)f->rets[k]->addr;
 	}
-	if (!ld.errors)
-		jit_compile(P);
 	return ld.errors ? NULL : P;
 }

@@ -216,6 +216,7 @@ struct dfunc {
 	uint32_t kparam_size;   /* kernels: bytes of the parameter block                      */
 	uint32_t *param_off;    /* offsets of formal params (kernel block or frame area)      */
 	uint32_t *ret_off;      /* offsets of return params                                   */
+	bool jit_done;          /* the native tier compiled its blocks (jit.h)                */
 };
 
 struct dprog {
