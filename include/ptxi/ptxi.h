@@ -220,6 +220,9 @@ struct ptxi_config {
 	 * cooperative_groups' this_grid().sync() works; a grid larger than an H100 holds at
 	 * once is refused (docs/cooperative.md). */
 	bool cooperative;
+	/* Run everything on the interpreter: no native code for hot ALU runs (--no-jit; the
+	 * environment's PTXI_JIT=0 turns the native tier off at load). */
+	bool no_jit;
 };
 #define PTXI_MAX_JOBS 256 /* more jobs take this many threads */
 

@@ -83,6 +83,7 @@ class _Config(ctypes.Structure):  # struct ptxi_config
         ("severities", ctypes.c_void_p),
         ("sink", ctypes.c_void_p), ("sink_ctx", ctypes.c_void_p),
         ("cooperative", ctypes.c_bool),
+        ("no_jit", ctypes.c_bool),
     ]
 
 

@@ -17,6 +17,7 @@
 #include "support/demangle.h"
 #include "run/devrt.h"
 #include "report/gather.h"
+#include "run/jit.h"
 #include "run/jobs.h"
 #include "hopper/landed.h"
 #include "run/launch.h"
@@ -247,6 +248,8 @@ void ptxi_module_free(ptxi_module *m)
 		src_file_free(&m->file);
 	else
 		free(m->file.line_starts);
+	if (m->prog)
+		jit_free(m->prog);
 	arena_destroy(m->arena);
 	free(m->path);
 	free(m);
@@ -584,6 +587,8 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 		return usage_error(m, "the module has %s kernels (%s): name one with --kernel",
 				   names[0] ? "several" : "no", names[0] ? names : "none");
 	}
+	if (!cfg->no_jit)
+		jit_prepare(m->prog, L.kernel);
 	if (cfg->trace_lines_file && cfg->trace_lines[1] &&
 	    !srcloc_names_file(m->prog->m, cfg->trace_lines_file))
 		return usage_error(m, "--trace-lines: no .loc of the module names source file "
@@ -596,6 +601,7 @@ static int launch(ptxi_module *m, const struct ptxi_config *cfg, const struct pt
 	L.cfg.seed = cfg->seed;
 	L.cfg.keep_going = cfg->keep_going;
 	L.cfg.no_race = cfg->no_race;
+	L.cfg.no_jit = cfg->no_jit;
 	L.cfg.trace_print = cfg->trace_mbarrier || cfg->trace_all;
 	L.cfg.trace_mbar = L.cfg.trace_print || cfg->timeline_out;
 	L.cfg.trace_all = cfg->trace_all;

@@ -20,6 +20,7 @@
 #include "hopper/async.h"
 #include "devrt.h"
 #include "exec.h"
+#include "jit.h"
 #include "exec_alu_impl.h"
 #include "frame.h"
 #include "report/gather.h"
@@ -349,6 +350,20 @@ static inline const uint64_t *aref_at(const struct dinsn *di, int i, uintptr_t r
 	return (const uint64_t *)(di->aref.at[i] + (rb & di->aref.rel[i]));
 }
 
+/* How many instructions from di the native tier's block (jit.h) entered there runs: to its
+ * end, or the last boundary within the budget and before stop; 0: none. */
+static inline uint32_t jit_span(const struct dinsn *di, uint32_t left, const struct dinsn *stop)
+{
+	if (!di->jit)
+		return 0;
+	uint32_t n = di->jit_len;
+	if (n > left)
+		n = left;
+	if (stop && stop > di && (uint32_t)(stop - di) < n)
+		n = (uint32_t)(stop - di);
+	return n < di->jit_len ? n - n % JIT_STEP : n;
+}
+
 /* The handlers run_direct may call itself (DF_EXEC_DIRECT): plain memory accesses, moves
  * of special registers and addresses, CTA barriers and branches. None of them splits a
  * group when its mask is the group's, and none but bra answers STEP_JUMPED. */
@@ -414,12 +429,27 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 	uint32_t gmask = g->mask, mask = 0, lmask = 0, left = limit;
 	uint64_t steps = L->steps;
 	struct alu_args x = {.cc = w->cc};
+	bool jit = !L->cfg.no_jit;
 	alone = alone && w->groups == g && !g->next;
 	for (;;) {
 		uint32_t left0 = left;
 		while (left) { /* the hot loop: ALU instructions alone */
 			if (!(di->flags & DF_ALU_DIRECT))
 				break;
+			uint32_t n = jit ? jit_span(di, left, stop) : 0;
+			if (n) { /* the native tier's block, then its last instruction's mask */
+				di->jit((uint64_t *)rb, gmask,
+					n == di->jit_len ? UINT32_MAX : di->jit_at + n / JIT_STEP);
+				left -= n;
+				di += n - 1;
+				mask = gmask;
+				if (di->guard >= 0)
+					mask &= pred_mask((const uint64_t *)rb +
+							  (size_t)di->guard * LANES, di->guard_neg);
+				if (++di == stop)
+					break;
+				continue;
+			}
 			mask = gmask;
 			if (di->guard >= 0)
 				mask &= pred_mask((const uint64_t *)rb + (size_t)di->guard * LANES,

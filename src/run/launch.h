@@ -183,6 +183,7 @@ struct launch_config {
 	uint64_t seed;
 	bool keep_going;
 	bool no_race;               /* --no-race: the data-race detector is off               */
+	bool no_jit;                /* --no-jit: no native code for hot ALU runs (jit.h)      */
 	bool trace_mbar, trace_all;
 	bool trace_print;            /* --trace given (trace_mbar may be on for the timeline) */
 	bool trace_cta_given, trace_warp_given; /* --trace-cta, --trace-warp filters        */

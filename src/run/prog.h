@@ -199,6 +199,10 @@ struct dinsn {
 	const struct mma_form *mma; /* FAM_MMA: shape, types, layouts (exec_mma.c)               */
 	const struct ir_insn *ir;
 	const char *unsup;      /* a form ptxi cannot run: why (exec_unsupported)            */
+	/* the native tier's block entered here (jit.h): jit_len instructions to its end, this
+	 * is its boundary jit_at; or NULL */
+	void (*jit)(uint64_t *regs, uint32_t gmask, uint32_t to);
+	uint16_t jit_len, jit_at;
 };
 
 struct dfunc {
@@ -212,6 +216,7 @@ struct dfunc {
 	uint32_t kparam_size;   /* kernels: bytes of the parameter block                      */
 	uint32_t *param_off;    /* offsets of formal params (kernel block or frame area)      */
 	uint32_t *ret_off;      /* offsets of return params                                   */
+	bool jit_done;          /* the native tier compiled its blocks (jit.h)                */
 };
 
 struct dprog {
@@ -238,6 +243,7 @@ struct dprog {
 				     * stores are tracked for rule tensormap-proxy-fence      */
 	bool reads_grid_ws;         /* %envreg1 or %envreg2 is read: the grid-sync workspace
 				     * of cooperative_groups' this_grid() (a trap names it)   */
+	void *jit;                  /* the native tier's code (jit.c), or NULL                */
 };
 
 #endif

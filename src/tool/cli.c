@@ -618,6 +618,9 @@ static int run_option(struct run_opts *o, int id, const char *v)
 	case OPT_NO_RACE:
 		o->cfg.no_race = true;
 		break;
+	case OPT_NO_JIT:
+		o->cfg.no_jit = true;
+		break;
 	case OPT_STATS:
 		o->stats = true;
 		break;

@@ -1,0 +1,1009 @@
+/*
+ * jit.c - the native tier (jit.h): block selection, register allocation and code generation.
+ *
+ * A block is a run of at least JIT_MIN consecutive DF_ALU_DIRECT instructions of the forms
+ * jit_form knows (integer add, sub, mul.lo, mul.wide.u32/s32, mad.lo, and, or, xor, not,
+ * neg, shl, shr, selp, setp on .b/.u/.s 16/32/64, and/or/xor/not on .pred), split at branch
+ * targets so a loop's body starts one. Its code runs chunk-major: for each group of four
+ * lanes (one ymm register of 64-bit lanes) with an active lane, the whole block with the PTX
+ * registers in ymm registers; a register is loaded from the frame at its first use and
+ * written back at the end of the chunk, all four lanes where all are active, else blended
+ * into the old value by the chunk's lane mask. Lanes are independent in such code, so this
+ * order gives the bits the instruction-major order of the lane functions gives; inactive
+ * lanes compute on
+ * whatever they hold and are never stored. A guarded instruction blends its result into the
+ * destination by its predicate's bit 0, as pred_mask reads it.
+ *
+ * Values follow exec_alu.h's convention: a ymm lane holds exactly the 64 bits the lane
+ * function would store. `zx` tracks how many low bits of a register may be nonzero, so a
+ * 32-bit or/xor/and of clean operands skips the cut to 32 bits.
+ *
+ * Registers: ymm0-ymm11 hold PTX registers and constants (allocated per instruction; the
+ * value whose next use lies farthest is evicted, stored back if it is still needed), ymm12
+ * is zero, ymm13 and ymm14 are scratch, ymm15 the chunk's lane mask. General registers:
+ * rdi the frame's registers (moved 32 bytes per chunk), eax the lanes left, edx the chunk's
+ * mask * 32, rcx the lane-mask table, r8d the boundary to leave at, r9 and r10 where to
+ * start for whole and partial chunks. Each jit_prepare's code lies in one mapping, written
+ * and then made read-only and executable (never both).
+ */
+#include "jit.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__)
+#define JIT_HOST 1
+#include <sys/mman.h>
+#include "jit_x86.h"
+#endif
+
+#ifdef JIT_HOST
+
+/* A block may be entered and left every JIT_STEP instructions (jit.h), so a budget that
+ * ends or starts inside a block costs at most that many interpreted ones. */
+enum { JIT_MIN = 2, JIT_MAX = 512, JIT_LOOK = 64 };
+enum { NALLOC = 12, R_ZERO = 12, S1 = 13, S2 = 14, R_LMASK = 15 };
+#define KCONST 0x80000000u
+#define KNONE UINT32_MAX
+
+enum jkind { JK_ADD, JK_SUB, JK_MUL, JK_MAD, JK_MULWU, JK_MULWS, JK_AND, JK_OR, JK_XOR, JK_NOT,
+	     JK_CNOT, JK_NEG, JK_SHL, JK_SHRU, JK_SHRS, JK_SELP, JK_SETP };
+
+/* the comparisons setp reduces to: equality or signed 64-bit greater-than after the
+ * operands are made comparable (cut, sign bit flipped) */
+enum jcmp { JC_EQ, JC_NE, JC_LT, JC_LE, JC_GT, JC_GE };
+
+/* One instruction in the form the code generator reads. Keys: a register slot, or KCONST |
+ * pool index for a constant, or KNONE. */
+struct jop {
+	uint8_t kind, w;          /* w: operand width in bits                             */
+	bool sgn, imm_b;          /* imm_b: b is an immediate shift amount (bval)          */
+	uint8_t cmp, boolop;      /* setp: enum jcmp; boolop MOD_AND/OR/XOR or MOD_NONE     */
+	uint8_t flip;             /* setp: operands' bits to flip (xk) after the cut       */
+	uint32_t in[3];           /* a, b, c                                                */
+	uint32_t xk, k16, k1;     /* constants: op-specific, 0xffff (16-bit cut), 1         */
+	uint64_t bval;
+	int32_t d, d2, guard;     /* slots; d2, guard -1 for none                           */
+	bool gneg;
+};
+
+struct fixup {
+	size_t at;                /* a rip displacement                                    */
+	uint32_t k;               /* to this constant                                      */
+};
+
+/* The compiler's state for one program. */
+struct jc {
+	struct xbuf b;
+	uint64_t *pool;
+	uint32_t npool, cpool;
+	struct fixup *fix;
+	uint32_t nfix, cfix;
+	bool oom;
+	bool full;                /* the code being made is for chunks of 4 active lanes */
+	/* the block being compiled */
+	const struct jop *ops;
+	uint32_t nops;
+	uint32_t key[NALLOC];
+	bool dirty[NALLOC], pinned[NALLOC];
+	uint32_t nu[NALLOC];      /* next_use of each register's value after its last use */
+	uint8_t zx[NALLOC];
+};
+
+static bool grow(void **p, uint32_t *cap, uint32_t n, size_t elem)
+{
+	if (n < *cap)
+		return true;
+	uint32_t c = *cap ? *cap * 2 : 64;
+	void *q = realloc(*p, c * elem);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = c;
+	return true;
+}
+
+static uint32_t konst(struct jc *J, uint64_t v)
+{
+	for (uint32_t i = 0; i < J->npool; i++)
+		if (J->pool[i] == v)
+			return KCONST | i;
+	if (!grow((void **)&J->pool, &J->cpool, J->npool, sizeof *J->pool)) {
+		J->oom = true;
+		return KCONST;
+	}
+	J->pool[J->npool] = v;
+	return KCONST | J->npool++;
+}
+
+/* ---- forms ------------------------------------------------------------------------------ */
+
+static int width(enum ir_mod t, bool *sgn)
+{
+	*sgn = t == MOD_S16 || t == MOD_S32 || t == MOD_S64;
+	switch (t) {
+	case MOD_B16: case MOD_U16: case MOD_S16: return 16;
+	case MOD_B32: case MOD_U32: case MOD_S32: return 32;
+	case MOD_B64: case MOD_U64: case MOD_S64: return 64;
+	default: return 0;
+	}
+}
+
+/* Operand i (0 d, 1 d2, 2.. sources) of a DF_ALU_DIRECT instruction as a key. */
+static uint32_t src_key(struct jc *J, const struct dinsn *di, int i)
+{
+	const struct dop *o = &di->s[i];
+	if (o->kind == DOP_REG)
+		return o->slot;
+	return konst(J, o->imm[0]);
+}
+
+static enum jcmp cmp_of(enum ir_mod c, bool sgn, bool *uns, bool *ok)
+{
+	*ok = true;
+	*uns = !sgn;
+	switch (c) {
+	case MOD_EQ: return JC_EQ;
+	case MOD_NE: return JC_NE;
+	case MOD_LT: return JC_LT;
+	case MOD_LE: return JC_LE;
+	case MOD_GT: return JC_GT;
+	case MOD_GE: return JC_GE;
+	case MOD_LO: *uns = true; return JC_LT;
+	case MOD_LS: *uns = true; return JC_LE;
+	case MOD_HI: *uns = true; return JC_GT;
+	case MOD_HS: *uns = true; return JC_GE;
+	default: *ok = false; return JC_EQ;
+	}
+}
+
+/* The form of di the code generator runs, or false if it has none (the block ends). */
+static bool jit_form(struct jc *J, const struct dinsn *di, struct jop *o)
+{
+	const struct alu_insn *ai = &di->alu;
+	if (!(di->flags & DF_ALU_DIRECT) || di->d.kind != DOP_REG)
+		return false;
+	memset(o, 0, sizeof *o);
+	o->in[0] = o->in[1] = o->in[2] = KNONE;
+	o->xk = o->k16 = o->k1 = KNONE;
+	o->d = (int32_t)di->d.slot;
+	o->d2 = di->d2.kind == DOP_REG ? (int32_t)di->d2.slot : -1;
+	o->guard = di->guard;
+	o->gneg = di->guard_neg;
+	bool pred = ai->type == MOD_PRED, sgn = false;
+	int w = pred ? 64 : width(ai->type, &sgn);
+	uint32_t f = ai->flags;
+	int nsrc = 2;
+	o->w = (uint8_t)w;
+	o->sgn = sgn;
+	/* run_direct reads the guard of a block's last instruction after the block for its
+	 * mask (L->cmask): no instruction may write its own guard, as any may be the last */
+	if (!w || (o->d2 >= 0 && ai->op != OP_SETP) ||
+	    (o->guard >= 0 && (o->d == o->guard || o->d2 == o->guard)))
+		return false;
+	switch (ai->op) {
+	case OP_ADD: case OP_SUB:
+		if (f || pred)
+			return false;
+		o->kind = ai->op == OP_ADD ? JK_ADD : JK_SUB;
+		break;
+	case OP_MUL:
+		if (pred)
+			return false;
+		if (f == ALU_LO) {
+			o->kind = JK_MUL;
+		} else if (f == ALU_WIDE && w == 32) {
+			o->kind = sgn ? JK_MULWS : JK_MULWU;
+			o->w = 64;
+		} else {
+			return false;
+		}
+		break;
+	case OP_MAD:
+		if (f != ALU_LO || pred)
+			return false;
+		o->kind = JK_MAD;
+		nsrc = 3;
+		break;
+	case OP_AND: case OP_OR: case OP_XOR:
+		if (f)
+			return false;
+		o->kind = ai->op == OP_AND ? JK_AND : ai->op == OP_OR ? JK_OR : JK_XOR;
+		break;
+	case OP_NOT:
+		if (f)
+			return false;
+		o->kind = pred ? JK_CNOT : JK_NOT;
+		nsrc = 1;
+		break;
+	case OP_NEG:
+		if (f || pred || !sgn)
+			return false;
+		o->kind = JK_NEG;
+		nsrc = 1;
+		break;
+	case OP_SHL: case OP_SHR:
+		if (f || pred)
+			return false;
+		o->kind = ai->op == OP_SHL ? JK_SHL : sgn ? JK_SHRS : JK_SHRU;
+		if (di->s[1].kind == DOP_IMM) {
+			o->imm_b = true;
+			o->bval = (uint32_t)di->s[1].imm[0];
+		} else if (o->kind == JK_SHRS) {
+			return false; /* a clamp per lane: not yet */
+		}
+		break;
+	case OP_SELP:
+		if (f || pred)
+			return false;
+		o->kind = JK_SELP;
+		nsrc = 3;
+		break;
+	case OP_SETP: {
+		bool uns, ok;
+		if (f || pred || (o->d2 >= 0 && (o->d2 == o->d || o->guard >= 0)))
+			return false;
+		o->kind = JK_SETP;
+		o->cmp = (uint8_t)cmp_of(ai->cmp, sgn, &uns, &ok);
+		if (!ok)
+			return false;
+		o->boolop = (uint8_t)(di->nsrc >= 3 ? ai->boolop : MOD_NONE);
+		if (o->boolop != MOD_NONE && o->boolop != MOD_AND && o->boolop != MOD_OR &&
+		    o->boolop != MOD_XOR)
+			return false;
+		nsrc = o->boolop != MOD_NONE ? 3 : 2;
+		o->k1 = konst(J, 1);
+		if (o->cmp >= JC_LT && w < 64 && !uns) {
+			o->flip = 1;
+			o->xk = konst(J, 1ull << (w - 1));
+		} else if (o->cmp >= JC_LT && w == 64 && uns) {
+			o->flip = 1;
+			o->xk = konst(J, 1ull << 63);
+		}
+		break;
+	}
+	default:
+		return false;
+	}
+	if (di->nsrc < nsrc)
+		return false;
+	for (int i = 0; i < nsrc; i++)
+		if (!(i == 1 && o->imm_b))
+			o->in[i] = src_key(J, di, i);
+	if (w == 16)
+		o->k16 = konst(J, 0xffff);
+	if (o->kind == JK_NOT)
+		o->xk = konst(J, ~0ull);
+	if (o->kind == JK_SHRS && w == 64) {
+		uint32_t s = o->bval >= 63 ? 63 : (uint32_t)o->bval;
+		o->xk = konst(J, 1ull << (63 - s));
+	}
+	return !J->oom;
+}
+
+/* ---- register allocation ------------------------------------------------------------------- */
+
+static struct xmem home(uint32_t slot)
+{
+	return (struct xmem){X_RDI, -1, 1, (int32_t)(slot * LANES * sizeof(uint64_t))};
+}
+
+static void load_rip(struct jc *J, int r, uint32_t k)
+{
+	x86_vrm(&J->b, XV_VMOVDQU_LD, r, 0, (struct xmem){-1, -1, 1, 0});
+	if (!grow((void **)&J->fix, &J->cfix, J->nfix, sizeof *J->fix)) {
+		J->oom = true;
+		return;
+	}
+	J->fix[J->nfix++] = (struct fixup){J->b.len - 4, k & ~KCONST};
+}
+
+/* Whether the op reads key k (its inputs, constants, guard, and a guarded destination). */
+static bool reads(const struct jop *o, uint32_t k)
+{
+	return o->in[0] == k || o->in[1] == k || o->in[2] == k || o->xk == k || o->k16 == k ||
+	       o->k1 == k || (o->guard >= 0 && ((uint32_t)o->guard == k || (uint32_t)o->d == k));
+}
+
+static bool writes(const struct jop *o, uint32_t k)
+{
+	return (uint32_t)o->d == k || (o->d2 >= 0 && (uint32_t)o->d2 == k);
+}
+
+/* Where k is next read from op i on: its index, JIT_MAX + 1 if the block overwrites it
+ * first (dead), JIT_MAX if it is not read again (needed as the block's result, or at an exit
+ * on the way to the write that overwrites it). */
+static uint32_t next_use(const struct jc *J, uint32_t k, uint32_t i)
+{
+	bool exit = false;
+	/* looking JIT_LOOK ops ahead at most keeps compiling linear: past that, a value
+	 * counts as needed (stored when evicted) and as far away as any */
+	uint32_t end = J->nops - i > JIT_LOOK ? i + JIT_LOOK : J->nops;
+	for (uint32_t j = i; j < end; j++) {
+		if (reads(&J->ops[j], k))
+			return j;
+		if (writes(&J->ops[j], k))
+			return exit ? JIT_MAX : JIT_MAX + 1;
+		exit = exit || (j + 1) % JIT_STEP == 0;
+	}
+	return JIT_MAX;
+}
+
+static int reg_of(const struct jc *J, uint32_t k)
+{
+	for (int r = 0; r < NALLOC; r++)
+		if (J->key[r] == k)
+			return r;
+	return -1;
+}
+
+/* Store register r's active lanes to slot k's home: the old value blended with r by the
+ * chunk's lane mask, then stored whole (vpmaskmovq stores are slow on some cores). S1 is
+ * free wherever this is emitted: before an op's code, and after the block's. */
+static void store_lanes(struct jc *J, int r, uint32_t k)
+{
+	x86_vrm(&J->b, XV_VMOVDQU_LD, S1, 0, home(k));
+	x86_v4(&J->b, XV_VBLENDVPD, S1, S1, r, R_LMASK);
+	x86_vrm(&J->b, XV_VMOVDQU_ST, S1, 0, home(k));
+}
+
+/* Store register r to slot k's home as the chunk needs it. */
+static void store_reg(struct jc *J, int r, uint32_t k)
+{
+	if (J->full)
+		x86_vrm(&J->b, XV_VMOVDQU_ST, r, 0, home(k));
+	else
+		store_lanes(J, r, k);
+}
+
+/* A free register for the op, evicting the value used farthest away (stored back first if the
+ * block or its successors still need it). */
+static int take(struct jc *J)
+{
+	int best = -1;
+	uint32_t far = 0;
+	for (int r = 0; r < NALLOC; r++) {
+		if (J->pinned[r])
+			continue;
+		if (J->key[r] == KNONE)
+			return r;
+		uint32_t u = J->nu[r] * 2 + !J->dirty[r];
+		if (best < 0 || u > far) {
+			best = r;
+			far = u;
+		}
+	}
+	if (J->dirty[best] && J->nu[best] <= JIT_MAX)
+		store_reg(J, best, J->key[best]);
+	J->key[best] = KNONE;
+	J->dirty[best] = false;
+	return best;
+}
+
+static int zx_of(uint64_t v)
+{
+	return v ? 64 - __builtin_clzll(v) : 1;
+}
+
+/* k in a register for the op, loaded if need be; pinned for the op. */
+static int fetch(struct jc *J, uint32_t k)
+{
+	if (k == KNONE)
+		return -1;
+	int r = reg_of(J, k);
+	if (r < 0) {
+		r = take(J);
+		J->key[r] = k;
+		J->dirty[r] = false;
+		if (k & KCONST) {
+			load_rip(J, r, k);
+			J->zx[r] = (uint8_t)zx_of(J->pool[k & ~KCONST]);
+		} else {
+			x86_vrm(&J->b, XV_VMOVDQU_LD, r, 0, home(k));
+			J->zx[r] = 64;
+		}
+	}
+	J->pinned[r] = true;
+	return r;
+}
+
+/* The register that receives slot d's new value (its old one's, if it has one). */
+static int dest(struct jc *J, uint32_t d)
+{
+	int r = reg_of(J, d);
+	if (r < 0) {
+		r = take(J);
+		J->key[r] = d;
+	}
+	J->pinned[r] = true;
+	return r;
+}
+
+/* ---- code generation ------------------------------------------------------------------------ */
+
+static void vrr(struct jc *J, enum x86_vop op, int d, int v, int rm)
+{
+	x86_vrr(&J->b, op, d, v, rm);
+}
+
+/* d = t cut to w bits (k16: the register of 0xffff) */
+static void cut(struct jc *J, int w, int d, int t, int k16)
+{
+	if (w == 32)
+		x86_vrri(&J->b, XV_VPBLENDD, d, t, R_ZERO, 0xAA);
+	else if (w == 16)
+		vrr(J, XV_VPAND, d, t, k16);
+	else if (d != t)
+		vrr(J, XV_VPOR, d, t, t);
+}
+
+/* d = a * b mod 2^64 (b: bval when bconst, its high half zero); S2 and s scratch, d written
+ * last. */
+static void mul64(struct jc *J, int d, int a, int b, bool bsmall, int s)
+{
+	x86_vshi(&J->b, XV_VPSRLQ_I, S2, a, 32);
+	vrr(J, XV_VPMULUDQ, S2, S2, b);           /* ah * bl */
+	if (!bsmall) {
+		x86_vshi(&J->b, XV_VPSRLQ_I, s, b, 32);
+		vrr(J, XV_VPMULUDQ, s, a, s);      /* al * bh */
+		vrr(J, XV_VPADDQ, S2, S2, s);
+	}
+	x86_vshi(&J->b, XV_VPSLLQ_I, S2, S2, 32);
+	vrr(J, XV_VPMULUDQ, s, a, b);              /* al * bl */
+	vrr(J, XV_VPADDQ, d, s, S2);
+}
+
+/* d = a * c mod 2^64 for a constant c of one or two set bits (2^lo or 2^lo * (2^k + 1)):
+ * shifts and an add instead of mul64's three multiplies; false for other constants. S2 is
+ * scratch, d written last. */
+static bool mul_shifts(struct jc *J, int d, int a, uint64_t c)
+{
+	if (!c || __builtin_popcountll(c) > 2)
+		return false;
+	int lo = __builtin_ctzll(c), hi = 63 - __builtin_clzll(c);
+	if (lo == hi) {
+		x86_vshi(&J->b, XV_VPSLLQ_I, d, a, (uint8_t)lo);
+		return true;
+	}
+	x86_vshi(&J->b, XV_VPSLLQ_I, S2, a, (uint8_t)(hi - lo));
+	if (!lo) {
+		vrr(J, XV_VPADDQ, d, S2, a);
+		return true;
+	}
+	vrr(J, XV_VPADDQ, S2, S2, a);
+	x86_vshi(&J->b, XV_VPSLLQ_I, d, S2, (uint8_t)lo);
+	return true;
+}
+
+/* The registers of op o's operands, and how many low bits of a and b may be nonzero */
+struct ctx {
+	int a, b, c, xk, k16, k1;
+	uint8_t za, zb;
+};
+
+static bool bconst(const struct jop *o)
+{
+	return (o->in[1] & KCONST) && o->in[1] != KNONE;
+}
+
+static uint64_t bval(const struct jc *J, const struct jop *o)
+{
+	return J->pool[o->in[1] & ~KCONST];
+}
+
+/* b is a constant whose high half is zero: a * b needs no bh product */
+static bool bsmall(const struct jc *J, const struct jop *o)
+{
+	return bconst(o) && !(bval(J, o) >> 32);
+}
+
+/* Emit op o into register D (written last; D may be S1 but not S2). Returns the result's zx. */
+static int emit_op(struct jc *J, const struct jop *o, const struct ctx *x, int D, int D2)
+{
+	struct xbuf *b = &J->b;
+	int w = o->w, R = w == 64 ? D : S1;
+	switch ((enum jkind)o->kind) {
+	case JK_ADD: vrr(J, XV_VPADDQ, R, x->a, x->b); cut(J, w, D, R, x->k16); return w;
+	case JK_SUB: vrr(J, XV_VPSUBQ, R, x->a, x->b); cut(J, w, D, R, x->k16); return w;
+	case JK_NEG: vrr(J, XV_VPSUBQ, R, R_ZERO, x->a); cut(J, w, D, R, x->k16); return w;
+	case JK_NOT: vrr(J, XV_VPXOR, R, x->a, x->xk); cut(J, w, D, R, x->k16); return w;
+	case JK_AND: case JK_OR: case JK_XOR: {
+		enum x86_vop op = o->kind == JK_AND ? XV_VPAND : o->kind == JK_OR ? XV_VPOR : XV_VPXOR;
+		int z = o->kind == JK_AND ? (x->za < x->zb ? x->za : x->zb)
+					  : (x->za > x->zb ? x->za : x->zb);
+		if (z <= w) {
+			vrr(J, op, D, x->a, x->b);
+			return z;
+		}
+		vrr(J, op, R, x->a, x->b);
+		cut(J, w, D, R, x->k16);
+		return w;
+	}
+	case JK_CNOT:
+		vrr(J, XV_VPCMPEQQ, S1, x->a, R_ZERO);
+		vrr(J, XV_VPSUBQ, D, R_ZERO, S1);
+		return 1;
+	case JK_MUL:
+		if (w == 64 && !(bconst(o) && mul_shifts(J, D, x->a, bval(J, o))))
+			mul64(J, D, x->a, x->b, bsmall(J, o), S1);
+		if (w == 64)
+			return 64;
+		vrr(J, XV_VPMULUDQ, S1, x->a, x->b);
+		cut(J, w, D, S1, x->k16);
+		return w;
+	case JK_MAD:
+		if (w == 64) {
+			if (!(bconst(o) && mul_shifts(J, S1, x->a, bval(J, o))))
+				mul64(J, S1, x->a, x->b, bsmall(J, o), S1);
+			vrr(J, XV_VPADDQ, D, S1, x->c);
+			return 64;
+		}
+		vrr(J, XV_VPMULUDQ, S1, x->a, x->b);
+		vrr(J, XV_VPADDQ, S1, S1, x->c);
+		cut(J, w, D, S1, x->k16);
+		return w;
+	case JK_MULWU: vrr(J, XV_VPMULUDQ, D, x->a, x->b); return 64;
+	case JK_MULWS: vrr(J, XV_VPMULDQ, D, x->a, x->b); return 64;
+	case JK_SHL:
+		if (o->imm_b) {
+			if (o->bval >= (uint64_t)w) {
+				vrr(J, XV_VPXOR, D, D, D);
+				return 1;
+			}
+			x86_vshi(b, XV_VPSLLQ_I, R, x->a, (uint8_t)o->bval);
+		} else {
+			x86_vrri(b, XV_VPBLENDD, S2, x->b, R_ZERO, 0xAA);
+			vrr(J, XV_VPSLLVQ, R, x->a, S2);
+		}
+		cut(J, w, D, R, x->k16);
+		return w;
+	case JK_SHRU: {
+		int a = x->a;
+		if (o->imm_b && o->bval >= (uint64_t)w) {
+			vrr(J, XV_VPXOR, D, D, D);
+			return 1;
+		}
+		if (!o->imm_b)
+			x86_vrri(b, XV_VPBLENDD, S2, x->b, R_ZERO, 0xAA);
+		if (w < 64 && x->za > w) {
+			cut(J, w, S1, a, x->k16);
+			a = S1;
+		}
+		if (o->imm_b)
+			x86_vshi(b, XV_VPSRLQ_I, D, a, (uint8_t)o->bval);
+		else
+			vrr(J, XV_VPSRLVQ, D, a, S2);
+		return w < 64 ? w : 64;
+	}
+	case JK_SHRS: {
+		uint8_t s = (uint8_t)(o->bval >= (uint64_t)w - 1 ? (uint64_t)w - 1 : o->bval);
+		if (w == 32) {
+			x86_vshi(b, XV_VPSRAD_I, S1, x->a, s);
+			cut(J, 32, D, S1, -1);
+		} else if (w == 16) {
+			x86_vshi(b, XV_VPSRAW_I, S1, x->a, s);
+			cut(J, 16, D, S1, x->k16);
+		} else { /* ((a >> s) ^ m) - m, m the shifted sign bit */
+			x86_vshi(b, XV_VPSRLQ_I, S1, x->a, s);
+			vrr(J, XV_VPXOR, S1, S1, x->xk);
+			vrr(J, XV_VPSUBQ, D, S1, x->xk);
+		}
+		return w;
+	}
+	case JK_SELP:
+		vrr(J, XV_VPCMPEQQ, S1, x->c, R_ZERO);      /* c == 0: take b */
+		x86_v4(b, XV_VBLENDVPD, R, x->a, x->b, S1);
+		cut(J, w, D, R, x->k16);
+		return w;
+	case JK_SETP: {
+		/* the operands made comparable as 64-bit values: cut to w, sign bit flipped for
+		 * a signed narrow or an unsigned 64-bit order */
+		int pa = x->a, pb = x->b;
+		if (w < 64 && x->za > w) {
+			cut(J, w, S1, pa, x->k16);
+			pa = S1;
+		}
+		if (w < 64 && x->zb > w) {
+			cut(J, w, S2, pb, x->k16);
+			pb = S2;
+		}
+		if (o->flip) {
+			vrr(J, XV_VPXOR, S1, pa, x->xk);
+			vrr(J, XV_VPXOR, S2, pb, x->xk);
+			pa = S1;
+			pb = S2;
+		}
+		bool neg = false;
+		switch ((enum jcmp)o->cmp) {
+		case JC_EQ: vrr(J, XV_VPCMPEQQ, S1, pa, pb); break;
+		case JC_NE: vrr(J, XV_VPCMPEQQ, S1, pa, pb); neg = true; break;
+		case JC_GT: vrr(J, XV_VPCMPGTQ, S1, pa, pb); break;
+		case JC_LT: vrr(J, XV_VPCMPGTQ, S1, pb, pa); break;
+		case JC_LE: vrr(J, XV_VPCMPGTQ, S1, pa, pb); neg = true; break;
+		case JC_GE: vrr(J, XV_VPCMPGTQ, S1, pb, pa); neg = true; break;
+		}
+		/* S1: all ones where the relation (negated if neg) holds. 0 - m is 1 where m is
+		 * all ones, m + 1 where m is zero. */
+		if (o->boolop != MOD_NONE)
+			vrr(J, XV_VPAND, S2, x->c, x->k1);
+		enum x86_vop bop = o->boolop == MOD_AND ? XV_VPAND : o->boolop == MOD_OR ? XV_VPOR
+										   : XV_VPXOR;
+		if (neg)
+			vrr(J, XV_VPADDQ, D, S1, x->k1);
+		else
+			vrr(J, XV_VPSUBQ, D, R_ZERO, S1);
+		if (o->boolop != MOD_NONE)
+			vrr(J, bop, D, D, S2);
+		if (D2 >= 0) {
+			if (neg)
+				vrr(J, XV_VPSUBQ, D2, R_ZERO, S1);
+			else
+				vrr(J, XV_VPADDQ, D2, S1, x->k1);
+			if (o->boolop != MOD_NONE)
+				vrr(J, bop, D2, D2, S2);
+		}
+		return 1;
+	}
+	}
+	return 64;
+}
+
+static void gen_op1(struct jc *J, uint32_t i);
+
+/* After op i: where each register it touched is next used (take() reads it; a register
+ * no op touches keeps its value, so the value stays right until that use). */
+static void note_uses(struct jc *J, uint32_t i)
+{
+	for (int r = 0; r < NALLOC; r++)
+		if (J->pinned[r])
+			J->nu[r] = next_use(J, J->key[r], i + 1);
+}
+
+static void gen_op(struct jc *J, uint32_t i)
+{
+	gen_op1(J, i);
+	note_uses(J, i);
+}
+
+static void gen_op1(struct jc *J, uint32_t i)
+{
+	const struct jop *o = &J->ops[i];
+	struct ctx x;
+	memset(J->pinned, 0, sizeof J->pinned);
+	x.a = fetch(J, o->in[0]);
+	x.b = fetch(J, o->in[1]);
+	x.c = fetch(J, o->in[2]);
+	x.xk = fetch(J, o->xk);
+	x.k16 = fetch(J, o->k16);
+	x.k1 = fetch(J, o->k1);
+	x.za = x.a >= 0 ? J->zx[x.a] : 64;
+	x.zb = x.b >= 0 ? J->zx[x.b] : 64;
+	int g = o->guard >= 0 ? fetch(J, (uint32_t)o->guard) : -1;
+	if (g >= 0) { /* into S1, then blended into the old value by the guard's bit 0 */
+		int old = fetch(J, (uint32_t)o->d);
+		int z = emit_op(J, o, &x, S1, -1);
+		x86_vshi(&J->b, XV_VPSLLQ_I, S2, g, 63);
+		if (o->gneg)
+			x86_v4(&J->b, XV_VBLENDVPD, old, S1, old, S2);
+		else
+			x86_v4(&J->b, XV_VBLENDVPD, old, old, S1, S2);
+		if (z > J->zx[old])
+			J->zx[old] = (uint8_t)z;
+		J->dirty[old] = true;
+		return;
+	}
+	int D = dest(J, (uint32_t)o->d);
+	int D2 = o->d2 >= 0 ? dest(J, (uint32_t)o->d2) : -1;
+	int z = emit_op(J, o, &x, D, D2);
+	J->zx[D] = (uint8_t)z;
+	J->dirty[D] = true;
+	if (D2 >= 0) {
+		J->zx[D2] = 1;
+		J->dirty[D2] = true;
+	}
+}
+
+/* The registers' keys and dirty bits at a boundary of the block */
+struct snap {
+	uint32_t key[NALLOC];
+	bool dirty[NALLOC];
+	size_t exit_jump, resume;
+};
+
+/* store the dirty registers of s (the snapshot of a boundary, or the block's end) */
+static void gen_stores(struct jc *J, const struct snap *s)
+{
+	for (int r = 0; r < NALLOC; r++)
+		if (s->dirty[r])
+			store_reg(J, r, s->key[r]);
+}
+
+static void take_snap(const struct jc *J, struct snap *s)
+{
+	memcpy(s->key, J->key, sizeof s->key);
+	memcpy(s->dirty, J->dirty, sizeof s->dirty);
+}
+
+/*
+ * The block's code for one kind of chunk (J->full: every lane active, so registers are
+ * stored whole; else blended by lane), from the jump of the chunk loop (r9 or r10) to the
+ * jump back to its tail; stub[k] receives where entering at boundary k starts.
+ */
+static void gen_body(struct jc *J, struct snap *sn, size_t *stub, size_t tail)
+{
+	struct xbuf *b = &J->b;
+	uint32_t n = J->nops, nb = (n + JIT_STEP - 1) / JIT_STEP;
+	for (int r = 0; r < NALLOC; r++) {
+		J->key[r] = KNONE;
+		J->dirty[r] = false;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (i % JIT_STEP == 0) {
+			struct snap *s = &sn[i / JIT_STEP];
+			take_snap(J, s);
+			if (i) {
+				x86_alu_ri(b, 7, false, X_R8, (int32_t)(i / JIT_STEP));
+				s->exit_jump = x86_jcc(b, 0x4);
+			}
+			s->resume = b->len;
+		}
+		gen_op(J, i);
+	}
+	struct snap last;
+	take_snap(J, &last);
+	gen_stores(J, &last);
+	x86_patch(b, x86_jmp(b), tail);
+	/* the stubs: entering at boundary k loads what its code expects in registers (the
+	 * frame holds their values: the instructions before ran one by one); leaving there
+	 * stores what the chunk changed so far */
+	for (uint32_t k = 0; k < nb; k++) {
+		const struct snap *s = &sn[k];
+		stub[k] = b->len;
+		for (int r = 0; r < NALLOC; r++) {
+			if (s->key[r] == KNONE)
+				continue;
+			if (s->key[r] & KCONST)
+				load_rip(J, r, s->key[r]);
+			else
+				x86_vrm(b, XV_VMOVDQU_LD, r, 0, home(s->key[r]));
+		}
+		x86_patch(b, x86_jmp(b), s->resume);
+		if (k) {
+			x86_patch(b, s->exit_jump, b->len);
+			gen_stores(J, s);
+			x86_patch(b, x86_jmp(b), tail);
+		}
+	}
+}
+
+/*
+ * The chunk loop around the block's code. The block has an entry every JIT_STEP
+ * instructions (entry[k] for boundary k): a stub that points r9 and r10 at the code of
+ * boundary k for whole and partial chunks (the registers that code expects loaded first)
+ * and joins the loop, which jumps to one of them for each chunk with an active lane. The
+ * third argument (r8d) is the boundary to leave at: each one inside the block checks it and,
+ * if it is this one, stores the registers the block changed so far.
+ */
+static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, size_t *entry)
+{
+	struct xbuf *b = &J->b;
+	uint32_t nb = (n + JIT_STEP - 1) / JIT_STEP;
+	struct snap *sn = calloc(nb, sizeof *sn);
+	size_t *lea = calloc(2 * (size_t)nb, sizeof *lea), *jmp = calloc(nb, sizeof *jmp);
+	size_t *stub = calloc(2 * (size_t)nb, sizeof *stub);
+	if (!sn || !lea || !jmp || !stub) {
+		J->oom = true;
+		goto out;
+	}
+	J->ops = ops;
+	J->nops = n;
+	for (uint32_t k = 0; k < nb; k++) {
+		entry[k] = b->len;
+		x86_lea_rip(b, X_R9, 0);
+		lea[2 * k] = b->len - 4;
+		x86_lea_rip(b, X_R10, 0);
+		lea[2 * k + 1] = b->len - 4;
+		jmp[k] = x86_jmp(b);
+	}
+	for (uint32_t k = 0; k < nb; k++)
+		x86_patch(b, jmp[k], b->len);
+	vrr(J, XV_VPXOR, R_ZERO, R_ZERO, R_ZERO);
+	x86_lea_rip(b, X_RCX, 0);
+	x86_patch(b, b->len - 4, 0); /* the lane-mask table opens the mapping */
+	x86_mov32(b, X_RAX, X_RSI);
+	x86_mov32(b, X_R8, X_RDX);
+	size_t loop = b->len;
+	x86_mov32(b, X_RDX, X_RAX);
+	x86_alu_ri(b, 4, false, X_RDX, 15);
+	size_t skip = x86_jcc(b, 0x4);
+	x86_shift_ri(b, 4, false, X_RDX, 5);
+	x86_vrm(b, XV_VMOVDQU_LD, R_LMASK, 0, (struct xmem){X_RCX, X_RDX, 1, 0});
+	x86_alu_ri(b, 7, false, X_RDX, 15 << 5);
+	size_t part = x86_jcc(b, 0x5);
+	x86_jmp_r(b, X_R9);
+	x86_patch(b, part, b->len);
+	x86_jmp_r(b, X_R10);
+	size_t tail = b->len;
+	x86_patch(b, skip, tail);
+	x86_alu_ri(b, 0, true, X_RDI, 32);
+	x86_shift_ri(b, 5, false, X_RAX, 4);
+	x86_patch(b, x86_jcc(b, 0x5), loop);
+	x86_vzeroupper(b);
+	x86_ret(b);
+	for (int full = 1; full >= 0; full--) {
+		J->full = full;
+		gen_body(J, sn, stub + (full ? 0 : nb), tail);
+	}
+	for (uint32_t k = 0; k < nb; k++) {
+		x86_patch(b, lea[2 * k], stub[k]);
+		x86_patch(b, lea[2 * k + 1], stub[nb + k]);
+	}
+out:
+	free(sn);
+	free(lea);
+	free(jmp);
+	free(stub);
+}
+
+/* ---- driver ------------------------------------------------------------------------------- */
+
+static bool host_ok(void)
+{
+	const char *e = getenv("PTXI_JIT");
+	if (e && strcmp(e, "0") == 0)
+		return false;
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2");
+}
+
+/* The block starting at code[i], if any: its length (0: none), ops filled in. */
+static uint32_t block_at(struct jc *J, const struct dfunc *fn, const bool *label, uint32_t i,
+			 struct jop *ops)
+{
+	uint32_t n = 0;
+	while (i + n < fn->ncode && n < JIT_MAX && (n == 0 || !label[i + n]) &&
+	       jit_form(J, &fn->code[i + n], &ops[n]))
+		n++;
+	return n >= JIT_MIN ? n : 0;
+}
+
+/* A program's compiled code: one mapping per jit_prepare that compiled something */
+struct jit_code {
+	void *map;
+	size_t size;
+	struct jit_code *next;
+};
+
+/* Compile the blocks of `kernel` and of P's non-kernel functions not compiled yet. */
+static void compile(struct dprog *P, const struct dfunc *kernel)
+{
+	struct jc J = {0};
+	struct jop *ops = malloc(sizeof *ops * JIT_MAX);
+	uint32_t nent = 0, cent = 0;
+	struct ent { struct dinsn *di; size_t off; uint32_t n, at; } *ent = NULL;
+	size_t *entry = malloc(sizeof *entry * (JIT_MAX / JIT_STEP + 1));
+	if (!entry || !ops) {
+		free(entry);
+		free(ops);
+		return;
+	}
+	/* the lane-mask table: entry m has lane j all ones where bit j of m is set */
+	for (uint32_t m = 0; m < 16; m++)
+		for (int j = 0; j < 4; j++) {
+			uint64_t v = (m >> j & 1) ? ~0ull : 0;
+			x86_bytes(&J.b, &v, 8);
+		}
+	for (uint32_t f = 0; f < P->nfuncs && !J.oom && !J.b.oom; f++) {
+		struct dfunc *fn = &P->funcs[f];
+		if (!fn->code || fn->jit_done || (fn != kernel && fn->ir->is_entry))
+			continue;
+		fn->jit_done = true;
+		bool *label = calloc(fn->ncode + 1, 1);
+		if (!label) {
+			J.oom = true;
+			break;
+		}
+		for (uint32_t i = 0; i < fn->ncode; i++)
+			if (fn->code[i].op == OP_BRA && fn->code[i].target < fn->ncode)
+				label[fn->code[i].target] = true;
+		for (uint32_t i = 0; i < fn->ncode;) {
+			uint32_t n = block_at(&J, fn, label, i, ops);
+			if (!n) {
+				i++;
+				continue;
+			}
+			gen_block(&J, ops, n, entry);
+			for (uint32_t k = 0; k * JIT_STEP < n; k++) {
+				if (!grow((void **)&ent, &cent, nent, sizeof *ent)) {
+					J.oom = true;
+					break;
+				}
+				ent[nent++] = (struct ent){&fn->code[i + k * JIT_STEP], entry[k],
+							   n - k * JIT_STEP, k};
+			}
+			i += n;
+		}
+		free(label);
+	}
+	/* the constants, 32 bytes each, after the code */
+	while (J.b.len % 32)
+		x86_bytes(&J.b, "\xcc", 1);
+	size_t pool = J.b.len;
+	for (uint32_t k = 0; k < J.npool; k++)
+		for (int j = 0; j < 4; j++)
+			x86_bytes(&J.b, &J.pool[k], 8);
+	for (uint32_t k = 0; k < J.nfix; k++)
+		x86_patch(&J.b, J.fix[k].at, pool + 32 * (size_t)J.fix[k].k);
+	void *map = MAP_FAILED;
+	if (!J.oom && !J.b.oom && nent) {
+		map = mmap(NULL, J.b.len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+			   0);
+		if (map != MAP_FAILED) {
+			memcpy(map, J.b.p, J.b.len);
+			if (mprotect(map, J.b.len, PROT_READ | PROT_EXEC) != 0) {
+				munmap(map, J.b.len);
+				map = MAP_FAILED;
+			}
+		}
+	}
+	struct jit_code *jc = map != MAP_FAILED ? malloc(sizeof *jc) : NULL;
+	if (jc) {
+		jc->map = map;
+		jc->size = J.b.len;
+		jc->next = P->jit;
+		P->jit = jc;
+		for (uint32_t e = 0; e < nent; e++) {
+			ent[e].di->jit = (jit_block_fn *)(void *)((uint8_t *)map + ent[e].off);
+			ent[e].di->jit_len = (uint16_t)ent[e].n;
+			ent[e].di->jit_at = (uint16_t)ent[e].at;
+		}
+	} else if (map != MAP_FAILED) {
+		munmap(map, J.b.len);
+	}
+	free(ent);
+	free(entry);
+	free(ops);
+	free(J.b.p);
+	free(J.pool);
+	free(J.fix);
+}
+
+/* Serialises compiling: launches of one module from several threads (a library user's)
+ * may prepare kernels at once; a function compiled once is only read afterwards. */
+static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void jit_prepare(struct dprog *P, struct dfunc *kernel)
+{
+	static int ok = -1; /* the host's answer, asked once */
+	pthread_mutex_lock(&jit_lock);
+	if (ok < 0)
+		ok = host_ok();
+	if (ok && !kernel->jit_done)
+		compile(P, kernel);
+	pthread_mutex_unlock(&jit_lock);
+}
+
+void jit_free(struct dprog *P)
+{
+	while (P && P->jit) {
+		struct jit_code *jc = P->jit;
+		P->jit = jc->next;
+		munmap(jc->map, jc->size);
+		free(jc);
+	}
+}
+
+#else /* no native tier on this host */
+
+void jit_prepare(struct dprog *P, struct dfunc *kernel)
+{
+	(void)P, (void)kernel;
+}
+
+void jit_free(struct dprog *P)
+{
+	(void)P;
+}
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * jit.h - the native tier (issue #31): straight runs of integer ALU instructions compiled at
+ * a kernel's first launch into x86-64 AVX2 code that keeps the PTX registers in ymm
+ * registers, four lanes at a time. run_direct (interp.c) calls a block instead of its
+ * instructions one by one as far as its budget allows; everything else, and every host
+ * without AVX2, runs as before.
+ */
+#ifndef PTXI_JIT_H
+#define PTXI_JIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "prog.h"
+
+/* Where a block may be entered and left: every JIT_STEP instructions from its start. */
+#define JIT_STEP 8
+
+/* A compiled block, entered at the instruction whose dinsn.jit it is (boundary dinsn.jit_at
+ * of its block): runs its instructions on the lanes of gmask (the group's mask) of the frame
+ * whose registers start at regs, exactly as the lane functions would one by one, up to
+ * boundary `to` (its block's end if `to` is none of its boundaries). */
+typedef void jit_block_fn(uint64_t *regs, uint32_t gmask, uint32_t to);
+
+/* Compile the blocks of `kernel` and of every .func of P (a kernel may call them) not
+ * compiled yet (dinsn.jit, jit_len, jit_at), before a launch of `kernel`: kernels never
+ * launched cost nothing. Does nothing where the host cannot run the code (not x86-64, no
+ * AVX2, no executable memory) or the environment says PTXI_JIT=0. Never fails: a block it
+ * cannot compile runs as before. Thread-safe; a function compiled once is only read. */
+void jit_prepare(struct dprog *P, struct dfunc *kernel);
+
+/* Free P's compiled code. */
+void jit_free(struct dprog *P);
+
+#endif

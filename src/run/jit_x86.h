@@ -1,0 +1,95 @@
+/*
+ * jit_x86.h - the x86-64 encoder of the native tier (jit.c): the AVX2 instructions it emits,
+ * VEX encoded, on ymm registers and [base + index + disp] or [rip + disp] memory, and the few
+ * scalar instructions of its chunk loop. Bytes are appended to a growing buffer; the encodings
+ * are the ones GNU as picks (tests/test_jit_x86.c holds its bytes).
+ */
+#ifndef PTXI_JIT_X86_H
+#define PTXI_JIT_X86_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A code buffer; `oom` once a growth failed (the bytes are then incomplete). */
+struct xbuf {
+	uint8_t *p;
+	size_t len, cap;
+	bool oom;
+};
+
+enum x86_gpr { X_RAX, X_RCX, X_RDX, X_RBX, X_RSP, X_RBP, X_RSI, X_RDI, X_R8, X_R9, X_R10,
+	       X_R11, X_R12, X_R13, X_R14, X_R15 };
+
+/* A memory operand: [base + index*scale + disp], index -1 for none; base -1: [rip + disp]. */
+struct xmem {
+	int base, index, scale;
+	int32_t disp;
+};
+
+/*
+ * The VEX-encoded ymm instructions: name, opcode map (1: 0F, 2: 0F38, 3: 0F3A), implied
+ * prefix (pp: 1 = 66, 2 = F3), VEX.W, opcode byte. An `ext` row takes an opcode extension in
+ * ModRM.reg and an imm8 (the shifts by an immediate); VPBLENDD takes an imm8 and VBLENDVPD a
+ * fourth register in imm8[7:4] (x86_v4).
+ */
+#define X86_VOPS(X)                                                                        \
+	X(VPADDQ, 1, 1, 0, 0xD4)                                                           \
+	X(VPSUBQ, 1, 1, 0, 0xFB)                                                           \
+	X(VPAND, 1, 1, 0, 0xDB)                                                            \
+	X(VPANDN, 1, 1, 0, 0xDF)                                                           \
+	X(VPOR, 1, 1, 0, 0xEB)                                                             \
+	X(VPXOR, 1, 1, 0, 0xEF)                                                            \
+	X(VPMULUDQ, 1, 1, 0, 0xF4)                                                         \
+	X(VPMULDQ, 2, 1, 0, 0x28)                                                          \
+	X(VPCMPEQQ, 2, 1, 0, 0x29)                                                         \
+	X(VPCMPGTQ, 2, 1, 0, 0x37)                                                         \
+	X(VPSLLVQ, 2, 1, 1, 0x47)                                                          \
+	X(VPSRLVQ, 2, 1, 1, 0x45)                                                          \
+	X(VPBLENDD, 3, 1, 0, 0x02)                                                         \
+	X(VBLENDVPD, 3, 1, 0, 0x4B)                                                        \
+	X(VMOVDQU_LD, 1, 2, 0, 0x6F)                                                       \
+	X(VMOVDQU_ST, 1, 2, 0, 0x7F)                                                       \
+	X(VPMASKMOVQ_ST, 2, 1, 1, 0x8E)                                                    \
+	X(VPSLLQ_I, 1, 1, 0, 0x73) /* /6 */                                                \
+	X(VPSRLQ_I, 1, 1, 0, 0x73) /* /2 */                                                \
+	X(VPSRAD_I, 1, 1, 0, 0x72) /* /4 */                                                \
+	X(VPSRAW_I, 1, 1, 0, 0x71) /* /4 */
+
+enum x86_vop {
+#define X(name, map, pp, w, opc) XV_##name,
+	X86_VOPS(X)
+#undef X
+	XV__COUNT
+};
+
+/* d = op(v, rm): three registers (ymm numbers 0-15); for the stores, d is the register
+ * stored and v the mask (VPMASKMOVQ_ST). */
+void x86_vrr(struct xbuf *b, enum x86_vop op, int d, int v, int rm);
+void x86_vrm(struct xbuf *b, enum x86_vop op, int d, int v, struct xmem m);
+/* VPBLENDD d, v, rm, imm8 */
+void x86_vrri(struct xbuf *b, enum x86_vop op, int d, int v, int rm, uint8_t imm);
+/* VBLENDVPD d, v, rm, mask: d = mask's sign bit ? rm : v, per 64-bit lane */
+void x86_v4(struct xbuf *b, enum x86_vop op, int d, int v, int rm, int mask);
+/* the shifts by an immediate: d = rm shifted by imm */
+void x86_vshi(struct xbuf *b, enum x86_vop op, int d, int rm, uint8_t imm);
+
+/* scalar instructions of the chunk loop */
+void x86_mov32(struct xbuf *b, int d, int s);              /* mov d32, s32            */
+void x86_alu_ri(struct xbuf *b, int ext, bool w64, int r, int32_t imm); /* add 0, and 4,
+									 * sub 5, cmp 7  */
+void x86_shift_ri(struct xbuf *b, int ext, bool w64, int r, uint8_t imm); /* shl 4, shr 5 */
+void x86_lea_rip(struct xbuf *b, int d, int32_t disp);    /* lea d64, [rip + disp]   */
+/* jcc / jmp with a 32-bit displacement; return where the displacement lies (x86_patch) */
+size_t x86_jcc(struct xbuf *b, int cc);                    /* 0x4 e/z, 0x5 ne/nz      */
+size_t x86_jmp(struct xbuf *b);
+void x86_jmp_r(struct xbuf *b, int r);                    /* jmp r64                 */
+/* point the 32-bit displacement at `at` (ending at at + 4) to buffer offset `to` */
+void x86_patch(struct xbuf *b, size_t at, size_t to);
+void x86_vzeroupper(struct xbuf *b);
+void x86_ret(struct xbuf *b);
+
+/* raw bytes */
+void x86_bytes(struct xbuf *b, const void *p, size_t n);
+
+#endif

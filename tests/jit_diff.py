@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""The native tier (src/run/jit.c) against the interpreter: random integer ALU programs run
+with and without --no-jit must print the same registers, the same diagnostics and the same
+warp- and thread-instruction counts.
+
+Each program (one per seed of SEEDS) starts every thread's registers from its id, runs a
+straight stretch of random instructions after an early divergent branch (so blocks see
+partial group masks), then a loop whose exit depends on the lane, and stores every register.
+The instructions are the forms jit.c compiles (add, sub, mul.lo, mul.wide, mad.lo, and, or,
+xor, not, neg, shl, shr, selp, setp with and without a boolean op and |q, the .pred logic
+ops) over .b/.u/.s 16/32/64, with random guards and immediates, mixed with a few it does not
+(min, max, cvt), which end a block.
+usage: jit_diff.py PTXI [SEED...]
+"""
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+SEEDS = list(range(1, 25))
+NR = {16: 6, 32: 8, 64: 8}    # registers per width
+NP = 6                        # predicates
+REG = {16: "%h", 32: "%r", 64: "%rd"}
+CMPS_U = ["eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"]
+CMPS_S = ["eq", "ne", "lt", "le", "gt", "ge"]
+
+
+def reg(rng, w):
+    return f"{REG[w]}{rng.randrange(NR[w])}"
+
+
+def pred(rng):
+    return f"%p{rng.randrange(NP)}"
+
+
+def imm(rng, w, signed):
+    pick = rng.random()
+    if pick < 0.3:
+        v = rng.randrange(-4, 9)
+    elif pick < 0.5:
+        v = (1 << (w - 1)) - rng.randrange(3) if rng.random() < 0.5 else -(1 << (w - 1))
+    else:
+        v = rng.randrange(1 << w)
+        if signed and v >= 1 << (w - 1):
+            v -= 1 << w
+    if not signed and v < 0:
+        v += 1 << w
+    return str(v)
+
+
+def src(rng, w, signed, p_imm=0.3):
+    return imm(rng, w, signed) if rng.random() < p_imm else reg(rng, w)
+
+
+def typ(rng, w, kinds="bus"):
+    return rng.choice(kinds) + str(w)
+
+
+def insn(rng):
+    w = rng.choice([16, 32, 32, 64, 64])
+    k = rng.random()
+    r = rng.choice
+    if k < 0.10:
+        t = typ(rng, w, "us")
+        return f"{r(['add', 'sub'])}.{t} {reg(rng, w)}, {src(rng, w, t[0] == 's')}, {src(rng, w, t[0] == 's')}"
+    if k < 0.18:
+        t = typ(rng, w, "us")
+        return f"mul.lo.{t} {reg(rng, w)}, {reg(rng, w)}, {src(rng, w, t[0] == 's')}"
+    if k < 0.24:
+        t = typ(rng, w, "us")
+        return f"mad.lo.{t} {reg(rng, w)}, {reg(rng, w)}, {src(rng, w, t[0] == 's')}, {src(rng, w, t[0] == 's')}"
+    if k < 0.27:
+        t = r(["u32", "s32"])
+        return f"mul.wide.{t} {reg(rng, 64)}, {reg(rng, 32)}, {src(rng, 32, t[0] == 's')}"
+    if k < 0.37:
+        return f"{r(['and', 'or', 'xor'])}.b{w} {reg(rng, w)}, {src(rng, w, False)}, {src(rng, w, False)}"
+    if k < 0.40:
+        return f"not.b{w} {reg(rng, w)}, {reg(rng, w)}"
+    if k < 0.42:
+        return f"neg.s{w} {reg(rng, w)}, {reg(rng, w)}"
+    if k < 0.54:
+        op = r(["shl.b", "shr.u", "shr.s", "shr.b"])
+        amt = str(rng.randrange(w + 4)) if rng.random() < 0.7 else reg(rng, 32)
+        return f"{op}{w} {reg(rng, w)}, {reg(rng, w)}, {amt}"
+    if k < 0.60:
+        return f"selp.{typ(rng, w)} {reg(rng, w)}, {src(rng, w, False)}, {src(rng, w, False)}, {pred(rng)}"
+    if k < 0.76:
+        t = typ(rng, w)
+        cmp = r(CMPS_S if t[0] == "s" else CMPS_U if t[0] == "u" else ["eq", "ne"])
+        d = pred(rng)
+        if rng.random() < 0.3:
+            d += "|" + pred(rng)
+        tail = ""
+        if rng.random() < 0.35:
+            tail = f", {'!' if rng.random() < 0.3 else ''}{pred(rng)}"
+            cmp += "." + r(["and", "or", "xor"])
+        return f"setp.{cmp}.{t} {d}, {reg(rng, w)}, {src(rng, w, t[0] == 's')}{tail}"
+    if k < 0.86:
+        if rng.random() < 0.25:
+            return f"not.pred {pred(rng)}, {pred(rng)}"
+        return f"{r(['and', 'or', 'xor'])}.pred {pred(rng)}, {pred(rng)}, {pred(rng)}"
+    if k < 0.92:
+        t = typ(rng, w, "us")
+        return f"{r(['min', 'max'])}.{t} {reg(rng, w)}, {reg(rng, w)}, {reg(rng, w)}"
+    return f"cvt.u64.u32 {reg(rng, 64)}, {reg(rng, 32)}"
+
+
+def guarded(rng, text):
+    if rng.random() < 0.3:
+        return f"@{'!' if rng.random() < 0.4 else ''}{pred(rng)} {text}"
+    return text
+
+
+def program(seed):
+    rng = random.Random(seed)
+    L = [".version 8.0", ".target sm_90", ".address_size 64",
+         ".visible .entry k(.param .u64 out, .param .u32 seed)", "{"]
+    for w in (16, 32, 64):
+        L.append(f".reg .b{w} {REG[w]}<{NR[w]}>;")
+    L += [f".reg .pred %p<{NP}>;", ".reg .b32 %t<4>;", ".reg .b64 %a<3>;", ".reg .pred %q<3>;"]
+    # every register from the thread's id and the seed
+    L += ["mov.u32 %t0, %tid.x;", "ld.param.u32 %t1, [seed];", "xor.b32 %t1, %t1, %t0;"]
+    for i in range(NR[32]):
+        L.append(f"mad.lo.u32 %r{i}, %t1, {rng.randrange(1, 1 << 32)}, {rng.randrange(1 << 32)};")
+    for i in range(NR[64]):
+        L.append(f"mul.wide.u32 %rd{i}, %r{i % NR[32]}, {rng.randrange(1, 1 << 32)};")
+        L.append(f"xor.b64 %rd{i}, %rd{i}, {rng.randrange(1 << 63)};")
+    for i in range(NR[16]):
+        L.append(f"cvt.u16.u32 %h{i}, %r{(i + 3) % NR[32]};")
+    for i in range(NP):
+        L.append(f"and.b32 %t2, %r{i}, {1 << rng.randrange(8)};")
+        L.append(f"setp.ne.u32 %p{i}, %t2, 0;")
+    # an early divergent branch: a straight stretch on part of the warp
+    L += [f"and.b32 %t2, %t0, {rng.choice([1, 3, 5, 6])};", "setp.eq.u32 %q0, %t2, 0;",
+          "@%q0 bra SKIP;"]
+    L += [guarded(rng, insn(rng)) + ";" for _ in range(rng.randrange(10, 40))]
+    L.append("SKIP:")
+    L += [guarded(rng, insn(rng)) + ";" for _ in range(rng.randrange(5, 30))]
+    # a loop whose trip count depends on the lane
+    L += ["rem.u32 %t3, %t0, 5;", "add.u32 %t3, %t3, 1;", "mov.u32 %t2, 0;", "LOOP:"]
+    L += [guarded(rng, insn(rng)) + ";" for _ in range(rng.randrange(5, 40))]
+    L += ["add.u32 %t2, %t2, 1;", "setp.lt.u32 %q1, %t2, %t3;", "@%q1 bra LOOP;"]
+    # every register to out[tid]
+    n = sum(NR.values()) + NP
+    L += ["ld.param.u64 %a0, [out];", f"mul.wide.u32 %a1, %t0, {8 * n};",
+          "add.u64 %a0, %a0, %a1;"]
+    off = 0
+    for w in (16, 32, 64):
+        for i in range(NR[w]):
+            L.append(f"st.global.u{w} [%a0+{off}], {REG[w]}{i};")
+            off += 8
+    for i in range(NP):
+        L.append(f"selp.u32 %t2, 1, 0, %p{i};")
+        L.append(f"st.global.u32 [%a0+{off}], %t2;")
+        off += 8
+    L += ["ret;", "}"]
+    return "\n".join(L) + "\n", n
+
+
+def run(ptxi, path, n, block, extra):
+    cmd = [ptxi, "run", path, "--grid", "2", "--block", str(block), "--arg",
+           f"buf:{8 * n * block}", "--arg", "u32:12345", "--dump", "0:u64", "--stats"] + extra
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    err = re.sub(r", [0-9.]+ s \([0-9.]+ M thread-instructions/s\)", "", p.stderr)
+    err = re.sub(r"peak memory .*", "", err)
+    return p.returncode, p.stdout, err
+
+
+def main():
+    ptxi = sys.argv[1]
+    seeds = [int(s) for s in sys.argv[2:]] or SEEDS
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in seeds:
+            text, n = program(seed)
+            path = f"{tmp}/jit_{seed}.ptx"
+            with open(path, "w") as f:
+                f.write(text)
+            block = [32, 45, 64, 77, 100][seed % 5]
+            a = run(ptxi, path, n, block, [])
+            b = run(ptxi, path, n, block, ["--no-jit"])
+            if a[0] != 0 or "warp-instructions" not in a[2]:
+                print(f"seed {seed}: ptxi failed ({a[0]}):\n{a[2]}")
+                bad += 1
+            elif a != b:
+                print(f"seed {seed}: the native tier differs from the interpreter")
+                for x, y in zip(a[1].splitlines(), b[1].splitlines()):
+                    if x != y:
+                        print(f"  jit {x}  interp {y}")
+                        break
+                if a[2] != b[2]:
+                    print(f"  stderr jit:\n{a[2]}  stderr interp:\n{b[2]}")
+                bad += 1
+    print(f"jit_diff: {len(seeds) - bad} of {len(seeds)} programs agree")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

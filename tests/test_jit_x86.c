@@ -1,0 +1,419 @@
+/*
+ * test_jit_x86.c - src/run/jit_x86.c: every instruction the native tier emits, with low and
+ * high registers and each kind of memory operand, gives the bytes GNU as gives for it
+ * (as --64, Intel syntax; the table was made once with as and objcopy, so no assembler runs
+ * here). Jumps, whose displacement the encoder patches, are checked on their own.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "run/jit_x86.h"
+
+static const struct {
+	const char *text;
+	size_t len;
+	uint8_t bytes[16];
+} want[] = {
+	{"vpaddq ymm0, ymm1, ymm2", 4, {0xc5, 0xf5, 0xd4, 0xc2}},
+	{"vpaddq ymm13, ymm12, ymm15", 5, {0xc4, 0x41, 0x1d, 0xd4, 0xef}},
+	{"vpaddq ymm8, ymm3, ymm9", 5, {0xc4, 0x41, 0x65, 0xd4, 0xc1}},
+	{"vpaddq ymm5, ymm14, ymm1", 4, {0xc5, 0x8d, 0xd4, 0xe9}},
+	{"vpsubq ymm0, ymm1, ymm2", 4, {0xc5, 0xf5, 0xfb, 0xc2}},
+	{"vpsubq ymm13, ymm12, ymm15", 5, {0xc4, 0x41, 0x1d, 0xfb, 0xef}},
+	{"vpsubq ymm8, ymm3, ymm9", 5, {0xc4, 0x41, 0x65, 0xfb, 0xc1}},
+	{"vpsubq ymm5, ymm14, ymm1", 4, {0xc5, 0x8d, 0xfb, 0xe9}},
+	{"vpand ymm0, ymm1, ymm2", 4, {0xc5, 0xf5, 0xdb, 0xc2}},
+	{"vpand ymm13, ymm12, ymm15", 5, {0xc4, 0x41, 0x1d, 0xdb, 0xef}},
+	{"vpand ymm8, ymm3, ymm9", 5, {0xc4, 0x41, 0x65, 0xdb, 0xc1}},
+	{"vpand ymm5, ymm14, ymm1", 4, {0xc5, 0x8d, 0xdb, 0xe9}},
+	{"vpandn ymm0, ymm1, ymm2", 4, {0xc5, 0xf5, 0xdf, 0xc2}},
+	{"vpandn ymm13, ymm12, ymm15", 5, {0xc4, 0x41, 0x1d, 0xdf, 0xef}},
+	{"vpandn ymm8, ymm3, ymm9", 5, {0xc4, 0x41, 0x65, 0xdf, 0xc1}},
+	{"vpandn ymm5, ymm14, ymm1", 4, {0xc5, 0x8d, 0xdf, 0xe9}},
+	{"vpor ymm0, ymm1, ymm2", 4, {0xc5, 0xf5, 0xeb, 0xc2}},
+	{"vpor ymm13, ymm12, ymm15", 5, {0xc4, 0x41, 0x1d, 0xeb, 0xef}},
+	{"vpor ymm8, ymm3, ymm9", 5, {0xc4, 0x41, 0x65, 0xeb, 0xc1}},
+	{"vpor ymm5, ymm14, ymm1", 4, {0xc5, 0x8d, 0xeb, 0xe9}},
+	{"vpxor ymm0, ymm1, ymm2", 4, {0xc5, 0xf5, 0xef, 0xc2}},
+	{"vpxor ymm13, ymm12, ymm15", 5, {0xc4, 0x41, 0x1d, 0xef, 0xef}},
+	{"vpxor ymm8, ymm3, ymm9", 5, {0xc4, 0x41, 0x65, 0xef, 0xc1}},
+	{"vpxor ymm5, ymm14, ymm1", 4, {0xc5, 0x8d, 0xef, 0xe9}},
+	{"vpmuludq ymm0, ymm1, ymm2", 4, {0xc5, 0xf5, 0xf4, 0xc2}},
+	{"vpmuludq ymm13, ymm12, ymm15", 5, {0xc4, 0x41, 0x1d, 0xf4, 0xef}},
+	{"vpmuludq ymm8, ymm3, ymm9", 5, {0xc4, 0x41, 0x65, 0xf4, 0xc1}},
+	{"vpmuludq ymm5, ymm14, ymm1", 4, {0xc5, 0x8d, 0xf4, 0xe9}},
+	{"vpmuldq ymm0, ymm1, ymm2", 5, {0xc4, 0xe2, 0x75, 0x28, 0xc2}},
+	{"vpmuldq ymm13, ymm12, ymm15", 5, {0xc4, 0x42, 0x1d, 0x28, 0xef}},
+	{"vpmuldq ymm8, ymm3, ymm9", 5, {0xc4, 0x42, 0x65, 0x28, 0xc1}},
+	{"vpmuldq ymm5, ymm14, ymm1", 5, {0xc4, 0xe2, 0x0d, 0x28, 0xe9}},
+	{"vpcmpeqq ymm0, ymm1, ymm2", 5, {0xc4, 0xe2, 0x75, 0x29, 0xc2}},
+	{"vpcmpeqq ymm13, ymm12, ymm15", 5, {0xc4, 0x42, 0x1d, 0x29, 0xef}},
+	{"vpcmpeqq ymm8, ymm3, ymm9", 5, {0xc4, 0x42, 0x65, 0x29, 0xc1}},
+	{"vpcmpeqq ymm5, ymm14, ymm1", 5, {0xc4, 0xe2, 0x0d, 0x29, 0xe9}},
+	{"vpcmpgtq ymm0, ymm1, ymm2", 5, {0xc4, 0xe2, 0x75, 0x37, 0xc2}},
+	{"vpcmpgtq ymm13, ymm12, ymm15", 5, {0xc4, 0x42, 0x1d, 0x37, 0xef}},
+	{"vpcmpgtq ymm8, ymm3, ymm9", 5, {0xc4, 0x42, 0x65, 0x37, 0xc1}},
+	{"vpcmpgtq ymm5, ymm14, ymm1", 5, {0xc4, 0xe2, 0x0d, 0x37, 0xe9}},
+	{"vpsllvq ymm0, ymm1, ymm2", 5, {0xc4, 0xe2, 0xf5, 0x47, 0xc2}},
+	{"vpsllvq ymm13, ymm12, ymm15", 5, {0xc4, 0x42, 0x9d, 0x47, 0xef}},
+	{"vpsllvq ymm8, ymm3, ymm9", 5, {0xc4, 0x42, 0xe5, 0x47, 0xc1}},
+	{"vpsllvq ymm5, ymm14, ymm1", 5, {0xc4, 0xe2, 0x8d, 0x47, 0xe9}},
+	{"vpsrlvq ymm0, ymm1, ymm2", 5, {0xc4, 0xe2, 0xf5, 0x45, 0xc2}},
+	{"vpsrlvq ymm13, ymm12, ymm15", 5, {0xc4, 0x42, 0x9d, 0x45, 0xef}},
+	{"vpsrlvq ymm8, ymm3, ymm9", 5, {0xc4, 0x42, 0xe5, 0x45, 0xc1}},
+	{"vpsrlvq ymm5, ymm14, ymm1", 5, {0xc4, 0xe2, 0x8d, 0x45, 0xe9}},
+	{"vpaddq ymm3, ymm10, ymmword ptr [rdi]", 4, {0xc5, 0xad, 0xd4, 0x1f}},
+	{"vpaddq ymm3, ymm10, ymmword ptr [rdi+256]", 8, {0xc5, 0xad, 0xd4, 0x9f, 0x00, 0x01, 0x00, 0x00}},
+	{"vpaddq ymm3, ymm10, ymmword ptr [rdi-64]", 5, {0xc5, 0xad, 0xd4, 0x5f, 0xc0}},
+	{"vpaddq ymm3, ymm10, ymmword ptr [r9+0x1000]", 9, {0xc4, 0xc1, 0x2d, 0xd4, 0x99, 0x00, 0x10, 0x00, 0x00}},
+	{"vpmuludq ymm3, ymm10, ymmword ptr [rdi]", 4, {0xc5, 0xad, 0xf4, 0x1f}},
+	{"vpmuludq ymm3, ymm10, ymmword ptr [rdi+256]", 8, {0xc5, 0xad, 0xf4, 0x9f, 0x00, 0x01, 0x00, 0x00}},
+	{"vpmuludq ymm3, ymm10, ymmword ptr [rdi-64]", 5, {0xc5, 0xad, 0xf4, 0x5f, 0xc0}},
+	{"vpmuludq ymm3, ymm10, ymmword ptr [r9+0x1000]", 9, {0xc4, 0xc1, 0x2d, 0xf4, 0x99, 0x00, 0x10, 0x00, 0x00}},
+	{"vpcmpgtq ymm3, ymm10, ymmword ptr [rdi]", 5, {0xc4, 0xe2, 0x2d, 0x37, 0x1f}},
+	{"vpcmpgtq ymm3, ymm10, ymmword ptr [rdi+256]", 9, {0xc4, 0xe2, 0x2d, 0x37, 0x9f, 0x00, 0x01, 0x00, 0x00}},
+	{"vpcmpgtq ymm3, ymm10, ymmword ptr [rdi-64]", 6, {0xc4, 0xe2, 0x2d, 0x37, 0x5f, 0xc0}},
+	{"vpcmpgtq ymm3, ymm10, ymmword ptr [r9+0x1000]", 9, {0xc4, 0xc2, 0x2d, 0x37, 0x99, 0x00, 0x10, 0x00, 0x00}},
+	{"vmovdqu ymm0, ymmword ptr [rdi]", 4, {0xc5, 0xfe, 0x6f, 0x07}},
+	{"vmovdqu ymmword ptr [rdi], ymm0", 4, {0xc5, 0xfe, 0x7f, 0x07}},
+	{"vpmaskmovq ymmword ptr [rdi], ymm15, ymm0", 5, {0xc4, 0xe2, 0x85, 0x8e, 0x07}},
+	{"vmovdqu ymm0, ymmword ptr [rdi+256]", 8, {0xc5, 0xfe, 0x6f, 0x87, 0x00, 0x01, 0x00, 0x00}},
+	{"vmovdqu ymmword ptr [rdi+256], ymm0", 8, {0xc5, 0xfe, 0x7f, 0x87, 0x00, 0x01, 0x00, 0x00}},
+	{"vpmaskmovq ymmword ptr [rdi+256], ymm15, ymm0", 9, {0xc4, 0xe2, 0x85, 0x8e, 0x87, 0x00, 0x01, 0x00, 0x00}},
+	{"vmovdqu ymm0, ymmword ptr [rdi-64]", 5, {0xc5, 0xfe, 0x6f, 0x47, 0xc0}},
+	{"vmovdqu ymmword ptr [rdi-64], ymm0", 5, {0xc5, 0xfe, 0x7f, 0x47, 0xc0}},
+	{"vpmaskmovq ymmword ptr [rdi-64], ymm15, ymm0", 6, {0xc4, 0xe2, 0x85, 0x8e, 0x47, 0xc0}},
+	{"vmovdqu ymm0, ymmword ptr [rcx+rdx*1]", 5, {0xc5, 0xfe, 0x6f, 0x04, 0x11}},
+	{"vmovdqu ymmword ptr [rcx+rdx*1], ymm0", 5, {0xc5, 0xfe, 0x7f, 0x04, 0x11}},
+	{"vpmaskmovq ymmword ptr [rcx+rdx*1], ymm15, ymm0", 6, {0xc4, 0xe2, 0x85, 0x8e, 0x04, 0x11}},
+	{"vmovdqu ymm0, ymmword ptr [r9+0x1000]", 9, {0xc4, 0xc1, 0x7e, 0x6f, 0x81, 0x00, 0x10, 0x00, 0x00}},
+	{"vmovdqu ymmword ptr [r9+0x1000], ymm0", 9, {0xc4, 0xc1, 0x7e, 0x7f, 0x81, 0x00, 0x10, 0x00, 0x00}},
+	{"vpmaskmovq ymmword ptr [r9+0x1000], ymm15, ymm0", 9, {0xc4, 0xc2, 0x85, 0x8e, 0x81, 0x00, 0x10, 0x00, 0x00}},
+	{"vmovdqu ymm0, ymmword ptr [r13+0]", 6, {0xc4, 0xc1, 0x7e, 0x6f, 0x45, 0x00}},
+	{"vmovdqu ymmword ptr [r13+0], ymm0", 6, {0xc4, 0xc1, 0x7e, 0x7f, 0x45, 0x00}},
+	{"vpmaskmovq ymmword ptr [r13+0], ymm15, ymm0", 6, {0xc4, 0xc2, 0x85, 0x8e, 0x45, 0x00}},
+	{"vmovdqu ymm0, ymmword ptr [rsp+8]", 6, {0xc5, 0xfe, 0x6f, 0x44, 0x24, 0x08}},
+	{"vmovdqu ymmword ptr [rsp+8], ymm0", 6, {0xc5, 0xfe, 0x7f, 0x44, 0x24, 0x08}},
+	{"vpmaskmovq ymmword ptr [rsp+8], ymm15, ymm0", 7, {0xc4, 0xe2, 0x85, 0x8e, 0x44, 0x24, 0x08}},
+	{"vmovdqu ymm0, ymmword ptr [rip+0x100]", 8, {0xc5, 0xfe, 0x6f, 0x05, 0x00, 0x01, 0x00, 0x00}},
+	{"vmovdqu ymmword ptr [rip+0x100], ymm0", 8, {0xc5, 0xfe, 0x7f, 0x05, 0x00, 0x01, 0x00, 0x00}},
+	{"vpmaskmovq ymmword ptr [rip+0x100], ymm15, ymm0", 9, {0xc4, 0xe2, 0x85, 0x8e, 0x05, 0x00, 0x01, 0x00, 0x00}},
+	{"vmovdqu ymm11, ymmword ptr [rdi]", 4, {0xc5, 0x7e, 0x6f, 0x1f}},
+	{"vmovdqu ymmword ptr [rdi], ymm11", 4, {0xc5, 0x7e, 0x7f, 0x1f}},
+	{"vpmaskmovq ymmword ptr [rdi], ymm15, ymm11", 5, {0xc4, 0x62, 0x85, 0x8e, 0x1f}},
+	{"vmovdqu ymm11, ymmword ptr [rdi+256]", 8, {0xc5, 0x7e, 0x6f, 0x9f, 0x00, 0x01, 0x00, 0x00}},
+	{"vmovdqu ymmword ptr [rdi+256], ymm11", 8, {0xc5, 0x7e, 0x7f, 0x9f, 0x00, 0x01, 0x00, 0x00}},
+	{"vpmaskmovq ymmword ptr [rdi+256], ymm15, ymm11", 9, {0xc4, 0x62, 0x85, 0x8e, 0x9f, 0x00, 0x01, 0x00, 0x00}},
+	{"vmovdqu ymm11, ymmword ptr [rdi-64]", 5, {0xc5, 0x7e, 0x6f, 0x5f, 0xc0}},
+	{"vmovdqu ymmword ptr [rdi-64], ymm11", 5, {0xc5, 0x7e, 0x7f, 0x5f, 0xc0}},
+	{"vpmaskmovq ymmword ptr [rdi-64], ymm15, ymm11", 6, {0xc4, 0x62, 0x85, 0x8e, 0x5f, 0xc0}},
+	{"vmovdqu ymm11, ymmword ptr [rcx+rdx*1]", 5, {0xc5, 0x7e, 0x6f, 0x1c, 0x11}},
+	{"vmovdqu ymmword ptr [rcx+rdx*1], ymm11", 5, {0xc5, 0x7e, 0x7f, 0x1c, 0x11}},
+	{"vpmaskmovq ymmword ptr [rcx+rdx*1], ymm15, ymm11", 6, {0xc4, 0x62, 0x85, 0x8e, 0x1c, 0x11}},
+	{"vmovdqu ymm11, ymmword ptr [r9+0x1000]", 9, {0xc4, 0x41, 0x7e, 0x6f, 0x99, 0x00, 0x10, 0x00, 0x00}},
+	{"vmovdqu ymmword ptr [r9+0x1000], ymm11", 9, {0xc4, 0x41, 0x7e, 0x7f, 0x99, 0x00, 0x10, 0x00, 0x00}},
+	{"vpmaskmovq ymmword ptr [r9+0x1000], ymm15, ymm11", 9, {0xc4, 0x42, 0x85, 0x8e, 0x99, 0x00, 0x10, 0x00, 0x00}},
+	{"vmovdqu ymm11, ymmword ptr [r13+0]", 6, {0xc4, 0x41, 0x7e, 0x6f, 0x5d, 0x00}},
+	{"vmovdqu ymmword ptr [r13+0], ymm11", 6, {0xc4, 0x41, 0x7e, 0x7f, 0x5d, 0x00}},
+	{"vpmaskmovq ymmword ptr [r13+0], ymm15, ymm11", 6, {0xc4, 0x42, 0x85, 0x8e, 0x5d, 0x00}},
+	{"vmovdqu ymm11, ymmword ptr [rsp+8]", 6, {0xc5, 0x7e, 0x6f, 0x5c, 0x24, 0x08}},
+	{"vmovdqu ymmword ptr [rsp+8], ymm11", 6, {0xc5, 0x7e, 0x7f, 0x5c, 0x24, 0x08}},
+	{"vpmaskmovq ymmword ptr [rsp+8], ymm15, ymm11", 7, {0xc4, 0x62, 0x85, 0x8e, 0x5c, 0x24, 0x08}},
+	{"vmovdqu ymm11, ymmword ptr [rip+0x100]", 8, {0xc5, 0x7e, 0x6f, 0x1d, 0x00, 0x01, 0x00, 0x00}},
+	{"vmovdqu ymmword ptr [rip+0x100], ymm11", 8, {0xc5, 0x7e, 0x7f, 0x1d, 0x00, 0x01, 0x00, 0x00}},
+	{"vpmaskmovq ymmword ptr [rip+0x100], ymm15, ymm11", 9, {0xc4, 0x62, 0x85, 0x8e, 0x1d, 0x00, 0x01, 0x00, 0x00}},
+	{"vmovdqu ymm15, ymmword ptr [rdi]", 4, {0xc5, 0x7e, 0x6f, 0x3f}},
+	{"vmovdqu ymmword ptr [rdi], ymm15", 4, {0xc5, 0x7e, 0x7f, 0x3f}},
+	{"vpmaskmovq ymmword ptr [rdi], ymm15, ymm15", 5, {0xc4, 0x62, 0x85, 0x8e, 0x3f}},
+	{"vmovdqu ymm15, ymmword ptr [rdi+256]", 8, {0xc5, 0x7e, 0x6f, 0xbf, 0x00, 0x01, 0x00, 0x00}},
+	{"vmovdqu ymmword ptr [rdi+256], ymm15", 8, {0xc5, 0x7e, 0x7f, 0xbf, 0x00, 0x01, 0x00, 0x00}},
+	{"vpmaskmovq ymmword ptr [rdi+256], ymm15, ymm15", 9, {0xc4, 0x62, 0x85, 0x8e, 0xbf, 0x00, 0x01, 0x00, 0x00}},
+	{"vmovdqu ymm15, ymmword ptr [rdi-64]", 5, {0xc5, 0x7e, 0x6f, 0x7f, 0xc0}},
+	{"vmovdqu ymmword ptr [rdi-64], ymm15", 5, {0xc5, 0x7e, 0x7f, 0x7f, 0xc0}},
+	{"vpmaskmovq ymmword ptr [rdi-64], ymm15, ymm15", 6, {0xc4, 0x62, 0x85, 0x8e, 0x7f, 0xc0}},
+	{"vmovdqu ymm15, ymmword ptr [rcx+rdx*1]", 5, {0xc5, 0x7e, 0x6f, 0x3c, 0x11}},
+	{"vmovdqu ymmword ptr [rcx+rdx*1], ymm15", 5, {0xc5, 0x7e, 0x7f, 0x3c, 0x11}},
+	{"vpmaskmovq ymmword ptr [rcx+rdx*1], ymm15, ymm15", 6, {0xc4, 0x62, 0x85, 0x8e, 0x3c, 0x11}},
+	{"vmovdqu ymm15, ymmword ptr [r9+0x1000]", 9, {0xc4, 0x41, 0x7e, 0x6f, 0xb9, 0x00, 0x10, 0x00, 0x00}},
+	{"vmovdqu ymmword ptr [r9+0x1000], ymm15", 9, {0xc4, 0x41, 0x7e, 0x7f, 0xb9, 0x00, 0x10, 0x00, 0x00}},
+	{"vpmaskmovq ymmword ptr [r9+0x1000], ymm15, ymm15", 9, {0xc4, 0x42, 0x85, 0x8e, 0xb9, 0x00, 0x10, 0x00, 0x00}},
+	{"vmovdqu ymm15, ymmword ptr [r13+0]", 6, {0xc4, 0x41, 0x7e, 0x6f, 0x7d, 0x00}},
+	{"vmovdqu ymmword ptr [r13+0], ymm15", 6, {0xc4, 0x41, 0x7e, 0x7f, 0x7d, 0x00}},
+	{"vpmaskmovq ymmword ptr [r13+0], ymm15, ymm15", 6, {0xc4, 0x42, 0x85, 0x8e, 0x7d, 0x00}},
+	{"vmovdqu ymm15, ymmword ptr [rsp+8]", 6, {0xc5, 0x7e, 0x6f, 0x7c, 0x24, 0x08}},
+	{"vmovdqu ymmword ptr [rsp+8], ymm15", 6, {0xc5, 0x7e, 0x7f, 0x7c, 0x24, 0x08}},
+	{"vpmaskmovq ymmword ptr [rsp+8], ymm15, ymm15", 7, {0xc4, 0x62, 0x85, 0x8e, 0x7c, 0x24, 0x08}},
+	{"vmovdqu ymm15, ymmword ptr [rip+0x100]", 8, {0xc5, 0x7e, 0x6f, 0x3d, 0x00, 0x01, 0x00, 0x00}},
+	{"vmovdqu ymmword ptr [rip+0x100], ymm15", 8, {0xc5, 0x7e, 0x7f, 0x3d, 0x00, 0x01, 0x00, 0x00}},
+	{"vpmaskmovq ymmword ptr [rip+0x100], ymm15, ymm15", 9, {0xc4, 0x62, 0x85, 0x8e, 0x3d, 0x00, 0x01, 0x00, 0x00}},
+	{"vpblendd ymm0, ymm1, ymm2, 0xAA", 6, {0xc4, 0xe3, 0x75, 0x02, 0xc2, 0xaa}},
+	{"vblendvpd ymm0, ymm1, ymm2, ymm1", 6, {0xc4, 0xe3, 0x75, 0x4b, 0xc2, 0x10}},
+	{"vpblendd ymm13, ymm12, ymm15, 0xAA", 6, {0xc4, 0x43, 0x1d, 0x02, 0xef, 0xaa}},
+	{"vblendvpd ymm13, ymm12, ymm15, ymm9", 6, {0xc4, 0x43, 0x1d, 0x4b, 0xef, 0x90}},
+	{"vpblendd ymm8, ymm3, ymm9, 0xAA", 6, {0xc4, 0x43, 0x65, 0x02, 0xc1, 0xaa}},
+	{"vblendvpd ymm8, ymm3, ymm9, ymm11", 6, {0xc4, 0x43, 0x65, 0x4b, 0xc1, 0xb0}},
+	{"vpblendd ymm5, ymm14, ymm1, 0xAA", 6, {0xc4, 0xe3, 0x0d, 0x02, 0xe9, 0xaa}},
+	{"vblendvpd ymm5, ymm14, ymm1, ymm3", 6, {0xc4, 0xe3, 0x0d, 0x4b, 0xe9, 0x30}},
+	{"vpsllq ymm0, ymm1, 32", 5, {0xc5, 0xfd, 0x73, 0xf1, 0x20}},
+	{"vpsllq ymm14, ymm12, 63", 6, {0xc4, 0xc1, 0x0d, 0x73, 0xf4, 0x3f}},
+	{"vpsllq ymm3, ymm9, 5", 6, {0xc4, 0xc1, 0x65, 0x73, 0xf1, 0x05}},
+	{"vpsrlq ymm0, ymm1, 32", 5, {0xc5, 0xfd, 0x73, 0xd1, 0x20}},
+	{"vpsrlq ymm14, ymm12, 63", 6, {0xc4, 0xc1, 0x0d, 0x73, 0xd4, 0x3f}},
+	{"vpsrlq ymm3, ymm9, 5", 6, {0xc4, 0xc1, 0x65, 0x73, 0xd1, 0x05}},
+	{"vpsrad ymm0, ymm1, 32", 5, {0xc5, 0xfd, 0x72, 0xe1, 0x20}},
+	{"vpsrad ymm14, ymm12, 63", 6, {0xc4, 0xc1, 0x0d, 0x72, 0xe4, 0x3f}},
+	{"vpsrad ymm3, ymm9, 5", 6, {0xc4, 0xc1, 0x65, 0x72, 0xe1, 0x05}},
+	{"vpsraw ymm0, ymm1, 32", 5, {0xc5, 0xfd, 0x71, 0xe1, 0x20}},
+	{"vpsraw ymm14, ymm12, 63", 6, {0xc4, 0xc1, 0x0d, 0x71, 0xe4, 0x3f}},
+	{"vpsraw ymm3, ymm9, 5", 6, {0xc4, 0xc1, 0x65, 0x71, 0xe1, 0x05}},
+	{"mov eax, esi", 2, {0x89, 0xf0}},
+	{"mov r8d, edx", 3, {0x41, 0x89, 0xd0}},
+	{"mov edx, r11d", 3, {0x44, 0x89, 0xda}},
+	{"and edx, 15", 3, {0x83, 0xe2, 0x0f}},
+	{"cmp edx, 480", 6, {0x81, 0xfa, 0xe0, 0x01, 0x00, 0x00}},
+	{"cmp r8d, 3", 4, {0x41, 0x83, 0xf8, 0x03}},
+	{"add rdi, 32", 4, {0x48, 0x83, 0xc7, 0x20}},
+	{"sub r10, -200", 7, {0x49, 0x81, 0xea, 0x38, 0xff, 0xff, 0xff}},
+	{"shl edx, 5", 3, {0xc1, 0xe2, 0x05}},
+	{"shr eax, 4", 3, {0xc1, 0xe8, 0x04}},
+	{"shr r9, 7", 4, {0x49, 0xc1, 0xe9, 0x07}},
+	{"lea rcx, [rip+0x40]", 7, {0x48, 0x8d, 0x0d, 0x40, 0x00, 0x00, 0x00}},
+	{"lea r9, [rip-16]", 7, {0x4c, 0x8d, 0x0d, 0xf0, 0xff, 0xff, 0xff}},
+	{"jmp r9", 3, {0x41, 0xff, 0xe1}},
+	{"jmp rax", 2, {0xff, 0xe0}},
+	{"vzeroupper", 3, {0xc5, 0xf8, 0x77}},
+	{"ret", 1, {0xc3}},
+};
+
+#define NCASES (sizeof want / sizeof want[0])
+
+/* case i of the table, through the encoder */
+static void emit_case(struct xbuf *b, size_t i)
+{
+	switch (i) {
+	case 0: x86_vrr(b, XV_VPADDQ, 0, 1, 2); break;
+	case 1: x86_vrr(b, XV_VPADDQ, 13, 12, 15); break;
+	case 2: x86_vrr(b, XV_VPADDQ, 8, 3, 9); break;
+	case 3: x86_vrr(b, XV_VPADDQ, 5, 14, 1); break;
+	case 4: x86_vrr(b, XV_VPSUBQ, 0, 1, 2); break;
+	case 5: x86_vrr(b, XV_VPSUBQ, 13, 12, 15); break;
+	case 6: x86_vrr(b, XV_VPSUBQ, 8, 3, 9); break;
+	case 7: x86_vrr(b, XV_VPSUBQ, 5, 14, 1); break;
+	case 8: x86_vrr(b, XV_VPAND, 0, 1, 2); break;
+	case 9: x86_vrr(b, XV_VPAND, 13, 12, 15); break;
+	case 10: x86_vrr(b, XV_VPAND, 8, 3, 9); break;
+	case 11: x86_vrr(b, XV_VPAND, 5, 14, 1); break;
+	case 12: x86_vrr(b, XV_VPANDN, 0, 1, 2); break;
+	case 13: x86_vrr(b, XV_VPANDN, 13, 12, 15); break;
+	case 14: x86_vrr(b, XV_VPANDN, 8, 3, 9); break;
+	case 15: x86_vrr(b, XV_VPANDN, 5, 14, 1); break;
+	case 16: x86_vrr(b, XV_VPOR, 0, 1, 2); break;
+	case 17: x86_vrr(b, XV_VPOR, 13, 12, 15); break;
+	case 18: x86_vrr(b, XV_VPOR, 8, 3, 9); break;
+	case 19: x86_vrr(b, XV_VPOR, 5, 14, 1); break;
+	case 20: x86_vrr(b, XV_VPXOR, 0, 1, 2); break;
+	case 21: x86_vrr(b, XV_VPXOR, 13, 12, 15); break;
+	case 22: x86_vrr(b, XV_VPXOR, 8, 3, 9); break;
+	case 23: x86_vrr(b, XV_VPXOR, 5, 14, 1); break;
+	case 24: x86_vrr(b, XV_VPMULUDQ, 0, 1, 2); break;
+	case 25: x86_vrr(b, XV_VPMULUDQ, 13, 12, 15); break;
+	case 26: x86_vrr(b, XV_VPMULUDQ, 8, 3, 9); break;
+	case 27: x86_vrr(b, XV_VPMULUDQ, 5, 14, 1); break;
+	case 28: x86_vrr(b, XV_VPMULDQ, 0, 1, 2); break;
+	case 29: x86_vrr(b, XV_VPMULDQ, 13, 12, 15); break;
+	case 30: x86_vrr(b, XV_VPMULDQ, 8, 3, 9); break;
+	case 31: x86_vrr(b, XV_VPMULDQ, 5, 14, 1); break;
+	case 32: x86_vrr(b, XV_VPCMPEQQ, 0, 1, 2); break;
+	case 33: x86_vrr(b, XV_VPCMPEQQ, 13, 12, 15); break;
+	case 34: x86_vrr(b, XV_VPCMPEQQ, 8, 3, 9); break;
+	case 35: x86_vrr(b, XV_VPCMPEQQ, 5, 14, 1); break;
+	case 36: x86_vrr(b, XV_VPCMPGTQ, 0, 1, 2); break;
+	case 37: x86_vrr(b, XV_VPCMPGTQ, 13, 12, 15); break;
+	case 38: x86_vrr(b, XV_VPCMPGTQ, 8, 3, 9); break;
+	case 39: x86_vrr(b, XV_VPCMPGTQ, 5, 14, 1); break;
+	case 40: x86_vrr(b, XV_VPSLLVQ, 0, 1, 2); break;
+	case 41: x86_vrr(b, XV_VPSLLVQ, 13, 12, 15); break;
+	case 42: x86_vrr(b, XV_VPSLLVQ, 8, 3, 9); break;
+	case 43: x86_vrr(b, XV_VPSLLVQ, 5, 14, 1); break;
+	case 44: x86_vrr(b, XV_VPSRLVQ, 0, 1, 2); break;
+	case 45: x86_vrr(b, XV_VPSRLVQ, 13, 12, 15); break;
+	case 46: x86_vrr(b, XV_VPSRLVQ, 8, 3, 9); break;
+	case 47: x86_vrr(b, XV_VPSRLVQ, 5, 14, 1); break;
+	case 48: x86_vrm(b, XV_VPADDQ, 3, 10, (struct xmem){X_RDI, -1, 1, 0}); break;
+	case 49: x86_vrm(b, XV_VPADDQ, 3, 10, (struct xmem){X_RDI, -1, 1, 256}); break;
+	case 50: x86_vrm(b, XV_VPADDQ, 3, 10, (struct xmem){X_RDI, -1, 1, -64}); break;
+	case 51: x86_vrm(b, XV_VPADDQ, 3, 10, (struct xmem){X_R9, -1, 1, 4096}); break;
+	case 52: x86_vrm(b, XV_VPMULUDQ, 3, 10, (struct xmem){X_RDI, -1, 1, 0}); break;
+	case 53: x86_vrm(b, XV_VPMULUDQ, 3, 10, (struct xmem){X_RDI, -1, 1, 256}); break;
+	case 54: x86_vrm(b, XV_VPMULUDQ, 3, 10, (struct xmem){X_RDI, -1, 1, -64}); break;
+	case 55: x86_vrm(b, XV_VPMULUDQ, 3, 10, (struct xmem){X_R9, -1, 1, 4096}); break;
+	case 56: x86_vrm(b, XV_VPCMPGTQ, 3, 10, (struct xmem){X_RDI, -1, 1, 0}); break;
+	case 57: x86_vrm(b, XV_VPCMPGTQ, 3, 10, (struct xmem){X_RDI, -1, 1, 256}); break;
+	case 58: x86_vrm(b, XV_VPCMPGTQ, 3, 10, (struct xmem){X_RDI, -1, 1, -64}); break;
+	case 59: x86_vrm(b, XV_VPCMPGTQ, 3, 10, (struct xmem){X_R9, -1, 1, 4096}); break;
+	case 60: x86_vrm(b, XV_VMOVDQU_LD, 0, 0, (struct xmem){X_RDI, -1, 1, 0}); break;
+	case 61: x86_vrm(b, XV_VMOVDQU_ST, 0, 0, (struct xmem){X_RDI, -1, 1, 0}); break;
+	case 62: x86_vrm(b, XV_VPMASKMOVQ_ST, 0, 15, (struct xmem){X_RDI, -1, 1, 0}); break;
+	case 63: x86_vrm(b, XV_VMOVDQU_LD, 0, 0, (struct xmem){X_RDI, -1, 1, 256}); break;
+	case 64: x86_vrm(b, XV_VMOVDQU_ST, 0, 0, (struct xmem){X_RDI, -1, 1, 256}); break;
+	case 65: x86_vrm(b, XV_VPMASKMOVQ_ST, 0, 15, (struct xmem){X_RDI, -1, 1, 256}); break;
+	case 66: x86_vrm(b, XV_VMOVDQU_LD, 0, 0, (struct xmem){X_RDI, -1, 1, -64}); break;
+	case 67: x86_vrm(b, XV_VMOVDQU_ST, 0, 0, (struct xmem){X_RDI, -1, 1, -64}); break;
+	case 68: x86_vrm(b, XV_VPMASKMOVQ_ST, 0, 15, (struct xmem){X_RDI, -1, 1, -64}); break;
+	case 69: x86_vrm(b, XV_VMOVDQU_LD, 0, 0, (struct xmem){X_RCX, X_RDX, 1, 0}); break;
+	case 70: x86_vrm(b, XV_VMOVDQU_ST, 0, 0, (struct xmem){X_RCX, X_RDX, 1, 0}); break;
+	case 71: x86_vrm(b, XV_VPMASKMOVQ_ST, 0, 15, (struct xmem){X_RCX, X_RDX, 1, 0}); break;
+	case 72: x86_vrm(b, XV_VMOVDQU_LD, 0, 0, (struct xmem){X_R9, -1, 1, 4096}); break;
+	case 73: x86_vrm(b, XV_VMOVDQU_ST, 0, 0, (struct xmem){X_R9, -1, 1, 4096}); break;
+	case 74: x86_vrm(b, XV_VPMASKMOVQ_ST, 0, 15, (struct xmem){X_R9, -1, 1, 4096}); break;
+	case 75: x86_vrm(b, XV_VMOVDQU_LD, 0, 0, (struct xmem){X_R13, -1, 1, 0}); break;
+	case 76: x86_vrm(b, XV_VMOVDQU_ST, 0, 0, (struct xmem){X_R13, -1, 1, 0}); break;
+	case 77: x86_vrm(b, XV_VPMASKMOVQ_ST, 0, 15, (struct xmem){X_R13, -1, 1, 0}); break;
+	case 78: x86_vrm(b, XV_VMOVDQU_LD, 0, 0, (struct xmem){X_RSP, -1, 1, 8}); break;
+	case 79: x86_vrm(b, XV_VMOVDQU_ST, 0, 0, (struct xmem){X_RSP, -1, 1, 8}); break;
+	case 80: x86_vrm(b, XV_VPMASKMOVQ_ST, 0, 15, (struct xmem){X_RSP, -1, 1, 8}); break;
+	case 81: x86_vrm(b, XV_VMOVDQU_LD, 0, 0, (struct xmem){-1, -1, 1, 256}); break;
+	case 82: x86_vrm(b, XV_VMOVDQU_ST, 0, 0, (struct xmem){-1, -1, 1, 256}); break;
+	case 83: x86_vrm(b, XV_VPMASKMOVQ_ST, 0, 15, (struct xmem){-1, -1, 1, 256}); break;
+	case 84: x86_vrm(b, XV_VMOVDQU_LD, 11, 0, (struct xmem){X_RDI, -1, 1, 0}); break;
+	case 85: x86_vrm(b, XV_VMOVDQU_ST, 11, 0, (struct xmem){X_RDI, -1, 1, 0}); break;
+	case 86: x86_vrm(b, XV_VPMASKMOVQ_ST, 11, 15, (struct xmem){X_RDI, -1, 1, 0}); break;
+	case 87: x86_vrm(b, XV_VMOVDQU_LD, 11, 0, (struct xmem){X_RDI, -1, 1, 256}); break;
+	case 88: x86_vrm(b, XV_VMOVDQU_ST, 11, 0, (struct xmem){X_RDI, -1, 1, 256}); break;
+	case 89: x86_vrm(b, XV_VPMASKMOVQ_ST, 11, 15, (struct xmem){X_RDI, -1, 1, 256}); break;
+	case 90: x86_vrm(b, XV_VMOVDQU_LD, 11, 0, (struct xmem){X_RDI, -1, 1, -64}); break;
+	case 91: x86_vrm(b, XV_VMOVDQU_ST, 11, 0, (struct xmem){X_RDI, -1, 1, -64}); break;
+	case 92: x86_vrm(b, XV_VPMASKMOVQ_ST, 11, 15, (struct xmem){X_RDI, -1, 1, -64}); break;
+	case 93: x86_vrm(b, XV_VMOVDQU_LD, 11, 0, (struct xmem){X_RCX, X_RDX, 1, 0}); break;
+	case 94: x86_vrm(b, XV_VMOVDQU_ST, 11, 0, (struct xmem){X_RCX, X_RDX, 1, 0}); break;
+	case 95: x86_vrm(b, XV_VPMASKMOVQ_ST, 11, 15, (struct xmem){X_RCX, X_RDX, 1, 0}); break;
+	case 96: x86_vrm(b, XV_VMOVDQU_LD, 11, 0, (struct xmem){X_R9, -1, 1, 4096}); break;
+	case 97: x86_vrm(b, XV_VMOVDQU_ST, 11, 0, (struct xmem){X_R9, -1, 1, 4096}); break;
+	case 98: x86_vrm(b, XV_VPMASKMOVQ_ST, 11, 15, (struct xmem){X_R9, -1, 1, 4096}); break;
+	case 99: x86_vrm(b, XV_VMOVDQU_LD, 11, 0, (struct xmem){X_R13, -1, 1, 0}); break;
+	case 100: x86_vrm(b, XV_VMOVDQU_ST, 11, 0, (struct xmem){X_R13, -1, 1, 0}); break;
+	case 101: x86_vrm(b, XV_VPMASKMOVQ_ST, 11, 15, (struct xmem){X_R13, -1, 1, 0}); break;
+	case 102: x86_vrm(b, XV_VMOVDQU_LD, 11, 0, (struct xmem){X_RSP, -1, 1, 8}); break;
+	case 103: x86_vrm(b, XV_VMOVDQU_ST, 11, 0, (struct xmem){X_RSP, -1, 1, 8}); break;
+	case 104: x86_vrm(b, XV_VPMASKMOVQ_ST, 11, 15, (struct xmem){X_RSP, -1, 1, 8}); break;
+	case 105: x86_vrm(b, XV_VMOVDQU_LD, 11, 0, (struct xmem){-1, -1, 1, 256}); break;
+	case 106: x86_vrm(b, XV_VMOVDQU_ST, 11, 0, (struct xmem){-1, -1, 1, 256}); break;
+	case 107: x86_vrm(b, XV_VPMASKMOVQ_ST, 11, 15, (struct xmem){-1, -1, 1, 256}); break;
+	case 108: x86_vrm(b, XV_VMOVDQU_LD, 15, 0, (struct xmem){X_RDI, -1, 1, 0}); break;
+	case 109: x86_vrm(b, XV_VMOVDQU_ST, 15, 0, (struct xmem){X_RDI, -1, 1, 0}); break;
+	case 110: x86_vrm(b, XV_VPMASKMOVQ_ST, 15, 15, (struct xmem){X_RDI, -1, 1, 0}); break;
+	case 111: x86_vrm(b, XV_VMOVDQU_LD, 15, 0, (struct xmem){X_RDI, -1, 1, 256}); break;
+	case 112: x86_vrm(b, XV_VMOVDQU_ST, 15, 0, (struct xmem){X_RDI, -1, 1, 256}); break;
+	case 113: x86_vrm(b, XV_VPMASKMOVQ_ST, 15, 15, (struct xmem){X_RDI, -1, 1, 256}); break;
+	case 114: x86_vrm(b, XV_VMOVDQU_LD, 15, 0, (struct xmem){X_RDI, -1, 1, -64}); break;
+	case 115: x86_vrm(b, XV_VMOVDQU_ST, 15, 0, (struct xmem){X_RDI, -1, 1, -64}); break;
+	case 116: x86_vrm(b, XV_VPMASKMOVQ_ST, 15, 15, (struct xmem){X_RDI, -1, 1, -64}); break;
+	case 117: x86_vrm(b, XV_VMOVDQU_LD, 15, 0, (struct xmem){X_RCX, X_RDX, 1, 0}); break;
+	case 118: x86_vrm(b, XV_VMOVDQU_ST, 15, 0, (struct xmem){X_RCX, X_RDX, 1, 0}); break;
+	case 119: x86_vrm(b, XV_VPMASKMOVQ_ST, 15, 15, (struct xmem){X_RCX, X_RDX, 1, 0}); break;
+	case 120: x86_vrm(b, XV_VMOVDQU_LD, 15, 0, (struct xmem){X_R9, -1, 1, 4096}); break;
+	case 121: x86_vrm(b, XV_VMOVDQU_ST, 15, 0, (struct xmem){X_R9, -1, 1, 4096}); break;
+	case 122: x86_vrm(b, XV_VPMASKMOVQ_ST, 15, 15, (struct xmem){X_R9, -1, 1, 4096}); break;
+	case 123: x86_vrm(b, XV_VMOVDQU_LD, 15, 0, (struct xmem){X_R13, -1, 1, 0}); break;
+	case 124: x86_vrm(b, XV_VMOVDQU_ST, 15, 0, (struct xmem){X_R13, -1, 1, 0}); break;
+	case 125: x86_vrm(b, XV_VPMASKMOVQ_ST, 15, 15, (struct xmem){X_R13, -1, 1, 0}); break;
+	case 126: x86_vrm(b, XV_VMOVDQU_LD, 15, 0, (struct xmem){X_RSP, -1, 1, 8}); break;
+	case 127: x86_vrm(b, XV_VMOVDQU_ST, 15, 0, (struct xmem){X_RSP, -1, 1, 8}); break;
+	case 128: x86_vrm(b, XV_VPMASKMOVQ_ST, 15, 15, (struct xmem){X_RSP, -1, 1, 8}); break;
+	case 129: x86_vrm(b, XV_VMOVDQU_LD, 15, 0, (struct xmem){-1, -1, 1, 256}); break;
+	case 130: x86_vrm(b, XV_VMOVDQU_ST, 15, 0, (struct xmem){-1, -1, 1, 256}); break;
+	case 131: x86_vrm(b, XV_VPMASKMOVQ_ST, 15, 15, (struct xmem){-1, -1, 1, 256}); break;
+	case 132: x86_vrri(b, XV_VPBLENDD, 0, 1, 2, 0xAA); break;
+	case 133: x86_v4(b, XV_VBLENDVPD, 0, 1, 2, 1); break;
+	case 134: x86_vrri(b, XV_VPBLENDD, 13, 12, 15, 0xAA); break;
+	case 135: x86_v4(b, XV_VBLENDVPD, 13, 12, 15, 9); break;
+	case 136: x86_vrri(b, XV_VPBLENDD, 8, 3, 9, 0xAA); break;
+	case 137: x86_v4(b, XV_VBLENDVPD, 8, 3, 9, 11); break;
+	case 138: x86_vrri(b, XV_VPBLENDD, 5, 14, 1, 0xAA); break;
+	case 139: x86_v4(b, XV_VBLENDVPD, 5, 14, 1, 3); break;
+	case 140: x86_vshi(b, XV_VPSLLQ_I, 0, 1, 32); break;
+	case 141: x86_vshi(b, XV_VPSLLQ_I, 14, 12, 63); break;
+	case 142: x86_vshi(b, XV_VPSLLQ_I, 3, 9, 5); break;
+	case 143: x86_vshi(b, XV_VPSRLQ_I, 0, 1, 32); break;
+	case 144: x86_vshi(b, XV_VPSRLQ_I, 14, 12, 63); break;
+	case 145: x86_vshi(b, XV_VPSRLQ_I, 3, 9, 5); break;
+	case 146: x86_vshi(b, XV_VPSRAD_I, 0, 1, 32); break;
+	case 147: x86_vshi(b, XV_VPSRAD_I, 14, 12, 63); break;
+	case 148: x86_vshi(b, XV_VPSRAD_I, 3, 9, 5); break;
+	case 149: x86_vshi(b, XV_VPSRAW_I, 0, 1, 32); break;
+	case 150: x86_vshi(b, XV_VPSRAW_I, 14, 12, 63); break;
+	case 151: x86_vshi(b, XV_VPSRAW_I, 3, 9, 5); break;
+	case 152: x86_mov32(b, X_RAX, X_RSI); break;
+	case 153: x86_mov32(b, X_R8, X_RDX); break;
+	case 154: x86_mov32(b, X_RDX, X_R11); break;
+	case 155: x86_alu_ri(b, 4, false, X_RDX, 15); break;
+	case 156: x86_alu_ri(b, 7, false, X_RDX, 480); break;
+	case 157: x86_alu_ri(b, 7, false, X_R8, 3); break;
+	case 158: x86_alu_ri(b, 0, true, X_RDI, 32); break;
+	case 159: x86_alu_ri(b, 5, true, X_R10, -200); break;
+	case 160: x86_shift_ri(b, 4, false, X_RDX, 5); break;
+	case 161: x86_shift_ri(b, 5, false, X_RAX, 4); break;
+	case 162: x86_shift_ri(b, 5, true, X_R9, 7); break;
+	case 163: x86_lea_rip(b, X_RCX, 0x40); break;
+	case 164: x86_lea_rip(b, X_R9, -16); break;
+	case 165: x86_jmp_r(b, X_R9); break;
+	case 166: x86_jmp_r(b, X_RAX); break;
+	case 167: x86_vzeroupper(b); break;
+	case 168: x86_ret(b); break;
+	default: break;
+	}
+}
+
+static void test_jit_x86_matches_as(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NCASES; i++) {
+		struct xbuf b = {0};
+		emit_case(&b, i);
+		if (b.len != want[i].len || memcmp(b.p, want[i].bytes, b.len) != 0) {
+			print_error("%s: got", want[i].text);
+			for (size_t k = 0; k < b.len; k++)
+				print_error(" %02x", b.p[k]);
+			print_error("\n");
+			fail();
+		}
+		free(b.p);
+	}
+}
+
+/* jcc and jmp take a 32-bit displacement from the end of the instruction */
+static void test_jit_x86_jumps(void **state)
+{
+	(void)state;
+	struct xbuf b = {0};
+	size_t j1 = x86_jcc(&b, 0x4);  /* 0f 84 rel32 at 0 */
+	size_t j2 = x86_jmp(&b);       /* e9 rel32 at 6 */
+	size_t j3 = x86_jcc(&b, 0x5);  /* 0f 85 rel32 at 11 */
+	x86_ret(&b);
+	x86_patch(&b, j1, b.len);      /* forward to 18, past ret */
+	x86_patch(&b, j2, 0);          /* back to 0 */
+	x86_patch(&b, j3, 11);         /* to itself */
+	static const uint8_t bytes[] = {0x0f, 0x84, 0x0c, 0x00, 0x00, 0x00, 0xe9, 0xf5, 0xff, 0xff,
+					0xff, 0x0f, 0x85, 0xfa, 0xff, 0xff, 0xff, 0xc3};
+	assert_int_equal(b.len, sizeof bytes);
+	assert_memory_equal(b.p, bytes, sizeof bytes);
+	assert_int_equal(j1, 2);
+	assert_int_equal(j2, 7);
+	assert_int_equal(j3, 13);
+	free(b.p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jit_x86_matches_as),
+		cmocka_unit_test(test_jit_x86_jumps),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
