@@ -44,6 +44,7 @@
 #define GRAN 4u             /* bytes per shadow cell                                     */
 #define PAGE_CELLS 256u     /* cells per shadow page (1 KiB of memory)                   */
 #define MAX_READERS 64u     /* concurrent reads kept per cell beyond the first           */
+#define FIRST_READERS 2u    /* room for them made at first (doubled up to MAX_READERS)   */
 #define MAX_PAIRS 64u       /* distinct racing instruction pairs reported (--keep-going) */
 #define INIT_SEEN 8u        /* mbarriers per thread known initialised before it          */
 
@@ -75,11 +76,11 @@ struct rec {
 };
 
 struct readers {
-	uint32_t n;
+	uint32_t n, cap;        /* entries; room for them (at most MAX_READERS)              */
 	uint64_t ok_gen;        /* a vector (gen) under which no entry happens before: a read
 				 * with it adds itself without the scan (0: unknown)         */
 	uint64_t tids[4];       /* bit (tid & 255) of each entry's thread (a superset)       */
-	struct rec e[MAX_READERS];
+	struct rec e[];
 };
 
 struct cell {
@@ -95,9 +96,8 @@ struct shadow {
 
 /* ---- threads and sync objects -------------------------------------------------------- */
 
-struct rthread {
+struct rthread {                /* (its epoch is apart: race.clk)                        */
 	struct vc *vc;
-	uint32_t clock;
 	uint8_t fence;              /* scope of the last release fence (a release pattern)   */
 	bool init_fence;            /* fence.mbarrier_init since its last cluster arrive     */
 	struct vc *pending;         /* releases seen by strong reads, for an acquire fence    */
@@ -139,6 +139,8 @@ struct race {
 	struct vc *zero;
 	struct cluster *cl;         /* the running cluster                                   */
 	struct rthread *th;         /* its threads: slot * nt + thread                       */
+	uint32_t *clk;              /* their epochs, in th's order: a warp's lie together, so
+				     * that a barrier raises them in one vector loop          */
 	struct rcta *cta;           /* its CTAs, by slot (the rank; a cooperative launch's
 				     * whole grid runs at once, each CTA a slot of its own)   */
 	struct rmbar *mb;           /* by mbarrier place (rmbar)                             */
@@ -322,6 +324,12 @@ static struct rthread *thr(struct race *R, const struct warp *w, uint32_t lane)
 	return &R->th[w->cta->slot * R->nt + w->id * LANES + lane];
 }
 
+/* The epoch of thread t (one of R->th). */
+static inline uint32_t *clock_of(const struct race *R, const struct rthread *t)
+{
+	return &R->clk[t - R->th];
+}
+
 /* The thread id of thread tid's agent of kind k: CTA numbers above the grid's. */
 static inline uint32_t agent_of(const struct race *R, uint32_t tid, enum race_agent k)
 {
@@ -339,12 +347,12 @@ static void release_into(struct race *R, struct vc **obj, struct rthread *t, uin
 {
 	struct vc *a = vc_own(R, obj);
 	vc_join(R, a, t->vc);
-	vc_raise(R, a, tid, t->clock);
+	vc_raise(R, a, tid, *clock_of(R, t));
 	if (t->seen_cp)
 		vc_raise(R, a, agent_of(R, tid, RA_CP), t->seen_cp);
 	if (t->seen_bulk)
 		vc_raise(R, a, agent_of(R, tid, RA_BULK), t->seen_bulk);
-	t->clock++;
+	(*clock_of(R, t))++;
 }
 
 /* release_into for the lanes of w in `lanes`, at once: one join per distinct vector (the
@@ -362,22 +370,22 @@ static void release_lanes(struct race *R, struct vc **obj, const struct warp *w,
 	c += w->id * LANES;
 	bool raised = false;
 	uint32_t seen = 0; /* lanes that waited for copies of their own */
+	uint32_t *k0 = clock_of(R, t0);
 	if (lanes == 0xffffffffu) { /* a whole warp: usually one vector, joined above */
-		uint32_t same = 0;
+		uintptr_t differ = 0; /* any bit: some lane's vector is not `last` */
+#pragma GCC unroll 8
+		for (uint32_t l = 0; l < LANES; l++)
+			differ |= (uintptr_t)t0[l].vc ^ (uintptr_t)last;
 		/* a thread's epoch is above every clock of it in any vector (each release
 		 * starts a new one): raised, as a max would raise it */
-		for (uint32_t l = 0; l < LANES; l++) {
-			struct rthread *t = t0 + l;
-			uint32_t k = t->clock;
-			same += t->vc == last;
-			c[l] = k;
-			t->clock = k + 1;
-		}
+		memcpy(c, k0, LANES * sizeof *c);
+		for (uint32_t l = 0; l < LANES; l++)
+			k0[l]++;
 		raised = true;
 		for (uint32_t l = 0; R->seen_any && l < LANES; l++)
 			seen |= (t0[l].seen_cp | t0[l].seen_bulk) ? 1u << l : 0;
 		lanes = 0;
-		if (same != LANES) /* the others joined now: the result is the same */
+		if (differ) /* the others joined now: the result is the same */
 			for (uint32_t l = 0; l < LANES; l++)
 				vc_join(R, a, t0[l].vc);
 	}
@@ -388,11 +396,11 @@ static void release_lanes(struct race *R, struct vc **obj, const struct warp *w,
 			vc_join(R, a, t->vc);
 			last = t->vc;
 		}
-		uint32_t k = t->clock;
+		uint32_t k = k0[l];
 		raised |= c[l] < k;
 		c[l] = c[l] < k ? k : c[l];
 		seen |= (t->seen_cp | t->seen_bulk) ? 1u << l : 0;
-		t->clock = k + 1;
+		k0[l] = k + 1;
 	}
 	for (uint32_t m = seen; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m), tid = tid_of(R, w, l);
@@ -902,6 +910,34 @@ static inline void readers_put(struct readers *m, const struct rec *me, uint32_t
 	}
 }
 
+/* c's list of further reads with room for one more entry (or full at MAX_READERS, where
+ * an entry gives way): made or grown, charged against --max-memory; NULL: out of it. Most
+ * lists stay short (two readers of a word per barrier interval), so room is made as needed
+ * rather than MAX_READERS entries for every cell that has a second reader. */
+static __attribute__((noinline)) struct readers *readers_room(const struct acc_ctx *x,
+							      struct cell *c)
+{
+	struct readers *m = c->more;
+	if (m && (m->n < m->cap || m->cap == MAX_READERS))
+		return m;
+	uint32_t cap = m ? m->cap * 2 : FIRST_READERS;
+	cap = cap < MAX_READERS ? cap : MAX_READERS;
+	size_t had = m ? sizeof *m + m->cap * sizeof *m->e : 0;
+	size_t size = sizeof *m + cap * sizeof *m->e;
+	if (!launch_charge(x->L, size - had, "the data-race detector's shadow state"))
+		return NULL;
+	struct readers *g = realloc(m, size);
+	if (!g) {
+		mem_release(x->L->mem, size - had);
+		return NULL;
+	}
+	if (!m)
+		memset(g, 0, sizeof *g);
+	g->cap = cap;
+	x->s->charged += size - had;
+	return c->more = g;
+}
+
 /* Record a read in the cell's antichain of concurrent reads. A copy's read of global
  * memory is kept only in the cell's one read: every CTA of a GEMM copies the same tiles,
  * and lists of their reads made the detector several times slower. It takes the place of
@@ -923,7 +959,7 @@ static void add_read(const struct acc_ctx *x, struct cell *c, const struct rec *
 		return;
 	}
 	struct readers *m = c->more;
-	if (!m && !(m = c->more = charged_calloc(x->L, &x->s->charged, 1, sizeof *m)))
+	if ((!m || (m->n == m->cap && m->cap < MAX_READERS)) && !(m = readers_room(x, c)))
 		return;
 	uint64_t gen = x->t->vc->gen;
 	/* Fast path (reads of one barrier interval: many threads with one shared vector): no
@@ -1208,7 +1244,7 @@ void race_access(struct launch *L, struct warp *w, uint32_t lane, const struct a
 	struct acc_ctx x = {.L = L, .R = R, .t = thr(R, w, lane), .w = w, .lane = lane,
 			    .tid = tid, .owner = tid, .flags = access_flags(L->ci),
 			    .skip_agents = a->async_raced};
-	struct rec me = {L->ci, tid, x.t->clock, (uint32_t)L->steps, 0, x.flags};
+	struct rec me = {L->ci, tid, *clock_of(R, x.t), (uint32_t)L->steps, 0, x.flags};
 	if (L->ci->sem == MOD_VOLATILE && kind != RACE_RMW && !lockstep_check(&x, a, size, kind))
 		return;
 	if (check_range(&x, a, size, kind, &me, newv) && (x.flags & RF_STRONG))
@@ -1241,6 +1277,8 @@ struct quick {
 	uint32_t base, span;
 	const uint32_t *clk;
 	uint64_t gen;
+	const struct dinsn *insn;   /* the instruction and its step (quick_word)              */
+	uint32_t step;
 	bool settled;           /* no asynchronous copy in flight (race_shared_reads: a warp's
 				 * ld/st rarely repeats a read of its own epoch)             */
 };
@@ -1315,6 +1353,7 @@ static inline __attribute__((always_inline)) bool quick_cell(const struct quick 
 		 * thread has no entry in the list yet */
 		struct readers *m = c->more;
 		if (!m || (m->n && m->ok_gen != q->gen) ||
+		    (m->n == m->cap && m->cap < MAX_READERS) ||
 		    (!(r->mask & ~me->mask) && r->tid - q->base >= q->span))
 			return false;
 		readers_put(m, me, tid);
@@ -1340,6 +1379,49 @@ static inline __attribute__((always_inline)) bool quick_cell(const struct quick 
 		memset(m->tids, 0, sizeof m->tids);
 	} else if (m && m->n) {
 		clear_reads(c, me->mask);
+	}
+	return true;
+}
+
+/* quick_cell for a whole word (the word loop of race_shared_lanes), with what that lets go:
+ * every record kept has some byte (a write's record is a write's bytes, a read's goes when
+ * its last byte is written), so each overlaps the word, and the word covers each; the
+ * records it leaves are quick_cell's, byte for byte. The access: thread tid at epoch
+ * clock, by q's instruction at q's step. */
+static inline __attribute__((always_inline)) bool quick_word(const struct quick *q,
+							     struct cell *c, uint32_t tid,
+							     uint32_t clock, bool write)
+{
+	struct rec *r = &c->r;
+	const struct rec me = {q->insn, tid, clock, q->step, 0xf, 0};
+	if (c->w.clock && c->w.tid != tid && !quick_ordered(q, &c->w))
+		return false;
+	if (!write) {
+		if (!r->clock || r->tid == tid || quick_ordered(q, r)) {
+			*r = me; /* (take_read: its bytes are all of the word) */
+			return true;
+		}
+		struct readers *m = c->more; /* add_read's fast path, as quick_cell takes it */
+		if (!m || (m->n && m->ok_gen != q->gen) ||
+		    (m->n == m->cap && m->cap < MAX_READERS) || r->tid - q->base >= q->span)
+			return false;
+		readers_put(m, &me, tid);
+		m->ok_gen = q->gen;
+		return true;
+	}
+	if (r->clock && r->tid != tid && !quick_ordered(q, r))
+		return false;
+	struct readers *m = c->more;
+	uint32_t n = m ? m->n : 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (m->e[i].tid != tid && !quick_ordered(q, &m->e[i]))
+			return false;
+	c->w = me; /* (its own earlier write's bytes are within the word) */
+	r->mask = 0;
+	r->clock = 0;
+	if (n) { /* clear_reads, which drops them all */
+		m->n = 0;
+		memset(m->tids, 0, sizeof m->tids);
 	}
 	return true;
 }
@@ -1379,7 +1461,7 @@ static __attribute__((noinline)) bool shared_lane_full(struct acc_ctx *x, uint32
 	x->t = thr(R, x->w, l);
 	x->tid = x->owner = tid_of(R, x->w, l);
 	x->lane = l;
-	struct rec me = {L->ci, x->tid, x->t->clock, (uint32_t)L->steps, 0, 0};
+	struct rec me = {L->ci, x->tid, *clock_of(R, x->t), (uint32_t)L->steps, 0, 0};
 	uint32_t end = o + size;
 	for (uint32_t g = o / GRAN; g * GRAN < end; g++) {
 		uint32_t lo = o > g * GRAN ? o : g * GRAN;
@@ -1416,11 +1498,13 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 	struct cta *c = x->w->cta;
 	struct shadow *s = x->s;
 	struct rthread *t0 = thr(R, x->w, 0);
+	const uint32_t *k0 = clock_of(R, t0);
 	uint32_t tid0 = tid_of(R, x->w, 0), done = 0, shift = R->shift, cta = c->linear;
 	/* The quick path (quick_cell): a lane of one granule whose vector is the first lane's
 	 * (usually all of them share one), its cell's page made. */
 	const struct vc *vq = t0[__builtin_ctz(mask)].vc;
-	struct quick q = {cta << shift, 1u << shift, vc_clocks(vq, cta), vq->gen, false};
+	struct quick q = {cta << shift, 1u << shift, vc_clocks(vq, cta), vq->gen, L->ci,
+			  (uint32_t)L->steps, false};
 	bool quick = R->nt <= sizeof no_clocks / sizeof *no_clocks && size <= GRAN;
 	struct rec me = {L->ci, 0, 0, (uint32_t)L->steps, 0, 0};
 	uint8_t m1 = (uint8_t)((1u << size) - 1);
@@ -1429,19 +1513,40 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 	if (quick && size == GRAN && npages) {
 		/* a word per lane (aligned: one granule each; in the CTA's memory: its page is
 		 * in the table), the usual case: the quick path with less to test per lane */
-		me.mask = 0xf;
-		for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t m = mask;
+		if (mask == 0xffffffffu) {
+			/* a whole warp on 32 consecutive words of one page, one vector (the
+			 * usual case): the cells side by side, no per-lane lookups, until a
+			 * lane the quick path cannot decide (it and those after: below) */
+			uintptr_t differ = 0;
+			uint32_t o0 = off[0], g0 = o0 / GRAN, skew = 0;
+#pragma GCC unroll 8
+			for (uint32_t l = 0; l < LANES; l++) {
+				differ |= (uintptr_t)t0[l].vc ^ (uintptr_t)vq;
+				skew |= off[l] - o0 - l * GRAN;
+			}
+			struct cell *run = !differ && !skew && g0 % PAGE_CELLS + LANES <= PAGE_CELLS
+						   ? pages[g0 / PAGE_CELLS] : NULL;
+			uint32_t l = 0;
+			while (run && l < LANES &&
+			       quick_word(&q, run + g0 % PAGE_CELLS + l, tid0 + l, k0[l], write)) {
+				if (write)
+					store_low(c->smem + o0 + l * GRAN, v[l], GRAN);
+				l++;
+			}
+			if (l == LANES)
+				return mask;
+			m = mask & ~((1u << l) - 1); /* (l < 32) */
+		}
+		for (; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m), o = off[l], g = o / GRAN;
 			const struct rthread *t = t0 + l;
 			struct cell *page = pages[g / PAGE_CELLS];
-			if (t->vc == vq && page) {
-				me.tid = tid0 + l;
-				me.clock = t->clock;
-				if (quick_cell(&q, page + g % PAGE_CELLS, &me, write)) {
-					if (write)
-						store_low(c->smem + o, v[l], GRAN);
-					continue;
-				}
+			if (t->vc == vq && page &&
+			    quick_word(&q, page + g % PAGE_CELLS, tid0 + l, k0[l], write)) {
+				if (write)
+					store_low(c->smem + o, v[l], GRAN);
+				continue;
 			}
 			if (!shared_lane_full(x, l, o, size, v))
 				return mask & ((1u << l) - 1);
@@ -1454,7 +1559,7 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 		struct rthread *t = t0 + l;
 		if (quick && t->vc == vq && g / PAGE_CELLS < npages && pages[g / PAGE_CELLS]) {
 			me.tid = tid0 + l;
-			me.clock = t->clock;
+			me.clock = k0[l];
 			me.mask = (uint8_t)(m1 << (o % GRAN));
 			if (quick_cell(&q, pages[g / PAGE_CELLS] + g % PAGE_CELLS, &me, write)) {
 				if (write)
@@ -1502,9 +1607,10 @@ void race_shared_reads(struct launch *L, struct warp *w, uint32_t lane, const ui
 	struct acc_ctx x = {.L = L, .R = R, .t = thr(R, w, lane), .s = &R->cta[c->slot].smem,
 			    .w = w, .lane = lane, .tid = tid, .owner = tid};
 	struct quick q = {cta_of(R, tid) << R->shift, 1u << R->shift,
-			  vc_clocks(x.t->vc, c->linear), x.t->vc->gen, L->async.nevents == 0};
+			  vc_clocks(x.t->vc, c->linear), x.t->vc->gen, L->ci, (uint32_t)L->steps,
+			  L->async.nevents == 0};
 	bool quick = R->nt <= sizeof no_clocks / sizeof *no_clocks;
-	struct rec me = {L->ci, tid, x.t->clock, (uint32_t)L->steps, 0, 0};
+	struct rec me = {L->ci, tid, *clock_of(R, x.t), (uint32_t)L->steps, 0, 0};
 	bool whole = size % GRAN == 0; /* pieces of whole granules, when aligned */
 	for (uint32_t i = 0; i < n && !L->stop; i++) {
 		uint32_t o = off[i], end = o + size;
@@ -1597,7 +1703,7 @@ void race_copy_issue(struct launch *L, struct warp *w, uint32_t lane, enum race_
 	uint32_t tid = tid_of(R, w, lane);
 	rc->vc = vc_ref(t->vc);
 	rc->tid = tid;
-	rc->tclock = t->clock++; /* the thread's later accesses are not before the copy */
+	rc->tclock = (*clock_of(R, t))++; /* its later accesses are not before the copy */
 	rc->seen_cp = t->seen_cp;
 	rc->seen_bulk = t->seen_bulk;
 	rc->agent = agent_of(R, tid, kind);
@@ -1669,20 +1775,32 @@ void race_bar_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t
 	struct rthread *t0 = thr(R, w, 0);
 	struct vc *old = NULL; /* the lanes' vector, counted out at once (usually one) */
 	uint32_t n = 0, all = 0;
-	if (lanes == 0xffffffffu) { /* a whole warp: usually one vector, given up at once */
+	if (lanes == 0xffffffffu && t0->vc != d) {
+		/* a whole warp: usually one vector, given up at once by the lanes that share
+		 * lane 0's; the others (if any) below */
 		old = t0->vc;
-		uint32_t same = 0;
+		uintptr_t differ = 0; /* any bit: some lane's vector is not old */
+#pragma GCC unroll 8
 		for (uint32_t l = 0; l < LANES; l++)
-			same += t0[l].vc == old;
-		if (same == LANES && old != d) {
+			differ |= (uintptr_t)t0[l].vc ^ (uintptr_t)old;
+		if (!differ) {
+#pragma GCC unroll 8
 			for (uint32_t l = 0; l < LANES; l++)
 				t0[l].vc = d;
-			d->refs += LANES;
-			if ((old->refs -= LANES) == 0)
-				vc_free(old);
-			return;
+			n = LANES;
 		}
+		for (uint32_t l = 0; differ && l < LANES; l++)
+			if (t0[l].vc == old) {
+				t0[l].vc = d;
+				n++;
+			}
+		d->refs += n;
+		if ((old->refs -= n) == 0)
+			vc_free(old);
+		if (n == LANES)
+			return;
 		old = NULL;
+		n = 0;
 	}
 	for (uint32_t m = lanes; m; m &= m - 1) {
 		struct rthread *t = t0 + __builtin_ctz(m);
@@ -1835,7 +1953,7 @@ void race_mbar_init(struct launch *L, struct warp *w, uint32_t lane, const struc
 	vc_put(b->acc);
 	vc_put(b->last);
 	b->acc = b->last = NULL;
-	b->init = (struct rec){L->ci, tid_of(R, w, lane), thr(R, w, lane)->clock,
+	b->init = (struct rec){L->ci, tid_of(R, w, lane), *clock_of(R, thr(R, w, lane)),
 				      (uint32_t)L->steps, 0xf, 0};
 }
 
@@ -1979,12 +2097,13 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 	if (R->shard && !shard_cluster_begin(L))
 		return false;
 	R->th = calloc((size_t)cl->nctas * R->nt, sizeof *R->th);
+	R->clk = malloc((size_t)cl->nctas * R->nt * sizeof *R->clk);
 	R->cta = calloc(cl->nctas, sizeof *R->cta);
-	if (!R->th || !R->cta)
+	if (!R->th || !R->clk || !R->cta)
 		return false;
 	for (size_t i = 0; i < (size_t)cl->nctas * R->nt; i++) {
 		R->th[i].vc = vc_ref(R->zero);
-		R->th[i].clock = 1;
+		R->clk[i] = 1;
 	}
 	return true;
 }
@@ -2014,8 +2133,10 @@ void race_cluster_end(struct launch *L, struct cluster *cl)
 	if (R->mb)
 		memset(R->mb, 0, R->nmb * sizeof *R->mb);
 	free(R->th);
+	free(R->clk);
 	free(R->cta);
 	R->th = NULL;
+	R->clk = NULL;
 	R->cta = NULL;
 	R->cl = NULL;
 	if (R->shard)
@@ -2124,6 +2245,7 @@ static bool head_check(struct launch *L, const struct race_gacc *e,
 	L->race = M; /* (nothing else touches it until this cluster is shown) */
 	M->cl = R->cl;
 	M->th = R->th;
+	M->clk = R->clk;
 	struct vc *v = race_glog_resolved(L, G, e->vc);
 	uint8_t old[sizeof e->old];
 	if (e->has_newv)
@@ -2134,6 +2256,7 @@ static bool head_check(struct launch *L, const struct race_gacc *e,
 		race_glog_stored(L, e);
 	M->cl = NULL;
 	M->th = NULL;
+	M->clk = NULL;
 	L->race = R;
 	return ok;
 }
@@ -2172,7 +2295,7 @@ static void defer_access(struct launch *L, struct warp *w, uint32_t lane,
 	if (L->stop)
 		return;
 	if (defer(L, t, tid, tid, w, lane, a, size, kind, flags, newv, false, a->async_raced,
-		  t->clock, 0, t->phantom) && (flags & RF_STRONG))
+		  *clock_of(R, t), 0, t->phantom) && (flags & RF_STRONG))
 		sync_through(L, t, tid, a, kind, flags);
 }
 
