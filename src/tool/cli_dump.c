@@ -107,10 +107,11 @@ const unsigned char *cli_dump_bytes(ptxi_module *m, const ptxi_run *r, const str
 {
 	const unsigned char *p;
 	size_t plen;
-	char what[300];
+	char what[512]; /* a name past 400 bytes (a long mangled one) is cut, visibly */
 	if (d->symbol) {
 		p = ptxi_run_symbol(m, r, d->symbol, &plen);
-		snprintf(what, sizeof what, "variable '%s'", d->symbol);
+		snprintf(what, sizeof what, "variable '%.400s%s'", d->symbol,
+			 strlen(d->symbol) > 400 ? "..." : "");
 		if (!p)
 			snprintf(why, whylen, "the module has no .global or .const variable '%s'",
 				 d->symbol);
@@ -277,7 +278,7 @@ int cli_dump_all(ptxi_module *m, const ptxi_run *r, const struct dump_spec *dump
 	int st = 0;
 	for (unsigned i = 0; i < n; i++) {
 		size_t len = 0;
-		char why[300];
+		char why[1024];
 		const unsigned char *p = cli_dump_bytes(m, r, &dumps[i], &len, why, sizeof why);
 		if (!p) {
 			cli_dump_error(&dumps[i], why);

@@ -121,7 +121,7 @@ static void show(const struct elem_type *t, const unsigned char *p, char *buf, s
 /* One --expect: 0 (all match), 1 (some differ) or 2 (no buffer, no file). */
 static int expect_one(ptxi_module *m, const ptxi_run *r, const struct expect_spec *e)
 {
-	char why[300];
+	char why[1024];
 	size_t glen = 0, wlen = 0;
 	const unsigned char *got = cli_dump_bytes(m, r, &e->d, &glen, why, sizeof why);
 	if (!got) {

@@ -38,7 +38,7 @@ static bool collect(ptxi_module *m, ptxi_run *r, const struct dump_spec *dumps, 
 		return false;
 	for (unsigned i = 0; r && i < ndumps; i++) {
 		size_t n = 0;
-		char why[300];
+		char why[1024];
 		const unsigned char *p = cli_dump_bytes(m, r, &dumps[i], &n, why, sizeof why);
 		unsigned char *b = p ? realloc(d->bytes, d->len + n + 1) : NULL;
 		if (!b) {
