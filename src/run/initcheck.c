@@ -134,13 +134,8 @@ void init_check(struct launch *L, struct warp *w, uint32_t lane, struct cta *c, 
  * 4, ... clean reads apart, so the looks cost little against the reads they save. */
 static void look_full(struct cta *c)
 {
-	if (c->init_probe) {
-		c->init_probe--;
+	if (!look_due(&c->init_look))
 		return;
-	}
-	if (c->init_gap < (1u << 20))
-		c->init_gap = c->init_gap ? c->init_gap * 2 : 1;
-	c->init_probe = c->init_gap;
 	const uint8_t *m = c->init_bits;
 	uint32_t n = c->smem_size / 8, i = 0, rest = c->smem_size & 7;
 	for (; i + 8 <= n; i += 8) {

@@ -138,6 +138,24 @@ struct barstate {
 
 struct mbar;
 
+/* A look whose answer rarely changes (is a map full yet?), taken 1, 2, 4, ... events apart
+ * (the gap capped at 2^20), so the looks cost little against the events they serve. */
+struct look {
+	uint32_t probe, gap;    /* events until the next look, and the gap after it          */
+};
+
+static inline bool look_due(struct look *k)
+{
+	if (k->probe) {
+		k->probe--;
+		return false;
+	}
+	if (k->gap < (1u << 20))
+		k->gap = k->gap ? k->gap * 2 : 1;
+	k->probe = k->gap;
+	return true;
+}
+
 struct cta {
 	struct cluster *cluster;
 	uint32_t rank;              /* %cluster_ctarank                                        */
@@ -151,11 +169,11 @@ struct cta {
 	struct mbar **mbar_at;      /* per 8-byte word of smem: live mbarrier or NULL (lazy)  */
 	uint8_t *init_bits;         /* per byte of smem, a bit: written (initcheck.c)           */
 	bool init_full;             /* every bit of init_bits set: nothing left to test         */
-	uint32_t init_probe, init_gap; /* clean reads until init_full is looked at, and the gap */
+	struct look init_look;      /* clean reads until init_full is looked at                */
 	uint8_t *proxy_dirty;       /* per 16-byte granule: written by a generic store since the
 				     * last fence.proxy.async (lazy; rule async-proxy-fence)     */
 	bool proxy_all;             /* every granule of proxy_dirty set: marks change nothing   */
-	uint32_t proxy_probe, proxy_gap; /* warp stores until proxy_all is looked at, the gap  */
+	struct look proxy_look;     /* warp stores until proxy_all is looked at                */
 	struct warp *warps;
 	uint32_t nwarps, nthreads, live_threads;
 	struct barstate bar[16];

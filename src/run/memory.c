@@ -283,13 +283,8 @@ void mem_proxy_mark(struct cta *c, uint32_t off, uint32_t size)
  * set what is set) until a fence.proxy.async clears the map. */
 static void look_all_dirty(struct cta *c)
 {
-	if (c->proxy_probe) {
-		c->proxy_probe--;
+	if (!look_due(&c->proxy_look))
 		return;
-	}
-	if (c->proxy_gap < (1u << 20))
-		c->proxy_gap = c->proxy_gap ? c->proxy_gap * 2 : 1;
-	c->proxy_probe = c->proxy_gap;
 	for (uint32_t g = 0; g <= (c->smem_size - 1) / 16; g++)
 		if (!c->proxy_dirty[g])
 			return;
