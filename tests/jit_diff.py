@@ -57,9 +57,9 @@ def typ(rng, w, kinds="bus"):
     return rng.choice(kinds) + str(w)
 
 
-def insn(rng):
+def insn(rng, jit_only=False):
     w = rng.choice([16, 32, 32, 64, 64])
-    k = rng.random()
+    k = rng.random() * (0.86 if jit_only else 1)
     r = rng.choice
     if k < 0.10:
         t = typ(rng, w, "us")
@@ -118,7 +118,7 @@ def program(seed):
          ".visible .entry k(.param .u64 out, .param .u32 seed)", "{"]
     for w in (16, 32, 64):
         L.append(f".reg .b{w} {REG[w]}<{NR[w]}>;")
-    L += [f".reg .pred %p<{NP}>;", ".reg .b32 %t<4>;", ".reg .b64 %a<3>;", ".reg .pred %q<3>;"]
+    L += [f".reg .pred %p<{NP}>;", ".reg .b32 %t<4>;", ".reg .b32 %u<4>;", ".reg .b32 %s<2>;", ".reg .b64 %a<3>;", ".reg .pred %q<3>;"]
     # every register from the thread's id and the seed
     L += ["mov.u32 %t0, %tid.x;", "ld.param.u32 %t1, [seed];", "xor.b32 %t1, %t1, %t0;"]
     for i in range(NR[32]):
@@ -141,9 +141,34 @@ def program(seed):
     L += ["rem.u32 %t3, %t0, 5;", "add.u32 %t3, %t3, 1;", "mov.u32 %t2, 0;", "LOOP:"]
     L += [guarded(rng, insn(rng)) + ";" for _ in range(rng.randrange(5, 40))]
     L += ["add.u32 %t2, %t2, 1;", "setp.lt.u32 %q1, %t2, %t3;", "@%q1 bra LOOP;"]
-    # every register to out[tid]
+    # loops the native tier runs with their back edge (jit.c's loop blocks): bodies of its
+    # forms alone, lanes leaving one by one after data-dependent trip counts (past the
+    # scheduler's fairness streak and a quantum's end), each exit drawing a ticket and %clock,
+    # which pin the schedule: which group ran when, and how far the clock had moved
+    L += ["mov.u32 %s1, 0;", "mov.u32 %u2, %ntid.x;", "mov.u32 %u3, %nctaid.x;",
+          "mul.lo.u32 %u2, %u2, %u3;", "ld.param.u64 %a2, [out];",
+          f"mul.wide.u32 %a1, %u2, {8 * (sum(NR.values()) + NP)};", "add.u64 %a2, %a2, %a1;"]
+    for k in range(2):
+        body = [guarded(rng, insn(rng, jit_only=True)) + ";" for _ in range(rng.randrange(1, 12))]
+        cap = rng.choice([3, 40, 90, 200])
+        skip = rng.random() < 0.5  # part of the warp waits past the loop, not at its exit
+        trip = [f"and.b32 %u0, %r{k}, {rng.choice([7, 63, 255])};",
+                f"add.u32 %u0, %u0, {rng.randrange(1, 4)};", f"min.u32 %u0, %u0, {cap};"]
+        if rng.random() < 0.3:  # a trip count all lanes share: they leave at once
+            trip = [f"mov.u32 %u0, {rng.choice([2, 30, 150])};"]
+        L += ([f"@%q0 bra AFTER{k};"] if skip else []) + trip + ["mov.u32 %u1, 0;", f"LOOP{k}:"]
+        L += body + ["add.u32 %u1, %u1, 1;", "setp.lt.u32 %q2, %u1, %u0;",
+                     f"@%q2 bra LOOP{k};", "mov.u32 %u3, %clock;",
+                     "atom.global.add.u32 %u2, [%a2], 1;", f"AFTER{k}:",
+                     "mad.lo.u32 %s1, %s1, 31, %u2;", "mad.lo.u32 %s1, %s1, 31, %u3;"]
+        if k == 0 and rng.random() < 0.5:  # a uniform loop: the whole group iterates
+            L += ["mov.u32 %u1, 0;", "LOOPU:", "xor.b32 %s1, %s1, %u1;",
+                  "add.u32 %u1, %u1, 1;", "setp.lt.u32 %q2, %u1, 700;", "@%q2 bra LOOPU;"]
+    L.append("xor.b32 %r0, %r0, %s1;")
+    # every register to out[the thread's index in the grid]
     n = sum(NR.values()) + NP
-    L += ["ld.param.u64 %a0, [out];", f"mul.wide.u32 %a1, %t0, {8 * n};",
+    L += ["mov.u32 %u2, %ctaid.x;", "mov.u32 %u3, %ntid.x;", "mad.lo.u32 %u2, %u2, %u3, %t0;",
+          "ld.param.u64 %a0, [out];", f"mul.wide.u32 %a1, %u2, {8 * n};",
           "add.u64 %a0, %a0, %a1;"]
     off = 0
     for w in (16, 32, 64):
@@ -160,7 +185,7 @@ def program(seed):
 
 def run(ptxi, path, n, block, extra):
     cmd = [ptxi, "run", path, "--grid", "2", "--block", str(block), "--arg",
-           f"buf:{8 * n * block}", "--arg", "u32:12345", "--dump", "0:u64", "--stats"] + extra
+           f"buf:{8 * n * block * 2 + 8}", "--arg", "u32:12345", "--dump", "0:u64", "--stats"] + extra
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     err = re.sub(r", [0-9.]+ s \([0-9.]+ M thread-instructions/s\)", "", p.stderr)
     err = re.sub(r"peak memory .*", "", err)

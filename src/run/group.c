@@ -62,31 +62,41 @@ void group_exit(struct launch *L, struct warp *w, struct group *g, uint32_t mask
 	wake_warpsync(w);
 }
 
-bool group_picked_again(struct warp *w, struct group *g, uint32_t *stop_pc)
+uint32_t group_picks_left(const struct warp *w, const struct group *g, uint32_t *stop_pc)
 {
 	uint32_t depth = g->frame->depth, stop = UINT32_MAX;
 	bool other = false;
 	if (w->last_pick != g || g->state != G_READY)
-		return false;
-	for (struct group *o = w->groups; o; o = o->next) {
+		return 0;
+	for (const struct group *o = w->groups; o; o = o->next) {
 		if (o == g)
 			continue;
 		if (o->state == G_DONE)
-			return false; /* pick frees it */
+			return 0; /* pick frees it */
 		bool ready = o->state == G_READY;
 		if ((ready || o->state == G_WARPSYNC) && o->frame == g->frame && o->pc == g->pc)
-			return false; /* pick merges it into g */
+			return 0; /* pick merges it into g */
 		if (ready) {
 			other = true;
 			if (o->frame->depth > depth || (o->frame->depth == depth && o->pc <= g->pc))
-				return false; /* pick prefers it (or may, at the same pc) */
+				return 0; /* pick prefers it (or may, at the same pc) */
 		}
 		if (o->frame == g->frame && o->pc > g->pc && o->pc < stop)
 			stop = o->pc;
 	}
-	if (other && w->streak + 1 >= FAIR_PICKS)
-		return false; /* pick lets the other group run */
-	w->streak = other ? w->streak + 1 : 0;
+	*stop_pc = stop;
+	if (!other)
+		return UINT32_MAX;
+	/* pick lets the other group run when the streak is spent */
+	return w->streak + 1 >= FAIR_PICKS ? 0 : FAIR_PICKS - 1 - w->streak;
+}
+
+bool group_picked_again(struct warp *w, struct group *g, uint32_t *stop_pc)
+{
+	uint32_t stop, left = group_picks_left(w, g, &stop);
+	if (!left)
+		return false;
+	w->streak = left == UINT32_MAX ? 0 : w->streak + 1;
 	*stop_pc = stop;
 	return true;
 }

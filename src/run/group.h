@@ -25,6 +25,11 @@ void group_exit(struct launch *L, struct warp *w, struct group *g, uint32_t mask
  * with g, none deeper or at a lower pc, the streak not spent)? If so it counts the pick and
  * sets *stop_pc to where the next group of g's frame waits, and g may go on running. */
 bool group_picked_again(struct warp *w, struct group *g, uint32_t *stop_pc);
+/* How many times in a row group_picked_again would say yes for g at its pc while nothing
+ * else changes (UINT32_MAX: any number, no other group is ready; 0: not once); where it is
+ * not 0, *stop_pc as group_picked_again sets it. Changes nothing: n yeses move the streak
+ * to 0 for UINT32_MAX, else on by n. */
+uint32_t group_picks_left(const struct warp *w, const struct group *g, uint32_t *stop_pc);
 /* Group g, running, is now where the warp's one other group waits (ready, or at a warp
  * sync): the scheduler's next pick would merge the two and pick the merged group. Does
  * that (the same group kept, the same fairness state) and returns the merged group; NULL,

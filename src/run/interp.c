@@ -400,6 +400,52 @@ static inline void repicked(struct launch *L, struct repick *r, uint32_t n, uint
 	}
 }
 
+/* At di, the start of a native block (jit.h) whose whole run_direct may run (n, left: its
+ * length and budget): if the instruction after it is a plain branch back to di, the loop
+ * runs its body again while each pass's branch is taken by all of the group's lanes and the
+ * loop below would go on after it (budget left, and alone or group_picked_again), doing
+ * what it does: the fairness streak, the stop and the clock (repicked, n_done the
+ * instructions run before di) as it leaves them. Returns the passes of the body run (0:
+ * none, it is no such loop or a second pass could not follow); its last pass's branch is
+ * not run. */
+static uint32_t jit_loop(struct launch *L, struct warp *w, struct group *g,
+			 const struct dinsn *di, uint32_t n, uint32_t left, uintptr_t rb,
+			 uint32_t gmask, bool alone, uint32_t n_done, struct repick *rp,
+			 uint32_t *stop_pc)
+{
+	const struct dfunc *fn = g->frame->fn;
+	const struct dinsn *br = di + n;
+	uint32_t head = (uint32_t)(di - fn->code), end = head + n, stop = *stop_pc;
+	uint32_t cap = (left + 1) / (n + 1), picks = UINT32_MAX;
+	if (cap < 2 || end >= fn->ncode || br->exec != exec_bra || br->target != head ||
+	    (br->flags & (DF_EXEC_DIRECT | DF_EXEC_ALIGNED)) != DF_EXEC_DIRECT)
+		return 0;
+	if (!alone) {
+		g->pc = head;
+		picks = L->async.nevents ? 0 : group_picks_left(w, g, &stop);
+		if (!picks)
+			return 0;
+		if (picks < cap - 1)
+			cap = picks + 1;
+	}
+	if (stop > head && stop <= end)
+		return 0; /* another group waits in the loop */
+	const uint64_t *guard = br->guard >= 0 ? (const uint64_t *)rb +
+				(size_t)br->guard * LANES : NULL;
+	uint32_t runs = 1;
+	for (;; runs++) {
+		di->jit((uint64_t *)rb, gmask, UINT32_MAX);
+		if (runs == cap || (guard && (gmask & pred_mask(guard, br->guard_neg)) != gmask))
+			break;
+	}
+	if (runs > 1 && !alone) {
+		w->streak = picks == UINT32_MAX ? 0 : w->streak + runs - 1;
+		*stop_pc = stop;
+		repicked(L, rp, n_done + (runs - 1) * (n + 1), 0, 0);
+	}
+	return runs;
+}
+
 /*
  * A run of DF_ALU_DIRECT and DF_EXEC_DIRECT instructions from g's pc, at most `limit` of
  * them and not past *stop_at, for a group nothing watches (no debugger, no trace, no wgmma
@@ -438,8 +484,16 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 				break;
 			uint32_t n = jit ? jit_span(di, left, stop) : 0;
 			if (n) { /* the native tier's block, then its last instruction's mask */
-				di->jit((uint64_t *)rb, gmask,
-					n == di->jit_len ? UINT32_MAX : di->jit_at + n / JIT_STEP);
+				uint32_t runs = n == di->jit_len && !di->jit_at
+					? jit_loop(L, w, g, di, n, left, rb, gmask, alone,
+						   n_before + limit - left, rp, &stop_pc) : 0;
+				if (runs) { /* a loop: passes but the last ended by its jump */
+					left -= (runs - 1) * (n + 1);
+					stop = stop_pc == UINT32_MAX ? NULL : &code[stop_pc];
+				} else {
+					di->jit((uint64_t *)rb, gmask, n == di->jit_len
+						? UINT32_MAX : di->jit_at + n / JIT_STEP);
+				}
 				left -= n;
 				di += n - 1;
 				mask = gmask;
