@@ -7,9 +7,9 @@ Each program (one per seed of SEEDS) starts every thread's registers from its id
 straight stretch of random instructions after an early divergent branch (so blocks see
 partial group masks), then a loop whose exit depends on the lane, and stores every register.
 The instructions are the forms jit.c compiles (add, sub, mul.lo, mul.wide, mad.lo, and, or,
-xor, not, neg, shl, shr, selp, setp with and without a boolean op and |q, the .pred logic
-ops) over .b/.u/.s 16/32/64, with random guards and immediates, mixed with a few it does not
-(min, max, cvt), which end a block.
+xor, not, neg, shl, shr, min, max, selp, setp with and without a boolean op and |q, the .pred
+logic ops) over .b/.u/.s 16/32/64, with random guards and immediates, mixed with a few it
+does not (cvt, a guarded min or max), which end a block.
 usage: jit_diff.py PTXI [SEED...]
 """
 import random
@@ -59,7 +59,7 @@ def typ(rng, w, kinds="bus"):
 
 def insn(rng, jit_only=False):
     w = rng.choice([16, 32, 32, 64, 64])
-    k = rng.random() * (0.86 if jit_only else 1)
+    k = rng.random() * (0.92 if jit_only else 1)
     r = rng.choice
     if k < 0.10:
         t = typ(rng, w, "us")

@@ -189,6 +189,19 @@ static const struct {
 	{"jmp rax", 2, {0xff, 0xe0}},
 	{"vzeroupper", 3, {0xc5, 0xf8, 0x77}},
 	{"ret", 1, {0xc3}},
+	{"vmovmskpd edx, ymm13", 5, {0xc4, 0xc1, 0x7d, 0x50, 0xd5}},
+	{"vmovmskpd r11d, ymm0", 4, {0xc5, 0x7d, 0x50, 0xd8}},
+	{"vmovmskpd eax, ymm9", 5, {0xc4, 0xc1, 0x7d, 0x50, 0xc1}},
+	{"mov r9, rcx", 3, {0x49, 0x89, 0xc9}},
+	{"mov rdi, r10", 3, {0x4c, 0x89, 0xd7}},
+	{"mov r10, rdi", 3, {0x49, 0x89, 0xfa}},
+	{"sub r9, rdi", 3, {0x49, 0x29, 0xf9}},
+	{"and edx, eax", 2, {0x21, 0xc2}},
+	{"or r11d, edx", 3, {0x41, 0x09, 0xd3}},
+	{"xor r11d, r11d", 3, {0x45, 0x31, 0xdb}},
+	{"xor edx, 15", 3, {0x83, 0xf2, 0x0f}},
+	{"vmovdqu ymmword ptr [rdi+r9*1+0x100], ymm3", 10, {0xc4, 0xa1, 0x7e, 0x7f, 0x9c, 0x0f, 0x00, 0x01, 0x00, 0x00}},
+	{"vmovdqu ymmword ptr [rdi+r9*1], ymm11", 6, {0xc4, 0x21, 0x7e, 0x7f, 0x1c, 0x0f}},
 };
 
 #define NCASES (sizeof want / sizeof want[0])
@@ -366,6 +379,19 @@ static void emit_case(struct xbuf *b, size_t i)
 	case 166: x86_jmp_r(b, X_RAX); break;
 	case 167: x86_vzeroupper(b); break;
 	case 168: x86_ret(b); break;
+	case 169: x86_vrr(b, XV_VMOVMSKPD, X_RDX, 0, 13); break;
+	case 170: x86_vrr(b, XV_VMOVMSKPD, X_R11, 0, 0); break;
+	case 171: x86_vrr(b, XV_VMOVMSKPD, X_RAX, 0, 9); break;
+	case 172: x86_alu_rr(b, X86_MOV, true, X_R9, X_RCX); break;
+	case 173: x86_alu_rr(b, X86_MOV, true, X_RDI, X_R10); break;
+	case 174: x86_alu_rr(b, X86_MOV, true, X_R10, X_RDI); break;
+	case 175: x86_alu_rr(b, X86_SUB, true, X_R9, X_RDI); break;
+	case 176: x86_alu_rr(b, X86_AND, false, X_RDX, X_RAX); break;
+	case 177: x86_alu_rr(b, X86_OR, false, X_R11, X_RDX); break;
+	case 178: x86_alu_rr(b, X86_XOR, false, X_R11, X_R11); break;
+	case 179: x86_alu_ri(b, 6, false, X_RDX, 15); break;
+	case 180: x86_vrm(b, XV_VMOVDQU_ST, 3, 0, (struct xmem){X_RDI, X_R9, 1, 0x100}); break;
+	case 181: x86_vrm(b, XV_VMOVDQU_ST, 11, 0, (struct xmem){X_RDI, X_R9, 1, 0}); break;
 	default: break;
 	}
 }

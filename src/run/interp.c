@@ -430,13 +430,25 @@ static uint32_t jit_loop(struct launch *L, struct warp *w, struct group *g,
 	}
 	if (stop > head && stop <= end)
 		return 0; /* another group waits in the loop */
-	const uint64_t *guard = br->guard >= 0 ? (const uint64_t *)rb +
-				(size_t)br->guard * LANES : NULL;
 	uint32_t runs = 1;
-	for (;; runs++) {
-		di->jit((uint64_t *)rb, gmask, UINT32_MAX);
-		if (runs == cap || (guard && (gmask & pred_mask(guard, br->guard_neg)) != gmask))
-			break;
+	if (di->jit_loop) { /* the passes compiled; the last taken back and run as a block */
+		uint64_t save[JIT_KEEP * LANES], *regs = (uint64_t *)rb;
+		runs = cap - di->jit_loop(regs, gmask, cap, save);
+		for (uint32_t k = 0; k < di->jit_keep[0]; k++) {
+			uint64_t *r = regs + (size_t)di->jit_keep[1 + k] * LANES;
+			for (uint32_t m = gmask; m; m &= m - 1)
+				r[__builtin_ctz(m)] = save[k * LANES + (uint32_t)__builtin_ctz(m)];
+		}
+		di->jit(regs, gmask, UINT32_MAX);
+	} else {
+		const uint64_t *guard = br->guard >= 0 ? (const uint64_t *)rb +
+					(size_t)br->guard * LANES : NULL;
+		for (;; runs++) {
+			di->jit((uint64_t *)rb, gmask, UINT32_MAX);
+			if (runs == cap ||
+			    (guard && (gmask & pred_mask(guard, br->guard_neg)) != gmask))
+				break;
+		}
 	}
 	if (runs > 1 && !alone) {
 		w->streak = picks == UINT32_MAX ? 0 : w->streak + runs - 1;

@@ -3,7 +3,8 @@
  *
  * A block is a run of at least JIT_MIN consecutive DF_ALU_DIRECT instructions of the forms
  * jit_form knows (integer add, sub, mul.lo, mul.wide.u32/s32, mad.lo, and, or, xor, not,
- * neg, shl, shr, selp, setp on .b/.u/.s 16/32/64, and/or/xor/not on .pred), split at branch
+ * neg, shl, shr, unguarded min and max, selp, setp on .b/.u/.s 16/32/64, and/or/xor/not on
+ * .pred), split at branch
  * targets so a loop's body starts one. Its code runs chunk-major: for each group of four
  * lanes (one ymm register of 64-bit lanes) with an active lane, the whole block with the PTX
  * registers in ymm registers; a register is loaded from the frame at its first use and
@@ -48,7 +49,8 @@ enum { NALLOC = 12, R_ZERO = 12, S1 = 13, S2 = 14, R_LMASK = 15 };
 #define KNONE UINT32_MAX
 
 enum jkind { JK_ADD, JK_SUB, JK_MUL, JK_MAD, JK_MULWU, JK_MULWS, JK_AND, JK_OR, JK_XOR, JK_NOT,
-	     JK_CNOT, JK_NEG, JK_SHL, JK_SHRU, JK_SHRS, JK_SELP, JK_SETP };
+	     JK_CNOT, JK_NEG, JK_SHL, JK_SHRU, JK_SHRS, JK_SELP, JK_SETP,
+	     JK_MIN, JK_MAX };
 
 /* the comparisons setp reduces to: equality or signed 64-bit greater-than after the
  * operands are made comparable (cut, sign bit flipped) */
@@ -89,6 +91,11 @@ struct jc {
 	bool dirty[NALLOC], pinned[NALLOC];
 	uint32_t nu[NALLOC];      /* next_use of each register's value after its last use */
 	uint8_t zx[NALLOC];
+	/* a loop's body (gen_loop): the slots it saves (read, then written by a pass), the
+	 * slots loaded in the chunk so far; bad: it cannot be one (a value to evict) */
+	bool loop, bad;
+	uint32_t keep[JIT_KEEP], nkeep;
+	uint32_t loaded[JIT_MAX * 3], nloaded;
 };
 
 static bool grow(void **p, uint32_t *cap, uint32_t n, size_t elem)
@@ -234,6 +241,19 @@ static bool jit_form(struct jc *J, const struct dinsn *di, struct jop *o)
 			return false; /* a clamp per lane: not yet */
 		}
 		break;
+	case OP_MIN: case OP_MAX:
+		/* unguarded only: emit_op's code needs S1 besides the destination */
+		if (f || pred || o->guard >= 0 || di->nsrc != 2)
+			return false;
+		o->kind = ai->op == OP_MIN ? JK_MIN : JK_MAX;
+		if (w < 64 && sgn) {
+			o->flip = 1;
+			o->xk = konst(J, 1ull << (w - 1));
+		} else if (w == 64 && !sgn) {
+			o->flip = 1;
+			o->xk = konst(J, 1ull << 63);
+		}
+		break;
 	case OP_SELP:
 		if (f || pred)
 			return false;
@@ -253,7 +273,11 @@ static bool jit_form(struct jc *J, const struct dinsn *di, struct jop *o)
 		    o->boolop != MOD_XOR)
 			return false;
 		nsrc = o->boolop != MOD_NONE ? 3 : 2;
-		o->k1 = konst(J, 1);
+		/* 1: what a negated relation adds, and the boolean op's and a second
+		 * destination's operand (emit_op) */
+		if (o->cmp == JC_NE || o->cmp == JC_LE || o->cmp == JC_GE ||
+		    o->boolop != MOD_NONE || o->d2 >= 0)
+			o->k1 = konst(J, 1);
 		if (o->cmp >= JC_LT && w < 64 && !uns) {
 			o->flip = 1;
 			o->xk = konst(J, 1ull << (w - 1));
@@ -325,7 +349,7 @@ static uint32_t next_use(const struct jc *J, uint32_t k, uint32_t i)
 			return j;
 		if (writes(&J->ops[j], k))
 			return exit ? JIT_MAX : JIT_MAX + 1;
-		exit = exit || (j + 1) % JIT_STEP == 0;
+		exit = exit || (!J->loop && (j + 1) % JIT_STEP == 0);
 	}
 	return JIT_MAX;
 }
@@ -374,8 +398,10 @@ static int take(struct jc *J)
 			far = u;
 		}
 	}
-	if (J->dirty[best] && J->nu[best] <= JIT_MAX)
+	if (J->dirty[best] && J->nu[best] <= JIT_MAX) {
+		J->bad |= J->loop; /* a loop's body stores only at its end */
 		store_reg(J, best, J->key[best]);
+	}
 	J->key[best] = KNONE;
 	J->dirty[best] = false;
 	return best;
@@ -384,6 +410,43 @@ static int take(struct jc *J)
 static int zx_of(uint64_t v)
 {
 	return v ? 64 - __builtin_clzll(v) : 1;
+}
+
+static bool in(const uint32_t *set, uint32_t n, uint32_t k)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (set[i] == k)
+			return true;
+	return false;
+}
+
+/* A loop's body loaded slot k into register r: the first load in the chunk of a slot the
+ * body writes saves its value (rdi + r9: the chunk's lanes of the save area). */
+static void loop_loaded(struct jc *J, int r, uint32_t k)
+{
+	if (in(J->loaded, J->nloaded, k))
+		return;
+	if (J->nloaded == sizeof J->loaded / sizeof J->loaded[0]) {
+		J->bad = true;
+		return;
+	}
+	J->loaded[J->nloaded++] = k;
+	bool written = false;
+	for (uint32_t i = 0; i < J->nops && !written; i++)
+		written = writes(&J->ops[i], k);
+	if (!written)
+		return;
+	uint32_t c = 0;
+	while (c < J->nkeep && J->keep[c] != k)
+		c++;
+	if (c == JIT_KEEP) {
+		J->bad = true;
+		return;
+	}
+	if (c == J->nkeep)
+		J->keep[J->nkeep++] = k;
+	x86_vrm(&J->b, XV_VMOVDQU_ST, r, 0,
+		(struct xmem){X_RDI, X_R9, 1, (int32_t)(c * LANES * sizeof(uint64_t))});
 }
 
 /* k in a register for the op, loaded if need be; pinned for the op. */
@@ -402,6 +465,8 @@ static int fetch(struct jc *J, uint32_t k)
 		} else {
 			x86_vrm(&J->b, XV_VMOVDQU_LD, r, 0, home(k));
 			J->zx[r] = 64;
+			if (J->loop)
+				loop_loaded(J, r, k);
 		}
 	}
 	J->pinned[r] = true;
@@ -595,6 +660,29 @@ static int emit_op(struct jc *J, const struct jop *o, const struct ctx *x, int D
 		vrr(J, XV_VPCMPEQQ, S1, x->c, R_ZERO);      /* c == 0: take b */
 		x86_v4(b, XV_VBLENDVPD, R, x->a, x->b, S1);
 		cut(J, w, D, R, x->k16);
+		return w;
+	case JK_MIN: case JK_MAX:
+		/* the operands cut to w bits and made comparable as setp's are (flip: the
+		 * sign bit, undone in the result), b taken where a > b (min) or b > a */
+		if (w < 64 && x->za > w)
+			cut(J, w, S1, x->a, x->k16);
+		else
+			vrr(J, XV_VPOR, S1, x->a, x->a);
+		if (w < 64 && x->zb > w)
+			cut(J, w, S2, x->b, x->k16);
+		else
+			vrr(J, XV_VPOR, S2, x->b, x->b);
+		if (o->flip) {
+			vrr(J, XV_VPXOR, S1, S1, x->xk);
+			vrr(J, XV_VPXOR, S2, S2, x->xk);
+		}
+		if (o->kind == JK_MIN)
+			vrr(J, XV_VPCMPGTQ, D, S1, S2);
+		else
+			vrr(J, XV_VPCMPGTQ, D, S2, S1);
+		x86_v4(b, XV_VBLENDVPD, D, S1, S2, D);
+		if (o->flip)
+			vrr(J, XV_VPXOR, D, D, x->xk);
 		return w;
 	case JK_SETP: {
 		/* the operands made comparable as 64-bit values: cut to w, sign bit flipped for
@@ -846,6 +934,107 @@ out:
 	free(stub);
 }
 
+/* A loop's body for one kind of chunk: the block's code, then the stores of what it wrote
+ * to slots it loaded (a next pass reads them; what it writes first is written again before
+ * any read), then the lanes of the chunk (eax's low 4 bits) whose branch is not taken into
+ * r11d (guard: the branch's predicate slot, -1 for none). */
+static void gen_loop_body(struct jc *J, int32_t guard, bool gneg)
+{
+	struct xbuf *b = &J->b;
+	for (int r = 0; r < NALLOC; r++) {
+		J->key[r] = KNONE;
+		J->dirty[r] = false;
+	}
+	J->nloaded = 0;
+	for (uint32_t i = 0; i < J->nops; i++)
+		gen_op(J, i);
+	for (int r = 0; r < NALLOC; r++)
+		if (J->dirty[r] && in(J->loaded, J->nloaded, J->key[r]))
+			store_reg(J, r, J->key[r]);
+	if (guard < 0)
+		return;
+	int g = reg_of(J, (uint32_t)guard);
+	if (g < 0) {
+		x86_vrm(b, XV_VMOVDQU_LD, S1, 0, home((uint32_t)guard));
+		g = S1;
+	}
+	x86_vshi(b, XV_VPSLLQ_I, S1, g, 63);
+	x86_vrr(b, XV_VMOVMSKPD, X_RDX, 0, S1);
+	if (!gneg)
+		x86_alu_ri(b, 6, false, X_RDX, 15);
+	if (!J->full) { /* the chunk's active lanes only */
+		x86_alu_rr(b, X86_AND, false, X_RDX, X_RAX);
+		x86_alu_ri(b, 4, false, X_RDX, 15);
+	}
+	x86_alu_rr(b, X86_OR, false, X_R11, X_RDX);
+}
+
+/*
+ * The block of ops as its loop's body (jit.h's jit_loop_fn): the passes, each a chunk loop
+ * as gen_block's over the lanes of gmask, while r8d (the passes left of cap) is not 0 and no
+ * lane left the loop (r11d). r10 holds the frame's registers, r9 the save area less them.
+ * False, with nothing emitted, where the body cannot be one (J->bad).
+ */
+static bool gen_loop(struct jc *J, const struct jop *ops, uint32_t n, int32_t guard, bool gneg,
+		     size_t *entry)
+{
+	struct xbuf *b = &J->b;
+	size_t start = b->len;
+	uint32_t nfix = J->nfix;
+	J->ops = ops;
+	J->nops = n;
+	J->loop = true;
+	J->bad = false;
+	J->nkeep = 0;
+	*entry = b->len;
+	vrr(J, XV_VPXOR, R_ZERO, R_ZERO, R_ZERO);
+	x86_alu_rr(b, X86_MOV, true, X_R9, X_RCX);
+	x86_alu_rr(b, X86_SUB, true, X_R9, X_RDI);
+	x86_alu_rr(b, X86_MOV, true, X_R10, X_RDI);
+	x86_mov32(b, X_R8, X_RDX);
+	x86_lea_rip(b, X_RCX, 0);
+	x86_patch(b, b->len - 4, 0); /* the lane-mask table */
+	size_t pass = b->len;
+	x86_alu_rr(b, X86_MOV, true, X_RDI, X_R10);
+	x86_mov32(b, X_RAX, X_RSI);
+	x86_alu_rr(b, X86_XOR, false, X_R11, X_R11);
+	size_t loop = b->len;
+	x86_mov32(b, X_RDX, X_RAX);
+	x86_alu_ri(b, 4, false, X_RDX, 15);
+	size_t skip = x86_jcc(b, 0x4);
+	x86_shift_ri(b, 4, false, X_RDX, 5);
+	x86_vrm(b, XV_VMOVDQU_LD, R_LMASK, 0, (struct xmem){X_RCX, X_RDX, 1, 0});
+	x86_alu_ri(b, 7, false, X_RDX, 15 << 5);
+	size_t part = x86_jcc(b, 0x5);
+	J->full = true;
+	gen_loop_body(J, guard, gneg);
+	uint32_t nkeep = J->nkeep;
+	size_t to_tail = x86_jmp(b);
+	x86_patch(b, part, b->len);
+	J->full = false;
+	gen_loop_body(J, guard, gneg);
+	x86_patch(b, to_tail, b->len);
+	x86_patch(b, skip, b->len);
+	x86_alu_ri(b, 0, true, X_RDI, 32);
+	x86_shift_ri(b, 5, false, X_RAX, 4);
+	x86_patch(b, x86_jcc(b, 0x5), loop);
+	x86_alu_ri(b, 5, false, X_R8, 1);
+	size_t done = x86_jcc(b, 0x4);
+	x86_alu_ri(b, 7, false, X_R11, 0);
+	x86_patch(b, x86_jcc(b, 0x4), pass);
+	x86_patch(b, done, b->len);
+	x86_mov32(b, X_RAX, X_R8);
+	x86_vzeroupper(b);
+	x86_ret(b);
+	J->loop = false;
+	if (J->bad || J->nkeep != nkeep) {
+		b->len = start;
+		J->nfix = nfix;
+		return false;
+	}
+	return true;
+}
+
 /* ---- driver ------------------------------------------------------------------------------- */
 
 static bool host_ok(void)
@@ -871,6 +1060,7 @@ static uint32_t block_at(struct jc *J, const struct dfunc *fn, const bool *label
 /* A program's compiled code: one mapping per jit_prepare that compiled something */
 struct jit_code {
 	void *map;
+	uint32_t *keep;             /* the loops' dinsn.jit_keep */
 	size_t size;
 	struct jit_code *next;
 };
@@ -881,7 +1071,8 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 	struct jc J = {0};
 	struct jop *ops = malloc(sizeof *ops * JIT_MAX);
 	uint32_t nent = 0, cent = 0;
-	struct ent { struct dinsn *di; size_t off; uint32_t n, at; } *ent = NULL;
+	struct ent { struct dinsn *di; size_t off, loop; uint32_t n, at, keep; } *ent = NULL;
+	uint32_t *keep = NULL, nkeepw = 0, ckeep = 0; /* the loops' jit_keep, one after another */
 	size_t *entry = malloc(sizeof *entry * (JIT_MAX / JIT_STEP + 1));
 	if (!entry || !ops) {
 		free(entry);
@@ -914,13 +1105,28 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 				continue;
 			}
 			gen_block(&J, ops, n, entry);
+			/* the block as a loop's body where a branch back to it follows */
+			const struct dinsn *br = i + n < fn->ncode ? &fn->code[i + n] : NULL;
+			size_t loop = 0;
+			uint32_t at_keep = UINT32_MAX;
+			if (br && br->op == OP_BRA && br->target == i && !(br->flags & DF_ALIGNED) &&
+			    gen_loop(&J, ops, n, br->guard, br->guard_neg, &loop)) {
+				for (uint32_t k = 0; k <= J.nkeep && !J.oom; k++) {
+					if (!grow((void **)&keep, &ckeep, nkeepw, sizeof *keep))
+						J.oom = true;
+					else
+						keep[nkeepw++] = k ? J.keep[k - 1] : J.nkeep;
+				}
+				at_keep = nkeepw - J.nkeep - 1;
+			}
 			for (uint32_t k = 0; k * JIT_STEP < n; k++) {
 				if (!grow((void **)&ent, &cent, nent, sizeof *ent)) {
 					J.oom = true;
 					break;
 				}
 				ent[nent++] = (struct ent){&fn->code[i + k * JIT_STEP], entry[k],
-							   n - k * JIT_STEP, k};
+							   k ? 0 : loop, n - k * JIT_STEP, k,
+							   k ? UINT32_MAX : at_keep};
 			}
 			i += n;
 		}
@@ -950,6 +1156,8 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 	struct jit_code *jc = map != MAP_FAILED ? malloc(sizeof *jc) : NULL;
 	if (jc) {
 		jc->map = map;
+		jc->keep = keep;
+		keep = NULL;
 		jc->size = J.b.len;
 		jc->next = P->jit;
 		P->jit = jc;
@@ -957,11 +1165,17 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 			ent[e].di->jit = (jit_block_fn *)(void *)((uint8_t *)map + ent[e].off);
 			ent[e].di->jit_len = (uint16_t)ent[e].n;
 			ent[e].di->jit_at = (uint16_t)ent[e].at;
+			if (ent[e].keep != UINT32_MAX) {
+				ent[e].di->jit_loop = (jit_loop_fn *)(void *)((uint8_t *)map +
+									    ent[e].loop);
+				ent[e].di->jit_keep = jc->keep + ent[e].keep;
+			}
 		}
 	} else if (map != MAP_FAILED) {
 		munmap(map, J.b.len);
 	}
 	free(ent);
+	free(keep);
 	free(entry);
 	free(ops);
 	free(J.b.p);
@@ -990,6 +1204,7 @@ void jit_free(struct dprog *P)
 		struct jit_code *jc = P->jit;
 		P->jit = jc->next;
 		munmap(jc->map, jc->size);
+		free(jc->keep);
 		free(jc);
 	}
 }

@@ -22,6 +22,22 @@
  * boundary `to` (its block's end if `to` is none of its boundaries). */
 typedef void jit_block_fn(uint64_t *regs, uint32_t gmask, uint32_t to);
 
+/* The most registers a loop's body saves (jit_loop_fn). */
+#define JIT_KEEP 12
+
+/*
+ * A block whose next instruction is a branch back to its start, compiled as that loop
+ * (dinsn.jit_loop, at the block's start): runs the block's passes (at most cap, at least one)
+ * on the lanes of gmask while the branch's predicate holds for all of them, storing only what
+ * a next pass reads (so a pass costs a fraction of the block's). Before each pass it saves
+ * the registers a pass reads and then writes (the slots of dinsn.jit_keep: its count, then
+ * the slots) to save (JIT_KEEP * LANES words, the k-th one's lanes at k * LANES); the last
+ * pass it ran - the one whose branch some lane does not take, or the cap-th - is to be taken
+ * back: its caller puts back the saved lanes of gmask and runs the block (dinsn.jit) once
+ * for it, which stores all it writes. Returns cap less the passes run (the last included).
+ */
+typedef uint32_t jit_loop_fn(uint64_t *regs, uint32_t gmask, uint32_t cap, uint64_t *save);
+
 /* Compile the blocks of `kernel` and of every .func of P (a kernel may call them) not
  * compiled yet (dinsn.jit, jit_len, jit_at), before a launch of `kernel`: kernels never
  * launched cost nothing. Does nothing where the host cannot run the code (not x86-64, no

@@ -162,6 +162,13 @@ void x86_alu_ri(struct xbuf *b, int ext, bool w64, int r, int32_t imm)
 		put32(b, (uint32_t)imm);
 }
 
+void x86_alu_rr(struct xbuf *b, int opc, bool w64, int d, int s)
+{
+	rex(b, w64, s, d);
+	put(b, (uint8_t)opc);
+	put(b, (uint8_t)(0xC0 | (s & 7) << 3 | (d & 7)));
+}
+
 void x86_shift_ri(struct xbuf *b, int ext, bool w64, int r, uint8_t imm)
 {
 	rex(b, w64, 0, r);

@@ -51,6 +51,7 @@ struct xmem {
 	X(VMOVDQU_LD, 1, 2, 0, 0x6F)                                                       \
 	X(VMOVDQU_ST, 1, 2, 0, 0x7F)                                                       \
 	X(VPMASKMOVQ_ST, 2, 1, 1, 0x8E)                                                    \
+	X(VMOVMSKPD, 1, 1, 0, 0x50) /* d: a general register */                            \
 	X(VPSLLQ_I, 1, 1, 0, 0x73) /* /6 */                                                \
 	X(VPSRLQ_I, 1, 1, 0, 0x73) /* /2 */                                                \
 	X(VPSRAD_I, 1, 1, 0, 0x72) /* /4 */                                                \
@@ -79,6 +80,9 @@ void x86_mov32(struct xbuf *b, int d, int s);              /* mov d32, s32      
 void x86_alu_ri(struct xbuf *b, int ext, bool w64, int r, int32_t imm); /* add 0, and 4,
 									 * sub 5, cmp 7  */
 void x86_shift_ri(struct xbuf *b, int ext, bool w64, int r, uint8_t imm); /* shl 4, shr 5 */
+/* op d, s on general registers, opc the "r/m, reg" opcode: X86_MOV, X86_SUB, ... */
+enum { X86_OR = 0x09, X86_AND = 0x21, X86_SUB = 0x29, X86_XOR = 0x31, X86_MOV = 0x89 };
+void x86_alu_rr(struct xbuf *b, int opc, bool w64, int d, int s);
 void x86_lea_rip(struct xbuf *b, int d, int32_t disp);    /* lea d64, [rip + disp]   */
 /* jcc / jmp with a 32-bit displacement; return where the displacement lies (x86_patch) */
 size_t x86_jcc(struct xbuf *b, int cc);                    /* 0x4 e/z, 0x5 ne/nz      */
