@@ -408,7 +408,8 @@ static inline void repicked(struct launch *L, struct repick *r, uint32_t n, uint
  * instructions run before di) as it leaves them. Returns the passes of the body run (0:
  * none, it is no such loop or a second pass could not follow); its last pass's branch is
  * not run. */
-static uint32_t jit_loop(struct launch *L, struct warp *w, struct group *g,
+static __attribute__((noinline)) uint32_t jit_loop(struct launch *L, struct warp *w,
+						     struct group *g,
 			 const struct dinsn *di, uint32_t n, uint32_t left, uintptr_t rb,
 			 uint32_t gmask, bool alone, uint32_t n_done, struct repick *rp,
 			 uint32_t *stop_pc)
@@ -496,7 +497,7 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 				break;
 			uint32_t n = jit ? jit_span(di, left, stop) : 0;
 			if (n) { /* the native tier's block, then its last instruction's mask */
-				uint32_t runs = n == di->jit_len && !di->jit_at
+				uint32_t runs = di->jit_keep && n == di->jit_len
 					? jit_loop(L, w, g, di, n, left, rb, gmask, alone,
 						   n_before + limit - left, rp, &stop_pc) : 0;
 				if (runs) { /* a loop: passes but the last ended by its jump */

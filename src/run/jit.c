@@ -1108,9 +1108,10 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 			/* the block as a loop's body where a branch back to it follows */
 			const struct dinsn *br = i + n < fn->ncode ? &fn->code[i + n] : NULL;
 			size_t loop = 0;
-			uint32_t at_keep = UINT32_MAX;
-			if (br && br->op == OP_BRA && br->target == i && !(br->flags & DF_ALIGNED) &&
-			    gen_loop(&J, ops, n, br->guard, br->guard_neg, &loop)) {
+			bool is_loop = br && br->op == OP_BRA && br->target == i &&
+				       !(br->flags & DF_ALIGNED);
+			uint32_t at_keep = is_loop ? UINT32_MAX - 1 : UINT32_MAX;
+			if (is_loop && gen_loop(&J, ops, n, br->guard, br->guard_neg, &loop)) {
 				for (uint32_t k = 0; k <= J.nkeep && !J.oom; k++) {
 					if (!grow((void **)&keep, &ckeep, nkeepw, sizeof *keep))
 						J.oom = true;
@@ -1165,7 +1166,10 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 			ent[e].di->jit = (jit_block_fn *)(void *)((uint8_t *)map + ent[e].off);
 			ent[e].di->jit_len = (uint16_t)ent[e].n;
 			ent[e].di->jit_at = (uint16_t)ent[e].at;
-			if (ent[e].keep != UINT32_MAX) {
+			if (ent[e].keep == UINT32_MAX - 1) { /* a loop, run pass by pass */
+				static const uint32_t none[1] = {0};
+				ent[e].di->jit_keep = none;
+			} else if (ent[e].keep != UINT32_MAX) {
 				ent[e].di->jit_loop = (jit_loop_fn *)(void *)((uint8_t *)map +
 									    ent[e].loop);
 				ent[e].di->jit_keep = jc->keep + ent[e].keep;

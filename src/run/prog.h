@@ -203,7 +203,8 @@ struct dinsn {
 	 * is its boundary jit_at; or NULL */
 	void (*jit)(uint64_t *regs, uint32_t gmask, uint32_t to);
 	uint16_t jit_len, jit_at;
-	/* the block as a loop's body (jit.h's jit_loop_fn), jit_keep its saved slots; or NULL */
+	/* the block as a loop's body (jit.h's jit_loop_fn), jit_keep its saved slots; jit_keep
+	 * alone: a loop's body not compiled as the loop (run pass by pass); both NULL: no loop */
 	uint32_t (*jit_loop)(uint64_t *regs, uint32_t gmask, uint32_t cap, uint64_t *save);
 	const uint32_t *jit_keep;
 };
