@@ -31,6 +31,7 @@
 #include "operand.h"
 #include "report/rules.h"
 #include "report/trace.h"
+#include "sweep.h"
 #include "debug_hook.h"
 #include "hopper/wgmma.h"
 
@@ -589,11 +590,22 @@ void interp_land_due(struct launch *L, uint64_t now)
 	L->async.next_due = async_next_due(L);
 }
 
+/* The end of a group's run of n instructions: the scheduler adds n to the clock, and n times
+ * the lanes it picked to the thread-instructions; what repicked did in place is undone or
+ * made up here. */
+static inline void run_done(struct launch *L, const struct repick *rp, uint32_t n)
+{
+	L->clock -= rp->n_clocked;
+	if (rp->dlanes)
+		L->thread_steps += (uint64_t)n * (uint64_t)(int64_t)rp->dlanes + rp->fix;
+}
+
 /*
  * The dispatch loop. Runs group g until it blocks, splits, exits, meets or passes another
  * group of its warp (so the scheduler can re-converge them), or `budget` runs out.
  */
-uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uint32_t budget)
+uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uint32_t budget,
+			  struct sweep *sw)
 {
 	uint64_t tmp[5][LANES];
 	uint32_t n = 0;
@@ -614,8 +626,21 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			bool parked = false;
 			uint32_t k = run_direct(L, w, g, budget - n, &stop_pc, alone, n, &rp, &parked);
 			n += k;
-			if (parked)
-				break;
+			if (parked) {
+				/* w's one group waits at a CTA barrier: the round's next warp, in
+				 * place (sweep_next), begins as a new call of this would */
+				struct warp *nw;
+				struct group *ng;
+				if (!sw || !sweep_next(L, sw, w, g, n, &nw, &ng))
+					break;
+				run_done(L, &rp, n);
+				w = nw, g = ng, n = 0, budget = SWEEP_QUANTUM;
+				stop_pc = UINT32_MAX;
+				rp = (struct repick){0};
+				alone = true;
+				L->cw = w;
+				continue;
+			}
 			if (g->pc == stop_pc && k) {
 				/* g met the next group of its frame: the scheduler would merge them
 				 * and run the merged group, when they are the warp's two */
@@ -701,10 +726,6 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			break;
 		repicked(L, &rp, n, 0, 0);
 	}
-	/* the scheduler adds n to the clock, and n times the lanes it picked to the
-	 * thread-instructions */
-	L->clock -= rp.n_clocked;
-	if (rp.dlanes)
-		L->thread_steps += (uint64_t)n * (uint64_t)(int64_t)rp.dlanes + rp.fix;
+	run_done(L, &rp, n);
 	return n;
 }
