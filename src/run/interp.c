@@ -31,6 +31,7 @@
 #include "operand.h"
 #include "report/rules.h"
 #include "report/trace.h"
+#include "sweep.h"
 #include "debug_hook.h"
 #include "hopper/wgmma.h"
 
@@ -79,6 +80,41 @@ static inline uint32_t pred_mask(const uint64_t *p, bool neg)
 		m |= (uint32_t)(p[l] & 1) << l;
 #endif
 	return neg ? ~m : m;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define PRED_AVX2 1
+/* pred_mask with AVX2 (run_direct, where the CPU has it): eight lanes' low words a vector
+ * (vshufps gathers lanes 0,1,4,5 | 2,3,6,7, vpermq puts them in order), bit 0 shifted to
+ * the sign bit, packed to words and bytes with saturation (whose interleaving of the
+ * 128-bit halves vpermd undoes), the signs gathered by vpmovmskb. */
+__attribute__((target("avx2"))) static uint32_t pred_mask_avx2(const uint64_t *p, bool neg)
+{
+	__m256i d[4];
+	for (int i = 0; i < 4; i++) {
+		__m256 a = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(p + 8 * i)));
+		__m256 b = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(p + 8 * i + 4)));
+		__m256i q = _mm256_castps_si256(_mm256_shuffle_ps(a, b, 0x88));
+		d[i] = _mm256_slli_epi32(_mm256_permute4x64_epi64(q, 0xD8), 31);
+	}
+	__m256i w = _mm256_packs_epi16(_mm256_packs_epi32(d[0], d[1]), _mm256_packs_epi32(d[2], d[3]));
+	w = _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+	uint32_t m = (uint32_t)_mm256_movemask_epi8(w);
+	return neg ? ~m : m;
+}
+#endif
+
+/* The guard's lanes in run_direct: with AVX2 where the CPU has it (`avx2`). */
+static inline uint32_t guard_mask(const uint64_t *p, bool neg, bool avx2)
+{
+#ifdef PRED_AVX2
+	if (avx2)
+		return pred_mask_avx2(p, neg);
+#else
+	(void)avx2;
+#endif
+	return pred_mask(p, neg);
 }
 
 /* An indirect call reaches its callee only at run time: its operands must fit the
@@ -489,6 +525,11 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 	uint64_t steps = L->steps;
 	struct alu_args x = {.cc = w->cc};
 	bool jit = !L->cfg.no_jit;
+#ifdef PRED_AVX2
+	bool avx2 = __builtin_cpu_supports("avx2");
+#else
+	bool avx2 = false;
+#endif
 	alone = alone && w->groups == g && !g->next;
 	for (;;) {
 		uint32_t left0 = left;
@@ -511,16 +552,16 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 				di += n - 1;
 				mask = gmask;
 				if (di->guard >= 0)
-					mask &= pred_mask((const uint64_t *)rb +
-							  (size_t)di->guard * LANES, di->guard_neg);
+					mask &= guard_mask((const uint64_t *)rb +
+							   (size_t)di->guard * LANES, di->guard_neg, avx2);
 				if (++di == stop)
 					break;
 				continue;
 			}
 			mask = gmask;
 			if (di->guard >= 0)
-				mask &= pred_mask((const uint64_t *)rb + (size_t)di->guard * LANES,
-						  di->guard_neg);
+				mask &= guard_mask((const uint64_t *)rb + (size_t)di->guard * LANES,
+						   di->guard_neg, avx2);
 			if (mask) {
 				x.d = (uint64_t *)aref_at(di, 0, rb);
 				x.d2 = (uint64_t *)aref_at(di, 1, rb);
@@ -543,8 +584,8 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 		/* di: a handler of DF_EXEC_DIRECT, as the dispatch loop would run it */
 		mask = gmask;
 		if (di->guard >= 0)
-			mask &= pred_mask((const uint64_t *)rb + (size_t)di->guard * LANES,
-					  di->guard_neg);
+			mask &= guard_mask((const uint64_t *)rb + (size_t)di->guard * LANES,
+					   di->guard_neg, avx2);
 		if (!mask) { /* nothing happens */
 			last = di;
 			lmask = 0;
@@ -656,11 +697,22 @@ void interp_land_due(struct launch *L, uint64_t now)
 	L->async.next_due = async_next_due(L);
 }
 
+/* The end of a group's run of n instructions: the scheduler adds n to the clock, and n times
+ * the lanes it picked to the thread-instructions; what repicked did in place is undone or
+ * made up here. */
+static inline void run_done(struct launch *L, const struct repick *rp, uint32_t n)
+{
+	L->clock -= rp->n_clocked;
+	if (rp->dlanes)
+		L->thread_steps += (uint64_t)n * (uint64_t)(int64_t)rp->dlanes + rp->fix;
+}
+
 /*
  * The dispatch loop. Runs group g until it blocks, splits, exits, meets or passes another
  * group of its warp (so the scheduler can re-converge them), or `budget` runs out.
  */
-uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uint32_t budget)
+uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uint32_t budget,
+			  struct sweep *sw)
 {
 	uint64_t tmp[5][LANES];
 	uint32_t n = 0;
@@ -681,8 +733,21 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			bool parked = false;
 			uint32_t k = run_direct(L, w, g, budget - n, &stop_pc, alone, n, &rp, &parked);
 			n += k;
-			if (parked)
-				break;
+			if (parked) {
+				/* w's one group waits at a CTA barrier: the round's next warp, in
+				 * place (sweep_next), begins as a new call of this would */
+				struct warp *nw;
+				struct group *ng;
+				if (!sw || !sweep_next(L, sw, w, g, n, &nw, &ng))
+					break;
+				run_done(L, &rp, n);
+				w = nw, g = ng, n = 0, budget = SWEEP_QUANTUM;
+				stop_pc = UINT32_MAX;
+				rp = (struct repick){0};
+				alone = true;
+				L->cw = w;
+				continue;
+			}
 			if (g->pc == stop_pc && k) {
 				/* g met the next group of its frame: the scheduler would merge them
 				 * and run the merged group, when they are the warp's two */
@@ -768,10 +833,6 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			break;
 		repicked(L, &rp, n, 0, 0);
 	}
-	/* the scheduler adds n to the clock, and n times the lanes it picked to the
-	 * thread-instructions */
-	L->clock -= rp.n_clocked;
-	if (rp.dlanes)
-		L->thread_steps += (uint64_t)n * (uint64_t)(int64_t)rp.dlanes + rp.fix;
+	run_done(L, &rp, n);
 	return n;
 }

@@ -10,9 +10,14 @@
 
 #include "launch.h"
 
+struct sweep;
 /* Run one group of `w` until it blocks, exits, diverges into a lower pc, or `budget`
- * instructions ran. Returns the number of instructions executed. */
-uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uint32_t budget);
+ * instructions ran. Returns the number of instructions executed. With `sw` (the
+ * scheduler's round, sweep.h), a warp's one group parked at a CTA barrier goes on with the
+ * round's next warp where the scheduler would run it at once: then sw->w is the warp whose
+ * instructions the answer counts. */
+uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uint32_t budget,
+			  struct sweep *sw);
 
 /* Land what is due at or before step `now` on the asynchronous clock: the copies (async.c),
  * then the seeded wgmma completions (exec_wgmma.c), which share L->async.next_due. */

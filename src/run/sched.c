@@ -28,8 +28,8 @@
 #include "debug_hook.h"
 #include "hopper/wgmma.h"
 #include "spin.h"
+#include "sweep.h"
 
-#define QUANTUM 512          /* instructions a warp runs before the next one's turn      */
 /* A deadlock: time-out rounds in a row with no progress, until either limit. Bounded
  * polling loops of up to a million polls still give up as on the hardware; kernels with
  * many polling warps are called deadlocked after as many steps of polling in all. */
@@ -484,7 +484,7 @@ static bool watch_loop(struct launch *L, struct warp *w, struct group *g, struct
 			rec->first_line = line;
 		if (line > rec->last_line)
 			rec->last_line = line;
-		if (!interp_run_group(L, w, g, 1))
+		if (!interp_run_group(L, w, g, 1, NULL))
 			break;
 	}
 	L->spin_rec = NULL;
@@ -721,13 +721,6 @@ static void poll_caller(struct launch *L, struct cluster *cl)
 
 /* ---- the loop ------------------------------------------------------------------------ */
 
-/* Whether the cluster ran past the step limit. Each cluster counts its own steps, so
- * where it stops is the same whichever clusters ran before it or beside it (--jobs). */
-static bool past_step_limit(struct launch *L)
-{
-	return L->steps - L->cluster_from > L->max_steps;
-}
-
 /* A parked try_wait answers False once its time limit has passed, however busy the other
  * warps are (a test_wait parks only to save work: it too must poll again), so a poller
  * that does something else between polls (stores a heartbeat, gives up after N tries)
@@ -769,6 +762,7 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 		uint32_t start = L->cfg.seed ? (uint32_t)(rng_next(&L->sched_rng) % total) : 0;
 		/* warp (start + k) % total, as a CTA and a warp in it counted on (no division) */
 		uint32_t r = start / nw, i = start % nw;
+		struct sweep sw = {.cl = cl, .total = total};
 		for (uint32_t k = 0; k < total && !L->stop; k++) {
 			struct warp *w = &cl->ctas[r].warps[i];
 			if (++i == nw) {
@@ -780,15 +774,22 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 				continue;
 			alive = true;
 			expire_pollers(L, w);
-			uint32_t budget = QUANTUM;
+			uint32_t budget = SWEEP_QUANTUM;
 			while (budget && !L->stop) {
 				struct group *g = pick(w);
 				if (!g)
 					break;
-				uint32_t lanes = popcount32(g->mask);
-				uint32_t n = interp_run_group(L, w, g, budget);
+				sw.r = r, sw.i = i, sw.k = k + 1, sw.w = w;
+				sw.lanes = popcount32(g->mask);
+				uint32_t n = interp_run_group(L, w, g, budget, &sw);
+				if (sw.w != w) { /* the sweep went on to later warps of the round */
+					w = sw.w;
+					r = sw.r, i = sw.i, k = sw.k - 1;
+					budget = SWEEP_QUANTUM;
+					ran |= sw.ran;
+				}
 				/* thread-instructions: the group's lanes, guarded-off ones included */
-				L->thread_steps += (uint64_t)n * lanes;
+				L->thread_steps += (uint64_t)n * sw.lanes;
 				budget = n >= budget ? 0 : budget - n;
 				L->clock += n; /* L->steps counts as they run (interp.c) */
 				w->steps += n;
@@ -802,7 +803,7 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 				if (L->stop)
 					return L->status;
 			}
-			if (past_step_limit(L)) {
+			if (sweep_past_limit(L)) {
 				report_blocked(L, cl, true);
 				return L->status;
 			}

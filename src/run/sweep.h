@@ -1,0 +1,41 @@
+/*
+ * sweep.h - the CTA-wide sweep (issue #31): where the scheduler's round stands, so that
+ * the dispatch loop, when a warp's one group parks at a CTA barrier, can go on with the
+ * round's next warp in place of handing back, doing what the scheduler does between the
+ * two (sweep_next). The round's order, each warp's budget, the clock and the counts stay
+ * the scheduler's (sched.c), so nothing a program or a report shows can differ.
+ */
+#ifndef PTXI_SWEEP_H
+#define PTXI_SWEEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "launch.h"
+
+#define SWEEP_QUANTUM 512 /* instructions a warp runs before the next one's turn */
+
+struct sweep {
+	struct cluster *cl;
+	uint32_t r, i, k;   /* the next warp of the round: CTA r, warp i; k warps visited   */
+	uint32_t total;     /* warps in the round                                            */
+	uint32_t lanes;     /* the running group's lanes when picked (thread-instructions)   */
+	struct warp *w;     /* the warp running now (the scheduler reads it back)           */
+	bool ran;           /* a warp swept past ran instructions                           */
+};
+
+/* Whether the cluster ran past the step limit. Each cluster counts its own steps, so
+ * where it stops is the same whichever clusters ran before it or beside it (--jobs). */
+static inline bool sweep_past_limit(const struct launch *L)
+{
+	return L->steps - L->cluster_from > L->max_steps;
+}
+
+/* w's one group g parked (at a CTA barrier) after n instructions of this turn: when the
+ * scheduler would now go on to the round's next warp and run its one ready group at once
+ * (no poll, step limit, asynchronous event or round end between), do the bookkeeping of
+ * the turn that ends and of the one that begins, and answer that warp and group. */
+bool sweep_next(struct launch *L, struct sweep *s, struct warp *w, struct group *g, uint64_t n,
+		struct warp **nw, struct group **ng);
+
+#endif
