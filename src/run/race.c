@@ -85,6 +85,10 @@ struct readers {
 
 struct cell {
 	struct rec w, r;        /* the last write; one read since                            */
+	struct rec r2;          /* the first of the further reads, while it is the only one
+				 * (clock 0: none here; `more` then holds them all): most
+				 * granules have two readers in a barrier interval, and a
+				 * word's second reader needs no list (quick_word)           */
 	struct readers *more;   /* further reads concurrent with r                           */
 };
 
@@ -100,6 +104,7 @@ struct rthread {                /* (its epoch is apart: race.clk)               
 	struct vc *vc;
 	uint8_t fence;              /* scope of the last release fence (a release pattern)   */
 	bool init_fence;            /* fence.mbarrier_init since its last cluster arrive     */
+	uint32_t warp;              /* its warp's entry of race.wvc                          */
 	struct vc *pending;         /* releases seen by strong reads, for an acquire fence    */
 	const struct dinsn *phantom;/* a wait that passed for the phase before the first      */
 	uint32_t init_seen[INIT_SEEN]; /* ids of mbarriers whose init it was found after, each
@@ -147,6 +152,8 @@ struct race {
 				     * warp holds, when known (NULL: not known), so that a whole
 				     * warp's barrier or access does not compare 32 pointers  */
 	uint32_t nw;                /* warps per CTA                                         */
+	bool wvc_ok;                /* whole warps (threads per CTA a multiple of 32): wvc is
+				     * kept, a warp's entry lying at its threads' index / 32   */
 	struct vc *spare;           /* a barrier's vector whose last holder let it go, kept for
 				     * the next barrier (no calloc and free each), and its chunk */
 	uint32_t *spare_c;
@@ -380,8 +387,8 @@ static inline struct vc **wvc_of(const struct race *R, const struct warp *w)
 /* Thread t's vector changes alone: its warp's lanes may no longer share one. */
 static inline void wvc_forget(struct race *R, const struct rthread *t)
 {
-	size_t k = (size_t)(t - R->th);
-	R->wvc[k / R->nt * R->nw + k % R->nt / LANES] = NULL;
+	if (R->wvc)
+		R->wvc[t->warp] = NULL;
 }
 
 /* Whether some lane of the whole warp w holds another vector than v (none: v is cached as
@@ -389,14 +396,14 @@ static inline void wvc_forget(struct race *R, const struct rthread *t)
 static inline bool lanes_differ(struct race *R, const struct warp *w, const struct vc *v)
 {
 	struct vc **k = wvc_of(R, w);
-	if (*k == v)
+	if (R->wvc_ok && *k == v)
 		return false;
 	const struct rthread *t0 = thr(R, w, 0);
 	uintptr_t differ = 0;
 #pragma GCC unroll 8
 	for (uint32_t l = 0; l < LANES; l++)
 		differ |= (uintptr_t)t0[l].vc ^ (uintptr_t)v;
-	if (!differ)
+	if (!differ && R->wvc_ok)
 		*k = (struct vc *)v;
 	return differ != 0;
 }
@@ -1093,11 +1100,30 @@ static void clear_reads(struct cell *c, uint8_t mask)
 		m->tids[m->e[i].tid >> 6 & 3] |= 1ull << (m->e[i].tid & 63);
 }
 
+/* The cell's r2 moved to its list (the list's first entry, which it is), so that the code
+ * that knows only the list sees it; false: out of --max-memory (the launch stops). The
+ * list is empty while r2 is in use; its ok_gen stays what quick_word left (unknown, 0,
+ * for a list made here: add_read then scans, to the same result). */
+static __attribute__((noinline)) bool spill(const struct acc_ctx *x, struct cell *c)
+{
+	struct readers *m = readers_room(x, c);
+	if (!m)
+		return false;
+	m->e[0] = c->r2;
+	m->n = 1;
+	m->tids[c->r2.tid >> 6 & 3] |= 1ull << (c->r2.tid & 63);
+	c->r2.clock = 0;
+	c->r2.mask = 0;
+	return true;
+}
+
 /* Check one granule; false after a report. */
 static inline __attribute__((always_inline)) bool check_cell(const struct acc_ctx *x, struct cell *c, const struct rec *me,
 		       enum race_kind kind, const void *newv, const uint8_t *old, uint32_t n,
 		       const struct rec **hit)
 {
+	if (c->r2.clock && !spill(x, c))
+		return true;
 	/* *hit: the earlier access it races with; the write's pointer is &c->w. Lanes of
 	 * one instruction writing the same value (newv, over the n bytes at old) do not race. */
 	if (conflicts(x, &c->w, me->mask) &&
@@ -1282,6 +1308,8 @@ static bool lockstep_check(struct acc_ctx *x, const struct access *a, uint32_t s
 		const struct rec *hit = lockstep_pair(x, &c->w, mask, step) ? &c->w : NULL;
 		if (!hit && kind != RACE_READ && lockstep_pair(x, &c->r, mask, step))
 			hit = &c->r;
+		if (!hit && kind != RACE_READ && lockstep_pair(x, &c->r2, mask, step))
+			hit = &c->r2;
 		for (uint32_t i = 0; !hit && kind != RACE_READ && c->more && i < c->more->n; i++)
 			if (lockstep_pair(x, &c->more->e[i], mask, step))
 				hit = &c->more->e[i];
@@ -1393,6 +1421,8 @@ static inline __attribute__((always_inline)) bool quick_cell(const struct quick 
 {
 	struct rec *r = &c->r;
 	uint32_t tid = me->tid;
+	if (c->r2.clock) /* (check_cell moves it to the list, which this path knows) */
+		return false;
 	if (!write && q->settled) { /* (wgmma reads its operands again and again) */
 		if (quick_again(r, me))
 			return true;
@@ -1471,15 +1501,26 @@ static inline __attribute__((always_inline)) bool quick_word(const struct quick 
 			*r = me; /* (take_read: its bytes are all of the word) */
 			return true;
 		}
-		struct readers *m = c->more; /* add_read's fast path, as quick_cell takes it */
-		if (!m || (m->n && m->ok_gen != q->gen) ||
-		    (m->n == m->cap && m->cap < MAX_READERS) || r->tid - q->base >= q->span)
+		/* add_read's fast path, as quick_cell takes it; the first further read of a
+		 * word goes to r2 (an empty list: what add_read's scan of nothing concludes),
+		 * the next ones to the list once check_cell has moved r2 there */
+		struct readers *m = c->more;
+		if (r->tid - q->base >= q->span || c->r2.clock)
+			return false;
+		if (!m || !m->n) {
+			c->r2 = me;
+			if (m)
+				m->ok_gen = q->gen;
+			return true;
+		}
+		if (m->ok_gen != q->gen || (m->n == m->cap && m->cap < MAX_READERS))
 			return false;
 		readers_put(m, &me, tid);
-		m->ok_gen = q->gen;
 		return true;
 	}
 	if (r->clock && r->tid != tid && !quick_ordered(q, r))
+		return false;
+	if (c->r2.clock && c->r2.tid != tid && !quick_ordered(q, &c->r2))
 		return false;
 	struct readers *m = c->more;
 	uint32_t n = m ? m->n : 0;
@@ -1489,6 +1530,8 @@ static inline __attribute__((always_inline)) bool quick_word(const struct quick 
 	c->w = me; /* (its own earlier write's bytes are within the word) */
 	r->mask = 0;
 	r->clock = 0;
+	c->r2.mask = 0;
+	c->r2.clock = 0;
 	if (n) { /* clear_reads, which drops them all */
 		m->n = 0;
 		memset(m->tids, 0, sizeof m->tids);
@@ -1825,7 +1868,7 @@ void race_bar_arrive(struct launch *L, struct warp *w, uint32_t lanes, uint32_t 
 	 * before the instance completes, so race_bar_done releases them then, with the other
 	 * warps', in one pass over the CTA's epochs. The same clock results (a join, and each
 	 * epoch above every clock of its thread in any vector). */
-	if (lanes == 0xffffffffu && !R->seen_any &&
+	if (lanes == 0xffffffffu && !R->seen_any && R->wvc_ok &&
 	    (op == OP_BAR_SYNC || op == OP_BARRIER_SYNC || op == OP_BAR_RED ||
 	     op == OP_BARRIER_RED) && !lanes_differ(R, w, thr(R, w, 0)->vc)) {
 		rc->pend[id] |= 1u << w->id;
@@ -2217,11 +2260,13 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 	R->clk = malloc((size_t)cl->nctas * R->nt * sizeof *R->clk);
 	R->cta = calloc(cl->nctas, sizeof *R->cta);
 	R->nw = (R->nt + LANES - 1) / LANES;
+	R->wvc_ok = R->nt % LANES == 0;
 	R->wvc = calloc((size_t)cl->nctas * R->nw, sizeof *R->wvc);
 	if (!R->th || !R->clk || !R->cta || !R->wvc)
 		return false;
 	for (size_t i = 0; i < (size_t)cl->nctas * R->nt; i++) {
 		R->th[i].vc = vc_ref(R->zero);
+		R->th[i].warp = (uint32_t)(i / R->nt * R->nw + i % R->nt / LANES);
 		R->clk[i] = 1;
 	}
 	return true;
@@ -2372,6 +2417,7 @@ static bool head_check(struct launch *L, const struct race_gacc *e,
 	M->clk = R->clk;
 	M->wvc = R->wvc;
 	M->nw = R->nw;
+	M->wvc_ok = R->wvc_ok;
 	struct vc *v = race_glog_resolved(L, G, e->vc);
 	uint8_t old[sizeof e->old];
 	if (e->has_newv)
