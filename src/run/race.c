@@ -85,6 +85,10 @@ struct readers {
 
 struct cell {
 	struct rec w, r;        /* the last write; one read since                            */
+	struct rec r2;          /* the first of the further reads, while it is the only one
+				 * (clock 0: none here; `more` then holds them all): most
+				 * granules have two readers in a barrier interval, and a
+				 * word's second reader needs no list (quick_word)           */
 	struct readers *more;   /* further reads concurrent with r                           */
 };
 
@@ -100,6 +104,7 @@ struct rthread {                /* (its epoch is apart: race.clk)               
 	struct vc *vc;
 	uint8_t fence;              /* scope of the last release fence (a release pattern)   */
 	bool init_fence;            /* fence.mbarrier_init since its last cluster arrive     */
+	uint32_t warp;              /* its warp's entry of race.wvc                          */
 	struct vc *pending;         /* releases seen by strong reads, for an acquire fence    */
 	const struct dinsn *phantom;/* a wait that passed for the phase before the first      */
 	uint32_t init_seen[INIT_SEEN]; /* ids of mbarriers whose init it was found after, each
@@ -124,6 +129,8 @@ struct rmbar {
 
 struct rcta {
 	struct vc *acc[16], *done[16];
+	uint32_t pend[16];          /* warps whose whole arrival at a barrier that they wait at
+				     * is released when it completes (race_bar_arrive)         */
 	struct shadow smem;
 	struct vc *cacc, *cdone;    /* the cluster barrier, in its cluster's first CTA        */
 };
@@ -141,6 +148,15 @@ struct race {
 	struct rthread *th;         /* its threads: slot * nt + thread                       */
 	uint32_t *clk;              /* their epochs, in th's order: a warp's lie together, so
 				     * that a barrier raises them in one vector loop          */
+	struct vc **wvc;            /* by warp (slot * nw + id): the vector every lane of that
+				     * warp holds, when known (NULL: not known), so that a whole
+				     * warp's barrier or access does not compare 32 pointers  */
+	uint32_t nw;                /* warps per CTA                                         */
+	bool wvc_ok;                /* whole warps (threads per CTA a multiple of 32): wvc is
+				     * kept, a warp's entry lying at its threads' index / 32   */
+	struct vc *spare;           /* a barrier's vector whose last holder let it go, kept for
+				     * the next barrier (no calloc and free each), and its chunk */
+	uint32_t *spare_c;
 	struct rcta *cta;           /* its CTAs, by slot (the rank; a cooperative launch's
 				     * whole grid runs at once, each CTA a slot of its own)   */
 	struct rmbar *mb;           /* by mbarrier place (rmbar)                             */
@@ -244,13 +260,45 @@ static uint32_t *vc_chunk(struct race *R, struct vc *v, uint32_t cta)
 		v->ch = ch;
 		v->cap = cap;
 	}
-	uint32_t *c = calloc(R->nt, sizeof *c);
-	if (!c)
+	uint32_t *c = R->spare_c;
+	if (c) {
+		R->spare_c = NULL;
+		memset(c, 0, R->nt * sizeof *c);
+	} else if (!(c = calloc(R->nt, sizeof *c))) {
 		return NULL;
+	}
 	memmove(&v->ch[i + 1], &v->ch[i], (v->n - (uint32_t)i) * sizeof *v->ch);
 	v->ch[i] = (struct vchunk){cta, c};
 	v->n++;
 	return c;
+}
+
+/* An empty vector: the spare one if there is (its chunk kept for vc_chunk), else new. */
+static struct vc *vc_fresh(struct race *R)
+{
+	struct vc *v = R->spare;
+	if (!v)
+		return vc_new(R);
+	R->spare = NULL;
+	if (R->spare_c)
+		free(R->spare_c);
+	R->spare_c = v->ch[0].c;
+	v->n = 0;
+	v->refs = 1;
+	v->gen = ++R->gen;
+	v->joined = 0;
+	return v;
+}
+
+/* v, whose last reference went: kept as the spare when it has one chunk (a barrier's
+ * vector, let go by its last waiter), else freed. */
+static void vc_recycle(struct race *R, struct vc *v)
+{
+	if (R->spare || v->n != 1) {
+		vc_free(v);
+		return;
+	}
+	R->spare = v;
 }
 
 static struct vc *vc_copy(struct race *R, const struct vc *s)
@@ -271,7 +319,7 @@ static struct vc *vc_copy(struct race *R, const struct vc *s)
 static struct vc *vc_own(struct race *R, struct vc **p)
 {
 	if (!*p)
-		*p = vc_new(R);
+		*p = vc_fresh(R);
 	else if ((*p)->refs > 1) {
 		struct vc *c = vc_copy(R, *p);
 		if (!c)
@@ -330,6 +378,36 @@ static inline uint32_t *clock_of(const struct race *R, const struct rthread *t)
 	return &R->clk[t - R->th];
 }
 
+/* The cache of the vector shared by w's lanes (race.wvc). */
+static inline struct vc **wvc_of(const struct race *R, const struct warp *w)
+{
+	return &R->wvc[w->cta->slot * R->nw + w->id];
+}
+
+/* Thread t's vector changes alone: its warp's lanes may no longer share one. */
+static inline void wvc_forget(struct race *R, const struct rthread *t)
+{
+	if (R->wvc)
+		R->wvc[t->warp] = NULL;
+}
+
+/* Whether some lane of the whole warp w holds another vector than v (none: v is cached as
+ * the one they share). */
+static inline bool lanes_differ(struct race *R, const struct warp *w, const struct vc *v)
+{
+	struct vc **k = wvc_of(R, w);
+	if (R->wvc_ok && *k == v)
+		return false;
+	const struct rthread *t0 = thr(R, w, 0);
+	uintptr_t differ = 0;
+#pragma GCC unroll 8
+	for (uint32_t l = 0; l < LANES; l++)
+		differ |= (uintptr_t)t0[l].vc ^ (uintptr_t)v;
+	if (!differ && R->wvc_ok)
+		*k = (struct vc *)v;
+	return differ != 0;
+}
+
 /* The thread id of thread tid's agent of kind k: CTA numbers above the grid's. */
 static inline uint32_t agent_of(const struct race *R, uint32_t tid, enum race_agent k)
 {
@@ -372,10 +450,7 @@ static void release_lanes(struct race *R, struct vc **obj, const struct warp *w,
 	uint32_t seen = 0; /* lanes that waited for copies of their own */
 	uint32_t *k0 = clock_of(R, t0);
 	if (lanes == 0xffffffffu) { /* a whole warp: usually one vector, joined above */
-		uintptr_t differ = 0; /* any bit: some lane's vector is not `last` */
-#pragma GCC unroll 8
-		for (uint32_t l = 0; l < LANES; l++)
-			differ |= (uintptr_t)t0[l].vc ^ (uintptr_t)last;
+		bool differ = lanes_differ(R, w, last); /* some lane's vector is not `last` */
 		/* a thread's epoch is above every clock of it in any vector (each release
 		 * starts a new one): raised, as a max would raise it */
 		memcpy(c, k0, LANES * sizeof *c);
@@ -414,8 +489,9 @@ static void release_lanes(struct race *R, struct vc **obj, const struct warp *w,
 		a->gen = ++R->gen;
 }
 
-static void adopt(struct rthread *t, struct vc *s)
+static void adopt(struct race *R, struct rthread *t, struct vc *s)
 {
+	wvc_forget(R, t);
 	vc_put(t->vc);
 	t->vc = vc_ref(s);
 }
@@ -425,11 +501,11 @@ static void acquire_from(struct race *R, struct rthread *t, struct vc *s)
 	if (!s || s == t->vc)
 		return;
 	if (s->joined == t->vc->gen) { /* s already covers the thread's vector: share it */
-		adopt(t, s);
+		adopt(R, t, s);
 		return;
 	}
 	if (R->memo.result && R->memo.from == t->vc->gen && R->memo.src == s->gen) {
-		adopt(t, R->memo.result);
+		adopt(R, t, R->memo.result);
 		return;
 	}
 	if (t->vc->refs == 1) {
@@ -437,6 +513,7 @@ static void acquire_from(struct race *R, struct rthread *t, struct vc *s)
 		return;
 	}
 	uint64_t from = t->vc->gen;
+	wvc_forget(R, t);
 	struct vc *v = vc_own(R, &t->vc);
 	if (!v)
 		return;
@@ -1023,11 +1100,30 @@ static void clear_reads(struct cell *c, uint8_t mask)
 		m->tids[m->e[i].tid >> 6 & 3] |= 1ull << (m->e[i].tid & 63);
 }
 
+/* The cell's r2 moved to its list (the list's first entry, which it is), so that the code
+ * that knows only the list sees it; false: out of --max-memory (the launch stops). The
+ * list is empty while r2 is in use; its ok_gen stays what quick_word left (unknown, 0,
+ * for a list made here: add_read then scans, to the same result). */
+static __attribute__((noinline)) bool spill(const struct acc_ctx *x, struct cell *c)
+{
+	struct readers *m = readers_room(x, c);
+	if (!m)
+		return false;
+	m->e[0] = c->r2;
+	m->n = 1;
+	m->tids[c->r2.tid >> 6 & 3] |= 1ull << (c->r2.tid & 63);
+	c->r2.clock = 0;
+	c->r2.mask = 0;
+	return true;
+}
+
 /* Check one granule; false after a report. */
 static inline __attribute__((always_inline)) bool check_cell(const struct acc_ctx *x, struct cell *c, const struct rec *me,
 		       enum race_kind kind, const void *newv, const uint8_t *old, uint32_t n,
 		       const struct rec **hit)
 {
+	if (c->r2.clock && !spill(x, c))
+		return true;
 	/* *hit: the earlier access it races with; the write's pointer is &c->w. Lanes of
 	 * one instruction writing the same value (newv, over the n bytes at old) do not race. */
 	if (conflicts(x, &c->w, me->mask) &&
@@ -1212,6 +1308,8 @@ static bool lockstep_check(struct acc_ctx *x, const struct access *a, uint32_t s
 		const struct rec *hit = lockstep_pair(x, &c->w, mask, step) ? &c->w : NULL;
 		if (!hit && kind != RACE_READ && lockstep_pair(x, &c->r, mask, step))
 			hit = &c->r;
+		if (!hit && kind != RACE_READ && lockstep_pair(x, &c->r2, mask, step))
+			hit = &c->r2;
 		for (uint32_t i = 0; !hit && kind != RACE_READ && c->more && i < c->more->n; i++)
 			if (lockstep_pair(x, &c->more->e[i], mask, step))
 				hit = &c->more->e[i];
@@ -1323,6 +1421,8 @@ static inline __attribute__((always_inline)) bool quick_cell(const struct quick 
 {
 	struct rec *r = &c->r;
 	uint32_t tid = me->tid;
+	if (c->r2.clock) /* (check_cell moves it to the list, which this path knows) */
+		return false;
 	if (!write && q->settled) { /* (wgmma reads its operands again and again) */
 		if (quick_again(r, me))
 			return true;
@@ -1401,15 +1501,26 @@ static inline __attribute__((always_inline)) bool quick_word(const struct quick 
 			*r = me; /* (take_read: its bytes are all of the word) */
 			return true;
 		}
-		struct readers *m = c->more; /* add_read's fast path, as quick_cell takes it */
-		if (!m || (m->n && m->ok_gen != q->gen) ||
-		    (m->n == m->cap && m->cap < MAX_READERS) || r->tid - q->base >= q->span)
+		/* add_read's fast path, as quick_cell takes it; the first further read of a
+		 * word goes to r2 (an empty list: what add_read's scan of nothing concludes),
+		 * the next ones to the list once check_cell has moved r2 there */
+		struct readers *m = c->more;
+		if (r->tid - q->base >= q->span || c->r2.clock)
+			return false;
+		if (!m || !m->n) {
+			c->r2 = me;
+			if (m)
+				m->ok_gen = q->gen;
+			return true;
+		}
+		if (m->ok_gen != q->gen || (m->n == m->cap && m->cap < MAX_READERS))
 			return false;
 		readers_put(m, &me, tid);
-		m->ok_gen = q->gen;
 		return true;
 	}
 	if (r->clock && r->tid != tid && !quick_ordered(q, r))
+		return false;
+	if (c->r2.clock && c->r2.tid != tid && !quick_ordered(q, &c->r2))
 		return false;
 	struct readers *m = c->more;
 	uint32_t n = m ? m->n : 0;
@@ -1419,6 +1530,8 @@ static inline __attribute__((always_inline)) bool quick_word(const struct quick 
 	c->w = me; /* (its own earlier write's bytes are within the word) */
 	r->mask = 0;
 	r->clock = 0;
+	c->r2.mask = 0;
+	c->r2.clock = 0;
 	if (n) { /* clear_reads, which drops them all */
 		m->n = 0;
 		memset(m->tids, 0, sizeof m->tids);
@@ -1518,14 +1631,11 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 			/* a whole warp on 32 consecutive words of one page, one vector (the
 			 * usual case): the cells side by side, no per-lane lookups, until a
 			 * lane the quick path cannot decide (it and those after: below) */
-			uintptr_t differ = 0;
 			uint32_t o0 = off[0], g0 = o0 / GRAN, skew = 0;
 #pragma GCC unroll 8
-			for (uint32_t l = 0; l < LANES; l++) {
-				differ |= (uintptr_t)t0[l].vc ^ (uintptr_t)vq;
+			for (uint32_t l = 0; l < LANES; l++)
 				skew |= off[l] - o0 - l * GRAN;
-			}
-			struct cell *run = !differ && !skew && g0 % PAGE_CELLS + LANES <= PAGE_CELLS
+			struct cell *run = !skew && !lanes_differ(R, x->w, vq) && g0 % PAGE_CELLS + LANES <= PAGE_CELLS
 						   ? pages[g0 / PAGE_CELLS] : NULL;
 			uint32_t l = 0;
 			while (run && l < LANES &&
@@ -1751,7 +1861,53 @@ void race_bar_arrive(struct launch *L, struct warp *w, uint32_t lanes, uint32_t 
 	struct race *R = L->race;
 	if (!R)
 		return;
-	release_lanes(R, &R->cta[w->cta->slot].acc[id], w, lanes);
+	struct rcta *rc = &R->cta[w->cta->slot];
+	enum ir_op op = (enum ir_op)L->ci->op;
+	/* A whole warp that waits here (bar.sync, bar.red; not bar.arrive) with one vector
+	 * and no copies of its own waited for: its lanes' vector and epochs cannot change
+	 * before the instance completes, so race_bar_done releases them then, with the other
+	 * warps', in one pass over the CTA's epochs. The same clock results (a join, and each
+	 * epoch above every clock of its thread in any vector). */
+	if (lanes == 0xffffffffu && !R->seen_any && R->wvc_ok &&
+	    (op == OP_BAR_SYNC || op == OP_BARRIER_SYNC || op == OP_BAR_RED ||
+	     op == OP_BARRIER_RED) && !lanes_differ(R, w, thr(R, w, 0)->vc)) {
+		rc->pend[id] |= 1u << w->id;
+		return;
+	}
+	release_lanes(R, &rc->acc[id], w, lanes);
+}
+
+/* The deferred arrivals of the warps of pend (race_bar_arrive) released into *obj: each
+ * distinct vector joined (the warps usually share one), every epoch copied and raised. */
+static void release_warps(struct race *R, struct vc **obj, const struct cta *c, uint32_t pend)
+{
+	struct vc *a = vc_own(R, obj);
+	struct vc *const *wv = &R->wvc[c->slot * R->nw];
+	const struct vc *last = NULL;
+	for (uint32_t m = pend; a && m; m &= m - 1) {
+		const struct vc *v = wv[__builtin_ctz(m)];
+		if (v != last)
+			vc_join(R, a, v);
+		last = v;
+	}
+	uint32_t *ch = a ? vc_chunk(R, a, c->linear) : NULL;
+	if (!ch)
+		return;
+	uint32_t nt = R->nt, *k = &R->clk[c->slot * nt];
+	if (pend == (R->nw == LANES ? 0xffffffffu : (1u << R->nw) - 1) && nt % LANES == 0) {
+		memcpy(ch, k, nt * sizeof *ch); /* every warp of the CTA: one pass */
+		for (uint32_t o = 0; o < nt; o += LANES)
+			for (uint32_t l = 0; l < LANES; l++)
+				k[o + l]++;
+	} else {
+		for (uint32_t m = pend; m; m &= m - 1) {
+			uint32_t o = (uint32_t)__builtin_ctz(m) * LANES;
+			memcpy(ch + o, k + o, LANES * sizeof *ch);
+			for (uint32_t l = 0; l < LANES; l++)
+				k[o + l]++;
+		}
+	}
+	a->gen = ++R->gen;
 }
 
 void race_bar_done(struct launch *L, struct cta *c, uint32_t id)
@@ -1760,6 +1916,9 @@ void race_bar_done(struct launch *L, struct cta *c, uint32_t id)
 	if (!R)
 		return;
 	struct rcta *rc = &R->cta[c->slot];
+	if (rc->pend[id])
+		release_warps(R, &rc->acc[id], c, rc->pend[id]);
+	rc->pend[id] = 0;
 	vc_put(rc->done[id]);
 	rc->done[id] = rc->acc[id];
 	rc->acc[id] = NULL;
@@ -1779,16 +1938,14 @@ void race_bar_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t
 		/* a whole warp: usually one vector, given up at once by the lanes that share
 		 * lane 0's; the others (if any) below */
 		old = t0->vc;
-		uintptr_t differ = 0; /* any bit: some lane's vector is not old */
-#pragma GCC unroll 8
-		for (uint32_t l = 0; l < LANES; l++)
-			differ |= (uintptr_t)t0[l].vc ^ (uintptr_t)old;
+		bool differ = lanes_differ(R, w, old); /* some lane's vector is not old */
 		if (!differ) {
 #pragma GCC unroll 8
 			for (uint32_t l = 0; l < LANES; l++)
 				t0[l].vc = d;
 			n = LANES;
 		}
+		*wvc_of(R, w) = differ ? NULL : d;
 		for (uint32_t l = 0; differ && l < LANES; l++)
 			if (t0[l].vc == old) {
 				t0[l].vc = d;
@@ -1796,7 +1953,7 @@ void race_bar_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t
 			}
 		d->refs += n;
 		if ((old->refs -= n) == 0)
-			vc_free(old);
+			vc_recycle(R, old);
 		if (n == LANES)
 			return;
 		old = NULL;
@@ -1809,7 +1966,7 @@ void race_bar_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t
 			continue;
 		if (o != old) {
 			if (old && (old->refs -= n) == 0)
-				vc_free(old);
+				vc_recycle(R, old);
 			old = o;
 			n = 0;
 		}
@@ -1817,9 +1974,11 @@ void race_bar_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t
 		all++;
 		t->vc = d;
 	}
+	if (all)
+		*wvc_of(R, w) = NULL;
 	d->refs += all;
 	if (old && (old->refs -= n) == 0)
-		vc_free(old);
+		vc_recycle(R, old);
 }
 
 void race_warp_sync(struct launch *L, struct warp *w, uint32_t lanes)
@@ -1833,7 +1992,7 @@ void race_warp_sync(struct launch *L, struct warp *w, uint32_t lanes)
 		release_into(R, &acc, thr(R, w, l), tid_of(R, w, l));
 	}
 	for (uint32_t m = lanes; acc && m; m &= m - 1)
-		adopt(thr(R, w, (uint32_t)__builtin_ctz(m)), acc);
+		adopt(R, thr(R, w, (uint32_t)__builtin_ctz(m)), acc);
 	vc_put(acc);
 }
 
@@ -2048,10 +2207,11 @@ void race_agent_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32
 		if (vc_get(R, t->vc, agent) >= clock)
 			continue;
 		if (from && t->vc == from) {
-			adopt(t, to);
+			adopt(R, t, to);
 			continue;
 		}
 		from = t->vc;
+		wvc_forget(R, t);
 		struct vc *v = vc_own(R, &t->vc);
 		if (!v)
 			return;
@@ -2099,10 +2259,14 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 	R->th = calloc((size_t)cl->nctas * R->nt, sizeof *R->th);
 	R->clk = malloc((size_t)cl->nctas * R->nt * sizeof *R->clk);
 	R->cta = calloc(cl->nctas, sizeof *R->cta);
-	if (!R->th || !R->clk || !R->cta)
+	R->nw = (R->nt + LANES - 1) / LANES;
+	R->wvc_ok = R->nt % LANES == 0;
+	R->wvc = calloc((size_t)cl->nctas * R->nw, sizeof *R->wvc);
+	if (!R->th || !R->clk || !R->cta || !R->wvc)
 		return false;
 	for (size_t i = 0; i < (size_t)cl->nctas * R->nt; i++) {
 		R->th[i].vc = vc_ref(R->zero);
+		R->th[i].warp = (uint32_t)(i / R->nt * R->nw + i % R->nt / LANES);
 		R->clk[i] = 1;
 	}
 	return true;
@@ -2135,6 +2299,8 @@ void race_cluster_end(struct launch *L, struct cluster *cl)
 	free(R->th);
 	free(R->clk);
 	free(R->cta);
+	free(R->wvc);
+	R->wvc = NULL;
 	R->th = NULL;
 	R->clk = NULL;
 	R->cta = NULL;
@@ -2160,6 +2326,9 @@ void race_end(struct launch *L)
 	mem_release(L->mem, R->charged);
 	vc_put(R->memo.result);
 	vc_put(R->zero);
+	if (R->spare)
+		vc_free(R->spare);
+	free(R->spare_c);
 	race_jobs_free(R->jobs);
 	free(R);
 	L->race = NULL;
@@ -2246,6 +2415,9 @@ static bool head_check(struct launch *L, const struct race_gacc *e,
 	M->cl = R->cl;
 	M->th = R->th;
 	M->clk = R->clk;
+	M->wvc = R->wvc;
+	M->nw = R->nw;
+	M->wvc_ok = R->wvc_ok;
 	struct vc *v = race_glog_resolved(L, G, e->vc);
 	uint8_t old[sizeof e->old];
 	if (e->has_newv)
@@ -2257,6 +2429,7 @@ static bool head_check(struct launch *L, const struct race_gacc *e,
 	M->cl = NULL;
 	M->th = NULL;
 	M->clk = NULL;
+	M->wvc = NULL;
 	L->race = R;
 	return ok;
 }
