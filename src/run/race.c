@@ -1778,8 +1778,10 @@ static inline __attribute__((always_inline)) bool hbq_may_conflict(struct hbq *q
 	return p->clock && (p->mask & mask) && p->tid != q->tid && !hbq_before(q, p);
 }
 
-/* add_read for the copy's read (a copy takes no fast path there), through q. */
-static inline __attribute__((always_inline)) void
+/* add_read for the copy's read (a copy takes no fast path there), through q. Returns
+ * whether it went on to the list: else only the cell's one read, and what it found there
+ * (the read and the mask), decided what it did. */
+static inline __attribute__((always_inline)) bool
 copy_add_read(const struct acc_ctx *x, struct hbq *q, struct cell *c, const struct rec *me)
 {
 	struct rec *r = &c->r;
@@ -1787,15 +1789,15 @@ copy_add_read(const struct acc_ctx *x, struct hbq *q, struct cell *c, const stru
 	if (x->gread) {
 		if (!r->clock || r->tid == tid || (r->flags & RF_ASYNC) || hbq_before(q, r))
 			take_read(r, me, tid);
-		return;
+		return false;
 	}
 	if (!r->clock || r->tid == tid || (!(r->mask & ~me->mask) && hbq_before(q, r))) {
 		take_read(r, me, tid);
-		return;
+		return false;
 	}
 	struct readers *m = c->more;
 	if ((!m || (m->n == m->cap && m->cap < MAX_READERS)) && !(m = readers_room(x, c)))
-		return;
+		return true;
 	uint32_t k = 0, n = m->n;
 	bool placed = false, dropped = false;
 	for (uint32_t i = 0; i < n; i++) {
@@ -1823,18 +1825,20 @@ copy_add_read(const struct acc_ctx *x, struct hbq *q, struct cell *c, const stru
 	m->n = k;
 	m->tids[tid >> 6 & 3] |= 1ull << (tid & 63);
 	m->ok_gen = 0; /* (add_read's `ok` starts false for a copy) */
+	return true;
 }
 
 /* check_cell for the copy's access `me` when no record of c may conflict with it (true:
- * checked and recorded); false: c untouched, check_cell decides. */
+ * checked and recorded; *list: a read went on to the list); false: c untouched,
+ * check_cell decides. */
 static inline __attribute__((always_inline)) bool
 copy_cell(const struct acc_ctx *x, struct hbq *q, struct cell *c, const struct rec *me,
-	  enum race_kind kind)
+	  enum race_kind kind, bool *list)
 {
 	if (hbq_may_conflict(q, &c->w, me->mask))
 		return false;
 	if (kind == RACE_READ) {
-		copy_add_read(x, q, c, me);
+		*list = copy_add_read(x, q, c, me);
 		return true;
 	}
 	if (hbq_may_conflict(q, &c->r, me->mask))
@@ -1850,13 +1854,18 @@ copy_cell(const struct acc_ctx *x, struct hbq *q, struct cell *c, const struct r
 }
 
 /* The last cell a landing decided in full, before and after: copy_cell is a function of
- * the cell (what it reads: its write, unless a read is checked; its read; its list's
- * entries, threads and ok_gen; whether it has a list) and the access's mask, the rest being
- * the landing's, so a cell in the same state ends in the same state. The cells of a box or
- * of a wgmma's operand were mostly made alike (by the same accesses), so most take the
- * recorded state as it is, compared and copied. Lists longer than MEMO_READERS are not
- * kept; a cell whose list lacks room for the state after is decided in full. */
+ * what it reads of the cell (its write, when it writes; its read; its list's entries,
+ * threads and ok_gen; whether it has a list), the access's mask and the landing's context,
+ * so a cell whose state agrees in all that ends in the same state. What it reads: a write
+ * reads it all (ST_ALL); a read that only took or left the cell's one read read just that
+ * (ST_R: copy_add_read's first cases; the write is checked apart, and left); one that went
+ * on to the list read the read and the list but not ok_gen, which it sets (ST_LIST). The
+ * cells of a box or of a wgmma's operand were mostly made alike (by the same accesses), so
+ * most take the recorded state as it is, compared and copied. Lists longer than
+ * MEMO_READERS are not kept; a cell whose list lacks room for the state after is decided
+ * in full. */
 enum { MEMO_READERS = 8 };
+enum { ST_R, ST_LIST, ST_ALL };
 
 struct cell_state {
 	struct rec w, r;
@@ -1868,9 +1877,17 @@ struct cell_state {
 
 struct copy_memo {
 	bool valid;
-	uint8_t mask;
+	uint8_t mask, what;         /* the access's mask; ST_*                                */
+	struct rec last_w;          /* the last write a read of all 4 bytes found no conflict
+				     * with (then none for any mask): no need to ask again    */
 	struct cell_state in, out;
 };
+
+static void memo_init(struct copy_memo *memo)
+{
+	memo->valid = false;
+	memset(&memo->last_w, 0, sizeof memo->last_w); /* (clock 0: no write) */
+}
 
 /* The difference of the 8-byte words at a and b (0: equal). */
 static inline __attribute__((always_inline)) uint64_t word_diff(const void *a, const void *b)
@@ -1892,13 +1909,12 @@ static inline __attribute__((always_inline)) bool rec_same(const struct rec *a,
 }
 
 /* c's state into st; false: its list is too long to keep. */
-static inline bool state_get(const struct cell *c, struct cell_state *st, bool w)
+static inline bool state_get(const struct cell *c, struct cell_state *st)
 {
 	const struct readers *m = c->more;
 	if (m && m->n > MEMO_READERS)
 		return false;
-	if (w)
-		st->w = c->w;
+	st->w = c->w;
 	st->r = c->r;
 	st->more = m != NULL;
 	st->n = m ? m->n : 0;
@@ -1910,17 +1926,23 @@ static inline bool state_get(const struct cell *c, struct cell_state *st, bool w
 	return true;
 }
 
-/* Whether c is in state st (its write compared when w). */
+/* Whether c agrees with st in what `what` (ST_*) compares. */
 static inline __attribute__((always_inline)) bool state_same(const struct cell *c,
-							     const struct cell_state *st, bool w)
+							     const struct cell_state *st,
+							     unsigned what)
 {
+	if (!rec_same(&c->r, &st->r))
+		return false;
+	if (what == ST_R)
+		return true;
 	const struct readers *m = c->more;
-	if ((m != NULL) != st->more || (w && !rec_same(&c->w, &st->w)) || !rec_same(&c->r, &st->r))
+	if ((m != NULL) != st->more || (what == ST_ALL && !rec_same(&c->w, &st->w)))
 		return false;
 	if (!m)
 		return true;
-	if (m->n != st->n || m->ok_gen != st->ok_gen || (m->tids[0] ^ st->tids[0]) ||
-	    (m->tids[1] ^ st->tids[1]) || (m->tids[2] ^ st->tids[2]) || (m->tids[3] ^ st->tids[3]))
+	if (m->n != st->n || (what == ST_ALL && m->ok_gen != st->ok_gen) ||
+	    ((m->tids[0] ^ st->tids[0]) | (m->tids[1] ^ st->tids[1]) |
+	     (m->tids[2] ^ st->tids[2]) | (m->tids[3] ^ st->tids[3])))
 		return false;
 	uint64_t d = 0;
 	for (uint32_t i = 0; i < m->n; i++)
@@ -1928,18 +1950,20 @@ static inline __attribute__((always_inline)) bool state_same(const struct cell *
 	return !d;
 }
 
-/* Put state st into c, when its list has room (it has one when st has: state_same said so,
- * as the state before had one; lists are never taken away); false: not put. */
+/* Put into c the parts of state st that `what` changes, when its list has room (it has one
+ * when st has, with ST_LIST or ST_ALL: state_same said so, as the state before had one;
+ * lists are never taken away); false: not put. */
 static inline __attribute__((always_inline)) bool state_put(struct cell *c,
-							    const struct cell_state *st, bool w)
+							    const struct cell_state *st,
+							    unsigned what)
 {
 	struct readers *m = c->more;
-	if ((st->more && !m) || (m && m->cap < st->n))
+	if (what != ST_R && ((st->more && !m) || (m && m->cap < st->n)))
 		return false;
-	if (w)
-		c->w = st->w;
 	c->r = st->r;
-	if (m) {
+	if (what == ST_ALL)
+		c->w = st->w;
+	if (what != ST_R && m) {
 		m->n = st->n;
 		m->ok_gen = st->ok_gen;
 		memcpy(m->tids, st->tids, sizeof m->tids);
@@ -1959,16 +1983,13 @@ static inline uint8_t gran_mask(uint64_t g, uint64_t off, uint64_t end)
 /* check_range for the copy's access (x->copy, no store value) of the `size` bytes at
  * offset off of shadow s (`bytes` long; a: the access, for a report), through q and memo:
  * the cells of each page side by side. */
-static __attribute__((noinline)) bool copy_cells(struct acc_ctx *x, struct hbq *q,
-						 struct copy_memo *memo, struct shadow *s,
-						 uint64_t bytes, uint64_t off, uint32_t size,
-						 enum race_kind kind, struct rec *me,
-						 const struct access *a)
+static inline __attribute__((always_inline)) bool
+copy_cells_in(struct acc_ctx *x, struct hbq *q, struct copy_memo *memo, struct shadow *s,
+	      uint64_t bytes, uint64_t off, uint32_t size, enum race_kind kind, struct rec *me,
+	      const struct access *a)
 {
 	uint64_t end = off + size, g = off / GRAN, gend = (end + GRAN - 1) / GRAN;
 	bool w = kind != RACE_READ; /* a read checks the write, and leaves it */
-	struct rec last_w;          /* the last write a read of all 4 bytes found fine */
-	memset(&last_w, 0, sizeof last_w); /* (a write of clock 0, which is no write) */
 	x->s = s;
 	x->gread = kind == RACE_READ && a->space == MS_GLOBAL;
 	while (g < gend) {
@@ -1979,20 +2000,22 @@ static __attribute__((noinline)) bool copy_cells(struct acc_ctx *x, struct hbq *
 		for (stop = stop < gend ? stop : gend; g < stop; g++, c++) {
 			me->mask = g * GRAN >= off && g * GRAN + GRAN <= end ? 0xf
 									      : gran_mask(g, off, end);
-			bool fine = w || rec_same(&c->w, &last_w);
+			bool fine = w || rec_same(&c->w, &memo->last_w);
 			if (!fine && !hbq_may_conflict(q, &c->w, me->mask)) {
 				fine = true;
-				if (me->mask == 0xf) /* (then it is fine for any mask) */
-					last_w = c->w;
+				if (me->mask == 0xf)
+					memo->last_w = c->w;
 			}
 			if (memo->valid && memo->mask == me->mask && fine &&
-			    state_same(c, &memo->in, w) && state_put(c, &memo->out, w))
+			    state_same(c, &memo->in, memo->what) &&
+			    state_put(c, &memo->out, memo->what))
 				continue;
 			memo->valid = false;
-			bool keep = state_get(c, &memo->in, w);
-			if (copy_cell(x, q, c, me, kind)) {
-				memo->valid = keep && !x->L->stop && state_get(c, &memo->out, w);
+			bool keep = state_get(c, &memo->in), list = true;
+			if (copy_cell(x, q, c, me, kind, &list)) {
+				memo->valid = keep && !x->L->stop && state_get(c, &memo->out);
 				memo->mask = me->mask;
+				memo->what = w ? ST_ALL : list ? ST_LIST : ST_R;
 				continue;
 			}
 			const struct rec *hit = NULL;
@@ -2005,6 +2028,15 @@ static __attribute__((noinline)) bool copy_cells(struct acc_ctx *x, struct hbq *
 		}
 	}
 	return true;
+}
+
+static __attribute__((noinline)) bool copy_cells(struct acc_ctx *x, struct hbq *q,
+						 struct copy_memo *memo, struct shadow *s,
+						 uint64_t bytes, uint64_t off, uint32_t size,
+						 enum race_kind kind, struct rec *me,
+						 const struct access *a)
+{
+	return copy_cells_in(x, q, memo, s, bytes, off, size, kind, me, a);
 }
 
 /* q for agent tid of thread `owner`, whose state at the issue was t. */
@@ -2052,7 +2084,7 @@ void race_copy_access(struct launch *L, const struct race_copy *rc, const struct
 	struct rec me = {L->ci, rc->agent, rc->clock, (uint32_t)L->steps, 0, flags};
 	struct shadow *s = shadow_of(L, a, &off, &bytes);
 	struct copy_memo memo;
-	memo.valid = false;
+	memo_init(&memo);
 	if (s)
 		copy_cells(&x, &q, &memo, s, bytes, off, size, kind, &me, a);
 }
@@ -2070,11 +2102,11 @@ void race_copy_reads(struct launch *L, const struct race_copy *rc, struct cta *c
 	struct rec me = {L->ci, rc->agent, rc->clock, (uint32_t)L->steps, 0, RF_ASYNC};
 	struct shadow *s = &R->cta[c->slot].smem;
 	struct copy_memo memo;
-	memo.valid = false;
+	memo_init(&memo);
 	for (uint32_t i = 0; i < n && !L->stop; i++) {
 		struct access a = {.p = c->smem + off[i], .cta = c, .off = off[i],
 				   .space = MS_SHARED_CTA};
-		copy_cells(&x, &q, &memo, s, c->smem_size, off[i], size, RACE_READ, &me, &a);
+		copy_cells_in(&x, &q, &memo, s, c->smem_size, off[i], size, RACE_READ, &me, &a);
 	}
 }
 
@@ -2807,7 +2839,7 @@ bool race_replay_access(struct launch *L, struct race_glog *G, const struct race
 		struct hbq q;
 		struct copy_memo memo;
 		hbq_init(R, &t, e->tid, e->owner, &q);
-		memo.valid = false;
+		memo_init(&memo);
 		ok = copy_cells(&x, &q, &memo, s, bytes, off, e->size, (enum race_kind)e->kind,
 				&me, &a);
 	} else {
