@@ -699,11 +699,7 @@ static void complete_part(struct launch *L, struct warp *w, struct wg_op *op)
 	L->ci = op->di;
 	L->cw = w;
 	L->cmask = 1;
-	for (uint32_t i = 0; i < op->npieces && !L->stop; i++) {
-		struct access a = {.p = w->cta->smem + op->pieces[i], .cta = w->cta,
-				   .off = op->pieces[i], .space = MS_SHARED_CTA};
-		race_copy_access(L, &op->rc, &a, 16, RACE_READ);
-	}
+	race_copy_reads(L, &op->rc, w->cta, op->pieces, op->npieces, 16);
 	copies_check(L, w->cta, op);
 	if (!L->stop)
 		compute(L, w, op);

@@ -103,6 +103,10 @@ void race_copy_drop(struct race_copy *rc);
  * each was judged against the copy in flight when it was made (async.c). */
 void race_copy_access(struct launch *L, const struct race_copy *rc, const struct access *a,
 		      uint32_t size, enum race_kind kind);
+/* race_copy_access for n reads of `size` bytes at offsets off[i] of c's shared memory, in
+ * order (a wgmma's operand pieces). */
+void race_copy_reads(struct launch *L, const struct race_copy *rc, struct cta *c,
+		     const uint32_t *off, uint32_t n, uint32_t size);
 /* The copy's complete-tx or arrive-on on mb (release into its open phase); call it before
  * the mbarrier is updated. */
 void race_copy_complete(struct launch *L, const struct race_copy *rc, const struct mbar *mb);
