@@ -1377,8 +1377,6 @@ struct quick {
 	uint64_t gen;
 	const struct dinsn *insn;   /* the instruction and its step (quick_word)              */
 	uint32_t step;
-	bool settled;           /* no asynchronous copy in flight (race_shared_reads: a warp's
-				 * ld/st rarely repeats a read of its own epoch)             */
 };
 
 /* Whether record p, made by another thread, is known ordered before a plain access by a
@@ -1399,18 +1397,6 @@ static inline bool quick_may_conflict(const struct quick *q, const struct rec *p
 	return p->clock && (p->mask & me->mask) && p->tid != me->tid && !quick_ordered(q, p);
 }
 
-/* Whether the read `me` repeats e, the thread's own read of the same epoch and instruction
- * over its bytes: then recording it would change only e's step, which nothing can tell
- * when no copy is in flight (a landing compares the steps of records with its issue, and
- * every copy issued later is after both). Nothing else changed either: a write to those
- * bytes since would have cleared them from e, and the write record it was checked against
- * is still ordered before (its vector only grew). */
-static inline bool quick_again(const struct rec *e, const struct rec *me)
-{
-	return e->tid == me->tid && e->clock == me->clock && e->insn == me->insn &&
-	       !e->flags && !(me->mask & ~e->mask);
-}
-
 /* check_cell for a plain access `me` (no strength, no copy) by a thread of q, in the common
  * cases: every earlier record it meets is the thread's own or quick_ordered, and a read
  * either takes the cell's one read (which it covers) or, concurrent with it, joins the list
@@ -1423,23 +1409,6 @@ static inline __attribute__((always_inline)) bool quick_cell(const struct quick 
 	uint32_t tid = me->tid;
 	if (c->r2.clock) /* (check_cell moves it to the list, which this path knows) */
 		return false;
-	if (!write && q->settled) { /* (wgmma reads its operands again and again) */
-		if (quick_again(r, me))
-			return true;
-		/* its entry among the further reads, when the read would only replace it:
-		 * r stays (another thread's, not covered or not ordered before) and no entry
-		 * is ordered before under this vector (ok_gen), so none would be dropped */
-		struct readers *m = c->more;
-		if (m && r->clock && r->tid != tid && m->ok_gen == q->gen &&
-		    (m->tids[tid >> 6 & 3] >> (tid & 63) & 1) &&
-		    ((r->mask & ~me->mask) || (r->tid - q->base < q->span && !quick_ordered(q, r))))
-			for (uint32_t i = 0; i < m->n; i++)
-				if (m->e[i].tid == tid) {
-					if (quick_again(&m->e[i], me))
-						return true;
-					break;
-				}
-	}
 	if (quick_may_conflict(q, &c->w, me))
 		return false;
 	if (!write) {
@@ -1617,7 +1586,7 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 	 * (usually all of them share one), its cell's page made. */
 	const struct vc *vq = t0[__builtin_ctz(mask)].vc;
 	struct quick q = {cta << shift, 1u << shift, vc_clocks(vq, cta), vq->gen, L->ci,
-			  (uint32_t)L->steps, false};
+			  (uint32_t)L->steps};
 	bool quick = R->nt <= sizeof no_clocks / sizeof *no_clocks && size <= GRAN;
 	struct rec me = {L->ci, 0, 0, (uint32_t)L->steps, 0, 0};
 	uint8_t m1 = (uint8_t)((1u << size) - 1);
@@ -1696,64 +1665,6 @@ uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, cons
 	struct acc_ctx x = {.L = L, .R = R, .s = &R->cta[w->cta->slot].smem, .w = w};
 	return v ? shared_lanes_loop(&x, mask, off, size, v, true)
 		 : shared_lanes_loop(&x, mask, off, size, NULL, false);
-}
-
-void race_shared_reads(struct launch *L, struct warp *w, uint32_t lane, const uint32_t *off,
-		       uint32_t n, uint32_t size)
-{
-	struct race *R = L->race;
-	struct cta *c = w->cta;
-	if (!R || !size)
-		return;
-	if (access_flags(L->ci)) { /* strong: race_access synchronises through them too */
-		for (uint32_t i = 0; i < n && !L->stop; i++) {
-			struct access a = {.p = c->smem + off[i], .cta = c, .off = off[i],
-					   .space = MS_SHARED_CTA};
-			race_access(L, w, lane, &a, size, RACE_READ, NULL);
-		}
-		return;
-	}
-	uint32_t tid = tid_of(R, w, lane);
-	struct acc_ctx x = {.L = L, .R = R, .t = thr(R, w, lane), .s = &R->cta[c->slot].smem,
-			    .w = w, .lane = lane, .tid = tid, .owner = tid};
-	struct quick q = {cta_of(R, tid) << R->shift, 1u << R->shift,
-			  vc_clocks(x.t->vc, c->linear), x.t->vc->gen, L->ci, (uint32_t)L->steps,
-			  L->async.nevents == 0};
-	bool quick = R->nt <= sizeof no_clocks / sizeof *no_clocks;
-	struct rec me = {L->ci, tid, *clock_of(R, x.t), (uint32_t)L->steps, 0, 0};
-	bool whole = size % GRAN == 0; /* pieces of whole granules, when aligned */
-	for (uint32_t i = 0; i < n && !L->stop; i++) {
-		uint32_t o = off[i], end = o + size;
-		struct cell *const *pages = x.s->pages;
-		uint32_t g = o / GRAN; /* the first granule not recorded yet */
-		if (quick && whole && o % GRAN == 0 && pages && (end - 1) / GRAN / PAGE_CELLS <
-		    x.s->npages && pages[o / GRAN / PAGE_CELLS] &&
-		    pages[(end - 1) / GRAN / PAGE_CELLS]) { /* the cells made: no charge to fail */
-			me.mask = 0xf;
-			while (g < end / GRAN && quick_cell(&q, pages[g / PAGE_CELLS] +
-							    g % PAGE_CELLS, &me, false))
-				g++;
-			if (g == end / GRAN)
-				continue;
-		}
-		for (; g * GRAN < end; g++) {
-			uint32_t lo = o > g * GRAN ? o : g * GRAN;
-			uint32_t hi = end < g * GRAN + GRAN ? end : g * GRAN + GRAN;
-			me.mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * GRAN));
-			struct cell *cell = cell_at(L, x.s, c->smem_size, g);
-			if (!cell)
-				break;
-			const struct rec *hit = NULL;
-			if (quick && quick_cell(&q, cell, &me, false))
-				continue;
-			if (!check_cell(&x, cell, &me, RACE_READ, NULL, c->smem + lo, hi - lo, &hit)) {
-				struct access a = {.p = c->smem + o, .cta = c, .off = o,
-						   .space = MS_SHARED_CTA};
-				report(&x, &a, size, RACE_READ, hit, hit == &cell->w, false);
-				break;
-			}
-		}
-	}
 }
 
 /* ---- asynchronous copies ------------------------------------------------------------- */

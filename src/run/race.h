@@ -42,11 +42,6 @@ bool race_plain(const struct dinsn *di);
 uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, const uint32_t *off,
 			   uint32_t size, const uint64_t *v);
 
-/* Plain reads by `lane` of w of the n pieces of `size` bytes at offsets off[i] of its CTA's
- * shared memory (wgmma's operands), checked and recorded in order as race_access would. */
-void race_shared_reads(struct launch *L, struct warp *w, uint32_t lane, const uint32_t *off,
-		       uint32_t n, uint32_t size);
-
 /* CTA barriers: arrivals of `lanes` on barrier `id` release (bar.arrive, bar.sync,
  * bar.red); when the instance completes, race_bar_done takes its clock, and every lane that
  * waits at it acquires it with race_bar_acquire. */
