@@ -865,6 +865,30 @@ static void gen_body(struct jc *J, struct snap *sn, size_t *stub, size_t tail)
 	}
 }
 
+/* A chunk's turn in a chunk loop (gen_block's, gen_loop's) begins: its 4 lanes (eax's low
+ * bits) pick its lane mask from the table at rcx into R_LMASK; the jumps answered go on past
+ * the turn when no lane is active (*skip) and to the partial chunk's code when some are not
+ * (*part), for the caller to patch. */
+static void gen_chunk_head(struct xbuf *b, size_t *skip, size_t *part)
+{
+	x86_mov32(b, X_RDX, X_RAX);
+	x86_alu_ri(b, 4, false, X_RDX, 15);
+	*skip = x86_jcc(b, 0x4);
+	x86_shift_ri(b, 4, false, X_RDX, 5);
+	x86_vrm(b, XV_VMOVDQU_LD, R_LMASK, 0, (struct xmem){X_RCX, X_RDX, 1, 0});
+	x86_alu_ri(b, 7, false, X_RDX, 15 << 5);
+	*part = x86_jcc(b, 0x5);
+}
+
+/* A chunk's turn ends: the next chunk's registers (rdi) and lanes (eax), back to `loop`
+ * while a lane is left. */
+static void gen_chunk_next(struct xbuf *b, size_t loop)
+{
+	x86_alu_ri(b, 0, true, X_RDI, 32);
+	x86_shift_ri(b, 5, false, X_RAX, 4);
+	x86_patch(b, x86_jcc(b, 0x5), loop);
+}
+
 /*
  * The chunk loop around the block's code. The block has an entry every JIT_STEP
  * instructions (entry[k] for boundary k): a stub that points r9 and r10 at the code of
@@ -902,21 +926,14 @@ static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, size_t *e
 	x86_mov32(b, X_RAX, X_RSI);
 	x86_mov32(b, X_R8, X_RDX);
 	size_t loop = b->len;
-	x86_mov32(b, X_RDX, X_RAX);
-	x86_alu_ri(b, 4, false, X_RDX, 15);
-	size_t skip = x86_jcc(b, 0x4);
-	x86_shift_ri(b, 4, false, X_RDX, 5);
-	x86_vrm(b, XV_VMOVDQU_LD, R_LMASK, 0, (struct xmem){X_RCX, X_RDX, 1, 0});
-	x86_alu_ri(b, 7, false, X_RDX, 15 << 5);
-	size_t part = x86_jcc(b, 0x5);
+	size_t skip, part;
+	gen_chunk_head(b, &skip, &part);
 	x86_jmp_r(b, X_R9);
 	x86_patch(b, part, b->len);
 	x86_jmp_r(b, X_R10);
 	size_t tail = b->len;
 	x86_patch(b, skip, tail);
-	x86_alu_ri(b, 0, true, X_RDI, 32);
-	x86_shift_ri(b, 5, false, X_RAX, 4);
-	x86_patch(b, x86_jcc(b, 0x5), loop);
+	gen_chunk_next(b, loop);
 	x86_vzeroupper(b);
 	x86_ret(b);
 	for (int full = 1; full >= 0; full--) {
@@ -999,13 +1016,8 @@ static bool gen_loop(struct jc *J, const struct jop *ops, uint32_t n, int32_t gu
 	x86_mov32(b, X_RAX, X_RSI);
 	x86_alu_rr(b, X86_XOR, false, X_R11, X_R11);
 	size_t loop = b->len;
-	x86_mov32(b, X_RDX, X_RAX);
-	x86_alu_ri(b, 4, false, X_RDX, 15);
-	size_t skip = x86_jcc(b, 0x4);
-	x86_shift_ri(b, 4, false, X_RDX, 5);
-	x86_vrm(b, XV_VMOVDQU_LD, R_LMASK, 0, (struct xmem){X_RCX, X_RDX, 1, 0});
-	x86_alu_ri(b, 7, false, X_RDX, 15 << 5);
-	size_t part = x86_jcc(b, 0x5);
+	size_t skip, part;
+	gen_chunk_head(b, &skip, &part);
 	J->full = true;
 	gen_loop_body(J, guard, gneg);
 	uint32_t nkeep = J->nkeep;
@@ -1015,9 +1027,7 @@ static bool gen_loop(struct jc *J, const struct jop *ops, uint32_t n, int32_t gu
 	gen_loop_body(J, guard, gneg);
 	x86_patch(b, to_tail, b->len);
 	x86_patch(b, skip, b->len);
-	x86_alu_ri(b, 0, true, X_RDI, 32);
-	x86_shift_ri(b, 5, false, X_RAX, 4);
-	x86_patch(b, x86_jcc(b, 0x5), loop);
+	gen_chunk_next(b, loop);
 	x86_alu_ri(b, 5, false, X_R8, 1);
 	size_t done = x86_jcc(b, 0x4);
 	x86_alu_ri(b, 7, false, X_R11, 0);

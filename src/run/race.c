@@ -960,8 +960,9 @@ static inline __attribute__((always_inline)) bool conflicts(const struct acc_ctx
 	return !(x->copy && (int32_t)(p->step - x->issued) > 0);
 }
 
-/* The cell's one read becomes me; a read of the same thread keeps its bytes too. */
-static inline void take_read(struct rec *r, const struct rec *me, uint32_t tid)
+/* Record r (a cell's write or its one read) becomes me; a record of the same thread keeps
+ * its bytes too. */
+static inline void take_rec(struct rec *r, const struct rec *me, uint32_t tid)
 {
 	uint8_t keep = r->clock && r->tid == tid ? r->mask : 0;
 	*r = *me;
@@ -1026,13 +1027,13 @@ static void add_read(const struct acc_ctx *x, struct cell *c, const struct rec *
 	if (x->gread) {
 		if (!r->clock || r->tid == x->tid || (r->flags & RF_ASYNC) ||
 		    happens_before(x->R, x->t, x->tid, x->owner, r)) {
-			take_read(r, me, x->tid);
+			take_rec(r, me, x->tid);
 		}
 		return;
 	}
 	if (!r->clock || r->tid == x->tid ||
 	    (!(r->mask & ~me->mask) && happens_before(x->R, x->t, x->tid, x->owner, r))) {
-		take_read(r, me, x->tid);
+		take_rec(r, me, x->tid);
 		return;
 	}
 	struct readers *m = c->more;
@@ -1145,9 +1146,7 @@ static inline __attribute__((always_inline)) bool check_cell(const struct acc_ct
 			*hit = &c->more->e[i];
 			return false;
 		}
-	uint8_t keep = c->w.clock && c->w.tid == x->tid ? c->w.mask : 0;
-	c->w = *me;
-	c->w.mask |= keep;
+	take_rec(&c->w, me, x->tid);
 	clear_reads(c, me->mask);
 	return true;
 }
@@ -1414,7 +1413,7 @@ static inline __attribute__((always_inline)) bool quick_cell(const struct quick 
 	if (!write) {
 		if (!r->clock || r->tid == tid ||
 		    (!(r->mask & ~me->mask) && quick_ordered(q, r))) {
-			take_read(r, me, tid);
+			take_rec(r, me, tid);
 			return true;
 		}
 		/* add_read's fast path, when its first case surely fails (r is not covered, or
@@ -1438,9 +1437,7 @@ static inline __attribute__((always_inline)) bool quick_cell(const struct quick 
 			return false;
 		all &= !(m->e[i].mask & ~me->mask);
 	}
-	uint8_t keep = c->w.clock && c->w.tid == tid ? c->w.mask : 0;
-	c->w = *me;
-	c->w.mask |= keep;
+	take_rec(&c->w, me, tid);
 	if ((r->mask &= (uint8_t)~me->mask) == 0)
 		r->clock = 0;
 	if (m && m->n && all) { /* clear_reads, which would drop them all */
@@ -1467,7 +1464,7 @@ static inline __attribute__((always_inline)) bool quick_word(const struct quick 
 		return false;
 	if (!write) {
 		if (!r->clock || r->tid == tid || quick_ordered(q, r)) {
-			*r = me; /* (take_read: its bytes are all of the word) */
+			*r = me; /* (take_rec: its bytes are all of the word) */
 			return true;
 		}
 		/* add_read's fast path, as quick_cell takes it; the first further read of a
@@ -1809,11 +1806,11 @@ copy_add_read(const struct acc_ctx *x, struct hbq *q, struct cell *c, const stru
 	uint32_t tid = q->tid;
 	if (x->gread) {
 		if (!r->clock || r->tid == tid || (r->flags & RF_ASYNC) || hbq_before(q, r))
-			take_read(r, me, tid);
+			take_rec(r, me, tid);
 		return false;
 	}
 	if (!r->clock || r->tid == tid || (!(r->mask & ~me->mask) && hbq_before(q, r))) {
-		take_read(r, me, tid);
+		take_rec(r, me, tid);
 		return false;
 	}
 	struct readers *m = c->more;
@@ -1867,9 +1864,7 @@ copy_cell(const struct acc_ctx *x, struct hbq *q, struct cell *c, const struct r
 	for (uint32_t i = 0; c->more && i < c->more->n; i++)
 		if (hbq_may_conflict(q, &c->more->e[i], me->mask))
 			return false;
-	uint8_t keep = c->w.clock && c->w.tid == me->tid ? c->w.mask : 0;
-	c->w = *me;
-	c->w.mask |= keep;
+	take_rec(&c->w, me, me->tid);
 	clear_reads(c, me->mask);
 	return true;
 }
