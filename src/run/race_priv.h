@@ -1,22 +1,507 @@
 /*
- * race_priv.h - what race.c shares with race_global.c (--jobs). A worker's cluster does not
- * judge its accesses of global memory: it logs them (race_gacc), with the vector clocks
- * they were made under, and the launch replays the log in cluster order against the one
- * shadow of global memory (race_global.c), so that the reports are one thread's. A strong
- * read of a global location acquires a *marker* of it: the releases to it by the clusters
- * before, which the replay knows and the worker does not.
+ * race_priv.h - the data-race detector's state, shared by its files: race.c (the access
+ * check, reports, lifetime), race_vc.c (vector clocks), race_sync.c (what orders threads:
+ * barriers, mbarriers, fences, release/acquire through locations), race_quick.c (a warp's
+ * shared accesses at once), race_copy.c (asynchronous copies), race_shard.c and
+ * race_global.c (--jobs). The inline functions here are the per-access hot path.
+ *
+ * --jobs: a worker's cluster does not judge its accesses of global memory: it logs them
+ * (race_gacc), with the vector clocks they were made under, and the launch replays the log
+ * in cluster order against the one shadow of global memory (race_global.c), so that the
+ * reports are one thread's. A strong read of a global location acquires a *marker* of it:
+ * the releases to it by the clusters before, which the replay knows and the worker does not.
  */
 #ifndef PTXI_RACE_PRIV_H
 #define PTXI_RACE_PRIV_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
+#include "launch.h"
+#include "memory.h"
 #include "race.h"
 
-struct race;
 struct race_glog;
 struct race_jobs;
-struct memory;
+struct strbuf;
+
+#define GRAN 4u             /* bytes per shadow cell                                     */
+#define PAGE_CELLS 256u     /* cells per shadow page (1 KiB of memory)                   */
+#define MAX_READERS 64u     /* concurrent reads kept per cell beyond the first           */
+#define FIRST_READERS 2u    /* room for them made at first (doubled up to MAX_READERS)   */
+#define MAX_PAIRS 64u       /* distinct racing instruction pairs reported (--keep-going) */
+#define INIT_SEEN 8u        /* mbarriers per thread known initialised before it          */
+
+/* ---- vector clocks ------------------------------------------------------------------- */
+
+struct vchunk {
+	uint32_t cta;           /* linear CTA index                                          */
+	uint32_t *c;            /* one clock per thread of that CTA                          */
+};
+
+struct vc {
+	uint32_t refs;
+	uint32_t n, cap;        /* chunks, sorted by CTA                                     */
+	uint64_t gen;           /* names the contents: renumbered on every change            */
+	uint64_t joined;        /* gen of the last vector joined in: this one covers it      */
+	struct vchunk *ch;
+};
+
+/* ---- shadow memory ------------------------------------------------------------------- */
+
+enum { RF_STRONG = 1, RF_RMW = 2, RF_ASYNC = 4 }; /* rec.flags; bits 4-6: scope (enum scope) */
+enum scope { SC_NONE, SC_CTA, SC_CLUSTER, SC_GPU, SC_SYS };
+
+struct rec {
+	const struct dinsn *insn;
+	uint32_t tid, clock;    /* clock 0: no access                                        */
+	uint32_t step;          /* L->steps when it was made (low bits)                      */
+	uint8_t mask, flags;
+};
+
+struct readers {
+	uint32_t n, cap;        /* entries; room for them (at most MAX_READERS)              */
+	uint64_t ok_gen;        /* a vector (gen) under which no entry happens before: a read
+				 * with it adds itself without the scan (0: unknown)         */
+	uint64_t tids[4];       /* bit (tid & 255) of each entry's thread (a superset)       */
+	struct rec e[];
+};
+
+struct cell {
+	struct rec w, r;        /* the last write; one read since                            */
+	struct rec r2;          /* the first of the further reads, while it is the only one
+				 * (clock 0: none here; `more` then holds them all): most
+				 * granules have two readers in a barrier interval, and a
+				 * word's second reader needs no list (quick_word)           */
+	struct readers *more;   /* further reads concurrent with r                           */
+};
+
+struct shadow {
+	uint64_t npages;
+	struct cell **pages;
+	uint64_t charged;       /* bytes charged against --max-memory (pages, readers)       */
+};
+
+/* ---- threads and sync objects -------------------------------------------------------- */
+
+struct rthread {                /* (its epoch is apart: race.clk)                        */
+	struct vc *vc;
+	uint8_t fence;              /* scope of the last release fence (a release pattern)   */
+	bool init_fence;            /* fence.mbarrier_init since its last cluster arrive     */
+	uint32_t warp;              /* its warp's entry of race.wvc                          */
+	struct vc *pending;         /* releases seen by strong reads, for an acquire fence    */
+	const struct dinsn *phantom;/* a wait that passed for the phase before the first      */
+	uint32_t init_seen[INIT_SEEN]; /* ids of mbarriers whose init it was found after, each
+					* in slot id % INIT_SEEN (a ring's stages, all kept)  */
+	uint32_t seen_cp, seen_bulk;/* clocks of its own cp.async / bulk-group agents that its
+				     * wait_groups acquired (released with its vector)        */
+	uint32_t mbar_clock;        /* copies it issued that complete on an mbarrier          */
+	uint32_t wsync;             /* L->steps of its last shfl/vote/match/redux .sync       */
+};
+
+struct loc {                    /* a location written by release patterns                */
+	uint64_t key;
+	struct vc *wide;            /* releases at .cluster scope or wider                   */
+	struct vc *cta;             /* releases at .cta scope by CTA cta_id                  */
+	uint32_t cta_id;
+};
+
+struct rmbar {
+	struct vc *acc, *last;      /* arrivals of the open phase; of the last completed one */
+	struct rec init;            /* the mbarrier.init that made it                        */
+};
+
+struct rcta {
+	struct vc *acc[16], *done[16];
+	uint32_t pend[16];          /* warps whose whole arrival at a barrier that they wait at
+				     * is released when it completes (race_bar_arrive)         */
+	struct shadow smem;
+	struct vc *cacc, *cdone;    /* the cluster barrier, in its cluster's first CTA        */
+};
+
+struct race {
+	uint32_t nt;                /* threads per CTA                                       */
+	uint32_t nctas;             /* CTAs of the grid; agents' CTA numbers lie above       */
+	bool agents;                /* their thread ids fit in 32 bits: copies are recorded  */
+	uint64_t charged;           /* mbarrier and global shadow tables (--max-memory)      */
+	uint32_t shift;             /* thread ids: CTA << shift | thread (no divisions)       */
+	bool seen_any;              /* some thread's wait_group acquired copies of its own    */
+	uint64_t gen;
+	struct vc *zero;
+	struct cluster *cl;         /* the running cluster                                   */
+	struct rthread *th;         /* its threads: slot * nt + thread                       */
+	uint32_t *clk;              /* their epochs, in th's order: a warp's lie together, so
+				     * that a barrier raises them in one vector loop          */
+	struct vc **wvc;            /* by warp (slot * nw + id): the vector every lane of that
+				     * warp holds, when known (NULL: not known), so that a whole
+				     * warp's barrier or access does not compare 32 pointers  */
+	uint32_t nw;                /* warps per CTA                                         */
+	bool wvc_ok;                /* whole warps (threads per CTA a multiple of 32): wvc is
+				     * kept, a warp's entry lying at its threads' index / 32   */
+	struct vc *spare;           /* a barrier's vector whose last holder let it go, kept for
+				     * the next barrier (no calloc and free each), and its chunk */
+	uint32_t *spare_c;
+	struct rcta *cta;           /* its CTAs, by slot (the rank; a cooperative launch's
+				     * whole grid runs at once, each CTA a slot of its own)   */
+	struct rmbar *mb;           /* by mbarrier place (rmbar)                             */
+	uint32_t nmb, mb_base;      /* mb_base: mbarrier ids handed out before the cluster   */
+	struct shadow *glob;        /* by region index                                       */
+	uint32_t nglob;
+	struct loc *locs;           /* open addressing, power-of-two capacity                */
+	uint32_t nlocs, loccap;
+	struct {                    /* the last join of a shared vector with a sync object:  */
+		uint64_t from, src; /* lanes that share the vector and acquire the same     */
+		struct vc *result;  /* object (one instruction of a warp) share the result  */
+	} memo;
+	const struct dinsn *pairs[MAX_PAIRS][2];
+	uint32_t npairs;
+	/* --jobs (race_global.c) */
+	bool shard;                 /* a worker's: global accesses go to its cluster's log     */
+	struct race_glog *glog;     /* the running cluster's log                               */
+	uint32_t mbase;             /* CTA number of the markers' first chunk                   */
+	struct race_jobs *jobs;     /* the launch's replay state                                */
+	struct race_glog *replay;   /* the log being replayed                                   */
+	struct race *whole;         /* a worker's: the launch's                                 */
+	bool head;                  /* a worker's: every cluster before its own was shown: its
+				     * global accesses are judged at once, on the launch's      */
+};
+
+/* One access checked: the thread or copy agent making it, and how to judge earlier ones. */
+struct acc_ctx {
+	struct launch *L;
+	struct race *R;
+	struct rthread *t;      /* the thread; for a copy, its thread's state at the issue     */
+	struct shadow *s;
+	struct warp *w;         /* the thread's warp and lane (the issuing one for a copy)     */
+	uint32_t lane;
+	uint32_t tid, owner;    /* who accesses (a thread or an agent) and its thread          */
+	uint8_t flags;
+	bool copy;              /* a copy landing: accesses after its issue are not judged     */
+	bool gread;             /* a copy's read of global memory (add_read)                   */
+	bool skip_agents;       /* async-copy-race named this access: not copies again         */
+	uint32_t issued;        /* a copy's issue step                                         */
+};
+
+/* ---- what the files give each other -------------------------------------------------- */
+
+/* race.c */
+struct cell *race_shadow_cell(struct launch *L, struct shadow *s, uint64_t bytes, uint64_t g);
+struct shadow *race_shadow_of(struct launch *L, const struct access *a, uint64_t *off,
+			      uint64_t *bytes);
+struct readers *race_readers_room(const struct acc_ctx *x, struct cell *c);
+/* Record a read in the cell's antichain of concurrent reads (check_cell). */
+void race_add_read(const struct acc_ctx *x, struct cell *c, const struct rec *me);
+/* The cell's r2 moved to its list; false: out of --max-memory (the launch stops). */
+bool race_spill(const struct acc_ctx *x, struct cell *c);
+/* Check and record the access me of x over `size` bytes at a; false after a report. */
+bool race_check_range(struct acc_ctx *x, const struct access *a, uint32_t size,
+		      enum race_kind kind, struct rec *me, const void *newv);
+void race_report(struct acc_ctx *x, const struct access *a, uint32_t size,
+		 enum race_kind kind, const struct rec *p, bool pwrite, bool same);
+void race_describe_tid(const struct launch *L, uint32_t tid, const struct dinsn *insn,
+		       uint32_t self, struct strbuf *b);
+void race_describe_place(struct launch *L, struct warp *w, const struct access *a,
+			 uint32_t size, struct strbuf *b);
+/* Whether the pair (a, b) is reported for the first time (at most MAX_PAIRS are). */
+bool race_first_pair(struct race *R, const struct dinsn *a, const struct dinsn *b);
+
+/* race_sync.c */
+bool race_morally_strong(const struct launch *L, uint8_t fa, uint32_t a, uint8_t fb,
+			 uint32_t b);
+uint8_t race_access_flags(const struct dinsn *di);
+struct loc *race_loc_find(struct race *R, uint64_t key, bool make);
+/* A strong access by thread t: what it acquires from and releases to its location. */
+void race_sync_through(struct launch *L, struct rthread *t, uint32_t tid,
+		       const struct access *a, enum race_kind kind, uint8_t flags);
+
+/* race_copy.c: a copy's access of s (the --jobs replay's), cell by cell. */
+bool race_copy_land(struct acc_ctx *x, const struct rthread *t, struct shadow *s,
+		    uint64_t bytes, uint64_t off, uint32_t size, enum race_kind kind,
+		    struct rec *me, const struct access *a);
+
+/* race_shard.c (--jobs) */
+void race_marker_into(struct launch *L, uint64_t key, struct vc **into);
+bool race_shard_report_begin(struct launch *L, struct race *R, const void *a, const void *b);
+void race_shard_report_end(struct launch *L, struct race *R);
+void race_defer_access(struct launch *L, struct warp *w, uint32_t lane,
+		       const struct access *a, uint32_t size, enum race_kind kind,
+		       const void *newv);
+void race_defer_copy(struct launch *L, const struct race_copy *rc, const struct access *a,
+		     uint32_t size, enum race_kind kind, uint8_t flags);
+bool race_shard_cluster_begin(struct launch *L);
+void race_shard_cluster_end(struct launch *L);
+
+/* ---- vector clocks (race_vc.c) ------------------------------------------------------ */
+
+struct vc *vc_new(struct race *R);
+void vc_free(struct vc *v);
+/* The chunk of `cta` in v (which the caller owns), made if missing; NULL: out of memory. */
+uint32_t *vc_chunk(struct race *R, struct vc *v, uint32_t cta);
+/* v, whose last reference went: kept as the spare (a barrier's vector), else freed. */
+void vc_recycle(struct race *R, struct vc *v);
+/* *p, made exclusively the caller's (copied if shared, made if NULL). */
+struct vc *vc_own(struct race *R, struct vc **p);
+void vc_join(struct race *R, struct vc *d, const struct vc *s);
+void vc_raise(struct race *R, struct vc *v, uint32_t tid, uint32_t clock);
+extern const uint32_t vc_no_clocks[1024]; /* a CTA's clocks in a vector without its chunk */
+
+static inline struct vc *vc_ref(struct vc *v)
+{
+	v->refs++;
+	return v;
+}
+
+static inline void vc_put(struct vc *v)
+{
+	if (v && !--v->refs)
+		vc_free(v);
+}
+
+static inline int vc_find(const struct vc *v, uint32_t cta)
+{
+	uint32_t lo = 0, hi = v->n;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (v->ch[mid].cta < cta)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (int)lo;
+}
+
+static inline uint32_t cta_of(const struct race *R, uint32_t tid)
+{
+	return tid >> R->shift;
+}
+
+static inline uint32_t local_of(const struct race *R, uint32_t tid)
+{
+	return tid & ((1u << R->shift) - 1);
+}
+
+static inline uint32_t vc_get(const struct race *R, const struct vc *v, uint32_t tid)
+{
+	uint32_t cta = cta_of(R, tid);
+	if (v->n == 1)
+		return v->ch[0].cta == cta ? v->ch[0].c[local_of(R, tid)] : 0;
+	int i = vc_find(v, cta);
+	return (uint32_t)i < v->n && v->ch[i].cta == cta ? v->ch[i].c[local_of(R, tid)] : 0;
+}
+
+/* v's clocks of CTA cta's threads (no_clocks when v has none). */
+static inline const uint32_t *vc_clocks(const struct vc *v, uint32_t cta)
+{
+	if (v->n == 1)
+		return v->ch[0].cta == cta ? v->ch[0].c : vc_no_clocks;
+	int i = vc_find(v, cta);
+	return (uint32_t)i < v->n && v->ch[i].cta == cta ? v->ch[i].c : vc_no_clocks;
+}
+
+/* ---- threads ------------------------------------------------------------------------- */
+
+static inline uint32_t tid_of(const struct race *R, const struct warp *w, uint32_t lane)
+{
+	return w->cta->linear << R->shift | (w->id * LANES + lane);
+}
+
+static inline struct rthread *thr(struct race *R, const struct warp *w, uint32_t lane)
+{
+	return &R->th[w->cta->slot * R->nt + w->id * LANES + lane];
+}
+
+/* The epoch of thread t (one of R->th). */
+static inline uint32_t *clock_of(const struct race *R, const struct rthread *t)
+{
+	return &R->clk[t - R->th];
+}
+
+/* The cache of the vector shared by w's lanes (race.wvc). */
+static inline struct vc **wvc_of(const struct race *R, const struct warp *w)
+{
+	return &R->wvc[w->cta->slot * R->nw + w->id];
+}
+
+/* Thread t's vector changes alone: its warp's lanes may no longer share one. */
+static inline void wvc_forget(struct race *R, const struct rthread *t)
+{
+	if (R->wvc)
+		R->wvc[t->warp] = NULL;
+}
+
+/* Whether some lane of the whole warp w holds another vector than v (none: v is cached as
+ * the one they share). */
+static inline bool lanes_differ(struct race *R, const struct warp *w, const struct vc *v)
+{
+	struct vc **k = wvc_of(R, w);
+	if (R->wvc_ok && *k == v)
+		return false;
+	const struct rthread *t0 = thr(R, w, 0);
+	uintptr_t differ = 0;
+#pragma GCC unroll 8
+	for (uint32_t l = 0; l < LANES; l++)
+		differ |= (uintptr_t)t0[l].vc ^ (uintptr_t)v;
+	if (!differ && R->wvc_ok)
+		*k = (struct vc *)v;
+	return differ != 0;
+}
+
+/* The thread id of thread tid's agent of kind k: CTA numbers above the grid's. */
+static inline uint32_t agent_of(const struct race *R, uint32_t tid, enum race_agent k)
+{
+	return tid + ((uint32_t)(k + 1) * R->nctas << R->shift);
+}
+
+static inline bool is_agent(const struct race *R, uint32_t tid)
+{
+	return cta_of(R, tid) >= R->nctas;
+}
+
+/* Whether access p happens before the current one, made by thread `tid` (an agent's
+ * checks pass the issuing thread as `owner` and its state at the issue as t). */
+static inline bool happens_before(const struct race *R, const struct rthread *t, uint32_t tid,
+				  uint32_t owner, const struct rec *p)
+{
+	if (p->tid == tid || p->tid == owner || vc_get(R, t->vc, p->tid) >= p->clock)
+		return true;
+	if (!(p->flags & RF_ASYNC)) /* (the rest only for a copy of the owner's) */
+		return false;
+	if (p->tid == agent_of(R, owner, RA_CP))
+		return t->seen_cp >= p->clock;
+	return p->tid == agent_of(R, owner, RA_BULK) && t->seen_bulk >= p->clock;
+}
+
+/* ---- the access check (race.c) ---------------------------------------------------- */
+
+static inline __attribute__((always_inline)) bool conflicts(const struct acc_ctx *x, const struct rec *p, uint8_t mask)
+{
+	if (!p->clock || !(p->mask & mask) || p->tid == x->tid ||
+	    happens_before(x->R, x->t, x->tid, x->owner, p) ||
+	    race_morally_strong(x->L, p->flags, p->tid, x->flags, x->tid))
+		return false;
+	if (x->skip_agents && (p->flags & RF_ASYNC))
+		return false;
+	/* made while the copy was in flight: async-copy-race reported it then */
+	return !(x->copy && (int32_t)(p->step - x->issued) > 0);
+}
+
+/* Record r (a cell's write or its one read) becomes me; a record of the same thread keeps
+ * its bytes too. */
+static inline void take_rec(struct rec *r, const struct rec *me, uint32_t tid)
+{
+	uint8_t keep = r->clock && r->tid == tid ? r->mask : 0;
+	*r = *me;
+	r->mask |= keep;
+}
+
+/* Add me to a list whose entries are all concurrent with it (ok_gen's fast path): the
+ * thread's own entry, if any, takes this read; else it is appended (or, with the list
+ * full, takes a slot its thread id picks). */
+static inline void readers_put(struct readers *m, const struct rec *me, uint32_t tid)
+{
+	uint64_t bit = 1ull << (tid & 63), *word = &m->tids[tid >> 6 & 3];
+	uint32_t i = 0;
+	while ((*word & bit) && i < m->n && m->e[i].tid != tid)
+		i++;
+	if ((*word & bit) && i < m->n) {
+		uint8_t keep = m->e[i].mask;
+		m->e[i] = *me;
+		m->e[i].mask |= keep;
+	} else {
+		m->e[m->n < MAX_READERS ? m->n++ : tid % MAX_READERS] = *me;
+		*word |= bit;
+	}
+}
+
+static inline void clear_reads(struct cell *c, uint8_t mask)
+{
+	if ((c->r.mask &= (uint8_t)~mask) == 0)
+		c->r.clock = 0;
+	struct readers *m = c->more;
+	if (!m)
+		return;
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < m->n; i++)
+		if ((m->e[i].mask &= (uint8_t)~mask) != 0)
+			m->e[k++] = m->e[i];
+	if (k == m->n)
+		return;
+	m->n = k;
+	memset(m->tids, 0, sizeof m->tids); /* the kept entries' threads */
+	for (uint32_t i = 0; i < k; i++)
+		m->tids[m->e[i].tid >> 6 & 3] |= 1ull << (m->e[i].tid & 63);
+}
+
+/* The cell of granule g of s if its page is made, else NULL. */
+static inline struct cell *cell_made(const struct shadow *s, uint64_t g)
+{
+	uint64_t p = g / PAGE_CELLS;
+	return s->pages && p < s->npages && s->pages[p] ? &s->pages[p][g % PAGE_CELLS] : NULL;
+}
+
+/* The cell of granule g of s: the page looked up inline, made by shadow_cell if missing. */
+static inline struct cell *cell_at(struct launch *L, struct shadow *s, uint64_t bytes,
+				   uint64_t g)
+{
+	struct cell *c = cell_made(s, g);
+	return c ? c : race_shadow_cell(L, s, bytes, g);
+}
+
+/* Check one granule; false after a report. */
+static inline __attribute__((always_inline)) bool check_cell(const struct acc_ctx *x, struct cell *c, const struct rec *me,
+		       enum race_kind kind, const void *newv, const uint8_t *old, uint32_t n,
+		       const struct rec **hit)
+{
+	if (c->r2.clock && !race_spill(x, c))
+		return true;
+	/* *hit: the earlier access it races with; the write's pointer is &c->w. Lanes of
+	 * one instruction writing the same value (newv, over the n bytes at old) do not race. */
+	if (conflicts(x, &c->w, me->mask) &&
+	    !(kind == RACE_WRITE && newv && c->w.step == me->step &&
+	      !((c->w.flags | me->flags) & RF_ASYNC) && memcmp(newv, old, n) == 0)) {
+		*hit = &c->w;
+		return false;
+	}
+	if (kind == RACE_READ) {
+		race_add_read(x, c, me);
+		return true;
+	}
+	if (conflicts(x, &c->r, me->mask)) {
+		*hit = &c->r;
+		return false;
+	}
+	for (uint32_t i = 0; c->more && i < c->more->n; i++)
+		if (conflicts(x, &c->more->e[i], me->mask)) {
+			*hit = &c->more->e[i];
+			return false;
+		}
+	take_rec(&c->w, me, x->tid);
+	clear_reads(c, me->mask);
+	return true;
+}
+
+/* Whether the detector watches space s: shared and global memory. Local memory and a
+ * frame's parameters belong to one thread, kernel parameters and constants are read-only:
+ * nothing there can race, and a strong access there synchronises nothing another thread
+ * can see (no shadow, no location clock). */
+static inline bool race_tracked(enum mspace s)
+{
+	return s == MS_GLOBAL || s == MS_SHARED_CTA || s == MS_SHARED_CLUSTER;
+}
+
+/* Two plain stores of the bytes the memory holds (nv: the new bytes, mem: what it holds):
+ * a rule of its own, data-race-same-value. */
+static inline bool same_store(enum race_kind kind, const struct rec *me, const struct rec *hit,
+		       const struct rec *cell_w, const uint8_t *nv, const uint8_t *mem, uint64_t n)
+{
+	return kind == RACE_WRITE && nv && hit == cell_w &&
+	       !((hit->flags | me->flags) & (RF_ASYNC | RF_RMW)) && memcmp(nv, mem, n) == 0;
+}
+
+/* ---- --jobs (race_shard.c, race_global.c) ------------------------------------------- */
+
 
 enum { GA_ACCESS, GA_PHANTOM };
 

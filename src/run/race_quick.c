@@ -1,0 +1,306 @@
+/*
+ * race_quick.c - a warp's shared-memory accesses checked at once (race_shared_lanes):
+ * the common case of plain accesses by threads whose earlier records are their own or
+ * ordered by the one vector they share, decided per cell without the generic check.
+ */
+#include "race_priv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* What the quick path knows of the accessing threads: they are of the CTA whose thread ids
+ * lie in [base, base + span), and their vector's clocks of those threads are clk[tid - base]
+ * (the lanes of one warp usually share one vector: `gen`, its generation). */
+struct quick {
+	uint32_t base, span;
+	const uint32_t *clk;
+	uint64_t gen;
+	const struct dinsn *insn;   /* the instruction and its step (quick_word)              */
+	uint32_t step;
+};
+
+/* Whether record p, made by another thread, is known ordered before a plain access by a
+ * thread of q: p is by a thread of the CTA (not an agent: their CTA numbers lie above the
+ * grid's) and its epoch is in the vector. False says nothing: happens_before may still find
+ * p ordered (a thread of another CTA, an agent). */
+static inline bool quick_ordered(const struct quick *q, const struct rec *p)
+{
+	uint32_t k = p->tid - q->base;
+	return k < q->span && q->clk[k] >= p->clock;
+}
+
+/* Whether record p may conflict with the plain access me (quick_ordered's terms): false
+ * when conflicts() would be false for certain. */
+static inline bool quick_may_conflict(const struct quick *q, const struct rec *p,
+				      const struct rec *me)
+{
+	return p->clock && (p->mask & me->mask) && p->tid != me->tid && !quick_ordered(q, p);
+}
+
+/* check_cell for a plain access `me` (no strength, no copy) by a thread of q, in the common
+ * cases: every earlier record it meets is the thread's own or quick_ordered, and a read
+ * either takes the cell's one read (which it covers) or, concurrent with it, joins the list
+ * of further reads by add_read's fast path. Then the cell is updated as check_cell would;
+ * false: not decided here, the cell untouched (check_cell decides). */
+static inline __attribute__((always_inline)) bool quick_cell(const struct quick *q, struct cell *c, const struct rec *me,
+			      bool write)
+{
+	struct rec *r = &c->r;
+	uint32_t tid = me->tid;
+	if (c->r2.clock) /* (check_cell moves it to the list, which this path knows) */
+		return false;
+	if (quick_may_conflict(q, &c->w, me))
+		return false;
+	if (!write) {
+		if (!r->clock || r->tid == tid ||
+		    (!(r->mask & ~me->mask) && quick_ordered(q, r))) {
+			take_rec(r, me, tid);
+			return true;
+		}
+		/* add_read's fast path, when its first case surely fails (r is not covered, or
+		 * is by a thread of the CTA, whose order quick_ordered knows exactly) and the
+		 * thread has no entry in the list yet */
+		struct readers *m = c->more;
+		if (!m || (m->n && m->ok_gen != q->gen) ||
+		    (m->n == m->cap && m->cap < MAX_READERS) ||
+		    (!(r->mask & ~me->mask) && r->tid - q->base >= q->span))
+			return false;
+		readers_put(m, me, tid);
+		m->ok_gen = q->gen; /* (an empty list: what add_read's scan of nothing concludes) */
+		return true;
+	}
+	if (quick_may_conflict(q, r, me))
+		return false;
+	struct readers *m = c->more;
+	bool all = true; /* every further read has no bytes outside this write's */
+	for (uint32_t i = 0; m && i < m->n; i++) {
+		if (quick_may_conflict(q, &m->e[i], me))
+			return false;
+		all &= !(m->e[i].mask & ~me->mask);
+	}
+	take_rec(&c->w, me, tid);
+	if ((r->mask &= (uint8_t)~me->mask) == 0)
+		r->clock = 0;
+	if (m && m->n && all) { /* clear_reads, which would drop them all */
+		m->n = 0;
+		memset(m->tids, 0, sizeof m->tids);
+	} else if (m && m->n) {
+		clear_reads(c, me->mask);
+	}
+	return true;
+}
+
+/* quick_cell for a whole word (the word loop of race_shared_lanes), with what that lets go:
+ * every record kept has some byte (a write's record is a write's bytes, a read's goes when
+ * its last byte is written), so each overlaps the word, and the word covers each; the
+ * records it leaves are quick_cell's, byte for byte. The access: thread tid at epoch
+ * clock, by q's instruction at q's step. */
+static inline __attribute__((always_inline)) bool quick_word(const struct quick *q,
+							     struct cell *c, uint32_t tid,
+							     uint32_t clock, bool write)
+{
+	struct rec *r = &c->r;
+	const struct rec me = {q->insn, tid, clock, q->step, 0xf, 0};
+	if (c->w.clock && c->w.tid != tid && !quick_ordered(q, &c->w))
+		return false;
+	if (!write) {
+		if (!r->clock || r->tid == tid || quick_ordered(q, r)) {
+			*r = me; /* (take_rec: its bytes are all of the word) */
+			return true;
+		}
+		/* add_read's fast path, as quick_cell takes it; the first further read of a
+		 * word goes to r2 (an empty list: what add_read's scan of nothing concludes),
+		 * the next ones to the list once check_cell has moved r2 there */
+		struct readers *m = c->more;
+		if (r->tid - q->base >= q->span || c->r2.clock)
+			return false;
+		if (!m || !m->n) {
+			c->r2 = me;
+			if (m)
+				m->ok_gen = q->gen;
+			return true;
+		}
+		if (m->ok_gen != q->gen || (m->n == m->cap && m->cap < MAX_READERS))
+			return false;
+		readers_put(m, &me, tid);
+		return true;
+	}
+	if (r->clock && r->tid != tid && !quick_ordered(q, r))
+		return false;
+	if (c->r2.clock && c->r2.tid != tid && !quick_ordered(q, &c->r2))
+		return false;
+	struct readers *m = c->more;
+	uint32_t n = m ? m->n : 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (m->e[i].tid != tid && !quick_ordered(q, &m->e[i]))
+			return false;
+	c->w = me; /* (its own earlier write's bytes are within the word) */
+	r->mask = 0;
+	r->clock = 0;
+	c->r2.mask = 0;
+	c->r2.clock = 0;
+	if (n) { /* clear_reads, which drops them all */
+		m->n = 0;
+		memset(m->tids, 0, sizeof m->tids);
+	}
+	return true;
+}
+
+/* A lane's bytes stored as exec_st stores them: the low `size` bytes of its value. */
+static inline void store_low(uint8_t *p, uint64_t v, uint32_t size)
+{
+	uint8_t b = (uint8_t)v;
+	uint16_t h = (uint16_t)v;
+	uint32_t u = (uint32_t)v;
+	switch (size) {
+	case 1:
+		memcpy(p, &b, 1);
+		break;
+	case 2:
+		memcpy(p, &h, 2);
+		break;
+	case 4:
+		memcpy(p, &u, 4);
+		break;
+	default:
+		memcpy(p, &v, 8);
+	}
+}
+
+/* Lane l of race_shared_lanes checked and recorded granule by granule in full (x: its
+ * warp's context), its bytes then stored; false when a report stopped the launch. */
+static __attribute__((noinline)) bool shared_lane_full(struct acc_ctx *x, uint32_t l,
+						       uint32_t o, uint32_t size,
+						       const uint64_t *v)
+{
+	struct launch *L = x->L;
+	struct race *R = x->R;
+	struct cta *c = x->w->cta;
+	enum race_kind kind = v ? RACE_WRITE : RACE_READ;
+	const uint8_t *nv = v ? (const uint8_t *)&v[l] : NULL; /* its low bytes stored */
+	x->t = thr(R, x->w, l);
+	x->tid = x->owner = tid_of(R, x->w, l);
+	x->lane = l;
+	struct rec me = {L->ci, x->tid, *clock_of(R, x->t), (uint32_t)L->steps, 0, 0};
+	uint32_t end = o + size;
+	for (uint32_t g = o / GRAN; g * GRAN < end; g++) {
+		uint32_t lo = o > g * GRAN ? o : g * GRAN;
+		uint32_t hi = end < g * GRAN + GRAN ? end : g * GRAN + GRAN;
+		me.mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * GRAN));
+		struct cell *cell = cell_at(L, x->s, c->smem_size, g);
+		if (!cell)
+			break;
+		const struct rec *hit = NULL;
+		const uint8_t *bv = nv ? nv + (lo - o) : NULL;
+		if (!check_cell(x, cell, &me, kind, bv, c->smem + lo, hi - lo, &hit)) {
+			struct access a = {.p = c->smem + o, .cta = c, .off = o,
+					   .space = MS_SHARED_CTA};
+			race_report(x, &a, size, kind, hit, hit == &cell->w,
+			       same_store(kind, &me, hit, &cell->w, bv, c->smem + lo, hi - lo));
+			break;
+		}
+	}
+	if (L->stop)
+		return false;
+	if (v)
+		store_low(c->smem + o, v[l], size);
+	return true;
+}
+
+/* race_shared_lanes' lanes in order (write: v, the values, is not NULL), each by the quick
+ * path when it can, else in full; the lanes that go on. */
+static inline __attribute__((always_inline)) uint32_t
+shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_t size,
+		  const uint64_t *v, const bool write)
+{
+	struct launch *L = x->L;
+	struct race *R = x->R;
+	struct cta *c = x->w->cta;
+	struct shadow *s = x->s;
+	struct rthread *t0 = thr(R, x->w, 0);
+	const uint32_t *k0 = clock_of(R, t0);
+	uint32_t tid0 = tid_of(R, x->w, 0), done = 0, shift = R->shift, cta = c->linear;
+	/* The quick path (quick_cell): a lane of one granule whose vector is the first lane's
+	 * (usually all of them share one), its cell's page made. */
+	const struct vc *vq = t0[__builtin_ctz(mask)].vc;
+	struct quick q = {cta << shift, 1u << shift, vc_clocks(vq, cta), vq->gen, L->ci,
+			  (uint32_t)L->steps};
+	bool quick = R->nt <= sizeof vc_no_clocks / sizeof *vc_no_clocks && size <= GRAN;
+	struct rec me = {L->ci, 0, 0, (uint32_t)L->steps, 0, 0};
+	uint8_t m1 = (uint8_t)((1u << size) - 1);
+	struct cell *const *pages = s->pages;
+	uint64_t npages = pages ? s->npages : 0;
+	if (quick && size == GRAN && npages) {
+		/* a word per lane (aligned: one granule each; in the CTA's memory: its page is
+		 * in the table), the usual case: the quick path with less to test per lane */
+		uint32_t m = mask;
+		if (mask == 0xffffffffu) {
+			/* a whole warp on 32 consecutive words of one page, one vector (the
+			 * usual case): the cells side by side, no per-lane lookups, until a
+			 * lane the quick path cannot decide (it and those after: below) */
+			uint32_t o0 = off[0], g0 = o0 / GRAN, skew = 0;
+#pragma GCC unroll 8
+			for (uint32_t l = 0; l < LANES; l++)
+				skew |= off[l] - o0 - l * GRAN;
+			struct cell *run = !skew && !lanes_differ(R, x->w, vq) && g0 % PAGE_CELLS + LANES <= PAGE_CELLS
+						   ? pages[g0 / PAGE_CELLS] : NULL;
+			uint32_t l = 0;
+			while (run && l < LANES &&
+			       quick_word(&q, run + g0 % PAGE_CELLS + l, tid0 + l, k0[l], write)) {
+				if (write)
+					store_low(c->smem + o0 + l * GRAN, v[l], GRAN);
+				l++;
+			}
+			if (l == LANES)
+				return mask;
+			m = mask & ~((1u << l) - 1); /* (l < 32) */
+		}
+		for (; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m), o = off[l], g = o / GRAN;
+			const struct rthread *t = t0 + l;
+			struct cell *page = pages[g / PAGE_CELLS];
+			if (t->vc == vq && page &&
+			    quick_word(&q, page + g % PAGE_CELLS, tid0 + l, k0[l], write)) {
+				if (write)
+					store_low(c->smem + o, v[l], GRAN);
+				continue;
+			}
+			if (!shared_lane_full(x, l, o, size, v))
+				return mask & ((1u << l) - 1);
+			pages = s->pages; /* (it may have made them) */
+		}
+		return mask;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m), o = off[l], g = o / GRAN;
+		struct rthread *t = t0 + l;
+		if (quick && t->vc == vq && g / PAGE_CELLS < npages && pages[g / PAGE_CELLS]) {
+			me.tid = tid0 + l;
+			me.clock = k0[l];
+			me.mask = (uint8_t)(m1 << (o % GRAN));
+			if (quick_cell(&q, pages[g / PAGE_CELLS] + g % PAGE_CELLS, &me, write)) {
+				if (write)
+					store_low(c->smem + o, v[l], size);
+				done |= 1u << l;
+				continue;
+			}
+		}
+		if (!shared_lane_full(x, l, o, size, v))
+			break;
+		done |= 1u << l;
+		pages = s->pages; /* (it may have made them) */
+		npages = pages ? s->npages : 0;
+	}
+	return done;
+}
+
+uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, const uint32_t *off,
+			   uint32_t size, const uint64_t *v)
+{
+	struct race *R = L->race;
+	if (L->stop || !mask)
+		return 0;
+	struct acc_ctx x = {.L = L, .R = R, .s = &R->cta[w->cta->slot].smem, .w = w};
+	return v ? shared_lanes_loop(&x, mask, off, size, v, true)
+		 : shared_lanes_loop(&x, mask, off, size, NULL, false);
+}

@@ -1,0 +1,646 @@
+/*
+ * race_sync.c - what orders threads for the data-race detector: releases and acquires of
+ * vector clocks, scopes, release/acquire patterns through memory locations, CTA and
+ * cluster barriers, mbarrier phases, fences and the completion of copies.
+ */
+#include "race_priv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "memory.h"
+#include "report/rules.h"
+
+/* Release: the object's clock covers everything the thread did so far, and the copies its
+ * wait_groups waited for; a new epoch. */
+static void release_into(struct race *R, struct vc **obj, struct rthread *t, uint32_t tid)
+{
+	struct vc *a = vc_own(R, obj);
+	vc_join(R, a, t->vc);
+	vc_raise(R, a, tid, *clock_of(R, t));
+	if (t->seen_cp)
+		vc_raise(R, a, agent_of(R, tid, RA_CP), t->seen_cp);
+	if (t->seen_bulk)
+		vc_raise(R, a, agent_of(R, tid, RA_BULK), t->seen_bulk);
+	(*clock_of(R, t))++;
+}
+
+/* release_into for the lanes of w in `lanes`, at once: one join per distinct vector (the
+ * lanes of a warp usually share one), each lane's epoch raised in the CTA's chunk. */
+static void release_lanes(struct race *R, struct vc **obj, const struct warp *w,
+			  uint32_t lanes)
+{
+	struct vc *a = vc_own(R, obj);
+	struct rthread *t0 = thr(R, w, 0);
+	const struct vc *last = lanes ? t0[__builtin_ctz(lanes)].vc : NULL;
+	vc_join(R, a, last); /* first, while a fresh vector takes it as a copy */
+	uint32_t *c = a ? vc_chunk(R, a, w->cta->linear) : NULL;
+	if (!c)
+		return;
+	c += w->id * LANES;
+	bool raised = false;
+	uint32_t seen = 0; /* lanes that waited for copies of their own */
+	uint32_t *k0 = clock_of(R, t0);
+	if (lanes == 0xffffffffu) { /* a whole warp: usually one vector, joined above */
+		bool differ = lanes_differ(R, w, last); /* some lane's vector is not `last` */
+		/* a thread's epoch is above every clock of it in any vector (each release
+		 * starts a new one): raised, as a max would raise it */
+		memcpy(c, k0, LANES * sizeof *c);
+		for (uint32_t l = 0; l < LANES; l++)
+			k0[l]++;
+		raised = true;
+		for (uint32_t l = 0; R->seen_any && l < LANES; l++)
+			seen |= (t0[l].seen_cp | t0[l].seen_bulk) ? 1u << l : 0;
+		lanes = 0;
+		if (differ) /* the others joined now: the result is the same */
+			for (uint32_t l = 0; l < LANES; l++)
+				vc_join(R, a, t0[l].vc);
+	}
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		struct rthread *t = t0 + l;
+		if (t->vc != last) {
+			vc_join(R, a, t->vc);
+			last = t->vc;
+		}
+		uint32_t k = k0[l];
+		raised |= c[l] < k;
+		c[l] = c[l] < k ? k : c[l];
+		seen |= (t->seen_cp | t->seen_bulk) ? 1u << l : 0;
+		k0[l] = k + 1;
+	}
+	for (uint32_t m = seen; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m), tid = tid_of(R, w, l);
+		struct rthread *t = t0 + l;
+		if (t->seen_cp)
+			vc_raise(R, a, agent_of(R, tid, RA_CP), t->seen_cp);
+		if (t->seen_bulk)
+			vc_raise(R, a, agent_of(R, tid, RA_BULK), t->seen_bulk);
+	}
+	if (raised)
+		a->gen = ++R->gen;
+}
+
+static void adopt(struct race *R, struct rthread *t, struct vc *s)
+{
+	wvc_forget(R, t);
+	vc_put(t->vc);
+	t->vc = vc_ref(s);
+}
+
+static void acquire_from(struct race *R, struct rthread *t, struct vc *s)
+{
+	if (!s || s == t->vc)
+		return;
+	if (s->joined == t->vc->gen) { /* s already covers the thread's vector: share it */
+		adopt(R, t, s);
+		return;
+	}
+	if (R->memo.result && R->memo.from == t->vc->gen && R->memo.src == s->gen) {
+		adopt(R, t, R->memo.result);
+		return;
+	}
+	if (t->vc->refs == 1) {
+		vc_join(R, t->vc, s);
+		return;
+	}
+	uint64_t from = t->vc->gen;
+	wvc_forget(R, t);
+	struct vc *v = vc_own(R, &t->vc);
+	if (!v)
+		return;
+	vc_join(R, v, s);
+	vc_put(R->memo.result);
+	R->memo.from = from;
+	R->memo.src = s->gen;
+	R->memo.result = vc_ref(v);
+}
+
+/* ---- scopes -------------------------------------------------------------------------- */
+
+static enum scope scope_of(uint8_t mod, enum scope dflt)
+{
+	switch ((enum ir_mod)mod) {
+	case MOD_CTA:
+		return SC_CTA;
+	case MOD_CLUSTER:
+		return SC_CLUSTER;
+	case MOD_GPU:
+	case MOD_GL:
+		return SC_GPU;
+	case MOD_SYS:
+		return SC_SYS;
+	default:
+		return dflt;
+	}
+}
+
+static uint32_t cluster_of(const struct launch *L, uint32_t cta)
+{
+	const uint32_t *g = L->cfg.grid, *k = L->cfg.cluster;
+	uint32_t x = cta % g[0], y = cta / g[0] % g[1], z = cta / (g[0] * g[1]);
+	uint32_t nx = g[0] / k[0], ny = g[1] / k[1];
+	return x / k[0] + nx * (y / k[1] + ny * (z / k[2]));
+}
+
+/* Whether scope `s` of thread a includes thread b. */
+static bool includes(const struct launch *L, enum scope s, uint32_t a, uint32_t b)
+{
+	const struct race *R = L->race;
+	if (s == SC_CTA)
+		return cta_of(R, a) == cta_of(R, b);
+	if (s == SC_CLUSTER)
+		return cluster_of(L, cta_of(R, a)) == cluster_of(L, cta_of(R, b));
+	return true;
+}
+
+bool race_morally_strong(const struct launch *L, uint8_t fa, uint32_t a, uint8_t fb,
+			   uint32_t b)
+{
+	return (fa & RF_STRONG) && (fb & RF_STRONG) && includes(L, (enum scope)(fa >> 4), a, b) &&
+	       includes(L, (enum scope)(fb >> 4), b, a);
+}
+
+/* The strength and scope of the current instruction's access. */
+uint8_t race_access_flags(const struct dinsn *di)
+{
+	enum ir_op op = (enum ir_op)di->op;
+	if (op == OP_ATOM || op == OP_RED)
+		return RF_STRONG | RF_RMW | (uint8_t)(scope_of(di->scope, SC_GPU) << 4);
+	switch ((enum ir_mod)di->sem) {
+	case MOD_RELAXED:
+	case MOD_ACQUIRE:
+	case MOD_RELEASE:
+		return RF_STRONG | (uint8_t)(scope_of(di->scope, SC_GPU) << 4);
+	case MOD_VOLATILE:
+	case MOD_MMIO:
+		return RF_STRONG | (uint8_t)(SC_SYS << 4);
+	default:
+		return 0;
+	}
+}
+
+/* ---- release/acquire through memory locations ---------------------------------------- */
+
+struct loc *race_loc_find(struct race *R, uint64_t key, bool make)
+{
+	if (make && (R->nlocs + 1) * 2 > R->loccap) {
+		uint32_t cap = R->loccap ? R->loccap * 2 : 64;
+		struct loc *n = calloc(cap, sizeof *n);
+		if (!n)
+			return NULL;
+		for (uint32_t i = 0; i < R->loccap; i++) {
+			if (!R->locs[i].key)
+				continue;
+			uint32_t h = (uint32_t)(R->locs[i].key * 0x9E3779B97F4A7C15ull >> 32) & (cap - 1);
+			while (n[h].key)
+				h = (h + 1) & (cap - 1);
+			n[h] = R->locs[i];
+		}
+		free(R->locs);
+		R->locs = n;
+		R->loccap = cap;
+	}
+	if (!R->loccap)
+		return NULL;
+	uint32_t h = (uint32_t)(key * 0x9E3779B97F4A7C15ull >> 32) & (R->loccap - 1);
+	while (R->locs[h].key && R->locs[h].key != key)
+		h = (h + 1) & (R->loccap - 1);
+	if (R->locs[h].key)
+		return &R->locs[h];
+	if (!make)
+		return NULL;
+	R->nlocs++;
+	R->locs[h].key = key;
+	return &R->locs[h];
+}
+
+static uint64_t loc_key(const struct access *a)
+{
+	if (a->space == MS_GLOBAL)
+		return a->addr;
+	return 1ull << 63 | (uint64_t)a->cta->linear << 32 | a->off;
+}
+
+/* What a read by thread `tid` at scope `s` acquires from the location. */
+static void loc_gather(struct race *R, struct loc *l, struct rthread *t, uint32_t tid,
+		       struct vc **into)
+{
+	if (l->wide)
+		vc_join(R, vc_own(R, into), l->wide);
+	if (l->cta && l->cta_id == cta_of(R, tid))
+		vc_join(R, vc_own(R, into), l->cta);
+	(void)t;
+}
+
+
+void race_sync_through(struct launch *L, struct rthread *t, uint32_t tid,
+			 const struct access *a, enum race_kind kind, uint8_t flags)
+{
+	struct race *R = L->race;
+	const struct dinsn *di = L->ci;
+	enum ir_mod sem = (enum ir_mod)di->sem;
+	bool reads = kind != RACE_WRITE, writes = kind != RACE_READ;
+	if (reads) {
+		struct loc *l = race_loc_find(R, loc_key(a), false);
+		bool mark = R->shard && a->space == MS_GLOBAL; /* what clusters before released */
+		if ((l || mark) && (sem == MOD_ACQUIRE || sem == MOD_ACQ_REL)) {
+			struct vc *got = NULL;
+			if (l)
+				loc_gather(R, l, t, tid, &got);
+			if (mark)
+				race_marker_into(L, a->addr, &got);
+			acquire_from(R, t, got);
+			vc_put(got);
+		} else if (l || mark) {
+			if (l)
+				loc_gather(R, l, t, tid, &t->pending);
+			if (mark)
+				race_marker_into(L, a->addr, &t->pending);
+		}
+	}
+	if (writes && (sem == MOD_RELEASE || sem == MOD_ACQ_REL || t->fence)) {
+		struct loc *l = race_loc_find(R, loc_key(a), true);
+		if (!l)
+			return;
+		enum scope s = (enum scope)(flags >> 4);
+		if (!(sem == MOD_RELEASE || sem == MOD_ACQ_REL) && t->fence < s)
+			s = (enum scope)t->fence;
+		if (s == SC_CTA) {
+			if (l->cta && l->cta_id != cta_of(R, tid)) {
+				vc_put(l->cta);
+				l->cta = NULL;
+			}
+			l->cta_id = cta_of(R, tid);
+			release_into(R, &l->cta, t, tid);
+		} else {
+			release_into(R, &l->wide, t, tid);
+		}
+	}
+}
+
+/* ---- barriers, mbarriers, fences ----------------------------------------------------- */
+
+void race_bar_arrive(struct launch *L, struct warp *w, uint32_t lanes, uint32_t id)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	struct rcta *rc = &R->cta[w->cta->slot];
+	enum ir_op op = (enum ir_op)L->ci->op;
+	/* A whole warp that waits here (bar.sync, bar.red; not bar.arrive) with one vector
+	 * and no copies of its own waited for: its lanes' vector and epochs cannot change
+	 * before the instance completes, so race_bar_done releases them then, with the other
+	 * warps', in one pass over the CTA's epochs. The same clock results (a join, and each
+	 * epoch above every clock of its thread in any vector). */
+	if (lanes == 0xffffffffu && !R->seen_any && R->wvc_ok &&
+	    (op == OP_BAR_SYNC || op == OP_BARRIER_SYNC || op == OP_BAR_RED ||
+	     op == OP_BARRIER_RED) && !lanes_differ(R, w, thr(R, w, 0)->vc)) {
+		rc->pend[id] |= 1u << w->id;
+		return;
+	}
+	release_lanes(R, &rc->acc[id], w, lanes);
+}
+
+/* The deferred arrivals of the warps of pend (race_bar_arrive) released into *obj: each
+ * distinct vector joined (the warps usually share one), every epoch copied and raised. */
+static void release_warps(struct race *R, struct vc **obj, const struct cta *c, uint32_t pend)
+{
+	struct vc *a = vc_own(R, obj);
+	struct vc *const *wv = &R->wvc[c->slot * R->nw];
+	const struct vc *last = NULL;
+	for (uint32_t m = pend; a && m; m &= m - 1) {
+		const struct vc *v = wv[__builtin_ctz(m)];
+		if (v != last)
+			vc_join(R, a, v);
+		last = v;
+	}
+	uint32_t *ch = a ? vc_chunk(R, a, c->linear) : NULL;
+	if (!ch)
+		return;
+	uint32_t nt = R->nt, *k = &R->clk[c->slot * nt];
+	if (pend == (R->nw == LANES ? 0xffffffffu : (1u << R->nw) - 1) && nt % LANES == 0) {
+		memcpy(ch, k, nt * sizeof *ch); /* every warp of the CTA: one pass */
+		for (uint32_t o = 0; o < nt; o += LANES)
+			for (uint32_t l = 0; l < LANES; l++)
+				k[o + l]++;
+	} else {
+		for (uint32_t m = pend; m; m &= m - 1) {
+			uint32_t o = (uint32_t)__builtin_ctz(m) * LANES;
+			memcpy(ch + o, k + o, LANES * sizeof *ch);
+			for (uint32_t l = 0; l < LANES; l++)
+				k[o + l]++;
+		}
+	}
+	a->gen = ++R->gen;
+}
+
+void race_bar_done(struct launch *L, struct cta *c, uint32_t id)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	struct rcta *rc = &R->cta[c->slot];
+	if (rc->pend[id])
+		release_warps(R, &rc->acc[id], c, rc->pend[id]);
+	rc->pend[id] = 0;
+	vc_put(rc->done[id]);
+	rc->done[id] = rc->acc[id];
+	rc->acc[id] = NULL;
+}
+
+void race_bar_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t id)
+{
+	struct race *R = L->race;
+	struct vc *d = R ? R->cta[w->cta->slot].done[id] : NULL;
+	if (!d)
+		return;
+	/* every waiter released into this instance and has not moved since: d covers it */
+	struct rthread *t0 = thr(R, w, 0);
+	struct vc *old = NULL; /* the lanes' vector, counted out at once (usually one) */
+	uint32_t n = 0, all = 0;
+	if (lanes == 0xffffffffu && t0->vc != d) {
+		/* a whole warp: usually one vector, given up at once by the lanes that share
+		 * lane 0's; the others (if any) below */
+		old = t0->vc;
+		bool differ = lanes_differ(R, w, old); /* some lane's vector is not old */
+		if (!differ) {
+#pragma GCC unroll 8
+			for (uint32_t l = 0; l < LANES; l++)
+				t0[l].vc = d;
+			n = LANES;
+		}
+		*wvc_of(R, w) = differ ? NULL : d;
+		for (uint32_t l = 0; differ && l < LANES; l++)
+			if (t0[l].vc == old) {
+				t0[l].vc = d;
+				n++;
+			}
+		d->refs += n;
+		if ((old->refs -= n) == 0)
+			vc_recycle(R, old);
+		if (n == LANES)
+			return;
+		old = NULL;
+		n = 0;
+	}
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		struct rthread *t = t0 + __builtin_ctz(m);
+		struct vc *o = t->vc;
+		if (o == d)
+			continue;
+		if (o != old) {
+			if (old && (old->refs -= n) == 0)
+				vc_recycle(R, old);
+			old = o;
+			n = 0;
+		}
+		n++;
+		all++;
+		t->vc = d;
+	}
+	if (all)
+		*wvc_of(R, w) = NULL;
+	d->refs += all;
+	if (old && (old->refs -= n) == 0)
+		vc_recycle(R, old);
+}
+
+void race_warp_sync(struct launch *L, struct warp *w, uint32_t lanes)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	struct vc *acc = NULL;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		release_into(R, &acc, thr(R, w, l), tid_of(R, w, l));
+	}
+	for (uint32_t m = lanes; acc && m; m &= m - 1)
+		adopt(R, thr(R, w, (uint32_t)__builtin_ctz(m)), acc);
+	vc_put(acc);
+}
+
+/* Where c's cluster barrier keeps its clocks: with its cluster's first CTA. */
+static struct rcta *cbar_of(struct race *R, const struct cta *c)
+{
+	return &R->cta[c->slot - c->rank];
+}
+
+void race_cbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, bool relaxed)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		struct rthread *t = thr(R, w, l);
+		/* a relaxed arrive releases after fence.mbarrier_init or a release fence of
+		 * cluster scope (a release pattern: how inits are published to the cluster) */
+		bool fenced = t->init_fence || t->fence >= SC_CLUSTER;
+		t->init_fence = false;
+		if (!relaxed || fenced)
+			release_into(R, &cbar_of(R, w->cta)->cacc, t, tid_of(R, w, l));
+	}
+}
+
+void race_cbar_done(struct launch *L, struct cluster *cl)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	struct rcta *b = cbar_of(R, &cl->ctas[0]);
+	vc_put(b->cdone);
+	b->cdone = b->cacc;
+	b->cacc = NULL;
+}
+
+void race_cbar_acquire(struct launch *L, struct warp *w, uint32_t lanes)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	for (uint32_t m = lanes; m; m &= m - 1)
+		acquire_from(R, thr(R, w, (uint32_t)__builtin_ctz(m)), cbar_of(R, w->cta)->cdone);
+}
+
+/* The state of mb: by the first object made at its place in the running cluster, so that
+ * init/inval cycles at one place reuse one entry (race_mbar_init clears it). */
+static struct rmbar *rmbar(struct launch *L, const struct mbar *mb)
+{
+	struct race *R = L->race;
+	if (mb->first_id <= R->mb_base)
+		return NULL;
+	uint32_t k = mb->first_id - R->mb_base - 1;
+	if (k >= R->nmb) {
+		uint32_t n = k + 16;
+		uint64_t more = (uint64_t)(n - R->nmb) * sizeof *R->mb;
+		if (!launch_charge(L, more, "the data-race detector's mbarrier table"))
+			return NULL;
+		struct rmbar *t = realloc(R->mb, n * sizeof *t);
+		if (!t) {
+			mem_release(L->mem, more);
+			return NULL;
+		}
+		R->charged += more;
+		memset(t + R->nmb, 0, (n - R->nmb) * sizeof *t);
+		R->mb = t;
+		R->nmb = n;
+	}
+	return &R->mb[k];
+}
+
+void race_mbar_arrive(struct launch *L, struct warp *w, uint32_t lanes, const struct mbar *mb)
+{
+	struct race *R = L->race;
+	struct rmbar *b = R && w ? rmbar(L, mb) : NULL;
+	if (!b || L->ci->sem == MOD_RELAXED)
+		return;
+	release_lanes(R, &b->acc, w, lanes);
+}
+
+void race_mbar_done(struct launch *L, const struct mbar *mb)
+{
+	struct race *R = L->race;
+	struct rmbar *b = R ? rmbar(L, mb) : NULL;
+	if (!b)
+		return;
+	vc_put(b->last);
+	b->last = b->acc;
+	b->acc = NULL;
+}
+
+void race_mbar_acquire(struct launch *L, struct warp *w, uint32_t lane, const struct mbar *mb,
+		       bool phantom)
+{
+	struct race *R = L->race;
+	struct rmbar *b = R ? rmbar(L, mb) : NULL;
+	if (!b)
+		return;
+	struct rthread *t = thr(R, w, lane);
+	if (phantom) {
+		t->phantom = L->ci;
+		if (R->glog && L->log)
+			race_glog_phantom_event(L, R->glog, tid_of(R, w, lane));
+		return;
+	}
+	if (L->ci->sem != MOD_RELAXED)
+		acquire_from(R, t, b->last);
+}
+
+void race_mbar_init(struct launch *L, struct warp *w, uint32_t lane, const struct mbar *mb)
+{
+	struct race *R = L->race;
+	struct rmbar *b = R ? rmbar(L, mb) : NULL;
+	if (!b)
+		return;
+	vc_put(b->acc);
+	vc_put(b->last);
+	b->acc = b->last = NULL;
+	b->init = (struct rec){L->ci, tid_of(R, w, lane), *clock_of(R, thr(R, w, lane)),
+				      (uint32_t)L->steps, 0xf, 0};
+}
+
+uint32_t race_mbar_unordered(struct launch *L, struct warp *w, uint32_t lanes,
+			     const struct mbar *mb, const struct dinsn **init)
+{
+	struct race *R = L->race;
+	if (!R || !w)
+		return 0;
+	/* the lanes not yet known ordered after the init (clocks only grow: once after, always
+	 * after), before the mbarrier's state is even looked up: a wait polled in a loop */
+	struct rthread *t0 = thr(R, w, 0);
+	uint32_t slot = mb->id % INIT_SEEN, todo = 0;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		todo |= (uint32_t)(t0[l].init_seen[slot] != mb->id) << l;
+	}
+	struct rmbar *b = todo ? rmbar(L, mb) : NULL;
+	uint32_t bad = 0;
+	if (!b || !b->init.clock)
+		return 0;
+	for (uint32_t m = todo; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m), tid = tid_of(R, w, l);
+		if (happens_before(R, t0 + l, tid, tid, &b->init))
+			t0[l].init_seen[slot] = mb->id;
+		else
+			bad |= 1u << l;
+	}
+	*init = b->init.insn;
+	return bad;
+}
+
+void race_fence(struct launch *L, struct warp *w, uint32_t lanes)
+{
+	struct race *R = L->race;
+	const struct dinsn *di = L->ci;
+	if (!R || (di->flags & DF_PROXY))
+		return;
+	if (di->flags & DF_MBARRIER_INIT) {
+		for (uint32_t m = lanes; m; m &= m - 1)
+			thr(R, w, (uint32_t)__builtin_ctz(m))->init_fence = true;
+		return;
+	}
+	enum ir_mod sem = (enum ir_mod)di->sem;
+	enum scope s = scope_of(di->scope, SC_GPU);
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		struct rthread *t = thr(R, w, (uint32_t)__builtin_ctz(m));
+		if (sem != MOD_ACQUIRE && t->fence < s)
+			t->fence = (uint8_t)s;
+		if (sem != MOD_RELEASE && t->pending) {
+			acquire_from(R, t, t->pending);
+			vc_put(t->pending);
+			t->pending = NULL;
+		}
+	}
+}
+
+void race_copy_complete(struct launch *L, const struct race_copy *rc, const struct mbar *mb)
+{
+	struct race *R = L->race;
+	struct rmbar *b = R && rc->vc ? rmbar(L, mb) : NULL;
+	struct vc *a = b ? vc_own(R, &b->acc) : NULL;
+	if (!a)
+		return;
+	vc_join(R, a, rc->vc);
+	vc_raise(R, a, rc->tid, rc->tclock);
+	vc_raise(R, a, rc->agent, rc->clock);
+}
+
+void race_copy_waited(struct launch *L, struct warp *w, uint32_t lane, enum race_agent kind,
+		      uint32_t below)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	struct rthread *t = thr(R, w, lane);
+	uint32_t *seen = kind == RA_CP ? &t->seen_cp : &t->seen_bulk;
+	if (*seen < below)
+		*seen = below;
+	R->seen_any |= below != 0;
+}
+
+void race_agent_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t agent,
+			uint32_t clock)
+{
+	struct race *R = L->race;
+	if (!R || !clock)
+		return;
+	struct vc *from = NULL, *to = NULL; /* lanes that share a vector share the result */
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		struct rthread *t = thr(R, w, (uint32_t)__builtin_ctz(m));
+		if (vc_get(R, t->vc, agent) >= clock)
+			continue;
+		if (from && t->vc == from) {
+			adopt(R, t, to);
+			continue;
+		}
+		from = t->vc;
+		wvc_forget(R, t);
+		struct vc *v = vc_own(R, &t->vc);
+		if (!v)
+			return;
+		vc_raise(R, v, agent, clock);
+		to = v;
+	}
+}
