@@ -128,6 +128,55 @@ static bool bar_cta_aligned(struct ck *c, const struct ir_insn *in, bool bar)
 	return true;
 }
 
+/* The words bar and barrier take beside their name: .cta, .aligned (barrier's), and for
+ * .red its operation and type; ptxas 13.0 refuses any other (bar.sync.gpu, bar.arrive.rz,
+ * bar.warp.sync.aligned). */
+static bool bar_words(struct ck *c, const struct ir_insn *in)
+{
+	bool red = in->op == OP_BAR_RED || in->op == OP_BARRIER_RED;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		enum ir_mod m = in->mods[i];
+		bool ok = in->op != OP_BAR_WARP_SYNC && (m == MOD_CTA || m == MOD_ALIGNED);
+		ok |= red && (m == MOD_POPC || m == MOD_AND || m == MOD_OR ||
+			      ir_mod_kind(m) == MK_TYPE);
+		if (!ok) {
+			ck_report(c, CHECK_MOD_NOT_ALLOWED, in->mod_spans[i],
+				  "'%s' is not allowed on %s", ir_mod_name(m), ir_op_name(in->op));
+			return false;
+		}
+	}
+	return true;
+}
+
+/* bar.red and barrier.red: one operation (.popc, .and or .or) and one type. */
+static bool red_words(struct ck *c, const struct ir_insn *in)
+{
+	int op = -1, type = -1;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		enum ir_mod m = in->mods[i];
+		int *at = m == MOD_POPC || m == MOD_AND || m == MOD_OR ? &op
+			  : ir_mod_kind(m) == MK_TYPE			 ? &type
+									 : NULL;
+		if (!at)
+			continue;
+		if (*at >= 0) {
+			ck_report(c, CHECK_MOD_CONFLICT, in->mod_spans[i],
+				  "'%s' cannot be combined with '%s' on %s", ir_mod_name(m),
+				  ir_mod_name(in->mods[*at]), ir_op_name(in->op));
+			return false;
+		}
+		*at = (int)i;
+	}
+	if (op < 0 || type < 0) {
+		ck_report(c, CHECK_BARRIER_FORM, in->op_span,
+			  op < 0 ? "%s needs an operation: '.popc', '.and' or '.or'"
+				 : "%s needs a type: '.u32' with '.popc', '.pred' with '.and' or '.or'",
+			  ir_op_name(in->op));
+		return false;
+	}
+	return true;
+}
+
 /* bar{.cta}.sync/.arrive/.red, barrier{.cta}.*, bar.warp.sync (ISA 9.7.13.1, .13.2):
  * operand counts and literals; bar.sync/.arrive take no '.aligned' (barrier.* does);
  * bar.red.popc is .u32, .and/.or are .pred. */
@@ -136,6 +185,8 @@ void ck_bar_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
 	(void)ms;
 	const char *name = ir_op_name(in->op);
 	unsigned n = in->nopnds;
+	if (!bar_words(c, in))
+		return;
 	if (in->op == OP_BAR_WARP_SYNC) {
 		if (n != 1) {
 			ck_report(c, CHECK_OPND_COUNT, in->span,
@@ -159,6 +210,8 @@ void ck_bar_check(struct ck *c, const struct ir_insn *in, const struct mods *ms)
 			return;
 		}
 	if (in->op == OP_BAR_RED || in->op == OP_BARRIER_RED) {
+		if (!red_words(c, in))
+			return;
 		bool popc = ck_has_mod(in, MOD_POPC);
 		enum ir_mod want = popc ? MOD_U32 : MOD_PRED;
 		for (unsigned i = 0; i < in->nmods; i++)

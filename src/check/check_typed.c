@@ -343,6 +343,14 @@ void ck_list_mods(char *buf, size_t cap, const enum ir_mod *ms, int n)
 }
 
 /* Opcodes with CK_ALU rows: instruction type, variant, modifiers and operand widths. */
+/* The .lo/.hi/.wide of mul, mad, mul24 and mad24 leads their modifiers (ptxas 13.0 refuses
+ * mad.cc.lo.u32 and mul.u32.hi); the variants of vote, shfl, redux and match may stand
+ * anywhere. */
+static bool variant_leads(enum ir_op op)
+{
+	return op == OP_MUL || op == OP_MAD || op == OP_MUL24 || op == OP_MAD24;
+}
+
 void ck_typed_check(struct ck *c, const struct ir_insn *in)
 {
 	const struct ck_slice *rs = &c->alu[in->op], *ms = &c->amod[in->op];
@@ -353,13 +361,25 @@ void ck_typed_check(struct ck *c, const struct ir_insn *in)
 	for (unsigned i = 0; i < in->nmods; i++)
 		for (unsigned k = rs->first; k < rs->first + rs->n; k++)
 			if (alurows[k].variant != MOD_NONE && alurows[k].variant == in->mods[i]) {
-				if (variant != MOD_NONE && variant != in->mods[i]) {
+				if (variant == in->mods[i]) {
+					ck_report(c, CHECK_MOD_CONFLICT, in->mod_spans[i],
+						  "duplicate '%s' on %s", ir_mod_name(variant), name);
+					return;
+				}
+				if (variant != MOD_NONE) {
 					ck_report(c, CHECK_MOD_CONFLICT, in->mod_spans[i],
 						  "'%s' cannot be combined with '%s' " "on %s",
 						  ir_mod_name(in->mods[i]), ir_mod_name(variant), name);
 					return;
 				}
+				if (i && variant_leads(in->op)) {
+					ck_report(c, CHECK_MOD_ORDER, in->mod_spans[i],
+						  "'%s' must come right after '%s'",
+						  ir_mod_name(in->mods[i]), name);
+					return;
+				}
 				variant = in->mods[i];
+				break;
 			}
 	int tat;
 	/* The first type of the opcode's first row, for the message. */

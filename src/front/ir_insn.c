@@ -40,6 +40,50 @@ uint32_t ir_guard_none(struct parser *p)
 	return EX_NONE;
 }
 
+/* Whether modifier word w (with its '.') is `name`. */
+static bool word_is(struct parser *p, struct src_span w, const char *name)
+{
+	size_t n = strlen(name);
+	return w.len == n + 1 && memcmp(txt(p, w) + 1, name, n) == 0;
+}
+
+/* ptxas takes `.sync` more than once on every instruction that has it (vote.sync.sync,
+ * mma.sync.sync): the repeats are dropped. It takes the .sync of vote, shfl and redux
+ * anywhere among their modifiers (CUB writes vote.ballot.sync.b32), and barrier's after
+ * .aligned (barrier.aligned.sync, not barrier.aligned.arrive): the word is moved to where
+ * the opcode's name has it, so that the name is found. The spans keep their places in the
+ * text. */
+static void canonical_sync(struct parser *p, struct src_span opcode, uint32_t *nmods)
+{
+	uint32_t first = *nmods, k = 0;
+	for (uint32_t i = 0; i < *nmods; i++) {
+		if (word_is(p, p->words[i], "sync")) {
+			if (first != *nmods)
+				continue;
+			first = k;
+		}
+		p->words[k++] = p->words[i];
+	}
+	*nmods = k;
+	static const char *const floats[] = {"vote", "shfl", "redux", "barrier"};
+	size_t f = 0;
+	while (f < sizeof floats / sizeof *floats &&
+	       !(opcode.len == strlen(floats[f]) && memcmp(txt(p, opcode), floats[f], opcode.len) == 0))
+		f++;
+	if (f == sizeof floats / sizeof *floats || first == k)
+		return;
+	bool barrier = f == 3;
+	uint32_t base = barrier && k && word_is(p, p->words[0], "cta");
+	for (uint32_t j = base; j < first; j++)
+		if (barrier && !word_is(p, p->words[j], "aligned"))
+			return;
+	if (first <= base)
+		return;
+	struct src_span sync = p->words[first];
+	memmove(&p->words[base + 1], &p->words[base], (first - base) * sizeof *p->words);
+	p->words[base] = sync;
+}
+
 enum { MAX_WORDS = 64 };
 
 void ir_insn_new(struct parser *p, uint32_t guard_id, struct src_span opcode, uint32_t nmods,
@@ -56,6 +100,7 @@ void ir_insn_new(struct parser *p, uint32_t guard_id, struct src_span opcode, ui
 		p->osp = opnds.start;
 		return;
 	}
+	canonical_sync(p, opcode, &nmods);
 	const char *words[MAX_WORDS];
 	size_t lens[MAX_WORDS];
 	int nw = 1 + (int)(nmods < MAX_WORDS - 1 ? nmods : MAX_WORDS - 1);
@@ -81,12 +126,8 @@ void ir_insn_new(struct parser *p, uint32_t guard_id, struct src_span opcode, ui
 	    op != OP_BARRIER_SYNC && op != OP_BARRIER_ARRIVE && op != OP_BARRIER_RED)
 		op = OP__COUNT;
 	if (op == OP__COUNT) {
-		struct strbuf b = {0};
-		sb_printf(&b, NAME_FMT, NAME_ARG(words[0], lens[0]));
-		for (uint32_t i = 0; i < nmods && b.len < 300; i++)
-			sb_printf(&b, NAME_FMT, NAME_ARG(txt(p, p->words[i]), p->words[i].len));
-		irp_err(p, CHECK_UNKNOWN_INSN, op_span, "unsupported instruction '%s'", b.s ? b.s : "");
-		sb_free(&b);
+		irp_err(p, CHECK_UNKNOWN_INSN, op_span, "unsupported instruction '" NAME_FMT "'",
+			NAME_ARG(txt(p, op_span), op_span.len));
 		p->osp = opnds.start;
 		return;
 	}

@@ -4,7 +4,7 @@ gen.py - the Hopper-era differential corpus: one-instruction kernels of each fam
 dense and sparse, mma.sync/mma.sp, ldmatrix/stmatrix/movmatrix, tensor copies and prefetch,
 tensormap.replace, multimem, cvt, cache hints and policies, clusters, the .unified address
 suffix ...), each labelled with ptxas's verdict. Committed tables: tensor.tsv (--family
-tensor,tensor-more), unified.tsv (--family unified).
+tensor,tensor-more), unified.tsv (--family unified), warp.tsv (--family warp).
 
     gen.py list                  print the forms (family, version, target, instruction)
     gen.py label [-o FILE] [--family F,G]  run ptxas (PTXAS, default ptxas on PATH) and write
@@ -418,10 +418,39 @@ def unified():
     return out
 
 
+def warp():
+    """Warp-wide .sync instructions and CTA barriers: ptxas takes the .sync of vote, shfl and
+    redux anywhere among the modifiers (CUB writes vote.ballot.sync.b32), barrier's after
+    .aligned."""
+    out = ["vote.sync.%s.pred %%p2, %s, %s;" % (m, a, mask)
+           for m in ("any", "all", "uni") for a in ("%p1", "!%p1") for mask in ("-1", "%r5")]
+    out += ["vote.sync.ballot.b32 %r1, %p1, -1;", "vote.sync.ballot.b32 %r1, !%p1, %r5;",
+            "vote.ballot.sync.b32 %r1, %p1, -1;", "vote.any.sync.pred %p2, %p1, -1;"]
+    out += ["shfl.sync.%s.b32 %s, %%r2, %s, %s, -1;" % (m, d, b, c)
+            for m in ("up", "down", "bfly", "idx") for d in ("%r1", "%r1|%p1")
+            for b, c in (("1", "31"), ("%r3", "0x1f"))]
+    out += ["shfl.down.sync.b32 %r1, %r2, 1, 31, -1;", "shfl.idx.sync.b32 %r1|%p1, %r2, %r3, 31, %r5;"]
+    out += ["redux.sync.%s.%s %%r1, %%r2, -1;" % (m, ty)
+            for m, tys in (("add", ("u32", "s32")), ("min", ("u32", "s32")), ("max", ("u32", "s32")),
+                           ("and", ("b32",)), ("or", ("b32",)), ("xor", ("b32",)))
+            for ty in tys]
+    out += ["redux.add.sync.u32 %r1, %r2, -1;", "redux.and.sync.b32 %r1, %r2, %r5;"]
+    out += ["match.any.sync.b32 %r1, %r2, -1;", "match.all.sync.b64 %r1|%p1, %rd2, -1;",
+            "match.any.sync.b64 %r1, %rd2, %r5;", "bar.warp.sync -1;", "bar.warp.sync %r5;",
+            "activemask.b32 %r1;", "elect.sync %r1|%p1, %r5;"]
+    out += ["barrier.sync.aligned 0;", "barrier.sync 1, 64;", "barrier.aligned.sync 0;",
+            "barrier.cta.aligned.sync 2;", "barrier.arrive.aligned 1, 64;",
+            "barrier.red.popc.aligned.u32 %r1, 0, %p1;", "barrier.red.and.pred %p2, 0, !%p1;",
+            "bar.sync 0;", "bar.sync 1, 64;", "bar.arrive 1, 64;", "bar.red.or.pred %p2, 0, %p1;",
+            "bar.red.popc.u32 %r1, 1, 64, %p1;"]
+    return out
+
+
 FAMILIES = [("wgmma", wgmma), ("mma/ldmatrix", mma), ("tensor", tensor),
             ("tensor-more", tensor_more),
             ("tensormap", tensormap), ("multimem", multimem), ("cvt", cvt),
-            ("cache", cache), ("cluster", cluster), ("unified", unified)]
+            ("cache", cache), ("cluster", cluster), ("unified", unified),
+            ("warp", warp)]
 
 
 # ---- mutations ----------------------------------------------------------------------------
@@ -459,7 +488,7 @@ def n_opcode_words(words):
     """How many leading words are the opcode (not modifiers)."""
     names = ["wgmma.mma_async", "wgmma", "setmaxnreg", "mma", "ldmatrix", "stmatrix", "movmatrix",
              "cp.reduce.async.bulk.tensor", "cp.async.bulk.prefetch.tensor", "cp.async.bulk.tensor",
-             "cp.async.bulk.prefetch", "tensormap.replace", "tensormap.cp_fenceproxy",
+             "cp.async.bulk.prefetch", "tensormap.replace", "tensormap.cp_fenceproxy", "bar.warp",
              "multimem.ld_reduce", "multimem.st", "multimem.red", "createpolicy", "barrier.cluster",
              "barrier.cta", "mbarrier"]
     joined = ".".join(words)
