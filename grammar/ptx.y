@@ -247,7 +247,6 @@ stmt
 		{ ir_file(p, @2, @3); }
 	| TOK_SECTION                           { ir_section(p, @1); }
 	| TOK_PRAGMA TOK_STRING ';'             { ir_pragma(p, @2); }
-	| ';'
 	| error ';'
 	;
 

@@ -12,25 +12,25 @@
 
 /* The fields tensormap.replace writes (ISA 9.7.9.28): the type of the value, whether an
  * ordinal (the dimension, 0..4) comes first, whether the value must be a constant, and its
- * range on sm_90a (hi < 0: any). */
+ * range on sm_90a and on the sm_100-and-later specific targets (hi < 0: any; ptxas 13.0). */
 static const struct tm_field {
 	const char *name;
 	bool b64, ordinal, constant;
-	int hi;
+	int hi, hi100;
 	uint16_t ptx;
 	bool sm90a;             /* sm_90a takes it                                          */
 } tm_fields[] = {
-	{"global_address", true, false, false, -1, 83, true},
-	{"rank", false, false, false, -1, 83, true},
-	{"box_dim", false, true, false, -1, 83, true},
-	{"global_dim", false, true, false, -1, 83, true},
-	{"global_stride", true, true, false, -1, 83, true},
-	{"element_stride", false, true, false, -1, 83, true},
-	{"elemtype", false, false, true, 12, 83, true},
-	{"interleave_layout", false, false, true, 2, 83, true},
-	{"swizzle_mode", false, false, true, 3, 83, true},
-	{"swizzle_atomicity", false, false, true, 3, 86, false},
-	{"fill_mode", false, false, true, 1, 83, true},
+	{"global_address", true, false, false, -1, -1, 83, true},
+	{"rank", false, false, false, -1, -1, 83, true},
+	{"box_dim", false, true, false, -1, -1, 83, true},
+	{"global_dim", false, true, false, -1, -1, 83, true},
+	{"global_stride", true, true, false, -1, -1, 83, true},
+	{"element_stride", false, true, false, -1, -1, 83, true},
+	{"elemtype", false, false, true, 12, 15, 83, true},
+	{"interleave_layout", false, false, true, 2, 2, 83, true},
+	{"swizzle_mode", false, false, true, 3, 3, 83, true},
+	{"swizzle_atomicity", false, false, true, 3, 3, 86, false},
+	{"fill_mode", false, false, true, 1, 1, 83, true},
 };
 
 static bool value_reg(const struct ir_operand *o, bool b64)
@@ -92,9 +92,11 @@ void ck_tensormap_replace_check(struct ck *c, const struct ir_insn *in, const st
 	}
 	if (!ck_need(c, in->op_span, 83, 90, "%s", name))
 		return;
-	if (c->sm && (c->sm != 90 || !c->m->sm_arch_specific)) {
-		ck_report(c, CHECK_SM_TARGET, in->op_span, "%s needs target sm_90a (target is %s)",
-			  name, c->m->target);
+	/* sm_90a, or an arch- or family-specific target from sm_100 on (sm_100a, sm_100f) */
+	bool later = c->sm >= 100 && (c->m->sm_arch_specific || c->m->sm_family_specific);
+	if (c->sm && !later && (c->sm != 90 || !c->m->sm_arch_specific)) {
+		ck_report(c, CHECK_SM_TARGET, in->op_span, "%s needs target sm_90a, or sm_100a "
+			  "or later (target is %s)", name, c->m->target);
 		return;
 	}
 	if (other || ntile != 1 || nsize != 1 || nfield != 1) {
@@ -105,7 +107,7 @@ void ck_tensormap_replace_check(struct ck *c, const struct ir_insn *in, const st
 	const struct tm_field *f = &tm_fields[field];
 	if (!ck_need(c, in->op_span, f->ptx, 0, "%s.%s", name, f->name))
 		return;
-	if (!f->sm90a) {
+	if (!f->sm90a && !later) {
 		ck_report(c, CHECK_SM_TARGET, in->op_span, "%s.%s is not for sm_90a", name, f->name);
 		return;
 	}
@@ -145,9 +147,10 @@ void ck_tensormap_replace_check(struct ck *c, const struct ir_insn *in, const st
 		if (v->kind != OPND_IMM)
 			ck_report(c, CHECK_OPND_KIND, v->span, "the value of %s.%s is an integer "
 				  "constant", name, f->name);
-		else if (v->imm < 0 || v->imm > f->hi)
+		else if (v->imm < 0 || v->imm > (later ? f->hi100 : f->hi))
 			ck_report(c, CHECK_OPND_VALUE, v->span, "the value of %s.%s is 0 to %d on "
-				  "sm_90a (is %lld)", name, f->name, f->hi, (long long)v->imm);
+				  "%s (is %lld)", name, f->name, later ? f->hi100 : f->hi,
+				  later ? c->m->target : "sm_90a", (long long)v->imm);
 		return;
 	}
 	if (v->kind != OPND_IMM && !value_reg(v, f->b64))

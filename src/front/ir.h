@@ -258,6 +258,7 @@ struct ir_module {
 	char target[64];                        /* first sm_XX target (e.g. "sm_90a")        */
 	uint32_t sm;                            /* numeric: 90 for sm_90 / sm_90a           */
 	bool sm_arch_specific;                  /* the 'a' suffix                            */
+	bool sm_family_specific;                /* the 'f' suffix                            */
 	uint32_t address_size;                  /* 32 or 64                                 */
 	struct ir_scope *scope;                 /* module scope                              */
 	struct ir_func *funcs, *funcs_tail;

@@ -95,6 +95,7 @@ void ir_target(struct parser *p, struct src_span name)
 		if (!p->m->sm) {
 			p->m->sm = sm;
 			p->m->sm_arch_specific = i < n && t[i] == 'a';
+			p->m->sm_family_specific = i < n && t[i] == 'f';
 			size_t c = n < sizeof p->m->target - 1 ? n : sizeof p->m->target - 1;
 			memcpy(p->m->target, t, c);
 			p->m->target[c] = '\0';
