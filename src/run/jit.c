@@ -39,6 +39,51 @@
 #include "jit_x86.h"
 #endif
 
+/* ---- packed lanes (jit.h) -------------------------------------------------------------- */
+
+bool jit_perm_of(struct jit_perm *p, uint32_t gmask)
+{
+	/* a chunk's bit: one where any of its four lanes is in gmask */
+	uint32_t any = (gmask | gmask >> 1 | gmask >> 2 | gmask >> 3) & 0x11111111u;
+	uint32_t n = (uint32_t)__builtin_popcount(gmask), j = 0;
+	if ((uint32_t)__builtin_popcount(any) <= (n + 3) / 4)
+		return false;
+	p->first = (uint32_t)__builtin_ctz(~gmask); /* lanes below it stay where they are */
+	p->n = n;
+	for (uint32_t m = gmask >> p->first << p->first; m; m &= m - 1)
+		p->lane[j++] = (uint8_t)__builtin_ctz(m);
+	return true;
+}
+
+/* Swapping lane j with lane[j] for j from first up moves each lane of the group to j: lane[j]
+ * >= j, and no swap before touched it (they touch j' < j and lane[j'] < lane[j]). The same
+ * swaps the other way round undo it. */
+void jit_pack(uint64_t *regs, const uint32_t *slots, uint32_t nslots, const struct jit_perm *p)
+{
+	for (uint32_t s = 0; s < nslots; s++) {
+		uint64_t *r = regs + (size_t)slots[s] * 32;
+		for (uint32_t j = p->first, k = 0; j < p->n; j++, k++) {
+			uint64_t t = r[j];
+			r[j] = r[p->lane[k]];
+			r[p->lane[k]] = t;
+		}
+	}
+}
+
+void jit_unpack(uint64_t *regs, const uint32_t *slots, uint32_t nslots,
+		const struct jit_perm *p)
+{
+	for (uint32_t s = 0; s < nslots; s++) {
+		uint64_t *r = regs + (size_t)slots[s] * 32;
+		for (uint32_t j = p->n, k = p->n - p->first; j-- > p->first;) {
+			k--;
+			uint64_t t = r[j];
+			r[j] = r[p->lane[k]];
+			r[p->lane[k]] = t;
+		}
+	}
+}
+
 #ifdef JIT_HOST
 
 /* A block may be entered and left every JIT_STEP instructions (jit.h), so a budget that
@@ -96,6 +141,8 @@ struct jc {
 	bool loop, bad;
 	uint32_t keep[JIT_KEEP], nkeep;
 	uint32_t loaded[JIT_MAX * 3], nloaded;
+	/* the slots of the frame a loop's body reads or writes, in either kind of chunk */
+	uint32_t touched[JIT_MAX * 3 + 1], ntouched;
 };
 
 static bool grow(void **p, uint32_t *cap, uint32_t n, size_t elem)
@@ -968,12 +1015,17 @@ static void gen_loop_body(struct jc *J, int32_t guard, bool gneg)
 	for (int r = 0; r < NALLOC; r++)
 		if (J->dirty[r] && in(J->loaded, J->nloaded, J->key[r]))
 			store_reg(J, r, J->key[r]);
+	for (uint32_t i = 0; i < J->nloaded; i++)
+		if (!in(J->touched, J->ntouched, J->loaded[i]))
+			J->touched[J->ntouched++] = J->loaded[i];
 	if (guard < 0)
 		return;
 	int g = reg_of(J, (uint32_t)guard);
 	if (g < 0) {
 		x86_vrm(b, XV_VMOVDQU_LD, S1, 0, home((uint32_t)guard));
 		g = S1;
+		if (!in(J->touched, J->ntouched, (uint32_t)guard))
+			J->touched[J->ntouched++] = (uint32_t)guard;
 	}
 	x86_vshi(b, XV_VPSLLQ_I, S1, g, 63);
 	x86_vrr(b, XV_VMOVMSKPD, X_RDX, 0, S1);
@@ -1003,6 +1055,7 @@ static bool gen_loop(struct jc *J, const struct jop *ops, uint32_t n, int32_t gu
 	J->loop = true;
 	J->bad = false;
 	J->nkeep = 0;
+	J->ntouched = 0;
 	*entry = b->len;
 	vrr(J, XV_VPXOR, R_ZERO, R_ZERO, R_ZERO);
 	x86_alu_rr(b, X86_MOV, true, X_R9, X_RCX);
@@ -1122,13 +1175,19 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 				       !(br->flags & DF_ALIGNED);
 			uint32_t at_keep = is_loop ? UINT32_MAX - 1 : UINT32_MAX;
 			if (is_loop && gen_loop(&J, ops, n, br->guard, br->guard_neg, &loop)) {
-				for (uint32_t k = 0; k <= J.nkeep && !J.oom; k++) {
+				/* jit_keep: the count and slots saved, then those touched */
+				uint32_t at = nkeepw, nw = J.nkeep + J.ntouched + 2;
+				for (uint32_t k = 0; k < nw && !J.oom; k++) {
 					if (!grow((void **)&keep, &ckeep, nkeepw, sizeof *keep))
 						J.oom = true;
-					else
+					else if (k <= J.nkeep)
 						keep[nkeepw++] = k ? J.keep[k - 1] : J.nkeep;
+					else if (k == J.nkeep + 1)
+						keep[nkeepw++] = J.ntouched;
+					else
+						keep[nkeepw++] = J.touched[k - J.nkeep - 2];
 				}
-				at_keep = nkeepw - J.nkeep - 1;
+				at_keep = at;
 			}
 			for (uint32_t k = 0; k * JIT_STEP < n; k++) {
 				if (!grow((void **)&ent, &cent, nent, sizeof *ent)) {
