@@ -9,7 +9,9 @@ partial group masks), then a loop whose exit depends on the lane, and stores eve
 The instructions are the forms jit.c compiles (add, sub, mul.lo, mul.wide, mad.lo, and, or,
 xor, not, neg, shl, shr, min, max, selp, setp with and without a boolean op and |q, the .pred
 logic ops) over .b/.u/.s 16/32/64, with random guards and immediates, mixed with a few it
-does not (cvt, a guarded min or max), which end a block.
+does not (cvt, a guarded min or max), which end a block. Chains of setps and .pred logic ops
+read by selp, guards, logic ops and loop branches (mask_chain) exercise the predicates the
+native tier keeps as lane masks; lanes leaving loops one by one, its packed passes.
 usage: jit_diff.py PTXI [SEED...]
 """
 import random
@@ -106,6 +108,29 @@ def insn(rng, jit_only=False):
     return f"cvt.u64.u32 {reg(rng, 64)}, {reg(rng, 32)}"
 
 
+def mask_chain(rng):
+    """Predicates the native tier keeps as lane masks (jit.c's F_MASK, F_NMASK): setps, one
+    negated relation or not, combined by .pred logic ops (a destination that is one of their
+    operands too), read by selp, a guard, another logic op or a loop's branch."""
+    w = rng.choice([16, 32, 64])
+    L = []
+    ps = rng.sample(range(NP), 3)
+    for p in ps[:2]:
+        t = typ(rng, w)
+        cmp = rng.choice(CMPS_S if t[0] == "s" else CMPS_U if t[0] == "u" else ["eq", "ne"])
+        L.append(f"setp.{cmp}.{t} %p{p}, {reg(rng, w)}, {src(rng, w, t[0] == 's')}")
+    d = rng.choice(ps)  # often one of the operands
+    L.append(f"{rng.choice(['and', 'or', 'xor'])}.pred %p{d}, %p{ps[0]}, %p{ps[1]}")
+    if rng.random() < 0.4:
+        L.append(f"{rng.choice(['and', 'or', 'xor'])}.pred %p{rng.choice(ps)}, %p{d}, %p{rng.choice(ps[:2])}")
+    use = rng.random()
+    if use < 0.4:
+        L.append(f"selp.b{w} {reg(rng, w)}, {src(rng, w, False)}, {src(rng, w, False)}, %p{d}")
+    elif use < 0.8:
+        L.append(f"@{'!' if rng.random() < 0.5 else ''}%p{d} {insn(rng, jit_only=True)}")
+    return L
+
+
 def guarded(rng, text):
     if rng.random() < 0.3:
         return f"@{'!' if rng.random() < 0.4 else ''}{pred(rng)} {text}"
@@ -137,6 +162,7 @@ def program(seed):
     L += [guarded(rng, insn(rng)) + ";" for _ in range(rng.randrange(10, 40))]
     L.append("SKIP:")
     L += [guarded(rng, insn(rng)) + ";" for _ in range(rng.randrange(5, 30))]
+    L += [t + ";" for t in mask_chain(rng)] + [guarded(rng, insn(rng)) + ";" for _ in range(3)]
     # a loop whose trip count depends on the lane
     L += ["rem.u32 %t3, %t0, 5;", "add.u32 %t3, %t3, 1;", "mov.u32 %t2, 0;", "LOOP:"]
     L += [guarded(rng, insn(rng)) + ";" for _ in range(rng.randrange(5, 40))]
@@ -150,6 +176,9 @@ def program(seed):
           f"mul.wide.u32 %a1, %u2, {8 * (sum(NR.values()) + NP)};", "add.u64 %a2, %a2, %a1;"]
     for k in range(2):
         body = [guarded(rng, insn(rng, jit_only=True)) + ";" for _ in range(rng.randrange(1, 12))]
+        if rng.random() < 0.6:
+            at = rng.randrange(len(body) + 1)
+            body[at:at] = [t + ";" for t in mask_chain(rng)]
         cap = rng.choice([3, 40, 90, 200])
         skip = rng.random() < 0.5  # part of the warp waits past the loop, not at its exit
         trip = [f"and.b32 %u0, %r{k}, {rng.choice([7, 63, 255])};",
@@ -157,8 +186,14 @@ def program(seed):
         if rng.random() < 0.3:  # a trip count all lanes share: they leave at once
             trip = [f"mov.u32 %u0, {rng.choice([2, 30, 150])};"]
         L += ([f"@%q0 bra AFTER{k};"] if skip else []) + trip + ["mov.u32 %u1, 0;", f"LOOP{k}:"]
-        L += body + ["add.u32 %u1, %u1, 1;", "setp.lt.u32 %q2, %u1, %u0;",
-                     f"@%q2 bra LOOP{k};", "mov.u32 %u3, %clock;",
+        exit = ["setp.lt.u32 %q2, %u1, %u0;", f"@%q2 bra LOOP{k};"]
+        if rng.random() < 0.4:  # the branch's predicate a negated relation, or two combined
+            exit = rng.choice([["setp.ge.u32 %q2, %u1, %u0;", f"@!%q2 bra LOOP{k};"],
+                               ["setp.lt.u32 %q2, %u1, %u0;", "setp.ne.u32 %q1, %u1, 0;",
+                                "and.pred %q2, %q2, %q1;", f"@%q2 bra LOOP{k};"],
+                               ["setp.ge.u32 %q2, %u1, %u0;", "setp.eq.u32 %q1, %u1, 0;",
+                                "or.pred %q2, %q2, %q1;", f"@!%q2 bra LOOP{k};"]])
+        L += body + ["add.u32 %u1, %u1, 1;"] + exit + ["mov.u32 %u3, %clock;",
                      "atom.global.add.u32 %u2, [%a2], 1;", f"AFTER{k}:",
                      "mad.lo.u32 %s1, %s1, 31, %u2;", "mad.lo.u32 %s1, %s1, 31, %u3;"]
         if k == 0 and rng.random() < 0.5:  # a uniform loop: the whole group iterates

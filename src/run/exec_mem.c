@@ -179,6 +179,13 @@ enum step exec_mov(struct launch *L, struct warp *w, struct group *g, const stru
 		}
 		return STEP_NEXT;
 	}
+	if (s->kind == DOP_SREG) { /* a special register: its lanes at once */
+		uint64_t v[LANES];
+		op_sreg_lanes(L, w, s, mask, v);
+		for (uint32_t m = mask; m; m &= m - 1)
+			op_write(f, &di->d, (uint32_t)__builtin_ctz(m), v[__builtin_ctz(m)] & sm);
+		return STEP_NEXT;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		op_write(f, &di->d, l, op_read(L, w, f, s, l) & sm);

@@ -54,7 +54,12 @@ struct frame *frame_new(struct launch *L, struct warp *w, struct dfunc *fn)
 	size_t pbytes = (size_t)LANES * (fn->param_size ? fn->param_size : 1);
 	if (f) {
 		L->frame_cache[idx] = f->next_free;
-		memset(f->regs, 0, (size_t)fn->nslots * LANES * sizeof(uint64_t));
+		if (fn->clear_known && !L->dbg && !L->cfg.trace_all) /* what a thread may read first */
+			for (uint32_t k = 0; k < fn->nclear; k++)
+				memset(f->regs + (size_t)fn->clear[2 * k] * LANES, 0,
+				       (size_t)fn->clear[2 * k + 1] * LANES * sizeof(uint64_t));
+		else /* ptxi debug shows any lane's registers, --trace each read */
+			memset(f->regs, 0, (size_t)fn->nslots * LANES * sizeof(uint64_t));
 		memset(f->params, 0, pbytes);
 		f->caller = NULL;
 		f->call = NULL;

@@ -470,11 +470,27 @@ static __attribute__((noinline)) uint32_t jit_loop(struct launch *L, struct warp
 	uint32_t runs = 1;
 	if (di->jit_loop) { /* the passes compiled; the last taken back and run as a block */
 		uint64_t save[JIT_KEEP * LANES], *regs = (uint64_t *)rb;
-		runs = cap - di->jit_loop(regs, gmask, cap, save);
-		for (uint32_t k = 0; k < di->jit_keep[0]; k++) {
-			uint64_t *r = regs + (size_t)di->jit_keep[1 + k] * LANES;
-			for (uint32_t m = gmask; m; m &= m - 1)
-				r[__builtin_ctz(m)] = save[k * LANES + (uint32_t)__builtin_ctz(m)];
+		const uint32_t *keep = di->jit_keep + 1, *touched = jit_touched(di->jit_keep);
+		struct jit_perm p;
+		if (jit_perm_of(&p, gmask)) { /* on the lanes packed: fewer chunks a pass */
+			jit_pack(regs, touched + 1, touched[0], &p);
+			uint32_t pmask = p.n == 32 ? UINT32_MAX : (1u << p.n) - 1;
+			runs = cap - di->jit_loop(regs, pmask, cap, save);
+			for (uint32_t k = 0; k < di->jit_keep[0]; k++)
+				memcpy(regs + (size_t)keep[k] * LANES, save + k * LANES,
+				       p.n * sizeof *save);
+			jit_unpack(regs, touched + 1, touched[0], &p);
+		} else {
+			runs = cap - di->jit_loop(regs, gmask, cap, save);
+			for (uint32_t k = 0; k < di->jit_keep[0]; k++) {
+				uint64_t *r = regs + (size_t)keep[k] * LANES;
+				if (gmask == UINT32_MAX)
+					memcpy(r, save + k * LANES, LANES * sizeof *save);
+				else
+					for (uint32_t m = gmask; m; m &= m - 1)
+						r[__builtin_ctz(m)] = save[k * LANES +
+									(uint32_t)__builtin_ctz(m)];
+			}
 		}
 		di->jit(regs, gmask, UINT32_MAX);
 	} else {

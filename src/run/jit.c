@@ -16,8 +16,10 @@
  * destination by its predicate's bit 0, as pred_mask reads it.
  *
  * Values follow exec_alu.h's convention: a ymm lane holds exactly the 64 bits the lane
- * function would store. `zx` tracks how many low bits of a register may be nonzero, so a
- * 32-bit or/xor/and of clean operands skips the cut to 32 bits.
+ * function would store, but for a predicate a setp or .pred logic op just made, which may be
+ * held as a lane mask (enum form) until something else reads it or it is stored. `zx` tracks
+ * how many low bits of a register may be nonzero, so a 32-bit or/xor/and of clean operands
+ * skips the cut to 32 bits.
  *
  * Registers: ymm0-ymm11 hold PTX registers and constants (allocated per instruction; the
  * value whose next use lies farthest is evicted, stored back if it is still needed), ymm12
@@ -39,12 +41,62 @@
 #include "jit_x86.h"
 #endif
 
+/* ---- packed lanes (jit.h) -------------------------------------------------------------- */
+
+bool jit_perm_of(struct jit_perm *p, uint32_t gmask)
+{
+	/* a chunk's bit: one where any of its four lanes is in gmask */
+	uint32_t any = (gmask | gmask >> 1 | gmask >> 2 | gmask >> 3) & 0x11111111u;
+	uint32_t n = (uint32_t)__builtin_popcount(gmask), j = 0;
+	if ((uint32_t)__builtin_popcount(any) <= (n + 3) / 4)
+		return false;
+	p->first = (uint32_t)__builtin_ctz(~gmask); /* lanes below it stay where they are */
+	p->n = n;
+	for (uint32_t m = gmask >> p->first << p->first; m; m &= m - 1)
+		p->lane[j++] = (uint8_t)__builtin_ctz(m);
+	return true;
+}
+
+/* Swapping lane j with lane[j] for j from first up moves each lane of the group to j: lane[j]
+ * >= j, and no swap before touched it (they touch j' < j and lane[j'] < lane[j]). The same
+ * swaps the other way round undo it. */
+void jit_pack(uint64_t *regs, const uint32_t *slots, uint32_t nslots, const struct jit_perm *p)
+{
+	for (uint32_t s = 0; s < nslots; s++) {
+		uint64_t *r = regs + (size_t)slots[s] * 32;
+		for (uint32_t j = p->first, k = 0; j < p->n; j++, k++) {
+			uint64_t t = r[j];
+			r[j] = r[p->lane[k]];
+			r[p->lane[k]] = t;
+		}
+	}
+}
+
+void jit_unpack(uint64_t *regs, const uint32_t *slots, uint32_t nslots,
+		const struct jit_perm *p)
+{
+	for (uint32_t s = 0; s < nslots; s++) {
+		uint64_t *r = regs + (size_t)slots[s] * 32;
+		for (uint32_t j = p->n, k = p->n - p->first; j-- > p->first;) {
+			k--;
+			uint64_t t = r[j];
+			r[j] = r[p->lane[k]];
+			r[p->lane[k]] = t;
+		}
+	}
+}
+
 #ifdef JIT_HOST
 
 /* A block may be entered and left every JIT_STEP instructions (jit.h), so a budget that
  * ends or starts inside a block costs at most that many interpreted ones. */
 enum { JIT_MIN = 2, JIT_MAX = 512, JIT_LOOK = 64 };
 enum { NALLOC = 12, R_ZERO = 12, S1 = 13, S2 = 14, R_LMASK = 15 };
+/* How a register holds its value: as the lane functions store it, or (a predicate a setp or
+ * a .pred logic op made, for the selp, guard, logic op or loop exit that reads it next) all
+ * ones in a lane where it is true (F_MASK) or false (F_NMASK). Stored, or read by anything
+ * else, it is first made 0 or 1 (materialize); at a block's boundaries every value is. */
+enum form { F_VAL, F_MASK, F_NMASK };
 #define KCONST 0x80000000u
 #define KNONE UINT32_MAX
 
@@ -61,6 +113,7 @@ enum jcmp { JC_EQ, JC_NE, JC_LT, JC_LE, JC_GT, JC_GE };
 struct jop {
 	uint8_t kind, w;          /* w: operand width in bits                             */
 	bool sgn, imm_b;          /* imm_b: b is an immediate shift amount (bval)          */
+	bool pred;                /* on .pred registers                                     */
 	uint8_t cmp, boolop;      /* setp: enum jcmp; boolop MOD_AND/OR/XOR or MOD_NONE     */
 	uint8_t flip;             /* setp: operands' bits to flip (xk) after the cut       */
 	uint32_t in[3];           /* a, b, c                                                */
@@ -89,6 +142,8 @@ struct jc {
 	uint32_t nops;
 	uint32_t key[NALLOC];
 	bool dirty[NALLOC], pinned[NALLOC];
+	bool fixed[NALLOC];       /* a loop's constant, loaded once before its passes */
+	uint8_t form[NALLOC];     /* enum form of each register's value                 */
 	uint32_t nu[NALLOC];      /* next_use of each register's value after its last use */
 	uint8_t zx[NALLOC];
 	/* a loop's body (gen_loop): the slots it saves (read, then written by a pass), the
@@ -96,6 +151,8 @@ struct jc {
 	bool loop, bad;
 	uint32_t keep[JIT_KEEP], nkeep;
 	uint32_t loaded[JIT_MAX * 3], nloaded;
+	/* the slots of the frame a loop's body reads or writes, in either kind of chunk */
+	uint32_t touched[JIT_MAX * 3 + 1], ntouched;
 };
 
 static bool grow(void **p, uint32_t *cap, uint32_t n, size_t elem)
@@ -184,6 +241,7 @@ static bool jit_form(struct jc *J, const struct dinsn *di, struct jop *o)
 	int nsrc = 2;
 	o->w = (uint8_t)w;
 	o->sgn = sgn;
+	o->pred = pred;
 	/* run_direct reads the guard of a block's last instruction after the block for its
 	 * mask (L->cmask): no instruction may write its own guard, as any may be the last */
 	if (!w || (o->d2 >= 0 && ai->op != OP_SETP) ||
@@ -372,9 +430,12 @@ static void store_lanes(struct jc *J, int r, uint32_t k)
 	x86_vrm(&J->b, XV_VMOVDQU_ST, S1, 0, home(k));
 }
 
+static void materialize(struct jc *J, int r);
+
 /* Store register r to slot k's home as the chunk needs it. */
 static void store_reg(struct jc *J, int r, uint32_t k)
 {
+	materialize(J, r);
 	if (J->full)
 		x86_vrm(&J->b, XV_VMOVDQU_ST, r, 0, home(k));
 	else
@@ -388,7 +449,7 @@ static int take(struct jc *J)
 	int best = -1;
 	uint32_t far = 0;
 	for (int r = 0; r < NALLOC; r++) {
-		if (J->pinned[r])
+		if (J->pinned[r] || J->fixed[r])
 			continue;
 		if (J->key[r] == KNONE)
 			return r;
@@ -459,6 +520,7 @@ static int fetch(struct jc *J, uint32_t k)
 		r = take(J);
 		J->key[r] = k;
 		J->dirty[r] = false;
+		J->form[r] = F_VAL;
 		if (k & KCONST) {
 			load_rip(J, r, k);
 			J->zx[r] = (uint8_t)zx_of(J->pool[k & ~KCONST]);
@@ -490,6 +552,24 @@ static int dest(struct jc *J, uint32_t d)
 static void vrr(struct jc *J, enum x86_vop op, int d, int v, int rm)
 {
 	x86_vrr(&J->b, op, d, v, rm);
+}
+
+static void materialize(struct jc *J, int r)
+{
+	if (J->form[r] == F_VAL)
+		return;
+	if (J->form[r] == F_NMASK)
+		vrr(J, XV_VPCMPEQQ, r, r, R_ZERO);
+	vrr(J, XV_VPSUBQ, r, R_ZERO, r);
+	J->form[r] = F_VAL;
+	J->zx[r] = 1;
+}
+
+static void materialize_all(struct jc *J)
+{
+	for (int r = 0; r < NALLOC; r++)
+		if (J->key[r] != KNONE)
+			materialize(J, r);
 }
 
 /* d = t cut to w bits (k16: the register of 0xffff) */
@@ -561,6 +641,45 @@ static uint64_t bval(const struct jc *J, const struct jop *o)
 static bool bsmall(const struct jc *J, const struct jop *o)
 {
 	return bconst(o) && !(bval(J, o) >> 32);
+}
+
+/* a 64-bit mul.lo or mad.lo by a constant mul_shifts does without the constant's register */
+static bool by_shifts(const struct jc *J, const struct jop *o)
+{
+	return (o->kind == JK_MUL || o->kind == JK_MAD) && o->w == 64 && bconst(o) &&
+	       bval(J, o) && __builtin_popcountll(bval(J, o)) <= 2;
+}
+
+/* setp's relation into T (not S2) as a mask: all ones where it holds, or where it does not
+ * if the answer is true (NE, LE, GE). */
+static bool setp_cmp(struct jc *J, const struct jop *o, const struct ctx *x, int T)
+{
+	/* the operands made comparable as 64-bit values: cut to w, sign bit flipped for a
+	 * signed narrow or an unsigned 64-bit order */
+	int w = o->w, pa = x->a, pb = x->b;
+	if (w < 64 && x->za > w) {
+		cut(J, w, S1, pa, x->k16);
+		pa = S1;
+	}
+	if (w < 64 && x->zb > w) {
+		cut(J, w, S2, pb, x->k16);
+		pb = S2;
+	}
+	if (o->flip) {
+		vrr(J, XV_VPXOR, S1, pa, x->xk);
+		vrr(J, XV_VPXOR, S2, pb, x->xk);
+		pa = S1;
+		pb = S2;
+	}
+	switch ((enum jcmp)o->cmp) {
+	case JC_EQ: vrr(J, XV_VPCMPEQQ, T, pa, pb); return false;
+	case JC_NE: vrr(J, XV_VPCMPEQQ, T, pa, pb); return true;
+	case JC_GT: vrr(J, XV_VPCMPGTQ, T, pa, pb); return false;
+	case JC_LT: vrr(J, XV_VPCMPGTQ, T, pb, pa); return false;
+	case JC_LE: vrr(J, XV_VPCMPGTQ, T, pa, pb); return true;
+	case JC_GE: vrr(J, XV_VPCMPGTQ, T, pb, pa); return true;
+	}
+	return false;
 }
 
 /* Emit op o into register D (written last; D may be S1 but not S2). Returns the result's zx. */
@@ -657,8 +776,14 @@ static int emit_op(struct jc *J, const struct jop *o, const struct ctx *x, int D
 		return w;
 	}
 	case JK_SELP:
-		vrr(J, XV_VPCMPEQQ, S1, x->c, R_ZERO);      /* c == 0: take b */
-		x86_v4(b, XV_VBLENDVPD, R, x->a, x->b, S1);
+		if (J->form[x->c] == F_MASK) {
+			x86_v4(b, XV_VBLENDVPD, R, x->b, x->a, x->c);
+		} else if (J->form[x->c] == F_NMASK) {
+			x86_v4(b, XV_VBLENDVPD, R, x->a, x->b, x->c);
+		} else {
+			vrr(J, XV_VPCMPEQQ, S1, x->c, R_ZERO);      /* c == 0: take b */
+			x86_v4(b, XV_VBLENDVPD, R, x->a, x->b, S1);
+		}
 		cut(J, w, D, R, x->k16);
 		return w;
 	case JK_MIN: case JK_MAX:
@@ -685,32 +810,7 @@ static int emit_op(struct jc *J, const struct jop *o, const struct ctx *x, int D
 			vrr(J, XV_VPXOR, D, D, x->xk);
 		return w;
 	case JK_SETP: {
-		/* the operands made comparable as 64-bit values: cut to w, sign bit flipped for
-		 * a signed narrow or an unsigned 64-bit order */
-		int pa = x->a, pb = x->b;
-		if (w < 64 && x->za > w) {
-			cut(J, w, S1, pa, x->k16);
-			pa = S1;
-		}
-		if (w < 64 && x->zb > w) {
-			cut(J, w, S2, pb, x->k16);
-			pb = S2;
-		}
-		if (o->flip) {
-			vrr(J, XV_VPXOR, S1, pa, x->xk);
-			vrr(J, XV_VPXOR, S2, pb, x->xk);
-			pa = S1;
-			pb = S2;
-		}
-		bool neg = false;
-		switch ((enum jcmp)o->cmp) {
-		case JC_EQ: vrr(J, XV_VPCMPEQQ, S1, pa, pb); break;
-		case JC_NE: vrr(J, XV_VPCMPEQQ, S1, pa, pb); neg = true; break;
-		case JC_GT: vrr(J, XV_VPCMPGTQ, S1, pa, pb); break;
-		case JC_LT: vrr(J, XV_VPCMPGTQ, S1, pb, pa); break;
-		case JC_LE: vrr(J, XV_VPCMPGTQ, S1, pa, pb); neg = true; break;
-		case JC_GE: vrr(J, XV_VPCMPGTQ, S1, pb, pa); neg = true; break;
-		}
+		bool neg = setp_cmp(J, o, x, S1);
 		/* S1: all ones where the relation (negated if neg) holds. 0 - m is 1 where m is
 		 * all ones, m + 1 where m is zero. */
 		if (o->boolop != MOD_NONE)
@@ -760,35 +860,84 @@ static void gen_op1(struct jc *J, uint32_t i)
 	struct ctx x;
 	memset(J->pinned, 0, sizeof J->pinned);
 	x.a = fetch(J, o->in[0]);
-	x.b = fetch(J, o->in[1]);
+	x.b = by_shifts(J, o) ? -1 : fetch(J, o->in[1]);
 	x.c = fetch(J, o->in[2]);
 	x.xk = fetch(J, o->xk);
 	x.k16 = fetch(J, o->k16);
 	x.k1 = fetch(J, o->k1);
+	int g = o->guard >= 0 ? fetch(J, (uint32_t)o->guard) : -1;
+	/* a .pred logic op of two masks makes a mask; selp and a guard read one as it is */
+	bool logic = o->pred && g < 0 && x.a >= 0 && x.b >= 0 && J->form[x.a] != F_VAL &&
+		     J->form[x.b] != F_VAL &&
+		     (o->kind == JK_AND || o->kind == JK_OR || o->kind == JK_XOR);
+	if (!logic && x.a >= 0)
+		materialize(J, x.a);
+	if (!logic && x.b >= 0)
+		materialize(J, x.b);
+	if (o->kind != JK_SELP && x.c >= 0)
+		materialize(J, x.c);
 	x.za = x.a >= 0 ? J->zx[x.a] : 64;
 	x.zb = x.b >= 0 ? J->zx[x.b] : 64;
-	int g = o->guard >= 0 ? fetch(J, (uint32_t)o->guard) : -1;
-	if (g >= 0) { /* into S1, then blended into the old value by the guard's bit 0 */
+	if (g >= 0) { /* into S1, then blended into the old value by the guard */
 		int old = fetch(J, (uint32_t)o->d);
+		materialize(J, old);
 		int z = emit_op(J, o, &x, S1, -1);
-		x86_vshi(&J->b, XV_VPSLLQ_I, S2, g, 63);
-		if (o->gneg)
-			x86_v4(&J->b, XV_VBLENDVPD, old, S1, old, S2);
+		int m = g;
+		bool neg = o->gneg;
+		if (J->form[g] == F_VAL) { /* its bit 0, as pred_mask reads it */
+			x86_vshi(&J->b, XV_VPSLLQ_I, S2, g, 63);
+			m = S2;
+		} else {
+			neg ^= J->form[g] == F_NMASK;
+		}
+		if (neg)
+			x86_v4(&J->b, XV_VBLENDVPD, old, S1, old, m);
 		else
-			x86_v4(&J->b, XV_VBLENDVPD, old, old, S1, S2);
+			x86_v4(&J->b, XV_VBLENDVPD, old, old, S1, m);
 		if (z > J->zx[old])
 			J->zx[old] = (uint8_t)z;
 		J->dirty[old] = true;
 		return;
 	}
+	/* the operands' forms before the destination's register (maybe one of theirs) is
+	 * taken */
+	bool ma = logic && J->form[x.a] == F_MASK, mb = logic && J->form[x.b] == F_MASK;
 	int D = dest(J, (uint32_t)o->d);
 	int D2 = o->d2 >= 0 ? dest(J, (uint32_t)o->d2) : -1;
+	J->dirty[D] = true;
+	if (logic) {
+		enum form f = F_MASK;
+		if (o->kind == JK_XOR) {
+			vrr(J, XV_VPXOR, D, x.a, x.b);
+			f = ma == mb ? F_MASK : F_NMASK;
+		} else if (ma == mb) { /* and, or of two of a kind; of two negated: or, and */
+			bool and = (o->kind == JK_AND) == ma;
+			vrr(J, and ? XV_VPAND : XV_VPOR, D, x.a, x.b);
+			f = ma ? F_MASK : F_NMASK;
+		} else { /* a & ~b: andn; a | ~b: the negation of ~a & b */
+			int m = ma ? x.a : x.b, n = ma ? x.b : x.a;
+			if (o->kind == JK_AND)
+				vrr(J, XV_VPANDN, D, n, m);
+			else
+				vrr(J, XV_VPANDN, D, m, n);
+			f = o->kind == JK_AND ? F_MASK : F_NMASK;
+		}
+		J->form[D] = (uint8_t)f;
+		J->zx[D] = 64;
+		return;
+	}
+	if (o->kind == JK_SETP && o->boolop == MOD_NONE && D2 < 0) {
+		J->form[D] = setp_cmp(J, o, &x, D) ? F_NMASK : F_MASK;
+		J->zx[D] = 64;
+		return;
+	}
 	int z = emit_op(J, o, &x, D, D2);
 	J->zx[D] = (uint8_t)z;
-	J->dirty[D] = true;
+	J->form[D] = F_VAL;
 	if (D2 >= 0) {
 		J->zx[D2] = 1;
 		J->dirty[D2] = true;
+		J->form[D2] = F_VAL;
 	}
 }
 
@@ -825,10 +974,12 @@ static void gen_body(struct jc *J, struct snap *sn, size_t *stub, size_t tail)
 	for (int r = 0; r < NALLOC; r++) {
 		J->key[r] = KNONE;
 		J->dirty[r] = false;
+		J->form[r] = F_VAL;
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		if (i % JIT_STEP == 0) {
 			struct snap *s = &sn[i / JIT_STEP];
+			materialize_all(J);
 			take_snap(J, s);
 			if (i) {
 				x86_alu_ri(b, 7, false, X_R8, (int32_t)(i / JIT_STEP));
@@ -839,6 +990,7 @@ static void gen_body(struct jc *J, struct snap *sn, size_t *stub, size_t tail)
 		gen_op(J, i);
 	}
 	struct snap last;
+	materialize_all(J);
 	take_snap(J, &last);
 	gen_stores(J, &last);
 	x86_patch(b, x86_jmp(b), tail);
@@ -959,8 +1111,10 @@ static void gen_loop_body(struct jc *J, int32_t guard, bool gneg)
 {
 	struct xbuf *b = &J->b;
 	for (int r = 0; r < NALLOC; r++) {
-		J->key[r] = KNONE;
+		if (!J->fixed[r])
+			J->key[r] = KNONE;
 		J->dirty[r] = false;
+		J->form[r] = F_VAL;
 	}
 	J->nloaded = 0;
 	for (uint32_t i = 0; i < J->nops; i++)
@@ -968,15 +1122,25 @@ static void gen_loop_body(struct jc *J, int32_t guard, bool gneg)
 	for (int r = 0; r < NALLOC; r++)
 		if (J->dirty[r] && in(J->loaded, J->nloaded, J->key[r]))
 			store_reg(J, r, J->key[r]);
+	for (uint32_t i = 0; i < J->nloaded; i++)
+		if (!in(J->touched, J->ntouched, J->loaded[i]))
+			J->touched[J->ntouched++] = J->loaded[i];
 	if (guard < 0)
 		return;
 	int g = reg_of(J, (uint32_t)guard);
 	if (g < 0) {
 		x86_vrm(b, XV_VMOVDQU_LD, S1, 0, home((uint32_t)guard));
 		g = S1;
+		if (!in(J->touched, J->ntouched, (uint32_t)guard))
+			J->touched[J->ntouched++] = (uint32_t)guard;
 	}
-	x86_vshi(b, XV_VPSLLQ_I, S1, g, 63);
-	x86_vrr(b, XV_VMOVMSKPD, X_RDX, 0, S1);
+	if (g != S1 && J->form[g] != F_VAL) { /* a mask: its sign bits */
+		gneg ^= J->form[g] == F_NMASK;
+		x86_vrr(b, XV_VMOVMSKPD, X_RDX, 0, g);
+	} else {
+		x86_vshi(b, XV_VPSLLQ_I, S1, g, 63);
+		x86_vrr(b, XV_VMOVMSKPD, X_RDX, 0, S1);
+	}
 	if (!gneg)
 		x86_alu_ri(b, 6, false, X_RDX, 15);
 	if (!J->full) { /* the chunk's active lanes only */
@@ -992,8 +1156,39 @@ static void gen_loop_body(struct jc *J, int32_t guard, bool gneg)
  * lane left the loop (r11d). r10 holds the frame's registers, r9 the save area less them.
  * False, with nothing emitted, where the body cannot be one (J->bad).
  */
+/* Up to NFIXED constants the ops read, for gen_loop to load once; 0 if they read more. */
+enum { NFIXED = 4 };
+static uint32_t loop_consts(const struct jc *J, const struct jop *ops, uint32_t n, uint32_t *k)
+{
+	uint32_t nk = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct jop *o = &ops[i];
+		uint32_t ks[6] = {o->in[0], by_shifts(J, o) ? KNONE : o->in[1], o->in[2], o->xk,
+				  o->k16, o->k1};
+		for (int j = 0; j < 6; j++) {
+			if (ks[j] == KNONE || !(ks[j] & KCONST) || in(k, nk, ks[j]))
+				continue;
+			if (nk == NFIXED)
+				return 0;
+			k[nk++] = ks[j];
+		}
+	}
+	return nk;
+}
+
+static bool gen_loop_as(struct jc *J, const struct jop *ops, uint32_t n, int32_t guard,
+			bool gneg, size_t *entry, bool hoist);
+
+/* The loop, its constants loaded once before the passes where the registers left suffice */
 static bool gen_loop(struct jc *J, const struct jop *ops, uint32_t n, int32_t guard, bool gneg,
 		     size_t *entry)
+{
+	return gen_loop_as(J, ops, n, guard, gneg, entry, true) ||
+	       gen_loop_as(J, ops, n, guard, gneg, entry, false);
+}
+
+static bool gen_loop_as(struct jc *J, const struct jop *ops, uint32_t n, int32_t guard,
+			bool gneg, size_t *entry, bool hoist)
 {
 	struct xbuf *b = &J->b;
 	size_t start = b->len;
@@ -1003,6 +1198,7 @@ static bool gen_loop(struct jc *J, const struct jop *ops, uint32_t n, int32_t gu
 	J->loop = true;
 	J->bad = false;
 	J->nkeep = 0;
+	J->ntouched = 0;
 	*entry = b->len;
 	vrr(J, XV_VPXOR, R_ZERO, R_ZERO, R_ZERO);
 	x86_alu_rr(b, X86_MOV, true, X_R9, X_RCX);
@@ -1011,22 +1207,32 @@ static bool gen_loop(struct jc *J, const struct jop *ops, uint32_t n, int32_t gu
 	x86_mov32(b, X_R8, X_RDX);
 	x86_lea_rip(b, X_RCX, 0);
 	x86_patch(b, b->len - 4, 0); /* the lane-mask table */
+	uint32_t kc[NFIXED], nk = hoist ? loop_consts(J, ops, n, kc) : 0;
+	if (hoist && !nk)
+		J->bad = true;
+	for (uint32_t i = 0; i < nk; i++) {
+		int r = NALLOC - 1 - (int)i;
+		load_rip(J, r, kc[i]);
+		J->key[r] = kc[i];
+		J->fixed[r] = true;
+		J->zx[r] = (uint8_t)zx_of(J->pool[kc[i] & ~KCONST]);
+	}
 	size_t pass = b->len;
 	x86_alu_rr(b, X86_MOV, true, X_RDI, X_R10);
 	x86_mov32(b, X_RAX, X_RSI);
 	x86_alu_rr(b, X86_XOR, false, X_R11, X_R11);
+	/* a chunk's turn: the whole chunk's code falls through to the next turn; a partial
+	 * chunk's (its lane mask from the table at rcx into R_LMASK) lies after the loop, and
+	 * an empty chunk goes on at once */
 	size_t loop = b->len;
-	size_t skip, part;
-	gen_chunk_head(b, &skip, &part);
+	x86_mov32(b, X_RDX, X_RAX);
+	x86_alu_ri(b, 4, false, X_RDX, 15);
+	x86_alu_ri(b, 7, false, X_RDX, 15);
+	size_t part = x86_jcc(b, 0x5);
 	J->full = true;
 	gen_loop_body(J, guard, gneg);
 	uint32_t nkeep = J->nkeep;
-	size_t to_tail = x86_jmp(b);
-	x86_patch(b, part, b->len);
-	J->full = false;
-	gen_loop_body(J, guard, gneg);
-	x86_patch(b, to_tail, b->len);
-	x86_patch(b, skip, b->len);
+	size_t tail = b->len;
 	gen_chunk_next(b, loop);
 	x86_alu_ri(b, 5, false, X_R8, 1);
 	size_t done = x86_jcc(b, 0x4);
@@ -1036,7 +1242,16 @@ static bool gen_loop(struct jc *J, const struct jop *ops, uint32_t n, int32_t gu
 	x86_mov32(b, X_RAX, X_R8);
 	x86_vzeroupper(b);
 	x86_ret(b);
+	x86_patch(b, part, b->len);
+	x86_alu_rr(b, X86_OR, false, X_RDX, X_RDX);
+	x86_patch(b, x86_jcc(b, 0x4), tail);
+	x86_shift_ri(b, 4, false, X_RDX, 5);
+	x86_vrm(b, XV_VMOVDQU_LD, R_LMASK, 0, (struct xmem){X_RCX, X_RDX, 1, 0});
+	J->full = false;
+	gen_loop_body(J, guard, gneg);
+	x86_patch(b, x86_jmp(b), tail);
 	J->loop = false;
+	memset(J->fixed, 0, sizeof J->fixed);
 	if (J->bad || J->nkeep != nkeep) {
 		b->len = start;
 		J->nfix = nfix;
@@ -1122,13 +1337,19 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 				       !(br->flags & DF_ALIGNED);
 			uint32_t at_keep = is_loop ? UINT32_MAX - 1 : UINT32_MAX;
 			if (is_loop && gen_loop(&J, ops, n, br->guard, br->guard_neg, &loop)) {
-				for (uint32_t k = 0; k <= J.nkeep && !J.oom; k++) {
+				/* jit_keep: the count and slots saved, then those touched */
+				uint32_t at = nkeepw, nw = J.nkeep + J.ntouched + 2;
+				for (uint32_t k = 0; k < nw && !J.oom; k++) {
 					if (!grow((void **)&keep, &ckeep, nkeepw, sizeof *keep))
 						J.oom = true;
-					else
+					else if (k <= J.nkeep)
 						keep[nkeepw++] = k ? J.keep[k - 1] : J.nkeep;
+					else if (k == J.nkeep + 1)
+						keep[nkeepw++] = J.ntouched;
+					else
+						keep[nkeepw++] = J.touched[k - J.nkeep - 2];
 				}
-				at_keep = nkeepw - J.nkeep - 1;
+				at_keep = at;
 			}
 			for (uint32_t k = 0; k * JIT_STEP < n; k++) {
 				if (!grow((void **)&ent, &cent, nent, sizeof *ent)) {

@@ -38,6 +38,31 @@ typedef void jit_block_fn(uint64_t *regs, uint32_t gmask, uint32_t to);
  */
 typedef uint32_t jit_loop_fn(uint64_t *regs, uint32_t gmask, uint32_t cap, uint64_t *save);
 
+/* A loop's dinsn.jit_keep: the count of slots saved, those slots, then the count of slots of
+ * the frame its code touches (reads or writes), those slots. */
+static inline const uint32_t *jit_touched(const uint32_t *keep)
+{
+	return keep + 1 + keep[0];
+}
+
+/*
+ * The lanes of a group packed (jit_pack): a loop's passes on a group whose lanes are
+ * scattered over more chunks of four than they fill run on its n lanes moved to lanes 0..n-1
+ * of the slots the code touches, each swapped with the lane it displaces (lane[k]: the
+ * group's lanes from `first`, its lowest lane not in the group); jit_unpack swaps them back.
+ * Only lanes move: the bits are the same, lane for lane, inactive lanes' too.
+ */
+struct jit_perm {
+	uint32_t n, first;
+	uint8_t lane[32];
+};
+
+/* p for gmask; false where packing would save no chunk of four */
+bool jit_perm_of(struct jit_perm *p, uint32_t gmask);
+void jit_pack(uint64_t *regs, const uint32_t *slots, uint32_t nslots, const struct jit_perm *p);
+void jit_unpack(uint64_t *regs, const uint32_t *slots, uint32_t nslots,
+		const struct jit_perm *p);
+
 /* Compile the blocks of `kernel` and of every .func of P (a kernel may call them) not
  * compiled yet (dinsn.jit, jit_len, jit_at), before a launch of `kernel`: kernels never
  * launched cost nothing. Does nothing where the host cannot run the code (not x86-64, no

@@ -16,6 +16,7 @@
 #include "frame.h"
 #include "interp.h"
 #include "memory.h"
+#include "regdef.h"
 #include "spin.h"
 #include "hopper/wgmma.h"
 
@@ -1683,6 +1684,7 @@ struct dprog *load_program_at(struct ir_module *m, uint64_t global_base)
 			df->param_off[k] = (uint32_t)f->params[k]->addr;
 		for (uint32_t k = 0; k < f->nrets; k++)
 			df->ret_off[k] = (uint32_t)f->rets[k]->addr;
+		regdef_plan(P, df);
 	}
 	return ld.errors ? NULL : P;
 }

@@ -119,6 +119,38 @@ static uint64_t sreg_value(struct launch *L, struct warp *w, enum sreg r, uint32
 	}
 }
 
+void op_sreg_lanes(struct launch *L, struct warp *w, const struct dop *o, uint32_t mask,
+		   uint64_t *v)
+{
+	enum sreg r = (enum sreg)o->sreg;
+	const uint32_t *b = L->cfg.block;
+	if (r == SREG_TID && mask) { /* sreg_value's divisions once, then a count */
+		uint32_t l = (uint32_t)__builtin_ctz(mask), t = w->id * LANES + l;
+		uint32_t tid[3] = {t % b[0], (t / b[0]) % b[1], t / (b[0] * b[1])};
+		for (; l < LANES; l++) {
+			if (mask >> l & 1)
+				v[l] = v4(tid, o->comp);
+			if (++tid[0] == b[0]) {
+				tid[0] = 0;
+				if (++tid[1] == b[1]) {
+					tid[1] = 0;
+					tid[2]++;
+				}
+			}
+		}
+	} else if (r == SREG_NTID || r == SREG_CTAID || r == SREG_NCTAID) { /* the warp's */
+		uint64_t x = sreg_value(L, w, r, o->comp, 0);
+		for (uint32_t m = mask; m; m &= m - 1)
+			v[__builtin_ctz(m)] = x;
+	} else {
+		for (uint32_t m = mask; m; m &= m - 1)
+			v[__builtin_ctz(m)] = sreg_value(L, w, r, o->comp, (uint32_t)__builtin_ctz(m));
+	}
+	if (o->neg)
+		for (uint32_t m = mask; m; m &= m - 1)
+			v[__builtin_ctz(m)] = !(v[__builtin_ctz(m)] & 1);
+}
+
 /* ---- operands ------------------------------------------------------------------------ */
 
 uint64_t op_read(struct launch *L, struct warp *w, struct frame *f, const struct dop *o,

@@ -22,6 +22,9 @@ uint64_t op_read(struct launch *L, struct warp *w, struct frame *f, const struct
 		 uint32_t lane);
 uint64_t op_addr(struct launch *L, struct warp *w, struct frame *f, const struct dop *o,
 		 uint32_t lane);
+/* A special register operand's value (op_read's) in each lane of mask, into v[lane]. */
+void op_sreg_lanes(struct launch *L, struct warp *w, const struct dop *o, uint32_t mask,
+		   uint64_t *v);
 /* Write one lane of a destination operand (no-op for a sink). */
 static inline void op_write(struct frame *f, const struct dop *o, uint32_t lane, uint64_t v)
 {

@@ -221,6 +221,11 @@ struct dfunc {
 	uint32_t *param_off;    /* offsets of formal params (kernel block or frame area)      */
 	uint32_t *ret_off;      /* offsets of return params                                   */
 	bool jit_done;          /* the native tier compiled its blocks (jit.h)                */
+	/* the slots a reused frame clears (regdef.c): nclear runs, clear[2k] the first slot of
+	 * run k, clear[2k + 1] its length; clear_known false: every slot */
+	bool clear_known;
+	uint32_t nclear;
+	uint32_t *clear;
 };
 
 struct dprog {

@@ -1,0 +1,162 @@
+/*
+ * regdef.c - registers read before written (regdef.h).
+ *
+ * A thread runs its function's instructions along one path of the control-flow graph, and a
+ * lane's registers change only by its own instructions: the interpreter, the native tier and
+ * the lane functions write the lanes of an instruction's mask alone. So where every path to
+ * a thread's read of a slot passes an unguarded instruction that writes it (definite
+ * assignment: a forward data flow, the meet of paths an intersection), the thread reads
+ * its own value, never what the frame held before. Every other slot read reads as 0 today, so
+ * frame_new clears it. An edge too many only clears more: each instruction may fall through,
+ * but for an unguarded bra.
+ *
+ * Reads count as the thread's own only for instructions that read its lane alone: the ALU
+ * rows, mov, cvta, ld, st, bra, ret and exit. Every register named by any other instruction
+ * (shfl reads other lanes', a call moves its operands into another frame, ...) is cleared as
+ * before. Writes count only for an unguarded ALU row or mov whose destination is a register
+ * of at most 8 bytes (a .b128 register is a pair of slots).
+ */
+#include "regdef.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/arena.h"
+
+/* the most bits the flow may keep (instructions times slots) before it gives up */
+#define REGDEF_MAX_BITS (1u << 27)
+
+static void set(uint64_t *b, uint32_t s)
+{
+	b[s / 64] |= 1ull << (s % 64);
+}
+
+static bool has(const uint64_t *b, uint32_t s)
+{
+	return b[s / 64] >> (s % 64) & 1;
+}
+
+/* Each register slot o names (a pair's both, an address's base, a vector's elements) into b */
+static void op_slots(const struct dop *o, uint64_t *b, uint32_t nslots)
+{
+	switch (o->kind) {
+	case DOP_REG:
+		for (uint32_t k = 0; k < (o->reg_size == 16 ? 2u : 1u); k++)
+			if (o->slot + k < nslots)
+				set(b, o->slot + k);
+		break;
+	case DOP_ADDR:
+		if (o->has_reg && o->slot < nslots)
+			set(b, o->slot);
+		break;
+	case DOP_VEC:
+		for (uint32_t i = 0; i < o->nelem && o->elems; i++)
+			op_slots(&o->elems[i], b, nslots);
+		break;
+	default:
+		break;
+	}
+}
+
+static bool lane_local(const struct dinsn *di)
+{
+	switch ((enum ir_op)di->op) {
+	case OP_MOV: case OP_CVTA: case OP_LD: case OP_ST: case OP_BRA: case OP_RET:
+	case OP_EXIT:
+		return true;
+	default:
+		return di->fam == FAM_ALU;
+	}
+}
+
+/* The slot an instruction surely writes in each lane of its mask, or -1 (d2: its second) */
+static int64_t kill_of(const struct dop *d, const struct dinsn *di)
+{
+	if (di->guard >= 0 || (di->fam != FAM_ALU && di->op != OP_MOV))
+		return -1;
+	return d->kind == DOP_REG && d->reg_size <= 8 ? (int64_t)d->slot : -1;
+}
+
+void regdef_plan(struct dprog *P, struct dfunc *fn)
+{
+	(void)P;
+	fn->clear_known = false;
+	uint32_t n = fn->ncode + 1, ns = fn->nslots, nw = (ns + 63) / 64;
+	if (!nw || (uint64_t)n * nw * 64 > REGDEF_MAX_BITS)
+		return;
+	uint64_t *in = malloc(sizeof *in * (size_t)n * nw), *out = malloc(sizeof *out * nw);
+	uint64_t *need = calloc(nw, sizeof *need), *tmp = calloc(nw, sizeof *tmp);
+	if (!in || !out || !need || !tmp)
+		goto done;
+	memset(in, 0xff, sizeof *in * (size_t)n * nw);
+	memset(in, 0, sizeof *in * nw); /* nothing is written at the entry */
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (uint32_t i = 0; i < n; i++) {
+			const struct dinsn *di = &fn->code[i];
+			memcpy(out, in + (size_t)i * nw, sizeof *out * nw);
+			int64_t k1 = kill_of(&di->d, di), k2 = kill_of(&di->d2, di);
+			if (k1 >= 0 && k1 < ns)
+				set(out, (uint32_t)k1);
+			if (k2 >= 0 && k2 < ns)
+				set(out, (uint32_t)k2);
+			/* the successors: the next instruction (but after an unguarded bra) and
+			 * the branch targets */
+			uint32_t succ[2], nsucc = 0;
+			bool jump = di->op == OP_BRA && di->target < n;
+			if (i + 1 < n && !(jump && di->guard < 0))
+				succ[nsucc++] = i + 1;
+			if (jump)
+				succ[nsucc++] = di->target;
+			const struct dop *tv = di->op == OP_BRX_IDX ? &di->s[1] : NULL;
+			for (uint32_t e = 0; e < nsucc + (tv ? tv->nelem : 0); e++) {
+				uint64_t t = e < nsucc ? succ[e] : (uint64_t)tv->elems[e - nsucc].off;
+				if (t >= n)
+					continue;
+				uint64_t *s = in + (size_t)t * nw;
+				for (uint32_t w = 0; w < nw; w++) {
+					uint64_t v = s[w] & out[w];
+					changed |= v != s[w];
+					s[w] = v;
+				}
+			}
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct dinsn *di = &fn->code[i];
+		memset(tmp, 0, sizeof *tmp * nw);
+		if (di->guard >= 0 && (uint32_t)di->guard < ns)
+			set(tmp, (uint32_t)di->guard);
+		for (int s = 0; s < 5; s++)
+			op_slots(&di->s[s], tmp, ns);
+		if (!lane_local(di)) { /* everything it names, as before */
+			op_slots(&di->d, tmp, ns);
+			op_slots(&di->d2, tmp, ns);
+			for (uint32_t w = 0; w < nw; w++)
+				need[w] |= tmp[w];
+			continue;
+		}
+		const uint64_t *a = in + (size_t)i * nw;
+		for (uint32_t w = 0; w < nw; w++)
+			need[w] |= tmp[w] & ~a[w];
+	}
+	/* the runs of slots to clear */
+	uint32_t nruns = 0;
+	for (uint32_t s = 0; s < ns; s++)
+		nruns += has(need, s) && (s == 0 || !has(need, s - 1));
+	fn->clear = arena_alloc(P->arena, sizeof *fn->clear * 2 * (nruns + 1));
+	fn->nclear = 0;
+	for (uint32_t s = 0; s < ns; s++) {
+		if (!has(need, s))
+			continue;
+		if (s == 0 || !has(need, s - 1))
+			fn->clear[2 * fn->nclear++] = s;
+		fn->clear[2 * fn->nclear - 1] = s + 1 - fn->clear[2 * fn->nclear - 2];
+	}
+	fn->clear_known = true;
+done:
+	free(in);
+	free(out);
+	free(need);
+	free(tmp);
+}
