@@ -9,7 +9,8 @@ are consecutive, reversed, shuffled, shared by pairs, one for the whole warp (th
 register or a variable's name), strided; under guards, in a divergent branch and in blocks
 with a partial last warp; with barriers between. A few programs have a misaligned access,
 one lane out of bounds (far, or its last bytes just past the end) in an otherwise fine
-warp, or a whole warp out of bounds (the
+warp, 32 places in a row whose last is just past the end (or, sound, ends at the end), or
+a whole warp out of bounds (the
 diagnostics then say which threads, and the launch stops where it stopped before), or an
 inactive lane whose address is out of bounds (nothing to report).
 usage: smem_diff.py PTXI [SEED...]
@@ -22,9 +23,10 @@ import tempfile
 
 import random
 
-SEEDS = list(range(1, 41))
+SEEDS = list(range(1, 49))
 NR32, NR64 = 6, 4
-FAULTS = ["none", "misaligned", "none", "lane", "none", "warp", "none", "inactive", "none", "end"]
+FAULTS = ["none", "misaligned", "none", "lane", "none", "warp", "none", "inactive", "none", "end",
+          "none", "row"]
 WIDTHS = [("u8", 1), ("s8", 1), ("u16", 2), ("s16", 2), ("u32", 4), ("s32", 4), ("b32", 4),
           ("u32", 4), ("s32", 4), ("u64", 8), ("s64", 8), ("b64", 8)]
 
@@ -69,6 +71,10 @@ def access(rng, size, fault):
     elif fault == "end":  # one lane's bytes just past the end
         L += [f"setp.eq.u32 %q, %l, {rng.randrange(32)};",
               f"selp.u32 %x, {size - off - es + rng.choice([1, es])}, %x, %q;"]
+    elif fault == "row":  # 32 in a row from lane 0, the last one place too far
+        L = [f"mad.lo.u32 %x, %l, {es}, {size - 31 * es - off};"]
+    elif fault == "none" and rng.random() < 0.1:  # 32 in a row up to the end
+        L = [f"mad.lo.u32 %x, %l, {es}, {size - 32 * es - off};"]
     elif fault == "none" and rng.random() < 0.15:  # lane 31's bytes end at the end
         L += ["setp.eq.u32 %q, %l, 31;", f"selp.u32 %x, {size - off - es}, %x, %q;"]
     elif fault == "inactive":  # outside only where the guard is false

@@ -40,6 +40,41 @@ uint8_t smem_form(const struct dinsn *di)
 	return !v->neg && (v->kind == DOP_REG || v->kind == DOP_IMM) ? SMEM_ST | facts : 0;
 }
 
+/* The first `size` bytes at p, zero- or sign-extended to 64 bits (little-endian). */
+static inline uint64_t load_widened(const uint8_t *p, uint32_t size, bool sgn)
+{
+	uint64_t v = 0;
+	memcpy(&v, p, size);
+	if (sgn && size < 8 && (v >> (size * 8 - 1) & 1))
+		v |= ~0ull << (size * 8);
+	return v;
+}
+
+/* The loads of the lanes of mask, each at off[l], into d. */
+static inline void ld_move(const uint8_t *smem, const uint32_t *off, uint32_t mask,
+			   uint32_t es, bool sgn, uint64_t *d)
+{
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		d[l] = load_widened(smem + off[l], es, sgn);
+	}
+}
+
+/* The stores of the lanes of mask, each at off[l] (fit: SHL_*), of v's low bytes. */
+static inline void st_move(uint8_t *smem, const uint32_t *off, int fit, uint32_t mask,
+			   uint32_t es, const uint64_t *v)
+{
+	if (es == 8 && (fit & SHL_CONSEC)) {
+		memcpy(smem + off[0], v, 8 * LANES);
+		return;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) { /* in lane order: of two at one place, the
+						    higher lane's bytes stay */
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		memcpy(smem + off[l], &v[l], es); /* the low bytes: little-endian */
+	}
+}
+
 #ifdef SMEM_AVX2
 /* The lanes' bits of mask >> 8i as eight all-ones or zero words. */
 __attribute__((target("avx2"))) static inline __m256i lane_bits(uint32_t mask, int i)
@@ -57,43 +92,51 @@ __attribute__((target("avx2"))) static inline __m256i low_words(const uint64_t *
 	return _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, b, 0x88)), 0xD8);
 }
 
-/* mem_shared_lanes's answer for r[l] + d, size <= end, eight lanes a vector. */
-__attribute__((target("avx2"))) static int offsets_avx2(const uint64_t *r, uint32_t d,
-							uint32_t mask, uint32_t size,
-							uint32_t end, uint32_t *off)
+/* mem_shared_lanes's answer for r[l] + d, size <= end, eight lanes a vector. A whole warp
+ * in a row is judged by its first lane: aligned, and the 32 places before the end (else
+ * some lane is out, or misaligned, as lane by lane would find). */
+__attribute__((target("avx2"))) static inline int offsets_avx2(const uint64_t *r, uint32_t d,
+							       uint32_t mask, uint32_t size,
+							       uint32_t end, uint32_t *off)
 {
-	const __m256i flip = _mm256_set1_epi32((int)0x80000000u);
-	const __m256i dv = _mm256_set1_epi32((int)d), sm = _mm256_set1_epi32((int)(size - 1));
-	const __m256i lastf = _mm256_set1_epi32((int)((end - size) ^ 0x80000000u));
-	const __m256i base = _mm256_set1_epi32((int)((uint32_t)r[0] + d));
+	const __m256i dv = _mm256_set1_epi32((int)d);
+	uint32_t first = (uint32_t)r[0] + d;
+	const __m256i base = _mm256_set1_epi32((int)first);
 	const __m128i log = _mm_cvtsi32_si128(__builtin_ctz(size));
 	static const int32_t lane[LANES] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
 					    11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
 					    22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
-	__m256i bad = _mm256_setzero_si256(), apart = _mm256_setzero_si256();
+	__m256i v[4], apart = _mm256_setzero_si256();
 #pragma GCC unroll 4
 	for (int i = 0; i < 4; i++) {
-		__m256i v = _mm256_add_epi32(low_words(r + 8 * i), dv);
-		_mm256_storeu_si256((__m256i *)(off + 8 * i), v);
-		/* misaligned, or past end - size (unsigned, by the flipped sign) */
-		__m256i e = _mm256_or_si256(_mm256_and_si256(v, sm),
-					    _mm256_cmpgt_epi32(_mm256_xor_si256(v, flip), lastf));
-		bad = _mm256_or_si256(bad, mask == FULL_MASK ? e
-					   : _mm256_and_si256(e, lane_bits(mask, i)));
+		v[i] = _mm256_add_epi32(low_words(r + 8 * i), dv);
+		_mm256_storeu_si256((__m256i *)(off + 8 * i), v[i]);
 		/* lane l's place if the lanes are in a row from lane 0's: base + l * size */
 		__m256i want = _mm256_add_epi32(
 			base, _mm256_sll_epi32(_mm256_loadu_si256((const __m256i *)(lane + 8 * i)), log));
-		apart = _mm256_or_si256(apart, _mm256_xor_si256(v, want));
+		apart = _mm256_or_si256(apart, _mm256_xor_si256(v[i], want));
 	}
-	if (!_mm256_testz_si256(bad, bad))
-		return 0;
-	return mask == FULL_MASK && _mm256_testz_si256(apart, apart) ? SHL_FIT | SHL_CONSEC
-								      : SHL_FIT;
+	if (mask == FULL_MASK && _mm256_testz_si256(apart, apart))
+		return !(first & (size - 1)) && 32 * size <= end && first <= end - 32 * size
+			       ? SHL_FIT | SHL_CONSEC : 0;
+	const __m256i flip = _mm256_set1_epi32((int)0x80000000u);
+	const __m256i sm = _mm256_set1_epi32((int)(size - 1));
+	const __m256i lastf = _mm256_set1_epi32((int)((end - size) ^ 0x80000000u));
+	__m256i bad = _mm256_setzero_si256();
+#pragma GCC unroll 4
+	for (int i = 0; i < 4; i++) {
+		/* misaligned, or past end - size (unsigned, by the flipped sign) */
+		__m256i e = _mm256_or_si256(_mm256_and_si256(v[i], sm),
+					    _mm256_cmpgt_epi32(_mm256_xor_si256(v[i], flip), lastf));
+		bad = _mm256_or_si256(bad, mask == FULL_MASK ? e
+					   : _mm256_and_si256(e, lane_bits(mask, i)));
+	}
+	return _mm256_testz_si256(bad, bad) ? SHL_FIT : 0;
 }
 
 /* 4-byte loads into the 64-bit lanes of d, widened by sgn: 32 in a row at once, else a
  * gather of the lanes of mask, eight at a time. */
-__attribute__((target("avx2"))) static void ld4_avx2(const uint8_t *smem, const uint32_t *off,
+__attribute__((target("avx2"))) static inline void ld4_avx2(const uint8_t *smem, const uint32_t *off,
 						     uint32_t mask, bool consec, bool sgn,
 						     uint64_t *d)
 {
@@ -131,11 +174,47 @@ __attribute__((target("avx2"))) static void ld4_avx2(const uint8_t *smem, const 
 }
 
 /* 32 lanes' low words stored in a row at p. */
-__attribute__((target("avx2"))) static void st4_row_avx2(uint8_t *p, const uint64_t *v)
+__attribute__((target("avx2"))) static inline void st4_row_avx2(uint8_t *p, const uint64_t *v)
 {
 #pragma GCC unroll 4
 	for (int i = 0; i < 4; i++)
 		_mm256_storeu_si256((__m256i *)(p + 32 * i), low_words(v + 8 * i));
+}
+
+/* smem_ld's lanes at r[l] + delta (es <= c's bytes), in one AVX2 function: false when
+ * some lane does not fit. */
+__attribute__((target("avx2"))) static bool ld_lanes_avx2(const struct cta *c,
+							  const uint64_t *r, uint32_t delta,
+							  uint32_t mask, uint32_t es, bool sgn,
+							  uint64_t *d)
+{
+	uint32_t off[LANES];
+	int fit = offsets_avx2(r, delta, mask, es, c->smem_size, off);
+	if (!fit)
+		return false;
+	if (es == 4)
+		ld4_avx2(c->smem, off, mask, fit & SHL_CONSEC, sgn, d);
+	else
+		ld_move(c->smem, off, mask, es, sgn, d);
+	return true;
+}
+
+/* smem_st's, the same way (mark: the writes noted for the proxy and initcheck maps). */
+__attribute__((target("avx2"))) static bool st_lanes_avx2(struct cta *c, const uint64_t *r,
+							  uint32_t delta, uint32_t mask,
+							  uint32_t es, const uint64_t *v, bool mark)
+{
+	uint32_t off[LANES];
+	int fit = offsets_avx2(r, delta, mask, es, c->smem_size, off);
+	if (!fit)
+		return false;
+	if (mark)
+		mem_proxy_mark_lanes(c, off, mask, es);
+	if (es == 4 && (fit & SHL_CONSEC))
+		st4_row_avx2(c->smem + off[0], v);
+	else
+		st_move(c->smem, off, fit, mask, es, v);
+	return true;
 }
 #endif
 
@@ -148,26 +227,6 @@ static bool has_avx2(void)
 #endif
 }
 
-/* The offsets of the lanes of mask (of a register address), SHL_* as mem_shared_lanes. */
-static int offsets(const struct cta *c, const uint64_t *r, uint32_t d, uint32_t mask,
-		   uint32_t size, uint32_t *off)
-{
-#ifdef SMEM_AVX2
-	if (size <= c->smem_size && has_avx2())
-		return offsets_avx2(r, d, mask, size, c->smem_size, off);
-#endif
-	return mem_shared_lanes(c, r, d, mask, size, off);
-}
-
-/* The first `size` bytes at p, zero- or sign-extended to 64 bits (little-endian). */
-static inline uint64_t load_widened(const uint8_t *p, uint32_t size, bool sgn)
-{
-	uint64_t v = 0;
-	memcpy(&v, p, size);
-	if (sgn && size < 8 && (v >> (size * 8 - 1) & 1))
-		v |= ~0ull << (size * 8);
-	return v;
-}
 
 /* Whether nothing but the bytes is at stake for an access of w's CTA's shared memory now:
  * no detector to see the lanes, no check of access.c that could fire. */
@@ -200,20 +259,15 @@ bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct din
 			d[__builtin_ctz(m)] = v;
 		return true;
 	}
-	uint32_t off[LANES];
-	int fit = offsets(c, slot_ptr(f, o->slot), (uint32_t)o->off, mask, es, off);
-	if (!fit)
-		return false;
+	const uint64_t *r = slot_ptr(f, o->slot);
 #ifdef SMEM_AVX2
-	if (es == 4 && has_avx2()) {
-		ld4_avx2(c->smem, off, mask, fit & SHL_CONSEC, sgn, d);
-		return true;
-	}
+	if (es <= c->smem_size && has_avx2())
+		return ld_lanes_avx2(c, r, (uint32_t)o->off, mask, es, sgn, d);
 #endif
-	for (uint32_t m = mask; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		d[l] = load_widened(c->smem + off[l], es, sgn);
-	}
+	uint32_t off[LANES];
+	if (!mem_shared_lanes(c, r, (uint32_t)o->off, mask, es, off))
+		return false;
+	ld_move(c->smem, off, mask, es, sgn, d);
 	return true;
 }
 
@@ -238,25 +292,16 @@ bool smem_st(struct launch *L, struct warp *w, struct frame *f, const struct din
 		memcpy(c->smem + a, &v[31 - __builtin_clz(mask)], es);
 		return true;
 	}
-	int fit = offsets(c, slot_ptr(f, o->slot), (uint32_t)o->off, mask, es, off);
+	const uint64_t *r = slot_ptr(f, o->slot);
+#ifdef SMEM_AVX2
+	if (es <= c->smem_size && has_avx2())
+		return st_lanes_avx2(c, r, (uint32_t)o->off, mask, es, v, mark);
+#endif
+	int fit = mem_shared_lanes(c, r, (uint32_t)o->off, mask, es, off);
 	if (!fit)
 		return false;
 	if (mark)
 		mem_proxy_mark_lanes(c, off, mask, es);
-#ifdef SMEM_AVX2
-	if (es == 4 && (fit & SHL_CONSEC) && has_avx2()) {
-		st4_row_avx2(c->smem + off[0], v);
-		return true;
-	}
-#endif
-	if (es == 8 && (fit & SHL_CONSEC)) {
-		memcpy(c->smem + off[0], v, 8 * LANES);
-		return true;
-	}
-	for (uint32_t m = mask; m; m &= m - 1) { /* in lane order: of two at one place, the
-						    higher lane's bytes stay */
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		memcpy(c->smem + off[l], &v[l], es); /* the low bytes: little-endian */
-	}
+	st_move(c->smem, off, fit, mask, es, v);
 	return true;
 }
