@@ -23,10 +23,12 @@
 uint8_t smem_form(const struct dinsn *di)
 {
 	bool ld = di->op == OP_LD || di->op == OP_LDU; /* (exec_ld's rows) */
-	const char *e = getenv("PTXI_SMEM"); /* 0: none (tests/smem_diff.py's reference) */
-	if ((e && strcmp(e, "0") == 0) || (!ld && di->op != OP_ST) || di->space != MS_SHARED_CTA || di->vec != 1 ||
+	if ((!ld && di->op != OP_ST) || di->space != MS_SHARED_CTA || di->vec != 1 ||
 	    (di->flags & DF_VEC_DUP) || di->s[0].kind != DOP_ADDR ||
 	    (!di->s[0].has_reg && di->s[0].space == MS_LOCAL))
+		return 0;
+	const char *e = getenv("PTXI_SMEM"); /* 0: none (tests/smem_diff.py's reference) */
+	if (e && strcmp(e, "0") == 0)
 		return 0;
 	enum ir_mod t = (enum ir_mod)di->type;
 	int es = ir_type_size(t);
@@ -136,9 +138,9 @@ __attribute__((target("avx2"))) static inline int offsets_avx2(const uint64_t *r
 
 /* 4-byte loads into the 64-bit lanes of d, widened by sgn: 32 in a row at once, else a
  * gather of the lanes of mask, eight at a time. */
-__attribute__((target("avx2"))) static inline void ld4_avx2(const uint8_t *smem, const uint32_t *off,
-						     uint32_t mask, bool consec, bool sgn,
-						     uint64_t *d)
+__attribute__((target("avx2"))) static inline void ld4_avx2(const uint8_t *smem,
+							    const uint32_t *off, uint32_t mask,
+							    bool consec, bool sgn, uint64_t *d)
 {
 	if (consec) {
 		const uint8_t *p = smem + off[0];
