@@ -17,6 +17,7 @@
 #include "operand.h"
 #include "race.h"
 #include "report/rules.h"
+#include "smem.h"
 
 /* The first min(size, 8) bytes at p, as one load of that width (a narrow store read back
  * wider stalls store forwarding). */
@@ -444,6 +445,8 @@ enum step exec_ld(struct launch *L, struct warp *w, struct group *g, const struc
 		  uint32_t mask)
 {
 	struct frame *f = g->frame;
+	if (di->smem && smem_ld(L, w, f, di, mask))
+		return STEP_NEXT;
 	enum ir_mod t = (enum ir_mod)di->type;
 	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec, off[LANES];
 	bool sgn = ir_type_is_signed(t);
@@ -549,6 +552,8 @@ enum step exec_st(struct launch *L, struct warp *w, struct group *g, const struc
 		  uint32_t mask)
 {
 	struct frame *f = g->frame;
+	if (di->smem && smem_st(L, w, f, di, mask))
+		return STEP_NEXT;
 	enum ir_mod t = (enum ir_mod)di->type;
 	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec, off[LANES];
 	uint8_t bytes[4 * 16];

@@ -92,6 +92,7 @@ static inline uint32_t pred_mask(const uint64_t *p, bool neg)
 __attribute__((target("avx2"))) static uint32_t pred_mask_avx2(const uint64_t *p, bool neg)
 {
 	__m256i d[4];
+#pragma GCC unroll 4
 	for (int i = 0; i < 4; i++) {
 		__m256 a = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(p + 8 * i)));
 		__m256 b = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(p + 8 * i + 4)));

@@ -368,6 +368,8 @@ struct launch {
 /* The number of lanes in a mask. */
 static inline uint32_t popcount32(uint32_t m)
 {
+	if (m == 0xffffffffu) /* a whole warp: the common case */
+		return 32;
 	m = m - ((m >> 1) & 0x55555555u);
 	m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
 	return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;

@@ -17,6 +17,7 @@
 #include "interp.h"
 #include "memory.h"
 #include "regdef.h"
+#include "smem.h"
 #include "spin.h"
 #include "hopper/wgmma.h"
 
@@ -1672,6 +1673,7 @@ struct dprog *load_program_at(struct ir_module *m, uint64_t global_base)
 			if (!decode_insn(&ld, &f->insns[k], &df->code[k]) && ld.errors > 50)
 				return NULL;
 			interp_mark_direct(&df->code[k]);
+			df->code[k].smem = smem_form(&df->code[k]);
 		}
 		df->code[f->ninsns].op = OP_RET;
 		df->code[f->ninsns].fam = FAM_CTRL;

@@ -188,6 +188,7 @@ struct dinsn {
 	uint8_t vec;            /* 1, 2, 4                                                   */
 	uint8_t fam;            /* enum ir_family, cached for the dispatch loop              */
 	uint8_t mode;           /* op-specific (atom op, shfl/vote mode, ...) as enum ir_mod  */
+	uint8_t smem;           /* ld/st's warp-wide shared form (smem.h), or 0                */
 	uint32_t flags;         /* DF_*                                                      */
 	struct dop d, d2;
 	struct dop s[5];

@@ -1,0 +1,309 @@
+/*
+ * smem.c - the warp-wide path of a plain ld/st.shared::cta (issue #31): the lanes' offsets
+ * formed and checked together (bounds and alignment, and whether they are 32 in a row),
+ * then the bytes moved by one copy, a gather, or a walk over the lanes; with AVX2 where the
+ * CPU has it. It gives exec_mem.c's bits; anything it does not take (a lane out of bounds
+ * or misaligned, a detector or a check that must see each lane) it leaves untouched.
+ */
+#include "smem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "access.h"
+#include "initcheck.h"
+#include "memory.h"
+#include "operand.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define SMEM_AVX2 1
+#endif
+
+uint8_t smem_form(const struct dinsn *di)
+{
+	bool ld = di->op == OP_LD || di->op == OP_LDU; /* (exec_ld's rows) */
+	if ((!ld && di->op != OP_ST) || di->space != MS_SHARED_CTA || di->vec != 1 ||
+	    (di->flags & DF_VEC_DUP) || di->s[0].kind != DOP_ADDR ||
+	    (!di->s[0].has_reg && di->s[0].space == MS_LOCAL))
+		return 0;
+	const char *e = getenv("PTXI_SMEM"); /* 0: none (tests/smem_diff.py's reference) */
+	if (e && strcmp(e, "0") == 0)
+		return 0;
+	enum ir_mod t = (enum ir_mod)di->type;
+	int es = ir_type_size(t);
+	if (es != 1 && es != 2 && es != 4 && es != 8)
+		return 0;
+	uint8_t facts = (uint8_t)((ir_type_is_signed(t) ? SMEM_SIGNED : 0) |
+				  __builtin_ctz((unsigned)es) << SMEM_LOG_SHIFT);
+	if (ld)
+		return di->d.kind == DOP_REG && di->d.reg_size != 16 ? SMEM_LD | facts : 0;
+	const struct dop *v = &di->s[1];
+	return !v->neg && (v->kind == DOP_REG || v->kind == DOP_IMM) ? SMEM_ST | facts : 0;
+}
+
+/* The first `size` bytes at p, zero- or sign-extended to 64 bits (little-endian). */
+static inline uint64_t load_widened(const uint8_t *p, uint32_t size, bool sgn)
+{
+	uint64_t v = 0;
+	memcpy(&v, p, size);
+	if (sgn && size < 8 && (v >> (size * 8 - 1) & 1))
+		v |= ~0ull << (size * 8);
+	return v;
+}
+
+/* The loads of the lanes of mask, each at off[l], into d. */
+static inline void ld_move(const uint8_t *smem, const uint32_t *off, uint32_t mask,
+			   uint32_t es, bool sgn, uint64_t *d)
+{
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		d[l] = load_widened(smem + off[l], es, sgn);
+	}
+}
+
+/* The stores of the lanes of mask, each at off[l] (fit: SHL_*), of v's low bytes. */
+static inline void st_move(uint8_t *smem, const uint32_t *off, int fit, uint32_t mask,
+			   uint32_t es, const uint64_t *v)
+{
+	if (es == 8 && (fit & SHL_CONSEC)) {
+		memcpy(smem + off[0], v, 8 * LANES);
+		return;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) { /* in lane order: of two at one place, the
+						    higher lane's bytes stay */
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		memcpy(smem + off[l], &v[l], es); /* the low bytes: little-endian */
+	}
+}
+
+#ifdef SMEM_AVX2
+/* The lanes' bits of mask >> 8i as eight all-ones or zero words. */
+__attribute__((target("avx2"))) static inline __m256i lane_bits(uint32_t mask, int i)
+{
+	const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+	__m256i m = _mm256_set1_epi32((int)(mask >> (8 * i)));
+	return _mm256_cmpeq_epi32(_mm256_and_si256(m, bit), bit);
+}
+
+/* Eight lanes' low words of r[8i..8i+7] in order (as interp.c's pred_mask_avx2 gathers). */
+__attribute__((target("avx2"))) static inline __m256i low_words(const uint64_t *r)
+{
+	__m256 a = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)r));
+	__m256 b = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(r + 4)));
+	return _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, b, 0x88)), 0xD8);
+}
+
+/* mem_shared_lanes's answer for r[l] + d, size <= end, eight lanes a vector. A whole warp
+ * in a row is judged by its first lane: aligned, and the 32 places before the end (else
+ * some lane is out, or misaligned, as lane by lane would find). */
+__attribute__((target("avx2"))) static inline int offsets_avx2(const uint64_t *r, uint32_t d,
+							       uint32_t mask, uint32_t size,
+							       uint32_t end, uint32_t *off)
+{
+	const __m256i dv = _mm256_set1_epi32((int)d);
+	uint32_t first = (uint32_t)r[0] + d;
+	const __m256i base = _mm256_set1_epi32((int)first);
+	const __m128i log = _mm_cvtsi32_si128(__builtin_ctz(size));
+	static const int32_t lane[LANES] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+					    11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+					    22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+	__m256i v[4], apart = _mm256_setzero_si256();
+#pragma GCC unroll 4
+	for (int i = 0; i < 4; i++) {
+		v[i] = _mm256_add_epi32(low_words(r + 8 * i), dv);
+		_mm256_storeu_si256((__m256i *)(off + 8 * i), v[i]);
+		/* lane l's place if the lanes are in a row from lane 0's: base + l * size */
+		__m256i want = _mm256_add_epi32(
+			base, _mm256_sll_epi32(_mm256_loadu_si256((const __m256i *)(lane + 8 * i)), log));
+		apart = _mm256_or_si256(apart, _mm256_xor_si256(v[i], want));
+	}
+	if (mask == FULL_MASK && _mm256_testz_si256(apart, apart))
+		return !(first & (size - 1)) && 32 * size <= end && first <= end - 32 * size
+			       ? SHL_FIT | SHL_CONSEC : 0;
+	const __m256i flip = _mm256_set1_epi32((int)0x80000000u);
+	const __m256i sm = _mm256_set1_epi32((int)(size - 1));
+	const __m256i lastf = _mm256_set1_epi32((int)((end - size) ^ 0x80000000u));
+	__m256i bad = _mm256_setzero_si256();
+#pragma GCC unroll 4
+	for (int i = 0; i < 4; i++) {
+		/* misaligned, or past end - size (unsigned, by the flipped sign) */
+		__m256i e = _mm256_or_si256(_mm256_and_si256(v[i], sm),
+					    _mm256_cmpgt_epi32(_mm256_xor_si256(v[i], flip), lastf));
+		bad = _mm256_or_si256(bad, mask == FULL_MASK ? e
+					   : _mm256_and_si256(e, lane_bits(mask, i)));
+	}
+	return _mm256_testz_si256(bad, bad) ? SHL_FIT : 0;
+}
+
+/* 4-byte loads into the 64-bit lanes of d, widened by sgn: 32 in a row at once, else a
+ * gather of the lanes of mask, eight at a time. */
+__attribute__((target("avx2"))) static inline void ld4_avx2(const uint8_t *smem,
+							    const uint32_t *off, uint32_t mask,
+							    bool consec, bool sgn, uint64_t *d)
+{
+	if (consec) {
+		const uint8_t *p = smem + off[0];
+#pragma GCC unroll 8
+		for (int i = 0; i < 8; i++) {
+			__m128i u = _mm_loadu_si128((const __m128i *)(p + 16 * i));
+			__m256i v = sgn ? _mm256_cvtepi32_epi64(u) : _mm256_cvtepu32_epi64(u);
+			_mm256_storeu_si256((__m256i *)(d + 4 * i), v);
+		}
+		return;
+	}
+	for (int i = 0; i < 4; i++) {
+		uint32_t bits = mask >> (8 * i) & 0xffu;
+		if (!bits)
+			continue;
+		__m256i m = lane_bits(mask, i);
+		__m256i o = _mm256_loadu_si256((const __m256i *)(off + 8 * i));
+		__m256i v = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), (const int *)smem,
+							o, m, 1);
+		__m128i v0 = _mm256_castsi256_si128(v), v1 = _mm256_extracti128_si256(v, 1);
+		__m256i lo = sgn ? _mm256_cvtepi32_epi64(v0) : _mm256_cvtepu32_epi64(v0);
+		__m256i hi = sgn ? _mm256_cvtepi32_epi64(v1) : _mm256_cvtepu32_epi64(v1);
+		long long *q = (long long *)(d + 8 * i);
+		if (bits == 0xffu) {
+			_mm256_storeu_si256((__m256i *)q, lo);
+			_mm256_storeu_si256((__m256i *)(q + 4), hi);
+		} else {
+			_mm256_maskstore_epi64(q, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(m)), lo);
+			_mm256_maskstore_epi64(q + 4, _mm256_cvtepi32_epi64(
+							      _mm256_extracti128_si256(m, 1)), hi);
+		}
+	}
+}
+
+/* 32 lanes' low words stored in a row at p. */
+__attribute__((target("avx2"))) static inline void st4_row_avx2(uint8_t *p, const uint64_t *v)
+{
+#pragma GCC unroll 4
+	for (int i = 0; i < 4; i++)
+		_mm256_storeu_si256((__m256i *)(p + 32 * i), low_words(v + 8 * i));
+}
+
+/* smem_ld's lanes at r[l] + delta (es <= c's bytes), in one AVX2 function: false when
+ * some lane does not fit. */
+__attribute__((target("avx2"))) static bool ld_lanes_avx2(const struct cta *c,
+							  const uint64_t *r, uint32_t delta,
+							  uint32_t mask, uint32_t es, bool sgn,
+							  uint64_t *d)
+{
+	uint32_t off[LANES];
+	int fit = offsets_avx2(r, delta, mask, es, c->smem_size, off);
+	if (!fit)
+		return false;
+	if (es == 4)
+		ld4_avx2(c->smem, off, mask, fit & SHL_CONSEC, sgn, d);
+	else
+		ld_move(c->smem, off, mask, es, sgn, d);
+	return true;
+}
+
+/* smem_st's, the same way (mark: the writes noted for the proxy and initcheck maps). */
+__attribute__((target("avx2"))) static bool st_lanes_avx2(struct cta *c, const uint64_t *r,
+							  uint32_t delta, uint32_t mask,
+							  uint32_t es, const uint64_t *v, bool mark)
+{
+	uint32_t off[LANES];
+	int fit = offsets_avx2(r, delta, mask, es, c->smem_size, off);
+	if (!fit)
+		return false;
+	if (mark)
+		mem_proxy_mark_lanes(c, off, mask, es);
+	if (es == 4 && (fit & SHL_CONSEC))
+		st4_row_avx2(c->smem + off[0], v);
+	else
+		st_move(c->smem, off, fit, mask, es, v);
+	return true;
+}
+#endif
+
+static bool has_avx2(void)
+{
+#ifdef SMEM_AVX2
+	return __builtin_cpu_supports("avx2");
+#else
+	return false;
+#endif
+}
+
+
+/* Whether nothing but the bytes is at stake for an access of w's CTA's shared memory now:
+ * no detector to see the lanes, no check of access.c that could fire. */
+static bool quiet(const struct launch *L, const struct warp *w)
+{
+	return !L->race && access_shared_quiet(L, w);
+}
+
+bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+	     uint32_t mask)
+{
+	struct cta *c = w->cta;
+	if (!quiet(L, w) || (init_checking(L) && !c->init_full))
+		return false;
+	const struct dop *o = &di->s[0];
+	uint32_t es = smem_bytes(di->smem);
+	bool sgn = di->smem & SMEM_SIGNED;
+	uint64_t *d = slot_ptr(f, di->d.slot);
+	if (!o->has_reg) { /* a variable's address: one place for every lane */
+		uint32_t a = (uint32_t)op_addr(L, w, f, o, 0);
+		if ((a & (es - 1)) || es > c->smem_size || a > c->smem_size - es)
+			return false;
+		uint64_t v = load_widened(c->smem + a, es, sgn);
+		if (mask == FULL_MASK) {
+			for (uint32_t l = 0; l < LANES; l++)
+				d[l] = v;
+			return true;
+		}
+		for (uint32_t m = mask; m; m &= m - 1)
+			d[__builtin_ctz(m)] = v;
+		return true;
+	}
+	const uint64_t *r = slot_ptr(f, o->slot);
+#ifdef SMEM_AVX2
+	if (es <= c->smem_size && has_avx2())
+		return ld_lanes_avx2(c, r, (uint32_t)o->off, mask, es, sgn, d);
+#endif
+	uint32_t off[LANES];
+	if (!mem_shared_lanes(c, r, (uint32_t)o->off, mask, es, off))
+		return false;
+	ld_move(c->smem, off, mask, es, sgn, d);
+	return true;
+}
+
+bool smem_st(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+	     uint32_t mask)
+{
+	struct cta *c = w->cta;
+	if (!quiet(L, w))
+		return false;
+	const struct dop *o = &di->s[0], *s = &di->s[1];
+	uint32_t es = smem_bytes(di->smem), off[LANES];
+	const uint64_t *v = s->kind == DOP_REG ? slot_ptr(f, s->slot) : s->imm;
+	bool mark = (c->init_bits && !c->init_full) || !c->proxy_all; /* (else nothing to) */
+	if (!o->has_reg) { /* one place for every lane: the highest lane's bytes stay */
+		uint32_t a = (uint32_t)op_addr(L, w, f, o, 0);
+		if ((a & (es - 1)) || es > c->smem_size || a > c->smem_size - es)
+			return false;
+		for (uint32_t l = 0; l < LANES; l++)
+			off[l] = a;
+		if (mark)
+			mem_proxy_mark_lanes(c, off, mask, es);
+		memcpy(c->smem + a, &v[31 - __builtin_clz(mask)], es);
+		return true;
+	}
+	const uint64_t *r = slot_ptr(f, o->slot);
+#ifdef SMEM_AVX2
+	if (es <= c->smem_size && has_avx2())
+		return st_lanes_avx2(c, r, (uint32_t)o->off, mask, es, v, mark);
+#endif
+	int fit = mem_shared_lanes(c, r, (uint32_t)o->off, mask, es, off);
+	if (!fit)
+		return false;
+	if (mark)
+		mem_proxy_mark_lanes(c, off, mask, es);
+	st_move(c->smem, off, fit, mask, es, v);
+	return true;
+}

@@ -1,0 +1,36 @@
+/*
+ * smem.h - the warp-wide path of a plain ld/st.shared::cta (issue #31): one scalar register
+ * (or immediate) of 1, 2, 4 or 8 bytes for each lane, at a register plus an offset or at a
+ * variable's address, done for all the lanes at once when every one of them lands aligned
+ * in its CTA's shared memory and nothing else has to see the access lane by lane.
+ */
+#ifndef PTXI_SMEM_H
+#define PTXI_SMEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "launch.h"
+
+/* dinsn.smem: the form the loader found (0: none, the general path only): ld or st, a
+ * signed type, and log2 of the access's bytes. */
+enum { SMEM_LD = 1, SMEM_ST = 2, SMEM_SIGNED = 4, SMEM_LOG_SHIFT = 3 };
+
+static inline uint32_t smem_bytes(uint8_t form)
+{
+	return 1u << (form >> SMEM_LOG_SHIFT);
+}
+
+/* di's form, at load (none when the environment says PTXI_SMEM=0). */
+uint8_t smem_form(const struct dinsn *di);
+
+/* Run di (of form SMEM_LD / SMEM_ST) for the lanes of mask of w in frame f, when nothing
+ * but its bytes is at stake now: no race detector, no check of access.c that could fire,
+ * no uninitialised-read test left (ld), and every lane in bounds and aligned. False: nothing
+ * was done, and the general path (exec_mem.c) runs it and reports what is wrong. */
+bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+	     uint32_t mask);
+bool smem_st(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+	     uint32_t mask);
+
+#endif
