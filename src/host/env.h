@@ -40,6 +40,10 @@ bool env_has_kernel(const struct env_module *em, const char *name);
 int env_launch(struct env_module *em, const struct ptxi_config *cfg, void *const *params,
 	       FILE *print, FILE *asserts, unsigned *errors);
 
+/* Kernel `name` of em: each parameter's size in bytes into len[] (at most max of them).
+ * Returns the number of parameters, or -1 for no such kernel (or more than max). */
+int env_kernel_params(const struct env_module *em, const char *name, uint32_t *len, uint32_t max);
+
 /* The shared memory a CTA of em's kernels has with `dyn` bytes of dynamic shared memory. */
 uint64_t env_cta_shared(const struct env_module *em, uint32_t dyn);
 

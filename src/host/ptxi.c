@@ -902,6 +902,22 @@ void env_module_record(ptxi_module *m, diag_record_fn *fn, void *ctx)
 	m->diag.record_ctx = ctx;
 }
 
+int env_kernel_params(const struct env_module *em, const char *name, uint32_t *len, uint32_t max)
+{
+	struct dprog *P = em->m->prog;
+	for (uint32_t i = 0; P && i < P->nfuncs; i++) {
+		const struct ir_func *f = P->funcs[i].ir;
+		if (!is_kernel(&P->funcs[i]) || strcmp(P->funcs[i].name, name))
+			continue;
+		if (f->nparams > max)
+			return -1;
+		for (uint32_t j = 0; j < f->nparams; j++)
+			len[j] = (uint32_t)ir_sym_bytes(f->params[j]);
+		return (int)f->nparams;
+	}
+	return -1;
+}
+
 bool env_has_kernel(const struct env_module *em, const char *name)
 {
 	struct dprog *P = em->m->prog;

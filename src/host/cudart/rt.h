@@ -30,6 +30,15 @@ typedef struct rt_stream *cudaStream_t;
 typedef struct rt_event *cudaEvent_t;
 typedef struct rt_kernel *cudaKernel_t;
 
+/* A stream: its work runs when issued, unless it is capturing (rt_graph.c). The handles
+ * 0 (the legacy stream), 1 (cudaStreamLegacy) and 2 (cudaStreamPerThread) are no object. */
+struct rt_stream {
+	unsigned flags;
+	int priority;
+	struct rt_capture *cap;     /* the capture it records into (NULL: none)               */
+};
+#define RT_STREAM_OBJECT(s) ((uintptr_t)(s) > 2)
+
 enum { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost,
        cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
 
@@ -133,6 +142,8 @@ struct rt_var *rt_var_of(const void *host);
 /* Launch k. `cluster` NULL: the kernel's own (or none). */
 cudaError_t rt_launch(struct rt_kernel *k, dim3 grid, dim3 block, size_t shared,
 		      void **args, const unsigned *cluster, bool cooperative);
+/* The error a launch of this shape gets (cudaSuccess: none). */
+cudaError_t rt_bad_config(dim3 grid, dim3 block);
 /* Whether [p, p+n) is device memory: 1 inside one live allocation, 0 not device memory at
  * all (host), -1 device addresses but not one allocation (reported, naming `what`). */
 int rt_device_range(const void *p, size_t n, const char *what);
@@ -148,5 +159,33 @@ CUresult rt_tmap_im2col(void *map, int type, unsigned rank, void *addr, const ui
 			int swizzle, int l2, int fill);
 CUresult rt_tmap_replace_address(void *map, void *addr);
 const char *rt_error_string(cudaError_t e);
+
+/* rt_mem.c's checked copy and set, as cudaMemcpyAsync and cudaMemsetAsync do them (`what`
+ * names the call in reports). */
+cudaError_t rt_copy(void *dst, const void *src, size_t n, int kind, const char *what);
+cudaError_t rt_set(void *p, int value, size_t n, const char *what);
+
+/* ---- stream capture (rt_capture.c; rt_graph.c launches the graphs) ------------------- */
+/* Whether s records its work into a graph instead of running it. */
+bool rt_capturing(cudaStream_t s);
+/* Before work issued to s (NULL, 1: the legacy stream) that is not recorded: the error CUDA
+ * gives when a capture forbids it, that capture then invalidated; cudaSuccess otherwise.
+ * `waits`: the host waits for the work (cudaMemcpy, cudaStreamSynchronize), which a capture
+ * of s, or one that is not relaxed, forbids. */
+cudaError_t rt_capture_check(cudaStream_t s, bool waits);
+/* Before a call that is no stream's work and that a capture that is not relaxed forbids
+ * (cudaMalloc, cudaFree, cudaDeviceSynchronize): the same. */
+cudaError_t rt_capture_unsafe(void);
+/* Asynchronous work to a capturing stream that ptxi does not record: said, the capture
+ * invalidated, cudaErrorNotSupported. cudaSuccess when s is not capturing. */
+cudaError_t rt_capture_unmodelled(cudaStream_t s, const char *what);
+/* Record work into capturing stream s (the arguments' bytes are copied now). */
+cudaError_t rt_capture_kernel(cudaStream_t s, struct rt_kernel *k, dim3 grid, dim3 block,
+			      size_t shared, void **args, const unsigned *cluster, bool cooperative);
+cudaError_t rt_capture_copy(cudaStream_t s, void *dst, const void *src, size_t n, int kind);
+cudaError_t rt_capture_set(cudaStream_t s, void *p, int value, size_t n);
+cudaError_t rt_capture_host(cudaStream_t s, void (*fn)(void *), void *data);
+/* cudaStreamDestroy of a capturing stream: its capture ends, its graph freed. */
+void rt_capture_drop(cudaStream_t s);
 
 #endif

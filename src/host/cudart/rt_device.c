@@ -233,7 +233,9 @@ EXPORT cudaError_t cudaDeviceSynchronize(void)
 	cudaError_t e;
 	if (!rt_enter(&e))
 		return e;
-	e = rt_sync();
+	e = rt_capture_unsafe();
+	if (e == cudaSuccess)
+		e = rt_sync();
 	rt_leave();
 	return rt_ret(e);
 }

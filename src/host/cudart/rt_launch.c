@@ -32,7 +32,7 @@ static bool picked(const struct rt_kernel *k)
 
 /* A shape no sm_90 launch may have: cudaErrorInvalidValue for more threads than a block
  * holds (as an H200 with CUDA 13 answers), cudaErrorInvalidConfiguration for the rest. */
-static cudaError_t bad_config(dim3 grid, dim3 block)
+cudaError_t rt_bad_config(dim3 grid, dim3 block)
 {
 	uint64_t threads = (uint64_t)block.x * block.y * block.z;
 	if (threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64)
@@ -84,7 +84,7 @@ cudaError_t rt_launch(struct rt_kernel *k, dim3 grid, dim3 block, size_t shared,
 		return rt.sticky;
 	if (!k)
 		return cudaErrorInvalidDeviceFunction;
-	cudaError_t bad = bad_config(grid, block);
+	cudaError_t bad = rt_bad_config(grid, block);
 	if (bad)
 		return bad;
 	if (shared > MAX_DYN_SHARED ||
@@ -197,10 +197,18 @@ EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *s
 	return cudaSuccess;
 }
 
+/* A launch issued to stream s: run now, or recorded when s is capturing. */
 static cudaError_t launch_api(struct rt_kernel *k, dim3 grid, dim3 block, void **args,
-			      size_t shared, const unsigned *cluster, bool cooperative)
+			      size_t shared, const unsigned *cluster, bool cooperative,
+			      cudaStream_t s)
 {
-	cudaError_t e = rt_launch(k, grid, block, shared, args, cluster, cooperative);
+	bool rec = rt_capturing(s);
+	/* a recorded launch of a bad shape is refused when issued, as one that runs is */
+	cudaError_t e = !rec ? rt_capture_check(s, false)
+			: k ? rt_bad_config(grid, block) : cudaSuccess;
+	if (e == cudaSuccess)
+		e = rec ? rt_capture_kernel(s, k, grid, block, shared, args, cluster, cooperative)
+			: rt_launch(k, grid, block, shared, args, cluster, cooperative);
 	return rt_ret(e);
 }
 
@@ -210,7 +218,7 @@ EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block
 	cudaError_t e;
 	if (!rt_enter(&e))
 		return e;
-	e = launch_api(kernel, grid, block, args, shared, NULL, false);
+	e = launch_api(kernel, grid, block, args, shared, NULL, false, stream);
 	rt_leave();
 	return e;
 }
@@ -227,7 +235,7 @@ EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, voi
 	cudaError_t e;
 	if (!rt_enter(&e))
 		return e;
-	e = launch_api(rt_kernel_of(func), grid, block, args, shared, NULL, false);
+	e = launch_api(rt_kernel_of(func), grid, block, args, shared, NULL, false, stream);
 	rt_leave();
 	return e;
 }
@@ -244,7 +252,7 @@ EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3
 	cudaError_t e;
 	if (!rt_enter(&e))
 		return e;
-	e = launch_api(rt_kernel_of(func), grid, block, args, shared, NULL, true);
+	e = launch_api(rt_kernel_of(func), grid, block, args, shared, NULL, true, stream);
 	rt_leave();
 	return e;
 }
@@ -304,7 +312,7 @@ EXPORT cudaError_t cudaLaunchKernelExC(const struct rt_launch_config *cfg, const
 	}
 	if (e == cudaSuccess)
 		e = launch_api(rt_kernel_of(func), cfg->grid, cfg->block, args, cfg->shared,
-			       cluster, coop);
+			       cluster, coop, cfg->stream);
 	rt_leave();
 	return rt_ret(e);
 }

@@ -29,6 +29,23 @@ int rt_device_range(const void *p, size_t n, const char *what)
 	return -1;
 }
 
+/* What a stream capture in progress says to a call (rt_graph.c), by how the call runs. */
+enum gate { ASYNC,      /* work for stream s that a capture does not record               */
+	    SYNC,       /* work for the legacy stream that the host waits for             */
+	    UNSAFE };   /* no stream's work (cudaMalloc, cudaFree)                        */
+
+static cudaError_t gate(enum gate how, cudaStream_t s, const char *what)
+{
+	cudaError_t e;
+	if (!rt_enter(&e))
+		return e;
+	e = how == ASYNC ? rt_capture_unmodelled(s, what) : cudaSuccess;
+	if (e == cudaSuccess)
+		e = how == UNSAFE ? rt_capture_unsafe() : rt_capture_check(s, how == SYNC);
+	rt_leave();
+	return rt_ret(e);
+}
+
 static cudaError_t alloc(void **p, size_t n, const char *what)
 {
 	cudaError_t e;
@@ -50,27 +67,32 @@ static cudaError_t alloc(void **p, size_t n, const char *what)
 
 EXPORT cudaError_t cudaMalloc(void **p, size_t n)
 {
-	return alloc(p, n, "allocation (cudaMalloc)");
+	cudaError_t e = gate(UNSAFE, NULL, NULL);
+	return e ? e : alloc(p, n, "allocation (cudaMalloc)");
 }
 
 EXPORT cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags)
 {
-	return alloc(p, n, "allocation (cudaMallocManaged)");
+	cudaError_t e = gate(UNSAFE, NULL, NULL);
+	return e ? e : alloc(p, n, "allocation (cudaMallocManaged)");
 }
 
 EXPORT cudaError_t cudaMallocHost(void **p, size_t n)
 {
-	return alloc(p, n, "allocation (cudaMallocHost)");
+	cudaError_t e = gate(UNSAFE, NULL, NULL);
+	return e ? e : alloc(p, n, "allocation (cudaMallocHost)");
 }
 
 EXPORT cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags)
 {
-	return alloc(p, n, "allocation (cudaHostAlloc)");
+	cudaError_t e = gate(UNSAFE, NULL, NULL);
+	return e ? e : alloc(p, n, "allocation (cudaHostAlloc)");
 }
 
 EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s)
 {
-	return alloc(p, n, "allocation (cudaMallocAsync)");
+	cudaError_t e = gate(ASYNC, s, "cudaMallocAsync");
+	return e ? e : alloc(p, n, "allocation (cudaMallocAsync)");
 }
 
 EXPORT cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
@@ -79,7 +101,8 @@ EXPORT cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t
 	if (!pitch)
 		return rt_ret(cudaErrorInvalidValue);
 	*pitch = w;
-	return alloc(p, w * height, "allocation (cudaMallocPitch)");
+	cudaError_t e = gate(UNSAFE, NULL, NULL);
+	return e ? e : alloc(p, w * height, "allocation (cudaMallocPitch)");
 }
 
 static cudaError_t release(void *p, const char *what)
@@ -106,22 +129,25 @@ static cudaError_t release(void *p, const char *what)
 
 EXPORT cudaError_t cudaFree(void *p)
 {
-	return release(p, "cudaFree");
+	cudaError_t e = gate(UNSAFE, NULL, NULL);
+	return e ? e : release(p, "cudaFree");
 }
 
 EXPORT cudaError_t cudaFreeHost(void *p)
 {
-	return release(p, "cudaFreeHost");
+	cudaError_t e = gate(UNSAFE, NULL, NULL);
+	return e ? e : release(p, "cudaFreeHost");
 }
 
 EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
 {
-	return release(p, "cudaFreeAsync");
+	cudaError_t e = gate(ASYNC, s, "cudaFreeAsync");
+	return e ? e : release(p, "cudaFreeAsync");
 }
 
 /* Copy n bytes, both ends checked: a device range must lie in one allocation; the kind must
  * agree with where the pointers are (cudaMemcpyDefault: anywhere). */
-static cudaError_t copy(void *dst, const void *src, size_t n, int kind, const char *what)
+cudaError_t rt_copy(void *dst, const void *src, size_t n, int kind, const char *what)
 {
 	if (rt.sticky)
 		return rt.sticky;
@@ -155,7 +181,9 @@ EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
 	if (!rt_enter(&e))
 		return e;
 	rt_flush_prints(); /* a blocking copy waits for the kernels before it */
-	e = copy(dst, src, n, kind, "cudaMemcpy");
+	e = rt_capture_check(NULL, true);
+	if (e == cudaSuccess)
+		e = rt_copy(dst, src, n, kind, "cudaMemcpy");
 	rt_leave();
 	return rt_ret(e);
 }
@@ -166,7 +194,10 @@ EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kin
 	cudaError_t e;
 	if (!rt_enter(&e))
 		return e;
-	e = copy(dst, src, n, kind, "cudaMemcpyAsync");
+	if (rt_capturing(s))
+		e = rt_capture_copy(s, dst, src, n, kind);
+	else if ((e = rt_capture_check(s, false)) == cudaSuccess)
+		e = rt_copy(dst, src, n, kind, "cudaMemcpyAsync");
 	rt_leave();
 	return rt_ret(e);
 }
@@ -184,7 +215,7 @@ static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spit
 		return cudaErrorInvalidPitchValue;
 	cudaError_t e = cudaSuccess;
 	for (size_t r = 0; r < height && e == cudaSuccess; r++)
-		e = copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind, what);
+		e = rt_copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind, what);
 	return e;
 }
 
@@ -195,7 +226,9 @@ EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_
 	if (!rt_enter(&e))
 		return e;
 	rt_flush_prints();
-	e = copy2d(dst, dpitch, src, spitch, width, height, kind, "cudaMemcpy2D");
+	e = rt_capture_check(NULL, true);
+	if (e == cudaSuccess)
+		e = copy2d(dst, dpitch, src, spitch, width, height, kind, "cudaMemcpy2D");
 	rt_leave();
 	return rt_ret(e);
 }
@@ -206,12 +239,16 @@ EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, 
 	cudaError_t e;
 	if (!rt_enter(&e))
 		return e;
-	e = copy2d(dst, dpitch, src, spitch, width, height, kind, "cudaMemcpy2DAsync");
+	e = rt_capture_unmodelled(s, "cudaMemcpy2DAsync");
+	if (e == cudaSuccess)
+		e = rt_capture_check(s, false);
+	if (e == cudaSuccess)
+		e = copy2d(dst, dpitch, src, spitch, width, height, kind, "cudaMemcpy2DAsync");
 	rt_leave();
 	return rt_ret(e);
 }
 
-static cudaError_t set(void *p, int value, size_t n, const char *what)
+cudaError_t rt_set(void *p, int value, size_t n, const char *what)
 {
 	if (rt.sticky)
 		return rt.sticky;
@@ -233,7 +270,9 @@ EXPORT cudaError_t cudaMemset(void *p, int value, size_t n)
 	cudaError_t e;
 	if (!rt_enter(&e))
 		return e;
-	e = set(p, value, n, "cudaMemset");
+	e = rt_capture_check(NULL, false);
+	if (e == cudaSuccess)
+		e = rt_set(p, value, n, "cudaMemset");
 	rt_leave();
 	return rt_ret(e);
 }
@@ -243,7 +282,10 @@ EXPORT cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t s)
 	cudaError_t e;
 	if (!rt_enter(&e))
 		return e;
-	e = set(p, value, n, "cudaMemsetAsync");
+	if (rt_capturing(s))
+		e = rt_capture_set(s, p, value, n);
+	else if ((e = rt_capture_check(s, false)) == cudaSuccess)
+		e = rt_set(p, value, n, "cudaMemsetAsync");
 	rt_leave();
 	return rt_ret(e);
 }
@@ -262,7 +304,8 @@ EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 EXPORT cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int location, unsigned flags,
 					cudaStream_t s)
 {
-	return cudaSuccess; /* one memory: managed pages are always where they are needed */
+	/* one memory: managed pages are always where they are needed */
+	return gate(ASYNC, s, "cudaMemPrefetchAsync");
 }
 
 /* ---- symbols ---------------------------------------------------------------------------- */
@@ -308,25 +351,29 @@ static cudaError_t symbol_copy(const void *sym, void *buf, size_t n, size_t off,
 EXPORT cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t n, size_t off,
 				      int kind)
 {
-	return symbol_copy(sym, (void *)src, n, off, true, "cudaMemcpyToSymbol");
+	cudaError_t e = gate(SYNC, NULL, NULL);
+	return e ? e : symbol_copy(sym, (void *)src, n, off, true, "cudaMemcpyToSymbol");
 }
 
 EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t n, size_t off,
 					int kind)
 {
-	return symbol_copy(sym, dst, n, off, false, "cudaMemcpyFromSymbol");
+	cudaError_t e = gate(SYNC, NULL, NULL);
+	return e ? e : symbol_copy(sym, dst, n, off, false, "cudaMemcpyFromSymbol");
 }
 
 EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, size_t n,
 					   size_t off, int kind, cudaStream_t s)
 {
-	return symbol_copy(sym, (void *)src, n, off, true, "cudaMemcpyToSymbolAsync");
+	cudaError_t e = gate(ASYNC, s, "cudaMemcpyToSymbolAsync");
+	return e ? e : symbol_copy(sym, (void *)src, n, off, true, "cudaMemcpyToSymbolAsync");
 }
 
 EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t n, size_t off,
 					     int kind, cudaStream_t s)
 {
-	return symbol_copy(sym, dst, n, off, false, "cudaMemcpyFromSymbolAsync");
+	cudaError_t e = gate(ASYNC, s, "cudaMemcpyFromSymbolAsync");
+	return e ? e : symbol_copy(sym, dst, n, off, false, "cudaMemcpyFromSymbolAsync");
 }
 
 EXPORT cudaError_t cudaGetSymbolAddress(void **p, const void *sym)

@@ -12,11 +12,6 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-struct rt_stream {
-	unsigned flags;
-	int priority;
-};
-
 struct rt_event {
 	unsigned flags;
 	bool recorded;
@@ -59,6 +54,13 @@ EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags,
 
 EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s)
 {
+	if (!RT_STREAM_OBJECT(s))
+		return s ? rt_ret(cudaErrorInvalidResourceHandle) : cudaSuccess;
+	cudaError_t e;
+	if (!rt_enter(&e))
+		return e;
+	rt_capture_drop(s);
+	rt_leave();
 	free(s);
 	return cudaSuccess;
 }
@@ -68,7 +70,9 @@ EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s)
 	cudaError_t e;
 	if (!rt_enter(&e))
 		return e;
-	e = rt_sync();
+	e = rt_capture_check(s, true);
+	if (e == cudaSuccess)
+		e = rt_sync();
 	rt_leave();
 	return rt_ret(e);
 }
@@ -83,14 +87,23 @@ EXPORT cudaError_t cudaStreamQuery(cudaStream_t s)
 	cudaError_t e;
 	if (!rt_enter(&e))
 		return e;
-	e = rt.sticky;
+	e = rt_capture_check(s, true);
+	if (e == cudaSuccess)
+		e = rt.sticky;
 	rt_leave();
 	return e;
 }
 
 EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned flags)
 {
-	return ev ? cudaSuccess : rt_ret(cudaErrorInvalidResourceHandle);
+	if (!ev)
+		return rt_ret(cudaErrorInvalidResourceHandle);
+	cudaError_t e;
+	if (!rt_enter(&e))
+		return e;
+	e = rt_capture_unmodelled(s, "cudaStreamWaitEvent");
+	rt_leave();
+	return rt_ret(e);
 }
 
 EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned flags)
@@ -122,9 +135,12 @@ EXPORT cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
 	cudaError_t e;
 	if (!rt_enter(&e))
 		return e;
-	ev->ms = now_ms();
-	ev->recorded = true;
-	e = rt.sticky;
+	e = rt_capture_unmodelled(s, "cudaEventRecord");
+	if (e == cudaSuccess) {
+		ev->ms = now_ms();
+		ev->recorded = true;
+		e = rt.sticky;
+	}
 	rt_leave();
 	return rt_ret(e);
 }
@@ -174,14 +190,22 @@ EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_
 	return cudaSuccess;
 }
 
-/* cudaLaunchHostFunc: run now, in order with the work before it. */
+/* cudaLaunchHostFunc: run now, in order with the work before it (or recorded, capturing). */
 EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, void (*fn)(void *), void *data)
 {
 	cudaError_t e;
 	if (!rt_enter(&e))
 		return e;
-	rt_flush_prints();
-	e = rt.sticky;
+	if (rt_capturing(s)) {
+		e = rt_capture_host(s, fn, data);
+		rt_leave();
+		return rt_ret(e);
+	}
+	e = rt_capture_check(s, false);
+	if (e == cudaSuccess) {
+		rt_flush_prints();
+		e = rt.sticky;
+	}
 	rt_leave();
 	if (e == cudaSuccess && fn)
 		fn(data);
