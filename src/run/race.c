@@ -74,6 +74,13 @@ struct cell *race_shadow_cell(struct launch *L, struct shadow *s, uint64_t bytes
 	return &s->pages[p][g % PAGE_CELLS];
 }
 
+bool race_lines(struct launch *L, struct rcta *rc, uint64_t bytes)
+{
+	uint64_t n = (bytes + GRAN * LINE_CELLS - 1) / (GRAN * LINE_CELLS);
+	return rc->lines ||
+	       (rc->lines = charged_calloc(L, &rc->smem.charged, n ? 2 * n : 2, sizeof *rc->lines));
+}
+
 static void shadow_free(struct launch *L, struct shadow *s)
 {
 	for (uint64_t p = 0; s->pages && p < s->npages; p++) {
@@ -403,6 +410,15 @@ static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32
 		return true;
 	uint64_t end = off + size;
 	x->gread = x->copy && kind == RACE_READ && a->space == MS_GLOBAL;
+	/* shared memory: a thread of the CTA's is ordered by its barriers (struct rcta's eras),
+	 * no other */
+	struct rcta *rc = a->space == MS_GLOBAL ? NULL : &x->R->cta[a->cta->slot];
+	if (rc && (x->copy || cta_of(x->R, x->tid) != a->cta->linear)) {
+		rc->foreign = true;
+		rc = NULL;
+	}
+	if (rc && !race_lines(x->L, rc, bytes))
+		return false;
 	for (uint64_t g = off / GRAN; g * GRAN < end; g++) {
 		uint64_t lo = off > g * GRAN ? off : g * GRAN;
 		uint64_t hi = end < g * GRAN + GRAN ? end : g * GRAN + GRAN;
@@ -410,6 +426,8 @@ static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32
 		struct cell *c = cell_at(x->L, x->s, bytes, g);
 		if (!c)
 			return false;
+		if (rc)
+			lines_stamp(rc, g, g, kind == RACE_READ);
 		const struct rec *hit = NULL;
 		const uint8_t *nv = newv ? (const uint8_t *)newv + (lo - off) : NULL;
 		if (!check_cell(x, c, me, kind, nv, a->p + (lo - off), (uint32_t)(hi - lo), &hit)) {
@@ -588,6 +606,10 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 	R->wvc = calloc((size_t)cl->nctas * R->nw, sizeof *R->wvc);
 	if (!R->th || !R->clk || !R->cta || !R->wvc)
 		return false;
+	for (uint32_t r = 0; r < cl->nctas; r++) {
+		R->cta[r].era = 1;
+		R->cta[r].era_gen = R->zero->gen;
+	}
 	for (size_t i = 0; i < (size_t)cl->nctas * R->nt; i++) {
 		R->th[i].vc = vc_ref(R->zero);
 		R->th[i].warp = (uint32_t)(i / R->nt * R->nw + i % R->nt / LANES);
@@ -613,6 +635,7 @@ void race_cluster_end(struct launch *L, struct cluster *cl)
 		vc_put(R->cta[r].cacc);
 		vc_put(R->cta[r].cdone);
 		shadow_free(L, &R->cta[r].smem);
+		free(R->cta[r].lines);
 	}
 	for (uint32_t i = 0; i < R->nmb; i++) {
 		vc_put(R->mb[i].acc);
