@@ -77,8 +77,16 @@ struct cell *race_shadow_cell(struct launch *L, struct shadow *s, uint64_t bytes
 bool race_lines(struct launch *L, struct rcta *rc, uint64_t bytes)
 {
 	uint64_t n = (bytes + GRAN * LINE_CELLS - 1) / (GRAN * LINE_CELLS);
-	return rc->lines ||
-	       (rc->lines = charged_calloc(L, &rc->smem.charged, n ? 2 * n : 2, sizeof *rc->lines));
+	n = n ? 2 * n : 2;
+	if (rc->lines)
+		return true;
+	if (!(rc->lines = charged_calloc(L, &rc->smem.charged, n, sizeof *rc->lines)))
+		return false;
+	/* records made before (check_range stamps none while there are no lines) are at
+	 * most of this era */
+	for (uint64_t i = 0; i < n; i++)
+		rc->lines[i] = rc->era;
+	return true;
 }
 
 static void shadow_free(struct launch *L, struct shadow *s)
@@ -401,6 +409,19 @@ struct shadow *race_shadow_of(struct launch *L, const struct access *a, uint64_t
 	return NULL;
 }
 
+/* Granules g0..g1 of a CTA's shared memory about to be recorded by x: their lines stamped
+ * with the era (before the records: an era is an upper bound) when x is a thread of the
+ * CTA's, which its barriers order, else its eras turned off (struct rcta). */
+static void shared_eras(const struct acc_ctx *x, const struct access *a, uint64_t g0,
+			uint64_t g1, bool read)
+{
+	struct rcta *rc = &x->R->cta[a->cta->slot];
+	if (x->copy || cta_of(x->R, x->tid) != a->cta->linear)
+		rc->foreign = true;
+	else if (rc->lines) /* (else race_lines makes them later, of that era throughout) */
+		lines_stamp(rc, g0, g1, read);
+}
+
 /* Check and record the access `me` of x over `size` bytes at a; false after a report. */
 static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32_t size,
 			enum race_kind kind, struct rec *me, const void *newv)
@@ -410,15 +431,8 @@ static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32
 		return true;
 	uint64_t end = off + size;
 	x->gread = x->copy && kind == RACE_READ && a->space == MS_GLOBAL;
-	/* shared memory: a thread of the CTA's is ordered by its barriers (struct rcta's eras),
-	 * no other */
-	struct rcta *rc = a->space == MS_GLOBAL ? NULL : &x->R->cta[a->cta->slot];
-	if (rc && (x->copy || cta_of(x->R, x->tid) != a->cta->linear)) {
-		rc->foreign = true;
-		rc = NULL;
-	}
-	if (rc && !race_lines(x->L, rc, bytes))
-		return false;
+	if (a->space != MS_GLOBAL && size)
+		shared_eras(x, a, off / GRAN, (end - 1) / GRAN, kind == RACE_READ);
 	for (uint64_t g = off / GRAN; g * GRAN < end; g++) {
 		uint64_t lo = off > g * GRAN ? off : g * GRAN;
 		uint64_t hi = end < g * GRAN + GRAN ? end : g * GRAN + GRAN;
@@ -426,8 +440,6 @@ static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32
 		struct cell *c = cell_at(x->L, x->s, bytes, g);
 		if (!c)
 			return false;
-		if (rc)
-			lines_stamp(rc, g, g, kind == RACE_READ);
 		const struct rec *hit = NULL;
 		const uint8_t *nv = newv ? (const uint8_t *)newv + (lo - off) : NULL;
 		if (!check_cell(x, c, me, kind, nv, a->p + (lo - off), (uint32_t)(hi - lo), &hit)) {

@@ -202,7 +202,8 @@ struct acc_ctx {
 
 /* race.c */
 struct cell *race_shadow_cell(struct launch *L, struct shadow *s, uint64_t bytes, uint64_t g);
-/* rc's lines for its `bytes` of shared memory, made if missing; false: out of --max-memory. */
+/* rc's lines for its `bytes` of shared memory, made if missing (every line of the current era:
+ * records before them were not stamped); false: out of --max-memory. */
 bool race_lines(struct launch *L, struct rcta *rc, uint64_t bytes);
 struct shadow *race_shadow_of(struct launch *L, const struct access *a, uint64_t *off,
 			      uint64_t *bytes);

@@ -348,11 +348,30 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 			/* a whole warp on 32 consecutive words of one page, one vector (the
 			 * usual case): the cells side by side, no per-lane lookups, until a
 			 * lane the quick path cannot decide (it and those after: below) */
-			uint32_t o0 = off[0], g0 = o0 / GRAN, skew = 0;
+			uint32_t o0 = off[0], g0 = o0 / GRAN, skew = 0, apart = 0;
 #pragma GCC unroll 8
 			for (uint32_t l = 0; l < LANES; l++)
 				skew |= off[l] - o0 - l * GRAN;
-			struct cell *run = !skew && !lanes_differ(R, x->w, vq) && g0 % PAGE_CELLS + LANES <= PAGE_CELLS
+			for (uint32_t l = 0; skew && !write && l < LANES; l++)
+				apart |= off[l] ^ o0;
+			struct cell *one = skew && !apart && !write && !lanes_differ(R, x->w, vq)
+						   ? pages[g0 / PAGE_CELLS] : NULL;
+			if (one) {
+				/* a whole warp loading one word (s[0] after a reduction): the
+				 * lanes in turn on its one cell, no per-lane lookups */
+				struct cell *cb = one + g0 % PAGE_CELLS;
+				bool w_old = fresh && lines[g0 / LINE_CELLS * 2] < era;
+				uint32_t l = 0;
+				lines_stamp(rc, g0, g0, true);
+				while (l < LANES &&
+				       (w_old ? old_word(&q, cb, tid0 + l, k0[l], false, false)
+					      : quick_word(&q, cb, tid0 + l, k0[l], false)))
+					l++;
+				if (l == LANES)
+					return mask;
+				m = mask & ~((1u << l) - 1); /* (l < 32; the rest: lane by lane) */
+			}
+			struct cell *run = !one && !skew && !lanes_differ(R, x->w, vq) && g0 % PAGE_CELLS + LANES <= PAGE_CELLS
 						   ? pages[g0 / PAGE_CELLS] : NULL;
 			uint32_t l = 0;
 			struct cell *c0 = run ? run + g0 % PAGE_CELLS : NULL;
@@ -389,7 +408,8 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 			}
 			if (l == LANES)
 				return mask;
-			m = mask & ~((1u << l) - 1); /* (l < 32) */
+			if (!one)
+				m = mask & ~((1u << l) - 1); /* (l < 32) */
 		}
 		for (; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m), o = off[l], g = o / GRAN;
