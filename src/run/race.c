@@ -74,6 +74,21 @@ struct cell *race_shadow_cell(struct launch *L, struct shadow *s, uint64_t bytes
 	return &s->pages[p][g % PAGE_CELLS];
 }
 
+bool race_lines(struct launch *L, struct rcta *rc, uint64_t bytes)
+{
+	uint64_t n = (bytes + GRAN * LINE_CELLS - 1) / (GRAN * LINE_CELLS);
+	n = n ? 2 * n : 2;
+	if (rc->lines)
+		return true;
+	if (!(rc->lines = charged_calloc(L, &rc->smem.charged, n, sizeof *rc->lines)))
+		return false;
+	/* records made before (check_range stamps none while there are no lines) are at
+	 * most of this era */
+	for (uint64_t i = 0; i < n; i++)
+		rc->lines[i] = rc->era;
+	return true;
+}
+
 static void shadow_free(struct launch *L, struct shadow *s)
 {
 	for (uint64_t p = 0; s->pages && p < s->npages; p++) {
@@ -394,6 +409,19 @@ struct shadow *race_shadow_of(struct launch *L, const struct access *a, uint64_t
 	return NULL;
 }
 
+/* Granules g0..g1 of a CTA's shared memory about to be recorded by x: their lines stamped
+ * with the era (before the records: an era is an upper bound) when x is a thread of the
+ * CTA's, which its barriers order, else its eras turned off (struct rcta). */
+static void shared_eras(const struct acc_ctx *x, const struct access *a, uint64_t g0,
+			uint64_t g1, bool read)
+{
+	struct rcta *rc = &x->R->cta[a->cta->slot];
+	if (x->copy || cta_of(x->R, x->tid) != a->cta->linear)
+		rc->foreign = true;
+	else if (rc->lines) /* (else race_lines makes them later, of that era throughout) */
+		lines_stamp(rc, g0, g1, read);
+}
+
 /* Check and record the access `me` of x over `size` bytes at a; false after a report. */
 static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32_t size,
 			enum race_kind kind, struct rec *me, const void *newv)
@@ -403,6 +431,8 @@ static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32
 		return true;
 	uint64_t end = off + size;
 	x->gread = x->copy && kind == RACE_READ && a->space == MS_GLOBAL;
+	if (a->space != MS_GLOBAL && size)
+		shared_eras(x, a, off / GRAN, (end - 1) / GRAN, kind == RACE_READ);
 	for (uint64_t g = off / GRAN; g * GRAN < end; g++) {
 		uint64_t lo = off > g * GRAN ? off : g * GRAN;
 		uint64_t hi = end < g * GRAN + GRAN ? end : g * GRAN + GRAN;
@@ -588,6 +618,10 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 	R->wvc = calloc((size_t)cl->nctas * R->nw, sizeof *R->wvc);
 	if (!R->th || !R->clk || !R->cta || !R->wvc)
 		return false;
+	for (uint32_t r = 0; r < cl->nctas; r++) {
+		R->cta[r].era = 1;
+		R->cta[r].era_gen = R->zero->gen;
+	}
 	for (size_t i = 0; i < (size_t)cl->nctas * R->nt; i++) {
 		R->th[i].vc = vc_ref(R->zero);
 		R->th[i].warp = (uint32_t)(i / R->nt * R->nw + i % R->nt / LANES);
@@ -613,6 +647,7 @@ void race_cluster_end(struct launch *L, struct cluster *cl)
 		vc_put(R->cta[r].cacc);
 		vc_put(R->cta[r].cdone);
 		shadow_free(L, &R->cta[r].smem);
+		free(R->cta[r].lines);
 	}
 	for (uint32_t i = 0; i < R->nmb; i++) {
 		vc_put(R->mb[i].acc);

@@ -354,6 +354,8 @@ copy_cells_in(struct acc_ctx *x, struct hbq *q, struct copy_memo *memo, struct s
 	bool w = kind != RACE_READ; /* a read checks the write, and leaves it */
 	x->s = s;
 	x->gread = kind == RACE_READ && a->space == MS_GLOBAL;
+	if (a->space != MS_GLOBAL) /* (an agent's records: no barrier of the CTA orders them) */
+		x->R->cta[a->cta->slot].foreign = true;
 	while (g < gend) {
 		struct cell *c = cell_at(x->L, s, bytes, g);
 		if (!c)

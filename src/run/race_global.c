@@ -266,9 +266,11 @@ static void img_read(struct launch *L, const struct race_gacc *e, uint8_t *out)
 {
 	uint64_t off = e->addr - e->region->base;
 	memcpy(out, e->old, e->size);
+	struct img_page *p = NULL;
 	for (uint32_t k = 0; k < e->size; k++) {
-		struct img_page *p = img_page(L, e->region, off + k, false);
 		uint64_t b = (off + k) % IMG_PAGE;
+		if (!k || !b || !p) /* (a page looked up once) */
+			p = img_page(L, e->region, off + k, false);
 		if (p && (p->valid[b / 8] >> (b % 8) & 1))
 			out[k] = p->b[b];
 	}
@@ -278,9 +280,11 @@ static void img_read(struct launch *L, const struct race_gacc *e, uint8_t *out)
 static void img_write(struct launch *L, const struct race_gacc *e, const uint8_t *new)
 {
 	uint64_t off = e->addr - e->region->base;
+	struct img_page *p = NULL;
 	for (uint32_t k = 0; k < e->size; k++) {
-		struct img_page *p = img_page(L, e->region, off + k, new != NULL);
 		uint64_t b = (off + k) % IMG_PAGE;
+		if (!k || !b || !p) /* (a page looked up once) */
+			p = img_page(L, e->region, off + k, new != NULL);
 		if (!p)
 			continue;
 		if (new) {

@@ -33,6 +33,7 @@ struct strbuf;
 #define FIRST_READERS 2u    /* room for them made at first (doubled up to MAX_READERS)   */
 #define MAX_PAIRS 64u       /* distinct racing instruction pairs reported (--keep-going) */
 #define INIT_SEEN 8u        /* mbarriers per thread known initialised before it          */
+#define LINE_CELLS 32u       /* cells per line of a shared-memory shadow's eras            */
 
 /* ---- vector clocks ------------------------------------------------------------------- */
 
@@ -113,11 +114,23 @@ struct rmbar {
 	struct rec init;            /* the mbarrier.init that made it                        */
 };
 
+/* Eras of a CTA's shared memory count its full barriers (race_sync.c's release_warps,
+ * where every thread's epoch goes into the one vector era_gen), and each line of LINE_CELLS
+ * cells keeps the latest era in which a write, and a read, of the CTA's threads was
+ * recorded there. Such a record from an era before `era` is ordered before era_gen: its
+ * epoch was at most the one the barrier copied. So a warp holding that vector finds every
+ * record of a line stamped before `era` ordered without reading it (race_quick.c) -- unless
+ * an agent or another CTA's thread, which no barrier of the CTA orders, recorded there
+ * (foreign). */
 struct rcta {
 	struct vc *acc[16], *done[16];
 	uint32_t pend[16];          /* warps whose whole arrival at a barrier that they wait at
 				     * is released when it completes (race_bar_arrive)         */
 	struct shadow smem;
+	uint32_t *lines;            /* by line of smem: its write era, then its read era       */
+	uint32_t era;               /* full barriers of the CTA, from 1                        */
+	bool foreign;               /* an agent or another CTA's thread recorded in smem        */
+	uint64_t era_gen;           /* the vector (gen) that the last one left every thread    */
 	struct vc *cacc, *cdone;    /* the cluster barrier, in its cluster's first CTA        */
 };
 
@@ -182,12 +195,16 @@ struct acc_ctx {
 	bool gread;             /* a copy's read of global memory (add_read)                   */
 	bool skip_agents;       /* async-copy-race named this access: not copies again         */
 	uint32_t issued;        /* a copy's issue step                                         */
+	struct rcta *rc;        /* race_shared_lanes': the warp's CTA                          */
 };
 
 /* ---- what the files give each other -------------------------------------------------- */
 
 /* race.c */
 struct cell *race_shadow_cell(struct launch *L, struct shadow *s, uint64_t bytes, uint64_t g);
+/* rc's lines for its `bytes` of shared memory, made if missing (every line of the current era:
+ * records before them were not stamped); false: out of --max-memory. */
+bool race_lines(struct launch *L, struct rcta *rc, uint64_t bytes);
 struct shadow *race_shadow_of(struct launch *L, const struct access *a, uint64_t *off,
 			      uint64_t *bytes);
 struct readers *race_readers_room(const struct acc_ctx *x, struct cell *c);
@@ -432,6 +449,14 @@ static inline void clear_reads(struct cell *c, uint8_t mask)
 	memset(m->tids, 0, sizeof m->tids); /* the kept entries' threads */
 	for (uint32_t i = 0; i < k; i++)
 		m->tids[m->e[i].tid >> 6 & 3] |= 1ull << (m->e[i].tid & 63);
+}
+
+/* Granules g0..g1 of rc's shared memory recorded by its threads (read: reads, else
+ * writes): their lines' eras raised to the CTA's. */
+static inline void lines_stamp(const struct rcta *rc, uint64_t g0, uint64_t g1, bool read)
+{
+	for (uint64_t i = g0 / LINE_CELLS; i <= g1 / LINE_CELLS; i++)
+		rc->lines[2 * i + read] = rc->era;
 }
 
 /* The cell of granule g of s if its page is made, else NULL. */

@@ -19,6 +19,36 @@ struct quick {
 	uint32_t step;
 };
 
+#ifdef RACE_VERIFY_ERAS
+#include <stdio.h>
+/* A debugging build's check of old_word's premise (meson -Dc_args=-DRACE_VERIFY_ERAS):
+ * every record that it skips is one quick_word would find the thread's own or ordered. */
+static bool verify_rec(const struct quick *q, const struct rec *p, uint32_t tid)
+{
+	return !p->clock || p->tid == tid ||
+	       (p->tid - q->base < q->span && q->clk[p->tid - q->base] >= p->clock);
+}
+
+static void verify_old(const struct quick *q, const struct cell *c, uint32_t tid, bool write,
+		       bool r_old)
+{
+	bool ok = verify_rec(q, &c->w, tid);
+	if (write || r_old) {
+		ok &= verify_rec(q, &c->r, tid);
+		ok &= verify_rec(q, &c->r2, tid) || !write;
+		for (uint32_t i = 0; write && c->more && i < c->more->n; i++)
+			ok &= verify_rec(q, &c->more->e[i], tid);
+	}
+	if (!ok) {
+		fprintf(stderr, "race_quick.c: an era skipped a record it should have checked\n");
+		abort();
+	}
+}
+#define RACE_VERIFY_OLD(q, c, tid, write, r_old) verify_old(q, c, tid, write, r_old)
+#else
+#define RACE_VERIFY_OLD(q, c, tid, write, r_old) ((void)0)
+#endif
+
 /* Whether record p, made by another thread, is known ordered before a plain access by a
  * thread of q: p is by a thread of the CTA (not an agent: their CTA numbers lie above the
  * grid's) and its epoch is in the vector. False says nothing: happens_before may still find
@@ -146,6 +176,80 @@ static inline __attribute__((always_inline)) bool quick_word(const struct quick 
 	return true;
 }
 
+/* quick_word when the cell's line says every record there is ordered before the access
+ * (struct rcta's eras): of its writes (w_old) and, for a write, of its reads too (r_old).
+ * A write then takes the cell and drops its reads; a read with r_old (no read of this era
+ * either) takes the one read, else goes on as quick_word's read. */
+static inline __attribute__((always_inline)) bool old_word(const struct quick *q,
+							   struct cell *c, uint32_t tid,
+							   uint32_t clock, bool write, bool r_old)
+{
+	const struct rec me = {q->insn, tid, clock, q->step, 0xf, 0};
+	RACE_VERIFY_OLD(q, c, tid, write, r_old);
+	if (write) {
+		c->w = me;
+		c->r.mask = 0;
+		c->r.clock = 0;
+		c->r2.mask = 0;
+		c->r2.clock = 0;
+		struct readers *m = c->more;
+		if (m && m->n) {
+			m->n = 0;
+			memset(m->tids, 0, sizeof m->tids);
+		}
+		return true;
+	}
+	struct rec *r = &c->r;
+	if (r_old || !r->clock || r->tid == tid || quick_ordered(q, r)) {
+		*r = me;
+		return true;
+	}
+	struct readers *m = c->more;
+	if (r->tid - q->base >= q->span || c->r2.clock)
+		return false;
+	if (!m || !m->n) {
+		c->r2 = me;
+		if (m)
+			m->ok_gen = q->gen;
+		return true;
+	}
+	if (m->ok_gen != q->gen || (m->n == m->cap && m->cap < MAX_READERS))
+		return false;
+	readers_put(m, &me, tid);
+	return true;
+}
+
+/* old_word for lanes [l, e) of a warp on the cells from c0 (thread tid0 + l, epoch k0[l]
+ * on c0 + l) whose line's eras say every record there is ordered before it: a write's, or
+ * a read's when no read was recorded there in this era either. */
+static inline __attribute__((always_inline)) void old_seg(const struct quick *q,
+							  struct cell *c0, uint32_t tid0,
+							  const uint32_t *k0, uint32_t l,
+							  uint32_t e, bool write)
+{
+	struct rec me = {q->insn, 0, 0, q->step, 0xf, 0};
+	for (; l < e; l++) {
+		struct cell *c = c0 + l;
+		RACE_VERIFY_OLD(q, c, tid0 + l, write, true);
+		me.tid = tid0 + l;
+		me.clock = k0[l];
+		if (!write) {
+			c->r = me;
+			continue;
+		}
+		c->w = me;
+		c->r.mask = 0;
+		c->r.clock = 0;
+		c->r2.mask = 0;
+		c->r2.clock = 0;
+		struct readers *m = c->more;
+		if (m && m->n) {
+			m->n = 0;
+			memset(m->tids, 0, sizeof m->tids);
+		}
+	}
+}
+
 /* A lane's bytes stored as exec_st stores them: the low `size` bytes of its value. */
 static inline void store_low(uint8_t *p, uint64_t v, uint32_t size)
 {
@@ -190,6 +294,7 @@ static __attribute__((noinline)) bool shared_lane_full(struct acc_ctx *x, uint32
 		struct cell *cell = cell_at(L, x->s, c->smem_size, g);
 		if (!cell)
 			break;
+		lines_stamp(x->rc, g, g, !v);
 		const struct rec *hit = NULL;
 		const uint8_t *bv = nv ? nv + (lo - o) : NULL;
 		if (!check_cell(x, cell, &me, kind, bv, c->smem + lo, hi - lo, &hit)) {
@@ -230,6 +335,11 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 	uint8_t m1 = (uint8_t)((1u << size) - 1);
 	struct cell *const *pages = s->pages;
 	uint64_t npages = pages ? s->npages : 0;
+	struct rcta *rc = x->rc;
+	const uint32_t *lines = rc->lines;
+	uint32_t era = rc->era;
+	/* the lanes hold the vector of the CTA's last full barrier: eras tell (struct rcta) */
+	bool fresh = !rc->foreign && vq->gen == rc->era_gen;
 	if (quick && size == GRAN && npages) {
 		/* a word per lane (aligned: one granule each; in the CTA's memory: its page is
 		 * in the table), the usual case: the quick path with less to test per lane */
@@ -238,32 +348,86 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 			/* a whole warp on 32 consecutive words of one page, one vector (the
 			 * usual case): the cells side by side, no per-lane lookups, until a
 			 * lane the quick path cannot decide (it and those after: below) */
-			uint32_t o0 = off[0], g0 = o0 / GRAN, skew = 0;
+			uint32_t o0 = off[0], g0 = o0 / GRAN, skew = 0, apart = 0;
 #pragma GCC unroll 8
 			for (uint32_t l = 0; l < LANES; l++)
 				skew |= off[l] - o0 - l * GRAN;
-			struct cell *run = !skew && !lanes_differ(R, x->w, vq) && g0 % PAGE_CELLS + LANES <= PAGE_CELLS
+			for (uint32_t l = 0; skew && !write && l < LANES; l++)
+				apart |= off[l] ^ o0;
+			struct cell *one = skew && !apart && !write && !lanes_differ(R, x->w, vq)
+						   ? pages[g0 / PAGE_CELLS] : NULL;
+			if (one) {
+				/* a whole warp loading one word (s[0] after a reduction): the
+				 * lanes in turn on its one cell, no per-lane lookups */
+				struct cell *cb = one + g0 % PAGE_CELLS;
+				bool w_old = fresh && lines[g0 / LINE_CELLS * 2] < era;
+				uint32_t l = 0;
+				lines_stamp(rc, g0, g0, true);
+				while (l < LANES &&
+				       (w_old ? old_word(&q, cb, tid0 + l, k0[l], false, false)
+					      : quick_word(&q, cb, tid0 + l, k0[l], false)))
+					l++;
+				if (l == LANES)
+					return mask;
+				m = mask & ~((1u << l) - 1); /* (l < 32; the rest: lane by lane) */
+			}
+			struct cell *run = !one && !skew && !lanes_differ(R, x->w, vq) && g0 % PAGE_CELLS + LANES <= PAGE_CELLS
 						   ? pages[g0 / PAGE_CELLS] : NULL;
 			uint32_t l = 0;
-			while (run && l < LANES &&
-			       quick_word(&q, run + g0 % PAGE_CELLS + l, tid0 + l, k0[l], write)) {
-				if (write)
-					store_low(c->smem + o0 + l * GRAN, v[l], GRAN);
-				l++;
+			struct cell *c0 = run ? run + g0 % PAGE_CELLS : NULL;
+			while (run && l < LANES) {
+				/* line by line: where its eras say every record there is
+				 * ordered (struct shadow), old_seg or old_word, unread */
+				uint32_t g = g0 + l, e = l + LINE_CELLS - g % LINE_CELLS;
+				e = e < LANES ? e : LANES;
+				const uint32_t *ln = &lines[g / LINE_CELLS * 2];
+				bool w_old = fresh && ln[0] < era, r_old = fresh && ln[1] < era;
+				lines_stamp(rc, g, g, !write);
+				if (w_old && (r_old || !write)) {
+					if (write || r_old) {
+						old_seg(&q, c0, tid0, k0, l, e, write);
+						for (; write && l < e; l++)
+							store_low(c->smem + o0 + l * GRAN, v[l], GRAN);
+						l = e;
+						continue;
+					}
+					while (l < e &&
+					       old_word(&q, c0 + l, tid0 + l, k0[l], false, false))
+						l++;
+				} else {
+					while (l < e &&
+					       quick_word(&q, c0 + l, tid0 + l, k0[l], write)) {
+						if (write)
+							store_low(c->smem + o0 + l * GRAN, v[l],
+								  GRAN);
+						l++;
+					}
+				}
+				if (l < e)
+					break;
 			}
 			if (l == LANES)
 				return mask;
-			m = mask & ~((1u << l) - 1); /* (l < 32) */
+			if (!one)
+				m = mask & ~((1u << l) - 1); /* (l < 32) */
 		}
 		for (; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m), o = off[l], g = o / GRAN;
 			const struct rthread *t = t0 + l;
 			struct cell *page = pages[g / PAGE_CELLS];
-			if (t->vc == vq && page &&
-			    quick_word(&q, page + g % PAGE_CELLS, tid0 + l, k0[l], write)) {
-				if (write)
-					store_low(c->smem + o, v[l], GRAN);
-				continue;
+			if (t->vc == vq && page) {
+				const uint32_t *ln = &lines[g / LINE_CELLS * 2];
+				bool w_old = fresh && ln[0] < era, r_old = fresh && ln[1] < era;
+				lines_stamp(rc, g, g, !write);
+				if (w_old && (r_old || !write)
+					    ? old_word(&q, page + g % PAGE_CELLS, tid0 + l, k0[l],
+						       write, r_old)
+					    : quick_word(&q, page + g % PAGE_CELLS, tid0 + l, k0[l],
+							 write)) {
+					if (write)
+						store_low(c->smem + o, v[l], GRAN);
+					continue;
+				}
 			}
 			if (!shared_lane_full(x, l, o, size, v))
 				return mask & ((1u << l) - 1);
@@ -278,6 +442,7 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 			me.tid = tid0 + l;
 			me.clock = k0[l];
 			me.mask = (uint8_t)(m1 << (o % GRAN));
+			lines_stamp(rc, g, g, !write);
 			if (quick_cell(&q, pages[g / PAGE_CELLS] + g % PAGE_CELLS, &me, write)) {
 				if (write)
 					store_low(c->smem + o, v[l], size);
@@ -300,7 +465,10 @@ uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, cons
 	struct race *R = L->race;
 	if (L->stop || !mask)
 		return 0;
-	struct acc_ctx x = {.L = L, .R = R, .s = &R->cta[w->cta->slot].smem, .w = w};
+	struct rcta *rc = &R->cta[w->cta->slot];
+	if (!race_lines(L, rc, w->cta->smem_size))
+		return 0;
+	struct acc_ctx x = {.L = L, .R = R, .s = &rc->smem, .w = w, .rc = rc};
 	return v ? shared_lanes_loop(&x, mask, off, size, v, true)
 		 : shared_lanes_loop(&x, mask, off, size, NULL, false);
 }

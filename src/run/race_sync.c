@@ -309,28 +309,38 @@ static void release_warps(struct race *R, struct vc **obj, const struct cta *c, 
 	struct vc *a = vc_own(R, obj);
 	struct vc *const *wv = &R->wvc[c->slot * R->nw];
 	const struct vc *last = NULL;
+	uint32_t nt = R->nt, *k = &R->clk[c->slot * nt];
+	bool all = pend == (R->nw == LANES ? 0xffffffffu : (1u << R->nw) - 1) && nt % LANES == 0;
 	for (uint32_t m = pend; a && m; m &= m - 1) {
 		const struct vc *v = wv[__builtin_ctz(m)];
-		if (v != last)
+		/* (every warp: the CTA's chunk is its epochs, above any vector's clocks of it) */
+		if (v != last && !(all && v && (v->n == 0 || (v->n == 1 && v->ch[0].cta == c->linear))))
 			vc_join(R, a, v);
 		last = v;
 	}
 	uint32_t *ch = a ? vc_chunk(R, a, c->linear) : NULL;
 	if (!ch)
 		return;
-	uint32_t nt = R->nt, *k = &R->clk[c->slot * nt];
-	if (pend == (R->nw == LANES ? 0xffffffffu : (1u << R->nw) - 1) && nt % LANES == 0) {
+	struct rcta *rc = &R->cta[c->slot];
+	if (all) {
 		memcpy(ch, k, nt * sizeof *ch); /* every warp of the CTA: one pass */
-		for (uint32_t o = 0; o < nt; o += LANES)
+		for (uint32_t o = 0; o < nt; o += LANES) {
+			uint32_t *p = k + o;
+#pragma GCC unroll 32
 			for (uint32_t l = 0; l < LANES; l++)
-				k[o + l]++;
-	} else {
-		for (uint32_t m = pend; m; m &= m - 1) {
-			uint32_t o = (uint32_t)__builtin_ctz(m) * LANES;
-			memcpy(ch + o, k + o, LANES * sizeof *ch);
-			for (uint32_t l = 0; l < LANES; l++)
-				k[o + l]++;
+				p[l]++;
 		}
+		/* every record its threads made is ordered before a (struct shadow's eras) */
+		a->gen = ++R->gen;
+		rc->era++;
+		rc->era_gen = a->gen;
+		return;
+	}
+	for (uint32_t m = pend; m; m &= m - 1) {
+		uint32_t o = (uint32_t)__builtin_ctz(m) * LANES;
+		memcpy(ch + o, k + o, LANES * sizeof *ch);
+		for (uint32_t l = 0; l < LANES; l++)
+			k[o + l]++;
 	}
 	a->gen = ++R->gen;
 }
