@@ -118,6 +118,54 @@ static inline __attribute__((always_inline)) bool quick_cell(const struct quick 
 	return true;
 }
 
+/* A plain read me, by thread tid of q, of a word whose write is ordered before it (or
+ * r_old: whose reads are too): it takes the cell's one read when that one is ordered, else
+ * add_read's fast path as quick_cell takes it - the first further read of a word goes to r2
+ * (an empty list: what add_read's scan of nothing concludes), the next ones to the list
+ * once check_cell has moved r2 there. False: not decided here, the cell untouched. */
+static inline __attribute__((always_inline)) bool word_read(const struct quick *q,
+							    struct cell *c,
+							    const struct rec *me, uint32_t tid,
+							    bool r_old)
+{
+	struct rec *r = &c->r;
+	if (r_old || !r->clock || r->tid == tid || quick_ordered(q, r)) {
+		*r = *me; /* (take_rec: its bytes are all of the word) */
+		return true;
+	}
+	struct readers *m = c->more;
+	if (r->tid - q->base >= q->span || c->r2.clock)
+		return false;
+	if (!m || !m->n) {
+		c->r2 = *me;
+		if (m)
+			m->ok_gen = q->gen;
+		return true;
+	}
+	if (m->ok_gen != q->gen || (m->n == m->cap && m->cap < MAX_READERS))
+		return false;
+	readers_put(m, me, tid);
+	return true;
+}
+
+/* A plain write me takes a word every record of which is ordered before it: the write,
+ * and its reads dropped (clear_reads, which drops them all; its own earlier write's bytes
+ * are within the word). */
+static inline __attribute__((always_inline)) void word_write(struct cell *c,
+							     const struct rec *me)
+{
+	c->w = *me;
+	c->r.mask = 0;
+	c->r.clock = 0;
+	c->r2.mask = 0;
+	c->r2.clock = 0;
+	struct readers *m = c->more;
+	if (m && m->n) {
+		m->n = 0;
+		memset(m->tids, 0, sizeof m->tids);
+	}
+}
+
 /* quick_cell for a whole word (the word loop of race_shared_lanes), with what that lets go:
  * every record kept has some byte (a write's record is a write's bytes, a read's goes when
  * its last byte is written), so each overlaps the word, and the word covers each; the
@@ -127,50 +175,20 @@ static inline __attribute__((always_inline)) bool quick_word(const struct quick 
 							     struct cell *c, uint32_t tid,
 							     uint32_t clock, bool write)
 {
-	struct rec *r = &c->r;
 	const struct rec me = {q->insn, tid, clock, q->step, 0xf, 0};
 	if (c->w.clock && c->w.tid != tid && !quick_ordered(q, &c->w))
 		return false;
-	if (!write) {
-		if (!r->clock || r->tid == tid || quick_ordered(q, r)) {
-			*r = me; /* (take_rec: its bytes are all of the word) */
-			return true;
-		}
-		/* add_read's fast path, as quick_cell takes it; the first further read of a
-		 * word goes to r2 (an empty list: what add_read's scan of nothing concludes),
-		 * the next ones to the list once check_cell has moved r2 there */
-		struct readers *m = c->more;
-		if (r->tid - q->base >= q->span || c->r2.clock)
-			return false;
-		if (!m || !m->n) {
-			c->r2 = me;
-			if (m)
-				m->ok_gen = q->gen;
-			return true;
-		}
-		if (m->ok_gen != q->gen || (m->n == m->cap && m->cap < MAX_READERS))
-			return false;
-		readers_put(m, &me, tid);
-		return true;
-	}
-	if (r->clock && r->tid != tid && !quick_ordered(q, r))
+	if (!write)
+		return word_read(q, c, &me, tid, false);
+	if (c->r.clock && c->r.tid != tid && !quick_ordered(q, &c->r))
 		return false;
 	if (c->r2.clock && c->r2.tid != tid && !quick_ordered(q, &c->r2))
 		return false;
 	struct readers *m = c->more;
-	uint32_t n = m ? m->n : 0;
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; m && i < m->n; i++)
 		if (m->e[i].tid != tid && !quick_ordered(q, &m->e[i]))
 			return false;
-	c->w = me; /* (its own earlier write's bytes are within the word) */
-	r->mask = 0;
-	r->clock = 0;
-	c->r2.mask = 0;
-	c->r2.clock = 0;
-	if (n) { /* clear_reads, which drops them all */
-		m->n = 0;
-		memset(m->tids, 0, sizeof m->tids);
-	}
+	word_write(c, &me);
 	return true;
 }
 
@@ -184,36 +202,9 @@ static inline __attribute__((always_inline)) bool old_word(const struct quick *q
 {
 	const struct rec me = {q->insn, tid, clock, q->step, 0xf, 0};
 	RACE_VERIFY_OLD(q, c, tid, write, r_old);
-	if (write) {
-		c->w = me;
-		c->r.mask = 0;
-		c->r.clock = 0;
-		c->r2.mask = 0;
-		c->r2.clock = 0;
-		struct readers *m = c->more;
-		if (m && m->n) {
-			m->n = 0;
-			memset(m->tids, 0, sizeof m->tids);
-		}
-		return true;
-	}
-	struct rec *r = &c->r;
-	if (r_old || !r->clock || r->tid == tid || quick_ordered(q, r)) {
-		*r = me;
-		return true;
-	}
-	struct readers *m = c->more;
-	if (r->tid - q->base >= q->span || c->r2.clock)
-		return false;
-	if (!m || !m->n) {
-		c->r2 = me;
-		if (m)
-			m->ok_gen = q->gen;
-		return true;
-	}
-	if (m->ok_gen != q->gen || (m->n == m->cap && m->cap < MAX_READERS))
-		return false;
-	readers_put(m, &me, tid);
+	if (!write)
+		return word_read(q, c, &me, tid, r_old);
+	word_write(c, &me);
 	return true;
 }
 
