@@ -25,7 +25,7 @@
  * value whose next use lies farthest is evicted, stored back if it is still needed), ymm12
  * is zero, ymm13 and ymm14 are scratch, ymm15 the chunk's lane mask. General registers:
  * rdi the frame's registers (moved 32 bytes per chunk), eax the lanes left, edx the chunk's
- * mask * 32, rcx the lane-mask table, r8d the boundary to leave at, r9 and r10 where to
+ * lanes (times 32 in a partial chunk), rcx the lane-mask table, r8d the boundary to leave at, r9 and r10 where to
  * start for whole and partial chunks. Each jit_prepare's code lies in one mapping, written
  * and then made read-only and executable (never both).
  */
@@ -1017,19 +1017,22 @@ static void gen_body(struct jc *J, struct snap *sn, size_t *stub, size_t tail)
 	}
 }
 
-/* A chunk's turn in a chunk loop (gen_block's, gen_loop's) begins: its 4 lanes (eax's low
- * bits) pick its lane mask from the table at rcx into R_LMASK; the jumps answered go on past
- * the turn when no lane is active (*skip) and to the partial chunk's code when some are not
- * (*part), for the caller to patch. */
-static void gen_chunk_head(struct xbuf *b, size_t *skip, size_t *part)
+/* A chunk's turn in gen_block's chunk loop begins: its 4 lanes (eax's low bits) say where
+ * it goes on: past the turn when no lane is active (*skip, for the caller to patch), to the
+ * whole chunk's code (r9) when all are, else to the partial chunk's (r10) with its lane mask
+ * picked from the table at rcx into R_LMASK (which only that code reads). */
+static void gen_chunk_head(struct xbuf *b, size_t *skip)
 {
 	x86_mov32(b, X_RDX, X_RAX);
 	x86_alu_ri(b, 4, false, X_RDX, 15);
 	*skip = x86_jcc(b, 0x4);
+	x86_alu_ri(b, 7, false, X_RDX, 15);
+	size_t part = x86_jcc(b, 0x5);
+	x86_jmp_r(b, X_R9);
+	x86_patch(b, part, b->len);
 	x86_shift_ri(b, 4, false, X_RDX, 5);
 	x86_vrm(b, XV_VMOVDQU_LD, R_LMASK, 0, (struct xmem){X_RCX, X_RDX, 1, 0});
-	x86_alu_ri(b, 7, false, X_RDX, 15 << 5);
-	*part = x86_jcc(b, 0x5);
+	x86_jmp_r(b, X_R10);
 }
 
 /* A chunk's turn ends: the next chunk's registers (rdi) and lanes (eax), back to `loop`
@@ -1039,6 +1042,56 @@ static void gen_chunk_next(struct xbuf *b, size_t loop)
 	x86_alu_ri(b, 0, true, X_RDI, 32);
 	x86_shift_ri(b, 5, false, X_RAX, 4);
 	x86_patch(b, x86_jcc(b, 0x5), loop);
+}
+
+/*
+ * A block of one boundary (no exit inside) on a whole warp: the whole chunk's code of
+ * gen_body, the same for each chunk, eight times in a row with no chunk loop around it (a
+ * short block's loop costs as much as its code). The code is made once and copied: it
+ * reaches the frame through rdi, moved on between copies, and its constants through rip
+ * (each copy's own fixups).
+ */
+static void gen_whole(struct jc *J)
+{
+	struct xbuf *b = &J->b;
+	vrr(J, XV_VPXOR, R_ZERO, R_ZERO, R_ZERO);
+	J->full = true;
+	for (int r = 0; r < NALLOC; r++) {
+		J->key[r] = KNONE;
+		J->dirty[r] = false;
+		J->form[r] = F_VAL;
+	}
+	size_t from = b->len;
+	uint32_t fix0 = J->nfix;
+	for (uint32_t i = 0; i < J->nops; i++)
+		gen_op(J, i);
+	struct snap last;
+	materialize_all(J);
+	take_snap(J, &last);
+	gen_stores(J, &last);
+	size_t len = b->len - from;
+	uint32_t fix1 = J->nfix;
+	uint8_t *code = b->oom ? NULL : malloc(len);
+	if (!code) {
+		J->oom = true;
+		return;
+	}
+	memcpy(code, b->p + from, len);
+	for (int c = 1; c < LANES / 4 && !J->oom; c++) {
+		x86_alu_ri(b, 0, true, X_RDI, 32);
+		size_t at = b->len;
+		x86_bytes(b, code, len);
+		for (uint32_t k = fix0; k < fix1; k++) {
+			if (!grow((void **)&J->fix, &J->cfix, J->nfix, sizeof *J->fix)) {
+				J->oom = true;
+				break;
+			}
+			J->fix[J->nfix++] = (struct fixup){J->fix[k].at - from + at, J->fix[k].k};
+		}
+	}
+	free(code);
+	x86_vzeroupper(b);
+	x86_ret(b);
 }
 
 /*
@@ -1062,8 +1115,13 @@ static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, size_t *e
 	}
 	J->ops = ops;
 	J->nops = n;
+	size_t whole = 0;
 	for (uint32_t k = 0; k < nb; k++) {
 		entry[k] = b->len;
+		if (nb == 1) { /* a whole warp: the chunks one after another (gen_whole) */
+			x86_alu_ri(b, 7, false, X_RSI, -1);
+			whole = x86_jcc(b, 0x4);
+		}
 		x86_lea_rip(b, X_R9, 0);
 		lea[2 * k] = b->len - 4;
 		x86_lea_rip(b, X_R10, 0);
@@ -1078,11 +1136,8 @@ static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, size_t *e
 	x86_mov32(b, X_RAX, X_RSI);
 	x86_mov32(b, X_R8, X_RDX);
 	size_t loop = b->len;
-	size_t skip, part;
-	gen_chunk_head(b, &skip, &part);
-	x86_jmp_r(b, X_R9);
-	x86_patch(b, part, b->len);
-	x86_jmp_r(b, X_R10);
+	size_t skip;
+	gen_chunk_head(b, &skip);
 	size_t tail = b->len;
 	x86_patch(b, skip, tail);
 	gen_chunk_next(b, loop);
@@ -1095,6 +1150,10 @@ static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, size_t *e
 	for (uint32_t k = 0; k < nb; k++) {
 		x86_patch(b, lea[2 * k], stub[k]);
 		x86_patch(b, lea[2 * k + 1], stub[nb + k]);
+	}
+	if (nb == 1) {
+		x86_patch(b, whole, b->len);
+		gen_whole(J);
 	}
 out:
 	free(sn);

@@ -51,8 +51,22 @@ static void put32(struct xbuf *b, uint32_t v)
 
 void x86_bytes(struct xbuf *b, const void *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		put(b, ((const uint8_t *)p)[i]);
+	if (b->oom)
+		return;
+	if (n > b->cap - b->len) { /* room for all n at once (copies of whole code: jit.c) */
+		size_t cap = b->cap ? b->cap : 4096;
+		while (n > cap - b->len)
+			cap *= 2;
+		uint8_t *q = realloc(b->p, cap);
+		if (!q) {
+			b->oom = true;
+			return;
+		}
+		b->p = q;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
 }
 
 /* The VEX prefix: r, x, bb are bit 3 of ModRM.reg, SIB.index and ModRM.rm / SIB.base; v the
