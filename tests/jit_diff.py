@@ -9,7 +9,8 @@ partial group masks), then a loop whose exit depends on the lane, and stores eve
 The instructions are the forms jit.c compiles (add, sub, mul.lo, mul.wide, mad.lo, and, or,
 xor, not, neg, shl, shr, min, max, selp, setp with and without a boolean op and |q, the .pred
 logic ops) over .b/.u/.s 16/32/64, with random guards and immediates, mixed with a few it
-does not (cvt, a guarded min or max), which end a block. Chains of setps and .pred logic ops
+does not (cvt, a guarded min or max), which end a block; the early branch's setp is a block
+of its own. Chains of setps and .pred logic ops
 read by selp, guards, logic ops and loop branches (mask_chain) exercise the predicates the
 native tier keeps as lane masks; lanes leaving loops one by one, its packed passes.
 usage: jit_diff.py PTXI [SEED...]
@@ -157,8 +158,9 @@ def program(seed):
         L.append(f"and.b32 %t2, %r{i}, {1 << rng.randrange(8)};")
         L.append(f"setp.ne.u32 %p{i}, %t2, 0;")
     # an early divergent branch: a straight stretch on part of the warp
-    L += [f"and.b32 %t2, %t0, {rng.choice([1, 3, 5, 6])};", "setp.eq.u32 %q0, %t2, 0;",
-          "@%q0 bra SKIP;"]
+    # (its setp alone, a cvt before it: a block of one setp, as a branch's often is)
+    L += [f"and.b32 %t2, %t0, {rng.choice([1, 3, 5, 6])};", "cvt.u64.u32 %a1, %t2;",
+          "setp.eq.u32 %q0, %t2, 0;", "@%q0 bra SKIP;"]
     L += [guarded(rng, insn(rng)) + ";" for _ in range(rng.randrange(10, 40))]
     L.append("SKIP:")
     L += [guarded(rng, insn(rng)) + ";" for _ in range(rng.randrange(5, 30))]

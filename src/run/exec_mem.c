@@ -169,7 +169,9 @@ enum step exec_mov(struct launch *L, struct warp *w, struct group *g, const stru
 	if ((s->kind == DOP_REG || s->kind == DOP_IMM) && di->d.kind == DOP_REG && !s->neg) {
 		const uint64_t *a = s->kind == DOP_REG ? slot_ptr(f, s->slot) : s->imm;
 		uint64_t *d = slot_ptr(f, di->d.slot);
-		if (mask == FULL_MASK) { /* every lane: a plain loop */
+		if (mask == FULL_MASK) { /* every lane: a plain loop (vector code: lane l reads
+					  * a[l] alone, so d may be a) */
+#pragma GCC ivdep
 			for (uint32_t l = 0; l < LANES; l++)
 				d[l] = a[l] & sm;
 			return STEP_NEXT;

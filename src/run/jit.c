@@ -1,10 +1,10 @@
 /*
  * jit.c - the native tier (jit.h): block selection, register allocation and code generation.
  *
- * A block is a run of at least JIT_MIN consecutive DF_ALU_DIRECT instructions of the forms
- * jit_form knows (integer add, sub, mul.lo, mul.wide.u32/s32, mad.lo, and, or, xor, not,
- * neg, shl, shr, unguarded min and max, selp, setp on .b/.u/.s 16/32/64, and/or/xor/not on
- * .pred), split at branch
+ * A block is a run of at least JIT_MIN consecutive DF_ALU_DIRECT instructions (or a setp
+ * alone) of the forms jit_form knows (integer add, sub, mul.lo, mul.wide.u32/s32, mad.lo,
+ * and, or, xor, not, neg, shl, shr, unguarded min and max, selp, setp on .b/.u/.s 16/32/64,
+ * and/or/xor/not on .pred), split at branch
  * targets so a loop's body starts one. Its code runs chunk-major: for each group of four
  * lanes (one ymm register of 64-bit lanes) with an active lane, the whole block with the PTX
  * registers in ymm registers; a register is loaded from the frame at its first use and
@@ -25,13 +25,14 @@
  * value whose next use lies farthest is evicted, stored back if it is still needed), ymm12
  * is zero, ymm13 and ymm14 are scratch, ymm15 the chunk's lane mask. General registers:
  * rdi the frame's registers (moved 32 bytes per chunk), eax the lanes left, edx the chunk's
- * lanes (times 32 in a partial chunk), rcx the lane-mask table, r8d the boundary to leave at, r9 and r10 where to
- * start for whole and partial chunks. Each jit_prepare's code lies in one mapping, written
- * and then made read-only and executable (never both).
+ * lanes (times 32 in a partial chunk), rcx the lane-mask table, r8d the boundary to leave
+ * at, r9 and r10 where to start for whole and partial chunks. Each jit_prepare's code lies
+ * in one mapping, written and then made read-only and executable (never both).
  */
 #include "jit.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1338,7 +1339,8 @@ static uint32_t block_at(struct jc *J, const struct dfunc *fn, const bool *label
 	while (i + n < fn->ncode && n < JIT_MAX && (n == 0 || !label[i + n]) &&
 	       jit_form(J, &fn->code[i + n], &ops[n]))
 		n++;
-	return n >= JIT_MIN ? n : 0;
+	/* a setp alone (before its branch, as a rule): its code beats the lane function's */
+	return n >= JIT_MIN || (n == 1 && ops[0].kind == JK_SETP) ? n : 0;
 }
 
 /* A program's compiled code: one mapping per jit_prepare that compiled something */
@@ -1352,7 +1354,10 @@ struct jit_code {
 /* Compile the blocks of `kernel` and of P's non-kernel functions not compiled yet. */
 static void compile(struct dprog *P, const struct dfunc *kernel)
 {
-	struct jc J = {0};
+	/* zeroed but for the loop's slot lists (read only up to their counts: 12 KiB) */
+	struct jc J;
+	memset(&J, 0, offsetof(struct jc, loaded));
+	J.nloaded = J.ntouched = 0;
 	struct jop *ops = malloc(sizeof *ops * JIT_MAX);
 	uint32_t nent = 0, cent = 0;
 	struct ent { struct dinsn *di; size_t off, loop; uint32_t n, at, keep; } *ent = NULL;
