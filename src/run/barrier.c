@@ -51,6 +51,17 @@ void bar_release(struct launch *L, struct cta *c, uint32_t id)
 	/* Release: every group parked on this barrier moves past it (bar.red gets results). */
 	if (L->race)
 		race_bar_done(L, c, id);
+	if (!L->race && !b->red) { /* the common case: its waiters move past it, nothing more */
+		for (uint32_t i = 0; i < c->nwarps; i++)
+			for (struct group *g = c->warps[i].groups; g; g = g->next)
+				if (g->state == G_BAR && g->wait_id == id) {
+					g->state = G_READY;
+					g->pc++;
+				}
+		memset(b, 0, sizeof *b);
+		L->epoch++;
+		return;
+	}
 	for (uint32_t i = 0; i < c->nwarps; i++) {
 		struct warp *w = &c->warps[i];
 		for (struct group *g = w->groups; g; g = g->next) {

@@ -443,12 +443,23 @@ static void ld_shared_quick(struct warp *w, struct frame *f, const struct dinsn 
 	}
 }
 
+static enum step ld_any(struct launch *L, struct warp *w, struct group *g,
+			const struct dinsn *di, uint32_t mask);
+
 enum step exec_ld(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		  uint32_t mask)
 {
-	struct frame *f = g->frame;
-	if (di->smem && smem_ld(L, w, f, di, mask))
+	if (di->smem && smem_ld(L, w, g->frame, di, mask))
 		return STEP_NEXT;
+	return ld_any(L, w, g, di, mask);
+}
+
+/* exec_ld's every other case: out of its line, so the warp-wide path saves few registers */
+static __attribute__((noinline)) enum step ld_any(struct launch *L, struct warp *w,
+						  struct group *g, const struct dinsn *di,
+						  uint32_t mask)
+{
+	struct frame *f = g->frame;
 	enum ir_mod t = (enum ir_mod)di->type;
 	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec, off[LANES];
 	bool sgn = ir_type_is_signed(t);
@@ -550,12 +561,23 @@ static void st_shared_quick(struct warp *w, struct frame *f, const struct dinsn 
 	}
 }
 
+static enum step st_any(struct launch *L, struct warp *w, struct group *g,
+			const struct dinsn *di, uint32_t mask);
+
 enum step exec_st(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		  uint32_t mask)
 {
-	struct frame *f = g->frame;
-	if (di->smem && smem_st(L, w, f, di, mask))
+	if (di->smem && smem_st(L, w, g->frame, di, mask))
 		return STEP_NEXT;
+	return st_any(L, w, g, di, mask);
+}
+
+/* exec_st's every other case, out of its line as ld_any is */
+static __attribute__((noinline)) enum step st_any(struct launch *L, struct warp *w,
+						  struct group *g, const struct dinsn *di,
+						  uint32_t mask)
+{
+	struct frame *f = g->frame;
 	enum ir_mod t = (enum ir_mod)di->type;
 	uint32_t es = (uint32_t)ir_type_size(t), n = di->vec, off[LANES];
 	uint8_t bytes[4 * 16];

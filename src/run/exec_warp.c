@@ -218,9 +218,11 @@ static inline void bar_note_waiter(struct barstate *b, const struct dinsn *di)
 }
 
 /* bar / barrier .sync .arrive .red: the lanes of mask arrive; .sync and .red wait where they
- * are until the barrier completes (bar_check releases them past it). */
-static enum step bar_any(struct launch *L, struct warp *w, struct group *g,
-			 const struct dinsn *di, uint32_t mask)
+ * are until the barrier completes (bar_check releases them past it). Out of exec_bar's line,
+ * so its common case saves few registers. */
+static __attribute__((noinline)) enum step bar_any(struct launch *L, struct warp *w,
+						     struct group *g, const struct dinsn *di,
+						     uint32_t mask)
 {
 	struct frame *f = g->frame;
 	enum ir_op op = (enum ir_op)di->op;
