@@ -138,6 +138,8 @@ struct jc {
 	uint32_t nfix, cfix;
 	bool oom;
 	bool full;                /* the code being made is for chunks of 4 active lanes */
+	size_t whole_from, whole_to; /* a whole chunk's code, as gen_body made it, and its   */
+	uint32_t whole_fix0, whole_fix1; /* fixups: gen_whole's copies                          */
 	/* the block being compiled */
 	const struct jop *ops;
 	uint32_t nops;
@@ -987,6 +989,10 @@ static void gen_body(struct jc *J, struct snap *sn, size_t *stub, size_t tail)
 				s->exit_jump = x86_jcc(b, 0x4);
 			}
 			s->resume = b->len;
+			if (!i && J->full) {
+				J->whole_from = b->len;
+				J->whole_fix0 = J->nfix;
+			}
 		}
 		gen_op(J, i);
 	}
@@ -994,6 +1000,10 @@ static void gen_body(struct jc *J, struct snap *sn, size_t *stub, size_t tail)
 	materialize_all(J);
 	take_snap(J, &last);
 	gen_stores(J, &last);
+	if (J->full) {
+		J->whole_to = b->len;
+		J->whole_fix1 = J->nfix;
+	}
 	x86_patch(b, x86_jmp(b), tail);
 	/* the stubs: entering at boundary k loads what its code expects in registers (the
 	 * frame holds their values: the instructions before ran one by one); leaving there
@@ -1047,42 +1057,28 @@ static void gen_chunk_next(struct xbuf *b, size_t loop)
 
 /*
  * A block of one boundary (no exit inside) on a whole warp: the whole chunk's code of
- * gen_body, the same for each chunk, eight times in a row with no chunk loop around it (a
- * short block's loop costs as much as its code). The code is made once and copied: it
- * reaches the frame through rdi, moved on between copies, and its constants through rip
- * (each copy's own fixups).
+ * gen_body (J->whole_*: from its start to its stores, no exit lying between), the same for
+ * each chunk, eight times in a row with no chunk loop around it (a short block's loop costs
+ * as much as its code). The copies reach the frame through rdi, moved on between them, and
+ * their constants through rip (each copy's own fixups).
  */
 static void gen_whole(struct jc *J)
 {
 	struct xbuf *b = &J->b;
-	vrr(J, XV_VPXOR, R_ZERO, R_ZERO, R_ZERO);
-	J->full = true;
-	for (int r = 0; r < NALLOC; r++) {
-		J->key[r] = KNONE;
-		J->dirty[r] = false;
-		J->form[r] = F_VAL;
-	}
-	size_t from = b->len;
-	uint32_t fix0 = J->nfix;
-	for (uint32_t i = 0; i < J->nops; i++)
-		gen_op(J, i);
-	struct snap last;
-	materialize_all(J);
-	take_snap(J, &last);
-	gen_stores(J, &last);
-	size_t len = b->len - from;
-	uint32_t fix1 = J->nfix;
-	uint8_t *code = b->oom ? NULL : malloc(len);
+	size_t from = J->whole_from, len = J->whole_to - from;
+	uint8_t *code = b->oom ? NULL : malloc(len ? len : 1);
 	if (!code) {
 		J->oom = true;
 		return;
 	}
 	memcpy(code, b->p + from, len);
-	for (int c = 1; c < LANES / 4 && !J->oom; c++) {
-		x86_alu_ri(b, 0, true, X_RDI, 32);
+	vrr(J, XV_VPXOR, R_ZERO, R_ZERO, R_ZERO);
+	for (int c = 0; c < LANES / 4 && !J->oom; c++) {
+		if (c)
+			x86_alu_ri(b, 0, true, X_RDI, 32);
 		size_t at = b->len;
 		x86_bytes(b, code, len);
-		for (uint32_t k = fix0; k < fix1; k++) {
+		for (uint32_t k = J->whole_fix0; k < J->whole_fix1; k++) {
 			if (!grow((void **)&J->fix, &J->cfix, J->nfix, sizeof *J->fix)) {
 				J->oom = true;
 				break;
