@@ -439,22 +439,23 @@ static inline void repicked(struct launch *L, struct repick *r, uint32_t n, uint
 
 /* The lanes whose values lie at lanes `out` (as p says) leave a loop whose pass stands for
  * them: its slots written only go from the save area to their own lanes (jit_loop_fn); those
- * slots are none the packing moves. */
-static void loop_left(uint64_t *regs, const uint32_t *wonly, const uint64_t *save,
-		      const struct jit_perm *p, uint32_t out)
+ * slots are none the packing moves. Returns those lanes. */
+static uint32_t loop_left(uint64_t *regs, const uint32_t *wonly, const uint64_t *save,
+			  const struct jit_perm *p, uint32_t out)
 {
-	uint8_t j[LANES], l[LANES];
-	uint32_t n = 0, nw = wonly[0];
-	for (uint32_t b = out; b; b &= b - 1, n++) {
-		j[n] = (uint8_t)__builtin_ctz(b);
-		l[n] = p->at[j[n]];
+	uint32_t lanes = 0;
+	uint64_t *to[JIT_WONLY];
+	uint32_t nw = wonly[0];
+	for (uint32_t k = 0; k < nw; k++)
+		to[k] = regs + (size_t)wonly[1 + k] * LANES;
+	for (uint32_t b = out; b; b &= b - 1) {
+		uint32_t j = (uint32_t)__builtin_ctz(b), l = p->at[j];
+		const uint64_t *from = save + JIT_SAVE_WONLY + j;
+		for (uint32_t k = 0; k < nw; k++)
+			to[k][l] = from[k * LANES];
+		lanes |= 1u << l;
 	}
-	for (uint32_t k = 0; k < nw; k++) {
-		uint64_t *restrict r = regs + (size_t)wonly[1 + k] * LANES;
-		const uint64_t *restrict from = save + JIT_SAVE_WONLY + k * LANES;
-		for (uint32_t i = 0; i < n; i++)
-			r[l[i]] = from[j[i]];
-	}
+	return lanes;
 }
 
 /* Put back the saved lanes m of a loop's kept registers (jit_loop_fn): the pass taken back. */
@@ -537,12 +538,13 @@ static __attribute__((noinline)) uint32_t jit_loop(struct launch *L, struct warp
 				all_left = true;
 				break;
 			}
+			/* the last pass, taken back; or it stands (for the lanes that left, their
+			 * slots written only are copied now: a pass taken back writes them again),
+			 * its branch split the group, and the scheduler picked the lanes that go
+			 * on again at once */
 			if (r == c || !out || !may_leave || done >= capx ||
-			    !group_loop_exit(w, g, jit_lanes(&p, out), end + 1))
-				break; /* the last pass: taken back */
-			/* the pass stands; its branch split the group, and the scheduler picked
-			 * the lanes that go on again at once */
-			loop_left(regs, wonly, save, &p, out);
+			    !group_loop_exit(w, g, loop_left(regs, wonly, save, &p, out), end + 1))
+				break;
 			repicked(L, rp, n_done + done * (n + 1), popcount32(m), popcount32(m & ~out));
 			for (uint32_t b = out; b; b &= b - 1)
 				save[JIT_SAVE_EXIT + __builtin_ctz(b)] = 0;
