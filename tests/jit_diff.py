@@ -12,7 +12,10 @@ logic ops) over .b/.u/.s 16/32/64, with random guards and immediates, mixed with
 does not (cvt, a guarded min or max), which end a block; the early branch's setp is a block
 of its own. Chains of setps and .pred logic ops
 read by selp, guards, logic ops and loop branches (mask_chain) exercise the predicates the
-native tier keeps as lane masks; lanes leaving loops one by one, its packed passes.
+native tier keeps as lane masks; lanes leaving loops one by one, its packed passes and the
+lanes that leave a compiled loop in place (the split and the scheduler's pick done between
+two passes, the fairness streak begun again: a loop whose last lanes go on long after the
+first left pins that).
 usage: jit_diff.py PTXI [SEED...]
 """
 import random
@@ -198,6 +201,20 @@ def program(seed):
         L += body + ["add.u32 %u1, %u1, 1;"] + exit + ["mov.u32 %u3, %clock;",
                      "atom.global.add.u32 %u2, [%a2], 1;", f"AFTER{k}:",
                      "mad.lo.u32 %s1, %s1, 31, %u2;", "mad.lo.u32 %s1, %s1, 31, %u3;"]
+        if k == 1:
+            # lanes leaving a few passes apart, then the rest looping on with a short body
+            # past the fairness streak (64 picks after the last split): the group waiting
+            # past the loop runs when it is spent, and its tickets and %clock say when
+            lo = rng.choice([1, 2, 5])
+            L += ["and.b32 %u0, %t0, 3;", "setp.eq.u32 %q2, %u0, 0;",
+                  "shr.u32 %u0, %t0, 2;", f"and.b32 %u0, %u0, {rng.choice([3, 7])};",
+                  f"add.u32 %u0, %u0, {lo};", "and.b32 %u1, %t0, 7;",
+                  f"add.u32 %u1, %u1, {rng.choice([70, 100, 140])};",
+                  "selp.u32 %u0, %u0, %u1, %q2;", "mov.u32 %u1, 0;", "LOOPT:"]
+            L += [guarded(rng, insn(rng, jit_only=True)) + ";" for _ in range(rng.randrange(0, 3))]
+            L += ["add.u32 %u1, %u1, 1;", "setp.lt.u32 %q2, %u1, %u0;", "@%q2 bra LOOPT;",
+                  "mov.u32 %u3, %clock;", "atom.global.add.u32 %u2, [%a2], 1;",
+                  "mad.lo.u32 %s1, %s1, 31, %u2;", "mad.lo.u32 %s1, %s1, 31, %u3;"]
         if k == 0 and rng.random() < 0.5:  # a uniform loop: the whole group iterates
             L += ["mov.u32 %u1, 0;", "LOOPU:", "xor.b32 %s1, %s1, %u1;",
                   "add.u32 %u1, %u1, 1;", "setp.lt.u32 %q2, %u1, 700;", "@%q2 bra LOOPU;"]

@@ -214,9 +214,19 @@ enum step exec_cvta(struct launch *L, struct warp *w, struct group *g, const str
 	enum mspace win = (enum mspace)di->space2;
 	uint64_t base = window_base(win);
 	uint64_t sm = size_mask(ir_type_size((enum ir_mod)di->type));
+	/* a lane whose address is the last one converted cleanly takes its result (a kernel
+	 * parameter's pointer: the same in every lane) */
+	const uint64_t *src = di->s[0].kind == DOP_REG && !di->s[0].neg
+		? slot_ptr(f, di->s[0].slot) : NULL;
+	uint64_t last_a = 0, last_r = 0;
+	bool have = false;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		uint64_t a = op_read(L, w, f, &di->s[0], l), r;
+		uint64_t a = src ? src[l] : op_read(L, w, f, &di->s[0], l), r;
+		if (have && a == last_a) {
+			op_write(f, &di->d, l, last_r);
+			continue;
+		}
 		if (di->flags & DF_TO) {
 			enum mspace got = mem_generic_space(a);
 			bool ok = win == MS_GLOBAL ? got == MS_GLOBAL || got == MS_PARAM_KERNEL
@@ -244,9 +254,13 @@ enum step exec_cvta(struct launch *L, struct warp *w, struct group *g, const str
 				if (L->stop)
 					return STEP_NEXT;
 			}
+			have = ok; /* a lane it reported or noted is not taken as a model */
 		} else {
 			r = a + base;
+			have = true;
 		}
+		last_a = a;
+		last_r = r & sm;
 		op_write(f, &di->d, l, r & sm);
 	}
 	return STEP_NEXT;

@@ -101,6 +101,34 @@ bool group_picked_again(struct warp *w, struct group *g, uint32_t *stop_pc)
 	return true;
 }
 
+bool group_loop_exit(struct warp *w, struct group *g, uint32_t lanes, uint32_t pc)
+{
+	struct group *o = w->groups;
+	if (o == g && !g->next) {
+		/* the split: g's lanes that stay at the branch go on at pc in a group of their
+		 * own, first in the list as group_split's g; g keeps the lanes that take it */
+		o = calloc(1, sizeof *o);
+		if (!o)
+			return false;
+		o->pc = pc;
+		o->frame = g->frame;
+		o->frame->refs++;
+		o->state = G_READY;
+		o->next = g;
+		w->groups = o;
+	} else if (o->next != g || g->next || o->state != G_READY || o->frame != g->frame ||
+		   o->pc != pc) {
+		return false;
+	}
+	/* pick merges the lanes that left into the group before them at pc and picks the
+	 * lanes that go on (the lowest pc), which it did not pick last: the streak begins */
+	o->mask |= lanes;
+	g->mask &= ~lanes;
+	w->streak = 0;
+	w->last_pick = g;
+	return true;
+}
+
 struct group *group_rejoin(struct launch *L, struct warp *w, struct group *g)
 {
 	struct group *a = w->groups, *b = a ? a->next : NULL;

@@ -30,6 +30,15 @@ bool group_picked_again(struct warp *w, struct group *g, uint32_t *stop_pc);
  * not 0, *stop_pc as group_picked_again sets it. Changes nothing: n yeses move the streak
  * to 0 for UINT32_MAX, else on by n. */
 uint32_t group_picks_left(const struct warp *w, const struct group *g, uint32_t *stop_pc);
+/* Group g, the last picked, ran a loop's pass whose branch back (a lower pc) `lanes` of it
+ * do not take: what the branch and the scheduler's next pick would do, done in place, where
+ * that pick is g's other lanes - the split (group_split), then pick's merge of `lanes`, now
+ * at pc past the branch, into the group already waiting there. Where g is the warp's one
+ * group, `lanes` go to a new group before g in the list; where the warp is just that group
+ * (ready, at pc, in g's frame) and then g, they join it. g keeps the other lanes and is
+ * picked, its streak begun (w->last_pick, w->streak). False, changing nothing, for any other
+ * warp (or out of memory). */
+bool group_loop_exit(struct warp *w, struct group *g, uint32_t lanes, uint32_t pc);
 /* Group g, running, is now where the warp's one other group waits (ready, or at a warp
  * sync): the scheduler's next pick would merge the two and pick the merged group. Does
  * that (the same group kept, the same fairness state) and returns the merged group; NULL,

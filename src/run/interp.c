@@ -437,14 +437,55 @@ static inline void repicked(struct launch *L, struct repick *r, uint32_t n, uint
 	}
 }
 
-/* At di, the start of a native block (jit.h) whose whole run_direct may run (n, left: its
+/* The lanes whose values lie at lanes `out` (as p says) leave a loop whose pass stands for
+ * them: its slots written only go from the save area to their own lanes (jit_loop_fn); those
+ * slots are none the packing moves. Returns those lanes. */
+static uint32_t loop_left(uint64_t *regs, const uint32_t *wonly, const uint64_t *save,
+			  const struct jit_perm *p, uint32_t out)
+{
+	uint32_t lanes = 0;
+	uint64_t *to[JIT_WONLY];
+	uint32_t nw = wonly[0];
+	for (uint32_t k = 0; k < nw; k++)
+		to[k] = regs + (size_t)wonly[1 + k] * LANES;
+	for (uint32_t b = out; b; b &= b - 1) {
+		uint32_t j = (uint32_t)__builtin_ctz(b), l = p->at[j];
+		const uint64_t *from = save + JIT_SAVE_WONLY + j;
+		for (uint32_t k = 0; k < nw; k++)
+			to[k][l] = from[k * LANES];
+		lanes |= 1u << l;
+	}
+	return lanes;
+}
+
+/* Put back the saved lanes m of a loop's kept registers (jit_loop_fn): the pass taken back. */
+static void loop_restore(uint64_t *regs, const uint32_t *keep, const uint64_t *save, uint32_t m)
+{
+	for (uint32_t k = 0; k < keep[0]; k++) {
+		uint64_t *r = regs + (size_t)keep[1 + k] * LANES;
+		const uint64_t *s = save + k * LANES;
+		if (m == UINT32_MAX)
+			memcpy(r, s, LANES * sizeof *save);
+		else
+			for (uint32_t b = m; b; b &= b - 1)
+				r[__builtin_ctz(b)] = s[__builtin_ctz(b)];
+	}
+}
+
+/*
+ * At di, the start of a native block (jit.h) whose whole run_direct may run (n, left: its
  * length and budget): if the instruction after it is a plain branch back to di, the loop
  * runs its body again while each pass's branch is taken by all of the group's lanes and the
  * loop below would go on after it (budget left, and alone or group_picked_again), doing
  * what it does: the fairness streak, the stop and the clock (repicked, n_done the
- * instructions run before di) as it leaves them. Returns the passes of the body run (0:
- * none, it is no such loop or a second pass could not follow); its last pass's branch is
- * not run. */
+ * instructions run before di) as it leaves them. Lanes whose branch is not taken while
+ * others' is leave the loop in place where the scheduler would pick the rest again at once
+ * (group_loop_exit: the split, and pick's merge of the leaving lanes into the group waiting
+ * past the loop): the group goes on with fewer lanes (g->mask, and *stop_pc), its
+ * thread-instructions counted as the split's (repicked), its streak begun again. Returns the
+ * passes of the body run (0: none, it is no such loop or a second pass could not follow); its
+ * last pass's branch is not run.
+ */
 static __attribute__((noinline)) uint32_t jit_loop(struct launch *L, struct warp *w,
 						     struct group *g,
 			 const struct dinsn *di, uint32_t n, uint32_t left, uintptr_t rb,
@@ -463,38 +504,65 @@ static __attribute__((noinline)) uint32_t jit_loop(struct launch *L, struct warp
 		picks = L->async.nevents ? 0 : group_picks_left(w, g, &stop);
 		if (!picks)
 			return 0;
-		if (picks < cap - 1)
-			cap = picks + 1;
 	}
 	if (stop > head && stop <= end)
 		return 0; /* another group waits in the loop */
-	uint32_t runs = 1;
+	/* win: the passes the fairness streak allows from pass `from` on (the last is the one
+	 * whose branch hands back) */
+	uint32_t runs = 1, win = picks == UINT32_MAX ? UINT32_MAX : picks + 1, from = 0;
+	bool left_in_place = false;
 	if (di->jit_loop) { /* the passes compiled; the last taken back and run as a block */
-		uint64_t save[JIT_KEEP * LANES], *regs = (uint64_t *)rb;
-		const uint32_t *keep = di->jit_keep + 1, *touched = jit_touched(di->jit_keep);
+		uint64_t save[JIT_SAVE], *regs = (uint64_t *)rb;
+		const uint32_t *touched = jit_touched(di->jit_keep), *wonly = jit_wonly(di->jit_keep);
 		struct jit_perm p;
-		if (jit_perm_of(&p, gmask)) { /* on the lanes packed: fewer chunks a pass */
-			jit_pack(regs, touched + 1, touched[0], &p);
-			uint32_t pmask = p.n == 32 ? UINT32_MAX : (1u << p.n) - 1;
-			runs = cap - di->jit_loop(regs, pmask, cap, save);
-			for (uint32_t k = 0; k < di->jit_keep[0]; k++)
-				memcpy(regs + (size_t)keep[k] * LANES, save + k * LANES,
-				       p.n * sizeof *save);
-			jit_unpack(regs, touched + 1, touched[0], &p);
-		} else {
-			runs = cap - di->jit_loop(regs, gmask, cap, save);
-			for (uint32_t k = 0; k < di->jit_keep[0]; k++) {
-				uint64_t *r = regs + (size_t)keep[k] * LANES;
-				if (gmask == UINT32_MAX)
-					memcpy(r, save + k * LANES, LANES * sizeof *save);
-				else
-					for (uint32_t m = gmask; m; m &= m - 1)
-						r[__builtin_ctz(m)] = save[k * LANES +
-									(uint32_t)__builtin_ctz(m)];
+		bool all_left = false;
+		/* lanes may leave in place where the scheduler does nothing but the split and
+		 * pick between the passes: no asynchronous event, somewhere to go */
+		bool may_leave = !L->async.nevents && end + 1 < fn->ncode;
+		/* after lanes left, the pass taken back has its branch within the budget (the loop
+		 * below runs it, and leaves L->ci and L->cmask as they are to be) */
+		uint32_t capx = cap * (n + 1) > left ? cap - 1 : cap;
+		uint32_t m, done = 0; /* where the lanes running lie (jit_compact), passes run */
+		jit_perm_init(&p);
+		m = jit_compact(regs, touched + 1, touched[0], &p, gmask);
+		memset(save + JIT_SAVE_EXIT, 0, LANES * sizeof *save);
+		for (;;) {
+			uint32_t c = (left_in_place ? capx : cap) - done;
+			if (win != UINT32_MAX && win - (done - from) < c)
+				c = win - (done - from);
+			uint32_t r = c - di->jit_loop(regs, m, c, save);
+			done += r;
+			uint32_t out = pred_mask(save + JIT_SAVE_EXIT, false) & m;
+			if (out == m) { /* every lane left: the pass stands for all */
+				loop_left(regs, wonly, save, &p, out);
+				all_left = true;
+				break;
 			}
+			/* the last pass, taken back; or it stands (for the lanes that left, their
+			 * slots written only are copied now: a pass taken back writes them again),
+			 * its branch split the group, and the scheduler picked the lanes that go
+			 * on again at once */
+			if (r == c || !out || !may_leave || done >= capx ||
+			    !group_loop_exit(w, g, loop_left(regs, wonly, save, &p, out), end + 1))
+				break;
+			repicked(L, rp, n_done + done * (n + 1), popcount32(m), popcount32(m & ~out));
+			for (uint32_t b = out; b; b &= b - 1)
+				save[JIT_SAVE_EXIT + __builtin_ctz(b)] = 0;
+			m = jit_compact(regs, touched + 1, touched[0], &p, m & ~out);
+			from = done;
+			win = FAIR_PICKS;
+			left_in_place = true;
 		}
-		di->jit(regs, gmask, UINT32_MAX);
+		runs = done;
+		if (!all_left)
+			loop_restore(regs, di->jit_keep, save, m);
+		jit_unpack(regs, touched + 1, touched[0], &p);
+		m = jit_lanes(&p, m);
+		if (!all_left)
+			di->jit(regs, m, UINT32_MAX);
 	} else {
+		if (win < cap)
+			cap = win;
 		const uint64_t *guard = br->guard >= 0 ? (const uint64_t *)rb +
 					(size_t)br->guard * LANES : NULL;
 		for (;; runs++) {
@@ -504,7 +572,11 @@ static __attribute__((noinline)) uint32_t jit_loop(struct launch *L, struct warp
 				break;
 		}
 	}
-	if (runs > 1 && !alone) {
+	if (left_in_place) {
+		w->streak = runs - 1 - from;
+		*stop_pc = end + 1;
+		repicked(L, rp, n_done + (runs - 1) * (n + 1), 0, 0);
+	} else if (runs > 1 && !alone) {
 		w->streak = picks == UINT32_MAX ? 0 : w->streak + runs - 1;
 		*stop_pc = stop;
 		repicked(L, rp, n_done + (runs - 1) * (n + 1), 0, 0);
@@ -561,6 +633,10 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 				if (runs) { /* a loop: passes but the last ended by its jump */
 					left -= (runs - 1) * (n + 1);
 					stop = stop_pc == UINT32_MAX ? NULL : &code[stop_pc];
+					/* lanes left it in place: its branch is the loop's below,
+					 * which takes the group as it is now */
+					if (g->mask != gmask)
+						stop = di + n;
 				} else {
 					di->jit((uint64_t *)rb, gmask, n == di->jit_len
 						? UINT32_MAX : di->jit_at + n / JIT_STEP);
@@ -720,8 +796,9 @@ void interp_land_due(struct launch *L, uint64_t now)
 static inline void run_done(struct launch *L, const struct repick *rp, uint32_t n)
 {
 	L->clock -= rp->n_clocked;
-	if (rp->dlanes)
-		L->thread_steps += (uint64_t)n * (uint64_t)(int64_t)rp->dlanes + rp->fix;
+	/* (the lanes may be back where they were, dlanes 0, and fix not: a split, then a
+	 * rejoin) */
+	L->thread_steps += (uint64_t)n * (uint64_t)(int64_t)rp->dlanes + rp->fix;
 }
 
 /*

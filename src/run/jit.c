@@ -44,33 +44,44 @@
 
 /* ---- packed lanes (jit.h) -------------------------------------------------------------- */
 
-bool jit_perm_of(struct jit_perm *p, uint32_t gmask)
+static uint32_t bits(uint32_t m) /* a popcount, without libgcc's call where -mpopcnt is off */
 {
-	/* a chunk's bit: one where any of its four lanes is in gmask */
-	uint32_t any = (gmask | gmask >> 1 | gmask >> 2 | gmask >> 3) & 0x11111111u;
-	uint32_t n = (uint32_t)__builtin_popcount(gmask), j = 0;
-	if ((uint32_t)__builtin_popcount(any) <= (n + 3) / 4)
-		return false;
-	p->first = (uint32_t)__builtin_ctz(~gmask); /* lanes below it stay where they are */
-	p->n = n;
-	for (uint32_t m = gmask >> p->first << p->first; m; m &= m - 1)
-		p->lane[j++] = (uint8_t)__builtin_ctz(m);
-	return true;
+	m = m - ((m >> 1) & 0x55555555u);
+	m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+	return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
-/* Swapping lane j with lane[j] for j from first up moves each lane of the group to j: lane[j]
- * >= j, and no swap before touched it (they touch j' < j and lane[j'] < lane[j]). The same
- * swaps the other way round undo it. */
-void jit_pack(uint64_t *regs, const uint32_t *slots, uint32_t nslots, const struct jit_perm *p)
+void jit_perm_init(struct jit_perm *p)
 {
-	for (uint32_t s = 0; s < nslots; s++) {
-		uint64_t *r = regs + (size_t)slots[s] * 32;
-		for (uint32_t j = p->first, k = 0; j < p->n; j++, k++) {
-			uint64_t t = r[j];
-			r[j] = r[p->lane[k]];
-			r[p->lane[k]] = t;
+	for (uint32_t j = 0; j < 32; j++)
+		p->at[j] = (uint8_t)j;
+	p->nswap = 0;
+}
+
+uint32_t jit_compact(uint64_t *regs, const uint32_t *slots, uint32_t nslots, struct jit_perm *p,
+		     uint32_t m)
+{
+	/* a chunk's bit: one where any of its four lanes is in m */
+	uint32_t any = (m | m >> 1 | m >> 2 | m >> 3) & 0x11111111u;
+	uint32_t n = bits(m);
+	uint32_t low = n == 32 ? UINT32_MAX : (1u << n) - 1;
+	uint32_t holes = low & ~m, movers = m & ~low;
+	if (bits(any) <= (n + 3) / 4 || p->nswap + bits(holes) > JIT_NSWAP)
+		return m;
+	for (; holes; holes &= holes - 1, movers &= movers - 1) {
+		uint32_t h = (uint32_t)__builtin_ctz(holes), t = (uint32_t)__builtin_ctz(movers);
+		for (uint32_t s = 0; s < nslots; s++) {
+			uint64_t *r = regs + (size_t)slots[s] * 32, v = r[h];
+			r[h] = r[t];
+			r[t] = v;
 		}
+		uint8_t a = p->at[h];
+		p->at[h] = p->at[t];
+		p->at[t] = a;
+		p->swap[p->nswap][0] = (uint8_t)h;
+		p->swap[p->nswap++][1] = (uint8_t)t;
 	}
+	return low;
 }
 
 void jit_unpack(uint64_t *regs, const uint32_t *slots, uint32_t nslots,
@@ -78,13 +89,22 @@ void jit_unpack(uint64_t *regs, const uint32_t *slots, uint32_t nslots,
 {
 	for (uint32_t s = 0; s < nslots; s++) {
 		uint64_t *r = regs + (size_t)slots[s] * 32;
-		for (uint32_t j = p->n, k = p->n - p->first; j-- > p->first;) {
-			k--;
-			uint64_t t = r[j];
-			r[j] = r[p->lane[k]];
-			r[p->lane[k]] = t;
+		for (uint32_t k = p->nswap; k--;) {
+			uint64_t v = r[p->swap[k][0]];
+			r[p->swap[k][0]] = r[p->swap[k][1]];
+			r[p->swap[k][1]] = v;
 		}
 	}
+}
+
+uint32_t jit_lanes(const struct jit_perm *p, uint32_t m)
+{
+	if (!p->nswap)
+		return m;
+	uint32_t out = 0;
+	for (; m; m &= m - 1)
+		out |= 1u << p->at[__builtin_ctz(m)];
+	return out;
 }
 
 #ifdef JIT_HOST
@@ -93,6 +113,7 @@ void jit_unpack(uint64_t *regs, const uint32_t *slots, uint32_t nslots,
  * ends or starts inside a block costs at most that many interpreted ones. */
 enum { JIT_MIN = 2, JIT_MAX = 512, JIT_LOOK = 64 };
 enum { NALLOC = 12, R_ZERO = 12, S1 = 13, S2 = 14, R_LMASK = 15 };
+_Static_assert(NALLOC <= JIT_WONLY, "a loop's body ends with at most NALLOC values to store");
 /* How a register holds its value: as the lane functions store it, or (a predicate a setp or
  * a .pred logic op made, for the selp, guard, logic op or loop exit that reads it next) all
  * ones in a lane where it is true (F_MASK) or false (F_NMASK). Stored, or read by anything
@@ -156,6 +177,9 @@ struct jc {
 	uint32_t loaded[JIT_MAX * 3], nloaded;
 	/* the slots of the frame a loop's body reads or writes, in either kind of chunk */
 	uint32_t touched[JIT_MAX * 3 + 1], ntouched;
+	/* the slots it writes without loading them (a lane that leaves the loop stores them to
+	 * the save area) */
+	uint32_t wonly[JIT_WONLY], nwonly;
 };
 
 static bool grow(void **p, uint32_t *cap, uint32_t n, size_t elem)
@@ -1162,7 +1186,10 @@ out:
 /* A loop's body for one kind of chunk: the block's code, then the stores of what it wrote
  * to slots it loaded (a next pass reads them; what it writes first is written again before
  * any read), then the lanes of the chunk (eax's low 4 bits) whose branch is not taken into
- * r11d (guard: the branch's predicate slot, -1 for none). */
+ * r11d (guard: the branch's predicate slot, -1 for none). Those lanes leave the loop: the
+ * rest of what the pass wrote is stored for them too (blended by their lane mask), so their
+ * frame is the block's, and their lane mask goes to the chunk's lanes of the save area's
+ * exit words (jit.h's JIT_SAVE_EXIT), which are all ones for a lane that left. */
 static void gen_loop_body(struct jc *J, int32_t guard, bool gneg)
 {
 	struct xbuf *b = &J->b;
@@ -1202,8 +1229,36 @@ static void gen_loop_body(struct jc *J, int32_t guard, bool gneg)
 	if (!J->full) { /* the chunk's active lanes only */
 		x86_alu_rr(b, X86_AND, false, X_RDX, X_RAX);
 		x86_alu_ri(b, 4, false, X_RDX, 15);
+	} else if (gneg) { /* the flags of edx (the xor's and the and's are) */
+		x86_alu_ri(b, 7, false, X_RDX, 0);
 	}
+	/* lanes that leave: r11d told, their lane mask to the exit words (R_LMASK, free now),
+	 * the slots written but not stored to the save area (the chunk's lanes of the k-th
+	 * one's at JIT_SAVE_WONLY + k * LANES), for the caller to copy to those lanes' own */
+	size_t stay = x86_jcc(b, 0x4);
 	x86_alu_rr(b, X86_OR, false, X_R11, X_RDX);
+	x86_shift_ri(b, 4, false, X_RDX, 5);
+	x86_vrm(b, XV_VMOVDQU_LD, R_LMASK, 0, (struct xmem){X_RCX, X_RDX, 1, 0});
+	x86_vrm(b, XV_VMOVDQU_ST, R_LMASK, 0,
+		(struct xmem){X_RDI, X_R9, 1, (int32_t)(JIT_SAVE_EXIT * sizeof(uint64_t))});
+	for (int r = 0; r < NALLOC; r++) {
+		if (!J->dirty[r] || in(J->loaded, J->nloaded, J->key[r]))
+			continue;
+		uint32_t k = 0;
+		while (k < J->nwonly && J->wonly[k] != J->key[r])
+			k++;
+		if (k == JIT_WONLY) { /* cannot be: no more registers than that are dirty */
+			J->bad = true;
+			continue;
+		}
+		if (k == J->nwonly)
+			J->wonly[J->nwonly++] = J->key[r];
+		materialize(J, r);
+		x86_vrm(b, XV_VMOVDQU_ST, r, 0,
+			(struct xmem){X_RDI, X_R9, 1,
+				      (int32_t)((JIT_SAVE_WONLY + k * LANES) * sizeof(uint64_t))});
+	}
+	x86_patch(b, stay, b->len);
 }
 
 /*
@@ -1255,6 +1310,7 @@ static bool gen_loop_as(struct jc *J, const struct jop *ops, uint32_t n, int32_t
 	J->bad = false;
 	J->nkeep = 0;
 	J->ntouched = 0;
+	J->nwonly = 0;
 	*entry = b->len;
 	vrr(J, XV_VPXOR, R_ZERO, R_ZERO, R_ZERO);
 	x86_alu_rr(b, X86_MOV, true, X_R9, X_RCX);
@@ -1397,17 +1453,23 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 				       !(br->flags & DF_ALIGNED);
 			uint32_t at_keep = is_loop ? UINT32_MAX - 1 : UINT32_MAX;
 			if (is_loop && gen_loop(&J, ops, n, br->guard, br->guard_neg, &loop)) {
-				/* jit_keep: the count and slots saved, then those touched */
-				uint32_t at = nkeepw, nw = J.nkeep + J.ntouched + 2;
+				/* jit_keep: the count and slots saved, then those touched, then
+				 * those written only (jit.h) */
+				uint32_t at = nkeepw, nw = J.nkeep + J.ntouched + J.nwonly + 3;
 				for (uint32_t k = 0; k < nw && !J.oom; k++) {
+					uint32_t t = k - J.nkeep - 2, o = t - J.ntouched - 1;
 					if (!grow((void **)&keep, &ckeep, nkeepw, sizeof *keep))
 						J.oom = true;
 					else if (k <= J.nkeep)
 						keep[nkeepw++] = k ? J.keep[k - 1] : J.nkeep;
 					else if (k == J.nkeep + 1)
 						keep[nkeepw++] = J.ntouched;
+					else if (t < J.ntouched)
+						keep[nkeepw++] = J.touched[t];
+					else if (t == J.ntouched)
+						keep[nkeepw++] = J.nwonly;
 					else
-						keep[nkeepw++] = J.touched[k - J.nkeep - 2];
+						keep[nkeepw++] = J.wonly[o];
 				}
 				at_keep = at;
 			}
