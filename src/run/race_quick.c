@@ -239,6 +239,38 @@ static inline __attribute__((always_inline)) void old_seg(const struct quick *q,
 	}
 }
 
+/* Lanes [l, LANES) of a whole warp reading one word (thread tid0 + l at epoch k0[l], one
+ * vector, tid0 a multiple of 32) as word_read's last case takes them one by one, at once:
+ * while the cell's write is ordered before them (w_ok) and its one read is concurrent and
+ * not theirs, r2 is empty and the list of further reads is known free of entries ordered
+ * before q's vector (ok_gen), each lane not yet in the list is appended (readers_put's
+ * append, the list's room permitting). Returns the first lane not taken. */
+static inline uint32_t bulk_reads(const struct quick *q, struct cell *c, uint32_t tid0,
+				  const uint32_t *k0, uint32_t l, bool w_ok)
+{
+	const struct rec *r = &c->r;
+	struct readers *m = c->more;
+	if (!w_ok || !r->clock || r->tid - q->base >= q->span || quick_ordered(q, r) ||
+	    c->r2.clock || !m || !m->n || m->ok_gen != q->gen || (tid0 & 31))
+		return l;
+	uint32_t e = r->tid - tid0 < LANES && r->tid - tid0 >= l ? r->tid - tid0 : LANES;
+	if (m->cap < MAX_READERS && e - l > m->cap - m->n) /* (add_read makes room) */
+		e = l + (m->cap - m->n);
+	uint64_t *word = &m->tids[tid0 >> 6 & 3];
+	uint32_t sh = tid0 & 32;
+	uint32_t want = (e == LANES ? 0xffffffffu : (1u << e) - 1) & ~((1u << l) - 1);
+	if (l >= e || ((uint32_t)(*word >> sh) & want))
+		return l;
+	struct rec me = {q->insn, 0, 0, q->step, 0xf, 0};
+	for (uint32_t i = l; i < e; i++) {
+		me.tid = tid0 + i;
+		me.clock = k0[i];
+		m->e[m->n < MAX_READERS ? m->n++ : me.tid % MAX_READERS] = me;
+	}
+	*word |= (uint64_t)want << sh;
+	return e;
+}
+
 /* A lane's bytes stored as exec_st stores them: the low `size` bytes of its value. */
 static inline void store_low(uint8_t *p, uint64_t v, uint32_t size)
 {
@@ -352,13 +384,21 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 				bool w_old = fresh && lines[g0 / LINE_CELLS * 2] < era;
 				uint32_t l = 0;
 				lines_stamp(rc, g0, g0, true);
-				while (l < LANES &&
-				       (w_old ? old_word(&q, cb, tid0 + l, k0[l], false, false)
-					      : quick_word(&q, cb, tid0 + l, k0[l], false)))
+				while (l < LANES) {
+					/* the lanes that join the list of further reads at once,
+					 * then one in turn (in full if the quick path cannot) */
+					l = bulk_reads(&q, cb, tid0, k0, l,
+						       w_old || !cb->w.clock ||
+							       quick_ordered(&q, &cb->w));
+					if (l == LANES)
+						break;
+					if (!(w_old ? old_word(&q, cb, tid0 + l, k0[l], false, false)
+						    : quick_word(&q, cb, tid0 + l, k0[l], false)) &&
+					    !shared_lane_full(x, l, o0, size, NULL))
+						return mask & ((1u << l) - 1);
 					l++;
-				if (l == LANES)
-					return mask;
-				m = mask & ~((1u << l) - 1); /* (l < 32; the rest: lane by lane) */
+				}
+				return mask;
 			}
 			struct cell *run = !one && !skew && !lanes_differ(R, x->w, vq) && g0 % PAGE_CELLS + LANES <= PAGE_CELLS
 						   ? pages[g0 / PAGE_CELLS] : NULL;
