@@ -343,8 +343,9 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 	struct race *R = x->R;
 	struct cta *c = x->w->cta;
 	struct shadow *s = x->s;
-	struct rthread *t0 = thr(R, x->w, 0);
-	const uint32_t *k0 = clock_of(R, t0);
+	size_t i0 = (size_t)c->slot * R->nt + x->w->id * LANES; /* (thr, clock_of) */
+	struct rthread *t0 = R->th + i0;
+	const uint32_t *k0 = R->clk + i0;
 	uint32_t tid0 = tid_of(R, x->w, 0), done = 0, shift = R->shift, cta = c->linear;
 	/* The quick path (quick_cell): a lane of one granule whose vector is the first lane's
 	 * (usually all of them share one), its cell's page made. */
@@ -495,7 +496,7 @@ uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, cons
 	if (L->stop || !mask)
 		return 0;
 	struct rcta *rc = &R->cta[w->cta->slot];
-	if (!race_lines(L, rc, w->cta->smem_size))
+	if (!rc->lines && !race_lines(L, rc, w->cta->smem_size)) /* (made once a cluster) */
 		return 0;
 	struct acc_ctx x = {.L = L, .R = R, .s = &rc->smem, .w = w, .rc = rc};
 	return v ? shared_lanes_loop(&x, mask, off, size, v, true)
