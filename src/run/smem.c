@@ -3,7 +3,9 @@
  * formed and checked together (bounds and alignment, and whether they are 32 in a row),
  * then the bytes moved by one copy, a gather, or a walk over the lanes; with AVX2 where the
  * CPU has it. It gives exec_mem.c's bits; anything it does not take (a lane out of bounds
- * or misaligned, a detector or a check that must see each lane) it leaves untouched.
+ * or misaligned, a check that must see each lane) it leaves untouched. With the race
+ * detector on, a plain access's lanes are checked by race_shared_lanes between the offsets
+ * and the move (a store's bytes written by it, each lane after its check).
  */
 #include "smem.h"
 
@@ -255,7 +257,7 @@ bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct din
 	     uint32_t mask)
 {
 	struct cta *c = w->cta;
-	if (!quiet(L, w, di) || (init_checking(L) && !c->init_full))
+	if ((init_checking(L) && !c->init_full) || !quiet(L, w, di))
 		return false;
 	const struct dop *o = &di->s[0];
 	uint32_t es = smem_bytes(di->smem);
