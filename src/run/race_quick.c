@@ -5,6 +5,7 @@
  */
 #include "race_priv.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,43 +119,64 @@ static inline __attribute__((always_inline)) bool quick_cell(const struct quick 
 	return true;
 }
 
-/* A plain read me, by thread tid of q, of a word whose write is ordered before it (or
+/* Record r made q's plain access of a whole word by thread tid at epoch clock (take_rec's
+ * result: its bytes are all of the word), its 24 bytes written as three words. */
+static inline __attribute__((always_inline)) void rec_word(struct rec *r, const struct quick *q,
+							   uint32_t tid, uint32_t clock)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	_Static_assert(offsetof(struct rec, clock) == offsetof(struct rec, tid) + 4 &&
+			       offsetof(struct rec, mask) == offsetof(struct rec, step) + 4 &&
+			       offsetof(struct rec, flags) == offsetof(struct rec, mask) + 1 &&
+			       sizeof(struct rec) == offsetof(struct rec, step) + 8,
+		       "struct rec's layout");
+	uint64_t tc = (uint64_t)clock << 32 | tid, sm = (uint64_t)0xf << 32 | q->step;
+	r->insn = q->insn;
+	memcpy(&r->tid, &tc, 8);
+	memcpy(&r->step, &sm, 8); /* (mask 0xf, flags 0) */
+#else
+	*r = (struct rec){q->insn, tid, clock, q->step, 0xf, 0};
+#endif
+}
+
+/* A plain read, by thread tid of q at epoch clock, of a word whose write is ordered before it (or
  * r_old: whose reads are too): it takes the cell's one read when that one is ordered, else
  * add_read's fast path as quick_cell takes it - the first further read of a word goes to r2
  * (an empty list: what add_read's scan of nothing concludes), the next ones to the list
  * once check_cell has moved r2 there. False: not decided here, the cell untouched. */
 static inline __attribute__((always_inline)) bool word_read(const struct quick *q,
-							    struct cell *c,
-							    const struct rec *me, uint32_t tid,
-							    bool r_old)
+							    struct cell *c, uint32_t tid,
+							    uint32_t clock, bool r_old)
 {
 	struct rec *r = &c->r;
 	if (r_old || !r->clock || r->tid == tid || quick_ordered(q, r)) {
-		*r = *me; /* (take_rec: its bytes are all of the word) */
+		rec_word(r, q, tid, clock);
 		return true;
 	}
 	struct readers *m = c->more;
 	if (r->tid - q->base >= q->span || c->r2.clock)
 		return false;
 	if (!m || !m->n) {
-		c->r2 = *me;
+		rec_word(&c->r2, q, tid, clock);
 		if (m)
 			m->ok_gen = q->gen;
 		return true;
 	}
 	if (m->ok_gen != q->gen || (m->n == m->cap && m->cap < MAX_READERS))
 		return false;
-	readers_put(m, me, tid);
+	const struct rec me = {q->insn, tid, clock, q->step, 0xf, 0};
+	readers_put(m, &me, tid);
 	return true;
 }
 
-/* A plain write me takes a word every record of which is ordered before it: the write,
- * and its reads dropped (clear_reads, which drops them all; its own earlier write's bytes
- * are within the word). */
-static inline __attribute__((always_inline)) void word_write(struct cell *c,
-							     const struct rec *me)
+/* A plain write (thread tid of q at epoch clock) takes a word every record of which is
+ * ordered before it: the write, and its reads dropped (clear_reads, which drops them all;
+ * its own earlier write's bytes are within the word). */
+static inline __attribute__((always_inline)) void word_write(const struct quick *q,
+							     struct cell *c, uint32_t tid,
+							     uint32_t clock)
 {
-	c->w = *me;
+	rec_word(&c->w, q, tid, clock);
 	c->r.mask = 0;
 	c->r.clock = 0;
 	c->r2.mask = 0;
@@ -175,11 +197,10 @@ static inline __attribute__((always_inline)) bool quick_word(const struct quick 
 							     struct cell *c, uint32_t tid,
 							     uint32_t clock, bool write)
 {
-	const struct rec me = {q->insn, tid, clock, q->step, 0xf, 0};
 	if (c->w.clock && c->w.tid != tid && !quick_ordered(q, &c->w))
 		return false;
 	if (!write)
-		return word_read(q, c, &me, tid, false);
+		return word_read(q, c, tid, clock, false);
 	if (c->r.clock && c->r.tid != tid && !quick_ordered(q, &c->r))
 		return false;
 	if (c->r2.clock && c->r2.tid != tid && !quick_ordered(q, &c->r2))
@@ -188,7 +209,7 @@ static inline __attribute__((always_inline)) bool quick_word(const struct quick 
 	for (uint32_t i = 0; m && i < m->n; i++)
 		if (m->e[i].tid != tid && !quick_ordered(q, &m->e[i]))
 			return false;
-	word_write(c, &me);
+	word_write(q, c, tid, clock);
 	return true;
 }
 
@@ -200,11 +221,10 @@ static inline __attribute__((always_inline)) bool old_word(const struct quick *q
 							   struct cell *c, uint32_t tid,
 							   uint32_t clock, bool write, bool r_old)
 {
-	const struct rec me = {q->insn, tid, clock, q->step, 0xf, 0};
 	RACE_VERIFY_OLD(q, c, tid, write, r_old);
 	if (!write)
-		return word_read(q, c, &me, tid, r_old);
-	word_write(c, &me);
+		return word_read(q, c, tid, clock, r_old);
+	word_write(q, c, tid, clock);
 	return true;
 }
 
@@ -216,17 +236,14 @@ static inline __attribute__((always_inline)) void old_seg(const struct quick *q,
 							  const uint32_t *k0, uint32_t l,
 							  uint32_t e, bool write)
 {
-	struct rec me = {q->insn, 0, 0, q->step, 0xf, 0};
 	for (; l < e; l++) {
 		struct cell *c = c0 + l;
 		RACE_VERIFY_OLD(q, c, tid0 + l, write, true);
-		me.tid = tid0 + l;
-		me.clock = k0[l];
 		if (!write) {
-			c->r = me;
+			rec_word(&c->r, q, tid0 + l, k0[l]);
 			continue;
 		}
-		c->w = me;
+		rec_word(&c->w, q, tid0 + l, k0[l]);
 		c->r.mask = 0;
 		c->r.clock = 0;
 		c->r2.mask = 0;
@@ -261,12 +278,9 @@ static inline uint32_t bulk_reads(const struct quick *q, struct cell *c, uint32_
 	uint32_t want = (e == LANES ? 0xffffffffu : (1u << e) - 1) & ~((1u << l) - 1);
 	if (l >= e || ((uint32_t)(*word >> sh) & want))
 		return l;
-	struct rec me = {q->insn, 0, 0, q->step, 0xf, 0};
-	for (uint32_t i = l; i < e; i++) {
-		me.tid = tid0 + i;
-		me.clock = k0[i];
-		m->e[m->n < MAX_READERS ? m->n++ : me.tid % MAX_READERS] = me;
-	}
+	for (uint32_t i = l; i < e; i++)
+		rec_word(&m->e[m->n < MAX_READERS ? m->n++ : (tid0 + i) % MAX_READERS], q,
+			 tid0 + i, k0[i]);
 	*word |= (uint64_t)want << sh;
 	return e;
 }
