@@ -33,6 +33,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "report/gather.h"
 #include "memory.h"
@@ -56,6 +57,69 @@ static void *charged_calloc(struct launch *L, uint64_t *acct, size_t n, size_t s
 	return p;
 }
 
+/* Shadow pages are cut from slabs mapped at once: a launch's first of SLAB_SMALL bytes
+ * (a small kernel's shadow), then of SLAB_BYTES, on huge pages where the kernel gives them,
+ * so that a launch touching much memory faults its shadow (80 bytes a word) in a slab at a
+ * time, not 4 KiB at a time, and nothing clears it twice. */
+#define SLAB_SMALL (128u << 10)
+#define SLAB_BYTES (2u << 20)
+#define PAGE_BYTES (PAGE_CELLS * sizeof(struct cell))
+
+/* A fresh slab (the size its place in the list says; a big one aligned to its size, so
+ * that a huge page can back it); false: no memory. */
+static bool slab_new(struct race_keep *k)
+{
+	if (k->nslabs == k->slabcap) {
+		uint32_t cap = k->slabcap ? 2 * k->slabcap : 4;
+		void **n = realloc(k->slabs, cap * sizeof *n);
+		if (!n)
+			return false;
+		k->slabs = n;
+		k->slabcap = cap;
+	}
+	size_t size = k->nslabs ? SLAB_BYTES : SLAB_SMALL, map = k->nslabs ? 2 * size : size;
+	uint8_t *m = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return false;
+	uint8_t *a = m;
+	if (map > size) { /* the aligned part kept */
+		a = (uint8_t *)(((uintptr_t)m + size - 1) & ~(uintptr_t)(size - 1));
+		if (a > m)
+			munmap(m, (size_t)(a - m));
+		munmap(a + size, (size_t)(m + size - a));
+#ifdef MADV_HUGEPAGE
+		madvise(a, size, MADV_HUGEPAGE); /* (a hint: without it, small pages) */
+#endif
+	}
+	k->slabs[k->nslabs++] = a;
+	k->slab_at = a;
+	k->slab_left = size;
+	return true;
+}
+
+/* A cleared shadow page for s, charged: one a cluster before let go (race.keep's pool), else
+ * the next of the current slab. */
+static struct cell *page_new(struct launch *L, struct shadow *s)
+{
+	struct race_keep *k = &L->race->keep;
+	if (!launch_charge(L, PAGE_BYTES, "the data-race detector's shadow state"))
+		return NULL;
+	struct cell *pg = NULL;
+	if (k->npool) {
+		pg = k->pool[--k->npool];
+	} else if (k->slab_left >= PAGE_BYTES || slab_new(k)) {
+		pg = (struct cell *)k->slab_at; /* (mapped: zero) */
+		k->slab_at += PAGE_BYTES;
+		k->slab_left -= PAGE_BYTES;
+	}
+	if (!pg) {
+		mem_release(L->mem, PAGE_BYTES);
+		return NULL;
+	}
+	s->charged += PAGE_BYTES;
+	return pg;
+}
+
 struct cell *race_shadow_cell(struct launch *L, struct shadow *s, uint64_t bytes, uint64_t g)
 {
 	if (!s->pages) {
@@ -68,8 +132,7 @@ struct cell *race_shadow_cell(struct launch *L, struct shadow *s, uint64_t bytes
 	uint64_t p = g / PAGE_CELLS;
 	if (p >= s->npages)
 		return NULL;
-	if (!s->pages[p] &&
-	    !(s->pages[p] = charged_calloc(L, &s->charged, PAGE_CELLS, sizeof **s->pages)))
+	if (!s->pages[p] && !(s->pages[p] = page_new(L, s)))
 		return NULL;
 	return &s->pages[p][g % PAGE_CELLS];
 }
@@ -91,14 +154,38 @@ bool race_lines(struct launch *L, struct rcta *rc, uint64_t bytes)
 
 static void shadow_free(struct launch *L, struct shadow *s)
 {
-	for (uint64_t p = 0; s->pages && p < s->npages; p++) {
+	for (uint64_t p = 0; s->pages && p < s->npages; p++) /* (the pages: race.keep's slabs) */
 		for (uint32_t i = 0; s->pages[p] && i < PAGE_CELLS; i++)
 			free(s->pages[p][i].more);
-		free(s->pages[p]);
-	}
 	free(s->pages);
 	mem_release(L->mem, s->charged);
 	memset(s, 0, sizeof *s);
+}
+
+/* shadow_free for a CTA's shared memory at the end of its cluster: the pages cleared into
+ * race.keep for the next cluster. */
+static void shadow_recycle(struct launch *L, struct shadow *s)
+{
+	struct race *R = L->race;
+	for (uint64_t p = 0; s->pages && p < s->npages; p++) {
+		struct cell *pg = s->pages[p];
+		if (!pg)
+			continue;
+		s->pages[p] = NULL;
+		for (uint32_t i = 0; i < PAGE_CELLS; i++)
+			free(pg[i].more);
+		if (R->keep.npool == R->keep.poolcap) {
+			uint32_t cap = R->keep.poolcap ? 2 * R->keep.poolcap : 8;
+			struct cell **n = realloc(R->keep.pool, cap * sizeof *n);
+			if (!n)
+				continue; /* (its slab keeps it until race_end) */
+			R->keep.pool = n;
+			R->keep.poolcap = cap;
+		}
+		memset(pg, 0, PAGE_CELLS * sizeof *pg);
+		R->keep.pool[R->keep.npool++] = pg;
+	}
+	shadow_free(L, s);
 }
 
 static struct shadow *global_shadow(struct launch *L, const struct region *r)
@@ -601,6 +688,20 @@ bool race_begin(struct launch *L)
 	return true;
 }
 
+/* *p with room for n items of `size` bytes, the first n cleared: the room a cluster before
+ * left (*cap items) reused, else made anew; false: out of memory. */
+static bool keep_room(void **p, size_t *cap, size_t n, size_t size)
+{
+	if (*p && n <= *cap) {
+		memset(*p, 0, n * size);
+		return true;
+	}
+	free(*p);
+	*p = calloc(n ? n : 1, size);
+	*cap = *p ? n : 0;
+	return *p != NULL;
+}
+
 bool race_cluster_begin(struct launch *L, struct cluster *cl)
 {
 	struct race *R = L->race;
@@ -610,14 +711,22 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 	R->mb_base = L->mbars.ids;
 	if (R->shard && !race_shard_cluster_begin(L))
 		return false;
-	R->th = calloc((size_t)cl->nctas * R->nt, sizeof *R->th);
-	R->clk = malloc((size_t)cl->nctas * R->nt * sizeof *R->clk);
-	R->cta = calloc(cl->nctas, sizeof *R->cta);
+	size_t n = (size_t)cl->nctas * R->nt, tc = R->keep.th_cap, kc = R->keep.th_cap;
 	R->nw = (R->nt + LANES - 1) / LANES;
 	R->wvc_ok = R->nt % LANES == 0;
-	R->wvc = calloc((size_t)cl->nctas * R->nw, sizeof *R->wvc);
-	if (!R->th || !R->clk || !R->cta || !R->wvc)
+	struct race_keep *k = &R->keep;
+	bool ok = keep_room((void **)&k->th, &tc, n, sizeof *R->th) &&
+		  keep_room((void **)&k->clk, &kc, n, sizeof *R->clk) &&
+		  keep_room((void **)&k->cta, &k->cta_cap, cl->nctas, sizeof *R->cta) &&
+		  keep_room((void **)&k->wvc, &k->wvc_cap, (size_t)cl->nctas * R->nw,
+			    sizeof *R->wvc);
+	k->th_cap = tc < kc ? tc : kc;
+	if (!ok)
 		return false;
+	R->th = k->th;
+	R->clk = k->clk;
+	R->cta = k->cta;
+	R->wvc = k->wvc;
 	for (uint32_t r = 0; r < cl->nctas; r++) {
 		R->cta[r].era = 1;
 		R->cta[r].era_gen = R->zero->gen;
@@ -635,19 +744,25 @@ void race_cluster_end(struct launch *L, struct cluster *cl)
 	struct race *R = L->race;
 	if (!R)
 		return;
+	/* (the arrays are kept for the next cluster, every reference in them let go) */
 	for (size_t i = 0; R->th && i < (size_t)cl->nctas * R->nt; i++) {
 		vc_put(R->th[i].vc);
 		vc_put(R->th[i].pending);
+		R->th[i].vc = R->th[i].pending = NULL;
 	}
 	for (uint32_t r = 0; R->cta && r < cl->nctas; r++) {
+		struct rcta *rc = &R->cta[r];
 		for (int i = 0; i < 16; i++) {
-			vc_put(R->cta[r].acc[i]);
-			vc_put(R->cta[r].done[i]);
+			vc_put(rc->acc[i]);
+			vc_put(rc->done[i]);
+			rc->acc[i] = rc->done[i] = NULL;
 		}
-		vc_put(R->cta[r].cacc);
-		vc_put(R->cta[r].cdone);
-		shadow_free(L, &R->cta[r].smem);
-		free(R->cta[r].lines);
+		vc_put(rc->cacc);
+		vc_put(rc->cdone);
+		rc->cacc = rc->cdone = NULL;
+		shadow_recycle(L, &rc->smem);
+		free(rc->lines);
+		rc->lines = NULL;
 	}
 	for (uint32_t i = 0; i < R->nmb; i++) {
 		vc_put(R->mb[i].acc);
@@ -655,11 +770,7 @@ void race_cluster_end(struct launch *L, struct cluster *cl)
 	}
 	if (R->mb)
 		memset(R->mb, 0, R->nmb * sizeof *R->mb);
-	free(R->th);
-	free(R->clk);
-	free(R->cta);
-	free(R->wvc);
-	R->wvc = NULL;
+	R->wvc = NULL; /* (kept in R->keep) */
 	R->th = NULL;
 	R->clk = NULL;
 	R->cta = NULL;
@@ -682,6 +793,14 @@ void race_end(struct launch *L)
 	}
 	free(R->locs);
 	free(R->mb);
+	free(R->keep.th);
+	free(R->keep.clk);
+	free(R->keep.cta);
+	free(R->keep.wvc);
+	for (uint32_t i = 0; i < R->keep.nslabs; i++)
+		munmap(R->keep.slabs[i], i ? SLAB_BYTES : SLAB_SMALL);
+	free(R->keep.slabs);
+	free(R->keep.pool);
 	mem_release(L->mem, R->charged);
 	vc_put(R->memo.result);
 	vc_put(R->zero);

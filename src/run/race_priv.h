@@ -156,6 +156,22 @@ struct race {
 	struct vc *spare;           /* a barrier's vector whose last holder let it go, kept for
 				     * the next barrier (no calloc and free each), and its chunk */
 	uint32_t *spare_c;
+	struct race_keep {          /* a cluster's arrays and shared-memory shadow pages kept,
+				     * cleared, for the next one (no calloc of fresh pages and no
+				     * page faults per cluster); pages are charged against
+				     * --max-memory only while a shadow holds them             */
+		struct rthread *th;
+		uint32_t *clk;
+		struct rcta *cta;
+		struct vc **wvc;
+		size_t th_cap, cta_cap, wvc_cap; /* (th's and clk's room: th_cap)       */
+		struct cell **pool;         /* cleared pages let go by clusters before   */
+		uint32_t npool, poolcap;
+		void **slabs;               /* where every shadow page is cut from (race.c) */
+		uint32_t nslabs, slabcap;
+		uint8_t *slab_at;           /* the current slab's next page               */
+		size_t slab_left;
+	} keep;
 	struct rcta *cta;           /* its CTAs, by slot (the rank; a cooperative launch's
 				     * whole grid runs at once, each CTA a slot of its own)   */
 	struct rmbar *mb;           /* by mbarrier place (rmbar)                             */

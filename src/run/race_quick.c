@@ -5,6 +5,7 @@
  */
 #include "race_priv.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,43 +119,64 @@ static inline __attribute__((always_inline)) bool quick_cell(const struct quick 
 	return true;
 }
 
-/* A plain read me, by thread tid of q, of a word whose write is ordered before it (or
+/* Record r made q's plain access of a whole word by thread tid at epoch clock (take_rec's
+ * result: its bytes are all of the word), its 24 bytes written as three words. */
+static inline __attribute__((always_inline)) void rec_word(struct rec *r, const struct quick *q,
+							   uint32_t tid, uint32_t clock)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	_Static_assert(offsetof(struct rec, clock) == offsetof(struct rec, tid) + 4 &&
+			       offsetof(struct rec, mask) == offsetof(struct rec, step) + 4 &&
+			       offsetof(struct rec, flags) == offsetof(struct rec, mask) + 1 &&
+			       sizeof(struct rec) == offsetof(struct rec, step) + 8,
+		       "struct rec's layout");
+	uint64_t tc = (uint64_t)clock << 32 | tid, sm = (uint64_t)0xf << 32 | q->step;
+	r->insn = q->insn;
+	memcpy(&r->tid, &tc, 8);
+	memcpy(&r->step, &sm, 8); /* (mask 0xf, flags 0) */
+#else
+	*r = (struct rec){q->insn, tid, clock, q->step, 0xf, 0};
+#endif
+}
+
+/* A plain read, by thread tid of q at epoch clock, of a word whose write is ordered before it (or
  * r_old: whose reads are too): it takes the cell's one read when that one is ordered, else
  * add_read's fast path as quick_cell takes it - the first further read of a word goes to r2
  * (an empty list: what add_read's scan of nothing concludes), the next ones to the list
  * once check_cell has moved r2 there. False: not decided here, the cell untouched. */
 static inline __attribute__((always_inline)) bool word_read(const struct quick *q,
-							    struct cell *c,
-							    const struct rec *me, uint32_t tid,
-							    bool r_old)
+							    struct cell *c, uint32_t tid,
+							    uint32_t clock, bool r_old)
 {
 	struct rec *r = &c->r;
 	if (r_old || !r->clock || r->tid == tid || quick_ordered(q, r)) {
-		*r = *me; /* (take_rec: its bytes are all of the word) */
+		rec_word(r, q, tid, clock);
 		return true;
 	}
 	struct readers *m = c->more;
 	if (r->tid - q->base >= q->span || c->r2.clock)
 		return false;
 	if (!m || !m->n) {
-		c->r2 = *me;
+		rec_word(&c->r2, q, tid, clock);
 		if (m)
 			m->ok_gen = q->gen;
 		return true;
 	}
 	if (m->ok_gen != q->gen || (m->n == m->cap && m->cap < MAX_READERS))
 		return false;
-	readers_put(m, me, tid);
+	const struct rec me = {q->insn, tid, clock, q->step, 0xf, 0};
+	readers_put(m, &me, tid);
 	return true;
 }
 
-/* A plain write me takes a word every record of which is ordered before it: the write,
- * and its reads dropped (clear_reads, which drops them all; its own earlier write's bytes
- * are within the word). */
-static inline __attribute__((always_inline)) void word_write(struct cell *c,
-							     const struct rec *me)
+/* A plain write (thread tid of q at epoch clock) takes a word every record of which is
+ * ordered before it: the write, and its reads dropped (clear_reads, which drops them all;
+ * its own earlier write's bytes are within the word). */
+static inline __attribute__((always_inline)) void word_write(const struct quick *q,
+							     struct cell *c, uint32_t tid,
+							     uint32_t clock)
 {
-	c->w = *me;
+	rec_word(&c->w, q, tid, clock);
 	c->r.mask = 0;
 	c->r.clock = 0;
 	c->r2.mask = 0;
@@ -175,11 +197,10 @@ static inline __attribute__((always_inline)) bool quick_word(const struct quick 
 							     struct cell *c, uint32_t tid,
 							     uint32_t clock, bool write)
 {
-	const struct rec me = {q->insn, tid, clock, q->step, 0xf, 0};
 	if (c->w.clock && c->w.tid != tid && !quick_ordered(q, &c->w))
 		return false;
 	if (!write)
-		return word_read(q, c, &me, tid, false);
+		return word_read(q, c, tid, clock, false);
 	if (c->r.clock && c->r.tid != tid && !quick_ordered(q, &c->r))
 		return false;
 	if (c->r2.clock && c->r2.tid != tid && !quick_ordered(q, &c->r2))
@@ -188,7 +209,7 @@ static inline __attribute__((always_inline)) bool quick_word(const struct quick 
 	for (uint32_t i = 0; m && i < m->n; i++)
 		if (m->e[i].tid != tid && !quick_ordered(q, &m->e[i]))
 			return false;
-	word_write(c, &me);
+	word_write(q, c, tid, clock);
 	return true;
 }
 
@@ -200,11 +221,10 @@ static inline __attribute__((always_inline)) bool old_word(const struct quick *q
 							   struct cell *c, uint32_t tid,
 							   uint32_t clock, bool write, bool r_old)
 {
-	const struct rec me = {q->insn, tid, clock, q->step, 0xf, 0};
 	RACE_VERIFY_OLD(q, c, tid, write, r_old);
 	if (!write)
-		return word_read(q, c, &me, tid, r_old);
-	word_write(c, &me);
+		return word_read(q, c, tid, clock, r_old);
+	word_write(q, c, tid, clock);
 	return true;
 }
 
@@ -216,17 +236,14 @@ static inline __attribute__((always_inline)) void old_seg(const struct quick *q,
 							  const uint32_t *k0, uint32_t l,
 							  uint32_t e, bool write)
 {
-	struct rec me = {q->insn, 0, 0, q->step, 0xf, 0};
 	for (; l < e; l++) {
 		struct cell *c = c0 + l;
 		RACE_VERIFY_OLD(q, c, tid0 + l, write, true);
-		me.tid = tid0 + l;
-		me.clock = k0[l];
 		if (!write) {
-			c->r = me;
+			rec_word(&c->r, q, tid0 + l, k0[l]);
 			continue;
 		}
-		c->w = me;
+		rec_word(&c->w, q, tid0 + l, k0[l]);
 		c->r.mask = 0;
 		c->r.clock = 0;
 		c->r2.mask = 0;
@@ -237,6 +254,35 @@ static inline __attribute__((always_inline)) void old_seg(const struct quick *q,
 			memset(m->tids, 0, sizeof m->tids);
 		}
 	}
+}
+
+/* Lanes [l, LANES) of a whole warp reading one word (thread tid0 + l at epoch k0[l], one
+ * vector, tid0 a multiple of 32) as word_read's last case takes them one by one, at once:
+ * while the cell's write is ordered before them (w_ok) and its one read is concurrent and
+ * not theirs, r2 is empty and the list of further reads is known free of entries ordered
+ * before q's vector (ok_gen), each lane not yet in the list is appended (readers_put's
+ * append, the list's room permitting). Returns the first lane not taken. */
+static inline uint32_t bulk_reads(const struct quick *q, struct cell *c, uint32_t tid0,
+				  const uint32_t *k0, uint32_t l, bool w_ok)
+{
+	const struct rec *r = &c->r;
+	struct readers *m = c->more;
+	if (!w_ok || !r->clock || r->tid - q->base >= q->span || quick_ordered(q, r) ||
+	    c->r2.clock || !m || !m->n || m->ok_gen != q->gen || (tid0 & 31))
+		return l;
+	uint32_t e = r->tid - tid0 < LANES && r->tid - tid0 >= l ? r->tid - tid0 : LANES;
+	if (m->cap < MAX_READERS && e - l > m->cap - m->n) /* (add_read makes room) */
+		e = l + (m->cap - m->n);
+	uint64_t *word = &m->tids[tid0 >> 6 & 3];
+	uint32_t sh = tid0 & 32;
+	uint32_t want = (e == LANES ? 0xffffffffu : (1u << e) - 1) & ~((1u << l) - 1);
+	if (l >= e || ((uint32_t)(*word >> sh) & want))
+		return l;
+	for (uint32_t i = l; i < e; i++)
+		rec_word(&m->e[m->n < MAX_READERS ? m->n++ : (tid0 + i) % MAX_READERS], q,
+			 tid0 + i, k0[i]);
+	*word |= (uint64_t)want << sh;
+	return e;
 }
 
 /* A lane's bytes stored as exec_st stores them: the low `size` bytes of its value. */
@@ -311,8 +357,9 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 	struct race *R = x->R;
 	struct cta *c = x->w->cta;
 	struct shadow *s = x->s;
-	struct rthread *t0 = thr(R, x->w, 0);
-	const uint32_t *k0 = clock_of(R, t0);
+	size_t i0 = (size_t)c->slot * R->nt + x->w->id * LANES; /* (thr, clock_of) */
+	struct rthread *t0 = R->th + i0;
+	const uint32_t *k0 = R->clk + i0;
 	uint32_t tid0 = tid_of(R, x->w, 0), done = 0, shift = R->shift, cta = c->linear;
 	/* The quick path (quick_cell): a lane of one granule whose vector is the first lane's
 	 * (usually all of them share one), its cell's page made. */
@@ -352,13 +399,21 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 				bool w_old = fresh && lines[g0 / LINE_CELLS * 2] < era;
 				uint32_t l = 0;
 				lines_stamp(rc, g0, g0, true);
-				while (l < LANES &&
-				       (w_old ? old_word(&q, cb, tid0 + l, k0[l], false, false)
-					      : quick_word(&q, cb, tid0 + l, k0[l], false)))
+				while (l < LANES) {
+					/* the lanes that join the list of further reads at once,
+					 * then one in turn (in full if the quick path cannot) */
+					l = bulk_reads(&q, cb, tid0, k0, l,
+						       w_old || !cb->w.clock ||
+							       quick_ordered(&q, &cb->w));
+					if (l == LANES)
+						break;
+					if (!(w_old ? old_word(&q, cb, tid0 + l, k0[l], false, false)
+						    : quick_word(&q, cb, tid0 + l, k0[l], false)) &&
+					    !shared_lane_full(x, l, o0, size, NULL))
+						return mask & ((1u << l) - 1);
 					l++;
-				if (l == LANES)
-					return mask;
-				m = mask & ~((1u << l) - 1); /* (l < 32; the rest: lane by lane) */
+				}
+				return mask;
 			}
 			struct cell *run = !one && !skew && !lanes_differ(R, x->w, vq) && g0 % PAGE_CELLS + LANES <= PAGE_CELLS
 						   ? pages[g0 / PAGE_CELLS] : NULL;
@@ -455,7 +510,7 @@ uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, cons
 	if (L->stop || !mask)
 		return 0;
 	struct rcta *rc = &R->cta[w->cta->slot];
-	if (!race_lines(L, rc, w->cta->smem_size))
+	if (!rc->lines && !race_lines(L, rc, w->cta->smem_size)) /* (made once a cluster) */
 		return 0;
 	struct acc_ctx x = {.L = L, .R = R, .s = &rc->smem, .w = w, .rc = rc};
 	return v ? shared_lanes_loop(&x, mask, off, size, v, true)

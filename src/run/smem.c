@@ -3,7 +3,9 @@
  * formed and checked together (bounds and alignment, and whether they are 32 in a row),
  * then the bytes moved by one copy, a gather, or a walk over the lanes; with AVX2 where the
  * CPU has it. It gives exec_mem.c's bits; anything it does not take (a lane out of bounds
- * or misaligned, a detector or a check that must see each lane) it leaves untouched.
+ * or misaligned, a check that must see each lane) it leaves untouched. With the race
+ * detector on, a plain access's lanes are checked by race_shared_lanes between the offsets
+ * and the move (a store's bytes written by it, each lane after its check).
  */
 #include "smem.h"
 
@@ -14,6 +16,7 @@
 #include "initcheck.h"
 #include "memory.h"
 #include "operand.h"
+#include "race.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -185,15 +188,21 @@ __attribute__((target("avx2"))) static inline void st4_row_avx2(uint8_t *p, cons
 
 /* smem_ld's lanes at r[l] + delta (es <= c's bytes), in one AVX2 function: false when
  * some lane does not fit. */
-__attribute__((target("avx2"))) static bool ld_lanes_avx2(const struct cta *c,
+__attribute__((target("avx2"))) static bool ld_lanes_avx2(struct launch *L, struct warp *w,
 							  const uint64_t *r, uint32_t delta,
 							  uint32_t mask, uint32_t es, bool sgn,
 							  uint64_t *d)
 {
+	const struct cta *c = w->cta;
 	uint32_t off[LANES];
 	int fit = offsets_avx2(r, delta, mask, es, c->smem_size, off);
 	if (!fit)
 		return false;
+	if (L->race) {
+		uint32_t go = race_shared_lanes(L, w, mask, off, es, NULL);
+		fit &= go == mask ? ~0 : ~SHL_CONSEC;
+		mask = go;
+	}
 	if (es == 4)
 		ld4_avx2(c->smem, off, mask, fit & SHL_CONSEC, sgn, d);
 	else
@@ -202,16 +211,22 @@ __attribute__((target("avx2"))) static bool ld_lanes_avx2(const struct cta *c,
 }
 
 /* smem_st's, the same way (mark: the writes noted for the proxy and initcheck maps). */
-__attribute__((target("avx2"))) static bool st_lanes_avx2(struct cta *c, const uint64_t *r,
-							  uint32_t delta, uint32_t mask,
-							  uint32_t es, const uint64_t *v, bool mark)
+__attribute__((target("avx2"))) static bool st_lanes_avx2(struct launch *L, struct warp *w,
+							  const uint64_t *r, uint32_t delta,
+							  uint32_t mask, uint32_t es, const uint64_t *v,
+							  bool mark)
 {
+	struct cta *c = w->cta;
 	uint32_t off[LANES];
 	int fit = offsets_avx2(r, delta, mask, es, c->smem_size, off);
 	if (!fit)
 		return false;
 	if (mark)
 		mem_proxy_mark_lanes(c, off, mask, es);
+	if (L->race) { /* (it stores each lane after its check) */
+		race_shared_lanes(L, w, mask, off, es, v);
+		return true;
+	}
 	if (es == 4 && (fit & SHL_CONSEC))
 		st4_row_avx2(c->smem + off[0], v);
 	else
@@ -230,18 +245,19 @@ static bool has_avx2(void)
 }
 
 
-/* Whether nothing but the bytes is at stake for an access of w's CTA's shared memory now:
- * no detector to see the lanes, no check of access.c that could fire. */
-static bool quiet(const struct launch *L, const struct warp *w)
+/* Whether nothing but the bytes is at stake for an access di of w's CTA's shared memory
+ * now, or a plain access's check by the detector (race_shared_lanes): no check of access.c
+ * that could fire. */
+static bool quiet(const struct launch *L, const struct warp *w, const struct dinsn *di)
 {
-	return !L->race && access_shared_quiet(L, w);
+	return (!L->race || race_plain(di)) && access_shared_quiet(L, w);
 }
 
 bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 	     uint32_t mask)
 {
 	struct cta *c = w->cta;
-	if (!quiet(L, w) || (init_checking(L) && !c->init_full))
+	if ((init_checking(L) && !c->init_full) || !quiet(L, w, di))
 		return false;
 	const struct dop *o = &di->s[0];
 	uint32_t es = smem_bytes(di->smem);
@@ -251,6 +267,12 @@ bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct din
 		uint32_t a = (uint32_t)op_addr(L, w, f, o, 0);
 		if ((a & (es - 1)) || es > c->smem_size || a > c->smem_size - es)
 			return false;
+		if (L->race) {
+			uint32_t off[LANES];
+			for (uint32_t l = 0; l < LANES; l++)
+				off[l] = a;
+			mask = race_shared_lanes(L, w, mask, off, es, NULL);
+		}
 		uint64_t v = load_widened(c->smem + a, es, sgn);
 		if (mask == FULL_MASK) {
 			for (uint32_t l = 0; l < LANES; l++)
@@ -264,11 +286,13 @@ bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct din
 	const uint64_t *r = slot_ptr(f, o->slot);
 #ifdef SMEM_AVX2
 	if (es <= c->smem_size && has_avx2())
-		return ld_lanes_avx2(c, r, (uint32_t)o->off, mask, es, sgn, d);
+		return ld_lanes_avx2(L, w, r, (uint32_t)o->off, mask, es, sgn, d);
 #endif
 	uint32_t off[LANES];
 	if (!mem_shared_lanes(c, r, (uint32_t)o->off, mask, es, off))
 		return false;
+	if (L->race)
+		mask = race_shared_lanes(L, w, mask, off, es, NULL);
 	ld_move(c->smem, off, mask, es, sgn, d);
 	return true;
 }
@@ -277,7 +301,7 @@ bool smem_st(struct launch *L, struct warp *w, struct frame *f, const struct din
 	     uint32_t mask)
 {
 	struct cta *c = w->cta;
-	if (!quiet(L, w))
+	if (!quiet(L, w, di))
 		return false;
 	const struct dop *o = &di->s[0], *s = &di->s[1];
 	uint32_t es = smem_bytes(di->smem), off[LANES];
@@ -291,19 +315,25 @@ bool smem_st(struct launch *L, struct warp *w, struct frame *f, const struct din
 			off[l] = a;
 		if (mark)
 			mem_proxy_mark_lanes(c, off, mask, es);
-		memcpy(c->smem + a, &v[31 - __builtin_clz(mask)], es);
+		if (L->race) /* (lane by lane, each after its check) */
+			race_shared_lanes(L, w, mask, off, es, v);
+		else
+			memcpy(c->smem + a, &v[31 - __builtin_clz(mask)], es);
 		return true;
 	}
 	const uint64_t *r = slot_ptr(f, o->slot);
 #ifdef SMEM_AVX2
 	if (es <= c->smem_size && has_avx2())
-		return st_lanes_avx2(c, r, (uint32_t)o->off, mask, es, v, mark);
+		return st_lanes_avx2(L, w, r, (uint32_t)o->off, mask, es, v, mark);
 #endif
 	int fit = mem_shared_lanes(c, r, (uint32_t)o->off, mask, es, off);
 	if (!fit)
 		return false;
 	if (mark)
 		mem_proxy_mark_lanes(c, off, mask, es);
-	st_move(c->smem, off, fit, mask, es, v);
+	if (L->race)
+		race_shared_lanes(L, w, mask, off, es, v);
+	else
+		st_move(c->smem, off, fit, mask, es, v);
 	return true;
 }

@@ -25,9 +25,11 @@ static inline uint32_t smem_bytes(uint8_t form)
 uint8_t smem_form(const struct dinsn *di);
 
 /* Run di (of form SMEM_LD / SMEM_ST) for the lanes of mask of w in frame f, when nothing
- * but its bytes is at stake now: no race detector, no check of access.c that could fire,
- * no uninitialised-read test left (ld), and every lane in bounds and aligned. False: nothing
- * was done, and the general path (exec_mem.c) runs it and reports what is wrong. */
+ * but its bytes and the race detector's check of a plain access is at stake now: no check
+ * of access.c that could fire, no uninitialised-read test left (ld), and every lane in
+ * bounds and aligned. With the detector on, race_shared_lanes checks the lanes in order
+ * (before a store's bytes change; a report stops the lanes after). False: nothing was done,
+ * and the general path (exec_mem.c) runs it and reports what is wrong. */
 bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 	     uint32_t mask);
 bool smem_st(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
