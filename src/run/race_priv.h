@@ -266,6 +266,9 @@ void vc_recycle(struct race *R, struct vc *v);
 /* *p, made exclusively the caller's (copied if shared, made if NULL). */
 struct vc *vc_own(struct race *R, struct vc **p);
 void vc_join(struct race *R, struct vc *d, const struct vc *s);
+/* A new vector (the caller's), a joined with s: vc_own's copy of a, then vc_join, in one
+ * pass. */
+struct vc *vc_joined(struct race *R, const struct vc *a, const struct vc *s);
 void vc_raise(struct race *R, struct vc *v, uint32_t tid, uint32_t clock);
 extern const uint32_t vc_no_clocks[1024]; /* a CTA's clocks in a vector without its chunk */
 
