@@ -374,12 +374,12 @@ static uint8_t *lane_bytes(struct launch *L, struct warp *w, struct frame *f,
 }
 
 /* Whether an ld reads one place for every lane, whose checks cannot depend on the lane: a
- * kernel parameter or a .const word named without a register, with no data-race detector
- * and no spin watch to note each lane's read. */
+ * kernel parameter or a .const word named without a register, with no spin watch to note
+ * each lane's read (the data-race detector watches neither space: race_tracked). */
 static bool same_for_lanes(const struct launch *L, const struct dinsn *di)
 {
 	return (di->space == MS_PARAM_KERNEL || di->space == MS_CONST) &&
-	       di->s[0].kind == DOP_ADDR && !di->s[0].has_reg && !L->race && !L->spin_rec;
+	       di->s[0].kind == DOP_ADDR && !di->s[0].has_reg && !L->spin_rec;
 }
 
 /* An ld/st.shared::cta of the whole warp resolved once: the offsets of the lanes of mask in
@@ -408,17 +408,18 @@ static const uint32_t *shared_lanes(struct launch *L, struct warp *w, struct fra
 }
 
 /* A plain ld/st.global of the whole warp through a register, resolved at once: each lane's
- * host address in p[], when every lane lands aligned in one allocation and no check of
- * access.c, no detector and no spin watch needs to see a lane. NULL: go lane by lane (which
- * then reports what is wrong). */
+ * address in a[] and host address in p[], when every lane lands aligned in one allocation
+ * and no check of access.c and no spin watch needs to see a lane (the detector sees the
+ * lanes at once: race_global_lanes, for a plain access). NULL: go lane by lane (which then
+ * reports what is wrong). */
 static uint8_t **global_lanes(struct launch *L, struct frame *f, const struct dinsn *di,
-			      uint32_t mask, uint32_t size, bool write, uint8_t *p[LANES])
+			      uint32_t mask, uint32_t size, bool write, uint8_t *p[LANES],
+			      uint64_t a[LANES])
 {
 	const struct dop *o = &di->s[0];
-	if (di->space != MS_GLOBAL || o->kind != DOP_ADDR || !o->has_reg || L->race || size > 8 ||
-	    !access_global_quiet(L))
+	if (di->space != MS_GLOBAL || o->kind != DOP_ADDR || !o->has_reg || size > 8 ||
+	    (L->race && !race_plain(di)) || !access_global_quiet(L))
 		return NULL;
-	uint64_t a[LANES];
 	const uint64_t *r = slot_ptr(f, o->slot);
 	for (uint32_t l = 0; l < LANES; l++)
 		a[l] = r[l] + (uint64_t)o->off;
@@ -492,7 +493,10 @@ static __attribute__((noinline)) enum step ld_any(struct launch *L, struct warp 
 		return STEP_NEXT;
 	}
 	uint8_t *gp[LANES];
-	if (n == 1 && di->d.kind == DOP_REG && global_lanes(L, f, di, mask, es, false, gp)) {
+	uint64_t ga[LANES];
+	if (n == 1 && di->d.kind == DOP_REG && global_lanes(L, f, di, mask, es, false, gp, ga)) {
+		if (L->race) /* the lanes the detector lets go on */
+			mask = race_global_lanes(L, w, mask, ga, gp, es, NULL);
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
 			write_loaded(f, &di->d, l, widen(load_bytes(gp[l], es), (int)es, sgn));
@@ -607,10 +611,15 @@ static __attribute__((noinline)) enum step st_any(struct launch *L, struct warp 
 		return STEP_NEXT;
 	}
 	uint8_t *gp[LANES];
+	uint64_t ga[LANES];
 	if (n == 1 && !di->s[1].neg && (di->s[1].kind == DOP_REG || di->s[1].kind == DOP_IMM) &&
-	    global_lanes(L, f, di, mask, es, true, gp)) {
+	    global_lanes(L, f, di, mask, es, true, gp, ga)) {
 		const uint64_t *v = di->s[1].kind == DOP_REG ? slot_ptr(f, di->s[1].slot)
 							     : di->s[1].imm;
+		if (L->race) { /* the detector checks and stores lane by lane */
+			race_global_lanes(L, w, mask, ga, gp, es, v);
+			return STEP_NEXT;
+		}
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
 			memcpy(gp[l], &v[l], es); /* the low bytes: little-endian */

@@ -41,6 +41,11 @@ bool race_plain(const struct dinsn *di);
  * of mask, or those before the one whose report stopped the launch. */
 uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, const uint32_t *off,
 			   uint32_t size, const uint64_t *v);
+/* The same for a warp's plain ld/st.global of `size` <= 8 bytes, every lane resolved and
+ * aligned in one allocation (exec_mem.c's global_lanes): lane l at address addr[l], host
+ * bytes p[l]; race_glanes.c. */
+uint32_t race_global_lanes(struct launch *L, struct warp *w, uint32_t mask, const uint64_t *addr,
+			   uint8_t *const *p, uint32_t size, const uint64_t *v);
 
 /* CTA barriers: arrivals of `lanes` on barrier `id` release (bar.arrive, bar.sync,
  * bar.red); when the instance completes, race_bar_done takes its clock, and every lane that

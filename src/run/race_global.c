@@ -40,6 +40,7 @@ struct race_glog {
 	bool done, merged;
 	bool head;                  /* every cluster before has been shown                     */
 	struct vc *memo_from, *memo_to;
+	size_t at, out_at;          /* the place of the last entry logged (race_glog_add)       */
 };
 
 /* The launch's part: the image of global memory as one thread leaves it. */
@@ -53,6 +54,8 @@ struct race_jobs {
 	uint32_t nregions;
 	uint64_t charged;
 	struct memory *mem;
+	struct cta cta;             /* race_jobs_scaffold's                                    */
+	struct warp warp;
 };
 
 /* ---- a worker's log ------------------------------------------------------------------- */
@@ -97,7 +100,7 @@ static void glog_free(void *ctx)
 	free(G);
 }
 
-bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc *e)
+bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc *e, bool again)
 {
 	if (G->n == G->cap) {
 		size_t cap = G->cap ? G->cap * 2 : 64;
@@ -115,8 +118,12 @@ bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc
 	}
 	struct race_gacc *d = &G->e[G->n++];
 	*d = *e;
-	d->at = gather_log_entries(S->log);
-	d->out_at = gather_log_out_pos(S->log);
+	if (!again) {
+		G->at = gather_log_entries(S->log);
+		G->out_at = gather_log_out_pos(S->log);
+	}
+	d->at = G->at;
+	d->out_at = G->out_at;
 	race_vc_ref(d->vc);
 	if (G->n - G->next >= GLOG_DRAIN && S->log_poll) { /* shown once it is the oldest, */
 		S->log->want_drain = true;      /* and then judged at once (race.c: head) */
@@ -261,18 +268,39 @@ static struct img_page *img_page(struct launch *L, const struct region *r, uint6
 	return J->pages[i][p];
 }
 
-/* The bytes one thread would find (where the image has them; else what the worker found). */
+/* The image's page of r holding byte off, when made (img_page's lookup, inline). */
+static inline struct img_page *img_made(struct launch *L, const struct region *r, uint64_t off)
+{
+	const struct race_jobs *J = L->race->jobs;
+	uint32_t i = r->index;
+	uint64_t p = off / IMG_PAGE;
+	return i < J->nregions && J->pages[i] && p < J->npages[i] ? J->pages[i][p] : NULL;
+}
+
+/* The bytes one thread would find (where the image has them; else what the worker found),
+ * a page's part at a time. */
 static void img_read(struct launch *L, const struct race_gacc *e, uint8_t *out)
 {
 	uint64_t off = e->addr - e->region->base;
 	memcpy(out, e->old, e->size);
-	struct img_page *p = NULL;
-	for (uint32_t k = 0; k < e->size; k++) {
-		uint64_t b = (off + k) % IMG_PAGE;
-		if (!k || !b || !p) /* (a page looked up once) */
-			p = img_page(L, e->region, off + k, false);
-		if (p && (p->valid[b / 8] >> (b % 8) & 1))
-			out[k] = p->b[b];
+	for (uint32_t k = 0; k < e->size;) {
+		uint32_t b = (uint32_t)((off + k) % IMG_PAGE);
+		uint32_t n = e->size - k < IMG_PAGE - b ? e->size - k : IMG_PAGE - b;
+		const struct img_page *p = img_made(L, e->region, off + k);
+		if (p && b % 8 + n <= 8) { /* one byte of valid bits (an aligned access) */
+			uint32_t v = (uint32_t)(p->valid[b / 8] >> (b % 8)) & ((1u << n) - 1);
+			if (v == (1u << n) - 1)
+				memcpy(out + k, p->b + b, n);
+			for (uint32_t i = 0; v && v != (1u << n) - 1 && i < n; i++)
+				if (v >> i & 1)
+					out[k + i] = p->b[b + i];
+			k += n;
+			continue;
+		}
+		for (uint32_t i = 0; p && i < n; i++)
+			if (p->valid[(b + i) / 8] >> ((b + i) % 8) & 1)
+				out[k + i] = p->b[b + i];
+		k += n;
 	}
 }
 
@@ -280,19 +308,33 @@ static void img_read(struct launch *L, const struct race_gacc *e, uint8_t *out)
 static void img_write(struct launch *L, const struct race_gacc *e, const uint8_t *new)
 {
 	uint64_t off = e->addr - e->region->base;
-	struct img_page *p = NULL;
-	for (uint32_t k = 0; k < e->size; k++) {
-		uint64_t b = (off + k) % IMG_PAGE;
-		if (!k || !b || !p) /* (a page looked up once) */
-			p = img_page(L, e->region, off + k, new != NULL);
-		if (!p)
+	for (uint32_t k = 0; k < e->size;) {
+		uint32_t b = (uint32_t)((off + k) % IMG_PAGE);
+		uint32_t n = e->size - k < IMG_PAGE - b ? e->size - k : IMG_PAGE - b;
+		struct img_page *p = img_made(L, e->region, off + k);
+		if (!p && new)
+			p = img_page(L, e->region, off + k, true);
+		if (p && b % 8 + n <= 8) { /* one byte of valid bits (an aligned access) */
+			uint8_t m = (uint8_t)(((1u << n) - 1) << (b % 8));
+			if (new) {
+				memcpy(p->b + b, new + k, n);
+				p->valid[b / 8] |= m;
+			} else {
+				p->valid[b / 8] &= (uint8_t)~m;
+			}
+			k += n;
 			continue;
-		if (new) {
-			p->b[b] = new[k];
-			p->valid[b / 8] |= (uint8_t)(1u << (b % 8));
-		} else {
-			p->valid[b / 8] &= (uint8_t) ~(1u << (b % 8));
 		}
+		for (uint32_t i = 0; p && i < n; i++) {
+			uint32_t y = b + i;
+			if (new) {
+				p->b[y] = new[k + i];
+				p->valid[y / 8] |= (uint8_t)(1u << (y % 8));
+			} else {
+				p->valid[y / 8] &= (uint8_t) ~(1u << (y % 8));
+			}
+		}
+		k += n;
 	}
 }
 
@@ -409,7 +451,7 @@ void race_glog_wait_head(struct launch *S, struct race_glog *G, bool atomic)
 void race_glog_phantom_event(struct launch *S, struct race_glog *G, uint32_t tid)
 {
 	struct race_gacc e = {.insn = S->ci, .tid = tid, .what = GA_PHANTOM};
-	race_glog_add(S, G, &e);
+	race_glog_add(S, G, &e, false);
 }
 
 struct race_jobs *race_jobs_new(struct memory *mem)
@@ -418,4 +460,10 @@ struct race_jobs *race_jobs_new(struct memory *mem)
 	if (J)
 		J->mem = mem;
 	return J;
+}
+
+void race_jobs_scaffold(struct race_jobs *J, struct cta **c, struct warp **w)
+{
+	*c = &J->cta;
+	*w = &J->warp;
 }

@@ -23,6 +23,7 @@
 #include "memory.h"
 #include "race.h"
 
+struct race_gacc;
 struct race_glog;
 struct race_jobs;
 struct strbuf;
@@ -261,6 +262,10 @@ void race_shard_report_end(struct launch *L, struct race *R);
 void race_defer_access(struct launch *L, struct warp *w, uint32_t lane,
 		       const struct access *a, uint32_t size, enum race_kind kind,
 		       const void *newv);
+/* Lane `lane` of a warp's plain global access, logged as race_defer_access logs it; e: the
+ * warp's entry, zeroed by the caller before its first lane (kept between the lanes). */
+void race_defer_lane(struct launch *L, struct warp *w, uint32_t lane, const struct access *a,
+		     uint32_t size, enum race_kind kind, const void *newv, struct race_gacc *e);
 void race_defer_copy(struct launch *L, const struct race_copy *rc, const struct access *a,
 		     uint32_t size, enum race_kind kind, uint8_t flags);
 bool race_shard_cluster_begin(struct launch *L);
@@ -277,6 +282,9 @@ void vc_recycle(struct race *R, struct vc *v);
 /* *p, made exclusively the caller's (copied if shared, made if NULL). */
 struct vc *vc_own(struct race *R, struct vc **p);
 void vc_join(struct race *R, struct vc *d, const struct vc *s);
+/* A new vector (the caller's), a joined with s: vc_own's copy of a, then vc_join, in one
+ * pass. */
+struct vc *vc_joined(struct race *R, const struct vc *a, const struct vc *s);
 void vc_raise(struct race *R, struct vc *v, uint32_t tid, uint32_t clock);
 extern const uint32_t vc_no_clocks[1024]; /* a CTA's clocks in a vector without its chunk */
 
@@ -541,6 +549,22 @@ static inline bool same_store(enum race_kind kind, const struct rec *me, const s
 	       !((hit->flags | me->flags) & (RF_ASYNC | RF_RMW)) && memcmp(nv, mem, n) == 0;
 }
 
+/* check_range's one step for an access of global memory, not a copy's, whose `size` bytes
+ * lie in one granule (at offset off of the region; c: its cell, x->s: the region's shadow;
+ * a->p: the bytes the memory holds); false after a report. */
+static inline __attribute__((always_inline)) bool
+check_granule(const struct acc_ctx *x, struct cell *c, const struct access *a, uint64_t off,
+	      uint32_t size, enum race_kind kind, struct rec *me, const uint8_t *nv)
+{
+	const struct rec *hit = NULL;
+	me->mask = (uint8_t)(((1u << size) - 1) << (off % GRAN));
+	if (check_cell(x, c, me, kind, nv, a->p, size, &hit))
+		return true;
+	race_report((struct acc_ctx *)x, a, size, kind, hit, hit == &c->w,
+		    same_store(kind, me, hit, &c->w, nv, a->p, size));
+	return false;
+}
+
 /* ---- --jobs (race_shard.c, race_global.c) ------------------------------------------- */
 
 
@@ -565,7 +589,9 @@ struct race_gacc {
 /* race_global.c: a cluster's log (made by race_cluster_begin on a worker, owned by its
  * report log), the marker of a location, and the launch's replay state. */
 struct race_glog *race_glog_new(struct launch *S);
-bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc *e);
+/* again: e is the next lane of the warp instruction logged last, at its place of the report
+ * log (nothing is logged between the lanes of one instruction). */
+bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc *e, bool again);
 bool race_glog_marker(struct race_glog *G, uint64_t key, uint32_t *idx);
 void race_glog_loc(struct race_glog *G, uint64_t key, struct vc *wide);
 void race_glog_done(struct race_glog *G);
@@ -595,5 +621,8 @@ void race_glog_old(struct launch *L, const struct race_gacc *e, uint8_t *old);
 void race_glog_stored(struct launch *L, const struct race_gacc *e);
 uint32_t race_glog_step(const struct race_glog *G, uint32_t step);
 struct race_jobs *race_jobs_state(const struct launch *L);
+/* The CTA and warp a replayed access is made by (one pair, reused: only the fields the
+ * replay sets are read, the rest stay zero). */
+void race_jobs_scaffold(struct race_jobs *J, struct cta **c, struct warp **w);
 
 #endif

@@ -38,6 +38,41 @@ void race_marker_into(struct launch *L, uint64_t key, struct vc **into)
 static bool head_check(struct launch *L, const struct race_gacc *e,
 		       const struct dinsn *phantom);
 
+/* The entry e of a worker's global access, filled: logged for the replay, or judged at once
+ * when the cluster is the oldest not shown (false: it raced). again: e is the next lane of
+ * the warp instruction logged last, at the same place of the report log. */
+static bool defer_put(struct launch *L, struct race_gacc *e, const struct dinsn *phantom,
+		      bool again)
+{
+	struct race *R = L->race;
+	if (!R->head && L->is_head && L->is_head(L)) {
+		/* the oldest cluster not shown: judged at once from here on, so a race stops it
+		 * where one thread stops, before it writes more (--dump after the report) */
+		race_glog_wait_head(L, R->glog, L->ci->op == OP_ATOM);
+		R->head = !L->stop;
+		if (L->stop)
+			return true;
+	}
+	if (R->head)
+		return head_check(L, e, phantom);
+	if (!race_glog_add(L, R->glog, e, again) && !L->stop)
+		runtime_error(L, 2, "out of memory keeping the data-race detector's log (--jobs)");
+	R->head = race_glog_head(R->glog);
+	return true;
+}
+
+/* e's bytes of a store (newv) and what the memory holds before it (old). */
+static inline void gacc_bytes(struct race_gacc *e, const void *newv, const uint8_t *old,
+			      uint32_t size, uint8_t flags)
+{
+	e->has_newv = newv && size <= sizeof e->newv;
+	if (!e->has_newv)
+		return;
+	memcpy(e->newv, newv, size);
+	memcpy(e->old, old, size);
+	e->plain = !(flags & (RF_RMW | RF_ASYNC));
+}
+
 /* A worker's global access: logged for the replay, or judged at once when the cluster is
  * the oldest not shown (false: it raced). */
 static bool defer(struct launch *L, const struct rthread *t, uint32_t tid, uint32_t owner,
@@ -57,26 +92,35 @@ static bool defer(struct launch *L, const struct rthread *t, uint32_t tid, uint3
 			      .warp = w->id, .lane = lane, .size = size, .what = GA_ACCESS,
 			      .kind = (uint8_t)kind, .flags = flags, .copy = copy,
 			      .skip_agents = skip};
-	if (newv && size <= sizeof e.newv) {
-		memcpy(e.newv, newv, size);
-		memcpy(e.old, a->p, size);
-		e.has_newv = true;
-		e.plain = !(flags & (RF_RMW | RF_ASYNC));
+	gacc_bytes(&e, newv, a->p, size, flags);
+	return defer_put(L, &e, phantom, false);
+}
+
+void race_defer_lane(struct launch *L, struct warp *w, uint32_t lane, const struct access *a,
+		     uint32_t size, enum race_kind kind, const void *newv, struct race_gacc *e)
+{
+	struct race *R = L->race;
+	if (!L->log || !R->glog) /* (as defer) */
+		return;
+	bool again = e->insn != NULL;
+	if (!again) { /* the warp's part, once */
+		const struct cta *c = w->cta;
+		*e = (struct race_gacc){.insn = L->ci, .region = a->region,
+					.step = (uint32_t)L->steps, .cta = c->linear,
+					.ctaid = {c->ctaid[0], c->ctaid[1], c->ctaid[2]},
+					.rank = c->rank, .warp = w->id, .size = size,
+					.what = GA_ACCESS, .kind = (uint8_t)kind};
 	}
-	if (!R->head && L->is_head && L->is_head(L)) {
-		/* the oldest cluster not shown: judged at once from here on, so a race stops it
-		 * where one thread stops, before it writes more (--dump after the report) */
-		race_glog_wait_head(L, R->glog, L->ci->op == OP_ATOM);
-		R->head = !L->stop;
-		if (L->stop)
-			return true;
-	}
-	if (R->head)
-		return head_check(L, &e, phantom);
-	if (!race_glog_add(L, R->glog, &e) && !L->stop)
-		runtime_error(L, 2, "out of memory keeping the data-race detector's log (--jobs)");
-	R->head = race_glog_head(R->glog);
-	return true;
+	const struct rthread *t = thr(R, w, lane);
+	e->vc = t->vc;
+	e->addr = a->addr;
+	e->tid = e->owner = tid_of(R, w, lane);
+	e->clock = *clock_of(R, t);
+	e->seen_cp = t->seen_cp;
+	e->seen_bulk = t->seen_bulk;
+	e->lane = lane;
+	gacc_bytes(e, newv, a->p, size, 0);
+	defer_put(L, e, t->phantom, again);
 }
 
 /* The access e of the oldest cluster not shown, judged on the launch's shadow as one thread
@@ -297,12 +341,17 @@ bool race_replay_access(struct launch *L, struct race_glog *G, const struct race
 			const struct dinsn *phantom)
 {
 	struct race *R = L->race;
-	struct cta c = {.linear = e->cta, .ctaid = {e->ctaid[0], e->ctaid[1], e->ctaid[2]},
-			.rank = e->rank, .slot = e->rank};
-	struct warp w = {.cta = &c, .id = e->warp};
+	struct cta *c; /* (kept for the replays: no 1.6 KB made and zeroed per access) */
+	struct warp *w;
+	race_jobs_scaffold(R->jobs, &c, &w);
+	c->linear = e->cta;
+	memcpy(c->ctaid, e->ctaid, sizeof c->ctaid);
+	c->rank = c->slot = e->rank;
+	w->cta = c;
+	w->id = e->warp;
 	struct rthread t = {.vc = v, .seen_cp = e->seen_cp, .seen_bulk = e->seen_bulk,
 			    .phantom = G ? race_glog_phantom(G, e->owner) : phantom};
-	struct acc_ctx x = {.L = L, .R = R, .t = &t, .w = &w, .lane = e->lane, .tid = e->tid,
+	struct acc_ctx x = {.L = L, .R = R, .t = &t, .w = w, .lane = e->lane, .tid = e->tid,
 			    .owner = e->owner, .flags = e->flags, .copy = e->copy,
 			    .skip_agents = e->skip_agents, .issued = issued};
 	struct rec me = {e->insn, e->tid, e->clock, step, 0, e->flags};
@@ -311,19 +360,27 @@ bool race_replay_access(struct launch *L, struct race_glog *G, const struct race
 	struct warp *cw = L->cw;
 	const struct dinsn *ci = L->ci;
 	uint32_t cmask = L->cmask;
-	L->cw = &w;
+	L->cw = w;
 	L->ci = e->insn;
 	L->cmask = 1u << e->lane;
 	R->replay = G;
 	bool ok;
-	uint64_t off, bytes;
-	struct shadow *s = e->copy && !e->has_newv ? race_shadow_of(L, &a, &off, &bytes) : NULL;
-	if (s) /* a copy's landing (race_copy_access) */
+	uint64_t off = e->addr - e->region->base, bytes;
+	struct shadow *s = NULL;
+	struct cell *cell;
+	if (e->copy && !e->has_newv && (s = race_shadow_of(L, &a, &off, &bytes))) {
+		/* a copy's landing (race_copy_access) */
 		ok = race_copy_land(&x, &t, s, bytes, off, e->size, (enum race_kind)e->kind, &me,
 				    &a);
-	else
+	} else if (!e->copy && e->size <= GRAN && off % GRAN + e->size <= GRAN &&
+		   (x.s = race_shadow_of(L, &a, &off, &bytes)) &&
+		   (cell = cell_made(x.s, off / GRAN))) { /* one granule, its page made */
+		ok = check_granule(&x, cell, &a, off, e->size, (enum race_kind)e->kind, &me,
+				   e->has_newv ? e->newv : NULL);
+	} else {
 		ok = race_check_range(&x, &a, e->size, (enum race_kind)e->kind, &me,
 				      e->has_newv ? e->newv : NULL);
+	}
 	R->replay = NULL;
 	L->cw = cw;
 	L->ci = ci;

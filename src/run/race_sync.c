@@ -106,10 +106,11 @@ static void acquire_from(struct race *R, struct rthread *t, struct vc *s)
 	}
 	uint64_t from = t->vc->gen;
 	wvc_forget(R, t);
-	struct vc *v = vc_own(R, &t->vc);
+	struct vc *v = vc_joined(R, t->vc, s); /* (t->vc is shared: a new one) */
 	if (!v)
 		return;
-	vc_join(R, v, s);
+	vc_put(t->vc);
+	t->vc = v;
 	vc_put(R->memo.result);
 	R->memo.from = from;
 	R->memo.src = s->gen;
@@ -476,27 +477,34 @@ void race_cbar_acquire(struct launch *L, struct warp *w, uint32_t lanes)
 
 /* The state of mb: by the first object made at its place in the running cluster, so that
  * init/inval cycles at one place reuse one entry (race_mbar_init clears it). */
-static struct rmbar *rmbar(struct launch *L, const struct mbar *mb)
+static __attribute__((noinline)) struct rmbar *rmbar_grow(struct launch *L, uint32_t k);
+
+static inline struct rmbar *rmbar(struct launch *L, const struct mbar *mb)
 {
 	struct race *R = L->race;
 	if (mb->first_id <= R->mb_base)
 		return NULL;
 	uint32_t k = mb->first_id - R->mb_base - 1;
-	if (k >= R->nmb) {
-		uint32_t n = k + 16;
-		uint64_t more = (uint64_t)(n - R->nmb) * sizeof *R->mb;
-		if (!launch_charge(L, more, "the data-race detector's mbarrier table"))
-			return NULL;
-		struct rmbar *t = realloc(R->mb, n * sizeof *t);
-		if (!t) {
-			mem_release(L->mem, more);
-			return NULL;
-		}
-		R->charged += more;
-		memset(t + R->nmb, 0, (n - R->nmb) * sizeof *t);
-		R->mb = t;
-		R->nmb = n;
+	return k < R->nmb ? &R->mb[k] : rmbar_grow(L, k);
+}
+
+/* rmbar's table grown to hold entry k. */
+static struct rmbar *rmbar_grow(struct launch *L, uint32_t k)
+{
+	struct race *R = L->race;
+	uint32_t n = k + 16;
+	uint64_t more = (uint64_t)(n - R->nmb) * sizeof *R->mb;
+	if (!launch_charge(L, more, "the data-race detector's mbarrier table"))
+		return NULL;
+	struct rmbar *t = realloc(R->mb, n * sizeof *t);
+	if (!t) {
+		mem_release(L->mem, more);
+		return NULL;
 	}
+	R->charged += more;
+	memset(t + R->nmb, 0, (n - R->nmb) * sizeof *t);
+	R->mb = t;
+	R->nmb = n;
 	return &R->mb[k];
 }
 
@@ -551,21 +559,16 @@ void race_mbar_init(struct launch *L, struct warp *w, uint32_t lane, const struc
 				      (uint32_t)L->steps, 0xf, 0};
 }
 
-uint32_t race_mbar_unordered(struct launch *L, struct warp *w, uint32_t lanes,
-			     const struct mbar *mb, const struct dinsn **init)
+/* race_mbar_unordered for the lanes `todo` not known ordered after the init yet. */
+static __attribute__((noinline)) uint32_t unordered_lanes(struct launch *L, struct warp *w,
+							 uint32_t todo,
+							 const struct mbar *mb,
+							 const struct dinsn **init)
 {
 	struct race *R = L->race;
-	if (!R || !w)
-		return 0;
-	/* the lanes not yet known ordered after the init (clocks only grow: once after, always
-	 * after), before the mbarrier's state is even looked up: a wait polled in a loop */
 	struct rthread *t0 = thr(R, w, 0);
-	uint32_t slot = mb->id % INIT_SEEN, todo = 0;
-	for (uint32_t m = lanes; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		todo |= (uint32_t)(t0[l].init_seen[slot] != mb->id) << l;
-	}
-	struct rmbar *b = todo ? rmbar(L, mb) : NULL;
+	uint32_t slot = mb->id % INIT_SEEN;
+	struct rmbar *b = rmbar(L, mb);
 	uint32_t bad = 0;
 	if (!b || !b->init.clock)
 		return 0;
@@ -578,6 +581,23 @@ uint32_t race_mbar_unordered(struct launch *L, struct warp *w, uint32_t lanes,
 	}
 	*init = b->init.insn;
 	return bad;
+}
+
+uint32_t race_mbar_unordered(struct launch *L, struct warp *w, uint32_t lanes,
+			     const struct mbar *mb, const struct dinsn **init)
+{
+	struct race *R = L->race;
+	if (!R || !w)
+		return 0;
+	/* the lanes not yet known ordered after the init (clocks only grow: once after, always
+	 * after), before the mbarrier's state is even looked up: a wait polled in a loop */
+	const struct rthread *t0 = thr(R, w, 0);
+	uint32_t slot = mb->id % INIT_SEEN, todo = 0;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		todo |= (uint32_t)(t0[l].init_seen[slot] != mb->id) << l;
+	}
+	return todo ? unordered_lanes(L, w, todo, mb, init) : 0;
 }
 
 void race_fence(struct launch *L, struct warp *w, uint32_t lanes)
