@@ -1,6 +1,6 @@
 // Runtime calls that programs (the NVIDIA CUDA samples among them) make around their kernels,
 // answered as an H200 answers them: device limits, profiler ranges, stream callbacks, the L2
-// access policy of a stream; and a kernel that splits each warp into tiles of 16 threads
+// access policy of a stream, cache preferences, mapped host memory; and a kernel that splits each warp into tiles of 16 threads
 // (cooperative_groups::tiled_partition), whose shuffles, votes and reductions pass each
 // tile's own membermask.
 #include <cooperative_groups.h>
@@ -81,6 +81,20 @@ int main()
 	printf("attribute 2 (cooperative) of a stream: %s\n", cudaGetErrorName(cudaStreamGetAttribute(s, (cudaStreamAttrID)2, &p)));
 	cudaGetLastError();
 	printf("reset persisting lines: %s\n", cudaGetErrorName(cudaCtxResetPersistingL2Cache()));
+	printf("cache config of a kernel: %s\n", cudaGetErrorName(cudaFuncSetCacheConfig(tiles, cudaFuncCachePreferShared)));
+	printf("cache config 7: %s\n", cudaGetErrorName(cudaFuncSetCacheConfig(tiles, (cudaFuncCache)7)));
+	cudaGetLastError();
+	int dc = -1;
+	printf("device cache config: %s", cudaGetErrorName(cudaDeviceSetCacheConfig(cudaFuncCachePreferL1)));
+	cudaDeviceGetCacheConfig((cudaFuncCache *)&dc);
+	printf(", then %d\n", dc);
+	int *mapped, *dev = nullptr;
+	cudaHostAlloc(&mapped, 256, cudaHostAllocMapped);
+	cudaError_t e = cudaHostGetDevicePointer((void **)&dev, mapped, 0);
+	printf("device pointer of mapped memory: %s, %s\n", cudaGetErrorName(e), dev == mapped ? "the same" : "another");
+	int plain[4];
+	printf("device pointer of stack memory: %s\n", cudaGetErrorName(cudaHostGetDevicePointer((void **)&dev, plain, 0)));
+	cudaGetLastError();
 
 	tiles<<<1, 64, 0, s>>>(d);
 	int h[64];
