@@ -12,12 +12,15 @@
 #   copy_ring     race_kernels.ptx, 64x128: the same ring filled by cp.async.bulk copies
 #   tma_ring      race_kernels.ptx, 64x128: a ring of 4 KiB stages filled by TMA tensor
 #                 copies (each box's global reads: 32 MiB per run, 8 M granules)
+#   grid_sync     grid_sync.ptx (grid_sync.cu), a cooperative launch of 132x256: 8 grid syncs
+#                 (cooperative_groups: thread 0 of each CTA spins on an ld.acquire.gpu), each
+#                 thread reading a word of the next CTA (one thread: no --jobs)
 #   wgmma         wgmma.ptx, one warpgroup, 2,000 x wgmma m64n256k16 (one CTA: no --jobs)
 # usage: [ROUNDS=3] [JOBS="1 2 4 8"] bench/race.sh [PATH/TO/ptxi] [KERNEL...]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 ptxi=${1:-$here/../build/ptxi}; [ $# -gt 0 ] && shift
-kernels=${*:-reduce_smem hash_int smem_stencil mbar_ring copy_ring tma_ring wgmma}
+kernels=${*:-reduce_smem hash_int smem_stencil mbar_ring copy_ring tma_ring grid_sync wgmma}
 rounds=${ROUNDS:-3}
 jobs=${JOBS:-1 2 4 8}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -29,6 +32,7 @@ args() {
     mbar_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768" ;;
     copy_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768 --arg buf:16384" ;;
     tma_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768 --arg buf:131072:iota:u32 --arg tmap:buf=1,type=f32,dims=64x512,strides=256,box=64x16" ;;
+    grid_sync) echo "grid_sync.ptx --cooperative --grid 132 --block 256 --arg buf:135168 --arg buf:135168" ;;
     wgmma) echo "wgmma.ptx --block 128 --arg buf:512 --arg u32:2000" ;;
     *) echo "race.sh: no kernel $1" >&2; exit 2 ;;
   esac
@@ -55,7 +59,7 @@ for name in $kernels; do
   printf '%-13s %8.2fs %8.2fs %5.2fx' "$name" "$on" "$off" "$(awk -v a="$on" -v b="$off" 'BEGIN{print (b > 0 ? a / b : 0)}')"
   one=""
   for j in $jobs; do
-    if [ "$name" = wgmma ]; then printf ' %12s' -; continue; fi
+    if [ "$name" = wgmma ] || [ "$name" = grid_sync ]; then printf ' %12s' -; continue; fi
     s=$(best "${a[@]}" --dump 0 --jobs "$j")
     cmp -s "$tmp/want" "$tmp/out" || { echo "race.sh: $name: --jobs $j output differs" >&2; exit 1; }
     [ -z "$one" ] && one=$s

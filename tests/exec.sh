@@ -34,7 +34,7 @@ built() { # NAME...: each was built, else its compiler's log and a failure
 	done
 }
 names=(saxpy streams cluster tma printf_assert race deadlock hostptr unsupported ws_gemm
-	cooperative graph)
+	cooperative graph runtime)
 for ((i = 0; i < ${#names[@]}; i += 2)); do
 	for p in "${names[@]:i:2}"; do build $p $p.cu -cudart shared -arch=sm_90a & done
 	wait
@@ -124,4 +124,5 @@ check ws_gemm ws_gemm
 check ws_gemm.bug ws_gemm_bug
 check cooperative cooperative
 check graph graph
+check runtime runtime
 exit $((fails > 0))

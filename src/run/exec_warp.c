@@ -91,18 +91,17 @@ static void shfl_lanes(struct launch *L, struct warp *w, struct frame *f, const 
 	}
 }
 
+/* Each lane votes among the lanes of its own membermask. */
 static void vote_lanes(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-		       uint32_t mask)
+		       uint32_t mask, const uint32_t member[LANES])
 {
-	uint32_t member = (uint32_t)op_read(L, w, f, &di->s[1], (uint32_t)__builtin_ctz(mask));
 	uint32_t set = 0;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		set |= (uint32_t)(op_read(L, w, f, &di->s[0], l) & 1) << l;
 	}
-	uint32_t part = mask & member;
 	for (uint32_t m = mask; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint32_t l = (uint32_t)__builtin_ctz(m), part = mask & member[l];
 		uint64_t r;
 		switch ((enum ir_mod)di->mode) {
 		case MOD_ALL:
@@ -149,34 +148,55 @@ static void match_lanes(struct launch *L, struct warp *w, struct frame *f, const
 	}
 }
 
-/* match.sync's membermasks, lane by lane; their union is what must be present. Returns
- * false (reported) if a lane is outside its own mask. */
-static bool match_members(struct launch *L, struct warp *w, struct frame *f,
-			  const struct dinsn *di, uint32_t mask, uint32_t member[LANES],
-			  uint32_t *all)
+/* The lanes of mask whose membermask is lane l's. */
+static uint32_t same_members(uint32_t mask, const uint32_t member[LANES], uint32_t l)
 {
+	uint32_t same = 0;
+	for (uint32_t m = mask; m; m &= m - 1)
+		if (member[__builtin_ctz(m)] == member[l])
+			same |= 1u << __builtin_ctz(m);
+	return same;
+}
+
+/* The membermask each lane passes in operand `at`: lanes may pass different ones (a warp
+ * split into tiles, each naming its own; CUDA's tiled_partition does). Their union is what
+ * must be present. Returns false (reported) where lanes are outside their own mask. */
+static bool lane_members(struct launch *L, struct warp *w, struct frame *f,
+			 const struct dop *at, uint32_t mask, uint32_t member[LANES],
+			 uint32_t *all)
+{
+	uint32_t outside = 0;
 	*all = 0;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		member[l] = (uint32_t)op_read(L, w, f, &di->s[di->nsrc - 1], l);
+		member[l] = at->kind == DOP_IMM && l != (uint32_t)__builtin_ctz(mask)
+				    ? member[__builtin_ctz(mask)] : (uint32_t)op_read(L, w, f, at, l);
 		*all |= member[l];
-		if (!(member[l] >> l & 1)) {
-			rule_break(L, RULE_WARP_SYNC_MASK, 1u << l,
-				   "match.sync executed by a thread outside its membermask 0x%08x",
-				   member[l]);
-			return false;
-		}
+		outside |= (~member[l] >> l & 1) << l;
 	}
-	return true;
+	if (!outside)
+		return true;
+	uint32_t l0 = (uint32_t)__builtin_ctz(outside), bad = member[l0];
+	bool one = (same_members(outside, member, l0) == outside);
+	if (one)
+		rule_break(L, RULE_WARP_SYNC_MASK, outside,
+			   "%s executed by a thread outside %smembermask 0x%08x",
+			   ir_op_name((enum ir_op)L->ci->op),
+			   L->ci->op == OP_MATCH_SYNC ? "its " : "", bad);
+	else
+		rule_break(L, RULE_WARP_SYNC_MASK, outside,
+			   "%s executed by threads outside their own membermasks (lane %u's is "
+			   "0x%08x)", ir_op_name((enum ir_op)L->ci->op), l0, bad);
+	return false;
 }
 
-static void redux_lanes(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-		        uint32_t mask)
+/* redux.sync's result over the lanes `peers`. */
+static uint32_t redux_over(struct launch *L, struct warp *w, struct frame *f,
+			   const struct dinsn *di, uint32_t peers)
 {
 	bool sgn = ir_type_is_signed((enum ir_mod)di->type);
-	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
-	uint32_t acc = (uint32_t)op_read(L, w, f, &di->s[0], l0);
-	for (uint32_t m = mask & (mask - 1); m; m &= m - 1) {
+	uint32_t acc = (uint32_t)op_read(L, w, f, &di->s[0], (uint32_t)__builtin_ctz(peers));
+	for (uint32_t m = peers & (peers - 1); m; m &= m - 1) {
 		uint32_t v = (uint32_t)op_read(L, w, f, &di->s[0], (uint32_t)__builtin_ctz(m));
 		switch ((enum ir_mod)di->mode) {
 		case MOD_ADD:
@@ -199,8 +219,24 @@ static void redux_lanes(struct launch *L, struct warp *w, struct frame *f, const
 			break;
 		}
 	}
-	for (uint32_t m = mask; m; m &= m - 1)
-		op_write(f, &di->d, (uint32_t)__builtin_ctz(m), acc);
+	return acc;
+}
+
+/* Each lane reduces over the lanes of its own membermask (once per distinct mask). */
+static void redux_lanes(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		        uint32_t mask, const uint32_t member[LANES])
+{
+	uint32_t done = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		if (done >> l & 1)
+			continue;
+		uint32_t peers = mask & member[l], same = same_members(m, member, l);
+		uint32_t acc = redux_over(L, w, f, di, peers);
+		for (uint32_t k = same; k; k &= k - 1)
+			op_write(f, &di->d, (uint32_t)__builtin_ctz(k), acc);
+		done |= same;
+	}
 }
 
 /* ---- CTA barriers --------------------------------------------------------------------- */
@@ -365,17 +401,21 @@ static bool releases_cluster(const struct dinsn *di)
 
 /* Whether every non-exited lane of the membermask in operand `at` (read from the first
  * lane) is in the group; if not, the group waits or a rule broke. */
+/* Whether every non-exited lane of the lanes' membermasks (operand `at`, each lane's own,
+ * kept in member[]) is in the group; if not, the group waits or a rule broke. */
 static bool members_here(struct launch *L, struct warp *w, struct group *g,
-			 const struct dop *at, uint32_t mask)
+			 const struct dop *at, uint32_t mask, uint32_t member[LANES])
 {
-	uint32_t member = (uint32_t)op_read(L, w, g->frame, at, (uint32_t)__builtin_ctz(mask));
-	return warp_need_lanes(L, w, g, member, mask);
+	uint32_t all;
+	return lane_members(L, w, g->frame, at, mask, member, &all) &&
+	       warp_need_lanes(L, w, g, all, mask);
 }
 
 enum step exec_shfl(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		    uint32_t mask)
 {
-	if (!members_here(L, w, g, &di->s[3], mask))
+	uint32_t member[LANES];
+	if (!members_here(L, w, g, &di->s[3], mask, member))
 		return STEP_PARKED;
 	shfl_lanes(L, w, g->frame, di, mask);
 	race_lockstep_sync(L, w, mask);
@@ -385,9 +425,10 @@ enum step exec_shfl(struct launch *L, struct warp *w, struct group *g, const str
 enum step exec_vote(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		    uint32_t mask)
 {
-	if (!members_here(L, w, g, &di->s[di->nsrc - 1], mask))
+	uint32_t member[LANES];
+	if (!members_here(L, w, g, &di->s[di->nsrc - 1], mask, member))
 		return STEP_PARKED;
-	vote_lanes(L, w, g->frame, di, mask);
+	vote_lanes(L, w, g->frame, di, mask, member);
 	race_lockstep_sync(L, w, mask);
 	return STEP_NEXT;
 }
@@ -395,11 +436,10 @@ enum step exec_vote(struct launch *L, struct warp *w, struct group *g, const str
 enum step exec_match(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		     uint32_t mask)
 {
-	uint32_t member, members[LANES];
-	if (!match_members(L, w, g->frame, di, mask, members, &member) ||
-	    !warp_need_lanes(L, w, g, member, mask))
+	uint32_t member[LANES];
+	if (!members_here(L, w, g, &di->s[di->nsrc - 1], mask, member))
 		return STEP_PARKED;
-	match_lanes(L, w, g->frame, di, mask, members);
+	match_lanes(L, w, g->frame, di, mask, member);
 	race_lockstep_sync(L, w, mask);
 	return STEP_NEXT;
 }
@@ -407,19 +447,27 @@ enum step exec_match(struct launch *L, struct warp *w, struct group *g, const st
 enum step exec_redux(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		     uint32_t mask)
 {
-	if (!members_here(L, w, g, &di->s[di->nsrc - 1], mask))
+	uint32_t member[LANES];
+	if (!members_here(L, w, g, &di->s[di->nsrc - 1], mask, member))
 		return STEP_PARKED;
-	redux_lanes(L, w, g->frame, di, mask);
+	redux_lanes(L, w, g->frame, di, mask, member);
 	race_lockstep_sync(L, w, mask);
 	return STEP_NEXT;
 }
 
+/* Lanes that pass the same membermask synchronise with each other (memory too), not with
+ * lanes of another mask. */
 enum step exec_bar_warp_sync(struct launch *L, struct warp *w, struct group *g,
 			     const struct dinsn *di, uint32_t mask)
 {
-	if (!members_here(L, w, g, &di->s[0], mask))
+	uint32_t member[LANES];
+	if (!members_here(L, w, g, &di->s[0], mask, member))
 		return STEP_PARKED;
-	race_warp_sync(L, w, mask);
+	for (uint32_t m = mask; m;) {
+		uint32_t same = same_members(m, member, (uint32_t)__builtin_ctz(m));
+		race_warp_sync(L, w, same);
+		m &= ~same;
+	}
 	return STEP_NEXT;
 }
 

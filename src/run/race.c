@@ -804,9 +804,7 @@ void race_end(struct launch *L)
 	mem_release(L->mem, R->charged);
 	vc_put(R->memo.result);
 	vc_put(R->zero);
-	if (R->spare)
-		vc_free(R->spare);
-	free(R->spare_c);
+	vc_free_spares(R);
 	race_jobs_free(R->jobs);
 	free(R);
 	L->race = NULL;

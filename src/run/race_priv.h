@@ -277,6 +277,7 @@ struct vc *vc_new(struct race *R);
 void vc_free(struct vc *v);
 /* The chunk of `cta` in v (which the caller owns), made if missing; NULL: out of memory. */
 uint32_t *vc_chunk(struct race *R, struct vc *v, uint32_t cta);
+void vc_free_spares(struct race *R);
 /* v, whose last reference went: kept as the spare (a barrier's vector), else freed. */
 void vc_recycle(struct race *R, struct vc *v);
 /* *p, made exclusively the caller's (copied if shared, made if NULL). */

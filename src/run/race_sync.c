@@ -90,7 +90,9 @@ static void adopt(struct race *R, struct rthread *t, struct vc *s)
 
 static void acquire_from(struct race *R, struct rthread *t, struct vc *s)
 {
-	if (!s || s == t->vc)
+	/* a vector only grows (joins and raises), so one whose last join was s still covers
+	 * it: a spin loop's repeated acquires of an unchanged location cost nothing */
+	if (!s || s == t->vc || t->vc->joined == s->gen)
 		return;
 	if (s->joined == t->vc->gen) { /* s already covers the thread's vector: share it */
 		adopt(R, t, s);
@@ -223,15 +225,23 @@ static uint64_t loc_key(const struct access *a)
 	return 1ull << 63 | (uint64_t)a->cta->linear << 32 | a->off;
 }
 
+/* s joined into *into; an empty *into takes s by reference (copied only if changed
+ * later), so that a poll of an unchanged location sees the same vector, not a copy. */
+static void gather_vc(struct race *R, struct vc **into, struct vc *s)
+{
+	if (!*into)
+		*into = vc_ref(s);
+	else
+		vc_join(R, vc_own(R, into), s);
+}
+
 /* What a read by thread `tid` at scope `s` acquires from the location. */
-static void loc_gather(struct race *R, struct loc *l, struct rthread *t, uint32_t tid,
-		       struct vc **into)
+static void loc_gather(struct race *R, struct loc *l, uint32_t tid, struct vc **into)
 {
 	if (l->wide)
-		vc_join(R, vc_own(R, into), l->wide);
+		gather_vc(R, into, l->wide);
 	if (l->cta && l->cta_id == cta_of(R, tid))
-		vc_join(R, vc_own(R, into), l->cta);
-	(void)t;
+		gather_vc(R, into, l->cta);
 }
 
 
@@ -248,14 +258,14 @@ void race_sync_through(struct launch *L, struct rthread *t, uint32_t tid,
 		if ((l || mark) && (sem == MOD_ACQUIRE || sem == MOD_ACQ_REL)) {
 			struct vc *got = NULL;
 			if (l)
-				loc_gather(R, l, t, tid, &got);
+				loc_gather(R, l, tid, &got);
 			if (mark)
 				race_marker_into(L, a->addr, &got);
 			acquire_from(R, t, got);
 			vc_put(got);
 		} else if (l || mark) {
 			if (l)
-				loc_gather(R, l, t, tid, &t->pending);
+				loc_gather(R, l, tid, &t->pending);
 			if (mark)
 				race_marker_into(L, a->addr, &t->pending);
 		}

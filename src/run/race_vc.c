@@ -1,7 +1,10 @@
 /*
  * race_vc.c - vector clocks: one dense chunk of clocks per CTA that appears, shared by
  * reference (copy on write), each change renaming the vector (gen) so that joins of a
- * vector already covered are skipped.
+ * vector already covered are skipped. Chunks are shared too, between the vectors that
+ * copied or joined them, until one writes (vc_chunk): after a grid-wide synchronisation
+ * every thread's vector names every CTA, and a copy or join of such vectors must not cost
+ * the whole grid's clocks.
  */
 #include "race_priv.h"
 
@@ -20,51 +23,153 @@ struct vc *vc_new(struct race *R)
 	return v;
 }
 
-void vc_free(struct vc *v)
+/* A chunk's clocks follow a header: how many vectors hold it, a name for its contents
+ * (renewed whenever it may be written) and the name of a chunk it is known to cover (the
+ * one it was copied from, or one a comparison found below it). Clocks only rise, so a
+ * chunk keeps covering what it covered; the names spare a grid-wide join comparing the
+ * same chunks again and again. */
+struct chunk_head {
+	uint32_t refs, pad;
+	uint64_t id, cover;
+};
+#define HEAD_WORDS (sizeof(struct chunk_head) / sizeof(uint32_t))
+
+static inline struct chunk_head *head(const uint32_t *c)
 {
-	for (uint32_t i = 0; i < v->n; i++)
-		free(v->ch[i].c);
-	free(v->ch);
-	free(v);
+	return (struct chunk_head *)(uintptr_t)(c - HEAD_WORDS);
 }
 
-/* The chunk of `cta` in v (which the caller owns), made if missing; NULL: out of memory. */
-uint32_t *vc_chunk(struct race *R, struct vc *v, uint32_t cta)
+static uint32_t *chunk_share(uint32_t *c)
 {
-	int i = vc_find(v, cta);
-	if ((uint32_t)i < v->n && v->ch[i].cta == cta)
-		return v->ch[i].c;
-	if (v->n == v->cap) {
-		uint32_t cap = v->cap ? v->cap * 2 : 2;
-		struct vchunk *ch = realloc(v->ch, cap * sizeof *ch);
-		if (!ch)
-			return NULL;
-		v->ch = ch;
-		v->cap = cap;
-	}
+	head(c)->refs++;
+	return c;
+}
+
+static void chunk_put(uint32_t *c)
+{
+	if (--head(c)->refs == 0)
+		free(head(c));
+}
+
+/* A zeroed chunk held once: the spare if there is one; NULL: out of memory. */
+static uint32_t *chunk_new(struct race *R)
+{
 	uint32_t *c = R->spare_c;
 	if (c) {
 		R->spare_c = NULL;
 		memset(c, 0, R->nt * sizeof *c);
-	} else if (!(c = calloc(R->nt, sizeof *c))) {
-		return NULL;
+	} else {
+		uint32_t *a = calloc(R->nt + HEAD_WORDS, sizeof *a);
+		if (!a)
+			return NULL;
+		c = a + HEAD_WORDS;
 	}
-	memmove(&v->ch[i + 1], &v->ch[i], (v->n - (uint32_t)i) * sizeof *v->ch);
-	v->ch[i] = (struct vchunk){cta, c};
-	v->n++;
+	*head(c) = (struct chunk_head){.refs = 1, .id = ++R->gen};
 	return c;
 }
 
-/* An empty vector: the spare one if there is (its chunk kept for vc_chunk), else new. */
+/* x held by one more vector of R's: shared if R made it, else copied (another worker's
+ * chunk: its count is that thread's to change); NULL: out of memory. */
+static uint32_t *chunk_take(struct race *R, uint32_t *x)
+{
+	if (head(x)->id >> 48 == R->gen >> 48) /* ids carry their worker (race_shard.c) */
+		return chunk_share(x);
+	uint32_t *c = chunk_new(R);
+	if (c) {
+		memcpy(c, x, R->nt * sizeof *c);
+		head(c)->cover = head(x)->id;
+	}
+	return c;
+}
+
+void vc_free(struct vc *v)
+{
+	for (uint32_t i = 0; i < v->n; i++)
+		chunk_put(v->ch[i].c);
+	free(v->ch);
+	free(v);
+}
+
+void vc_free_spares(struct race *R)
+{
+	if (R->spare)
+		vc_free(R->spare);
+	if (R->spare_c)
+		free(head(R->spare_c));
+	R->spare = NULL;
+	R->spare_c = NULL;
+}
+
+/* The index of cta's chunk in v, a slot with no chunk yet (NULL) made if missing; -1: out
+ * of memory. */
+static int vc_slot_from(struct vc *v, uint32_t cta, int i)
+{
+	if ((uint32_t)i < v->n && v->ch[i].cta == cta)
+		return i;
+	if (v->n == v->cap) {
+		uint32_t cap = v->cap ? v->cap * 2 : 2;
+		struct vchunk *ch = realloc(v->ch, cap * sizeof *ch);
+		if (!ch)
+			return -1;
+		v->ch = ch;
+		v->cap = cap;
+	}
+	memmove(&v->ch[i + 1], &v->ch[i], (v->n - (uint32_t)i) * sizeof *v->ch);
+	v->ch[i] = (struct vchunk){cta, NULL};
+	v->n++;
+	return i;
+}
+
+static int vc_slot(struct vc *v, uint32_t cta)
+{
+	return vc_slot_from(v, cta, vc_find(v, cta));
+}
+
+static void vc_unslot(struct vc *v, int i)
+{
+	v->n--;
+	memmove(&v->ch[i], &v->ch[i + 1], (v->n - (uint32_t)i) * sizeof *v->ch);
+}
+
+/* The chunk of `cta` in v (which the caller owns), made if missing and made v's alone if
+ * shared, to be written; NULL: out of memory. */
+uint32_t *vc_chunk(struct race *R, struct vc *v, uint32_t cta)
+{
+	int i = vc_slot(v, cta);
+	if (i < 0)
+		return NULL;
+	uint32_t *c = v->ch[i].c;
+	if (c && head(c)->refs == 1) {
+		head(c)->id = ++R->gen; /* to be written: what covered it may not now */
+		return c;
+	}
+	uint32_t *n = chunk_new(R);
+	if (!n) {
+		if (!c)
+			vc_unslot(v, i);
+		return NULL;
+	}
+	if (c) {
+		memcpy(n, c, R->nt * sizeof *n);
+		head(n)->cover = head(c)->id;
+		chunk_put(c);
+	}
+	v->ch[i].c = n;
+	return n;
+}
+
+/* An empty vector: the spare one if there is (its chunk kept for chunk_new), else new. */
 static struct vc *vc_fresh(struct race *R)
 {
 	struct vc *v = R->spare;
 	if (!v)
 		return vc_new(R);
 	R->spare = NULL;
-	if (R->spare_c)
-		free(R->spare_c);
-	R->spare_c = v->ch[0].c;
+	uint32_t *c = v->ch[0].c;
+	if (head(c)->refs == 1 && !R->spare_c)
+		R->spare_c = c;
+	else
+		chunk_put(c);
 	v->n = 0;
 	v->refs = 1;
 	v->gen = ++R->gen;
@@ -83,16 +188,26 @@ void vc_recycle(struct race *R, struct vc *v)
 	R->spare = v;
 }
 
+/* A copy of s: its chunks shared. */
 static struct vc *vc_copy(struct race *R, const struct vc *s)
 {
 	struct vc *v = vc_new(R);
 	if (!v)
 		return NULL;
+	v->ch = malloc((s->n ? s->n : 1) * sizeof *v->ch);
+	if (!v->ch) {
+		free(v);
+		return NULL;
+	}
+	v->cap = s->n ? s->n : 1;
 	v->joined = s->joined;
 	for (uint32_t i = 0; i < s->n; i++) {
-		uint32_t *c = vc_chunk(R, v, s->ch[i].cta);
-		if (c)
-			memcpy(c, s->ch[i].c, R->nt * sizeof *c);
+		uint32_t *c = chunk_take(R, s->ch[i].c);
+		if (!c) {
+			vc_free(v);
+			return NULL;
+		}
+		v->ch[v->n++] = (struct vchunk){s->ch[i].cta, c};
 	}
 	return v;
 }
@@ -112,111 +227,98 @@ struct vc *vc_own(struct race *R, struct vc **p)
 	return *p;
 }
 
-/* c[k] = max(c[k], x[k]) for k < n: blocks of 8 the vectoriser takes (the two never
- * overlap: chunks of two vectors), built for AVX2 too where the compiler can (memory.c's
- * habit). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
 	!defined(__SANITIZE_THREAD__)
-__attribute__((target_clones("arch=x86-64-v3", "default")))
+#define VC_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define VC_CLONES
 #endif
-static void max_into(uint32_t *restrict c, const uint32_t *restrict x, uint32_t n)
+
+typedef uint32_t u32x8 __attribute__((vector_size(32)));
+
+/* How chunks c and x of n clocks compare: CLK_UP if x has a clock above c's (joining x
+ * changes c), CLK_DOWN if c has one above x's (x cannot simply replace c). Eight clocks
+ * a step, since a grid-wide join compares every CTA's chunk. */
+enum { CLK_UP = 1, CLK_DOWN = 2 };
+VC_CLONES static unsigned chunk_order(const uint32_t *c, const uint32_t *x, uint32_t n)
+{
+	u32x8 up = {0}, down = {0};
+	uint32_t k = 0, u = 0, dn = 0;
+	for (; k + 8 <= n; k += 8) {
+		u32x8 a, b;
+		memcpy(&a, c + k, sizeof a);
+		memcpy(&b, x + k, sizeof b);
+		up |= (u32x8)(b > a);
+		down |= (u32x8)(a > b);
+	}
+	for (int i = 0; i < 8; i++)
+		u |= up[i], dn |= down[i];
+	for (; k < n; k++)
+		u |= x[k] > c[k], dn |= c[k] > x[k];
+	return (u ? CLK_UP : 0) | (dn ? CLK_DOWN : 0);
+}
+
+/* c = max(c, x), n clocks. */
+VC_CLONES static void chunk_max(uint32_t *c, const uint32_t *x, uint32_t n)
 {
 	uint32_t k = 0;
-	for (; k + 8 <= n; k += 8)
-#pragma GCC unroll 8
-		for (uint32_t j = 0; j < 8; j++)
-			c[k + j] = c[k + j] > x[k + j] ? c[k + j] : x[k + j];
+	for (; k + 8 <= n; k += 8) {
+		u32x8 a, b;
+		memcpy(&a, c + k, sizeof a);
+		memcpy(&b, x + k, sizeof b);
+		u32x8 gt = (u32x8)(a > b);
+		a = (a & gt) | (b & ~gt);
+		memcpy(c + k, &a, sizeof a);
+	}
 	for (; k < n; k++)
 		c[k] = c[k] > x[k] ? c[k] : x[k];
 }
 
-/* c[k] = max(a[k], x[k]) for k < n (max_into's terms). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-	!defined(__SANITIZE_THREAD__)
-__attribute__((target_clones("arch=x86-64-v3", "default")))
-#endif
-static void max_of(uint32_t *restrict c, const uint32_t *restrict a,
-		   const uint32_t *restrict x, uint32_t n)
-{
-	uint32_t k = 0;
-	for (; k + 8 <= n; k += 8)
-#pragma GCC unroll 8
-		for (uint32_t j = 0; j < 8; j++)
-			c[k + j] = a[k + j] > x[k + j] ? a[k + j] : x[k + j];
-	for (; k < n; k++)
-		c[k] = a[k] > x[k] ? a[k] : x[k];
-}
-
-/* A chunk of clocks to fill: the spare one if there is (vc_chunk's), else new. */
-static uint32_t *chunk_new(struct race *R)
-{
-	uint32_t *c = R->spare_c;
-	if (c)
-		R->spare_c = NULL;
-	return c ? c : malloc(R->nt * sizeof *c);
-}
-
 struct vc *vc_joined(struct race *R, const struct vc *a, const struct vc *s)
 {
-	struct vc *v = vc_new(R);
-	if (!v)
-		return NULL;
-	if (a->joined == s->gen) { /* a covers s (vc_join would skip it): a copy */
-		v->joined = a->joined;
-		for (uint32_t i = 0; i < a->n; i++) {
-			uint32_t *c = vc_chunk(R, v, a->ch[i].cta);
-			if (c)
-				memcpy(c, a->ch[i].c, R->nt * sizeof *c);
-		}
-		return v;
-	}
-	if (!(v->ch = malloc((a->n + s->n) * sizeof *v->ch))) {
-		vc_free(v);
-		return NULL;
-	}
-	v->cap = a->n + s->n;
-	uint32_t i = 0, j = 0;
-	while (i < a->n || j < s->n) { /* the two sorted lists of chunks merged */
-		bool ta = i < a->n && (j == s->n || a->ch[i].cta <= s->ch[j].cta);
-		bool ts = j < s->n && (i == a->n || s->ch[j].cta <= a->ch[i].cta);
-		uint32_t *c = chunk_new(R);
-		if (!c) {
-			vc_free(v);
-			return NULL;
-		}
-		if (ta && ts)
-			max_of(c, a->ch[i].c, s->ch[j].c, R->nt);
-		else
-			memcpy(c, ta ? a->ch[i].c : s->ch[j].c, R->nt * sizeof *c);
-		v->ch[v->n++] = (struct vchunk){ta ? a->ch[i].cta : s->ch[j].cta, c};
-		i += ta;
-		j += ts;
-	}
-	v->gen = ++R->gen; /* (the gens vc_own's copy and vc_join's would take) */
-	v->joined = s->gen;
+	struct vc *v = vc_copy(R, a);
+	vc_join(R, v, s);
 	return v;
 }
 
+/* d = max(d, s). A chunk d lacks, or one that s's covers, becomes s's (shared); a chunk
+ * that covers s's is left alone; only chunks that differ both ways are merged into a
+ * chunk of d's own. */
 void vc_join(struct race *R, struct vc *d, const struct vc *s)
 {
 	if (!d || !s || d->joined == s->gen || d == s)
 		return;
-	bool empty = d->n == 0; /* a fresh vector (a barrier's first arrival): a copy */
-	uint32_t j = 0; /* d's chunks, sorted as s's: walked along (vc_chunk when missing) */
+	int j = 0; /* d's chunks, sorted as s's: walked along, not searched */
 	for (uint32_t i = 0; i < s->n; i++) {
-		uint32_t cta = s->ch[i].cta, *c;
-		while (j < d->n && d->ch[j].cta < cta)
+		uint32_t *x = s->ch[i].c;
+		while ((uint32_t)j < d->n && d->ch[j].cta < s->ch[i].cta)
 			j++;
-		if (j < d->n && d->ch[j].cta == cta)
-			c = d->ch[j].c;
-		else if (!(c = vc_chunk(R, d, cta)))
+		if ((j = vc_slot_from(d, s->ch[i].cta, j)) < 0)
 			return;
-		const uint32_t *x = s->ch[i].c;
-		if (empty) {
-			memcpy(c, x, R->nt * sizeof *c);
+		uint32_t *c = d->ch[j].c;
+		if (c == x || (c && head(c)->cover == head(x)->id))
+			continue;
+		unsigned order = c && head(x)->cover != head(c)->id ? chunk_order(c, x, R->nt)
+								     : CLK_UP;
+		if (c && !(order & CLK_UP)) {
+			head(c)->cover = head(x)->id;
 			continue;
 		}
-		max_into(c, x, R->nt);
+		if (!c || !(order & CLK_DOWN)) { /* s's chunk covers d's */
+			uint32_t *t = chunk_take(R, x);
+			if (!t) {
+				if (!c)
+					vc_unslot(d, j);
+				return;
+			}
+			if (c)
+				chunk_put(c);
+			d->ch[j].c = t;
+			continue;
+		}
+		if (!(c = vc_chunk(R, d, s->ch[i].cta)))
+			return;
+		chunk_max(c, x, R->nt);
 	}
 	d->gen = ++R->gen;
 	d->joined = s->gen;

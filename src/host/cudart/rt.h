@@ -35,6 +35,8 @@ typedef struct rt_kernel *cudaKernel_t;
 struct rt_stream {
 	unsigned flags;
 	int priority;
+	unsigned char window[32];   /* cudaStreamAttributeAccessPolicyWindow, as set           */
+	int sync_policy;            /* cudaStreamAttributeSynchronizationPolicy, as set        */
 	struct rt_capture *cap;     /* the capture it records into (NULL: none)               */
 };
 #define RT_STREAM_OBJECT(s) ((uintptr_t)(s) > 2)

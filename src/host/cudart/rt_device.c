@@ -5,6 +5,8 @@
  */
 #include <string.h>
 
+#include <stdint.h>
+
 #include "rt.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -195,37 +197,61 @@ EXPORT cudaError_t cudaDriverGetVersion(int *v)
 	return cudaSuccess;
 }
 
-/* cudaLimit: StackSize 0, PrintfFifoSize 1, MallocHeapSize 2 */
+/* cudaLimit: StackSize 0, PrintfFifoSize 1, MallocHeapSize 2, DevRuntimeSyncDepth 3,
+ * DevRuntimePendingLaunchCount 4, MaxL2FetchGranularity 5, PersistingL2CacheSize 6. The
+ * defaults and bounds are an H200's (2026-11-28); 3 it refuses too (no -rdc). The heap's
+ * size is the device heap's (devrt.c); the others bound what ptxi does not model (a stack
+ * that grows, the printf buffer, the L2), so they are kept and read back. The H200 rounds
+ * the persisting size up to its 3932160-byte granularity; ptxi keeps it as given. */
+enum { LIMITS = 7 };
+static size_t limit_value[LIMITS] = {1024, 8650752, 8388608, 0, 2048, 64, 11796480};
+static const size_t limit_max[LIMITS] = {SIZE_MAX, SIZE_MAX, SIZE_MAX, 0, SIZE_MAX, 128,
+					 32768000 /* cudaDevAttrMaxPersistingL2CacheSize */};
+
 EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t value)
 {
 	cudaError_t e;
 	if (!rt_enter(&e))
 		return e;
 	e = cudaSuccess;
-	if (limit == 2)
-		rt.opt.base.heap_bytes = value;
-	else if (limit != 0 && limit != 1)
+	if (limit < 0 || limit >= LIMITS || limit == 3)
 		e = cudaErrorUnsupportedLimit;
+	else if (value > limit_max[limit])
+		e = cudaErrorInvalidValue;
+	else
+		limit_value[limit] = value;
+	if (e == cudaSuccess && limit == 2)
+		rt.opt.base.heap_bytes = value;
 	rt_leave();
 	return rt_ret(e);
 }
 
 EXPORT cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
 {
-	cudaError_t e;
-	if (!rt_enter(&e))
-		return e;
-	e = cudaSuccess;
-	if (limit == 0)
-		*value = 1024;
-	else if (limit == 1)
-		*value = 1 << 20;
-	else if (limit == 2)
-		*value = rt.opt.base.heap_bytes ? rt.opt.base.heap_bytes : 8 << 20;
-	else
-		e = cudaErrorUnsupportedLimit;
-	rt_leave();
-	return rt_ret(e);
+	if (limit < 0 || limit >= LIMITS || limit == 3)
+		return rt_ret(cudaErrorUnsupportedLimit);
+	if (!value)
+		return rt_ret(cudaErrorInvalidValue);
+	*value = limit_value[limit];
+	return cudaSuccess;
+}
+
+/* Profiling ranges: with no profiler attached the CUDA runtime returns success and does
+ * nothing (an H200, 2026-11-28), and ptxi is never profiled. */
+EXPORT cudaError_t cudaProfilerStart(void)
+{
+	return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaProfilerStop(void)
+{
+	return cudaSuccess;
+}
+
+/* The persisting lines of the L2, which ptxi does not model: nothing to reset. */
+EXPORT cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+	return cudaSuccess;
 }
 
 EXPORT cudaError_t cudaDeviceSynchronize(void)

@@ -361,6 +361,39 @@ EXPORT cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value)
 	return rt_ret(e);
 }
 
+/* The L1/shared split preferred for a kernel or the device (cudaFuncCache: PreferNone 0,
+ * Shared 1, L1 2, Equal 3): a hint for a cache ptxi does not model, which the H100
+ * may ignore too; a bad value or function is refused as CUDA refuses it. */
+enum { CACHE_PREFER_EQUAL = 3 };
+static int device_cache_config;
+
+EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, int config)
+{
+	cudaError_t e;
+	if (!rt_enter(&e))
+		return e;
+	e = !rt_kernel_of(func) ? cudaErrorInvalidDeviceFunction
+	    : config < 0 || config > CACHE_PREFER_EQUAL ? cudaErrorInvalidValue : cudaSuccess;
+	rt_leave();
+	return rt_ret(e);
+}
+
+EXPORT cudaError_t cudaDeviceSetCacheConfig(int config)
+{
+	if (config < 0 || config > CACHE_PREFER_EQUAL)
+		return rt_ret(cudaErrorInvalidValue);
+	device_cache_config = config;
+	return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaDeviceGetCacheConfig(int *config)
+{
+	if (!config)
+		return rt_ret(cudaErrorInvalidValue);
+	*config = device_cache_config;
+	return cudaSuccess;
+}
+
 /* struct cudaFuncAttributes of driver_types.h */
 struct func_attrs {
 	size_t shared, constant, local;

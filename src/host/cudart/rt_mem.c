@@ -89,6 +89,25 @@ EXPORT cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags)
 	return e ? e : alloc(p, n, "allocation (cudaHostAlloc)");
 }
 
+/* Mapped host memory's device address: every allocation is already at the address the
+ * host holds (unified addressing), so it is the pointer itself, for memory the runtime
+ * allocated; flags must be 0. */
+EXPORT cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned flags)
+{
+	if (!dev || flags)
+		return rt_ret(cudaErrorInvalidValue);
+	cudaError_t e;
+	if (!rt_enter(&e))
+		return e;
+	uint64_t a = (uint64_t)(uintptr_t)host;
+	bool ours = a >= rt.mem->mapped_base && a < rt.mem->mapped_end && mem_find(rt.mem, a, 1);
+	rt_leave();
+	if (!ours)
+		return rt_ret(cudaErrorInvalidValue);
+	*dev = host;
+	return cudaSuccess;
+}
+
 EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s)
 {
 	cudaError_t e = gate(ASYNC, s, "cudaMallocAsync");

@@ -5,7 +5,9 @@
  * Elapsed times are host time between the records, at least a microsecond apart so that a
  * measured interval is positive.
  */
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "rt.h"
@@ -34,6 +36,7 @@ static cudaError_t stream_new(cudaStream_t *s, unsigned flags, int priority)
 		return rt_ret(cudaErrorMemoryAllocation);
 	(*s)->flags = flags;
 	(*s)->priority = priority;
+	(*s)->sync_policy = -1; /* what an H200 reads before any is set */
 	return cudaSuccess;
 }
 
@@ -210,4 +213,128 @@ EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, void (*fn)(void *), void *
 	if (e == cudaSuccess && fn)
 		fn(data);
 	return rt_ret(e);
+}
+
+/* cudaStreamAddCallback: cudaLaunchHostFunc's older form, whose callback also gets the
+ * stream and a status (cudaSuccess: the work before it ran). Flags must be 0 (an H200:
+ * cudaErrorInvalidValue); a capture cannot record it. */
+typedef void (*rt_stream_callback)(cudaStream_t, cudaError_t, void *);
+EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, rt_stream_callback cb, void *data,
+					 unsigned flags)
+{
+	cudaError_t e;
+	if (flags || !cb)
+		return rt_ret(cudaErrorInvalidValue);
+	if (!rt_enter(&e))
+		return e;
+	e = rt_capture_check(s, true);
+	if (e == cudaSuccess) {
+		rt_flush_prints();
+		e = rt.sticky;
+	}
+	rt_leave();
+	if (e == cudaSuccess)
+		cb(s, cudaSuccess, data);
+	return rt_ret(e);
+}
+
+EXPORT cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t s, rt_stream_callback cb, void *data,
+					      unsigned flags)
+{
+	return cudaStreamAddCallback(s, cb, data, flags);
+}
+
+/* ---- stream attributes ----------------------------------------------------------------- */
+
+/* cudaStreamAttrID (cudaLaunchAttributeID) values a stream takes, as an H200 does: the L2
+ * access policy window and the synchronisation policy are kept and read back (ptxi models
+ * no L2 and never blocks, so they change nothing else); priority reads the stream's, the
+ * memory-sync domain and its map their defaults. Others: cudaErrorInvalidValue. */
+enum { ATTR_WINDOW = 1, ATTR_SYNC_POLICY = 3, ATTR_PRIORITY = 8, ATTR_DOMAIN_MAP = 9,
+       ATTR_DOMAIN = 10 };
+enum { ACCESS_PERSISTING = 2 };
+
+struct rt_window { /* struct cudaAccessPolicyWindow */
+	void *base;
+	size_t bytes;
+	float hit_ratio;
+	int hit_prop, miss_prop;
+};
+
+static struct rt_stream legacy = {.sync_policy = -1}; /* the NULL and per-thread streams */
+
+static struct rt_stream *stream_of(cudaStream_t s)
+{
+	return RT_STREAM_OBJECT(s) ? s : &legacy;
+}
+
+static cudaError_t set_window(struct rt_stream *st, const void *v)
+{
+	struct rt_window w;
+	memcpy(&w, v, sizeof w);
+	if (w.bytes > 134217728 /* cudaDevAttrMaxAccessPolicyWindowSize */ ||
+	    !(w.hit_ratio >= 0.0f && w.hit_ratio <= 1.0f) || w.hit_prop < 0 ||
+	    w.hit_prop > ACCESS_PERSISTING || w.miss_prop < 0 || w.miss_prop >= ACCESS_PERSISTING)
+		return cudaErrorInvalidValue;
+	memcpy(st->window, &w, sizeof w);
+	return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t s, int id, const void *v)
+{
+	if (!v)
+		return rt_ret(cudaErrorInvalidValue);
+	struct rt_stream *st = stream_of(s);
+	switch (id) {
+	case ATTR_WINDOW:
+		return rt_ret(set_window(st, v));
+	case ATTR_SYNC_POLICY:
+		memcpy(&st->sync_policy, v, sizeof st->sync_policy);
+		return cudaSuccess;
+	case ATTR_PRIORITY: /* taken, not applied: an H200 reads the creation's priority back */
+	case ATTR_DOMAIN_MAP:
+	case ATTR_DOMAIN:
+		return cudaSuccess;
+	default:
+		return rt_ret(cudaErrorInvalidValue);
+	}
+}
+
+EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t s, int id, void *v)
+{
+	if (!v)
+		return rt_ret(cudaErrorInvalidValue);
+	const struct rt_stream *st = stream_of(s);
+	unsigned char map[2] = {0, 1}; /* default domain 0, remote domain 1 */
+	int zero = 0;
+	switch (id) {
+	case ATTR_WINDOW:
+		/* its fields, not the padding after them (an H200 writes 28 bytes) */
+		memcpy(v, st->window, offsetof(struct rt_window, miss_prop) + sizeof(int));
+		return cudaSuccess;
+	case ATTR_SYNC_POLICY:
+		memcpy(v, &st->sync_policy, sizeof st->sync_policy);
+		return cudaSuccess;
+	case ATTR_PRIORITY:
+		memcpy(v, &st->priority, sizeof st->priority);
+		return cudaSuccess;
+	case ATTR_DOMAIN_MAP:
+		memcpy(v, map, sizeof map);
+		return cudaSuccess;
+	case ATTR_DOMAIN:
+		memcpy(v, &zero, sizeof zero);
+		return cudaSuccess;
+	default:
+		return rt_ret(cudaErrorInvalidValue);
+	}
+}
+
+EXPORT cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t s, int id, const void *v)
+{
+	return cudaStreamSetAttribute(s, id, v);
+}
+
+EXPORT cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t s, int id, void *v)
+{
+	return cudaStreamGetAttribute(s, id, v);
 }
