@@ -177,16 +177,16 @@ static bool lane_members(struct launch *L, struct warp *w, struct frame *f,
 	if (!outside)
 		return true;
 	uint32_t l0 = (uint32_t)__builtin_ctz(outside), bad = member[l0];
-	bool one = (same_members(outside, member, l0) == outside);
-	if (one)
+	bool match = L->ci->op == OP_MATCH_SYNC; /* its name lacks the .sync */
+	const char *name = match ? "match.sync" : ir_op_name((enum ir_op)L->ci->op);
+	if (same_members(outside, member, l0) == outside)
 		rule_break(L, RULE_WARP_SYNC_MASK, outside,
-			   "%s executed by a thread outside %smembermask 0x%08x",
-			   ir_op_name((enum ir_op)L->ci->op),
-			   L->ci->op == OP_MATCH_SYNC ? "its " : "", bad);
+			   "%s executed by a thread outside %smembermask 0x%08x", name,
+			   match ? "its " : "", bad);
 	else
 		rule_break(L, RULE_WARP_SYNC_MASK, outside,
 			   "%s executed by threads outside their own membermasks (lane %u's is "
-			   "0x%08x)", ir_op_name((enum ir_op)L->ci->op), l0, bad);
+			   "0x%08x)", name, l0, bad);
 	return false;
 }
 
@@ -399,8 +399,6 @@ static bool releases_cluster(const struct dinsn *di)
 
 /* ---- warp-level instructions --------------------------------------------------------- */
 
-/* Whether every non-exited lane of the membermask in operand `at` (read from the first
- * lane) is in the group; if not, the group waits or a rule broke. */
 /* Whether every non-exited lane of the lanes' membermasks (operand `at`, each lane's own,
  * kept in member[]) is in the group; if not, the group waits or a rule broke. */
 static bool members_here(struct launch *L, struct warp *w, struct group *g,
