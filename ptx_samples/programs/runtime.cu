@@ -78,6 +78,12 @@ int main()
 	cudaStreamAttrValue p;
 	memset(&p, 0, sizeof p);
 	printf("priority: %s %d\n", cudaGetErrorName(cudaStreamGetAttribute(s, cudaStreamAttributePriority, &p)), p.priority);
+	int least = 7, greatest = 7, prio = 7;
+	cudaStream_t hi;
+	printf("priority range: %s", cudaGetErrorName(cudaDeviceGetStreamPriorityRange(&least, &greatest)));
+	cudaStreamCreateWithPriority(&hi, cudaStreamNonBlocking, greatest);
+	cudaStreamGetPriority(hi, &prio);
+	printf(" %d to %d, a stream made with %d has %d\n", least, greatest, greatest, prio);
 	printf("attribute 2 (cooperative) of a stream: %s\n", cudaGetErrorName(cudaStreamGetAttribute(s, (cudaStreamAttrID)2, &p)));
 	cudaGetLastError();
 	printf("reset persisting lines: %s\n", cudaGetErrorName(cudaCtxResetPersistingL2Cache()));

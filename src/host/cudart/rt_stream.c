@@ -55,6 +55,25 @@ EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags,
 	return stream_new(s, flags, priority);
 }
 
+/* Stream priorities run from 0 (least) to -5 (greatest) on an H200; ptxi runs every
+ * stream's work as it is issued, so a priority orders nothing. */
+EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
+{
+	if (least)
+		*least = 0;
+	if (greatest)
+		*greatest = -5;
+	return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t s, int *priority)
+{
+	if (!priority)
+		return rt_ret(cudaErrorInvalidValue);
+	*priority = RT_STREAM_OBJECT(s) ? s->priority : 0;
+	return cudaSuccess;
+}
+
 EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s)
 {
 	if (!RT_STREAM_OBJECT(s))
