@@ -8,27 +8,6 @@
 
 #include <string.h>
 
-/* A lane's bytes stored as exec_st stores them: the low `size` bytes of its value. */
-static inline void store_low(uint8_t *p, uint64_t v, uint32_t size)
-{
-	uint8_t b = (uint8_t)v;
-	uint16_t h = (uint16_t)v;
-	uint32_t u = (uint32_t)v;
-	switch (size) {
-	case 1:
-		memcpy(p, &b, 1);
-		break;
-	case 2:
-		memcpy(p, &h, 2);
-		break;
-	case 4:
-		memcpy(p, &u, 4);
-		break;
-	default:
-		memcpy(p, &v, 8);
-	}
-}
-
 /* The lanes of mask judged at once, as check_range judges each (x: the warp's context, s
  * the region's shadow); the lanes that go on. */
 static inline __attribute__((always_inline)) uint32_t

@@ -566,6 +566,27 @@ check_granule(const struct acc_ctx *x, struct cell *c, const struct access *a, u
 	return false;
 }
 
+/* A lane's bytes stored as exec_st stores them: the low `size` bytes of its value. */
+static inline void store_low(uint8_t *p, uint64_t v, uint32_t size)
+{
+	uint8_t b = (uint8_t)v;
+	uint16_t h = (uint16_t)v;
+	uint32_t u = (uint32_t)v;
+	switch (size) {
+	case 1:
+		memcpy(p, &b, 1);
+		break;
+	case 2:
+		memcpy(p, &h, 2);
+		break;
+	case 4:
+		memcpy(p, &u, 4);
+		break;
+	default:
+		memcpy(p, &v, 8);
+	}
+}
+
 /* ---- --jobs (race_shard.c, race_global.c) ------------------------------------------- */
 
 

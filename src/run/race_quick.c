@@ -243,16 +243,7 @@ static inline __attribute__((always_inline)) void old_seg(const struct quick *q,
 			rec_word(&c->r, q, tid0 + l, k0[l]);
 			continue;
 		}
-		rec_word(&c->w, q, tid0 + l, k0[l]);
-		c->r.mask = 0;
-		c->r.clock = 0;
-		c->r2.mask = 0;
-		c->r2.clock = 0;
-		struct readers *m = c->more;
-		if (m && m->n) {
-			m->n = 0;
-			memset(m->tids, 0, sizeof m->tids);
-		}
+		word_write(q, c, tid0 + l, k0[l]);
 	}
 }
 
@@ -283,27 +274,6 @@ static inline uint32_t bulk_reads(const struct quick *q, struct cell *c, uint32_
 			 tid0 + i, k0[i]);
 	*word |= (uint64_t)want << sh;
 	return e;
-}
-
-/* A lane's bytes stored as exec_st stores them: the low `size` bytes of its value. */
-static inline void store_low(uint8_t *p, uint64_t v, uint32_t size)
-{
-	uint8_t b = (uint8_t)v;
-	uint16_t h = (uint16_t)v;
-	uint32_t u = (uint32_t)v;
-	switch (size) {
-	case 1:
-		memcpy(p, &b, 1);
-		break;
-	case 2:
-		memcpy(p, &h, 2);
-		break;
-	case 4:
-		memcpy(p, &u, 4);
-		break;
-	default:
-		memcpy(p, &v, 8);
-	}
 }
 
 /* Lane l of race_shared_lanes checked and recorded granule by granule in full (x: its
