@@ -552,6 +552,8 @@ bool launch_charge(struct launch *L, uint64_t bytes, const char *what)
 {
 	if (mem_charge(L->mem, bytes))
 		return true;
+	if (L->stop) /* reported already (the lanes after the first that failed, ...) */
+		return false;
 	runtime_error(L, PTXI_INVALID, "%s needs %llu more bytes, past --max-memory %llu (the "
 		      "launch holds %llu)", what, (unsigned long long)bytes,
 		      (unsigned long long)L->mem->limit, (unsigned long long)L->mem->used);

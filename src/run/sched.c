@@ -194,6 +194,8 @@ static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t c
 
 static void free_cluster(struct cluster *cl)
 {
+	if (!cl->L) /* never set up (a cooperative grid's, after one that failed) */
+		return;
 	spin_free(cl->L, &cl->spin);
 	for (uint32_t r = 0; r < cl->nctas; r++) {
 		struct cta *c = &cl->ctas[r];
@@ -851,7 +853,8 @@ bool sched_begin(struct launch *L)
 {
 	L->frame_cache = calloc(L->P->nfuncs ? L->P->nfuncs : 1, sizeof *L->frame_cache);
 	if (!L->frame_cache || (!L->cfg.no_race && !race_begin(L))) {
-		runtime_error(L, 1, "out of memory");
+		if (!L->stop) /* (past --max-memory: reported) */
+			runtime_error(L, 1, "out of memory");
 		frame_cache_free(L);
 		return false;
 	}
@@ -881,10 +884,12 @@ void sched_cluster(struct launch *L, const uint32_t cid[3])
 	struct cluster cl;
 	struct cta *ctas = calloc(k->cluster[0] * k->cluster[1] * k->cluster[2], sizeof *ctas);
 	bool ok = setup_cluster(L, &cl, cid, ctas, 0) && race_cluster_begin(L, &cl);
-	if (!ok && !L->stop)
-		runtime_error(L, 1, "out of memory setting up a cluster");
-	else
+	if (!ok) {
+		if (!L->stop)
+			runtime_error(L, 1, "out of memory setting up a cluster");
+	} else {
 		run_cluster(L, &cl);
+	}
 	L->running = NULL;
 	if (L->dbg && ok)
 		L->dbg->cluster_end(L->dbg->ctx, L, &cl);
@@ -918,10 +923,12 @@ static void sched_grid(struct launch *L)
 		ok = setup_cluster(L, &cls[i], cid, ctas + i * per, (uint32_t)(i * per));
 	}
 	ok = ok && race_cluster_begin(L, &all);
-	if (!ok && !L->stop)
-		runtime_error(L, 1, "out of memory setting up a cooperative grid");
-	else
+	if (!ok) { /* (past --max-memory: reported; the clusters after are not set up) */
+		if (!L->stop)
+			runtime_error(L, 1, "out of memory setting up a cooperative grid");
+	} else {
 		run_cluster(L, &all);
+	}
 	L->running = NULL;
 	for (uint64_t i = 0; L->dbg && ok && i < n; i++)
 		L->dbg->cluster_end(L->dbg->ctx, L, &cls[i]);
