@@ -102,7 +102,7 @@ void async_reset(struct launch *L)
 {
 	for (uint32_t i = 0; i < L->async.nevents; i++) {
 		tma_job_free(L->async.events[i].tjob);
-		race_copy_drop(&L->async.events[i].rc);
+		race_copy_drop(L, &L->async.events[i].rc);
 	}
 	L->async.nevents = 0;
 	landed_reset(L);
@@ -401,7 +401,7 @@ static void land(struct launch *L, struct event e)
 		tma_job_free(e.tjob);
 		break;
 	}
-	race_copy_drop(&e.rc);
+	race_copy_drop(L, &e.rc);
 	L->cw = sw;
 	L->ci = si;
 	L->cmask = sm;

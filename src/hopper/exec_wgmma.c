@@ -737,7 +737,7 @@ static void retire_first(struct launch *L, struct warp *w, bool run)
 		track_pieces(L, w, &op, -1);
 	frame_release(L, w, op.f);
 	free(op.pieces);
-	race_copy_drop(&op.rc);
+	race_copy_drop(L, &op.rc);
 	if (!s->nops)
 		list_warp(L, w, false);
 }

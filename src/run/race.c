@@ -671,6 +671,8 @@ bool race_begin(struct launch *L)
 	struct race *R = calloc(1, sizeof *R);
 	if (!R)
 		return false;
+	R->L = L;
+	R->mem = L->mem;
 	R->nt = L->cfg.block[0] * L->cfg.block[1] * L->cfg.block[2];
 	while ((1u << R->shift) < R->nt)
 		R->shift++;
@@ -689,17 +691,30 @@ bool race_begin(struct launch *L)
 }
 
 /* *p with room for n items of `size` bytes, the first n cleared: the room a cluster before
- * left (*cap items) reused, else made anew; false: out of memory. */
-static bool keep_room(void **p, size_t *cap, size_t n, size_t size)
+ * left (*cap items) reused, else made anew and charged against --max-memory (R->charged);
+ * false: out of memory, or past the limit (reported). */
+static bool keep_room(struct launch *L, void **p, size_t *cap, size_t n, size_t size)
 {
+	struct race *R = L->race;
 	if (*p && n <= *cap) {
 		memset(*p, 0, n * size);
 		return true;
 	}
 	free(*p);
-	*p = calloc(n ? n : 1, size);
-	*cap = *p ? n : 0;
-	return *p != NULL;
+	*p = NULL;
+	mem_release(L->mem, *cap * size);
+	R->charged -= *cap * size;
+	*cap = 0;
+	n = n ? n : 1;
+	if (!launch_charge(L, n * size, "the data-race detector's thread state"))
+		return false;
+	if (!(*p = calloc(n, size))) {
+		mem_release(L->mem, n * size);
+		return false;
+	}
+	R->charged += n * size;
+	*cap = n;
+	return true;
 }
 
 bool race_cluster_begin(struct launch *L, struct cluster *cl)
@@ -711,16 +726,15 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 	R->mb_base = L->mbars.ids;
 	if (R->shard && !race_shard_cluster_begin(L))
 		return false;
-	size_t n = (size_t)cl->nctas * R->nt, tc = R->keep.th_cap, kc = R->keep.th_cap;
+	size_t n = (size_t)cl->nctas * R->nt;
 	R->nw = (R->nt + LANES - 1) / LANES;
 	R->wvc_ok = R->nt % LANES == 0;
 	struct race_keep *k = &R->keep;
-	bool ok = keep_room((void **)&k->th, &tc, n, sizeof *R->th) &&
-		  keep_room((void **)&k->clk, &kc, n, sizeof *R->clk) &&
-		  keep_room((void **)&k->cta, &k->cta_cap, cl->nctas, sizeof *R->cta) &&
-		  keep_room((void **)&k->wvc, &k->wvc_cap, (size_t)cl->nctas * R->nw,
+	bool ok = keep_room(L, (void **)&k->th, &k->th_cap, n, sizeof *R->th) &&
+		  keep_room(L, (void **)&k->clk, &k->clk_cap, n, sizeof *R->clk) &&
+		  keep_room(L, (void **)&k->cta, &k->cta_cap, cl->nctas, sizeof *R->cta) &&
+		  keep_room(L, (void **)&k->wvc, &k->wvc_cap, (size_t)cl->nctas * R->nw,
 			    sizeof *R->wvc);
-	k->th_cap = tc < kc ? tc : kc;
 	if (!ok)
 		return false;
 	R->th = k->th;
@@ -746,27 +760,27 @@ void race_cluster_end(struct launch *L, struct cluster *cl)
 		return;
 	/* (the arrays are kept for the next cluster, every reference in them let go) */
 	for (size_t i = 0; R->th && i < (size_t)cl->nctas * R->nt; i++) {
-		vc_put(R->th[i].vc);
-		vc_put(R->th[i].pending);
+		vc_put(R, R->th[i].vc);
+		vc_put(R, R->th[i].pending);
 		R->th[i].vc = R->th[i].pending = NULL;
 	}
 	for (uint32_t r = 0; R->cta && r < cl->nctas; r++) {
 		struct rcta *rc = &R->cta[r];
 		for (int i = 0; i < 16; i++) {
-			vc_put(rc->acc[i]);
-			vc_put(rc->done[i]);
+			vc_put(R, rc->acc[i]);
+			vc_put(R, rc->done[i]);
 			rc->acc[i] = rc->done[i] = NULL;
 		}
-		vc_put(rc->cacc);
-		vc_put(rc->cdone);
+		vc_put(R, rc->cacc);
+		vc_put(R, rc->cdone);
 		rc->cacc = rc->cdone = NULL;
 		shadow_recycle(L, &rc->smem);
 		free(rc->lines);
 		rc->lines = NULL;
 	}
 	for (uint32_t i = 0; i < R->nmb; i++) {
-		vc_put(R->mb[i].acc);
-		vc_put(R->mb[i].last);
+		vc_put(R, R->mb[i].acc);
+		vc_put(R, R->mb[i].last);
 	}
 	if (R->mb)
 		memset(R->mb, 0, R->nmb * sizeof *R->mb);
@@ -788,8 +802,8 @@ void race_end(struct launch *L)
 		shadow_free(L, &R->glob[i]);
 	free(R->glob);
 	for (uint32_t i = 0; i < R->loccap; i++) {
-		vc_put(R->locs[i].wide);
-		vc_put(R->locs[i].cta);
+		vc_put(R, R->locs[i].wide);
+		vc_put(R, R->locs[i].cta);
 	}
 	free(R->locs);
 	free(R->mb);
@@ -802,8 +816,8 @@ void race_end(struct launch *L)
 	free(R->keep.slabs);
 	free(R->keep.pool);
 	mem_release(L->mem, R->charged);
-	vc_put(R->memo.result);
-	vc_put(R->zero);
+	vc_put(R, R->memo.result);
+	vc_put(R, R->zero);
 	vc_free_spares(R);
 	race_jobs_free(R->jobs);
 	free(R);

@@ -97,7 +97,7 @@ struct race_copy {              /* kept by the copy from issue to landing       
 /* The copy of (w, lane)'s current instruction is issued; race_copy_drop when it is gone. */
 void race_copy_issue(struct launch *L, struct warp *w, uint32_t lane, enum race_agent kind,
 		     struct race_copy *rc);
-void race_copy_drop(struct race_copy *rc);
+void race_copy_drop(struct launch *L, struct race_copy *rc);
 /* The landing of a copy (L->cw, L->ci, L->cmask: its issuer) writes (RACE_RMW: reduces)
  * or reads the `size` bytes at a. Accesses made since its issue are not judged again:
  * each was judged against the copy in flight when it was made (async.c). */

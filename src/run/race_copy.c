@@ -79,9 +79,10 @@ void race_copy_issue(struct launch *L, struct warp *w, uint32_t lane, enum race_
 	rc->issued = (uint32_t)L->steps;
 }
 
-void race_copy_drop(struct race_copy *rc)
+void race_copy_drop(struct launch *L, struct race_copy *rc)
 {
-	vc_put(rc->vc);
+	if (rc->vc && !--rc->vc->refs)
+		vc_free(L->race, L->mem, rc->vc);
 	rc->vc = NULL;
 }
 

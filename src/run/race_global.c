@@ -86,11 +86,11 @@ static void glog_free(void *ctx)
 {
 	struct race_glog *G = ctx;
 	for (size_t i = G->next; i < G->n; i++)
-		race_vc_put(G->e[i].vc);
-	race_vc_put(G->memo_from);
-	race_vc_put(G->memo_to);
+		race_vc_put(G->mem, G->e[i].vc);
+	race_vc_put(G->mem, G->memo_from);
+	race_vc_put(G->mem, G->memo_to);
 	for (uint32_t i = 0; i < G->nlocs; i++)
-		race_vc_put(G->locs[i].wide);
+		race_vc_put(G->mem, G->locs[i].wide);
 	mem_release(G->mem, G->charged);
 	free(G->e);
 	free(G->keys);
@@ -367,7 +367,7 @@ static void merge_locs(struct launch *L, struct race_glog *G)
 	for (uint32_t i = 0; i < G->nlocs; i++) {
 		if (r[i])
 			race_merge_loc(L, G->locs[i].key, r[i]);
-		race_vc_put(r[i]);
+		race_vc_put(G->mem, r[i]);
 	}
 	free(r);
 	G->merged = true;
@@ -376,8 +376,8 @@ static void merge_locs(struct launch *L, struct race_glog *G)
 struct vc *race_glog_resolved(struct launch *L, struct race_glog *G, struct vc *v)
 {
 	if (v != G->memo_from) {
-		race_vc_put(G->memo_from);
-		race_vc_put(G->memo_to);
+		race_vc_put(G->mem, G->memo_from);
+		race_vc_put(G->mem, G->memo_to);
 		G->memo_from = race_vc_ref(v);
 		G->memo_to = race_resolve(L, v, G->keys, G->nkeys);
 	}
@@ -419,7 +419,7 @@ static bool between(struct launch *L, void *ctx, struct gather_log *g, FILE *out
 		if (v)
 			race_replay_access(L, G, e, v, old, race_glog_step(G, e->step),
 					   race_glog_step(G, e->issued), NULL);
-		race_vc_put(e->vc);
+		race_vc_put(G->mem, e->vc);
 		if (L->stop) {
 			stopped = true;
 			G->next++;

@@ -136,10 +136,17 @@ struct rcta {
 };
 
 struct race {
+	struct launch *L;           /* whose run it serves (a worker's while it judges at once
+				     * on the launch's): the launch told when a vector passes
+				     * --max-memory                                           */
+	struct memory *mem;         /* what vectors are charged to: the launch's, one for all
+				     * workers                                                */
+	uint64_t credit;            /* bytes charged for vectors and not held (race_vc.c)     */
 	uint32_t nt;                /* threads per CTA                                       */
 	uint32_t nctas;             /* CTAs of the grid; agents' CTA numbers lie above       */
 	bool agents;                /* their thread ids fit in 32 bits: copies are recorded  */
-	uint64_t charged;           /* mbarrier and global shadow tables (--max-memory)      */
+	uint64_t charged;           /* mbarrier, location and global shadow tables, the kept
+				     * arrays (--max-memory)                                  */
 	uint32_t shift;             /* thread ids: CTA << shift | thread (no divisions)       */
 	bool seen_any;              /* some thread's wait_group acquired copies of its own    */
 	uint64_t gen;
@@ -165,7 +172,7 @@ struct race {
 		uint32_t *clk;
 		struct rcta *cta;
 		struct vc **wvc;
-		size_t th_cap, cta_cap, wvc_cap; /* (th's and clk's room: th_cap)       */
+		size_t th_cap, clk_cap, cta_cap, wvc_cap; /* their room (charged)       */
 		struct cell **pool;         /* cleared pages let go by clusters before   */
 		uint32_t npool, poolcap;
 		void **slabs;               /* where every shadow page is cut from (race.c) */
@@ -274,7 +281,9 @@ void race_shard_cluster_end(struct launch *L);
 /* ---- vector clocks (race_vc.c) ------------------------------------------------------ */
 
 struct vc *vc_new(struct race *R);
-void vc_free(struct vc *v);
+/* v freed, its bytes given back (vectors are charged against --max-memory) to R's credit,
+ * or with no R to m. */
+void vc_free(struct race *R, struct memory *m, struct vc *v);
 /* The chunk of `cta` in v (which the caller owns), made if missing; NULL: out of memory. */
 uint32_t *vc_chunk(struct race *R, struct vc *v, uint32_t cta);
 void vc_free_spares(struct race *R);
@@ -295,10 +304,10 @@ static inline struct vc *vc_ref(struct vc *v)
 	return v;
 }
 
-static inline void vc_put(struct vc *v)
+static inline void vc_put(struct race *R, struct vc *v)
 {
 	if (v && !--v->refs)
-		vc_free(v);
+		vc_free(R, NULL, v);
 }
 
 static inline int vc_find(const struct vc *v, uint32_t cta)
@@ -629,7 +638,7 @@ const struct dinsn *race_glog_phantom(const struct race_glog *G, uint32_t tid);
 
 /* race.c, for the replay (on the launch, in cluster order). */
 struct vc *race_vc_ref(struct vc *v);
-void race_vc_put(struct vc *v);
+void race_vc_put(struct memory *m, struct vc *v);
 struct vc *race_resolve(struct launch *L, struct vc *v, const uint64_t *keys, uint32_t nkeys);
 void race_merge_loc(struct launch *L, uint64_t key, struct vc *v);
 bool race_replay_access(struct launch *L, struct race_glog *G, const struct race_gacc *e,

@@ -131,6 +131,8 @@ static bool head_check(struct launch *L, const struct race_gacc *e,
 	struct race *R = L->race, *M = R->whole;
 	struct race_glog *G = R->glog;
 	L->race = M; /* (nothing else touches it until this cluster is shown) */
+	struct launch *ML = M->L;
+	M->L = L;
 	M->cl = R->cl;
 	M->th = R->th;
 	M->clk = R->clk;
@@ -149,6 +151,7 @@ static bool head_check(struct launch *L, const struct race_gacc *e,
 	M->th = NULL;
 	M->clk = NULL;
 	M->wvc = NULL;
+	M->L = ML;
 	L->race = R;
 	return ok;
 }
@@ -210,7 +213,7 @@ void race_defer_copy(struct launch *L, const struct race_copy *rc, const struct 
 bool race_shard_cluster_begin(struct launch *L)
 {
 	struct race *R = L->race;
-	vc_put(R->zero);
+	vc_put(R, R->zero);
 	R->zero = vc_new(R);
 	R->npairs = 0;
 	R->head = false;
@@ -227,15 +230,15 @@ void race_shard_cluster_end(struct launch *L)
 		struct loc *l = &R->locs[i];
 		if (l->key && l->wide && !(l->key >> 63) && R->glog)
 			race_glog_loc(R->glog, l->key, l->wide);
-		vc_put(l->wide);
-		vc_put(l->cta);
+		vc_put(R, l->wide);
+		vc_put(R, l->cta);
 	}
 	if (R->locs)
 		memset(R->locs, 0, R->loccap * sizeof *R->locs);
 	R->nlocs = 0;
-	vc_put(R->memo.result);
+	vc_put(R, R->memo.result);
 	R->memo.result = NULL;
-	vc_put(R->zero);
+	vc_put(R, R->zero);
 	R->zero = NULL;
 	if (R->glog)
 		race_glog_done(R->glog);
@@ -282,7 +285,7 @@ bool race_shard(struct launch *S, unsigned index, struct launch *L)
 	R->whole = L->race;
 	R->mbase = markers_base(S, &shift);
 	R->gen = (uint64_t)(index + 1) << 48; /* vectors' names unique across workers */
-	vc_put(R->zero);
+	vc_put(R, R->zero);
 	R->zero = NULL;
 	return true;
 }
@@ -297,9 +300,10 @@ struct vc *race_vc_ref(struct vc *v)
 	return v ? vc_ref(v) : NULL;
 }
 
-void race_vc_put(struct vc *v)
+void race_vc_put(struct memory *m, struct vc *v)
 {
-	vc_put(v);
+	if (v && !--v->refs)
+		vc_free(NULL, m, v);
 }
 
 struct vc *race_resolve(struct launch *L, struct vc *v, const uint64_t *keys, uint32_t nkeys)
@@ -312,7 +316,7 @@ struct vc *race_resolve(struct launch *L, struct vc *v, const uint64_t *keys, ui
 	for (uint32_t i = 0; r && i < m; i++) {
 		uint32_t *c = vc_chunk(R, r, v->ch[i].cta);
 		if (!c) {
-			vc_put(r);
+			vc_put(R, r);
 			return NULL;
 		}
 		memcpy(c, v->ch[i].c, R->nt * sizeof *c);

@@ -81,10 +81,10 @@ static void release_lanes(struct race *R, struct vc **obj, const struct warp *w,
 		a->gen = ++R->gen;
 }
 
-static void adopt(struct race *R, struct rthread *t, struct vc *s)
+static inline void adopt(struct race *R, struct rthread *t, struct vc *s)
 {
 	wvc_forget(R, t);
-	vc_put(t->vc);
+	vc_put(R, t->vc);
 	t->vc = vc_ref(s);
 }
 
@@ -111,9 +111,9 @@ static void acquire_from(struct race *R, struct rthread *t, struct vc *s)
 	struct vc *v = vc_joined(R, t->vc, s); /* (t->vc is shared: a new one) */
 	if (!v)
 		return;
-	vc_put(t->vc);
+	vc_put(R, t->vc);
 	t->vc = v;
-	vc_put(R->memo.result);
+	vc_put(R, R->memo.result);
 	R->memo.from = from;
 	R->memo.src = s->gen;
 	R->memo.result = vc_ref(v);
@@ -189,9 +189,16 @@ struct loc *race_loc_find(struct race *R, uint64_t key, bool make)
 {
 	if (make && (R->nlocs + 1) * 2 > R->loccap) {
 		uint32_t cap = R->loccap ? R->loccap * 2 : 64;
-		struct loc *n = calloc(cap, sizeof *n);
-		if (!n)
+		if (!launch_charge(R->L, cap * sizeof(struct loc),
+				   "the data-race detector's table of locations"))
 			return NULL;
+		struct loc *n = calloc(cap, sizeof *n);
+		if (!n) {
+			mem_release(R->mem, cap * sizeof *n);
+			return NULL;
+		}
+		mem_release(R->mem, R->loccap * sizeof *n);
+		R->charged += (cap - R->loccap) * sizeof *n;
 		for (uint32_t i = 0; i < R->loccap; i++) {
 			if (!R->locs[i].key)
 				continue;
@@ -262,7 +269,7 @@ void race_sync_through(struct launch *L, struct rthread *t, uint32_t tid,
 			if (mark)
 				race_marker_into(L, a->addr, &got);
 			acquire_from(R, t, got);
-			vc_put(got);
+			vc_put(R, got);
 		} else if (l || mark) {
 			if (l)
 				loc_gather(R, l, tid, &t->pending);
@@ -279,7 +286,7 @@ void race_sync_through(struct launch *L, struct rthread *t, uint32_t tid,
 			s = (enum scope)t->fence;
 		if (s == SC_CTA) {
 			if (l->cta && l->cta_id != cta_of(R, tid)) {
-				vc_put(l->cta);
+				vc_put(R, l->cta);
 				l->cta = NULL;
 			}
 			l->cta_id = cta_of(R, tid);
@@ -365,7 +372,7 @@ void race_bar_done(struct launch *L, struct cta *c, uint32_t id)
 	if (rc->pend[id])
 		release_warps(R, &rc->acc[id], c, rc->pend[id]);
 	rc->pend[id] = 0;
-	vc_put(rc->done[id]);
+	vc_put(R, rc->done[id]);
 	rc->done[id] = rc->acc[id];
 	rc->acc[id] = NULL;
 }
@@ -439,7 +446,7 @@ void race_warp_sync(struct launch *L, struct warp *w, uint32_t lanes)
 	}
 	for (uint32_t m = lanes; acc && m; m &= m - 1)
 		adopt(R, thr(R, w, (uint32_t)__builtin_ctz(m)), acc);
-	vc_put(acc);
+	vc_put(R, acc);
 }
 
 /* Where c's cluster barrier keeps its clocks: with its cluster's first CTA. */
@@ -471,7 +478,7 @@ void race_cbar_done(struct launch *L, struct cluster *cl)
 	if (!R)
 		return;
 	struct rcta *b = cbar_of(R, &cl->ctas[0]);
-	vc_put(b->cdone);
+	vc_put(R, b->cdone);
 	b->cdone = b->cacc;
 	b->cacc = NULL;
 }
@@ -533,7 +540,7 @@ void race_mbar_done(struct launch *L, const struct mbar *mb)
 	struct rmbar *b = R ? rmbar(L, mb) : NULL;
 	if (!b)
 		return;
-	vc_put(b->last);
+	vc_put(R, b->last);
 	b->last = b->acc;
 	b->acc = NULL;
 }
@@ -562,8 +569,8 @@ void race_mbar_init(struct launch *L, struct warp *w, uint32_t lane, const struc
 	struct rmbar *b = R ? rmbar(L, mb) : NULL;
 	if (!b)
 		return;
-	vc_put(b->acc);
-	vc_put(b->last);
+	vc_put(R, b->acc);
+	vc_put(R, b->last);
 	b->acc = b->last = NULL;
 	b->init = (struct rec){L->ci, tid_of(R, w, lane), *clock_of(R, thr(R, w, lane)),
 				      (uint32_t)L->steps, 0xf, 0};
@@ -629,7 +636,7 @@ void race_fence(struct launch *L, struct warp *w, uint32_t lanes)
 			t->fence = (uint8_t)s;
 		if (sem != MOD_RELEASE && t->pending) {
 			acquire_from(R, t, t->pending);
-			vc_put(t->pending);
+			vc_put(R, t->pending);
 			t->pending = NULL;
 		}
 	}

@@ -11,15 +11,65 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/rules.h"
+
 const uint32_t vc_no_clocks[1024]; /* blocks have at most 1024 threads */
+
+/* Vectors, their chunk lists and chunks are charged against --max-memory as they are made:
+ * the launch's one count, whichever worker made them (the thread that replays a worker's
+ * log frees the vectors it holds, and gives their bytes back there). Each detector state
+ * takes bytes from the count VC_CREDIT at a time and keeps what its frees give back, up to
+ * twice that (R->credit), so that a vector made and dropped per barrier or copy costs no
+ * atomic update of the count. */
+#define VC_CREDIT (16u << 10)
+
+/* The credit refilled, or `bytes` charged alone; false: past --max-memory, and the launch
+ * stops (a caller that goes on with less changes nothing it shows). */
+static bool vc_charge_more(struct race *R, uint64_t bytes)
+{
+	if (mem_charge(R->mem, bytes + VC_CREDIT)) {
+		R->credit += VC_CREDIT;
+		return true;
+	}
+	return mem_charge(R->mem, bytes) ||
+	       launch_charge(R->L, bytes, "the data-race detector's vector clocks");
+}
+
+static inline bool vc_charge(struct race *R, uint64_t bytes)
+{
+	if (R->credit >= bytes) {
+		R->credit -= bytes;
+		return true;
+	}
+	return vc_charge_more(R, bytes);
+}
+
+/* bytes given back: to R's credit (what passes twice VC_CREDIT to the count), or with no R
+ * (a vector dropped where no detector state is at hand) to m at once. */
+static void vc_uncharge(struct race *R, struct memory *m, uint64_t bytes)
+{
+	if (!R) {
+		mem_release(m, bytes);
+		return;
+	}
+	R->credit += bytes;
+	if (R->credit > 2 * VC_CREDIT) {
+		mem_release(R->mem, R->credit - VC_CREDIT);
+		R->credit = VC_CREDIT;
+	}
+}
 
 struct vc *vc_new(struct race *R)
 {
+	if (!vc_charge(R, sizeof(struct vc)))
+		return NULL;
 	struct vc *v = calloc(1, sizeof *v);
-	if (v) {
-		v->refs = 1;
-		v->gen = ++R->gen;
+	if (!v) {
+		vc_uncharge(R, NULL, sizeof *v);
+		return NULL;
 	}
+	v->refs = 1;
+	v->gen = ++R->gen;
 	return v;
 }
 
@@ -29,7 +79,7 @@ struct vc *vc_new(struct race *R)
  * chunk keeps covering what it covered; the names spare a grid-wide join comparing the
  * same chunks again and again. */
 struct chunk_head {
-	uint32_t refs, pad;
+	uint32_t refs, n;           /* n: its clocks (what its bytes are, when freed)        */
 	uint64_t id, cover;
 };
 #define HEAD_WORDS (sizeof(struct chunk_head) / sizeof(uint32_t))
@@ -45,10 +95,21 @@ static uint32_t *chunk_share(uint32_t *c)
 	return c;
 }
 
-static void chunk_put(uint32_t *c)
+static inline uint64_t chunk_bytes(uint32_t n)
+{
+	return (n + HEAD_WORDS) * (uint64_t)sizeof(uint32_t);
+}
+
+static void chunk_free(struct race *R, struct memory *m, uint32_t *c)
+{
+	vc_uncharge(R, m, chunk_bytes(head(c)->n));
+	free(head(c));
+}
+
+static void chunk_put(struct race *R, struct memory *m, uint32_t *c)
 {
 	if (--head(c)->refs == 0)
-		free(head(c));
+		chunk_free(R, m, c);
 }
 
 /* A zeroed chunk held once: the spare if there is one; NULL: out of memory. */
@@ -59,12 +120,16 @@ static uint32_t *chunk_new(struct race *R)
 		R->spare_c = NULL;
 		memset(c, 0, R->nt * sizeof *c);
 	} else {
-		uint32_t *a = calloc(R->nt + HEAD_WORDS, sizeof *a);
-		if (!a)
+		if (!vc_charge(R, chunk_bytes(R->nt)))
 			return NULL;
+		uint32_t *a = calloc(R->nt + HEAD_WORDS, sizeof *a);
+		if (!a) {
+			vc_uncharge(R, NULL, chunk_bytes(R->nt));
+			return NULL;
+		}
 		c = a + HEAD_WORDS;
 	}
-	*head(c) = (struct chunk_head){.refs = 1, .id = ++R->gen};
+	*head(c) = (struct chunk_head){.refs = 1, .n = R->nt, .id = ++R->gen};
 	return c;
 }
 
@@ -82,10 +147,11 @@ static uint32_t *chunk_take(struct race *R, uint32_t *x)
 	return c;
 }
 
-void vc_free(struct vc *v)
+void vc_free(struct race *R, struct memory *m, struct vc *v)
 {
 	for (uint32_t i = 0; i < v->n; i++)
-		chunk_put(v->ch[i].c);
+		chunk_put(R, m, v->ch[i].c);
+	vc_uncharge(R, m, sizeof *v + v->cap * sizeof *v->ch);
 	free(v->ch);
 	free(v);
 }
@@ -93,24 +159,30 @@ void vc_free(struct vc *v)
 void vc_free_spares(struct race *R)
 {
 	if (R->spare)
-		vc_free(R->spare);
+		vc_free(R, NULL, R->spare);
 	if (R->spare_c)
-		free(head(R->spare_c));
+		chunk_free(R, NULL, R->spare_c);
 	R->spare = NULL;
 	R->spare_c = NULL;
+	mem_release(R->mem, R->credit); /* (the last of the detector's vectors) */
+	R->credit = 0;
 }
 
 /* The index of cta's chunk in v, a slot with no chunk yet (NULL) made if missing; -1: out
  * of memory. */
-static int vc_slot_from(struct vc *v, uint32_t cta, int i)
+static int vc_slot_from(struct race *R, struct vc *v, uint32_t cta, int i)
 {
 	if ((uint32_t)i < v->n && v->ch[i].cta == cta)
 		return i;
 	if (v->n == v->cap) {
 		uint32_t cap = v->cap ? v->cap * 2 : 2;
-		struct vchunk *ch = realloc(v->ch, cap * sizeof *ch);
-		if (!ch)
+		if (!vc_charge(R, (cap - v->cap) * sizeof *v->ch))
 			return -1;
+		struct vchunk *ch = realloc(v->ch, cap * sizeof *ch);
+		if (!ch) {
+			vc_uncharge(R, NULL, (cap - v->cap) * sizeof *v->ch);
+			return -1;
+		}
 		v->ch = ch;
 		v->cap = cap;
 	}
@@ -120,9 +192,9 @@ static int vc_slot_from(struct vc *v, uint32_t cta, int i)
 	return i;
 }
 
-static int vc_slot(struct vc *v, uint32_t cta)
+static int vc_slot(struct race *R, struct vc *v, uint32_t cta)
 {
-	return vc_slot_from(v, cta, vc_find(v, cta));
+	return vc_slot_from(R, v, cta, vc_find(v, cta));
 }
 
 static void vc_unslot(struct vc *v, int i)
@@ -135,7 +207,7 @@ static void vc_unslot(struct vc *v, int i)
  * shared, to be written; NULL: out of memory. */
 uint32_t *vc_chunk(struct race *R, struct vc *v, uint32_t cta)
 {
-	int i = vc_slot(v, cta);
+	int i = vc_slot(R, v, cta);
 	if (i < 0)
 		return NULL;
 	uint32_t *c = v->ch[i].c;
@@ -152,7 +224,7 @@ uint32_t *vc_chunk(struct race *R, struct vc *v, uint32_t cta)
 	if (c) {
 		memcpy(n, c, R->nt * sizeof *n);
 		head(n)->cover = head(c)->id;
-		chunk_put(c);
+		chunk_put(R, NULL, c);
 	}
 	v->ch[i].c = n;
 	return n;
@@ -169,7 +241,7 @@ static struct vc *vc_fresh(struct race *R)
 	if (head(c)->refs == 1 && !R->spare_c)
 		R->spare_c = c;
 	else
-		chunk_put(c);
+		chunk_put(R, NULL, c);
 	v->n = 0;
 	v->refs = 1;
 	v->gen = ++R->gen;
@@ -182,7 +254,7 @@ static struct vc *vc_fresh(struct race *R)
 void vc_recycle(struct race *R, struct vc *v)
 {
 	if (R->spare || v->n != 1) {
-		vc_free(v);
+		vc_free(R, NULL, v);
 		return;
 	}
 	R->spare = v;
@@ -194,17 +266,23 @@ static struct vc *vc_copy(struct race *R, const struct vc *s)
 	struct vc *v = vc_new(R);
 	if (!v)
 		return NULL;
-	v->ch = malloc((s->n ? s->n : 1) * sizeof *v->ch);
-	if (!v->ch) {
-		free(v);
+	uint32_t cap = s->n ? s->n : 1;
+	if (!vc_charge(R, cap * sizeof *v->ch)) {
+		vc_free(R, NULL, v);
 		return NULL;
 	}
-	v->cap = s->n ? s->n : 1;
+	v->ch = malloc(cap * sizeof *v->ch);
+	if (!v->ch) {
+		vc_uncharge(R, NULL, cap * sizeof *v->ch);
+		vc_free(R, NULL, v);
+		return NULL;
+	}
+	v->cap = cap;
 	v->joined = s->joined;
 	for (uint32_t i = 0; i < s->n; i++) {
 		uint32_t *c = chunk_take(R, s->ch[i].c);
 		if (!c) {
-			vc_free(v);
+			vc_free(R, NULL, v);
 			return NULL;
 		}
 		v->ch[v->n++] = (struct vchunk){s->ch[i].cta, c};
@@ -221,7 +299,7 @@ struct vc *vc_own(struct race *R, struct vc **p)
 		struct vc *c = vc_copy(R, *p);
 		if (!c)
 			return NULL;
-		vc_put(*p);
+		vc_put(R, *p);
 		*p = c;
 	}
 	return *p;
@@ -293,7 +371,7 @@ void vc_join(struct race *R, struct vc *d, const struct vc *s)
 		uint32_t *x = s->ch[i].c;
 		while ((uint32_t)j < d->n && d->ch[j].cta < s->ch[i].cta)
 			j++;
-		if ((j = vc_slot_from(d, s->ch[i].cta, j)) < 0)
+		if ((j = vc_slot_from(R, d, s->ch[i].cta, j)) < 0)
 			return;
 		uint32_t *c = d->ch[j].c;
 		if (c == x || (c && head(c)->cover == head(x)->id))
@@ -312,7 +390,7 @@ void vc_join(struct race *R, struct vc *d, const struct vc *s)
 				return;
 			}
 			if (c)
-				chunk_put(c);
+				chunk_put(R, NULL, c);
 			d->ch[j].c = t;
 			continue;
 		}
