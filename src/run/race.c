@@ -732,6 +732,7 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 	struct race_keep *k = &R->keep;
 	bool ok = keep_room(L, (void **)&k->th, &k->th_cap, n, sizeof *R->th) &&
 		  keep_room(L, (void **)&k->clk, &k->clk_cap, n, sizeof *R->clk) &&
+		  keep_room(L, (void **)&k->seen, &k->seen_cap, n * INIT_SEEN, sizeof *R->seen) &&
 		  keep_room(L, (void **)&k->cta, &k->cta_cap, cl->nctas, sizeof *R->cta) &&
 		  keep_room(L, (void **)&k->wvc, &k->wvc_cap, (size_t)cl->nctas * R->nw,
 			    sizeof *R->wvc);
@@ -739,6 +740,8 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 		return false;
 	R->th = k->th;
 	R->clk = k->clk;
+	R->seen = k->seen;
+	R->nseen = n;
 	R->cta = k->cta;
 	R->wvc = k->wvc;
 	for (uint32_t r = 0; r < cl->nctas; r++) {
@@ -787,6 +790,7 @@ void race_cluster_end(struct launch *L, struct cluster *cl)
 	R->wvc = NULL; /* (kept in R->keep) */
 	R->th = NULL;
 	R->clk = NULL;
+	R->seen = NULL;
 	R->cta = NULL;
 	R->cl = NULL;
 	if (R->shard)
@@ -809,6 +813,7 @@ void race_end(struct launch *L)
 	free(R->mb);
 	free(R->keep.th);
 	free(R->keep.clk);
+	free(R->keep.seen);
 	free(R->keep.cta);
 	free(R->keep.wvc);
 	for (uint32_t i = 0; i < R->keep.nslabs; i++)

@@ -88,15 +88,15 @@ struct shadow {
 
 /* ---- threads and sync objects -------------------------------------------------------- */
 
-struct rthread {                /* (its epoch is apart: race.clk)                        */
+struct rthread {                /* (its epoch is apart: race.clk, and the mbarriers it
+				 * knows initialised: race.seen; 48 bytes, so that a warp's
+				 * vectors lie on 24 cache lines, not 40)               */
 	struct vc *vc;
 	uint8_t fence;              /* scope of the last release fence (a release pattern)   */
 	bool init_fence;            /* fence.mbarrier_init since its last cluster arrive     */
 	uint32_t warp;              /* its warp's entry of race.wvc                          */
 	struct vc *pending;         /* releases seen by strong reads, for an acquire fence    */
 	const struct dinsn *phantom;/* a wait that passed for the phase before the first      */
-	uint32_t init_seen[INIT_SEEN]; /* ids of mbarriers whose init it was found after, each
-					* in slot id % INIT_SEEN (a ring's stages, all kept)  */
 	uint32_t seen_cp, seen_bulk;/* clocks of its own cp.async / bulk-group agents that its
 				     * wait_groups acquired (released with its vector)        */
 	uint32_t mbar_clock;        /* copies it issued that complete on an mbarrier          */
@@ -155,6 +155,10 @@ struct race {
 	struct rthread *th;         /* its threads: slot * nt + thread                       */
 	uint32_t *clk;              /* their epochs, in th's order: a warp's lie together, so
 				     * that a barrier raises them in one vector loop          */
+	uint32_t *seen;             /* by slot, then thread (th's order): ids of mbarriers whose
+				     * init the thread was found after, each in slot id %
+				     * INIT_SEEN (a ring's stages, all kept; a warp's side by side) */
+	size_t nseen;               /* threads of the running cluster (seen's slots apart)    */
 	struct vc **wvc;            /* by warp (slot * nw + id): the vector every lane of that
 				     * warp holds, when known (NULL: not known), so that a whole
 				     * warp's barrier or access does not compare 32 pointers  */
@@ -169,10 +173,10 @@ struct race {
 				     * page faults per cluster); pages are charged against
 				     * --max-memory only while a shadow holds them             */
 		struct rthread *th;
-		uint32_t *clk;
+		uint32_t *clk, *seen;
 		struct rcta *cta;
 		struct vc **wvc;
-		size_t th_cap, clk_cap, cta_cap, wvc_cap; /* their room (charged)       */
+		size_t th_cap, clk_cap, seen_cap, cta_cap, wvc_cap; /* their room (charged) */
 		struct cell **pool;         /* cleared pages let go by clusters before   */
 		uint32_t npool, poolcap;
 		void **slabs;               /* where every shadow page is cut from (race.c) */

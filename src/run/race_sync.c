@@ -585,6 +585,7 @@ static __attribute__((noinline)) uint32_t unordered_lanes(struct launch *L, stru
 	struct race *R = L->race;
 	struct rthread *t0 = thr(R, w, 0);
 	uint32_t slot = mb->id % INIT_SEEN;
+	uint32_t *seen = &R->seen[slot * R->nseen + (size_t)(t0 - R->th)];
 	struct rmbar *b = rmbar(L, mb);
 	uint32_t bad = 0;
 	if (!b || !b->init.clock)
@@ -592,7 +593,7 @@ static __attribute__((noinline)) uint32_t unordered_lanes(struct launch *L, stru
 	for (uint32_t m = todo; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m), tid = tid_of(R, w, l);
 		if (happens_before(R, t0 + l, tid, tid, &b->init))
-			t0[l].init_seen[slot] = mb->id;
+			seen[l] = mb->id;
 		else
 			bad |= 1u << l;
 	}
@@ -610,9 +611,10 @@ uint32_t race_mbar_unordered(struct launch *L, struct warp *w, uint32_t lanes,
 	 * after), before the mbarrier's state is even looked up: a wait polled in a loop */
 	const struct rthread *t0 = thr(R, w, 0);
 	uint32_t slot = mb->id % INIT_SEEN, todo = 0;
+	const uint32_t *seen = &R->seen[slot * R->nseen + (size_t)(t0 - R->th)];
 	for (uint32_t m = lanes; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		todo |= (uint32_t)(t0[l].init_seen[slot] != mb->id) << l;
+		todo |= (uint32_t)(seen[l] != mb->id) << l;
 	}
 	return todo ? unordered_lanes(L, w, todo, mb, init) : 0;
 }
