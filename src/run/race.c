@@ -564,7 +564,8 @@ static bool lockstep_pair(const struct acc_ctx *x, const struct rec *p, uint8_t 
 	    happens_before(R, x->t, x->tid, x->owner, p))
 		return false;
 	const struct rthread *o = &x->t[(int64_t)local_of(R, p->tid) - local_of(R, x->tid)];
-	return !((int32_t)(x->t->wsync - p->step) > 0 && (int32_t)(o->wsync - p->step) > 0);
+	return !((int32_t)(cold_of(R, x->t)->wsync - p->step) > 0 &&
+		 (int32_t)(cold_of(R, o)->wsync - p->step) > 0);
 }
 
 static void lockstep_report(struct acc_ctx *x, const struct access *a, uint32_t size,
@@ -635,7 +636,7 @@ void race_lockstep_sync(struct launch *L, struct warp *w, uint32_t lanes)
 {
 	struct race *R = L->race;
 	for (uint32_t m = R ? lanes : 0; m; m &= m - 1)
-		thr(R, w, (uint32_t)__builtin_ctz(m))->wsync = (uint32_t)L->steps;
+		cold_of(R, thr(R, w, (uint32_t)__builtin_ctz(m)))->wsync = (uint32_t)L->steps;
 }
 
 void race_access(struct launch *L, struct warp *w, uint32_t lane, const struct access *a,
@@ -733,6 +734,7 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 	bool ok = keep_room(L, (void **)&k->th, &k->th_cap, n, sizeof *R->th) &&
 		  keep_room(L, (void **)&k->clk, &k->clk_cap, n, sizeof *R->clk) &&
 		  keep_room(L, (void **)&k->seen, &k->seen_cap, n * INIT_SEEN, sizeof *R->seen) &&
+		  keep_room(L, (void **)&k->cold, &k->cold_cap, n, sizeof *R->cold) &&
 		  keep_room(L, (void **)&k->cta, &k->cta_cap, cl->nctas, sizeof *R->cta) &&
 		  keep_room(L, (void **)&k->wvc, &k->wvc_cap, (size_t)cl->nctas * R->nw,
 			    sizeof *R->wvc);
@@ -742,6 +744,7 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 	R->clk = k->clk;
 	R->seen = k->seen;
 	R->nseen = n;
+	R->cold = k->cold;
 	R->cta = k->cta;
 	R->wvc = k->wvc;
 	for (uint32_t r = 0; r < cl->nctas; r++) {
@@ -764,8 +767,9 @@ void race_cluster_end(struct launch *L, struct cluster *cl)
 	/* (the arrays are kept for the next cluster, every reference in them let go) */
 	for (size_t i = 0; R->th && i < (size_t)cl->nctas * R->nt; i++) {
 		vc_put(R, R->th[i].vc);
-		vc_put(R, R->th[i].pending);
-		R->th[i].vc = R->th[i].pending = NULL;
+		vc_put(R, R->cold[i].pending);
+		R->th[i].vc = NULL;
+		R->cold[i].pending = NULL;
 	}
 	for (uint32_t r = 0; R->cta && r < cl->nctas; r++) {
 		struct rcta *rc = &R->cta[r];
@@ -791,6 +795,7 @@ void race_cluster_end(struct launch *L, struct cluster *cl)
 	R->th = NULL;
 	R->clk = NULL;
 	R->seen = NULL;
+	R->cold = NULL;
 	R->cta = NULL;
 	R->cl = NULL;
 	if (R->shard)
@@ -814,6 +819,7 @@ void race_end(struct launch *L)
 	free(R->keep.th);
 	free(R->keep.clk);
 	free(R->keep.seen);
+	free(R->keep.cold);
 	free(R->keep.cta);
 	free(R->keep.wvc);
 	for (uint32_t i = 0; i < R->keep.nslabs; i++)

@@ -75,7 +75,7 @@ void race_copy_issue(struct launch *L, struct warp *w, uint32_t lane, enum race_
 	rc->agent = agent_of(R, tid, kind);
 	rc->clock = kind == RA_CP     ? w->cp_open[lane] + 1
 		    : kind == RA_BULK ? w->bulk_open[lane] + 1
-				      : ++t->mbar_clock;
+				      : ++cold_of(R, t)->mbar_clock;
 	rc->issued = (uint32_t)L->steps;
 }
 

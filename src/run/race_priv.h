@@ -88,17 +88,21 @@ struct shadow {
 
 /* ---- threads and sync objects -------------------------------------------------------- */
 
-struct rthread {                /* (its epoch is apart: race.clk, and the mbarriers it
-				 * knows initialised: race.seen; 48 bytes, so that a warp's
-				 * vectors lie on 24 cache lines, not 40)               */
+struct rthread {                /* (its epoch is apart: race.clk, the mbarriers it knows
+				 * initialised: race.seen, and what few instructions use:
+				 * race.cold; 32 bytes, so that a warp's vectors lie on 16
+				 * cache lines, which every barrier's acquire writes)     */
 	struct vc *vc;
 	uint8_t fence;              /* scope of the last release fence (a release pattern)   */
 	bool init_fence;            /* fence.mbarrier_init since its last cluster arrive     */
 	uint32_t warp;              /* its warp's entry of race.wvc                          */
-	struct vc *pending;         /* releases seen by strong reads, for an acquire fence    */
 	const struct dinsn *phantom;/* a wait that passed for the phase before the first      */
 	uint32_t seen_cp, seen_bulk;/* clocks of its own cp.async / bulk-group agents that its
 				     * wait_groups acquired (released with its vector)        */
+};
+
+struct rcold {                  /* a thread's state that few instructions touch           */
+	struct vc *pending;         /* releases seen by strong reads, for an acquire fence    */
 	uint32_t mbar_clock;        /* copies it issued that complete on an mbarrier          */
 	uint32_t wsync;             /* L->steps of its last shfl/vote/match/redux .sync       */
 };
@@ -155,6 +159,7 @@ struct race {
 	struct rthread *th;         /* its threads: slot * nt + thread                       */
 	uint32_t *clk;              /* their epochs, in th's order: a warp's lie together, so
 				     * that a barrier raises them in one vector loop          */
+	struct rcold *cold;         /* in th's order                                          */
 	uint32_t *seen;             /* by slot, then thread (th's order): ids of mbarriers whose
 				     * init the thread was found after, each in slot id %
 				     * INIT_SEEN (a ring's stages, all kept; a warp's side by side) */
@@ -174,9 +179,10 @@ struct race {
 				     * --max-memory only while a shadow holds them             */
 		struct rthread *th;
 		uint32_t *clk, *seen;
+		struct rcold *cold;
 		struct rcta *cta;
 		struct vc **wvc;
-		size_t th_cap, clk_cap, seen_cap, cta_cap, wvc_cap; /* their room (charged) */
+		size_t th_cap, clk_cap, seen_cap, cold_cap, cta_cap, wvc_cap; /* (charged) */
 		struct cell **pool;         /* cleared pages let go by clusters before   */
 		uint32_t npool, poolcap;
 		void **slabs;               /* where every shadow page is cut from (race.c) */
@@ -371,6 +377,12 @@ static inline struct rthread *thr(struct race *R, const struct warp *w, uint32_t
 static inline uint32_t *clock_of(const struct race *R, const struct rthread *t)
 {
 	return &R->clk[t - R->th];
+}
+
+/* The rarely used state of thread t (one of R->th). */
+static inline struct rcold *cold_of(const struct race *R, const struct rthread *t)
+{
+	return &R->cold[t - R->th];
 }
 
 /* The cache of the vector shared by w's lanes (race.wvc). */

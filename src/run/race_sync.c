@@ -272,9 +272,9 @@ void race_sync_through(struct launch *L, struct rthread *t, uint32_t tid,
 			vc_put(R, got);
 		} else if (l || mark) {
 			if (l)
-				loc_gather(R, l, tid, &t->pending);
+				loc_gather(R, l, tid, &cold_of(R, t)->pending);
 			if (mark)
-				race_marker_into(L, a->addr, &t->pending);
+				race_marker_into(L, a->addr, &cold_of(R, t)->pending);
 		}
 	}
 	if (writes && (sem == MOD_RELEASE || sem == MOD_ACQ_REL || t->fence)) {
@@ -636,10 +636,11 @@ void race_fence(struct launch *L, struct warp *w, uint32_t lanes)
 		struct rthread *t = thr(R, w, (uint32_t)__builtin_ctz(m));
 		if (sem != MOD_ACQUIRE && t->fence < s)
 			t->fence = (uint8_t)s;
-		if (sem != MOD_RELEASE && t->pending) {
-			acquire_from(R, t, t->pending);
-			vc_put(R, t->pending);
-			t->pending = NULL;
+		struct rcold *k = cold_of(R, t);
+		if (sem != MOD_RELEASE && k->pending) {
+			acquire_from(R, t, k->pending);
+			vc_put(R, k->pending);
+			k->pending = NULL;
 		}
 	}
 }
