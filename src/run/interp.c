@@ -612,7 +612,8 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 	uintptr_t rb = (uintptr_t)g->frame->regs;
 	uint32_t gmask = g->mask, mask = 0, lmask = 0, left = limit;
 	uint64_t steps = L->steps;
-	struct alu_args x = {.cc = w->cc};
+	struct alu_args x; /* (each lane array set before its call) */
+	x.cc = w->cc;
 	bool jit = !L->cfg.no_jit;
 #ifdef PRED_AVX2
 	bool avx2 = __builtin_cpu_supports("avx2");
