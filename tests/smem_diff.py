@@ -12,7 +12,9 @@ one lane out of bounds (far, or its last bytes just past the end) in an otherwis
 warp, 32 places in a row whose last is just past the end (or, sound, ends at the end), or
 a whole warp out of bounds (the
 diagnostics then say which threads, and the launch stops where it stopped before), or an
-inactive lane whose address is out of bounds (nothing to report).
+inactive lane whose address is out of bounds (nothing to report). The last seeds put a whole
+warp's 4-byte load or store (smem.c's row of 32 words) last, its last word just past the end
+or ending at it.
 usage: smem_diff.py PTXI [SEED...]
 """
 import os
@@ -23,7 +25,10 @@ import tempfile
 
 import random
 
-SEEDS = list(range(1, 49))
+SEEDS = list(range(1, 57))
+# seeds from 49: a whole warp's 4-byte row last, load or store, one place too far or ending
+# at the end (which smem.c's row path takes)
+ROWS = ["row4-ld", "row4-st", "end4-ld", "end4-st"]
 NR32, NR64 = 6, 4
 FAULTS = ["none", "misaligned", "none", "lane", "none", "warp", "none", "inactive", "none", "end",
           "none", "row"]
@@ -56,6 +61,8 @@ def index(rng):
 def access(rng, size, fault):
     """One random ld/st.shared; `fault` picks a broken address."""
     t, es = rng.choice(WIDTHS)
+    if fault in ROWS:
+        t, es = rng.choice([w for w in WIDTHS if w[1] == 4])
     L = index(rng)
     # inside: the index wrapped below the size, less room for the offset
     L += [f"mul.lo.u32 %x, %x, {es};", f"rem.u32 %x, %x, {size - 32};",
@@ -71,8 +78,10 @@ def access(rng, size, fault):
     elif fault == "end":  # one lane's bytes just past the end
         L += [f"setp.eq.u32 %q, %l, {rng.randrange(32)};",
               f"selp.u32 %x, {size - off - es + rng.choice([1, es])}, %x, %q;"]
-    elif fault == "row":  # 32 in a row from lane 0, the last one place too far
+    elif fault == "row" or fault.startswith("row4"):  # 32 in a row, the last too far
         L = [f"mad.lo.u32 %x, %l, {es}, {size - 31 * es - off};"]
+    elif fault.startswith("end4"):  # 32 in a row up to the end
+        L = [f"mad.lo.u32 %x, %l, {es}, {size - 32 * es - off};"]
     elif fault == "none" and rng.random() < 0.1:  # 32 in a row up to the end
         L = [f"mad.lo.u32 %x, %l, {es}, {size - 32 * es - off};"]
     elif fault == "none" and rng.random() < 0.15:  # lane 31's bytes end at the end
@@ -81,9 +90,11 @@ def access(rng, size, fault):
         L += ["selp.u32 %y, 0, 4096, %p0;", "add.u32 %x, %x, %y;"]
     L.append("add.u32 %x, %x, %b;")
     guard = "@%p0 " if fault == "inactive" else rng.choice(["", "", "", "@%p0 ", "@!%p1 ", "@%p2 "])
+    if fault in ROWS:
+        guard = ""
     named = fault == "none" and rng.random() < 0.1  # a variable's address: every lane alike
     addr = f"[s+{off}]" if named else f"[%x+{off}]"
-    if rng.random() < 0.5:
+    if fault.endswith("-ld") or not fault.endswith("-st") and rng.random() < 0.5:
         if t[0] == "s" and rng.random() < 0.5 or es == 8:
             d = f"%rd{rng.randrange(NR64)}"
         else:
@@ -91,7 +102,7 @@ def access(rng, size, fault):
         L.append(f"{guard}ld.shared.{t} {d}, {addr};")
     else:
         bt = "b" + str(8 * es)
-        if rng.random() < 0.15:
+        if rng.random() < 0.15 and fault not in ROWS:
             v = str(rng.randrange(1 << (8 * es)))
         else:
             v = f"%rd{rng.randrange(NR64)}" if es == 8 else f"%r{rng.randrange(NR32)}"
@@ -106,7 +117,7 @@ def program(seed):
     rng = random.Random(seed)
     size = rng.choice([256, 512, 1024, 1040])
     block = rng.choice([32, 48, 64, 96])
-    fault = FAULTS[seed % len(FAULTS)]
+    fault = FAULTS[seed % len(FAULTS)] if seed < 49 else ROWS[(seed - 49) % len(ROWS)]
     nregs = NR32 + NR64
     L = [".version 8.0", ".target sm_90", ".address_size 64",
          ".visible .entry k(.param .u64 out)", "{",
@@ -128,6 +139,8 @@ def program(seed):
     L.append("bar.sync 0;")
     n = rng.randrange(12, 40)
     where = rng.randrange(n) if fault != "none" else -1
+    if fault in ROWS:  # the whole warp's, last (the maps of written bytes found full)
+        where = n - 1
     for k in range(n):
         if k == n // 2:  # a divergent stretch: part of the warp alone
             L += ["@%p1 bra SKIP;"]

@@ -80,12 +80,6 @@ bool access_lane(struct launch *L, struct warp *w, uint32_t lane, enum mspace sp
 	return true;
 }
 
-bool access_shared_quiet(const struct launch *L, const struct warp *w)
-{
-	return !L->spin_rec && !w->bad_cvta && !w->cta->mbar_at && !async_watching(L) &&
-	       !L->wg.reading && !w->wg_busy;
-}
-
 bool access_global_quiet(const struct launch *L)
 {
 	return !L->spin_rec && !async_watching(L);

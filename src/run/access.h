@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hopper/async.h"
 #include "memory.h"
 
 /* Resolve and check an access of `size` bytes at `addr` in `space` for `lane` of warp w.
@@ -21,7 +22,11 @@ bool access_lane(struct launch *L, struct warp *w, uint32_t lane, enum mspace sp
 /* Whether none of this layer's checks can fire for a shared::cta access of warp w now (no
  * mbarrier in its CTA, nothing in flight, no spin watch, no bad cvta result): then an
  * instruction may resolve its lanes at once (mem_shared_lanes) and skip access_lane. */
-bool access_shared_quiet(const struct launch *L, const struct warp *w);
+static inline bool access_shared_quiet(const struct launch *L, const struct warp *w)
+{
+	return !L->spin_rec && !w->bad_cvta && !w->cta->mbar_at && !async_watching(L) &&
+	       !L->wg.reading && !w->wg_busy;
+}
 /* Whether no check here can fire for a .global access (no spin watch, nothing
  * asynchronous to check it against): then memory.c may resolve the warp at once. */
 bool access_global_quiet(const struct launch *L);

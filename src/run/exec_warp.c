@@ -315,6 +315,22 @@ static __attribute__((noinline)) enum step bar_any(struct launch *L, struct warp
 	return STEP_PARKED;
 }
 
+/* exec_bar's case with the detector on, or the arrival that completes the barrier: the rest
+ * of its steps, in the same order, out of its line (so its common case calls nothing). */
+static __attribute__((noinline)) enum step bar_sync_rest(struct launch *L, struct warp *w,
+							 struct group *g, const struct dinsn *di,
+							 uint32_t mask, uint32_t id)
+{
+	struct cta *c = w->cta;
+	if (L->race)
+		race_bar_arrive(L, w, mask, id);
+	g->state = G_BAR;
+	g->wait_id = id;
+	bar_note_waiter(&c->bar[id], di);
+	bar_check(L, c, id);
+	return STEP_PARKED;
+}
+
 /* The common case first, with nothing else to look at: bar.sync / barrier.sync of a
  * barrier named by a constant, for the whole CTA, by every lane of the group - what bar_any
  * does with it, in the same order. */
@@ -329,12 +345,11 @@ enum step exec_bar(struct launch *L, struct warp *w, struct group *g, const stru
 	struct cta *c = w->cta;
 	struct barstate *b = &c->bar[id];
 	b->arrived += popcount32(mask);
-	if (L->race)
-		race_bar_arrive(L, w, mask, (uint32_t)id);
-	g->state = G_BAR;
+	if (L->race || b->arrived >= (b->expected ? b->expected : c->live_threads))
+		return bar_sync_rest(L, w, g, di, mask, (uint32_t)id);
+	g->state = G_BAR; /* (the barrier waits on: bar_check would do nothing) */
 	g->wait_id = (uint32_t)id;
 	bar_note_waiter(b, di);
-	bar_check(L, c, (uint32_t)id);
 	return STEP_PARKED;
 }
 

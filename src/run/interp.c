@@ -423,6 +423,7 @@ struct repick {
 	uint32_t n_clocked;     /* instructions the clock has moved by (the scheduler adds the rest) */
 	int32_t dlanes;         /* the group's lanes now less its lanes when picked              */
 	uint64_t fix;           /* thread-instructions before each change, not to count twice    */
+	uint32_t vlanes, vpc;   /* a split not made (vsplit_fits): the taken lanes, their target */
 };
 
 static inline void repicked(struct launch *L, struct repick *r, uint32_t n, uint32_t lanes_was,
@@ -585,6 +586,58 @@ static __attribute__((noinline)) uint32_t jit_loop(struct launch *L, struct warp
 }
 
 /*
+ * A divergent forward branch of a warp's one group over a short stretch that needs no
+ * group but its own (ALU instructions, plain loads, stores and moves: nothing that
+ * branches, waits, or looks at the warp's other groups), where the scheduler would run the
+ * lanes that fall through at once, then merge the two at the target: the split is not made
+ * unless run_direct hands back inside the stretch (struct repick's vlanes: the taken lanes,
+ * waiting at vpc; vsplit_make), and the merge is done in place (vsplit_join, what pick and
+ * group_rejoin do). What the stretch's instructions see is the split's: the group's mask
+ * is the lanes that fall through, the fairness streak, the clock and the counts move as
+ * group_picked_again and pick would move them. Not with the detector on.
+ */
+#define VSPLIT_MAX 16 /* the longest stretch */
+
+static bool vsplit_fits(const struct launch *L, const struct warp *w, const struct group *g,
+			const struct dinsn *code, const struct dinsn *di, uint32_t left)
+{
+	uint32_t pc = (uint32_t)(di - code), t = di->target;
+	if (L->race || L->async.nevents || w->last_pick != g || w->streak + 1 >= FAIR_PICKS ||
+	    t <= pc + 1 || t - pc > VSPLIT_MAX || left < 2)
+		return false;
+	for (const struct dinsn *i = di + 1; i < code + t; i++) {
+		exec_fn *e = i->exec;
+		if ((i->flags & DF_ALU_DIRECT) ? i->jit_keep != NULL
+		    : (i->flags & (DF_EXEC_DIRECT | DF_EXEC_ALIGNED)) != DF_EXEC_DIRECT ||
+		      (e != exec_ld && e != exec_st && e != exec_mov && e != exec_cvta))
+			return false;
+	}
+	return true;
+}
+
+/* The taken lanes (rp->vlanes) rejoin g at their target, as pick merges them; n: the
+ * instructions run (repicked). */
+static void vsplit_join(struct launch *L, struct warp *w, struct group *g, struct repick *rp,
+			uint32_t n)
+{
+	uint32_t was = popcount32(g->mask);
+	g->mask |= rp->vlanes;
+	rp->vlanes = 0;
+	w->streak = 0;
+	w->last_pick = g;
+	repicked(L, rp, n, was, popcount32(g->mask));
+}
+
+/* The split, made now: exec_bra's, the taken lanes waiting at their target. */
+static void vsplit_make(struct launch *L, struct warp *w, struct group *g, struct repick *rp)
+{
+	uint32_t lanes = rp->vlanes;
+	rp->vlanes = 0;
+	if (!group_split(w, g, lanes, rp->vpc))
+		runtime_error(L, 1, "out of memory splitting a divergent branch");
+}
+
+/*
  * A run of DF_ALU_DIRECT and DF_EXEC_DIRECT instructions from g's pc, at most `limit` of
  * them and not past *stop_at, for a group nothing watches (no debugger, no trace, no wgmma
  * in flight or to note). While g is its warp's only group (`alone`) it goes on as the loop
@@ -612,7 +665,8 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 	uintptr_t rb = (uintptr_t)g->frame->regs;
 	uint32_t gmask = g->mask, mask = 0, lmask = 0, left = limit;
 	uint64_t steps = L->steps;
-	struct alu_args x = {.cc = w->cc};
+	struct alu_args x; /* (each lane array set before its call) */
+	x.cc = w->cc;
 	bool jit = !L->cfg.no_jit;
 #ifdef PRED_AVX2
 	bool avx2 = __builtin_cpu_supports("avx2");
@@ -620,6 +674,7 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 	bool avx2 = false;
 #endif
 	alone = alone && w->groups == g && !g->next;
+again:
 	for (;;) {
 		uint32_t left0 = left;
 		while (left) { /* the hot loop: ALU instructions alone */
@@ -712,6 +767,24 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 		L->ci = di;
 		L->cmask = mask;
 		if (di->exec == exec_bra) {
+			if (alone && vsplit_fits(L, w, g, code, di, left)) {
+				/* as below, the split not made: group_picked_again's yes, its
+				 * stop the taken lanes' target */
+				g->mask = gmask & ~mask;
+				rp->vlanes = mask;
+				rp->vpc = stop_pc = di->target;
+				left--;
+				last = di;
+				lmask = mask;
+				di = &code[++g->pc];
+				alone = false;
+				w->streak++;
+				stop = &code[stop_pc];
+				repicked(L, rp, n_before + limit - left, popcount32(gmask),
+					 popcount32(g->mask));
+				gmask = g->mask;
+				continue;
+			}
 			/* divergent: the taken lanes split off (exec_bra), the others go on; the
 			 * loop hands back after it, and the scheduler picks again */
 			enum step step = exec_bra(L, w, g, di, mask);
@@ -752,6 +825,22 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 				w->last_pick = g;
 				repicked(L, rp, n_before + limit - left, 0, 0);
 			}
+		} else if (on && !alone && step == STEP_NEXT && rp->vlanes) {
+			/* as below, with the taken lanes waiting at vpc: picked again while the
+			 * streak allows; at vpc the scheduler would merge them and go on */
+			on = left && !L->async.nevents;
+			if (on && g->pc == rp->vpc) {
+				vsplit_join(L, w, g, rp, n_before + limit - left);
+				alone = true;
+				gmask = g->mask;
+				stop_pc = UINT32_MAX;
+				stop = NULL;
+			} else if (on && w->streak + 1 < FAIR_PICKS) {
+				w->streak++;
+				repicked(L, rp, n_before + limit - left, 0, 0);
+			} else {
+				on = false;
+			}
 		} else if (on && !alone && step == STEP_NEXT) {
 			/* the loop hands back after a handler of a group not alone */
 			on = left && !L->async.nevents && group_picked_again(w, g, &stop_pc);
@@ -763,6 +852,8 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 			on = false;
 		}
 		if (!on) {
+			if (rp->vlanes)
+				vsplit_make(L, w, g, rp);
 			*parked = step == STEP_PARKED || w->groups != g || g->next;
 			L->steps = steps + (limit - left);
 			*stop_at = stop_pc;
@@ -771,6 +862,17 @@ static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, ui
 		last = di;
 		lmask = mask;
 		di = &code[g->pc];
+	}
+	if (rp->vlanes) { /* at the target: merged in place, as interp_run_group would */
+		if (di == &code[rp->vpc] && left && !L->async.nevents && !L->stop) {
+			vsplit_join(L, w, g, rp, n_before + limit - left);
+			alone = true;
+			gmask = g->mask;
+			stop_pc = UINT32_MAX;
+			stop = NULL;
+			goto again;
+		}
+		vsplit_make(L, w, g, rp);
 	}
 	uint32_t k = limit - left;
 	if (k) {

@@ -581,13 +581,25 @@ static void vrr(struct jc *J, enum x86_vop op, int d, int v, int rm)
 	x86_vrr(&J->b, op, d, v, rm);
 }
 
+/* r = r op constant k, the constant read from the pool (as load_rip reads it) */
+static void op_rip(struct jc *J, enum x86_vop op, int r, uint32_t k)
+{
+	x86_vrm(&J->b, op, r, r, (struct xmem){-1, -1, 1, 0});
+	if (!grow((void **)&J->fix, &J->cfix, J->nfix, sizeof *J->fix)) {
+		J->oom = true;
+		return;
+	}
+	J->fix[J->nfix++] = (struct fixup){J->b.len - 4, k & ~KCONST};
+}
+
 static void materialize(struct jc *J, int r)
 {
 	if (J->form[r] == F_VAL)
 		return;
-	if (J->form[r] == F_NMASK)
-		vrr(J, XV_VPCMPEQQ, r, r, R_ZERO);
-	vrr(J, XV_VPSUBQ, r, R_ZERO, r);
+	if (J->form[r] == F_NMASK) /* all ones where false: plus 1 is 0 there, 1 elsewhere */
+		op_rip(J, XV_VPADDQ, r, konst(J, 1));
+	else
+		vrr(J, XV_VPSUBQ, r, R_ZERO, r);
 	J->form[r] = F_VAL;
 	J->zx[r] = 1;
 }
@@ -683,7 +695,7 @@ static bool setp_cmp(struct jc *J, const struct jop *o, const struct ctx *x, int
 {
 	/* the operands made comparable as 64-bit values: cut to w, sign bit flipped for a
 	 * signed narrow or an unsigned 64-bit order */
-	int w = o->w, pa = x->a, pb = x->b;
+	int w = o->w, pa = x->a, pb = x->b < 0 ? R_ZERO : x->b; /* (b: 0, gen_op1) */
 	if (w < 64 && x->za > w) {
 		cut(J, w, S1, pa, x->k16);
 		pa = S1;
@@ -886,12 +898,16 @@ static void gen_op1(struct jc *J, uint32_t i)
 	const struct jop *o = &J->ops[i];
 	struct ctx x;
 	memset(J->pinned, 0, sizeof J->pinned);
+	/* a setp's b of 0 is R_ZERO, not a register loaded (setp_cmp); a setp of no boolean
+	 * op, second destination or guard makes a mask, which needs no 1 (materialize) */
+	bool setp = o->kind == JK_SETP, zero_b = setp && bconst(o) && !bval(J, o);
+	bool mask_only = setp && o->boolop == MOD_NONE && o->d2 < 0 && o->guard < 0;
 	x.a = fetch(J, o->in[0]);
-	x.b = by_shifts(J, o) ? -1 : fetch(J, o->in[1]);
+	x.b = by_shifts(J, o) || zero_b ? -1 : fetch(J, o->in[1]);
 	x.c = fetch(J, o->in[2]);
 	x.xk = fetch(J, o->xk);
 	x.k16 = fetch(J, o->k16);
-	x.k1 = fetch(J, o->k1);
+	x.k1 = mask_only ? -1 : fetch(J, o->k1);
 	int g = o->guard >= 0 ? fetch(J, (uint32_t)o->guard) : -1;
 	/* a .pred logic op of two masks makes a mask; selp and a guard read one as it is */
 	bool logic = o->pred && g < 0 && x.a >= 0 && x.b >= 0 && J->form[x.a] != F_VAL &&
@@ -904,7 +920,7 @@ static void gen_op1(struct jc *J, uint32_t i)
 	if (o->kind != JK_SELP && x.c >= 0)
 		materialize(J, x.c);
 	x.za = x.a >= 0 ? J->zx[x.a] : 64;
-	x.zb = x.b >= 0 ? J->zx[x.b] : 64;
+	x.zb = x.b >= 0 ? J->zx[x.b] : zero_b ? 1 : 64;
 	if (g >= 0) { /* into S1, then blended into the old value by the guard */
 		int old = fetch(J, (uint32_t)o->d);
 		materialize(J, old);

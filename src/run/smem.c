@@ -244,6 +244,115 @@ static bool has_avx2(void)
 #endif
 }
 
+#ifdef SMEM_AVX2
+/* Whether the 32 lanes' words of r + d (their low 32 bits) are 32 4-byte places in a row from
+ * lane 0's, aligned and before end: offsets_avx2's SHL_FIT | SHL_CONSEC for a whole warp, on
+ * the 64-bit lanes as they are (no copy of the offsets). *first: lane 0's place. */
+__attribute__((target("avx2"))) static inline bool row4_avx2(const uint64_t *r, uint32_t d,
+							     uint32_t end, uint32_t *first)
+{
+	uint32_t a = (uint32_t)r[0];
+	const __m256i step = _mm256_setr_epi64x(0, 4, 8, 12), by = _mm256_set1_epi64x(16);
+	__m256i want = _mm256_add_epi64(_mm256_set1_epi64x(a), step);
+	__m256i eq = _mm256_set1_epi32(-1);
+#pragma GCC unroll 8
+	for (int i = 0; i < 8; i++) { /* the low words of lanes 4i..4i+3 against a + 4l */
+		__m256i x = _mm256_loadu_si256((const __m256i *)(r + 4 * i));
+		eq = _mm256_and_si256(eq, _mm256_cmpeq_epi32(x, want));
+		want = _mm256_add_epi64(want, by);
+	}
+	*first = a + d;
+	return (_mm256_movemask_ps(_mm256_castsi256_ps(eq)) & 0x55) == 0x55 && !(*first & 3) &&
+	       128 <= end && *first <= end - 128;
+}
+
+/* The same for the low k lanes (0 < k < 32, as a split by lane index leaves a group), one
+ * by one: offsets_avx2's SHL_FIT for lanes that lie in a row from lane 0's place. */
+static inline bool low_row4(const uint64_t *r, uint32_t d, uint32_t k, uint32_t end,
+			    uint32_t *first)
+{
+	uint32_t a = (uint32_t)r[0], bad = 0;
+	for (uint32_t l = 1; l < k; l++)
+		bad |= (uint32_t)r[l] ^ (a + 4 * l);
+	*first = a + d;
+	return !bad && !(*first & 3) && 4 * k <= end && *first <= end - 4 * k;
+}
+
+/* Whether row4_avx2 or low_row4 may take the lanes of mask: all, or the low ones. */
+static inline bool row_mask(uint32_t mask)
+{
+	return mask == FULL_MASK || !(mask & (mask + 1));
+}
+
+/* The common case of smem_ld in one short function: 4-byte loads through a register by a
+ * whole warp, or by its low lanes, at places in a row, nothing to check but the bytes (no
+ * detector, no uninitialised-read test, quiet); what ld_lanes_avx2 does with it. False: not
+ * that case, nothing done. */
+__attribute__((target("avx2"))) static bool ld_row4(struct launch *L, struct warp *w,
+						    struct frame *f, const struct dinsn *di,
+						    uint32_t mask)
+{
+	const struct cta *c = w->cta;
+	const struct dop *o = &di->s[0];
+	const uint64_t *r = slot_ptr(f, o->slot);
+	uint32_t first;
+	if (L->race || (init_checking(L) && !c->init_full) || !access_shared_quiet(L, w))
+		return false;
+	if (mask != FULL_MASK) {
+		uint32_t k = (uint32_t)__builtin_ctz(~mask);
+		if (!low_row4(r, (uint32_t)o->off, k, c->smem_size, &first))
+			return false;
+		uint64_t *d = slot_ptr(f, di->d.slot);
+		bool sgn = di->smem & SMEM_SIGNED;
+		for (uint32_t l = 0; l < k; l++)
+			d[l] = load_widened(c->smem + first + 4 * l, 4, sgn);
+		return true;
+	}
+	if (!row4_avx2(r, (uint32_t)o->off, c->smem_size, &first))
+		return false;
+	const __m128i *p = (const __m128i *)(c->smem + first);
+	__m256i *dst = (__m256i *)slot_ptr(f, di->d.slot);
+	if (di->smem & SMEM_SIGNED) {
+#pragma GCC unroll 8
+		for (int i = 0; i < 8; i++)
+			_mm256_storeu_si256(dst + i, _mm256_cvtepi32_epi64(_mm_loadu_si128(p + i)));
+	} else {
+#pragma GCC unroll 8
+		for (int i = 0; i < 8; i++)
+			_mm256_storeu_si256(dst + i, _mm256_cvtepu32_epi64(_mm_loadu_si128(p + i)));
+	}
+	return true;
+}
+
+/* smem_st's, the same way: 4-byte stores of a register in a row by a whole warp or its low
+ * lanes, nothing to mark (the proxy and initcheck maps full) and no detector. */
+__attribute__((target("avx2"))) static bool st_row4(struct launch *L, struct warp *w,
+						    struct frame *f, const struct dinsn *di,
+						    uint32_t mask)
+{
+	struct cta *c = w->cta;
+	const struct dop *o = &di->s[0], *s = &di->s[1];
+	const uint64_t *r = slot_ptr(f, o->slot);
+	uint32_t first;
+	if (L->race || s->kind != DOP_REG || (c->init_bits && !c->init_full) || !c->proxy_all ||
+	    !access_shared_quiet(L, w))
+		return false;
+	if (mask != FULL_MASK) {
+		uint32_t k = (uint32_t)__builtin_ctz(~mask);
+		if (!low_row4(r, (uint32_t)o->off, k, c->smem_size, &first))
+			return false;
+		const uint64_t *v = slot_ptr(f, s->slot);
+		for (uint32_t l = 0; l < k; l++) /* the low bytes: little-endian */
+			memcpy(c->smem + first + 4 * l, &v[l], 4);
+		return true;
+	}
+	if (!row4_avx2(r, (uint32_t)o->off, c->smem_size, &first))
+		return false;
+	st4_row_avx2(c->smem + first, slot_ptr(f, s->slot));
+	return true;
+}
+#endif
+
 
 /* Whether nothing but the bytes is at stake for an access di of w's CTA's shared memory
  * now, or a plain access's check by the detector (race_shared_lanes): no check of access.c
@@ -253,8 +362,9 @@ static bool quiet(const struct launch *L, const struct warp *w, const struct din
 	return (!L->race || race_plain(di)) && access_shared_quiet(L, w);
 }
 
-bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-	     uint32_t mask)
+/* smem_ld's every case but ld_row4's, out of its line (so that one saves few registers) */
+static __attribute__((noinline)) bool ld_any(struct launch *L, struct warp *w, struct frame *f,
+					     const struct dinsn *di, uint32_t mask)
 {
 	struct cta *c = w->cta;
 	if ((init_checking(L) && !c->init_full) || !quiet(L, w, di))
@@ -297,8 +407,9 @@ bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct din
 	return true;
 }
 
-bool smem_st(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-	     uint32_t mask)
+/* smem_st's, the same way */
+static __attribute__((noinline)) bool st_any(struct launch *L, struct warp *w, struct frame *f,
+					     const struct dinsn *di, uint32_t mask)
 {
 	struct cta *c = w->cta;
 	if (!quiet(L, w, di))
@@ -336,4 +447,26 @@ bool smem_st(struct launch *L, struct warp *w, struct frame *f, const struct din
 	else
 		st_move(c->smem, off, fit, mask, es, v);
 	return true;
+}
+
+bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+	     uint32_t mask)
+{
+#ifdef SMEM_AVX2
+	if (row_mask(mask) && (di->smem >> SMEM_LOG_SHIFT) == 2 && di->s[0].has_reg &&
+	    has_avx2() && ld_row4(L, w, f, di, mask))
+		return true;
+#endif
+	return ld_any(L, w, f, di, mask);
+}
+
+bool smem_st(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+	     uint32_t mask)
+{
+#ifdef SMEM_AVX2
+	if (row_mask(mask) && (di->smem >> SMEM_LOG_SHIFT) == 2 && di->s[0].has_reg &&
+	    has_avx2() && st_row4(L, w, f, di, mask))
+		return true;
+#endif
+	return st_any(L, w, f, di, mask);
 }
