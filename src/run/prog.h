@@ -222,6 +222,15 @@ struct dfunc {
 	uint32_t *param_off;    /* offsets of formal params (kernel block or frame area)      */
 	uint32_t *ret_off;      /* offsets of return params                                   */
 	bool jit_done;          /* the native tier compiled its blocks (jit.h)                */
+	/* shared memory (shared_layout.h): a kernel's CTA holds its static .shared variables in
+	 * shared_static bytes (as ptxas -v counts them), its dynamic shared memory from
+	 * shared_dyn_off; shared_syms[i] at shared_addrs[i] are the variables it holds (for a
+	 * .func: those its code names) */
+	uint32_t shared_static;
+	uint32_t shared_dyn_off;
+	uint32_t nshared;
+	const struct ir_sym **shared_syms;
+	uint32_t *shared_addrs;
 	/* the slots a reused frame clears (regdef.c): nclear runs, clear[2k] the first slot of
 	 * run k, clear[2k + 1] its length; clear_known false: every slot */
 	bool clear_known;
@@ -234,9 +243,6 @@ struct dprog {
 	struct arena *arena;
 	struct dfunc *funcs;
 	uint32_t nfuncs;
-	uint32_t shared_static;     /* bytes of static .shared                                */
-	uint32_t shared_dyn_off;    /* where .extern .shared arrays start                     */
-	uint32_t shared_align;
 	uint8_t *const_bytes;       /* the .const bank                                        */
 	uint32_t const_size;
 	uint8_t *global_init;       /* initial bytes of module .global variables              */

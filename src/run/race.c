@@ -252,7 +252,7 @@ void race_describe_place(struct launch *L, struct warp *w, const struct access *
 		return;
 	}
 	uint32_t within = 0;
-	const struct ir_sym *s = srcloc_shared_var(L->P, a->off, &within);
+	const struct ir_sym *s = srcloc_shared_var(L->kernel, a->off, &within);
 	if (a->cta == w->cta)
 		sb_printf(b, "shared 0x%x", a->off);
 	else
