@@ -202,8 +202,9 @@ static void reach_of(struct plan *p, uint32_t fi, uint64_t *reach, uint64_t *see
 		for (uint32_t w = 0; w < p->words; w++)
 			reach[w] |= d[w];
 		const uint64_t *c = p->calls + (size_t)f * p->fwords;
-		for (uint32_t g = 0; g < p->P->nfuncs; g++)
-			if (bit_get(c, g) && !bit_get(seen, g)) {
+		for (uint32_t w = 0; w < p->fwords; w++)
+			for (uint64_t b = c[w] & ~seen[w]; b; b &= b - 1) {
+				uint32_t g = w * 64 + (uint32_t)__builtin_ctzll(b);
 				bit_set(seen, g);
 				stack[n++] = g;
 			}
@@ -249,24 +250,27 @@ static int too_big(struct plan *p, struct diag *d, const struct dfunc *k, const 
 
 /* Place the variables the .funcs name: each after those that share a kernel with it. */
 static void place_func_vars(struct plan *p, const uint64_t *fvars, const uint64_t *kreach,
-			    uint32_t nk, uint64_t *addr, uint64_t *end)
+			    uint32_t nk, uint64_t *addr, uint64_t *end, uint32_t *fv)
 {
-	for (uint32_t v = 0; v < p->nvars; v++) {
-		if (!bit_get(fvars, v) || p->vars[v]->is_extern)
-			continue;
+	uint32_t n = 0;
+	for (uint32_t v = 0; v < p->nvars; v++)
+		if (bit_get(fvars, v) && !p->vars[v]->is_extern)
+			fv[n++] = v;
+	for (uint32_t i = 0; i < n; i++) {
 		uint64_t at = 0;
-		for (uint32_t u = 0; u < v; u++) {
-			if (!bit_get(fvars, u) || p->vars[u]->is_extern)
+		for (uint32_t j = 0; j < i; j++) {
+			if (end[fv[j]] <= at)
 				continue;
 			for (uint32_t k = 0; k < nk; k++) {
 				const uint64_t *r = kreach + (size_t)k * p->words;
-				if (bit_get(r, u) && bit_get(r, v) && end[u] > at)
-					at = end[u];
+				if (bit_get(r, fv[j]) && bit_get(r, fv[i])) {
+					at = end[fv[j]];
+					break;
+				}
 			}
 		}
-		uint64_t e = at;
-		addr[v] = ir_place(&e, p->vars[v]);
-		end[v] = e;
+		addr[fv[i]] = ir_place(&at, p->vars[fv[i]]);
+		end[fv[i]] = at;
 	}
 }
 
@@ -289,8 +293,9 @@ int shared_layout_plan(struct dprog *P, struct diag *d)
 	uint64_t *addr = calloc(p.nvars + 1, sizeof *addr), *end = calloc(p.nvars + 1, sizeof *end);
 	uint64_t *dyn = calloc(nk + 1, sizeof *dyn);
 	uint32_t *stack = calloc(nf + 1, sizeof *stack), *kof = calloc(nk + 1, sizeof *kof);
+	uint32_t *fvlist = calloc(p.nvars + 1, sizeof *fvlist); /* the .func variables */
 	if (!p.direct || !p.calls || !p.sorted || !kreach || !fvars || !seen || !addr || !end ||
-	    !dyn || !stack || !kof) {
+	    !dyn || !stack || !kof || !fvlist) {
 		diag_report(d, DIAG_ERROR, P->m->file, (struct src_span){0, 0},
 			    "out of memory laying out shared memory");
 		errors = 1;
@@ -320,7 +325,7 @@ int shared_layout_plan(struct dprog *P, struct diag *d)
 			kof[nk] = i;
 			reach_of(&p, i, kreach + (size_t)nk++ * p.words, seen, stack);
 		}
-	place_func_vars(&p, fvars, kreach, nk, addr, end);
+	place_func_vars(&p, fvars, kreach, nk, addr, end, fvlist);
 
 	/* each kernel: its .func variables where they are, then its own in order */
 	for (uint32_t k = 0; k < nk; k++) {
@@ -393,6 +398,7 @@ out:
 	free(end);
 	free(dyn);
 	free(stack);
+	free(fvlist);
 	free(kof);
 	return errors;
 }
