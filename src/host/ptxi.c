@@ -711,7 +711,6 @@ run:
 	async_free(&L);
 	landed_free(&L);
 	wgmma_launch_free(&L);
-	devrt_free(&L);
 	gather_summary(&L);
 	if (sel.clusters) {
 		char msg[200];
