@@ -399,6 +399,9 @@ static bool decode_opnd(struct loader *ld, const struct ir_operand *o, enum ir_m
 			d->sreg = (uint8_t)s->sreg;
 			if (s->sreg == SREG_ENVREG1 || s->sreg == SREG_ENVREG2)
 				ld->P->reads_grid_ws = true;
+			if (s->sreg >= SREG_RESERVED_SMEM_OFFSET_BEGIN &&
+			    s->sreg <= SREG_RESERVED_SMEM_OFFSET_1)
+				ld->P->reserved_smem = true; /* sreg.def keeps the five in a row */
 			d->comp = (uint8_t)(o->ref.comp < 0 ? 0 : o->ref.comp);
 			return true;
 		}

@@ -143,8 +143,9 @@ static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t c
 	cl->nctas = k->cluster[0] * k->cluster[1] * k->cluster[2];
 	uint32_t nthreads = k->block[0] * k->block[1] * k->block[2];
 	uint32_t nwarps = (nthreads + LANES - 1) / LANES;
-	uint32_t smem = (k->dyn_shared ? L->kernel->shared_dyn_off + k->dyn_shared
-				       : L->kernel->shared_static);
+	uint32_t smem = cta_user_smem(L->kernel, k->dyn_shared);
+	if (L->P->reserved_smem) /* the driver's reserved KiB, after the kernel's own */
+		smem = cta_reserved_begin(smem) + RESERVED_SMEM;
 	for (uint32_t r = 0; r < cl->nctas; r++) {
 		struct cta *c = &cl->ctas[r];
 		if (!launch_charge(L, cta_bytes(smem, nwarps), "a CTA's shared memory and warps"))
