@@ -432,7 +432,7 @@ void race_add_read(const struct acc_ctx *x, struct cell *c, const struct rec *me
 	for (uint32_t i = 0; i < m->n; i++) {
 		struct rec *e = &m->e[i];
 		if (e->tid == x->tid) {
-			uint8_t keep = e->mask;
+			uint8_t keep = rec_keep(e, me, x->tid);
 			*e = *me;
 			e->mask |= keep;
 			placed = true;
