@@ -176,6 +176,7 @@ func_head
 
 rets_opt
 	: %empty                                { $$ = ir_params_none(p); }
+	| '(' ')'                               { $$ = ir_params_none(p); }
 	| '(' params ')'                        { $$ = $2; }
 	;
 

@@ -198,6 +198,8 @@ cp info_triton.txt "$tmp/out.want"
 expect 0 info-triton "$ptxi" info triton_style.ptx
 cp info_params_layout.txt "$tmp/out.want"
 expect 0 info-params-layout "$ptxi" info params_layout.ptx
+cp info_shared_per_kernel.txt "$tmp/out.want" # each kernel's own .shared variables
+expect 0 info-shared-per-kernel "$ptxi" info ../regress/shared-per-kernel.ptx
 
 # --color: gcc's colours when asked, none with never (and by default off a terminal)
 "$ptxi" run two_kernels.ptx --kernel nope --arg buf:4 --color=always 2> "$tmp/err"

@@ -34,7 +34,7 @@ built() { # NAME...: each was built, else its compiler's log and a failure
 	done
 }
 names=(saxpy streams cluster tma printf_assert race deadlock hostptr unsupported ws_gemm
-	cooperative graph runtime)
+	cooperative graph runtime heap)
 for ((i = 0; i < ${#names[@]}; i += 2)); do
 	for p in "${names[@]:i:2}"; do build $p $p.cu -cudart shared -arch=sm_90a & done
 	wait
@@ -103,6 +103,7 @@ check() { # CASE PROGRAM [OPTIONS...]
 	fi
 }
 check saxpy saxpy
+check heap heap
 check streams streams
 check cluster cluster
 check tma tma

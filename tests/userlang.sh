@@ -83,6 +83,7 @@ kernel scale(float*, float, int)   (PTX name _Z5scalePffi)
     0   _Z5scalePffi_param_0                     .u64                8 bytes, align 8  = 'out' (float*)
     1   _Z5scalePffi_param_1                     .f32                4 bytes, align 4  = 'scale' (float)
     2   _Z5scalePffi_param_2                     .u32                4 bytes, align 4  = 'n' (int)
+  static shared memory: 256 bytes (more with --shared BYTES)
   parameter bytes used (ld.param reads, and parameter addresses taken):
     offset  bytes  in parameter                               use
     0       8      _Z5scalePffi_param_0+0                     global address
@@ -90,8 +91,6 @@ kernel scale(float*, float, int)   (PTX name _Z5scalePffi)
     12      4      _Z5scalePffi_param_2+0                     value
   requires: nothing beyond the sm_90 limits
   run: ptxi run race_tile.ptx --kernel _Z5scalePffi --grid 1 --block 128 --arg buf:BYTES --arg f32:0 --arg u32:0
-
-static shared memory of the module: 256 bytes (more with --shared BYTES)
 EOF
 expect 0 info-param-names "$ptxi" info race_tile.ptx
 

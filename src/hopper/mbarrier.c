@@ -87,7 +87,7 @@ void mbar_describe(const struct mbar *mb, struct strbuf *b)
 static void describe_where(struct launch *L, const struct mbar *mb, struct strbuf *b)
 {
 	uint32_t within = 0;
-	const struct ir_sym *s = srcloc_shared_var(L->P, mb->off, &within);
+	const struct ir_sym *s = srcloc_shared_var(L->kernel, mb->off, &within);
 	sb_printf(b, "mbarrier ");
 	if (s) {
 		srcloc_var(s, within, 8, b);
@@ -121,7 +121,7 @@ static void name_barrier(struct launch *L, const struct mbar *mb, const struct w
 			 struct strbuf *b)
 {
 	uint32_t within = 0;
-	const struct ir_sym *s = srcloc_shared_var(L->P, mb->off, &within);
+	const struct ir_sym *s = srcloc_shared_var(L->kernel, mb->off, &within);
 	if (s) {
 		srcloc_var(s, within, 8, b);
 		sb_printf(b, " ");

@@ -44,8 +44,10 @@ int env_launch(struct env_module *em, const struct ptxi_config *cfg, void *const
  * Returns the number of parameters, or -1 for no such kernel (or more than max). */
 int env_kernel_params(const struct env_module *em, const char *name, uint32_t *len, uint32_t max);
 
-/* The shared memory a CTA of em's kernels has with `dyn` bytes of dynamic shared memory. */
-uint64_t env_cta_shared(const struct env_module *em, uint32_t dyn);
+/* The shared memory a CTA of em's kernel `name` (its PTX name) has with `dyn` bytes of
+ * dynamic shared memory; with none, its static shared memory (cudaFuncAttributes'
+ * sharedSizeBytes). */
+uint64_t env_cta_shared(const struct env_module *em, const char *name, uint32_t dyn);
 
 /* Diagnostics of m (its launches too) go to `fn` as data instead of text (NULL: text). */
 void env_module_record(ptxi_module *m, diag_record_fn *fn, void *ctx);

@@ -14,6 +14,7 @@
 #include "hopper/tmap.h"
 #include "paramuse.h"
 #include "report/srcloc.h"
+#include "run/prog.h"
 
 static bool is_kernel(const struct ir_func *f)
 {
@@ -150,8 +151,17 @@ static void run_template(const struct ir_func *f, const char *path, FILE *out)
 	fputc('\n', out);
 }
 
-static void kernel_info(const struct ir_module *m, const struct ir_func *f, const char *path,
-			FILE *out)
+/* The static shared memory a CTA of kernel f holds (shared_layout.h). */
+static uint32_t static_shared(const struct dprog *P, const struct ir_func *f)
+{
+	for (uint32_t i = 0; P && i < P->nfuncs; i++)
+		if (P->funcs[i].ir == f)
+			return P->funcs[i].shared_static;
+	return 0;
+}
+
+static void kernel_info(const struct ir_module *m, const struct dprog *P, const struct ir_func *f,
+			const char *path, FILE *out)
 {
 	char *d = demangle_alloc(f->sym->name);
 	fprintf(out, "kernel %s", d ? d : f->sym->name);
@@ -165,24 +175,24 @@ static void kernel_info(const struct ir_module *m, const struct ir_func *f, cons
 	fprintf(out, "  parameters: %u (%llu bytes)\n", f->nparams, (unsigned long long)total);
 	for (uint32_t i = 0; i < f->nparams; i++)
 		param_line(m, f, i, out);
+	fprintf(out, "  static shared memory: %u bytes (more with --shared BYTES)\n",
+		static_shared(P, f));
 	paramuse_write(f, out);
 	requirements(f, out);
 	run_template(f, path, out);
 }
 
-void modinfo_write(const struct ir_module *m, uint32_t static_shared, const char *path, FILE *out)
+void modinfo_write(const struct ir_module *m, const struct dprog *P, const char *path, FILE *out)
 {
 	unsigned n = 0;
 	for (const struct ir_func *f = m->funcs; f; f = f->next)
 		if (is_kernel(f)) {
 			if (n++)
 				fputc('\n', out);
-			kernel_info(m, f, path, out);
+			kernel_info(m, P, f, path, out);
 		}
 	if (!n)
 		fprintf(out, "no kernels (.entry with a body) in %s\n", path);
-	fprintf(out, "%sstatic shared memory of the module: %u bytes (more with --shared BYTES)\n",
-		n ? "\n" : "", static_shared);
 }
 
 unsigned modinfo_kernels(const struct ir_module *m)
@@ -198,7 +208,7 @@ static const char *keep_str(struct arena *a, const char *s)
 	return s ? arena_strndup(a, s, strlen(s)) : NULL;
 }
 
-bool modinfo_describe(const struct ir_module *m, struct arena *a, uint32_t static_shared,
+bool modinfo_describe(const struct ir_module *m, struct arena *a, const struct dprog *P,
 		      unsigned k, struct ptxi_kernel_info *out, struct ptxi_param_info *params,
 		      unsigned max)
 {
@@ -212,7 +222,7 @@ bool modinfo_describe(const struct ir_module *m, struct arena *a, uint32_t stati
 	const struct ir_perf *p = &f->perf;
 	*out = (struct ptxi_kernel_info){.name = f->sym->name, .demangled = keep_str(a, d),
 		.nparams = f->nparams, .maxclusterrank = p->maxclusterrank,
-		.explicitcluster = p->explicitcluster, .static_shared = static_shared};
+		.explicitcluster = p->explicitcluster, .static_shared = static_shared(P, f)};
 	free(d);
 	for (int i = 0; i < 3; i++) {
 		out->reqntid[i] = p->reqntid[i];

@@ -390,9 +390,9 @@ static int check_shape(ptxi_module *m, struct dfunc *k, struct launch_config *c,
 	if (p->maxclusterrank && ctas > p->maxclusterrank)
 		return usage_error(m, "kernel '%s' allows at most %u CTAs per cluster "
 				   "(.maxclusterrank)", k->name, p->maxclusterrank);
-	if ((uint64_t)m->prog->shared_dyn_off + c->dyn_shared > 227 * 1024)
+	if ((uint64_t)k->shared_dyn_off + c->dyn_shared > 227 * 1024)
 		return usage_error(m, "shared memory of %llu bytes per CTA is above the 227 KiB of "
-				   "an sm_90 CTA", (unsigned long long)m->prog->shared_dyn_off + c->dyn_shared);
+				   "an sm_90 CTA", (unsigned long long)k->shared_dyn_off + c->dyn_shared);
 	return PTXI_OK;
 }
 
@@ -426,8 +426,8 @@ static int check_cooperative(ptxi_module *m, const struct launch *L, const struc
 				   "wait for one another (this_grid().sync())");
 	uint64_t threads = (uint64_t)k->block[0] * k->block[1] * k->block[2];
 	uint64_t ctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];
-	uint64_t smem = k->dyn_shared ? (uint64_t)m->prog->shared_dyn_off + k->dyn_shared
-				      : m->prog->shared_static;
+	uint64_t smem = k->dyn_shared ? (uint64_t)L->kernel->shared_dyn_off + k->dyn_shared
+				      : L->kernel->shared_static;
 	uint32_t per_sm = occ_ctas_per_sm(threads, smem);
 	if (ctas > (uint64_t)OCC_SMS * per_sm)
 		return usage_error(m, "a cooperative launch's CTAs must all be resident at once: "
@@ -482,7 +482,7 @@ int ptxi_module_info(ptxi_module *m, const char *path, FILE *out)
 {
 	if (!module_prog(m))
 		return PTXI_INVALID;
-	modinfo_write(m->ir, m->prog->shared_static, path, out);
+	modinfo_write(m->ir, m->prog, path, out);
 	return PTXI_OK;
 }
 
@@ -508,7 +508,7 @@ int ptxi_kernel_describe(ptxi_module *m, unsigned k, struct ptxi_kernel_info *ou
 		arena_catch_oom(prev);
 		return PTXI_INVALID;
 	}
-	bool ok = modinfo_describe(m->ir, m->arena, m->prog->shared_static, k, out, params, max);
+	bool ok = modinfo_describe(m->ir, m->arena, m->prog, k, out, params, max);
 	arena_catch_oom(prev);
 	return ok ? PTXI_OK : PTXI_INVALID;
 }
@@ -711,7 +711,6 @@ run:
 	async_free(&L);
 	landed_free(&L);
 	wgmma_launch_free(&L);
-	devrt_free(&L);
 	gather_summary(&L);
 	if (sel.clusters) {
 		char msg[200];
@@ -877,10 +876,15 @@ bool env_symbol(const struct env_module *em, const char *name, uint64_t *addr, u
 	return true;
 }
 
-uint64_t env_cta_shared(const struct env_module *em, uint32_t dyn)
+uint64_t env_cta_shared(const struct env_module *em, const char *name, uint32_t dyn)
 {
 	const struct dprog *P = em->m->prog;
-	return dyn ? (uint64_t)P->shared_dyn_off + dyn : P->shared_static;
+	for (uint32_t i = 0; P && i < P->nfuncs; i++) {
+		const struct dfunc *k = &P->funcs[i];
+		if (is_kernel(k) && !strcmp(k->name, name))
+			return dyn ? (uint64_t)k->shared_dyn_off + dyn : k->shared_static;
+	}
+	return dyn;
 }
 
 int env_launch(struct env_module *em, const struct ptxi_config *cfg, void *const *params,

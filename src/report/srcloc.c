@@ -409,25 +409,16 @@ void srcloc_var(const struct ir_sym *s, uint32_t within, uint32_t unit, struct s
 	sb_free(&nb);
 }
 
-const struct ir_sym *srcloc_shared_var(const struct dprog *P, uint32_t off, uint32_t *within)
+const struct ir_sym *srcloc_shared_var(const struct dfunc *k, uint32_t off, uint32_t *within)
 {
-	struct ir_module *m = P->m;
 	const struct ir_sym *best = NULL;
-	/* Shared variables of the module and of every function body. */
-	for (uint32_t i = 0; i < m->nvars; i++) {
-		const struct ir_sym *s = m->vars[i];
-		if ((s->space == MOD_SHARED || s->space == MOD_SHARED_CTA) && s->addr <= off &&
-		    (!best || s->addr > best->addr))
-			best = s;
-	}
-	for (struct ir_func *f = m->funcs; f; f = f->next)
-		for (struct ir_scope *sc = f->scope; sc; sc = NULL)
-			for (struct ir_sym *s = sc->syms; s; s = s->next_in_scope)
-				if (s->kind == SYM_VAR &&
-				    (s->space == MOD_SHARED || s->space == MOD_SHARED_CTA) &&
-				    s->addr <= off && (!best || s->addr > best->addr))
-					best = s;
+	uint32_t at = 0;
+	for (uint32_t i = 0; k && i < k->nshared; i++) /* the kernel's variables */
+		if (k->shared_addrs[i] <= off && (!best || k->shared_addrs[i] > at)) {
+			best = k->shared_syms[i];
+			at = k->shared_addrs[i];
+		}
 	if (best)
-		*within = off - (uint32_t)best->addr;
+		*within = off - at;
 	return best;
 }

@@ -67,8 +67,8 @@ void srcloc_var(const struct ir_sym *s, uint32_t within, uint32_t unit, struct s
  * function ("tile" of _ZZ5scalePffiE4tile). */
 void srcloc_var_name(const struct ir_sym *s, struct strbuf *b);
 
-/* The shared variable (of the module or of any function body) that holds shared offset
- * `off`, and `off`'s place in it; NULL if none. */
-const struct ir_sym *srcloc_shared_var(const struct dprog *P, uint32_t off, uint32_t *within);
+/* The shared variable of kernel k's CTA (shared_layout.h) that holds shared offset `off`,
+ * and `off`'s place in it; NULL if none. */
+const struct ir_sym *srcloc_shared_var(const struct dfunc *k, uint32_t off, uint32_t *within);
 
 #endif

@@ -12,7 +12,9 @@
  *                        cudaLimitMallocHeapSize): NULL once exhausted; each block is its
  *                        own allocation, so running off its end is reported; a freed block
  *                        becomes unreachable (a later access is out of bounds). With
- *                        --jobs the clusters' threads share the heap, under its lock.
+ *                        --jobs the clusters' threads share the heap, under its lock;
+ *                        it lives with the memory, so under ptxi exec a later launch
+ *                        frees what an earlier one allocated, as in a CUDA context.
  * Anything else without a body stops the launch with an error naming it.
  */
 #include "devrt.h"
@@ -361,11 +363,23 @@ static void assert_fail(struct launch *L, struct warp *w, struct frame *f,
 
 /* ---- heap ------------------------------------------------------------------------------ */
 
+static void heap_destroy(void *heap)
+{
+	struct devrt *rt = heap;
+	pthread_mutex_destroy(&rt->lock);
+	free(rt->blocks);
+	free(rt);
+}
+
+/* The heap, made at the memory's first launch that calls malloc or free. */
 static struct devrt *state(struct launch *L)
 {
-	if (!L->rt && (L->rt = calloc(1, sizeof *L->rt)))
-		pthread_mutex_init(&L->rt->lock, NULL);
-	return L->rt;
+	struct memory *m = L->mem;
+	if (!m->heap && (m->heap = calloc(1, sizeof(struct devrt)))) {
+		pthread_mutex_init(&((struct devrt *)m->heap)->lock, NULL);
+		m->heap_free = heap_destroy;
+	}
+	return m->heap;
 }
 
 bool devrt_uses_heap(const struct launch *L)
@@ -459,7 +473,7 @@ static void do_free(struct launch *L, struct warp *w, struct frame *f, const str
 		    const struct dfunc *callee, uint32_t lane)
 {
 	uint64_t p = call_arg(L, w, f, di, callee, 0, lane);
-	struct devrt *rt = L->rt;
+	struct devrt *rt = L->mem->heap;
 	if (!p)
 		return;
 	enum give g = NO_BLOCK;
@@ -498,14 +512,4 @@ void devrt_call(struct launch *L, struct warp *w, struct frame *f, const struct 
 	char buf[256];
 	runtime_error(L, 2, "call of external function '%s', which has no body in this module "
 		      "and no model in ptxi", demangle_name(callee->name, buf, sizeof buf));
-}
-
-void devrt_free(struct launch *L)
-{
-	if (L->rt) {
-		pthread_mutex_destroy(&L->rt->lock);
-		free(L->rt->blocks);
-	}
-	free(L->rt);
-	L->rt = NULL;
 }

@@ -20,7 +20,5 @@ void devrt_call(struct launch *L, struct warp *w, struct frame *f, const struct 
 bool devrt_begin(struct launch *L);
 /* Whether the program calls malloc or free. */
 bool devrt_uses_heap(const struct launch *L);
-/* Release the launch's device-runtime state (the heap's bookkeeping). */
-void devrt_free(struct launch *L);
 
 #endif

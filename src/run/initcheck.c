@@ -67,8 +67,8 @@ static void describe_place(struct launch *L, struct cta *c, struct warp *w, uint
 	else
 		sb_printf(b, "shared::cluster 0x%x of CTA rank %u", off, c->rank);
 	uint32_t within = 0;
-	const struct ir_sym *s = srcloc_shared_var(L->P, off, &within);
-	bool dyn = L->cfg.dyn_shared && off >= L->P->shared_dyn_off;
+	const struct ir_sym *s = srcloc_shared_var(L->kernel, off, &within);
+	bool dyn = L->cfg.dyn_shared && off >= L->kernel->shared_dyn_off;
 	if (s) {
 		struct strbuf name = {0};
 		srcloc_var_name(s, &name);
@@ -81,10 +81,10 @@ static void describe_place(struct launch *L, struct cta *c, struct warp *w, uint
 			sb_printf(b, " ('%s'", name.s ? name.s : "?");
 		sb_free(&name);
 		if (dyn)
-			sb_printf(b, ", dynamic shared memory at offset %u", off - L->P->shared_dyn_off);
+			sb_printf(b, ", dynamic shared memory at offset %u", off - L->kernel->shared_dyn_off);
 		sb_printf(b, ")");
 	} else if (dyn) {
-		sb_printf(b, " (dynamic shared memory at offset %u)", off - L->P->shared_dyn_off);
+		sb_printf(b, " (dynamic shared memory at offset %u)", off - L->kernel->shared_dyn_off);
 	}
 }
 

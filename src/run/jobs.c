@@ -125,7 +125,7 @@ static bool shard_init(struct launch *S, struct jobs *J, struct diag *d, unsigne
 	memset(&S->mbars, 0, sizeof S->mbars);
 	memset(&S->landed, 0, sizeof S->landed);
 	memset(&S->gproxy, 0, sizeof S->gproxy);
-	S->rep = NULL; /* (rt, the device heap, is shared: devrt_begin made it) */
+	S->rep = NULL; /* (the device heap, in the shared memory, devrt_begin made) */
 	S->race = NULL;
 	S->spin_rec = NULL;
 	S->spin_keep = NULL; /* (spin.c: each worker keeps its own watches) */

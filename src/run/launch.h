@@ -349,7 +349,6 @@ struct launch {
 	struct race *race;          /* the data-race detector's state (race.c), NULL if off   */
 	struct timeline *timeline;  /* --timeline: what the page shows (timeline.c)       */
 	struct frame **frame_cache; /* per dfunc index: frames to reuse (no malloc churn)     */
-	struct devrt *rt;           /* device runtime state: the heap (devrt.c), lazily made  */
 	struct report *rep;         /* the report being gathered, error counts (gather.c)     */
 	/* --jobs (jobs.c): set in a worker thread's copy of the launch, NULL with one thread */
 	struct gather_log *log;     /* its cluster's reports, replayed in cluster order        */

@@ -17,6 +17,7 @@
 #include "interp.h"
 #include "memory.h"
 #include "regdef.h"
+#include "shared_layout.h"
 #include "smem.h"
 #include "spin.h"
 #include "hopper/wgmma.h"
@@ -25,7 +26,6 @@
  * (the hardware's local memory limit is 512 KiB per thread). */
 #define MAX_SLOTS 65536u
 #define MAX_LOCAL MAX_THREAD_STACK
-#define MAX_SHARED (227u * 1024u)       /* sm_90: 227 KiB of shared memory per CTA */
 #define MAX_CONST (64u * 1024u)         /* the .const bank                         */
 #define MAX_GLOBAL_VARS (1u << 30)      /* module .global variables, 1 GiB         */
 #define MAX_KPARAM PTX_MAX_KPARAM       /* a kernel's parameter block (ir.h)        */
@@ -99,11 +99,6 @@ static const char *bytes_text(uint64_t n, char buf[40])
 		return "2^64 bytes or more";
 	snprintf(buf, 40, "%llu bytes", (unsigned long long)n);
 	return buf;
-}
-
-static uint32_t sym_align(const struct ir_sym *s)
-{
-	return (uint32_t)ir_sym_align(s);
 }
 
 /* Place s at the next aligned offset of a space that holds *used bytes; returns the offset. */
@@ -189,32 +184,6 @@ static void collect_scopes(struct loader *ld, const struct ir_func *f)
 			add_scope(ld, s);
 }
 
-static bool is_shared(enum ir_mod sp)
-{
-	return sp == MOD_SHARED || sp == MOD_SHARED_CTA || sp == MOD_SHARED_CLUSTER;
-}
-
-static void place_shared(struct loader *ld, struct ir_sym *s)
-{
-	struct dprog *P = ld->P;
-	uint32_t a = sym_align(s);
-	if (a > P->shared_align)
-		P->shared_align = a;
-	if (s->is_extern) {
-		s->addr = UINT64_MAX; /* fixed up once the static size is known */
-		return;
-	}
-	uint64_t used = P->shared_static;
-	s->addr = place(&used, s);
-	if (used > MAX_SHARED) {
-		char b[40];
-		lerr(ld, s->span, "shared variable '%s' (%s) takes static shared memory past the %u "
-		     "bytes of an sm_90 CTA", s->name, bytes_text(sym_size(s), b), MAX_SHARED);
-		return;
-	}
-	P->shared_static = (uint32_t)used;
-}
-
 static void place_const_or_global(struct loader *ld, struct ir_sym *s)
 {
 	struct dprog *P = ld->P;
@@ -278,35 +247,13 @@ static void layout_module(struct loader *ld)
 	struct ir_module *m = ld->m;
 	for (uint32_t i = 0; i < m->nvars; i++) {
 		struct ir_sym *s = m->vars[i];
-		if (is_shared(s->space))
-			place_shared(ld, s);
-		else if (s->space == MOD_CONST || s->space == MOD_GLOBAL)
+		if (s->space == MOD_CONST || s->space == MOD_GLOBAL)
 			place_const_or_global(ld, s);
 		else if (s->space == MOD_LOCAL) {
 			s->addr = place(&ld->local_mod, s);
 		}
 	}
-	/* Shared variables declared inside function bodies share the CTA's layout. */
-	for (struct ir_func *f = m->funcs; f; f = f->next) {
-		collect_scopes(ld, f);
-		for (uint32_t k = 0; k < ld->nscopes; k++)
-			for (struct ir_sym *s = ld->scopes[k]->syms; s; s = s->next_in_scope)
-				if (s->kind == SYM_VAR && is_shared(s->space))
-					place_shared(ld, s);
-	}
 	struct dprog *P = ld->P;
-	uint32_t dyn_align = P->shared_align < 16 ? 16 : P->shared_align;
-	P->shared_dyn_off = align_up(P->shared_static, dyn_align);
-	for (uint32_t i = 0; i < m->nvars; i++)
-		if (is_shared(m->vars[i]->space) && m->vars[i]->is_extern)
-			m->vars[i]->addr = P->shared_dyn_off;
-	for (struct ir_func *f = m->funcs; f; f = f->next) {
-		collect_scopes(ld, f);
-		for (uint32_t k = 0; k < ld->nscopes; k++)
-			for (struct ir_sym *s = ld->scopes[k]->syms; s; s = s->next_in_scope)
-				if (s->kind == SYM_VAR && is_shared(s->space) && s->is_extern)
-					s->addr = P->shared_dyn_off;
-	}
 	if (ld->errors)
 		return; /* a variable past its space's limit has no bytes to initialize */
 	P->const_bytes = arena_alloc(P->arena, P->const_size ? P->const_size : 1);
@@ -452,6 +399,9 @@ static bool decode_opnd(struct loader *ld, const struct ir_operand *o, enum ir_m
 			d->sreg = (uint8_t)s->sreg;
 			if (s->sreg == SREG_ENVREG1 || s->sreg == SREG_ENVREG2)
 				ld->P->reads_grid_ws = true;
+			if (s->sreg >= SREG_RESERVED_SMEM_OFFSET_BEGIN &&
+			    s->sreg <= SREG_RESERVED_SMEM_OFFSET_1)
+				ld->P->reserved_smem = true; /* sreg.def keeps the five in a row */
 			d->comp = (uint8_t)(o->ref.comp < 0 ? 0 : o->ref.comp);
 			return true;
 		}
@@ -1648,6 +1598,7 @@ struct dprog *load_program_at(struct ir_module *m, uint64_t global_base)
 		P->funcs[i].name = f->sym ? f->sym->name : "?";
 	}
 	layout_module(&ld);
+	ld.errors += shared_layout_plan(P, m->diag);
 	for (i = 0; i < n; i++) {
 		struct dfunc *df = &P->funcs[i];
 		const struct ir_func *f = df->ir;
@@ -1666,6 +1617,7 @@ struct dprog *load_program_at(struct ir_module *m, uint64_t global_base)
 			continue;
 		ld.fn = df;
 		ld.irf = f;
+		shared_layout_apply(df); /* its .shared variables' offsets, for its operands */
 		df->ncode = f->ninsns;
 		/* one extra instruction: an implicit ret at the end of the body */
 		df->code = arena_alloc(m->arena, sizeof *df->code * (f->ninsns + 1));

@@ -75,6 +75,8 @@ void mem_destroy(struct memory *m)
 {
 	if (!m)
 		return;
+	if (m->heap_free)
+		m->heap_free(m->heap);
 	if (m->mapped)
 		munmap((void *)m->mapped_base, m->mapped_end - m->mapped_base);
 	for (uint32_t i = 0; i < m->n && !m->mapped; i++)

@@ -58,6 +58,11 @@ struct memory {
 	/* The grid-sync workspace a cooperative launch gets (%envreg1:%envreg2), made at the
 	 * first one and kept, as the driver keeps it for the context (0: none yet). */
 	uint64_t grid_ws;
+	/* The device heap (malloc/free in kernels, devrt.c), kept with the memory as the
+	 * context keeps it: a block malloc'd by one launch is freed by a later one (the CUDA
+	 * sample newdelete). heap_free frees it with the memory. */
+	void *heap;
+	void (*heap_free)(void *heap);
 };
 
 struct memory *mem_create(void);

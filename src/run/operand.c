@@ -109,9 +109,21 @@ static uint64_t sreg_value(struct launch *L, struct warp *w, enum sreg r, uint32
 		return (uint32_t)(L->clock >> 32);
 	case SREG_DYNAMIC_SMEM_SIZE:
 		return k->dyn_shared;
+	/* as the H200 gives them (docs/hardware-vs-manual.md): the total rounded up to 128
+	 * bytes without the reserved KiB, the aggregate with it and not rounded */
 	case SREG_TOTAL_SMEM_SIZE:
+		return cta_reserved_begin(cta_user_smem(L->kernel, k->dyn_shared));
 	case SREG_AGGR_SMEM_SIZE:
-		return c->smem_size;
+		return RESERVED_SMEM + cta_user_smem(L->kernel, k->dyn_shared);
+	case SREG_RESERVED_SMEM_OFFSET_BEGIN:
+	case SREG_RESERVED_SMEM_OFFSET_0:
+	case SREG_RESERVED_SMEM_OFFSET_1:
+		return cta_reserved_begin(cta_user_smem(L->kernel, k->dyn_shared));
+	case SREG_RESERVED_SMEM_OFFSET_END:
+		return cta_reserved_begin(cta_user_smem(L->kernel, k->dyn_shared)) +
+		       RESERVED_SMEM_USED;
+	case SREG_RESERVED_SMEM_OFFSET_CAP:
+		return RESERVED_SMEM;
 	case SREG_CURRENT_GRAPH_EXEC:
 		return 0; /* the manual: 0 outside a CUDA device graph, and ptxi launches none */
 	default:

@@ -222,6 +222,15 @@ struct dfunc {
 	uint32_t *param_off;    /* offsets of formal params (kernel block or frame area)      */
 	uint32_t *ret_off;      /* offsets of return params                                   */
 	bool jit_done;          /* the native tier compiled its blocks (jit.h)                */
+	/* shared memory (shared_layout.h): a kernel's CTA holds its static .shared variables in
+	 * shared_static bytes (as ptxas -v counts them), its dynamic shared memory from
+	 * shared_dyn_off; shared_syms[i] at shared_addrs[i] are the variables it holds (for a
+	 * .func: those its code names) */
+	uint32_t shared_static;
+	uint32_t shared_dyn_off;
+	uint32_t nshared;
+	const struct ir_sym **shared_syms;
+	uint32_t *shared_addrs;
 	/* the slots a reused frame clears (regdef.c): nclear runs, clear[2k] the first slot of
 	 * run k, clear[2k + 1] its length; clear_known false: every slot */
 	bool clear_known;
@@ -229,14 +238,30 @@ struct dfunc {
 	uint32_t *clear;
 };
 
+/* The reserved shared memory the driver gives every CTA (1 KiB on the H200:
+ * cudaDevAttrReservedSharedMemoryPerBlock), of which cooperative groups use the first 288
+ * bytes (%reserved_smem_offset_end). The H200 puts it at shared offset 0 and the kernel's
+ * variables from 1024; ptxi keeps the variables at 0 and puts it after the dynamic shared
+ * memory, at a 128-byte boundary (docs/hardware-vs-manual.md). */
+#define RESERVED_SMEM 1024u
+#define RESERVED_SMEM_USED 288u
+
+/* The bytes a CTA of kernel k has for its own variables with `dyn` bytes of dynamic shared
+ * memory; where the reserved region starts after them. */
+static inline uint32_t cta_user_smem(const struct dfunc *k, uint32_t dyn)
+{
+	return dyn ? k->shared_dyn_off + dyn : k->shared_static;
+}
+static inline uint32_t cta_reserved_begin(uint32_t user)
+{
+	return (user + 127u) & ~127u;
+}
+
 struct dprog {
 	struct ir_module *m;
 	struct arena *arena;
 	struct dfunc *funcs;
 	uint32_t nfuncs;
-	uint32_t shared_static;     /* bytes of static .shared                                */
-	uint32_t shared_dyn_off;    /* where .extern .shared arrays start                     */
-	uint32_t shared_align;
 	uint8_t *const_bytes;       /* the .const bank                                        */
 	uint32_t const_size;
 	uint8_t *global_init;       /* initial bytes of module .global variables              */
@@ -249,6 +274,8 @@ struct dprog {
 	bool async_reads_global;    /* a bulk copy reads global memory (its source, or a
 				     * cp.reduce.async.bulk's destination): ordinary global
 				     * stores are tracked for rule async-proxy-fence          */
+	bool reserved_smem;         /* code reads a %reserved_smem_offset register: each CTA
+				     * gets the RESERVED_SMEM bytes after its own            */
 	bool tensor_copies;         /* tensor copies or tensor-map writes: ordinary global
 				     * stores are tracked for rule tensormap-proxy-fence      */
 	bool reads_grid_ws;         /* %envreg1 or %envreg2 is read: the grid-sync workspace

@@ -252,7 +252,7 @@ void race_describe_place(struct launch *L, struct warp *w, const struct access *
 		return;
 	}
 	uint32_t within = 0;
-	const struct ir_sym *s = srcloc_shared_var(L->P, a->off, &within);
+	const struct ir_sym *s = srcloc_shared_var(L->kernel, a->off, &within);
 	if (a->cta == w->cta)
 		sb_printf(b, "shared 0x%x", a->off);
 	else
@@ -432,7 +432,7 @@ void race_add_read(const struct acc_ctx *x, struct cell *c, const struct rec *me
 	for (uint32_t i = 0; i < m->n; i++) {
 		struct rec *e = &m->e[i];
 		if (e->tid == x->tid) {
-			uint8_t keep = e->mask;
+			uint8_t keep = rec_keep(e, me, x->tid);
 			*e = *me;
 			e->mask |= keep;
 			placed = true;

@@ -168,7 +168,7 @@ copy_add_read(const struct acc_ctx *x, struct hbq *q, struct cell *c, const stru
 	for (uint32_t i = 0; i < n; i++) {
 		struct rec *e = &m->e[i];
 		if (e->tid == tid) {
-			uint8_t keep = e->mask;
+			uint8_t keep = rec_keep(e, me, tid);
 			*e = *me;
 			e->mask |= keep;
 			placed = true;

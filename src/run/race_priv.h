@@ -454,11 +454,22 @@ static inline __attribute__((always_inline)) bool conflicts(const struct acc_ctx
 	return !(x->copy && (int32_t)(p->step - x->issued) > 0);
 }
 
-/* Record r (a cell's write or its one read) becomes me; a record of the same thread keeps
- * its bytes too. */
+/* Whether a record of thread tid whose bytes rec now merges into me keeps them: only one
+ * of the same epoch (no release by the thread between). An older one's bytes would take
+ * me's epoch, which no other thread has yet: their access after a barrier that orders the
+ * old one would be reported as a race (the CUDA sample histogram64: a thread's word store
+ * of s_Hist's initialisation, then its byte store after __syncthreads, claimed the word's
+ * other bytes, which other threads own). Those bytes go; the record is the thread's latest. */
+static inline uint8_t rec_keep(const struct rec *old, const struct rec *me, uint32_t tid)
+{
+	return old->clock && old->tid == tid && old->clock == me->clock ? old->mask : 0;
+}
+
+/* Record r (a cell's write or its one read) becomes me; a record of the same thread and
+ * epoch keeps its bytes too. */
 static inline void take_rec(struct rec *r, const struct rec *me, uint32_t tid)
 {
-	uint8_t keep = r->clock && r->tid == tid ? r->mask : 0;
+	uint8_t keep = rec_keep(r, me, tid);
 	*r = *me;
 	r->mask |= keep;
 }
@@ -473,7 +484,7 @@ static inline void readers_put(struct readers *m, const struct rec *me, uint32_t
 	while ((*word & bit) && i < m->n && m->e[i].tid != tid)
 		i++;
 	if ((*word & bit) && i < m->n) {
-		uint8_t keep = m->e[i].mask;
+		uint8_t keep = rec_keep(&m->e[i], me, tid);
 		m->e[i] = *me;
 		m->e[i].mask |= keep;
 	} else {

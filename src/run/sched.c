@@ -133,7 +133,6 @@ static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t c
 			  struct cta *ctas, uint32_t slot0)
 {
 	const struct launch_config *k = &L->cfg;
-	struct dprog *P = L->P;
 	memset(cl, 0, sizeof *cl);
 	cl->L = L;
 	L->initcheck = rule_level_of(L, RULE_SHARED_UNINIT) != SEV_OFF;
@@ -144,7 +143,9 @@ static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t c
 	cl->nctas = k->cluster[0] * k->cluster[1] * k->cluster[2];
 	uint32_t nthreads = k->block[0] * k->block[1] * k->block[2];
 	uint32_t nwarps = (nthreads + LANES - 1) / LANES;
-	uint32_t smem = (k->dyn_shared ? P->shared_dyn_off + k->dyn_shared : P->shared_static);
+	uint32_t smem = cta_user_smem(L->kernel, k->dyn_shared);
+	if (L->P->reserved_smem) /* the driver's reserved KiB, after the kernel's own */
+		smem = cta_reserved_begin(smem) + RESERVED_SMEM;
 	for (uint32_t r = 0; r < cl->nctas; r++) {
 		struct cta *c = &cl->ctas[r];
 		if (!launch_charge(L, cta_bytes(smem, nwarps), "a CTA's shared memory and warps"))
@@ -372,7 +373,7 @@ static void report_group(struct launch *L, struct warp *w, struct group *g, stru
 	case G_MBAR: {
 		struct mbar *mb = g->wait_mbar;
 		uint32_t within = 0;
-		const struct ir_sym *s = srcloc_shared_var(L->P, mb->off, &within);
+		const struct ir_sym *s = srcloc_shared_var(L->kernel, mb->off, &within);
 		sb_printf(&msg, "%s%s waits%s: the phase %s", wd->lead, ir_op_name((enum ir_op)di->op),
 			  wd->forever, wd->never_completes);
 		sb_printf(&n, "\non mbarrier ");

@@ -246,7 +246,7 @@ bool cmd_WATCH(struct dbg *d, char *a)
 			 (unsigned long long)addr);
 	if (space == MS_SHARED_CTA) {
 		uint32_t within = 0;
-		const struct ir_sym *v = srcloc_shared_var(d->P, (uint32_t)addr, &within);
+		const struct ir_sym *v = srcloc_shared_var(d->L->kernel, (uint32_t)addr, &within);
 		struct strbuf b = {0};
 		if (v && within < ir_sym_bytes(v))
 			srcloc_var(v, within, 4, &b);

@@ -11,6 +11,7 @@
 #include "front/ir.h"
 #include "report/srcloc.h"
 #include "run/memory.h"
+#include "run/shared_layout.h"
 
 /* ---- memory operands --------------------------------------------------------------------- */
 
@@ -101,8 +102,12 @@ bool dbg_mem_operand(struct dbg *d, char *a, enum mspace *space, uint64_t *addr,
 				       "const memory", s->name);
 	if (*space != MS_NONE && *space != ss)
 		return dbg_write_error(d, "'%s' is in %s memory", s->name, dbg_space_word(ss));
+	uint64_t base = s->addr;
+	if (ss == MS_SHARED_CTA && !shared_layout_addr(d->L->kernel, s, &base))
+		return dbg_write_error(d, "'%s' is not in the shared memory of kernel '%s' (its "
+				       "code does not name it)", s->name, d->L->kernel->name);
 	*space = ss;
-	*addr = s->addr + off;
+	*addr = base + off;
 	*sym = s;
 	return true;
 }
@@ -303,7 +308,10 @@ bool cmd_PRINT(struct dbg *d, char *a)
 	if (!s)
 		return dbg_write_error(d, "print takes a register or a variable (x reads memory)");
 	uint32_t es = type_size(s->type) * (uint32_t)(s->vec > 1 ? s->vec : 1);
-	uint64_t total = ir_sym_bytes(s) - (addr - s->addr);
+	uint64_t base = s->addr;
+	if (space == MS_SHARED_CTA)
+		shared_layout_addr(d->L->kernel, s, &base); /* dbg_mem_operand found it */
+	uint64_t total = ir_sym_bytes(s) - (addr - base);
 	if (total > ir_sym_bytes(s) || total < es)
 		return dbg_write_error(d, "that offset is past '%s'", s->name);
 	uint64_t n = total / es, shown = n > 64 ? 64 : n;
@@ -360,7 +368,7 @@ bool cmd_X(struct dbg *d, char *a)
 				(unsigned long long)at);
 			if (space == MS_SHARED_CTA) {
 				uint32_t within = 0;
-				const struct ir_sym *v = srcloc_shared_var(d->P, (uint32_t)at, &within);
+				const struct ir_sym *v = srcloc_shared_var(d->L->kernel, (uint32_t)at, &within);
 				if (v && within < ir_sym_bytes(v))
 					fprintf(d->out, " <%s+%u>", v->name, within);
 			} else if (s) {

@@ -62,7 +62,7 @@ void show_where(struct dbg *d, struct warp *w, struct group *g, const struct din
 void show_mbar_name(struct dbg *d, const struct cta *c, uint32_t off, struct strbuf *b)
 {
 	uint32_t within = 0;
-	const struct ir_sym *s = srcloc_shared_var(d->P, off, &within);
+	const struct ir_sym *s = srcloc_shared_var(d->L->kernel, off, &within);
 	if (s && within < ir_sym_bytes(s)) {
 		srcloc_var(s, within, 8, b);
 		sb_printf(b, " ");

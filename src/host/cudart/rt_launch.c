@@ -105,7 +105,7 @@ cudaError_t rt_launch(struct rt_kernel *k, dim3 grid, dim3 block, size_t shared,
 		memcpy(cl, cluster, sizeof cl);
 	if (cooperative && (uint64_t)grid.x * grid.y * grid.z >
 			   (uint64_t)OCC_SMS * occ_ctas_per_sm((uint64_t)block.x * block.y * block.z,
-					       env_cta_shared(&k->mod->em, (uint32_t)shared)))
+					       env_cta_shared(&k->mod->em, k->name, (uint32_t)shared)))
 		return cudaErrorCooperativeLaunchTooLarge; /* more than the GPU holds at once */
 	rt.launches++;
 	if (!k->launched) {
@@ -413,6 +413,8 @@ EXPORT cudaError_t cudaFuncGetAttributes(struct func_attrs *a, const void *func)
 		return rt_ret(k ? cudaErrorInvalidValue : cudaErrorInvalidDeviceFunction);
 	}
 	memset(a, 0, sizeof *a);
+	if (rt_module_ready(k->mod)) /* the kernel's static shared memory, as ptxas -v says */
+		a->shared = (size_t)env_cta_shared(&k->mod->em, k->name, 0);
 	a->max_threads = 1024;
 	a->regs = 32;
 	a->ptx_version = 90;
