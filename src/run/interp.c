@@ -568,9 +568,8 @@ static __attribute__((noinline)) uint32_t jit_loop(struct launch *L, struct warp
 		if (!all_left && !tail)
 			loop_restore(regs, di->jit_keep, save, m);
 		jit_unpack(regs, touched + 1, touched[0], &p);
-		m = jit_lanes(&p, m);
-		if (!all_left)
-			di->jit(regs, m, UINT32_MAX);
+		if (!all_left) /* (the lanes at m, unpacked: the group's, as lanes left in place) */
+			di->jit(regs, g->mask, UINT32_MAX);
 	} else {
 		if (win < cap)
 			cap = win;
