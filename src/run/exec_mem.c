@@ -626,6 +626,13 @@ static void global_store(uint8_t *const *gp, const uint64_t *v, uint32_t mask, u
 		}
 		break;
 	case 4:
+		if (mask == FULL_MASK) {
+			for (uint32_t l = 0; l < LANES; l++) {
+				uint32_t u = (uint32_t)v[l];
+				memcpy(gp[l], &u, 4);
+			}
+			break;
+		}
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t u = (uint32_t)v[__builtin_ctz(m)];
 			memcpy(gp[__builtin_ctz(m)], &u, 4);
