@@ -182,6 +182,14 @@ enum step exec_mov(struct launch *L, struct warp *w, struct group *g, const stru
 		}
 		return STEP_NEXT;
 	}
+	if (s->kind == DOP_SREG && mask == FULL_MASK && di->d.kind == DOP_REG) {
+		/* a whole warp's special register: straight into the register's lanes */
+		uint64_t *d = slot_ptr(f, di->d.slot);
+		op_sreg_lanes(L, w, s, mask, d);
+		for (uint32_t l = 0; l < LANES; l++)
+			d[l] &= sm;
+		return STEP_NEXT;
+	}
 	if (s->kind == DOP_SREG) { /* a special register: its lanes at once */
 		uint64_t v[LANES];
 		op_sreg_lanes(L, w, s, mask, v);
@@ -220,6 +228,15 @@ enum step exec_cvta(struct launch *L, struct warp *w, struct group *g, const str
 		? slot_ptr(f, di->s[0].slot) : NULL;
 	uint64_t last_a = 0, last_r = 0;
 	bool have = false;
+	/* a whole warp converting one address (read before any lane is written: d may be the
+	 * source): the first lane's clean result is every lane's */
+	uint64_t *whole = NULL;
+	if (src && mask == FULL_MASK && di->d.kind == DOP_REG) {
+		uint64_t apart = 0;
+		for (uint32_t l = 0; l < LANES; l++)
+			apart |= src[l] ^ src[0];
+		whole = apart ? NULL : slot_ptr(f, di->d.slot);
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		uint64_t a = src ? src[l] : op_read(L, w, f, &di->s[0], l), r;
@@ -261,6 +278,11 @@ enum step exec_cvta(struct launch *L, struct warp *w, struct group *g, const str
 		}
 		last_a = a;
 		last_r = r & sm;
+		if (have && whole) {
+			for (uint32_t k = 0; k < LANES; k++)
+				whole[k] = last_r;
+			return STEP_NEXT;
+		}
 		op_write(f, &di->d, l, r & sm);
 	}
 	return STEP_NEXT;
@@ -510,6 +532,12 @@ static __attribute__((noinline)) enum step ld_any(struct launch *L, struct warp 
 		for (uint32_t i = 0; p && i < n; i++) {
 			const struct dop *d = di->d.kind == DOP_VEC ? &di->d.elems[i] : &di->d;
 			uint64_t v = widen(load_bytes(p + i * es, es), (int)es, sgn);
+			if (mask == FULL_MASK && d->kind == DOP_REG && !is_pair(d)) {
+				uint64_t *r = slot_ptr(f, d->slot); /* (a plain loop) */
+				for (uint32_t l = 0; l < LANES; l++)
+					r[l] = v;
+				continue;
+			}
 			for (uint32_t m = mask; m; m &= m - 1)
 				write_loaded(f, d, (uint32_t)__builtin_ctz(m), v);
 		}
@@ -582,6 +610,40 @@ static void st_shared_quick(struct warp *w, struct frame *f, const struct dinsn 
 static enum step st_any(struct launch *L, struct warp *w, struct group *g,
 			const struct dinsn *di, uint32_t mask);
 
+/* The low es bytes of v[l] (little-endian) to gp[l], for the lanes of mask: one width for
+ * the warp, so each lane's store is a plain move, not a call of memcpy. */
+static void global_store(uint8_t *const *gp, const uint64_t *v, uint32_t mask, uint32_t es)
+{
+	switch (es) {
+	case 1:
+		for (uint32_t m = mask; m; m &= m - 1)
+			*gp[__builtin_ctz(m)] = (uint8_t)v[__builtin_ctz(m)];
+		break;
+	case 2:
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint16_t h = (uint16_t)v[__builtin_ctz(m)];
+			memcpy(gp[__builtin_ctz(m)], &h, 2);
+		}
+		break;
+	case 4:
+		if (mask == FULL_MASK) {
+			for (uint32_t l = 0; l < LANES; l++) {
+				uint32_t u = (uint32_t)v[l];
+				memcpy(gp[l], &u, 4);
+			}
+			break;
+		}
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t u = (uint32_t)v[__builtin_ctz(m)];
+			memcpy(gp[__builtin_ctz(m)], &u, 4);
+		}
+		break;
+	default:
+		for (uint32_t m = mask; m; m &= m - 1)
+			memcpy(gp[__builtin_ctz(m)], &v[__builtin_ctz(m)], 8);
+	}
+}
+
 enum step exec_st(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		  uint32_t mask)
 {
@@ -620,10 +682,7 @@ static __attribute__((noinline)) enum step st_any(struct launch *L, struct warp 
 			race_global_lanes(L, w, mask, ga, gp, es, v);
 			return STEP_NEXT;
 		}
-		for (uint32_t m = mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
-			memcpy(gp[l], &v[l], es); /* the low bytes: little-endian */
-		}
+		global_store(gp, v, mask, es);
 		return STEP_NEXT;
 	}
 	if (soff && n == 1 && es <= 8 && !di->s[1].neg && race_plain(di) &&

@@ -524,6 +524,9 @@ static __attribute__((noinline)) uint32_t jit_loop(struct launch *L, struct warp
 		 * below runs it, and leaves L->ci and L->cmask as they are to be) */
 		uint32_t capx = cap * (n + 1) > left ? cap - 1 : cap;
 		uint32_t m, done = 0; /* where the lanes running lie (jit_compact), passes run */
+		/* the c-th pass of a call that may run c is the block's (tail): a pass the code
+		 * ran would be taken back there, as at the cap or the streak's end */
+		bool tail = false;
 		jit_perm_init(&p);
 		m = jit_compact(regs, touched + 1, touched[0], &p, gmask);
 		memset(save + JIT_SAVE_EXIT, 0, LANES * sizeof *save);
@@ -531,7 +534,11 @@ static __attribute__((noinline)) uint32_t jit_loop(struct launch *L, struct warp
 			uint32_t c = (left_in_place ? capx : cap) - done;
 			if (win != UINT32_MAX && win - (done - from) < c)
 				c = win - (done - from);
-			uint32_t r = c - di->jit_loop(regs, m, c, save);
+			if (c < 2) {
+				tail = true;
+				break;
+			}
+			uint32_t r = c - 1 - di->jit_loop(regs, m, c - 1, save);
 			done += r;
 			uint32_t out = pred_mask(save + JIT_SAVE_EXIT, false) & m;
 			if (out == m) { /* every lane left: the pass stands for all */
@@ -539,11 +546,15 @@ static __attribute__((noinline)) uint32_t jit_loop(struct launch *L, struct warp
 				all_left = true;
 				break;
 			}
-			/* the last pass, taken back; or it stands (for the lanes that left, their
-			 * slots written only are copied now: a pass taken back writes them again),
-			 * its branch split the group, and the scheduler picked the lanes that go
-			 * on again at once */
-			if (r == c || !out || !may_leave || done >= capx ||
+			if (!out) { /* (r == c - 1) every lane goes on: the c-th pass is the block's */
+				tail = true;
+				break;
+			}
+			/* lanes left in this pass: it stands (for the lanes that left, their slots
+			 * written only are copied now: a pass taken back writes them again), its
+			 * branch split the group, and the scheduler picked the lanes that go on
+			 * again at once; or, where it would do more, the pass is taken back */
+			if (!may_leave || done >= capx ||
 			    !group_loop_exit(w, g, loop_left(regs, wonly, save, &p, out), end + 1))
 				break;
 			repicked(L, rp, n_done + done * (n + 1), popcount32(m), popcount32(m & ~out));
@@ -554,13 +565,12 @@ static __attribute__((noinline)) uint32_t jit_loop(struct launch *L, struct warp
 			win = FAIR_PICKS;
 			left_in_place = true;
 		}
-		runs = done;
-		if (!all_left)
+		runs = done + tail;
+		if (!all_left && !tail)
 			loop_restore(regs, di->jit_keep, save, m);
 		jit_unpack(regs, touched + 1, touched[0], &p);
-		m = jit_lanes(&p, m);
-		if (!all_left)
-			di->jit(regs, m, UINT32_MAX);
+		if (!all_left) /* (the lanes at m, unpacked: the group's, as lanes left in place) */
+			di->jit(regs, g->mask, UINT32_MAX);
 	} else {
 		if (win < cap)
 			cap = win;

@@ -44,11 +44,16 @@
 
 /* ---- packed lanes (jit.h) -------------------------------------------------------------- */
 
-static uint32_t bits(uint32_t m) /* a popcount, without libgcc's call where -mpopcnt is off */
+/* jit_compact runs only where loops are compiled: on x86-64 with AVX2, so with popcnt */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define JIT_POPCNT __attribute__((target("popcnt")))
+#else
+#define JIT_POPCNT
+#endif
+
+static JIT_POPCNT uint32_t bits(uint32_t m)
 {
-	m = m - ((m >> 1) & 0x55555555u);
-	m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
-	return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+	return (uint32_t)__builtin_popcount(m);
 }
 
 void jit_perm_init(struct jit_perm *p)
@@ -58,8 +63,24 @@ void jit_perm_init(struct jit_perm *p)
 	p->nswap = 0;
 }
 
-uint32_t jit_compact(uint64_t *regs, const uint32_t *slots, uint32_t nslots, struct jit_perm *p,
-		     uint32_t m)
+/* The swaps of p from `first` on, in order, in each of the slots (a slot at a time: the
+ * lane numbers read once a swap, into locals the stores cannot alias). */
+static void swap_lanes(uint64_t *regs, const uint32_t *slots, uint32_t nslots,
+		       const struct jit_perm *p, uint32_t first)
+{
+	for (uint32_t s = 0; s < nslots; s++) {
+		uint64_t *r = regs + (size_t)slots[s] * 32;
+		for (uint32_t k = first; k < p->nswap; k++) {
+			uint32_t h = p->swap[k][0], t = p->swap[k][1];
+			uint64_t v = r[h];
+			r[h] = r[t];
+			r[t] = v;
+		}
+	}
+}
+
+JIT_POPCNT uint32_t jit_compact(uint64_t *regs, const uint32_t *slots, uint32_t nslots,
+				struct jit_perm *p, uint32_t m)
 {
 	/* a chunk's bit: one where any of its four lanes is in m */
 	uint32_t any = (m | m >> 1 | m >> 2 | m >> 3) & 0x11111111u;
@@ -68,19 +89,16 @@ uint32_t jit_compact(uint64_t *regs, const uint32_t *slots, uint32_t nslots, str
 	uint32_t holes = low & ~m, movers = m & ~low;
 	if (bits(any) <= (n + 3) / 4 || p->nswap + bits(holes) > JIT_NSWAP)
 		return m;
+	uint32_t first = p->nswap;
 	for (; holes; holes &= holes - 1, movers &= movers - 1) {
 		uint32_t h = (uint32_t)__builtin_ctz(holes), t = (uint32_t)__builtin_ctz(movers);
-		for (uint32_t s = 0; s < nslots; s++) {
-			uint64_t *r = regs + (size_t)slots[s] * 32, v = r[h];
-			r[h] = r[t];
-			r[t] = v;
-		}
 		uint8_t a = p->at[h];
 		p->at[h] = p->at[t];
 		p->at[t] = a;
 		p->swap[p->nswap][0] = (uint8_t)h;
 		p->swap[p->nswap++][1] = (uint8_t)t;
 	}
+	swap_lanes(regs, slots, nslots, p, first);
 	return low;
 }
 
@@ -90,9 +108,10 @@ void jit_unpack(uint64_t *regs, const uint32_t *slots, uint32_t nslots,
 	for (uint32_t s = 0; s < nslots; s++) {
 		uint64_t *r = regs + (size_t)slots[s] * 32;
 		for (uint32_t k = p->nswap; k--;) {
-			uint64_t v = r[p->swap[k][0]];
-			r[p->swap[k][0]] = r[p->swap[k][1]];
-			r[p->swap[k][1]] = v;
+			uint32_t h = p->swap[k][0], t = p->swap[k][1];
+			uint64_t v = r[h];
+			r[h] = r[t];
+			r[t] = v;
 		}
 	}
 }

@@ -562,20 +562,42 @@ bool launch_charge(struct launch *L, uint64_t bytes, const char *what)
 	return false;
 }
 
+/* Whether the lanes of mask of addr land aligned inside [base, base + last + size): each
+ * lane's host address (data + its offset) in p[l]. A whole warp is one plain loop, built for
+ * AVX2 too where the compiler can (the clones of mem_shared_lanes, below). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+	!defined(__SANITIZE_THREAD__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+static bool lanes_inside(const uint64_t *addr, uint32_t mask, uint32_t size, uint64_t base,
+			 uint64_t last, uint8_t *data, uint8_t **p)
+{
+	uint64_t bad = 0;
+	if (mask == FULL_MASK) {
+		for (uint32_t l = 0; l < LANES; l++) {
+			uint64_t o = addr[l] - base;
+			bad |= (addr[l] & (size - 1)) | (uint64_t)-(uint64_t)(o > last);
+			p[l] = data + o;
+		}
+		return !bad;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		uint64_t o = addr[l] - base; /* below base wraps to far above last */
+		bad |= (addr[l] & (size - 1)) | (uint64_t)-(uint64_t)(o > last);
+		p[l] = data + o;
+	}
+	return !bad;
+}
+
 bool mem_global_lanes(struct launch *L, const uint64_t *addr, uint32_t mask, uint32_t size,
 		      bool write, uint8_t **p)
 {
 	struct region *r = mem_find(L->mem, addr[__builtin_ctz(mask)], size);
 	if (!r)
 		return false;
-	uint64_t bad = 0, base = r->base, last = r->size - size; /* mem_find: size <= r->size */
-	for (uint32_t m = mask; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		uint64_t o = addr[l] - base; /* below base wraps to far above last */
-		bad |= (addr[l] & (size - 1)) | (uint64_t)-(uint64_t)(o > last);
-		p[l] = r->data + o;
-	}
-	if (bad)
+	uint64_t base = r->base, last = r->size - size; /* mem_find: size <= r->size */
+	if (!lanes_inside(addr, mask, size, base, last, r->data, p))
 		return false;
 	for (uint32_t m = mask; write && m && (L->P->async_reads_global || L->P->tensor_copies);
 	     m &= m - 1) {

@@ -136,7 +136,14 @@ void op_sreg_lanes(struct launch *L, struct warp *w, const struct dop *o, uint32
 {
 	enum sreg r = (enum sreg)o->sreg;
 	const uint32_t *b = L->cfg.block;
-	if (r == SREG_TID && mask) { /* sreg_value's divisions once, then a count */
+	if (r == SREG_TID && mask == FULL_MASK && w->id * LANES % b[0] + LANES <= b[0]) {
+		/* a whole warp within one row of the block: x counts up, y and z stay */
+		uint32_t t = w->id * LANES;
+		uint32_t tid[3] = {t % b[0], (t / b[0]) % b[1], t / (b[0] * b[1])};
+		uint64_t x0 = o->comp == 0 ? tid[0] : v4(tid, o->comp), step = o->comp == 0;
+		for (uint32_t l = 0; l < LANES; l++)
+			v[l] = x0 + step * l;
+	} else if (r == SREG_TID && mask) { /* sreg_value's divisions once, then a count */
 		uint32_t l = (uint32_t)__builtin_ctz(mask), t = w->id * LANES + l;
 		uint32_t tid[3] = {t % b[0], (t / b[0]) % b[1], t / (b[0] * b[1])};
 		for (; l < LANES; l++) {
@@ -152,8 +159,12 @@ void op_sreg_lanes(struct launch *L, struct warp *w, const struct dop *o, uint32
 		}
 	} else if (r == SREG_NTID || r == SREG_CTAID || r == SREG_NCTAID) { /* the warp's */
 		uint64_t x = sreg_value(L, w, r, o->comp, 0);
-		for (uint32_t m = mask; m; m &= m - 1)
-			v[__builtin_ctz(m)] = x;
+		if (mask == FULL_MASK)
+			for (uint32_t l = 0; l < LANES; l++) /* (a plain loop) */
+				v[l] = x;
+		else
+			for (uint32_t m = mask; m; m &= m - 1)
+				v[__builtin_ctz(m)] = x;
 	} else {
 		for (uint32_t m = mask; m; m &= m - 1)
 			v[__builtin_ctz(m)] = sreg_value(L, w, r, o->comp, (uint32_t)__builtin_ctz(m));
