@@ -116,16 +116,6 @@ void jit_unpack(uint64_t *regs, const uint32_t *slots, uint32_t nslots,
 	}
 }
 
-uint32_t jit_lanes(const struct jit_perm *p, uint32_t m)
-{
-	if (!p->nswap)
-		return m;
-	uint32_t out = 0;
-	for (; m; m &= m - 1)
-		out |= 1u << p->at[__builtin_ctz(m)];
-	return out;
-}
-
 #ifdef JIT_HOST
 
 /* A block may be entered and left every JIT_STEP instructions (jit.h), so a budget that

@@ -90,8 +90,6 @@ uint32_t jit_compact(uint64_t *regs, const uint32_t *slots, uint32_t nslots, str
 		     uint32_t m);
 void jit_unpack(uint64_t *regs, const uint32_t *slots, uint32_t nslots,
 		const struct jit_perm *p);
-/* The group's lanes whose values lie at lanes m */
-uint32_t jit_lanes(const struct jit_perm *p, uint32_t m);
 
 /* Compile the blocks of `kernel` and of every .func of P (a kernel may call them) not
  * compiled yet (dinsn.jit, jit_len, jit_at), before a launch of `kernel`: kernels never
