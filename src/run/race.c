@@ -57,6 +57,20 @@ static void *charged_calloc(struct launch *L, uint64_t *acct, size_t n, size_t s
 	return p;
 }
 
+void *race_grow(struct launch *L, uint64_t *acct, void *p, size_t had, size_t want,
+		const char *what)
+{
+	if (!launch_charge(L, want - had, what))
+		return NULL;
+	void *q = realloc(p, want);
+	if (!q) {
+		mem_release(L->mem, want - had);
+		return NULL;
+	}
+	*acct += want - had;
+	return q;
+}
+
 /* Shadow pages are cut from slabs mapped at once: a launch's first of SLAB_SMALL bytes
  * (a small kernel's shadow), then of SLAB_BYTES, on huge pages where the kernel gives them,
  * so that a launch touching much memory faults its shadow (80 bytes a word) in a slab at a
@@ -194,15 +208,10 @@ static struct shadow *global_shadow(struct launch *L, const struct region *r)
 	uint32_t i = r->index;
 	if (i >= R->nglob) {
 		uint32_t n = i + 8;
-		if (!launch_charge(L, (uint64_t)(n - R->nglob) * sizeof *R->glob,
-				   "the data-race detector's shadow state"))
+		struct shadow *g = race_grow(L, &R->charged, R->glob, R->nglob * sizeof *g,
+					     n * sizeof *g, "the data-race detector's shadow state");
+		if (!g)
 			return NULL;
-		struct shadow *g = realloc(R->glob, n * sizeof *g);
-		if (!g) {
-			mem_release(L->mem, (uint64_t)(n - R->nglob) * sizeof *R->glob);
-			return NULL;
-		}
-		R->charged += (uint64_t)(n - R->nglob) * sizeof *g;
 		memset(g + R->nglob, 0, (n - R->nglob) * sizeof *g);
 		R->glob = g;
 		R->nglob = n;
@@ -381,17 +390,13 @@ __attribute__((noinline)) struct readers *race_readers_room(const struct acc_ctx
 	cap = cap < MAX_READERS ? cap : MAX_READERS;
 	size_t had = m ? sizeof *m + m->cap * sizeof *m->e : 0;
 	size_t size = sizeof *m + cap * sizeof *m->e;
-	if (!launch_charge(x->L, size - had, "the data-race detector's shadow state"))
+	struct readers *g = race_grow(x->L, &x->s->charged, m, had, size,
+				      "the data-race detector's shadow state");
+	if (!g)
 		return NULL;
-	struct readers *g = realloc(m, size);
-	if (!g) {
-		mem_release(x->L->mem, size - had);
-		return NULL;
-	}
 	if (!m)
 		memset(g, 0, sizeof *g);
 	g->cap = cap;
-	x->s->charged += size - had;
 	return c->more = g;
 }
 

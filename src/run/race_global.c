@@ -104,15 +104,10 @@ bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc
 {
 	if (G->n == G->cap) {
 		size_t cap = G->cap ? G->cap * 2 : 64;
-		uint64_t more = (uint64_t)(cap - G->cap) * sizeof *G->e;
-		if (!launch_charge(S, more, "the data-race detector's log (--jobs)"))
+		struct race_gacc *n = race_grow(S, &G->charged, G->e, G->cap * sizeof *n,
+						cap * sizeof *n, "the data-race detector's log (--jobs)");
+		if (!n)
 			return false;
-		struct race_gacc *n = realloc(G->e, cap * sizeof *n);
-		if (!n) {
-			mem_release(G->mem, more);
-			return false;
-		}
-		G->charged += more;
 		G->e = n;
 		G->cap = cap;
 	}

@@ -235,6 +235,10 @@ struct acc_ctx {
 /* ---- what the files give each other -------------------------------------------------- */
 
 /* race.c */
+/* p (had bytes) grown to want bytes, the growth charged against --max-memory and added to
+ * *acct; NULL: out of memory or past the limit (reported), p left as it was. */
+void *race_grow(struct launch *L, uint64_t *acct, void *p, size_t had, size_t want,
+		const char *what);
 struct cell *race_shadow_cell(struct launch *L, struct shadow *s, uint64_t bytes, uint64_t g);
 /* rc's lines for its `bytes` of shared memory, made if missing (every line of the current era:
  * records before them were not stamped); false: out of --max-memory. */

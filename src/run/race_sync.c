@@ -510,15 +510,10 @@ static struct rmbar *rmbar_grow(struct launch *L, uint32_t k)
 {
 	struct race *R = L->race;
 	uint32_t n = k + 16;
-	uint64_t more = (uint64_t)(n - R->nmb) * sizeof *R->mb;
-	if (!launch_charge(L, more, "the data-race detector's mbarrier table"))
+	struct rmbar *t = race_grow(L, &R->charged, R->mb, R->nmb * sizeof *t, n * sizeof *t,
+				    "the data-race detector's mbarrier table");
+	if (!t)
 		return NULL;
-	struct rmbar *t = realloc(R->mb, n * sizeof *t);
-	if (!t) {
-		mem_release(L->mem, more);
-		return NULL;
-	}
-	R->charged += more;
 	memset(t + R->nmb, 0, (n - R->nmb) * sizeof *t);
 	R->mb = t;
 	R->nmb = n;

@@ -278,10 +278,12 @@ static inline bool low_row4(const uint64_t *r, uint32_t d, uint32_t k, uint32_t 
 	return !bad && !(*first & 3) && 4 * k <= end && *first <= end - 4 * k;
 }
 
-/* Whether row4_avx2 or low_row4 may take the lanes of mask: all, or the low ones. */
-static inline bool row_mask(uint32_t mask)
+/* Whether ld_row4/st_row4 may take di on the lanes of mask: a 4-byte access through a
+ * register by all lanes or the low ones (what row4_avx2 and low_row4 test), on AVX2. */
+static inline bool row4_candidate(const struct dinsn *di, uint32_t mask)
 {
-	return mask == FULL_MASK || !(mask & (mask + 1));
+	return (mask == FULL_MASK || !(mask & (mask + 1))) &&
+	       (di->smem >> SMEM_LOG_SHIFT) == 2 && di->s[0].has_reg && has_avx2();
 }
 
 /* The common case of smem_ld in one short function: 4-byte loads through a register by a
@@ -453,8 +455,7 @@ bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct din
 	     uint32_t mask)
 {
 #ifdef SMEM_AVX2
-	if (row_mask(mask) && (di->smem >> SMEM_LOG_SHIFT) == 2 && di->s[0].has_reg &&
-	    has_avx2() && ld_row4(L, w, f, di, mask))
+	if (row4_candidate(di, mask) && ld_row4(L, w, f, di, mask))
 		return true;
 #endif
 	return ld_any(L, w, f, di, mask);
@@ -464,8 +465,7 @@ bool smem_st(struct launch *L, struct warp *w, struct frame *f, const struct din
 	     uint32_t mask)
 {
 #ifdef SMEM_AVX2
-	if (row_mask(mask) && (di->smem >> SMEM_LOG_SHIFT) == 2 && di->s[0].has_reg &&
-	    has_avx2() && st_row4(L, w, f, di, mask))
+	if (row4_candidate(di, mask) && st_row4(L, w, f, di, mask))
 		return true;
 #endif
 	return st_any(L, w, f, di, mask);
