@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "check_priv.h"
+#include "shared_plan.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -408,6 +409,8 @@ struct ck *check_begin(struct ir_module *m)
 	c->m = m;
 	c->ver = m->version_major * 10 + (m->version_minor < 10 ? m->version_minor : 9);
 	c->sm = m->sm;
+	c->sp = shared_plan_new();
+	c->sp_oom = !c->sp;
 	build_tables(c);
 	check_header(c);
 	return c;
@@ -434,6 +437,8 @@ void check_func(struct ck *c, const struct ir_func *f)
 {
 	if (f->is_entry)
 		kparam_check(c, f);
+	if (f->has_body && !c->sp_oom)
+		c->sp_oom = !shared_plan_note(c->sp, f);
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		c->cur = &f->insns[i];
 		c->cur_func = f->sym->name;
@@ -442,8 +447,30 @@ void check_func(struct ck *c, const struct ir_func *f)
 	c->cur = NULL;
 }
 
+/* Each kernel's static shared memory, laid out as the loader lays it out, within ptxas's
+ * 48 KiB: bodies were noted as they were checked (and may be gone now). */
+static void static_shared_check(struct ck *c)
+{
+	if (c->sp_oom || !shared_plan_solve(c->sp, c->m))
+		return; /* out of memory: the loader says so if it runs */
+	for (const struct ir_func *f = c->m->funcs; f; f = f->next) {
+		const struct shared_view *v = shared_plan_view(c->sp, f);
+		if (!f->is_entry || !v || v->ptxas_bytes <= SHARED_PLAN_STATIC_MAX)
+			continue;
+		char n[48];
+		snprintf(n, sizeof n, "%llu bytes (%#llx)", (unsigned long long)v->ptxas_bytes,
+			 (unsigned long long)v->ptxas_bytes);
+		ck_report(c, CHECK_STATIC_SHARED, f->span,
+			  "kernel '%s' has %s of static shared memory; ptxas allows %u (%#x)",
+			  f->sym->name, v->ptxas_bytes == UINT64_MAX ? "2^64 bytes or more" : n,
+			  SHARED_PLAN_STATIC_MAX, SHARED_PLAN_STATIC_MAX);
+	}
+}
+
 int check_end(struct ck *c)
 {
+	static_shared_check(c);
+	shared_plan_free(c->sp);
 	int errors = c->errors;
 	free(c);
 	return errors;

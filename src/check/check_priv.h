@@ -84,6 +84,8 @@ struct ck {
 	bool noted[OP__COUNT];      /* an instruction ptxi does not model was reported        */
 	const struct ir_insn *cur;  /* the instruction being checked (its .loc: a note)        */
 	const char *cur_func;       /* the name of its function                               */
+	struct shared_plan *sp;     /* each body's .shared names, for the kernels' sizes      */
+	bool sp_oom;
 };
 
 /* What the generic pass found among an instruction's modifiers. */

@@ -1,7 +1,7 @@
 /*
- * shared_layout.h - each kernel's .shared layout, as ptxas makes it: a CTA of a kernel holds
- * the .shared variables the kernel's code names, directly or through the functions it calls,
- * and its dynamic shared memory after them; other kernels' variables take none of its bytes.
+ * shared_layout.h - each kernel's .shared layout, as ptxas makes it (check/shared_plan.h
+ * says how): a CTA of a kernel holds the .shared variables the kernel reaches and its
+ * dynamic shared memory after them; other kernels' variables take none of its bytes.
  */
 #ifndef PTXI_SHARED_LAYOUT_H
 #define PTXI_SHARED_LAYOUT_H
