@@ -41,7 +41,6 @@ struct region {
 #define REGION_CHUNKS 4096u     /* so at most 4M allocations */
 
 struct memory {
-	struct region *chunk[REGION_CHUNKS];
 	uint32_t n;     /* regions made (atomic: stored once the region is whole)          */
 	uint64_t next;  /* where the next allocation goes (mem_alloc: one caller at a time) */
 	uint32_t last;  /* index of the region hit last (a one-entry cache) */
@@ -63,6 +62,15 @@ struct memory {
 	 * sample newdelete). heap_free frees it with the memory. */
 	void *heap;
 	void (*heap_free)(void *heap);
+	/* mem_create's memory (ptxi run): the allocations' bytes in one reservation, each at
+	 * its address's offset from GLOBAL_BASE, so that a launch does not fault in its buffers
+	 * page by page (mem_alloc). resv NULL: none (could not be made, or not yet: resv_tried);
+	 * an allocation past its end gets bytes of its own. */
+	uint8_t *resv;
+	uint64_t resv_size;
+	bool resv_tried;
+	/* Last, so that a launch with few allocations touches one page of this struct. */
+	struct region *chunk[REGION_CHUNKS];
 };
 
 struct memory *mem_create(void);
