@@ -143,6 +143,63 @@ static bool in_reservation(const struct memory *m, const uint8_t *p)
 	return m->resv && p >= m->resv && p < m->resv + m->resv_size;
 }
 
+/* Scratch is address space reserved up to SCRATCH_MAX, committed as taken. */
+#define SCRATCH_MAX (256ull << 20)
+
+void mem_scratch_expect(struct memory *m, uint64_t bytes)
+{
+	if (!m->scratch) {
+		uint8_t *p = mmap(NULL, SCRATCH_MAX + HUGE_PAGE, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED)
+			return; /* every taker gets calloc's bytes */
+		uint8_t *a = (uint8_t *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+		if (a > p)
+			munmap(p, (size_t)(a - p));
+		if (p + HUGE_PAGE > a)
+			munmap(a + SCRATCH_MAX, (size_t)(p + HUGE_PAGE - a));
+		m->scratch = a;
+		m->scratch_size = SCRATCH_MAX;
+	}
+	/* as for global allocations (HUGE_MIN): small launches keep small pages */
+	if (bytes >= HUGE_MIN && bytes <= m->scratch_size && bytes > m->scratch_huge) {
+		uint64_t hi = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+		madvise(m->scratch + m->scratch_huge, (size_t)(hi - m->scratch_huge), MADV_HUGEPAGE);
+		m->scratch_huge = hi;
+	}
+}
+
+void *mem_scratch_calloc(struct memory *m, size_t bytes)
+{
+	uint64_t n = ((uint64_t)bytes + 63) & ~(uint64_t)63; /* each its own cache lines */
+	if (m->scratch && n) {
+		uint64_t at = __atomic_fetch_add(&m->scratch_used, n, __ATOMIC_RELAXED);
+		if (at <= m->scratch_size && n <= m->scratch_size - at) {
+			/* bytes an earlier launch wrote are zeroed again; fresh ones are zero */
+			if (at < m->scratch_dirty)
+				memset(m->scratch + at, 0,
+				       (size_t)(m->scratch_dirty - at < n ? m->scratch_dirty - at : n));
+			return m->scratch + at;
+		}
+	}
+	return calloc(1, bytes ? bytes : 1);
+}
+
+void mem_scratch_free(struct memory *m, void *p)
+{
+	uint8_t *b = p;
+	if (!m->scratch || b < m->scratch || b >= m->scratch + m->scratch_size)
+		free(p);
+}
+
+void mem_scratch_reset(struct memory *m)
+{
+	uint64_t used = m->scratch_used < m->scratch_size ? m->scratch_used : m->scratch_size;
+	if (used > m->scratch_dirty)
+		m->scratch_dirty = used;
+	m->scratch_used = 0;
+}
+
 void mem_region_release(struct memory *m, struct region *r)
 {
 	uint64_t pg = page_size(), lo = (r->base + pg - 1) & ~(pg - 1),
@@ -170,6 +227,8 @@ void mem_destroy(struct memory *m)
 #endif
 		munmap(m->resv, m->resv_size);
 	}
+	if (m->scratch)
+		munmap(m->scratch, m->scratch_size);
 	for (uint32_t c = 0; c < REGION_CHUNKS && m->chunk[c]; c++)
 		munmap(m->chunk[c], CHUNK_BYTES);
 	memory_unmap(m);

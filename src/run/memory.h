@@ -69,6 +69,11 @@ struct memory {
 	uint8_t *resv;
 	uint64_t resv_size;
 	bool resv_tried;
+	/* Scratch (mem_scratch): one mapping, kept for the next launch (ptxi exec); the bytes
+	 * taken (atomic: --jobs workers take them at once), the most any launch took (to be
+	 * zeroed when taken again), and how much of it asks for huge pages. */
+	uint8_t *scratch;
+	uint64_t scratch_size, scratch_used, scratch_dirty, scratch_huge;
 	/* Last, so that a launch with few allocations touches one page of this struct. */
 	struct region *chunk[REGION_CHUNKS];
 };
@@ -81,6 +86,16 @@ struct memory *mem_create_mapped(uint64_t bytes);
 /* Give a freed region's whole pages back to the system (mapped memories; else no-op). */
 void mem_region_release(struct memory *m, struct region *r);
 void mem_destroy(struct memory *m);
+/* Scratch: zeroed bytes of the launch's own state that lives until the launch ends (its
+ * frames' registers, the spin watch's saved states), taken in turn from one mapping so that
+ * a launch does not fault them in page by page from the heap. mem_scratch_expect, before
+ * the launch runs (one thread): map it, with huge pages for `bytes` when that is worth it.
+ * mem_scratch_calloc: from it, else (full, none) calloc; mem_scratch_free frees what calloc
+ * gave. mem_scratch_reset, once the launch has ended: every byte given back. */
+void mem_scratch_expect(struct memory *m, uint64_t bytes);
+void *mem_scratch_calloc(struct memory *m, size_t bytes);
+void mem_scratch_free(struct memory *m, void *p);
+void mem_scratch_reset(struct memory *m);
 /* Charge `bytes` of the launch's own memory: false (nothing charged) when that would pass
  * the limit. mem_release gives bytes back when their owner is freed. */
 bool mem_charge(struct memory *m, uint64_t bytes);
