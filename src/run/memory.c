@@ -65,20 +65,6 @@ struct memory *mem_create_mapped(uint64_t bytes)
 	return m;
 }
 
-static uint64_t page_size(void)
-{
-	return (uint64_t)sysconf(_SC_PAGESIZE);
-}
-
-/* The bytes of a new region of a mapped memory: its own address, opened for access. */
-static uint8_t *mapped_data(struct memory *m, uint64_t base, uint64_t size)
-{
-	uint64_t pg = page_size(), lo = base & ~(pg - 1), hi = (base + size + pg - 1) & ~(pg - 1);
-	if (hi > m->mapped_end || (hi > lo && mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE)))
-		return NULL;
-	return (uint8_t *)base;
-}
-
 /* The reservation of mem_create's memory. A first touch of a page costs a fault (about 15 us
  * on the development VM: a launch's 128 KiB buffer took half a millisecond in faults);
  * in a transparent huge page a first touch brings 2 MiB at once (0.13 ms there). The
@@ -93,6 +79,25 @@ static uint8_t *mapped_data(struct memory *m, uint64_t base, uint64_t size)
  * most ~50 us more. Smaller ones (a scalar result, a counter) keep small pages, so a small
  * launch does not zero 2 MiB. */
 #define HUGE_MIN (64ull << 10)
+
+static uint64_t page_size(void)
+{
+	return (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* The bytes of a new region of a mapped memory: its own address, opened for access. */
+static uint8_t *mapped_data(struct memory *m, uint64_t base, uint64_t size)
+{
+	uint64_t pg = page_size(), lo = base & ~(pg - 1), hi = (base + size + pg - 1) & ~(pg - 1);
+	if (hi > m->mapped_end || (hi > lo && mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE)))
+		return NULL;
+	/* huge pages where one fits: only a 2 MiB range wholly opened can hold one (the rest
+	 * of the reservation stays PROT_NONE, so that a stray host pointer faults) */
+	if (size >= HUGE_PAGE)
+		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+	return (uint8_t *)base;
+}
+
 
 static void reserve(struct memory *m)
 {
