@@ -16,6 +16,7 @@
 #include "check/check.h"
 #include "support/demangle.h"
 #include "run/devrt.h"
+#include "run/frame.h"
 #include "report/gather.h"
 #include "run/jit.h"
 #include "run/jobs.h"
@@ -695,7 +696,9 @@ run:
 	if (st == PTXI_OK) {
 		L.timeline = cfg->timeline_out ? tl_create() : NULL;
 		L.dbg = cfg->debugger;
+		frame_scratch_expect(&L, L.dbg ? 1 : cfg->jobs);
 		st = jobs_launch(&L, L.dbg ? 1 : cfg->jobs);
+		mem_scratch_reset(L.mem); /* (the frames and watches are freed: sched_end) */
 	}
 	if (L.timeline) {
 		if (tl_write_html(L.timeline, &L, cfg->timeline_out) != 0)

@@ -70,15 +70,16 @@ struct frame *frame_new(struct launch *L, struct warp *w, struct dfunc *fn)
 		if (!launch_charge(L, frame_bytes(fn), "a call frame"))
 			return NULL;
 		f = calloc(1, sizeof *f);
-		if (f) {
+		if (f) { /* kept in the cache until the launch ends: the launch's scratch */
 			f->fn = fn;
-			f->regs = calloc((size_t)fn->nslots * LANES, sizeof(uint64_t));
-			f->params = calloc(pbytes, 1);
+			f->regs = mem_scratch_calloc(L->mem, (size_t)fn->nslots * LANES *
+							     sizeof(uint64_t));
+			f->params = mem_scratch_calloc(L->mem, pbytes);
 		}
 		if (!f || !f->regs || !f->params) {
 			if (f) {
-				free(f->regs);
-				free(f->params);
+				mem_scratch_free(L->mem, f->regs);
+				mem_scratch_free(L->mem, f->params);
 			}
 			free(f);
 			mem_release(L->mem, frame_bytes(fn));
@@ -110,14 +111,26 @@ void frame_cache_free(struct launch *L)
 		while (f) {
 			struct frame *next = f->next_free;
 			mem_release(L->mem, frame_bytes(f->fn));
-			free(f->regs);
-			free(f->params);
+			mem_scratch_free(L->mem, f->regs);
+			mem_scratch_free(L->mem, f->params);
 			free(f);
 			f = next;
 		}
 	}
 	free(L->frame_cache);
 	L->frame_cache = NULL;
+}
+
+void frame_scratch_expect(struct launch *L, unsigned jobs)
+{
+	const struct launch_config *k = &L->cfg;
+	uint64_t warps = (uint64_t)k->cluster[0] * k->cluster[1] * k->cluster[2] *
+			 (((uint64_t)k->block[0] * k->block[1] * k->block[2] + LANES - 1) / LANES);
+	if (k->cooperative) /* every cluster at once */
+		warps *= (uint64_t)(k->grid[0] / k->cluster[0]) * (k->grid[1] / k->cluster[1]) *
+			 (k->grid[2] / k->cluster[2]);
+	/* a cluster at a time per thread; twice: the spin watch keeps a copy of each */
+	mem_scratch_expect(L->mem, warps * frame_bytes(L->kernel) * 2 * (jobs ? jobs : 1));
 }
 
 struct frame *sched_base_frame(struct launch *L, struct warp *w)

@@ -16,6 +16,9 @@ struct frame *frame_new(struct launch *L, struct warp *w, struct dfunc *fn);
  * to the cache. */
 void frame_release(struct launch *L, struct warp *w, struct frame *f);
 void frame_cache_free(struct launch *L);
+/* Before a launch runs on `jobs` threads (0: as one): its scratch (mem_scratch_expect) told
+ * of the bytes its clusters' frames and spin watches will take. */
+void frame_scratch_expect(struct launch *L, unsigned jobs);
 /* The kernel's frame that a warp starts in. */
 struct frame *sched_base_frame(struct launch *L, struct warp *w);
 

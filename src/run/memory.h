@@ -41,7 +41,6 @@ struct region {
 #define REGION_CHUNKS 4096u     /* so at most 4M allocations */
 
 struct memory {
-	struct region *chunk[REGION_CHUNKS];
 	uint32_t n;     /* regions made (atomic: stored once the region is whole)          */
 	uint64_t next;  /* where the next allocation goes (mem_alloc: one caller at a time) */
 	uint32_t last;  /* index of the region hit last (a one-entry cache) */
@@ -63,6 +62,20 @@ struct memory {
 	 * sample newdelete). heap_free frees it with the memory. */
 	void *heap;
 	void (*heap_free)(void *heap);
+	/* mem_create's memory (ptxi run): the allocations' bytes in one reservation, each at
+	 * its address's offset from GLOBAL_BASE, so that a launch does not fault in its buffers
+	 * page by page (mem_alloc). resv NULL: none (could not be made, or not yet: resv_tried);
+	 * an allocation past its end gets bytes of its own. */
+	uint8_t *resv;
+	uint64_t resv_size;
+	bool resv_tried;
+	/* Scratch (mem_scratch): one mapping, kept for the next launch (ptxi exec); the bytes
+	 * taken (atomic: --jobs workers take them at once), the most any launch took (to be
+	 * zeroed when taken again), and how much of it asks for huge pages. */
+	uint8_t *scratch;
+	uint64_t scratch_size, scratch_used, scratch_dirty, scratch_huge;
+	/* Last, so that a launch with few allocations touches one page of this struct. */
+	struct region *chunk[REGION_CHUNKS];
 };
 
 struct memory *mem_create(void);
@@ -73,6 +86,16 @@ struct memory *mem_create_mapped(uint64_t bytes);
 /* Give a freed region's whole pages back to the system (mapped memories; else no-op). */
 void mem_region_release(struct memory *m, struct region *r);
 void mem_destroy(struct memory *m);
+/* Scratch: zeroed bytes of the launch's own state that lives until the launch ends (its
+ * frames' registers, the spin watch's saved states), taken in turn from one mapping so that
+ * a launch does not fault them in page by page from the heap. mem_scratch_expect, before
+ * the launch runs (one thread): map it, with huge pages for `bytes` when that is worth it.
+ * mem_scratch_calloc: from it, else (full, none) calloc; mem_scratch_free frees what calloc
+ * gave. mem_scratch_reset, once the launch has ended: every byte given back. */
+void mem_scratch_expect(struct memory *m, uint64_t bytes);
+void *mem_scratch_calloc(struct memory *m, size_t bytes);
+void mem_scratch_free(struct memory *m, void *p);
+void mem_scratch_reset(struct memory *m);
 /* Charge `bytes` of the launch's own memory: false (nothing charged) when that would pass
  * the limit. mem_release gives bytes back when their owner is freed. */
 bool mem_charge(struct memory *m, uint64_t bytes);

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "launch.h"
+#include "memory.h"
 #include "prog.h"
 
 #define QUIET_ROUNDS 4  /* rounds of quiet before warps are sampled                     */
@@ -41,38 +42,24 @@ struct spin_warp {
 	bool cycling;           /* a repeat seen in this quiet stretch                       */
 };
 
-/* A walk over a warp's state that either copies it into a spin_warp's buffer or compares
- * it with what the buffer holds (stopping at the first difference). */
+/* A walk over a warp's state that measures it, copies it into a spin_warp's buffer (of
+ * room enough: save_state) or compares it with what the buffer holds (stopping at the
+ * first difference). */
 struct state_walk {
 	struct spin_warp *sw;
 	size_t pos;
-	bool copy, differs, failed;
+	bool measure, copy, differs;
 };
 
 static void put(struct state_walk *c, const void *p, size_t n)
 {
-	if (c->differs || c->failed)
+	if (c->differs)
 		return;
 	struct spin_warp *sw = c->sw;
-	if (!c->copy) {
-		if (c->pos + n > sw->len || memcmp(sw->saved + c->pos, p, n))
-			c->differs = true;
-		c->pos += n;
-		return;
-	}
-	if (c->pos + n > sw->cap) {
-		size_t cap = sw->cap ? sw->cap : 256;
-		while (cap < c->pos + n)
-			cap *= 2;
-		uint8_t *nb = realloc(sw->saved, cap);
-		if (!nb) {
-			c->failed = true;
-			return;
-		}
-		sw->saved = nb;
-		sw->cap = cap;
-	}
-	memcpy(sw->saved + c->pos, p, n);
+	if (c->copy)
+		memcpy(sw->saved + c->pos, p, n);
+	else if (!c->measure && (c->pos + n > sw->len || memcmp(sw->saved + c->pos, p, n)))
+		c->differs = true;
 	c->pos += n;
 }
 
@@ -111,13 +98,24 @@ static bool same_state(struct spin_warp *sw, const struct warp *w)
 	return !c.differs && c.pos == sw->len;
 }
 
-/* Keep w's state as the saved one; false if out of memory. */
-static bool save_state(struct spin_warp *sw, const struct warp *w)
+/* Keep w's state as the saved one; false if out of memory. The buffer is made of the
+ * state's size, measured first, in the launch's scratch: grown by doubling on the heap, the
+ * first cluster's buffers faulted in twice their pages (~15 us each on the development VM). */
+static bool save_state(struct memory *m, struct spin_warp *sw, const struct warp *w)
 {
-	struct state_walk c = {.sw = sw, .copy = true};
+	struct state_walk c = {.sw = sw, .measure = true};
 	warp_state(&c, w);
-	sw->len = c.failed ? 0 : c.pos;
-	return !c.failed;
+	if (c.pos > sw->cap) {
+		mem_scratch_free(m, sw->saved); /* its bytes are replaced: nothing to copy */
+		sw->len = sw->cap = 0;
+		if (!(sw->saved = mem_scratch_calloc(m, c.pos)))
+			return false;
+		sw->cap = c.pos;
+	}
+	c = (struct state_walk){.sw = sw, .copy = true};
+	warp_state(&c, w);
+	sw->len = c.pos;
+	return true;
 }
 
 /* Whether the warp can move without the epoch changing: a group that runs, or a parked
@@ -201,7 +199,7 @@ bool spin_stuck(struct launch *L, struct cluster *cl, struct spin_watch *s)
 				if (sw->lam && w->steps != sw->saved_steps && same_state(sw, w)) {
 					sw->cycling = true;
 				} else if (++sw->lam > sw->power || sw->lam == 1) {
-					if (!save_state(sw, w)) {
+					if (!save_state(L->mem, sw, w)) {
 						s->off = true; /* the step limit still ends the launch */
 						return false;
 					}
@@ -243,17 +241,17 @@ bool spin_op_writes(int op)
 	}
 }
 
-static void free_watches(struct spin_warp *w, uint32_t n)
+static void free_watches(struct memory *m, struct spin_warp *w, uint32_t n)
 {
 	for (uint32_t i = 0; w && i < n; i++)
-		free(w[i].saved);
+		mem_scratch_free(m, w[i].saved);
 	free(w);
 }
 
 void spin_free(struct launch *L, struct spin_watch *s)
 {
 	if (L->spin_keep && s->w) {
-		free_watches(L->spin_keep, L->spin_nkeep);
+		free_watches(L->mem, L->spin_keep, L->spin_nkeep);
 		L->spin_keep = NULL;
 	}
 	if (s->w) {
@@ -265,6 +263,6 @@ void spin_free(struct launch *L, struct spin_watch *s)
 
 void spin_end(struct launch *L)
 {
-	free_watches(L->spin_keep, L->spin_nkeep);
+	free_watches(L->mem, L->spin_keep, L->spin_nkeep);
 	L->spin_keep = NULL;
 }
