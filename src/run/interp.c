@@ -31,6 +31,8 @@
 #include "operand.h"
 #include "report/rules.h"
 #include "report/trace.h"
+#include "smem.h"
+#include "barrier.h"
 #include "sweep.h"
 #include "debug_hook.h"
 #include "hopper/wgmma.h"
@@ -914,6 +916,228 @@ static inline void run_done(struct launch *L, const struct repick *rp, uint32_t 
 }
 
 /*
+ * The segment runner (issue #31): a warp's one group released from a CTA barrier, run from
+ * there to the next one (a barrier-to-barrier segment) with less of run_direct's
+ * bookkeeping - whole native blocks, lone ALU instructions, moves of a register or an
+ * immediate, branches all of the group's lanes take or none does, ld/st.shared that smem.c
+ * takes for the warp at once, bar.sync by the whole group - and at a barrier that waits on,
+ * on with the round's next warp (the sweep, sweep_next) without a return to the dispatch
+ * loop. It runs each instruction exactly as run_direct would, in the same order, and leaves
+ * what run_direct leaves. What it does not take (a divergent branch, a block the budget
+ * cuts, a loop's body, an access smem.c leaves to the general path, any other handler, an
+ * asynchronous event due, the budget spent) it stops *before*, having done nothing of it,
+ * with the pc, L->steps, L->ci and L->cmask as run_direct would have left them there
+ * (SEG_DIRECT), so run_direct goes on from there as if it had run the segment's start itself.
+ *
+ * Why this is exact: nothing here reorders anything. The warps run in the scheduler's order
+ * (sweep_next's), each instruction where run_direct would run it, so the clock, the
+ * counts, %clock, the tickets of a global counter and any report are those of run_direct.
+ * What it skips: a ld/st.shared smem.c takes, and a move, read neither the pc, L->steps,
+ * L->ci nor L->cmask (smem.c answers false, having done nothing, wherever a lane could need
+ * a report; a move of a register cannot report), so those are written only before a
+ * barrier and where the runner ends; the landing of asynchronous work is never due inside
+ * (checked before each handler as run_direct checks it: the runner stops there); the
+ * detector is off (its reports read the order of lanes within a warp, which smem.c keeps
+ * only with it off).
+ */
+enum seg {
+	SEG_DIRECT, /* go on with run_direct from g's pc (w, g: the warp and group now)       */
+	SEG_DONE,   /* as run_direct's return (*parked its answer)                           */
+	SEG_AGAIN,  /* swept on to a warp whose turn the dispatch loop begins                  */
+};
+
+#ifdef PRED_AVX2
+/* Whether g, its warp's one group, stands right after a CTA barrier's bar.sync (where a
+ * warp's turn begins once the barrier completed). */
+static inline bool seg_entry(const struct group *g)
+{
+	return g->pc && g->frame->fn->code[g->pc - 1].exec == exec_bar;
+}
+
+/* w's group g arrives at di, bar.sync of a constant barrier by the whole group (mask): as
+ * exec_bar does, its call and the completion's test inline where the barrier waits on. */
+static inline enum step seg_bar(struct launch *L, struct warp *w, struct group *g,
+				const struct dinsn *di, uint32_t mask)
+{
+	const struct dop *ido = &di->s[0];
+	if ((di->op != OP_BAR_SYNC && di->op != OP_BARRIER_SYNC) || di->nsrc != 1 ||
+	    ido->kind != DOP_IMM || ido->neg || ido->imm[0] > 15 || !is_aligned_bar(di))
+		return exec_bar(L, w, g, di, mask);
+	struct cta *c = w->cta;
+	uint32_t id = (uint32_t)ido->imm[0];
+	struct barstate *b = &c->bar[id];
+	if (b->arrived + popcount32(mask) >= (b->expected ? b->expected : c->live_threads))
+		return exec_bar(L, w, g, di, mask); /* it completes: bar_release's */
+	b->arrived += popcount32(mask);
+	g->state = G_BAR;
+	g->wait_id = id;
+	if (!b->first) /* bar_note_waiter */
+		b->first = di;
+	else if (b->first != di)
+		b->mixed = true;
+	return STEP_PARKED;
+}
+
+/* From interp_run_group (its w, g, n, budget, rp; *k, *parked: run_direct's answers); on
+ * AVX2 only (the guards' pred_mask_avx2 inline). */
+static __attribute__((noinline, target("avx2"))) enum seg
+seg_run(struct launch *L, struct sweep *sw, struct warp **pw, struct group **pg, uint32_t *pn,
+	uint32_t *pbudget, struct repick *rp, uint32_t *pk, bool *parked)
+{
+	struct warp *w = *pw;
+	struct group *g = *pg;
+	uint32_t n_before = *pn, limit = *pbudget - n_before;
+	bool jit = !L->cfg.no_jit;
+next_warp:;
+	struct frame *f = g->frame;
+	const struct dinsn *code = f->fn->code, *di = &code[g->pc], *last = NULL;
+	uintptr_t rb = (uintptr_t)f->regs;
+	uint32_t gmask = g->mask, mask = 0, lmask = 0, left = limit;
+	uint64_t steps = L->steps;
+	struct alu_args x;
+	x.cc = w->cc;
+	while (left) {
+		uint32_t fl = di->flags;
+		if (fl & DF_ALU_DIRECT) {
+			if (jit && di->jit) { /* a whole block (as run_direct's jit_span) */
+				uint32_t len = di->jit_len;
+				if (di->jit_keep || len > left)
+					break; /* a loop's body, or cut by the budget: run_direct's */
+				di->jit((uint64_t *)rb, gmask, UINT32_MAX);
+				left -= len;
+				di += len - 1;
+				mask = gmask;
+				if (di->guard >= 0)
+					mask &= pred_mask_avx2((const uint64_t *)rb +
+							   (size_t)di->guard * LANES, di->guard_neg);
+			} else {
+				mask = gmask;
+				if (di->guard >= 0)
+					mask &= pred_mask_avx2((const uint64_t *)rb +
+							   (size_t)di->guard * LANES, di->guard_neg);
+				if (mask) {
+					x.d = (uint64_t *)aref_at(di, 0, rb);
+					x.d2 = (uint64_t *)aref_at(di, 1, rb);
+					x.a = aref_at(di, 2, rb);
+					x.b = aref_at(di, 3, rb);
+					x.c = aref_at(di, 4, rb);
+					x.e = aref_at(di, 5, rb);
+					di->alu.fn(&di->alu, &x, mask);
+				}
+				left--;
+			}
+			last = di++;
+			lmask = mask;
+			continue;
+		}
+		if (!(fl & DF_EXEC_DIRECT))
+			break;
+		mask = gmask;
+		if (di->guard >= 0)
+			mask &= pred_mask_avx2((const uint64_t *)rb + (size_t)di->guard * LANES,
+					   di->guard_neg);
+		if (!mask) { /* nothing happens */
+			last = di++;
+			lmask = 0;
+			left--;
+			continue;
+		}
+		if ((fl & DF_EXEC_ALIGNED) && (mask != gmask || gmask != w->live))
+			break;
+		exec_fn *e = di->exec;
+		if (e == exec_bra) {
+			if (mask != gmask)
+				break; /* divergent: run_direct's (its if-conversion, or the split) */
+			last = di;
+			lmask = mask;
+			left--;
+			di = &code[di->target];
+			continue;
+		}
+		uint64_t now = steps + (limit - left) + 1; /* L->steps as the handler runs */
+		if (now >= L->async.next_due || L->stop)
+			break;
+		if (e == exec_ld || e == exec_st || e == exec_mov) {
+			const struct dop *s0 = &di->s[0];
+			if (e == exec_mov) { /* of a register or an immediate: exec_mov's loop */
+				if (s0->neg || (s0->kind != DOP_REG && s0->kind != DOP_IMM) ||
+				    di->d.kind != DOP_REG || ir_type_size((enum ir_mod)di->type) > 8)
+					break;
+				exec_mov(L, w, g, di, mask);
+			} else if (!di->smem ||
+				   !(e == exec_ld ? smem_ld(L, w, f, di, mask)
+						  : smem_st(L, w, f, di, mask))) {
+				break; /* nothing done: the general path's, which reports */
+			}
+			if (fl & DF_WRITES) /* spin.c's quiet stretch ends, as in the loop */
+				L->writes++;
+			last = di++;
+			lmask = mask;
+			left--;
+			continue;
+		}
+		if (e != exec_bar || mask != gmask)
+			break;
+		/* bar.sync by the whole group: run_direct's handler path */
+		g->pc = (uint32_t)(di - code);
+		L->steps = now;
+		L->ci = di;
+		L->cmask = mask;
+		if (fl & DF_WRITES)
+			L->writes++;
+		enum step step = seg_bar(L, w, g, di, mask);
+		left--;
+		if (step == STEP_NEXT)
+			g->pc++;
+		bool on = !L->stop && g->state == G_READY && w->groups == g && !g->next;
+		if (on && step == STEP_PARKED && (on = left && !L->async.nevents)) {
+			/* past a barrier this arrival completed: the scheduler picks the warp's
+			 * one group again at once (pick's converged case) */
+			w->streak = 0;
+			w->last_pick = g;
+			repicked(L, rp, n_before + limit - left, 0, 0);
+		}
+		if (on) {
+			last = di;
+			lmask = mask;
+			di = &code[g->pc];
+			continue;
+		}
+		/* the turn ends, as run_direct's */
+		uint32_t k = limit - left, n = n_before + k;
+		L->steps = steps + k;
+		*parked = step == STEP_PARKED || w->groups != g || g->next;
+		struct warp *nw;
+		struct group *ng;
+		if (!*parked || !sw || !sweep_next(L, sw, w, g, n, &nw, &ng)) {
+			*pw = w, *pg = g, *pn = n, *pbudget = n_before + limit, *pk = k;
+			return SEG_DONE;
+		}
+		/* the round's next warp, as interp_run_group begins it after run_direct */
+		run_done(L, rp, n);
+		w = nw, g = ng, n_before = 0, limit = SWEEP_QUANTUM;
+		*rp = (struct repick){0};
+		L->cw = w;
+		*parked = false;
+		if (w->wg_busy || w->wg_track || !seg_entry(g)) {
+			*pw = w, *pg = g, *pn = 0, *pbudget = SWEEP_QUANTUM, *pk = 0;
+			return SEG_AGAIN;
+		}
+		goto next_warp;
+	}
+	uint32_t k = limit - left;
+	if (k) {
+		g->pc = (uint32_t)(di - code);
+		L->steps = steps + k;
+		L->ci = last;
+		L->cmask = lmask;
+	}
+	*pw = w, *pg = g, *pn = n_before + k, *pbudget = n_before + limit, *pk = k;
+	return left ? SEG_DIRECT : SEG_DONE; /* (the budget spent: as run_direct ends) */
+}
+#endif
+
+/*
  * The dispatch loop. Runs group g until it blocks, splits, exits, meets or passes another
  * group of its warp (so the scheduler can re-converge them), or `budget` runs out.
  */
@@ -937,8 +1161,21 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 				break;
 		} else if (!L->cfg.trace_all && !w->wg_busy && !w->wg_track) {
 			bool parked = false;
-			uint32_t k = run_direct(L, w, g, budget - n, &stop_pc, alone, n, &rp, &parked);
-			n += k;
+			uint32_t k = 0;
+			/* a segment from a CTA barrier: the runner first, run_direct from where it
+			 * stops (seg_run) */
+#ifdef PRED_AVX2
+			enum seg s = alone && !L->race && seg_entry(g) && __builtin_cpu_supports("avx2")
+				? seg_run(L, sw, &w, &g, &n, &budget, &rp, &k, &parked) : SEG_DIRECT;
+#else
+			enum seg s = SEG_DIRECT;
+#endif
+			if (s == SEG_AGAIN)
+				continue;
+			if (s == SEG_DIRECT) {
+				k = run_direct(L, w, g, budget - n, &stop_pc, alone, n, &rp, &parked);
+				n += k;
+			}
 			if (parked) {
 				/* w's one group waits at a CTA barrier: the round's next warp, in
 				 * place (sweep_next), begins as a new call of this would */
