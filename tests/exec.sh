@@ -34,7 +34,7 @@ built() { # NAME...: each was built, else its compiler's log and a failure
 	done
 }
 names=(saxpy streams cluster tma printf_assert race deadlock hostptr unsupported ws_gemm
-	cooperative graph runtime heap)
+	cooperative graph runtime heap graph_api graph_update pool hostreg)
 for ((i = 0; i < ${#names[@]}; i += 2)); do
 	for p in "${names[@]:i:2}"; do build $p $p.cu -cudart shared -arch=sm_90a & done
 	wait
@@ -125,5 +125,9 @@ check ws_gemm ws_gemm
 check ws_gemm.bug ws_gemm_bug
 check cooperative cooperative
 check graph graph
+check graph_api graph_api
+check graph_update graph_update
+check pool pool
+check hostreg hostreg
 check runtime runtime
 exit $((fails > 0))

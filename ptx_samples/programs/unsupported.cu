@@ -1,11 +1,12 @@
-// An API ptxi's runtime does not provide (CUDA graphs): the program is told on stderr, and
+// An API ptxi's runtime does not provide (CUDA arrays): the program is told on stderr, and
 // the call returns cudaErrorNotSupported instead of a silent success.
 #include <cstdio>
 
 int main()
 {
-	cudaGraph_t g;
-	cudaError_t e = cudaGraphCreate(&g, 0);
-	printf("cudaGraphCreate: %s\n", cudaGetErrorName(e));
+	cudaChannelFormatDesc d = {32, 0, 0, 0, cudaChannelFormatKindFloat};
+	cudaArray_t a;
+	cudaError_t e = cudaMallocArray(&a, &d, 16);
+	printf("cudaMallocArray: %s\n", cudaGetErrorName(e));
 	return e == cudaSuccess ? 0 : 3;
 }

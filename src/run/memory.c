@@ -304,6 +304,8 @@ uint64_t mem_alloc(struct memory *m, uint64_t size, const char *name)
 
 struct region *mem_find(struct memory *m, uint64_t addr, uint64_t size)
 {
+	if (m->find_host && (addr < m->mapped_base || addr >= m->mapped_end))
+		return m->find_host(addr, size);
 	uint32_t n = mem_regions(m);
 	if (n == 0)
 		return NULL;

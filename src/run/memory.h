@@ -54,6 +54,10 @@ struct memory {
 	/* Whether an address no allocation holds is the host's own memory (ptxi exec), so that
 	 * a report can say a host pointer reached the kernel; NULL: never. */
 	bool (*is_host)(uint64_t addr);
+	/* Host memory the device reaches at the host's own address, outside the table
+	 * (cudaHostRegister, ptxi exec): the region holding [addr, addr+size) that lies
+	 * outside mapped_base..mapped_end; NULL: none. Not called when NULL. */
+	struct region *(*find_host)(uint64_t addr, uint64_t size);
 	/* The grid-sync workspace a cooperative launch gets (%envreg1:%envreg2), made at the
 	 * first one and kept, as the driver keeps it for the context (0: none yet). */
 	uint64_t grid_ws;

@@ -30,7 +30,7 @@ typedef struct rt_stream *cudaStream_t;
 typedef struct rt_event *cudaEvent_t;
 typedef struct rt_kernel *cudaKernel_t;
 
-/* A stream: its work runs when issued, unless it is capturing (rt_graph.c). The handles
+/* A stream: its work runs when issued, unless it is capturing (rt_capture.c). The handles
  * 0 (the legacy stream), 1 (cudaStreamLegacy) and 2 (cudaStreamPerThread) are no object. */
 struct rt_stream {
 	unsigned flags;
@@ -150,6 +150,8 @@ cudaError_t rt_bad_config(dim3 grid, dim3 block);
  * all (host), -1 device addresses but not one allocation (reported, naming `what`). */
 int rt_device_range(const void *p, size_t n, const char *what);
 const char *rt_error_name(cudaError_t e);
+/* The cudaHostRegister registration holding [p, p+n) (rt_hostreg.c), or NULL. */
+struct region *rt_registered(const void *p, size_t n);
 /* The driver's tensor-map functions (rt_entry.c), with their parameter lists. */
 typedef int CUresult;
 CUresult rt_tmap_tiled(void *map, int type, unsigned rank, void *addr, const uint64_t *dim,
@@ -167,7 +169,7 @@ const char *rt_error_string(cudaError_t e);
 cudaError_t rt_copy(void *dst, const void *src, size_t n, int kind, const char *what);
 cudaError_t rt_set(void *p, int value, size_t n, const char *what);
 
-/* ---- stream capture (rt_capture.c; rt_graph.c launches the graphs) ------------------- */
+/* ---- stream capture (rt_capture.c; rt_exec.c launches the graphs) ------------------- */
 /* Whether s records its work into a graph instead of running it. */
 bool rt_capturing(cudaStream_t s);
 /* Before work issued to s (NULL, 1: the legacy stream) that is not recorded: the error CUDA
@@ -187,7 +189,28 @@ cudaError_t rt_capture_kernel(cudaStream_t s, struct rt_kernel *k, dim3 grid, di
 cudaError_t rt_capture_copy(cudaStream_t s, void *dst, const void *src, size_t n, int kind);
 cudaError_t rt_capture_set(cudaStream_t s, void *p, int value, size_t n);
 cudaError_t rt_capture_host(cudaStream_t s, void (*fn)(void *), void *data);
-/* cudaStreamDestroy of a capturing stream: its capture ends, its graph freed. */
+/* cudaMallocAsync and cudaFreeAsync in a capture: a graph's alloc and free nodes. */
+cudaError_t rt_capture_alloc(cudaStream_t s, void **p, size_t n);
+cudaError_t rt_capture_free(cudaStream_t s, void *p);
+/* cudaStreamDestroy of a capturing stream: its capture ends, its graph freed (a stream that
+ * joined another's capture leaves it, which cannot end well then). */
 void rt_capture_drop(cudaStream_t s);
+/* An event's record in a capture: the nodes that work waiting for it depends on. */
+struct rt_event_capture {
+	unsigned long long capture; /* the capture's id (0: not recorded in one)              */
+	struct rt_gnode **deps;
+	size_t n;
+};
+/* cudaEventRecord into stream s: in a capture, the stream's last work noted in *ec; else
+ * *ec cleared (cudaSuccess), the record then the caller's. */
+cudaError_t rt_capture_record(cudaStream_t s, struct rt_event_capture *ec);
+/* cudaStreamWaitEvent of s on an event recorded in a capture (or s capturing): s joins
+ * that capture, or its next work depends on the event's nodes too. */
+cudaError_t rt_capture_wait(cudaStream_t s, const struct rt_event_capture *ec);
+/* Whether the event's record is in a capture still in progress. */
+bool rt_capture_event_live(const struct rt_event_capture *ec);
+/* The same, for a call that waits for or reads the event: that capture is invalidated (as an
+ * H200 does, answering cudaErrorCapturedEvent). */
+bool rt_capture_event_used(const struct rt_event_capture *ec);
 
 #endif

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "rt.h"
+#include "rt_pool.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -14,7 +14,7 @@ int rt_device_range(const void *p, size_t n, const char *what)
 {
 	uint64_t a = (uint64_t)(uintptr_t)p;
 	if (a < rt.mem->mapped_base || a >= rt.mem->mapped_end)
-		return 0;
+		return rt_registered(p, n) ? 1 : 0; /* registered host memory: the device's too */
 	struct region *r = mem_find(rt.mem, a, n ? n : 1);
 	if (r)
 		return 1;
@@ -100,7 +100,8 @@ EXPORT cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned fla
 	if (!rt_enter(&e))
 		return e;
 	uint64_t a = (uint64_t)(uintptr_t)host;
-	bool ours = a >= rt.mem->mapped_base && a < rt.mem->mapped_end && mem_find(rt.mem, a, 1);
+	bool ours = (a >= rt.mem->mapped_base && a < rt.mem->mapped_end && mem_find(rt.mem, a, 1)) ||
+		    rt_registered(host, 1);
 	rt_leave();
 	if (!ours)
 		return rt_ret(cudaErrorInvalidValue);
@@ -108,10 +109,39 @@ EXPORT cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned fla
 	return cudaSuccess;
 }
 
+/* cudaMallocAsync: the default pool's, or a graph's in a capture (rt_pool.c). */
 EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s)
 {
-	cudaError_t e = gate(ASYNC, s, "cudaMallocAsync");
-	return e ? e : alloc(p, n, "allocation (cudaMallocAsync)");
+	cudaError_t e;
+	if (!rt_enter(&e))
+		return e;
+	if (rt_capturing(s))
+		e = rt_capture_alloc(s, p, n);
+	else if (!p)
+		e = cudaErrorInvalidValue;
+	else if ((e = rt_capture_check(s, false)) == cudaSuccess && !(e = rt.sticky))
+		e = rt_pool_alloc(p, n);
+	rt_leave();
+	return rt_ret(e);
+}
+
+EXPORT cudaError_t cudaMallocAsync_ptsz(void **p, size_t n, cudaStream_t s)
+{
+	return cudaMallocAsync(p, n, s);
+}
+
+EXPORT cudaError_t cudaMallocFromPoolAsync(void **p, size_t n, struct rt_pool *pool,
+					   cudaStream_t s)
+{
+	if (!rt_pool_is_default(pool))
+		return rt_ret(cudaErrorInvalidValue);
+	return cudaMallocAsync(p, n, s);
+}
+
+EXPORT cudaError_t cudaMallocFromPoolAsync_ptsz(void **p, size_t n, struct rt_pool *pool,
+						cudaStream_t s)
+{
+	return cudaMallocFromPoolAsync(p, n, pool, s);
 }
 
 EXPORT cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
@@ -132,8 +162,15 @@ static cudaError_t release(void *p, const char *what)
 	rt_flush_prints(); /* cudaFree synchronises */
 	e = rt.sticky;
 	uint64_t a = (uint64_t)(uintptr_t)p;
-	struct region *r = p && !e ? mem_find(rt.mem, a, 1) : NULL;
-	if (!e && p && (!r || r->base != a)) {
+	if (!e && p && rt_registered(p, 1)) {
+		rt_say(true, "%s(%p): memory cudaHostRegister registered, not the runtime's "
+		       "(cudaHostUnregister it)", what, p);
+		rt_leave();
+		return rt_ret(cudaErrorInvalidValue);
+	}
+	int pool = p && !e ? rt_pool_free(p) : 0; /* a graph's allocation: closed (1) */
+	struct region *r = p && !e && !pool ? mem_find(rt.mem, a, 1) : NULL;
+	if (!e && p && pool <= 0 && (!r || r->base != a)) {
 		rt_say(true, "%s(%p): not the start of a live allocation (%s)", what, p,
 		       r ? "inside one" : "freed already, or never allocated");
 		e = cudaErrorInvalidValue;
@@ -160,8 +197,18 @@ EXPORT cudaError_t cudaFreeHost(void *p)
 
 EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
 {
-	cudaError_t e = gate(ASYNC, s, "cudaFreeAsync");
-	return e ? e : release(p, "cudaFreeAsync");
+	cudaError_t e;
+	if (!rt_enter(&e))
+		return e;
+	bool capturing = rt_capturing(s);
+	e = capturing ? rt_capture_free(s, p) : rt_capture_check(s, false);
+	rt_leave();
+	return e || capturing ? rt_ret(e) : release(p, "cudaFreeAsync");
+}
+
+EXPORT cudaError_t cudaFreeAsync_ptsz(void *p, cudaStream_t s)
+{
+	return cudaFreeAsync(p, s);
 }
 
 /* Copy n bytes, both ends checked: a device range must lie in one allocation; the kind must
@@ -441,7 +488,10 @@ EXPORT cudaError_t cudaPointerGetAttributes(struct ptr_attrs *a, const void *p)
 	memset(a, 0, sizeof *a);
 	uint64_t x = (uint64_t)(uintptr_t)p;
 	struct region *r = x >= rt.mem->mapped_base && x < rt.mem->mapped_end ? mem_find(rt.mem, x, 1) : NULL;
-	if (r) {
+	if (rt_registered(p, 1)) {
+		a->type = 1; /* registered host memory: host memory, at the same address */
+		a->device_ptr = a->host_ptr = (void *)p;
+	} else if (r) {
 		/* cudaMemoryTypeHost 1, Device 2, Managed 3 */
 		a->type = strstr(r->name, "Managed") ? 3 : strstr(r->name, "Host") ? 1 : 2;
 		a->device_ptr = (void *)p;

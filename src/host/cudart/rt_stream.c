@@ -18,6 +18,7 @@ struct rt_event {
 	unsigned flags;
 	bool recorded;
 	double ms;
+	struct rt_event_capture cap; /* its last record, when that was in a capture         */
 };
 
 static double now_ms(void)
@@ -123,9 +124,40 @@ EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned 
 	cudaError_t e;
 	if (!rt_enter(&e))
 		return e;
-	e = rt_capture_unmodelled(s, "cudaStreamWaitEvent");
+	e = cudaSuccess; /* work runs when issued: the event's work has run */
+	if (rt_capturing(s) || rt_capture_event_live(&ev->cap))
+		e = rt_capture_wait(s, &ev->cap);
 	rt_leave();
 	return rt_ret(e);
+}
+
+EXPORT cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t s, cudaEvent_t ev, unsigned flags)
+{
+	return cudaStreamWaitEvent(s, ev, flags);
+}
+
+/* cudaErrorCapturedEvent: an event whose last record is in a capture in progress has not
+ * happened, nor will it; the capture is invalidated. */
+static cudaError_t event_captured(cudaEvent_t ev)
+{
+	cudaError_t e;
+	if (!rt_enter(&e))
+		return e;
+	e = rt_capture_event_used(&ev->cap) ? cudaErrorCapturedEvent : cudaSuccess;
+	rt_leave();
+	return e;
+}
+
+/* cudaEventQuery and cudaEventSynchronize: calls a capture that is not relaxed forbids (an
+ * H200 answers cudaErrorStreamCaptureUnsupported and invalidates it), then the event's. */
+static cudaError_t event_wait_check(cudaEvent_t ev)
+{
+	cudaError_t e;
+	if (!rt_enter(&e))
+		return e;
+	e = rt_capture_unsafe();
+	rt_leave();
+	return e != cudaSuccess ? e : event_captured(ev);
 }
 
 EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned flags)
@@ -146,6 +178,8 @@ EXPORT cudaError_t cudaEventCreate(cudaEvent_t *ev)
 
 EXPORT cudaError_t cudaEventDestroy(cudaEvent_t ev)
 {
+	if (ev)
+		free(ev->cap.deps);
 	free(ev);
 	return cudaSuccess;
 }
@@ -157,8 +191,8 @@ EXPORT cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
 	cudaError_t e;
 	if (!rt_enter(&e))
 		return e;
-	e = rt_capture_unmodelled(s, "cudaEventRecord");
-	if (e == cudaSuccess) {
+	e = rt_capture_record(s, &ev->cap);
+	if (e == cudaSuccess && !rt_capturing(s)) {
 		ev->ms = now_ms();
 		ev->recorded = true;
 		e = rt.sticky;
@@ -181,7 +215,9 @@ EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t ev)
 {
 	if (!ev)
 		return rt_ret(cudaErrorInvalidResourceHandle);
-	cudaError_t e;
+	cudaError_t e = event_wait_check(ev);
+	if (e != cudaSuccess)
+		return rt_ret(e);
 	if (!rt_enter(&e))
 		return e;
 	e = rt_sync();
@@ -193,7 +229,8 @@ EXPORT cudaError_t cudaEventQuery(cudaEvent_t ev)
 {
 	if (!ev)
 		return rt_ret(cudaErrorInvalidResourceHandle);
-	return rt.sticky;
+	cudaError_t e = event_wait_check(ev);
+	return e != cudaSuccess ? rt_ret(e) : rt.sticky;
 }
 
 /* cudaEventDisableTiming */
@@ -205,6 +242,11 @@ EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_
 		return rt_ret(cudaErrorInvalidValue);
 	if ((start->flags | end->flags) & EVENT_NO_TIMING)
 		return rt_ret(cudaErrorInvalidResourceHandle);
+	cudaError_t e = event_captured(start);
+	if (e == cudaSuccess)
+		e = event_captured(end);
+	if (e != cudaSuccess)
+		return rt_ret(e);
 	if (!start->recorded || !end->recorded)
 		return rt_ret(cudaErrorInvalidResourceHandle);
 	double d = end->ms - start->ms;
