@@ -625,6 +625,17 @@ static bool row_run(const struct rcta *rc, uint64_t nlines, struct piece *pc, ui
 		    uint32_t tid0, uint32_t lf, uint64_t g, uint32_t len)
 {
 	const struct shadow *s = &rc->smem;
+	if (g % LINE_CELLS + len <= LINE_CELLS && *np < ROW_PIECES) { /* (one line: the usual) */
+		uint64_t l = g / LINE_CELLS;
+		uint32_t a = (uint32_t)(g % LINE_CELLS);
+		if (l >= nlines || g / PAGE_CELLS >= s->npages || !s->pages[g / PAGE_CELLS])
+			return false;
+		struct piece *p = &pc[(*np)++];
+		p->l = l;
+		p->p = (len == LINE_CELLS ? 0xffffffffu : (1u << len) - 1) << a;
+		p->tb = tid0 + lf - a;
+		return true;
+	}
 	for (uint64_t end = g + len; g < end;) {
 		uint64_t l = g / LINE_CELLS, base = l * LINE_CELLS;
 		uint64_t e = end < base + LINE_CELLS ? end : base + LINE_CELLS;
