@@ -653,6 +653,20 @@ static bool row_run(const struct rcta *rc, uint64_t nlines, struct piece *pc, ui
 	return true;
 }
 
+/* Whether the lanes of mask of w all hold v (a partial warp's lanes alone: a CTA may have
+ * fewer threads than its last warp has lanes). */
+static inline bool lanes_hold(struct race *R, const struct warp *w, uint32_t mask,
+			      const struct vc *v)
+{
+	if (mask == 0xffffffffu)
+		return !lanes_differ(R, w, v);
+	const struct rthread *t0 = thr(R, w, 0);
+	for (uint32_t m = mask; m; m &= m - 1)
+		if (t0[__builtin_ctz(m)].vc != v)
+			return false;
+	return true;
+}
+
 /* Pieces pc[0..np) of a plain access of whole words by lanes all of one vector and epoch
  * `clock`, decided against the row records and the cells (no change until every cell is
  * decided: the per-lane path's results, with no report) and recorded as one row record
@@ -724,7 +738,7 @@ static bool row_path(struct acc_ctx *x, const struct quick *q, uint32_t mask,
 		}
 		skew |= (mask >> l0) & ((mask >> l0) + 1); /* (not a run of lanes) */
 	}
-	if (!one_epoch(k0, mask, l0) || lanes_differ(x->R, x->w, vq))
+	if (!one_epoch(k0, mask, l0) || !lanes_hold(x->R, x->w, mask, vq))
 		return false;
 	struct piece pc[ROW_PIECES];
 	uint32_t np = 0;
@@ -942,7 +956,7 @@ bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t f
 	const uint32_t *k0 = R->clk + i0;
 	const struct vc *vq = R->th[i0].vc; /* (lane 0: mask is all lanes or the low ones) */
 	uint32_t cta = c->linear, tid0 = tid_of(R, w, 0);
-	if (!rc->smem.pages || !one_epoch(k0, mask, 0) || lanes_differ(R, w, vq))
+	if (!rc->smem.pages || !one_epoch(k0, mask, 0) || !lanes_hold(R, w, mask, vq))
 		return false;
 	struct quick q = {cta << R->shift, 1u << R->shift, vc_clocks(vq, cta), vq->gen, L->ci,
 			  (uint32_t)L->steps, R->wvc_ok};
