@@ -153,11 +153,13 @@ struct cell *race_shadow_cell(struct launch *L, struct shadow *s, uint64_t bytes
 
 bool race_lines(struct launch *L, struct rcta *rc, uint64_t bytes)
 {
-	uint64_t n = (bytes + GRAN * LINE_CELLS - 1) / (GRAN * LINE_CELLS);
-	n = n ? 2 * n : 2;
+	uint64_t n = 2 * race_nlines(bytes);
 	if (rc->lines)
 		return true;
-	if (!(rc->lines = charged_calloc(L, &rc->smem.charged, n, sizeof *rc->lines)))
+	/* the eras, then the row records (race_rows) */
+	_Static_assert(_Alignof(struct rrow) <= 2 * sizeof *rc->lines, "race_rows' alignment");
+	if (!(rc->lines = charged_calloc(L, &rc->smem.charged, 1,
+					 n * sizeof *rc->lines + n / 2 * sizeof(struct rrow))))
 		return false;
 	/* records made before (check_range stamps none while there are no lines) are at
 	 * most of this era */
@@ -508,6 +510,7 @@ static void shared_eras(const struct acc_ctx *x, const struct access *a, uint64_
 			uint64_t g1, bool read)
 {
 	struct rcta *rc = &x->R->cta[a->cta->slot];
+	rows_settle(rc, a->cta->smem_size, g0, g1);
 	if (x->copy || cta_of(x->R, x->tid) != a->cta->linear)
 		rc->foreign = true;
 	else if (rc->lines) /* (else race_lines makes them later, of that era throughout) */
@@ -614,6 +617,9 @@ static bool lockstep_check(struct acc_ctx *x, const struct access *a, uint32_t s
 		return true;
 	struct shadow *s = &x->R->cta[a->cta->rank].smem;
 	uint32_t end = a->off + size, step = (uint32_t)x->L->steps;
+	if (size)
+		rows_settle(&x->R->cta[a->cta->rank], a->cta->smem_size, a->off / GRAN,
+			    (end - 1) / GRAN);
 	for (uint32_t g = a->off / GRAN; g * GRAN < end; g++) {
 		uint32_t lo = a->off > g * GRAN ? a->off : g * GRAN;
 		uint32_t hi = end < g * GRAN + GRAN ? end : g * GRAN + GRAN;
@@ -789,6 +795,7 @@ void race_cluster_end(struct launch *L, struct cluster *cl)
 		shadow_recycle(L, &rc->smem);
 		free(rc->lines);
 		rc->lines = NULL;
+		rc->nrows = 0;
 	}
 	for (uint32_t i = 0; i < R->nmb; i++) {
 		vc_put(R, R->mb[i].acc);

@@ -34,6 +34,12 @@ void race_access(struct launch *L, struct warp *w, uint32_t lane, const struct a
 
 /* Whether di's accesses are plain (weak ld/st: no release or acquire to model). */
 bool race_plain(const struct dinsn *di);
+/* A warp's plain 4-byte ld/st by all lanes or the low ones (mask) at offsets first + 4 * lane
+ * of its CTA's shared memory (smem.c's row path), recorded as row records when every lane
+ * can be (race_quick.c): true, and the caller moves the bytes; false: nothing done, the
+ * per-lane way (race_shared_lanes) decides. */
+bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t first,
+		     bool write);
 /* A warp's plain ld/st of `size` <= 8 bytes at offsets off[l] of its CTA's shared memory,
  * every lane resolved and aligned (exec_mem.c's quick path): each lane of mask checked and
  * recorded in order as race_access would; a store (v: each lane's value, its low bytes

@@ -355,8 +355,11 @@ copy_cells_in(struct acc_ctx *x, struct hbq *q, struct copy_memo *memo, struct s
 	bool w = kind != RACE_READ; /* a read checks the write, and leaves it */
 	x->s = s;
 	x->gread = kind == RACE_READ && a->space == MS_GLOBAL;
-	if (a->space != MS_GLOBAL) /* (an agent's records: no barrier of the CTA orders them) */
+	if (a->space != MS_GLOBAL) { /* (an agent's records: no barrier of the CTA orders them) */
 		x->R->cta[a->cta->slot].foreign = true;
+		if (gend > g)
+			rows_settle(&x->R->cta[a->cta->slot], a->cta->smem_size, g, gend - 1);
+	}
 	while (g < gend) {
 		struct cell *c = cell_at(x->L, s, bytes, g);
 		if (!c)

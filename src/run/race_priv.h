@@ -119,6 +119,27 @@ struct rmbar {
 	struct rec init;            /* the mbarrier.init that made it                        */
 };
 
+/* A row record (race_quick.c): the cells `mask` of a line of a CTA's shared-memory shadow
+ * hold, in place of what their struct cell says, the record a plain access of the whole word
+ * by thread tb + i (cell i of the line) at epoch clock leaves (rec_word's), made by insn at
+ * step: a warp's lanes on words in a row at one epoch, recorded once for the row. */
+struct rowd {
+	const struct dinsn *insn;
+	uint32_t tb, clock, step, mask;
+};
+
+/* A line's row records: its cells' write, read and second read (r2gen: the vector that
+ * read was made under, which word_read leaves in an empty list's ok_gen), and z: cells whose
+ * reads (r, r2 and the list) a row's write dropped while the cell still holds them. A cell
+ * whose bit none of them has is its struct cell alone. race_rows_flush writes them into
+ * the cells, as the per-lane path would have (every path but the row path's own, first). */
+struct rrow {
+	struct rowd w, r, r2;
+	uint64_t r2gen;
+	uint32_t z;
+	bool on;                    /* counted in rcta.nrows                                   */
+};
+
 /* Eras of a CTA's shared memory count its full barriers (race_sync.c's release_warps,
  * where every thread's epoch goes into the one vector era_gen), and each line of LINE_CELLS
  * cells keeps the latest era in which a write, and a read, of the CTA's threads was
@@ -135,6 +156,8 @@ struct rcta {
 	uint32_t *lines;            /* by line of smem: its write era, then its read era       */
 	uint32_t era;               /* full barriers of the CTA, from 1                        */
 	bool foreign;               /* an agent or another CTA's thread recorded in smem        */
+	uint16_t nrows;             /* lines with row records (rrow.on; race_rows: where they
+				     * lie, after the eras in the one block)                    */
 	uint64_t era_gen;           /* the vector (gen) that the last one left every thread    */
 	struct vc *cacc, *cdone;    /* the cluster barrier, in its cluster's first CTA        */
 };
@@ -522,6 +545,31 @@ static inline void lines_stamp(const struct rcta *rc, uint64_t g0, uint64_t g1, 
 {
 	for (uint64_t i = g0 / LINE_CELLS; i <= g1 / LINE_CELLS; i++)
 		rc->lines[2 * i + read] = rc->era;
+}
+
+/* Lines of shared memory of `bytes` (of rcta.lines, by two; of its row records). */
+static inline uint64_t race_nlines(uint64_t bytes)
+{
+	uint64_t n = (bytes + GRAN * LINE_CELLS - 1) / (GRAN * LINE_CELLS);
+	return n ? n : 1;
+}
+
+/* rc's row records, by line (its shared memory `bytes` long; rc->lines made). */
+static inline struct rrow *race_rows(const struct rcta *rc, uint64_t bytes)
+{
+	return (struct rrow *)(rc->lines + 2 * race_nlines(bytes));
+}
+
+/* race_quick.c: the row records of granules g0..g1 of rc's shared memory (`bytes` long)
+ * written into their cells. */
+void race_rows_flush(struct rcta *rc, uint64_t bytes, uint64_t g0, uint64_t g1);
+
+/* Granules g0..g1 of rc's shared memory (`bytes` long) about to be read or written by another
+ * path than the row path: their row records written into their cells first. */
+static inline void rows_settle(struct rcta *rc, uint64_t bytes, uint64_t g0, uint64_t g1)
+{
+	if (rc->nrows)
+		race_rows_flush(rc, bytes, g0, g1);
 }
 
 /* The cell of granule g of s if its page is made, else NULL. */

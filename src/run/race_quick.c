@@ -18,6 +18,7 @@ struct quick {
 	uint64_t gen;
 	const struct dinsn *insn;   /* the instruction and its step (quick_word)              */
 	uint32_t step;
+	bool whole;                 /* the CTA is whole warps, clk has every thread's clock     */
 };
 
 #ifdef RACE_VERIFY_ERAS
@@ -119,10 +120,12 @@ static inline __attribute__((always_inline)) bool quick_cell(const struct quick 
 	return true;
 }
 
-/* Record r made q's plain access of a whole word by thread tid at epoch clock (take_rec's
- * result: its bytes are all of the word), its 24 bytes written as three words. */
-static inline __attribute__((always_inline)) void rec_word(struct rec *r, const struct quick *q,
-							   uint32_t tid, uint32_t clock)
+/* Record r made a plain access of a whole word by thread tid at epoch clock, by insn at step
+ * (take_rec's result: its bytes are all of the word), its 24 bytes written as three words. */
+static inline __attribute__((always_inline)) void rec_put(struct rec *r,
+							  const struct dinsn *insn,
+							  uint32_t step, uint32_t tid,
+							  uint32_t clock)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	_Static_assert(offsetof(struct rec, clock) == offsetof(struct rec, tid) + 4 &&
@@ -130,13 +133,20 @@ static inline __attribute__((always_inline)) void rec_word(struct rec *r, const 
 			       offsetof(struct rec, flags) == offsetof(struct rec, mask) + 1 &&
 			       sizeof(struct rec) == offsetof(struct rec, step) + 8,
 		       "struct rec's layout");
-	uint64_t tc = (uint64_t)clock << 32 | tid, sm = (uint64_t)0xf << 32 | q->step;
-	r->insn = q->insn;
+	uint64_t tc = (uint64_t)clock << 32 | tid, sm = (uint64_t)0xf << 32 | step;
+	r->insn = insn;
 	memcpy(&r->tid, &tc, 8);
 	memcpy(&r->step, &sm, 8); /* (mask 0xf, flags 0) */
 #else
-	*r = (struct rec){q->insn, tid, clock, q->step, 0xf, 0};
+	*r = (struct rec){insn, tid, clock, step, 0xf, 0};
 #endif
+}
+
+/* rec_put for q's instruction at its step. */
+static inline __attribute__((always_inline)) void rec_word(struct rec *r, const struct quick *q,
+							   uint32_t tid, uint32_t clock)
+{
+	rec_put(r, q->insn, q->step, tid, clock);
 }
 
 /* A plain read, by thread tid of q at epoch clock, of a word whose write is ordered before it (or
@@ -317,6 +327,447 @@ static __attribute__((noinline)) bool shared_lane_full(struct acc_ctx *x, uint32
 	return true;
 }
 
+/* ---- row records (struct rrow) ---------------------------------------------------- */
+
+enum { ROW_W, ROW_R, ROW_R2 };
+
+static inline struct rowd *row_of(struct rrow *rw, int k)
+{
+	return k == ROW_W ? &rw->w : k == ROW_R ? &rw->r : &rw->r2;
+}
+
+/* Line l's cells (a line with row records has its page made). */
+static inline struct cell *line_cells(const struct rcta *rc, uint64_t l)
+{
+	uint64_t g = l * LINE_CELLS;
+	return rc->smem.pages[g / PAGE_CELLS] + g % PAGE_CELLS;
+}
+
+/* Cell c (bit of its line's rw): the reads a row's write dropped dropped from it too, as
+ * word_write drops them. */
+static inline void mat_z(struct rrow *rw, struct cell *c, uint32_t bit)
+{
+	if (!(rw->z & bit))
+		return;
+	rw->z &= ~bit;
+	c->r.mask = 0;
+	c->r.clock = 0;
+	c->r2.mask = 0;
+	c->r2.clock = 0;
+	struct readers *m = c->more;
+	if (m && m->n) {
+		m->n = 0;
+		memset(m->tids, 0, sizeof m->tids);
+	}
+}
+
+/* Cell i of rw's line (c) given record d (row record k's, or one taking its place; gen:
+ * an r2's vector) as the per-lane path writes it: a read's after the dropped reads go, an
+ * r2 with the empty list's ok_gen (word_read). */
+static inline void mat_put(struct rrow *rw, int k, struct cell *c, uint32_t i,
+			   const struct rowd *d, uint64_t gen)
+{
+	if (k == ROW_W) {
+		rec_put(&c->w, d->insn, d->step, d->tb + i, d->clock);
+		return;
+	}
+	mat_z(rw, c, 1u << i);
+	rec_put(k == ROW_R ? &c->r : &c->r2, d->insn, d->step, d->tb + i, d->clock);
+	if (k == ROW_R2 && c->more)
+		c->more->ok_gen = gen;
+}
+
+/* Cells cm of line l (rw) given their row records (written into them, as the per-lane path
+ * would have left them); the line's records keep their other cells. */
+static void flush_cells(struct rcta *rc, struct rrow *rw, uint64_t l, uint32_t cm)
+{
+	struct cell *c0 = line_cells(rc, l);
+	for (uint32_t m = rw->z & cm; m; m &= m - 1) /* (first: the reads it dropped go) */
+		mat_z(rw, c0 + __builtin_ctz(m), m & -m);
+	for (int k = ROW_W; k <= ROW_R2; k++) {
+		struct rowd *d = row_of(rw, k);
+		for (uint32_t m = d->mask & cm; m; m &= m - 1) {
+			uint32_t i = (uint32_t)__builtin_ctz(m);
+			mat_put(rw, k, c0 + i, i, d, rw->r2gen);
+		}
+		d->mask &= ~cm;
+	}
+	if (!(rw->w.mask | rw->r.mask | rw->r2.mask | rw->z)) {
+		rw->on = false;
+		rc->nrows--;
+	}
+}
+
+void race_rows_flush(struct rcta *rc, uint64_t bytes, uint64_t g0, uint64_t g1)
+{
+	struct rrow *rows = race_rows(rc, bytes);
+	uint64_t n = race_nlines(bytes);
+	for (uint64_t l = g0 / LINE_CELLS; l <= g1 / LINE_CELLS && l < n; l++) {
+		if (!rows[l].on)
+			continue;
+		uint64_t a = g0 > l * LINE_CELLS ? g0 - l * LINE_CELLS : 0;
+		uint64_t e = g1 < l * LINE_CELLS + LINE_CELLS - 1 ? g1 - l * LINE_CELLS : 31;
+		flush_cells(rc, &rows[l], l,
+			    (e == 31 ? 0xffffffffu : (2u << e) - 1) & ~((1u << a) - 1));
+	}
+}
+
+/* Lanes mask at off[l], `size` bytes each (aligned), about to go the per-lane way: the row
+ * records of their cells written into the cells first. */
+static void settle_lanes(struct rcta *rc, uint64_t bytes, uint32_t mask, const uint32_t *off,
+			 uint32_t size)
+{
+	const struct rrow *rows = race_rows(rc, bytes);
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t o = off[__builtin_ctz(m)], e = o + size - 1; /* (one line: aligned) */
+		const struct rrow *rw = &rows[o / (GRAN * LINE_CELLS)];
+		uint32_t cm = (2u << (e / GRAN % LINE_CELLS)) - (1u << (o / GRAN % LINE_CELLS));
+		if (rw->on && ((rw->w.mask | rw->r.mask | rw->r2.mask | rw->z) & cm))
+			race_rows_flush(rc, bytes, o / GRAN, e / GRAN);
+	}
+}
+
+/* Cells s of rw's line (c0) take record d (row record k; gen: an r2's vector), leaving what
+ * the per-lane path would: d becomes the row record where that holds no other cells or is
+ * the same record; else the smaller of the two goes into the cells. */
+/* Bits of x (no popcnt instruction in the baseline: no library call). */
+static inline uint32_t bits_of(uint32_t x)
+{
+	x -= x >> 1 & 0x55555555u;
+	x = (x & 0x33333333u) + (x >> 2 & 0x33333333u);
+	return ((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u >> 24;
+}
+
+static __attribute__((noinline)) void row_take_slow(struct rcta *rc, struct rrow *rw, int k,
+						    struct cell *c0, uint32_t s,
+						    const struct rowd *d, uint64_t gen)
+{
+	struct rowd *h = row_of(rw, k);
+	uint32_t other = h->mask & ~s;
+	bool same = h->insn == d->insn && h->tb == d->tb && h->clock == d->clock &&
+		    h->step == d->step && (k != ROW_R2 || rw->r2gen == gen);
+	if (other && !same) {
+		if (bits_of(s) <= bits_of(other)) {
+			h->mask &= ~s;
+			for (uint32_t m = s; m; m &= m - 1) {
+				uint32_t i = (uint32_t)__builtin_ctz(m);
+				mat_put(rw, k, c0 + i, i, d, gen);
+			}
+			return;
+		}
+		for (uint32_t m = other; m; m &= m - 1) {
+			uint32_t i = (uint32_t)__builtin_ctz(m);
+			mat_put(rw, k, c0 + i, i, h, rw->r2gen);
+		}
+	}
+	uint32_t keep = same ? h->mask : 0;
+	*h = *d;
+	h->mask = keep | s;
+	if (k == ROW_R2)
+		rw->r2gen = gen;
+	if (!rw->on) {
+		rw->on = true;
+		rc->nrows++;
+	}
+}
+
+static inline void row_take(struct rcta *rc, struct rrow *rw, int k, struct cell *c0,
+			    uint32_t s, const struct rowd *d, uint64_t gen)
+{
+	struct rowd *h = row_of(rw, k);
+	if (!s)
+		return;
+	if (h->mask & ~s || !rw->on) { /* (another record's cells: which to keep) */
+		row_take_slow(rc, rw, k, c0, s, d, gen);
+		return;
+	}
+	*h = *d;
+	h->mask = s;
+	if (k == ROW_R2)
+		rw->r2gen = gen;
+}
+
+/* Whether record p (a cell's) is thread tid's own or ordered before q's access (or none). */
+static inline bool rec_fine(const struct quick *q, const struct rec *p, uint32_t tid)
+{
+	return !p->clock || p->tid == tid || quick_ordered(q, p);
+}
+
+/* The cells of s (of d's) whose record of row d is thread tb + i's own or ordered before q's
+ * access (quick_ordered; d's threads are of q's CTA). */
+static inline uint32_t rowd_fine(const struct quick *q, const struct rowd *d, uint32_t s,
+				 uint32_t tb)
+{
+	if (!s || d->tb == tb)
+		return s;
+	uint32_t k = d->tb - q->base, fine = 0, wk = (k + (uint32_t)__builtin_ctz(s)) & ~31u;
+	if (q->whole && wk + LANES <= q->span) {
+		/* d's threads are lanes of one warp: its 32 clocks all at or past d's epoch, or
+		 * all before it, decide every cell at once */
+		const int32_t *wc = (const int32_t *)q->clk + wk, c = (int32_t)d->clock;
+		uint32_t below = 0, at = 0;
+		for (uint32_t j = 0; j < LANES; j++) {
+			below |= (uint32_t)(wc[j] < c);
+			at |= (uint32_t)(wc[j] >= c);
+		}
+		if (!below)
+			return s;
+		if (!at)
+			return 0;
+	}
+	for (uint32_t m = s; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m), j = k + i;
+		if (j < q->span && q->clk[j] >= d->clock)
+			fine |= 1u << i;
+	}
+	return fine;
+}
+
+/* One line's part of a row: cells p of line l (rw, c0), cell i by thread tb + i. */
+struct piece {
+	struct rrow *rw;
+	struct cell *c0;
+	uint64_t l;
+	uint32_t p, tb;
+	bool w_old, r_old;          /* the line's eras (struct rcta)                           */
+	uint32_t a, b;              /* a read's: cells whose read it takes; whose r2          */
+};
+
+/* Whether the cells' write records are each the thread's own or ordered (quick_word's first
+ * test, for every cell of pc). */
+static bool piece_w_fine(const struct quick *q, const struct piece *pc)
+{
+	const struct rrow *rw = pc->rw;
+	uint32_t s = pc->p & rw->w.mask;
+	if (rowd_fine(q, &rw->w, s, pc->tb) != s)
+		return false;
+	for (uint32_t m = pc->p & ~rw->w.mask; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		if (!rec_fine(q, &pc->c0[i].w, pc->tb + i))
+			return false;
+	}
+	return true;
+}
+
+/* A write of pc's cells as quick_word (or old_seg, by the eras) takes it, decided: every
+ * record is the thread's own or ordered before it. */
+static bool piece_write_ok(const struct quick *q, const struct piece *pc)
+{
+	if (pc->w_old && pc->r_old)
+		return true;
+	const struct rrow *rw = pc->rw;
+	if (!piece_w_fine(q, pc))
+		return false;
+	for (int k = ROW_R; k <= ROW_R2; k++) {
+		const struct rowd *d = k == ROW_R ? &rw->r : &rw->r2;
+		uint32_t s = pc->p & d->mask;
+		if (rowd_fine(q, d, s, pc->tb) != s)
+			return false;
+		for (uint32_t m = pc->p & ~d->mask & ~rw->z; m; m &= m - 1) {
+			uint32_t i = (uint32_t)__builtin_ctz(m);
+			const struct cell *c = &pc->c0[i];
+			if (!rec_fine(q, k == ROW_R ? &c->r : &c->r2, pc->tb + i))
+				return false;
+		}
+	}
+	for (uint32_t m = pc->p & ~rw->z; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m), tid = pc->tb + i;
+		const struct readers *mo = pc->c0[i].more;
+		for (uint32_t j = 0; mo && j < mo->n; j++)
+			if (mo->e[j].tid != tid && !quick_ordered(q, &mo->e[j]))
+				return false;
+	}
+	return true;
+}
+
+/* A read of pc's cells as word_read takes it (after quick_word's test of the write, unless
+ * the eras say it is ordered), decided: pc->a, the cells whose one read it becomes; pc->b,
+ * those whose second read (r2) it becomes. False: some cell goes another way. */
+static bool piece_read_ok(const struct quick *q, struct piece *pc)
+{
+	const struct rrow *rw = pc->rw;
+	if (!pc->w_old && !piece_w_fine(q, pc))
+		return false;
+	if (pc->r_old) {
+		pc->a = pc->p;
+		pc->b = 0;
+		return true;
+	}
+	uint32_t rd = pc->p & rw->r.mask, fine = rowd_fine(q, &rw->r, rd, pc->tb);
+	uint32_t a = fine | (pc->p & rw->z & ~rw->r.mask), b = rd & ~fine;
+	for (uint32_t m = pc->p & ~rw->z & ~rw->r.mask; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		const struct rec *r = &pc->c0[i].r;
+		if (rec_fine(q, r, pc->tb + i))
+			a |= 1u << i;
+		else if (r->tid - q->base >= q->span)
+			return false;
+		else
+			b |= 1u << i;
+	}
+	if (b & rw->r2.mask)
+		return false;
+	for (uint32_t m = b & ~rw->z; m; m &= m - 1) { /* (a dropped r2 and list: empty) */
+		const struct cell *c = &pc->c0[__builtin_ctz(m)];
+		if (c->r2.clock || (c->more && c->more->n))
+			return false;
+	}
+	pc->a = a;
+	pc->b = b;
+	return true;
+}
+
+#define ROW_PIECES 4u
+
+/* Lanes lf.. of a run at cells g..g + len - 1 (one cell each, in a row) added to pc's pieces
+ * line by line (thread tid0 + lane); false: more than ROW_PIECES, or a line without its page. */
+static bool row_run(const struct rcta *rc, uint64_t nlines, struct piece *pc, uint32_t *np,
+		    uint32_t tid0, uint32_t lf, uint64_t g, uint32_t len)
+{
+	const struct shadow *s = &rc->smem;
+	if (g % LINE_CELLS + len <= LINE_CELLS && *np < ROW_PIECES) { /* (one line: the usual) */
+		uint64_t l = g / LINE_CELLS;
+		uint32_t a = (uint32_t)(g % LINE_CELLS);
+		if (l >= nlines || g / PAGE_CELLS >= s->npages || !s->pages[g / PAGE_CELLS])
+			return false;
+		struct piece *p = &pc[(*np)++];
+		p->l = l;
+		p->p = (len == LINE_CELLS ? 0xffffffffu : (1u << len) - 1) << a;
+		p->tb = tid0 + lf - a;
+		return true;
+	}
+	for (uint64_t end = g + len; g < end;) {
+		uint64_t l = g / LINE_CELLS, base = l * LINE_CELLS;
+		uint64_t e = end < base + LINE_CELLS ? end : base + LINE_CELLS;
+		if (*np == ROW_PIECES || l >= nlines || g / PAGE_CELLS >= s->npages ||
+		    !s->pages[g / PAGE_CELLS])
+			return false;
+		struct piece *p = &pc[(*np)++];
+		p->l = l;
+		p->p = (e - base == LINE_CELLS ? 0xffffffffu : (1u << (e - base)) - 1) &
+		       ~((1u << (g - base)) - 1);
+		p->tb = tid0 + lf + (uint32_t)(base - g);
+		lf += (uint32_t)(e - g);
+		g = e;
+	}
+	return true;
+}
+
+/* Whether the lanes of mask of w all hold v (a partial warp's lanes alone: a CTA may have
+ * fewer threads than its last warp has lanes). */
+static inline bool lanes_hold(struct race *R, const struct warp *w, uint32_t mask,
+			      const struct vc *v)
+{
+	if (mask == 0xffffffffu)
+		return !lanes_differ(R, w, v);
+	const struct rthread *t0 = thr(R, w, 0);
+	for (uint32_t m = mask; m; m &= m - 1)
+		if (t0[__builtin_ctz(m)].vc != v)
+			return false;
+	return true;
+}
+
+/* Pieces pc[0..np) of a plain access of whole words by lanes all of one vector and epoch
+ * `clock`, decided against the row records and the cells (no change until every cell is
+ * decided: the per-lane path's results, with no report) and recorded as one row record
+ * per line; false: some cell the per-lane path must see, nothing changed. */
+static bool row_commit(struct rcta *rc, struct rrow *rows, const struct quick *q,
+		       struct piece *pc, uint32_t np, bool write, bool fresh, uint32_t clock)
+{
+	uint32_t era = rc->era;
+	for (uint32_t j = 0; j < np; j++) {
+		struct piece *p = &pc[j];
+		p->rw = &rows[p->l];
+		p->c0 = line_cells(rc, p->l);
+		p->w_old = fresh && rc->lines[2 * p->l] < era;
+		p->r_old = fresh && rc->lines[2 * p->l + 1] < era;
+		if (!(write ? piece_write_ok(q, p) : piece_read_ok(q, p)))
+			return false;
+	}
+	for (uint32_t j = 0; j < np; j++) {
+		struct piece *p = &pc[j];
+		struct rowd d = {q->insn, p->tb, clock, q->step, 0};
+		rc->lines[2 * p->l + !write] = era;
+		if (write) {
+			row_take(rc, p->rw, ROW_W, p->c0, p->p, &d, 0);
+			p->rw->r.mask &= ~p->p;
+			p->rw->r2.mask &= ~p->p;
+			p->rw->z |= p->p;
+		} else {
+			row_take(rc, p->rw, ROW_R, p->c0, p->a, &d, 0);
+			row_take(rc, p->rw, ROW_R2, p->c0, p->b, &d, q->gen);
+		}
+	}
+	return true;
+}
+
+/* Whether the lanes of mask (k0: the warp's epochs) are at one epoch, that of lane l0. */
+static inline bool one_epoch(const uint32_t *k0, uint32_t mask, uint32_t l0)
+{
+	uint32_t clock = k0[l0], ep = 0;
+	if (mask == 0xffffffffu) {
+#pragma GCC unroll 8
+		for (uint32_t l = 0; l < LANES; l++)
+			ep |= k0[l] ^ clock;
+		return !ep;
+	}
+	for (uint32_t m = mask; m; m &= m - 1)
+		ep |= k0[__builtin_ctz(m)] ^ clock;
+	return !ep;
+}
+
+/* The row path: a plain access of whole words by the lanes of mask, all of one vector and one
+ * epoch, at words in rows (a run of lanes on consecutive words: the whole warp, or the pieces
+ * a wrap-around leaves), as row_commit takes it, a store's bytes then written; false: not
+ * that case, or some cell that the per-lane path must see, nothing changed. */
+static bool row_path(struct acc_ctx *x, const struct quick *q, uint32_t mask,
+		     const uint32_t *off, const uint64_t *v, bool write, bool fresh,
+		     const uint32_t *k0, uint32_t tid0, const struct vc *vq)
+{
+	struct rcta *rc = x->rc;
+	uint64_t bytes = x->w->cta->smem_size, nlines = race_nlines(bytes);
+	uint32_t l0 = (uint32_t)__builtin_ctz(mask), o0 = off[l0], skew = 0;
+	if (mask == 0xffffffffu) {
+#pragma GCC unroll 8
+		for (uint32_t l = 0; l < LANES; l++)
+			skew |= off[l] - o0 - l * GRAN;
+	} else {
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			skew |= off[l] - o0 - (l - l0) * GRAN;
+		}
+		skew |= (mask >> l0) & ((mask >> l0) + 1); /* (not a run of lanes) */
+	}
+	if (!one_epoch(k0, mask, l0) || !lanes_hold(x->R, x->w, mask, vq))
+		return false;
+	struct piece pc[ROW_PIECES];
+	uint32_t np = 0;
+	if (!skew) {
+		if (!row_run(rc, nlines, pc, &np, tid0, l0, o0 / GRAN, bits_of(mask)))
+			return false;
+	} else {
+		/* runs of lanes on consecutive words, then no two pieces on one cell */
+		for (uint32_t m = mask; m;) {
+			uint32_t l = (uint32_t)__builtin_ctz(m), e = l + 1;
+			while (e < LANES && (m >> e & 1) && off[e] == off[e - 1] + GRAN)
+				e++;
+			if (!row_run(rc, nlines, pc, &np, tid0, l, off[l] / GRAN, e - l))
+				return false;
+			m &= e == LANES ? 0 : ~0u << e;
+		}
+		for (uint32_t i = 0; i < np; i++)
+			for (uint32_t j = 0; j < i; j++)
+				if (pc[i].l == pc[j].l && (pc[i].p & pc[j].p))
+					return false;
+	}
+	if (!row_commit(rc, race_rows(rc, bytes), q, pc, np, write, fresh, k0[l0]))
+		return false;
+	uint8_t *smem = x->w->cta->smem;
+	for (uint32_t m = write ? mask : 0; m; m &= m - 1)
+		store_low(smem + off[__builtin_ctz(m)], v[__builtin_ctz(m)], GRAN);
+	return true;
+}
+
 /* race_shared_lanes' lanes in order (write: v, the values, is not NULL), each by the quick
  * path when it can, else in full; the lanes that go on. */
 static inline __attribute__((always_inline)) uint32_t
@@ -335,7 +786,7 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 	 * (usually all of them share one), its cell's page made. */
 	const struct vc *vq = t0[__builtin_ctz(mask)].vc;
 	struct quick q = {cta << shift, 1u << shift, vc_clocks(vq, cta), vq->gen, L->ci,
-			  (uint32_t)L->steps};
+			  (uint32_t)L->steps, R->wvc_ok};
 	bool quick = R->nt <= sizeof vc_no_clocks / sizeof *vc_no_clocks && size <= GRAN;
 	struct rec me = {L->ci, 0, 0, (uint32_t)L->steps, 0, 0};
 	uint8_t m1 = (uint8_t)((1u << size) - 1);
@@ -346,6 +797,11 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 	uint32_t era = rc->era;
 	/* the lanes hold the vector of the CTA's last full barrier: eras tell (struct rcta) */
 	bool fresh = !rc->foreign && vq->gen == rc->era_gen;
+	if (quick && size == GRAN && npages &&
+	    row_path(x, &q, mask, off, v, write, fresh, k0, tid0, vq))
+		return mask;
+	if (rc->nrows)
+		settle_lanes(rc, c->smem_size, mask, off, size);
 	if (quick && size == GRAN && npages) {
 		/* a word per lane (aligned: one granule each; in the CTA's memory: its page is
 		 * in the table), the usual case: the quick path with less to test per lane */
@@ -485,4 +941,29 @@ uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, cons
 	struct acc_ctx x = {.L = L, .R = R, .s = &rc->smem, .w = w, .rc = rc};
 	return v ? shared_lanes_loop(&x, mask, off, size, v, true)
 		 : shared_lanes_loop(&x, mask, off, size, NULL, false);
+}
+
+bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t first,
+		     bool write)
+{
+	struct race *R = L->race;
+	struct cta *c = w->cta;
+	struct rcta *rc = &R->cta[c->slot];
+	if (L->stop || R->nt > sizeof vc_no_clocks / sizeof *vc_no_clocks ||
+	    (!rc->lines && !race_lines(L, rc, c->smem_size)))
+		return false;
+	size_t i0 = (size_t)c->slot * R->nt + w->id * LANES; /* (thr, clock_of) */
+	const uint32_t *k0 = R->clk + i0;
+	const struct vc *vq = R->th[i0].vc; /* (lane 0: mask is all lanes or the low ones) */
+	uint32_t cta = c->linear, tid0 = tid_of(R, w, 0);
+	if (!rc->smem.pages || !one_epoch(k0, mask, 0) || !lanes_hold(R, w, mask, vq))
+		return false;
+	struct quick q = {cta << R->shift, 1u << R->shift, vc_clocks(vq, cta), vq->gen, L->ci,
+			  (uint32_t)L->steps, R->wvc_ok};
+	struct piece pc[ROW_PIECES];
+	uint32_t np = 0;
+	uint64_t bytes = c->smem_size;
+	return row_run(rc, race_nlines(bytes), pc, &np, tid0, 0, first / GRAN, bits_of(mask)) &&
+	       row_commit(rc, race_rows(rc, bytes), &q, pc, np, write,
+			  !rc->foreign && vq->gen == rc->era_gen, k0[0]);
 }

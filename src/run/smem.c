@@ -288,21 +288,23 @@ static inline bool row4_candidate(const struct dinsn *di, uint32_t mask)
 
 /* The common case of smem_ld in one short function: 4-byte loads through a register by a
  * whole warp, or by its low lanes, at places in a row, nothing to check but the bytes (no
- * detector, no uninitialised-read test, quiet); what ld_lanes_avx2 does with it. False: not
- * that case, nothing done. */
-__attribute__((target("avx2"))) static bool ld_row4(struct launch *L, struct warp *w,
-						    struct frame *f, const struct dinsn *di,
-						    uint32_t mask)
+ * uninitialised-read test, quiet) and, with the detector (race), a plain access's row record
+ * (race_shared_row); what ld_lanes_avx2 does with it. False: not that case, nothing done. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) bool
+ld_row4_any(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+	    uint32_t mask, bool race)
 {
 	const struct cta *c = w->cta;
 	const struct dop *o = &di->s[0];
 	const uint64_t *r = slot_ptr(f, o->slot);
 	uint32_t first;
-	if (L->race || (init_checking(L) && !c->init_full) || !access_shared_quiet(L, w))
+	if ((race && !race_plain(di)) || (init_checking(L) && !c->init_full) ||
+	    !access_shared_quiet(L, w))
 		return false;
 	if (mask != FULL_MASK) {
 		uint32_t k = (uint32_t)__builtin_ctz(~mask);
-		if (!low_row4(r, (uint32_t)o->off, k, c->smem_size, &first))
+		if (!low_row4(r, (uint32_t)o->off, k, c->smem_size, &first) ||
+		    (race && !race_shared_row(L, w, mask, first, false)))
 			return false;
 		uint64_t *d = slot_ptr(f, di->d.slot);
 		bool sgn = di->smem & SMEM_SIGNED;
@@ -310,7 +312,8 @@ __attribute__((target("avx2"))) static bool ld_row4(struct launch *L, struct war
 			d[l] = load_widened(c->smem + first + 4 * l, 4, sgn);
 		return true;
 	}
-	if (!row4_avx2(r, (uint32_t)o->off, c->smem_size, &first))
+	if (!row4_avx2(r, (uint32_t)o->off, c->smem_size, &first) ||
+	    (race && !race_shared_row(L, w, mask, first, false)))
 		return false;
 	const __m128i *p = (const __m128i *)(c->smem + first);
 	__m256i *dst = (__m256i *)slot_ptr(f, di->d.slot);
@@ -326,32 +329,71 @@ __attribute__((target("avx2"))) static bool ld_row4(struct launch *L, struct war
 	return true;
 }
 
-/* smem_st's, the same way: 4-byte stores of a register in a row by a whole warp or its low
- * lanes, nothing to mark (the proxy and initcheck maps full) and no detector. */
-__attribute__((target("avx2"))) static bool st_row4(struct launch *L, struct warp *w,
+__attribute__((target("avx2"), noinline)) static bool ld_row4_race(struct launch *L,
+								    struct warp *w,
+								    struct frame *f,
+								    const struct dinsn *di,
+								    uint32_t mask)
+{
+	return ld_row4_any(L, w, f, di, mask, true);
+}
+
+__attribute__((target("avx2"))) static bool ld_row4(struct launch *L, struct warp *w,
 						    struct frame *f, const struct dinsn *di,
 						    uint32_t mask)
+{
+	if (L->race)
+		return ld_row4_race(L, w, f, di, mask);
+	return ld_row4_any(L, w, f, di, mask, false);
+}
+
+/* smem_st's, the same way: 4-byte stores of a register in a row by a whole warp or its low
+ * lanes, nothing to mark (the proxy and initcheck maps full), with the detector a row
+ * record's check before the bytes change. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) bool
+st_row4_any(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+	    uint32_t mask, bool race)
 {
 	struct cta *c = w->cta;
 	const struct dop *o = &di->s[0], *s = &di->s[1];
 	const uint64_t *r = slot_ptr(f, o->slot);
 	uint32_t first;
-	if (L->race || s->kind != DOP_REG || (c->init_bits && !c->init_full) || !c->proxy_all ||
-	    !access_shared_quiet(L, w))
+	if ((race && !race_plain(di)) || s->kind != DOP_REG || (c->init_bits && !c->init_full) ||
+	    !c->proxy_all || !access_shared_quiet(L, w))
 		return false;
 	if (mask != FULL_MASK) {
 		uint32_t k = (uint32_t)__builtin_ctz(~mask);
-		if (!low_row4(r, (uint32_t)o->off, k, c->smem_size, &first))
+		if (!low_row4(r, (uint32_t)o->off, k, c->smem_size, &first) ||
+		    (race && !race_shared_row(L, w, mask, first, true)))
 			return false;
 		const uint64_t *v = slot_ptr(f, s->slot);
 		for (uint32_t l = 0; l < k; l++) /* the low bytes: little-endian */
 			memcpy(c->smem + first + 4 * l, &v[l], 4);
 		return true;
 	}
-	if (!row4_avx2(r, (uint32_t)o->off, c->smem_size, &first))
+	if (!row4_avx2(r, (uint32_t)o->off, c->smem_size, &first) ||
+	    (race && !race_shared_row(L, w, mask, first, true)))
 		return false;
 	st4_row_avx2(c->smem + first, slot_ptr(f, s->slot));
 	return true;
+}
+
+__attribute__((target("avx2"), noinline)) static bool st_row4_race(struct launch *L,
+								    struct warp *w,
+								    struct frame *f,
+								    const struct dinsn *di,
+								    uint32_t mask)
+{
+	return st_row4_any(L, w, f, di, mask, true);
+}
+
+__attribute__((target("avx2"))) static bool st_row4(struct launch *L, struct warp *w,
+						    struct frame *f, const struct dinsn *di,
+						    uint32_t mask)
+{
+	if (L->race)
+		return st_row4_race(L, w, f, di, mask);
+	return st_row4_any(L, w, f, di, mask, false);
 }
 #endif
 
