@@ -33,7 +33,7 @@ built() { # NAME...: each was built, else its compiler's log and a failure
 		[ -x "$bin/$p" ] || { cat "$bin/$p.log"; exit 1; }
 	done
 }
-names=(saxpy streams cluster tma printf_assert race deadlock hostptr unsupported ws_gemm
+names=(saxpy streams cluster tma printf_assert race deadlock hostptr hostreg_edge unsupported ws_gemm
 	cooperative graph runtime heap graph_api graph_update pool hostreg)
 for ((i = 0; i < ${#names[@]}; i += 2)); do
 	for p in "${names[@]:i:2}"; do build $p $p.cu -cudart shared -arch=sm_90a & done
@@ -129,5 +129,7 @@ check graph_api graph_api
 check graph_update graph_update
 check pool pool
 check hostreg hostreg
+check hostreg_edge hostreg_edge
+HOSTREG_BEFORE=1 check hostreg_edge.before hostreg_edge
 check runtime runtime
 exit $((fails > 0))

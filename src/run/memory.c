@@ -386,8 +386,23 @@ static void nearest_allocation(const struct memory *m, uint64_t addr, uint32_t s
 			       struct strbuf *b)
 {
 	if (m->is_host && (addr < m->mapped_base || addr >= m->mapped_end) && m->is_host(addr)) {
-		sb_printf(b, "it is a host pointer: the program's own memory, which no cudaMalloc, "
-			  "cudaMallocManaged or cudaMallocHost made, and the GPU cannot reach");
+		/* an access over the edge of a cudaHostRegister'd range: one that begins in it or
+		 * right after it, or ends in it or right before it */
+		const struct region *r = NULL;
+		if (m->find_host && !(r = m->find_host(addr, 1)) && addr > 0)
+			r = m->find_host(addr - 1, 1);
+		if (r)
+			sb_printf(b, "it ends %llu bytes past the end of the %llu bytes of %s at 0x%llx",
+				  (unsigned long long)(addr + size - (r->base + r->size)),
+				  (unsigned long long)r->size, r->name, (unsigned long long)r->base);
+		else if (m->find_host && (r = m->find_host(addr + size, 1)))
+			sb_printf(b, "it starts %llu bytes before the %llu bytes of %s at 0x%llx",
+				  (unsigned long long)(r->base - addr), (unsigned long long)r->size,
+				  r->name, (unsigned long long)r->base);
+		else
+			sb_printf(b, "it is a host pointer: the program's own memory, which no "
+				  "cudaMalloc, cudaMallocManaged, cudaMallocHost or cudaHostRegister "
+				  "made, and the GPU cannot reach");
 		return;
 	}
 	const struct region *best = NULL;
