@@ -389,6 +389,21 @@ static inline const uint64_t *aref_at(const struct dinsn *di, int i, uintptr_t r
 	return (const uint64_t *)(di->aref.at[i] + (rb & di->aref.rel[i]));
 }
 
+/* A DF_ALU_DIRECT instruction's lane function on the lanes of mask, its operands in the
+ * frame at rb; x carries the warp's carry flag between calls. */
+static inline __attribute__((always_inline)) void alu_direct(const struct dinsn *di,
+							     uintptr_t rb, struct alu_args *x,
+							     uint32_t mask)
+{
+	x->d = (uint64_t *)aref_at(di, 0, rb);
+	x->d2 = (uint64_t *)aref_at(di, 1, rb);
+	x->a = aref_at(di, 2, rb);
+	x->b = aref_at(di, 3, rb);
+	x->c = aref_at(di, 4, rb);
+	x->e = aref_at(di, 5, rb);
+	di->alu.fn(&di->alu, x, mask);
+}
+
 /* How many instructions from di the native tier's block (jit.h) entered there runs: to its
  * end, or the last boundary within the budget and before stop; 0: none. */
 static inline uint32_t jit_span(const struct dinsn *di, uint32_t left, const struct dinsn *stop)
@@ -722,15 +737,8 @@ again:
 			if (di->guard >= 0)
 				mask &= guard_mask((const uint64_t *)rb + (size_t)di->guard * LANES,
 						   di->guard_neg, avx2);
-			if (mask) {
-				x.d = (uint64_t *)aref_at(di, 0, rb);
-				x.d2 = (uint64_t *)aref_at(di, 1, rb);
-				x.a = aref_at(di, 2, rb);
-				x.b = aref_at(di, 3, rb);
-				x.c = aref_at(di, 4, rb);
-				x.e = aref_at(di, 5, rb);
-				di->alu.fn(&di->alu, &x, mask);
-			}
+			if (mask)
+				alu_direct(di, rb, &x, mask);
 			left--;
 			if (++di == stop)
 				break;
@@ -1015,15 +1023,8 @@ next_warp:;
 				if (di->guard >= 0)
 					mask &= pred_mask_avx2((const uint64_t *)rb +
 							   (size_t)di->guard * LANES, di->guard_neg);
-				if (mask) {
-					x.d = (uint64_t *)aref_at(di, 0, rb);
-					x.d2 = (uint64_t *)aref_at(di, 1, rb);
-					x.a = aref_at(di, 2, rb);
-					x.b = aref_at(di, 3, rb);
-					x.c = aref_at(di, 4, rb);
-					x.e = aref_at(di, 5, rb);
-					di->alu.fn(&di->alu, &x, mask);
-				}
+				if (mask)
+					alu_direct(di, rb, &x, mask);
 				left--;
 			}
 			last = di++;

@@ -179,14 +179,10 @@ static inline __attribute__((always_inline)) bool word_read(const struct quick *
 	return true;
 }
 
-/* A plain write (thread tid of q at epoch clock) takes a word every record of which is
- * ordered before it: the write, and its reads dropped (clear_reads, which drops them all;
- * its own earlier write's bytes are within the word). */
-static inline __attribute__((always_inline)) void word_write(const struct quick *q,
-							     struct cell *c, uint32_t tid,
-							     uint32_t clock)
+/* A write of a whole word drops every read of the cell (r, r2, the readers' list): clear_reads
+ * for the word's mask, without its per-entry walk. */
+static inline __attribute__((always_inline)) void cell_drop_reads(struct cell *c)
 {
-	rec_word(&c->w, q, tid, clock);
 	c->r.mask = 0;
 	c->r.clock = 0;
 	c->r2.mask = 0;
@@ -196,6 +192,17 @@ static inline __attribute__((always_inline)) void word_write(const struct quick 
 		m->n = 0;
 		memset(m->tids, 0, sizeof m->tids);
 	}
+}
+
+/* A plain write (thread tid of q at epoch clock) takes a word every record of which is
+ * ordered before it: the write, and its reads dropped (clear_reads, which drops them all;
+ * its own earlier write's bytes are within the word). */
+static inline __attribute__((always_inline)) void word_write(const struct quick *q,
+							     struct cell *c, uint32_t tid,
+							     uint32_t clock)
+{
+	rec_word(&c->w, q, tid, clock);
+	cell_drop_reads(c);
 }
 
 /* quick_cell for a whole word (the word loop of race_shared_lanes), with what that lets go:
@@ -350,15 +357,7 @@ static inline void mat_z(struct rrow *rw, struct cell *c, uint32_t bit)
 	if (!(rw->z & bit))
 		return;
 	rw->z &= ~bit;
-	c->r.mask = 0;
-	c->r.clock = 0;
-	c->r2.mask = 0;
-	c->r2.clock = 0;
-	struct readers *m = c->more;
-	if (m && m->n) {
-		m->n = 0;
-		memset(m->tids, 0, sizeof m->tids);
-	}
+	cell_drop_reads(c);
 }
 
 /* Cell i of rw's line (c) given record d (row record k's, or one taking its place; gen:
