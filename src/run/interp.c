@@ -30,6 +30,7 @@
 #include "memory.h"
 #include "operand.h"
 #include "report/rules.h"
+#include "race.h"
 #include "report/trace.h"
 #include "smem.h"
 #include "barrier.h"
@@ -944,9 +945,11 @@ static inline void run_done(struct launch *L, const struct repick *rp, uint32_t 
  * L->ci nor L->cmask (smem.c answers false, having done nothing, wherever a lane could need
  * a report; a move of a register cannot report), so those are written only before a
  * barrier and where the runner ends; the landing of asynchronous work is never due inside
- * (checked before each handler as run_direct checks it: the runner stops there); the
- * detector is off (its reports read the order of lanes within a warp, which smem.c keeps
- * only with it off).
+ * (checked before each handler as run_direct checks it: the runner stops there). With the
+ * detector on, smem.c's path is exec_ld's and exec_st's own (each lane checked and recorded
+ * in lane order), its records and reports read L->steps, L->ci and L->cmask, so those are
+ * written before each ld/st.shared, and a report that stops the launch ends the turn there,
+ * as run_direct's test after a handler does; a bar.sync's arrival releases as exec_bar's.
  */
 enum seg {
 	SEG_DIRECT, /* go on with run_direct from g's pc (w, g: the warp and group now)       */
@@ -963,7 +966,8 @@ static inline bool seg_entry(const struct group *g)
 }
 
 /* w's group g arrives at di, bar.sync of a constant barrier by the whole group (mask): as
- * exec_bar does, its call and the completion's test inline where the barrier waits on. */
+ * exec_bar does, its call and the completion's test inline where the barrier waits on (with
+ * the detector, the arrival's release: bar_sync_rest's, L->ci the bar.sync). */
 static inline enum step seg_bar(struct launch *L, struct warp *w, struct group *g,
 				const struct dinsn *di, uint32_t mask)
 {
@@ -977,6 +981,8 @@ static inline enum step seg_bar(struct launch *L, struct warp *w, struct group *
 	if (b->arrived + popcount32(mask) >= (b->expected ? b->expected : c->live_threads))
 		return exec_bar(L, w, g, di, mask); /* it completes: bar_release's */
 	b->arrived += popcount32(mask);
+	if (L->race)
+		race_bar_arrive(L, w, mask, id);
 	g->state = G_BAR;
 	g->wait_id = id;
 	if (!b->first) /* bar_note_waiter */
@@ -1065,10 +1071,24 @@ next_warp:;
 				    di->d.kind != DOP_REG || ir_type_size((enum ir_mod)di->type) > 8)
 					break;
 				exec_mov(L, w, g, di, mask);
-			} else if (!di->smem ||
-				   !(e == exec_ld ? smem_ld(L, w, f, di, mask)
-						  : smem_st(L, w, f, di, mask))) {
-				break; /* nothing done: the general path's, which reports */
+			} else if (!di->smem) {
+				break;
+			} else {
+				if (L->race) { /* its records and reports read these */
+					L->steps = now;
+					L->ci = di;
+					L->cmask = mask;
+				}
+				if (!(e == exec_ld ? smem_ld(L, w, f, di, mask)
+						   : smem_st(L, w, f, di, mask)))
+					break; /* nothing done: the general path's, which reports */
+				if (L->stop) { /* a report stopped the launch: run_direct's end */
+					g->pc = (uint32_t)(di - code) + 1;
+					uint32_t k = limit - left + 1;
+					*pw = w, *pg = g, *pn = n_before + k;
+					*pbudget = n_before + limit, *pk = k;
+					return SEG_DONE;
+				}
 			}
 			if (fl & DF_WRITES) /* spin.c's quiet stretch ends, as in the loop */
 				L->writes++;
@@ -1166,7 +1186,7 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			/* a segment from a CTA barrier: the runner first, run_direct from where it
 			 * stops (seg_run) */
 #ifdef PRED_AVX2
-			enum seg s = alone && !L->race && seg_entry(g) && __builtin_cpu_supports("avx2")
+			enum seg s = alone && seg_entry(g) && __builtin_cpu_supports("avx2")
 				? seg_run(L, sw, &w, &g, &n, &budget, &rp, &k, &parked) : SEG_DIRECT;
 #else
 			enum seg s = SEG_DIRECT;

@@ -286,9 +286,14 @@ static inline uint32_t bulk_reads(const struct quick *q, struct cell *c, uint32_
 	uint32_t want = (e == LANES ? 0xffffffffu : (1u << e) - 1) & ~((1u << l) - 1);
 	if (l >= e || ((uint32_t)(*word >> sh) & want))
 		return l;
-	for (uint32_t i = l; i < e; i++)
-		rec_word(&m->e[m->n < MAX_READERS ? m->n++ : (tid0 + i) % MAX_READERS], q,
-			 tid0 + i, k0[i]);
+	/* appended while the list has room, then each in the slot its id picks (the count in
+	 * a local: the records' stores cannot change it) */
+	uint32_t i = l, n = m->n;
+	for (; i < e && n < MAX_READERS; i++)
+		rec_word(&m->e[n++], q, tid0 + i, k0[i]);
+	for (; i < e; i++)
+		rec_word(&m->e[(tid0 + i) % MAX_READERS], q, tid0 + i, k0[i]);
+	m->n = n;
 	*word |= (uint64_t)want << sh;
 	return e;
 }
@@ -412,11 +417,20 @@ void race_rows_flush(struct rcta *rc, uint64_t bytes, uint64_t g0, uint64_t g1)
 }
 
 /* Lanes mask at off[l], `size` bytes each (aligned), about to go the per-lane way: the row
- * records of their cells written into the cells first. */
+ * records of their cells written into the cells first. A whole warp at one place (a
+ * broadcast read of one word) is lane 0's cells once: the other lanes find them written. */
 static void settle_lanes(struct rcta *rc, uint64_t bytes, uint32_t mask, const uint32_t *off,
 			 uint32_t size)
 {
 	const struct rrow *rows = race_rows(rc, bytes);
+	if (mask == 0xffffffffu) {
+		uint32_t apart = 0;
+#pragma GCC unroll 8
+		for (uint32_t l = 0; l < LANES; l++)
+			apart |= off[l] ^ off[0];
+		if (!apart)
+			mask = 1;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t o = off[__builtin_ctz(m)], e = o + size - 1; /* (one line: aligned) */
 		const struct rrow *rw = &rows[o / (GRAN * LINE_CELLS)];
