@@ -762,6 +762,8 @@ static bool row_path(struct acc_ctx *x, const struct quick *q, uint32_t mask,
 		/* runs of lanes on consecutive words, then no two pieces on one cell */
 		for (uint32_t m = mask; m;) {
 			uint32_t l = (uint32_t)__builtin_ctz(m), e = l + 1;
+			if (e < LANES && (m >> e & 1) && off[e] == off[l])
+				return false; /* two lanes on one cell (a broadcast): as below */
 			while (e < LANES && (m >> e & 1) && off[e] == off[e - 1] + GRAN)
 				e++;
 			if (!row_run(rc, nlines, pc, &np, tid0, l, off[l] / GRAN, e - l))
