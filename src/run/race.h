@@ -37,9 +37,11 @@ bool race_plain(const struct dinsn *di);
 /* A warp's plain 4-byte ld/st by all lanes or the low ones (mask) at offsets first + 4 * lane
  * of its CTA's shared memory (smem.c's row path), recorded as row records when every lane
  * can be (race_quick.c): true, and the caller moves the bytes; false: nothing done, the
- * per-lane way (race_shared_lanes) decides. */
+ * per-lane way (race_shared_lanes) decides. A row that wraps around (a whole warp whose lanes
+ * from `wrap` lie at second + 4 * (lane - wrap) instead) is two such rows; wrap: the lanes of
+ * mask for one row. */
 bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t first,
-		     bool write);
+		     uint32_t wrap, uint32_t second, bool write);
 /* A warp's plain ld/st of `size` <= 8 bytes at offsets off[l] of its CTA's shared memory,
  * every lane resolved and aligned (exec_mem.c's quick path): each lane of mask checked and
  * recorded in order as race_access would; a store (v: each lane's value, its low bytes

@@ -36,6 +36,18 @@ struct strbuf;
 #define INIT_SEEN 8u        /* mbarriers per thread known initialised before it          */
 #define LINE_CELLS 32u       /* cells per line of a shared-memory shadow's eras            */
 
+/* A function compiled twice, for AVX2 hosts (x86-64-v3) and for the rest, the one picked once at
+ * load time: the eight-clock vectors below become one AVX2 operation, or two SSE2 ones. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+	!defined(__SANITIZE_THREAD__)
+#define RACE_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define RACE_CLONES
+#endif
+
+typedef uint32_t u32x8 __attribute__((vector_size(32)));
+typedef uint64_t u64x4 __attribute__((vector_size(32)));
+
 /* ---- vector clocks ------------------------------------------------------------------- */
 
 struct vchunk {

@@ -9,6 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* What the quick path knows of the accessing threads: they are of the CTA whose thread ids
  * lie in [base, base + span), and their vector's clocks of those threads are clk[tid - base]
  * (the lanes of one warp usually share one vector: `gen`, its generation). */
@@ -343,6 +347,42 @@ static __attribute__((noinline)) bool shared_lane_full(struct acc_ctx *x, uint32
 
 enum { ROW_W, ROW_R, ROW_R2 };
 
+/* 32 words of a warp (its epochs, its clocks in a vector) eight at a time: in RACE_CLONES
+ * functions, one AVX2 operation each where the host has it. (No function takes or returns
+ * such a vector: without AVX, that would change the ABI.) */
+#define ANY8(v) (((u64x4)(v))[0] | ((u64x4)(v))[1] | ((u64x4)(v))[2] | ((u64x4)(v))[3])
+
+/* Whether the 32 words at k all hold c. */
+static inline __attribute__((always_inline)) bool all32(const uint32_t *k, uint32_t c)
+{
+	u32x8 acc = {0};
+#pragma GCC unroll 4
+	for (int i = 0; i < 4; i++) {
+		u32x8 v;
+		memcpy(&v, k + 8 * i, sizeof v);
+		acc |= v ^ c;
+	}
+	return !ANY8(acc);
+}
+
+/* How the 32 clocks at wc compare with c (as signed, rowd_fine's test): 1, all at or past it;
+ * -1, all before it; 0, some each way. */
+static inline __attribute__((always_inline)) int warp_vs(const uint32_t *wc, uint32_t c)
+{
+	typedef int32_t i32x8 __attribute__((vector_size(32)));
+	i32x8 some = {0}, all = ~some;
+#pragma GCC unroll 4
+	for (int i = 0; i < 4; i++) {
+		i32x8 v;
+		memcpy(&v, wc + 8 * i, sizeof v);
+		i32x8 lt = v < (int32_t)c;
+		some |= lt;
+		all &= lt;
+	}
+	all = ~all;
+	return !ANY8(some) ? 1 : !ANY8(all) ? -1 : 0;
+}
+
 static inline struct rowd *row_of(struct rrow *rw, int k)
 {
 	return k == ROW_W ? &rw->w : k == ROW_R ? &rw->r : &rw->r2;
@@ -451,7 +491,7 @@ static inline uint32_t bits_of(uint32_t x)
 	return ((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u >> 24;
 }
 
-static __attribute__((noinline)) void row_take_slow(struct rcta *rc, struct rrow *rw, int k,
+RACE_CLONES static __attribute__((noinline)) void row_take_slow(struct rcta *rc, struct rrow *rw, int k,
 						    struct cell *c0, uint32_t s,
 						    const struct rowd *d, uint64_t gen)
 {
@@ -508,7 +548,7 @@ static inline bool rec_fine(const struct quick *q, const struct rec *p, uint32_t
 
 /* The cells of s (of d's) whose record of row d is thread tb + i's own or ordered before q's
  * access (quick_ordered; d's threads are of q's CTA). */
-static inline uint32_t rowd_fine(const struct quick *q, const struct rowd *d, uint32_t s,
+static inline __attribute__((always_inline)) uint32_t rowd_fine(const struct quick *q, const struct rowd *d, uint32_t s,
 				 uint32_t tb)
 {
 	if (!s || d->tb == tb)
@@ -517,16 +557,9 @@ static inline uint32_t rowd_fine(const struct quick *q, const struct rowd *d, ui
 	if (q->whole && wk + LANES <= q->span) {
 		/* d's threads are lanes of one warp: its 32 clocks all at or past d's epoch, or
 		 * all before it, decide every cell at once */
-		const int32_t *wc = (const int32_t *)q->clk + wk, c = (int32_t)d->clock;
-		uint32_t below = 0, at = 0;
-		for (uint32_t j = 0; j < LANES; j++) {
-			below |= (uint32_t)(wc[j] < c);
-			at |= (uint32_t)(wc[j] >= c);
-		}
-		if (!below)
-			return s;
-		if (!at)
-			return 0;
+		int vs = warp_vs(q->clk + wk, d->clock);
+		if (vs)
+			return vs > 0 ? s : 0;
 	}
 	for (uint32_t m = s; m; m &= m - 1) {
 		uint32_t i = (uint32_t)__builtin_ctz(m), j = k + i;
@@ -548,7 +581,7 @@ struct piece {
 
 /* Whether the cells' write records are each the thread's own or ordered (quick_word's first
  * test, for every cell of pc). */
-static bool piece_w_fine(const struct quick *q, const struct piece *pc)
+static inline __attribute__((always_inline)) bool piece_w_fine(const struct quick *q, const struct piece *pc)
 {
 	const struct rrow *rw = pc->rw;
 	uint32_t s = pc->p & rw->w.mask;
@@ -564,7 +597,7 @@ static bool piece_w_fine(const struct quick *q, const struct piece *pc)
 
 /* A write of pc's cells as quick_word (or old_seg, by the eras) takes it, decided: every
  * record is the thread's own or ordered before it. */
-static bool piece_write_ok(const struct quick *q, const struct piece *pc)
+static inline __attribute__((always_inline)) bool piece_write_ok(const struct quick *q, const struct piece *pc)
 {
 	if (pc->w_old && pc->r_old)
 		return true;
@@ -596,7 +629,7 @@ static bool piece_write_ok(const struct quick *q, const struct piece *pc)
 /* A read of pc's cells as word_read takes it (after quick_word's test of the write, unless
  * the eras say it is ordered), decided: pc->a, the cells whose one read it becomes; pc->b,
  * those whose second read (r2) it becomes. False: some cell goes another way. */
-static bool piece_read_ok(const struct quick *q, struct piece *pc)
+static inline __attribute__((always_inline)) bool piece_read_ok(const struct quick *q, struct piece *pc)
 {
 	const struct rrow *rw = pc->rw;
 	if (!pc->w_old && !piece_w_fine(q, pc))
@@ -632,37 +665,42 @@ static bool piece_read_ok(const struct quick *q, struct piece *pc)
 
 #define ROW_PIECES 4u
 
-/* Lanes lf.. of a run at cells g..g + len - 1 (one cell each, in a row) added to pc's pieces
- * line by line (thread tid0 + lane); false: more than ROW_PIECES, or a line without its page. */
-static bool row_run(const struct rcta *rc, uint64_t nlines, struct piece *pc, uint32_t *np,
-		    uint32_t tid0, uint32_t lf, uint64_t g, uint32_t len)
+/* Lanes lf.. of a run at cells g..g + len - 1 (one cell each, in a row; len <= LANES, so at
+ * most two lines) added to pc's pieces line by line (thread tid0 + lane), with their cells;
+ * false: more than ROW_PIECES, or a line without its page. */
+static inline bool row_run(const struct rcta *rc, uint64_t nlines, struct piece *pc,
+			   uint32_t *np, uint32_t tid0, uint32_t lf, uint64_t g, uint32_t len)
 {
 	const struct shadow *s = &rc->smem;
-	if (g % LINE_CELLS + len <= LINE_CELLS && *np < ROW_PIECES) { /* (one line: the usual) */
-		uint64_t l = g / LINE_CELLS;
-		uint32_t a = (uint32_t)(g % LINE_CELLS);
-		if (l >= nlines || g / PAGE_CELLS >= s->npages || !s->pages[g / PAGE_CELLS])
-			return false;
-		struct piece *p = &pc[(*np)++];
-		p->l = l;
+	uint64_t l = g / LINE_CELLS, last = g + len - 1, l1 = last / LINE_CELLS;
+	uint32_t a = (uint32_t)(g % LINE_CELLS);
+	if (*np + (l1 != l) >= ROW_PIECES || l1 >= nlines || last / PAGE_CELLS >= s->npages ||
+	    !s->pages[g / PAGE_CELLS] || !s->pages[last / PAGE_CELLS])
+		return false;
+	struct piece *p = &pc[(*np)++];
+	p->l = l;
+	p->c0 = s->pages[g / PAGE_CELLS] + l * LINE_CELLS % PAGE_CELLS; /* (line_cells) */
+	p->tb = tid0 + lf - a;
+	if (l1 == l) {
 		p->p = (len == LINE_CELLS ? 0xffffffffu : (1u << len) - 1) << a;
-		p->tb = tid0 + lf - a;
 		return true;
 	}
-	for (uint64_t end = g + len; g < end;) {
-		uint64_t l = g / LINE_CELLS, base = l * LINE_CELLS;
-		uint64_t e = end < base + LINE_CELLS ? end : base + LINE_CELLS;
-		if (*np == ROW_PIECES || l >= nlines || g / PAGE_CELLS >= s->npages ||
-		    !s->pages[g / PAGE_CELLS])
-			return false;
-		struct piece *p = &pc[(*np)++];
-		p->l = l;
-		p->p = (e - base == LINE_CELLS ? 0xffffffffu : (1u << (e - base)) - 1) &
-		       ~((1u << (g - base)) - 1);
-		p->tb = tid0 + lf + (uint32_t)(base - g);
-		lf += (uint32_t)(e - g);
-		g = e;
-	}
+	p->p = 0xffffffffu << a; /* (a > 0) */
+	struct piece *p2 = &pc[(*np)++];
+	p2->l = l1;
+	p2->c0 = s->pages[last / PAGE_CELLS] + l1 * LINE_CELLS % PAGE_CELLS;
+	p2->tb = p->tb + LINE_CELLS;
+	p2->p = (1u << (a + len - LINE_CELLS)) - 1;
+	return true;
+}
+
+/* Whether no two of pieces pc[0..np) share a cell. */
+static inline bool pieces_apart(const struct piece *pc, uint32_t np)
+{
+	for (uint32_t i = 0; i < np; i++)
+		for (uint32_t j = 0; j < i; j++)
+			if (pc[i].l == pc[j].l && (pc[i].p & pc[j].p))
+				return false;
 	return true;
 }
 
@@ -684,14 +722,13 @@ static inline bool lanes_hold(struct race *R, const struct warp *w, uint32_t mas
  * `clock`, decided against the row records and the cells (no change until every cell is
  * decided: the per-lane path's results, with no report) and recorded as one row record
  * per line; false: some cell the per-lane path must see, nothing changed. */
-static bool row_commit(struct rcta *rc, struct rrow *rows, const struct quick *q,
+static inline __attribute__((always_inline)) bool row_commit(struct rcta *rc, struct rrow *rows, const struct quick *q,
 		       struct piece *pc, uint32_t np, bool write, bool fresh, uint32_t clock)
 {
 	uint32_t era = rc->era;
 	for (uint32_t j = 0; j < np; j++) {
 		struct piece *p = &pc[j];
 		p->rw = &rows[p->l];
-		p->c0 = line_cells(rc, p->l);
 		p->w_old = fresh && rc->lines[2 * p->l] < era;
 		p->r_old = fresh && rc->lines[2 * p->l + 1] < era;
 		if (!(write ? piece_write_ok(q, p) : piece_read_ok(q, p)))
@@ -714,16 +751,33 @@ static bool row_commit(struct rcta *rc, struct rrow *rows, const struct quick *q
 	return true;
 }
 
+/* The lanes l > 0 of a whole warp whose offset is not the word after lane l - 1's (bit l):
+ * where its runs of consecutive words break. */
+static inline uint32_t run_breaks(const uint32_t *off)
+{
+	uint32_t eq = 1;
+#if defined(__SSE2__)
+	const __m128i gran = _mm_set1_epi32((int)GRAN);
+	for (int i = 0; i < 8; i++) { /* lanes 4i + 1..4i + 4, the last group 28..31 */
+		int at = i < 7 ? 4 * i + 1 : 28;
+		__m128i c = _mm_loadu_si128((const __m128i *)(off + at));
+		__m128i p = _mm_loadu_si128((const __m128i *)(off + at - 1));
+		__m128i e = _mm_cmpeq_epi32(c, _mm_add_epi32(p, gran));
+		eq |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(e)) << at;
+	}
+#else
+	for (uint32_t l = 1; l < LANES; l++)
+		eq |= (uint32_t)(off[l] == off[l - 1] + GRAN) << l;
+#endif
+	return ~eq;
+}
+
 /* Whether the lanes of mask (k0: the warp's epochs) are at one epoch, that of lane l0. */
 static inline bool one_epoch(const uint32_t *k0, uint32_t mask, uint32_t l0)
 {
 	uint32_t clock = k0[l0], ep = 0;
-	if (mask == 0xffffffffu) {
-#pragma GCC unroll 8
-		for (uint32_t l = 0; l < LANES; l++)
-			ep |= k0[l] ^ clock;
-		return !ep;
-	}
+	if (mask == 0xffffffffu)
+		return all32(k0, clock);
 	for (uint32_t m = mask; m; m &= m - 1)
 		ep |= k0[__builtin_ctz(m)] ^ clock;
 	return !ep;
@@ -733,7 +787,7 @@ static inline bool one_epoch(const uint32_t *k0, uint32_t mask, uint32_t l0)
  * epoch, at words in rows (a run of lanes on consecutive words: the whole warp, or the pieces
  * a wrap-around leaves), as row_commit takes it, a store's bytes then written; false: not
  * that case, or some cell that the per-lane path must see, nothing changed. */
-static bool row_path(struct acc_ctx *x, const struct quick *q, uint32_t mask,
+RACE_CLONES static __attribute__((noinline)) bool row_path(struct acc_ctx *x, const struct quick *q, uint32_t mask,
 		     const uint32_t *off, const uint64_t *v, bool write, bool fresh,
 		     const uint32_t *k0, uint32_t tid0, const struct vc *vq)
 {
@@ -741,9 +795,7 @@ static bool row_path(struct acc_ctx *x, const struct quick *q, uint32_t mask,
 	uint64_t bytes = x->w->cta->smem_size, nlines = race_nlines(bytes);
 	uint32_t l0 = (uint32_t)__builtin_ctz(mask), o0 = off[l0], skew = 0;
 	if (mask == 0xffffffffu) {
-#pragma GCC unroll 8
-		for (uint32_t l = 0; l < LANES; l++)
-			skew |= off[l] - o0 - l * GRAN;
+		skew = run_breaks(off);
 	} else {
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -760,7 +812,14 @@ static bool row_path(struct acc_ctx *x, const struct quick *q, uint32_t mask,
 			return false;
 	} else {
 		/* runs of lanes on consecutive words, then no two pieces on one cell */
-		for (uint32_t m = mask; m;) {
+		for (uint32_t l = 0; mask == 0xffffffffu && l < LANES;) { /* (skew: the breaks) */
+			uint32_t rest = skew & ~((2u << l) - 1);
+			uint32_t e = rest ? (uint32_t)__builtin_ctz(rest) : LANES;
+			if (!row_run(rc, nlines, pc, &np, tid0, l, off[l] / GRAN, e - l))
+				return false;
+			l = e;
+		}
+		for (uint32_t m = mask == 0xffffffffu ? 0 : mask; m;) {
 			uint32_t l = (uint32_t)__builtin_ctz(m), e = l + 1;
 			if (e < LANES && (m >> e & 1) && off[e] == off[l])
 				return false; /* two lanes on one cell (a broadcast): as below */
@@ -770,10 +829,8 @@ static bool row_path(struct acc_ctx *x, const struct quick *q, uint32_t mask,
 				return false;
 			m &= e == LANES ? 0 : ~0u << e;
 		}
-		for (uint32_t i = 0; i < np; i++)
-			for (uint32_t j = 0; j < i; j++)
-				if (pc[i].l == pc[j].l && (pc[i].p & pc[j].p))
-					return false;
+		if (!pieces_apart(pc, np))
+			return false;
 	}
 	if (!row_commit(rc, race_rows(rc, bytes), q, pc, np, write, fresh, k0[l0]))
 		return false;
@@ -958,8 +1015,8 @@ uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, cons
 		 : shared_lanes_loop(&x, mask, off, size, NULL, false);
 }
 
-bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t first,
-		     bool write)
+RACE_CLONES bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t first,
+				 uint32_t wrap, uint32_t second, bool write)
 {
 	struct race *R = L->race;
 	struct cta *c = w->cta;
@@ -978,7 +1035,13 @@ bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t f
 	struct piece pc[ROW_PIECES];
 	uint32_t np = 0;
 	uint64_t bytes = c->smem_size;
-	return row_run(rc, race_nlines(bytes), pc, &np, tid0, 0, first / GRAN, bits_of(mask)) &&
-	       row_commit(rc, race_rows(rc, bytes), &q, pc, np, write,
+	uint32_t len = mask == 0xffffffffu ? LANES : (uint32_t)__builtin_ctz(~mask);
+	uint64_t nlines = race_nlines(bytes);
+	if (!row_run(rc, nlines, pc, &np, tid0, 0, first / GRAN, wrap))
+		return false;
+	if (wrap < len && (!row_run(rc, nlines, pc, &np, tid0, wrap, second / GRAN, len - wrap) ||
+			   !pieces_apart(pc, np)))
+		return false;
+	return row_commit(rc, race_rows(rc, bytes), &q, pc, np, write,
 			  !rc->foreign && vq->gen == rc->era_gen, k0[0]);
 }

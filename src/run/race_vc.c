@@ -305,20 +305,11 @@ struct vc *vc_own(struct race *R, struct vc **p)
 	return *p;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-	!defined(__SANITIZE_THREAD__)
-#define VC_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define VC_CLONES
-#endif
-
-typedef uint32_t u32x8 __attribute__((vector_size(32)));
-
 /* How chunks c and x of n clocks compare: CLK_UP if x has a clock above c's (joining x
  * changes c), CLK_DOWN if c has one above x's (x cannot simply replace c). Eight clocks
  * a step, since a grid-wide join compares every CTA's chunk. */
 enum { CLK_UP = 1, CLK_DOWN = 2 };
-VC_CLONES static unsigned chunk_order(const uint32_t *c, const uint32_t *x, uint32_t n)
+RACE_CLONES static unsigned chunk_order(const uint32_t *c, const uint32_t *x, uint32_t n)
 {
 	u32x8 up = {0}, down = {0};
 	uint32_t k = 0, u = 0, dn = 0;
@@ -337,7 +328,7 @@ VC_CLONES static unsigned chunk_order(const uint32_t *c, const uint32_t *x, uint
 }
 
 /* c = max(c, x), n clocks. */
-VC_CLONES static void chunk_max(uint32_t *c, const uint32_t *x, uint32_t n)
+RACE_CLONES static void chunk_max(uint32_t *c, const uint32_t *x, uint32_t n)
 {
 	uint32_t k = 0;
 	for (; k + 8 <= n; k += 8) {

@@ -5,7 +5,8 @@
  * CPU has it. It gives exec_mem.c's bits; anything it does not take (a lane out of bounds
  * or misaligned, a check that must see each lane) it leaves untouched. With the race
  * detector on, a plain access's lanes are checked by race_shared_lanes between the offsets
- * and the move (a store's bytes written by it, each lane after its check).
+ * and the move (a store's bytes written by it, each lane after its check), or, a 4-byte row
+ * (or a row that wraps around: two rows), by race_shared_row at once.
  */
 #include "smem.h"
 
@@ -266,6 +267,45 @@ __attribute__((target("avx2"))) static inline bool row4_avx2(const uint64_t *r, 
 	       128 <= end && *first <= end - 128;
 }
 
+/* row4_avx2's test with the detector on, which also takes a row that wraps around a tile
+ * (smem_stencil's tile[(t+1)%256]) as two rows, so that the detector checks it at once, not
+ * lane by lane: the 32 lanes' words of r + d at *first + 4l for the lanes below *k, at
+ * *second + 4 * (l - *k) for the others, each row aligned and before end (*k: 32 for one
+ * row, row4_avx2's case). */
+__attribute__((target("avx2"))) static inline bool rows4_avx2(const uint64_t *r, uint32_t d,
+							      uint32_t end, uint32_t *first,
+							      uint32_t *k, uint32_t *second)
+{
+	const __m256i by = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+	uint32_t a = (uint32_t)r[0], at = 0, at2 = 0;
+	__m256i base[4]; /* each lane's word less 4l: one value for each row */
+#pragma GCC unroll 4
+	for (int i = 0; i < 4; i++) {
+		base[i] = _mm256_sub_epi32(low_words(r + 8 * i),
+					   _mm256_add_epi32(by, _mm256_set1_epi32(32 * i)));
+		at |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(
+			      _mm256_cmpeq_epi32(base[i], _mm256_set1_epi32((int)a))))
+		      << (8 * i);
+	}
+	*first = a + d;
+	if (at == 0xffffffffu) {
+		*k = LANES;
+		return !(*first & 3) && 128 <= end && *first <= end - 128;
+	}
+	uint32_t n = (uint32_t)__builtin_ctz(~at), b = (uint32_t)r[n]; /* (0 < n < 32) */
+	const __m256i b0 = _mm256_set1_epi32((int)(b - 4 * n));
+#pragma GCC unroll 4
+	for (int i = 0; i < 4; i++)
+		at2 |= (uint32_t)_mm256_movemask_ps(
+			       _mm256_castsi256_ps(_mm256_cmpeq_epi32(base[i], b0)))
+		       << (8 * i);
+	*second = b + d;
+	*k = n;
+	return (at2 | ((1u << n) - 1)) == 0xffffffffu && !((*first | *second) & 3) &&
+	       4 * n <= end && *first <= end - 4 * n && 4 * (LANES - n) <= end &&
+	       *second <= end - 4 * (LANES - n);
+}
+
 /* The same for the low k lanes (0 < k < 32, as a split by lane index leaves a group), one
  * by one: offsets_avx2's SHL_FIT for lanes that lie in a row from lane 0's place. */
 static inline bool low_row4(const uint64_t *r, uint32_t d, uint32_t k, uint32_t end,
@@ -304,7 +344,7 @@ ld_row4_any(struct launch *L, struct warp *w, struct frame *f, const struct dins
 	if (mask != FULL_MASK) {
 		uint32_t k = (uint32_t)__builtin_ctz(~mask);
 		if (!low_row4(r, (uint32_t)o->off, k, c->smem_size, &first) ||
-		    (race && !race_shared_row(L, w, mask, first, false)))
+		    (race && !race_shared_row(L, w, mask, first, k, 0, false)))
 			return false;
 		uint64_t *d = slot_ptr(f, di->d.slot);
 		bool sgn = di->smem & SMEM_SIGNED;
@@ -312,10 +352,18 @@ ld_row4_any(struct launch *L, struct warp *w, struct frame *f, const struct dins
 			d[l] = load_widened(c->smem + first + 4 * l, 4, sgn);
 		return true;
 	}
-	if (!row4_avx2(r, (uint32_t)o->off, c->smem_size, &first) ||
-	    (race && !race_shared_row(L, w, mask, first, false)))
+	uint32_t k = LANES, second = 0;
+	uint8_t words[4 * LANES];
+	if (race ? !rows4_avx2(r, (uint32_t)o->off, c->smem_size, &first, &k, &second) ||
+			   !race_shared_row(L, w, mask, first, k, second, false)
+		 : !row4_avx2(r, (uint32_t)o->off, c->smem_size, &first))
 		return false;
 	const __m128i *p = (const __m128i *)(c->smem + first);
+	if (k < LANES) { /* (the two rows side by side first) */
+		memcpy(words, c->smem + first, 4 * k);
+		memcpy(words + 4 * k, c->smem + second, 4 * (LANES - k));
+		p = (const __m128i *)words;
+	}
 	__m256i *dst = (__m256i *)slot_ptr(f, di->d.slot);
 	if (di->smem & SMEM_SIGNED) {
 #pragma GCC unroll 8
@@ -364,16 +412,25 @@ st_row4_any(struct launch *L, struct warp *w, struct frame *f, const struct dins
 	if (mask != FULL_MASK) {
 		uint32_t k = (uint32_t)__builtin_ctz(~mask);
 		if (!low_row4(r, (uint32_t)o->off, k, c->smem_size, &first) ||
-		    (race && !race_shared_row(L, w, mask, first, true)))
+		    (race && !race_shared_row(L, w, mask, first, k, 0, true)))
 			return false;
 		const uint64_t *v = slot_ptr(f, s->slot);
 		for (uint32_t l = 0; l < k; l++) /* the low bytes: little-endian */
 			memcpy(c->smem + first + 4 * l, &v[l], 4);
 		return true;
 	}
-	if (!row4_avx2(r, (uint32_t)o->off, c->smem_size, &first) ||
-	    (race && !race_shared_row(L, w, mask, first, true)))
+	uint32_t k = LANES, second = 0;
+	if (race ? !rows4_avx2(r, (uint32_t)o->off, c->smem_size, &first, &k, &second) ||
+			   !race_shared_row(L, w, mask, first, k, second, true)
+		 : !row4_avx2(r, (uint32_t)o->off, c->smem_size, &first))
 		return false;
+	if (k < LANES) { /* (two rows that race_shared_row found apart) */
+		uint8_t words[4 * LANES];
+		st4_row_avx2(words, slot_ptr(f, s->slot));
+		memcpy(c->smem + first, words, 4 * k);
+		memcpy(c->smem + second, words + 4 * k, 4 * (LANES - k));
+		return true;
+	}
 	st4_row_avx2(c->smem + first, slot_ptr(f, s->slot));
 	return true;
 }
