@@ -999,6 +999,7 @@ seg_native(struct launch *L, struct warp *w, struct frame *f, const struct dinsn
 	uint64_t due = L->async.next_due, late = end + 1 - due; /* now >= due: left <= late */
 	struct jit_seg_ctx c = {
 		.regs = f->regs, .left = *left, .last = UINT32_MAX, .L = L, .w = w, .f = f,
+		.row = JIT_ROW_ASK,
 		.hmin = L->stop || (due <= end + 1 && late >= UINT32_MAX) ? UINT32_MAX
 			: due <= end + 1 ? (uint32_t)late : 0,
 	};

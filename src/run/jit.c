@@ -1,8 +1,8 @@
 /*
  * jit.c - the native tier (jit.h): block selection, register allocation and code generation.
  *
- * A block is a run of at least JIT_MIN consecutive DF_ALU_DIRECT instructions (or a setp
- * alone) of the forms jit_form knows (integer add, sub, mul.lo, mul.wide.u32/s32, mad.lo,
+ * A block is a run of consecutive DF_ALU_DIRECT instructions (one alone too: its code beats
+ * the lane function's, and the segment code, jit_seg.c, calls it) of the forms jit_form knows (integer add, sub, mul.lo, mul.wide.u32/s32, mad.lo,
  * and, or, xor, not, neg, shl, shr, unguarded min and max, selp, setp on .b/.u/.s 16/32/64,
  * and/or/xor/not on .pred), split at branch
  * targets so a loop's body starts one. Its code runs chunk-major: for each group of four
@@ -121,7 +121,7 @@ void jit_unpack(uint64_t *regs, const uint32_t *slots, uint32_t nslots,
 
 /* A block may be entered and left every JIT_STEP instructions (jit.h), so a budget that
  * ends or starts inside a block costs at most that many interpreted ones. */
-enum { JIT_MIN = 1, JIT_MAX = 512, JIT_LOOK = 64 };
+enum { JIT_MAX = 512, JIT_LOOK = 64 };
 enum { NALLOC = 12, R_ZERO = 12, S1 = 13, S2 = 14, R_LMASK = 15 };
 _Static_assert(NALLOC <= JIT_WONLY, "a loop's body ends with at most NALLOC values to store");
 /* How a register holds its value: as the lane functions store it, or (a predicate a setp or
@@ -1420,8 +1420,7 @@ static uint32_t block_at(struct jc *J, const struct dfunc *fn, const bool *label
 	while (i + n < fn->ncode && n < JIT_MAX && (n == 0 || !label[i + n]) &&
 	       jit_form(J, &fn->code[i + n], &ops[n]))
 		n++;
-	/* a setp alone (before its branch, as a rule): its code beats the lane function's */
-	return n >= JIT_MIN || (n == 1 && ops[0].kind == JK_SETP) ? n : 0;
+	return n;
 }
 
 /* A program's compiled code: one mapping per jit_prepare that compiled something */

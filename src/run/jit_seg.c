@@ -29,6 +29,7 @@
 
 enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X_R15 };
 enum { Y1 = 13, Y2 = 14 };
+_Static_assert(!(JIT_ROW_ASK & (SMEM_ROW_LD | SMEM_ROW_ST)), "ctx.row's ask is no answer");
 enum kind { K_NONE, K_EXIT, K_BLOCK, K_BRA, K_MOV, K_SMEM };
 
 struct patch {
@@ -44,7 +45,7 @@ struct seg {
 	size_t *lab;
 	struct patch *jl, *jx, *jk; /* jumps to labels, to exit stubs, rip to constants */
 	uint32_t njl, njx, njk, cjl, cjx, cjk;
-	uint64_t *pool;
+	uint64_t (*pool)[4];
 	uint32_t npool, cpool;
 	bool oom;
 };
@@ -80,21 +81,34 @@ static struct xmem lanes(uint32_t s, int c)
 	return (struct xmem){R_REGS, -1, 1, (int32_t)(s * LANES * sizeof(uint64_t) + 32u * (unsigned)c)};
 }
 
-/* ymm r = the constant v in all four lanes (rip-relative, patched at the end) */
-static void konst(struct seg *S, enum x86_vop op, int d, int v, uint64_t k)
+/* d = op(v, the four lanes q), q one of the pool's 32-byte slots (rip-relative, patched at
+ * the end) */
+static void konst_q(struct seg *S, enum x86_vop op, int d, int v, const uint64_t q[4])
 {
 	uint32_t i = 0;
-	while (i < S->npool && S->pool[i] != k)
+	while (i < S->npool && memcmp(S->pool[i], q, sizeof S->pool[i]))
 		i++;
 	if (i == S->npool) {
 		if (!more((void **)&S->pool, &S->cpool, S->npool, sizeof *S->pool)) {
 			S->oom = true;
 			return;
 		}
-		S->pool[S->npool++] = k;
+		memcpy(S->pool[S->npool++], q, sizeof S->pool[i]);
 	}
 	x86_vrm(S->b, op, d, v, (struct xmem){-1, -1, 1, 0});
 	note(S, &S->jk, &S->njk, &S->cjk, S->b->len - 4, i);
+}
+
+/* the constant k in all four lanes */
+static void konst(struct seg *S, enum x86_vop op, int d, int v, uint64_t k)
+{
+	konst_q(S, op, d, v, (const uint64_t[4]){k, k, k, k});
+}
+
+/* {k, k + 4, k + 8, k + 12}: four lanes' 4-byte places from k on (gen_row) */
+static void konst4(struct seg *S, enum x86_vop op, int d, int v, uint64_t k)
+{
+	konst_q(S, op, d, v, (const uint64_t[4]){k, k + 4, k + 8, k + 12});
 }
 
 /* a jump to the stub that leaves at instruction i, nothing of it done */
@@ -126,30 +140,20 @@ static void handler_test(struct seg *S, uint32_t i)
 	to_exit(S, x86_jcc(S->b, 0x6), i);
 }
 
-/* What instruction i is to the segment code, and where it goes on (*a, *t: -1 none). */
-static enum kind classify(const struct seg *S, uint32_t i, int64_t *a, int64_t *t)
+/* What instruction i is to the segment code. */
+static enum kind classify(const struct seg *S, uint32_t i)
 {
 	const struct dfunc *fn = S->fn;
 	const struct dinsn *di = &fn->code[i];
 	const struct jseg_block *bk = &S->blk[i];
-	*a = *t = -1;
-	if (bk->n && !bk->loop && i + bk->n < fn->ncode) {
-		*a = i + bk->n;
+	if (bk->n && !bk->loop && i + bk->n < fn->ncode)
 		return K_BLOCK;
-	}
 	if (!(di->flags & DF_EXEC_DIRECT))
 		return K_EXIT;
-	if (di->op == OP_BRA && di->target < fn->ncode) {
-		*t = di->target;
-		if (di->guard >= 0 && i + 1 < fn->ncode)
-			*a = i + 1;
-		else if (di->guard >= 0)
-			return K_EXIT;
-		return K_BRA;
-	}
+	if (di->op == OP_BRA && di->target < fn->ncode)
+		return di->guard < 0 || i + 1 < fn->ncode ? K_BRA : K_EXIT;
 	if (di->guard >= 0 || i + 1 >= fn->ncode)
 		return K_EXIT;
-	*a = i + 1;
 	const struct dop *s0 = &di->s[0];
 	if (di->exec == exec_mov && !s0->neg && (s0->kind == DOP_REG || s0->kind == DOP_IMM) &&
 	    di->d.kind == DOP_REG && ir_type_size((enum ir_mod)di->type) <= 8)
@@ -239,12 +243,96 @@ static void gen_mov(struct seg *S, uint32_t i, uint32_t next)
 	go_on(S, i + 1, next);
 }
 
-/* an ld/st.shared through smem.c (false from it: the exit, nothing done) */
+/* ctx.row asked for at the turn's first row access (gen_row): smem_rows, and the CTA's
+ * shared memory */
+static void ask_rows(struct jit_seg_ctx *c)
+{
+	const struct warp *w = c->w;
+	c->row = smem_rows(c->L, w);
+	c->row_lim = (int64_t)w->cta->smem_size - 128;
+	c->smem = w->cta->smem;
+}
+
+/*
+ * smem.c's row case inline (ld_row4_any's and st_row4_any's for a whole warp), where
+ * smem_rows allows it (ctx.row, asked for once a turn): the lanes' addresses (their low words) are lane 0's plus 4l
+ * - lane 0's 64 bits broadcast plus the pool's 4l, XORed with each lane's and ORed over the
+ * warp, the high words masked off - and lane 0's place plus the offset is aligned and at most
+ * the shared bytes less 128. Anything else goes on at `call` (smem_ld / smem_st, which take
+ * or decline it as ever). 16 bytes at a time widened into the destination's lanes (ld), or
+ * eight lanes' low words gathered into 32 bytes (st: VSHUFPS and VPERMQ, as smem.c's
+ * low_words).
+ */
+static void gen_row(struct seg *S, const struct dinsn *di, size_t *call)
+{
+	struct xbuf *b = S->b;
+	bool ld = di->exec == exec_ld;
+	uint32_t a = di->s[0].slot;
+	x86_load(b, false, X_RAX, CTX(row));
+	x86_mov32(b, X_RCX, X_RAX);
+	x86_alu_ri(b, 4, false, X_RCX, JIT_ROW_ASK);
+	size_t known = x86_jcc(b, 0x4);
+	x86_vzeroupper(b);
+	x86_alu_rr(b, X86_MOV, true, X_RDI, R_CTX);
+	x86_mov_ri64(b, X_RAX, (uint64_t)(uintptr_t)ask_rows);
+	x86_call_r(b, X_RAX);
+	x86_load(b, false, X_RAX, CTX(row));
+	x86_patch(b, known, b->len);
+	x86_alu_ri(b, 4, false, X_RAX, ld ? SMEM_ROW_LD : SMEM_ROW_ST);
+	call[0] = x86_jcc(b, 0x4);
+	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, lanes(a, 0));
+	for (int c = 0; c < LANES / 4; c++) {
+		konst4(S, XV_VPADDQ, 15, Y1, 16u * (unsigned)c);
+		x86_vrm(b, XV_VPXOR, 15, 15, lanes(a, c));
+		if (c)
+			x86_vrr(b, XV_VPOR, Y2, Y2, 15);
+		else
+			x86_vrr(b, XV_VPOR, Y2, 15, 15);
+	}
+	konst(S, XV_VPAND, Y2, Y2, 0xffffffffull);
+	x86_vrr(b, XV_VPTEST, Y2, 0, Y2);
+	call[1] = x86_jcc(b, 0x5);
+	x86_load(b, false, X_RAX, lanes(a, 0));
+	x86_alu_ri(b, 0, false, X_RAX, (int32_t)(uint32_t)di->s[0].off);
+	x86_mov32(b, X_RCX, X_RAX);
+	x86_alu_ri(b, 4, false, X_RCX, 3);
+	call[2] = x86_jcc(b, 0x5);
+	x86_load(b, true, X_RCX, CTX(row_lim));
+	x86_alu_rr(b, X86_CMP, true, X_RAX, X_RCX);
+	call[3] = x86_jcc(b, 0xF);
+	x86_load(b, true, X_RCX, CTX(smem));
+	x86_alu_rr(b, X86_ADD, true, X_RCX, X_RAX);
+	for (int c = 0; c < LANES / 4; c++) {
+		if (ld) {
+			x86_vrm(b, di->smem & SMEM_SIGNED ? XV_VPMOVSXDQ : XV_VPMOVZXDQ, Y1, 0,
+				(struct xmem){X_RCX, -1, 1, 16 * c});
+			x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
+		} else if (c < LANES / 8) {
+			uint32_t v = di->s[1].slot;
+			x86_vrm(b, XV_VMOVDQU_LD, Y1, 0, lanes(v, 2 * c));
+			x86_vrmi(b, XV_VSHUFPS, Y1, Y1, lanes(v, 2 * c + 1), 0x88);
+			x86_vrri(b, XV_VPERMQ, Y1, 0, Y1, 0xD8);
+			x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, (struct xmem){X_RCX, -1, 1, 32 * c});
+		}
+	}
+}
+
+/* an ld/st.shared: the row case inline where it applies, else through smem.c (false from
+ * it: the exit, nothing done) */
 static void gen_smem(struct seg *S, uint32_t i, uint32_t next)
 {
 	struct xbuf *b = S->b;
 	const struct dinsn *di = &S->fn->code[i];
 	handler_test(S, i);
+	size_t call[4], done = 0;
+	bool row = (di->smem >> SMEM_LOG_SHIFT) == 2 && di->s[0].has_reg &&
+		   (di->exec == exec_ld || di->s[1].kind == DOP_REG);
+	if (row) {
+		gen_row(S, di, call);
+		done = x86_jmp(b);
+		for (int k = 0; k < 4; k++)
+			x86_patch(b, call[k], b->len);
+	}
 	x86_vzeroupper(b);
 	x86_load(b, true, X_RDI, CTX(L));
 	x86_load(b, true, X_RSI, CTX(w));
@@ -257,6 +345,8 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next)
 	x86_call_r(b, X_RAX);
 	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
 	to_exit(S, x86_jcc(b, 0x4), i);
+	if (row)
+		x86_patch(b, done, b->len);
 	ran(S, i, 1);
 	go_on(S, i + 1, next);
 }
@@ -305,8 +395,7 @@ static bool classify_all(struct seg *S)
 	for (uint32_t i = 0; i < fn->ncode; i++)
 		any |= fn->code[i].exec == exec_bar;
 	for (uint32_t i = 0; i < fn->ncode && any;) {
-		int64_t a, t;
-		S->kind[i] = (uint8_t)classify(S, i, &a, &t);
+		S->kind[i] = (uint8_t)classify(S, i);
 		i += S->kind[i] == K_BLOCK ? S->blk[i].n : 1;
 	}
 	return any;
@@ -363,8 +452,7 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 		x86_bytes(b, "\xcc", 1);
 	size_t pool = b->len;
 	for (uint32_t k = 0; k < S.npool; k++)
-		for (int j = 0; j < 4; j++)
-			x86_bytes(b, &S.pool[k], 8);
+		x86_bytes(b, S.pool[k], sizeof S.pool[k]);
 	for (uint32_t k = 0; k < S.njk; k++)
 		x86_patch(b, S.jk[k].at, pool + 32 * (size_t)S.jk[k].to);
 	if (S.oom || b->oom) {

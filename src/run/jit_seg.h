@@ -28,12 +28,13 @@ struct jit_seg_ctx {
 	uint32_t last;          /* out: the last instruction run (unchanged if none ran)     */
 	uint32_t writes;        /* out: instructions of DF_WRITES run (L->writes's share)     */
 	uint32_t lmask;         /* out: the last instruction's mask, where it was a branch    */
-	uint32_t row;           /* in: JIT_ROW_LD / JIT_ROW_ST: the inline row path may run    */
-	int64_t row_lim;        /* in: the shared bytes less 128: a row's start must not pass  */
-	uint8_t *smem;          /* in: the CTA's shared memory                                 */
+	uint32_t row;           /* in: JIT_ROW_ASK; then smem_rows's answer (the row path)     */
+	int64_t row_lim;        /* then: the shared bytes less 128, a row's start at most that  */
+	uint8_t *smem;          /* then: the CTA's shared memory                               */
 	void *L, *w, *f;        /* in: smem_ld / smem_st's launch, warp and frame             */
 };
-enum { JIT_ROW_LD = 1, JIT_ROW_ST = 2 };
+
+enum { JIT_ROW_ASK = 4 }; /* (a bit smem_rows never answers: smem.h) */
 
 /* Run fn's segment code entered at `at` (dinsn.seg); returns the pc it stopped at. */
 typedef uint32_t jit_seg_fn(struct jit_seg_ctx *c, const void *at);

@@ -135,6 +135,12 @@ void x86_vrri(struct xbuf *b, enum x86_vop op, int d, int v, int rm, uint8_t imm
 	put(b, imm);
 }
 
+void x86_vrmi(struct xbuf *b, enum x86_vop op, int d, int v, struct xmem m, uint8_t imm)
+{
+	x86_vrm(b, op, d, v, m);
+	put(b, imm);
+}
+
 void x86_v4(struct xbuf *b, enum x86_vop op, int d, int v, int rm, int mask)
 {
 	x86_vrr(b, op, d, v, rm);

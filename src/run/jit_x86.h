@@ -75,8 +75,9 @@ enum x86_vop {
  * stored and v the mask (VPMASKMOVQ_ST). */
 void x86_vrr(struct xbuf *b, enum x86_vop op, int d, int v, int rm);
 void x86_vrm(struct xbuf *b, enum x86_vop op, int d, int v, struct xmem m);
-/* VPBLENDD d, v, rm, imm8 */
+/* VPBLENDD d, v, rm, imm8 (VSHUFPS, VPERMQ too); with rm in memory */
 void x86_vrri(struct xbuf *b, enum x86_vop op, int d, int v, int rm, uint8_t imm);
+void x86_vrmi(struct xbuf *b, enum x86_vop op, int d, int v, struct xmem m, uint8_t imm);
 /* VBLENDVPD d, v, rm, mask: d = mask's sign bit ? rm : v, per 64-bit lane */
 void x86_v4(struct xbuf *b, enum x86_vop op, int d, int v, int rm, int mask);
 /* the shifts by an immediate: d = rm shifted by imm */
@@ -88,7 +89,7 @@ void x86_alu_ri(struct xbuf *b, int ext, bool w64, int r, int32_t imm); /* add 0
 									 * sub 5, cmp 7  */
 void x86_shift_ri(struct xbuf *b, int ext, bool w64, int r, uint8_t imm); /* shl 4, shr 5 */
 /* op d, s on general registers, opc the "r/m, reg" opcode: X86_MOV, X86_SUB, ... */
-enum { X86_OR = 0x09, X86_AND = 0x21, X86_SUB = 0x29, X86_XOR = 0x31, X86_CMP = 0x39,
+enum { X86_ADD = 0x01, X86_OR = 0x09, X86_AND = 0x21, X86_SUB = 0x29, X86_XOR = 0x31, X86_CMP = 0x39,
        X86_TEST8 = 0x84, X86_TEST = 0x85, X86_MOV = 0x89 };
 void x86_alu_rr(struct xbuf *b, int opc, bool w64, int d, int s);
 void x86_lea_rip(struct xbuf *b, int d, int32_t disp);    /* lea d64, [rip + disp]   */
