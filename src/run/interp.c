@@ -992,6 +992,39 @@ static inline enum step seg_bar(struct launch *L, struct warp *w, struct group *
 	return STEP_PARKED;
 }
 
+/* The native tier's code of the segment at di (jit.h's jit_seg_fn) on w's whole group in
+ * frame f, `end` being steps + limit (seg_run's): runs what it can of seg_run's loop and
+ * leaves *left, *last, *lmask and L->writes as that loop would; returns where it stopped
+ * (nothing of that instruction done). A handler runs only while seg_run's `now` is before
+ * L->async.next_due and L->stop is not set, both of which nothing it runs changes. */
+static inline __attribute__((target("avx2"))) const struct dinsn *
+seg_native(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+	   uint64_t end, uint32_t *left, const struct dinsn **last, uint32_t *lmask)
+{
+	const struct dinsn *code = f->fn->code;
+	uint64_t due = L->async.next_due, late = end + 1 - due; /* now >= due: left <= late */
+	struct jit_seg_ctx c = {
+		.regs = f->regs, .left = *left, .last = UINT32_MAX, .L = L, .w = w, .f = f,
+		.row = JIT_ROW_ASK,
+		.hmin = L->stop || (due <= end + 1 && late >= UINT32_MAX) ? UINT32_MAX
+			: due <= end + 1 ? (uint32_t)late : 0,
+	};
+	uint32_t pc = f->fn->seg_fn(&c, di->seg);
+	if (c.left != *left) {
+		*left = c.left;
+		*last = &code[c.last];
+		/* (a branch's mask the code tells; a block's last instruction's guard is none
+		 * of the block's destinations) */
+		*lmask = (*last)->exec == exec_bra ? c.lmask
+			 : (*last)->guard >= 0 ? pred_mask_avx2((const uint64_t *)f->regs +
+								 (size_t)(*last)->guard * LANES,
+								 (*last)->guard_neg)
+			 : FULL_MASK;
+		L->writes += c.writes;
+	}
+	return &code[pc];
+}
+
 /* From interp_run_group (its w, g, n, budget, rp; *k, *parked: run_direct's answers); on
  * AVX2 only (the guards' pred_mask_avx2 inline). */
 static __attribute__((noinline, target("avx2"))) enum seg
@@ -1010,7 +1043,16 @@ next_warp:;
 	uint64_t steps = L->steps;
 	struct alu_args x;
 	x.cc = w->cc;
+	/* the segment's native code (jit_seg.c) for a whole warp, at each place it has an
+	 * entry but the one it last stopped at; not with the detector on (its ld/st.shared
+	 * calls do not write L->steps, L->ci and L->cmask, which the records read) */
+	bool native = jit && f->fn->seg_fn && gmask == FULL_MASK && !L->race;
+	const struct dinsn *stopped = NULL;
 	while (left) {
+		if (native && di->seg && di != stopped) {
+			di = stopped = seg_native(L, w, f, di, steps + limit, &left, &last, &lmask);
+			continue;
+		}
 		uint32_t fl = di->flags;
 		if (fl & DF_ALU_DIRECT) {
 			if (jit && di->jit) { /* a whole block (as run_direct's jit_span) */

@@ -1,8 +1,8 @@
 /*
  * jit.c - the native tier (jit.h): block selection, register allocation and code generation.
  *
- * A block is a run of at least JIT_MIN consecutive DF_ALU_DIRECT instructions (or a setp
- * alone) of the forms jit_form knows (integer add, sub, mul.lo, mul.wide.u32/s32, mad.lo,
+ * A block is a run of consecutive DF_ALU_DIRECT instructions (one alone too: its code beats
+ * the lane function's, and the segment code, jit_seg.c, calls it) of the forms jit_form knows (integer add, sub, mul.lo, mul.wide.u32/s32, mad.lo,
  * and, or, xor, not, neg, shl, shr, unguarded min and max, selp, setp on .b/.u/.s 16/32/64,
  * and/or/xor/not on .pred), split at branch
  * targets so a loop's body starts one. Its code runs chunk-major: for each group of four
@@ -39,6 +39,7 @@
 #if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__)
 #define JIT_HOST 1
 #include <sys/mman.h>
+#include "jit_seg.h"
 #include "jit_x86.h"
 #endif
 
@@ -120,7 +121,7 @@ void jit_unpack(uint64_t *regs, const uint32_t *slots, uint32_t nslots,
 
 /* A block may be entered and left every JIT_STEP instructions (jit.h), so a budget that
  * ends or starts inside a block costs at most that many interpreted ones. */
-enum { JIT_MIN = 2, JIT_MAX = 512, JIT_LOOK = 64 };
+enum { JIT_MAX = 512, JIT_LOOK = 64 };
 enum { NALLOC = 12, R_ZERO = 12, S1 = 13, S2 = 14, R_LMASK = 15 };
 _Static_assert(NALLOC <= JIT_WONLY, "a loop's body ends with at most NALLOC values to store");
 /* How a register holds its value: as the lane functions store it, or (a predicate a setp or
@@ -170,6 +171,7 @@ struct jc {
 	bool full;                /* the code being made is for chunks of 4 active lanes */
 	size_t whole_from, whole_to; /* a whole chunk's code, as gen_body made it, and its   */
 	uint32_t whole_fix0, whole_fix1; /* fixups: gen_whole's copies                          */
+	size_t whole_at;          /* where gen_whole's code starts (SIZE_MAX: none)        */
 	/* the block being compiled */
 	const struct jop *ops;
 	uint32_t nops;
@@ -1197,8 +1199,10 @@ static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, size_t *e
 		x86_patch(b, lea[2 * k], stub[k]);
 		x86_patch(b, lea[2 * k + 1], stub[nb + k]);
 	}
+	J->whole_at = SIZE_MAX;
 	if (nb == 1) {
 		x86_patch(b, whole, b->len);
+		J->whole_at = b->len;
 		gen_whole(J);
 	}
 out:
@@ -1416,8 +1420,7 @@ static uint32_t block_at(struct jc *J, const struct dfunc *fn, const bool *label
 	while (i + n < fn->ncode && n < JIT_MAX && (n == 0 || !label[i + n]) &&
 	       jit_form(J, &fn->code[i + n], &ops[n]))
 		n++;
-	/* a setp alone (before its branch, as a rule): its code beats the lane function's */
-	return n >= JIT_MIN || (n == 1 && ops[0].kind == JK_SETP) ? n : 0;
+	return n;
 }
 
 /* A program's compiled code: one mapping per jit_prepare that compiled something */
@@ -1437,7 +1440,16 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 	J.nloaded = J.ntouched = 0;
 	struct jop *ops = malloc(sizeof *ops * JIT_MAX);
 	uint32_t nent = 0, cent = 0;
-	struct ent { struct dinsn *di; size_t off, loop; uint32_t n, at, keep; } *ent = NULL;
+	/* what the mapping's offsets become: a block's entry, a segment's, a function's
+	 * segment code */
+	enum { E_BLOCK, E_SEG, E_SEG_FN };
+	struct ent {
+		struct dinsn *di;
+		size_t off, loop;
+		uint32_t n, at, keep;
+		uint8_t what;
+		struct dfunc *fn;
+	} *ent = NULL;
 	uint32_t *keep = NULL, nkeepw = 0, ckeep = 0; /* the loops' jit_keep, one after another */
 	size_t *entry = malloc(sizeof *entry * (JIT_MAX / JIT_STEP + 1));
 	if (!entry || !ops) {
@@ -1461,6 +1473,15 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 			J.oom = true;
 			break;
 		}
+		struct jseg_block *blk = calloc(fn->ncode + 1, sizeof *blk);
+		size_t *soff = malloc(sizeof *soff * (fn->ncode + 1));
+		if (!blk || !soff) {
+			free(label);
+			free(blk);
+			free(soff);
+			J.oom = true;
+			break;
+		}
 		for (uint32_t i = 0; i < fn->ncode; i++)
 			if (fn->code[i].op == OP_BRA && fn->code[i].target < fn->ncode)
 				label[fn->code[i].target] = true;
@@ -1471,6 +1492,7 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 				continue;
 			}
 			gen_block(&J, ops, n, entry);
+			blk[i] = (struct jseg_block){entry[0], J.whole_at, n, false};
 			/* the block as a loop's body where a branch back to it follows */
 			const struct dinsn *br = i + n < fn->ncode ? &fn->code[i + n] : NULL;
 			size_t loop = 0;
@@ -1498,6 +1520,7 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 				}
 				at_keep = at;
 			}
+			blk[i].loop = at_keep != UINT32_MAX;
 			for (uint32_t k = 0; k * JIT_STEP < n; k++) {
 				if (!grow((void **)&ent, &cent, nent, sizeof *ent)) {
 					J.oom = true;
@@ -1505,11 +1528,28 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 				}
 				ent[nent++] = (struct ent){&fn->code[i + k * JIT_STEP], entry[k],
 							   k ? 0 : loop, n - k * JIT_STEP, k,
-							   k ? UINT32_MAX : at_keep};
+							   k ? UINT32_MAX : at_keep, E_BLOCK, NULL};
 			}
 			i += n;
 		}
 		free(label);
+		/* the function's segments, reaching its blocks: entries with no block (n 0) */
+		size_t seg = J.oom ? SIZE_MAX : jit_seg_gen(&J.b, fn, blk, soff);
+		for (uint32_t i = 0; i < fn->ncode && seg != SIZE_MAX; i++) {
+			if (soff[i] == SIZE_MAX)
+				continue;
+			if (!grow((void **)&ent, &cent, nent, sizeof *ent)) {
+				J.oom = true;
+				break;
+			}
+			ent[nent++] = (struct ent){&fn->code[i], soff[i], 0, 0, 0, 0, E_SEG, NULL};
+		}
+		if (seg != SIZE_MAX && !J.oom && grow((void **)&ent, &cent, nent, sizeof *ent))
+			ent[nent++] = (struct ent){NULL, seg, 0, 0, 0, 0, E_SEG_FN, fn};
+		else if (seg != SIZE_MAX)
+			J.oom = true;
+		free(blk);
+		free(soff);
 	}
 	/* the constants, 32 bytes each, after the code */
 	while (J.b.len % 32)
@@ -1541,6 +1581,15 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 		jc->next = P->jit;
 		P->jit = jc;
 		for (uint32_t e = 0; e < nent; e++) {
+			void *at = (uint8_t *)map + ent[e].off;
+			if (ent[e].what == E_SEG) {
+				ent[e].di->seg = at;
+				continue;
+			}
+			if (ent[e].what == E_SEG_FN) {
+				ent[e].fn->seg_fn = (jit_seg_fn *)at;
+				continue;
+			}
 			ent[e].di->jit = (jit_block_fn *)(void *)((uint8_t *)map + ent[e].off);
 			ent[e].di->jit_len = (uint16_t)ent[e].n;
 			ent[e].di->jit_at = (uint16_t)ent[e].at;

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "jit_seg.h"
 #include "prog.h"
 
 /* Where a block may be entered and left: every JIT_STEP instructions from its start. */

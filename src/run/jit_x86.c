@@ -135,6 +135,12 @@ void x86_vrri(struct xbuf *b, enum x86_vop op, int d, int v, int rm, uint8_t imm
 	put(b, imm);
 }
 
+void x86_vrmi(struct xbuf *b, enum x86_vop op, int d, int v, struct xmem m, uint8_t imm)
+{
+	x86_vrm(b, op, d, v, m);
+	put(b, imm);
+}
+
 void x86_v4(struct xbuf *b, enum x86_vop op, int d, int v, int rm, int mask)
 {
 	x86_vrr(b, op, d, v, rm);
@@ -189,6 +195,86 @@ void x86_shift_ri(struct xbuf *b, int ext, bool w64, int r, uint8_t imm)
 	put(b, 0xC1);
 	put(b, (uint8_t)(0xC0 | ext << 3 | (r & 7)));
 	put(b, imm);
+}
+
+/* a legacy instruction's REX prefix and ModRM (and SIB, displacement) for reg and [m] */
+static void legacy_mem(struct xbuf *b, bool w, int reg, struct xmem m)
+{
+	int x = m.index >= 0 ? m.index >> 3 : 0, bb = m.base >= 0 ? m.base >> 3 : 0;
+	if (w || reg >= 8 || x || bb)
+		put(b, (uint8_t)(0x40 | w << 3 | (reg >= 8) << 2 | x << 1 | bb));
+}
+
+void x86_load(struct xbuf *b, bool w64, int d, struct xmem m)
+{
+	legacy_mem(b, w64, d, m);
+	put(b, 0x8B);
+	modrm_mem(b, d, m);
+}
+
+void x86_store(struct xbuf *b, bool w64, struct xmem m, int s)
+{
+	legacy_mem(b, w64, s, m);
+	put(b, 0x89);
+	modrm_mem(b, s, m);
+}
+
+void x86_alu_mi(struct xbuf *b, int ext, bool w64, struct xmem m, int8_t imm)
+{
+	legacy_mem(b, w64, 0, m);
+	put(b, 0x83);
+	modrm_mem(b, ext, m);
+	put(b, (uint8_t)imm);
+}
+
+void x86_mov_mi(struct xbuf *b, struct xmem m, uint32_t imm)
+{
+	legacy_mem(b, false, 0, m);
+	put(b, 0xC7);
+	modrm_mem(b, 0, m);
+	put32(b, imm);
+}
+
+void x86_mov_ri(struct xbuf *b, int d, uint32_t imm)
+{
+	rex(b, false, 0, d);
+	put(b, (uint8_t)(0xB8 | (d & 7)));
+	put32(b, imm);
+}
+
+void x86_mov_ri64(struct xbuf *b, int d, uint64_t imm)
+{
+	rex(b, true, 0, d);
+	put(b, (uint8_t)(0xB8 | (d & 7)));
+	put32(b, (uint32_t)imm);
+	put32(b, (uint32_t)(imm >> 32));
+}
+
+void x86_push(struct xbuf *b, int r)
+{
+	rex(b, false, 0, r);
+	put(b, (uint8_t)(0x50 | (r & 7)));
+}
+
+void x86_pop(struct xbuf *b, int r)
+{
+	rex(b, false, 0, r);
+	put(b, (uint8_t)(0x58 | (r & 7)));
+}
+
+size_t x86_call(struct xbuf *b)
+{
+	put(b, 0xE8);
+	size_t at = b->len;
+	put32(b, 0);
+	return at;
+}
+
+void x86_call_r(struct xbuf *b, int r)
+{
+	rex(b, false, 0, r);
+	put(b, 0xFF);
+	put(b, (uint8_t)(0xD0 | (r & 7)));
 }
 
 void x86_lea_rip(struct xbuf *b, int d, int32_t disp)

@@ -55,7 +55,14 @@ struct xmem {
 	X(VPSLLQ_I, 1, 1, 0, 0x73) /* /6 */                                                \
 	X(VPSRLQ_I, 1, 1, 0, 0x73) /* /2 */                                                \
 	X(VPSRAD_I, 1, 1, 0, 0x72) /* /4 */                                                \
-	X(VPSRAW_I, 1, 1, 0, 0x71) /* /4 */
+	X(VPSRAW_I, 1, 1, 0, 0x71) /* /4 */                                                \
+	X(VPCMPEQD, 1, 1, 0, 0x76)                                                         \
+	X(VPBROADCASTQ, 2, 1, 0, 0x59) /* v: none (0) */                                   \
+	X(VPMOVZXDQ, 2, 1, 0, 0x35) /* from 128 bits; v: none */                           \
+	X(VPMOVSXDQ, 2, 1, 0, 0x25) /* from 128 bits; v: none */                           \
+	X(VPTEST, 2, 1, 0, 0x17) /* v: none; flags */                                      \
+	X(VSHUFPS, 1, 0, 0, 0xC6) /* imm8 (x86_vrri) */                                    \
+	X(VPERMQ, 3, 1, 1, 0x00) /* imm8 (x86_vrri); v: none */
 
 enum x86_vop {
 #define X(name, map, pp, w, opc) XV_##name,
@@ -68,24 +75,37 @@ enum x86_vop {
  * stored and v the mask (VPMASKMOVQ_ST). */
 void x86_vrr(struct xbuf *b, enum x86_vop op, int d, int v, int rm);
 void x86_vrm(struct xbuf *b, enum x86_vop op, int d, int v, struct xmem m);
-/* VPBLENDD d, v, rm, imm8 */
+/* VPBLENDD d, v, rm, imm8 (VSHUFPS, VPERMQ too); with rm in memory */
 void x86_vrri(struct xbuf *b, enum x86_vop op, int d, int v, int rm, uint8_t imm);
+void x86_vrmi(struct xbuf *b, enum x86_vop op, int d, int v, struct xmem m, uint8_t imm);
 /* VBLENDVPD d, v, rm, mask: d = mask's sign bit ? rm : v, per 64-bit lane */
 void x86_v4(struct xbuf *b, enum x86_vop op, int d, int v, int rm, int mask);
 /* the shifts by an immediate: d = rm shifted by imm */
 void x86_vshi(struct xbuf *b, enum x86_vop op, int d, int rm, uint8_t imm);
 
-/* scalar instructions of the chunk loop */
+/* scalar instructions of the chunk loop and of a segment's code (jit_seg.c) */
 void x86_mov32(struct xbuf *b, int d, int s);              /* mov d32, s32            */
 void x86_alu_ri(struct xbuf *b, int ext, bool w64, int r, int32_t imm); /* add 0, and 4,
 									 * sub 5, cmp 7  */
 void x86_shift_ri(struct xbuf *b, int ext, bool w64, int r, uint8_t imm); /* shl 4, shr 5 */
 /* op d, s on general registers, opc the "r/m, reg" opcode: X86_MOV, X86_SUB, ... */
-enum { X86_OR = 0x09, X86_AND = 0x21, X86_SUB = 0x29, X86_XOR = 0x31, X86_MOV = 0x89 };
+enum { X86_ADD = 0x01, X86_OR = 0x09, X86_AND = 0x21, X86_SUB = 0x29, X86_XOR = 0x31, X86_CMP = 0x39,
+       X86_TEST8 = 0x84, X86_TEST = 0x85, X86_MOV = 0x89 };
 void x86_alu_rr(struct xbuf *b, int opc, bool w64, int d, int s);
 void x86_lea_rip(struct xbuf *b, int d, int32_t disp);    /* lea d64, [rip + disp]   */
+void x86_mov_ri(struct xbuf *b, int d, uint32_t imm);      /* mov d32, imm32          */
+void x86_mov_ri64(struct xbuf *b, int d, uint64_t imm);    /* mov d64, imm64          */
+void x86_load(struct xbuf *b, bool w64, int d, struct xmem m);  /* mov d, [m]         */
+void x86_store(struct xbuf *b, bool w64, struct xmem m, int s); /* mov [m], s         */
+void x86_mov_mi(struct xbuf *b, struct xmem m, uint32_t imm); /* mov dword [m], imm32 */
+void x86_alu_mi(struct xbuf *b, int ext, bool w64, struct xmem m, int8_t imm); /* op [m], imm8 */
+void x86_push(struct xbuf *b, int r);
+void x86_pop(struct xbuf *b, int r);
+size_t x86_call(struct xbuf *b);                           /* call rel32 (x86_patch)  */
+void x86_call_r(struct xbuf *b, int r);                   /* call r64                */
 /* jcc / jmp with a 32-bit displacement; return where the displacement lies (x86_patch) */
-size_t x86_jcc(struct xbuf *b, int cc);                    /* 0x4 e/z, 0x5 ne/nz      */
+size_t x86_jcc(struct xbuf *b, int cc); /* 0x2 b, 0x3 ae, 0x4 e/z, 0x5 ne/nz, 0x6 be, 0x7 a,
+					  * 0xF g */
 size_t x86_jmp(struct xbuf *b);
 void x86_jmp_r(struct xbuf *b, int r);                    /* jmp r64                 */
 /* point the 32-bit displacement at `at` (ending at at + 4) to buffer offset `to` */

@@ -157,6 +157,7 @@ struct alu_ref {
 };
 
 struct mma_form;
+struct jit_seg_ctx;
 
 struct launch;
 struct warp;
@@ -208,6 +209,8 @@ struct dinsn {
 	 * alone: a loop's body not compiled as the loop (run pass by pass); both NULL: no loop */
 	uint32_t (*jit_loop)(uint64_t *regs, uint32_t gmask, uint32_t cap, uint64_t *save);
 	const uint32_t *jit_keep;
+	/* the native tier's segment code entered here (jit_seg.h's jit_seg_fn), or NULL */
+	const void *seg;
 };
 
 struct dfunc {
@@ -222,6 +225,8 @@ struct dfunc {
 	uint32_t *param_off;    /* offsets of formal params (kernel block or frame area)      */
 	uint32_t *ret_off;      /* offsets of return params                                   */
 	bool jit_done;          /* the native tier compiled its blocks (jit.h)                */
+	/* its segment code (jit_seg.h's jit_seg_fn), or NULL */
+	uint32_t (*seg_fn)(struct jit_seg_ctx *c, const void *at);
 	/* shared memory (shared_layout.h): a kernel's CTA holds its static .shared variables in
 	 * shared_static bytes (as ptxas -v counts them), its dynamic shared memory from
 	 * shared_dyn_off; shared_syms[i] at shared_addrs[i] are the variables it holds (for a

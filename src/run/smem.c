@@ -550,6 +550,15 @@ static __attribute__((noinline)) bool st_any(struct launch *L, struct warp *w, s
 	return true;
 }
 
+uint32_t smem_rows(const struct launch *L, const struct warp *w)
+{
+	const struct cta *c = w->cta;
+	if (L->race || !access_shared_quiet(L, w))
+		return 0;
+	return ((init_checking(L) && !c->init_full) ? 0 : SMEM_ROW_LD) |
+	       ((c->init_bits && !c->init_full) || !c->proxy_all ? 0 : SMEM_ROW_ST);
+}
+
 bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 	     uint32_t mask)
 {

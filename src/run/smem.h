@@ -30,6 +30,14 @@ uint8_t smem_form(const struct dinsn *di);
  * bounds and aligned. With the detector on, race_shared_lanes checks the lanes in order
  * (before a store's bytes change; a report stops the lanes after). False: nothing was done,
  * and the general path (exec_mem.c) runs it and reports what is wrong. */
+/* What of the row path (a whole warp's 4-byte access through a register at 32 places in a
+ * row, done by the native tier's segment code inline: jit_seg.c) may run for w now: SMEM_ROW_LD,
+ * SMEM_ROW_ST, where the bytes are all that is at stake - smem_ld and smem_st's own row
+ * case without the detector. A bit that is not there leaves the access to those calls (which
+ * serve the detector too). Nothing the segment code runs between two calls clears a bit. */
+enum { SMEM_ROW_LD = 1, SMEM_ROW_ST = 2 };
+uint32_t smem_rows(const struct launch *L, const struct warp *w);
+
 bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 	     uint32_t mask);
 bool smem_st(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,

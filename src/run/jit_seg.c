@@ -1,0 +1,474 @@
+/*
+ * jit_seg.c - a function's barrier-to-barrier segments as one piece of native code (jit_seg.h's
+ * jit_seg_fn), for a warp whose one group is all 32 lanes: interp.c's seg_run, instruction
+ * by instruction, without its loop. In a function with a bar.sync, every instruction but
+ * those inside a block gets a label, and seg_run enters where it stands:
+ *
+ *   an ALU block (jit.c's, not a loop's body): called whole when the budget holds it all;
+ *   a branch: taken or not when its guard is the same in all 32 lanes, else an exit;
+ *   a move of a register or an immediate, and an ld/st.shared of smem.h's forms (through
+ *   smem_ld / smem_st, the calls a launch with the detector makes too), unguarded, each
+ *   after the handlers' test (left > hmin: no asynchronous event due, no stop);
+ *
+ * and anything else (bar.sync, other handlers, guarded handlers, lone ALU instructions) is
+ * an exit: the code returns that instruction's pc having done nothing of it, as seg_run
+ * breaks before it, for seg_run (and run_direct after it) to go on from there. Every exit
+ * of a supported kind at a test that fails is the same (nothing of it done).
+ *
+ * Registers: rbx the context, r12 the frame's registers, r13d the budget left, r14d hmin,
+ * r15d the last instruction run; ymm13 and ymm14 scratch (the blocks' own registers are
+ * theirs, and nothing is kept in ymm registers between instructions).
+ */
+#include "jit_seg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+#include "smem.h"
+
+enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X_R15 };
+enum { Y1 = 13, Y2 = 14 };
+_Static_assert(!(JIT_ROW_ASK & (SMEM_ROW_LD | SMEM_ROW_ST)), "ctx.row's ask is no answer");
+enum kind { K_NONE, K_EXIT, K_BLOCK, K_BRA, K_MOV, K_SMEM };
+
+struct patch {
+	size_t at;
+	uint32_t to;             /* an instruction's label, its exit stub, or a constant */
+};
+
+struct seg {
+	struct xbuf *b;
+	const struct dfunc *fn;
+	const struct jseg_block *blk;
+	uint8_t *kind;
+	size_t *lab;
+	struct patch *jl, *jx, *jk; /* jumps to labels, to exit stubs, rip to constants */
+	uint32_t njl, njx, njk, cjl, cjx, cjk;
+	uint64_t (*pool)[4];
+	uint32_t npool, cpool;
+	bool oom;
+};
+
+static bool more(void **p, uint32_t *cap, uint32_t n, size_t elem)
+{
+	if (n < *cap)
+		return true;
+	uint32_t c = *cap ? *cap * 2 : 32;
+	void *q = realloc(*p, c * elem);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = c;
+	return true;
+}
+
+static void note(struct seg *S, struct patch **p, uint32_t *n, uint32_t *cap, size_t at,
+		 uint32_t to)
+{
+	if (!more((void **)p, cap, *n, sizeof **p)) {
+		S->oom = true;
+		return;
+	}
+	(*p)[(*n)++] = (struct patch){at, to};
+}
+
+#define CTX(field) ((struct xmem){R_CTX, -1, 1, (int32_t)offsetof(struct jit_seg_ctx, field)})
+
+/* lane chunk c (four lanes) of slot s in the frame */
+static struct xmem lanes(uint32_t s, int c)
+{
+	return (struct xmem){R_REGS, -1, 1, (int32_t)(s * LANES * sizeof(uint64_t) + 32u * (unsigned)c)};
+}
+
+/* d = op(v, the four lanes q), q one of the pool's 32-byte slots (rip-relative, patched at
+ * the end) */
+static void konst_q(struct seg *S, enum x86_vop op, int d, int v, const uint64_t q[4])
+{
+	uint32_t i = 0;
+	while (i < S->npool && memcmp(S->pool[i], q, sizeof S->pool[i]))
+		i++;
+	if (i == S->npool) {
+		if (!more((void **)&S->pool, &S->cpool, S->npool, sizeof *S->pool)) {
+			S->oom = true;
+			return;
+		}
+		memcpy(S->pool[S->npool++], q, sizeof S->pool[i]);
+	}
+	x86_vrm(S->b, op, d, v, (struct xmem){-1, -1, 1, 0});
+	note(S, &S->jk, &S->njk, &S->cjk, S->b->len - 4, i);
+}
+
+/* the constant k in all four lanes */
+static void konst(struct seg *S, enum x86_vop op, int d, int v, uint64_t k)
+{
+	konst_q(S, op, d, v, (const uint64_t[4]){k, k, k, k});
+}
+
+/* {k, k + 4, k + 8, k + 12}: four lanes' 4-byte places from k on (gen_row) */
+static void konst4(struct seg *S, enum x86_vop op, int d, int v, uint64_t k)
+{
+	konst_q(S, op, d, v, (const uint64_t[4]){k, k + 4, k + 8, k + 12});
+}
+
+/* a jump to the stub that leaves at instruction i, nothing of it done */
+static void to_exit(struct seg *S, size_t at, uint32_t i)
+{
+	note(S, &S->jx, &S->njx, &S->cjx, at, i);
+}
+
+/* on to instruction i: a jump unless its label comes next */
+static void go_on(struct seg *S, uint32_t i, uint32_t next)
+{
+	if (i != next)
+		note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(S->b), i);
+}
+
+/* instruction i ran, `n` of the budget (one, or a block's length) */
+static void ran(struct seg *S, uint32_t i, uint32_t n)
+{
+	x86_alu_ri(S->b, 5, false, R_LEFT, (int32_t)n);
+	x86_mov_ri(S->b, R_LAST, i);
+	if (S->fn->code[i].flags & DF_WRITES)
+		x86_alu_mi(S->b, 0, false, CTX(writes), 1);
+}
+
+/* the handlers' test (seg_run's `now` against next_due and L->stop): left > hmin */
+static void handler_test(struct seg *S, uint32_t i)
+{
+	x86_alu_rr(S->b, X86_CMP, false, R_LEFT, R_HMIN);
+	to_exit(S, x86_jcc(S->b, 0x6), i);
+}
+
+/* What instruction i is to the segment code. */
+static enum kind classify(const struct seg *S, uint32_t i)
+{
+	const struct dfunc *fn = S->fn;
+	const struct dinsn *di = &fn->code[i];
+	const struct jseg_block *bk = &S->blk[i];
+	if (bk->n && !bk->loop && i + bk->n < fn->ncode)
+		return K_BLOCK;
+	if (!(di->flags & DF_EXEC_DIRECT))
+		return K_EXIT;
+	if (di->op == OP_BRA && di->target < fn->ncode)
+		return di->guard < 0 || i + 1 < fn->ncode ? K_BRA : K_EXIT;
+	if (di->guard >= 0 || i + 1 >= fn->ncode)
+		return K_EXIT;
+	const struct dop *s0 = &di->s[0];
+	if (di->exec == exec_mov && !s0->neg && (s0->kind == DOP_REG || s0->kind == DOP_IMM) &&
+	    di->d.kind == DOP_REG && ir_type_size((enum ir_mod)di->type) <= 8)
+		return K_MOV;
+	if ((di->exec == exec_ld || di->exec == exec_st) && di->smem)
+		return K_SMEM;
+	return K_EXIT;
+}
+
+static void gen_block(struct seg *S, uint32_t i, uint32_t next)
+{
+	struct xbuf *b = S->b;
+	const struct jseg_block *bk = &S->blk[i];
+	x86_alu_ri(b, 7, false, R_LEFT, (int32_t)bk->n);
+	to_exit(S, x86_jcc(b, 0x2), i);
+	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
+	if (bk->whole == SIZE_MAX) {
+		x86_mov_ri(b, X_RSI, FULL_MASK);
+		x86_mov_ri(b, X_RDX, UINT32_MAX);
+		x86_patch(b, x86_call(b), bk->entry);
+	} else {
+		x86_patch(b, x86_call(b), bk->whole);
+	}
+	ran(S, i + bk->n - 1, bk->n);
+	go_on(S, i + bk->n, next);
+}
+
+/* A branch: its guard's bit 0 in all 32 lanes ANDed (eax, its four sign bits) and ORed (ecx):
+ * all ones or all zeros go one way, anything else is divergent (run_direct's). */
+static void gen_bra(struct seg *S, uint32_t i, uint32_t next)
+{
+	struct xbuf *b = S->b;
+	const struct dinsn *di = &S->fn->code[i];
+	x86_alu_rr(b, X86_TEST, false, R_LEFT, R_LEFT);
+	to_exit(S, x86_jcc(b, 0x4), i);
+	if (di->guard < 0) {
+		ran(S, i, 1);
+		x86_mov_mi(b, CTX(lmask), FULL_MASK);
+		go_on(S, di->target, next);
+		return;
+	}
+	uint32_t g = (uint32_t)di->guard;
+	x86_vrm(b, XV_VMOVDQU_LD, Y1, 0, lanes(g, 0));
+	x86_vrr(b, XV_VPOR, Y2, Y1, Y1);
+	for (int c = 1; c < LANES / 4; c++) {
+		x86_vrm(b, XV_VPAND, Y1, Y1, lanes(g, c));
+		x86_vrm(b, XV_VPOR, Y2, Y2, lanes(g, c));
+	}
+	x86_vshi(b, XV_VPSLLQ_I, Y1, Y1, 63);
+	x86_vrr(b, XV_VMOVMSKPD, X_RAX, 0, Y1);
+	x86_vshi(b, XV_VPSLLQ_I, Y2, Y2, 63);
+	x86_vrr(b, XV_VMOVMSKPD, X_RCX, 0, Y2);
+	x86_alu_ri(b, 7, false, X_RAX, 15);
+	size_t all = x86_jcc(b, 0x4);
+	x86_alu_rr(b, X86_TEST, false, X_RCX, X_RCX);
+	to_exit(S, x86_jcc(b, 0x5), i);
+	/* no lane's guard holds */
+	ran(S, i, 1);
+	x86_mov_mi(b, CTX(lmask), di->guard_neg ? FULL_MASK : 0);
+	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), di->guard_neg ? di->target : i + 1);
+	x86_patch(b, all, b->len);
+	ran(S, i, 1);
+	x86_mov_mi(b, CTX(lmask), di->guard_neg ? 0 : FULL_MASK);
+	go_on(S, di->guard_neg ? i + 1 : di->target, next);
+}
+
+/* exec_mov of a register or an immediate on all lanes: d = a & the type's mask */
+static void gen_mov(struct seg *S, uint32_t i, uint32_t next)
+{
+	struct xbuf *b = S->b;
+	const struct dinsn *di = &S->fn->code[i];
+	const struct dop *s = &di->s[0];
+	int size = ir_type_size((enum ir_mod)di->type);
+	uint64_t sm = di->type == MOD_PRED ? 1 : size == 8 ? ~0ull : (1ull << (size * 8)) - 1;
+	handler_test(S, i);
+	if (s->kind == DOP_IMM)
+		konst(S, XV_VMOVDQU_LD, Y1, 0, s->imm[0] & sm);
+	for (int c = 0; c < LANES / 4; c++) {
+		if (s->kind == DOP_REG) {
+			x86_vrm(b, XV_VMOVDQU_LD, Y1, 0, lanes(s->slot, c));
+			if (sm != ~0ull)
+				konst(S, XV_VPAND, Y1, Y1, sm);
+		}
+		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
+	}
+	ran(S, i, 1);
+	go_on(S, i + 1, next);
+}
+
+/* ctx.row asked for at the turn's first row access (gen_row): smem_rows, and the CTA's
+ * shared memory */
+static void ask_rows(struct jit_seg_ctx *c)
+{
+	const struct warp *w = c->w;
+	c->row = smem_rows(c->L, w);
+	c->row_lim = (int64_t)w->cta->smem_size - 128;
+	c->smem = w->cta->smem;
+}
+
+/*
+ * smem.c's row case inline (ld_row4_any's and st_row4_any's for a whole warp), where
+ * smem_rows allows it (ctx.row, asked for once a turn): the lanes' addresses (their low words) are lane 0's plus 4l
+ * - lane 0's 64 bits broadcast plus the pool's 4l, XORed with each lane's and ORed over the
+ * warp, the high words masked off - and lane 0's place plus the offset is aligned and at most
+ * the shared bytes less 128. Anything else goes on at `call` (smem_ld / smem_st, which take
+ * or decline it as ever). 16 bytes at a time widened into the destination's lanes (ld), or
+ * eight lanes' low words gathered into 32 bytes (st: VSHUFPS and VPERMQ, as smem.c's
+ * low_words).
+ */
+static void gen_row(struct seg *S, const struct dinsn *di, size_t *call)
+{
+	struct xbuf *b = S->b;
+	bool ld = di->exec == exec_ld;
+	uint32_t a = di->s[0].slot;
+	x86_load(b, false, X_RAX, CTX(row));
+	x86_mov32(b, X_RCX, X_RAX);
+	x86_alu_ri(b, 4, false, X_RCX, JIT_ROW_ASK);
+	size_t known = x86_jcc(b, 0x4);
+	x86_vzeroupper(b);
+	x86_alu_rr(b, X86_MOV, true, X_RDI, R_CTX);
+	x86_mov_ri64(b, X_RAX, (uint64_t)(uintptr_t)ask_rows);
+	x86_call_r(b, X_RAX);
+	x86_load(b, false, X_RAX, CTX(row));
+	x86_patch(b, known, b->len);
+	x86_alu_ri(b, 4, false, X_RAX, ld ? SMEM_ROW_LD : SMEM_ROW_ST);
+	call[0] = x86_jcc(b, 0x4);
+	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, lanes(a, 0));
+	for (int c = 0; c < LANES / 4; c++) {
+		konst4(S, XV_VPADDQ, 15, Y1, 16u * (unsigned)c);
+		x86_vrm(b, XV_VPXOR, 15, 15, lanes(a, c));
+		if (c)
+			x86_vrr(b, XV_VPOR, Y2, Y2, 15);
+		else
+			x86_vrr(b, XV_VPOR, Y2, 15, 15);
+	}
+	konst(S, XV_VPAND, Y2, Y2, 0xffffffffull);
+	x86_vrr(b, XV_VPTEST, Y2, 0, Y2);
+	call[1] = x86_jcc(b, 0x5);
+	x86_load(b, false, X_RAX, lanes(a, 0));
+	x86_alu_ri(b, 0, false, X_RAX, (int32_t)(uint32_t)di->s[0].off);
+	x86_mov32(b, X_RCX, X_RAX);
+	x86_alu_ri(b, 4, false, X_RCX, 3);
+	call[2] = x86_jcc(b, 0x5);
+	x86_load(b, true, X_RCX, CTX(row_lim));
+	x86_alu_rr(b, X86_CMP, true, X_RAX, X_RCX);
+	call[3] = x86_jcc(b, 0xF);
+	x86_load(b, true, X_RCX, CTX(smem));
+	x86_alu_rr(b, X86_ADD, true, X_RCX, X_RAX);
+	for (int c = 0; c < LANES / 4; c++) {
+		if (ld) {
+			x86_vrm(b, di->smem & SMEM_SIGNED ? XV_VPMOVSXDQ : XV_VPMOVZXDQ, Y1, 0,
+				(struct xmem){X_RCX, -1, 1, 16 * c});
+			x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
+		} else if (c < LANES / 8) {
+			uint32_t v = di->s[1].slot;
+			x86_vrm(b, XV_VMOVDQU_LD, Y1, 0, lanes(v, 2 * c));
+			x86_vrmi(b, XV_VSHUFPS, Y1, Y1, lanes(v, 2 * c + 1), 0x88);
+			x86_vrri(b, XV_VPERMQ, Y1, 0, Y1, 0xD8);
+			x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, (struct xmem){X_RCX, -1, 1, 32 * c});
+		}
+	}
+}
+
+/* an ld/st.shared: the row case inline where it applies, else through smem.c (false from
+ * it: the exit, nothing done) */
+static void gen_smem(struct seg *S, uint32_t i, uint32_t next)
+{
+	struct xbuf *b = S->b;
+	const struct dinsn *di = &S->fn->code[i];
+	handler_test(S, i);
+	size_t call[4], done = 0;
+	bool row = (di->smem >> SMEM_LOG_SHIFT) == 2 && di->s[0].has_reg &&
+		   (di->exec == exec_ld || di->s[1].kind == DOP_REG);
+	if (row) {
+		gen_row(S, di, call);
+		done = x86_jmp(b);
+		for (int k = 0; k < 4; k++)
+			x86_patch(b, call[k], b->len);
+	}
+	x86_vzeroupper(b);
+	x86_load(b, true, X_RDI, CTX(L));
+	x86_load(b, true, X_RSI, CTX(w));
+	x86_load(b, true, X_RDX, CTX(f));
+	x86_mov_ri64(b, X_RCX, (uint64_t)(uintptr_t)di);
+	x86_mov_ri(b, X_R8, FULL_MASK);
+	bool (*fn)(struct launch *, struct warp *, struct frame *, const struct dinsn *, uint32_t) =
+		di->exec == exec_ld ? smem_ld : smem_st;
+	x86_mov_ri64(b, X_RAX, (uint64_t)(uintptr_t)fn);
+	x86_call_r(b, X_RAX);
+	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
+	to_exit(S, x86_jcc(b, 0x4), i);
+	if (row)
+		x86_patch(b, done, b->len);
+	ran(S, i, 1);
+	go_on(S, i + 1, next);
+}
+
+/* The entry (jit_seg_fn): the callee-saved registers it uses saved, the stack aligned for
+ * its calls, the context's values in their registers, then on at `at` (rsi). */
+static size_t gen_prologue(struct xbuf *b)
+{
+	size_t at = b->len;
+	static const int saved[] = {X_RBX, X_RBP, X_R12, X_R13, X_R14, X_R15};
+	for (size_t k = 0; k < sizeof saved / sizeof saved[0]; k++)
+		x86_push(b, saved[k]);
+	x86_alu_ri(b, 5, true, X_RSP, 8);
+	x86_alu_rr(b, X86_MOV, true, R_CTX, X_RDI);
+	x86_load(b, true, R_REGS, CTX(regs));
+	x86_load(b, false, R_LEFT, CTX(left));
+	x86_load(b, false, R_HMIN, CTX(hmin));
+	x86_load(b, false, R_LAST, CTX(last));
+	x86_jmp_r(b, X_RSI);
+	return at;
+}
+
+/* The common exit: eax the pc; what seg_run reads back stored */
+static size_t gen_epilogue(struct xbuf *b)
+{
+	size_t at = b->len;
+	static const int saved[] = {X_R15, X_R14, X_R13, X_R12, X_RBP, X_RBX};
+	x86_store(b, false, CTX(left), R_LEFT);
+	x86_store(b, false, CTX(last), R_LAST);
+	x86_vzeroupper(b);
+	x86_alu_ri(b, 0, true, X_RSP, 8);
+	for (size_t k = 0; k < sizeof saved / sizeof saved[0]; k++)
+		x86_pop(b, saved[k]);
+	x86_ret(b);
+	return at;
+}
+
+/* What each instruction is (kind[i]) in a function with a CTA barrier (false: none, no
+ * segment code): seg_run enters the code wherever it stands on an entry (after a bar.sync,
+ * or after an instruction the code left to it), so every instruction gets its kind, but
+ * those inside a block, which nothing enters. */
+static bool classify_all(struct seg *S)
+{
+	const struct dfunc *fn = S->fn;
+	bool any = false;
+	for (uint32_t i = 0; i < fn->ncode; i++)
+		any |= fn->code[i].exec == exec_bar;
+	for (uint32_t i = 0; i < fn->ncode && any;) {
+		S->kind[i] = (uint8_t)classify(S, i);
+		i += S->kind[i] == K_BLOCK ? S->blk[i].n : 1;
+	}
+	return any;
+}
+
+size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_block *blk,
+		   size_t *off)
+{
+	struct seg S = {.b = b, .fn = fn, .blk = blk};
+	size_t start = b->len, entry = SIZE_MAX;
+	for (uint32_t i = 0; i < fn->ncode; i++)
+		off[i] = SIZE_MAX;
+	S.kind = calloc(fn->ncode + 1, 1);
+	S.lab = malloc(sizeof *S.lab * (fn->ncode + 1));
+	size_t *stub = malloc(sizeof *stub * (fn->ncode + 1));
+	if (!S.kind || !S.lab || !stub || !classify_all(&S))
+		goto out;
+	entry = gen_prologue(b);
+	size_t epi = gen_epilogue(b);
+	for (uint32_t i = 0; i < fn->ncode; i++) {
+		stub[i] = SIZE_MAX;
+		if (!S.kind[i])
+			continue;
+		uint32_t next = i + 1;
+		while (next < fn->ncode && !S.kind[next])
+			next++;
+		S.lab[i] = b->len;
+		if (S.kind[i] != K_EXIT)
+			off[i] = b->len;
+		switch ((enum kind)S.kind[i]) {
+		case K_BLOCK: gen_block(&S, i, next); break;
+		case K_BRA: gen_bra(&S, i, next); break;
+		case K_MOV: gen_mov(&S, i, next); break;
+		case K_SMEM: gen_smem(&S, i, next); break;
+		default:
+			stub[i] = b->len;
+			x86_mov_ri(b, X_RAX, i);
+			x86_patch(b, x86_jmp(b), epi);
+			break;
+		}
+	}
+	for (uint32_t k = 0; k < S.njx; k++) {
+		uint32_t i = S.jx[k].to;
+		if (stub[i] == SIZE_MAX) {
+			stub[i] = b->len;
+			x86_mov_ri(b, X_RAX, i);
+			x86_patch(b, x86_jmp(b), epi);
+		}
+		x86_patch(b, S.jx[k].at, stub[i]);
+	}
+	for (uint32_t k = 0; k < S.njl; k++)
+		x86_patch(b, S.jl[k].at, S.lab[S.jl[k].to]);
+	while (b->len % 32)
+		x86_bytes(b, "\xcc", 1);
+	size_t pool = b->len;
+	for (uint32_t k = 0; k < S.npool; k++)
+		x86_bytes(b, S.pool[k], sizeof S.pool[k]);
+	for (uint32_t k = 0; k < S.njk; k++)
+		x86_patch(b, S.jk[k].at, pool + 32 * (size_t)S.jk[k].to);
+	if (S.oom || b->oom) {
+		b->len = b->oom ? b->len : start;
+		entry = SIZE_MAX;
+	}
+out:
+	if (entry == SIZE_MAX)
+		for (uint32_t i = 0; i < fn->ncode; i++)
+			off[i] = SIZE_MAX;
+	free(S.kind);
+	free(S.lab);
+	free(stub);
+	free(S.jl);
+	free(S.jx);
+	free(S.jk);
+	free(S.pool);
+	return entry;
+}

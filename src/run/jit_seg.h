@@ -1,0 +1,57 @@
+/*
+ * jit_seg.h - the native tier's segment code, made by jit.c's compile after a function's
+ * blocks, into the same buffer (its calls reach them by rel32), and run by interp.c's
+ * seg_run.
+ */
+#ifndef PTXI_JIT_SEG_H
+#define PTXI_JIT_SEG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jit_x86.h"
+#include "prog.h"
+
+/*
+ * A barrier-to-barrier segment compiled (jit_seg.c): a function's code from each place a
+ * warp's turn begins after a bar.sync, as one piece of native code for a whole warp (gmask
+ * all 32 lanes) - its ALU blocks, branches all of whose lanes go one way, moves of a register
+ * or an immediate, and ld/st.shared (smem.h) - up to the next bar.sync or anything else,
+ * where it returns with nothing of that done. It is interp.c's seg_run, instruction by
+ * instruction, in native code: the pc where it stops is returned, and it leaves in the
+ * context what seg_run would have counted on the way.
+ */
+struct jit_seg_ctx {
+	uint64_t *regs;         /* in: the frame's registers                                  */
+	uint32_t left;          /* in: the budget; out: what is left of it                    */
+	uint32_t hmin;          /* in: a handler (ld, st, mov) runs only while left > hmin    */
+	uint32_t last;          /* out: the last instruction run (unchanged if none ran)     */
+	uint32_t writes;        /* out: instructions of DF_WRITES run (L->writes's share)     */
+	uint32_t lmask;         /* out: the last instruction's mask, where it was a branch    */
+	uint32_t row;           /* in: JIT_ROW_ASK; then smem_rows's answer (the row path)     */
+	int64_t row_lim;        /* then: the shared bytes less 128, a row's start at most that  */
+	uint8_t *smem;          /* then: the CTA's shared memory                               */
+	void *L, *w, *f;        /* in: smem_ld / smem_st's launch, warp and frame             */
+};
+
+enum { JIT_ROW_ASK = 4 }; /* (a bit smem_rows never answers: smem.h) */
+
+/* Run fn's segment code entered at `at` (dinsn.seg); returns the pc it stopped at. */
+typedef uint32_t jit_seg_fn(struct jit_seg_ctx *c, const void *at);
+
+/* The block starting at an instruction: n instructions (0: none), entered at `entry` (as
+ * dinsn.jit), or at `whole` for a whole warp (SIZE_MAX: no such code); loop: a loop's body
+ * (run_direct's jit_loop), which a segment leaves to run_direct. */
+struct jseg_block {
+	size_t entry, whole;
+	uint32_t n;
+	bool loop;
+};
+
+/* Emit fn's segment code into b: off[i] receives where entering at instruction i starts
+ * (SIZE_MAX: no entry there). Returns where the code's jit_seg_fn starts, or SIZE_MAX for
+ * none (no segment, or out of memory). */
+size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_block *blk,
+		   size_t *off);
+
+#endif
