@@ -13,12 +13,12 @@ bad() { echo "FAIL: $*"; fail=1; }
 # (each empty when not written), the exit status STATUS.
 expect() {
   local want=$1 name=$2; shift 2
-  touch "$tmp/out.want" "$tmp/err.want"
+  : >> "$tmp/out.want"; : >> "$tmp/err.want"   # builtins: a process costs more than a case
   "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null; local rc=$?
   [ "$rc" = "$want" ] || bad "$name: exit $rc, expected $want: $(head -3 "$tmp/err")"
   diff -u "$tmp/out.want" "$tmp/out" > "$tmp/d" || { bad "$name: stdout differs"; head -20 "$tmp/d"; }
   diff -u "$tmp/err.want" "$tmp/err" > "$tmp/d" || { bad "$name: stderr differs"; head -20 "$tmp/d"; }
-  rm -f "$tmp/out.want" "$tmp/err.want"
+  : > "$tmp/out.want"; : > "$tmp/err.want"
 }
 cd "$root/tests/cli" || exit 2
 K=../../ptx_samples/kernels

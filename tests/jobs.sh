@@ -14,46 +14,70 @@ ptxi=${1:?usage: jobs.sh PTXI DIR...}
 ptxi=$(cd "$(dirname "$ptxi")" && pwd)/$(basename "$ptxi")
 shift
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+here=$PWD
 same=0; differ=0; one=0; out=0
+# The comments and stderr are read with bash's builtins: a comparison starts ptxi twice and
+# cmp once, nothing else (a process costs more than most runs on a loaded machine).
+note='^ptxi: note: --jobs [0-9]*: '
 
 # Run `base` (in f's directory) with `args` at --jobs 1 and 2; count and show a difference.
+# err1 and err2 hold the stderr lines but the notes, raw2 all of --jobs 2's.
 compare() {
-  local f=$1 base=$2 args=$3 what=$4 j
+  local f=$1 base=$2 args=$3 what=$4 j l rc=() kept joined=()
   for j in 1 2; do
-    (cd "$(dirname "$f")" &&
-      eval "\"$ptxi\" run \"$base\" $args --no-race --jobs $j" > "$tmp/out$j" \
-        2> "$tmp/err$j.raw" < /dev/null; echo $? > "$tmp/rc$j")
-    grep -v '^ptxi: note: --jobs [0-9]*: ' "$tmp/err$j.raw" > "$tmp/err$j"
+    cd "${f%/*}"
+    eval "\"$ptxi\" run \"$base\" $args --no-race --jobs $j" > "$tmp/out$j" \
+      2> "$tmp/err$j.raw" < /dev/null
+    rc[j]=$?
+    cd "$here"
+    mapfile -t raw2 < "$tmp/err$j.raw"
+    kept=()
+    for l in "${raw2[@]}"; do [[ $l =~ $note ]] || kept+=("$l"); done
+    if [ $j = 1 ]; then err1=("${kept[@]}"); else err2=("${kept[@]}"); fi
+    printf -v 'joined[j]' '%s\n' "${kept[@]}"
   done
-  if cmp -s "$tmp/out1" "$tmp/out2" && cmp -s "$tmp/err1" "$tmp/err2" &&
-     cmp -s "$tmp/rc1" "$tmp/rc2"; then
+  if [ "${rc[1]}" = "${rc[2]}" ] && [ "${#err1[@]}" = "${#err2[@]}" ] &&
+     [ "${joined[1]}" = "${joined[2]}" ] && cmp -s "$tmp/out1" "$tmp/out2"; then
     same=$((same + 1))
     return 0
   fi
   differ=$((differ + 1))
-  echo "DIFFERS ($what): $f ($args): status $(cat "$tmp/rc1") / $(cat "$tmp/rc2")"
+  echo "DIFFERS ($what): $f ($args): status ${rc[1]} / ${rc[2]}"
   diff "$tmp/out1" "$tmp/out2" | head -6
+  lines err1 > "$tmp/err1"; lines err2 > "$tmp/err2"
   diff "$tmp/err1" "$tmp/err2" | head -10
   return 1
 }
+lines() { local -n a=$1; [ ${#a[@]} = 0 ] || printf '%s\n' "${a[@]}"; }
 for dir in "$@"; do
   while IFS= read -r f; do
-    base=$(basename "$f")
-    runs=$(sed -n 's|^// run: *||p' "$f")
-    [ -z "$runs" ] && continue
-    if grep -q '^// jobs-schedule-dependent:' "$f"; then out=$((out + 1)); continue; fi
-    while IFS= read -r args; do
+    base=${f##*/}
+    mapfile -t text < "$f"
+    runs=() dependent=0
+    for l in "${text[@]}"; do
+      case $l in
+        "// run:"*) l=${l#// run:}; runs+=("${l#"${l%%[! ]*}"}") ;;
+        "// jobs-schedule-dependent:"*) dependent=1 ;;
+      esac
+    done
+    # as $(sed ...) read them: the empty runs at the end go, those before stay
+    while [ ${#runs[@]} -gt 0 ] && [ -z "${runs[-1]}" ]; do unset 'runs[-1]'; done
+    [ ${#runs[@]} = 0 ] && continue
+    if [ "$dependent" = 1 ]; then out=$((out + 1)); continue; fi
+    for args in "${runs[@]}"; do
       # one CTA, one cluster: --jobs has nothing to share out
       [[ "$args" =~ --grid[=\ ]+([0-9,]+) ]] || continue
       [[ "${BASH_REMATCH[1]}" =~ ^1(,1)*$ ]] && continue
       compare "$f" "$base" "$args" text || continue
-      if grep -q "^ptxi: note: --jobs [0-9]*: " "$tmp/err2.raw"; then
+      noted=0
+      for l in "${raw2[@]}"; do [[ $l =~ $note ]] && { noted=1; break; }; done
+      if [ "$noted" = 1 ]; then
         one=$((one + 1)); echo "one thread: $f ($args)"; continue
       fi
-      [ -s "$tmp/err1" ] || continue
+      [ ${#err1[@]} -gt 0 ] || continue
       compare "$f" "$base" "$args --diagnostics json" json &&
         compare "$f" "$base" "$args --diagnostics sarif" sarif
-    done <<< "$runs"
+    done
   done < <(find "$dir" -name '*.ptx' | sort)
 done
 echo "jobs: $same runs same ($one on one thread, $out left out), $differ differ"
