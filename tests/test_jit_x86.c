@@ -202,6 +202,42 @@ static const struct {
 	{"xor edx, 15", 3, {0x83, 0xf2, 0x0f}},
 	{"vmovdqu ymmword ptr [rdi+r9*1+0x100], ymm3", 10, {0xc4, 0xa1, 0x7e, 0x7f, 0x9c, 0x0f, 0x00, 0x01, 0x00, 0x00}},
 	{"vmovdqu ymmword ptr [rdi+r9*1], ymm11", 6, {0xc4, 0x21, 0x7e, 0x7f, 0x1c, 0x0f}},
+	{"vpcmpeqd ymm0, ymm1, ymm2", 4, {0xc5, 0xf5, 0x76, 0xc2}},
+	{"vpcmpeqd ymm13, ymm12, ymm15", 5, {0xc4, 0x41, 0x1d, 0x76, 0xef}},
+	{"vpbroadcastq ymm1, QWORD PTR [rdi+64]", 6, {0xc4, 0xe2, 0x7d, 0x59, 0x4f, 0x40}},
+	{"vpbroadcastq ymm9, QWORD PTR [r9+4096]", 9, {0xc4, 0x42, 0x7d, 0x59, 0x89, 0x00, 0x10, 0x00, 0x00}},
+	{"vpmovzxdq ymm1, XMMWORD PTR [rcx+rdx*1]", 6, {0xc4, 0xe2, 0x7d, 0x35, 0x0c, 0x11}},
+	{"vpmovzxdq ymm10, XMMWORD PTR [rdi+16]", 6, {0xc4, 0x62, 0x7d, 0x35, 0x57, 0x10}},
+	{"vpmovsxdq ymm1, XMMWORD PTR [rcx+rdx*1]", 6, {0xc4, 0xe2, 0x7d, 0x25, 0x0c, 0x11}},
+	{"vpmovsxdq ymm10, XMMWORD PTR [rdi+16]", 6, {0xc4, 0x62, 0x7d, 0x25, 0x57, 0x10}},
+	{"vptest ymm2, ymm2", 5, {0xc4, 0xe2, 0x7d, 0x17, 0xd2}},
+	{"vptest ymm11, ymm4", 5, {0xc4, 0x62, 0x7d, 0x17, 0xdc}},
+	{"vshufps ymm1, ymm1, YMMWORD PTR [rdi+96], 0x88", 6, {0xc5, 0xf4, 0xc6, 0x4f, 0x60, 0x88}},
+	{"vshufps ymm12, ymm3, YMMWORD PTR [r9+256], 0x88", 10, {0xc4, 0x41, 0x64, 0xc6, 0xa1, 0x00, 0x01, 0x00, 0x00, 0x88}},
+	{"vpermq ymm1, ymm1, 0xd8", 6, {0xc4, 0xe3, 0xfd, 0x00, 0xc9, 0xd8}},
+	{"vpermq ymm13, ymm2, 0xd8", 6, {0xc4, 0x63, 0xfd, 0x00, 0xea, 0xd8}},
+	{"mov eax, 0xffffffff", 5, {0xb8, 0xff, 0xff, 0xff, 0xff}},
+	{"mov r8d, 7", 6, {0x41, 0xb8, 0x07, 0x00, 0x00, 0x00}},
+	{"movabs rax, 0x123456789abcdef0", 10, {0x48, 0xb8, 0xf0, 0xde, 0xbc, 0x9a, 0x78, 0x56, 0x34, 0x12}},
+	{"movabs r11, 0x0000000000401000", 10, {0x49, 0xbb, 0x00, 0x10, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00}},
+	{"mov eax, DWORD PTR [rdi+8]", 3, {0x8b, 0x47, 0x08}},
+	{"mov rcx, QWORD PTR [r9+256]", 7, {0x49, 0x8b, 0x89, 0x00, 0x01, 0x00, 0x00}},
+	{"mov r12, QWORD PTR [rbx]", 3, {0x4c, 0x8b, 0x23}},
+	{"mov DWORD PTR [rbx+4], r13d", 4, {0x44, 0x89, 0x6b, 0x04}},
+	{"mov QWORD PTR [rdi+200], rax", 7, {0x48, 0x89, 0x87, 0xc8, 0x00, 0x00, 0x00}},
+	{"mov DWORD PTR [rbx+12], 0xffffffff", 7, {0xc7, 0x43, 0x0c, 0xff, 0xff, 0xff, 0xff}},
+	{"add DWORD PTR [rbx+20], 1", 4, {0x83, 0x43, 0x14, 0x01}},
+	{"sub QWORD PTR [r9+8], -3", 5, {0x49, 0x83, 0x69, 0x08, 0xfd}},
+	{"push rbx", 1, {0x53}},
+	{"push r15", 2, {0x41, 0x57}},
+	{"pop rbx", 1, {0x5b}},
+	{"pop r15", 2, {0x41, 0x5f}},
+	{"call rax", 2, {0xff, 0xd0}},
+	{"call r11", 3, {0x41, 0xff, 0xd3}},
+	{"add eax, r9d", 3, {0x44, 0x01, 0xc8}},
+	{"cmp r12d, edx", 3, {0x41, 0x39, 0xd4}},
+	{"test rdx, rdx", 3, {0x48, 0x85, 0xd2}},
+	{"test al, al", 2, {0x84, 0xc0}},
 };
 
 #define NCASES (sizeof want / sizeof want[0])
@@ -392,6 +428,42 @@ static void emit_case(struct xbuf *b, size_t i)
 	case 179: x86_alu_ri(b, 6, false, X_RDX, 15); break;
 	case 180: x86_vrm(b, XV_VMOVDQU_ST, 3, 0, (struct xmem){X_RDI, X_R9, 1, 0x100}); break;
 	case 181: x86_vrm(b, XV_VMOVDQU_ST, 11, 0, (struct xmem){X_RDI, X_R9, 1, 0}); break;
+	case 182: x86_vrr(b, XV_VPCMPEQD, 0, 1, 2); break;
+	case 183: x86_vrr(b, XV_VPCMPEQD, 13, 12, 15); break;
+	case 184: x86_vrm(b, XV_VPBROADCASTQ, 1, 0, (struct xmem){X_RDI, -1, 1, 64}); break;
+	case 185: x86_vrm(b, XV_VPBROADCASTQ, 9, 0, (struct xmem){X_R9, -1, 1, 4096}); break;
+	case 186: x86_vrm(b, XV_VPMOVZXDQ, 1, 0, (struct xmem){X_RCX, X_RDX, 1, 0}); break;
+	case 187: x86_vrm(b, XV_VPMOVZXDQ, 10, 0, (struct xmem){X_RDI, -1, 1, 16}); break;
+	case 188: x86_vrm(b, XV_VPMOVSXDQ, 1, 0, (struct xmem){X_RCX, X_RDX, 1, 0}); break;
+	case 189: x86_vrm(b, XV_VPMOVSXDQ, 10, 0, (struct xmem){X_RDI, -1, 1, 16}); break;
+	case 190: x86_vrr(b, XV_VPTEST, 2, 0, 2); break;
+	case 191: x86_vrr(b, XV_VPTEST, 11, 0, 4); break;
+	case 192: x86_vrmi(b, XV_VSHUFPS, 1, 1, (struct xmem){X_RDI, -1, 1, 96}, 0x88); break;
+	case 193: x86_vrmi(b, XV_VSHUFPS, 12, 3, (struct xmem){X_R9, -1, 1, 256}, 0x88); break;
+	case 194: x86_vrri(b, XV_VPERMQ, 1, 0, 1, 0xD8); break;
+	case 195: x86_vrri(b, XV_VPERMQ, 13, 0, 2, 0xD8); break;
+	case 196: x86_mov_ri(b, X_RAX, 0xffffffffu); break;
+	case 197: x86_mov_ri(b, X_R8, 7); break;
+	case 198: x86_mov_ri64(b, X_RAX, 0x123456789abcdef0ull); break;
+	case 199: x86_mov_ri64(b, X_R11, 0x401000); break;
+	case 200: x86_load(b, false, X_RAX, (struct xmem){X_RDI, -1, 1, 8}); break;
+	case 201: x86_load(b, true, X_RCX, (struct xmem){X_R9, -1, 1, 256}); break;
+	case 202: x86_load(b, true, X_R12, (struct xmem){X_RBX, -1, 1, 0}); break;
+	case 203: x86_store(b, false, (struct xmem){X_RBX, -1, 1, 4}, X_R13); break;
+	case 204: x86_store(b, true, (struct xmem){X_RDI, -1, 1, 200}, X_RAX); break;
+	case 205: x86_mov_mi(b, (struct xmem){X_RBX, -1, 1, 12}, 0xffffffffu); break;
+	case 206: x86_alu_mi(b, 0, false, (struct xmem){X_RBX, -1, 1, 20}, 1); break;
+	case 207: x86_alu_mi(b, 5, true, (struct xmem){X_R9, -1, 1, 8}, -3); break;
+	case 208: x86_push(b, X_RBX); break;
+	case 209: x86_push(b, X_R15); break;
+	case 210: x86_pop(b, X_RBX); break;
+	case 211: x86_pop(b, X_R15); break;
+	case 212: x86_call_r(b, X_RAX); break;
+	case 213: x86_call_r(b, X_R11); break;
+	case 214: x86_alu_rr(b, X86_ADD, false, X_RAX, X_R9); break;
+	case 215: x86_alu_rr(b, X86_CMP, false, X_R12, X_RDX); break;
+	case 216: x86_alu_rr(b, X86_TEST, true, X_RDX, X_RDX); break;
+	case 217: x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX); break;
 	default: break;
 	}
 }
