@@ -396,20 +396,6 @@ static void explain_rule(FILE *out, enum rule_id r, bool live)
 		print_example(out, rule_sample(r));
 }
 
-char *explain_rule_text(int r)
-{
-	char *text = NULL;
-	size_t len;
-	FILE *mem = open_memstream(&text, &len);
-	if (!mem)
-		return NULL;
-	explain_rule(mem, (enum rule_id)r, false);
-	if (fclose(mem) != 0) {
-		free(text);
-		return NULL;
-	}
-	return text;
-}
 
 /* ---- static checks ------------------------------------------------------------------ */
 
@@ -477,19 +463,34 @@ static void explain_check(FILE *out, enum check_id k, bool live)
 		print_check(out, k, true, "  ");
 }
 
-char *explain_check_text(int k)
+/* What explain_rule (rule) or explain_check writes of topic i, without the live run, as one
+ * malloc'd string; NULL when out of memory. */
+static char *topic_text(bool rule, int i)
 {
 	char *text = NULL;
 	size_t len;
 	FILE *mem = open_memstream(&text, &len);
 	if (!mem)
 		return NULL;
-	explain_check(mem, (enum check_id)k, false);
+	if (rule)
+		explain_rule(mem, (enum rule_id)i, false);
+	else
+		explain_check(mem, (enum check_id)i, false);
 	if (fclose(mem) != 0) {
 		free(text);
 		return NULL;
 	}
 	return text;
+}
+
+char *explain_rule_text(int r)
+{
+	return topic_text(true, r);
+}
+
+char *explain_check_text(int k)
+{
+	return topic_text(false, k);
 }
 
 /* The name of topic i of kind k: topics[], rules.def or checks.def. */

@@ -303,29 +303,49 @@ static void context(struct strbuf *b, const struct src_file *ptx, const struct i
 
 /* The report as text: "k.cu:5:3: error: msg", the source line, the function and the
  * inlined-at chain, the library frames, the PTX position, then the notes. */
+/* Where a report on `in` stands in the source: the frame it leads with, the source's path
+ * as shown, the file when readable, and the rest of the chain as notes. */
+struct where {
+	const struct ir_loc *l;
+	struct strbuf path, ctx;
+	struct src_file f;
+	bool readable;
+};
+
+static void where_find(struct where *w, struct src_file *ptx, const struct ir_module *m,
+		       const struct ir_insn *in, const struct dfunc *fn)
+{
+	const struct ir_loc *fr[MAX_CHAIN + 1];
+	int n = frames_of(in->loc, fr), lead = lead_frame(m, fr, n);
+	*w = (struct where){.l = fr[lead]};
+	w->readable = open_source(file_path(m, w->l->file), ptx->path, &w->f, &w->path);
+	context(&w->ctx, ptx, m, fr, n, lead, fn);
+}
+
+static void where_free(struct where *w)
+{
+	if (w->readable)
+		src_file_free(&w->f);
+	sb_free(&w->path);
+	sb_free(&w->ctx);
+}
+
 static void render(struct strbuf *b, enum diag_level level, struct src_file *ptx,
 		   const struct ir_module *m, const struct ir_insn *in, const struct dfunc *fn,
 		   const char *notes, const char *msg)
 {
-	const struct ir_loc *fr[MAX_CHAIN + 1];
-	int n = frames_of(in->loc, fr), lead = lead_frame(m, fr, n);
-	const struct ir_loc *l = fr[lead];
-	struct strbuf path = {0}, ctx = {0};
-	struct src_file f;
-	bool readable = open_source(file_path(m, l->file), ptx->path, &f, &path);
-	sb_printf(b, "%s:%u:%u: %s: %s\n", path.s, l->line, l->col, level_name(level), msg);
-	if (readable) {
-		diag_source_line(b, &f, l->line, l->col);
-		src_file_free(&f);
-	}
-	context(&ctx, ptx, m, fr, n, lead, fn);
-	diag_notes(b, ctx.s);
+	struct where w;
+	where_find(&w, ptx, m, in, fn);
+	sb_printf(b, "%s:%u:%u: %s: %s\n", w.path.s, w.l->line, w.l->col, level_name(level),
+		  msg);
+	if (w.readable)
+		diag_source_line(b, &w.f, w.l->line, w.l->col);
+	diag_notes(b, w.ctx.s);
 	uint32_t line, col;
 	src_locate(ptx, in->span.off, &line, &col);
 	sb_printf(b, "    PTX: %s:%u:%u\n", ptx->path, line, col);
 	diag_notes(b, notes);
-	sb_free(&path);
-	sb_free(&ctx);
+	where_free(&w);
 }
 
 /* The report as data (--diagnostics=json|sarif): the PTX position, and the source position
@@ -334,23 +354,16 @@ static void record(struct diag *d, enum diag_level level, struct src_file *ptx,
 		   const struct ir_module *m, const struct ir_insn *in, const struct dfunc *fn,
 		   const char *notes, const char *msg)
 {
-	const struct ir_loc *fr[MAX_CHAIN + 1];
-	int n = frames_of(in->loc, fr), lead = lead_frame(m, fr, n);
-	const struct ir_loc *l = fr[lead];
-	struct strbuf path = {0}, ctx = {0};
-	struct src_file f;
-	if (open_source(file_path(m, l->file), ptx->path, &f, &path))
-		src_file_free(&f);
-	context(&ctx, ptx, m, fr, n, lead, fn);
+	struct where w;
+	where_find(&w, ptx, m, in, fn);
 	struct diag_record r;
 	diag_record_init(&r, level, ptx, in->span, notes, msg);
-	r.src_path = path.s;
-	r.src_line = l->line;
-	r.src_col = l->col;
-	r.src_context = ctx.s;
+	r.src_path = w.path.s;
+	r.src_line = w.l->line;
+	r.src_col = w.l->col;
+	r.src_context = w.ctx.s;
 	d->record(d->record_ctx, &r);
-	sb_free(&path);
-	sb_free(&ctx);
+	where_free(&w);
 }
 
 void srcloc_emit(struct diag *d, enum diag_level level, struct src_file *ptx,
