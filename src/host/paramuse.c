@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/grow.h"
+
 enum use {
 	USE_VALUE = 1,          /* read, used as nothing below                          */
 	USE_GLOBAL = 2,         /* a global address (cvta.to.global, .global access)     */
@@ -52,19 +54,6 @@ struct pass {
 	bool oom;
 };
 
-static bool grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return true;
-	size_t c = *cap ? *cap * 2 : 32;
-	void *q = realloc(*p, c * size);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = c;
-	return true;
-}
-
 static struct reg_origin *reg_find(struct pass *s, const struct ir_operand *o)
 {
 	if (o->kind != OPND_REG || !o->ref.sym)
@@ -84,7 +73,7 @@ static void reg_set(struct pass *s, const struct ir_operand *o, enum origin kind
 	if (!r) {
 		if (kind == O_NONE)
 			return;
-		if (!grow((void **)&s->regs, &s->capregs, s->nregs, sizeof *s->regs)) {
+		if (!grow_array((void **)&s->regs, &s->capregs, s->nregs, sizeof *s->regs, 32)) {
 			s->oom = true;
 			return;
 		}
@@ -106,7 +95,7 @@ static void charge(struct pass *s, uint64_t off, uint64_t bytes, unsigned use)
 		}
 	if (!bytes)
 		bytes = use & USE_TMAP ? 128 : 8;
-	if (!grow((void **)&s->ranges, &s->capranges, s->nranges, sizeof *s->ranges)) {
+	if (!grow_array((void **)&s->ranges, &s->capranges, s->nranges, sizeof *s->ranges, 32)) {
 		s->oom = true;
 		return;
 	}

@@ -9,6 +9,7 @@
 
 #include "run/launch.h"
 #include "srcloc.h"
+#include "support/grow.h"
 
 #define TEXT_MAX 400            /* hover text kept per event                               */
 #define AGG_BUCKETS 512         /* per-row count buckets once TL_DETAILED is reached        */
@@ -35,11 +36,14 @@ struct tl_phase {
 
 struct timeline {
 	struct tl_event *ev;
-	uint32_t nev, evcap;
+	uint32_t nev;
+	size_t evcap;
 	struct tl_bar *bars;
-	uint32_t nbars, barcap;
+	uint32_t nbars;
+	size_t barcap;
 	struct tl_phase *ph;
-	uint32_t nph, phcap;
+	uint32_t nph;
+	size_t phcap;
 	char *pool;
 	size_t plen, pcap;
 	uint64_t last;              /* the latest step seen                                    */
@@ -68,20 +72,6 @@ void tl_free(struct timeline *t)
 	free(t->agg);
 	free(t->row_last);
 	free(t);
-}
-
-/* Grow *p (of *cap elements of `size`) to hold n+1; false when out of memory. */
-static bool grow(void **p, uint32_t *cap, uint32_t n, size_t size)
-{
-	if (n < *cap)
-		return true;
-	uint32_t nc = *cap ? *cap * 2 : 256;
-	void *q = realloc(*p, nc * size);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = nc;
-	return true;
 }
 
 static uint32_t intern(struct timeline *t, const char *s)
@@ -190,7 +180,7 @@ static struct tl_event *add(struct launch *L, struct warp *w, enum tl_kind kind,
 		aggregate(t, L, row, now);
 		return NULL;
 	}
-	if (!grow((void **)&t->ev, &t->evcap, t->nev, sizeof *t->ev)) {
+	if (!grow_array((void **)&t->ev, &t->evcap, t->nev, sizeof *t->ev, 256)) {
 		t->oom = true;
 		return NULL;
 	}
@@ -214,7 +204,7 @@ static int32_t bar_index(struct launch *L, struct warp *w, const void *key, cons
 	for (uint32_t i = t->nbars; i-- > 0;)
 		if (t->bars[i].key == key)
 			return (int32_t)i;
-	if (!grow((void **)&t->bars, &t->barcap, t->nbars, sizeof *t->bars))
+	if (!grow_array((void **)&t->bars, &t->barcap, t->nbars, sizeof *t->bars, 256))
 		return -1;
 	t->bars[t->nbars] = (struct tl_bar){key, intern(t, label), row_of(L, w)};
 	return (int32_t)t->nbars++;
@@ -232,7 +222,7 @@ void tl_mark(struct launch *L, struct warp *w, uint32_t lanes, enum tl_kind kind
 		e->bar = b;
 	}
 	for (uint64_t p = phase_before; b >= 0 && p < phase_after && t->nph < TL_DETAILED; p++) {
-		if (!grow((void **)&t->ph, &t->phcap, t->nph, sizeof *t->ph))
+		if (!grow_array((void **)&t->ph, &t->phcap, t->nph, sizeof *t->ph, 256))
 			return;
 		t->ph[t->nph++] = (struct tl_phase){(uint32_t)b, L->steps, p};
 	}
