@@ -1066,8 +1066,8 @@ struct seg_sweeping {
 	struct jit_seg_ctx c;
 	struct launch *L;
 	struct sweep *sw;
-	struct repick *rp;
-	struct seg_turn *t;
+	struct repick *rp;        /* seg_run's, until the first turn's end (zero after it) */
+	struct seg_turn t;
 	enum sweep_end end;
 };
 
@@ -1094,7 +1094,7 @@ static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc)
 {
 	struct seg_sweeping *x = (struct seg_sweeping *)c;
 	struct launch *L = x->L;
-	struct seg_turn *t = x->t;
+	struct seg_turn *t = &x->t;
 	struct warp *w = t->w;
 	struct group *g = t->g;
 	const struct dinsn *di = &((struct frame *)c->f)->fn->code[pc];
@@ -1126,8 +1126,11 @@ static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc)
 		x->end = SWEEP_DONE;
 		return JIT_SEG_HOP_LEFT;
 	}
-	run_done(L, x->rp, n);
-	*x->rp = (struct repick){0};
+	if (x->rp) { /* (a zero repick changes nothing) */
+		run_done(L, x->rp, n);
+		*x->rp = (struct repick){0};
+		x->rp = NULL;
+	}
 	L->cw = nw;
 	t->w = nw, t->g = ng, t->n_before = 0, t->limit = SWEEP_QUANTUM;
 	if (nw->wg_busy || nw->wg_track || !seg_entry(ng)) {
@@ -1152,12 +1155,13 @@ static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc)
 static inline __attribute__((target("avx2"))) enum sweep_end
 seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn *t)
 {
-	struct seg_sweeping x = {.L = L, .sw = sw, .rp = rp, .t = t};
+	struct seg_sweeping x = {.L = L, .sw = sw, .rp = rp, .t = *t};
 	struct frame *f = t->g->frame;
 	sweep_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit);
 	x.c.L = L;
 	x.c.hop = seg_hop;
 	uint32_t pc = f->fn->seg_fn(&x.c, t->di->seg);
+	*t = x.t;
 	if (pc == JIT_SEG_SWEPT)
 		return x.end;
 	/* stopped: seg_native's account, in the frame of the turn now */
