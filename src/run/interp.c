@@ -1206,7 +1206,8 @@ next_warp:;
 	bool native = jit && f->fn->seg_fn && gmask == FULL_MASK && !L->race;
 	const struct dinsn *stopped = NULL;
 	while (left) {
-		if (native && di->seg && di != stopped && sw && !L->race) { /* the CTA sweep */
+		/* the CTA sweep: with the detector off only (the hop's arrival records nothing) */
+		if (native && di->seg && di != stopped && sw && !L->race) {
 			struct seg_turn t = {w, g, di, last, lmask, left, limit, n_before, steps};
 			enum sweep_end e = seg_sweep(L, sw, rp, &t);
 			if (e == SWEEP_DONE) {
