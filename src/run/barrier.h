@@ -20,6 +20,15 @@ static inline bool is_aligned_bar(const struct dinsn *di)
 	       (di->flags & DF_ALIGNED);
 }
 
+/* bar.sync (or barrier.sync.aligned) of a constant barrier, 0-15, with no thread count: the
+ * arrival the segment runner and the CTA sweep make inline (interp.c, jit_seg.c). */
+static inline bool bar_sync_const(const struct dinsn *di)
+{
+	const struct dop *ido = &di->s[0];
+	return (di->op == OP_BAR_SYNC || di->op == OP_BARRIER_SYNC) && di->nsrc == 1 &&
+	       ido->kind == DOP_IMM && !ido->neg && ido->imm[0] <= 15 && is_aligned_bar(di);
+}
+
 /* Barrier id of c completed: release its waiters (bar_check). */
 void bar_release(struct launch *L, struct cta *c, uint32_t id);
 /* A barrier may have completed (arrivals, or threads exited): release its waiters. */

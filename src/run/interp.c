@@ -965,6 +965,20 @@ static inline bool seg_entry(const struct group *g)
 	return g->pc && g->frame->fn->code[g->pc - 1].exec == exec_bar;
 }
 
+/* g's `lanes` arrive at di, bar.sync of barrier id (b), which they do not complete: they
+ * wait on (exec_bar's arrival, bar_note_waiter's record) */
+static inline void seg_bar_wait(struct barstate *b, struct group *g, const struct dinsn *di,
+				uint32_t id, uint32_t lanes)
+{
+	b->arrived += lanes;
+	g->state = G_BAR;
+	g->wait_id = id;
+	if (!b->first)
+		b->first = di;
+	else if (b->first != di)
+		b->mixed = true;
+}
+
 /* w's group g arrives at di, bar.sync of a constant barrier by the whole group (mask): as
  * exec_bar does, its call and the completion's test inline where the barrier waits on (with
  * the detector, the arrival's release: bar_sync_rest's, L->ci the bar.sync). */
@@ -972,23 +986,16 @@ static inline enum step seg_bar(struct launch *L, struct warp *w, struct group *
 				const struct dinsn *di, uint32_t mask)
 {
 	const struct dop *ido = &di->s[0];
-	if ((di->op != OP_BAR_SYNC && di->op != OP_BARRIER_SYNC) || di->nsrc != 1 ||
-	    ido->kind != DOP_IMM || ido->neg || ido->imm[0] > 15 || !is_aligned_bar(di))
+	if (!bar_sync_const(di))
 		return exec_bar(L, w, g, di, mask);
 	struct cta *c = w->cta;
 	uint32_t id = (uint32_t)ido->imm[0];
 	struct barstate *b = &c->bar[id];
 	if (b->arrived + popcount32(mask) >= (b->expected ? b->expected : c->live_threads))
 		return exec_bar(L, w, g, di, mask); /* it completes: bar_release's */
-	b->arrived += popcount32(mask);
 	if (L->race)
 		race_bar_arrive(L, w, mask, id);
-	g->state = G_BAR;
-	g->wait_id = id;
-	if (!b->first) /* bar_note_waiter */
-		b->first = di;
-	else if (b->first != di)
-		b->mixed = true;
+	seg_bar_wait(b, g, di, id, popcount32(mask));
 	return STEP_PARKED;
 }
 
@@ -1025,6 +1032,156 @@ seg_native(struct launch *L, struct warp *w, struct frame *f, const struct dinsn
 	return &code[pc];
 }
 
+/*
+ * The CTA sweep (issue #31): a warp's turn that ends at a bar.sync of a constant barrier the
+ * segment code reaches, where the whole group arrives and the barrier waits on, and the
+ * round's next warp (sweep_next's decision) begins at a segment entry of a whole group,
+ * goes on from one to the other inside the segment code: at the bar.sync it calls seg_hop,
+ * which makes the arrival, ends the turn, begins the next one and answers where that warp's
+ * code goes on. seg_hop is seg_run's bar.sync path, its turn's end and its next_warp,
+ * each reduced to what it does in this case: every test seg_run makes on the way is made,
+ * in its order (the handlers' test in the code, the rest here), and wherever one fails
+ * seg_hop has done nothing (the code leaves at the bar.sync, for seg_run) or the turn ended
+ * as seg_run ends it (SWEEP_DONE, SWEEP_AGAIN, SWEEP_WARP). So the clock, the counts and the
+ * schedule are seg_run's; what is skipped is the segment code's exit and entry per turn.
+ */
+struct seg_turn {
+	struct warp *w;
+	struct group *g;
+	const struct dinsn *di;   /* in: a segment entry; out: where the code stopped      */
+	const struct dinsn *last; /* seg_run's last and lmask (seg_native's)               */
+	uint32_t lmask, left, limit, n_before;
+	uint64_t steps;           /* L->steps where the turn began                          */
+};
+
+enum sweep_end {
+	SWEEP_STOPPED, /* t->w's code stopped at t->di, not an arrival the hop makes        */
+	SWEEP_DONE,    /* t->w's turn ended parked, sweep_next declined: seg_run's SEG_DONE */
+	SWEEP_AGAIN,   /* swept to t->w, whose turn seg_run does not begin (SEG_AGAIN)      */
+	SWEEP_WARP,    /* swept to t->w, whose turn seg_run begins (its next_warp)          */
+};
+
+/* the segment code's context, then what seg_hop reads and writes */
+struct seg_sweeping {
+	struct jit_seg_ctx c;
+	struct launch *L;
+	struct sweep *sw;
+	struct repick *rp;        /* seg_run's, until the first turn's end (zero after it) */
+	struct seg_turn t;
+	enum sweep_end end;
+};
+
+/* c for the turn of w's whole group in frame f, `left` of its budget, `end` being its
+ * steps + limit (seg_native's context, the hop's) */
+static inline void sweep_ctx_turn(struct jit_seg_ctx *c, struct launch *L, struct warp *w,
+				  struct frame *f, uint32_t left, uint64_t end)
+{
+	uint64_t due = L->async.next_due, late = end + 1 - due; /* now >= due: left <= late */
+	c->regs = f->regs;
+	c->left = left;
+	c->hmin = L->stop || (due <= end + 1 && late >= UINT32_MAX) ? UINT32_MAX
+		  : due <= end + 1 ? (uint32_t)late : 0;
+	c->last = UINT32_MAX;
+	c->writes = 0;
+	c->row = JIT_ROW_ASK;
+	c->w = w;
+	c->f = f;
+}
+
+/* The segment code's hop (jit_seg_ctx.hop) at pc, a bar.sync of a constant barrier, after
+ * the handlers' test: see above. */
+static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc)
+{
+	struct seg_sweeping *x = (struct seg_sweeping *)c;
+	struct launch *L = x->L;
+	struct seg_turn *t = &x->t;
+	struct warp *w = t->w;
+	struct group *g = t->g;
+	const struct dinsn *di = &((struct frame *)c->f)->fn->code[pc];
+	if ((di->flags & DF_EXEC_ALIGNED) && w->live != FULL_MASK)
+		return NULL;
+	struct cta *cta = w->cta;
+	uint32_t id = (uint32_t)di->s[0].imm[0];
+	struct barstate *b = &cta->bar[id];
+	if (b->arrived + LANES >= (b->expected ? b->expected : cta->live_threads))
+		return NULL; /* it completes: seg_run's (exec_bar) */
+	/* seg_run's bar.sync path (what the code ran told as seg_native tells it: last and
+	 * lmask are not read where a turn ends) */
+	uint32_t left = c->left;
+	L->writes += c->writes;
+	g->pc = pc;
+	L->steps = t->steps + (t->limit - left) + 1;
+	L->ci = di;
+	L->cmask = FULL_MASK;
+	if (di->flags & DF_WRITES)
+		L->writes++;
+	seg_bar_wait(b, g, di, id, LANES);
+	left--;
+	/* the turn ends, as seg_run's (L->steps the turn's steps + k, as written above) */
+	uint32_t n = t->n_before + (t->limit - left);
+	struct warp *nw;
+	struct group *ng;
+	if (!sweep_next(L, x->sw, w, g, n, &nw, &ng)) {
+		t->left = left;
+		x->end = SWEEP_DONE;
+		return JIT_SEG_HOP_LEFT;
+	}
+	if (x->rp) { /* (a zero repick changes nothing) */
+		run_done(L, x->rp, n);
+		*x->rp = (struct repick){0};
+		x->rp = NULL;
+	}
+	L->cw = nw;
+	t->w = nw, t->g = ng, t->n_before = 0, t->limit = SWEEP_QUANTUM;
+	if (nw->wg_busy || nw->wg_track || !seg_entry(ng)) {
+		x->end = SWEEP_AGAIN;
+		return JIT_SEG_HOP_LEFT;
+	}
+	/* seg_run's next_warp, where the segment code begins the turn */
+	struct frame *f = ng->frame;
+	di = &f->fn->code[ng->pc];
+	if (!f->fn->seg_fn || ng->mask != FULL_MASK || !di->seg) {
+		x->end = SWEEP_WARP;
+		return JIT_SEG_HOP_LEFT;
+	}
+	t->steps = L->steps;
+	t->left = SWEEP_QUANTUM; /* (last and lmask: read only once an instruction ran) */
+	sweep_ctx_turn(c, L, nw, f, SWEEP_QUANTUM, t->steps + SWEEP_QUANTUM);
+	return di->seg;
+}
+
+/* The segment code from t->di, t->w's whole group, with the sweep's hop: where it ended
+ * (t as seg_run's locals then). */
+static inline __attribute__((target("avx2"))) enum sweep_end
+seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn *t)
+{
+	struct seg_sweeping x = {.L = L, .sw = sw, .rp = rp, .t = *t};
+	struct frame *f = t->g->frame;
+	sweep_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit);
+	x.c.L = L;
+	x.c.hop = seg_hop;
+	uint32_t pc = f->fn->seg_fn(&x.c, t->di->seg);
+	*t = x.t;
+	if (pc == JIT_SEG_SWEPT)
+		return x.end;
+	/* stopped: seg_native's account, in the frame of the turn now */
+	f = t->g->frame;
+	const struct dinsn *code = f->fn->code;
+	if (x.c.left != t->left) {
+		t->left = x.c.left;
+		t->last = &code[x.c.last];
+		t->lmask = t->last->exec == exec_bra ? x.c.lmask
+			   : t->last->guard >= 0
+				   ? pred_mask_avx2((const uint64_t *)f->regs +
+							    (size_t)t->last->guard * LANES,
+						    t->last->guard_neg)
+				   : FULL_MASK;
+		L->writes += x.c.writes;
+	}
+	t->di = &code[pc];
+	return SWEEP_STOPPED;
+}
+
 /* From interp_run_group (its w, g, n, budget, rp; *k, *parked: run_direct's answers); on
  * AVX2 only (the guards' pred_mask_avx2 inline). */
 static __attribute__((noinline, target("avx2"))) enum seg
@@ -1049,6 +1206,34 @@ next_warp:;
 	bool native = jit && f->fn->seg_fn && gmask == FULL_MASK && !L->race;
 	const struct dinsn *stopped = NULL;
 	while (left) {
+		/* the CTA sweep: with the detector off only (the hop's arrival records nothing) */
+		if (native && di->seg && di != stopped && sw && !L->race) {
+			struct seg_turn t = {w, g, di, last, lmask, left, limit, n_before, steps};
+			enum sweep_end e = seg_sweep(L, sw, rp, &t);
+			if (e == SWEEP_DONE) {
+				uint32_t k = t.limit - t.left;
+				*parked = true;
+				*pw = t.w, *pg = t.g, *pn = t.n_before + k;
+				*pbudget = t.n_before + t.limit, *pk = k;
+				return SEG_DONE;
+			}
+			*parked = false;
+			w = t.w, g = t.g, n_before = t.n_before, limit = t.limit;
+			if (e == SWEEP_AGAIN) {
+				*pw = w, *pg = g, *pn = 0, *pbudget = SWEEP_QUANTUM, *pk = 0;
+				return SEG_AGAIN;
+			}
+			if (e == SWEEP_WARP)
+				goto next_warp;
+			f = g->frame; /* (the same warp, or one swept to) */
+			code = f->fn->code;
+			rb = (uintptr_t)f->regs;
+			gmask = g->mask;
+			x.cc = w->cc;
+			steps = t.steps, left = t.left, last = t.last, lmask = t.lmask;
+			di = stopped = t.di;
+			continue;
+		}
 		if (native && di->seg && di != stopped) {
 			di = stopped = seg_native(L, w, f, di, steps + limit, &left, &last, &lmask);
 			continue;

@@ -10,10 +10,13 @@
  *   smem_ld / smem_st, the calls a launch with the detector makes too), unguarded, each
  *   after the handlers' test (left > hmin: no asynchronous event due, no stop);
  *
- * and anything else (bar.sync, other handlers, guarded handlers, lone ALU instructions) is
- * an exit: the code returns that instruction's pc having done nothing of it, as seg_run
- * breaks before it, for seg_run (and run_direct after it) to go on from there. Every exit
- * of a supported kind at a test that fails is the same (nothing of it done).
+ *   a bar.sync of a constant barrier, unguarded: the context's hop (the CTA sweep), where
+ *   seg_run gave one, which makes the arrival and may go on with the next warp's turn;
+ *
+ * and anything else (other handlers, guarded handlers, lone ALU instructions) is an exit:
+ * the code returns that instruction's pc having done nothing of it, as seg_run breaks
+ * before it, for seg_run (and run_direct after it) to go on from there. Every exit of a
+ * supported kind at a test that fails is the same (nothing of it done).
  *
  * Registers: rbx the context, r12 the frame's registers, r13d the budget left, r14d hmin,
  * r15d the last instruction run; ymm13 and ymm14 scratch (the blocks' own registers are
@@ -24,13 +27,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "barrier.h"
 #include "exec.h"
 #include "smem.h"
 
 enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X_R15 };
 enum { Y1 = 13, Y2 = 14 };
 _Static_assert(!(JIT_ROW_ASK & (SMEM_ROW_LD | SMEM_ROW_ST)), "ctx.row's ask is no answer");
-enum kind { K_NONE, K_EXIT, K_BLOCK, K_BRA, K_MOV, K_SMEM };
+enum kind { K_NONE, K_EXIT, K_BLOCK, K_BRA, K_MOV, K_SMEM, K_BAR };
 
 struct patch {
 	size_t at;
@@ -160,6 +164,8 @@ static enum kind classify(const struct seg *S, uint32_t i)
 		return K_MOV;
 	if ((di->exec == exec_ld || di->exec == exec_st) && di->smem)
 		return K_SMEM;
+	if (di->exec == exec_bar && bar_sync_const(di))
+		return K_BAR;
 	return K_EXIT;
 }
 
@@ -351,6 +357,31 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next)
 	go_on(S, i + 1, next);
 }
 
+/* A bar.sync of a constant barrier: the context's hop, where there is one, after the
+ * handlers' test (seg_run's `now` test at a bar.sync); the exit where it answers NULL. Not an
+ * entry: entered only from the code before it (seg_run takes a bar.sync it stands on). */
+static void gen_bar(struct seg *S, uint32_t i, size_t leave)
+{
+	struct xbuf *b = S->b;
+	handler_test(S, i);
+	x86_load(b, true, X_RAX, CTX(hop));
+	x86_alu_rr(b, X86_TEST, true, X_RAX, X_RAX);
+	to_exit(S, x86_jcc(b, 0x4), i);
+	x86_store(b, false, CTX(left), R_LEFT);
+	x86_vzeroupper(b);
+	x86_alu_rr(b, X86_MOV, true, X_RDI, R_CTX);
+	x86_mov_ri(b, X_RSI, i);
+	x86_call_r(b, X_RAX);
+	x86_alu_ri(b, 7, true, X_RAX, (int32_t)(uintptr_t)JIT_SEG_HOP_LEFT);
+	to_exit(S, x86_jcc(b, 0x2), i);
+	x86_patch(b, x86_jcc(b, 0x4), leave);
+	x86_load(b, true, R_REGS, CTX(regs));
+	x86_load(b, false, R_LEFT, CTX(left));
+	x86_load(b, false, R_HMIN, CTX(hmin));
+	x86_load(b, false, R_LAST, CTX(last));
+	x86_jmp_r(b, X_RAX);
+}
+
 /* The entry (jit_seg_fn): the callee-saved registers it uses saved, the stack aligned for
  * its calls, the context's values in their registers, then on at `at` (rsi). */
 static size_t gen_prologue(struct xbuf *b)
@@ -415,6 +446,9 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 		goto out;
 	entry = gen_prologue(b);
 	size_t epi = gen_epilogue(b);
+	size_t leave = b->len; /* where a hop ended the turn */
+	x86_mov_ri(b, X_RAX, JIT_SEG_SWEPT);
+	x86_patch(b, x86_jmp(b), epi);
 	for (uint32_t i = 0; i < fn->ncode; i++) {
 		stub[i] = SIZE_MAX;
 		if (!S.kind[i])
@@ -423,13 +457,14 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 		while (next < fn->ncode && !S.kind[next])
 			next++;
 		S.lab[i] = b->len;
-		if (S.kind[i] != K_EXIT)
+		if (S.kind[i] != K_EXIT && S.kind[i] != K_BAR)
 			off[i] = b->len;
 		switch ((enum kind)S.kind[i]) {
 		case K_BLOCK: gen_block(&S, i, next); break;
 		case K_BRA: gen_bra(&S, i, next); break;
 		case K_MOV: gen_mov(&S, i, next); break;
 		case K_SMEM: gen_smem(&S, i, next); break;
+		case K_BAR: gen_bar(&S, i, leave); break;
 		default:
 			stub[i] = b->len;
 			x86_mov_ri(b, X_RAX, i);

@@ -19,7 +19,8 @@
  * or an immediate, and ld/st.shared (smem.h) - up to the next bar.sync or anything else,
  * where it returns with nothing of that done. It is interp.c's seg_run, instruction by
  * instruction, in native code: the pc where it stops is returned, and it leaves in the
- * context what seg_run would have counted on the way.
+ * context what seg_run would have counted on the way. At a bar.sync it may hand the turn to
+ * the context's hop (the CTA sweep), which can go on with another warp's turn.
  */
 struct jit_seg_ctx {
 	uint64_t *regs;         /* in: the frame's registers                                  */
@@ -32,9 +33,19 @@ struct jit_seg_ctx {
 	int64_t row_lim;        /* then: the shared bytes less 128, a row's start at most that  */
 	uint8_t *smem;          /* then: the CTA's shared memory                               */
 	void *L, *w, *f;        /* in: smem_ld / smem_st's launch, warp and frame             */
+	/* in: the CTA sweep (interp.c's seg_hop), or NULL: at a bar.sync of a constant barrier
+	 * (barrier.h's bar_sync_const, unguarded), after the handlers' test, the code stores
+	 * `left` and calls it with that instruction's pc. Its answer: NULL, nothing done (the
+	 * code leaves there); JIT_SEG_HOP_LEFT, the code leaves at once returning
+	 * JIT_SEG_SWEPT (the hop did the arrival and ended the turn); else where to go on, the
+	 * code's registers reloaded from regs, left, hmin and last (the hop moved the context
+	 * to the next warp's turn). */
+	const void *(*hop)(struct jit_seg_ctx *c, uint32_t pc);
 };
 
 enum { JIT_ROW_ASK = 4 }; /* (a bit smem_rows never answers: smem.h) */
+#define JIT_SEG_HOP_LEFT ((const void *)1)
+#define JIT_SEG_SWEPT UINT32_MAX /* the pc returned where the hop ended the turn */
 
 /* Run fn's segment code entered at `at` (dinsn.seg); returns the pc it stopped at. */
 typedef uint32_t jit_seg_fn(struct jit_seg_ctx *c, const void *at);
