@@ -1126,6 +1126,42 @@ fresh_decide(const struct fresh *x, uint32_t l, uint32_t p, uint32_t tb, bool wr
 	return !write && fresh_read(&x->rows[l], *c0, p, tb, x->vb, x->base, x->span, a, b);
 }
 
+/* row_take for the fresh path, with its usual split inline: a record of one cell against
+ * another of more, not the same, goes into its cell (row_take_slow's choice of the smaller,
+ * without the call). */
+static inline __attribute__((always_inline)) void fresh_row_take(struct rcta *rc,
+								  struct rrow *rw, int k,
+								  struct cell *c0, uint32_t s,
+								  const struct rowd *d, uint64_t gen)
+{
+	struct rowd *h = row_of(rw, k);
+	uint32_t other = h->mask & ~s;
+	if (!s)
+		return;
+	if (other && !(h->insn == d->insn && h->tb == d->tb && h->clock == d->clock &&
+		       h->step == d->step)) {
+		if (!(s & (s - 1))) { /* (one cell: it goes into its cell) */
+			uint32_t i = (uint32_t)__builtin_ctz(s);
+			h->mask = other;
+			mat_put(rw, k, c0 + i, i, d, gen);
+			return;
+		}
+		if (!(other & (other - 1))) { /* (the other record's one cell goes there) */
+			uint32_t i = (uint32_t)__builtin_ctz(other);
+			mat_put(rw, k, c0 + i, i, h, rw->r2gen);
+			other = 0;
+		}
+	}
+	if (other || !rw->on) {
+		row_take_slow(rc, rw, k, c0, s, d, gen);
+		return;
+	}
+	*h = *d;
+	h->mask = s;
+	if (k == ROW_R2)
+		rw->r2gen = gen;
+}
+
 /* row_commit's record of cells p of line l (c0) decided by fresh_decide (a, b). */
 static inline __attribute__((always_inline)) void
 fresh_take(const struct fresh *x, uint32_t l, struct cell *c0, uint32_t p, uint32_t a,
@@ -1134,13 +1170,13 @@ fresh_take(const struct fresh *x, uint32_t l, struct cell *c0, uint32_t p, uint3
 	struct rrow *rw = &x->rows[l];
 	x->rc->lines[2 * l + !write] = x->era;
 	if (write) {
-		row_take(x->rc, rw, ROW_W, c0, p, d, 0);
+		fresh_row_take(x->rc, rw, ROW_W, c0, p, d, 0);
 		rw->r.mask &= ~p;
 		rw->r2.mask &= ~p;
 		rw->z |= p;
 	} else {
-		row_take(x->rc, rw, ROW_R, c0, a, d, 0);
-		row_take(x->rc, rw, ROW_R2, c0, b, d, gen);
+		fresh_row_take(x->rc, rw, ROW_R, c0, a, d, 0);
+		fresh_row_take(x->rc, rw, ROW_R2, c0, b, d, gen);
 	}
 }
 
@@ -1177,8 +1213,9 @@ row_fresh(struct launch *L, struct rcta *rc, const struct cta *c, const struct v
 	uint64_t bytes = c->smem_size;
 	struct fresh x = {rc, race_rows(rc, bytes), &rc->smem, race_nlines(bytes), rc->era,
 			  NULL, c->linear << R->shift, 1u << R->shift};
-	if (!write)
-		x.vb = vc_clocks(vq, c->linear);
+	if (!write) /* (vc_clocks, its usual case inline) */
+		x.vb = vq->n == 1 && vq->ch[0].cta == c->linear ? vq->ch[0].c
+								  : vc_clocks(vq, c->linear);
 	struct cell *c0, *c1 = NULL;
 	uint32_t a0s, b0s, a1s = 0, b1s = 0;
 	if (!fresh_decide(&x, l0, p0, tb0, write, &c0, &a0s, &b0s) ||
