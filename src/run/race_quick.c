@@ -1115,8 +1115,8 @@ fresh_decide(const struct fresh *x, uint32_t l, uint32_t p, uint32_t tb, bool wr
 	     struct cell **c0, uint32_t *a, uint32_t *b)
 {
 	const uint32_t *ln = &x->rc->lines[2 * l];
-	*c0 = fresh_cells(x, l);
-	if (!*c0 || ln[0] >= x->era)
+	if (l >= x->nlines || ln[0] >= x->era || (write && ln[1] >= x->era) ||
+	    !(*c0 = fresh_cells(x, l)))
 		return false;
 	if (ln[1] < x->era) {
 		*a = p;
