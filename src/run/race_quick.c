@@ -49,8 +49,24 @@ static void verify_old(const struct quick *q, const struct cell *c, uint32_t tid
 		fprintf(stderr, "race_quick.c: an era skipped a record it should have checked\n");
 }
 #define RACE_VERIFY_OLD(q, c, tid, write, r_old) verify_old(q, c, tid, write, r_old)
+
+/* fresh_read's premise: a row record's cells are all ordered or none (fine: what one told). */
+static void verify_fresh(const struct rowd *d, uint32_t s, uint32_t fine, const uint32_t *vb,
+			 uint32_t base, uint32_t span)
+{
+	uint32_t each = 0;
+	for (uint32_t m = s; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m), j = d->tb - base + i;
+		if (j < span && vb[j] >= d->clock)
+			each |= 1u << i;
+	}
+	if (each != fine)
+		fprintf(stderr, "race_quick.c: a row record's cells differ in order\n");
+}
+#define RACE_VERIFY_FRESH(d, s, fine, vb, base, span) verify_fresh(d, s, fine, vb, base, span)
 #else
 #define RACE_VERIFY_OLD(q, c, tid, write, r_old) ((void)0)
+#define RACE_VERIFY_FRESH(d, s, fine, vb, base, span) ((void)0)
 #endif
 
 /* Whether record p, made by another thread, is known ordered before a plain access by a
@@ -524,8 +540,9 @@ RACE_CLONES static __attribute__((noinline)) void row_take_slow(struct rcta *rc,
 	}
 }
 
-static inline void row_take(struct rcta *rc, struct rrow *rw, int k, struct cell *c0,
-			    uint32_t s, const struct rowd *d, uint64_t gen)
+static inline __attribute__((always_inline)) void row_take(struct rcta *rc, struct rrow *rw,
+								  int k, struct cell *c0, uint32_t s,
+								  const struct rowd *d, uint64_t gen)
 {
 	struct rowd *h = row_of(rw, k);
 	if (!s)
@@ -1015,8 +1032,208 @@ uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, cons
 		 : shared_lanes_loop(&x, mask, off, size, NULL, false);
 }
 
-RACE_CLONES bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t first,
-				 uint32_t wrap, uint32_t second, bool write)
+/* ---- the fresh path: a whole warp holding the vector of its CTA's last full barrier ---- */
+
+/* Whether record r of a cell (by a thread of the CTA, base: its first thread's id, span:
+ * its ids) is thread tid's own or ordered before an access under vb (the CTA's clocks of
+ * the vector; rec_fine). */
+static inline __attribute__((always_inline)) bool fresh_rec(const struct rec *r, uint32_t tid,
+							    const uint32_t *vb, uint32_t base,
+							    uint32_t span)
+{
+	uint32_t k = r->tid - base;
+	return !r->clock || r->tid == tid || (k < span && vb[k] >= r->clock);
+}
+
+/* piece_read_ok for cells p of a line (rw, c0; cell i by thread tb + i) whose writes are of
+ * eras before the CTA's (w_old) and whose reads are not (r_old false), the warp holding the
+ * barrier's vector (vb: its clocks of the CTA's threads): a record of the CTA's threads is
+ * ordered before the access exactly when it was made before that barrier, so a row record
+ * (one warp at one epoch) is ordered for all its cells or for none, and one clock of it
+ * tells which (rowd_fine's answer without its 32). *a, *b: as piece_read_ok's. */
+static inline __attribute__((always_inline)) bool
+fresh_read(const struct rrow *rw, const struct cell *c0, uint32_t p, uint32_t tb,
+	   const uint32_t *vb, uint32_t base, uint32_t span, uint32_t *a, uint32_t *b)
+{
+	const struct rowd *r = &rw->r;
+	uint32_t rd = p & r->mask, fine = rd;
+	if (rd && r->tb != tb) {
+		uint32_t k = r->tb - base + (uint32_t)__builtin_ctz(rd);
+		if (k >= span)
+			return false;
+		fine = vb[k] >= r->clock ? rd : 0;
+		RACE_VERIFY_FRESH(r, rd, fine, vb, base, span);
+	}
+	uint32_t ta = fine | (p & rw->z & ~r->mask), tbb = rd & ~fine;
+	for (uint32_t m = p & ~rw->z & ~r->mask; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		const struct rec *cr = &c0[i].r;
+		if (fresh_rec(cr, tb + i, vb, base, span))
+			ta |= 1u << i;
+		else if (cr->tid - base >= span)
+			return false;
+		else
+			tbb |= 1u << i;
+	}
+	if (tbb & rw->r2.mask)
+		return false;
+	for (uint32_t m = tbb & ~rw->z; m; m &= m - 1) { /* (a dropped r2 and list: empty) */
+		const struct cell *c = &c0[__builtin_ctz(m)];
+		if (c->r2.clock || (c->more && c->more->n))
+			return false;
+	}
+	*a = ta;
+	*b = tbb;
+	return true;
+}
+
+/* What row_fresh knows of the access. */
+struct fresh {
+	struct rcta *rc;
+	struct rrow *rows;
+	const struct shadow *s;
+	uint64_t nlines;
+	uint32_t era;
+	const uint32_t *vb;         /* the vector's clocks of the CTA's threads               */
+	uint32_t base, span;        /* the CTA's thread ids                                    */
+};
+
+/* Line l's cells (c0) if row_run would take the line (its page made), else NULL. */
+static inline __attribute__((always_inline)) struct cell *fresh_cells(const struct fresh *x,
+								       uint32_t l)
+{
+	uint32_t pg = l / (PAGE_CELLS / LINE_CELLS);
+	if (l >= x->nlines || pg >= x->s->npages || !x->s->pages[pg])
+		return NULL;
+	return x->s->pages[pg] + l % (PAGE_CELLS / LINE_CELLS) * LINE_CELLS;
+}
+
+/* row_commit's decision for cells p of line l (cell i by thread tb + i) of a fresh access:
+ * *a, *b as piece_read_ok's (a write: *a = p). False: the general path decides. */
+static inline __attribute__((always_inline)) bool
+fresh_decide(const struct fresh *x, uint32_t l, uint32_t p, uint32_t tb, bool write,
+	     struct cell **c0, uint32_t *a, uint32_t *b)
+{
+	const uint32_t *ln = &x->rc->lines[2 * l];
+	if (l >= x->nlines || ln[0] >= x->era || (write && ln[1] >= x->era) ||
+	    !(*c0 = fresh_cells(x, l)))
+		return false;
+	if (ln[1] < x->era) {
+		*a = p;
+		*b = 0;
+		return true;
+	}
+	return !write && fresh_read(&x->rows[l], *c0, p, tb, x->vb, x->base, x->span, a, b);
+}
+
+/* row_take for the fresh path, with its usual split inline: a record of one cell against
+ * another of more, not the same, goes into its cell (row_take_slow's choice of the smaller,
+ * without the call). */
+static inline __attribute__((always_inline)) void fresh_row_take(struct rcta *rc,
+								  struct rrow *rw, int k,
+								  struct cell *c0, uint32_t s,
+								  const struct rowd *d, uint64_t gen)
+{
+	struct rowd *h = row_of(rw, k);
+	uint32_t other = h->mask & ~s;
+	if (!s)
+		return;
+	if (other && !(h->insn == d->insn && h->tb == d->tb && h->clock == d->clock &&
+		       h->step == d->step)) {
+		if (!(s & (s - 1))) { /* (one cell: it goes into its cell) */
+			uint32_t i = (uint32_t)__builtin_ctz(s);
+			h->mask = other;
+			mat_put(rw, k, c0 + i, i, d, gen);
+			return;
+		}
+		if (!(other & (other - 1))) { /* (the other record's one cell goes there) */
+			uint32_t i = (uint32_t)__builtin_ctz(other);
+			mat_put(rw, k, c0 + i, i, h, rw->r2gen);
+			other = 0;
+		}
+	}
+	if (other || !rw->on) {
+		row_take_slow(rc, rw, k, c0, s, d, gen);
+		return;
+	}
+	*h = *d;
+	h->mask = s;
+	if (k == ROW_R2)
+		rw->r2gen = gen;
+}
+
+/* row_commit's record of cells p of line l (c0) decided by fresh_decide (a, b). */
+static inline __attribute__((always_inline)) void
+fresh_take(const struct fresh *x, uint32_t l, struct cell *c0, uint32_t p, uint32_t a,
+	   uint32_t b, const struct rowd *d, uint64_t gen, bool write)
+{
+	struct rrow *rw = &x->rows[l];
+	x->rc->lines[2 * l + !write] = x->era;
+	if (write) {
+		fresh_row_take(x->rc, rw, ROW_W, c0, p, d, 0);
+		rw->r.mask &= ~p;
+		rw->r2.mask &= ~p;
+		rw->z |= p;
+	} else {
+		fresh_row_take(x->rc, rw, ROW_R, c0, a, d, 0);
+		fresh_row_take(x->rc, rw, ROW_R2, c0, b, d, gen);
+	}
+}
+
+/* race_shared_row for a whole warp of one vector vq and one epoch (clock) when vq is the
+ * vector its CTA's last full barrier left every thread (struct rcta's eras; no agent's or
+ * other CTA's record in the CTA's shared memory) and the row is one or two line parts:
+ * decided as row_commit decides it, with the eras and one clock per row record, and
+ * recorded as it records it. False: not decided here, nothing changed. */
+static inline __attribute__((always_inline)) bool
+row_fresh(struct launch *L, struct rcta *rc, const struct cta *c, const struct vc *vq,
+	  uint32_t clock, uint32_t tid0, uint32_t first, uint32_t wrap, uint32_t second,
+	  bool write)
+{
+	/* the line parts (row_run's): l0, p0, tb0, and l1, p1, tb1 unless p1 is 0 */
+	uint32_t g = first / GRAN, a0 = g % LINE_CELLS, l0 = g / LINE_CELLS, tb0 = tid0 - a0;
+	uint32_t p0, l1 = l0 + 1, p1 = 0, tb1 = tb0 + LINE_CELLS;
+	if (a0 + wrap <= LINE_CELLS) {
+		p0 = (wrap == LANES ? 0xffffffffu : (1u << wrap) - 1) << a0;
+	} else {
+		p0 = 0xffffffffu << a0;
+		p1 = (1u << (a0 + wrap - LINE_CELLS)) - 1;
+	}
+	if (wrap < LANES) { /* (the second row: one line part, none before it past the first) */
+		uint32_t g2 = second / GRAN, a2 = g2 % LINE_CELLS, len = LANES - wrap;
+		if (p1 || a2 + len > LINE_CELLS)
+			return false;
+		l1 = g2 / LINE_CELLS;
+		p1 = ((1u << len) - 1) << a2;
+		tb1 = tid0 + wrap - a2;
+		if (l1 == l0 && (p0 & p1))
+			return false; /* (pieces_apart: the general path refuses it) */
+	}
+	struct race *R = L->race;
+	uint64_t bytes = c->smem_size;
+	struct fresh x = {rc, race_rows(rc, bytes), &rc->smem, race_nlines(bytes), rc->era,
+			  NULL, c->linear << R->shift, 1u << R->shift};
+	if (!write) /* (vc_clocks, its usual case inline) */
+		x.vb = vq->n == 1 && vq->ch[0].cta == c->linear ? vq->ch[0].c
+								  : vc_clocks(vq, c->linear);
+	struct cell *c0, *c1 = NULL;
+	uint32_t a0s, b0s, a1s = 0, b1s = 0;
+	if (!fresh_decide(&x, l0, p0, tb0, write, &c0, &a0s, &b0s) ||
+	    (p1 && !fresh_decide(&x, l1, p1, tb1, write, &c1, &a1s, &b1s)))
+		return false;
+	struct rowd d = {L->ci, tb0, clock, (uint32_t)L->steps, 0};
+	fresh_take(&x, l0, c0, p0, a0s, b0s, &d, vq->gen, write);
+	if (p1) {
+		d.tb = tb1;
+		fresh_take(&x, l1, c1, p1, a1s, b1s, &d, vq->gen, write);
+	}
+	return true;
+}
+
+/* race_shared_row in general: the row's pieces decided by row_commit. */
+RACE_CLONES static __attribute__((noinline)) bool
+row_general(struct launch *L, struct warp *w, uint32_t mask, uint32_t first, uint32_t wrap,
+	    uint32_t second, bool write)
 {
 	struct race *R = L->race;
 	struct cta *c = w->cta;
@@ -1027,9 +1244,9 @@ RACE_CLONES bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask
 	size_t i0 = (size_t)c->slot * R->nt + w->id * LANES; /* (thr, clock_of) */
 	const uint32_t *k0 = R->clk + i0;
 	const struct vc *vq = R->th[i0].vc; /* (lane 0: mask is all lanes or the low ones) */
-	uint32_t cta = c->linear, tid0 = tid_of(R, w, 0);
 	if (!rc->smem.pages || !one_epoch(k0, mask, 0) || !lanes_hold(R, w, mask, vq))
 		return false;
+	uint32_t cta = c->linear, tid0 = tid_of(R, w, 0);
 	struct quick q = {cta << R->shift, 1u << R->shift, vc_clocks(vq, cta), vq->gen, L->ci,
 			  (uint32_t)L->steps, R->wvc_ok};
 	struct piece pc[ROW_PIECES];
@@ -1044,4 +1261,26 @@ RACE_CLONES bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask
 		return false;
 	return row_commit(rc, race_rows(rc, bytes), &q, pc, np, write,
 			  !rc->foreign && vq->gen == rc->era_gen, k0[0]);
+}
+
+/* The fresh path's case (row_fresh): a whole warp whose lanes hold one vector (known: the
+ * warp's race.wvc), the one its CTA's last full barrier left every thread, with no agent's
+ * or other CTA's record in the CTA's shared memory, all at one epoch. */
+RACE_CLONES bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t first,
+				 uint32_t wrap, uint32_t second, bool write)
+{
+	struct race *R = L->race;
+	const struct cta *c = w->cta;
+	struct rcta *rc = &R->cta[c->slot];
+	size_t i0 = (size_t)c->slot * R->nt + w->id * LANES; /* (thr, clock_of) */
+	const struct vc *vq = R->th[i0].vc;
+	if (mask == 0xffffffffu && !L->stop && rc->lines && rc->smem.pages && !rc->foreign &&
+	    R->wvc_ok && *wvc_of(R, w) == vq && vq->gen == rc->era_gen &&
+	    R->nt <= sizeof vc_no_clocks / sizeof *vc_no_clocks && all32(R->clk + i0, R->clk[i0]) &&
+	    (write ? row_fresh(L, rc, c, vq, R->clk[i0], tid_of(R, w, 0), first, wrap, second,
+			       true)
+		   : row_fresh(L, rc, c, vq, R->clk[i0], tid_of(R, w, 0), first, wrap, second,
+			       false)))
+		return true;
+	return row_general(L, w, mask, first, wrap, second, write);
 }
