@@ -996,7 +996,9 @@ static inline enum step seg_bar(struct launch *L, struct warp *w, struct group *
  * frame f, `end` being steps + limit (seg_run's): runs what it can of seg_run's loop and
  * leaves *left, *last, *lmask and L->writes as that loop would; returns where it stopped
  * (nothing of that instruction done). A handler runs only while seg_run's `now` is before
- * L->async.next_due and L->stop is not set, both of which nothing it runs changes. */
+ * L->async.next_due and L->stop is not set; nothing it runs moves the first, and with the
+ * detector a report that sets the second ends the code past its access (L->stop: seg_run's
+ * end, as after its own smem calls). */
 static inline __attribute__((target("avx2"))) const struct dinsn *
 seg_native(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 	   uint64_t end, uint32_t *left, const struct dinsn **last, uint32_t *lmask)
@@ -1005,7 +1007,7 @@ seg_native(struct launch *L, struct warp *w, struct frame *f, const struct dinsn
 	uint64_t due = L->async.next_due, late = end + 1 - due; /* now >= due: left <= late */
 	struct jit_seg_ctx c = {
 		.regs = f->regs, .left = *left, .last = UINT32_MAX, .L = L, .w = w, .f = f,
-		.row = JIT_ROW_ASK,
+		.row = JIT_ROW_ASK, .end = end,
 		.hmin = L->stop || (due <= end + 1 && late >= UINT32_MAX) ? UINT32_MAX
 			: due <= end + 1 ? (uint32_t)late : 0,
 	};
@@ -1044,13 +1046,19 @@ next_warp:;
 	struct alu_args x;
 	x.cc = w->cc;
 	/* the segment's native code (jit_seg.c) for a whole warp, at each place it has an
-	 * entry but the one it last stopped at; not with the detector on (its ld/st.shared
-	 * calls do not write L->steps, L->ci and L->cmask, which the records read) */
-	bool native = jit && f->fn->seg_fn && gmask == FULL_MASK && !L->race;
+	 * entry but the one it last stopped at */
+	bool native = jit && f->fn->seg_fn && gmask == FULL_MASK;
 	const struct dinsn *stopped = NULL;
 	while (left) {
 		if (native && di->seg && di != stopped) {
 			di = stopped = seg_native(L, w, f, di, steps + limit, &left, &last, &lmask);
+			if (L->stop) { /* a report in it stopped the launch: as below, past it */
+				g->pc = (uint32_t)(di - code);
+				uint32_t k = limit - left;
+				*pw = w, *pg = g, *pn = n_before + k;
+				*pbudget = n_before + limit, *pk = k;
+				return SEG_DONE;
+			}
 			continue;
 		}
 		uint32_t fl = di->flags;

@@ -32,6 +32,7 @@ struct jit_seg_ctx {
 	int64_t row_lim;        /* then: the shared bytes less 128, a row's start at most that  */
 	uint8_t *smem;          /* then: the CTA's shared memory                               */
 	void *L, *w, *f;        /* in: smem_ld / smem_st's launch, warp and frame             */
+	uint64_t end;           /* in: seg_run's steps + limit (the detector's L->steps)      */
 };
 
 enum { JIT_ROW_ASK = 4 }; /* (a bit smem_rows never answers: smem.h) */
