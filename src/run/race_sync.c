@@ -418,7 +418,7 @@ static void bar_acquire(struct race *R, struct warp *w, uint32_t lanes, struct v
 		old = t0->vc;
 		bool differ = lanes_differ(R, w, old); /* some lane's vector is not old */
 		if (!differ) {
-#pragma GCC unroll 8
+#pragma GCC unroll 32
 			for (uint32_t l = 0; l < LANES; l++)
 				t0[l].vc = d;
 			n = LANES;
