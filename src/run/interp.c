@@ -622,7 +622,9 @@ static __attribute__((noinline)) uint32_t jit_loop(struct launch *L, struct warp
  * waiting at vpc; vsplit_make), and the merge is done in place (vsplit_join, what pick and
  * group_rejoin do). What the stretch's instructions see is the split's: the group's mask
  * is the lanes that fall through, the fairness streak, the clock and the counts move as
- * group_picked_again and pick would move them. Not with the detector on.
+ * group_picked_again and pick would move them. With the detector on too: its checks and
+ * records read the lanes of each access (the mask), L->steps, L->ci and L->cmask, which
+ * are the split's, and nothing of the warp's groups.
  */
 #define VSPLIT_MAX 16 /* the longest stretch */
 
@@ -630,7 +632,7 @@ static bool vsplit_fits(const struct launch *L, const struct warp *w, const stru
 			const struct dinsn *code, const struct dinsn *di, uint32_t left)
 {
 	uint32_t pc = (uint32_t)(di - code), t = di->target;
-	if (L->race || L->async.nevents || w->last_pick != g || w->streak + 1 >= FAIR_PICKS ||
+	if (L->async.nevents || w->last_pick != g || w->streak + 1 >= FAIR_PICKS ||
 	    t <= pc + 1 || t - pc > VSPLIT_MAX || left < 2)
 		return false;
 	for (const struct dinsn *i = di + 1; i < code + t; i++) {
