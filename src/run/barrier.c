@@ -49,9 +49,9 @@ void bar_release(struct launch *L, struct cta *c, uint32_t id)
 	if (!b->expected && b->mixed) /* (else every waiter parked at one instruction) */
 		check_same_instruction(L, c, id);
 	/* Release: every group parked on this barrier moves past it (bar.red gets results). */
-	if (L->race)
-		race_bar_done(L, c, id);
-	if (!L->race && !b->red) { /* the common case: its waiters move past it, nothing more */
+	if (L->race) /* (its waiters acquire the instance's clock) */
+		race_bar_complete(L, c, id);
+	if (!b->red) { /* the common case: its waiters move past it, nothing more */
 		for (uint32_t i = 0; i < c->nwarps; i++)
 			for (struct group *g = c->warps[i].groups; g; g = g->next)
 				if (g->state == G_BAR && g->wait_id == id) {
@@ -75,8 +75,6 @@ void bar_release(struct launch *L, struct cta *c, uint32_t id)
 				for (uint32_t m = g->mask; m; m &= m - 1)
 					op_write(g->frame, &di->d, (uint32_t)__builtin_ctz(m), r);
 			}
-			if (L->race)
-				race_bar_acquire(L, w, g->mask, id);
 			g->state = G_READY;
 			g->pc++;
 		}

@@ -622,7 +622,9 @@ static __attribute__((noinline)) uint32_t jit_loop(struct launch *L, struct warp
  * waiting at vpc; vsplit_make), and the merge is done in place (vsplit_join, what pick and
  * group_rejoin do). What the stretch's instructions see is the split's: the group's mask
  * is the lanes that fall through, the fairness streak, the clock and the counts move as
- * group_picked_again and pick would move them. Not with the detector on.
+ * group_picked_again and pick would move them. With the detector on too: its checks and
+ * records read the lanes of each access (the mask), L->steps, L->ci and L->cmask, which
+ * are the split's, and nothing of the warp's groups.
  */
 #define VSPLIT_MAX 16 /* the longest stretch */
 
@@ -630,7 +632,7 @@ static bool vsplit_fits(const struct launch *L, const struct warp *w, const stru
 			const struct dinsn *code, const struct dinsn *di, uint32_t left)
 {
 	uint32_t pc = (uint32_t)(di - code), t = di->target;
-	if (L->race || L->async.nevents || w->last_pick != g || w->streak + 1 >= FAIR_PICKS ||
+	if (L->async.nevents || w->last_pick != g || w->streak + 1 >= FAIR_PICKS ||
 	    t <= pc + 1 || t - pc > VSPLIT_MAX || left < 2)
 		return false;
 	for (const struct dinsn *i = di + 1; i < code + t; i++) {
@@ -1003,7 +1005,9 @@ static inline enum step seg_bar(struct launch *L, struct warp *w, struct group *
  * frame f, `end` being steps + limit (seg_run's): runs what it can of seg_run's loop and
  * leaves *left, *last, *lmask and L->writes as that loop would; returns where it stopped
  * (nothing of that instruction done). A handler runs only while seg_run's `now` is before
- * L->async.next_due and L->stop is not set, both of which nothing it runs changes. */
+ * L->async.next_due and L->stop is not set; nothing it runs moves the first, and with the
+ * detector a report that sets the second ends the code past its access (L->stop: seg_run's
+ * end, as after its own smem calls). */
 static inline __attribute__((target("avx2"))) const struct dinsn *
 seg_native(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 	   uint64_t end, uint32_t *left, const struct dinsn **last, uint32_t *lmask)
@@ -1012,7 +1016,7 @@ seg_native(struct launch *L, struct warp *w, struct frame *f, const struct dinsn
 	uint64_t due = L->async.next_due, late = end + 1 - due; /* now >= due: left <= late */
 	struct jit_seg_ctx c = {
 		.regs = f->regs, .left = *left, .last = UINT32_MAX, .L = L, .w = w, .f = f,
-		.row = JIT_ROW_ASK,
+		.row = JIT_ROW_ASK, .end = end,
 		.hmin = L->stop || (due <= end + 1 && late >= UINT32_MAX) ? UINT32_MAX
 			: due <= end + 1 ? (uint32_t)late : 0,
 	};
@@ -1086,6 +1090,7 @@ static inline void sweep_ctx_turn(struct jit_seg_ctx *c, struct launch *L, struc
 	c->row = JIT_ROW_ASK;
 	c->w = w;
 	c->f = f;
+	c->end = end;
 }
 
 /* The segment code's hop (jit_seg_ctx.hop) at pc, a bar.sync of a constant barrier, after
@@ -1201,9 +1206,8 @@ next_warp:;
 	struct alu_args x;
 	x.cc = w->cc;
 	/* the segment's native code (jit_seg.c) for a whole warp, at each place it has an
-	 * entry but the one it last stopped at; not with the detector on (its ld/st.shared
-	 * calls do not write L->steps, L->ci and L->cmask, which the records read) */
-	bool native = jit && f->fn->seg_fn && gmask == FULL_MASK && !L->race;
+	 * entry but the one it last stopped at */
+	bool native = jit && f->fn->seg_fn && gmask == FULL_MASK;
 	const struct dinsn *stopped = NULL;
 	while (left) {
 		/* the CTA sweep: with the detector off only (the hop's arrival records nothing) */
@@ -1236,6 +1240,13 @@ next_warp:;
 		}
 		if (native && di->seg && di != stopped) {
 			di = stopped = seg_native(L, w, f, di, steps + limit, &left, &last, &lmask);
+			if (L->stop) { /* a report in it stopped the launch: as below, past it */
+				g->pc = (uint32_t)(di - code);
+				uint32_t k = limit - left;
+				*pw = w, *pg = g, *pn = n_before + k;
+				*pbudget = n_before + limit, *pk = k;
+				return SEG_DONE;
+			}
 			continue;
 		}
 		uint32_t fl = di->flags;

@@ -7,8 +7,10 @@
  *   an ALU block (jit.c's, not a loop's body): called whole when the budget holds it all;
  *   a branch: taken or not when its guard is the same in all 32 lanes, else an exit;
  *   a move of a register or an immediate, and an ld/st.shared of smem.h's forms (through
- *   smem_ld / smem_st, the calls a launch with the detector makes too), unguarded, each
- *   after the handlers' test (left > hmin: no asynchronous event due, no stop);
+ *   smem_ld / smem_st, the calls a launch with the detector makes too: with it, L->steps,
+ *   L->ci and L->cmask written first, and a report that stops the launch ends the code past
+ *   the access, as seg_run's C does), unguarded, each after the handlers' test (left >
+ *   hmin: no asynchronous event due, no stop);
  *
  *   a bar.sync of a constant barrier, unguarded: the context's hop (the CTA sweep), where
  *   seg_run gave one, which makes the arrival and may go on with the next warp's turn;
@@ -78,6 +80,7 @@ static void note(struct seg *S, struct patch **p, uint32_t *n, uint32_t *cap, si
 }
 
 #define CTX(field) ((struct xmem){R_CTX, -1, 1, (int32_t)offsetof(struct jit_seg_ctx, field)})
+#define LF(field) ((struct xmem){X_RAX, -1, 1, (int32_t)offsetof(struct launch, field)}) /* rax L */
 
 /* lane chunk c (four lanes) of slot s in the frame */
 static struct xmem lanes(uint32_t s, int c)
@@ -249,6 +252,13 @@ static void gen_mov(struct seg *S, uint32_t i, uint32_t next)
 	go_on(S, i + 1, next);
 }
 
+/* the detector on (L->race): zf clear, rax L */
+static void race_test(struct seg *S)
+{
+	x86_load(S->b, true, X_RAX, CTX(L));
+	x86_alu_mi(S->b, 7, true, LF(race), 0);
+}
+
 /* ctx.row asked for at the turn's first row access (gen_row): smem_rows, and the CTA's
  * shared memory */
 static void ask_rows(struct jit_seg_ctx *c)
@@ -278,12 +288,17 @@ static void gen_row(struct seg *S, const struct dinsn *di, size_t *call)
 	x86_mov32(b, X_RCX, X_RAX);
 	x86_alu_ri(b, 4, false, X_RCX, JIT_ROW_ASK);
 	size_t known = x86_jcc(b, 0x4);
+	race_test(S); /* (smem_rows answers none with the detector: not asked) */
+	x86_mov_mi(b, CTX(row), 0);
+	x86_mov_ri(b, X_RAX, 0);
+	size_t race = x86_jcc(b, 0x5);
 	x86_vzeroupper(b);
 	x86_alu_rr(b, X86_MOV, true, X_RDI, R_CTX);
 	x86_mov_ri64(b, X_RAX, (uint64_t)(uintptr_t)ask_rows);
 	x86_call_r(b, X_RAX);
 	x86_load(b, false, X_RAX, CTX(row));
 	x86_patch(b, known, b->len);
+	x86_patch(b, race, b->len);
 	x86_alu_ri(b, 4, false, X_RAX, ld ? SMEM_ROW_LD : SMEM_ROW_ST);
 	call[0] = x86_jcc(b, 0x4);
 	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, lanes(a, 0));
@@ -323,14 +338,48 @@ static void gen_row(struct seg *S, const struct dinsn *di, size_t *call)
 	}
 }
 
-/* an ld/st.shared: the row case inline where it applies, else through smem.c (false from
- * it: the exit, nothing done) */
-static void gen_smem(struct seg *S, uint32_t i, uint32_t next)
+/* The call of smem_ld / smem_st (fn) for instruction i, with the detector (rax L): as
+ * seg_run's C makes it, L->steps, L->ci and L->cmask written first (the records and
+ * reports read them; L->steps is seg_run's `now`, ctx.end - left + 1), and after a report
+ * that stopped the launch the exit past i, the budget and the last instruction counted,
+ * L->writes not (seg_run's C returns there). *done: the jump to the access's end. */
+static void gen_smem_race(struct seg *S, uint32_t i, size_t epi, uint64_t fn, size_t *done)
+{
+	struct xbuf *b = S->b;
+	x86_load(b, true, X_RCX, CTX(end));
+	x86_mov32(b, X_RDX, R_LEFT);
+	x86_alu_rr(b, X86_SUB, true, X_RCX, X_RDX);
+	x86_alu_ri(b, 0, true, X_RCX, 1);
+	x86_store(b, true, LF(steps), X_RCX);
+	x86_mov_ri64(b, X_RCX, (uint64_t)(uintptr_t)&S->fn->code[i]);
+	x86_store(b, true, LF(ci), X_RCX);
+	x86_mov_mi(b, LF(cmask), FULL_MASK);
+	x86_alu_rr(b, X86_MOV, true, X_RDI, X_RAX);
+	x86_load(b, true, X_RSI, CTX(w));
+	x86_load(b, true, X_RDX, CTX(f));
+	x86_mov_ri(b, X_R8, FULL_MASK);
+	x86_mov_ri64(b, X_RAX, fn);
+	x86_call_r(b, X_RAX);
+	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
+	to_exit(S, x86_jcc(b, 0x4), i);
+	x86_load(b, true, X_RAX, CTX(L));
+	x86_load(b, false, X_RAX, LF(stop)); /* (al: the bool; the rest, the next fields) */
+	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
+	*done = x86_jcc(b, 0x4);
+	x86_alu_ri(b, 5, false, R_LEFT, 1);
+	x86_mov_ri(b, R_LAST, i);
+	x86_mov_ri(b, X_RAX, i + 1);
+	x86_patch(b, x86_jmp(b), epi);
+}
+
+/* an ld/st.shared: the row case inline where it applies (never with the detector), else
+ * through smem.c (false from it: the exit, nothing done), gen_smem_race's call with it */
+static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 {
 	struct xbuf *b = S->b;
 	const struct dinsn *di = &S->fn->code[i];
 	handler_test(S, i);
-	size_t call[4], done = 0;
+	size_t call[4], done = 0, race_done;
 	bool row = (di->smem >> SMEM_LOG_SHIFT) == 2 && di->s[0].has_reg &&
 		   (di->exec == exec_ld || di->s[1].kind == DOP_REG);
 	if (row) {
@@ -339,20 +388,25 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next)
 		for (int k = 0; k < 4; k++)
 			x86_patch(b, call[k], b->len);
 	}
+	bool (*fn)(struct launch *, struct warp *, struct frame *, const struct dinsn *, uint32_t) =
+		di->exec == exec_ld ? smem_ld : smem_st;
 	x86_vzeroupper(b);
+	race_test(S);
+	size_t plain = x86_jcc(b, 0x4);
+	gen_smem_race(S, i, epi, (uint64_t)(uintptr_t)fn, &race_done);
+	x86_patch(b, plain, b->len);
 	x86_load(b, true, X_RDI, CTX(L));
 	x86_load(b, true, X_RSI, CTX(w));
 	x86_load(b, true, X_RDX, CTX(f));
 	x86_mov_ri64(b, X_RCX, (uint64_t)(uintptr_t)di);
 	x86_mov_ri(b, X_R8, FULL_MASK);
-	bool (*fn)(struct launch *, struct warp *, struct frame *, const struct dinsn *, uint32_t) =
-		di->exec == exec_ld ? smem_ld : smem_st;
 	x86_mov_ri64(b, X_RAX, (uint64_t)(uintptr_t)fn);
 	x86_call_r(b, X_RAX);
 	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
 	to_exit(S, x86_jcc(b, 0x4), i);
 	if (row)
 		x86_patch(b, done, b->len);
+	x86_patch(b, race_done, b->len);
 	ran(S, i, 1);
 	go_on(S, i + 1, next);
 }
@@ -463,7 +517,7 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 		case K_BLOCK: gen_block(&S, i, next); break;
 		case K_BRA: gen_bra(&S, i, next); break;
 		case K_MOV: gen_mov(&S, i, next); break;
-		case K_SMEM: gen_smem(&S, i, next); break;
+		case K_SMEM: gen_smem(&S, i, next, epi); break;
 		case K_BAR: gen_bar(&S, i, leave); break;
 		default:
 			stub[i] = b->len;

@@ -33,6 +33,7 @@ struct jit_seg_ctx {
 	int64_t row_lim;        /* then: the shared bytes less 128, a row's start at most that  */
 	uint8_t *smem;          /* then: the CTA's shared memory                               */
 	void *L, *w, *f;        /* in: smem_ld / smem_st's launch, warp and frame             */
+	uint64_t end;           /* in: seg_run's steps + limit (the detector's L->steps)      */
 	/* in: the CTA sweep (interp.c's seg_hop), or NULL: at a bar.sync of a constant barrier
 	 * (barrier.h's bar_sync_const, unguarded), after the handlers' test, the code stores
 	 * `left` and calls it with that instruction's pc. Its answer: NULL, nothing done (the

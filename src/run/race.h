@@ -56,11 +56,10 @@ uint32_t race_global_lanes(struct launch *L, struct warp *w, uint32_t mask, cons
 			   uint8_t *const *p, uint32_t size, const uint64_t *v);
 
 /* CTA barriers: arrivals of `lanes` on barrier `id` release (bar.arrive, bar.sync,
- * bar.red); when the instance completes, race_bar_done takes its clock, and every lane that
- * waits at it acquires it with race_bar_acquire. */
+ * bar.red); when the instance completes (bar_release, before its waiters move on),
+ * race_bar_complete takes its clock, and every lane of c's groups waiting at it acquires it. */
 void race_bar_arrive(struct launch *L, struct warp *w, uint32_t lanes, uint32_t id);
-void race_bar_done(struct launch *L, struct cta *c, uint32_t id);
-void race_bar_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t id);
+void race_bar_complete(struct launch *L, struct cta *c, uint32_t id);
 /* bar.warp.sync: the lanes of `lanes` synchronise with each other. */
 void race_warp_sync(struct launch *L, struct warp *w, uint32_t lanes);
 /* shfl/vote/match/redux .sync: the lanes of `lanes` met there. That orders no memory, but

@@ -333,8 +333,13 @@ struct vc *vc_new(struct race *R);
 /* v freed, its bytes given back (vectors are charged against --max-memory) to R's credit,
  * or with no R to m. */
 void vc_free(struct race *R, struct memory *m, struct vc *v);
-/* The chunk of `cta` in v (which the caller owns), made if missing; NULL: out of memory. */
-uint32_t *vc_chunk(struct race *R, struct vc *v, uint32_t cta);
+/* The chunk of `cta` in v (which the caller owns), made if missing; NULL: out of memory.
+ * `whole`: the caller writes every clock of it (a new one is not zeroed first). */
+uint32_t *vc_chunk_for(struct race *R, struct vc *v, uint32_t cta, bool whole);
+static inline uint32_t *vc_chunk(struct race *R, struct vc *v, uint32_t cta)
+{
+	return vc_chunk_for(R, v, cta, false);
+}
 void vc_free_spares(struct race *R);
 /* v, whose last reference went: kept as the spare (a barrier's vector), else freed. */
 void vc_recycle(struct race *R, struct vc *v);

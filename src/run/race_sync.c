@@ -311,7 +311,7 @@ void race_bar_arrive(struct launch *L, struct warp *w, uint32_t lanes, uint32_t 
 	enum ir_op op = (enum ir_op)L->ci->op;
 	/* A whole warp that waits here (bar.sync, bar.red; not bar.arrive) with one vector
 	 * and no copies of its own waited for: its lanes' vector and epochs cannot change
-	 * before the instance completes, so race_bar_done releases them then, with the other
+	 * before the instance completes, so bar_done releases them then, with the other
 	 * warps', in one pass over the CTA's epochs. The same clock results (a join, and each
 	 * epoch above every clock of its thread in any vector). */
 	if (lanes == 0xffffffffu && !R->seen_any && R->wvc_ok &&
@@ -372,11 +372,11 @@ static void release_warps(struct race *R, struct vc **obj, const struct cta *c, 
 			vc_join(R, a, v);
 		last = v;
 	}
-	uint32_t *ch = a ? vc_chunk(R, a, c->linear) : NULL;
+	uint32_t *ch = a ? vc_chunk_for(R, a, c->linear, all) : NULL;
 	if (!ch)
 		return;
 	struct rcta *rc = &R->cta[c->slot];
-	if (all) {
+	if (all) { /* (ch: each clock written, its old value below the epoch) */
 		copy_raise(ch, k, nt); /* every warp of the CTA: one pass */
 		/* every record its threads made is ordered before a (struct shadow's eras) */
 		a->gen = ++R->gen;
@@ -393,11 +393,9 @@ static void release_warps(struct race *R, struct vc **obj, const struct cta *c, 
 	a->gen = ++R->gen;
 }
 
-void race_bar_done(struct launch *L, struct cta *c, uint32_t id)
+/* The instance of barrier id of c completes: its clock, the arrivals', taken (rc->done). */
+static void bar_done(struct race *R, struct cta *c, uint32_t id)
 {
-	struct race *R = L->race;
-	if (!R)
-		return;
 	struct rcta *rc = &R->cta[c->slot];
 	if (rc->pend[id])
 		release_warps(R, &rc->acc[id], c, rc->pend[id]);
@@ -407,13 +405,10 @@ void race_bar_done(struct launch *L, struct cta *c, uint32_t id)
 	rc->acc[id] = NULL;
 }
 
-void race_bar_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t id)
+/* The lanes of w acquire d, the completed instance's clock: every waiter released into
+ * it and has not moved since, so d covers it, and it becomes their vector. */
+static void bar_acquire(struct race *R, struct warp *w, uint32_t lanes, struct vc *d)
 {
-	struct race *R = L->race;
-	struct vc *d = R ? R->cta[w->cta->slot].done[id] : NULL;
-	if (!d)
-		return;
-	/* every waiter released into this instance and has not moved since: d covers it */
 	struct rthread *t0 = thr(R, w, 0);
 	struct vc *old = NULL; /* the lanes' vector, counted out at once (usually one) */
 	uint32_t n = 0, all = 0;
@@ -423,7 +418,7 @@ void race_bar_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t
 		old = t0->vc;
 		bool differ = lanes_differ(R, w, old); /* some lane's vector is not old */
 		if (!differ) {
-#pragma GCC unroll 8
+#pragma GCC unroll 32
 			for (uint32_t l = 0; l < LANES; l++)
 				t0[l].vc = d;
 			n = LANES;
@@ -462,6 +457,21 @@ void race_bar_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32_t
 	d->refs += all;
 	if (old && (old->refs -= n) == 0)
 		vc_recycle(R, old);
+}
+
+void race_bar_complete(struct launch *L, struct cta *c, uint32_t id)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	bar_done(R, c, id);
+	struct vc *d = R->cta[c->slot].done[id];
+	for (uint32_t i = 0; d && i < c->nwarps; i++) {
+		struct warp *w = &c->warps[i];
+		for (struct group *g = w->groups; g; g = g->next)
+			if (g->state == G_BAR && g->wait_id == id)
+				bar_acquire(R, w, g->mask, d);
+	}
 }
 
 void race_warp_sync(struct launch *L, struct warp *w, uint32_t lanes)

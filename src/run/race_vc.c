@@ -112,13 +112,15 @@ static void chunk_put(struct race *R, struct memory *m, uint32_t *c)
 		chunk_free(R, m, c);
 }
 
-/* A zeroed chunk held once: the spare if there is one; NULL: out of memory. */
-static uint32_t *chunk_new(struct race *R)
+/* A chunk held once, zeroed unless the caller writes all its clocks (`zero` false): the
+ * spare if there is one; NULL: out of memory. */
+static uint32_t *chunk_new(struct race *R, bool zero)
 {
 	uint32_t *c = R->spare_c;
 	if (c) {
 		R->spare_c = NULL;
-		memset(c, 0, R->nt * sizeof *c);
+		if (zero)
+			memset(c, 0, R->nt * sizeof *c);
 	} else {
 		if (!vc_charge(R, chunk_bytes(R->nt)))
 			return NULL;
@@ -139,7 +141,7 @@ static uint32_t *chunk_take(struct race *R, uint32_t *x)
 {
 	if (head(x)->id >> 48 == R->gen >> 48) /* ids carry their worker (race_shard.c) */
 		return chunk_share(x);
-	uint32_t *c = chunk_new(R);
+	uint32_t *c = chunk_new(R, false);
 	if (c) {
 		memcpy(c, x, R->nt * sizeof *c);
 		head(c)->cover = head(x)->id;
@@ -204,8 +206,9 @@ static void vc_unslot(struct vc *v, int i)
 }
 
 /* The chunk of `cta` in v (which the caller owns), made if missing and made v's alone if
- * shared, to be written; NULL: out of memory. */
-uint32_t *vc_chunk(struct race *R, struct vc *v, uint32_t cta)
+ * shared, to be written (`whole`: all of it, so that a new one is not zeroed first); NULL:
+ * out of memory. */
+uint32_t *vc_chunk_for(struct race *R, struct vc *v, uint32_t cta, bool whole)
 {
 	int i = vc_slot(R, v, cta);
 	if (i < 0)
@@ -215,7 +218,7 @@ uint32_t *vc_chunk(struct race *R, struct vc *v, uint32_t cta)
 		head(c)->id = ++R->gen; /* to be written: what covered it may not now */
 		return c;
 	}
-	uint32_t *n = chunk_new(R);
+	uint32_t *n = chunk_new(R, !c && !whole); /* (else all of it copied or written) */
 	if (!n) {
 		if (!c)
 			vc_unslot(v, i);
