@@ -41,6 +41,7 @@
 #include <sys/mman.h>
 #include "jit_seg.h"
 #include "jit_x86.h"
+#include "support/grow.h"
 #endif
 
 /* ---- packed lanes (jit.h) -------------------------------------------------------------- */
@@ -164,9 +165,11 @@ struct fixup {
 struct jc {
 	struct xbuf b;
 	uint64_t *pool;
-	uint32_t npool, cpool;
+	uint32_t npool;
+	size_t cpool;
 	struct fixup *fix;
-	uint32_t nfix, cfix;
+	uint32_t nfix;
+	size_t cfix;
 	bool oom;
 	bool full;                /* the code being made is for chunks of 4 active lanes */
 	size_t whole_from, whole_to; /* a whole chunk's code, as gen_body made it, and its   */
@@ -193,25 +196,12 @@ struct jc {
 	uint32_t wonly[JIT_WONLY], nwonly;
 };
 
-static bool grow(void **p, uint32_t *cap, uint32_t n, size_t elem)
-{
-	if (n < *cap)
-		return true;
-	uint32_t c = *cap ? *cap * 2 : 64;
-	void *q = realloc(*p, c * elem);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = c;
-	return true;
-}
-
 static uint32_t konst(struct jc *J, uint64_t v)
 {
 	for (uint32_t i = 0; i < J->npool; i++)
 		if (J->pool[i] == v)
 			return KCONST | i;
-	if (!grow((void **)&J->pool, &J->cpool, J->npool, sizeof *J->pool)) {
+	if (!grow_array((void **)&J->pool, &J->cpool, J->npool, sizeof *J->pool, 64)) {
 		J->oom = true;
 		return KCONST;
 	}
@@ -412,7 +402,7 @@ static struct xmem home(uint32_t slot)
 static void load_rip(struct jc *J, int r, uint32_t k)
 {
 	x86_vrm(&J->b, XV_VMOVDQU_LD, r, 0, (struct xmem){-1, -1, 1, 0});
-	if (!grow((void **)&J->fix, &J->cfix, J->nfix, sizeof *J->fix)) {
+	if (!grow_array((void **)&J->fix, &J->cfix, J->nfix, sizeof *J->fix, 64)) {
 		J->oom = true;
 		return;
 	}
@@ -596,7 +586,7 @@ static void vrr(struct jc *J, enum x86_vop op, int d, int v, int rm)
 static void op_rip(struct jc *J, enum x86_vop op, int r, uint32_t k)
 {
 	x86_vrm(&J->b, op, r, r, (struct xmem){-1, -1, 1, 0});
-	if (!grow((void **)&J->fix, &J->cfix, J->nfix, sizeof *J->fix)) {
+	if (!grow_array((void **)&J->fix, &J->cfix, J->nfix, sizeof *J->fix, 64)) {
 		J->oom = true;
 		return;
 	}
@@ -1130,7 +1120,7 @@ static void gen_whole(struct jc *J)
 		size_t at = b->len;
 		x86_bytes(b, code, len);
 		for (uint32_t k = J->whole_fix0; k < J->whole_fix1; k++) {
-			if (!grow((void **)&J->fix, &J->cfix, J->nfix, sizeof *J->fix)) {
+			if (!grow_array((void **)&J->fix, &J->cfix, J->nfix, sizeof *J->fix, 64)) {
 				J->oom = true;
 				break;
 			}
@@ -1439,7 +1429,8 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 	memset(&J, 0, offsetof(struct jc, loaded));
 	J.nloaded = J.ntouched = 0;
 	struct jop *ops = malloc(sizeof *ops * JIT_MAX);
-	uint32_t nent = 0, cent = 0;
+	uint32_t nent = 0;
+	size_t cent = 0;
 	/* what the mapping's offsets become: a block's entry, a segment's, a function's
 	 * segment code */
 	enum { E_BLOCK, E_SEG, E_SEG_FN };
@@ -1450,7 +1441,8 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 		uint8_t what;
 		struct dfunc *fn;
 	} *ent = NULL;
-	uint32_t *keep = NULL, nkeepw = 0, ckeep = 0; /* the loops' jit_keep, one after another */
+	uint32_t *keep = NULL, nkeepw = 0; /* the loops' jit_keep, one after another */
+	size_t ckeep = 0;
 	size_t *entry = malloc(sizeof *entry * (JIT_MAX / JIT_STEP + 1));
 	if (!entry || !ops) {
 		free(entry);
@@ -1505,7 +1497,7 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 				uint32_t at = nkeepw, nw = J.nkeep + J.ntouched + J.nwonly + 3;
 				for (uint32_t k = 0; k < nw && !J.oom; k++) {
 					uint32_t t = k - J.nkeep - 2, o = t - J.ntouched - 1;
-					if (!grow((void **)&keep, &ckeep, nkeepw, sizeof *keep))
+					if (!grow_array((void **)&keep, &ckeep, nkeepw, sizeof *keep, 64))
 						J.oom = true;
 					else if (k <= J.nkeep)
 						keep[nkeepw++] = k ? J.keep[k - 1] : J.nkeep;
@@ -1522,7 +1514,7 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 			}
 			blk[i].loop = at_keep != UINT32_MAX;
 			for (uint32_t k = 0; k * JIT_STEP < n; k++) {
-				if (!grow((void **)&ent, &cent, nent, sizeof *ent)) {
+				if (!grow_array((void **)&ent, &cent, nent, sizeof *ent, 64)) {
 					J.oom = true;
 					break;
 				}
@@ -1538,13 +1530,13 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 		for (uint32_t i = 0; i < fn->ncode && seg != SIZE_MAX; i++) {
 			if (soff[i] == SIZE_MAX)
 				continue;
-			if (!grow((void **)&ent, &cent, nent, sizeof *ent)) {
+			if (!grow_array((void **)&ent, &cent, nent, sizeof *ent, 64)) {
 				J.oom = true;
 				break;
 			}
 			ent[nent++] = (struct ent){&fn->code[i], soff[i], 0, 0, 0, 0, E_SEG, NULL};
 		}
-		if (seg != SIZE_MAX && !J.oom && grow((void **)&ent, &cent, nent, sizeof *ent))
+		if (seg != SIZE_MAX && !J.oom && grow_array((void **)&ent, &cent, nent, sizeof *ent, 64))
 			ent[nent++] = (struct ent){NULL, seg, 0, 0, 0, 0, E_SEG_FN, fn};
 		else if (seg != SIZE_MAX)
 			J.oom = true;

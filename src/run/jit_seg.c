@@ -32,6 +32,7 @@
 #include "barrier.h"
 #include "exec.h"
 #include "smem.h"
+#include "support/grow.h"
 
 enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X_R15 };
 enum { Y1 = 13, Y2 = 14 };
@@ -50,29 +51,18 @@ struct seg {
 	uint8_t *kind;
 	size_t *lab;
 	struct patch *jl, *jx, *jk; /* jumps to labels, to exit stubs, rip to constants */
-	uint32_t njl, njx, njk, cjl, cjx, cjk;
+	uint32_t njl, njx, njk;
+	size_t cjl, cjx, cjk;
 	uint64_t (*pool)[4];
-	uint32_t npool, cpool;
+	uint32_t npool;
+	size_t cpool;
 	bool oom;
 };
 
-static bool more(void **p, uint32_t *cap, uint32_t n, size_t elem)
-{
-	if (n < *cap)
-		return true;
-	uint32_t c = *cap ? *cap * 2 : 32;
-	void *q = realloc(*p, c * elem);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = c;
-	return true;
-}
-
-static void note(struct seg *S, struct patch **p, uint32_t *n, uint32_t *cap, size_t at,
+static void note(struct seg *S, struct patch **p, uint32_t *n, size_t *cap, size_t at,
 		 uint32_t to)
 {
-	if (!more((void **)p, cap, *n, sizeof **p)) {
+	if (!grow_array((void **)p, cap, *n, sizeof **p, 32)) {
 		S->oom = true;
 		return;
 	}
@@ -96,7 +86,7 @@ static void konst_q(struct seg *S, enum x86_vop op, int d, int v, const uint64_t
 	while (i < S->npool && memcmp(S->pool[i], q, sizeof S->pool[i]))
 		i++;
 	if (i == S->npool) {
-		if (!more((void **)&S->pool, &S->cpool, S->npool, sizeof *S->pool)) {
+		if (!grow_array((void **)&S->pool, &S->cpool, S->npool, sizeof *S->pool, 32)) {
 			S->oom = true;
 			return;
 		}
