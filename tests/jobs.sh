@@ -4,10 +4,11 @@
 # --jobs 1, then --jobs 2, must give the same stdout, stderr and exit status: their output
 # does not depend on the schedule, so clusters run on two threads must show exactly what one
 # thread shows. A run with diagnostics is also compared with --diagnostics json and sarif
-# (reports as data, replayed in cluster order). The note that says a launch keeps one
-# thread (--trace, ...) is left out of the comparison; such runs are counted. A program
-# whose output does depend on the schedule says why in a "// jobs-schedule-dependent:" line
-# and is left out (docs/jobs.md lists what can differ).
+# (reports as data, replayed in cluster order). Left out of the comparison: the note that
+# says a launch keeps one thread (--trace, ...; such runs are counted), and the seconds and
+# rate that end a --stats line (the clock's; its counts are compared). A program whose
+# output does depend on the schedule says why in a "// jobs-schedule-dependent:" line and
+# is left out (docs/jobs.md lists what can differ).
 # Prints "jobs: N runs same (K on one thread, S left out), M differ" and fails if any differ.
 set -u
 ptxi=${1:?usage: jobs.sh PTXI DIR...}
@@ -19,6 +20,8 @@ same=0; differ=0; one=0; out=0
 # The comments and stderr are read with bash's builtins: a comparison starts ptxi twice and
 # cmp once, nothing else (a process costs more than most runs on a loaded machine).
 note='^ptxi: note: --jobs [0-9]*: '
+# --stats's counts are compared; the seconds and the rate after them are the clock's
+timing='^(ptxi: stats: .* thread-instructions), [0-9.]+ s \([0-9.]+ M thread-instructions/s\)$'
 
 # Run `base` (in f's directory) with `args` at --jobs 1 and 2; count and show a difference.
 # err1 and err2 hold the stderr lines but the notes, raw2 all of --jobs 2's.
@@ -32,7 +35,11 @@ compare() {
     cd "$here"
     mapfile -t raw2 < "$tmp/err$j.raw"
     kept=()
-    for l in "${raw2[@]}"; do [[ $l =~ $note ]] || kept+=("$l"); done
+    for l in "${raw2[@]}"; do
+      [[ $l =~ $note ]] && continue
+      [[ $l =~ $timing ]] && l=${BASH_REMATCH[1]}
+      kept+=("$l")
+    done
     if [ $j = 1 ]; then err1=("${kept[@]}"); else err2=("${kept[@]}"); fi
     printf -v 'joined[j]' '%s\n' "${kept[@]}"
   done
