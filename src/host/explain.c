@@ -396,7 +396,6 @@ static void explain_rule(FILE *out, enum rule_id r, bool live)
 		print_example(out, rule_sample(r));
 }
 
-
 /* ---- static checks ------------------------------------------------------------------ */
 
 static const char *const check_level[] = {

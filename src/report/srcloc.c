@@ -301,8 +301,6 @@ static void context(struct strbuf *b, const struct src_file *ptx, const struct i
 	sb_free(&name);
 }
 
-/* The report as text: "k.cu:5:3: error: msg", the source line, the function and the
- * inlined-at chain, the library frames, the PTX position, then the notes. */
 /* Where a report on `in` stands in the source: the frame it leads with, the source's path
  * as shown, the file when readable, and the rest of the chain as notes. */
 struct where {
@@ -330,6 +328,8 @@ static void where_free(struct where *w)
 	sb_free(&w->ctx);
 }
 
+/* The report as text: "k.cu:5:3: error: msg", the source line, the function and the
+ * inlined-at chain, the library frames, the PTX position, then the notes. */
 static void render(struct strbuf *b, enum diag_level level, struct src_file *ptx,
 		   const struct ir_module *m, const struct ir_insn *in, const struct dfunc *fn,
 		   const char *notes, const char *msg)
