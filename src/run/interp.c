@@ -1001,6 +1001,45 @@ static inline enum step seg_bar(struct launch *L, struct warp *w, struct group *
 	return STEP_PARKED;
 }
 
+/* c for the turn of w's whole group in frame f, `left` of its budget, `end` being its
+ * steps + limit (seg_run's): the segment code's context, no hop */
+static inline void seg_ctx_turn(struct jit_seg_ctx *c, struct launch *L, struct warp *w,
+				struct frame *f, uint32_t left, uint64_t end)
+{
+	uint64_t due = L->async.next_due, late = end + 1 - due; /* now >= due: left <= late */
+	c->regs = f->regs;
+	c->left = left;
+	c->hmin = L->stop || (due <= end + 1 && late >= UINT32_MAX) ? UINT32_MAX
+		  : due <= end + 1 ? (uint32_t)late : 0;
+	c->last = UINT32_MAX;
+	c->writes = 0;
+	c->row = JIT_ROW_ASK;
+	c->L = L;
+	c->w = w;
+	c->f = f;
+	c->end = end;
+}
+
+/* What the code at c ran in frame f, told as seg_run's loop leaves it: *left, *last,
+ * *lmask and L->writes (nothing where nothing ran). A branch's mask the code tells; a
+ * block's last instruction's guard is none of the block's destinations. */
+static inline __attribute__((target("avx2"))) void
+seg_account(struct launch *L, const struct frame *f, const struct jit_seg_ctx *c,
+	    uint32_t *left, const struct dinsn **last, uint32_t *lmask)
+{
+	if (c->left == *left)
+		return;
+	const struct dinsn *l = &f->fn->code[c->last];
+	*left = c->left;
+	*last = l;
+	*lmask = l->exec == exec_bra ? c->lmask
+		 : l->guard >= 0 ? pred_mask_avx2((const uint64_t *)f->regs +
+							  (size_t)l->guard * LANES,
+						  l->guard_neg)
+		 : FULL_MASK;
+	L->writes += c->writes;
+}
+
 /* The native tier's code of the segment at di (jit.h's jit_seg_fn) on w's whole group in
  * frame f, `end` being steps + limit (seg_run's): runs what it can of seg_run's loop and
  * leaves *left, *last, *lmask and L->writes as that loop would; returns where it stopped
@@ -1012,28 +1051,11 @@ static inline __attribute__((target("avx2"))) const struct dinsn *
 seg_native(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 	   uint64_t end, uint32_t *left, const struct dinsn **last, uint32_t *lmask)
 {
-	const struct dinsn *code = f->fn->code;
-	uint64_t due = L->async.next_due, late = end + 1 - due; /* now >= due: left <= late */
-	struct jit_seg_ctx c = {
-		.regs = f->regs, .left = *left, .last = UINT32_MAX, .L = L, .w = w, .f = f,
-		.row = JIT_ROW_ASK, .end = end,
-		.hmin = L->stop || (due <= end + 1 && late >= UINT32_MAX) ? UINT32_MAX
-			: due <= end + 1 ? (uint32_t)late : 0,
-	};
+	struct jit_seg_ctx c = {0};
+	seg_ctx_turn(&c, L, w, f, *left, end);
 	uint32_t pc = f->fn->seg_fn(&c, di->seg);
-	if (c.left != *left) {
-		*left = c.left;
-		*last = &code[c.last];
-		/* (a branch's mask the code tells; a block's last instruction's guard is none
-		 * of the block's destinations) */
-		*lmask = (*last)->exec == exec_bra ? c.lmask
-			 : (*last)->guard >= 0 ? pred_mask_avx2((const uint64_t *)f->regs +
-								 (size_t)(*last)->guard * LANES,
-								 (*last)->guard_neg)
-			 : FULL_MASK;
-		L->writes += c.writes;
-	}
-	return &code[pc];
+	seg_account(L, f, &c, left, last, lmask);
+	return &f->fn->code[pc];
 }
 
 /*
@@ -1074,24 +1096,6 @@ struct seg_sweeping {
 	struct seg_turn t;
 	enum sweep_end end;
 };
-
-/* c for the turn of w's whole group in frame f, `left` of its budget, `end` being its
- * steps + limit (seg_native's context, the hop's) */
-static inline void sweep_ctx_turn(struct jit_seg_ctx *c, struct launch *L, struct warp *w,
-				  struct frame *f, uint32_t left, uint64_t end)
-{
-	uint64_t due = L->async.next_due, late = end + 1 - due; /* now >= due: left <= late */
-	c->regs = f->regs;
-	c->left = left;
-	c->hmin = L->stop || (due <= end + 1 && late >= UINT32_MAX) ? UINT32_MAX
-		  : due <= end + 1 ? (uint32_t)late : 0;
-	c->last = UINT32_MAX;
-	c->writes = 0;
-	c->row = JIT_ROW_ASK;
-	c->w = w;
-	c->f = f;
-	c->end = end;
-}
 
 /* The segment code's hop (jit_seg_ctx.hop) at pc, a bar.sync of a constant barrier, after
  * the handlers' test: see above. */
@@ -1151,7 +1155,7 @@ static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc)
 	}
 	t->steps = L->steps;
 	t->left = SWEEP_QUANTUM; /* (last and lmask: read only once an instruction ran) */
-	sweep_ctx_turn(c, L, nw, f, SWEEP_QUANTUM, t->steps + SWEEP_QUANTUM);
+	seg_ctx_turn(c, L, nw, f, SWEEP_QUANTUM, t->steps + SWEEP_QUANTUM);
 	return di->seg;
 }
 
@@ -1162,8 +1166,7 @@ seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn
 {
 	struct seg_sweeping x = {.L = L, .sw = sw, .rp = rp, .t = *t};
 	struct frame *f = t->g->frame;
-	sweep_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit);
-	x.c.L = L;
+	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit);
 	x.c.hop = seg_hop;
 	uint32_t pc = f->fn->seg_fn(&x.c, t->di->seg);
 	*t = x.t;
@@ -1171,19 +1174,8 @@ seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn
 		return x.end;
 	/* stopped: seg_native's account, in the frame of the turn now */
 	f = t->g->frame;
-	const struct dinsn *code = f->fn->code;
-	if (x.c.left != t->left) {
-		t->left = x.c.left;
-		t->last = &code[x.c.last];
-		t->lmask = t->last->exec == exec_bra ? x.c.lmask
-			   : t->last->guard >= 0
-				   ? pred_mask_avx2((const uint64_t *)f->regs +
-							    (size_t)t->last->guard * LANES,
-						    t->last->guard_neg)
-				   : FULL_MASK;
-		L->writes += x.c.writes;
-	}
-	t->di = &code[pc];
+	seg_account(L, f, &x.c, &t->left, &t->last, &t->lmask);
+	t->di = &f->fn->code[pc];
 	return SWEEP_STOPPED;
 }
 

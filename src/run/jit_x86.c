@@ -262,19 +262,31 @@ void x86_pop(struct xbuf *b, int r)
 	put(b, (uint8_t)(0x58 | (r & 7)));
 }
 
-size_t x86_call(struct xbuf *b)
+/* op rel32 (call, jmp): where the displacement goes, for x86_patch */
+static size_t rel32(struct xbuf *b, uint8_t op)
 {
-	put(b, 0xE8);
+	put(b, op);
 	size_t at = b->len;
 	put32(b, 0);
 	return at;
 }
 
-void x86_call_r(struct xbuf *b, int r)
+/* FF /ext r64 (call 2, jmp 4): the indirect forms */
+static void ff_r(struct xbuf *b, int ext, int r)
 {
 	rex(b, false, 0, r);
 	put(b, 0xFF);
-	put(b, (uint8_t)(0xD0 | (r & 7)));
+	put(b, (uint8_t)(0xC0 | ext << 3 | (r & 7)));
+}
+
+size_t x86_call(struct xbuf *b)
+{
+	return rel32(b, 0xE8);
+}
+
+void x86_call_r(struct xbuf *b, int r)
+{
+	ff_r(b, 2, r);
 }
 
 void x86_lea_rip(struct xbuf *b, int d, int32_t disp)
@@ -296,17 +308,12 @@ size_t x86_jcc(struct xbuf *b, int cc)
 
 size_t x86_jmp(struct xbuf *b)
 {
-	put(b, 0xE9);
-	size_t at = b->len;
-	put32(b, 0);
-	return at;
+	return rel32(b, 0xE9);
 }
 
 void x86_jmp_r(struct xbuf *b, int r)
 {
-	rex(b, false, 0, r);
-	put(b, 0xFF);
-	put(b, (uint8_t)(0xE0 | (r & 7)));
+	ff_r(b, 4, r);
 }
 
 void x86_patch(struct xbuf *b, size_t at, size_t to)
