@@ -1092,10 +1092,50 @@ struct seg_sweeping {
 	struct jit_seg_ctx c;
 	struct launch *L;
 	struct sweep *sw;
-	struct repick *rp;        /* seg_run's, until the first turn's end (zero after it) */
+	struct repick *rp0;       /* seg_run's                                             */
+	struct repick *rp;        /* rp0 while it may be non-zero (a turn's end zeroes it) */
 	struct seg_turn t;
 	enum sweep_end end;
 };
+
+/* Whether the arrival at di (pc, in fn) of w's whole group g, `left` of its turn's budget
+ * before it, completing barrier b, goes on in the segment code as seg_run's bar.sync path
+ * goes on: the warp's one group picked again at once, some budget and no asynchronous event
+ * left (seg_run's `on`), no rule the release could break (bar_release's check of a
+ * mixed barrier: it may stop the launch), and an entry right after the bar.sync. */
+static inline bool seg_release_on(const struct launch *L, const struct dfunc *fn,
+				  const struct warp *w, const struct group *g,
+				  const struct barstate *b, const struct dinsn *di, uint32_t pc,
+				  uint32_t left)
+{
+	return w->groups == g && !g->next && left > 1 && !L->async.nevents &&
+	       (b->expected || (!b->mixed && (!b->first || b->first == di))) &&
+	       pc + 1 < fn->ncode && di[1].seg;
+}
+
+/* The arrival seg_hop made at di (pc) completed barrier id of w's CTA, `left` of the turn's
+ * budget after it: seg_run's bar.sync path on from exec_bar's completion (bar_sync_rest's
+ * bar_check, the detector off), the group picked again at once, and the segment code
+ * entered after the bar.sync as seg_run enters it (the turn's end, hmin and row unchanged:
+ * the release moves none of them). */
+static const void *seg_hop_release(struct seg_sweeping *x, struct warp *w, struct group *g,
+				   const struct dinsn *di, uint32_t pc, uint32_t id, uint32_t left)
+{
+	struct launch *L = x->L;
+	struct seg_turn *t = &x->t;
+	bar_release(L, w->cta, id);
+	w->streak = 0;
+	w->last_pick = g;
+	x->rp = x->rp0;
+	repicked(L, x->rp, t->n_before + (t->limit - left), 0, 0);
+	t->left = left; /* seg_run's left, last and lmask there */
+	t->last = di;
+	t->lmask = FULL_MASK;
+	x->c.left = left;
+	x->c.last = pc;
+	x->c.writes = 0; /* (told above) */
+	return di[1].seg;
+}
 
 /* The segment code's hop (jit_seg_ctx.hop) at pc, a bar.sync of a constant barrier, after
  * the handlers' test: see above. */
@@ -1106,14 +1146,16 @@ static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc)
 	struct seg_turn *t = &x->t;
 	struct warp *w = t->w;
 	struct group *g = t->g;
-	const struct dinsn *di = &((struct frame *)c->f)->fn->code[pc];
+	const struct dfunc *fn = ((struct frame *)c->f)->fn;
+	const struct dinsn *di = &fn->code[pc];
 	if ((di->flags & DF_EXEC_ALIGNED) && w->live != FULL_MASK)
 		return NULL;
 	struct cta *cta = w->cta;
 	uint32_t id = (uint32_t)di->s[0].imm[0];
 	struct barstate *b = &cta->bar[id];
-	if (b->arrived + LANES >= (b->expected ? b->expected : cta->live_threads))
-		return NULL; /* it completes: seg_run's (exec_bar) */
+	bool completes = b->arrived + LANES >= (b->expected ? b->expected : cta->live_threads);
+	if (completes && !seg_release_on(L, fn, w, g, b, di, pc, c->left))
+		return NULL; /* seg_run's (exec_bar) */
 	/* seg_run's bar.sync path (what the code ran told as seg_native tells it: last and
 	 * lmask are not read where a turn ends) */
 	uint32_t left = c->left;
@@ -1126,6 +1168,8 @@ static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc)
 		L->writes++;
 	seg_bar_wait(b, g, di, id, LANES);
 	left--;
+	if (completes)
+		return seg_hop_release(x, w, g, di, pc, id, left);
 	/* the turn ends, as seg_run's (L->steps the turn's steps + k, as written above) */
 	uint32_t n = t->n_before + (t->limit - left);
 	struct warp *nw;
@@ -1164,7 +1208,7 @@ static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc)
 static inline __attribute__((target("avx2"))) enum sweep_end
 seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn *t)
 {
-	struct seg_sweeping x = {.L = L, .sw = sw, .rp = rp, .t = *t};
+	struct seg_sweeping x = {.L = L, .sw = sw, .rp0 = rp, .rp = rp, .t = *t};
 	struct frame *f = t->g->frame;
 	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit);
 	x.c.hop = seg_hop;
