@@ -752,6 +752,36 @@ static uint32_t time_out_pollers(struct cluster *cl)
 	return n;
 }
 
+/* The warp a round begins with: the first, or under --seed one drawn from rng. */
+static uint32_t round_start(const struct launch *L, struct rng *rng, uint32_t total)
+{
+	return L->cfg.seed ? (uint32_t)(rng_next(rng) % total) : 0;
+}
+
+bool sweep_round_ready(const struct launch *L, const struct sweep *s, uint32_t *r,
+		       uint32_t *i)
+{
+	const struct cluster *cl = s->cl;
+	if (!spin_busy(L, cl, &cl->spin))
+		return false;
+	struct rng peek = L->sched_rng;
+	uint32_t start = round_start(L, &peek, s->total), nw = cl->ctas[0].nwarps;
+	*r = start / nw;
+	*i = start % nw;
+	return true;
+}
+
+/* run_cluster's round end, for a round that ran and a warp alive (no stop, no events: the
+ * sweep's tests), and the next round's start */
+void sweep_round(struct launch *L, struct sweep *s)
+{
+	spin_stuck(L, s->cl, &s->cl->spin); /* (false, at once: sweep_round_ready) */
+	round_start(L, &L->sched_rng, s->total);
+	s->k = 0;
+	s->ran = false;
+	s->crossed = true;
+}
+
 static int run_cluster(struct launch *L, struct cluster *cl)
 {
 	L->running = cl;
@@ -762,7 +792,7 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 		if (L->async.nevents)
 			interp_land_due(L, L->steps);
 		bool ran = false, alive = false;
-		uint32_t start = L->cfg.seed ? (uint32_t)(rng_next(&L->sched_rng) % total) : 0;
+		uint32_t start = round_start(L, &L->sched_rng, total);
 		/* warp (start + k) % total, as a CTA and a warp in it counted on (no division) */
 		uint32_t r = start / nw, i = start % nw;
 		struct sweep sw = {.cl = cl, .total = total};
@@ -785,11 +815,14 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 				sw.r = r, sw.i = i, sw.k = k + 1, sw.w = w;
 				sw.lanes = popcount32(g->mask);
 				uint32_t n = interp_run_group(L, w, g, budget, &sw);
-				if (sw.w != w) { /* the sweep went on to later warps of the round */
+				if (sw.w != w || sw.crossed) {
+					/* the sweep went on to later warps of the round, or
+					 * of later rounds (this one's end made: sweep_round) */
 					w = sw.w;
 					r = sw.r, i = sw.i, k = sw.k - 1;
 					budget = SWEEP_QUANTUM;
-					ran |= sw.ran;
+					ran = sw.crossed ? sw.ran : ran | sw.ran;
+					sw.crossed = false;
 				}
 				/* thread-instructions: the group's lanes, guarded-off ones included */
 				L->thread_steps += (uint64_t)n * sw.lanes;

@@ -155,6 +155,13 @@ static bool quiet(const struct launch *L, const struct cluster *cl, const struct
 	return true;
 }
 
+bool spin_busy(const struct launch *L, const struct cluster *cl, const struct spin_watch *s)
+{
+	/* (a watch not made yet: spin_stuck makes it and counts one quiet round, false) */
+	return !cl->nctas || s->off || !s->w || L->writes != s->writes || L->epoch != s->epoch ||
+	       L->async.nevents;
+}
+
 bool spin_stuck(struct launch *L, struct cluster *cl, struct spin_watch *s)
 {
 	if (!cl->nctas || s->off)

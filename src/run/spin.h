@@ -15,6 +15,12 @@ struct spin_watch;              /* launch.h */
  * to an earlier state while nothing changed memory, barriers or mbarriers, and nothing
  * asynchronous is in flight - no warp can make progress again. */
 bool spin_stuck(struct launch *L, struct cluster *cl, struct spin_watch *s);
+/* Whether spin_stuck, called now, answers false without looking at a warp: the watch is
+ * off or not made yet, or the stretch since it began was not quiet (an instruction that
+ * writes ran, a barrier completed: spin_stuck then begins it anew). Nothing done (the CTA
+ * sweep asks before it ends a round, where the arrival that ended the round was such an
+ * instruction: sweep.h). */
+bool spin_busy(const struct launch *L, const struct cluster *cl, const struct spin_watch *s);
 /* The end of a cluster's watch: its buffers kept in L for the next cluster's. */
 void spin_free(struct launch *L, struct spin_watch *s);
 /* The end of the launch: the buffers kept freed. */

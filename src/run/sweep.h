@@ -21,8 +21,19 @@ struct sweep {
 	uint32_t total;     /* warps in the round                                            */
 	uint32_t lanes;     /* the running group's lanes when picked (thread-instructions)   */
 	struct warp *w;     /* the warp running now (the scheduler reads it back)           */
-	bool ran;           /* a warp swept past ran instructions                           */
+	bool ran;           /* a warp swept past ran instructions (in the round now)         */
+	bool crossed;       /* the sweep ended the scheduler's round and began the next one  */
 };
+
+/* At the round's end (s->k == s->total), after a turn that ran: whether run_cluster would
+ * end the round there and begin the next one with nothing between but its bookkeeping -
+ * spin_stuck answering false without a look (spin_busy) - and which warp that round begins
+ * with (its CTA *r and warp *i: the --seed draw peeked at). Nothing done (sched.c). */
+bool sweep_round_ready(const struct launch *L, const struct sweep *s, uint32_t *r,
+		       uint32_t *i);
+/* The round ends and the next one begins, as run_cluster does it (sweep_round_ready said
+ * so): spin_stuck asked, the --seed draw made, s at the new round's start (sched.c). */
+void sweep_round(struct launch *L, struct sweep *s);
 
 /* Whether the cluster ran past the step limit. Each cluster counts its own steps, so
  * where it stops is the same whichever clusters ran before it or beside it (--jobs). */
@@ -32,20 +43,25 @@ static inline bool sweep_past_limit(const struct launch *L)
 }
 
 /* w's one group g parked (at a CTA barrier) after n instructions of this turn: when the
- * scheduler would now go on to the round's next warp and run its one ready group at once
- * (no poll, step limit, asynchronous event or round end between), do the bookkeeping of
- * the turn that ends and of the one that begins, and answer that warp and group. Inline:
- * the dispatch loop's call of it cost as much as its body. */
+ * scheduler would now go on to the round's next warp - or, at the round's end, end the
+ * round and begin the next one (sweep_round) - and run its one ready group at once (no
+ * poll, step limit, asynchronous event or spin watch between), do the bookkeeping of the
+ * turn that ends and of the one that begins, and answer that warp and group. Inline: the
+ * dispatch loop's call of it cost as much as its body. */
 static inline bool sweep_next(struct launch *L, struct sweep *s, struct warp *w,
 			      struct group *g, uint64_t n, struct warp **nw, struct group **ng)
 {
 	/* what run_cluster does after w's turn must change nothing but the counts: no
 	 * asynchronous event to land, no poll, no step limit, and w's pick finds nothing */
 	if (L->stop || L->async.nevents || w->groups != g || g->next || g->state != G_BAR ||
-	    L->steps >= L->next_poll || sweep_past_limit(L) || s->k >= s->total)
+	    L->steps >= L->next_poll || sweep_past_limit(L))
+		return false;
+	uint32_t r = s->r, i = s->i;
+	bool round = s->k >= s->total; /* (the round ran: w's arrival, at least) */
+	if (round && !sweep_round_ready(L, s, &r, &i))
 		return false;
 	/* the next warp's turn must begin with its one ready group picked */
-	struct warp *x = &s->cl->ctas[s->r].warps[s->i];
+	struct warp *x = &s->cl->ctas[r].warps[i];
 	struct group *h = x->groups;
 	if (!h || h->next || h->state != G_READY)
 		return false;
@@ -55,6 +71,9 @@ static inline bool sweep_next(struct launch *L, struct sweep *s, struct warp *w,
 	w->streak = 0;                    /* pick(w): its one group waits */
 	w->last_pick = NULL;
 	s->ran |= n > 0;
+	if (round)
+		sweep_round(L, s);
+	s->r = r, s->i = i;
 	if (++s->i == s->cl->ctas[0].nwarps) { /* x's turn begins (expire_pollers: none) */
 		s->i = 0;
 		if (++s->r == s->cl->nctas)
