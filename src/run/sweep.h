@@ -48,8 +48,9 @@ static inline bool sweep_past_limit(const struct launch *L)
  * poll, step limit, asynchronous event or spin watch between), do the bookkeeping of the
  * turn that ends and of the one that begins, and answer that warp and group. Inline: the
  * dispatch loop's call of it cost as much as its body. */
-static inline bool sweep_next(struct launch *L, struct sweep *s, struct warp *w,
-			      struct group *g, uint64_t n, struct warp **nw, struct group **ng)
+static inline __attribute__((always_inline)) bool
+sweep_next(struct launch *L, struct sweep *s, struct warp *w, struct group *g, uint64_t n,
+	   struct warp **nw, struct group **ng)
 {
 	/* what run_cluster does after w's turn must change nothing but the counts: no
 	 * asynchronous event to land, no poll, no step limit, and w's pick finds nothing */
