@@ -1068,8 +1068,10 @@ seg_native(struct launch *L, struct warp *w, struct frame *f, const struct dinsn
  * each reduced to what it does in this case: every test seg_run makes on the way is made,
  * in its order (the handlers' test in the code, the rest here), and wherever one fails
  * seg_hop has done nothing (the code leaves at the bar.sync, for seg_run) or the turn ended
- * as seg_run ends it (SWEEP_DONE, SWEEP_AGAIN, SWEEP_WARP). So the clock, the counts and the
- * schedule are seg_run's; what is skipped is the segment code's exit and entry per turn.
+ * as seg_run ends it (SWEEP_DONE, SWEEP_AGAIN, SWEEP_WARP). An arrival that completes the
+ * barrier is seg_run's path past exec_bar's release (seg_hop_release): the same warp goes on
+ * in the code after the bar.sync. So the clock, the counts and the schedule are seg_run's;
+ * what is skipped is the segment code's exit and entry per turn and per completion.
  */
 struct seg_turn {
 	struct warp *w;

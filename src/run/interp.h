@@ -14,8 +14,9 @@ struct sweep;
 /* Run one group of `w` until it blocks, exits, diverges into a lower pc, or `budget`
  * instructions ran. Returns the number of instructions executed. With `sw` (the
  * scheduler's round, sweep.h), a warp's one group parked at a CTA barrier goes on with the
- * round's next warp where the scheduler would run it at once: then sw->w is the warp whose
- * instructions the answer counts. */
+ * round's next warp (or the next round's first) where the scheduler would run it at once:
+ * then sw->w is the warp whose instructions the answer counts (sw->crossed: in a later
+ * round). */
 uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uint32_t budget,
 			  struct sweep *sw);
 
