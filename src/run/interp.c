@@ -794,6 +794,7 @@ again:
 				/* as below, the split not made: group_picked_again's yes, its
 				 * stop the taken lanes' target */
 				g->mask = gmask & ~mask;
+				w->split = true;
 				rp->vlanes = mask;
 				rp->vpc = stop_pc = di->target;
 				left--;

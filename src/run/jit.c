@@ -175,6 +175,9 @@ struct jc {
 	size_t whole_from, whole_to; /* a whole chunk's code, as gen_body made it, and its   */
 	uint32_t whole_fix0, whole_fix1; /* fixups: gen_whole's copies                          */
 	size_t whole_at;          /* where gen_whole's code starts (SIZE_MAX: none)        */
+	size_t uni_at;            /* where gen_whole's uniform code starts (SIZE_MAX: none) */
+	uint32_t last_key[NALLOC]; /* a whole chunk's stores: the slot each register holds */
+	bool last_dirty[NALLOC];  /* and whether it is stored                               */
 	/* the block being compiled */
 	const struct jop *ops;
 	uint32_t nops;
@@ -1044,6 +1047,8 @@ static void gen_body(struct jc *J, struct snap *sn, size_t *stub, size_t tail)
 	if (J->full) {
 		J->whole_to = b->len;
 		J->whole_fix1 = J->nfix;
+		memcpy(J->last_key, last.key, sizeof last.key);
+		memcpy(J->last_dirty, last.dirty, sizeof last.dirty);
 	}
 	x86_patch(b, x86_jmp(b), tail);
 	/* the stubs: entering at boundary k loads what its code expects in registers (the
@@ -1096,35 +1101,59 @@ static void gen_chunk_next(struct xbuf *b, size_t loop)
 	x86_patch(b, x86_jcc(b, 0x5), loop);
 }
 
+/* One more copy of the whole chunk's code of gen_body (J->whole_*: from its start to its
+ * stores, no exit lying between), with its own fixups (its constants reached through rip);
+ * `code` holds its bytes. */
+static void copy_whole(struct jc *J, const uint8_t *code)
+{
+	struct xbuf *b = &J->b;
+	size_t from = J->whole_from, at = b->len;
+	x86_bytes(b, code, J->whole_to - from);
+	for (uint32_t k = J->whole_fix0; k < J->whole_fix1; k++) {
+		if (!grow_array((void **)&J->fix, &J->cfix, J->nfix, sizeof *J->fix, 64)) {
+			J->oom = true;
+			return;
+		}
+		J->fix[J->nfix++] = (struct fixup){J->fix[k].at - from + at, J->fix[k].k};
+	}
+}
+
 /*
- * A block of one boundary (no exit inside) on a whole warp: the whole chunk's code of
- * gen_body (J->whole_*: from its start to its stores, no exit lying between), the same for
- * each chunk, eight times in a row with no chunk loop around it (a short block's loop costs
- * as much as its code). The copies reach the frame through rdi, moved on between them, and
- * their constants through rip (each copy's own fixups).
+ * A block of one boundary (no exit inside) on a whole warp: the whole chunk's code, the
+ * same for each chunk, eight times in a row with no chunk loop around it (a short block's
+ * loop costs as much as its code), the copies reaching the frame through rdi, moved on
+ * between them. Then (J->uni_at) the same block for a warp whose registers it reads hold
+ * one value in all lanes (jit_uni.h): the code once, for lanes 0-3, each value it stores
+ * stored to the other chunks too (their lanes would compute just that).
  */
 static void gen_whole(struct jc *J)
 {
 	struct xbuf *b = &J->b;
-	size_t from = J->whole_from, len = J->whole_to - from;
+	size_t len = J->whole_to - J->whole_from;
 	uint8_t *code = b->oom ? NULL : malloc(len ? len : 1);
 	if (!code) {
 		J->oom = true;
 		return;
 	}
-	memcpy(code, b->p + from, len);
+	memcpy(code, b->p + J->whole_from, len);
 	vrr(J, XV_VPXOR, R_ZERO, R_ZERO, R_ZERO);
 	for (int c = 0; c < LANES / 4 && !J->oom; c++) {
 		if (c)
 			x86_alu_ri(b, 0, true, X_RDI, 32);
-		size_t at = b->len;
-		x86_bytes(b, code, len);
-		for (uint32_t k = J->whole_fix0; k < J->whole_fix1; k++) {
-			if (!grow_array((void **)&J->fix, &J->cfix, J->nfix, sizeof *J->fix, 64)) {
-				J->oom = true;
-				break;
-			}
-			J->fix[J->nfix++] = (struct fixup){J->fix[k].at - from + at, J->fix[k].k};
+		copy_whole(J, code);
+	}
+	x86_vzeroupper(b);
+	x86_ret(b);
+	J->uni_at = b->len;
+	vrr(J, XV_VPXOR, R_ZERO, R_ZERO, R_ZERO);
+	copy_whole(J, code);
+	for (int r = 0; r < NALLOC; r++) {
+		if (!J->last_dirty[r])
+			continue;
+		for (int c = 1; c < LANES / 4; c++) {
+			struct xmem m = home(J->last_key[r]);
+			m.disp += 32 * c;
+			x86_vrm(b, XV_VMOVDQU_ST, r, 0, m);
 		}
 	}
 	free(code);
@@ -1189,7 +1218,7 @@ static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, size_t *e
 		x86_patch(b, lea[2 * k], stub[k]);
 		x86_patch(b, lea[2 * k + 1], stub[nb + k]);
 	}
-	J->whole_at = SIZE_MAX;
+	J->whole_at = J->uni_at = SIZE_MAX;
 	if (nb == 1) {
 		x86_patch(b, whole, b->len);
 		J->whole_at = b->len;
@@ -1484,7 +1513,7 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 				continue;
 			}
 			gen_block(&J, ops, n, entry);
-			blk[i] = (struct jseg_block){entry[0], J.whole_at, n, false};
+			blk[i] = (struct jseg_block){entry[0], J.whole_at, J.uni_at, n, false};
 			/* the block as a loop's body where a branch back to it follows */
 			const struct dinsn *br = i + n < fn->ncode ? &fn->code[i + n] : NULL;
 			size_t loop = 0;

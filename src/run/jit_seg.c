@@ -21,8 +21,13 @@
  * supported kind at a test that fails is the same (nothing of it done).
  *
  * Registers: rbx the context, r12 the frame's registers, r13d the budget left, r14d hmin,
- * r15d the last instruction run; ymm13 and ymm14 scratch (the blocks' own registers are
- * theirs, and nothing is kept in ymm registers between instructions).
+ * r15d the last instruction run, ebp whether the context's warp ever split; ymm13 and ymm14
+ * scratch (the blocks' own registers are theirs, and nothing is kept in ymm registers
+ * between instructions).
+ *
+ * Uniform registers (jit_uni.h): in a warp that never split (ebp zero), a block all of whose
+ * registers read are uniform runs its `uni` code (lanes 0-3 computed, stored to all eight
+ * chunks), and a branch on a uniform predicate tests lane 0's bit 0 alone.
  */
 #include "jit_seg.h"
 
@@ -31,10 +36,12 @@
 
 #include "barrier.h"
 #include "exec.h"
+#include "jit_uni.h"
 #include "smem.h"
 #include "support/grow.h"
 
-enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X_R15 };
+enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X_R15,
+       R_SPLIT = X_RBP };
 enum { Y1 = 13, Y2 = 14 };
 _Static_assert(!(JIT_ROW_ASK & (SMEM_ROW_LD | SMEM_ROW_ST)), "ctx.row's ask is no answer");
 enum kind { K_NONE, K_EXIT, K_BLOCK, K_BRA, K_MOV, K_SMEM, K_BAR };
@@ -49,6 +56,7 @@ struct seg {
 	const struct dfunc *fn;
 	const struct jseg_block *blk;
 	uint8_t *kind;
+	uint8_t *uni;              /* the slots jit_uniform finds uniform */
 	size_t *lab;
 	struct patch *jl, *jx, *jk; /* jumps to labels, to exit stubs, rip to constants */
 	uint32_t njl, njx, njk;
@@ -162,6 +170,23 @@ static enum kind classify(const struct seg *S, uint32_t i)
 	return K_EXIT;
 }
 
+/* Whether block i may run once for lanes 0-3 where the warp never split: every register
+ * it reads is uniform (jit_uni.h: its guards, a guarded destination's old value, its
+ * sources), so each it writes is then too */
+static bool block_uniform(const struct seg *S, uint32_t i)
+{
+	for (uint32_t j = i; j < i + S->blk[i].n; j++) {
+		const struct dinsn *di = &S->fn->code[j];
+		if (di->guard >= 0 && (!S->uni[di->guard] || di->d.kind != DOP_REG ||
+				       !S->uni[di->d.slot]))
+			return false;
+		for (int k = 0; k < 5; k++)
+			if (di->s[k].kind == DOP_REG && !S->uni[di->s[k].slot])
+				return false;
+	}
+	return true;
+}
+
 static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 {
 	struct xbuf *b = S->b;
@@ -169,6 +194,15 @@ static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 	x86_alu_ri(b, 7, false, R_LEFT, (int32_t)bk->n);
 	to_exit(S, x86_jcc(b, 0x2), i);
 	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
+	size_t split = 0, done = 0;
+	bool uni = bk->uni != SIZE_MAX && block_uniform(S, i);
+	if (uni) {
+		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
+		split = x86_jcc(b, 0x5);
+		x86_patch(b, x86_call(b), bk->uni);
+		done = x86_jmp(b);
+		x86_patch(b, split, b->len);
+	}
 	if (bk->whole == SIZE_MAX) {
 		x86_mov_ri(b, X_RSI, FULL_MASK);
 		x86_mov_ri(b, X_RDX, UINT32_MAX);
@@ -176,6 +210,8 @@ static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 	} else {
 		x86_patch(b, x86_call(b), bk->whole);
 	}
+	if (uni)
+		x86_patch(b, done, b->len);
 	ran(S, i + bk->n - 1, bk->n);
 	go_on(S, i + bk->n, next);
 }
@@ -195,6 +231,17 @@ static void gen_bra(struct seg *S, uint32_t i, uint32_t next)
 		return;
 	}
 	uint32_t g = (uint32_t)di->guard;
+	size_t u_all = 0, u_none = 0;
+	bool uni = S->uni[g];
+	if (uni) { /* the warp never split: lane 0's bit 0 is every lane's */
+		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
+		size_t split = x86_jcc(b, 0x5);
+		x86_load(b, false, X_RAX, lanes(g, 0));
+		x86_alu_ri(b, 4, false, X_RAX, 1);
+		u_all = x86_jcc(b, 0x5);
+		u_none = x86_jmp(b);
+		x86_patch(b, split, b->len);
+	}
 	x86_vrm(b, XV_VMOVDQU_LD, Y1, 0, lanes(g, 0));
 	x86_vrr(b, XV_VPOR, Y2, Y1, Y1);
 	for (int c = 1; c < LANES / 4; c++) {
@@ -210,10 +257,14 @@ static void gen_bra(struct seg *S, uint32_t i, uint32_t next)
 	x86_alu_rr(b, X86_TEST, false, X_RCX, X_RCX);
 	to_exit(S, x86_jcc(b, 0x5), i);
 	/* no lane's guard holds */
+	if (uni)
+		x86_patch(b, u_none, b->len);
 	ran(S, i, 1);
 	x86_mov_mi(b, CTX(lmask), di->guard_neg ? FULL_MASK : 0);
 	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), di->guard_neg ? di->target : i + 1);
 	x86_patch(b, all, b->len);
+	if (uni)
+		x86_patch(b, u_all, b->len);
 	ran(S, i, 1);
 	x86_mov_mi(b, CTX(lmask), di->guard_neg ? 0 : FULL_MASK);
 	go_on(S, di->guard_neg ? i + 1 : di->target, next);
@@ -401,6 +452,14 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 	go_on(S, i + 1, next);
 }
 
+/* R_SPLIT: whether the context's warp ever split (nonzero: no register is uniform) */
+static void load_split(struct xbuf *b)
+{
+	x86_load(b, true, X_RAX, CTX(w));
+	x86_load(b, false, R_SPLIT, (struct xmem){X_RAX, -1, 1, (int32_t)offsetof(struct warp, split)});
+	x86_alu_ri(b, 4, false, R_SPLIT, 0xff);
+}
+
 /* A bar.sync of a constant barrier: the context's hop, where there is one, after the
  * handlers' test (seg_run's `now` test at a bar.sync); the exit where it answers NULL. Not an
  * entry: entered only from the code before it (seg_run takes a bar.sync it stands on). */
@@ -423,7 +482,9 @@ static void gen_bar(struct seg *S, uint32_t i, size_t leave)
 	x86_load(b, false, R_LEFT, CTX(left));
 	x86_load(b, false, R_HMIN, CTX(hmin));
 	x86_load(b, false, R_LAST, CTX(last));
-	x86_jmp_r(b, X_RAX);
+	x86_alu_rr(b, X86_MOV, true, X_RCX, X_RAX);
+	load_split(b);
+	x86_jmp_r(b, X_RCX);
 }
 
 /* The entry (jit_seg_fn): the callee-saved registers it uses saved, the stack aligned for
@@ -440,6 +501,7 @@ static size_t gen_prologue(struct xbuf *b)
 	x86_load(b, false, R_LEFT, CTX(left));
 	x86_load(b, false, R_HMIN, CTX(hmin));
 	x86_load(b, false, R_LAST, CTX(last));
+	load_split(b);
 	x86_jmp_r(b, X_RSI);
 	return at;
 }
@@ -476,6 +538,24 @@ static bool classify_all(struct seg *S)
 	return any;
 }
 
+/* S->uni: the uniform slots of a function whose blocks are S->blk (false: no memory) */
+static bool find_uniform(struct seg *S)
+{
+	const struct dfunc *fn = S->fn;
+	bool *pure = calloc(fn->ncode + 1, sizeof *pure);
+	S->uni = malloc(fn->nslots + 1);
+	if (!pure || !S->uni) {
+		free(pure);
+		return false;
+	}
+	for (uint32_t i = 0; i < fn->ncode; i++)
+		for (uint32_t k = 0; k < S->blk[i].n; k++)
+			pure[i + k] = true;
+	jit_uniform(fn, pure, S->uni);
+	free(pure);
+	return true;
+}
+
 size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_block *blk,
 		   size_t *off)
 {
@@ -486,7 +566,7 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 	S.kind = calloc(fn->ncode + 1, 1);
 	S.lab = malloc(sizeof *S.lab * (fn->ncode + 1));
 	size_t *stub = malloc(sizeof *stub * (fn->ncode + 1));
-	if (!S.kind || !S.lab || !stub || !classify_all(&S))
+	if (!S.kind || !S.lab || !stub || !classify_all(&S) || !find_uniform(&S))
 		goto out;
 	entry = gen_prologue(b);
 	size_t epi = gen_epilogue(b);
@@ -543,6 +623,7 @@ out:
 		for (uint32_t i = 0; i < fn->ncode; i++)
 			off[i] = SIZE_MAX;
 	free(S.kind);
+	free(S.uni);
 	free(S.lab);
 	free(stub);
 	free(S.jl);

@@ -52,10 +52,12 @@ enum { JIT_ROW_ASK = 4 }; /* (a bit smem_rows never answers: smem.h) */
 typedef uint32_t jit_seg_fn(struct jit_seg_ctx *c, const void *at);
 
 /* The block starting at an instruction: n instructions (0: none), entered at `entry` (as
- * dinsn.jit), or at `whole` for a whole warp (SIZE_MAX: no such code); loop: a loop's body
- * (run_direct's jit_loop), which a segment leaves to run_direct. */
+ * dinsn.jit), or at `whole` for a whole warp, or at `uni` for a whole warp whose registers
+ * the block reads are the same in all lanes (SIZE_MAX: no such code; both take the frame's
+ * registers in rdi); loop: a loop's body (run_direct's jit_loop), which a segment leaves to
+ * run_direct. */
 struct jseg_block {
-	size_t entry, whole;
+	size_t entry, whole, uni;
 	uint32_t n;
 	bool loop;
 };

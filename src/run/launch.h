@@ -74,6 +74,8 @@ struct warp {
 	uint32_t id;                /* warp index in the CTA                                   */
 	uint32_t valid;             /* lanes that exist (partial last warp)                    */
 	uint32_t live;              /* lanes not exited                                        */
+	bool split;                 /* it ever had two groups (jit_uni.c: no register uniform;
+				     * in live's padding, the size --stats counts unchanged)    */
 	struct group *groups;       /* at most 32                                              */
 	struct frame *base;
 	uint64_t cc[LANES];         /* carry flags (.cc)                                       */

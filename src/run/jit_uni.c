@@ -1,0 +1,123 @@
+/*
+ * jit_uni.c - a function's warp-uniform registers (jit_uni.h), for the segment code's
+ * one-chunk blocks and one-lane branch tests (jit_seg.c).
+ *
+ * A slot is uniform when every instruction that names it as a destination is an unguarded
+ * one of these, each a function of its operands' values alone (the same in every lane
+ * where they are): an instruction of a compiled block (jit.c's integer forms: no carry, no
+ * lane number), or a mov of a register, an immediate or a special register that is the
+ * same in every thread of a CTA (%ntid, %nctaid, %ctaid) - and every register it reads is
+ * uniform too. Any other instruction makes its destinations non-uniform (d and d2), and
+ * every register it names where it is not one that writes its own lanes of those alone
+ * (regdef.c's list: ALU rows, mov, cvta, ld, st, bra, ret, exit). A slot nothing writes
+ * reads as frame_new's 0 (regdef.c) in every lane.
+ *
+ * That is exact only for a warp whose lanes all ran the same instructions with its whole
+ * mask: the warp never split (struct warp's `split`), and no lane exited (the segment code
+ * runs for a whole warp only). A warp that split may have had its lanes at different
+ * iterations of a loop, each writing a uniform register at its own time (lowest-pc-first
+ * scheduling does not reconverge at a post-dominator, and the fairness streak lets a group
+ * run ahead): its registers are never taken as uniform again.
+ */
+#include "jit_uni.h"
+
+#include <string.h>
+
+#include "exec.h"
+
+/* Each register slot o names made non-uniform (a pair's both, an address's base, a
+ * vector's elements) */
+static void name_bad(const struct dop *o, uint8_t *uni, uint32_t nslots)
+{
+	switch (o->kind) {
+	case DOP_REG:
+		for (uint32_t k = 0; k < (o->reg_size == 16 ? 2u : 1u); k++)
+			if (o->slot + k < nslots)
+				uni[o->slot + k] = 0;
+		break;
+	case DOP_ADDR:
+		if (o->has_reg && o->slot < nslots)
+			uni[o->slot] = 0;
+		break;
+	case DOP_VEC:
+		for (uint32_t i = 0; i < o->nelem && o->elems; i++)
+			name_bad(&o->elems[i], uni, nslots);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Whether an operand di reads is the same in every lane */
+static bool same(const struct dop *o, const uint8_t *uni, uint32_t nslots)
+{
+	switch (o->kind) {
+	case DOP_NONE:
+	case DOP_IMM:
+		return true;
+	case DOP_REG:
+		return o->reg_size <= 8 && o->slot < nslots && uni[o->slot];
+	case DOP_SREG:
+		return o->sreg == SREG_NTID || o->sreg == SREG_NCTAID || o->sreg == SREG_CTAID;
+	default:
+		return false;
+	}
+}
+
+/* An instruction that writes its own lanes of d and d2 alone (regdef.c's list) */
+static bool lane_local(const struct dinsn *di)
+{
+	switch ((enum ir_op)di->op) {
+	case OP_MOV: case OP_CVTA: case OP_LD: case OP_ST: case OP_BRA: case OP_RET:
+	case OP_EXIT:
+		return true;
+	default:
+		return di->fam == FAM_ALU;
+	}
+}
+
+/* A candidate: an instruction whose destinations are uniform where its operands are */
+static bool candidate(const struct dinsn *di, bool pure)
+{
+	return (pure || (di->exec == exec_mov && di->d2.kind == DOP_NONE)) && di->guard < 0 &&
+	       di->d.kind == DOP_REG && di->d.reg_size <= 8;
+}
+
+static bool drop(uint8_t *uni, const struct dop *d, uint32_t nslots)
+{
+	if (d->kind != DOP_REG || d->slot >= nslots || !uni[d->slot])
+		return false;
+	uni[d->slot] = 0;
+	return true;
+}
+
+void jit_uniform(const struct dfunc *fn, const bool *pure, uint8_t *uni)
+{
+	uint32_t ns = fn->nslots;
+	memset(uni, 1, ns);
+	for (uint32_t i = 0; i < fn->ncode; i++) {
+		const struct dinsn *di = &fn->code[i];
+		if (candidate(di, pure[i]))
+			continue;
+		name_bad(&di->d, uni, ns);
+		name_bad(&di->d2, uni, ns);
+		if (!lane_local(di)) /* (what it writes but d and d2 is not told apart) */
+			for (int k = 0; k < 5; k++)
+				name_bad(&di->s[k], uni, ns);
+	}
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (uint32_t i = 0; i < fn->ncode; i++) {
+			const struct dinsn *di = &fn->code[i];
+			if (!candidate(di, pure[i]))
+				continue;
+			bool ok = true;
+			for (int k = 0; k < 5 && ok; k++)
+				ok = same(&di->s[k], uni, ns);
+			if (!ok) {
+				changed |= drop(uni, &di->d, ns);
+				changed |= drop(uni, &di->d2, ns);
+			}
+		}
+	}
+}
