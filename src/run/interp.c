@@ -1124,6 +1124,8 @@ static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc)
 	L->cmask = FULL_MASK;
 	if (di->flags & DF_WRITES)
 		L->writes++;
+	if (L->race) /* (seg_bar's arrival) */
+		race_bar_arrive(L, w, FULL_MASK, id);
 	seg_bar_wait(b, g, di, id, LANES);
 	left--;
 	/* the turn ends, as seg_run's (L->steps the turn's steps + k, as written above) */
@@ -1202,8 +1204,8 @@ next_warp:;
 	bool native = jit && f->fn->seg_fn && gmask == FULL_MASK;
 	const struct dinsn *stopped = NULL;
 	while (left) {
-		/* the CTA sweep: with the detector off only (the hop's arrival records nothing) */
-		if (native && di->seg && di != stopped && sw && !L->race) {
+		/* the CTA sweep (with the detector, the hop's arrival is seg_bar's) */
+		if (native && di->seg && di != stopped && sw) {
 			struct seg_turn t = {w, g, di, last, lmask, left, limit, n_before, steps};
 			enum sweep_end e = seg_sweep(L, sw, rp, &t);
 			if (e == SWEEP_DONE) {
@@ -1228,11 +1230,14 @@ next_warp:;
 			x.cc = w->cc;
 			steps = t.steps, left = t.left, last = t.last, lmask = t.lmask;
 			di = stopped = t.di;
+			if (L->stop) /* (the detector's report in the code: seg_native's end) */
+				goto code_stopped;
 			continue;
 		}
 		if (native && di->seg && di != stopped) {
 			di = stopped = seg_native(L, w, f, di, steps + limit, &left, &last, &lmask);
 			if (L->stop) { /* a report in it stopped the launch: as below, past it */
+			code_stopped:
 				g->pc = (uint32_t)(di - code);
 				uint32_t k = limit - left;
 				*pw = w, *pg = g, *pn = n_before + k;
