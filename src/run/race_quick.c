@@ -440,9 +440,10 @@ static inline void mat_z(struct rrow *rw, struct cell *c, uint32_t bit)
 
 /* Cell i of rw's line (c) given record d (row record k's, or one taking its place; gen:
  * an r2's vector) as the per-lane path writes it: a read's after the dropped reads go, an
- * r2 with the empty list's ok_gen (word_read). */
-static inline void mat_put(struct rrow *rw, int k, struct cell *c, uint32_t i,
-			   const struct rowd *d, uint64_t gen)
+ * r2 with the empty list's ok_gen (word_read). Inline: the fresh path's splits call it on
+ * every round of a stencil. */
+static inline __attribute__((always_inline)) void
+mat_put(struct rrow *rw, int k, struct cell *c, uint32_t i, const struct rowd *d, uint64_t gen)
 {
 	if (k == ROW_W) {
 		rec_put(&c->w, d->insn, d->step, d->tb + i, d->clock);
