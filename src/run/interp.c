@@ -1118,7 +1118,8 @@ static inline bool seg_release_on(const struct launch *L, const struct dfunc *fn
 
 /* The arrival seg_hop made at di (pc) completed barrier id of w's CTA, `left` of the turn's
  * budget after it: seg_run's bar.sync path on from exec_bar's completion (bar_sync_rest's
- * bar_check, the detector off), the group picked again at once, and the segment code
+ * bar_check; the detector's race_bar_arrive made by seg_hop, in bar_sync_rest's order), the
+ * group picked again at once, and the segment code
  * entered after the bar.sync as seg_run enters it (the turn's end, hmin and row unchanged:
  * the release moves none of them). */
 static const void *seg_hop_release(struct seg_sweeping *x, struct warp *w, struct group *g,
@@ -1169,6 +1170,8 @@ static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc)
 	L->cmask = FULL_MASK;
 	if (di->flags & DF_WRITES)
 		L->writes++;
+	if (L->race) /* (seg_bar's arrival) */
+		race_bar_arrive(L, w, FULL_MASK, id);
 	seg_bar_wait(b, g, di, id, LANES);
 	left--;
 	if (completes)
@@ -1249,8 +1252,8 @@ next_warp:;
 	bool native = jit && f->fn->seg_fn && gmask == FULL_MASK;
 	const struct dinsn *stopped = NULL;
 	while (left) {
-		/* the CTA sweep: with the detector off only (the hop's arrival records nothing) */
-		if (native && di->seg && di != stopped && sw && !L->race) {
+		/* the CTA sweep (with the detector, the hop's arrival is seg_bar's) */
+		if (native && di->seg && di != stopped && sw) {
 			struct seg_turn t = {w, g, di, last, lmask, left, limit, n_before, steps};
 			enum sweep_end e = seg_sweep(L, sw, rp, &t);
 			if (e == SWEEP_DONE) {
@@ -1275,11 +1278,14 @@ next_warp:;
 			x.cc = w->cc;
 			steps = t.steps, left = t.left, last = t.last, lmask = t.lmask;
 			di = stopped = t.di;
+			if (L->stop) /* (the detector's report in the code: seg_native's end) */
+				goto code_stopped;
 			continue;
 		}
 		if (native && di->seg && di != stopped) {
 			di = stopped = seg_native(L, w, f, di, steps + limit, &left, &last, &lmask);
 			if (L->stop) { /* a report in it stopped the launch: as below, past it */
+			code_stopped:
 				g->pc = (uint32_t)(di - code);
 				uint32_t k = limit - left;
 				*pw = w, *pg = g, *pn = n_before + k;

@@ -671,11 +671,6 @@ void race_access(struct launch *L, struct warp *w, uint32_t lane, const struct a
 		race_sync_through(L, x.t, tid, a, kind, x.flags);
 }
 
-bool race_plain(const struct dinsn *di)
-{
-	return race_access_flags(di) == 0;
-}
-
 /* ---- lifetime ------------------------------------------------------------------------ */
 
 bool race_begin(struct launch *L)

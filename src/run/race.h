@@ -32,8 +32,28 @@ void race_cluster_end(struct launch *L, struct cluster *cl);
 void race_access(struct launch *L, struct warp *w, uint32_t lane, const struct access *a,
 		 uint32_t size, enum race_kind kind, const void *newv);
 
-/* Whether di's accesses are plain (weak ld/st: no release or acquire to model). */
-bool race_plain(const struct dinsn *di);
+/* Whether an access of memory-order qualifier sem (enum ir_mod) is strong (relaxed,
+ * acquire, release, volatile, mmio): race_access_flags' cases. */
+static inline bool race_sem_strong(uint8_t sem)
+{
+	switch ((enum ir_mod)sem) {
+	case MOD_RELAXED:
+	case MOD_ACQUIRE:
+	case MOD_RELEASE:
+	case MOD_VOLATILE:
+	case MOD_MMIO:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Whether di's accesses are plain (weak ld/st: no release or acquire to model; no flags of
+ * race_access_flags). Inline: every warp's ld/st.shared of the row path asks it. */
+static inline bool race_plain(const struct dinsn *di)
+{
+	return di->op != OP_ATOM && di->op != OP_RED && !race_sem_strong(di->sem);
+}
 /* A warp's plain 4-byte ld/st by all lanes or the low ones (mask) at offsets first + 4 * lane
  * of its CTA's shared memory (smem.c's row path), recorded as row records when every lane
  * can be (race_quick.c): true, and the caller moves the bytes; false: nothing done, the

@@ -399,6 +399,23 @@ static inline __attribute__((always_inline)) int warp_vs(const uint32_t *wc, uin
 	return !ANY8(some) ? 1 : !ANY8(all) ? -1 : 0;
 }
 
+/* Row record h becomes d with cells `mask`: field by field, so that each load of d (built
+ * by its fields on the stack just before) is served by the store that wrote it; a copy of
+ * the struct reads it in 16 bytes that no one store covers, and waits for both (the fresh
+ * path's hottest stall). */
+static inline __attribute__((always_inline)) void rowd_set(struct rowd *h, const struct rowd *d,
+							 uint32_t mask)
+{
+	const struct dinsn *insn = d->insn;
+	uint32_t tb = d->tb, clock = d->clock, step = d->step;
+	__asm__("" : "+r"(tb), "+r"(clock), "+r"(step)); /* (kept apart: no wider load) */
+	h->insn = insn;
+	h->tb = tb;
+	h->clock = clock;
+	h->step = step;
+	h->mask = mask;
+}
+
 static inline struct rowd *row_of(struct rrow *rw, int k)
 {
 	return k == ROW_W ? &rw->w : k == ROW_R ? &rw->r : &rw->r2;
@@ -423,9 +440,10 @@ static inline void mat_z(struct rrow *rw, struct cell *c, uint32_t bit)
 
 /* Cell i of rw's line (c) given record d (row record k's, or one taking its place; gen:
  * an r2's vector) as the per-lane path writes it: a read's after the dropped reads go, an
- * r2 with the empty list's ok_gen (word_read). */
-static inline void mat_put(struct rrow *rw, int k, struct cell *c, uint32_t i,
-			   const struct rowd *d, uint64_t gen)
+ * r2 with the empty list's ok_gen (word_read). Inline: the fresh path's splits call it on
+ * every round of a stencil. */
+static inline __attribute__((always_inline)) void
+mat_put(struct rrow *rw, int k, struct cell *c, uint32_t i, const struct rowd *d, uint64_t gen)
 {
 	if (k == ROW_W) {
 		rec_put(&c->w, d->insn, d->step, d->tb + i, d->clock);
@@ -530,8 +548,7 @@ RACE_CLONES static __attribute__((noinline)) void row_take_slow(struct rcta *rc,
 		}
 	}
 	uint32_t keep = same ? h->mask : 0;
-	*h = *d;
-	h->mask = keep | s;
+	rowd_set(h, d, keep | s);
 	if (k == ROW_R2)
 		rw->r2gen = gen;
 	if (!rw->on) {
@@ -551,8 +568,7 @@ static inline __attribute__((always_inline)) void row_take(struct rcta *rc, stru
 		row_take_slow(rc, rw, k, c0, s, d, gen);
 		return;
 	}
-	*h = *d;
-	h->mask = s;
+	rowd_set(h, d, s);
 	if (k == ROW_R2)
 		rw->r2gen = gen;
 }
@@ -886,7 +902,9 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 	uint32_t era = rc->era;
 	/* the lanes hold the vector of the CTA's last full barrier: eras tell (struct rcta) */
 	bool fresh = !rc->foreign && vq->gen == rc->era_gen;
-	if (quick && size == GRAN && npages &&
+	/* (a whole warp whose first two lanes share a word, a broadcast's: row_path refuses
+	 * it, pieces_apart's answer, after its runs; not asked) */
+	if (quick && size == GRAN && npages && (mask != 0xffffffffu || off[1] != off[0]) &&
 	    row_path(x, &q, mask, off, v, write, fresh, k0, tid0, vq))
 		return mask;
 	if (rc->nrows)
@@ -1087,6 +1105,42 @@ fresh_read(const struct rrow *rw, const struct cell *c0, uint32_t p, uint32_t tb
 	return true;
 }
 
+/* piece_write_ok for cells p of a line (rw, c0; cell i by thread tb + i) whose writes are of
+ * eras before the CTA's and whose reads are not (a tree's store after its own loads of the
+ * interval), the warp holding the barrier's vector (vb, base, span: fresh_read's): each read
+ * record must be the cell's thread's own or ordered, a row record's one clock telling for
+ * all its cells; every write is ordered (its era). False: the general path decides. */
+static inline __attribute__((always_inline)) bool
+fresh_write(const struct rrow *rw, const struct cell *c0, uint32_t p, uint32_t tb,
+	    const uint32_t *vb, uint32_t base, uint32_t span)
+{
+	for (int k = ROW_R; k <= ROW_R2; k++) {
+		const struct rowd *d = k == ROW_R ? &rw->r : &rw->r2;
+		uint32_t s = p & d->mask;
+		if (s && d->tb != tb) {
+			uint32_t j = d->tb - base + (uint32_t)__builtin_ctz(s);
+			if (j >= span || vb[j] < d->clock)
+				return false;
+			RACE_VERIFY_FRESH(d, s, s, vb, base, span);
+		}
+		for (uint32_t m = p & ~d->mask & ~rw->z; m; m &= m - 1) {
+			uint32_t i = (uint32_t)__builtin_ctz(m);
+			if (!fresh_rec(k == ROW_R ? &c0[i].r : &c0[i].r2, tb + i, vb, base, span))
+				return false;
+		}
+	}
+	for (uint32_t m = p & ~rw->z; m; m &= m - 1) { /* (the lists: piece_write_ok's test) */
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		const struct readers *mo = c0[i].more;
+		for (uint32_t j = 0; mo && j < mo->n; j++) {
+			uint32_t e = mo->e[j].tid - base;
+			if (mo->e[j].tid != tb + i && !(e < span && vb[e] >= mo->e[j].clock))
+				return false;
+		}
+	}
+	return true;
+}
+
 /* What row_fresh knows of the access. */
 struct fresh {
 	struct rcta *rc;
@@ -1094,7 +1148,10 @@ struct fresh {
 	const struct shadow *s;
 	uint64_t nlines;
 	uint32_t era;
-	const uint32_t *vb;         /* the vector's clocks of the CTA's threads               */
+	const uint32_t *vb;         /* the vector's clocks of the CTA's threads (NULL: not
+				     * looked up yet, fresh_decide's where the eras do not tell) */
+	const struct vc *vq;        /* that vector, of CTA cta                                  */
+	uint32_t cta;
 	uint32_t base, span;        /* the CTA's thread ids                                    */
 };
 
@@ -1111,19 +1168,21 @@ static inline __attribute__((always_inline)) struct cell *fresh_cells(const stru
 /* row_commit's decision for cells p of line l (cell i by thread tb + i) of a fresh access:
  * *a, *b as piece_read_ok's (a write: *a = p). False: the general path decides. */
 static inline __attribute__((always_inline)) bool
-fresh_decide(const struct fresh *x, uint32_t l, uint32_t p, uint32_t tb, bool write,
+fresh_decide(struct fresh *x, uint32_t l, uint32_t p, uint32_t tb, bool write,
 	     struct cell **c0, uint32_t *a, uint32_t *b)
 {
 	const uint32_t *ln = &x->rc->lines[2 * l];
-	if (l >= x->nlines || ln[0] >= x->era || (write && ln[1] >= x->era) ||
-	    !(*c0 = fresh_cells(x, l)))
+	if (l >= x->nlines || ln[0] >= x->era || !(*c0 = fresh_cells(x, l)))
 		return false;
-	if (ln[1] < x->era) {
-		*a = p;
-		*b = 0;
+	*a = p;
+	*b = 0;
+	if (ln[1] < x->era)
 		return true;
-	}
-	return !write && fresh_read(&x->rows[l], *c0, p, tb, x->vb, x->base, x->span, a, b);
+	if (!x->vb) /* (vc_clocks, its usual case inline) */
+		x->vb = x->vq->n == 1 && x->vq->ch[0].cta == x->cta ? x->vq->ch[0].c
+								    : vc_clocks(x->vq, x->cta);
+	return write ? fresh_write(&x->rows[l], *c0, p, tb, x->vb, x->base, x->span)
+		     : fresh_read(&x->rows[l], *c0, p, tb, x->vb, x->base, x->span, a, b);
 }
 
 /* row_take for the fresh path, with its usual split inline: a record of one cell against
@@ -1156,8 +1215,7 @@ static inline __attribute__((always_inline)) void fresh_row_take(struct rcta *rc
 		row_take_slow(rc, rw, k, c0, s, d, gen);
 		return;
 	}
-	*h = *d;
-	h->mask = s;
+	rowd_set(h, d, s);
 	if (k == ROW_R2)
 		rw->r2gen = gen;
 }
@@ -1180,15 +1238,16 @@ fresh_take(const struct fresh *x, uint32_t l, struct cell *c0, uint32_t p, uint3
 	}
 }
 
-/* race_shared_row for a whole warp of one vector vq and one epoch (clock) when vq is the
- * vector its CTA's last full barrier left every thread (struct rcta's eras; no agent's or
- * other CTA's record in the CTA's shared memory) and the row is one or two line parts:
- * decided as row_commit decides it, with the eras and one clock per row record, and
- * recorded as it records it. False: not decided here, nothing changed. */
+/* race_shared_row for the low len lanes (all 32, or those a split leaves) of a whole warp
+ * of one vector vq and one epoch (clock) when vq is the vector its CTA's last full barrier
+ * left every thread (struct rcta's eras; no agent's or other CTA's record in the CTA's
+ * shared memory) and the row is one or two line parts: decided as row_commit decides it,
+ * with the eras and one clock per row record, and recorded as it records it. False: not
+ * decided here, nothing changed. */
 static inline __attribute__((always_inline)) bool
 row_fresh(struct launch *L, struct rcta *rc, const struct cta *c, const struct vc *vq,
-	  uint32_t clock, uint32_t tid0, uint32_t first, uint32_t wrap, uint32_t second,
-	  bool write)
+	  uint32_t clock, uint32_t tid0, uint32_t len, uint32_t first, uint32_t wrap,
+	  uint32_t second, bool write)
 {
 	/* the line parts (row_run's): l0, p0, tb0, and l1, p1, tb1 unless p1 is 0 */
 	uint32_t g = first / GRAN, a0 = g % LINE_CELLS, l0 = g / LINE_CELLS, tb0 = tid0 - a0;
@@ -1199,12 +1258,12 @@ row_fresh(struct launch *L, struct rcta *rc, const struct cta *c, const struct v
 		p0 = 0xffffffffu << a0;
 		p1 = (1u << (a0 + wrap - LINE_CELLS)) - 1;
 	}
-	if (wrap < LANES) { /* (the second row: one line part, none before it past the first) */
-		uint32_t g2 = second / GRAN, a2 = g2 % LINE_CELLS, len = LANES - wrap;
-		if (p1 || a2 + len > LINE_CELLS)
+	if (wrap < len) { /* (the second row: one line part, none before it past the first) */
+		uint32_t g2 = second / GRAN, a2 = g2 % LINE_CELLS, n2 = len - wrap;
+		if (p1 || a2 + n2 > LINE_CELLS)
 			return false;
 		l1 = g2 / LINE_CELLS;
-		p1 = ((1u << len) - 1) << a2;
+		p1 = ((1u << n2) - 1) << a2;
 		tb1 = tid0 + wrap - a2;
 		if (l1 == l0 && (p0 & p1))
 			return false; /* (pieces_apart: the general path refuses it) */
@@ -1212,10 +1271,7 @@ row_fresh(struct launch *L, struct rcta *rc, const struct cta *c, const struct v
 	struct race *R = L->race;
 	uint64_t bytes = c->smem_size;
 	struct fresh x = {rc, race_rows(rc, bytes), &rc->smem, race_nlines(bytes), rc->era,
-			  NULL, c->linear << R->shift, 1u << R->shift};
-	if (!write) /* (vc_clocks, its usual case inline) */
-		x.vb = vq->n == 1 && vq->ch[0].cta == c->linear ? vq->ch[0].c
-								  : vc_clocks(vq, c->linear);
+			  NULL, vq, c->linear, c->linear << R->shift, 1u << R->shift};
 	struct cell *c0, *c1 = NULL;
 	uint32_t a0s, b0s, a1s = 0, b1s = 0;
 	if (!fresh_decide(&x, l0, p0, tb0, write, &c0, &a0s, &b0s) ||
@@ -1265,7 +1321,8 @@ row_general(struct launch *L, struct warp *w, uint32_t mask, uint32_t first, uin
 
 /* The fresh path's case (row_fresh): a whole warp whose lanes hold one vector (known: the
  * warp's race.wvc), the one its CTA's last full barrier left every thread, with no agent's
- * or other CTA's record in the CTA's shared memory, all at one epoch. */
+ * or other CTA's record in the CTA's shared memory, all at one epoch; the access by all its
+ * lanes or by the low ones (a tree's partial levels). */
 RACE_CLONES bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t first,
 				 uint32_t wrap, uint32_t second, bool write)
 {
@@ -1274,13 +1331,14 @@ RACE_CLONES bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask
 	struct rcta *rc = &R->cta[c->slot];
 	size_t i0 = (size_t)c->slot * R->nt + w->id * LANES; /* (thr, clock_of) */
 	const struct vc *vq = R->th[i0].vc;
-	if (mask == 0xffffffffu && !L->stop && rc->lines && rc->smem.pages && !rc->foreign &&
+	uint32_t len = mask == 0xffffffffu ? LANES : (uint32_t)__builtin_ctz(~mask);
+	if (!L->stop && rc->lines && rc->smem.pages && !rc->foreign &&
 	    R->wvc_ok && *wvc_of(R, w) == vq && vq->gen == rc->era_gen &&
 	    R->nt <= sizeof vc_no_clocks / sizeof *vc_no_clocks && all32(R->clk + i0, R->clk[i0]) &&
-	    (write ? row_fresh(L, rc, c, vq, R->clk[i0], tid_of(R, w, 0), first, wrap, second,
-			       true)
-		   : row_fresh(L, rc, c, vq, R->clk[i0], tid_of(R, w, 0), first, wrap, second,
-			       false)))
+	    (write ? row_fresh(L, rc, c, vq, R->clk[i0], tid_of(R, w, 0), len, first, wrap,
+			       second, true)
+		   : row_fresh(L, rc, c, vq, R->clk[i0], tid_of(R, w, 0), len, first, wrap,
+			       second, false)))
 		return true;
 	return row_general(L, w, mask, first, wrap, second, write);
 }

@@ -173,17 +173,11 @@ uint8_t race_access_flags(const struct dinsn *di)
 	enum ir_op op = (enum ir_op)di->op;
 	if (op == OP_ATOM || op == OP_RED)
 		return RF_STRONG | RF_RMW | (uint8_t)(scope_of(di->scope, SC_GPU) << 4);
-	switch ((enum ir_mod)di->sem) {
-	case MOD_RELAXED:
-	case MOD_ACQUIRE:
-	case MOD_RELEASE:
-		return RF_STRONG | (uint8_t)(scope_of(di->scope, SC_GPU) << 4);
-	case MOD_VOLATILE:
-	case MOD_MMIO:
-		return RF_STRONG | (uint8_t)(SC_SYS << 4);
-	default:
+	if (!race_sem_strong(di->sem))
 		return 0;
-	}
+	enum ir_mod sem = (enum ir_mod)di->sem;
+	return RF_STRONG | (uint8_t)((sem == MOD_VOLATILE || sem == MOD_MMIO
+					      ? SC_SYS : scope_of(di->scope, SC_GPU)) << 4);
 }
 
 /* ---- release/acquire through memory locations ---------------------------------------- */
