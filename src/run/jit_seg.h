@@ -39,8 +39,9 @@ struct jit_seg_ctx {
 	 * `left` and calls it with that instruction's pc. Its answer: NULL, nothing done (the
 	 * code leaves there); JIT_SEG_HOP_LEFT, the code leaves at once returning
 	 * JIT_SEG_SWEPT (the hop did the arrival and ended the turn); else where to go on, the
-	 * code's registers reloaded from regs, left, hmin and last (the hop moved the context
-	 * to the next warp's turn). */
+	 * code's registers reloaded from regs, left, hmin, last and w's `split` (the hop moved
+	 * the context to the next warp's turn, or its arrival completed the barrier and the
+	 * same warp goes on past the bar.sync). */
 	const void *(*hop)(struct jit_seg_ctx *c, uint32_t pc);
 };
 
