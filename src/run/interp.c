@@ -1141,9 +1141,9 @@ static const void *seg_hop_release(struct seg_sweeping *x, struct warp *w, struc
 	return di[1].seg;
 }
 
-/* The segment code's hop (jit_seg_ctx.hop) at pc, a bar.sync of a constant barrier, after
- * the handlers' test: see above. */
-static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc)
+/* The segment code's hop (jit_seg_ctx.hop) at pc, a bar.sync of constant barrier id with
+ * flags (the instruction's), after the handlers' test: see above. */
+static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags)
 {
 	struct seg_sweeping *x = (struct seg_sweeping *)c;
 	struct launch *L = x->L;
@@ -1152,10 +1152,9 @@ static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc)
 	struct group *g = t->g;
 	const struct dfunc *fn = ((struct frame *)c->f)->fn;
 	const struct dinsn *di = &fn->code[pc];
-	if ((di->flags & DF_EXEC_ALIGNED) && w->live != FULL_MASK)
+	if ((flags & DF_EXEC_ALIGNED) && w->live != FULL_MASK)
 		return NULL;
 	struct cta *cta = w->cta;
-	uint32_t id = (uint32_t)di->s[0].imm[0];
 	struct barstate *b = &cta->bar[id];
 	bool completes = b->arrived + LANES >= (b->expected ? b->expected : cta->live_threads);
 	if (completes && !seg_release_on(L, fn, w, g, b, di, pc, c->left))
@@ -1168,7 +1167,7 @@ static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc)
 	L->steps = t->steps + (t->limit - left) + 1;
 	L->ci = di;
 	L->cmask = FULL_MASK;
-	if (di->flags & DF_WRITES)
+	if (flags & DF_WRITES)
 		L->writes++;
 	if (L->race) /* (seg_bar's arrival) */
 		race_bar_arrive(L, w, FULL_MASK, id);

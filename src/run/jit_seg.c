@@ -474,6 +474,8 @@ static void gen_bar(struct seg *S, uint32_t i, size_t leave)
 	x86_vzeroupper(b);
 	x86_alu_rr(b, X86_MOV, true, X_RDI, R_CTX);
 	x86_mov_ri(b, X_RSI, i);
+	x86_mov_ri(b, X_RDX, (uint32_t)S->fn->code[i].s[0].imm[0]);
+	x86_mov_ri(b, X_RCX, S->fn->code[i].flags);
 	x86_call_r(b, X_RAX);
 	x86_alu_ri(b, 7, true, X_RAX, (int32_t)(uintptr_t)JIT_SEG_HOP_LEFT);
 	to_exit(S, x86_jcc(b, 0x2), i);

@@ -36,13 +36,15 @@ struct jit_seg_ctx {
 	uint64_t end;           /* in: seg_run's steps + limit (the detector's L->steps)      */
 	/* in: the CTA sweep (interp.c's seg_hop), or NULL: at a bar.sync of a constant barrier
 	 * (barrier.h's bar_sync_const, unguarded), after the handlers' test, the code stores
-	 * `left` and calls it with that instruction's pc. Its answer: NULL, nothing done (the
+	 * `left` and calls it with that instruction's pc, its barrier's id and its flags
+	 * (constants of the code: the hop need not load them from the instruction, a line
+	 * the turn has not touched). Its answer: NULL, nothing done (the
 	 * code leaves there); JIT_SEG_HOP_LEFT, the code leaves at once returning
 	 * JIT_SEG_SWEPT (the hop did the arrival and ended the turn); else where to go on, the
 	 * code's registers reloaded from regs, left, hmin, last and w's `split` (the hop moved
 	 * the context to the next warp's turn, or its arrival completed the barrier and the
 	 * same warp goes on past the bar.sync). */
-	const void *(*hop)(struct jit_seg_ctx *c, uint32_t pc);
+	const void *(*hop)(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags);
 };
 
 enum { JIT_ROW_ASK = 4 }; /* (a bit smem_rows never answers: smem.h) */
