@@ -10,7 +10,8 @@
  * uniform too. Any other instruction makes its destinations non-uniform (d and d2), and
  * every register it names where it is not one that writes its own lanes of those alone
  * (regdef.c's list: ALU rows, mov, cvta, ld, st, bra, ret, exit). A slot nothing writes
- * reads as frame_new's 0 (regdef.c) in every lane.
+ * reads as frame_new's 0 (regdef.c) in every lane, but for a .func's .reg parameters, which
+ * the call writes lane by lane.
  *
  * That is exact only for a warp whose lanes all ran the same instructions with its whole
  * mask: the warp never split (struct warp's `split`), and no lane exited (the segment code
@@ -91,10 +92,27 @@ static bool drop(uint8_t *uni, const struct dop *d, uint32_t nslots)
 	return true;
 }
 
+/* A .func's .reg parameters: the caller's call writes them (exec_call's move_param), each
+ * lane its own argument, and no instruction of fn does */
+static void params_bad(const struct dfunc *fn, uint8_t *uni, uint32_t nslots)
+{
+	const struct ir_func *irf = fn->ir;
+	for (uint32_t i = 0; irf && i < irf->nparams; i++) {
+		const struct ir_sym *p = irf->params[i];
+		if (p->space != MOD_REG || p->slot < 0)
+			continue;
+		uint32_t n = ir_type_size(p->type) > 8 ? 2 : 1; /* (a pair's both slots) */
+		for (uint32_t k = 0; k < n; k++)
+			if ((uint32_t)p->slot + k < nslots)
+				uni[p->slot + k] = 0;
+	}
+}
+
 void jit_uniform(const struct dfunc *fn, const bool *pure, uint8_t *uni)
 {
 	uint32_t ns = fn->nslots;
 	memset(uni, 1, ns);
+	params_bad(fn, uni, ns);
 	for (uint32_t i = 0; i < fn->ncode; i++) {
 		const struct dinsn *di = &fn->code[i];
 		if (candidate(di, pure[i]))
