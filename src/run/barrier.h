@@ -20,6 +20,16 @@ static inline bool is_aligned_bar(const struct dinsn *di)
 	       (di->flags & DF_ALIGNED);
 }
 
+/* A waiter of an aligned form parks at barrier b at di: what check_same_instruction
+ * (barrier.c) would find at the barrier's completion, noted as the waiters come. */
+static inline void bar_note_first(struct barstate *b, const struct dinsn *di)
+{
+	if (!b->first)
+		b->first = di;
+	else if (b->first != di)
+		b->mixed = true;
+}
+
 /* bar.sync (or barrier.sync.aligned) of a constant barrier, 0-15, with no thread count: the
  * arrival the segment runner and the CTA sweep make inline (interp.c, jit_seg.c). */
 static inline bool bar_sync_const(const struct dinsn *di)

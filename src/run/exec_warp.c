@@ -245,12 +245,8 @@ static void redux_lanes(struct launch *L, struct warp *w, struct frame *f, const
  * barrier's completion, noted as the waiters come. */
 static inline void bar_note_waiter(struct barstate *b, const struct dinsn *di)
 {
-	if (!is_aligned_bar(di))
-		return;
-	if (!b->first)
-		b->first = di;
-	else if (b->first != di)
-		b->mixed = true;
+	if (is_aligned_bar(di))
+		bar_note_first(b, di);
 }
 
 /* bar / barrier .sync .arrive .red: the lanes of mask arrive; .sync and .red wait where they

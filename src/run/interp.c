@@ -976,10 +976,7 @@ static inline void seg_bar_wait(struct barstate *b, struct group *g, const struc
 	b->arrived += lanes;
 	g->state = G_BAR;
 	g->wait_id = id;
-	if (!b->first)
-		b->first = di;
-	else if (b->first != di)
-		b->mixed = true;
+	bar_note_first(b, di); /* (bar_sync_const: an aligned form) */
 }
 
 /* w's group g arrives at di, bar.sync of a constant barrier by the whole group (mask): as

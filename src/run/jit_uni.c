@@ -25,28 +25,17 @@
 #include <string.h>
 
 #include "exec.h"
+#include "regdef.h"
 
-/* Each register slot o names made non-uniform (a pair's both, an address's base, a
- * vector's elements) */
+static void clear_each(void *uni, uint32_t s)
+{
+	((uint8_t *)uni)[s] = 0;
+}
+
+/* Each register slot o names made non-uniform */
 static void name_bad(const struct dop *o, uint8_t *uni, uint32_t nslots)
 {
-	switch (o->kind) {
-	case DOP_REG:
-		for (uint32_t k = 0; k < (o->reg_size == 16 ? 2u : 1u); k++)
-			if (o->slot + k < nslots)
-				uni[o->slot + k] = 0;
-		break;
-	case DOP_ADDR:
-		if (o->has_reg && o->slot < nslots)
-			uni[o->slot] = 0;
-		break;
-	case DOP_VEC:
-		for (uint32_t i = 0; i < o->nelem && o->elems; i++)
-			name_bad(&o->elems[i], uni, nslots);
-		break;
-	default:
-		break;
-	}
+	regdef_op_slots(o, nslots, clear_each, uni);
 }
 
 /* Whether an operand di reads is the same in every lane */
@@ -62,18 +51,6 @@ static bool same(const struct dop *o, const uint8_t *uni, uint32_t nslots)
 		return o->sreg == SREG_NTID || o->sreg == SREG_NCTAID || o->sreg == SREG_CTAID;
 	default:
 		return false;
-	}
-}
-
-/* An instruction that writes its own lanes of d and d2 alone (regdef.c's list) */
-static bool lane_local(const struct dinsn *di)
-{
-	switch ((enum ir_op)di->op) {
-	case OP_MOV: case OP_CVTA: case OP_LD: case OP_ST: case OP_BRA: case OP_RET:
-	case OP_EXIT:
-		return true;
-	default:
-		return di->fam == FAM_ALU;
 	}
 }
 
@@ -119,7 +96,7 @@ void jit_uniform(const struct dfunc *fn, const bool *pure, uint8_t *uni)
 			continue;
 		name_bad(&di->d, uni, ns);
 		name_bad(&di->d2, uni, ns);
-		if (!lane_local(di)) /* (what it writes but d and d2 is not told apart) */
+		if (!regdef_lane_local(di)) /* (what it writes but d and d2 is not told apart) */
 			for (int k = 0; k < 5; k++)
 				name_bad(&di->s[k], uni, ns);
 	}

@@ -36,29 +36,40 @@ static bool has(const uint64_t *b, uint32_t s)
 	return b[s / 64] >> (s % 64) & 1;
 }
 
-/* Each register slot o names (a pair's both, an address's base, a vector's elements) into b */
-static void op_slots(const struct dop *o, uint64_t *b, uint32_t nslots)
+void regdef_op_slots(const struct dop *o, uint32_t nslots, void (*each)(void *, uint32_t),
+		     void *arg)
 {
 	switch (o->kind) {
 	case DOP_REG:
 		for (uint32_t k = 0; k < (o->reg_size == 16 ? 2u : 1u); k++)
 			if (o->slot + k < nslots)
-				set(b, o->slot + k);
+				each(arg, o->slot + k);
 		break;
 	case DOP_ADDR:
 		if (o->has_reg && o->slot < nslots)
-			set(b, o->slot);
+			each(arg, o->slot);
 		break;
 	case DOP_VEC:
 		for (uint32_t i = 0; i < o->nelem && o->elems; i++)
-			op_slots(&o->elems[i], b, nslots);
+			regdef_op_slots(&o->elems[i], nslots, each, arg);
 		break;
 	default:
 		break;
 	}
 }
 
-static bool lane_local(const struct dinsn *di)
+static void set_each(void *b, uint32_t s)
+{
+	set(b, s);
+}
+
+/* Each register slot o names into b */
+static void op_slots(const struct dop *o, uint64_t *b, uint32_t nslots)
+{
+	regdef_op_slots(o, nslots, set_each, b);
+}
+
+bool regdef_lane_local(const struct dinsn *di)
 {
 	switch ((enum ir_op)di->op) {
 	case OP_MOV: case OP_CVTA: case OP_LD: case OP_ST: case OP_BRA: case OP_RET:
@@ -129,7 +140,7 @@ void regdef_plan(struct dprog *P, struct dfunc *fn)
 			set(tmp, (uint32_t)di->guard);
 		for (int s = 0; s < 5; s++)
 			op_slots(&di->s[s], tmp, ns);
-		if (!lane_local(di)) { /* everything it names, as before */
+		if (!regdef_lane_local(di)) { /* everything it names, as before */
 			op_slots(&di->d, tmp, ns);
 			op_slots(&di->d2, tmp, ns);
 			for (uint32_t w = 0; w < nw; w++)

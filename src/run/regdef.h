@@ -11,4 +11,12 @@
  * fn->clear_known false (clear them all) where it cannot tell (no memory, a huge function). */
 void regdef_plan(struct dprog *P, struct dfunc *fn);
 
+/* Whether di reads and writes its own lanes alone (the ALU rows, mov, cvta, ld, st, bra,
+ * ret, exit): what it names are its lane's registers, nothing else's. */
+bool regdef_lane_local(const struct dinsn *di);
+/* each(arg, slot) for each register slot below nslots o names (a pair's both, an address's
+ * base, a vector's elements) */
+void regdef_op_slots(const struct dop *o, uint32_t nslots, void (*each)(void *, uint32_t),
+		     void *arg);
+
 #endif
