@@ -425,7 +425,7 @@ void race_add_read(const struct acc_ctx *x, struct cell *c, const struct rec *me
 	struct readers *m = c->more;
 	if ((!m || (m->n == m->cap && m->cap < MAX_READERS)) && !(m = race_readers_room(x, c)))
 		return;
-	uint64_t gen = x->t->vc->gen;
+	uint64_t gen = tvc(x->R, x->t)->gen;
 	/* Fast path (reads of one barrier interval: many threads with one shared vector): no
 	 * entry happens before under this vector and none is this thread's, so the scan below
 	 * would keep every entry and append this one. The new entry keeps that true: no
@@ -758,7 +758,7 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 		R->cta[r].era_gen = R->zero->gen;
 	}
 	for (size_t i = 0; i < (size_t)cl->nctas * R->nt; i++) {
-		R->th[i].vc = vc_ref(R->zero);
+		R->th[i].lvc = vc_ref(R->zero);
 		R->th[i].warp = (uint32_t)(i / R->nt * R->nw + i % R->nt / LANES);
 		R->clk[i] = 1;
 	}
@@ -772,9 +772,9 @@ void race_cluster_end(struct launch *L, struct cluster *cl)
 		return;
 	/* (the arrays are kept for the next cluster, every reference in them let go) */
 	for (size_t i = 0; R->th && i < (size_t)cl->nctas * R->nt; i++) {
-		vc_put(R, R->th[i].vc);
+		vc_put(R, tvc(R, &R->th[i])); /* (one reference a lane, a warp's too) */
 		vc_put(R, R->cold[i].pending);
-		R->th[i].vc = NULL;
+		R->th[i].lvc = NULL;
 		R->cold[i].pending = NULL;
 	}
 	for (uint32_t r = 0; R->cta && r < cl->nctas; r++) {

@@ -21,7 +21,7 @@ bool race_after_issue(struct launch *L, struct warp *w, uint32_t lane,
 	if (!R || !rc->clock || !w)
 		return true;
 	return tid_of(R, w, lane) == rc->tid ||
-	       vc_get(R, thr(R, w, lane)->vc, rc->tid) >= rc->tclock;
+	       vc_get(R, tvc(R, thr(R, w, lane)), rc->tid) >= rc->tclock;
 }
 
 void race_copy_in_flight(struct launch *L, uint32_t lane, const struct race_copy *rc,
@@ -67,7 +67,7 @@ void race_copy_issue(struct launch *L, struct warp *w, uint32_t lane, enum race_
 		return;
 	struct rthread *t = thr(R, w, lane);
 	uint32_t tid = tid_of(R, w, lane);
-	rc->vc = vc_ref(t->vc);
+	rc->vc = vc_ref(tvc(R, t));
 	rc->tid = tid;
 	rc->tclock = (*clock_of(R, t))++; /* its later accesses are not before the copy */
 	rc->seen_cp = t->seen_cp;
@@ -411,7 +411,7 @@ static __attribute__((noinline)) bool copy_cells(struct acc_ctx *x, struct hbq *
 static void hbq_init(const struct race *R, const struct rthread *t, uint32_t tid,
 		     uint32_t owner, struct hbq *q)
 {
-	*q = (struct hbq){.R = R, .vc = t->vc, .tid = tid, .owner = owner,
+	*q = (struct hbq){.R = R, .vc = tvc(R, t), .tid = tid, .owner = owner,
 			  .cp = agent_of(R, owner, RA_CP), .bulk = agent_of(R, owner, RA_BULK),
 			  .seen_cp = t->seen_cp, .seen_bulk = t->seen_bulk, .shift = R->shift,
 			  .local = (1u << R->shift) - 1,
@@ -423,7 +423,7 @@ static void copy_ctx(struct launch *L, const struct race_copy *rc, struct rthrea
 		     uint8_t flags, struct acc_ctx *x, struct hbq *q)
 {
 	struct race *R = L->race;
-	*t = (struct rthread){.vc = rc->vc, .seen_cp = rc->seen_cp, .seen_bulk = rc->seen_bulk};
+	*t = (struct rthread){.lvc = rc->vc, .seen_cp = rc->seen_cp, .seen_bulk = rc->seen_bulk};
 	*x = (struct acc_ctx){.L = L, .R = R, .t = t, .w = L->cw,
 			      .lane = (uint32_t)__builtin_ctz(L->cmask), .tid = rc->agent,
 			      .owner = rc->tid, .flags = flags, .copy = true,

@@ -102,9 +102,9 @@ struct shadow {
 
 struct rthread {                /* (its epoch is apart: race.clk, the mbarriers it knows
 				 * initialised: race.seen, and what few instructions use:
-				 * race.cold; 32 bytes, so that a warp's vectors lie on 16
-				 * cache lines, which every barrier's acquire writes)     */
-	struct vc *vc;
+				 * race.cold; 32 bytes)                                    */
+	struct vc *lvc;             /* its vector (a reference); NULL: its warp's, race.wvc's
+				     * entry, which the warp holds for all 32 lanes (tvc)     */
 	uint8_t fence;              /* scope of the last release fence (a release pattern)   */
 	bool init_fence;            /* fence.mbarrier_init since its last cluster arrive     */
 	uint32_t warp;              /* its warp's entry of race.wvc                          */
@@ -201,7 +201,11 @@ struct race {
 	size_t nseen;               /* threads of the running cluster (seen's slots apart)    */
 	struct vc **wvc;            /* by warp (slot * nw + id): the vector every lane of that
 				     * warp holds, when known (NULL: not known), so that a whole
-				     * warp's barrier or access does not compare 32 pointers  */
+				     * warp's barrier or access does not compare 32 pointers;
+				     * the only place it is kept while the lanes' lvc are NULL
+				     * (a whole warp after a barrier: race_sync.c's bar_acquire
+				     * then writes one pointer, not 32, and the lanes' 32
+				     * references stay counted in the vector's refs)          */
 	uint32_t nw;                /* warps per CTA                                         */
 	bool wvc_ok;                /* whole warps (threads per CTA a multiple of 32): wvc is
 				     * kept, a warp's entry lying at its threads' index / 32   */
@@ -435,10 +439,22 @@ static inline struct vc **wvc_of(const struct race *R, const struct warp *w)
 	return &R->wvc[w->cta->slot * R->nw + w->id];
 }
 
-/* Thread t's vector changes alone: its warp's lanes may no longer share one. */
-static inline void wvc_forget(struct race *R, const struct rthread *t)
+/* Thread t's vector (one of R->th, or a copy's or replay's state, whose lvc is set). */
+static inline struct vc *tvc(const struct race *R, const struct rthread *t)
 {
-	if (R->wvc)
+	return t->lvc ? t->lvc : R->wvc[t->warp];
+}
+
+/* race_sync.c: the lanes of t's warp, whose vector the warp holds for them, given each
+ * their own pointer to it (its references were counted per lane all along). */
+void race_warp_hand_out(struct race *R, struct rthread *t);
+
+/* Thread t's vector changes alone: its warp's lanes may no longer share one. */
+static inline void wvc_forget(struct race *R, struct rthread *t)
+{
+	if (!t->lvc)
+		race_warp_hand_out(R, t);
+	else if (R->wvc)
 		R->wvc[t->warp] = NULL;
 }
 
@@ -450,10 +466,12 @@ static inline bool lanes_differ(struct race *R, const struct warp *w, const stru
 	if (R->wvc_ok && *k == v)
 		return false;
 	const struct rthread *t0 = thr(R, w, 0);
+	if (!t0->lvc) /* every lane holds *k */
+		return true;
 	uintptr_t differ = 0;
 #pragma GCC unroll 8
 	for (uint32_t l = 0; l < LANES; l++)
-		differ |= (uintptr_t)t0[l].vc ^ (uintptr_t)v;
+		differ |= (uintptr_t)t0[l].lvc ^ (uintptr_t)v;
 	if (!differ && R->wvc_ok)
 		*k = (struct vc *)v;
 	return differ != 0;
@@ -475,7 +493,7 @@ static inline bool is_agent(const struct race *R, uint32_t tid)
 static inline bool happens_before(const struct race *R, const struct rthread *t, uint32_t tid,
 				  uint32_t owner, const struct rec *p)
 {
-	if (p->tid == tid || p->tid == owner || vc_get(R, t->vc, p->tid) >= p->clock)
+	if (p->tid == tid || p->tid == owner || vc_get(R, tvc(R, t), p->tid) >= p->clock)
 		return true;
 	if (!(p->flags & RF_ASYNC)) /* (the rest only for a copy of the owner's) */
 		return false;

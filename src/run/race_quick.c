@@ -746,7 +746,7 @@ static inline bool lanes_hold(struct race *R, const struct warp *w, uint32_t mas
 		return !lanes_differ(R, w, v);
 	const struct rthread *t0 = thr(R, w, 0);
 	for (uint32_t m = mask; m; m &= m - 1)
-		if (t0[__builtin_ctz(m)].vc != v)
+		if (tvc(R, t0 + __builtin_ctz(m)) != v)
 			return false;
 	return true;
 }
@@ -889,7 +889,7 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 	uint32_t tid0 = tid_of(R, x->w, 0), done = 0, shift = R->shift, cta = c->linear;
 	/* The quick path (quick_cell): a lane of one granule whose vector is the first lane's
 	 * (usually all of them share one), its cell's page made. */
-	const struct vc *vq = t0[__builtin_ctz(mask)].vc;
+	const struct vc *vq = tvc(R, t0 + __builtin_ctz(mask));
 	struct quick q = {cta << shift, 1u << shift, vc_clocks(vq, cta), vq->gen, L->ci,
 			  (uint32_t)L->steps, R->wvc_ok};
 	bool quick = R->nt <= sizeof vc_no_clocks / sizeof *vc_no_clocks && size <= GRAN;
@@ -992,7 +992,7 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 			uint32_t l = (uint32_t)__builtin_ctz(m), o = off[l], g = o / GRAN;
 			const struct rthread *t = t0 + l;
 			struct cell *page = pages[g / PAGE_CELLS];
-			if (t->vc == vq && page) {
+			if (tvc(R, t) == vq && page) {
 				const uint32_t *ln = &lines[g / LINE_CELLS * 2];
 				bool w_old = fresh && ln[0] < era, r_old = fresh && ln[1] < era;
 				lines_stamp(rc, g, g, !write);
@@ -1015,7 +1015,7 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m), o = off[l], g = o / GRAN;
 		struct rthread *t = t0 + l;
-		if (quick && t->vc == vq && g / PAGE_CELLS < npages && pages[g / PAGE_CELLS]) {
+		if (quick && tvc(R, t) == vq && g / PAGE_CELLS < npages && pages[g / PAGE_CELLS]) {
 			me.tid = tid0 + l;
 			me.clock = k0[l];
 			me.mask = (uint8_t)(m1 << (o % GRAN));
@@ -1299,7 +1299,7 @@ row_general(struct launch *L, struct warp *w, uint32_t mask, uint32_t first, uin
 		return false;
 	size_t i0 = (size_t)c->slot * R->nt + w->id * LANES; /* (thr, clock_of) */
 	const uint32_t *k0 = R->clk + i0;
-	const struct vc *vq = R->th[i0].vc; /* (lane 0: mask is all lanes or the low ones) */
+	const struct vc *vq = tvc(R, &R->th[i0]); /* (lane 0: mask is all lanes or the low ones) */
 	if (!rc->smem.pages || !one_epoch(k0, mask, 0) || !lanes_hold(R, w, mask, vq))
 		return false;
 	uint32_t cta = c->linear, tid0 = tid_of(R, w, 0);
@@ -1330,7 +1330,7 @@ RACE_CLONES bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask
 	const struct cta *c = w->cta;
 	struct rcta *rc = &R->cta[c->slot];
 	size_t i0 = (size_t)c->slot * R->nt + w->id * LANES; /* (thr, clock_of) */
-	const struct vc *vq = R->th[i0].vc;
+	const struct vc *vq = tvc(R, &R->th[i0]);
 	uint32_t len = mask == 0xffffffffu ? LANES : (uint32_t)__builtin_ctz(~mask);
 	if (!L->stop && rc->lines && rc->smem.pages && !rc->foreign &&
 	    R->wvc_ok && *wvc_of(R, w) == vq && vq->gen == rc->era_gen &&

@@ -84,7 +84,7 @@ static bool defer(struct launch *L, const struct rthread *t, uint32_t tid, uint3
 	if (!L->log || !R->glog) /* a loop watched past the step limit (sched.c): unreported */
 		return true;
 	const struct cta *c = w->cta;
-	struct race_gacc e = {.insn = L->ci, .vc = t->vc, .region = a->region, .addr = a->addr,
+	struct race_gacc e = {.insn = L->ci, .vc = tvc(R, t), .region = a->region, .addr = a->addr,
 			      .tid = tid, .owner = owner, .clock = clock,
 			      .step = (uint32_t)L->steps, .issued = issued,
 			      .seen_cp = t->seen_cp, .seen_bulk = t->seen_bulk, .cta = c->linear,
@@ -112,7 +112,7 @@ void race_defer_lane(struct launch *L, struct warp *w, uint32_t lane, const stru
 					.what = GA_ACCESS, .kind = (uint8_t)kind};
 	}
 	const struct rthread *t = thr(R, w, lane);
-	e->vc = t->vc;
+	e->vc = tvc(R, t);
 	e->addr = a->addr;
 	e->tid = e->owner = tid_of(R, w, lane);
 	e->clock = *clock_of(R, t);
@@ -202,7 +202,7 @@ void race_defer_access(struct launch *L, struct warp *w, uint32_t lane,
 void race_defer_copy(struct launch *L, const struct race_copy *rc, const struct access *a,
 		       uint32_t size, enum race_kind kind, uint8_t flags)
 {
-	struct rthread t = {.vc = rc->vc, .seen_cp = rc->seen_cp, .seen_bulk = rc->seen_bulk};
+	struct rthread t = {.lvc = rc->vc, .seen_cp = rc->seen_cp, .seen_bulk = rc->seen_bulk};
 	defer(L, &t, rc->agent, rc->tid, L->cw, (uint32_t)__builtin_ctz(L->cmask), a, size, kind,
 	      flags, NULL, true, rc->raced, rc->clock, rc->issued, NULL);
 }
@@ -353,7 +353,7 @@ bool race_replay_access(struct launch *L, struct race_glog *G, const struct race
 	c->rank = c->slot = e->rank;
 	w->cta = c;
 	w->id = e->warp;
-	struct rthread t = {.vc = v, .seen_cp = e->seen_cp, .seen_bulk = e->seen_bulk,
+	struct rthread t = {.lvc = v, .seen_cp = e->seen_cp, .seen_bulk = e->seen_bulk,
 			    .phantom = G ? race_glog_phantom(G, e->owner) : phantom};
 	struct acc_ctx x = {.L = L, .R = R, .t = &t, .w = w, .lane = e->lane, .tid = e->tid,
 			    .owner = e->owner, .flags = e->flags, .copy = e->copy,

@@ -19,7 +19,7 @@
 static void release_into(struct race *R, struct vc **obj, struct rthread *t, uint32_t tid)
 {
 	struct vc *a = vc_own(R, obj);
-	vc_join(R, a, t->vc);
+	vc_join(R, a, tvc(R, t));
 	vc_raise(R, a, tid, *clock_of(R, t));
 	if (t->seen_cp)
 		vc_raise(R, a, agent_of(R, tid, RA_CP), t->seen_cp);
@@ -35,7 +35,7 @@ static void release_lanes(struct race *R, struct vc **obj, const struct warp *w,
 {
 	struct vc *a = vc_own(R, obj);
 	struct rthread *t0 = thr(R, w, 0);
-	const struct vc *last = lanes ? t0[__builtin_ctz(lanes)].vc : NULL;
+	const struct vc *last = lanes ? tvc(R, t0 + __builtin_ctz(lanes)) : NULL;
 	vc_join(R, a, last); /* first, while a fresh vector takes it as a copy */
 	uint32_t *c = a ? vc_chunk(R, a, w->cta->linear) : NULL;
 	if (!c)
@@ -57,14 +57,15 @@ static void release_lanes(struct race *R, struct vc **obj, const struct warp *w,
 		lanes = 0;
 		if (differ) /* the others joined now: the result is the same */
 			for (uint32_t l = 0; l < LANES; l++)
-				vc_join(R, a, t0[l].vc);
+				vc_join(R, a, tvc(R, t0 + l));
 	}
 	for (uint32_t m = lanes; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		struct rthread *t = t0 + l;
-		if (t->vc != last) {
-			vc_join(R, a, t->vc);
-			last = t->vc;
+		const struct vc *v = tvc(R, t);
+		if (v != last) {
+			vc_join(R, a, v);
+			last = v;
 		}
 		uint32_t k = k0[l];
 		raised |= c[l] < k;
@@ -87,35 +88,36 @@ static void release_lanes(struct race *R, struct vc **obj, const struct warp *w,
 static inline void adopt(struct race *R, struct rthread *t, struct vc *s)
 {
 	wvc_forget(R, t);
-	vc_put(R, t->vc);
-	t->vc = vc_ref(s);
+	vc_put(R, t->lvc);
+	t->lvc = vc_ref(s);
 }
 
 static void acquire_from(struct race *R, struct rthread *t, struct vc *s)
 {
 	/* a vector only grows (joins and raises), so one whose last join was s still covers
 	 * it: a spin loop's repeated acquires of an unchanged location cost nothing */
-	if (!s || s == t->vc || t->vc->joined == s->gen)
+	struct vc *cur = tvc(R, t);
+	if (!s || s == cur || cur->joined == s->gen)
 		return;
-	if (s->joined == t->vc->gen) { /* s already covers the thread's vector: share it */
+	if (s->joined == cur->gen) { /* s already covers the thread's vector: share it */
 		adopt(R, t, s);
 		return;
 	}
-	if (R->memo.result && R->memo.from == t->vc->gen && R->memo.src == s->gen) {
+	if (R->memo.result && R->memo.from == cur->gen && R->memo.src == s->gen) {
 		adopt(R, t, R->memo.result);
 		return;
 	}
-	if (t->vc->refs == 1) {
-		vc_join(R, t->vc, s);
+	if (cur->refs == 1) { /* (the thread's alone: not a warp's, held for 32 lanes) */
+		vc_join(R, cur, s);
 		return;
 	}
-	uint64_t from = t->vc->gen;
+	uint64_t from = cur->gen;
 	wvc_forget(R, t);
-	struct vc *v = vc_joined(R, t->vc, s); /* (t->vc is shared: a new one) */
+	struct vc *v = vc_joined(R, cur, s); /* (cur is shared: a new one) */
 	if (!v)
 		return;
-	vc_put(R, t->vc);
-	t->vc = v;
+	vc_put(R, t->lvc);
+	t->lvc = v;
 	vc_put(R, R->memo.result);
 	R->memo.from = from;
 	R->memo.src = s->gen;
@@ -310,7 +312,7 @@ void race_bar_arrive(struct launch *L, struct warp *w, uint32_t lanes, uint32_t 
 	 * epoch above every clock of its thread in any vector). */
 	if (lanes == 0xffffffffu && !R->seen_any && R->wvc_ok &&
 	    (op == OP_BAR_SYNC || op == OP_BARRIER_SYNC || op == OP_BAR_RED ||
-	     op == OP_BARRIER_RED) && !lanes_differ(R, w, thr(R, w, 0)->vc)) {
+	     op == OP_BARRIER_RED) && !lanes_differ(R, w, tvc(R, thr(R, w, 0)))) {
 		rc->pend[id] |= 1u << w->id;
 		return;
 	}
@@ -399,28 +401,41 @@ static void bar_done(struct race *R, struct cta *c, uint32_t id)
 	rc->acc[id] = NULL;
 }
 
+void race_warp_hand_out(struct race *R, struct rthread *t)
+{
+	struct vc **k = &R->wvc[t->warp];
+	struct rthread *t0 = t - (t - R->th) % LANES; /* (whole warps: wvc_ok) */
+	for (uint32_t l = 0; l < LANES; l++)
+		t0[l].lvc = *k;
+	*k = NULL;
+}
+
 /* The lanes of w acquire d, the completed instance's clock: every waiter released into
- * it and has not moved since, so d covers it, and it becomes their vector. */
+ * it and has not moved since, so d covers it, and it becomes their vector. A whole warp
+ * whose lanes shared one vector shares d: the warp holds it for them (race.wvc), one
+ * pointer written, not 32. */
 static void bar_acquire(struct race *R, struct warp *w, uint32_t lanes, struct vc *d)
 {
 	struct rthread *t0 = thr(R, w, 0);
-	struct vc *old = NULL; /* the lanes' vector, counted out at once (usually one) */
+	struct vc *old = tvc(R, t0); /* the lanes' vector, counted out at once (usually one) */
 	uint32_t n = 0, all = 0;
-	if (lanes == 0xffffffffu && t0->vc != d) {
-		/* a whole warp: usually one vector, given up at once by the lanes that share
-		 * lane 0's; the others (if any) below */
-		old = t0->vc;
+	if (lanes == 0xffffffffu && old != d) {
 		bool differ = lanes_differ(R, w, old); /* some lane's vector is not old */
-		if (!differ) {
-#pragma GCC unroll 32
-			for (uint32_t l = 0; l < LANES; l++)
-				t0[l].vc = d;
-			n = LANES;
+		if (!differ && R->wvc_ok) {
+			if (t0->lvc) /* (the warp holds it from now on) */
+				for (uint32_t l = 0; l < LANES; l++)
+					t0[l].lvc = NULL;
+			*wvc_of(R, w) = d;
+			d->refs += LANES;
+			if ((old->refs -= LANES) == 0)
+				vc_recycle(R, old);
+			return;
 		}
+		/* (lanes that differ hold their own pointers: only whole warps' are held) */
 		*wvc_of(R, w) = differ ? NULL : d;
-		for (uint32_t l = 0; differ && l < LANES; l++)
-			if (t0[l].vc == old) {
-				t0[l].vc = d;
+		for (uint32_t l = 0; l < LANES; l++)
+			if (!differ || t0[l].lvc == old) {
+				t0[l].lvc = d;
 				n++;
 			}
 		d->refs += n;
@@ -428,14 +443,16 @@ static void bar_acquire(struct race *R, struct warp *w, uint32_t lanes, struct v
 			vc_recycle(R, old);
 		if (n == LANES)
 			return;
-		old = NULL;
 		n = 0;
 	}
+	old = NULL;
 	for (uint32_t m = lanes; m; m &= m - 1) {
 		struct rthread *t = t0 + __builtin_ctz(m);
-		struct vc *o = t->vc;
+		struct vc *o = tvc(R, t);
 		if (o == d)
 			continue;
+		if (!t->lvc) /* (the lanes part: each its own pointer) */
+			race_warp_hand_out(R, t);
 		if (o != old) {
 			if (old && (old->refs -= n) == 0)
 				vc_recycle(R, old);
@@ -444,7 +461,7 @@ static void bar_acquire(struct race *R, struct warp *w, uint32_t lanes, struct v
 		}
 		n++;
 		all++;
-		t->vc = d;
+		t->lvc = d;
 	}
 	if (all)
 		*wvc_of(R, w) = NULL;
@@ -708,15 +725,16 @@ void race_agent_acquire(struct launch *L, struct warp *w, uint32_t lanes, uint32
 	struct vc *from = NULL, *to = NULL; /* lanes that share a vector share the result */
 	for (uint32_t m = lanes; m; m &= m - 1) {
 		struct rthread *t = thr(R, w, (uint32_t)__builtin_ctz(m));
-		if (vc_get(R, t->vc, agent) >= clock)
+		struct vc *cur = tvc(R, t);
+		if (vc_get(R, cur, agent) >= clock)
 			continue;
-		if (from && t->vc == from) {
+		if (from && cur == from) {
 			adopt(R, t, to);
 			continue;
 		}
-		from = t->vc;
+		from = cur;
 		wvc_forget(R, t);
-		struct vc *v = vc_own(R, &t->vc);
+		struct vc *v = vc_own(R, &t->lvc);
 		if (!v)
 			return;
 		vc_raise(R, v, agent, clock);
