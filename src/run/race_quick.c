@@ -745,6 +745,8 @@ static inline bool lanes_hold(struct race *R, const struct warp *w, uint32_t mas
 	if (mask == 0xffffffffu)
 		return !lanes_differ(R, w, v);
 	const struct rthread *t0 = thr(R, w, 0);
+	if (!t0->lvc) /* (the warp holds every lane's) */
+		return *wvc_of(R, w) == v;
 	for (uint32_t m = mask; m; m &= m - 1)
 		if (tvc(R, t0 + __builtin_ctz(m)) != v)
 			return false;
@@ -890,6 +892,7 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 	/* The quick path (quick_cell): a lane of one granule whose vector is the first lane's
 	 * (usually all of them share one), its cell's page made. */
 	const struct vc *vq = tvc(R, t0 + __builtin_ctz(mask));
+	bool held = !t0->lvc; /* the warp holds every lane's vector, vq: no lane's is read */
 	struct quick q = {cta << shift, 1u << shift, vc_clocks(vq, cta), vq->gen, L->ci,
 			  (uint32_t)L->steps, R->wvc_ok};
 	bool quick = R->nt <= sizeof vc_no_clocks / sizeof *vc_no_clocks && size <= GRAN;
@@ -992,7 +995,7 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 			uint32_t l = (uint32_t)__builtin_ctz(m), o = off[l], g = o / GRAN;
 			const struct rthread *t = t0 + l;
 			struct cell *page = pages[g / PAGE_CELLS];
-			if (tvc(R, t) == vq && page) {
+			if ((held || tvc(R, t) == vq) && page) {
 				const uint32_t *ln = &lines[g / LINE_CELLS * 2];
 				bool w_old = fresh && ln[0] < era, r_old = fresh && ln[1] < era;
 				lines_stamp(rc, g, g, !write);
@@ -1015,7 +1018,7 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m), o = off[l], g = o / GRAN;
 		struct rthread *t = t0 + l;
-		if (quick && tvc(R, t) == vq && g / PAGE_CELLS < npages && pages[g / PAGE_CELLS]) {
+		if (quick && (held || tvc(R, t) == vq) && g / PAGE_CELLS < npages && pages[g / PAGE_CELLS]) {
 			me.tid = tid0 + l;
 			me.clock = k0[l];
 			me.mask = (uint8_t)(m1 << (o % GRAN));

@@ -309,10 +309,12 @@ void race_bar_arrive(struct launch *L, struct warp *w, uint32_t lanes, uint32_t 
 	 * and no copies of its own waited for: its lanes' vector and epochs cannot change
 	 * before the instance completes, so bar_done releases them then, with the other
 	 * warps', in one pass over the CTA's epochs. The same clock results (a join, and each
-	 * epoch above every clock of its thread in any vector). */
+	 * epoch above every clock of its thread in any vector). A warp's known vector (race.wvc)
+	 * is every lane's: no lane is read then. */
 	if (lanes == 0xffffffffu && !R->seen_any && R->wvc_ok &&
 	    (op == OP_BAR_SYNC || op == OP_BARRIER_SYNC || op == OP_BAR_RED ||
-	     op == OP_BARRIER_RED) && !lanes_differ(R, w, tvc(R, thr(R, w, 0)))) {
+	     op == OP_BARRIER_RED) &&
+	    (*wvc_of(R, w) || !lanes_differ(R, w, tvc(R, thr(R, w, 0))))) {
 		rc->pend[id] |= 1u << w->id;
 		return;
 	}
@@ -352,6 +354,12 @@ static void copy_raise(uint32_t *ch, uint32_t *k, uint32_t n)
 	}
 }
 
+/* The warps of a whole CTA, as race_bar_arrive's pend masks name them. */
+static inline uint32_t whole_cta(const struct race *R)
+{
+	return R->nw == LANES ? 0xffffffffu : (1u << R->nw) - 1;
+}
+
 /* The deferred arrivals of the warps of pend (race_bar_arrive) released into *obj: each
  * distinct vector joined (the warps usually share one), every epoch copied and raised. */
 static void release_warps(struct race *R, struct vc **obj, const struct cta *c, uint32_t pend)
@@ -360,7 +368,7 @@ static void release_warps(struct race *R, struct vc **obj, const struct cta *c, 
 	struct vc *const *wv = &R->wvc[c->slot * R->nw];
 	const struct vc *last = NULL;
 	uint32_t nt = R->nt, *k = &R->clk[c->slot * nt];
-	bool all = pend == (R->nw == LANES ? 0xffffffffu : (1u << R->nw) - 1) && nt % LANES == 0;
+	bool all = pend == whole_cta(R) && nt % LANES == 0;
 	for (uint32_t m = pend; a && m; m &= m - 1) {
 		const struct vc *v = wv[__builtin_ctz(m)];
 		/* (every warp: the CTA's chunk is its epochs, above any vector's clocks of it) */
@@ -475,8 +483,16 @@ void race_bar_complete(struct launch *L, struct cta *c, uint32_t id)
 	struct race *R = L->race;
 	if (!R)
 		return;
+	uint32_t pend = R->cta[c->slot].pend[id];
 	bar_done(R, c, id);
 	struct vc *d = R->cta[c->slot].done[id];
+	if (d && pend == whole_cta(R)) {
+		/* every warp arrived whole and waits (race_bar_arrive): each one group of all
+		 * its lanes parked here, so their groups need no walk */
+		for (uint32_t i = 0; i < c->nwarps; i++)
+			bar_acquire(R, &c->warps[i], 0xffffffffu, d);
+		return;
+	}
 	for (uint32_t i = 0; d && i < c->nwarps; i++) {
 		struct warp *w = &c->warps[i];
 		for (struct group *g = w->groups; g; g = g->next)
