@@ -34,7 +34,7 @@ judge_lanes(struct acc_ctx *x, uint32_t mask, struct region *r, const uint64_t *
 		struct cell *c;
 		if (size <= GRAN && (c = cell_made(x->s, off / GRAN))) { /* (aligned) */
 			check_granule(x, c, &a, off, size, kind, &me, nv);
-		} else {
+		} else if (!(size <= GRAN && compact_granule(x, r->size, off, size, kind, &me))) {
 			race_check_range(x, &a, size, kind, &me, nv);
 		}
 		if (L->stop)
