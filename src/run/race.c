@@ -111,41 +111,112 @@ static bool slab_new(struct race_keep *k)
 	return true;
 }
 
+/* `size` bytes of the current slab (a fresh one when it has less), zero; NULL: no memory. */
+static void *slab_cut(struct race_keep *k, size_t size)
+{
+	if (k->slab_left < size && !slab_new(k))
+		return NULL;
+	void *p = k->slab_at; /* (mapped: zero) */
+	k->slab_at += size;
+	k->slab_left -= size;
+	return p;
+}
+
+/* `size` bytes charged to s against --max-memory; false: past it (reported). */
+static bool page_charge(struct launch *L, struct shadow *s, size_t size)
+{
+	if (!launch_charge(L, size, "the data-race detector's shadow state"))
+		return false;
+	s->charged += size;
+	return true;
+}
+
+static void page_uncharge(struct launch *L, struct shadow *s, size_t size)
+{
+	mem_release(L->mem, size);
+	s->charged -= size;
+}
+
 /* A cleared shadow page for s, charged: one a cluster before let go (race.keep's pool), else
  * the next of the current slab. */
 static struct cell *page_new(struct launch *L, struct shadow *s)
 {
 	struct race_keep *k = &L->race->keep;
-	if (!launch_charge(L, PAGE_BYTES, "the data-race detector's shadow state"))
+	if (!page_charge(L, s, PAGE_BYTES))
 		return NULL;
-	struct cell *pg = NULL;
-	if (k->npool) {
-		pg = k->pool[--k->npool];
-	} else if (k->slab_left >= PAGE_BYTES || slab_new(k)) {
-		pg = (struct cell *)k->slab_at; /* (mapped: zero) */
-		k->slab_at += PAGE_BYTES;
-		k->slab_left -= PAGE_BYTES;
-	}
-	if (!pg) {
-		mem_release(L->mem, PAGE_BYTES);
-		return NULL;
-	}
-	s->charged += PAGE_BYTES;
+	struct cell *pg = k->npool ? k->pool[--k->npool] : slab_cut(k, PAGE_BYTES);
+	if (!pg)
+		page_uncharge(L, s, PAGE_BYTES);
 	return pg;
+}
+
+/* s's table of pages for its `bytes` of memory, made if missing; false: out of memory. */
+static bool pages_made(struct launch *L, struct shadow *s, uint64_t bytes)
+{
+	if (s->pages)
+		return true;
+	s->npages = (bytes + GRAN * PAGE_CELLS - 1) / (GRAN * PAGE_CELLS);
+	s->pages = charged_calloc(L, &s->charged, s->npages ? s->npages : 1, sizeof *s->pages);
+	return s->pages != NULL;
+}
+
+struct cpage *race_cpage(struct launch *L, struct shadow *s, uint64_t bytes, uint64_t p)
+{
+	struct race_keep *k = &L->race->keep;
+	if (!pages_made(L, s, bytes) || p >= s->npages)
+		return NULL;
+	if (s->pages[p] || !page_charge(L, s, sizeof(struct cpage)))
+		return page_compact(s, p);
+	struct cpage *cp = k->ncpool ? k->cpool[--k->ncpool] : slab_cut(k, sizeof *cp);
+	if (!cp) {
+		page_uncharge(L, s, sizeof *cp);
+		return NULL;
+	}
+	_Static_assert(_Alignof(struct cpage) > 1, "page_compact's tag");
+	s->pages[p] = (struct cell *)((uintptr_t)cp | 1);
+	return cp;
+}
+
+/* Page p of s made full from its compact page cp, each record its cell's write or its one
+ * read; cp, cleared, goes to race.keep's pool. Its charge is released before the full page
+ * is charged: the launch's peak is what the records need. False: out of memory (reported). */
+static bool page_unpack(struct launch *L, struct shadow *s, uint64_t p, struct cpage *cp)
+{
+	struct race_keep *k = &L->race->keep;
+	s->pages[p] = NULL;
+	page_uncharge(L, s, sizeof *cp);
+	struct cell *pg = s->pages[p] = page_new(L, s);
+	for (uint32_t i = 0; pg && i < PAGE_CELLS; i++) {
+		if (!cp->e[i].clock)
+			continue;
+		if (cp->read[i / 32] >> (i % 32) & 1)
+			pg[i].r = cp->e[i];
+		else
+			pg[i].w = cp->e[i];
+	}
+	memset(cp, 0, sizeof *cp);
+	if (k->ncpool == k->cpoolcap) {
+		uint32_t cap = k->cpoolcap ? 2 * k->cpoolcap : 8;
+		struct cpage **n = realloc(k->cpool, cap * sizeof *n);
+		if (!n)
+			return pg != NULL; /* (its slab keeps it until race_end) */
+		k->cpool = n;
+		k->cpoolcap = cap;
+	}
+	k->cpool[k->ncpool++] = cp;
+	return pg != NULL;
 }
 
 struct cell *race_shadow_cell(struct launch *L, struct shadow *s, uint64_t bytes, uint64_t g)
 {
-	if (!s->pages) {
-		s->npages = (bytes + GRAN * PAGE_CELLS - 1) / (GRAN * PAGE_CELLS);
-		s->pages = charged_calloc(L, &s->charged, s->npages ? s->npages : 1,
-					  sizeof *s->pages);
-		if (!s->pages)
-			return NULL;
-	}
+	if (!pages_made(L, s, bytes))
+		return NULL;
 	uint64_t p = g / PAGE_CELLS;
 	if (p >= s->npages)
 		return NULL;
+	struct cpage *cp = page_compact(s, p);
+	if (cp)
+		return page_unpack(L, s, p, cp) ? &s->pages[p][g % PAGE_CELLS] : NULL;
 	if (!s->pages[p] && !(s->pages[p] = page_new(L, s)))
 		return NULL;
 	return &s->pages[p][g % PAGE_CELLS];
@@ -171,7 +242,7 @@ bool race_lines(struct launch *L, struct rcta *rc, uint64_t bytes)
 static void shadow_free(struct launch *L, struct shadow *s)
 {
 	for (uint64_t p = 0; s->pages && p < s->npages; p++) /* (the pages: race.keep's slabs) */
-		for (uint32_t i = 0; s->pages[p] && i < PAGE_CELLS; i++)
+		for (uint32_t i = 0; cell_made(s, p * PAGE_CELLS) && i < PAGE_CELLS; i++)
 			free(s->pages[p][i].more);
 	free(s->pages);
 	mem_release(L->mem, s->charged);
@@ -833,6 +904,7 @@ void race_end(struct launch *L)
 		munmap(R->keep.slabs[i], i ? SLAB_BYTES : SLAB_SMALL);
 	free(R->keep.slabs);
 	free(R->keep.pool);
+	free(R->keep.cpool);
 	mem_release(L->mem, R->charged);
 	vc_put(R, R->memo.result);
 	vc_put(R, R->zero);

@@ -34,7 +34,7 @@ judge_lanes(struct acc_ctx *x, uint32_t mask, struct region *r, const uint64_t *
 		struct cell *c;
 		if (size <= GRAN && (c = cell_made(x->s, off / GRAN))) { /* (aligned) */
 			check_granule(x, c, &a, off, size, kind, &me, nv);
-		} else {
+		} else if (!(size <= GRAN && compact_granule(x, r->size, off, size, kind, &me))) {
 			race_check_range(x, &a, size, kind, &me, nv);
 		}
 		if (L->stop)
@@ -43,6 +43,43 @@ judge_lanes(struct acc_ctx *x, uint32_t mask, struct region *r, const uint64_t *
 			store_low(p[l], v[l], size);
 	}
 	return mask;
+}
+
+/* A whole warp's plain store of 32 words in a row (x: its context, r the region) on one
+ * compact page whose 32 cells hold no record yet (a kernel's output, written once), judged
+ * as compact_granule judges each lane, at once: every lane's record becomes its cell's
+ * write, then its bytes are stored; false: not that case, nothing changed. */
+static bool compact_row(struct acc_ctx *x, const struct region *r, const uint64_t *addr,
+			uint8_t *const *p, const uint64_t *v)
+{
+	struct launch *L = x->L;
+	struct race *R = x->R;
+	uint64_t off = addr[0] - r->base, g = off / GRAN, i0 = g % PAGE_CELLS, apart = 0;
+#pragma GCC unroll 8
+	for (uint32_t l = 0; l < LANES; l++)
+		apart |= addr[l] - addr[0] - l * GRAN;
+	if (apart || off % GRAN || i0 + LANES > PAGE_CELLS)
+		return false;
+	struct cell *pg = x->s->pages && g / PAGE_CELLS < x->s->npages
+				  ? x->s->pages[g / PAGE_CELLS] : NULL;
+	struct cpage *cp = pg ? page_compact(x->s, g / PAGE_CELLS)
+			      : race_cpage(L, x->s, r->size, g / PAGE_CELLS);
+	if (!cp)
+		return false;
+	struct rec *e = &cp->e[i0];
+	uint32_t used = 0;
+	for (uint32_t l = 0; l < LANES; l++)
+		used |= e[l].clock;
+	if (used)
+		return false;
+	const uint32_t *k0 = clock_of(R, thr(R, x->w, 0));
+	uint32_t tid0 = tid_of(R, x->w, 0);
+	for (uint32_t l = 0; l < LANES; l++) {
+		e[l] = (struct rec){L->ci, tid0 + l, k0[l], (uint32_t)L->steps, 0xf, 0};
+		cp->read[(i0 + l) / 32] &= ~(1u << (i0 + l) % 32);
+		store_low(p[l], v[l], GRAN);
+	}
+	return true;
 }
 
 /* The lanes of mask logged for the replay (a --jobs worker's), each stored after. */
@@ -83,6 +120,8 @@ uint32_t race_global_lanes(struct launch *L, struct warp *w, uint32_t mask, cons
 			store_low(p[__builtin_ctz(m)], v[__builtin_ctz(m)], size);
 		return L->stop ? 0 : mask;
 	}
+	if (v && mask == 0xffffffffu && size == GRAN && compact_row(&x, r, addr, p, v))
+		return mask;
 	return v ? judge_lanes(&x, mask, r, addr, p, size, v, true)
 		 : judge_lanes(&x, mask, r, addr, p, size, NULL, false);
 }

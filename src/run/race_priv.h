@@ -92,9 +92,21 @@ struct cell {
 	struct readers *more;   /* further reads concurrent with r                           */
 };
 
+/* A page of global memory's shadow while each of its cells holds at most one record, a
+ * plain access's (the cell's write, or its one read: the bit of `read`), in 24 bytes, not a
+ * struct cell's 80: most global words are written once, or read once, by one thread in a
+ * kernel, and the full pages' fresh memory was a tenth of a stencil's time. An access that
+ * the compact record cannot hold or judge makes the page full (race_shadow_cell): the same
+ * records in struct cells, judged there. */
+struct cpage {
+	struct rec e[PAGE_CELLS];   /* the cell's one record (clock 0: none)                  */
+	uint32_t read[PAGE_CELLS / 32]; /* which of them are reads                           */
+};
+
 struct shadow {
 	uint64_t npages;
-	struct cell **pages;
+	struct cell **pages;    /* (global memory's: a compact page's entry is its struct cpage
+				 * with the low bit set, page_compact's)                      */
 	uint64_t charged;       /* bytes charged against --max-memory (pages, readers)       */
 };
 
@@ -224,6 +236,8 @@ struct race {
 		size_t th_cap, clk_cap, seen_cap, cold_cap, cta_cap, wvc_cap; /* (charged) */
 		struct cell **pool;         /* cleared pages let go by clusters before   */
 		uint32_t npool, poolcap;
+		struct cpage **cpool;       /* cleared compact pages let go when made full */
+		uint32_t ncpool, cpoolcap;
 		void **slabs;               /* where every shadow page is cut from (race.c) */
 		uint32_t nslabs, slabcap;
 		uint8_t *slab_at;           /* the current slab's next page               */
@@ -278,7 +292,12 @@ struct acc_ctx {
  * *acct; NULL: out of memory or past the limit (reported), p left as it was. */
 void *race_grow(struct launch *L, uint64_t *acct, void *p, size_t had, size_t want,
 		const char *what);
+/* The cell of granule g of s (`bytes` of memory), its page made, or made full from its
+ * compact page; NULL: out of --max-memory (reported) or past the end. */
 struct cell *race_shadow_cell(struct launch *L, struct shadow *s, uint64_t bytes, uint64_t g);
+/* Page p of global shadow s (`bytes` of memory) compact, made so if neither kind is made;
+ * NULL: it is full, or out of --max-memory (reported). */
+struct cpage *race_cpage(struct launch *L, struct shadow *s, uint64_t bytes, uint64_t p);
 /* rc's lines for its `bytes` of shared memory, made if missing (every line of the current era:
  * records before them were not stamped); false: out of --max-memory. */
 bool race_lines(struct launch *L, struct rcta *rc, uint64_t bytes);
@@ -607,11 +626,19 @@ static inline void rows_settle(struct rcta *rc, uint64_t bytes, uint64_t g0, uin
 		race_rows_flush(rc, bytes, g0, g1);
 }
 
-/* The cell of granule g of s if its page is made, else NULL. */
+/* Page p of s if it is compact (struct cpage), else NULL. */
+static inline struct cpage *page_compact(const struct shadow *s, uint64_t p)
+{
+	uintptr_t e = s->pages && p < s->npages ? (uintptr_t)s->pages[p] : 0;
+	return e & 1 ? (struct cpage *)(e - 1) : NULL;
+}
+
+/* The cell of granule g of s if its page is made full, else NULL. */
 static inline struct cell *cell_made(const struct shadow *s, uint64_t g)
 {
 	uint64_t p = g / PAGE_CELLS;
-	return s->pages && p < s->npages && s->pages[p] ? &s->pages[p][g % PAGE_CELLS] : NULL;
+	struct cell *pg = s->pages && p < s->npages ? s->pages[p] : NULL;
+	return pg && !((uintptr_t)pg & 1) ? &pg[g % PAGE_CELLS] : NULL;
 }
 
 /* The cell of granule g of s: the page looked up inline, made by shadow_cell if missing. */
@@ -687,6 +714,51 @@ check_granule(const struct acc_ctx *x, struct cell *c, const struct access *a, u
 	race_report((struct acc_ctx *)x, a, size, kind, hit, hit == &c->w,
 		    same_store(kind, me, hit, &c->w, nv, a->p, size));
 	return false;
+}
+
+/* check_granule for a plain access by a thread (not a copy's, no strength) of one granule
+ * of global memory at offset off (x->s: the region's shadow, `bytes` long) whose page is
+ * not full: judged on the granule's compact record (struct cpage) when check_cell, on the
+ * cell that record stands for, would make no report and leave at most one record, which
+ * this leaves; false: not decided here, nothing changed (check_range then makes the page
+ * full and judges the access there). */
+static inline __attribute__((always_inline)) bool
+compact_granule(const struct acc_ctx *x, uint64_t bytes, uint64_t off, uint32_t size,
+		enum race_kind kind, struct rec *me)
+{
+	struct shadow *s = x->s;
+	uint64_t g = off / GRAN, p = g / PAGE_CELLS;
+	struct cpage *cp = page_compact(s, p);
+	if (me->flags || x->flags || x->copy || off % GRAN + size > GRAN ||
+	    (!cp && !(cp = race_cpage(x->L, s, bytes, p))))
+		return false;
+	uint32_t i = (uint32_t)(g % PAGE_CELLS), bit = 1u << (i % 32), *rd = &cp->read[i / 32];
+	struct rec *e = &cp->e[i];
+	me->mask = (uint8_t)(((1u << size) - 1) << (off % GRAN));
+	if (!e->clock) { /* an empty cell: the access becomes its write, or its one read */
+		*e = *me;
+		*rd = kind == RACE_READ ? *rd | bit : *rd & ~bit;
+		return true;
+	}
+	if (!(*rd & bit)) { /* a write: another write takes it (a read joins it: two records) */
+		if (kind == RACE_READ || conflicts(x, e, me->mask))
+			return false;
+		take_rec(e, me, x->tid);
+		return true;
+	}
+	if (kind == RACE_READ) { /* a read: add_read's first case, the one read taken */
+		if (e->tid != x->tid &&
+		    ((e->mask & ~me->mask) || !happens_before(x->R, x->t, x->tid, x->owner, e)))
+			return false;
+		take_rec(e, me, x->tid);
+		return true;
+	}
+	/* a write after a read: the read, all of its bytes written, dropped (clear_reads) */
+	if ((e->mask & ~me->mask) || conflicts(x, e, me->mask))
+		return false;
+	*e = *me;
+	*rd &= ~bit;
+	return true;
 }
 
 /* A lane's bytes stored as exec_st stores them: the low `size` bytes of its value. */

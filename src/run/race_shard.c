@@ -381,6 +381,9 @@ bool race_replay_access(struct launch *L, struct race_glog *G, const struct race
 		   (cell = cell_made(x.s, off / GRAN))) { /* one granule, its page made */
 		ok = check_granule(&x, cell, &a, off, e->size, (enum race_kind)e->kind, &me,
 				   e->has_newv ? e->newv : NULL);
+	} else if (!e->copy && x.s && e->size <= GRAN &&
+		   compact_granule(&x, bytes, off, e->size, (enum race_kind)e->kind, &me)) {
+		ok = true; /* (its page compact: judged on its record) */
 	} else {
 		ok = race_check_range(&x, &a, e->size, (enum race_kind)e->kind, &me,
 				      e->has_newv ? e->newv : NULL);
