@@ -660,8 +660,8 @@ static void vsplit_begin(struct launch *L, struct warp *w, struct group *g, stru
 
 /* The taken lanes (rp->vlanes) rejoin g at their target, as pick merges them; n: the
  * instructions run (repicked). */
-static void vsplit_join(struct launch *L, struct warp *w, struct group *g, struct repick *rp,
-			uint32_t n)
+static inline __attribute__((always_inline)) void
+vsplit_join(struct launch *L, struct warp *w, struct group *g, struct repick *rp, uint32_t n)
 {
 	uint32_t was = popcount32(g->mask);
 	g->mask |= rp->vlanes;
