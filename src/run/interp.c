@@ -626,14 +626,12 @@ static __attribute__((noinline)) uint32_t jit_loop(struct launch *L, struct warp
  * records read the lanes of each access (the mask), L->steps, L->ci and L->cmask, which
  * are the split's, and nothing of the warp's groups.
  */
-#define VSPLIT_MAX 16 /* the longest stretch */
-
 static bool vsplit_fits(const struct launch *L, const struct warp *w, const struct group *g,
 			const struct dinsn *code, const struct dinsn *di, uint32_t left)
 {
 	uint32_t pc = (uint32_t)(di - code), t = di->target;
 	if (L->async.nevents || w->last_pick != g || w->streak + 1 >= FAIR_PICKS ||
-	    t <= pc + 1 || t - pc > VSPLIT_MAX || left < 2)
+	    t <= pc + 1 || t - pc > JIT_VSPLIT_MAX || left < 2)
 		return false;
 	for (const struct dinsn *i = di + 1; i < code + t; i++) {
 		exec_fn *e = i->exec;
@@ -645,10 +643,25 @@ static bool vsplit_fits(const struct launch *L, const struct warp *w, const stru
 	return true;
 }
 
+/* The split not made at di, a branch the lanes `mask` of g (gmask) take, n the instructions
+ * run with it: the lanes that fall through go on as g, the taken ones wait at the target
+ * (rp->vlanes, vpc), the streak and the counts as exec_bra's split, group_picked_again's yes
+ * and repicked leave them. */
+static void vsplit_begin(struct launch *L, struct warp *w, struct group *g, struct repick *rp,
+			 const struct dinsn *di, uint32_t gmask, uint32_t mask, uint32_t n)
+{
+	g->mask = gmask & ~mask;
+	w->split = true;
+	rp->vlanes = mask;
+	rp->vpc = di->target;
+	w->streak++;
+	repicked(L, rp, n, popcount32(gmask), popcount32(g->mask));
+}
+
 /* The taken lanes (rp->vlanes) rejoin g at their target, as pick merges them; n: the
  * instructions run (repicked). */
-static void vsplit_join(struct launch *L, struct warp *w, struct group *g, struct repick *rp,
-			uint32_t n)
+static inline __attribute__((always_inline)) void
+vsplit_join(struct launch *L, struct warp *w, struct group *g, struct repick *rp, uint32_t n)
 {
 	uint32_t was = popcount32(g->mask);
 	g->mask |= rp->vlanes;
@@ -793,19 +806,14 @@ again:
 			if (alone && vsplit_fits(L, w, g, code, di, left)) {
 				/* as below, the split not made: group_picked_again's yes, its
 				 * stop the taken lanes' target */
-				g->mask = gmask & ~mask;
-				w->split = true;
-				rp->vlanes = mask;
-				rp->vpc = stop_pc = di->target;
 				left--;
+				vsplit_begin(L, w, g, rp, di, gmask, mask, n_before + limit - left);
+				stop_pc = di->target;
 				last = di;
 				lmask = mask;
 				di = &code[++g->pc];
 				alone = false;
-				w->streak++;
 				stop = &code[stop_pc];
-				repicked(L, rp, n_before + limit - left, popcount32(gmask),
-					 popcount32(g->mask));
 				gmask = g->mask;
 				continue;
 			}
@@ -999,10 +1007,85 @@ static inline enum step seg_bar(struct launch *L, struct warp *w, struct group *
 	return STEP_PARKED;
 }
 
+/*
+ * A region of the segment code (jit_seg.h): a divergent branch of w's whole group, where
+ * run_direct would run its split not made (vsplit_fits), run by the code for the lanes that
+ * fall through, each step here doing what run_direct does at it - the split's beginning
+ * (seg_vs_begin), each ld/st.shared (seg_vs_smem: L->steps, L->ci and L->cmask, the access
+ * with the group's mask, L->writes, the group picked again or the lanes merged), the merge
+ * at the target after a block (seg_vs_join) - and the blocks with the group's mask between
+ * (jit_seg.c). The code checks at the branch what run_direct would check on the way and
+ * the code cannot leave halfway: the budget holds the region, no handler's test fails in
+ * it. Where an access declines (smem.c: nothing done) the code leaves there with the split
+ * not made standing (rp->vlanes) and run_direct goes on with it (seg_run, interp_run_group);
+ * where a report stopped the launch, seg_run makes the split as run_direct does there.
+ */
+static __attribute__((target("avx2"))) uint32_t
+seg_vs_begin(struct jit_seg_ctx *c, uint32_t pc, uint32_t left, uint32_t picks)
+{
+	struct launch *L = c->L;
+	struct warp *w = c->w;
+	struct group *g = w->groups;
+	const struct frame *f = c->f;
+	const struct dinsn *di = &f->fn->code[pc];
+	/* vsplit_fits's tests left to now (w alone, as run_direct's `alone`), and every pick
+	 * of the group in the region within the streak */
+	if (L->async.nevents || w->last_pick != g || g->next || w->streak + picks >= FAIR_PICKS)
+		return 0;
+	uint32_t mask = pred_mask_avx2((const uint64_t *)f->regs + (size_t)di->guard * LANES,
+				       di->guard_neg);
+	L->steps = c->end - left + 1;
+	L->ci = di;
+	L->cmask = mask;
+	vsplit_begin(L, w, g, c->rp, di, FULL_MASK, mask, c->n0 - (left - 1));
+	g->pc = pc + 1;
+	c->lmask = mask;
+	c->vmask = g->mask;
+	return g->mask;
+}
+
+static uint32_t seg_vs_smem(struct jit_seg_ctx *c, uint32_t pc, uint32_t left)
+{
+	struct launch *L = c->L;
+	struct warp *w = c->w;
+	struct group *g = w->groups;
+	struct frame *f = c->f;
+	const struct dinsn *di = &f->fn->code[pc];
+	struct repick *rp = c->rp;
+	uint32_t mask = g->mask;
+	g->pc = pc;
+	L->steps = c->end - left + 1;
+	L->ci = di;
+	L->cmask = mask;
+	if (!(di->exec == exec_ld ? smem_ld(L, w, f, di, mask) : smem_st(L, w, f, di, mask)))
+		return JIT_VS_DECLINED;
+	if (di->flags & DF_WRITES)
+		L->writes++;
+	g->pc = pc + 1;
+	if (L->stop)
+		return JIT_VS_STOPPED;
+	uint32_t n = c->n0 - (left - 1);
+	if (g->pc == rp->vpc) {
+		vsplit_join(L, w, g, rp, n);
+	} else {
+		w->streak++;
+		repicked(L, rp, n, 0, 0);
+	}
+	return JIT_VS_ON;
+}
+
+static void seg_vs_join(struct jit_seg_ctx *c, uint32_t left)
+{
+	struct warp *w = c->w;
+	vsplit_join(c->L, w, w->groups, c->rp, c->n0 - left);
+}
+
 /* c for the turn of w's whole group in frame f, `left` of its budget, `end` being its
- * steps + limit (seg_run's): the segment code's context, no hop */
+ * steps + limit and n0 its instructions before plus limit (seg_run's), rp its repick: the
+ * segment code's context, no hop */
 static inline void seg_ctx_turn(struct jit_seg_ctx *c, struct launch *L, struct warp *w,
-				struct frame *f, uint32_t left, uint64_t end)
+				struct frame *f, uint32_t left, uint64_t end, uint32_t n0,
+				struct repick *rp)
 {
 	uint64_t due = L->async.next_due, late = end + 1 - due; /* now >= due: left <= late */
 	c->regs = f->regs;
@@ -1016,30 +1099,38 @@ static inline void seg_ctx_turn(struct jit_seg_ctx *c, struct launch *L, struct 
 	c->w = w;
 	c->f = f;
 	c->end = end;
+	c->rp = rp;
+	c->n0 = n0;
+	c->vs_begin = seg_vs_begin;
+	c->vs_smem = seg_vs_smem;
+	c->vs_join = seg_vs_join;
 }
 
 /* What the code at c ran in frame f, told as seg_run's loop leaves it: *left, *last,
  * *lmask and L->writes (nothing where nothing ran). A branch's mask the code tells; a
- * block's last instruction's guard is none of the block's destinations. */
+ * block's last instruction's guard is none of the block's destinations; a region's
+ * instruction ran for vmask's lanes. */
 static inline __attribute__((target("avx2"))) void
 seg_account(struct launch *L, const struct frame *f, const struct jit_seg_ctx *c,
 	    uint32_t *left, const struct dinsn **last, uint32_t *lmask)
 {
 	if (c->left == *left)
 		return;
-	const struct dinsn *l = &f->fn->code[c->last];
+	const struct dinsn *l = &f->fn->code[c->last & ~JIT_SEG_LAST_REGION];
+	uint32_t m = c->last & JIT_SEG_LAST_REGION ? c->vmask : FULL_MASK;
 	*left = c->left;
 	*last = l;
 	*lmask = l->exec == exec_bra ? c->lmask
-		 : l->guard >= 0 ? pred_mask_avx2((const uint64_t *)f->regs +
-							  (size_t)l->guard * LANES,
-						  l->guard_neg)
-		 : FULL_MASK;
+		 : l->guard >= 0 ? m & pred_mask_avx2((const uint64_t *)f->regs +
+							      (size_t)l->guard * LANES,
+						      l->guard_neg)
+		 : m;
 	L->writes += c->writes;
 }
 
 /* The native tier's code of the segment at di (jit.h's jit_seg_fn) on w's whole group in
- * frame f, `end` being steps + limit (seg_run's): runs what it can of seg_run's loop and
+ * frame f, `end` being steps + limit and n0 n_before + limit (seg_run's, and its repick rp):
+ * runs what it can of seg_run's loop and
  * leaves *left, *last, *lmask and L->writes as that loop would; returns where it stopped
  * (nothing of that instruction done). A handler runs only while seg_run's `now` is before
  * L->async.next_due and L->stop is not set; nothing it runs moves the first, and with the
@@ -1047,10 +1138,11 @@ seg_account(struct launch *L, const struct frame *f, const struct jit_seg_ctx *c
  * end, as after its own smem calls). */
 static inline __attribute__((target("avx2"))) const struct dinsn *
 seg_native(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
-	   uint64_t end, uint32_t *left, const struct dinsn **last, uint32_t *lmask)
+	   uint64_t end, uint32_t n0, struct repick *rp, uint32_t *left,
+	   const struct dinsn **last, uint32_t *lmask)
 {
 	struct jit_seg_ctx c = {0};
-	seg_ctx_turn(&c, L, w, f, *left, end);
+	seg_ctx_turn(&c, L, w, f, *left, end, n0, rp);
 	uint32_t pc = f->fn->seg_fn(&c, di->seg);
 	seg_account(L, f, &c, left, last, lmask);
 	return &f->fn->code[pc];
@@ -1092,8 +1184,6 @@ struct seg_sweeping {
 	struct jit_seg_ctx c;
 	struct launch *L;
 	struct sweep *sw;
-	struct repick *rp0;       /* seg_run's                                             */
-	struct repick *rp;        /* rp0 while it may be non-zero (a turn's end zeroes it) */
 	struct seg_turn t;
 	enum sweep_end end;
 };
@@ -1127,8 +1217,7 @@ static const void *seg_hop_release(struct seg_sweeping *x, struct warp *w, struc
 	bar_release(L, w->cta, id);
 	w->streak = 0;
 	w->last_pick = g;
-	x->rp = x->rp0;
-	repicked(L, x->rp, t->n_before + (t->limit - left), 0, 0);
+	repicked(L, x->c.rp, t->n_before + (t->limit - left), 0, 0);
 	t->left = left; /* seg_run's left, last and lmask there */
 	t->last = di;
 	t->lmask = FULL_MASK;
@@ -1181,11 +1270,8 @@ static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint
 		x->end = SWEEP_DONE;
 		return JIT_SEG_HOP_LEFT;
 	}
-	if (x->rp) { /* (a zero repick changes nothing) */
-		run_done(L, x->rp, n);
-		*x->rp = (struct repick){0};
-		x->rp = NULL;
-	}
+	run_done(L, c->rp, n);
+	*(struct repick *)c->rp = (struct repick){0};
 	L->cw = nw;
 	t->w = nw, t->g = ng, t->n_before = 0, t->limit = SWEEP_QUANTUM;
 	if (nw->wg_busy || nw->wg_track || !seg_entry(ng)) {
@@ -1201,7 +1287,7 @@ static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint
 	}
 	t->steps = L->steps;
 	t->left = SWEEP_QUANTUM; /* (last and lmask: read only once an instruction ran) */
-	seg_ctx_turn(c, L, nw, f, SWEEP_QUANTUM, t->steps + SWEEP_QUANTUM);
+	seg_ctx_turn(c, L, nw, f, SWEEP_QUANTUM, t->steps + SWEEP_QUANTUM, SWEEP_QUANTUM, c->rp);
 	return di->seg;
 }
 
@@ -1210,9 +1296,9 @@ static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint
 static inline __attribute__((target("avx2"))) enum sweep_end
 seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn *t)
 {
-	struct seg_sweeping x = {.L = L, .sw = sw, .rp0 = rp, .rp = rp, .t = *t};
+	struct seg_sweeping x = {.L = L, .sw = sw, .t = *t};
 	struct frame *f = t->g->frame;
-	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit);
+	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit, t->n_before + t->limit, rp);
 	x.c.hop = seg_hop;
 	uint32_t pc = f->fn->seg_fn(&x.c, t->di->seg);
 	*t = x.t;
@@ -1276,18 +1362,27 @@ next_warp:;
 			di = stopped = t.di;
 			if (L->stop) /* (the detector's report in the code: seg_native's end) */
 				goto code_stopped;
+			if (rp->vlanes)
+				break; /* left in a region: run_direct goes on with its split */
 			continue;
 		}
 		if (native && di->seg && di != stopped) {
-			di = stopped = seg_native(L, w, f, di, steps + limit, &left, &last, &lmask);
+			di = stopped = seg_native(L, w, f, di, steps + limit, n_before + limit, rp,
+						  &left, &last, &lmask);
 			if (L->stop) { /* a report in it stopped the launch: as below, past it */
 			code_stopped:
+				if (rp->vlanes) { /* in a region: run_direct's end there */
+					vsplit_make(L, w, g, rp);
+					*parked = w->groups != g || g->next;
+				}
 				g->pc = (uint32_t)(di - code);
 				uint32_t k = limit - left;
 				*pw = w, *pg = g, *pn = n_before + k;
 				*pbudget = n_before + limit, *pk = k;
 				return SEG_DONE;
 			}
+			if (rp->vlanes)
+				break; /* left in a region: run_direct goes on with its split */
 			continue;
 		}
 		uint32_t fl = di->flags;
@@ -1473,7 +1568,12 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 			if (s == SEG_AGAIN)
 				continue;
 			if (s == SEG_DIRECT) {
-				k = run_direct(L, w, g, budget - n, &stop_pc, alone, n, &rp, &parked);
+				/* where the segment code left a region, the split not made
+				 * stands: run_direct goes on with it (seg_vs_begin) */
+				if (rp.vlanes)
+					stop_pc = rp.vpc;
+				k = run_direct(L, w, g, budget - n, &stop_pc, alone && !rp.vlanes, n,
+					       &rp, &parked);
 				n += k;
 			}
 			if (parked) {

@@ -5,7 +5,8 @@
  * those inside a block gets a label, and seg_run enters where it stands:
  *
  *   an ALU block (jit.c's, not a loop's body): called whole when the budget holds it all;
- *   a branch: taken or not when its guard is the same in all 32 lanes, else an exit;
+ *   a branch: taken or not when its guard is the same in all 32 lanes, else its region
+ *   (below) where it has one, or an exit;
  *   a move of a register or an immediate, and an ld/st.shared of smem.h's forms (through
  *   smem_ld / smem_st, the calls a launch with the detector makes too: with it, L->steps,
  *   L->ci and L->cmask written first, and a report that stops the launch ends the code past
@@ -28,6 +29,21 @@
  * Uniform registers (jit_uni.h): in a warp that never split (ebp zero), a block all of whose
  * registers read are uniform runs its `uni` code (lanes 0-3 computed, stored to all eight
  * chunks), and a branch on a uniform predicate tests lane 0's bit 0 alone.
+ *
+ * Regions (if-conversion, issue #31): a forward branch whose stretch to its target is at
+ * most JIT_VSPLIT_MAX long and only blocks and unguarded ld/st.shared - where run_direct
+ * runs a divergent branch as a split not made (interp.c's vsplit: the lanes that fall
+ * through run the stretch, then the taken ones merge with them at the target) - has a
+ * second, masked copy of the stretch, entered where its guard differs between lanes: the
+ * budget must hold the whole stretch and every handler's test in it pass (the code cannot
+ * leave halfway for any reason of its own), the context's vs_begin makes the split's
+ * beginning as run_direct makes it (its runtime tests: the fairness streak, the last pick,
+ * no asynchronous event), then the blocks run through their masked entry with the lanes
+ * that fall through, each access through vs_smem (run_direct's handler path with that
+ * mask, the picks and counts after it), vs_join merges after a block, and the code goes on
+ * at the target with the whole warp - which split, so ebp is set (w's `split` set by
+ * vs_begin, as group_split and run_direct set it). An access smem.c declines leaves the
+ * code there with the split not made standing, for run_direct to go on with.
  */
 #include "jit_seg.h"
 
@@ -59,8 +75,9 @@ struct seg {
 	uint8_t *uni;              /* the slots jit_uniform finds uniform */
 	size_t *lab;
 	struct patch *jl, *jx, *jk; /* jumps to labels, to exit stubs, rip to constants */
-	uint32_t njl, njx, njk;
-	size_t cjl, cjx, cjk;
+	struct patch *jv;           /* jumps to a branch's region (gen_region) */
+	uint32_t njl, njx, njk, njv;
+	size_t cjl, cjx, cjk, cjv;
 	uint64_t (*pool)[4];
 	uint32_t npool;
 	size_t cpool;
@@ -216,8 +233,109 @@ static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 	go_on(S, i + bk->n, next);
 }
 
+/*
+ * A region: branch i's instructions up to its target, where they are all blocks and
+ * unguarded ld/st.shared, no longer than run_direct's split not made runs (vsplit_fits;
+ * an .aligned branch run_direct leaves to the dispatch loop). Returns the picks of the
+ * group that run_direct makes in it (the branch's, and one after each access but one right
+ * before the target, which merges the lanes instead): 0, no region.
+ */
+static uint32_t region_picks(const struct seg *S, uint32_t i)
+{
+	const struct dinsn *di = &S->fn->code[i];
+	uint32_t t = di->target, picks = 1, j = i + 1;
+	if (di->guard < 0 || (di->flags & DF_EXEC_ALIGNED) || t <= i + 1 ||
+	    t - i > JIT_VSPLIT_MAX)
+		return 0;
+	while (j < t) {
+		if (S->kind[j] == K_BLOCK) {
+			j += S->blk[j].n;
+			continue;
+		}
+		if (S->kind[j] != K_SMEM || (S->fn->code[j].flags & DF_EXEC_ALIGNED))
+			return 0;
+		picks += j + 1 < t;
+		j++;
+	}
+	return j == t ? picks : 0;
+}
+
+/* the context's call at field `fn` (rdi the context; the other arguments set) */
+static void call_ctx(struct seg *S, size_t fn)
+{
+	x86_vzeroupper(S->b);
+	x86_alu_rr(S->b, X86_MOV, true, X_RDI, R_CTX);
+	x86_load(S->b, true, X_RAX, (struct xmem){R_CTX, -1, 1, (int32_t)fn});
+	x86_call_r(S->b, X_RAX);
+}
+
+/* instruction j ran in a region, n of the budget */
+static void ran_region(struct seg *S, uint32_t j, uint32_t n)
+{
+	x86_alu_ri(S->b, 5, false, R_LEFT, (int32_t)n);
+	x86_mov_ri(S->b, R_LAST, j | JIT_SEG_LAST_REGION);
+}
+
+/*
+ * Branch i's region (region_picks), entered where its guard differs between lanes: the
+ * budget must hold the branch and the region with some left at the target and pass every
+ * handler's test in it (left - the stretch > hmin), and vs_begin must take it, else the exit
+ * at i, nothing done. Then the lanes that fall through (ctx.vmask) run it: each block through
+ * its masked entry, each access through vs_smem (declined: the exit there; stopped: the exit
+ * past it), the merge by vs_join after a block; then on at the target with the whole warp,
+ * which split (ebp).
+ */
+static void gen_region(struct seg *S, uint32_t i, size_t epi)
+{
+	struct xbuf *b = S->b;
+	uint32_t t = S->fn->code[i].target, picks = region_picks(S, i);
+	x86_mov32(b, X_RAX, R_LEFT);
+	x86_alu_ri(b, 5, false, X_RAX, (int32_t)(t - i));
+	to_exit(S, x86_jcc(b, 0x6), i);
+	x86_alu_rr(b, X86_CMP, false, X_RAX, R_HMIN);
+	to_exit(S, x86_jcc(b, 0x6), i);
+	x86_mov_ri(b, X_RSI, i);
+	x86_mov32(b, X_RDX, R_LEFT);
+	x86_mov_ri(b, X_RCX, picks);
+	call_ctx(S, offsetof(struct jit_seg_ctx, vs_begin));
+	x86_alu_rr(b, X86_TEST, false, X_RAX, X_RAX);
+	to_exit(S, x86_jcc(b, 0x4), i);
+	x86_mov_ri(b, R_SPLIT, 1);
+	x86_alu_ri(b, 5, false, R_LEFT, 1);
+	x86_mov_ri(b, R_LAST, i);
+	bool block = false;
+	for (uint32_t j = i + 1; j < t; j += block ? S->blk[j].n : 1) {
+		block = S->kind[j] == K_BLOCK;
+		if (block) {
+			x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
+			x86_load(b, false, X_RSI, CTX(vmask));
+			x86_mov_ri(b, X_RDX, UINT32_MAX);
+			x86_patch(b, x86_call(b), S->blk[j].entry);
+			ran_region(S, j + S->blk[j].n - 1, S->blk[j].n);
+			continue;
+		}
+		x86_mov_ri(b, X_RSI, j);
+		x86_mov32(b, X_RDX, R_LEFT);
+		call_ctx(S, offsetof(struct jit_seg_ctx, vs_smem));
+		x86_alu_ri(b, 7, false, X_RAX, JIT_VS_ON);
+		to_exit(S, x86_jcc(b, 0x2), j);
+		size_t on = x86_jcc(b, 0x4);
+		ran_region(S, j, 1);
+		x86_mov_ri(b, X_RAX, j + 1);
+		x86_patch(b, x86_jmp(b), epi);
+		x86_patch(b, on, b->len);
+		ran_region(S, j, 1);
+	}
+	if (block) {
+		x86_mov32(b, X_RSI, R_LEFT);
+		call_ctx(S, offsetof(struct jit_seg_ctx, vs_join));
+	}
+	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), t);
+}
+
 /* A branch: its guard's bit 0 in all 32 lanes ANDed (eax, its four sign bits) and ORed (ecx):
- * all ones or all zeros go one way, anything else is divergent (run_direct's). */
+ * all ones or all zeros go one way, anything else is divergent (run_direct's): a region where
+ * it has one, else the exit. */
 static void gen_bra(struct seg *S, uint32_t i, uint32_t next)
 {
 	struct xbuf *b = S->b;
@@ -255,7 +373,10 @@ static void gen_bra(struct seg *S, uint32_t i, uint32_t next)
 	x86_alu_ri(b, 7, false, X_RAX, 15);
 	size_t all = x86_jcc(b, 0x4);
 	x86_alu_rr(b, X86_TEST, false, X_RCX, X_RCX);
-	to_exit(S, x86_jcc(b, 0x5), i);
+	if (region_picks(S, i))
+		note(S, &S->jv, &S->njv, &S->cjv, x86_jcc(b, 0x5), i);
+	else
+		to_exit(S, x86_jcc(b, 0x5), i);
 	/* no lane's guard holds */
 	if (uni)
 		x86_patch(b, u_none, b->len);
@@ -598,6 +719,10 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 			break;
 		}
 	}
+	for (uint32_t k = 0; k < S.njv; k++) {
+		x86_patch(b, S.jv[k].at, b->len);
+		gen_region(&S, S.jv[k].to, epi);
+	}
 	for (uint32_t k = 0; k < S.njx; k++) {
 		uint32_t i = S.jx[k].to;
 		if (stub[i] == SIZE_MAX) {
@@ -631,6 +756,7 @@ out:
 	free(S.jl);
 	free(S.jx);
 	free(S.jk);
+	free(S.jv);
 	free(S.pool);
 	return entry;
 }

@@ -15,8 +15,10 @@
 /*
  * A barrier-to-barrier segment compiled (jit_seg.c): a function's code from each place a
  * warp's turn begins after a bar.sync, as one piece of native code for a whole warp (gmask
- * all 32 lanes) - its ALU blocks, branches all of whose lanes go one way, moves of a register
- * or an immediate, and ld/st.shared (smem.h) - up to the next bar.sync or anything else,
+ * all 32 lanes) - its ALU blocks, branches all of whose lanes go one way, short forward
+ * branches whose lanes part (a region: the lanes that fall through run the stretch to the
+ * target, masked, as run_direct's split not made, then the whole warp goes on), moves of a
+ * register or an immediate, and ld/st.shared (smem.h) - up to the next bar.sync or anything else,
  * where it returns with nothing of that done. It is interp.c's seg_run, instruction by
  * instruction, in native code: the pc where it stops is returned, and it leaves in the
  * context what seg_run would have counted on the way. At a bar.sync it may hand the turn to
@@ -45,7 +47,31 @@ struct jit_seg_ctx {
 	 * the context to the next warp's turn, or its arrival completed the barrier and the
 	 * same warp goes on past the bar.sync). */
 	const void *(*hop)(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags);
+	/* A region (jit_seg.c's gen_region): a divergent branch's not-taken lanes run to its
+	 * target as run_direct runs its split not made (interp.c's vsplit), each step of it
+	 * in the C of these calls, `left` the budget before the step. */
+	void *rp;               /* in: seg_run's struct repick (the split's and the counts')  */
+	uint32_t n0;            /* in: the turn's instructions before it plus its limit      */
+	uint32_t vmask;         /* out: the region's lanes (last's, with JIT_SEG_LAST_REGION) */
+	/* the branch at pc (its guard not the same in all lanes), `picks` the group's picks
+	 * the region makes: 0, nothing done (the code leaves at pc), or the lanes that go on
+	 * (vmask; lmask the taken ones), the split begun (w's `split` set) */
+	uint32_t (*vs_begin)(struct jit_seg_ctx *c, uint32_t pc, uint32_t left, uint32_t picks);
+	/* the region's ld/st.shared at pc: a JIT_VS_* answer */
+	uint32_t (*vs_smem)(struct jit_seg_ctx *c, uint32_t pc, uint32_t left);
+	/* at the target, after a block: the lanes merged again (vs_smem merges them itself
+	 * after an access right before the target) */
+	void (*vs_join)(struct jit_seg_ctx *c, uint32_t left);
 };
+
+/* vs_smem's answers: nothing done (the code leaves there, the split not made left to
+ * run_direct); done, on; done and a report stopped the launch (the code leaves past it) */
+enum { JIT_VS_DECLINED, JIT_VS_ON, JIT_VS_STOPPED };
+/* ctx.last's bit for an instruction a region ran: its mask is vmask's lanes (its guard's) */
+#define JIT_SEG_LAST_REGION (1u << 31)
+/* the longest branch-to-target stretch run_direct runs as a split not made (interp.c's
+ * vsplit_fits), and so the longest region */
+#define JIT_VSPLIT_MAX 16
 
 enum { JIT_ROW_ASK = 4 }; /* (a bit smem_rows never answers: smem.h) */
 #define JIT_SEG_HOP_LEFT ((const void *)1)
