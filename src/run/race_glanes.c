@@ -60,10 +60,7 @@ static bool compact_row(struct acc_ctx *x, const struct region *r, const uint64_
 		apart |= addr[l] - addr[0] - l * GRAN;
 	if (apart || off % GRAN || i0 + LANES > PAGE_CELLS)
 		return false;
-	struct cell *pg = x->s->pages && g / PAGE_CELLS < x->s->npages
-				  ? x->s->pages[g / PAGE_CELLS] : NULL;
-	struct cpage *cp = pg ? page_compact(x->s, g / PAGE_CELLS)
-			      : race_cpage(L, x->s, r->size, g / PAGE_CELLS);
+	struct cpage *cp = race_cpage(L, x->s, r->size, g / PAGE_CELLS); /* (NULL: full) */
 	if (!cp)
 		return false;
 	struct rec *e = &cp->e[i0];
