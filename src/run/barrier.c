@@ -52,8 +52,8 @@ void bar_release(struct launch *L, struct cta *c, uint32_t id)
 	if (L->race) /* (its waiters acquire the instance's clock) */
 		race_bar_complete(L, c, id);
 	if (!b->red) { /* the common case: its waiters move past it, nothing more */
-		for (uint32_t i = 0; i < c->nwarps; i++)
-			for (struct group *g = c->warps[i].groups; g; g = g->next)
+		for (struct warp *w = c->warps, *end = w + c->nwarps; w != end; w++)
+			for (struct group *g = w->groups; g; g = g->next)
 				if (g->state == G_BAR && g->wait_id == id) {
 					g->state = G_READY;
 					g->pc++;

@@ -1083,9 +1083,8 @@ static void seg_vs_join(struct jit_seg_ctx *c, uint32_t left)
 /* c for the turn of w's whole group in frame f, `left` of its budget, `end` being its
  * steps + limit and n0 its instructions before plus limit (seg_run's), rp its repick: the
  * segment code's context, no hop */
-static inline void seg_ctx_turn(struct jit_seg_ctx *c, struct launch *L, struct warp *w,
-				struct frame *f, uint32_t left, uint64_t end, uint32_t n0,
-				struct repick *rp)
+static inline void seg_ctx_warp(struct jit_seg_ctx *c, const struct launch *L, struct warp *w,
+				struct frame *f, uint32_t left, uint64_t end, uint32_t n0)
 {
 	uint64_t due = L->async.next_due, late = end + 1 - due; /* now >= due: left <= late */
 	c->regs = f->regs;
@@ -1095,12 +1094,20 @@ static inline void seg_ctx_turn(struct jit_seg_ctx *c, struct launch *L, struct 
 	c->last = UINT32_MAX;
 	c->writes = 0;
 	c->row = JIT_ROW_ASK;
-	c->L = L;
 	c->w = w;
 	c->f = f;
 	c->end = end;
-	c->rp = rp;
 	c->n0 = n0;
+}
+
+/* the same, and what every turn's context holds alike (seg_hop's next turns keep it) */
+static inline void seg_ctx_turn(struct jit_seg_ctx *c, struct launch *L, struct warp *w,
+				struct frame *f, uint32_t left, uint64_t end, uint32_t n0,
+				struct repick *rp)
+{
+	seg_ctx_warp(c, L, w, f, left, end, n0);
+	c->L = L;
+	c->rp = rp;
 	c->vs_begin = seg_vs_begin;
 	c->vs_smem = seg_vs_smem;
 	c->vs_join = seg_vs_join;
@@ -1179,13 +1186,16 @@ enum sweep_end {
 	SWEEP_WARP,    /* swept to t->w, whose turn seg_run begins (its next_warp)          */
 };
 
-/* the segment code's context, then what seg_hop reads and writes */
+/* the segment code's context, then what seg_hop reads and writes, and what it takes as
+ * given for the whole call of the code (nothing the code or the hop does moves it) */
 struct seg_sweeping {
 	struct jit_seg_ctx c;
 	struct launch *L;
 	struct sweep *sw;
 	struct seg_turn t;
 	enum sweep_end end;
+	const struct dinsn *code; /* t.g's frame's code                                     */
+	uint64_t lim;             /* sweep_lim's (the poll and the step limit)              */
 };
 
 /* Whether the arrival at di (pc, in fn) of w's whole group g, `left` of its turn's budget
@@ -1227,68 +1237,111 @@ static const void *seg_hop_release(struct seg_sweeping *x, struct warp *w, struc
 	return di[1].seg;
 }
 
-/* The segment code's hop (jit_seg_ctx.hop) at pc, a bar.sync of constant barrier id with
- * flags (the instruction's), after the handlers' test: see above. */
-static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags)
+/* seg_run's bar.sync path, up to the arrival, for the hop at pc (di, with flags) of t->w's
+ * whole group g (what the code ran told as seg_native tells it: last and lmask are not read
+ * where a turn ends): returns the turn's budget left before the bar.sync */
+static inline __attribute__((always_inline)) uint32_t
+seg_hop_note(struct seg_sweeping *x, struct group *g, const struct dinsn *di, uint32_t pc,
+	     uint32_t flags)
+{
+	struct launch *L = x->L;
+	uint32_t left = x->c.left;
+	L->writes += x->c.writes + ((flags & DF_WRITES) != 0);
+	g->pc = pc;
+	L->steps = x->t.steps + (x->t.limit - left) + 1;
+	L->ci = di;
+	L->cmask = FULL_MASK;
+	return left;
+}
+
+/* t->w's turn ends with its whole group g waiting at a barrier, `left` of the budget after
+ * the bar.sync: seg_run's turn's end (L->steps the turn's steps + k, as seg_hop_note wrote
+ * it) and, where sweep_next goes on, its next_warp */
+static inline __attribute__((always_inline)) const void *
+seg_hop_on(struct seg_sweeping *x, struct warp *w, struct group *g, uint32_t left)
+{
+	struct launch *L = x->L;
+	struct seg_turn *t = &x->t;
+	struct jit_seg_ctx *c = &x->c;
+	uint32_t n = t->n_before + (t->limit - left);
+	struct warp *nw;
+	struct group *ng;
+	if (!sweep_next_by(L, x->sw, w, g, n, x->lim, &nw, &ng)) {
+		t->left = left;
+		x->end = SWEEP_DONE;
+		return JIT_SEG_HOP_LEFT;
+	}
+	struct repick *rp = c->rp;
+	if (rp->n_clocked | rp->dlanes | rp->fix | rp->vlanes | rp->vpc) { /* (else no-ops) */
+		run_done(L, rp, n);
+		*rp = (struct repick){0};
+	}
+	L->cw = nw;
+	t->w = nw, t->g = ng, t->n_before = 0, t->limit = SWEEP_QUANTUM;
+	struct frame *f = ng->frame;
+	const struct dfunc *fn = f->fn;
+	const struct dinsn *di = &fn->code[ng->pc];
+	if (nw->wg_busy || nw->wg_track || !ng->pc || di[-1].exec != exec_bar) { /* seg_entry */
+		x->end = SWEEP_AGAIN;
+		return JIT_SEG_HOP_LEFT;
+	}
+	/* seg_run's next_warp, where the segment code begins the turn */
+	if (!fn->seg_fn || ng->mask != FULL_MASK || !di->seg) {
+		x->end = SWEEP_WARP;
+		return JIT_SEG_HOP_LEFT;
+	}
+	t->steps = L->steps;
+	t->left = SWEEP_QUANTUM; /* (last and lmask: read only once an instruction ran) */
+	seg_ctx_warp(c, L, nw, f, SWEEP_QUANTUM, t->steps + SWEEP_QUANTUM, SWEEP_QUANTUM);
+	x->code = fn->code;
+	return di->seg;
+}
+
+/* The hop where it is not seg_hop's common case: an aligned barrier of a warp not whole, an
+ * arrival that completes the barrier, or the detector's arrival. */
+static __attribute__((noinline)) const void *
+seg_hop_any(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags)
 {
 	struct seg_sweeping *x = (struct seg_sweeping *)c;
 	struct launch *L = x->L;
-	struct seg_turn *t = &x->t;
-	struct warp *w = t->w;
-	struct group *g = t->g;
-	const struct dfunc *fn = ((struct frame *)c->f)->fn;
-	const struct dinsn *di = &fn->code[pc];
+	struct warp *w = x->t.w;
+	struct group *g = x->t.g;
+	const struct dinsn *di = &x->code[pc];
 	if ((flags & DF_EXEC_ALIGNED) && w->live != FULL_MASK)
 		return NULL;
 	struct cta *cta = w->cta;
 	struct barstate *b = &cta->bar[id];
 	bool completes = b->arrived + LANES >= (b->expected ? b->expected : cta->live_threads);
-	if (completes && !seg_release_on(L, fn, w, g, b, di, pc, c->left))
+	if (completes && !seg_release_on(L, ((struct frame *)c->f)->fn, w, g, b, di, pc, c->left))
 		return NULL; /* seg_run's (exec_bar) */
-	/* seg_run's bar.sync path (what the code ran told as seg_native tells it: last and
-	 * lmask are not read where a turn ends) */
-	uint32_t left = c->left;
-	L->writes += c->writes;
-	g->pc = pc;
-	L->steps = t->steps + (t->limit - left) + 1;
-	L->ci = di;
-	L->cmask = FULL_MASK;
-	if (flags & DF_WRITES)
-		L->writes++;
+	uint32_t left = seg_hop_note(x, g, di, pc, flags);
 	if (L->race) /* (seg_bar's arrival) */
 		race_bar_arrive(L, w, FULL_MASK, id);
 	seg_bar_wait(b, g, di, id, LANES);
 	left--;
 	if (completes)
 		return seg_hop_release(x, w, g, di, pc, id, left);
-	/* the turn ends, as seg_run's (L->steps the turn's steps + k, as written above) */
-	uint32_t n = t->n_before + (t->limit - left);
-	struct warp *nw;
-	struct group *ng;
-	if (!sweep_next(L, x->sw, w, g, n, &nw, &ng)) {
-		t->left = left;
-		x->end = SWEEP_DONE;
-		return JIT_SEG_HOP_LEFT;
-	}
-	run_done(L, c->rp, n);
-	*(struct repick *)c->rp = (struct repick){0};
-	L->cw = nw;
-	t->w = nw, t->g = ng, t->n_before = 0, t->limit = SWEEP_QUANTUM;
-	if (nw->wg_busy || nw->wg_track || !seg_entry(ng)) {
-		x->end = SWEEP_AGAIN;
-		return JIT_SEG_HOP_LEFT;
-	}
-	/* seg_run's next_warp, where the segment code begins the turn */
-	struct frame *f = ng->frame;
-	di = &f->fn->code[ng->pc];
-	if (!f->fn->seg_fn || ng->mask != FULL_MASK || !di->seg) {
-		x->end = SWEEP_WARP;
-		return JIT_SEG_HOP_LEFT;
-	}
-	t->steps = L->steps;
-	t->left = SWEEP_QUANTUM; /* (last and lmask: read only once an instruction ran) */
-	seg_ctx_turn(c, L, nw, f, SWEEP_QUANTUM, t->steps + SWEEP_QUANTUM, SWEEP_QUANTUM, c->rp);
-	return di->seg;
+	return seg_hop_on(x, w, g, left);
+}
+
+/* The segment code's hop (jit_seg_ctx.hop) at pc, a bar.sync of constant barrier id with
+ * flags (the instruction's), after the handlers' test: see above. Its common case inline
+ * here (the whole warp arrives, the barrier waits on, no detector), the rest seg_hop_any's,
+ * which makes the same tests again. */
+static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags)
+{
+	struct seg_sweeping *x = (struct seg_sweeping *)c;
+	struct warp *w = x->t.w;
+	struct cta *cta = w->cta;
+	struct barstate *b = &cta->bar[id];
+	if (((flags & DF_EXEC_ALIGNED) && w->live != FULL_MASK) || x->L->race ||
+	    b->arrived + LANES >= (b->expected ? b->expected : cta->live_threads))
+		return seg_hop_any(c, pc, id, flags);
+	struct group *g = x->t.g;
+	const struct dinsn *di = &x->code[pc];
+	uint32_t left = seg_hop_note(x, g, di, pc, flags);
+	seg_bar_wait(b, g, di, id, LANES);
+	return seg_hop_on(x, w, g, left - 1);
 }
 
 /* The segment code from t->di, t->w's whole group, with the sweep's hop: where it ended
@@ -1296,8 +1349,9 @@ static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint
 static inline __attribute__((target("avx2"))) enum sweep_end
 seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn *t)
 {
-	struct seg_sweeping x = {.L = L, .sw = sw, .t = *t};
 	struct frame *f = t->g->frame;
+	struct seg_sweeping x = {.L = L, .sw = sw, .t = *t, .code = f->fn->code,
+				 .lim = sweep_lim(L)};
 	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit, t->n_before + t->limit, rp);
 	x.c.hop = seg_hop;
 	uint32_t pc = f->fn->seg_fn(&x.c, t->di->seg);

@@ -42,6 +42,18 @@ static inline bool sweep_past_limit(const struct launch *L)
 	return L->steps - L->cluster_from > L->max_steps;
 }
 
+/* The least L->steps at which run_cluster looks between two turns (its poll) or stops them
+ * (sweep_past_limit): L->steps >= sweep_lim(L) is the one test of both. A caller that runs
+ * many turns between two of run_cluster's takes it once: neither bound moves before
+ * run_cluster's next look (poll_caller, or the next cluster). */
+static inline uint64_t sweep_lim(const struct launch *L)
+{
+	uint64_t past = L->cluster_from + L->max_steps; /* past it: L->steps > past */
+	if (past < L->cluster_from || past == UINT64_MAX)
+		return L->next_poll; /* (no step count gets past it) */
+	return past + 1 < L->next_poll ? past + 1 : L->next_poll;
+}
+
 /* w's one group g parked (at a CTA barrier) after n instructions of this turn: when the
  * scheduler would now go on to the round's next warp - or, at the round's end, end the
  * round and begin the next one (sweep_round) - and run its one ready group at once (no
@@ -49,13 +61,14 @@ static inline bool sweep_past_limit(const struct launch *L)
  * turn that ends and of the one that begins, and answer that warp and group. Inline: the
  * dispatch loop's call of it cost as much as its body. */
 static inline __attribute__((always_inline)) bool
-sweep_next(struct launch *L, struct sweep *s, struct warp *w, struct group *g, uint64_t n,
-	   struct warp **nw, struct group **ng)
+sweep_next_by(struct launch *L, struct sweep *s, struct warp *w, struct group *g, uint64_t n,
+	      uint64_t lim, struct warp **nw, struct group **ng)
 {
 	/* what run_cluster does after w's turn must change nothing but the counts: no
-	 * asynchronous event to land, no poll, no step limit, and w's pick finds nothing */
+	 * asynchronous event to land, no poll, no step limit (lim: sweep_lim's), and w's
+	 * pick finds nothing */
 	if (L->stop || L->async.nevents || w->groups != g || g->next || g->state != G_BAR ||
-	    L->steps >= L->next_poll || sweep_past_limit(L))
+	    L->steps >= lim)
 		return false;
 	uint32_t r = s->r, i = s->i;
 	bool round = s->k >= s->total; /* (the round ran: w's arrival, at least) */
@@ -88,6 +101,13 @@ sweep_next(struct launch *L, struct sweep *s, struct warp *w, struct group *g, u
 	*nw = x;
 	*ng = h;
 	return true;
+}
+
+static inline __attribute__((always_inline)) bool
+sweep_next(struct launch *L, struct sweep *s, struct warp *w, struct group *g, uint64_t n,
+	   struct warp **nw, struct group **ng)
+{
+	return sweep_next_by(L, s, w, g, n, sweep_lim(L), nw, ng);
 }
 
 #endif
