@@ -1194,7 +1194,6 @@ struct seg_sweeping {
 	struct sweep *sw;
 	struct seg_turn t;
 	enum sweep_end end;
-	const struct dinsn *code; /* t.g's frame's code                                     */
 	uint64_t lim;             /* sweep_lim's (the poll and the step limit)              */
 };
 
@@ -1271,11 +1270,8 @@ seg_hop_on(struct seg_sweeping *x, struct warp *w, struct group *g, uint32_t lef
 		x->end = SWEEP_DONE;
 		return JIT_SEG_HOP_LEFT;
 	}
-	struct repick *rp = c->rp;
-	if (rp->n_clocked | rp->dlanes | rp->fix | rp->vlanes | rp->vpc) { /* (else no-ops) */
-		run_done(L, rp, n);
-		*rp = (struct repick){0};
-	}
+	run_done(L, c->rp, n);
+	*(struct repick *)c->rp = (struct repick){0};
 	L->cw = nw;
 	t->w = nw, t->g = ng, t->n_before = 0, t->limit = SWEEP_QUANTUM;
 	struct frame *f = ng->frame;
@@ -1293,7 +1289,6 @@ seg_hop_on(struct seg_sweeping *x, struct warp *w, struct group *g, uint32_t lef
 	t->steps = L->steps;
 	t->left = SWEEP_QUANTUM; /* (last and lmask: read only once an instruction ran) */
 	seg_ctx_warp(c, L, nw, f, SWEEP_QUANTUM, t->steps + SWEEP_QUANTUM, SWEEP_QUANTUM);
-	x->code = fn->code;
 	return di->seg;
 }
 
@@ -1306,13 +1301,14 @@ seg_hop_any(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags)
 	struct launch *L = x->L;
 	struct warp *w = x->t.w;
 	struct group *g = x->t.g;
-	const struct dinsn *di = &x->code[pc];
+	const struct dfunc *fn = ((struct frame *)c->f)->fn;
+	const struct dinsn *di = &fn->code[pc];
 	if ((flags & DF_EXEC_ALIGNED) && w->live != FULL_MASK)
 		return NULL;
 	struct cta *cta = w->cta;
 	struct barstate *b = &cta->bar[id];
 	bool completes = b->arrived + LANES >= (b->expected ? b->expected : cta->live_threads);
-	if (completes && !seg_release_on(L, ((struct frame *)c->f)->fn, w, g, b, di, pc, c->left))
+	if (completes && !seg_release_on(L, fn, w, g, b, di, pc, c->left))
 		return NULL; /* seg_run's (exec_bar) */
 	uint32_t left = seg_hop_note(x, g, di, pc, flags);
 	if (L->race) /* (seg_bar's arrival) */
@@ -1338,7 +1334,7 @@ static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint
 	    b->arrived + LANES >= (b->expected ? b->expected : cta->live_threads))
 		return seg_hop_any(c, pc, id, flags);
 	struct group *g = x->t.g;
-	const struct dinsn *di = &x->code[pc];
+	const struct dinsn *di = &((struct frame *)c->f)->fn->code[pc];
 	uint32_t left = seg_hop_note(x, g, di, pc, flags);
 	seg_bar_wait(b, g, di, id, LANES);
 	return seg_hop_on(x, w, g, left - 1);
@@ -1350,8 +1346,7 @@ static inline __attribute__((target("avx2"))) enum sweep_end
 seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn *t)
 {
 	struct frame *f = t->g->frame;
-	struct seg_sweeping x = {.L = L, .sw = sw, .t = *t, .code = f->fn->code,
-				 .lim = sweep_lim(L)};
+	struct seg_sweeping x = {.L = L, .sw = sw, .t = *t, .lim = sweep_lim(L)};
 	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit, t->n_before + t->limit, rp);
 	x.c.hop = seg_hop;
 	uint32_t pc = f->fn->seg_fn(&x.c, t->di->seg);

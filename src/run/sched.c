@@ -764,6 +764,10 @@ bool sweep_round_ready(const struct launch *L, const struct sweep *s, uint32_t *
 	const struct cluster *cl = s->cl;
 	if (!spin_busy(L, cl, &cl->spin))
 		return false;
+	if (!L->cfg.seed) { /* (round_start's 0, without its division) */
+		*r = *i = 0;
+		return true;
+	}
 	struct rng peek = L->sched_rng;
 	uint32_t start = round_start(L, &peek, s->total), nw = cl->ctas[0].nwarps;
 	*r = start / nw;
