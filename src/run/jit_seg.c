@@ -204,35 +204,6 @@ static bool block_uniform(const struct seg *S, uint32_t i)
 	return true;
 }
 
-static void gen_block(struct seg *S, uint32_t i, uint32_t next)
-{
-	struct xbuf *b = S->b;
-	const struct jseg_block *bk = &S->blk[i];
-	x86_alu_ri(b, 7, false, R_LEFT, (int32_t)bk->n);
-	to_exit(S, x86_jcc(b, 0x2), i);
-	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
-	size_t split = 0, done = 0;
-	bool uni = bk->uni != SIZE_MAX && block_uniform(S, i);
-	if (uni) {
-		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
-		split = x86_jcc(b, 0x5);
-		x86_patch(b, x86_call(b), bk->uni);
-		done = x86_jmp(b);
-		x86_patch(b, split, b->len);
-	}
-	if (bk->whole == SIZE_MAX) {
-		x86_mov_ri(b, X_RSI, FULL_MASK);
-		x86_mov_ri(b, X_RDX, UINT32_MAX);
-		x86_patch(b, x86_call(b), bk->entry);
-	} else {
-		x86_patch(b, x86_call(b), bk->whole);
-	}
-	if (uni)
-		x86_patch(b, done, b->len);
-	ran(S, i + bk->n - 1, bk->n);
-	go_on(S, i + bk->n, next);
-}
-
 /*
  * A region: branch i's instructions up to its target, where they are all blocks and
  * unguarded ld/st.shared, no longer than run_direct's split not made runs (vsplit_fits;
@@ -333,6 +304,25 @@ static void gen_region(struct seg *S, uint32_t i, size_t epi)
 	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), t);
 }
 
+/* Branch i's end where its guard holds in no lane: on past it (or at its target, negated) */
+static void bra_none(struct seg *S, uint32_t i)
+{
+	const struct dinsn *di = &S->fn->code[i];
+	ran(S, i, 1);
+	x86_mov_mi(S->b, CTX(lmask), di->guard_neg ? FULL_MASK : 0);
+	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(S->b), di->guard_neg ? di->target : i + 1);
+}
+
+/* Branch i's end where its guard holds in all lanes (next: the label the code falls into,
+ * UINT32_MAX for none) */
+static void bra_all(struct seg *S, uint32_t i, uint32_t next)
+{
+	const struct dinsn *di = &S->fn->code[i];
+	ran(S, i, 1);
+	x86_mov_mi(S->b, CTX(lmask), di->guard_neg ? 0 : FULL_MASK);
+	go_on(S, di->guard_neg ? i + 1 : di->target, next);
+}
+
 /* A branch: its guard's bit 0 in all 32 lanes ANDed (eax, its four sign bits) and ORed (ecx):
  * all ones or all zeros go one way, anything else is divergent (run_direct's): a region where
  * it has one, else the exit. */
@@ -377,18 +367,78 @@ static void gen_bra(struct seg *S, uint32_t i, uint32_t next)
 		note(S, &S->jv, &S->njv, &S->cjv, x86_jcc(b, 0x5), i);
 	else
 		to_exit(S, x86_jcc(b, 0x5), i);
-	/* no lane's guard holds */
 	if (uni)
 		x86_patch(b, u_none, b->len);
-	ran(S, i, 1);
-	x86_mov_mi(b, CTX(lmask), di->guard_neg ? FULL_MASK : 0);
-	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), di->guard_neg ? di->target : i + 1);
+	bra_none(S, i);
 	x86_patch(b, all, b->len);
 	if (uni)
 		x86_patch(b, u_all, b->len);
-	ran(S, i, 1);
-	x86_mov_mi(b, CTX(lmask), di->guard_neg ? 0 : FULL_MASK);
-	go_on(S, di->guard_neg ? i + 1 : di->target, next);
+	bra_all(S, i, next);
+}
+
+/*
+ * Branch i right after a block whose code summed its guard up (jseg_block's whole_bra, or
+ * uni_bra where `uni`): gen_bra's test of the budget, then its ends taken from that summary
+ * (eax, ecx) instead of the guard's lanes in the frame; where the lanes part, on to the
+ * branch's own code (its region, or the exit), which reads them there.
+ */
+static void gen_bra_summed(struct seg *S, uint32_t i, uint32_t next, bool uni)
+{
+	struct xbuf *b = S->b;
+	x86_alu_rr(b, X86_TEST, false, R_LEFT, R_LEFT);
+	to_exit(S, x86_jcc(b, 0x4), i);
+	size_t all;
+	if (uni) {
+		x86_alu_ri(b, 4, false, X_RAX, 1);
+		all = x86_jcc(b, 0x5);
+	} else {
+		x86_alu_ri(b, 7, false, X_RAX, 15);
+		all = x86_jcc(b, 0x4);
+		x86_alu_ri(b, 7, false, X_RCX, 15);
+		note(S, &S->jl, &S->njl, &S->cjl, x86_jcc(b, 0x5), i);
+	}
+	bra_none(S, i);
+	x86_patch(b, all, b->len);
+	bra_all(S, i, next);
+}
+
+/* A block: called whole when the budget holds it all, through its uniform code where the
+ * warp never split and it reads only uniform registers; where a branch on the guard its
+ * code sums up follows (jseg_block's whole_bra), that code, and the branch taken from it. */
+static void gen_block(struct seg *S, uint32_t i, uint32_t next)
+{
+	struct xbuf *b = S->b;
+	const struct jseg_block *bk = &S->blk[i];
+	uint32_t j = i + bk->n;
+	bool sum = bk->whole_bra != SIZE_MAX && S->kind[j] == K_BRA;
+	x86_alu_ri(b, 7, false, R_LEFT, (int32_t)bk->n);
+	to_exit(S, x86_jcc(b, 0x2), i);
+	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
+	if (bk->uni != SIZE_MAX && block_uniform(S, i)) {
+		/* (the guard a uniform block writes is uniform: gen_bra's uniform case) */
+		bool usum = sum && S->uni[S->fn->code[j].guard];
+		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
+		size_t split = x86_jcc(b, 0x5);
+		x86_patch(b, x86_call(b), usum ? bk->uni_bra : bk->uni);
+		ran(S, j - 1, bk->n);
+		if (usum)
+			gen_bra_summed(S, j, UINT32_MAX, true);
+		else
+			note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
+		x86_patch(b, split, b->len);
+	}
+	if (bk->whole == SIZE_MAX) {
+		x86_mov_ri(b, X_RSI, FULL_MASK);
+		x86_mov_ri(b, X_RDX, UINT32_MAX);
+		x86_patch(b, x86_call(b), bk->entry);
+	} else {
+		x86_patch(b, x86_call(b), sum ? bk->whole_bra : bk->whole);
+	}
+	ran(S, j - 1, bk->n);
+	if (sum)
+		gen_bra_summed(S, j, next, false);
+	else
+		go_on(S, j, next);
 }
 
 /* exec_mov of a register or an immediate on all lanes: d = a & the type's mask */
