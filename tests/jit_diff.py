@@ -287,7 +287,7 @@ def seg_program(seed):
     for w in (16, 32, 64):
         L.append(f".reg .b{w} {REG[w]}<{NR[w]}>;")
     L += [f".reg .pred %p<{NP}>;", ".reg .b32 %t<4>;", ".reg .b32 %u<6>;", ".reg .b32 %s<2>;",
-          ".reg .b64 %a<3>;", ".reg .pred %q<3>;", ".shared .align 8 .b8 sh[1024];"]
+          ".reg .b64 %a<3>;", ".reg .pred %q<3>;", ".shared .align 8 .b8 sh[512];"]
     L += ["mov.u32 %t0, %tid.x;", "ld.param.u32 %t1, [seed];", "xor.b32 %t1, %t1, %t0;"]
     for i in range(NR[32]):
         L.append(f"mad.lo.u32 %r{i}, %t1, {rng.randrange(1, 1 << 32)}, {rng.randrange(1 << 32)};")
@@ -317,9 +317,10 @@ def seg_program(seed):
                 L.append(insn(rng, jit_only=True) + ";")
         L.append(f"F{j}:")
         if rng.random() < 0.6:
-            L += ["bar.sync 0;",
-                  f"ld.shared.u32 %r{rng.randrange(NR[32])}, [sh+{4 * rng.randrange(64)}];",
-                  "bar.sync 0;"]
+            t, w = rng.choice([("u8", 32), ("s8", 32), ("u16", 32), ("s16", 32), ("u32", 32),
+                               ("s32", 32), ("u64", 64), ("s64", 64)])
+            at = rng.randrange(512 // (int(t[1:]) // 8)) * (int(t[1:]) // 8)
+            L += ["bar.sync 0;", f"ld.shared.{t} {reg(rng, w)}, [sh+{at}];", "bar.sync 0;"]
     L += ["xor.b32 %s1, %s1, %r1;", "add.u32 %u1, %u1, 1;",
           f"setp.lt.u32 %q2, %u1, {rng.choice([9, 20, 40])};", "@%q2 bra ROUND;"]
     L.append("xor.b32 %r0, %r0, %s1;")
@@ -359,7 +360,7 @@ def main():
             path = f"{tmp}/jit_{seed}.ptx"
             with open(path, "w") as f:
                 f.write(text)
-            block = [32, 45, 64, 77, 100][seed % 5] if seed > 0 else [128, 96, 64, 100][-seed % 4]
+            block = [32, 45, 64, 77, 100][seed % 5] if seed > 0 else 128
             extra = ["--no-race"] if seed < 0 and seed % 2 else []  # (the row path inline)
             a = run(ptxi, path, n, block, extra)
             b = run(ptxi, path, n, block, extra + ["--no-jit"])

@@ -491,11 +491,11 @@ static void ask_rows(struct jit_seg_ctx *c)
  * eight lanes' low words gathered into 32 bytes (st: VSHUFPS and VPERMQ, as smem.c's
  * low_words).
  */
-static void gen_row(struct seg *S, const struct dinsn *di, size_t *call)
+/* ctx.row, asked for where the turn has not yet (ask_rows; none with the detector), tested
+ * for `bit`: returns the jump taken where it is not there */
+static size_t row_bit(struct seg *S, uint32_t bit)
 {
 	struct xbuf *b = S->b;
-	bool ld = di->exec == exec_ld;
-	uint32_t a = di->s[0].slot;
 	x86_load(b, false, X_RAX, CTX(row));
 	x86_mov32(b, X_RCX, X_RAX);
 	x86_alu_ri(b, 4, false, X_RCX, JIT_ROW_ASK);
@@ -511,8 +511,16 @@ static void gen_row(struct seg *S, const struct dinsn *di, size_t *call)
 	x86_load(b, false, X_RAX, CTX(row));
 	x86_patch(b, known, b->len);
 	x86_patch(b, race, b->len);
-	x86_alu_ri(b, 4, false, X_RAX, ld ? SMEM_ROW_LD : SMEM_ROW_ST);
-	call[0] = x86_jcc(b, 0x4);
+	x86_alu_ri(b, 4, false, X_RAX, (int32_t)bit);
+	return x86_jcc(b, 0x4);
+}
+
+static void gen_row(struct seg *S, const struct dinsn *di, size_t *call)
+{
+	struct xbuf *b = S->b;
+	bool ld = di->exec == exec_ld;
+	uint32_t a = di->s[0].slot;
+	call[0] = row_bit(S, ld ? SMEM_ROW_LD : SMEM_ROW_ST);
 	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, lanes(a, 0));
 	for (int c = 0; c < LANES / 4; c++) {
 		konst4(S, XV_VPADDQ, 15, Y1, 16u * (unsigned)c);
@@ -548,6 +556,39 @@ static void gen_row(struct seg *S, const struct dinsn *di, size_t *call)
 			x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, (struct xmem){X_RCX, -1, 1, 32 * c});
 		}
 	}
+}
+
+/* Whether an ld.shared at a variable's address (one place for all lanes: smem.c's ld_any)
+ * may run inline (gen_bcast): aligned, and a compare with an imm32 tells whether it lies in
+ * the CTA's shared memory */
+static bool bcast_ok(const struct dinsn *di)
+{
+	uint32_t a = (uint32_t)di->s[0].off, es = smem_bytes(di->smem);
+	return di->exec == exec_ld && !di->s[0].has_reg && !(a & (es - 1)) &&
+	       (uint64_t)a + es <= INT32_MAX;
+}
+
+/*
+ * ld_any's case of a variable's address inline, where smem_rows allows a load (ctx.row's
+ * SMEM_ROW_LD: the checks it makes are ld_any's without the detector) and the place lies in
+ * the shared bytes (a + size <= the shared bytes, i.e. a + size - 128 <= ctx.row_lim): the
+ * bytes widened as load_widened widens them, through ctx.word into all 32 lanes. Anything
+ * else goes on at *call (smem_ld, which takes or declines it as ever).
+ */
+static void gen_bcast(struct seg *S, const struct dinsn *di, size_t *call)
+{
+	struct xbuf *b = S->b;
+	uint32_t a = (uint32_t)di->s[0].off, es = smem_bytes(di->smem);
+	call[0] = row_bit(S, SMEM_ROW_LD);
+	x86_load(b, true, X_RCX, CTX(row_lim));
+	x86_alu_ri(b, 7, true, X_RCX, (int32_t)(a + es) - 128);
+	call[1] = x86_jcc(b, 0xC); /* (jl) */
+	x86_load(b, true, X_RCX, CTX(smem));
+	x86_load_ext(b, (int)es, di->smem & SMEM_SIGNED, X_RAX, (struct xmem){X_RCX, -1, 1, (int32_t)a});
+	x86_store(b, true, CTX(word), X_RAX);
+	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, CTX(word));
+	for (int c = 0; c < LANES / 4; c++)
+		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
 }
 
 /* The call of smem_ld / smem_st (fn) for instruction i, with the detector (rax L): as
@@ -594,10 +635,14 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 	size_t call[4], done = 0, race_done;
 	bool row = (di->smem >> SMEM_LOG_SHIFT) == 2 && di->s[0].has_reg &&
 		   (di->exec == exec_ld || di->s[1].kind == DOP_REG);
-	if (row) {
-		gen_row(S, di, call);
+	int ncall = row ? 4 : bcast_ok(di) ? 2 : 0;
+	if (ncall) {
+		if (row)
+			gen_row(S, di, call);
+		else
+			gen_bcast(S, di, call);
 		done = x86_jmp(b);
-		for (int k = 0; k < 4; k++)
+		for (int k = 0; k < ncall; k++)
 			x86_patch(b, call[k], b->len);
 	}
 	bool (*fn)(struct launch *, struct warp *, struct frame *, const struct dinsn *, uint32_t) =
@@ -616,7 +661,7 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 	x86_call_r(b, X_RAX);
 	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
 	to_exit(S, x86_jcc(b, 0x4), i);
-	if (row)
+	if (ncall)
 		x86_patch(b, done, b->len);
 	x86_patch(b, race_done, b->len);
 	ran(S, i, 1);

@@ -34,6 +34,7 @@ struct jit_seg_ctx {
 	uint32_t row;           /* in: JIT_ROW_ASK; then smem_rows's answer (the row path)     */
 	int64_t row_lim;        /* then: the shared bytes less 128, a row's start at most that  */
 	uint8_t *smem;          /* then: the CTA's shared memory                               */
+	uint64_t word;          /* scratch: a shared word every lane loads (jit_seg.c's gen_bcast) */
 	void *L, *w, *f;        /* in: smem_ld / smem_st's launch, warp and frame             */
 	uint64_t end;           /* in: seg_run's steps + limit (the detector's L->steps)      */
 	/* in: the CTA sweep (interp.c's seg_hop), or NULL: at a bar.sync of a constant barrier
