@@ -1228,7 +1228,8 @@ static void gen_whole(struct jc *J, int32_t g)
  * boundary k for whole and partial chunks (the registers that code expects loaded first)
  * and joins the loop, which jumps to one of them for each chunk with an active lane. The
  * third argument (r8d) is the boundary to leave at: each one inside the block checks it and,
- * if it is this one, stores the registers the block changed so far.
+ * if it is this one, stores the registers the block changed so far. g: the guard slot of a
+ * branch right after the block (-1 for none), which gen_whole may sum up.
  */
 static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, int32_t g, size_t *entry)
 {

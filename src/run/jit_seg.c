@@ -6,8 +6,12 @@
  *
  *   an ALU block (jit.c's, not a loop's body): called whole when the budget holds it all;
  *   a branch: taken or not when its guard is the same in all 32 lanes, else its region
- *   (below) where it has one, or an exit;
- *   a move of a register or an immediate, and an ld/st.shared of smem.h's forms (through
+ *   (below) where it has one, or an exit; right after a block whose last setp wrote its
+ *   guard, the block's code sums the guard up as it stores it (jit.c's whole_bra and
+ *   uni_bra: all lanes, none, or lane 0 where uniform), so the branch reads no lane back;
+ *   a move of a register or an immediate, and an ld/st.shared of smem.h's forms (a whole
+ *   warp's row, or one place at a variable's address for every lane, inline where smem_rows
+ *   allows it, else through
  *   smem_ld / smem_st, the calls a launch with the detector makes too: with it, L->steps,
  *   L->ci and L->cmask written first, and a report that stops the launch ends the code past
  *   the access, as seg_run's C does), unguarded, each after the handlers' test (left >
