@@ -16,10 +16,15 @@ native tier keeps as lane masks; lanes leaving loops one by one, its packed pass
 lanes that leave a compiled loop in place (the split and the scheduler's pick done between
 two passes, the fairness streak begun again: a loop whose last lanes go on long after the
 first left pins that).
+Programs of negative seeds (seg_program) have bar.sync, so warps run them in the segment
+code (jit_seg.c): blocks ending in the setp their branch reads, whose code sums the guard up
+for it (jit.c's gen_whole), uniform and not, regions and shared-memory rows, half of them
+with --no-race; one of them again under step limits that stop it all over a segment.
 usage: jit_diff.py PTXI [SEED...]
 """
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -237,6 +242,105 @@ def program(seed):
     return "\n".join(L) + "\n", n
 
 
+def seg_cond(rng, k, uniform):
+    """A block ending in the setp of %p{k} for the branch after it (jit_seg.c's gen_block sums
+    such a guard up in the block's code): on the lane (all, none or part of a warp by round),
+    on random registers, some with a second destination or a boolean op (whose guard the
+    block does not sum: the branch reads the frame), or (uniform) a block of the round alone
+    and %q0, which nothing else writes (jit_uni.c finds both uniform); returns the block and
+    the guard."""
+    if uniform:
+        return [f"and.b32 %u5, %u1, {rng.choice([1, 3, 7])};",
+                f"setp.{rng.choice(['eq', 'ne'])}.u32 %q0, %u5, {rng.randrange(3)};"], "%q0"
+    body = [insn(rng, jit_only=True) + ";" for _ in range(rng.randrange(0, 5))]
+    pick = rng.random()
+    if pick < 0.35:
+        body += [f"mad.lo.u32 %u2, %u1, {rng.choice([5, 13, 29])}, {rng.randrange(64)};",
+                 "and.b32 %u2, %u2, 127;",
+                 f"setp.{rng.choice(['lt', 'ge', 'hi'])}.u32 %p{k}, %t0, %u2;"]
+    elif pick < 0.6:
+        body += [f"and.b32 %u2, %u1, {rng.choice([1, 3, 7])};",
+                 f"setp.{rng.choice(['eq', 'ne'])}.u32 %p{k}, %u2, {rng.randrange(3)};"]
+    elif pick < 0.8:
+        w = rng.choice([16, 32, 64])
+        t = typ(rng, w, "us")
+        body.append(f"setp.{rng.choice(CMPS_U if t[0] == 'u' else CMPS_S)}.{t} %p{k}, "
+                    f"{reg(rng, w)}, {src(rng, w, t[0] == 's')};")
+    else:
+        other = (k + 1) % NP
+        d = f"%p{k}|%p{other}" if rng.random() < 0.5 else f"%p{other}|%p{k}"
+        tail = f", %p{rng.randrange(NP)}" if rng.random() < 0.5 else ""
+        op = "." + rng.choice(["and", "or", "xor"]) if tail else ""
+        body.append(f"setp.lt{op}.u32 {d}, %t0, %r{rng.randrange(NR[32])}{tail};")
+    return body, f"%p{k}"
+
+
+def seg_program(seed):
+    """A kernel with bar.sync, so that warps run barrier-to-barrier segments in the native
+    tier's segment code (jit_seg.c): rounds of blocks each ending in a setp read by the branch
+    right after it (taken by all lanes of a warp, none or part), forward over short stretches
+    of ALU instructions and shared-memory rows (regions), barriers between them, a word of
+    shared memory every lane loads, and the round's loop branch."""
+    rng = random.Random(seed)
+    L = [".version 8.0", ".target sm_90", ".address_size 64",
+         ".visible .entry k(.param .u64 out, .param .u32 seed)", "{"]
+    for w in (16, 32, 64):
+        L.append(f".reg .b{w} {REG[w]}<{NR[w]}>;")
+    L += [f".reg .pred %p<{NP}>;", ".reg .b32 %t<4>;", ".reg .b32 %u<6>;", ".reg .b32 %s<2>;",
+          ".reg .b64 %a<3>;", ".reg .pred %q<3>;", ".shared .align 8 .b8 sh[512];"]
+    L += ["mov.u32 %t0, %tid.x;", "ld.param.u32 %t1, [seed];", "xor.b32 %t1, %t1, %t0;"]
+    for i in range(NR[32]):
+        L.append(f"mad.lo.u32 %r{i}, %t1, {rng.randrange(1, 1 << 32)}, {rng.randrange(1 << 32)};")
+    for i in range(NR[64]):
+        L.append(f"mul.wide.u32 %rd{i}, %r{i % NR[32]}, {rng.randrange(1, 1 << 32)};")
+    for i in range(NR[16]):
+        L.append(f"cvt.u16.u32 %h{i}, %r{(i + 3) % NR[32]};")
+    for i in range(NP):
+        L.append(f"setp.ne.u32 %p{i}, %r{i}, 0;")
+    L += ["mov.u32 %u3, sh;", "shl.b32 %u4, %t0, 2;", "add.u32 %u3, %u3, %u4;",
+          "st.shared.u32 [%u3], %t1;", "mov.u32 %s1, 0;", "mov.u32 %u1, 0;", "bar.sync 0;",
+          "ROUND:"]
+    # (one program in three only uniform branches: a warp that never splits runs the
+    # uniform code, jit_seg.c's ebp zero, all along)
+    only_uniform = seed % 3 == 0
+    for j in range(rng.randrange(2, 5)):
+        body, guard = seg_cond(rng, rng.randrange(NP), only_uniform or rng.random() < 0.2)
+        L += body
+        L.append(f"@{'!' if rng.random() < 0.4 else ''}{guard} bra F{j};")
+        for _ in range(rng.randrange(0, 4)):
+            x = rng.random()
+            if x < 0.25:
+                L.append(f"st.shared.u32 [%u3], %r{rng.randrange(NR[32])};")
+            elif x < 0.5:
+                L.append(f"ld.shared.u32 %r{rng.randrange(NR[32])}, [%u3];")
+            else:
+                L.append(insn(rng, jit_only=True) + ";")
+        L.append(f"F{j}:")
+        if rng.random() < 0.6:
+            t, w = rng.choice([("u8", 32), ("s8", 32), ("u16", 32), ("s16", 32), ("u32", 32),
+                               ("s32", 32), ("u64", 64), ("s64", 64)])
+            at = rng.randrange(512 // (int(t[1:]) // 8)) * (int(t[1:]) // 8)
+            L += ["bar.sync 0;", f"ld.shared.{t} {reg(rng, w)}, [sh+{at}];", "bar.sync 0;"]
+    L += ["xor.b32 %s1, %s1, %r1;", "add.u32 %u1, %u1, 1;",
+          f"setp.lt.u32 %q2, %u1, {rng.choice([9, 20, 40])};", "@%q2 bra ROUND;"]
+    L.append("xor.b32 %r0, %r0, %s1;")
+    n = sum(NR.values()) + NP
+    L += ["mov.u32 %u2, %ctaid.x;", "mov.u32 %u3, %ntid.x;", "mad.lo.u32 %u2, %u2, %u3, %t0;",
+          "ld.param.u64 %a0, [out];", f"mul.wide.u32 %a1, %u2, {8 * n};",
+          "add.u64 %a0, %a0, %a1;"]
+    off = 0
+    for w in (16, 32, 64):
+        for i in range(NR[w]):
+            L.append(f"st.global.u{w} [%a0+{off}], {REG[w]}{i};")
+            off += 8
+    for i in range(NP):
+        L.append(f"selp.u32 %t2, 1, 0, %p{i};")
+        L.append(f"st.global.u32 [%a0+{off}], %t2;")
+        off += 8
+    L += ["ret;", "}"]
+    return "\n".join(L) + "\n", n
+
+
 def run(ptxi, path, n, block, extra):
     cmd = [ptxi, "run", path, "--grid", "2", "--block", str(block), "--arg",
            f"buf:{8 * n * block * 2 + 8}", "--arg", "u32:12345", "--dump", "0:u64", "--stats"] + extra
@@ -248,17 +352,18 @@ def run(ptxi, path, n, block, extra):
 
 def main():
     ptxi = sys.argv[1]
-    seeds = [int(s) for s in sys.argv[2:]] or SEEDS
+    seeds = [int(s) for s in sys.argv[2:]] or SEEDS + [-s for s in SEEDS]
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for seed in seeds:
-            text, n = program(seed)
+        for seed in seeds:  # (a negative seed: seg_program's)
+            text, n = program(seed) if seed > 0 else seg_program(-seed)
             path = f"{tmp}/jit_{seed}.ptx"
             with open(path, "w") as f:
                 f.write(text)
-            block = [32, 45, 64, 77, 100][seed % 5]
-            a = run(ptxi, path, n, block, [])
-            b = run(ptxi, path, n, block, ["--no-jit"])
+            block = [32, 45, 64, 77, 100][seed % 5] if seed > 0 else 128
+            extra = ["--no-race"] if seed < 0 and seed % 2 else []  # (the row path inline)
+            a = run(ptxi, path, n, block, extra)
+            b = run(ptxi, path, n, block, extra + ["--no-jit"])
             if a[0] != 0 or "warp-instructions" not in a[2]:
                 print(f"seed {seed}: ptxi failed ({a[0]}):\n{a[2]}")
                 bad += 1
@@ -271,6 +376,21 @@ def main():
                 if a[2] != b[2]:
                     print(f"  stderr jit:\n{a[2]}  stderr interp:\n{b[2]}")
                 bad += 1
+    # the step limit landing all over one segment program: where the budget runs out at a
+    # branch right after a block whose code summed its guard up (jit_seg.c's
+    # gen_bra_summed's budget test: without it 5 of these differ)
+    if not sys.argv[2:]:
+        tmp = tempfile.mkdtemp()
+        text, n = seg_program(5)
+        path = f"{tmp}/jit_steps.ptx"
+        with open(path, "w") as f:
+            f.write(text)
+        for steps in range(200, 700, 37):
+            extra = ["--no-race", "--max-steps", str(steps)]
+            if run(ptxi, path, n, 128, extra) != run(ptxi, path, n, 128, extra + ["--no-jit"]):
+                print(f"seg_program(5) --max-steps {steps}: the native tier differs")
+                bad += 1
+        shutil.rmtree(tmp)
     print(f"jit_diff: {len(seeds) - bad} of {len(seeds)} programs agree")
     return 1 if bad else 0
 

@@ -238,6 +238,14 @@ static const struct {
 	{"cmp r12d, edx", 3, {0x41, 0x39, 0xd4}},
 	{"test rdx, rdx", 3, {0x48, 0x85, 0xd2}},
 	{"test al, al", 2, {0x84, 0xc0}},
+	{"movzx eax, BYTE PTR [rcx+5]", 4, {0x0f, 0xb6, 0x41, 0x05}},
+	{"movsx rax, BYTE PTR [rcx]", 4, {0x48, 0x0f, 0xbe, 0x01}},
+	{"movzx eax, WORD PTR [r9+256]", 8, {0x41, 0x0f, 0xb7, 0x81, 0x00, 0x01, 0x00, 0x00}},
+	{"movsx r12, WORD PTR [rcx+2]", 5, {0x4c, 0x0f, 0xbf, 0x61, 0x02}},
+	{"mov eax, DWORD PTR [rcx+4]", 3, {0x8b, 0x41, 0x04}},
+	{"movsxd rax, DWORD PTR [rcx+4]", 4, {0x48, 0x63, 0x41, 0x04}},
+	{"mov rax, QWORD PTR [rcx+8]", 4, {0x48, 0x8b, 0x41, 0x08}},
+	{"movsxd r10, DWORD PTR [r12+1024]", 8, {0x4d, 0x63, 0x94, 0x24, 0x00, 0x04, 0x00, 0x00}},
 };
 
 #define NCASES (sizeof want / sizeof want[0])
@@ -464,6 +472,14 @@ static void emit_case(struct xbuf *b, size_t i)
 	case 215: x86_alu_rr(b, X86_CMP, false, X_R12, X_RDX); break;
 	case 216: x86_alu_rr(b, X86_TEST, true, X_RDX, X_RDX); break;
 	case 217: x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX); break;
+	case 218: x86_load_ext(b, 1, false, X_RAX, (struct xmem){X_RCX, -1, 1, 5}); break;
+	case 219: x86_load_ext(b, 1, true, X_RAX, (struct xmem){X_RCX, -1, 1, 0}); break;
+	case 220: x86_load_ext(b, 2, false, X_RAX, (struct xmem){X_R9, -1, 1, 256}); break;
+	case 221: x86_load_ext(b, 2, true, X_R12, (struct xmem){X_RCX, -1, 1, 2}); break;
+	case 222: x86_load_ext(b, 4, false, X_RAX, (struct xmem){X_RCX, -1, 1, 4}); break;
+	case 223: x86_load_ext(b, 4, true, X_RAX, (struct xmem){X_RCX, -1, 1, 4}); break;
+	case 224: x86_load_ext(b, 8, false, X_RAX, (struct xmem){X_RCX, -1, 1, 8}); break;
+	case 225: x86_load_ext(b, 4, true, X_R10, (struct xmem){X_R12, -1, 1, 1024}); break;
 	default: break;
 	}
 }

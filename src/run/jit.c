@@ -176,6 +176,7 @@ struct jc {
 	uint32_t whole_fix0, whole_fix1; /* fixups: gen_whole's copies                          */
 	size_t whole_at;          /* where gen_whole's code starts (SIZE_MAX: none)        */
 	size_t uni_at;            /* where gen_whole's uniform code starts (SIZE_MAX: none) */
+	size_t whole_bra_at, uni_bra_at; /* gen_whole's branch summaries (SIZE_MAX: none)  */
 	uint32_t last_key[NALLOC]; /* a whole chunk's stores: the slot each register holds */
 	bool last_dirty[NALLOC];  /* and whether it is stored                               */
 	/* the block being compiled */
@@ -1118,15 +1119,87 @@ static void copy_whole(struct jc *J, const uint8_t *code)
 	}
 }
 
+/* The register that holds slot g at the end of a whole chunk's code, where the branch on g
+ * right after the block may take its summary from the block (gen_whole): the block's last
+ * write of g is an unguarded setp (so g is 0 or 1 in every lane) left in a register to store;
+ * -1 for none. */
+static int bra_reg(const struct jc *J, int32_t g)
+{
+	if (g < 0)
+		return -1;
+	uint32_t j = J->nops;
+	while (j-- && !writes(&J->ops[j], (uint32_t)g))
+		;
+	if (j == UINT32_MAX || J->ops[j].kind != JK_SETP || J->ops[j].guard >= 0 ||
+	    J->ops[j].d != g)
+		return -1;
+	for (int r = 0; r < NALLOC; r++)
+		if (J->last_dirty[r] && J->last_key[r] == (uint32_t)g)
+			return r;
+	return -1;
+}
+
+/* The whole warp's code: eight copies of the whole chunk's code, rdi moved on between them.
+ * With a branch summary (r >= 0, bra_reg's register): each chunk's 0 or 1 of the slot summed
+ * into R_LMASK (which the whole chunk's code never reads), then eax 15 where every sum is 8
+ * (the predicate holds in all 32 lanes), ecx 15 where every sum is 0 (in none). */
+static void gen_whole_copies(struct jc *J, const uint8_t *code, int r)
+{
+	struct xbuf *b = &J->b;
+	vrr(J, XV_VPXOR, R_ZERO, R_ZERO, R_ZERO);
+	for (int c = 0; c < LANES / 4 && !J->oom; c++) {
+		if (c)
+			x86_alu_ri(b, 0, true, X_RDI, 32);
+		copy_whole(J, code);
+		if (r >= 0)
+			vrr(J, c ? XV_VPADDQ : XV_VPOR, R_LMASK, c ? R_LMASK : r, r);
+	}
+	if (r >= 0) {
+		x86_vshi(b, XV_VPSLLQ_I, S1, R_LMASK, 60);
+		vrr(J, XV_VMOVMSKPD, X_RAX, 0, S1);
+		vrr(J, XV_VPCMPEQQ, S1, R_LMASK, R_ZERO);
+		vrr(J, XV_VMOVMSKPD, X_RCX, 0, S1);
+	}
+	x86_vzeroupper(b);
+	x86_ret(b);
+}
+
+/* The uniform code (gen_whole): lanes 0-3 once, each value stored to all eight chunks; with
+ * a branch summary (r >= 0), eax's bit 0 lane 0's bit 0 of its slot. */
+static void gen_uni(struct jc *J, const uint8_t *code, int r)
+{
+	struct xbuf *b = &J->b;
+	vrr(J, XV_VPXOR, R_ZERO, R_ZERO, R_ZERO);
+	copy_whole(J, code);
+	for (int k = 0; k < NALLOC; k++) {
+		if (!J->last_dirty[k])
+			continue;
+		for (int c = 1; c < LANES / 4; c++) {
+			struct xmem m = home(J->last_key[k]);
+			m.disp += 32 * c;
+			x86_vrm(b, XV_VMOVDQU_ST, k, 0, m);
+		}
+	}
+	if (r >= 0) {
+		x86_vshi(b, XV_VPSLLQ_I, S1, r, 63);
+		vrr(J, XV_VMOVMSKPD, X_RAX, 0, S1);
+	}
+	x86_vzeroupper(b);
+	x86_ret(b);
+}
+
 /*
  * A block of one boundary (no exit inside) on a whole warp: the whole chunk's code, the
  * same for each chunk, eight times in a row with no chunk loop around it (a short block's
  * loop costs as much as its code), the copies reaching the frame through rdi, moved on
  * between them. Then (J->uni_at) the same block for a warp whose registers it reads hold
  * one value in all lanes (jit_uni.h): the code once, for lanes 0-3, each value it stores
- * stored to the other chunks too (their lanes would compute just that).
+ * stored to the other chunks too (their lanes would compute just that). Where a branch on
+ * slot g follows the block (g >= 0) and bra_reg finds g in a register at the end, both once
+ * more with the branch's summary (J->whole_bra_at, J->uni_bra_at) for the segment code,
+ * which then need not read g's 32 lanes back from the frame.
  */
-static void gen_whole(struct jc *J)
+static void gen_whole(struct jc *J, int32_t g)
 {
 	struct xbuf *b = &J->b;
 	size_t len = J->whole_to - J->whole_from;
@@ -1136,29 +1209,17 @@ static void gen_whole(struct jc *J)
 		return;
 	}
 	memcpy(code, b->p + J->whole_from, len);
-	vrr(J, XV_VPXOR, R_ZERO, R_ZERO, R_ZERO);
-	for (int c = 0; c < LANES / 4 && !J->oom; c++) {
-		if (c)
-			x86_alu_ri(b, 0, true, X_RDI, 32);
-		copy_whole(J, code);
-	}
-	x86_vzeroupper(b);
-	x86_ret(b);
+	gen_whole_copies(J, code, -1);
 	J->uni_at = b->len;
-	vrr(J, XV_VPXOR, R_ZERO, R_ZERO, R_ZERO);
-	copy_whole(J, code);
-	for (int r = 0; r < NALLOC; r++) {
-		if (!J->last_dirty[r])
-			continue;
-		for (int c = 1; c < LANES / 4; c++) {
-			struct xmem m = home(J->last_key[r]);
-			m.disp += 32 * c;
-			x86_vrm(b, XV_VMOVDQU_ST, r, 0, m);
-		}
+	gen_uni(J, code, -1);
+	int r = bra_reg(J, g);
+	if (r >= 0) {
+		J->whole_bra_at = b->len;
+		gen_whole_copies(J, code, r);
+		J->uni_bra_at = b->len;
+		gen_uni(J, code, r);
 	}
 	free(code);
-	x86_vzeroupper(b);
-	x86_ret(b);
 }
 
 /*
@@ -1167,9 +1228,10 @@ static void gen_whole(struct jc *J)
  * boundary k for whole and partial chunks (the registers that code expects loaded first)
  * and joins the loop, which jumps to one of them for each chunk with an active lane. The
  * third argument (r8d) is the boundary to leave at: each one inside the block checks it and,
- * if it is this one, stores the registers the block changed so far.
+ * if it is this one, stores the registers the block changed so far. g: the guard slot of a
+ * branch right after the block (-1 for none), which gen_whole may sum up.
  */
-static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, size_t *entry)
+static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, int32_t g, size_t *entry)
 {
 	struct xbuf *b = &J->b;
 	uint32_t nb = (n + JIT_STEP - 1) / JIT_STEP;
@@ -1218,11 +1280,11 @@ static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, size_t *e
 		x86_patch(b, lea[2 * k], stub[k]);
 		x86_patch(b, lea[2 * k + 1], stub[nb + k]);
 	}
-	J->whole_at = J->uni_at = SIZE_MAX;
+	J->whole_at = J->uni_at = J->whole_bra_at = J->uni_bra_at = SIZE_MAX;
 	if (nb == 1) {
 		x86_patch(b, whole, b->len);
 		J->whole_at = b->len;
-		gen_whole(J);
+		gen_whole(J, g);
 	}
 out:
 	free(sn);
@@ -1512,10 +1574,12 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 				i++;
 				continue;
 			}
-			gen_block(&J, ops, n, entry);
-			blk[i] = (struct jseg_block){entry[0], J.whole_at, J.uni_at, n, false};
-			/* the block as a loop's body where a branch back to it follows */
+			/* the branch after the block, whose guard its code may sum up */
 			const struct dinsn *br = i + n < fn->ncode ? &fn->code[i + n] : NULL;
+			gen_block(&J, ops, n, br && br->op == OP_BRA ? br->guard : -1, entry);
+			blk[i] = (struct jseg_block){entry[0], J.whole_at, J.uni_at, J.whole_bra_at,
+						     J.uni_bra_at, n, false};
+			/* the block as a loop's body where a branch back to it follows */
 			size_t loop = 0;
 			bool is_loop = br && br->op == OP_BRA && br->target == i &&
 				       !(br->flags & DF_ALIGNED);

@@ -6,8 +6,12 @@
  *
  *   an ALU block (jit.c's, not a loop's body): called whole when the budget holds it all;
  *   a branch: taken or not when its guard is the same in all 32 lanes, else its region
- *   (below) where it has one, or an exit;
- *   a move of a register or an immediate, and an ld/st.shared of smem.h's forms (through
+ *   (below) where it has one, or an exit; right after a block whose last setp wrote its
+ *   guard, the block's code sums the guard up as it stores it (jit.c's whole_bra and
+ *   uni_bra: all lanes, none, or lane 0 where uniform), so the branch reads no lane back;
+ *   a move of a register or an immediate, and an ld/st.shared of smem.h's forms (a whole
+ *   warp's row, or one place at a variable's address for every lane, inline where smem_rows
+ *   allows it, else through
  *   smem_ld / smem_st, the calls a launch with the detector makes too: with it, L->steps,
  *   L->ci and L->cmask written first, and a report that stops the launch ends the code past
  *   the access, as seg_run's C does), unguarded, each after the handlers' test (left >
@@ -204,35 +208,6 @@ static bool block_uniform(const struct seg *S, uint32_t i)
 	return true;
 }
 
-static void gen_block(struct seg *S, uint32_t i, uint32_t next)
-{
-	struct xbuf *b = S->b;
-	const struct jseg_block *bk = &S->blk[i];
-	x86_alu_ri(b, 7, false, R_LEFT, (int32_t)bk->n);
-	to_exit(S, x86_jcc(b, 0x2), i);
-	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
-	size_t split = 0, done = 0;
-	bool uni = bk->uni != SIZE_MAX && block_uniform(S, i);
-	if (uni) {
-		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
-		split = x86_jcc(b, 0x5);
-		x86_patch(b, x86_call(b), bk->uni);
-		done = x86_jmp(b);
-		x86_patch(b, split, b->len);
-	}
-	if (bk->whole == SIZE_MAX) {
-		x86_mov_ri(b, X_RSI, FULL_MASK);
-		x86_mov_ri(b, X_RDX, UINT32_MAX);
-		x86_patch(b, x86_call(b), bk->entry);
-	} else {
-		x86_patch(b, x86_call(b), bk->whole);
-	}
-	if (uni)
-		x86_patch(b, done, b->len);
-	ran(S, i + bk->n - 1, bk->n);
-	go_on(S, i + bk->n, next);
-}
-
 /*
  * A region: branch i's instructions up to its target, where they are all blocks and
  * unguarded ld/st.shared, no longer than run_direct's split not made runs (vsplit_fits;
@@ -333,6 +308,25 @@ static void gen_region(struct seg *S, uint32_t i, size_t epi)
 	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), t);
 }
 
+/* Branch i's end where its guard holds in no lane: on past it (or at its target, negated) */
+static void bra_none(struct seg *S, uint32_t i)
+{
+	const struct dinsn *di = &S->fn->code[i];
+	ran(S, i, 1);
+	x86_mov_mi(S->b, CTX(lmask), di->guard_neg ? FULL_MASK : 0);
+	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(S->b), di->guard_neg ? di->target : i + 1);
+}
+
+/* Branch i's end where its guard holds in all lanes (next: the label the code falls into,
+ * UINT32_MAX for none) */
+static void bra_all(struct seg *S, uint32_t i, uint32_t next)
+{
+	const struct dinsn *di = &S->fn->code[i];
+	ran(S, i, 1);
+	x86_mov_mi(S->b, CTX(lmask), di->guard_neg ? 0 : FULL_MASK);
+	go_on(S, di->guard_neg ? i + 1 : di->target, next);
+}
+
 /* A branch: its guard's bit 0 in all 32 lanes ANDed (eax, its four sign bits) and ORed (ecx):
  * all ones or all zeros go one way, anything else is divergent (run_direct's): a region where
  * it has one, else the exit. */
@@ -377,18 +371,78 @@ static void gen_bra(struct seg *S, uint32_t i, uint32_t next)
 		note(S, &S->jv, &S->njv, &S->cjv, x86_jcc(b, 0x5), i);
 	else
 		to_exit(S, x86_jcc(b, 0x5), i);
-	/* no lane's guard holds */
 	if (uni)
 		x86_patch(b, u_none, b->len);
-	ran(S, i, 1);
-	x86_mov_mi(b, CTX(lmask), di->guard_neg ? FULL_MASK : 0);
-	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), di->guard_neg ? di->target : i + 1);
+	bra_none(S, i);
 	x86_patch(b, all, b->len);
 	if (uni)
 		x86_patch(b, u_all, b->len);
-	ran(S, i, 1);
-	x86_mov_mi(b, CTX(lmask), di->guard_neg ? 0 : FULL_MASK);
-	go_on(S, di->guard_neg ? i + 1 : di->target, next);
+	bra_all(S, i, next);
+}
+
+/*
+ * Branch i right after a block whose code summed its guard up (jseg_block's whole_bra, or
+ * uni_bra where `uni`): gen_bra's test of the budget, then its ends taken from that summary
+ * (eax, ecx) instead of the guard's lanes in the frame; where the lanes part, on to the
+ * branch's own code (its region, or the exit), which reads them there.
+ */
+static void gen_bra_summed(struct seg *S, uint32_t i, uint32_t next, bool uni)
+{
+	struct xbuf *b = S->b;
+	x86_alu_rr(b, X86_TEST, false, R_LEFT, R_LEFT);
+	to_exit(S, x86_jcc(b, 0x4), i);
+	size_t all;
+	if (uni) {
+		x86_alu_ri(b, 4, false, X_RAX, 1);
+		all = x86_jcc(b, 0x5);
+	} else {
+		x86_alu_ri(b, 7, false, X_RAX, 15);
+		all = x86_jcc(b, 0x4);
+		x86_alu_ri(b, 7, false, X_RCX, 15);
+		note(S, &S->jl, &S->njl, &S->cjl, x86_jcc(b, 0x5), i);
+	}
+	bra_none(S, i);
+	x86_patch(b, all, b->len);
+	bra_all(S, i, next);
+}
+
+/* A block: called whole when the budget holds it all, through its uniform code where the
+ * warp never split and it reads only uniform registers; where a branch on the guard its
+ * code sums up follows (jseg_block's whole_bra), that code, and the branch taken from it. */
+static void gen_block(struct seg *S, uint32_t i, uint32_t next)
+{
+	struct xbuf *b = S->b;
+	const struct jseg_block *bk = &S->blk[i];
+	uint32_t j = i + bk->n;
+	bool sum = bk->whole_bra != SIZE_MAX && S->kind[j] == K_BRA;
+	x86_alu_ri(b, 7, false, R_LEFT, (int32_t)bk->n);
+	to_exit(S, x86_jcc(b, 0x2), i);
+	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
+	if (bk->uni != SIZE_MAX && block_uniform(S, i)) {
+		/* (the guard a uniform block writes is uniform: gen_bra's uniform case) */
+		bool usum = sum && S->uni[S->fn->code[j].guard];
+		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
+		size_t split = x86_jcc(b, 0x5);
+		x86_patch(b, x86_call(b), usum ? bk->uni_bra : bk->uni);
+		ran(S, j - 1, bk->n);
+		if (usum)
+			gen_bra_summed(S, j, UINT32_MAX, true);
+		else
+			note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
+		x86_patch(b, split, b->len);
+	}
+	if (bk->whole == SIZE_MAX) {
+		x86_mov_ri(b, X_RSI, FULL_MASK);
+		x86_mov_ri(b, X_RDX, UINT32_MAX);
+		x86_patch(b, x86_call(b), bk->entry);
+	} else {
+		x86_patch(b, x86_call(b), sum ? bk->whole_bra : bk->whole);
+	}
+	ran(S, j - 1, bk->n);
+	if (sum)
+		gen_bra_summed(S, j, next, false);
+	else
+		go_on(S, j, next);
 }
 
 /* exec_mov of a register or an immediate on all lanes: d = a & the type's mask */
@@ -441,11 +495,11 @@ static void ask_rows(struct jit_seg_ctx *c)
  * eight lanes' low words gathered into 32 bytes (st: VSHUFPS and VPERMQ, as smem.c's
  * low_words).
  */
-static void gen_row(struct seg *S, const struct dinsn *di, size_t *call)
+/* ctx.row, asked for where the turn has not yet (ask_rows; none with the detector), tested
+ * for `bit`: returns the jump taken where it is not there */
+static size_t row_bit(struct seg *S, uint32_t bit)
 {
 	struct xbuf *b = S->b;
-	bool ld = di->exec == exec_ld;
-	uint32_t a = di->s[0].slot;
 	x86_load(b, false, X_RAX, CTX(row));
 	x86_mov32(b, X_RCX, X_RAX);
 	x86_alu_ri(b, 4, false, X_RCX, JIT_ROW_ASK);
@@ -461,8 +515,16 @@ static void gen_row(struct seg *S, const struct dinsn *di, size_t *call)
 	x86_load(b, false, X_RAX, CTX(row));
 	x86_patch(b, known, b->len);
 	x86_patch(b, race, b->len);
-	x86_alu_ri(b, 4, false, X_RAX, ld ? SMEM_ROW_LD : SMEM_ROW_ST);
-	call[0] = x86_jcc(b, 0x4);
+	x86_alu_ri(b, 4, false, X_RAX, (int32_t)bit);
+	return x86_jcc(b, 0x4);
+}
+
+static void gen_row(struct seg *S, const struct dinsn *di, size_t *call)
+{
+	struct xbuf *b = S->b;
+	bool ld = di->exec == exec_ld;
+	uint32_t a = di->s[0].slot;
+	call[0] = row_bit(S, ld ? SMEM_ROW_LD : SMEM_ROW_ST);
 	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, lanes(a, 0));
 	for (int c = 0; c < LANES / 4; c++) {
 		konst4(S, XV_VPADDQ, 15, Y1, 16u * (unsigned)c);
@@ -498,6 +560,39 @@ static void gen_row(struct seg *S, const struct dinsn *di, size_t *call)
 			x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, (struct xmem){X_RCX, -1, 1, 32 * c});
 		}
 	}
+}
+
+/* Whether an ld.shared at a variable's address (one place for all lanes: smem.c's ld_any)
+ * may run inline (gen_bcast): aligned, and a compare with an imm32 tells whether it lies in
+ * the CTA's shared memory */
+static bool bcast_ok(const struct dinsn *di)
+{
+	uint32_t a = (uint32_t)di->s[0].off, es = smem_bytes(di->smem);
+	return di->exec == exec_ld && !di->s[0].has_reg && !(a & (es - 1)) &&
+	       (uint64_t)a + es <= INT32_MAX;
+}
+
+/*
+ * ld_any's case of a variable's address inline, where smem_rows allows a load (ctx.row's
+ * SMEM_ROW_LD: the checks it makes are ld_any's without the detector) and the place lies in
+ * the shared bytes (a + size <= the shared bytes, i.e. a + size - 128 <= ctx.row_lim): the
+ * bytes widened as load_widened widens them, through ctx.word into all 32 lanes. Anything
+ * else goes on at *call (smem_ld, which takes or declines it as ever).
+ */
+static void gen_bcast(struct seg *S, const struct dinsn *di, size_t *call)
+{
+	struct xbuf *b = S->b;
+	uint32_t a = (uint32_t)di->s[0].off, es = smem_bytes(di->smem);
+	call[0] = row_bit(S, SMEM_ROW_LD);
+	x86_load(b, true, X_RCX, CTX(row_lim));
+	x86_alu_ri(b, 7, true, X_RCX, (int32_t)(a + es) - 128);
+	call[1] = x86_jcc(b, 0xC); /* (jl) */
+	x86_load(b, true, X_RCX, CTX(smem));
+	x86_load_ext(b, (int)es, di->smem & SMEM_SIGNED, X_RAX, (struct xmem){X_RCX, -1, 1, (int32_t)a});
+	x86_store(b, true, CTX(word), X_RAX);
+	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, CTX(word));
+	for (int c = 0; c < LANES / 4; c++)
+		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
 }
 
 /* The call of smem_ld / smem_st (fn) for instruction i, with the detector (rax L): as
@@ -544,10 +639,14 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 	size_t call[4], done = 0, race_done;
 	bool row = (di->smem >> SMEM_LOG_SHIFT) == 2 && di->s[0].has_reg &&
 		   (di->exec == exec_ld || di->s[1].kind == DOP_REG);
-	if (row) {
-		gen_row(S, di, call);
+	int ncall = row ? 4 : bcast_ok(di) ? 2 : 0;
+	if (ncall) {
+		if (row)
+			gen_row(S, di, call);
+		else
+			gen_bcast(S, di, call);
 		done = x86_jmp(b);
-		for (int k = 0; k < 4; k++)
+		for (int k = 0; k < ncall; k++)
 			x86_patch(b, call[k], b->len);
 	}
 	bool (*fn)(struct launch *, struct warp *, struct frame *, const struct dinsn *, uint32_t) =
@@ -566,7 +665,7 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 	x86_call_r(b, X_RAX);
 	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
 	to_exit(S, x86_jcc(b, 0x4), i);
-	if (row)
+	if (ncall)
 		x86_patch(b, done, b->len);
 	x86_patch(b, race_done, b->len);
 	ran(S, i, 1);

@@ -34,6 +34,7 @@ struct jit_seg_ctx {
 	uint32_t row;           /* in: JIT_ROW_ASK; then smem_rows's answer (the row path)     */
 	int64_t row_lim;        /* then: the shared bytes less 128, a row's start at most that  */
 	uint8_t *smem;          /* then: the CTA's shared memory                               */
+	uint64_t word;          /* scratch: a shared word every lane loads (jit_seg.c's gen_bcast) */
 	void *L, *w, *f;        /* in: smem_ld / smem_st's launch, warp and frame             */
 	uint64_t end;           /* in: seg_run's steps + limit (the detector's L->steps)      */
 	/* in: the CTA sweep (interp.c's seg_hop), or NULL: at a bar.sync of a constant barrier
@@ -82,11 +83,14 @@ typedef uint32_t jit_seg_fn(struct jit_seg_ctx *c, const void *at);
 
 /* The block starting at an instruction: n instructions (0: none), entered at `entry` (as
  * dinsn.jit), or at `whole` for a whole warp, or at `uni` for a whole warp whose registers
- * the block reads are the same in all lanes (SIZE_MAX: no such code; both take the frame's
- * registers in rdi); loop: a loop's body (run_direct's jit_loop), which a segment leaves to
- * run_direct. */
+ * the block reads are the same in all lanes (SIZE_MAX: no such code; these take the frame's
+ * registers in rdi); whole_bra and uni_bra, the same two answering for the branch right
+ * after the block, whose guard the block's last setp wrote (SIZE_MAX: none): whole_bra
+ * returns eax 15 where the guard's bit 0 is set in all 32 lanes and ecx 15 where in none,
+ * uni_bra eax's bit 0 lane 0's bit; loop: a loop's body (run_direct's jit_loop), which a
+ * segment leaves to run_direct. */
 struct jseg_block {
-	size_t entry, whole, uni;
+	size_t entry, whole, uni, whole_bra, uni_bra;
 	uint32_t n;
 	bool loop;
 };

@@ -219,6 +219,22 @@ void x86_store(struct xbuf *b, bool w64, struct xmem m, int s)
 	modrm_mem(b, s, m);
 }
 
+void x86_load_ext(struct xbuf *b, int bytes, bool sgn, int d, struct xmem m)
+{
+	if (bytes == 8 || (bytes == 4 && !sgn)) {
+		x86_load(b, bytes == 8, d, m);
+		return;
+	}
+	legacy_mem(b, sgn, d, m);
+	if (bytes == 4) { /* movsxd */
+		put(b, 0x63);
+	} else {
+		put(b, 0x0F);
+		put(b, (uint8_t)((sgn ? 0xBE : 0xB6) | (bytes == 2)));
+	}
+	modrm_mem(b, d, m);
+}
+
 void x86_alu_mi(struct xbuf *b, int ext, bool w64, struct xmem m, int8_t imm)
 {
 	legacy_mem(b, w64, 0, m);

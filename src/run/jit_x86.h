@@ -97,6 +97,9 @@ void x86_mov_ri(struct xbuf *b, int d, uint32_t imm);      /* mov d32, imm32    
 void x86_mov_ri64(struct xbuf *b, int d, uint64_t imm);    /* mov d64, imm64          */
 void x86_load(struct xbuf *b, bool w64, int d, struct xmem m);  /* mov d, [m]         */
 void x86_store(struct xbuf *b, bool w64, struct xmem m, int s); /* mov [m], s         */
+/* d64 = the `bytes` (1, 2, 4 or 8) at [m], zero-extended (movzx, mov d32) or sign-extended
+ * (movsx, movsxd) */
+void x86_load_ext(struct xbuf *b, int bytes, bool sgn, int d, struct xmem m);
 void x86_mov_mi(struct xbuf *b, struct xmem m, uint32_t imm); /* mov dword [m], imm32 */
 void x86_alu_mi(struct xbuf *b, int ext, bool w64, struct xmem m, int8_t imm); /* op [m], imm8 */
 void x86_push(struct xbuf *b, int r);
