@@ -64,7 +64,17 @@ static void verify_fresh(const struct rowd *d, uint32_t s, uint32_t fine, const 
 		fprintf(stderr, "race_quick.c: a row record's cells differ in order\n");
 }
 #define RACE_VERIFY_FRESH(d, s, fine, vb, base, span) verify_fresh(d, s, fine, vb, base, span)
+
+/* race_shared_row's premise: a warp's race.wvc entry, when set, is every lane's vector. */
+static void verify_hold(struct race *R, const struct warp *w, const struct vc *v)
+{
+	for (uint32_t l = 0; v && l < LANES; l++)
+		if (tvc(R, thr(R, w, l)) != v)
+			fprintf(stderr, "race_quick.c: a warp's vector is not its lane's\n");
+}
+#define RACE_VERIFY_HOLD(R, w, v) verify_hold(R, w, v)
 #else
+#define RACE_VERIFY_HOLD(R, w, v) ((void)0)
 #define RACE_VERIFY_OLD(q, c, tid, write, r_old) ((void)0)
 #define RACE_VERIFY_FRESH(d, s, fine, vb, base, span) ((void)0)
 #endif
@@ -1144,50 +1154,6 @@ fresh_write(const struct rrow *rw, const struct cell *c0, uint32_t p, uint32_t t
 	return true;
 }
 
-/* What row_fresh knows of the access. */
-struct fresh {
-	struct rcta *rc;
-	struct rrow *rows;
-	const struct shadow *s;
-	uint64_t nlines;
-	uint32_t era;
-	const uint32_t *vb;         /* the vector's clocks of the CTA's threads (NULL: not
-				     * looked up yet, fresh_decide's where the eras do not tell) */
-	const struct vc *vq;        /* that vector, of CTA cta                                  */
-	uint32_t cta;
-	uint32_t base, span;        /* the CTA's thread ids                                    */
-};
-
-/* Line l's cells (c0) if row_run would take the line (its page made), else NULL. */
-static inline __attribute__((always_inline)) struct cell *fresh_cells(const struct fresh *x,
-								       uint32_t l)
-{
-	uint32_t pg = l / (PAGE_CELLS / LINE_CELLS);
-	if (l >= x->nlines || pg >= x->s->npages || !x->s->pages[pg])
-		return NULL;
-	return x->s->pages[pg] + l % (PAGE_CELLS / LINE_CELLS) * LINE_CELLS;
-}
-
-/* row_commit's decision for cells p of line l (cell i by thread tb + i) of a fresh access:
- * *a, *b as piece_read_ok's (a write: *a = p). False: the general path decides. */
-static inline __attribute__((always_inline)) bool
-fresh_decide(struct fresh *x, uint32_t l, uint32_t p, uint32_t tb, bool write,
-	     struct cell **c0, uint32_t *a, uint32_t *b)
-{
-	const uint32_t *ln = &x->rc->lines[2 * l];
-	if (l >= x->nlines || ln[0] >= x->era || !(*c0 = fresh_cells(x, l)))
-		return false;
-	*a = p;
-	*b = 0;
-	if (ln[1] < x->era)
-		return true;
-	if (!x->vb) /* (vc_clocks, its usual case inline) */
-		x->vb = x->vq->n == 1 && x->vq->ch[0].cta == x->cta ? x->vq->ch[0].c
-								    : vc_clocks(x->vq, x->cta);
-	return write ? fresh_write(&x->rows[l], *c0, p, tb, x->vb, x->base, x->span)
-		     : fresh_read(&x->rows[l], *c0, p, tb, x->vb, x->base, x->span, a, b);
-}
-
 /* row_take for the fresh path, with its usual split inline: a record of one cell against
  * another of more, not the same, goes into its cell (row_take_slow's choice of the smaller,
  * without the call). */
@@ -1223,22 +1189,32 @@ static inline __attribute__((always_inline)) void fresh_row_take(struct rcta *rc
 		rw->r2gen = gen;
 }
 
-/* row_commit's record of cells p of line l (c0) decided by fresh_decide (a, b). */
+/* row_commit's record of cells p of line l (rw, cells c0) of a fresh access, decided (a, b:
+ * a read's, as piece_read_ok's). */
 static inline __attribute__((always_inline)) void
-fresh_take(const struct fresh *x, uint32_t l, struct cell *c0, uint32_t p, uint32_t a,
-	   uint32_t b, const struct rowd *d, uint64_t gen, bool write)
+fresh_take(struct rcta *rc, struct rrow *rw, uint32_t *ln, struct cell *c0, uint32_t p,
+	   uint32_t a, uint32_t b, const struct rowd *d, uint64_t gen, bool write)
 {
-	struct rrow *rw = &x->rows[l];
-	x->rc->lines[2 * l + !write] = x->era;
+	ln[!write] = rc->era;
 	if (write) {
-		fresh_row_take(x->rc, rw, ROW_W, c0, p, d, 0);
+		fresh_row_take(rc, rw, ROW_W, c0, p, d, 0);
 		rw->r.mask &= ~p;
 		rw->r2.mask &= ~p;
 		rw->z |= p;
 	} else {
-		fresh_row_take(x->rc, rw, ROW_R, c0, a, d, 0);
-		fresh_row_take(x->rc, rw, ROW_R2, c0, b, d, gen);
+		fresh_row_take(rc, rw, ROW_R, c0, a, d, 0);
+		fresh_row_take(rc, rw, ROW_R2, c0, b, d, gen);
 	}
+}
+
+/* The cells of line l of shadow s (the line within it), or NULL: its page not made (the
+ * general path, row_run, refuses it). */
+static inline __attribute__((always_inline)) struct cell *fresh_cells(const struct shadow *s,
+								       uint64_t l)
+{
+	uint64_t pg = l / (PAGE_CELLS / LINE_CELLS);
+	struct cell *c = pg < s->npages ? s->pages[pg] : NULL;
+	return c ? c + l % (PAGE_CELLS / LINE_CELLS) * LINE_CELLS : NULL;
 }
 
 /* race_shared_row for the low len lanes (all 32, or those a split leaves) of a whole warp
@@ -1246,15 +1222,18 @@ fresh_take(const struct fresh *x, uint32_t l, struct cell *c0, uint32_t p, uint3
  * left every thread (struct rcta's eras; no agent's or other CTA's record in the CTA's
  * shared memory) and the row is one or two line parts: decided as row_commit decides it,
  * with the eras and one clock per row record, and recorded as it records it. False: not
- * decided here, nothing changed. */
+ * decided here, nothing changed. The eras decide most parts alone (a line written in this
+ * era goes the general way; one not read in it takes the access whole), so the vector's
+ * clocks are looked up only for a part read in this era. */
 static inline __attribute__((always_inline)) bool
 row_fresh(struct launch *L, struct rcta *rc, const struct cta *c, const struct vc *vq,
 	  uint32_t clock, uint32_t tid0, uint32_t len, uint32_t first, uint32_t wrap,
 	  uint32_t second, bool write)
 {
 	/* the line parts (row_run's): l0, p0, tb0, and l1, p1, tb1 unless p1 is 0 */
-	uint32_t g = first / GRAN, a0 = g % LINE_CELLS, l0 = g / LINE_CELLS, tb0 = tid0 - a0;
-	uint32_t p0, l1 = l0 + 1, p1 = 0, tb1 = tb0 + LINE_CELLS;
+	uint32_t g = first / GRAN, a0 = g % LINE_CELLS, tb0 = tid0 - a0;
+	uint64_t l0 = g / LINE_CELLS, l1 = l0 + 1; /* (64 bits: no narrow spill read wide) */
+	uint32_t p0, p1 = 0, tb1 = tb0 + LINE_CELLS;
 	if (a0 + wrap <= LINE_CELLS) {
 		p0 = (wrap == LANES ? 0xffffffffu : (1u << wrap) - 1) << a0;
 	} else {
@@ -1271,20 +1250,34 @@ row_fresh(struct launch *L, struct rcta *rc, const struct cta *c, const struct v
 		if (l1 == l0 && (p0 & p1))
 			return false; /* (pieces_apart: the general path refuses it) */
 	}
-	struct race *R = L->race;
-	uint64_t bytes = c->smem_size;
-	struct fresh x = {rc, race_rows(rc, bytes), &rc->smem, race_nlines(bytes), rc->era,
-			  NULL, vq, c->linear, c->linear << R->shift, 1u << R->shift};
-	struct cell *c0, *c1 = NULL;
-	uint32_t a0s, b0s, a1s = 0, b1s = 0;
-	if (!fresh_decide(&x, l0, p0, tb0, write, &c0, &a0s, &b0s) ||
-	    (p1 && !fresh_decide(&x, l1, p1, tb1, write, &c1, &a1s, &b1s)))
+	uint64_t nlines = race_nlines(c->smem_size);
+	uint32_t era = rc->era, *ln0 = &rc->lines[2 * l0], *ln1 = &rc->lines[2 * l1];
+	if (l0 >= nlines || ln0[0] >= era || (p1 && (l1 >= nlines || ln1[0] >= era)))
+		return false; /* (a write of this era: the general path) */
+	struct cell *c0 = fresh_cells(&rc->smem, l0), *c1 = p1 ? fresh_cells(&rc->smem, l1) : c0;
+	if (!c0 || !c1)
 		return false;
+	struct rrow *rows = (struct rrow *)(rc->lines + 2 * nlines); /* (race_rows) */
+	uint32_t a0s = p0, b0s = 0, a1s = p1, b1s = 0;
+	bool r0 = ln0[1] >= era, r1 = p1 && ln1[1] >= era; /* (read in this era) */
+	if (r0 || r1) {
+		uint32_t cta = c->linear, shift = L->race->shift, base = cta << shift;
+		uint32_t span = 1u << shift;
+		const uint32_t *vb = vq->n == 1 && vq->ch[0].cta == cta ? vq->ch[0].c
+									 : vc_clocks(vq, cta);
+		if (write ? (r0 && !fresh_write(&rows[l0], c0, p0, tb0, vb, base, span)) ||
+				    (r1 && !fresh_write(&rows[l1], c1, p1, tb1, vb, base, span))
+			  : (r0 && !fresh_read(&rows[l0], c0, p0, tb0, vb, base, span, &a0s,
+					       &b0s)) ||
+				    (r1 && !fresh_read(&rows[l1], c1, p1, tb1, vb, base, span, &a1s,
+						       &b1s)))
+			return false;
+	}
 	struct rowd d = {L->ci, tb0, clock, (uint32_t)L->steps, 0};
-	fresh_take(&x, l0, c0, p0, a0s, b0s, &d, vq->gen, write);
+	fresh_take(rc, &rows[l0], ln0, c0, p0, a0s, b0s, &d, vq->gen, write);
 	if (p1) {
 		d.tb = tb1;
-		fresh_take(&x, l1, c1, p1, a1s, b1s, &d, vq->gen, write);
+		fresh_take(rc, &rows[l1], ln1, c1, p1, a1s, b1s, &d, vq->gen, write);
 	}
 	return true;
 }
@@ -1332,16 +1325,19 @@ RACE_CLONES bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask
 	struct race *R = L->race;
 	const struct cta *c = w->cta;
 	struct rcta *rc = &R->cta[c->slot];
-	size_t i0 = (size_t)c->slot * R->nt + w->id * LANES; /* (thr, clock_of) */
-	const struct vc *vq = tvc(R, &R->th[i0]);
+	if (L->stop || !R->wvc_ok || !rc->lines || !rc->smem.pages || rc->foreign ||
+	    R->nt > sizeof vc_no_clocks / sizeof *vc_no_clocks)
+		return row_general(L, w, mask, first, wrap, second, write);
+	size_t wi = (size_t)c->slot * R->nw + w->id, i0 = wi * LANES; /* (wvc_ok: whole warps) */
+	const struct vc *vq = R->wvc[wi]; /* (non-NULL: every lane's) */
+	const uint32_t *k0 = R->clk + i0;
 	uint32_t len = mask == 0xffffffffu ? LANES : (uint32_t)__builtin_ctz(~mask);
-	if (!L->stop && rc->lines && rc->smem.pages && !rc->foreign &&
-	    R->wvc_ok && *wvc_of(R, w) == vq && vq->gen == rc->era_gen &&
-	    R->nt <= sizeof vc_no_clocks / sizeof *vc_no_clocks && all32(R->clk + i0, R->clk[i0]) &&
-	    (write ? row_fresh(L, rc, c, vq, R->clk[i0], tid_of(R, w, 0), len, first, wrap,
-			       second, true)
-		   : row_fresh(L, rc, c, vq, R->clk[i0], tid_of(R, w, 0), len, first, wrap,
-			       second, false)))
+	RACE_VERIFY_HOLD(R, w, vq);
+	if (vq && vq->gen == rc->era_gen && all32(k0, k0[0]) &&
+	    (write ? row_fresh(L, rc, c, vq, k0[0], tid_of(R, w, 0), len, first, wrap, second,
+			       true)
+		   : row_fresh(L, rc, c, vq, k0[0], tid_of(R, w, 0), len, first, wrap, second,
+			       false)))
 		return true;
 	return row_general(L, w, mask, first, wrap, second, write);
 }

@@ -272,7 +272,7 @@ __attribute__((target("avx2"))) static inline bool row4_avx2(const uint64_t *r, 
  * lane by lane: the 32 lanes' words of r + d at *first + 4l for the lanes below *k, at
  * *second + 4 * (l - *k) for the others, each row aligned and before end (*k: 32 for one
  * row, row4_avx2's case). */
-__attribute__((target("avx2"))) static inline bool rows4_avx2(const uint64_t *r, uint32_t d,
+__attribute__((target("avx2"), always_inline)) static inline bool rows4_avx2(const uint64_t *r, uint32_t d,
 							      uint32_t end, uint32_t *first,
 							      uint32_t *k, uint32_t *second)
 {
@@ -326,6 +326,31 @@ static inline bool row4_candidate(const struct dinsn *di, uint32_t mask)
 	       (di->smem >> SMEM_LOG_SHIFT) == 2 && di->s[0].has_reg && has_avx2();
 }
 
+/* The words of two rows (lanes below k at first + 4l, the others at second + 4(l - k)),
+ * widened into d's 32 lanes: four lanes at a time from the row they lie in, the one group
+ * that straddles the two lane by lane. (A copy of the two rows side by side first was two
+ * `rep movs` of a variable length, and the loads after it waited on their stores.) */
+__attribute__((target("avx2"), noinline)) static bool ld_rows_widen(const uint8_t *smem, uint32_t first,
+							  uint32_t k, uint32_t second, bool sgn,
+							  uint64_t *d)
+{
+	for (uint32_t l = 0; l < LANES; l += 4) {
+		const uint8_t *q = l + 4 <= k ? smem + first + 4 * l
+				   : l >= k   ? smem + second + 4 * (l - k)
+					      : NULL;
+		if (!q) {
+			for (uint32_t j = l; j < l + 4; j++)
+				d[j] = load_widened(smem + (j < k ? first + 4 * j : second + 4 * (j - k)),
+						    4, sgn);
+			continue;
+		}
+		__m128i x = _mm_loadu_si128((const __m128i *)q);
+		_mm256_storeu_si256((__m256i *)(d + l),
+				    sgn ? _mm256_cvtepi32_epi64(x) : _mm256_cvtepu32_epi64(x));
+	}
+	return true;
+}
+
 /* The common case of smem_ld in one short function: 4-byte loads through a register by a
  * whole warp, or by its low lanes, at places in a row, nothing to check but the bytes (no
  * uninitialised-read test, quiet) and, with the detector (race), a plain access's row record
@@ -353,26 +378,25 @@ ld_row4_any(struct launch *L, struct warp *w, struct frame *f, const struct dins
 		return true;
 	}
 	uint32_t k = LANES, second = 0;
-	uint8_t words[4 * LANES];
 	if (race ? !rows4_avx2(r, (uint32_t)o->off, c->smem_size, &first, &k, &second) ||
 			   !race_shared_row(L, w, mask, first, k, second, false)
 		 : !row4_avx2(r, (uint32_t)o->off, c->smem_size, &first))
 		return false;
-	const __m128i *p = (const __m128i *)(c->smem + first);
-	if (k < LANES) { /* (the two rows side by side first) */
-		memcpy(words, c->smem + first, 4 * k);
-		memcpy(words + 4 * k, c->smem + second, 4 * (LANES - k));
-		p = (const __m128i *)words;
-	}
+	const uint8_t *p = c->smem + first;
 	__m256i *dst = (__m256i *)slot_ptr(f, di->d.slot);
+	if (k < LANES) /* (two rows: four lanes at a time from where they lie) */
+		return ld_rows_widen(c->smem, first, k, second, di->smem & SMEM_SIGNED,
+				     (uint64_t *)dst);
 	if (di->smem & SMEM_SIGNED) {
 #pragma GCC unroll 8
 		for (int i = 0; i < 8; i++)
-			_mm256_storeu_si256(dst + i, _mm256_cvtepi32_epi64(_mm_loadu_si128(p + i)));
+			_mm256_storeu_si256(dst + i, _mm256_cvtepi32_epi64(
+							     _mm_loadu_si128((const __m128i *)p + i)));
 	} else {
 #pragma GCC unroll 8
 		for (int i = 0; i < 8; i++)
-			_mm256_storeu_si256(dst + i, _mm256_cvtepu32_epi64(_mm_loadu_si128(p + i)));
+			_mm256_storeu_si256(dst + i, _mm256_cvtepu32_epi64(
+							     _mm_loadu_si128((const __m128i *)p + i)));
 	}
 	return true;
 }
