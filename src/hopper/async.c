@@ -288,7 +288,12 @@ static void tensor_land(struct launch *L, struct event *e)
 		race_box(L, e, dst_kind(e));
 		if (L->stop)
 			return;
+		bool rmw = e->insn->op == OP_CP_REDUCE_ASYNC_BULK_TENSOR; /* (else a store) */
+		if (rmw)
+			global_rmw_begin(L);
 		tma_land(L, e->tjob, e->scta);
+		if (rmw)
+			global_rmw_end(L);
 		/* its box in global memory is observed by the thread's wait_group (the record
 		 * keeps the box: its range holds bytes of the tensor it does not touch), its
 		 * shared source stays the copy's until wait_group.read */
@@ -366,7 +371,12 @@ static void land(struct launch *L, struct event e)
 			race_land(L, &e, NULL, e.saddr, e.size, RACE_READ);
 		if (!e.dcta) { /* to global memory: observed by the thread's bulk wait_group */
 			race_land(L, &e, NULL, e.daddr, e.size, dst_kind(&e));
+			bool rmw = e.insn->op == OP_CP_REDUCE_ASYNC_BULK; /* (else a copy) */
+			if (rmw)
+				global_rmw_begin(L);
 			bulk_put(&e, e.dst);
+			if (rmw)
+				global_rmw_end(L);
 			struct landed rec = {.addr = e.daddr, .size = e.size, .w = e.w,
 					     .lane = e.lane, .group = e.group, .insn = e.insn};
 			landed_remember(L, &e.rc, &rec);

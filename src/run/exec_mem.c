@@ -757,16 +757,13 @@ static void atom_lanes(struct launch *L, struct warp *w, struct frame *f, const 
 	}
 }
 
-/* With --jobs, clusters on other threads may hit the same global word: the lock makes
- * each warp's read-modify-writes whole. */
+/* A warp's read-modify-writes, whole beside other clusters' (global_rmw_begin). */
 enum step exec_atom(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		    uint32_t mask)
 {
-	if (L->atom_lock)
-		pthread_mutex_lock(L->atom_lock);
+	global_rmw_begin(L);
 	atom_lanes(L, w, g->frame, di, mask);
-	if (L->atom_lock)
-		pthread_mutex_unlock(L->atom_lock);
+	global_rmw_end(L);
 	return STEP_NEXT;
 }
 

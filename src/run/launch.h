@@ -376,4 +376,19 @@ static inline uint32_t popcount32(uint32_t m)
 	return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
+/* With --jobs, clusters on other threads may read-modify-write the same global word at the
+ * same moment: an atomic's lanes, or a bulk or tensor reduction's elements, run whole
+ * between these two. */
+static inline void global_rmw_begin(struct launch *L)
+{
+	if (L->atom_lock)
+		pthread_mutex_lock(L->atom_lock);
+}
+
+static inline void global_rmw_end(struct launch *L)
+{
+	if (L->atom_lock)
+		pthread_mutex_unlock(L->atom_lock);
+}
+
 #endif
