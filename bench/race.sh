@@ -16,11 +16,13 @@
 #                 (cooperative_groups: thread 0 of each CTA spins on an ld.acquire.gpu), each
 #                 thread reading a word of the next CTA (one thread: no --jobs)
 #   wgmma         wgmma.ptx, one warpgroup, 2,000 x wgmma m64n256k16 (one CTA: no --jobs)
+#   matmul        matmul.ptx (matmul.cu), 256x256 on 16x16 CTAs of 16x16: the naive product,
+#                 each word of A and B read by 256 threads of 16 CTAs, unordered (issue 25)
 # usage: [ROUNDS=3] [JOBS="1 2 4 8"] bench/race.sh [PATH/TO/ptxi] [KERNEL...]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 ptxi=${1:-$here/../build/ptxi}; [ $# -gt 0 ] && shift
-kernels=${*:-reduce_smem hash_int smem_stencil mbar_ring copy_ring tma_ring grid_sync wgmma}
+kernels=${*:-reduce_smem hash_int smem_stencil mbar_ring copy_ring tma_ring grid_sync wgmma matmul}
 rounds=${ROUNDS:-3}
 jobs=${JOBS:-1 2 4 8}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -33,6 +35,7 @@ args() {
     copy_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768 --arg buf:16384" ;;
     tma_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768 --arg buf:131072:iota:u32 --arg tmap:buf=1,type=f32,dims=64x512,strides=256,box=64x16" ;;
     grid_sync) echo "grid_sync.ptx --cooperative --grid 132 --block 256 --arg buf:135168 --arg buf:135168" ;;
+    matmul) echo "matmul.ptx --kernel mm --grid 16,16 --block 16,16 --arg buf:262144 --arg buf:262144 --arg buf:262144 --arg u32:256" ;;
     wgmma) echo "wgmma.ptx --block 128 --arg buf:512 --arg u32:2000" ;;
     *) echo "race.sh: no kernel $1" >&2; exit 2 ;;
   esac

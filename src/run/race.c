@@ -469,7 +469,7 @@ __attribute__((noinline)) struct readers *race_readers_room(const struct acc_ctx
 		return NULL;
 	if (!m)
 		memset(g, 0, sizeof *g);
-	g->cap = cap;
+	g->cap = (uint8_t)cap;
 	return c->more = g;
 }
 
@@ -502,7 +502,10 @@ void race_add_read(const struct acc_ctx *x, struct cell *c, const struct rec *me
 	 * would keep every entry and append this one. The new entry keeps that true: no
 	 * vector holds its thread's current epoch, which has not been released yet. */
 	if (!x->copy && m->ok_gen == gen) {
-		readers_put(m, me, x->tid);
+		if (x->glob)
+			readers_place(x->R, m, me, x->tid);
+		else
+			readers_put(m, me, x->tid);
 		return;
 	}
 	uint32_t k = 0;
@@ -529,12 +532,13 @@ void race_add_read(const struct acc_ctx *x, struct cell *c, const struct rec *me
 	}
 	m->n = k;
 	if (dropped) { /* the kept entries' threads */
+		m->from = NO_INDEX;
 		memset(m->tids, 0, sizeof m->tids);
 		for (uint32_t i = 0; i < k; i++)
 			m->tids[m->e[i].tid >> 6 & 3] |= 1ull << (m->e[i].tid & 63);
 	}
 	if (!placed)
-		m->e[m->n < MAX_READERS ? m->n++ : x->tid % MAX_READERS] = *me;
+		readers_add(x->R, m, me, x->tid);
 	m->tids[x->tid >> 6 & 3] |= 1ull << (x->tid & 63);
 	m->ok_gen = ok ? gen : 0;
 }
@@ -550,6 +554,7 @@ bool race_spill(const struct acc_ctx *x, struct cell *c)
 		return false;
 	m->e[0] = c->r2;
 	m->n = 1;
+	m->from = NO_INDEX;
 	m->tids[c->r2.tid >> 6 & 3] |= 1ull << (c->r2.tid & 63);
 	c->r2.clock = 0;
 	c->r2.mask = 0;
@@ -597,6 +602,7 @@ static inline bool check_range(struct acc_ctx *x, const struct access *a, uint32
 		return true;
 	uint64_t end = off + size;
 	x->gread = x->copy && kind == RACE_READ && a->space == MS_GLOBAL;
+	x->glob = a->space == MS_GLOBAL;
 	if (a->space != MS_GLOBAL && size)
 		shared_eras(x, a, off / GRAN, (end - 1) / GRAN, kind == RACE_READ);
 	for (uint64_t g = off / GRAN; g * GRAN < end; g++) {

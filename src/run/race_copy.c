@@ -328,6 +328,7 @@ static inline __attribute__((always_inline)) bool state_put(struct cell *c,
 		c->w = st->w;
 	if (what != ST_R && m) {
 		m->n = st->n;
+		m->from = NO_INDEX; /* (readers_find's shortcut: entries moved) */
 		m->ok_gen = st->ok_gen;
 		memcpy(m->tids, st->tids, sizeof m->tids);
 		memcpy(m->e, st->e, st->n * sizeof *m->e);

@@ -111,7 +111,7 @@ uint32_t race_global_lanes(struct launch *L, struct warp *w, uint32_t mask, cons
 	struct access a = {.p = p[__builtin_ctz(mask)], .space = MS_GLOBAL, .region = r,
 			   .addr = addr[__builtin_ctz(mask)]};
 	uint64_t off, bytes;
-	struct acc_ctx x = {.L = L, .R = R, .w = w};
+	struct acc_ctx x = {.L = L, .R = R, .w = w, .glob = true};
 	if (!(x.s = race_shadow_of(L, &a, &off, &bytes))) { /* (out of memory: unchecked) */
 		for (uint32_t m = L->stop ? 0 : mask; v && m; m &= m - 1)
 			store_low(p[__builtin_ctz(m)], v[__builtin_ctz(m)], size);

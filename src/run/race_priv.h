@@ -35,6 +35,7 @@ struct strbuf;
 #define MAX_PAIRS 64u       /* distinct racing instruction pairs reported (--keep-going) */
 #define INIT_SEEN 8u        /* mbarriers per thread known initialised before it          */
 #define LINE_CELLS 32u       /* cells per line of a shared-memory shadow's eras            */
+#define NO_INDEX 255u       /* readers.from: from and hi not known                       */
 
 /* A function compiled twice, for AVX2 hosts (x86-64-v3) and for the rest, the one picked once at
  * load time: the eight-clock vectors below become one AVX2 operation, or two SSE2 ones. */
@@ -76,7 +77,13 @@ struct rec {
 };
 
 struct readers {
-	uint32_t n, cap;        /* entries; room for them (at most MAX_READERS)              */
+	uint8_t n, cap;         /* entries; room for them (at most MAX_READERS)              */
+	uint8_t from;           /* every entry of the CTA of thread hi lies at index from or
+				 * later, or at the slot its thread id picks in a full list
+				 * (NO_INDEX: from and hi not known; only a global cell's list
+				 * keeps them, for readers_find; a writer that moves entries
+				 * forgets them)                                             */
+	uint32_t hi;            /* (n > 0) no entry's thread id is above it                  */
 	uint64_t ok_gen;        /* a vector (gen) under which no entry happens before: a read
 				 * with it adds itself without the scan (0: unknown)         */
 	uint64_t tids[4];       /* bit (tid & 255) of each entry's thread (a superset)       */
@@ -280,6 +287,7 @@ struct acc_ctx {
 	uint8_t flags;
 	bool copy;              /* a copy landing: accesses after its issue are not judged     */
 	bool gread;             /* a copy's read of global memory (add_read)                   */
+	bool glob;              /* an access of global memory (add_read: readers_place)         */
 	bool skip_agents;       /* async-copy-race named this access: not copies again         */
 	uint32_t issued;        /* a copy's issue step                                         */
 	struct rcta *rc;        /* race_shared_lanes': the warp's CTA                          */
@@ -574,6 +582,98 @@ static inline void readers_put(struct readers *m, const struct rec *me, uint32_t
 	}
 }
 
+/* A global cell's list's hi and from, computed from its entries (after a writer that moved
+ * them forgot them). */
+static inline void readers_reindex(const struct race *R, struct readers *m)
+{
+	uint32_t hi = 0, from = 0;
+	for (uint32_t i = 0; i < m->n; i++)
+		hi = m->e[i].tid > hi ? m->e[i].tid : hi;
+	while (from < m->n && cta_of(R, m->e[from].tid) != cta_of(R, hi))
+		from++;
+	m->hi = hi;
+	m->from = (uint8_t)from;
+}
+
+/* readers_find's answer by the scan readers_put makes. */
+static inline uint32_t readers_scan(const struct readers *m, uint32_t from, uint32_t tid)
+{
+	uint32_t i = from;
+	while (i < m->n && m->e[i].tid != tid)
+		i++;
+	return i;
+}
+
+#ifdef RACE_VERIFY_READERS
+#include <stdio.h>
+/* A debugging build's check of readers_find (meson -Dc_args=-DRACE_VERIFY_READERS) against
+ * readers_put's search (library code does not end the process: the suites' exact stderr
+ * fails). */
+static inline uint32_t readers_verified(const struct readers *m, uint32_t tid, uint32_t i)
+{
+	uint32_t want = (m->tids[tid >> 6 & 3] >> (tid & 63) & 1) ? readers_scan(m, 0, tid) : m->n;
+	if (i != want)
+		fprintf(stderr, "race_priv.h: readers_find put thread %u's entry at %u, not %u\n",
+			tid, i, want);
+	return i;
+}
+#else
+#define readers_verified(m, tid, i) (i)
+#endif
+
+/* Which entry of a global cell's list is thread tid's (m->n: none): readers_put's search,
+ * which scans the list whenever an entry's thread shares tid's low 8 bits (every CTA's
+ * thread of the same index does: a word read by many CTAs' threads, each of a matrix
+ * product's operands, scanned its full list at each read), made short by hi and from: a
+ * thread above every entry's has none (threads mostly read a word in the order of their
+ * ids: CTA after CTA, warp after warp), and one of hi's CTA has its entry at `from` or
+ * later (appended since that CTA's first), or in its slot of a full list. */
+static inline uint32_t readers_find(const struct race *R, struct readers *m, uint32_t tid)
+{
+	if (!(m->tids[tid >> 6 & 3] >> (tid & 63) & 1))
+		return m->n;
+	if (m->from == NO_INDEX)
+		readers_reindex(R, m);
+	uint32_t s = tid % MAX_READERS;
+	if (tid > m->hi)
+		return readers_verified(m, tid, m->n);
+	if (cta_of(R, tid) != cta_of(R, m->hi))
+		return readers_scan(m, 0, tid);
+	if (s < m->from && s < m->n && m->e[s].tid == tid)
+		return readers_verified(m, tid, s);
+	return readers_verified(m, tid, readers_scan(m, m->from, tid));
+}
+
+/* Append me, of thread tid which has no entry, to a list (or, with the list full, put it in
+ * the slot its thread id picks), keeping hi and from. */
+static inline void readers_add(const struct race *R, struct readers *m, const struct rec *me,
+			       uint32_t tid)
+{
+	bool append = m->n < MAX_READERS;
+	uint32_t at = append ? m->n++ : tid % MAX_READERS;
+	m->e[at] = *me;
+	m->tids[tid >> 6 & 3] |= 1ull << (tid & 63);
+	if (m->from == NO_INDEX || (m->n > 1 && tid <= m->hi))
+		return;
+	if (m->n == 1 || cta_of(R, tid) != cta_of(R, m->hi)) /* its CTA's first entry */
+		m->from = (uint8_t)(append ? at : MAX_READERS);
+	m->hi = tid;
+}
+
+/* readers_put for a global cell's list, by readers_find and readers_add. */
+static inline void readers_place(const struct race *R, struct readers *m, const struct rec *me,
+				 uint32_t tid)
+{
+	uint32_t i = readers_find(R, m, tid);
+	if (i == m->n) {
+		readers_add(R, m, me, tid);
+		return;
+	}
+	uint8_t keep = rec_keep(&m->e[i], me, tid);
+	m->e[i] = *me;
+	m->e[i].mask |= keep;
+}
+
 static inline void clear_reads(struct cell *c, uint8_t mask)
 {
 	if ((c->r.mask &= (uint8_t)~mask) == 0)
@@ -588,6 +688,7 @@ static inline void clear_reads(struct cell *c, uint8_t mask)
 	if (k == m->n)
 		return;
 	m->n = k;
+	m->from = NO_INDEX;
 	memset(m->tids, 0, sizeof m->tids); /* the kept entries' threads */
 	for (uint32_t i = 0; i < k; i++)
 		m->tids[m->e[i].tid >> 6 & 3] |= 1ull << (m->e[i].tid & 63);

@@ -309,7 +309,7 @@ static inline uint32_t bulk_reads(const struct quick *q, struct cell *c, uint32_
 	    c->r2.clock || !m || !m->n || m->ok_gen != q->gen || (tid0 & 31))
 		return l;
 	uint32_t e = r->tid - tid0 < LANES && r->tid - tid0 >= l ? r->tid - tid0 : LANES;
-	if (m->cap < MAX_READERS && e - l > m->cap - m->n) /* (add_read makes room) */
+	if (m->cap < MAX_READERS && e - l > (uint32_t)(m->cap - m->n)) /* (add_read makes room) */
 		e = l + (m->cap - m->n);
 	uint64_t *word = &m->tids[tid0 >> 6 & 3];
 	uint32_t sh = tid0 & 32;

@@ -357,7 +357,7 @@ bool race_replay_access(struct launch *L, struct race_glog *G, const struct race
 			    .phantom = G ? race_glog_phantom(G, e->owner) : phantom};
 	struct acc_ctx x = {.L = L, .R = R, .t = &t, .w = w, .lane = e->lane, .tid = e->tid,
 			    .owner = e->owner, .flags = e->flags, .copy = e->copy,
-			    .skip_agents = e->skip_agents, .issued = issued};
+			    .skip_agents = e->skip_agents, .issued = issued, .glob = true};
 	struct rec me = {e->insn, e->tid, e->clock, step, 0, e->flags};
 	struct access a = {.p = (uint8_t *)old, .space = MS_GLOBAL,
 			   .region = (struct region *)e->region, .addr = e->addr};
