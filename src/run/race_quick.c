@@ -1251,8 +1251,11 @@ row_fresh(struct launch *L, struct rcta *rc, const struct cta *c, const struct v
 			return false; /* (pieces_apart: the general path refuses it) */
 	}
 	uint64_t nlines = race_nlines(c->smem_size);
-	uint32_t era = rc->era, *ln0 = &rc->lines[2 * l0], *ln1 = &rc->lines[2 * l1];
-	if (l0 >= nlines || ln0[0] >= era || (p1 && (l1 >= nlines || ln1[0] >= era)))
+	uint32_t era = rc->era;
+	if (l0 >= nlines || (p1 && l1 >= nlines))
+		return false;
+	uint32_t *ln0 = &rc->lines[2 * l0], *ln1 = &rc->lines[2 * l1]; /* (both in range now) */
+	if (ln0[0] >= era || (p1 && ln1[0] >= era))
 		return false; /* (a write of this era: the general path) */
 	struct cell *c0 = fresh_cells(&rc->smem, l0), *c1 = p1 ? fresh_cells(&rc->smem, l1) : c0;
 	if (!c0 || !c1)
