@@ -146,6 +146,26 @@ def guarded(rng, text):
     return text
 
 
+def store_all(L):
+    """Ends kernel lines L: every register to out[the thread's index in the grid]; the
+    program and its words per thread."""
+    n = sum(NR.values()) + NP
+    L += ["mov.u32 %u2, %ctaid.x;", "mov.u32 %u3, %ntid.x;", "mad.lo.u32 %u2, %u2, %u3, %t0;",
+          "ld.param.u64 %a0, [out];", f"mul.wide.u32 %a1, %u2, {8 * n};",
+          "add.u64 %a0, %a0, %a1;"]
+    off = 0
+    for w in (16, 32, 64):
+        for i in range(NR[w]):
+            L.append(f"st.global.u{w} [%a0+{off}], {REG[w]}{i};")
+            off += 8
+    for i in range(NP):
+        L.append(f"selp.u32 %t2, 1, 0, %p{i};")
+        L.append(f"st.global.u32 [%a0+{off}], %t2;")
+        off += 8
+    L += ["ret;", "}"]
+    return "\n".join(L) + "\n", n
+
+
 def program(seed):
     rng = random.Random(seed)
     L = [".version 8.0", ".target sm_90", ".address_size 64",
@@ -224,22 +244,7 @@ def program(seed):
             L += ["mov.u32 %u1, 0;", "LOOPU:", "xor.b32 %s1, %s1, %u1;",
                   "add.u32 %u1, %u1, 1;", "setp.lt.u32 %q2, %u1, 700;", "@%q2 bra LOOPU;"]
     L.append("xor.b32 %r0, %r0, %s1;")
-    # every register to out[the thread's index in the grid]
-    n = sum(NR.values()) + NP
-    L += ["mov.u32 %u2, %ctaid.x;", "mov.u32 %u3, %ntid.x;", "mad.lo.u32 %u2, %u2, %u3, %t0;",
-          "ld.param.u64 %a0, [out];", f"mul.wide.u32 %a1, %u2, {8 * n};",
-          "add.u64 %a0, %a0, %a1;"]
-    off = 0
-    for w in (16, 32, 64):
-        for i in range(NR[w]):
-            L.append(f"st.global.u{w} [%a0+{off}], {REG[w]}{i};")
-            off += 8
-    for i in range(NP):
-        L.append(f"selp.u32 %t2, 1, 0, %p{i};")
-        L.append(f"st.global.u32 [%a0+{off}], %t2;")
-        off += 8
-    L += ["ret;", "}"]
-    return "\n".join(L) + "\n", n
+    return store_all(L)
 
 
 def seg_cond(rng, k, uniform):
@@ -324,21 +329,7 @@ def seg_program(seed):
     L += ["xor.b32 %s1, %s1, %r1;", "add.u32 %u1, %u1, 1;",
           f"setp.lt.u32 %q2, %u1, {rng.choice([9, 20, 40])};", "@%q2 bra ROUND;"]
     L.append("xor.b32 %r0, %r0, %s1;")
-    n = sum(NR.values()) + NP
-    L += ["mov.u32 %u2, %ctaid.x;", "mov.u32 %u3, %ntid.x;", "mad.lo.u32 %u2, %u2, %u3, %t0;",
-          "ld.param.u64 %a0, [out];", f"mul.wide.u32 %a1, %u2, {8 * n};",
-          "add.u64 %a0, %a0, %a1;"]
-    off = 0
-    for w in (16, 32, 64):
-        for i in range(NR[w]):
-            L.append(f"st.global.u{w} [%a0+{off}], {REG[w]}{i};")
-            off += 8
-    for i in range(NP):
-        L.append(f"selp.u32 %t2, 1, 0, %p{i};")
-        L.append(f"st.global.u32 [%a0+{off}], %t2;")
-        off += 8
-    L += ["ret;", "}"]
-    return "\n".join(L) + "\n", n
+    return store_all(L)
 
 
 def run(ptxi, path, n, block, extra):
