@@ -18,11 +18,13 @@
 #   wgmma         wgmma.ptx, one warpgroup, 2,000 x wgmma m64n256k16 (one CTA: no --jobs)
 #   matmul        matmul.ptx (matmul.cu), 256x256 on 16x16 CTAs of 16x16: the naive product,
 #                 each word of A and B read by 256 threads of 16 CTAs, unordered (issue 25)
+#   mm_tiled      matmul.ptx, the tiled product (16x16 tiles through shared memory), 256x256
+#   saxpy         matmul.ptx, y = 2x + y over 1 M floats, 64x256, a grid-stride loop
 # usage: [ROUNDS=3] [JOBS="1 2 4 8"] bench/race.sh [PATH/TO/ptxi] [KERNEL...]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 ptxi=${1:-$here/../build/ptxi}; [ $# -gt 0 ] && shift
-kernels=${*:-reduce_smem hash_int smem_stencil mbar_ring copy_ring tma_ring grid_sync wgmma matmul}
+kernels=${*:-reduce_smem hash_int smem_stencil mbar_ring copy_ring tma_ring grid_sync wgmma matmul mm_tiled saxpy}
 rounds=${ROUNDS:-3}
 jobs=${JOBS:-1 2 4 8}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -36,6 +38,8 @@ args() {
     tma_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768 --arg buf:131072:iota:u32 --arg tmap:buf=1,type=f32,dims=64x512,strides=256,box=64x16" ;;
     grid_sync) echo "grid_sync.ptx --cooperative --grid 132 --block 256 --arg buf:135168 --arg buf:135168" ;;
     matmul) echo "matmul.ptx --kernel mm --grid 16,16 --block 16,16 --arg buf:262144 --arg buf:262144 --arg buf:262144 --arg u32:256" ;;
+    mm_tiled) echo "matmul.ptx --kernel mm_tiled --grid 16,16 --block 16,16 --arg buf:262144 --arg buf:262144:iota:f32 --arg buf:262144:iota:f32 --arg u32:256" ;;
+    saxpy) echo "matmul.ptx --kernel saxpy --grid 64 --block 256 --arg buf:4194304:iota:f32 --arg buf:4194304:iota:f32 --arg f32:2 --arg u32:1048576" ;;
     wgmma) echo "wgmma.ptx --block 128 --arg buf:512 --arg u32:2000" ;;
     *) echo "race.sh: no kernel $1" >&2; exit 2 ;;
   esac

@@ -6,12 +6,13 @@
 # runs must be equal, and the detector must report nothing (every kernel is race-free).
 #   reduce_smem, hash_int (kernels.ptx), smem_stencil, mbar_ring, copy_ring, tma_ring
 #   (race_kernels.ptx), grid_sync (grid_sync.ptx, cooperative), wgmma (wgmma.ptx; REPS=2000 reps by default),
-#   matmul (matmul.ptx: the naive product, 128x128 on 8x8 CTAs of 16x16)
+#   matmul (matmul.ptx: the naive product, 128x128 on 8x8 CTAs of 16x16), mm_tiled (the
+#   tiled product, 128x128) and saxpy (256 K floats, 64x256)
 # usage: [REPS=2000] bench/race_cost.sh [PATH/TO/ptxi] [KERNEL...]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 ptxi=${1:-$here/../build/ptxi}; [ $# -gt 0 ] && shift
-kernels=${*:-reduce_smem hash_int smem_stencil mbar_ring copy_ring tma_ring grid_sync wgmma matmul}
+kernels=${*:-reduce_smem hash_int smem_stencil mbar_ring copy_ring tma_ring grid_sync wgmma matmul mm_tiled saxpy}
 reps=${REPS:-2000}
 command -v valgrind > /dev/null || { echo "race_cost.sh: needs valgrind (callgrind)" >&2; exit 2; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -24,6 +25,8 @@ args() {
     tma_ring) echo "race_kernels.ptx --kernel $1 --grid 64 --block 128 --arg buf:32768 --arg buf:131072:iota:u32 --arg tmap:buf=1,type=f32,dims=64x512,strides=256,box=64x16" ;;
     grid_sync) echo "grid_sync.ptx --cooperative --grid 132 --block 256 --arg buf:135168 --arg buf:135168" ;;
     matmul) echo "matmul.ptx --kernel mm --grid 8,8 --block 16,16 --arg buf:65536 --arg buf:65536 --arg buf:65536 --arg u32:128" ;;
+    mm_tiled) echo "matmul.ptx --kernel mm_tiled --grid 8,8 --block 16,16 --arg buf:65536 --arg buf:65536:iota:f32 --arg buf:65536:iota:f32 --arg u32:128" ;;
+    saxpy) echo "matmul.ptx --kernel saxpy --grid 64 --block 256 --arg buf:1048576:iota:f32 --arg buf:1048576:iota:f32 --arg f32:2 --arg u32:262144" ;;
     wgmma) echo "wgmma.ptx --block 128 --arg buf:512 --arg u32:$reps" ;;
     *) echo "race_cost.sh: no kernel $1" >&2; exit 2 ;;
   esac
