@@ -1274,14 +1274,14 @@ seg_hop_on(struct seg_sweeping *x, struct warp *w, struct group *g, uint32_t lef
 	*(struct repick *)c->rp = (struct repick){0};
 	L->cw = nw;
 	t->w = nw, t->g = ng, t->n_before = 0, t->limit = SWEEP_QUANTUM;
-	struct frame *f = ng->frame;
-	const struct dfunc *fn = f->fn;
-	const struct dinsn *di = &fn->code[ng->pc];
-	if (nw->wg_busy || nw->wg_track || !ng->pc || di[-1].exec != exec_bar) { /* seg_entry */
+	if (nw->wg_busy || nw->wg_track || !seg_entry(ng)) {
 		x->end = SWEEP_AGAIN;
 		return JIT_SEG_HOP_LEFT;
 	}
 	/* seg_run's next_warp, where the segment code begins the turn */
+	struct frame *f = ng->frame;
+	const struct dfunc *fn = f->fn;
+	const struct dinsn *di = &fn->code[ng->pc];
 	if (!fn->seg_fn || ng->mask != FULL_MASK || !di->seg) {
 		x->end = SWEEP_WARP;
 		return JIT_SEG_HOP_LEFT;

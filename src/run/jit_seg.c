@@ -485,16 +485,6 @@ static void ask_rows(struct jit_seg_ctx *c)
 	c->smem = w->cta->smem;
 }
 
-/*
- * smem.c's row case inline (ld_row4_any's and st_row4_any's for a whole warp), where
- * smem_rows allows it (ctx.row, asked for once a turn): the lanes' addresses (their low words) are lane 0's plus 4l
- * - lane 0's 64 bits broadcast plus the pool's 4l, XORed with each lane's and ORed over the
- * warp, the high words masked off - and lane 0's place plus the offset is aligned and at most
- * the shared bytes less 128. Anything else goes on at `call` (smem_ld / smem_st, which take
- * or decline it as ever). 16 bytes at a time widened into the destination's lanes (ld), or
- * eight lanes' low words gathered into 32 bytes (st: VSHUFPS and VPERMQ, as smem.c's
- * low_words).
- */
 /* ctx.row, asked for where the turn has not yet (ask_rows; none with the detector), tested
  * for `bit`: returns the jump taken where it is not there */
 static size_t row_bit(struct seg *S, uint32_t bit)
@@ -519,6 +509,16 @@ static size_t row_bit(struct seg *S, uint32_t bit)
 	return x86_jcc(b, 0x4);
 }
 
+/*
+ * smem.c's row case inline (ld_row4_any's and st_row4_any's for a whole warp), where
+ * smem_rows allows it (ctx.row, asked for once a turn): the lanes' addresses (their low words) are lane 0's plus 4l
+ * - lane 0's 64 bits broadcast plus the pool's 4l, XORed with each lane's and ORed over the
+ * warp, the high words masked off - and lane 0's place plus the offset is aligned and at most
+ * the shared bytes less 128. Anything else goes on at `call` (smem_ld / smem_st, which take
+ * or decline it as ever). 16 bytes at a time widened into the destination's lanes (ld), or
+ * eight lanes' low words gathered into 32 bytes (st: VSHUFPS and VPERMQ, as smem.c's
+ * low_words).
+ */
 static void gen_row(struct seg *S, const struct dinsn *di, size_t *call)
 {
 	struct xbuf *b = S->b;
@@ -588,7 +588,8 @@ static void gen_bcast(struct seg *S, const struct dinsn *di, size_t *call)
 	x86_alu_ri(b, 7, true, X_RCX, (int32_t)(a + es) - 128);
 	call[1] = x86_jcc(b, 0xC); /* (jl) */
 	x86_load(b, true, X_RCX, CTX(smem));
-	x86_load_ext(b, (int)es, di->smem & SMEM_SIGNED, X_RAX, (struct xmem){X_RCX, -1, 1, (int32_t)a});
+	x86_load_ext(b, (int)es, di->smem & SMEM_SIGNED, X_RAX,
+		     (struct xmem){X_RCX, -1, 1, (int32_t)a});
 	x86_store(b, true, CTX(word), X_RAX);
 	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, CTX(word));
 	for (int c = 0; c < LANES / 4; c++)

@@ -1260,7 +1260,7 @@ row_fresh(struct launch *L, struct rcta *rc, const struct cta *c, const struct v
 	struct cell *c0 = fresh_cells(&rc->smem, l0), *c1 = p1 ? fresh_cells(&rc->smem, l1) : c0;
 	if (!c0 || !c1)
 		return false;
-	struct rrow *rows = (struct rrow *)(rc->lines + 2 * nlines); /* (race_rows) */
+	struct rrow *rows = race_rows(rc, c->smem_size);
 	uint32_t a0s = p0, b0s = 0, a1s = p1, b1s = 0;
 	bool r0 = ln0[1] >= era, r1 = p1 && ln1[1] >= era; /* (read in this era) */
 	if (r0 || r1) {
@@ -1331,9 +1331,8 @@ RACE_CLONES bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask
 	if (L->stop || !R->wvc_ok || !rc->lines || !rc->smem.pages || rc->foreign ||
 	    R->nt > sizeof vc_no_clocks / sizeof *vc_no_clocks)
 		return row_general(L, w, mask, first, wrap, second, write);
-	size_t wi = (size_t)c->slot * R->nw + w->id, i0 = wi * LANES; /* (wvc_ok: whole warps) */
-	const struct vc *vq = R->wvc[wi]; /* (non-NULL: every lane's) */
-	const uint32_t *k0 = R->clk + i0;
+	const struct vc *vq = *wvc_of(R, w); /* (wvc_ok; non-NULL: every lane's) */
+	const uint32_t *k0 = clock_of(R, thr(R, w, 0));
 	uint32_t len = mask == 0xffffffffu ? LANES : (uint32_t)__builtin_ctz(~mask);
 	RACE_VERIFY_HOLD(R, w, vq);
 	if (vq && vq->gen == rc->era_gen && all32(k0, k0[0]) &&

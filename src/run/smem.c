@@ -272,9 +272,9 @@ __attribute__((target("avx2"))) static inline bool row4_avx2(const uint64_t *r, 
  * lane by lane: the 32 lanes' words of r + d at *first + 4l for the lanes below *k, at
  * *second + 4 * (l - *k) for the others, each row aligned and before end (*k: 32 for one
  * row, row4_avx2's case). */
-__attribute__((target("avx2"), always_inline)) static inline bool rows4_avx2(const uint64_t *r, uint32_t d,
-							      uint32_t end, uint32_t *first,
-							      uint32_t *k, uint32_t *second)
+__attribute__((target("avx2"), always_inline)) static inline bool
+rows4_avx2(const uint64_t *r, uint32_t d, uint32_t end, uint32_t *first, uint32_t *k,
+	   uint32_t *second)
 {
 	const __m256i by = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
 	uint32_t a = (uint32_t)r[0], at = 0, at2 = 0;
@@ -330,9 +330,9 @@ static inline bool row4_candidate(const struct dinsn *di, uint32_t mask)
  * widened into d's 32 lanes: four lanes at a time from the row they lie in, the one group
  * that straddles the two lane by lane. (A copy of the two rows side by side first was two
  * `rep movs` of a variable length, and the loads after it waited on their stores.) */
-__attribute__((target("avx2"), noinline)) static bool ld_rows_widen(const uint8_t *smem, uint32_t first,
-							  uint32_t k, uint32_t second, bool sgn,
-							  uint64_t *d)
+__attribute__((target("avx2"), noinline)) static void
+ld_rows_widen(const uint8_t *smem, uint32_t first, uint32_t k, uint32_t second, bool sgn,
+	      uint64_t *d)
 {
 	for (uint32_t l = 0; l < LANES; l += 4) {
 		const uint8_t *q = l + 4 <= k ? smem + first + 4 * l
@@ -348,7 +348,6 @@ __attribute__((target("avx2"), noinline)) static bool ld_rows_widen(const uint8_
 		_mm256_storeu_si256((__m256i *)(d + l),
 				    sgn ? _mm256_cvtepi32_epi64(x) : _mm256_cvtepu32_epi64(x));
 	}
-	return true;
 }
 
 /* The common case of smem_ld in one short function: 4-byte loads through a register by a
@@ -384,9 +383,10 @@ ld_row4_any(struct launch *L, struct warp *w, struct frame *f, const struct dins
 		return false;
 	const uint8_t *p = c->smem + first;
 	__m256i *dst = (__m256i *)slot_ptr(f, di->d.slot);
-	if (k < LANES) /* (two rows: four lanes at a time from where they lie) */
-		return ld_rows_widen(c->smem, first, k, second, di->smem & SMEM_SIGNED,
-				     (uint64_t *)dst);
+	if (k < LANES) { /* (two rows: four lanes at a time from where they lie) */
+		ld_rows_widen(c->smem, first, k, second, di->smem & SMEM_SIGNED, (uint64_t *)dst);
+		return true;
+	}
 	if (di->smem & SMEM_SIGNED) {
 #pragma GCC unroll 8
 		for (int i = 0; i < 8; i++)
