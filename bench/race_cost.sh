@@ -8,12 +8,16 @@
 #   (race_kernels.ptx), grid_sync (grid_sync.ptx, cooperative), wgmma (wgmma.ptx; REPS=2000 reps by default),
 #   matmul (matmul.ptx: the naive product, 128x128 on 8x8 CTAs of 16x16), mm_tiled (the
 #   tiled product, 128x128) and saxpy (256 K floats, 64x256)
-# usage: [REPS=2000] bench/race_cost.sh [PATH/TO/ptxi] [KERNEL...]
+# JOBS=N adds --jobs N to both runs (unset: ptxi's default, one worker per CPU): the detector
+# on a --jobs worker logs its global accesses, or judges them at once when its cluster is
+# the oldest not shown; --jobs 1 judges them on one thread.
+# usage: [REPS=2000] [JOBS=N] bench/race_cost.sh [PATH/TO/ptxi] [KERNEL...]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 ptxi=${1:-$here/../build/ptxi}; [ $# -gt 0 ] && shift
 kernels=${*:-reduce_smem hash_int smem_stencil mbar_ring copy_ring tma_ring grid_sync wgmma matmul mm_tiled saxpy}
 reps=${REPS:-2000}
+jobs=${JOBS:+--jobs $JOBS}
 command -v valgrind > /dev/null || { echo "race_cost.sh: needs valgrind (callgrind)" >&2; exit 2; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 args() {
@@ -33,7 +37,7 @@ args() {
 }
 # instructions of "ptxi run ARGS... --dump 0"; stdout kept in $tmp/out, stderr in $tmp/err
 count() {
-  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$ptxi" run "$@" --dump 0 \
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$ptxi" run "$@" --dump 0 $jobs \
     > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
   awk '/^(summary|totals):/ {print $2; exit}' "$tmp/cg"
 }

@@ -1,66 +1,107 @@
 /*
  * race_glanes.c - a warp's plain ld/st.global checked at once (race_global_lanes): one
  * context, one region and one shadow for the warp, then each lane in order as race_access
- * would check it, its store made after its check; on a --jobs worker each lane is logged
- * as race_defer_access logs it.
+ * would check it, its store made after its check. On a --jobs worker the same on the
+ * launch's state when its cluster is the oldest not shown; else the lanes are logged in one
+ * entry (race_defer_lanes), which the replay judges here too (race_replay_lanes).
  */
 #include "race_priv.h"
 
 #include <string.h>
 
+/* Who judges a warp's lanes: one thread (JUDGE_ONE); a --jobs worker whose cluster is the
+ * oldest not shown (JUDGE_HEAD: on the launch's state, at the launch's step, a store's
+ * bytes compared with those one thread would find, race_global.c's image, and written there
+ * too); the replay of a worker's logged lanes (JUDGE_REPLAY: the same, against the bytes
+ * the worker found, nothing stored in memory, each lane's the one described if the replay
+ * fails: L->cmask). */
+enum judge { JUDGE_ONE, JUDGE_HEAD, JUDGE_REPLAY };
+
+/* A warp's plain access of region r: lane l at addr[l], the bytes there p[l] (the replay's:
+ * what the worker found there), a store's value v[l] (NULL: a load) of `size` bytes; made by
+ * threads t0[l] at epochs k0[l], at `step`. */
+struct wacc {
+	struct region *r;
+	const uint64_t *addr;
+	uint8_t *const *p;
+	uint32_t size;
+	const uint64_t *v;
+	struct rthread *t0;
+	const uint32_t *k0;
+	uint32_t step;
+};
+
+/* Lane l's store made (after its check) as `how` makes it. */
+static inline __attribute__((always_inline)) void
+store_lane(struct launch *L, const struct wacc *wa, uint32_t l, uint32_t size, enum judge how)
+{
+	if (how != JUDGE_REPLAY)
+		store_low(wa->p[l], wa->v[l], size);
+	if (how != JUDGE_ONE)
+		race_img_write(L, wa->r, wa->addr[l], size, (const uint8_t *)&wa->v[l]);
+}
+
 /* The lanes of mask judged at once, as check_range judges each (x: the warp's context, s
  * the region's shadow); the lanes that go on. */
 static inline __attribute__((always_inline)) uint32_t
-judge_lanes(struct acc_ctx *x, uint32_t mask, struct region *r, const uint64_t *addr,
-	    uint8_t *const *p, uint32_t size, const uint64_t *v, const bool write)
+judge_lanes(struct acc_ctx *x, uint32_t mask, const struct wacc *wa, const bool write,
+	    const enum judge how)
 {
 	struct launch *L = x->L;
-	struct race *R = x->R;
+	struct region *r = wa->r;
+	uint32_t size = wa->size;
 	enum race_kind kind = write ? RACE_WRITE : RACE_READ;
-	struct rthread *t0 = thr(R, x->w, 0);
-	const uint32_t *k0 = clock_of(R, t0);
-	uint32_t tid0 = tid_of(R, x->w, 0);
-	struct rec me = {L->ci, 0, 0, (uint32_t)L->steps, 0, 0};
+	uint32_t tid0 = tid_of(x->R, x->w, 0);
+	struct rec me = {L->ci, 0, 0, wa->step, 0, 0};
+	uint8_t old[8];
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		const uint8_t *nv = write ? (const uint8_t *)&v[l] : NULL; /* its low bytes */
-		struct access a = {.p = p[l], .space = MS_GLOBAL, .region = r, .addr = addr[l]};
-		x->t = t0 + l;
+		const uint8_t *nv = write ? (const uint8_t *)&wa->v[l] : NULL; /* its low bytes */
+		struct access a = {.p = wa->p[l], .space = MS_GLOBAL, .region = r,
+				   .addr = wa->addr[l]};
+		if (how == JUDGE_REPLAY)
+			L->cmask = 1u << l;
+		x->t = wa->t0 + l;
 		x->tid = x->owner = tid0 + l;
 		x->lane = l;
 		me.tid = tid0 + l;
-		me.clock = k0[l];
-		uint64_t off = addr[l] - r->base;
-		struct cell *c;
-		if (size <= GRAN && (c = cell_made(x->s, off / GRAN))) { /* (aligned) */
-			check_granule(x, c, &a, off, size, kind, &me, nv);
-		} else if (!(size <= GRAN && compact_granule(x, r->size, off, size, kind, &me))) {
-			race_check_range(x, &a, size, kind, &me, nv);
+		me.clock = wa->k0[l];
+		uint64_t off = wa->addr[l] - r->base;
+		struct cell *c = size <= GRAN ? cell_made(x->s, off / GRAN) : NULL; /* (aligned) */
+		if (c || !(size <= GRAN && compact_granule(x, r->size, off, size, kind, &me))) {
+			if (how != JUDGE_ONE && write) { /* what one thread's store finds there */
+				race_img_read(L, r, wa->addr[l], size, wa->p[l], old);
+				a.p = old; /* (a compact record's check compares no bytes) */
+			}
+			if (c)
+				check_granule(x, c, &a, off, size, kind, &me, nv);
+			else
+				race_check_range(x, &a, size, kind, &me, nv);
 		}
 		if (L->stop)
 			return mask & ((1u << l) - 1);
 		if (write)
-			store_low(p[l], v[l], size);
+			store_lane(L, wa, l, size, how);
 	}
 	return mask;
 }
 
-/* A whole warp's plain store of 32 words in a row (x: its context, r the region) on one
- * compact page whose 32 cells hold no record yet (a kernel's output, written once), judged
- * as compact_granule judges each lane, at once: every lane's record becomes its cell's
- * write, then its bytes are stored; false: not that case, nothing changed. */
-static bool compact_row(struct acc_ctx *x, const struct region *r, const uint64_t *addr,
-			uint8_t *const *p, const uint64_t *v)
+/* A whole warp's plain store of 32 words in a row (x: its context) on one compact page
+ * whose 32 cells hold no record yet (a kernel's output, written once), judged as
+ * compact_granule judges each lane, at once: every lane's record becomes its cell's write,
+ * then its bytes are stored; false: not that case, nothing changed. */
+static inline __attribute__((always_inline)) bool
+compact_row(struct acc_ctx *x, const struct wacc *wa, const enum judge how)
 {
 	struct launch *L = x->L;
-	struct race *R = x->R;
-	uint64_t off = addr[0] - r->base, g = off / GRAN, i0 = g % PAGE_CELLS, apart = 0;
+	const uint64_t *addr = wa->addr;
+	uint64_t off = addr[0] - wa->r->base, g = off / GRAN, i0 = g % PAGE_CELLS, apart = 0;
 #pragma GCC unroll 8
 	for (uint32_t l = 0; l < LANES; l++)
 		apart |= addr[l] - addr[0] - l * GRAN;
 	if (apart || off % GRAN || i0 + LANES > PAGE_CELLS)
 		return false;
-	struct cpage *cp = race_cpage(L, x->s, r->size, g / PAGE_CELLS); /* (NULL: full) */
+	struct cpage *cp = race_cpage(L, x->s, wa->r->size, g / PAGE_CELLS); /* (NULL: full) */
 	if (!cp)
 		return false;
 	struct rec *e = &cp->e[i0];
@@ -69,32 +110,49 @@ static bool compact_row(struct acc_ctx *x, const struct region *r, const uint64_
 		used |= e[l].clock;
 	if (used)
 		return false;
-	const uint32_t *k0 = clock_of(R, thr(R, x->w, 0));
-	uint32_t tid0 = tid_of(R, x->w, 0);
+	uint32_t tid0 = tid_of(x->R, x->w, 0);
 	for (uint32_t l = 0; l < LANES; l++) {
-		e[l] = (struct rec){L->ci, tid0 + l, k0[l], (uint32_t)L->steps, 0xf, 0};
+		e[l] = (struct rec){L->ci, tid0 + l, wa->k0[l], wa->step, 0xf, 0};
 		cp->read[(i0 + l) / 32] &= ~(1u << (i0 + l) % 32);
-		store_low(p[l], v[l], GRAN);
+		store_lane(L, wa, l, GRAN, how);
 	}
 	return true;
 }
 
-/* The lanes of mask logged for the replay (a --jobs worker's), each stored after. */
-static uint32_t defer_lanes(struct launch *L, struct warp *w, uint32_t mask, struct region *r,
-			    const uint64_t *addr, uint8_t *const *p, uint32_t size,
-			    const uint64_t *v)
+/* The lanes of mask of the warp access wa of w judged at once on R, as `how` judges them;
+ * the lanes that go on. */
+static inline __attribute__((always_inline)) uint32_t
+judge_warp(struct launch *L, struct race *R, struct warp *w, uint32_t mask,
+	   const struct wacc *wa, const enum judge how)
 {
-	struct race_gacc e = {0};
-	for (uint32_t m = mask; m; m &= m - 1) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		struct access a = {.p = p[l], .space = MS_GLOBAL, .region = r, .addr = addr[l]};
-		race_defer_lane(L, w, l, &a, size, v ? RACE_WRITE : RACE_READ, v ? &v[l] : NULL, &e);
-		if (L->stop)
-			return mask & ((1u << l) - 1);
-		if (v)
-			store_low(p[l], v[l], size);
+	uint32_t f = (uint32_t)__builtin_ctz(mask);
+	struct access a = {.p = wa->p[f], .space = MS_GLOBAL, .region = wa->r,
+			   .addr = wa->addr[f]};
+	uint64_t off, bytes;
+	struct acc_ctx x = {.L = L, .R = R, .w = w, .glob = true};
+	if (how == JUDGE_REPLAY)
+		L->cmask = 1u << f;
+	if (!(x.s = race_shadow_of(L, &a, &off, &bytes))) { /* (out of memory: unchecked) */
+		for (uint32_t m = L->stop ? 0 : mask; wa->v && m; m &= m - 1)
+			store_lane(L, wa, (uint32_t)__builtin_ctz(m), wa->size, how);
+		return L->stop ? 0 : mask;
 	}
-	return mask;
+	if (wa->v && mask == 0xffffffffu && wa->size == GRAN && compact_row(&x, wa, how))
+		return mask;
+	return wa->v ? judge_lanes(&x, mask, wa, true, how) : judge_lanes(&x, mask, wa, false, how);
+}
+
+/* judge_warp for each `how`, compiled apart (noinline: race_global_lanes stays small). */
+static __attribute__((noinline)) uint32_t
+judge_one(struct launch *L, struct warp *w, uint32_t mask, const struct wacc *wa)
+{
+	return judge_warp(L, L->race, w, mask, wa, JUDGE_ONE);
+}
+
+static __attribute__((noinline)) uint32_t
+judge_head(struct launch *L, struct warp *w, uint32_t mask, const struct wacc *wa)
+{
+	return judge_warp(L, L->race, w, mask, wa, JUDGE_HEAD);
 }
 
 uint32_t race_global_lanes(struct launch *L, struct warp *w, uint32_t mask, const uint64_t *addr,
@@ -106,19 +164,62 @@ uint32_t race_global_lanes(struct launch *L, struct warp *w, uint32_t mask, cons
 	struct region *r = mem_find(L->mem, addr[__builtin_ctz(mask)], size);
 	if (!r) /* (global_lanes found it) */
 		return 0;
-	if (R->shard)
-		return defer_lanes(L, w, mask, r, addr, p, size, v);
-	struct access a = {.p = p[__builtin_ctz(mask)], .space = MS_GLOBAL, .region = r,
-			   .addr = addr[__builtin_ctz(mask)]};
-	uint64_t off, bytes;
-	struct acc_ctx x = {.L = L, .R = R, .w = w, .glob = true};
-	if (!(x.s = race_shadow_of(L, &a, &off, &bytes))) { /* (out of memory: unchecked) */
-		for (uint32_t m = L->stop ? 0 : mask; v && m; m &= m - 1)
-			store_low(p[__builtin_ctz(m)], v[__builtin_ctz(m)], size);
-		return L->stop ? 0 : mask;
+	struct rthread *t0 = thr(R, w, 0);
+	struct wacc wa = {r, addr, p, size, v, t0, clock_of(R, t0), (uint32_t)L->steps};
+	if (!R->shard)
+		return judge_one(L, w, mask, &wa);
+	struct launch *served = race_head_enter(L, w, mask, &wa.step);
+	if (!served)
+		return L->stop ? 0 : race_defer_lanes(L, w, mask, r, addr, p, size, v);
+	uint32_t done = judge_head(L, w, mask, &wa);
+	race_head_leave(L, R, served);
+	return done;
+}
+
+bool race_replay_lanes(struct launch *L, struct race_glog *G, const struct race_gacc *e)
+{
+	struct race *R = L->race;
+	const struct race_glane *lane = e->each;
+	uint32_t n = (uint32_t)__builtin_popcount(e->lanes);
+	for (uint32_t k = 0; k < n; k++) /* (a marker: race_resolve's, lane by lane) */
+		if (lane[k].vc->n && lane[k].vc->ch[lane[k].vc->n - 1].cta >= R->mbase)
+			return false;
+	struct cta *c;
+	struct warp *w;
+	race_jobs_scaffold(R->jobs, &c, &w);
+	c->linear = e->cta;
+	memcpy(c->ctaid, e->ctaid, sizeof c->ctaid);
+	c->rank = c->slot = e->rank;
+	w->cta = c;
+	w->id = e->warp;
+	struct rthread t[LANES];
+	uint32_t k0[LANES];
+	uint64_t addr[LANES], v[LANES];
+	uint8_t *p[LANES];
+	uint32_t k = 0;
+	bool ph = race_glog_phantoms(G);
+	for (uint32_t m = e->lanes; m; m &= m - 1, k++) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		t[l] = (struct rthread){.lvc = lane[k].vc, .seen_cp = lane[k].seen_cp,
+					.seen_bulk = lane[k].seen_bulk,
+					.phantom = ph ? race_glog_phantom(G, e->tid + l) : NULL};
+		k0[l] = lane[k].clock;
+		addr[l] = lane[k].addr;
+		v[l] = lane[k].newv;
+		p[l] = (uint8_t *)&lane[k].old;
 	}
-	if (v && mask == 0xffffffffu && size == GRAN && compact_row(&x, r, addr, p, v))
-		return mask;
-	return v ? judge_lanes(&x, mask, r, addr, p, size, v, true)
-		 : judge_lanes(&x, mask, r, addr, p, size, NULL, false);
+	struct wacc wa = {(struct region *)e->region, addr, p, e->size,
+			  e->kind == RACE_WRITE ? v : NULL, t, k0, race_glog_step(G, e->step)};
+	struct warp *cw = L->cw;
+	const struct dinsn *ci = L->ci;
+	uint32_t cmask = L->cmask;
+	L->cw = w;
+	L->ci = e->insn;
+	R->replay = G;
+	judge_warp(L, R, w, e->lanes, &wa, JUDGE_REPLAY);
+	R->replay = NULL;
+	L->cw = cw;
+	L->ci = ci;
+	L->cmask = cmask;
+	return true;
 }

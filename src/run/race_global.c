@@ -21,6 +21,7 @@
 
 #define GLOG_DRAIN 16384u  /* accesses a cluster logs before it shows them early          */
 #define IMG_PAGE 4096u     /* bytes per page of the image                                 */
+#define LANE_CHUNK 1024u   /* GA_LANES entries' lanes per chunk of the log                */
 
 struct race_glog {
 	struct race_gacc *e;
@@ -40,7 +41,11 @@ struct race_glog {
 	bool done, merged;
 	bool head;                  /* every cluster before has been shown                     */
 	struct vc *memo_from, *memo_to;
-	size_t at, out_at;          /* the place of the last entry logged (race_glog_add)       */
+	struct race_glane **chunk;  /* GA_LANES entries' lanes, LANE_CHUNK a chunk (they stay
+				     * where they are: no copy as the log grows)               */
+	uint32_t nchunk, cur, used; /* chunks made; the one filled; its lanes used             */
+	size_t waiting;             /* accesses logged and not replayed (a GA_LANES entry's
+				     * lanes each count)                                       */
 };
 
 /* The launch's part: the image of global memory as one thread leaves it. */
@@ -82,11 +87,22 @@ struct race_glog *race_glog_new(struct launch *S)
 	return G;
 }
 
+/* The log's references to the vectors of e (a GA_LANES entry's lanes from its k-th). */
+static void put_vcs(struct race_glog *G, const struct race_gacc *e, uint32_t k)
+{
+	if (e->what != GA_LANES) {
+		race_vc_put(G->mem, e->vc);
+		return;
+	}
+	for (uint32_t i = k, n = (uint32_t)__builtin_popcount(e->lanes); i < n; i++)
+		race_vc_put(G->mem, e->each[i].vc);
+}
+
 static void glog_free(void *ctx)
 {
 	struct race_glog *G = ctx;
 	for (size_t i = G->next; i < G->n; i++)
-		race_vc_put(G->mem, G->e[i].vc);
+		put_vcs(G, &G->e[i], 0);
 	race_vc_put(G->mem, G->memo_from);
 	race_vc_put(G->mem, G->memo_to);
 	for (uint32_t i = 0; i < G->nlocs; i++)
@@ -97,10 +113,40 @@ static void glog_free(void *ctx)
 	free(G->slot);
 	free(G->ph);
 	free(G->locs);
+	for (uint32_t i = 0; i < G->nchunk; i++)
+		free(G->chunk[i]);
+	free(G->chunk);
 	free(G);
 }
 
-bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc *e, bool again)
+struct race_glane *race_glog_lanes(struct launch *S, struct race_glog *G, uint32_t n)
+{
+	if (G->nchunk && G->used + n <= LANE_CHUNK)
+		return &G->chunk[G->cur][G->used];
+	if (G->nchunk && G->cur + 1 < G->nchunk) { /* one a replay let go */
+		G->used = 0;
+		return G->chunk[++G->cur];
+	}
+	size_t bytes = LANE_CHUNK * sizeof **G->chunk;
+	struct race_glane **c = realloc(G->chunk, (G->nchunk + 1) * sizeof *c);
+	if (!c)
+		return NULL;
+	G->chunk = c;
+	if (!(c[G->nchunk] = race_grow(S, &G->charged, NULL, 0, bytes,
+				       "the data-race detector's log (--jobs)")))
+		return NULL;
+	G->cur = G->nchunk++;
+	G->used = 0;
+	return c[G->cur];
+}
+
+/* The accesses e stands for. */
+static uint32_t accesses(const struct race_gacc *e)
+{
+	return e->what == GA_LANES ? (uint32_t)__builtin_popcount(e->lanes) : 1;
+}
+
+bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc *e)
 {
 	if (G->n == G->cap) {
 		size_t cap = G->cap ? G->cap * 2 : 64;
@@ -113,14 +159,17 @@ bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc
 	}
 	struct race_gacc *d = &G->e[G->n++];
 	*d = *e;
-	if (!again) {
-		G->at = gather_log_entries(S->log);
-		G->out_at = gather_log_out_pos(S->log);
+	d->at = gather_log_entries(S->log);
+	d->out_at = gather_log_out_pos(S->log);
+	if (e->what == GA_LANES) {
+		for (uint32_t i = 0, n = accesses(e); i < n; i++)
+			race_vc_ref(e->each[i].vc);
+		G->used += accesses(e);
+	} else {
+		race_vc_ref(d->vc);
 	}
-	d->at = G->at;
-	d->out_at = G->out_at;
-	race_vc_ref(d->vc);
-	if (G->n - G->next >= GLOG_DRAIN && S->log_poll) { /* shown once it is the oldest, */
+	G->waiting += accesses(e);
+	if (G->waiting >= GLOG_DRAIN && S->log_poll) { /* shown once it is the oldest, */
 		S->log->want_drain = true;      /* and then judged at once (race.c: head) */
 		S->log_poll(S);
 		G->head = !S->stop;
@@ -198,6 +247,11 @@ const struct dinsn *race_glog_phantom(const struct race_glog *G, uint32_t tid)
 	return NULL;
 }
 
+bool race_glog_phantoms(const struct race_glog *G)
+{
+	return G->nph != 0;
+}
+
 static void set_phantom(struct race_glog *G, uint32_t tid, const struct dinsn *insn)
 {
 	for (uint32_t i = 0; i < G->nph; i++)
@@ -272,63 +326,76 @@ static inline struct img_page *img_made(struct launch *L, const struct region *r
 	return i < J->nregions && J->pages[i] && p < J->npages[i] ? J->pages[i][p] : NULL;
 }
 
-/* The bytes one thread would find (where the image has them; else what the worker found),
- * a page's part at a time. */
-static void img_read(struct launch *L, const struct race_gacc *e, uint8_t *out)
+/* n bytes of image page p (NULL: not made) from byte b into out, where they are valid. */
+static inline void img_part_read(const struct img_page *p, uint32_t b, uint32_t n, uint8_t *out)
 {
-	uint64_t off = e->addr - e->region->base;
-	memcpy(out, e->old, e->size);
-	for (uint32_t k = 0; k < e->size;) {
-		uint32_t b = (uint32_t)((off + k) % IMG_PAGE);
-		uint32_t n = e->size - k < IMG_PAGE - b ? e->size - k : IMG_PAGE - b;
-		const struct img_page *p = img_made(L, e->region, off + k);
-		if (p && b % 8 + n <= 8) { /* one byte of valid bits (an aligned access) */
-			uint32_t v = (uint32_t)(p->valid[b / 8] >> (b % 8)) & ((1u << n) - 1);
-			if (v == (1u << n) - 1)
-				memcpy(out + k, p->b + b, n);
-			for (uint32_t i = 0; v && v != (1u << n) - 1 && i < n; i++)
-				if (v >> i & 1)
-					out[k + i] = p->b[b + i];
-			k += n;
-			continue;
+	if (p && b % 8 + n <= 8) { /* one byte of valid bits (an aligned access) */
+		uint32_t v = (uint32_t)(p->valid[b / 8] >> (b % 8)) & ((1u << n) - 1);
+		if (v == (1u << n) - 1)
+			copy_small(out, p->b + b, n);
+		for (uint32_t i = 0; v && v != (1u << n) - 1 && i < n; i++)
+			if (v >> i & 1)
+				out[i] = p->b[b + i];
+		return;
+	}
+	for (uint32_t i = 0; p && i < n; i++)
+		if (p->valid[(b + i) / 8] >> ((b + i) % 8) & 1)
+			out[i] = p->b[b + i];
+}
+
+/* n bytes into image page p (NULL: not made) at byte b (new: NULL: not known). */
+static inline void img_part_write(struct img_page *p, uint32_t b, uint32_t n, const uint8_t *new)
+{
+	if (p && b % 8 + n <= 8) { /* one byte of valid bits (an aligned access) */
+		uint8_t m = (uint8_t)(((1u << n) - 1) << (b % 8));
+		if (new) {
+			copy_small(p->b + b, new, n);
+			p->valid[b / 8] |= m;
+		} else {
+			p->valid[b / 8] &= (uint8_t)~m;
 		}
-		for (uint32_t i = 0; p && i < n; i++)
-			if (p->valid[(b + i) / 8] >> ((b + i) % 8) & 1)
-				out[k + i] = p->b[b + i];
+		return;
+	}
+	for (uint32_t i = 0; p && i < n; i++) {
+		uint32_t y = b + i;
+		if (new) {
+			p->b[y] = new[i];
+			p->valid[y / 8] |= (uint8_t)(1u << (y % 8));
+		} else {
+			p->valid[y / 8] &= (uint8_t) ~(1u << (y % 8));
+		}
+	}
+}
+
+/* (a page's part at a time; a lane's, in one page, at once) */
+void race_img_read(struct launch *L, const struct region *r, uint64_t addr, uint32_t size,
+		   const uint8_t *found, uint8_t *out)
+{
+	uint64_t off = addr - r->base;
+	copy_small(out, found, size);
+	if (off % IMG_PAGE + size <= IMG_PAGE) {
+		img_part_read(img_made(L, r, off), (uint32_t)(off % IMG_PAGE), size, out);
+		return;
+	}
+	for (uint32_t k = 0; k < size;) {
+		uint32_t b = (uint32_t)((off + k) % IMG_PAGE);
+		uint32_t n = size - k < IMG_PAGE - b ? size - k : IMG_PAGE - b;
+		img_part_read(img_made(L, r, off + k), b, n, out + k);
 		k += n;
 	}
 }
 
-/* A store of e's bytes (new: NULL for a write whose bytes the log lacks: not known). */
-static void img_write(struct launch *L, const struct race_gacc *e, const uint8_t *new)
+void race_img_write(struct launch *L, const struct region *r, uint64_t addr, uint32_t size,
+		    const uint8_t *new)
 {
-	uint64_t off = e->addr - e->region->base;
-	for (uint32_t k = 0; k < e->size;) {
+	uint64_t off = addr - r->base;
+	for (uint32_t k = 0; k < size;) {
 		uint32_t b = (uint32_t)((off + k) % IMG_PAGE);
-		uint32_t n = e->size - k < IMG_PAGE - b ? e->size - k : IMG_PAGE - b;
-		struct img_page *p = img_made(L, e->region, off + k);
+		uint32_t n = size - k < IMG_PAGE - b ? size - k : IMG_PAGE - b;
+		struct img_page *p = img_made(L, r, off + k);
 		if (!p && new)
-			p = img_page(L, e->region, off + k, true);
-		if (p && b % 8 + n <= 8) { /* one byte of valid bits (an aligned access) */
-			uint8_t m = (uint8_t)(((1u << n) - 1) << (b % 8));
-			if (new) {
-				memcpy(p->b + b, new + k, n);
-				p->valid[b / 8] |= m;
-			} else {
-				p->valid[b / 8] &= (uint8_t)~m;
-			}
-			k += n;
-			continue;
-		}
-		for (uint32_t i = 0; p && i < n; i++) {
-			uint32_t y = b + i;
-			if (new) {
-				p->b[y] = new[k + i];
-				p->valid[y / 8] |= (uint8_t)(1u << (y % 8));
-			} else {
-				p->valid[y / 8] &= (uint8_t) ~(1u << (y % 8));
-			}
-		}
+			p = img_page(L, r, off + k, true);
+		img_part_write(p, b, n, new ? new + k : NULL);
 		k += n;
 	}
 }
@@ -381,13 +448,14 @@ struct vc *race_glog_resolved(struct launch *L, struct race_glog *G, struct vc *
 
 void race_glog_old(struct launch *L, const struct race_gacc *e, uint8_t *old)
 {
-	img_read(L, e, old);
+	race_img_read(L, e->region, e->addr, e->size, e->old, old);
 }
 
 void race_glog_stored(struct launch *L, const struct race_gacc *e)
 {
 	if (e->kind != RACE_READ)
-		img_write(L, e, e->has_newv && e->plain ? e->newv : NULL);
+		race_img_write(L, e->region, e->addr, e->size,
+			       e->has_newv && e->plain ? e->newv : NULL);
 }
 
 uint32_t race_glog_step(const struct race_glog *G, uint32_t step)
@@ -396,34 +464,80 @@ uint32_t race_glog_step(const struct race_glog *G, uint32_t step)
 	return (uint32_t)(step + base);
 }
 
+/* The access e replayed (after what the cluster printed before it) and its log's reference
+ * to its vector let go; true: it stopped the launch. */
+static bool replay(struct launch *L, struct race_glog *G, struct race_gacc *e,
+		   struct gather_log *g, FILE *out)
+{
+	gather_log_put_out(g, out, e->out_at);
+	struct vc *v = race_glog_resolved(L, G, e->vc);
+	uint8_t old[sizeof e->old];
+	if (e->has_newv)
+		race_glog_old(L, e, old);
+	if (v)
+		race_replay_access(L, G, e, v, old, race_glog_step(G, e->step),
+				   race_glog_step(G, e->issued), NULL);
+	race_vc_put(G->mem, e->vc);
+	if (L->stop)
+		return true;
+	race_glog_stored(L, e);
+	return false;
+}
+
+/* A GA_LANES entry's lanes replayed in order, each as the GA_ACCESS it stands for (at once
+ * by race_replay_lanes where it can); true: one stopped the launch (the rest let go). */
+static bool replay_lanes(struct launch *L, struct race_glog *G, const struct race_gacc *e,
+			 struct gather_log *g, FILE *out)
+{
+	gather_log_put_out(g, out, e->out_at);
+	if (race_replay_lanes(L, G, e)) {
+		put_vcs(G, e, 0);
+		return L->stop;
+	}
+	struct race_gacc one = *e;
+	one.what = GA_ACCESS;
+	one.has_newv = one.plain = e->kind == RACE_WRITE;
+	uint32_t k = 0;
+	for (uint32_t m = e->lanes; m; m &= m - 1) {
+		const struct race_glane *x = &e->each[k++];
+		one.lane = (uint32_t)__builtin_ctz(m);
+		one.tid = one.owner = e->tid + one.lane;
+		one.addr = x->addr;
+		one.vc = x->vc;
+		one.clock = x->clock;
+		one.seen_cp = x->seen_cp;
+		one.seen_bulk = x->seen_bulk;
+		memcpy(one.newv, &x->newv, e->size); /* (read only as a store's) */
+		memcpy(one.old, &x->old, e->size);
+		if (replay(L, G, &one, g, out)) {
+			put_vcs(G, e, k);
+			return true;
+		}
+	}
+	return false;
+}
+
 static bool between(struct launch *L, void *ctx, struct gather_log *g, FILE *out, size_t upto)
 {
 	struct race_glog *G = ctx;
 	bool stopped = false;
 	for (; G->next < G->n && (upto == SIZE_MAX || G->e[G->next].at <= upto); G->next++) {
 		struct race_gacc *e = &G->e[G->next];
+		G->waiting -= accesses(e);
 		if (e->what == GA_PHANTOM) {
 			set_phantom(G, e->tid, e->insn);
 			continue;
 		}
-		gather_log_put_out(g, out, e->out_at);
-		struct vc *v = race_glog_resolved(L, G, e->vc);
-		uint8_t old[sizeof e->old];
-		if (e->has_newv)
-			img_read(L, e, old);
-		if (v)
-			race_replay_access(L, G, e, v, old, race_glog_step(G, e->step),
-					   race_glog_step(G, e->issued), NULL);
-		race_vc_put(G->mem, e->vc);
-		if (L->stop) {
-			stopped = true;
+		stopped = e->what == GA_LANES ? replay_lanes(L, G, e, g, out)
+					      : replay(L, G, e, g, out);
+		if (stopped) {
 			G->next++;
 			break;
 		}
-		race_glog_stored(L, e);
 	}
 	if (!stopped && upto == SIZE_MAX) {
 		G->n = G->next = 0;
+		G->cur = G->used = 0; /* (the chunks kept for what comes) */
 		if (G->done && !G->merged)
 			merge_locs(L, G);
 	}
@@ -446,7 +560,7 @@ void race_glog_wait_head(struct launch *S, struct race_glog *G, bool atomic)
 void race_glog_phantom_event(struct launch *S, struct race_glog *G, uint32_t tid)
 {
 	struct race_gacc e = {.insn = S->ci, .tid = tid, .what = GA_PHANTOM};
-	race_glog_add(S, G, &e, false);
+	race_glog_add(S, G, &e);
 }
 
 struct race_jobs *race_jobs_new(struct memory *mem)

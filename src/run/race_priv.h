@@ -349,12 +349,22 @@ void race_shard_report_end(struct launch *L, struct race *R);
 void race_defer_access(struct launch *L, struct warp *w, uint32_t lane,
 		       const struct access *a, uint32_t size, enum race_kind kind,
 		       const void *newv);
-/* Lane `lane` of a warp's plain global access, logged as race_defer_access logs it; e: the
- * warp's entry, zeroed by the caller before its first lane (kept between the lanes). */
-void race_defer_lane(struct launch *L, struct warp *w, uint32_t lane, const struct access *a,
-		     uint32_t size, enum race_kind kind, const void *newv, struct race_gacc *e);
+/* A warp's plain global access of the lanes of mask (race_global_lanes' addr, p, size and
+ * v) logged in one entry, each lane as race_defer_access would log it, and each store made
+ * after; the lanes that go on. */
+uint32_t race_defer_lanes(struct launch *L, struct warp *w, uint32_t mask,
+			  const struct region *r, const uint64_t *addr, uint8_t *const *p,
+			  uint32_t size, const uint64_t *v);
 void race_defer_copy(struct launch *L, const struct race_copy *rc, const struct access *a,
 		     uint32_t size, enum race_kind kind, uint8_t flags);
+/* A worker's warp access of the lanes of mask to be judged at once, as one thread judges it
+ * (its cluster the oldest not shown, and no lane's vector holding a marker): the launch's
+ * state swapped in for it until race_head_leave, which takes the worker's own (own) and
+ * what this returns (the launch the state served); *step: the launch's step. NULL: the
+ * lanes go to the log (or L->stop: the wait for the clusters before found a race). */
+struct launch *race_head_enter(struct launch *L, struct warp *w, uint32_t mask,
+			       uint32_t *step);
+void race_head_leave(struct launch *L, struct race *own, struct launch *served);
 bool race_shard_cluster_begin(struct launch *L);
 void race_shard_cluster_end(struct launch *L);
 
@@ -883,13 +893,44 @@ static inline void store_low(uint8_t *p, uint64_t v, uint32_t size)
 	}
 }
 
+/* n bytes copied, n of 1, 2, 4 or 8 (a lane's) at a fixed size: no call of memcpy. */
+static inline void copy_small(void *d, const void *s, uint32_t n)
+{
+	switch (n) {
+	case 1:
+		memcpy(d, s, 1);
+		break;
+	case 2:
+		memcpy(d, s, 2);
+		break;
+	case 4:
+		memcpy(d, s, 4);
+		break;
+	case 8:
+		memcpy(d, s, 8);
+		break;
+	default:
+		memcpy(d, s, n);
+	}
+}
+
 /* ---- --jobs (race_shard.c, race_global.c) ------------------------------------------- */
 
 
-enum { GA_ACCESS, GA_PHANTOM };
+enum { GA_ACCESS, GA_PHANTOM, GA_LANES };
+
+/* One lane of a warp's plain access logged at once (GA_LANES): what differs between lanes. */
+struct race_glane {
+	uint64_t addr;
+	struct vc *vc;              /* a reference                                             */
+	uint32_t clock, seen_cp, seen_bulk;
+	uint64_t newv, old;         /* a store's bytes (its low `size`), the memory's before it  */
+};
 
 /* One global access of a worker's cluster (or, GA_PHANTOM, a wait of thread tid that passed
- * for the phase before the first at insn). */
+ * for the phase before the first at insn; or, GA_LANES, a warp's plain access of the lanes
+ * of `lanes`, the warp's part here (tid and owner: lane 0's) and each lane's in order at
+ * `each`, each replayed as the GA_ACCESS it stands for). */
 struct race_gacc {
 	const struct dinsn *insn;
 	struct vc *vc;              /* the thread's vector (a copy's: at the issue); a reference */
@@ -898,7 +939,8 @@ struct race_gacc {
 	size_t at, out_at;          /* entries of the cluster's report log before it; printf bytes */
 	uint32_t tid, owner, clock, step, issued, seen_cp, seen_bulk;
 	uint32_t cta, ctaid[3], rank, warp, lane;
-	uint32_t size;
+	uint32_t size, lanes;
+	struct race_glane *each;
 	uint8_t what, kind, flags;  /* GA_*, enum race_kind, the record's flags                */
 	bool copy, skip_agents, has_newv, plain; /* plain: an ordinary store (not atomic, no copy) */
 	uint8_t newv[32], old[32];  /* a store's bytes, and the memory's before it              */
@@ -907,9 +949,12 @@ struct race_gacc {
 /* race_global.c: a cluster's log (made by race_cluster_begin on a worker, owned by its
  * report log), the marker of a location, and the launch's replay state. */
 struct race_glog *race_glog_new(struct launch *S);
-/* again: e is the next lane of the warp instruction logged last, at its place of the report
- * log (nothing is logged between the lanes of one instruction). */
-bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc *e, bool again);
+/* e logged at the report log's place (a GA_LANES entry's lanes lie in the room
+ * race_glog_lanes gave, filled; the log takes references to their vectors); false: out of
+ * memory (reported). */
+bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc *e);
+/* Room for n lanes of a GA_LANES entry (its `each`); NULL: out of memory (reported). */
+struct race_glane *race_glog_lanes(struct launch *S, struct race_glog *G, uint32_t n);
 bool race_glog_marker(struct race_glog *G, uint64_t key, uint32_t *idx);
 void race_glog_loc(struct race_glog *G, uint64_t key, struct vc *wide);
 void race_glog_done(struct race_glog *G);
@@ -922,21 +967,45 @@ void race_glog_wait_head(struct launch *S, struct race_glog *G, bool atomic);
 bool race_glog_head(const struct race_glog *G);
 void race_glog_phantom_event(struct launch *S, struct race_glog *G, uint32_t tid);
 const struct dinsn *race_glog_phantom(const struct race_glog *G, uint32_t tid);
+/* Whether G holds a phantom wait of some thread (race_glog_phantom may find one). */
+bool race_glog_phantoms(const struct race_glog *G);
+
+/* A log's reference to a vector (NULL: none) taken, and let go (its bytes given back to m);
+ * inline: a warp's entry takes one per lane. */
+static inline struct vc *race_vc_ref(struct vc *v)
+{
+	return v ? vc_ref(v) : NULL;
+}
+
+static inline void race_vc_put(struct memory *m, struct vc *v)
+{
+	if (v && !--v->refs)
+		vc_free(NULL, m, v);
+}
 
 /* race.c, for the replay (on the launch, in cluster order). */
-struct vc *race_vc_ref(struct vc *v);
-void race_vc_put(struct memory *m, struct vc *v);
 struct vc *race_resolve(struct launch *L, struct vc *v, const uint64_t *keys, uint32_t nkeys);
 void race_merge_loc(struct launch *L, uint64_t key, struct vc *v);
 bool race_replay_access(struct launch *L, struct race_glog *G, const struct race_gacc *e,
 			struct vc *v, const uint8_t *old, uint32_t step, uint32_t issued,
 			const struct dinsn *phantom);
+/* race_glanes.c: a GA_LANES entry e of G replayed at once, each lane as race_replay_access
+ * would replay the GA_ACCESS it stands for, its store written to the image; false: not here
+ * (a lane's vector holds a marker), nothing done. */
+bool race_replay_lanes(struct launch *L, struct race_glog *G, const struct race_gacc *e);
 /* race_global.c, for both: v resolved (kept until the next call; NULL: out of memory); the
  * bytes one thread finds at e (where the launch's image has them) and its store; a worker's
  * step as one thread counts it. */
 struct vc *race_glog_resolved(struct launch *L, struct race_glog *G, struct vc *v);
 void race_glog_old(struct launch *L, const struct race_gacc *e, uint8_t *old);
 void race_glog_stored(struct launch *L, const struct race_gacc *e);
+/* The `size` bytes at addr of r one thread would find: the image's where it has them, else
+ * what the worker found (`found`); a store of `size` bytes there (new: NULL for a write
+ * whose bytes the log lacks: not known). */
+void race_img_read(struct launch *L, const struct region *r, uint64_t addr, uint32_t size,
+		   const uint8_t *found, uint8_t *out);
+void race_img_write(struct launch *L, const struct region *r, uint64_t addr, uint32_t size,
+		    const uint8_t *new);
 uint32_t race_glog_step(const struct race_glog *G, uint32_t step);
 struct race_jobs *race_jobs_state(const struct launch *L);
 /* The CTA and warp a replayed access is made by (one pair, reused: only the fields the

@@ -38,24 +38,29 @@ void race_marker_into(struct launch *L, uint64_t key, struct vc **into)
 static bool head_check(struct launch *L, const struct race_gacc *e,
 		       const struct dinsn *phantom);
 
-/* The entry e of a worker's global access, filled: logged for the replay, or judged at once
- * when the cluster is the oldest not shown (false: it raced). again: e is the next lane of
- * the warp instruction logged last, at the same place of the report log. */
-static bool defer_put(struct launch *L, struct race_gacc *e, const struct dinsn *phantom,
-		      bool again)
+/* The cluster found the oldest not shown: its global accesses judged at once from here on,
+ * so that a race stops it where one thread stops, before it writes more (--dump after the
+ * report). true: the wait for the clusters before stopped the launch. */
+static bool wait_head(struct launch *L)
 {
 	struct race *R = L->race;
-	if (!R->head && L->is_head && L->is_head(L)) {
-		/* the oldest cluster not shown: judged at once from here on, so a race stops it
-		 * where one thread stops, before it writes more (--dump after the report) */
-		race_glog_wait_head(L, R->glog, L->ci->op == OP_ATOM);
-		R->head = !L->stop;
-		if (L->stop)
-			return true;
-	}
+	if (R->head || !L->is_head || !L->is_head(L))
+		return false;
+	race_glog_wait_head(L, R->glog, L->ci->op == OP_ATOM);
+	R->head = !L->stop;
+	return L->stop;
+}
+
+/* The entry e of a worker's global access, filled: logged for the replay, or judged at once
+ * when the cluster is the oldest not shown (false: it raced). */
+static bool defer_put(struct launch *L, struct race_gacc *e, const struct dinsn *phantom)
+{
+	struct race *R = L->race;
+	if (wait_head(L))
+		return true;
 	if (R->head)
 		return head_check(L, e, phantom);
-	if (!race_glog_add(L, R->glog, e, again) && !L->stop)
+	if (!race_glog_add(L, R->glog, e) && !L->stop)
 		runtime_error(L, 2, "out of memory keeping the data-race detector's log (--jobs)");
 	R->head = race_glog_head(R->glog);
 	return true;
@@ -93,45 +98,66 @@ static bool defer(struct launch *L, const struct rthread *t, uint32_t tid, uint3
 			      .kind = (uint8_t)kind, .flags = flags, .copy = copy,
 			      .skip_agents = skip};
 	gacc_bytes(&e, newv, a->p, size, flags);
-	return defer_put(L, &e, phantom, false);
+	return defer_put(L, &e, phantom);
 }
 
-void race_defer_lane(struct launch *L, struct warp *w, uint32_t lane, const struct access *a,
-		     uint32_t size, enum race_kind kind, const void *newv, struct race_gacc *e)
+/* A warp's plain access of the lanes of mask logged in one entry (GA_LANES); false: out of
+ * memory (reported). */
+static bool log_lanes(struct launch *L, struct warp *w, uint32_t mask, const struct region *r,
+		      const uint64_t *addr, uint8_t *const *p, uint32_t size, const uint64_t *v)
 {
 	struct race *R = L->race;
-	if (!L->log || !R->glog) /* (as defer) */
-		return;
-	bool again = e->insn != NULL;
-	if (!again) { /* the warp's part, once */
-		const struct cta *c = w->cta;
-		*e = (struct race_gacc){.insn = L->ci, .region = a->region,
-					.step = (uint32_t)L->steps, .cta = c->linear,
-					.ctaid = {c->ctaid[0], c->ctaid[1], c->ctaid[2]},
-					.rank = c->rank, .warp = w->id, .size = size,
-					.what = GA_ACCESS, .kind = (uint8_t)kind};
+	struct race_glane *each = race_glog_lanes(L, R->glog, (uint32_t)__builtin_popcount(mask));
+	struct race_glane *g = each;
+	if (!g)
+		return false;
+	const struct rthread *t0 = thr(R, w, 0);
+	const uint32_t *k0 = clock_of(R, t0);
+	for (uint32_t m = mask; m; m &= m - 1, g++) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		const struct rthread *t = t0 + l;
+		*g = (struct race_glane){.addr = addr[l], .vc = tvc(R, t), .clock = k0[l],
+					 .seen_cp = t->seen_cp, .seen_bulk = t->seen_bulk};
+		if (v) {
+			g->newv = v[l];
+			copy_small(&g->old, p[l], size);
+		}
 	}
-	const struct rthread *t = thr(R, w, lane);
-	e->vc = tvc(R, t);
-	e->addr = a->addr;
-	e->tid = e->owner = tid_of(R, w, lane);
-	e->clock = *clock_of(R, t);
-	e->seen_cp = t->seen_cp;
-	e->seen_bulk = t->seen_bulk;
-	e->lane = lane;
-	gacc_bytes(e, newv, a->p, size, 0);
-	defer_put(L, e, t->phantom, again);
+	const struct cta *c = w->cta;
+	struct race_gacc e = {.insn = L->ci, .region = r, .step = (uint32_t)L->steps,
+			      .tid = tid_of(R, w, 0), .cta = c->linear,
+			      .ctaid = {c->ctaid[0], c->ctaid[1], c->ctaid[2]}, .rank = c->rank,
+			      .warp = w->id, .size = size, .lanes = mask, .each = each,
+			      .what = GA_LANES, .kind = (uint8_t)(v ? RACE_WRITE : RACE_READ)};
+	return race_glog_add(L, R->glog, &e);
 }
 
-/* The access e of the oldest cluster not shown, judged on the launch's shadow as one thread
- * judges it, with its reports in the worker's log where they belong. */
-static bool head_check(struct launch *L, const struct race_gacc *e,
-		       const struct dinsn *phantom)
+uint32_t race_defer_lanes(struct launch *L, struct warp *w, uint32_t mask,
+			  const struct region *r, const uint64_t *addr, uint8_t *const *p,
+			  uint32_t size, const uint64_t *v)
+{
+	struct race *R = L->race;
+	if (L->log && R->glog) { /* (else as defer) */
+		if (!log_lanes(L, w, mask, r, addr, p, size, v) && !L->stop)
+			runtime_error(L, 2, "out of memory keeping the data-race detector's log "
+				      "(--jobs)");
+		R->head = race_glog_head(R->glog);
+		if (L->stop)
+			return 0;
+	}
+	for (uint32_t m = v ? mask : 0; m; m &= m - 1)
+		store_low(p[__builtin_ctz(m)], v[__builtin_ctz(m)], size);
+	return mask;
+}
+
+/* The launch's detector state made L's (a worker's whose cluster is the oldest not shown:
+ * nothing else touches it until this cluster is shown), with the worker's threads; the
+ * launch it served. */
+static struct launch *swap_in(struct launch *L)
 {
 	struct race *R = L->race, *M = R->whole;
-	struct race_glog *G = R->glog;
-	L->race = M; /* (nothing else touches it until this cluster is shown) */
-	struct launch *ML = M->L;
+	struct launch *served = M->L;
+	L->race = M;
 	M->L = L;
 	M->cl = R->cl;
 	M->th = R->th;
@@ -139,6 +165,29 @@ static bool head_check(struct launch *L, const struct race_gacc *e,
 	M->wvc = R->wvc;
 	M->nw = R->nw;
 	M->wvc_ok = R->wvc_ok;
+	return served;
+}
+
+/* ... and given back to the launch it served; L's own (R) again. */
+void race_head_leave(struct launch *L, struct race *R, struct launch *served)
+{
+	struct race *M = L->race;
+	M->cl = NULL;
+	M->th = NULL;
+	M->clk = NULL;
+	M->wvc = NULL;
+	M->L = served;
+	L->race = R;
+}
+
+/* The access e of the oldest cluster not shown, judged on the launch's shadow as one thread
+ * judges it, with its reports in the worker's log where they belong. */
+static bool head_check(struct launch *L, const struct race_gacc *e,
+		       const struct dinsn *phantom)
+{
+	struct race *R = L->race;
+	struct race_glog *G = R->glog;
+	struct launch *served = swap_in(L);
 	struct vc *v = race_glog_resolved(L, G, e->vc);
 	uint8_t old[sizeof e->old];
 	if (e->has_newv)
@@ -147,13 +196,31 @@ static bool head_check(struct launch *L, const struct race_gacc *e,
 					   race_glog_step(G, e->issued), phantom);
 	if (!L->stop)
 		race_glog_stored(L, e);
-	M->cl = NULL;
-	M->th = NULL;
-	M->clk = NULL;
-	M->wvc = NULL;
-	M->L = ML;
-	L->race = R;
+	race_head_leave(L, R, served);
 	return ok;
+}
+
+/* Whether some lane of mask of w holds a vector with a marker (race_resolve's work). */
+static bool lanes_marked(struct race *R, const struct warp *w, uint32_t mask)
+{
+	const struct vc *seen = NULL;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		const struct vc *v = tvc(R, thr(R, w, (uint32_t)__builtin_ctz(m)));
+		if (v != seen && v->n && v->ch[v->n - 1].cta >= R->mbase)
+			return true;
+		seen = v;
+	}
+	return false;
+}
+
+struct launch *race_head_enter(struct launch *L, struct warp *w, uint32_t mask,
+			       uint32_t *step)
+{
+	struct race *R = L->race;
+	if (!L->log || !R->glog || wait_head(L) || !R->head || lanes_marked(R, w, mask))
+		return NULL;
+	*step = race_glog_step(R->glog, (uint32_t)L->steps);
+	return swap_in(L);
 }
 
 static bool race_pair_keep(struct launch *L, const void *a, const void *b)
@@ -293,17 +360,6 @@ bool race_shard(struct launch *S, unsigned index, struct launch *L)
 struct race_jobs *race_jobs_state(const struct launch *L)
 {
 	return L->race->jobs;
-}
-
-struct vc *race_vc_ref(struct vc *v)
-{
-	return v ? vc_ref(v) : NULL;
-}
-
-void race_vc_put(struct memory *m, struct vc *v)
-{
-	if (v && !--v->refs)
-		vc_free(NULL, m, v);
 }
 
 struct vc *race_resolve(struct launch *L, struct vc *v, const uint64_t *keys, uint32_t nkeys)
