@@ -276,12 +276,17 @@ void race_defer_copy(struct launch *L, const struct race_copy *rc, const struct 
 
 
 /* A worker's cluster begins: a vector of its own for its threads to start from, its own
- * reported pairs (the launch's decide at the replay), and its log. */
+ * reported pairs (the launch's decide at the replay), and its log. The vector is empty, as
+ * the launch's first is: it takes that one's name (gen names contents), so that the
+ * clusters' threads share one name as with one thread (a global word's readers of many
+ * CTAs then add themselves to its list without the scan: race_add_read's ok_gen). */
 bool race_shard_cluster_begin(struct launch *L)
 {
 	struct race *R = L->race;
 	vc_put(R, R->zero);
 	R->zero = vc_new(R);
+	if (R->zero)
+		R->zero->gen = R->whole->zero->gen;
 	R->npairs = 0;
 	R->head = false;
 	R->glog = race_glog_new(L);
