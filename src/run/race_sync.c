@@ -478,6 +478,39 @@ static void bar_acquire(struct race *R, struct warp *w, uint32_t lanes, struct v
 		vc_recycle(R, old);
 }
 
+/* bar_acquire of d by every warp of c, each whole, its arrival deferred (race_bar_arrive):
+ * a warp holding its lanes' one vector (race.wvc) takes bar_acquire's first way, done here
+ * in one pass; the references moved per run of warps that held one vector (their count
+ * reaches 0 at the same warp as bar_acquire's, so vectors are recycled in its order). */
+static void acquire_whole(struct race *R, struct cta *c, struct vc *d)
+{
+	struct vc **wv = &R->wvc[c->slot * R->nw], *old = NULL;
+	struct rthread *t0 = &R->th[(size_t)c->slot * R->nt];
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < c->nwarps; i++, t0 += LANES) {
+		struct vc *o = wv[i];
+		if (old && o != old) { /* (the run of old ends) */
+			if ((old->refs -= n) == 0)
+				vc_recycle(R, old);
+			old = NULL;
+			n = 0;
+		}
+		if (!R->wvc_ok || !o || o == d) {
+			bar_acquire(R, &c->warps[i], 0xffffffffu, d);
+			continue;
+		}
+		if (t0->lvc) /* (the warp holds it from now on) */
+			for (uint32_t l = 0; l < LANES; l++)
+				t0[l].lvc = NULL;
+		wv[i] = d;
+		d->refs += LANES;
+		old = o;
+		n += LANES;
+	}
+	if (old && (old->refs -= n) == 0)
+		vc_recycle(R, old);
+}
+
 void race_bar_complete(struct launch *L, struct cta *c, uint32_t id)
 {
 	struct race *R = L->race;
@@ -489,8 +522,7 @@ void race_bar_complete(struct launch *L, struct cta *c, uint32_t id)
 	if (d && pend == whole_cta(R)) {
 		/* every warp arrived whole and waits (race_bar_arrive): each one group of all
 		 * its lanes parked here, so their groups need no walk */
-		for (uint32_t i = 0; i < c->nwarps; i++)
-			bar_acquire(R, &c->warps[i], 0xffffffffu, d);
+		acquire_whole(R, c, d);
 		return;
 	}
 	for (uint32_t i = 0; d && i < c->nwarps; i++) {
