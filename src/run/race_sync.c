@@ -298,27 +298,44 @@ void race_sync_through(struct launch *L, struct rthread *t, uint32_t tid,
 
 /* ---- barriers, mbarriers, fences ----------------------------------------------------- */
 
+/* Whether op waits at the barrier (bar.sync, bar.red; not bar.arrive). */
+static inline bool bar_waits(enum ir_op op)
+{
+	return op == OP_BAR_SYNC || op == OP_BARRIER_SYNC || op == OP_BAR_RED ||
+	       op == OP_BARRIER_RED;
+}
+
+/* race_bar_arrive where the warp's vector is not known held (race.wvc) or the arrival is
+ * not a whole waiting warp's: its lanes are looked at. */
+static __attribute__((noinline)) void bar_arrive_lanes(struct race *R, struct warp *w,
+							uint32_t lanes, uint32_t id, enum ir_op op)
+{
+	struct rcta *rc = &R->cta[w->cta->slot];
+	if (lanes == 0xffffffffu && !R->seen_any && R->wvc_ok && bar_waits(op) &&
+	    !lanes_differ(R, w, tvc(R, thr(R, w, 0)))) {
+		rc->pend[id] |= 1u << w->id;
+		return;
+	}
+	release_lanes(R, &rc->acc[id], w, lanes);
+}
+
 void race_bar_arrive(struct launch *L, struct warp *w, uint32_t lanes, uint32_t id)
 {
 	struct race *R = L->race;
 	if (!R)
 		return;
-	struct rcta *rc = &R->cta[w->cta->slot];
 	enum ir_op op = (enum ir_op)L->ci->op;
 	/* A whole warp that waits here (bar.sync, bar.red; not bar.arrive) with one vector
 	 * and no copies of its own waited for: its lanes' vector and epochs cannot change
 	 * before the instance completes, so bar_done releases them then, with the other
 	 * warps', in one pass over the CTA's epochs. The same clock results (a join, and each
 	 * epoch above every clock of its thread in any vector). A warp's known vector (race.wvc)
-	 * is every lane's: no lane is read then. */
-	if (lanes == 0xffffffffu && !R->seen_any && R->wvc_ok &&
-	    (op == OP_BAR_SYNC || op == OP_BARRIER_SYNC || op == OP_BAR_RED ||
-	     op == OP_BARRIER_RED) &&
-	    (*wvc_of(R, w) || !lanes_differ(R, w, tvc(R, thr(R, w, 0))))) {
-		rc->pend[id] |= 1u << w->id;
+	 * is every lane's: no lane is read then (here; bar_arrive_lanes otherwise). */
+	if (lanes == 0xffffffffu && !R->seen_any && R->wvc_ok && bar_waits(op) && *wvc_of(R, w)) {
+		R->cta[w->cta->slot].pend[id] |= 1u << w->id;
 		return;
 	}
-	release_lanes(R, &rc->acc[id], w, lanes);
+	bar_arrive_lanes(R, w, lanes, id, op);
 }
 
 /* ch[i] = k[i]++ for i < n (a whole number of warps): a CTA's epochs copied into a vector's
