@@ -1292,8 +1292,8 @@ seg_hop_on(struct seg_sweeping *x, struct warp *w, struct group *g, uint32_t lef
 	return di->seg;
 }
 
-/* The hop where it is not seg_hop's common case: an aligned barrier of a warp not whole, an
- * arrival that completes the barrier, or the detector's arrival. */
+/* The hop where it is not seg_hop's common case: an aligned barrier of a warp not whole, or
+ * an arrival that completes the barrier. */
 static __attribute__((noinline)) const void *
 seg_hop_any(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags)
 {
@@ -1322,20 +1322,22 @@ seg_hop_any(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags)
 
 /* The segment code's hop (jit_seg_ctx.hop) at pc, a bar.sync of constant barrier id with
  * flags (the instruction's), after the handlers' test: see above. Its common case inline
- * here (the whole warp arrives, the barrier waits on, no detector), the rest seg_hop_any's,
- * which makes the same tests again. */
+ * here (the whole warp arrives, the barrier waits on; with the detector, seg_bar's arrival
+ * as seg_hop_any makes it), the rest seg_hop_any's, which makes the same tests again. */
 static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags)
 {
 	struct seg_sweeping *x = (struct seg_sweeping *)c;
 	struct warp *w = x->t.w;
 	struct cta *cta = w->cta;
 	struct barstate *b = &cta->bar[id];
-	if (((flags & DF_EXEC_ALIGNED) && w->live != FULL_MASK) || x->L->race ||
+	if (((flags & DF_EXEC_ALIGNED) && w->live != FULL_MASK) ||
 	    b->arrived + LANES >= (b->expected ? b->expected : cta->live_threads))
 		return seg_hop_any(c, pc, id, flags);
 	struct group *g = x->t.g;
 	const struct dinsn *di = &((struct frame *)c->f)->fn->code[pc];
 	uint32_t left = seg_hop_note(x, g, di, pc, flags);
+	if (x->L->race)
+		race_bar_arrive(x->L, w, FULL_MASK, id);
 	seg_bar_wait(b, g, di, id, LANES);
 	return seg_hop_on(x, w, g, left - 1);
 }

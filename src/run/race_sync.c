@@ -298,27 +298,44 @@ void race_sync_through(struct launch *L, struct rthread *t, uint32_t tid,
 
 /* ---- barriers, mbarriers, fences ----------------------------------------------------- */
 
+/* Whether op waits at the barrier (bar.sync, bar.red; not bar.arrive). */
+static inline bool bar_waits(enum ir_op op)
+{
+	return op == OP_BAR_SYNC || op == OP_BARRIER_SYNC || op == OP_BAR_RED ||
+	       op == OP_BARRIER_RED;
+}
+
+/* race_bar_arrive where the warp's vector is not known held (race.wvc) or the arrival is
+ * not a whole waiting warp's: its lanes are looked at. */
+static __attribute__((noinline)) void bar_arrive_lanes(struct race *R, struct warp *w,
+							uint32_t lanes, uint32_t id, enum ir_op op)
+{
+	struct rcta *rc = &R->cta[w->cta->slot];
+	if (lanes == 0xffffffffu && !R->seen_any && R->wvc_ok && bar_waits(op) &&
+	    !lanes_differ(R, w, tvc(R, thr(R, w, 0)))) {
+		rc->pend[id] |= 1u << w->id;
+		return;
+	}
+	release_lanes(R, &rc->acc[id], w, lanes);
+}
+
 void race_bar_arrive(struct launch *L, struct warp *w, uint32_t lanes, uint32_t id)
 {
 	struct race *R = L->race;
 	if (!R)
 		return;
-	struct rcta *rc = &R->cta[w->cta->slot];
 	enum ir_op op = (enum ir_op)L->ci->op;
 	/* A whole warp that waits here (bar.sync, bar.red; not bar.arrive) with one vector
 	 * and no copies of its own waited for: its lanes' vector and epochs cannot change
 	 * before the instance completes, so bar_done releases them then, with the other
 	 * warps', in one pass over the CTA's epochs. The same clock results (a join, and each
 	 * epoch above every clock of its thread in any vector). A warp's known vector (race.wvc)
-	 * is every lane's: no lane is read then. */
-	if (lanes == 0xffffffffu && !R->seen_any && R->wvc_ok &&
-	    (op == OP_BAR_SYNC || op == OP_BARRIER_SYNC || op == OP_BAR_RED ||
-	     op == OP_BARRIER_RED) &&
-	    (*wvc_of(R, w) || !lanes_differ(R, w, tvc(R, thr(R, w, 0))))) {
-		rc->pend[id] |= 1u << w->id;
+	 * is every lane's: no lane is read then (here; bar_arrive_lanes otherwise). */
+	if (lanes == 0xffffffffu && !R->seen_any && R->wvc_ok && bar_waits(op) && *wvc_of(R, w)) {
+		R->cta[w->cta->slot].pend[id] |= 1u << w->id;
 		return;
 	}
-	release_lanes(R, &rc->acc[id], w, lanes);
+	bar_arrive_lanes(R, w, lanes, id, op);
 }
 
 /* ch[i] = k[i]++ for i < n (a whole number of warps): a CTA's epochs copied into a vector's
@@ -478,6 +495,39 @@ static void bar_acquire(struct race *R, struct warp *w, uint32_t lanes, struct v
 		vc_recycle(R, old);
 }
 
+/* bar_acquire of d by every warp of c, each whole, its arrival deferred (race_bar_arrive):
+ * a warp holding its lanes' one vector (race.wvc) takes bar_acquire's first way, done here
+ * in one pass; the references moved per run of warps that held one vector (their count
+ * reaches 0 at the same warp as bar_acquire's, so vectors are recycled in its order). */
+static void acquire_whole(struct race *R, struct cta *c, struct vc *d)
+{
+	struct vc **wv = &R->wvc[c->slot * R->nw], *old = NULL;
+	struct rthread *t0 = &R->th[(size_t)c->slot * R->nt];
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < c->nwarps; i++, t0 += LANES) {
+		struct vc *o = wv[i];
+		if (old && o != old) { /* (the run of old ends) */
+			if ((old->refs -= n) == 0)
+				vc_recycle(R, old);
+			old = NULL;
+			n = 0;
+		}
+		if (!R->wvc_ok || !o || o == d) {
+			bar_acquire(R, &c->warps[i], 0xffffffffu, d);
+			continue;
+		}
+		if (t0->lvc) /* (the warp holds it from now on) */
+			for (uint32_t l = 0; l < LANES; l++)
+				t0[l].lvc = NULL;
+		wv[i] = d;
+		d->refs += LANES;
+		old = o;
+		n += LANES;
+	}
+	if (old && (old->refs -= n) == 0)
+		vc_recycle(R, old);
+}
+
 void race_bar_complete(struct launch *L, struct cta *c, uint32_t id)
 {
 	struct race *R = L->race;
@@ -489,8 +539,7 @@ void race_bar_complete(struct launch *L, struct cta *c, uint32_t id)
 	if (d && pend == whole_cta(R)) {
 		/* every warp arrived whole and waits (race_bar_arrive): each one group of all
 		 * its lanes parked here, so their groups need no walk */
-		for (uint32_t i = 0; i < c->nwarps; i++)
-			bar_acquire(R, &c->warps[i], 0xffffffffu, d);
+		acquire_whole(R, c, d);
 		return;
 	}
 	for (uint32_t i = 0; d && i < c->nwarps; i++) {

@@ -188,7 +188,8 @@ static int vc_slot_from(struct race *R, struct vc *v, uint32_t cta, int i)
 		v->ch = ch;
 		v->cap = cap;
 	}
-	memmove(&v->ch[i + 1], &v->ch[i], (v->n - (uint32_t)i) * sizeof *v->ch);
+	if ((uint32_t)i < v->n) /* (not appended) */
+		memmove(&v->ch[i + 1], &v->ch[i], (v->n - (uint32_t)i) * sizeof *v->ch);
 	v->ch[i] = (struct vchunk){cta, NULL};
 	v->n++;
 	return i;
