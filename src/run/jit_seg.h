@@ -43,9 +43,10 @@ struct jit_seg_ctx {
 	 * (barrier.h's bar_sync_const, unguarded), after the handlers' test, the code stores
 	 * `left` and calls it with that instruction's pc, its barrier's id, its flags and the
 	 * instruction itself (constants of the code: the hop need not load them from the
-	 * instruction, a line the turn has not touched, nor find it through the frame). Its answer: NULL, nothing done (the
-	 * code leaves there); JIT_SEG_HOP_LEFT, the code leaves at once returning
-	 * JIT_SEG_SWEPT (the hop did the arrival and ended the turn); else where to go on, the
+	 * instruction, a line the turn has not touched, nor find it through the frame). Its
+	 * answer: NULL, nothing done (the code leaves there); JIT_SEG_HOP_LEFT, the code
+	 * leaves at once returning JIT_SEG_SWEPT (the hop did the arrival and ended the
+	 * turn); else where to go on, the
 	 * code's registers reloaded from regs, left, hmin, last and w's `split` (the hop moved
 	 * the context to the next warp's turn, or its arrival completed the barrier and the
 	 * same warp goes on past the bar.sync). */
