@@ -1107,6 +1107,7 @@ static inline void seg_ctx_turn(struct jit_seg_ctx *c, struct launch *L, struct 
 {
 	seg_ctx_warp(c, L, w, f, left, end, n0);
 	c->L = L;
+	c->row_cta = NULL; /* (C ran since the last call: ask again) */
 	c->rp = rp;
 	c->vs_begin = seg_vs_begin;
 	c->vs_smem = seg_vs_smem;
@@ -1274,17 +1275,19 @@ seg_hop_on(struct seg_sweeping *x, struct warp *w, struct group *g, uint32_t lef
 	*(struct repick *)c->rp = (struct repick){0};
 	L->cw = nw;
 	t->w = nw, t->g = ng, t->n_before = 0, t->limit = SWEEP_QUANTUM;
-	if (nw->wg_busy || nw->wg_track || !seg_entry(ng)) {
-		x->end = SWEEP_AGAIN;
-		return JIT_SEG_HOP_LEFT;
-	}
-	/* seg_run's next_warp, where the segment code begins the turn */
 	struct frame *f = ng->frame;
-	const struct dfunc *fn = f->fn;
-	const struct dinsn *di = &fn->code[ng->pc];
-	if (!fn->seg_fn || ng->mask != FULL_MASK || !di->seg) {
-		x->end = SWEEP_WARP;
-		return JIT_SEG_HOP_LEFT;
+	const struct dinsn *di = &f->fn->code[ng->pc];
+	/* seg_entry's answer and di->seg in one line of di where both hold (seg_bar) */
+	if (nw->wg_busy || nw->wg_track || !di->seg_bar || ng->mask != FULL_MASK) {
+		if (nw->wg_busy || nw->wg_track || !seg_entry(ng)) {
+			x->end = SWEEP_AGAIN;
+			return JIT_SEG_HOP_LEFT;
+		}
+		/* seg_run's next_warp, where the segment code begins the turn */
+		if (!f->fn->seg_fn || ng->mask != FULL_MASK || !di->seg) {
+			x->end = SWEEP_WARP;
+			return JIT_SEG_HOP_LEFT;
+		}
 	}
 	t->steps = L->steps;
 	t->left = SWEEP_QUANTUM; /* (last and lmask: read only once an instruction ran) */
@@ -1295,14 +1298,14 @@ seg_hop_on(struct seg_sweeping *x, struct warp *w, struct group *g, uint32_t lef
 /* The hop where it is not seg_hop's common case: an aligned barrier of a warp not whole, or
  * an arrival that completes the barrier. */
 static __attribute__((noinline)) const void *
-seg_hop_any(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags)
+seg_hop_any(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
+	    const struct dinsn *di)
 {
 	struct seg_sweeping *x = (struct seg_sweeping *)c;
 	struct launch *L = x->L;
 	struct warp *w = x->t.w;
 	struct group *g = x->t.g;
 	const struct dfunc *fn = ((struct frame *)c->f)->fn;
-	const struct dinsn *di = &fn->code[pc];
 	if ((flags & DF_EXEC_ALIGNED) && w->live != FULL_MASK)
 		return NULL;
 	struct cta *cta = w->cta;
@@ -1320,11 +1323,14 @@ seg_hop_any(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags)
 	return seg_hop_on(x, w, g, left);
 }
 
-/* The segment code's hop (jit_seg_ctx.hop) at pc, a bar.sync of constant barrier id with
- * flags (the instruction's), after the handlers' test: see above. Its common case inline
- * here (the whole warp arrives, the barrier waits on; with the detector, seg_bar's arrival
- * as seg_hop_any makes it), the rest seg_hop_any's, which makes the same tests again. */
-static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags)
+/* The segment code's hop (jit_seg_ctx.hop) at pc (di), a bar.sync of constant barrier id
+ * with flags (the instruction's), after the handlers' test: see above. Its common case inline
+ * here (the whole warp arrives, the barrier waits on; with the detector, race: seg_bar's
+ * arrival as seg_hop_any makes it), the rest seg_hop_any's, which makes the same tests
+ * again. */
+static inline __attribute__((always_inline)) const void *
+seg_hop_common(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
+	       const struct dinsn *di, const bool race)
 {
 	struct seg_sweeping *x = (struct seg_sweeping *)c;
 	struct warp *w = x->t.w;
@@ -1332,14 +1338,27 @@ static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint
 	struct barstate *b = &cta->bar[id];
 	if (((flags & DF_EXEC_ALIGNED) && w->live != FULL_MASK) ||
 	    b->arrived + LANES >= (b->expected ? b->expected : cta->live_threads))
-		return seg_hop_any(c, pc, id, flags);
+		return seg_hop_any(c, pc, id, flags, di);
 	struct group *g = x->t.g;
-	const struct dinsn *di = &((struct frame *)c->f)->fn->code[pc];
 	uint32_t left = seg_hop_note(x, g, di, pc, flags);
-	if (x->L->race)
+	if (race)
 		race_bar_arrive(x->L, w, FULL_MASK, id);
 	seg_bar_wait(b, g, di, id, LANES);
 	return seg_hop_on(x, w, g, left - 1);
+}
+
+/* The hop of a launch without the detector, and with it (picked once: L->race is the
+ * launch's). */
+static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
+			   const struct dinsn *di)
+{
+	return seg_hop_common(c, pc, id, flags, di, false);
+}
+
+static const void *seg_hop_race(struct jit_seg_ctx *c, uint32_t pc, uint32_t id,
+				uint32_t flags, const struct dinsn *di)
+{
+	return seg_hop_common(c, pc, id, flags, di, true);
 }
 
 /* The segment code from t->di, t->w's whole group, with the sweep's hop: where it ended
@@ -1350,7 +1369,7 @@ seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn
 	struct frame *f = t->g->frame;
 	struct seg_sweeping x = {.L = L, .sw = sw, .t = *t, .lim = sweep_lim(L)};
 	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit, t->n_before + t->limit, rp);
-	x.c.hop = seg_hop;
+	x.c.hop = L->race ? seg_hop_race : seg_hop;
 	uint32_t pc = f->fn->seg_fn(&x.c, t->di->seg);
 	*t = x.t;
 	if (pc == JIT_SEG_SWEPT)

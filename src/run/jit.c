@@ -39,6 +39,7 @@
 #if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__)
 #define JIT_HOST 1
 #include <sys/mman.h>
+#include "exec.h"
 #include "jit_seg.h"
 #include "jit_x86.h"
 #include "support/grow.h"
@@ -1627,7 +1628,7 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 				J.oom = true;
 				break;
 			}
-			ent[nent++] = (struct ent){&fn->code[i], soff[i], 0, 0, 0, 0, E_SEG, NULL};
+			ent[nent++] = (struct ent){&fn->code[i], soff[i], 0, 0, 0, 0, E_SEG, fn};
 		}
 		if (seg != SIZE_MAX && !J.oom && grow_array((void **)&ent, &cent, nent, sizeof *ent, 64))
 			ent[nent++] = (struct ent){NULL, seg, 0, 0, 0, 0, E_SEG_FN, fn};
@@ -1669,6 +1670,8 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 			void *at = (uint8_t *)map + ent[e].off;
 			if (ent[e].what == E_SEG) {
 				ent[e].di->seg = at;
+				ent[e].di->seg_bar = ent[e].di != ent[e].fn->code &&
+						     ent[e].di[-1].exec == exec_bar;
 				continue;
 			}
 			if (ent[e].what == E_SEG_FN) {

@@ -476,11 +476,22 @@ static void race_test(struct seg *S)
 }
 
 /* ctx.row asked for at the turn's first row access (gen_row): smem_rows, and the CTA's
- * shared memory */
+ * shared memory. Within one call of the code an answer holds for the next turns of its
+ * CTA's warps but one with a bad cvta result (smem_rows's one test of the warp; wg_busy
+ * the hop's): nothing the code and its hop run clears a bit of it - the detector is the
+ * launch's, mbarriers, asynchronous copies, wgmma, cvta and fence.proxy.async are no
+ * instruction the code runs, the initcheck and proxy maps only fill (init_full and
+ * proxy_all only rise), and a round's end in the hop only restarts the spin watch
+ * (spin_busy). Kept only when whole: a bit may rise later. */
 static void ask_rows(struct jit_seg_ctx *c)
 {
 	const struct warp *w = c->w;
-	c->row = smem_rows(c->L, w);
+	if (c->row_cta == w->cta && c->row_kept == (SMEM_ROW_LD | SMEM_ROW_ST) && !w->bad_cvta) {
+		c->row = c->row_kept; /* (row_lim and smem: the CTA's, as asked) */
+		return;
+	}
+	c->row = c->row_kept = smem_rows(c->L, w);
+	c->row_cta = w->cta;
 	c->row_lim = (int64_t)w->cta->smem_size - 128;
 	c->smem = w->cta->smem;
 }
@@ -697,6 +708,7 @@ static void gen_bar(struct seg *S, uint32_t i, size_t leave)
 	x86_mov_ri(b, X_RSI, i);
 	x86_mov_ri(b, X_RDX, (uint32_t)S->fn->code[i].s[0].imm[0]);
 	x86_mov_ri(b, X_RCX, S->fn->code[i].flags);
+	x86_mov_ri64(b, X_R8, (uint64_t)(uintptr_t)&S->fn->code[i]);
 	x86_call_r(b, X_RAX);
 	x86_alu_ri(b, 7, true, X_RAX, (int32_t)(uintptr_t)JIT_SEG_HOP_LEFT);
 	to_exit(S, x86_jcc(b, 0x2), i);
