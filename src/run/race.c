@@ -122,6 +122,40 @@ static void *slab_cut(struct race_keep *k, size_t size)
 	return p;
 }
 
+/* Lists of further reads (struct readers) are cut from the slabs too, in READER_CLASSES
+ * sizes, and a list let go (outgrown, or its shadow freed) waits in race.keep's rfree for
+ * the next list of its size: a list grows by doubling, so a matrix product's operands,
+ * read by many threads each, made a realloc at each doubling of every word's list. Their
+ * charge is a shadow's, as a page's: only while a shadow holds them. */
+static uint32_t readers_class(uint32_t cap)
+{
+	return (uint32_t)__builtin_ctz(cap / FIRST_READERS);
+}
+
+static size_t readers_bytes(uint32_t cap)
+{
+	return sizeof(struct readers) + cap * sizeof(struct rec);
+}
+
+/* Room for a list of cap entries (not cleared); NULL: no memory. */
+static struct readers *readers_take(struct race_keep *k, uint32_t cap)
+{
+	struct readers **head = &k->rfree[readers_class(cap)], *m = *head;
+	if (!m)
+		return slab_cut(k, readers_bytes(cap));
+	memcpy(head, m->e, sizeof *head); /* (the next one) */
+	return m;
+}
+
+static void readers_give(struct race_keep *k, struct readers *m)
+{
+	if (!m)
+		return;
+	struct readers **head = &k->rfree[readers_class(m->cap)];
+	memcpy(m->e, head, sizeof *head);
+	*head = m;
+}
+
 /* `size` bytes charged to s against --max-memory; false: past it (reported). */
 static bool page_charge(struct launch *L, struct shadow *s, size_t size)
 {
@@ -243,7 +277,7 @@ static void shadow_free(struct launch *L, struct shadow *s)
 {
 	for (uint64_t p = 0; s->pages && p < s->npages; p++) /* (the pages: race.keep's slabs) */
 		for (uint32_t i = 0; cell_made(s, p * PAGE_CELLS) && i < PAGE_CELLS; i++)
-			free(s->pages[p][i].more);
+			readers_give(&L->race->keep, s->pages[p][i].more);
 	free(s->pages);
 	mem_release(L->mem, s->charged);
 	memset(s, 0, sizeof *s);
@@ -260,7 +294,7 @@ static void shadow_recycle(struct launch *L, struct shadow *s)
 			continue;
 		s->pages[p] = NULL;
 		for (uint32_t i = 0; i < PAGE_CELLS; i++)
-			free(pg[i].more);
+			readers_give(&R->keep, pg[i].more);
 		if (R->keep.npool == R->keep.poolcap) {
 			uint32_t cap = R->keep.poolcap ? 2 * R->keep.poolcap : 8;
 			struct cell **n = realloc(R->keep.pool, cap * sizeof *n);
@@ -461,14 +495,21 @@ __attribute__((noinline)) struct readers *race_readers_room(const struct acc_ctx
 		return m;
 	uint32_t cap = m ? m->cap * 2 : FIRST_READERS;
 	cap = cap < MAX_READERS ? cap : MAX_READERS;
-	size_t had = m ? sizeof *m + m->cap * sizeof *m->e : 0;
-	size_t size = sizeof *m + cap * sizeof *m->e;
-	struct readers *g = race_grow(x->L, &x->s->charged, m, had, size,
-				      "the data-race detector's shadow state");
-	if (!g)
+	size_t had = m ? readers_bytes(m->cap) : 0, size = readers_bytes(cap);
+	struct race_keep *k = &x->L->race->keep;
+	if (!launch_charge(x->L, size - had, "the data-race detector's shadow state"))
 		return NULL;
-	if (!m)
+	struct readers *g = readers_take(k, cap);
+	if (!g) {
+		mem_release(x->L->mem, size - had);
+		return NULL;
+	}
+	x->s->charged += size - had;
+	if (m)
+		memcpy(g, m, had);
+	else
 		memset(g, 0, sizeof *g);
+	readers_give(k, m);
 	g->cap = (uint8_t)cap;
 	return c->more = g;
 }
@@ -552,12 +593,7 @@ bool race_spill(const struct acc_ctx *x, struct cell *c)
 	struct readers *m = race_readers_room(x, c);
 	if (!m)
 		return false;
-	m->e[0] = c->r2;
-	m->n = 1;
-	m->from = NO_INDEX;
-	m->tids[c->r2.tid >> 6 & 3] |= 1ull << (c->r2.tid & 63);
-	c->r2.clock = 0;
-	c->r2.mask = 0;
+	readers_spill(c, m);
 	return true;
 }
 

@@ -32,6 +32,7 @@ struct strbuf;
 #define PAGE_CELLS 256u     /* cells per shadow page (1 KiB of memory)                   */
 #define MAX_READERS 64u     /* concurrent reads kept per cell beyond the first           */
 #define FIRST_READERS 2u    /* room for them made at first (doubled up to MAX_READERS)   */
+#define READER_CLASSES 6u   /* list sizes: FIRST_READERS << k entries up to MAX_READERS  */
 #define MAX_PAIRS 64u       /* distinct racing instruction pairs reported (--keep-going) */
 #define INIT_SEEN 8u        /* mbarriers per thread known initialised before it          */
 #define LINE_CELLS 32u       /* cells per line of a shared-memory shadow's eras            */
@@ -245,6 +246,9 @@ struct race {
 		uint32_t npool, poolcap;
 		struct cpage **cpool;       /* cleared compact pages let go when made full */
 		uint32_t ncpool, cpoolcap;
+		struct readers *rfree[READER_CLASSES]; /* lists let go (grown, or their
+					     * shadow freed), by size class, each linked
+					     * through its first entry (race.c)          */
 		void **slabs;               /* where every shadow page is cut from (race.c) */
 		uint32_t nslabs, slabcap;
 		uint8_t *slab_at;           /* the current slab's next page               */
@@ -590,6 +594,18 @@ static inline void readers_put(struct readers *m, const struct rec *me, uint32_t
 		m->e[m->n < MAX_READERS ? m->n++ : tid % MAX_READERS] = *me;
 		*word |= bit;
 	}
+}
+
+/* The cell's r2 moved to its list m (with room, empty while r2 is in use), its first entry:
+ * race_spill's move, the list's hi and from forgotten. */
+static inline void readers_spill(struct cell *c, struct readers *m)
+{
+	m->e[0] = c->r2;
+	m->n = 1;
+	m->from = NO_INDEX;
+	m->tids[c->r2.tid >> 6 & 3] |= 1ull << (c->r2.tid & 63);
+	c->r2.clock = 0;
+	c->r2.mask = 0;
 }
 
 /* A global cell's list's hi and from, computed from its entries (after a writer that moved

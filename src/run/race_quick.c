@@ -182,8 +182,9 @@ static inline __attribute__((always_inline)) void rec_word(struct rec *r, const 
 /* A plain read, by thread tid of q at epoch clock, of a word whose write is ordered before it (or
  * r_old: whose reads are too): it takes the cell's one read when that one is ordered, else
  * add_read's fast path as quick_cell takes it - the first further read of a word goes to r2
- * (an empty list: what add_read's scan of nothing concludes), the next ones to the list
- * once check_cell has moved r2 there. False: not decided here, the cell untouched. */
+ * (an empty list: what add_read's scan of nothing concludes), the next ones to the list,
+ * r2 moved there first as check_cell moves it (readers_spill: the list, made, has room).
+ * False: not decided here, the cell untouched. */
 static inline __attribute__((always_inline)) bool word_read(const struct quick *q,
 							    struct cell *c, uint32_t tid,
 							    uint32_t clock, bool r_old)
@@ -194,9 +195,13 @@ static inline __attribute__((always_inline)) bool word_read(const struct quick *
 		return true;
 	}
 	struct readers *m = c->more;
-	if (r->tid - q->base >= q->span || c->r2.clock)
+	if (r->tid - q->base >= q->span)
 		return false;
-	if (!m || !m->n) {
+	if (c->r2.clock) {
+		if (!m || m->n || m->ok_gen != q->gen)
+			return false;
+		readers_spill(c, m);
+	} else if (!m || !m->n) {
 		rec_word(&c->r2, q, tid, clock);
 		if (m)
 			m->ok_gen = q->gen;
@@ -326,6 +331,64 @@ static inline uint32_t bulk_reads(const struct quick *q, struct cell *c, uint32_
 	m->n = n;
 	*word |= (uint64_t)want << sh;
 	return e;
+}
+
+/* The lanes of a whole warp whose offset is o (bit l: lane l's). */
+static inline uint32_t lanes_at(const uint32_t *off, uint32_t o)
+{
+	uint32_t at = 0;
+#if defined(__SSE2__)
+	const __m128i want = _mm_set1_epi32((int)o);
+	for (int i = 0; i < 8; i++) {
+		__m128i e = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(off + 4 * i)), want);
+		at |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(e)) << 4 * i;
+	}
+#else
+	for (uint32_t l = 0; l < LANES; l++)
+		at |= (uint32_t)(off[l] == o) << l;
+#endif
+	return at;
+}
+
+/* The lanes of `rest` at o (after a lane whose read of the word at c word_read has just taken;
+ * lanes of the warp of thread tid0, epochs k0, those that hold q's vector: all when held, else
+ * tvc's) that word_read's last case would append to the list, one by one in lane order,
+ * appended at once: while the word's write is ordered before them all (w_old, or by q), its
+ * one read is concurrent with them (of the CTA, not ordered, not one of theirs), r2 is
+ * empty and the list, not empty, is known free of entries ordered before q's vector
+ * (ok_gen), a lane without an entry there (its thread's bit clear) is appended while the
+ * list has room or is full at MAX_READERS (then in the slot its thread id picks: readers_put).
+ * The lanes taken are left out of the warp's loop: their cell is no other lane's, and none of
+ * them can report. Returns them. */
+static inline uint32_t group_reads(const struct quick *q, struct cell *c, uint32_t tid0,
+				   const uint32_t *k0, const uint32_t *off, uint32_t rest,
+				   uint32_t o, bool full, bool w_old, bool held, struct race *R,
+				   const struct rthread *t0, const struct vc *vq)
+{
+	const struct rec *r = &c->r;
+	struct readers *m = c->more;
+	if (!r->clock || r->tid - q->base >= q->span || quick_ordered(q, r) || c->r2.clock ||
+	    !m || !m->n || m->ok_gen != q->gen ||
+	    !(w_old || !c->w.clock || quick_ordered(q, &c->w)))
+		return 0;
+	uint32_t same = 0; /* (a whole warp's offsets all read, the others lane by lane) */
+	if (full)
+		same = lanes_at(off, o) & rest;
+	for (uint32_t k = full ? 0 : rest; k; k &= k - 1)
+		same |= (uint32_t)(off[__builtin_ctz(k)] == o) << __builtin_ctz(k);
+	uint32_t taken = 0, n = m->n;
+	for (; same; same &= same - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(same), tid = tid0 + l;
+		uint64_t bit = 1ull << (tid & 63), *word = &m->tids[tid >> 6 & 3];
+		if (tid == r->tid || (*word & bit) || (n == m->cap && m->cap < MAX_READERS) ||
+		    (!held && tvc(R, t0 + l) != vq))
+			break;
+		rec_word(&m->e[n < MAX_READERS ? n++ : tid % MAX_READERS], q, tid, k0[l]);
+		*word |= bit;
+		taken |= 1u << l;
+	}
+	m->n = (uint8_t)n;
+	return taken;
 }
 
 /* Lane l of race_shared_lanes checked and recorded granule by granule in full (x: its
@@ -501,26 +564,27 @@ void race_rows_flush(struct rcta *rc, uint64_t bytes, uint64_t g0, uint64_t g1)
 }
 
 /* Lanes mask at off[l], `size` bytes each (aligned), about to go the per-lane way: the row
- * records of their cells written into the cells first. A whole warp at one place (a
- * broadcast read of one word) is lane 0's cells once: the other lanes find them written. */
+ * records of their cells written into the cells first, a line's at once for the lanes that
+ * follow one another there (a row, a half warp's broadcast: one test, not one a lane). */
 static void settle_lanes(struct rcta *rc, uint64_t bytes, uint32_t mask, const uint32_t *off,
 			 uint32_t size)
 {
-	const struct rrow *rows = race_rows(rc, bytes);
-	if (mask == 0xffffffffu) {
-		uint32_t apart = 0;
-#pragma GCC unroll 8
-		for (uint32_t l = 0; l < LANES; l++)
-			apart |= off[l] ^ off[0];
-		if (!apart)
-			mask = 1;
-	}
-	for (uint32_t m = mask; m; m &= m - 1) {
-		uint32_t o = off[__builtin_ctz(m)], e = o + size - 1; /* (one line: aligned) */
-		const struct rrow *rw = &rows[o / (GRAN * LINE_CELLS)];
-		uint32_t cm = (2u << (e / GRAN % LINE_CELLS)) - (1u << (o / GRAN % LINE_CELLS));
-		if (rw->on && ((rw->w.mask | rw->r.mask | rw->r2.mask | rw->z) & cm))
-			race_rows_flush(rc, bytes, o / GRAN, e / GRAN);
+	struct rrow *rows = race_rows(rc, bytes);
+	uint64_t line = UINT64_MAX;
+	uint32_t cm = 0;
+	for (uint32_t m = mask;; m &= m - 1) {
+		uint32_t o = m ? off[__builtin_ctz(m)] : 0, e = o + size - 1; /* (one line: aligned) */
+		uint64_t l = m ? o / (GRAN * LINE_CELLS) : UINT64_MAX;
+		if (l != line && cm) {
+			struct rrow *rw = &rows[line];
+			if (rw->on && ((rw->w.mask | rw->r.mask | rw->r2.mask | rw->z) & cm))
+				flush_cells(rc, rw, line, cm);
+			cm = 0;
+		}
+		if (!m)
+			return;
+		line = l;
+		cm |= (2u << (e / GRAN % LINE_CELLS)) - (1u << (o / GRAN % LINE_CELLS));
 	}
 }
 
@@ -1009,13 +1073,18 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 				const uint32_t *ln = &lines[g / LINE_CELLS * 2];
 				bool w_old = fresh && ln[0] < era, r_old = fresh && ln[1] < era;
 				lines_stamp(rc, g, g, !write);
+				struct cell *cl = page + g % PAGE_CELLS;
 				if (w_old && (r_old || !write)
-					    ? old_word(&q, page + g % PAGE_CELLS, tid0 + l, k0[l],
-						       write, r_old)
-					    : quick_word(&q, page + g % PAGE_CELLS, tid0 + l, k0[l],
-							 write)) {
+					    ? old_word(&q, cl, tid0 + l, k0[l], write, r_old)
+					    : quick_word(&q, cl, tid0 + l, k0[l], write)) {
+					uint32_t rest = m & (m - 1);
 					if (write)
 						store_low(c->smem + o, v[l], GRAN);
+					else if (rest)
+						/* the lanes after it on its word (a broadcast's) */
+						m &= ~group_reads(&q, cl, tid0, k0, off, rest, o,
+								  mask == 0xffffffffu, w_old,
+								  held, R, t0, vq);
 					continue;
 				}
 			}
