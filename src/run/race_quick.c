@@ -572,19 +572,40 @@ static void settle_lanes(struct rcta *rc, uint64_t bytes, uint32_t mask, const u
 	struct rrow *rows = race_rows(rc, bytes);
 	uint64_t line = UINT64_MAX;
 	uint32_t cm = 0;
+	if (mask == 0xffffffffu && size == GRAN) {
+		/* a whole warp of words on one line (a row, a broadcast, both halves of a warp
+		 * on one): its line looked at once, its cells gathered only if it has rows */
+		uint32_t apart = 0, l0 = off[0] / (GRAN * LINE_CELLS);
+#pragma GCC unroll 8
+		for (uint32_t l = 0; l < LANES; l++)
+			apart |= off[l] / (GRAN * LINE_CELLS) ^ l0;
+		if (!apart) {
+			struct rrow *rw = &rows[l0];
+			if (!rw->on)
+				return;
+			for (uint32_t l = 0; l < LANES; l++)
+				cm |= 1u << (off[l] / GRAN % LINE_CELLS);
+			if ((rw->w.mask | rw->r.mask | rw->r2.mask | rw->z) & cm)
+				flush_cells(rc, rw, l0, cm);
+			return;
+		}
+	}
+	bool on = false;
 	for (uint32_t m = mask;; m &= m - 1) {
 		uint32_t o = m ? off[__builtin_ctz(m)] : 0, e = o + size - 1; /* (one line: aligned) */
 		uint64_t l = m ? o / (GRAN * LINE_CELLS) : UINT64_MAX;
-		if (l != line && cm) {
-			struct rrow *rw = &rows[line];
-			if (rw->on && ((rw->w.mask | rw->r.mask | rw->r2.mask | rw->z) & cm))
+		if (l != line) {
+			struct rrow *rw = cm ? &rows[line] : NULL;
+			if (rw && ((rw->w.mask | rw->r.mask | rw->r2.mask | rw->z) & cm))
 				flush_cells(rc, rw, line, cm);
+			if (!m)
+				return;
+			line = l;
+			on = rows[l].on; /* (a line without rows: its lanes pass) */
 			cm = 0;
 		}
-		if (!m)
-			return;
-		line = l;
-		cm |= (2u << (e / GRAN % LINE_CELLS)) - (1u << (o / GRAN % LINE_CELLS));
+		if (on)
+			cm |= (2u << (e / GRAN % LINE_CELLS)) - (1u << (o / GRAN % LINE_CELLS));
 	}
 }
 
