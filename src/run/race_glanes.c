@@ -7,8 +7,6 @@
  */
 #include "race_priv.h"
 
-#include <string.h>
-
 /* Who judges a warp's lanes: one thread (JUDGE_ONE); a --jobs worker whose cluster is the
  * oldest not shown (JUDGE_HEAD: on the launch's state, at the launch's step, a store's
  * bytes compared with those one thread would find, race_global.c's image, and written there
@@ -184,14 +182,7 @@ bool race_replay_lanes(struct launch *L, struct race_glog *G, const struct race_
 	for (uint32_t k = 0; k < n; k++) /* (a marker: race_resolve's, lane by lane) */
 		if (lane[k].vc->n && lane[k].vc->ch[lane[k].vc->n - 1].cta >= R->mbase)
 			return false;
-	struct cta *c;
-	struct warp *w;
-	race_jobs_scaffold(R->jobs, &c, &w);
-	c->linear = e->cta;
-	memcpy(c->ctaid, e->ctaid, sizeof c->ctaid);
-	c->rank = c->slot = e->rank;
-	w->cta = c;
-	w->id = e->warp;
+	struct warp *w = race_jobs_scaffold(R->jobs, e);
 	struct rthread t[LANES];
 	uint32_t k0[LANES];
 	uint64_t addr[LANES], v[LANES];

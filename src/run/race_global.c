@@ -571,8 +571,14 @@ struct race_jobs *race_jobs_new(struct memory *mem)
 	return J;
 }
 
-void race_jobs_scaffold(struct race_jobs *J, struct cta **c, struct warp **w)
+struct warp *race_jobs_scaffold(struct race_jobs *J, const struct race_gacc *e)
 {
-	*c = &J->cta;
-	*w = &J->warp;
+	struct cta *c = &J->cta;
+	struct warp *w = &J->warp;
+	c->linear = e->cta;
+	memcpy(c->ctaid, e->ctaid, sizeof c->ctaid);
+	c->rank = c->slot = e->rank;
+	w->cta = c;
+	w->id = e->warp;
+	return w;
 }

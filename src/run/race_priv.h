@@ -1024,8 +1024,9 @@ void race_img_write(struct launch *L, const struct region *r, uint64_t addr, uin
 		    const uint8_t *new);
 uint32_t race_glog_step(const struct race_glog *G, uint32_t step);
 struct race_jobs *race_jobs_state(const struct launch *L);
-/* The CTA and warp a replayed access is made by (one pair, reused: only the fields the
- * replay sets are read, the rest stay zero). */
-void race_jobs_scaffold(struct race_jobs *J, struct cta **c, struct warp **w);
+/* The warp (and its CTA) that made the replayed access e, as e names them (one pair, kept
+ * for the replays: no 1.6 KB made and zeroed per access; only the fields set here are read,
+ * the rest stay zero). */
+struct warp *race_jobs_scaffold(struct race_jobs *J, const struct race_gacc *e);
 
 #endif

@@ -406,14 +406,7 @@ bool race_replay_access(struct launch *L, struct race_glog *G, const struct race
 			const struct dinsn *phantom)
 {
 	struct race *R = L->race;
-	struct cta *c; /* (kept for the replays: no 1.6 KB made and zeroed per access) */
-	struct warp *w;
-	race_jobs_scaffold(R->jobs, &c, &w);
-	c->linear = e->cta;
-	memcpy(c->ctaid, e->ctaid, sizeof c->ctaid);
-	c->rank = c->slot = e->rank;
-	w->cta = c;
-	w->id = e->warp;
+	struct warp *w = race_jobs_scaffold(R->jobs, e);
 	struct rthread t = {.lvc = v, .seen_cp = e->seen_cp, .seen_bulk = e->seen_bulk,
 			    .phantom = G ? race_glog_phantom(G, e->owner) : phantom};
 	struct acc_ctx x = {.L = L, .R = R, .t = &t, .w = w, .lane = e->lane, .tid = e->tid,
