@@ -35,7 +35,7 @@ struct jit_seg_ctx {
 	int64_t row_lim;        /* then: the shared bytes less 128, a row's start at most that  */
 	uint8_t *smem;          /* then: the CTA's shared memory                               */
 	const void *row_cta;    /* in: NULL; then the CTA whose answer row_kept is (ask_rows)   */
-	uint32_t row_kept;
+	uint32_t row_kept;      /* then: smem_rows's answer for row_cta, kept for its warps    */
 	uint64_t word;          /* scratch: a shared word every lane loads (jit_seg.c's gen_bcast) */
 	void *L, *w, *f;        /* in: smem_ld / smem_st's launch, warp and frame             */
 	uint64_t end;           /* in: seg_run's steps + limit (the detector's L->steps)      */
@@ -46,10 +46,9 @@ struct jit_seg_ctx {
 	 * instruction, a line the turn has not touched, nor find it through the frame). Its
 	 * answer: NULL, nothing done (the code leaves there); JIT_SEG_HOP_LEFT, the code
 	 * leaves at once returning JIT_SEG_SWEPT (the hop did the arrival and ended the
-	 * turn); else where to go on, the
-	 * code's registers reloaded from regs, left, hmin, last and w's `split` (the hop moved
-	 * the context to the next warp's turn, or its arrival completed the barrier and the
-	 * same warp goes on past the bar.sync). */
+	 * turn); else where to go on, the code's registers reloaded from regs, left, hmin,
+	 * last and w's `split` (the hop moved the context to the next warp's turn, or its
+	 * arrival completed the barrier and the same warp goes on past the bar.sync). */
 	const void *(*hop)(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
 			   const struct dinsn *di);
 	/* A region (jit_seg.c's gen_region): a divergent branch's not-taken lanes run to its
