@@ -161,14 +161,15 @@ bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc
 	*d = *e;
 	d->at = gather_log_entries(S->log);
 	d->out_at = gather_log_out_pos(S->log);
+	uint32_t n = accesses(e);
 	if (e->what == GA_LANES) {
-		for (uint32_t i = 0, n = accesses(e); i < n; i++)
+		for (uint32_t i = 0; i < n; i++)
 			race_vc_ref(e->each[i].vc);
-		G->used += accesses(e);
+		G->used += n;
 	} else {
 		race_vc_ref(d->vc);
 	}
-	G->waiting += accesses(e);
+	G->waiting += n;
 	if (G->waiting >= GLOG_DRAIN && S->log_poll) { /* shown once it is the oldest, */
 		S->log->want_drain = true;      /* and then judged at once (race.c: head) */
 		S->log_poll(S);
