@@ -81,7 +81,10 @@ static void log_poll(struct launch *S)
 {
 	struct jobs *J = S->jobs;
 	uint64_t i = S->clusters_done; /* its index (run_one) */
-	if ((gather_log_entries(S->log) < LOG_DRAIN && !S->log->want_drain) || S->log->group)
+	/* (a worker in an atomic holds atom_lock, which the head may be waiting for: it shows
+	 * its log at the next poll outside, one warp instruction's reports later) */
+	if ((gather_log_entries(S->log) < LOG_DRAIN && !S->log->want_drain) || S->log->group ||
+	    S->in_rmw)
 		return;
 	pthread_mutex_lock(&J->lock);
 	while (J->shown < i && __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED) > i)

@@ -359,6 +359,7 @@ struct launch {
 	const uint64_t *stop_from;  /* the first cluster that stopped the launch (atomic): a
 				     * later one still running ends, its reports unseen     */
 	pthread_mutex_t *atom_lock; /* held by an atomic: clusters share global memory         */
+	bool in_rmw;                /* this thread holds atom_lock (global_rmw_begin)         */
 	void (*log_poll)(struct launch *L); /* after a rule break is logged: may show it early */
 	bool (*is_head)(const struct launch *L);/* every earlier cluster is shown (spin.c)         */
 	void (*wait_head)(struct launch *L); /* wait until it is, or the launch stopped before */
@@ -381,14 +382,18 @@ static inline uint32_t popcount32(uint32_t m)
  * between these two. */
 static inline void global_rmw_begin(struct launch *L)
 {
-	if (L->atom_lock)
+	if (L->atom_lock) {
 		pthread_mutex_lock(L->atom_lock);
+		L->in_rmw = true;
+	}
 }
 
 static inline void global_rmw_end(struct launch *L)
 {
-	if (L->atom_lock)
+	if (L->atom_lock) {
+		L->in_rmw = false;
 		pthread_mutex_unlock(L->atom_lock);
+	}
 }
 
 #endif

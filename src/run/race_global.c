@@ -170,7 +170,8 @@ bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc
 		race_vc_ref(d->vc);
 	}
 	G->waiting += n;
-	if (G->waiting >= GLOG_DRAIN && S->log_poll) { /* shown once it is the oldest, */
+	/* (never inside an atomic: race_glog_wait_head made the cluster the head first) */
+	if (G->waiting >= GLOG_DRAIN && S->log_poll && !S->in_rmw) { /* shown once oldest, */
 		S->log->want_drain = true;      /* and then judged at once (race.c: head) */
 		S->log_poll(S);
 		G->head = !S->stop;
@@ -549,12 +550,12 @@ void race_glog_wait_head(struct launch *S, struct race_glog *G, bool atomic)
 {
 	if (G->head || !S->log_poll || !S->log)
 		return;
-	if (atomic && S->atom_lock)
-		pthread_mutex_unlock(S->atom_lock);
+	if (atomic)
+		global_rmw_end(S);
 	S->log->want_drain = true;
 	S->log_poll(S); /* (it shows what the cluster logged so far) */
-	if (atomic && S->atom_lock)
-		pthread_mutex_lock(S->atom_lock);
+	if (atomic)
+		global_rmw_begin(S);
 	G->head = true;
 }
 
