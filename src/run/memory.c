@@ -182,12 +182,11 @@ void mem_scratch_expect(struct memory *m, uint64_t bytes, unsigned threads)
 
 /* A thread takes its bytes from a part of the scratch of its own, not in turn with the other
  * threads from one stretch: with --jobs 2, the two workers' frames (registers, parameters)
- * taken in turn lay interleaved, each allocation on cache lines of its own, and yet each
- * worker ran reduce_smem's segments 1.6x slower than a lone thread on the same core; given
- * a part each (contiguous, one beside the other), the two ran as fast as two processes
- * (bench/README.md, issue 25). Interleaved with 4 KiB pages apart it was as slow, so the
- * cost is not a shared cache line's: what matters is that each worker's state is its own
- * contiguous stretch. */
+ * taken in turn lay interleaved, each allocation on cache lines of its own, and yet
+ * reduce_smem took 1.6x the time two processes took for the same clusters; given a part
+ * each (contiguous, one beside the other), the workers ran as fast as the two processes
+ * (bench/README.md, issue 25). Interleaved 4 KiB pages apart it was as slow, so the cost is
+ * not a shared cache line's: what matters is that each worker's state is one stretch. */
 void *mem_scratch_calloc(struct memory *m, struct scratch_part *part, size_t bytes)
 {
 	uint64_t n = ((uint64_t)bytes + 63) & ~(uint64_t)63; /* each its own cache lines */
