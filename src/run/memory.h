@@ -94,11 +94,11 @@ void mem_destroy(struct memory *m);
 /* Scratch: zeroed bytes of the launch's own state that lives until the launch ends (its
  * frames' registers, the spin watch's saved states), taken in turn from one mapping so that
  * a launch does not fault them in page by page from the heap. Each thread takes its bytes
- * from a part of its own (launch.h's scratch_part, zero before its first): two --jobs workers' frames
- * interleaved in one stretch made both slower (mem_scratch_calloc). mem_scratch_expect,
- * before the launch runs (one thread): map it, with huge pages for the `bytes` each of
- * `threads` threads will take when that is worth it. mem_scratch_calloc: from the thread's
- * part, else (full, none) calloc; mem_scratch_free frees what calloc gave.
+ * from a part of its own (launch.h's scratch_part, zero before its first): two --jobs
+ * workers' frames interleaved in one stretch made both slower (mem_scratch_calloc).
+ * mem_scratch_expect, before the launch runs (one thread): map it, with huge pages for the
+ * `bytes` each of `threads` threads will take when that is worth it. mem_scratch_calloc:
+ * from the thread's part, else (full, none) calloc; mem_scratch_free frees what calloc gave.
  * mem_scratch_reset, once the launch has ended: every byte given back (every part ends). */
 void mem_scratch_expect(struct memory *m, uint64_t bytes, unsigned threads);
 void *mem_scratch_calloc(struct memory *m, struct scratch_part *part, size_t bytes);
