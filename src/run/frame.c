@@ -72,9 +72,9 @@ struct frame *frame_new(struct launch *L, struct warp *w, struct dfunc *fn)
 		f = calloc(1, sizeof *f);
 		if (f) { /* kept in the cache until the launch ends: the launch's scratch */
 			f->fn = fn;
-			f->regs = mem_scratch_calloc(L->mem, (size_t)fn->nslots * LANES *
-							     sizeof(uint64_t));
-			f->params = mem_scratch_calloc(L->mem, pbytes);
+			f->regs = mem_scratch_calloc(L->mem, &L->scratch,
+						     (size_t)fn->nslots * LANES * sizeof(uint64_t));
+			f->params = mem_scratch_calloc(L->mem, &L->scratch, pbytes);
 		}
 		if (!f || !f->regs || !f->params) {
 			if (f) {
@@ -130,7 +130,7 @@ void frame_scratch_expect(struct launch *L, unsigned jobs)
 		warps *= (uint64_t)(k->grid[0] / k->cluster[0]) * (k->grid[1] / k->cluster[1]) *
 			 (k->grid[2] / k->cluster[2]);
 	/* a cluster at a time per thread; twice: the spin watch keeps a copy of each */
-	mem_scratch_expect(L->mem, warps * frame_bytes(L->kernel) * 2 * (jobs ? jobs : 1));
+	mem_scratch_expect(L->mem, warps * frame_bytes(L->kernel) * 2, jobs ? jobs : 1);
 }
 
 struct frame *sched_base_frame(struct launch *L, struct warp *w)

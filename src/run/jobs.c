@@ -133,6 +133,7 @@ static bool shard_init(struct launch *S, struct jobs *J, struct diag *d, unsigne
 	S->spin_rec = NULL;
 	S->spin_keep = NULL; /* (spin.c: each worker keeps its own watches) */
 	S->spin_nkeep = 0;
+	S->scratch = (struct scratch_part){0, 0}; /* (memory.c: a part of its own) */
 	S->progress = NULL;
 	S->cw = NULL;
 	S->ci = NULL;

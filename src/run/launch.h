@@ -302,6 +302,12 @@ struct wg_launch {
 	struct rng rng;
 };
 
+/* A thread's part of the memory's scratch (mem_scratch_calloc): the bytes [at, end) of it
+ * that it has yet to take; zero: none yet. */
+struct scratch_part {
+	uint64_t at, end;
+};
+
 struct launch {
 	struct dprog *P;
 	struct dfunc *kernel;
@@ -351,6 +357,7 @@ struct launch {
 	struct race *race;          /* the data-race detector's state (race.c), NULL if off   */
 	struct timeline *timeline;  /* --timeline: what the page shows (timeline.c)       */
 	struct frame **frame_cache; /* per dfunc index: frames to reuse (no malloc churn)     */
+	struct scratch_part scratch; /* this thread's part of mem's scratch (frames, watches)   */
 	struct report *rep;         /* the report being gathered, error counts (gather.c)     */
 	/* --jobs (jobs.c): set in a worker thread's copy of the launch, NULL with one thread */
 	struct gather_log *log;     /* its cluster's reports, replayed in cluster order        */

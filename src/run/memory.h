@@ -74,10 +74,11 @@ struct memory {
 	uint64_t resv_size;
 	bool resv_tried;
 	/* Scratch (mem_scratch): one mapping, kept for the next launch (ptxi exec); the bytes
-	 * taken (atomic: --jobs workers take them at once), the most any launch took (to be
-	 * zeroed when taken again), and how much of it asks for huge pages. */
+	 * taken (atomic: --jobs workers take their parts at once), the most any launch took (to
+	 * be zeroed when taken again), how much of it asks for huge pages, and the bytes a
+	 * thread's part holds (mem_scratch_expect's per thread). */
 	uint8_t *scratch;
-	uint64_t scratch_size, scratch_used, scratch_dirty, scratch_huge;
+	uint64_t scratch_size, scratch_used, scratch_dirty, scratch_huge, scratch_part;
 	/* Last, so that a launch with few allocations touches one page of this struct. */
 	struct region *chunk[REGION_CHUNKS];
 };
@@ -92,12 +93,15 @@ void mem_region_release(struct memory *m, struct region *r);
 void mem_destroy(struct memory *m);
 /* Scratch: zeroed bytes of the launch's own state that lives until the launch ends (its
  * frames' registers, the spin watch's saved states), taken in turn from one mapping so that
- * a launch does not fault them in page by page from the heap. mem_scratch_expect, before
- * the launch runs (one thread): map it, with huge pages for `bytes` when that is worth it.
- * mem_scratch_calloc: from it, else (full, none) calloc; mem_scratch_free frees what calloc
- * gave. mem_scratch_reset, once the launch has ended: every byte given back. */
-void mem_scratch_expect(struct memory *m, uint64_t bytes);
-void *mem_scratch_calloc(struct memory *m, size_t bytes);
+ * a launch does not fault them in page by page from the heap. Each thread takes its bytes
+ * from a part of its own (launch.h's scratch_part, zero before its first): two --jobs
+ * workers' frames interleaved in one stretch made both slower (mem_scratch_calloc).
+ * mem_scratch_expect, before the launch runs (one thread): map it, with huge pages for the
+ * `bytes` each of `threads` threads will take when that is worth it. mem_scratch_calloc:
+ * from the thread's part, else (full, none) calloc; mem_scratch_free frees what calloc gave.
+ * mem_scratch_reset, once the launch has ended: every byte given back (every part ends). */
+void mem_scratch_expect(struct memory *m, uint64_t bytes, unsigned threads);
+void *mem_scratch_calloc(struct memory *m, struct scratch_part *part, size_t bytes);
 void mem_scratch_free(struct memory *m, void *p);
 void mem_scratch_reset(struct memory *m);
 /* Charge `bytes` of the launch's own memory: false (nothing charged) when that would pass

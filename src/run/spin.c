@@ -101,14 +101,14 @@ static bool same_state(struct spin_warp *sw, const struct warp *w)
 /* Keep w's state as the saved one; false if out of memory. The buffer is made of the
  * state's size, measured first, in the launch's scratch: grown by doubling on the heap, the
  * first cluster's buffers faulted in twice their pages (~15 us each on the development VM). */
-static bool save_state(struct memory *m, struct spin_warp *sw, const struct warp *w)
+static bool save_state(struct launch *L, struct spin_warp *sw, const struct warp *w)
 {
 	struct state_walk c = {.sw = sw, .measure = true};
 	warp_state(&c, w);
 	if (c.pos > sw->cap) {
-		mem_scratch_free(m, sw->saved); /* its bytes are replaced: nothing to copy */
+		mem_scratch_free(L->mem, sw->saved); /* its bytes are replaced: nothing to copy */
 		sw->len = sw->cap = 0;
-		if (!(sw->saved = mem_scratch_calloc(m, c.pos)))
+		if (!(sw->saved = mem_scratch_calloc(L->mem, &L->scratch, c.pos)))
 			return false;
 		sw->cap = c.pos;
 	}
@@ -206,7 +206,7 @@ bool spin_stuck(struct launch *L, struct cluster *cl, struct spin_watch *s)
 				if (sw->lam && w->steps != sw->saved_steps && same_state(sw, w)) {
 					sw->cycling = true;
 				} else if (++sw->lam > sw->power || sw->lam == 1) {
-					if (!save_state(L->mem, sw, w)) {
+					if (!save_state(L, sw, w)) {
 						s->off = true; /* the step limit still ends the launch */
 						return false;
 					}
