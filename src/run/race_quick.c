@@ -1293,8 +1293,18 @@ static inline __attribute__((always_inline)) void fresh_row_take(struct rcta *rc
 	uint32_t other = h->mask & ~s;
 	if (!s)
 		return;
-	if (other && !(h->insn == d->insn && h->tb == d->tb && h->clock == d->clock &&
-		       h->step == d->step)) {
+	bool like = h->insn == d->insn && h->tb == d->tb && h->clock == d->clock;
+	if (other && like && k != ROW_W && (k == ROW_R || rw->r2gen == gen)) {
+		/* a read's record of the same instruction, threads and epoch made at another
+		 * step (the neighbour warp's part of a stencil's line): one record for both, at
+		 * d's step. A read record's step is only compared with a copy's issue
+		 * (conflicts()) and by lockstep_pair (volatile records, never a row's); no copy
+		 * is in flight at a row access (access_shared_quiet), so every copy that meets
+		 * these cells later was issued after both steps, and either step answers alike. */
+		rowd_set(h, d, other | s);
+		return;
+	}
+	if (other && !(like && h->step == d->step)) {
 		if (!(s & (s - 1))) { /* (one cell: it goes into its cell) */
 			uint32_t i = (uint32_t)__builtin_ctz(s);
 			h->mask = other;
