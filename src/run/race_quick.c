@@ -299,6 +299,34 @@ static inline __attribute__((always_inline)) void old_seg(const struct quick *q,
 	}
 }
 
+/* rec_put of threads tid..tid + n - 1 at epochs k[0..n) into p[0..n), by insn at step: in a
+ * function of its own, so that its loop keeps them in registers. */
+_Static_assert(sizeof(struct rec) == 24, "recs_put writes records of 24 bytes");
+static __attribute__((noinline)) void recs_put(struct rec *p, const struct dinsn *insn,
+					       uint32_t step, uint32_t tid, const uint32_t *k,
+					       uint32_t n)
+{
+	uint32_t i = 0;
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* two records (48 bytes) as three 16-byte stores: insn and tid|clock, the step's word
+	 * (step, mask 0xf, flags 0: rec_put's) and insn, tid|clock and the step's word */
+	const __m128i in = _mm_set1_epi64x((long long)(uintptr_t)insn);
+	const __m128i sm = _mm_set1_epi64x((long long)((uint64_t)0xf << 32 | step));
+	const __m128i mid = _mm_unpacklo_epi64(sm, in);
+	__m128i t = _mm_setr_epi32((int)tid, (int)tid + 1, 0, 0);
+	const __m128i two = _mm_set1_epi32(2);
+	for (; i + 2 <= n; i += 2, t = _mm_add_epi32(t, two)) {
+		__m128i tc = _mm_unpacklo_epi32(t, _mm_loadl_epi64((const __m128i *)(k + i)));
+		uint8_t *q = (uint8_t *)&p[i];
+		_mm_storeu_si128((__m128i *)q, _mm_unpacklo_epi64(in, tc));
+		_mm_storeu_si128((__m128i *)(q + 16), mid);
+		_mm_storeu_si128((__m128i *)(q + 32), _mm_unpackhi_epi64(tc, sm));
+	}
+#endif
+	for (; i < n; i++)
+		rec_put(&p[i], insn, step, tid + i, k[i]);
+}
+
 /* Lanes [l, LANES) of a whole warp reading one word (thread tid0 + l at epoch k0[l], one
  * vector, tid0 a multiple of 32) as word_read's last case takes them one by one, at once:
  * while the cell's write is ordered before them (w_ok) and its one read is concurrent and
@@ -323,12 +351,12 @@ static inline uint32_t bulk_reads(const struct quick *q, struct cell *c, uint32_
 		return l;
 	/* appended while the list has room, then each in the slot its id picks (the count in
 	 * a local: the records' stores cannot change it) */
-	uint32_t i = l, n = m->n;
-	for (; i < e && n < MAX_READERS; i++)
-		rec_word(&m->e[n++], q, tid0 + i, k0[i]);
-	for (; i < e; i++)
-		rec_word(&m->e[(tid0 + i) % MAX_READERS], q, tid0 + i, k0[i]);
-	m->n = n;
+	uint32_t n = m->n, a = e - l < MAX_READERS - n ? e - l : MAX_READERS - n;
+	recs_put(&m->e[n], q->insn, q->step, tid0 + l, k0 + l, a);
+	/* (the slots of lanes l + a..e - 1: side by side, tid0 being a multiple of 32) */
+	recs_put(&m->e[(tid0 + l + a) % MAX_READERS], q->insn, q->step, tid0 + l + a, k0 + l + a,
+		 e - l - a);
+	m->n = n + a;
 	*word |= (uint64_t)want << sh;
 	return e;
 }
@@ -439,7 +467,15 @@ enum { ROW_W, ROW_R, ROW_R2 };
 /* 32 words of a warp (its epochs, its clocks in a vector) eight at a time: in RACE_CLONES
  * functions, one AVX2 operation each where the host has it. (No function takes or returns
  * such a vector: without AVX, that would change the ABI.) */
-#define ANY8(v) (((u64x4)(v))[0] | ((u64x4)(v))[1] | ((u64x4)(v))[2] | ((u64x4)(v))[3])
+static inline __attribute__((always_inline)) uint64_t any8(u64x4 x)
+{
+	/* (halves folded in registers: the four lanes read one by one went through the
+	 * stack, a store-forwarding wait on every row access) */
+	x |= __builtin_shuffle(x, (u64x4){2, 3, 0, 1});
+	x |= __builtin_shuffle(x, (u64x4){1, 0, 3, 2});
+	return x[0];
+}
+#define ANY8(v) any8((u64x4)(v))
 
 /* Whether the 32 words at k all hold c. */
 static inline __attribute__((always_inline)) bool all32(const uint32_t *k, uint32_t c)
@@ -576,14 +612,15 @@ static void settle_lanes(struct rcta *rc, uint64_t bytes, uint32_t mask, const u
 		/* a whole warp of words on one line (a row, a broadcast, both halves of a warp
 		 * on one): its line looked at once, its cells gathered only if it has rows */
 		uint32_t apart = 0, l0 = off[0] / (GRAN * LINE_CELLS);
+		bool one = lanes_at(off, off[0]) == 0xffffffffu; /* (a broadcast: one cell) */
 #pragma GCC unroll 8
-		for (uint32_t l = 0; l < LANES; l++)
+		for (uint32_t l = 0; !one && l < LANES; l++)
 			apart |= off[l] / (GRAN * LINE_CELLS) ^ l0;
 		if (!apart) {
 			struct rrow *rw = &rows[l0];
 			if (!rw->on)
 				return;
-			for (uint32_t l = 0; l < LANES; l++)
+			for (uint32_t l = 0; l < (one ? 1 : LANES); l++)
 				cm |= 1u << (off[l] / GRAN % LINE_CELLS);
 			if ((rw->w.mask | rw->r.mask | rw->r2.mask | rw->z) & cm)
 				flush_cells(rc, rw, l0, cm);
@@ -1256,8 +1293,18 @@ static inline __attribute__((always_inline)) void fresh_row_take(struct rcta *rc
 	uint32_t other = h->mask & ~s;
 	if (!s)
 		return;
-	if (other && !(h->insn == d->insn && h->tb == d->tb && h->clock == d->clock &&
-		       h->step == d->step)) {
+	bool like = h->insn == d->insn && h->tb == d->tb && h->clock == d->clock;
+	if (other && like && k != ROW_W && (k == ROW_R || rw->r2gen == gen)) {
+		/* a read's record of the same instruction, threads and epoch made at another
+		 * step (the neighbour warp's part of a stencil's line): one record for both, at
+		 * d's step. A read record's step is only compared with a copy's issue
+		 * (conflicts()) and by lockstep_pair (volatile records, never a row's); no copy
+		 * is in flight at a row access (access_shared_quiet), so every copy that meets
+		 * these cells later was issued after both steps, and either step answers alike. */
+		rowd_set(h, d, other | s);
+		return;
+	}
+	if (other && !(like && h->step == d->step)) {
 		if (!(s & (s - 1))) { /* (one cell: it goes into its cell) */
 			uint32_t i = (uint32_t)__builtin_ctz(s);
 			h->mask = other;
