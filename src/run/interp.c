@@ -1082,14 +1082,16 @@ static void seg_vs_join(struct jit_seg_ctx *c, uint32_t left)
 
 /* c for the turn of w's whole group in frame f, `left` of its budget, `end` being its
  * steps + limit and n0 its instructions before plus limit (seg_run's), rp its repick: the
- * segment code's context, no hop */
-static inline void seg_ctx_warp(struct jit_seg_ctx *c, const struct launch *L, struct warp *w,
-				struct frame *f, uint32_t left, uint64_t end, uint32_t n0)
+ * segment code's context, no hop (calm: L->stop clear and no step due, so hmin is 0) */
+static inline __attribute__((always_inline)) void
+seg_ctx_warp(struct jit_seg_ctx *c, const struct launch *L, struct warp *w, struct frame *f,
+	     uint32_t left, uint64_t end, uint32_t n0, const bool calm)
 {
 	uint64_t due = L->async.next_due, late = end + 1 - due; /* now >= due: left <= late */
 	c->regs = f->regs;
 	c->left = left;
-	c->hmin = L->stop || (due <= end + 1 && late >= UINT32_MAX) ? UINT32_MAX
+	c->hmin = calm ? 0
+		  : L->stop || (due <= end + 1 && late >= UINT32_MAX) ? UINT32_MAX
 		  : due <= end + 1 ? (uint32_t)late : 0;
 	c->last = UINT32_MAX;
 	c->writes = 0;
@@ -1105,7 +1107,7 @@ static inline void seg_ctx_turn(struct jit_seg_ctx *c, struct launch *L, struct 
 				struct frame *f, uint32_t left, uint64_t end, uint32_t n0,
 				struct repick *rp)
 {
-	seg_ctx_warp(c, L, w, f, left, end, n0);
+	seg_ctx_warp(c, L, w, f, left, end, n0, false);
 	c->L = L;
 	c->row_cta = NULL; /* (C ran since the last call: ask again) */
 	c->rp = rp;
@@ -1196,7 +1198,23 @@ struct seg_sweeping {
 	struct seg_turn t;
 	enum sweep_end end;
 	uint64_t lim;             /* sweep_lim's (the poll and the step limit)              */
+	/* a function and its code (fixed after the load), the last the hop saw: the next
+	 * warp's instruction found from its pc alone where its frame's function is the
+	 * same (no wait on the frame's chain of loads) */
+	const struct dfunc *fn;
+	const struct dinsn *code;
 };
+
+/* Whether a call of the code with the sweep's hop is calm: L->stop clear, no asynchronous
+ * event in flight and none due, the detector off. Nothing the code and the hop run then
+ * changes that (no handler of the code adds an event; without the detector smem.c declines
+ * wherever a report could come, and a release that could break a rule is left to seg_run:
+ * seg_release_on), so every turn the hop begins has hmin 0 (due never <= end + 1) and
+ * sweep_next's tests of L->stop and the events hold without a look. */
+static inline bool seg_calm(const struct launch *L)
+{
+	return !L->race && !L->stop && !L->async.nevents && L->async.next_due == UINT64_MAX;
+}
 
 /* Whether the arrival at di (pc, in fn) of w's whole group g, `left` of its turn's budget
  * before it, completing barrier b, goes on in the segment code as seg_run's bar.sync path
@@ -1258,7 +1276,8 @@ seg_hop_note(struct seg_sweeping *x, struct group *g, const struct dinsn *di, ui
  * the bar.sync: seg_run's turn's end (L->steps the turn's steps + k, as seg_hop_note wrote
  * it) and, where sweep_next goes on, its next_warp */
 static inline __attribute__((always_inline)) const void *
-seg_hop_on(struct seg_sweeping *x, struct warp *w, struct group *g, uint32_t left)
+seg_hop_on(struct seg_sweeping *x, struct warp *w, struct group *g, uint32_t left,
+	   const bool calm)
 {
 	struct launch *L = x->L;
 	struct seg_turn *t = &x->t;
@@ -1266,7 +1285,7 @@ seg_hop_on(struct seg_sweeping *x, struct warp *w, struct group *g, uint32_t lef
 	uint32_t n = t->n_before + (t->limit - left);
 	struct warp *nw;
 	struct group *ng;
-	if (!sweep_next_by(L, x->sw, w, g, n, x->lim, &nw, &ng)) {
+	if (!sweep_next_by(L, x->sw, w, g, n, x->lim, calm, &nw, &ng)) {
 		t->left = left;
 		x->end = SWEEP_DONE;
 		return JIT_SEG_HOP_LEFT;
@@ -1276,7 +1295,12 @@ seg_hop_on(struct seg_sweeping *x, struct warp *w, struct group *g, uint32_t lef
 	L->cw = nw;
 	t->w = nw, t->g = ng, t->n_before = 0, t->limit = SWEEP_QUANTUM;
 	struct frame *f = ng->frame;
-	const struct dinsn *di = &f->fn->code[ng->pc];
+	const struct dfunc *fn = f->fn;
+	if (fn != x->fn) {
+		x->fn = fn;
+		x->code = fn->code;
+	}
+	const struct dinsn *di = &x->code[ng->pc];
 	/* seg_entry's answer and di->seg in one line of di where both hold (seg_bar) */
 	if (nw->wg_busy || nw->wg_track || !di->seg_bar || ng->mask != FULL_MASK) {
 		if (nw->wg_busy || nw->wg_track || !seg_entry(ng)) {
@@ -1284,14 +1308,14 @@ seg_hop_on(struct seg_sweeping *x, struct warp *w, struct group *g, uint32_t lef
 			return JIT_SEG_HOP_LEFT;
 		}
 		/* seg_run's next_warp, where the segment code begins the turn */
-		if (!f->fn->seg_fn || ng->mask != FULL_MASK || !di->seg) {
+		if (!fn->seg_fn || ng->mask != FULL_MASK || !di->seg) {
 			x->end = SWEEP_WARP;
 			return JIT_SEG_HOP_LEFT;
 		}
 	}
 	t->steps = L->steps;
 	t->left = SWEEP_QUANTUM; /* (last and lmask: read only once an instruction ran) */
-	seg_ctx_warp(c, L, nw, f, SWEEP_QUANTUM, t->steps + SWEEP_QUANTUM, SWEEP_QUANTUM);
+	seg_ctx_warp(c, L, nw, f, SWEEP_QUANTUM, t->steps + SWEEP_QUANTUM, SWEEP_QUANTUM, calm);
 	return di->seg;
 }
 
@@ -1320,7 +1344,25 @@ seg_hop_any(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
 	left--;
 	if (completes)
 		return seg_hop_release(x, w, g, di, pc, id, left);
-	return seg_hop_on(x, w, g, left);
+	return seg_hop_on(x, w, g, left, false);
+}
+
+/* seg_hop_any's completion, in a calm call (seg_calm) of a warp whose aligned test held:
+ * its arrival, which bar_release would move past the bar.sync at once, is made moved (the
+ * group not parked and its pc past the bar.sync: the release walks the waiters only, and
+ * clears the count and the first waiter the arrival would have noted, which could not
+ * have made the barrier mixed where bar_release looks: seg_release_on). */
+static __attribute__((noinline)) const void *
+seg_hop_done(struct seg_sweeping *x, uint32_t pc, uint32_t id, uint32_t flags,
+	     const struct dinsn *di)
+{
+	struct warp *w = x->t.w;
+	struct group *g = x->t.g;
+	const struct dfunc *fn = ((struct frame *)x->c.f)->fn;
+	if (!seg_release_on(x->L, fn, w, g, &w->cta->bar[id], di, pc, x->c.left))
+		return NULL; /* seg_run's (exec_bar) */
+	uint32_t left = seg_hop_note(x, g, di, pc + 1, flags) - 1;
+	return seg_hop_release(x, w, g, di, pc, id, left);
 }
 
 /* The segment code's hop (jit_seg_ctx.hop) at pc (di), a bar.sync of constant barrier id
@@ -1330,35 +1372,42 @@ seg_hop_any(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
  * again. */
 static inline __attribute__((always_inline)) const void *
 seg_hop_common(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
-	       const struct dinsn *di, const bool race)
+	       const struct dinsn *di, const bool race, const bool calm)
 {
 	struct seg_sweeping *x = (struct seg_sweeping *)c;
 	struct warp *w = x->t.w;
 	struct cta *cta = w->cta;
 	struct barstate *b = &cta->bar[id];
-	if (((flags & DF_EXEC_ALIGNED) && w->live != FULL_MASK) ||
-	    b->arrived + LANES >= (b->expected ? b->expected : cta->live_threads))
+	if ((flags & DF_EXEC_ALIGNED) && w->live != FULL_MASK)
 		return seg_hop_any(c, pc, id, flags, di);
+	if (b->arrived + LANES >= (b->expected ? b->expected : cta->live_threads))
+		return calm ? seg_hop_done(x, pc, id, flags, di) : seg_hop_any(c, pc, id, flags, di);
 	struct group *g = x->t.g;
 	uint32_t left = seg_hop_note(x, g, di, pc, flags);
 	if (race)
 		race_bar_arrive(x->L, w, FULL_MASK, id);
 	seg_bar_wait(b, g, di, id, LANES);
-	return seg_hop_on(x, w, g, left - 1);
+	return seg_hop_on(x, w, g, left - 1, calm);
 }
 
-/* The hop of a launch without the detector, and with it (picked once: L->race is the
- * launch's). */
+/* The hop of a launch without the detector, of a calm call of the code (seg_calm), and of a
+ * launch with the detector (picked per call: L->race is the launch's). */
 static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
 			   const struct dinsn *di)
 {
-	return seg_hop_common(c, pc, id, flags, di, false);
+	return seg_hop_common(c, pc, id, flags, di, false, false);
+}
+
+static const void *seg_hop_calm(struct jit_seg_ctx *c, uint32_t pc, uint32_t id,
+				uint32_t flags, const struct dinsn *di)
+{
+	return seg_hop_common(c, pc, id, flags, di, false, true);
 }
 
 static const void *seg_hop_race(struct jit_seg_ctx *c, uint32_t pc, uint32_t id,
 				uint32_t flags, const struct dinsn *di)
 {
-	return seg_hop_common(c, pc, id, flags, di, true);
+	return seg_hop_common(c, pc, id, flags, di, true, false);
 }
 
 /* The segment code from t->di, t->w's whole group, with the sweep's hop: where it ended
@@ -1367,9 +1416,10 @@ static inline __attribute__((target("avx2"))) enum sweep_end
 seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn *t)
 {
 	struct frame *f = t->g->frame;
-	struct seg_sweeping x = {.L = L, .sw = sw, .t = *t, .lim = sweep_lim(L)};
+	struct seg_sweeping x = {.L = L, .sw = sw, .t = *t, .lim = sweep_lim(L), .fn = f->fn,
+				 .code = f->fn->code};
 	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit, t->n_before + t->limit, rp);
-	x.c.hop = L->race ? seg_hop_race : seg_hop;
+	x.c.hop = L->race ? seg_hop_race : seg_calm(L) ? seg_hop_calm : seg_hop;
 	uint32_t pc = f->fn->seg_fn(&x.c, t->di->seg);
 	*t = x.t;
 	if (pc == JIT_SEG_SWEPT)

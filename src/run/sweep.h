@@ -62,20 +62,22 @@ static inline uint64_t sweep_lim(const struct launch *L)
  * dispatch loop's call of it cost as much as its body. */
 static inline __attribute__((always_inline)) bool
 sweep_next_by(struct launch *L, struct sweep *s, struct warp *w, struct group *g, uint64_t n,
-	      uint64_t lim, struct warp **nw, struct group **ng)
+	      uint64_t lim, const bool calm, struct warp **nw, struct group **ng)
 {
 	/* what run_cluster does after w's turn must change nothing but the counts: no
 	 * asynchronous event to land, no poll, no step limit (lim: sweep_lim's), and w's
-	 * pick finds nothing */
-	if (L->stop || L->async.nevents || w->groups != g || g->next || g->state != G_BAR ||
-	    L->steps >= lim)
+	 * pick finds nothing (calm: the caller knows L->stop clear and no event in flight) */
+	if ((!calm && (L->stop || L->async.nevents)) || w->groups != g || g->next ||
+	    g->state != G_BAR || L->steps >= lim)
 		return false;
 	uint32_t r = s->r, i = s->i;
 	bool round = s->k >= s->total; /* (the round ran: w's arrival, at least) */
 	if (round && !sweep_round_ready(L, s, &r, &i))
 		return false;
-	/* the next warp's turn must begin with its one ready group picked */
-	struct warp *x = &s->cl->ctas[r].warps[i];
+	/* the next warp's turn must begin with its one ready group picked (within a round
+	 * and a CTA, s->(r, i) is the warp after w, s->w: w + 1, found without s->cl's
+	 * chain of loads) */
+	struct warp *x = !round && i ? w + 1 : &s->cl->ctas[r].warps[i];
 	struct group *h = x->groups;
 	if (!h || h->next || h->state != G_READY)
 		return false;
@@ -107,7 +109,7 @@ static inline __attribute__((always_inline)) bool
 sweep_next(struct launch *L, struct sweep *s, struct warp *w, struct group *g, uint64_t n,
 	   struct warp **nw, struct group **ng)
 {
-	return sweep_next_by(L, s, w, g, n, sweep_lim(L), nw, ng);
+	return sweep_next_by(L, s, w, g, n, sweep_lim(L), false, nw, ng);
 }
 
 #endif
