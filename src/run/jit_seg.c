@@ -56,6 +56,7 @@
 
 #include "barrier.h"
 #include "exec.h"
+#include "jit_map.h"
 #include "jit_uni.h"
 #include "smem.h"
 #include "support/grow.h"
@@ -791,8 +792,19 @@ static bool find_uniform(struct seg *S)
 	return true;
 }
 
+/* perf's name for instruction i's code (jit_map.h) */
+static void map_insn(const struct seg *S, struct jit_map *pm, uint32_t i)
+{
+	static const char *const what[] = {
+		[K_EXIT] = "seg exit", [K_BLOCK] = "seg block", [K_BRA] = "seg bra",
+		[K_MOV] = "seg mov", [K_SMEM] = "seg ld.shared", [K_BAR] = "seg bar.sync"};
+	uint32_t last = S->kind[i] == K_BLOCK ? i + S->blk[i].n - 1 : i;
+	bool st = S->kind[i] == K_SMEM && S->fn->code[i].exec == exec_st;
+	jit_map_note(pm, S->b->len, S->fn, i, last, st ? "seg st.shared" : what[S->kind[i]]);
+}
+
 size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_block *blk,
-		   size_t *off)
+		   size_t *off, struct jit_map *pm)
 {
 	struct seg S = {.b = b, .fn = fn, .blk = blk};
 	size_t start = b->len, entry = SIZE_MAX;
@@ -803,6 +815,7 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 	size_t *stub = malloc(sizeof *stub * (fn->ncode + 1));
 	if (!S.kind || !S.lab || !stub || !classify_all(&S) || !find_uniform(&S))
 		goto out;
+	jit_map_note(pm, b->len, fn, 0, fn->ncode - 1, "seg entry");
 	entry = gen_prologue(b);
 	size_t epi = gen_epilogue(b);
 	size_t leave = b->len; /* where a hop ended the turn */
@@ -816,6 +829,7 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 		while (next < fn->ncode && !S.kind[next])
 			next++;
 		S.lab[i] = b->len;
+		map_insn(&S, pm, i);
 		if (S.kind[i] != K_EXIT && S.kind[i] != K_BAR)
 			off[i] = b->len;
 		switch ((enum kind)S.kind[i]) {
@@ -833,8 +847,11 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 	}
 	for (uint32_t k = 0; k < S.njv; k++) {
 		x86_patch(b, S.jv[k].at, b->len);
+		jit_map_note(pm, b->len, fn, S.jv[k].to, fn->code[S.jv[k].to].target - 1,
+			     "seg region");
 		gen_region(&S, S.jv[k].to, epi);
 	}
+	jit_map_note(pm, b->len, fn, 0, fn->ncode - 1, "seg exits");
 	for (uint32_t k = 0; k < S.njx; k++) {
 		uint32_t i = S.jx[k].to;
 		if (stub[i] == SIZE_MAX) {
@@ -849,12 +866,14 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 	while (b->len % 32)
 		x86_bytes(b, "\xcc", 1);
 	size_t pool = b->len;
+	jit_map_gap(pm, pool);
 	for (uint32_t k = 0; k < S.npool; k++)
 		x86_bytes(b, S.pool[k], sizeof S.pool[k]);
 	for (uint32_t k = 0; k < S.njk; k++)
 		x86_patch(b, S.jk[k].at, pool + 32 * (size_t)S.jk[k].to);
 	if (S.oom || b->oom) {
 		b->len = b->oom ? b->len : start;
+		jit_map_gap(pm, b->len);
 		entry = SIZE_MAX;
 	}
 out:

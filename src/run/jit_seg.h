@@ -98,10 +98,12 @@ struct jseg_block {
 	bool loop;
 };
 
+struct jit_map;
+
 /* Emit fn's segment code into b: off[i] receives where entering at instruction i starts
- * (SIZE_MAX: no entry there). Returns where the code's jit_seg_fn starts, or SIZE_MAX for
- * none (no segment, or out of memory). */
+ * (SIZE_MAX: no entry there); its pieces are noted in pm (jit_map.h; NULL: none). Returns
+ * where the code's jit_seg_fn starts, or SIZE_MAX for none (no segment, or out of memory). */
 size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_block *blk,
-		   size_t *off);
+		   size_t *off, struct jit_map *pm);
 
 #endif
