@@ -66,6 +66,9 @@ struct jit_seg_ctx {
 	/* at the target, after a block: the lanes merged again (vs_smem merges them itself
 	 * after an access right before the target) */
 	void (*vs_join)(struct jit_seg_ctx *c, uint32_t left);
+	/* the region's ld/st.shared at pc, which the code made itself (jit_seg.c's masked
+	 * row): vs_smem's steps around the access, a JIT_VS_* answer but JIT_VS_DECLINED */
+	uint32_t (*vs_after)(struct jit_seg_ctx *c, uint32_t pc, uint32_t left);
 };
 
 /* vs_smem's answers: nothing done (the code leaves there, the split not made left to
