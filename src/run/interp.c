@@ -1044,22 +1044,28 @@ seg_vs_begin(struct jit_seg_ctx *c, uint32_t pc, uint32_t left, uint32_t picks)
 	return g->mask;
 }
 
-static uint32_t seg_vs_smem(struct jit_seg_ctx *c, uint32_t pc, uint32_t left)
+/* seg_vs_smem's steps before the access: the group at it, L->steps, L->ci and L->cmask */
+static inline void seg_vs_at(struct jit_seg_ctx *c, uint32_t pc, uint32_t left)
 {
 	struct launch *L = c->L;
 	struct warp *w = c->w;
+	const struct frame *f = c->f;
 	struct group *g = w->groups;
-	struct frame *f = c->f;
-	const struct dinsn *di = &f->fn->code[pc];
-	struct repick *rp = c->rp;
-	uint32_t mask = g->mask;
 	g->pc = pc;
 	L->steps = c->end - left + 1;
-	L->ci = di;
-	L->cmask = mask;
-	if (!(di->exec == exec_ld ? smem_ld(L, w, f, di, mask) : smem_st(L, w, f, di, mask)))
-		return JIT_VS_DECLINED;
-	if (di->flags & DF_WRITES)
+	L->ci = &f->fn->code[pc];
+	L->cmask = g->mask;
+}
+
+/* and after it: L->writes, then the group past it picked again, or the lanes merged */
+static uint32_t seg_vs_past(struct jit_seg_ctx *c, uint32_t pc, uint32_t left)
+{
+	struct launch *L = c->L;
+	struct warp *w = c->w;
+	const struct frame *f = c->f;
+	struct group *g = w->groups;
+	struct repick *rp = c->rp;
+	if (f->fn->code[pc].flags & DF_WRITES)
 		L->writes++;
 	g->pc = pc + 1;
 	if (L->stop)
@@ -1072,6 +1078,26 @@ static uint32_t seg_vs_smem(struct jit_seg_ctx *c, uint32_t pc, uint32_t left)
 		repicked(L, rp, n, 0, 0);
 	}
 	return JIT_VS_ON;
+}
+
+static uint32_t seg_vs_smem(struct jit_seg_ctx *c, uint32_t pc, uint32_t left)
+{
+	struct launch *L = c->L;
+	struct warp *w = c->w;
+	struct frame *f = c->f;
+	const struct dinsn *di = &f->fn->code[pc];
+	uint32_t mask = w->groups->mask;
+	seg_vs_at(c, pc, left);
+	if (!(di->exec == exec_ld ? smem_ld(L, w, f, di, mask) : smem_st(L, w, f, di, mask)))
+		return JIT_VS_DECLINED;
+	return seg_vs_past(c, pc, left);
+}
+
+/* the same around an access the code made itself (jit_seg.c's masked row) */
+static uint32_t seg_vs_after(struct jit_seg_ctx *c, uint32_t pc, uint32_t left)
+{
+	seg_vs_at(c, pc, left);
+	return seg_vs_past(c, pc, left);
 }
 
 static void seg_vs_join(struct jit_seg_ctx *c, uint32_t left)
@@ -1114,6 +1140,7 @@ static inline void seg_ctx_turn(struct jit_seg_ctx *c, struct launch *L, struct 
 	c->vs_begin = seg_vs_begin;
 	c->vs_smem = seg_vs_smem;
 	c->vs_join = seg_vs_join;
+	c->vs_after = seg_vs_after;
 }
 
 /* What the code at c ran in frame f, told as seg_run's loop leaves it: *left, *last,

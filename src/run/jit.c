@@ -40,6 +40,7 @@
 #define JIT_HOST 1
 #include <sys/mman.h>
 #include "exec.h"
+#include "jit_map.h"
 #include "jit_seg.h"
 #include "jit_x86.h"
 #include "support/grow.h"
@@ -1541,6 +1542,7 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 		free(ops);
 		return;
 	}
+	struct jit_map *pm = jit_map_new(P->m->file); /* perf's names, where asked for */
 	/* the lane-mask table: entry m has lane j all ones where bit j of m is set */
 	for (uint32_t m = 0; m < 16; m++)
 		for (int j = 0; j < 4; j++) {
@@ -1577,6 +1579,7 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 			}
 			/* the branch after the block, whose guard its code may sum up */
 			const struct dinsn *br = i + n < fn->ncode ? &fn->code[i + n] : NULL;
+			jit_map_note(pm, J.b.len, fn, i, i + n - 1, "block");
 			gen_block(&J, ops, n, br && br->op == OP_BRA ? br->guard : -1, entry);
 			blk[i] = (struct jseg_block){entry[0], J.whole_at, J.uni_at, J.whole_bra_at,
 						     J.uni_bra_at, n, false};
@@ -1585,6 +1588,8 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 			bool is_loop = br && br->op == OP_BRA && br->target == i &&
 				       !(br->flags & DF_ALIGNED);
 			uint32_t at_keep = is_loop ? UINT32_MAX - 1 : UINT32_MAX;
+			if (is_loop)
+				jit_map_note(pm, J.b.len, fn, i, i + n, "loop");
 			if (is_loop && gen_loop(&J, ops, n, br->guard, br->guard_neg, &loop)) {
 				/* jit_keep: the count and slots saved, then those touched, then
 				 * those written only (jit.h) */
@@ -1620,7 +1625,7 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 		}
 		free(label);
 		/* the function's segments, reaching its blocks: entries with no block (n 0) */
-		size_t seg = J.oom ? SIZE_MAX : jit_seg_gen(&J.b, fn, blk, soff);
+		size_t seg = J.oom ? SIZE_MAX : jit_seg_gen(&J.b, fn, blk, soff, pm);
 		for (uint32_t i = 0; i < fn->ncode && seg != SIZE_MAX; i++) {
 			if (soff[i] == SIZE_MAX)
 				continue;
@@ -1641,6 +1646,7 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 	while (J.b.len % 32)
 		x86_bytes(&J.b, "\xcc", 1);
 	size_t pool = J.b.len;
+	jit_map_gap(pm, pool);
 	for (uint32_t k = 0; k < J.npool; k++)
 		for (int j = 0; j < 4; j++)
 			x86_bytes(&J.b, &J.pool[k], 8);
@@ -1659,6 +1665,10 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 		}
 	}
 	struct jit_code *jc = map != MAP_FAILED ? malloc(sizeof *jc) : NULL;
+	if (jc)
+		jit_map_write(pm, map, J.b.len);
+	else
+		jit_map_free(pm);
 	if (jc) {
 		jc->map = map;
 		jc->keep = keep;

@@ -26,9 +26,9 @@
  * supported kind at a test that fails is the same (nothing of it done).
  *
  * Registers: rbx the context, r12 the frame's registers, r13d the budget left, r14d hmin,
- * r15d the last instruction run, ebp whether the context's warp ever split; ymm13 and ymm14
- * scratch (the blocks' own registers are theirs, and nothing is kept in ymm registers
- * between instructions).
+ * r15d the last instruction run, ebp whether the context's warp ever split; every ymm
+ * register scratch (nothing is kept in them between instructions; the blocks it calls use
+ * them as their own).
  *
  * Uniform registers (jit_uni.h): in a warp that never split (ebp zero), a block all of whose
  * registers read are uniform runs its `uni` code (lanes 0-3 computed, stored to all eight
@@ -44,7 +44,8 @@
  * beginning as run_direct makes it (its runtime tests: the fairness streak, the last pick,
  * no asynchronous event), then the blocks run through their masked entry with the lanes
  * that fall through, each access through vs_smem (run_direct's handler path with that
- * mask, the picks and counts after it), vs_join merges after a block, and the code goes on
+ * mask, the picks and counts after it) - a row of 4-byte places made inline for those lanes
+ * where smem_rows allows it, then vs_after for the rest -, vs_join merges after a block, and the code goes on
  * at the target with the whole warp - which split, so ebp is set (w's `split` set by
  * vs_begin, as group_split and run_direct set it). An access smem.c declines leaves the
  * code there with the split not made standing, for run_direct to go on with.
@@ -56,6 +57,7 @@
 
 #include "barrier.h"
 #include "exec.h"
+#include "jit_map.h"
 #include "jit_uni.h"
 #include "smem.h"
 #include "support/grow.h"
@@ -249,63 +251,6 @@ static void ran_region(struct seg *S, uint32_t j, uint32_t n)
 {
 	x86_alu_ri(S->b, 5, false, R_LEFT, (int32_t)n);
 	x86_mov_ri(S->b, R_LAST, j | JIT_SEG_LAST_REGION);
-}
-
-/*
- * Branch i's region (region_picks), entered where its guard differs between lanes: the
- * budget must hold the branch and the region with some left at the target and pass every
- * handler's test in it (left - the stretch > hmin), and vs_begin must take it, else the exit
- * at i, nothing done. Then the lanes that fall through (ctx.vmask) run it: each block through
- * its masked entry, each access through vs_smem (declined: the exit there; stopped: the exit
- * past it), the merge by vs_join after a block; then on at the target with the whole warp,
- * which split (ebp).
- */
-static void gen_region(struct seg *S, uint32_t i, size_t epi)
-{
-	struct xbuf *b = S->b;
-	uint32_t t = S->fn->code[i].target, picks = region_picks(S, i);
-	x86_mov32(b, X_RAX, R_LEFT);
-	x86_alu_ri(b, 5, false, X_RAX, (int32_t)(t - i));
-	to_exit(S, x86_jcc(b, 0x6), i);
-	x86_alu_rr(b, X86_CMP, false, X_RAX, R_HMIN);
-	to_exit(S, x86_jcc(b, 0x6), i);
-	x86_mov_ri(b, X_RSI, i);
-	x86_mov32(b, X_RDX, R_LEFT);
-	x86_mov_ri(b, X_RCX, picks);
-	call_ctx(S, offsetof(struct jit_seg_ctx, vs_begin));
-	x86_alu_rr(b, X86_TEST, false, X_RAX, X_RAX);
-	to_exit(S, x86_jcc(b, 0x4), i);
-	x86_mov_ri(b, R_SPLIT, 1);
-	x86_alu_ri(b, 5, false, R_LEFT, 1);
-	x86_mov_ri(b, R_LAST, i);
-	bool block = false;
-	for (uint32_t j = i + 1; j < t; j += block ? S->blk[j].n : 1) {
-		block = S->kind[j] == K_BLOCK;
-		if (block) {
-			x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
-			x86_load(b, false, X_RSI, CTX(vmask));
-			x86_mov_ri(b, X_RDX, UINT32_MAX);
-			x86_patch(b, x86_call(b), S->blk[j].entry);
-			ran_region(S, j + S->blk[j].n - 1, S->blk[j].n);
-			continue;
-		}
-		x86_mov_ri(b, X_RSI, j);
-		x86_mov32(b, X_RDX, R_LEFT);
-		call_ctx(S, offsetof(struct jit_seg_ctx, vs_smem));
-		x86_alu_ri(b, 7, false, X_RAX, JIT_VS_ON);
-		to_exit(S, x86_jcc(b, 0x2), j);
-		size_t on = x86_jcc(b, 0x4);
-		ran_region(S, j, 1);
-		x86_mov_ri(b, X_RAX, j + 1);
-		x86_patch(b, x86_jmp(b), epi);
-		x86_patch(b, on, b->len);
-		ran_region(S, j, 1);
-	}
-	if (block) {
-		x86_mov32(b, X_RSI, R_LEFT);
-		call_ctx(S, offsetof(struct jit_seg_ctx, vs_join));
-	}
-	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), t);
 }
 
 /* Branch i's end where its guard holds in no lane: on past it (or at its target, negated) */
@@ -520,30 +465,49 @@ static size_t row_bit(struct seg *S, uint32_t bit)
 	return x86_jcc(b, 0x4);
 }
 
+/* ymm d: chunk c's lanes (four) of the mask broadcast in ymm 15, each all ones where set */
+static void mask_chunk(struct seg *S, int d, int c)
+{
+	uint64_t k = 1ull << (4 * c);
+	const uint64_t q[4] = {k, k << 1, k << 2, k << 3};
+	konst_q(S, XV_VPAND, d, 15, q);
+	konst_q(S, XV_VPCMPEQQ, d, d, q);
+}
+
+/* Whether instruction di is smem.c's row case: a 4-byte access through a register, of a
+ * register where it stores */
+static bool row_form(const struct dinsn *di)
+{
+	return (di->smem >> SMEM_LOG_SHIFT) == 2 && di->s[0].has_reg &&
+	       (di->exec == exec_ld || di->s[1].kind == DOP_REG);
+}
+
 /*
- * smem.c's row case inline (ld_row4_any's and st_row4_any's for a whole warp), where
- * smem_rows allows it (ctx.row, asked for once a turn): the lanes' addresses (their low words) are lane 0's plus 4l
- * - lane 0's 64 bits broadcast plus the pool's 4l, XORed with each lane's and ORed over the
- * warp, the high words masked off - and lane 0's place plus the offset is aligned and at most
- * the shared bytes less 128. Anything else goes on at `call` (smem_ld / smem_st, which take
- * or decline it as ever). 16 bytes at a time widened into the destination's lanes (ld), or
- * eight lanes' low words gathered into 32 bytes (st: VSHUFPS and VPERMQ, as smem.c's
- * low_words).
+ * The tests of smem.c's row case inline, where smem_rows allows it (ctx.row, asked for once
+ * a turn): the lanes' addresses (their low words) are lane 0's plus 4l - lane 0's 64 bits
+ * broadcast plus the pool's 4l, XORed with each lane's and ORed over the warp, the high words
+ * masked off - and lane 0's place plus the offset is aligned and at most the shared bytes
+ * less 128, so that all 32 places lie in them. `masked`: only the lanes of ctx.vmask (a
+ * region's) are tested (ymm 15 left holding it), and lane 0's register, whether its lane
+ * runs or not, gives the row. Anything else jumps to one of call[0..3]; rcx is left the
+ * row's first byte.
  */
-static void gen_row(struct seg *S, const struct dinsn *di, size_t *call)
+static void row_test(struct seg *S, const struct dinsn *di, bool masked, size_t *call)
 {
 	struct xbuf *b = S->b;
-	bool ld = di->exec == exec_ld;
 	uint32_t a = di->s[0].slot;
-	call[0] = row_bit(S, ld ? SMEM_ROW_LD : SMEM_ROW_ST);
+	call[0] = row_bit(S, di->exec == exec_ld ? SMEM_ROW_LD : SMEM_ROW_ST);
+	if (masked)
+		x86_vrm(b, XV_VPBROADCASTQ, 15, 0, CTX(vmask));
 	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, lanes(a, 0));
 	for (int c = 0; c < LANES / 4; c++) {
-		konst4(S, XV_VPADDQ, 15, Y1, 16u * (unsigned)c);
-		x86_vrm(b, XV_VPXOR, 15, 15, lanes(a, c));
-		if (c)
-			x86_vrr(b, XV_VPOR, Y2, Y2, 15);
-		else
-			x86_vrr(b, XV_VPOR, Y2, 15, 15);
+		konst4(S, XV_VPADDQ, 0, Y1, 16u * (unsigned)c);
+		x86_vrm(b, XV_VPXOR, 0, 0, lanes(a, c));
+		if (masked) {
+			mask_chunk(S, 1, c);
+			x86_vrr(b, XV_VPAND, 0, 0, 1);
+		}
+		x86_vrr(b, XV_VPOR, Y2, c ? Y2 : 0, 0);
 	}
 	konst(S, XV_VPAND, Y2, Y2, 0xffffffffull);
 	x86_vrr(b, XV_VPTEST, Y2, 0, Y2);
@@ -558,19 +522,120 @@ static void gen_row(struct seg *S, const struct dinsn *di, size_t *call)
 	call[3] = x86_jcc(b, 0xF);
 	x86_load(b, true, X_RCX, CTX(smem));
 	x86_alu_rr(b, X86_ADD, true, X_RCX, X_RAX);
+}
+
+/*
+ * smem.c's row case inline (ld_row4_any's and st_row4_any's) after row_test: 16 bytes at a
+ * time widened into the destination's lanes (ld), or eight lanes' low words gathered into
+ * 32 bytes (st: VSHUFPS and VPERMQ, as smem.c's low_words). `masked`: only ctx.vmask's lanes
+ * (ymm 15), as smem.c moves a group's: the others' destination lanes (ld) and places (st,
+ * the mask's lanes gathered as the words are) keep their bytes, blended back in (no masked
+ * store: AMD's VPMASKMOV stores are slow; nothing else touches the frame or the CTA's
+ * shared memory meanwhile).
+ */
+static void row_move(struct seg *S, const struct dinsn *di, bool masked)
+{
+	struct xbuf *b = S->b;
 	for (int c = 0; c < LANES / 4; c++) {
-		if (ld) {
+		if (di->exec == exec_ld) {
+			struct xmem to = lanes(di->d.slot, c);
 			x86_vrm(b, di->smem & SMEM_SIGNED ? XV_VPMOVSXDQ : XV_VPMOVZXDQ, Y1, 0,
 				(struct xmem){X_RCX, -1, 1, 16 * c});
-			x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
+			if (masked) {
+				mask_chunk(S, 0, c);
+				x86_vrm(b, XV_VMOVDQU_LD, 1, 0, to);
+				x86_v4(b, XV_VBLENDVPD, Y1, 1, Y1, 0);
+			}
+			x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, to);
 		} else if (c < LANES / 8) {
 			uint32_t v = di->s[1].slot;
+			struct xmem at = {X_RCX, -1, 1, 32 * c};
 			x86_vrm(b, XV_VMOVDQU_LD, Y1, 0, lanes(v, 2 * c));
 			x86_vrmi(b, XV_VSHUFPS, Y1, Y1, lanes(v, 2 * c + 1), 0x88);
 			x86_vrri(b, XV_VPERMQ, Y1, 0, Y1, 0xD8);
-			x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, (struct xmem){X_RCX, -1, 1, 32 * c});
+			if (masked) {
+				mask_chunk(S, 0, 2 * c);
+				mask_chunk(S, 1, 2 * c + 1);
+				x86_vrri(b, XV_VSHUFPS, 0, 0, 1, 0x88);
+				x86_vrri(b, XV_VPERMQ, 0, 0, 0, 0xD8);
+				x86_vrm(b, XV_VPANDN, 1, 0, at);
+				x86_vrr(b, XV_VPAND, Y1, Y1, 0);
+				x86_vrr(b, XV_VPOR, Y1, Y1, 1);
+			}
+			x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, at);
 		}
 	}
+}
+
+/*
+ * Branch i's region (region_picks), entered where its guard differs between lanes: the
+ * budget must hold the branch and the region with some left at the target and pass every
+ * handler's test in it (left - the stretch > hmin), and vs_begin must take it, else the exit
+ * at i, nothing done. Then the lanes that fall through (ctx.vmask) run it: each block through
+ * its masked entry, each access through vs_smem (declined: the exit there; stopped: the exit
+ * past it) - a row (row_form) made inline for those lanes where row_test passes, then
+ * vs_after - the merge by vs_join after a block; then on at the target with the whole warp,
+ * which split (ebp).
+ */
+static void gen_region(struct seg *S, uint32_t i, size_t epi)
+{
+	struct xbuf *b = S->b;
+	uint32_t t = S->fn->code[i].target, picks = region_picks(S, i);
+	x86_mov32(b, X_RAX, R_LEFT);
+	x86_alu_ri(b, 5, false, X_RAX, (int32_t)(t - i));
+	to_exit(S, x86_jcc(b, 0x6), i);
+	x86_alu_rr(b, X86_CMP, false, X_RAX, R_HMIN);
+	to_exit(S, x86_jcc(b, 0x6), i);
+	x86_mov_ri(b, X_RSI, i);
+	x86_mov32(b, X_RDX, R_LEFT);
+	x86_mov_ri(b, X_RCX, picks);
+	call_ctx(S, offsetof(struct jit_seg_ctx, vs_begin));
+	x86_alu_rr(b, X86_TEST, false, X_RAX, X_RAX);
+	to_exit(S, x86_jcc(b, 0x4), i);
+	x86_mov_ri(b, R_SPLIT, 1);
+	x86_alu_ri(b, 5, false, R_LEFT, 1);
+	x86_mov_ri(b, R_LAST, i);
+	bool block = false;
+	for (uint32_t j = i + 1; j < t; j += block ? S->blk[j].n : 1) {
+		block = S->kind[j] == K_BLOCK;
+		if (block) {
+			x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
+			x86_load(b, false, X_RSI, CTX(vmask));
+			x86_mov_ri(b, X_RDX, UINT32_MAX);
+			x86_patch(b, x86_call(b), S->blk[j].entry);
+			ran_region(S, j + S->blk[j].n - 1, S->blk[j].n);
+			continue;
+		}
+		size_t call[4], made = SIZE_MAX;
+		if (row_form(&S->fn->code[j])) {
+			row_test(S, &S->fn->code[j], true, call);
+			row_move(S, &S->fn->code[j], true);
+			x86_mov_ri(b, X_RSI, j);
+			x86_mov32(b, X_RDX, R_LEFT);
+			call_ctx(S, offsetof(struct jit_seg_ctx, vs_after));
+			made = x86_jmp(b);
+			for (int k = 0; k < 4; k++)
+				x86_patch(b, call[k], b->len);
+		}
+		x86_mov_ri(b, X_RSI, j);
+		x86_mov32(b, X_RDX, R_LEFT);
+		call_ctx(S, offsetof(struct jit_seg_ctx, vs_smem));
+		if (made != SIZE_MAX)
+			x86_patch(b, made, b->len);
+		x86_alu_ri(b, 7, false, X_RAX, JIT_VS_ON);
+		to_exit(S, x86_jcc(b, 0x2), j);
+		size_t on = x86_jcc(b, 0x4);
+		ran_region(S, j, 1);
+		x86_mov_ri(b, X_RAX, j + 1);
+		x86_patch(b, x86_jmp(b), epi);
+		x86_patch(b, on, b->len);
+		ran_region(S, j, 1);
+	}
+	if (block) {
+		x86_mov32(b, X_RSI, R_LEFT);
+		call_ctx(S, offsetof(struct jit_seg_ctx, vs_join));
+	}
+	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), t);
 }
 
 /* Whether an ld.shared at a variable's address (one place for all lanes: smem.c's ld_any)
@@ -649,14 +714,15 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 	const struct dinsn *di = &S->fn->code[i];
 	handler_test(S, i);
 	size_t call[4], done = 0, race_done;
-	bool row = (di->smem >> SMEM_LOG_SHIFT) == 2 && di->s[0].has_reg &&
-		   (di->exec == exec_ld || di->s[1].kind == DOP_REG);
+	bool row = row_form(di);
 	int ncall = row ? 4 : bcast_ok(di) ? 2 : 0;
 	if (ncall) {
-		if (row)
-			gen_row(S, di, call);
-		else
+		if (row) {
+			row_test(S, di, false, call);
+			row_move(S, di, false);
+		} else {
 			gen_bcast(S, di, call);
+		}
 		done = x86_jmp(b);
 		for (int k = 0; k < ncall; k++)
 			x86_patch(b, call[k], b->len);
@@ -791,8 +857,19 @@ static bool find_uniform(struct seg *S)
 	return true;
 }
 
+/* perf's name for instruction i's code (jit_map.h) */
+static void map_insn(const struct seg *S, struct jit_map *pm, uint32_t i)
+{
+	static const char *const what[] = {
+		[K_EXIT] = "seg exit", [K_BLOCK] = "seg block", [K_BRA] = "seg bra",
+		[K_MOV] = "seg mov", [K_SMEM] = "seg ld.shared", [K_BAR] = "seg bar.sync"};
+	uint32_t last = S->kind[i] == K_BLOCK ? i + S->blk[i].n - 1 : i;
+	bool st = S->kind[i] == K_SMEM && S->fn->code[i].exec == exec_st;
+	jit_map_note(pm, S->b->len, S->fn, i, last, st ? "seg st.shared" : what[S->kind[i]]);
+}
+
 size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_block *blk,
-		   size_t *off)
+		   size_t *off, struct jit_map *pm)
 {
 	struct seg S = {.b = b, .fn = fn, .blk = blk};
 	size_t start = b->len, entry = SIZE_MAX;
@@ -803,6 +880,7 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 	size_t *stub = malloc(sizeof *stub * (fn->ncode + 1));
 	if (!S.kind || !S.lab || !stub || !classify_all(&S) || !find_uniform(&S))
 		goto out;
+	jit_map_note(pm, b->len, fn, 0, fn->ncode - 1, "seg entry");
 	entry = gen_prologue(b);
 	size_t epi = gen_epilogue(b);
 	size_t leave = b->len; /* where a hop ended the turn */
@@ -816,6 +894,7 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 		while (next < fn->ncode && !S.kind[next])
 			next++;
 		S.lab[i] = b->len;
+		map_insn(&S, pm, i);
 		if (S.kind[i] != K_EXIT && S.kind[i] != K_BAR)
 			off[i] = b->len;
 		switch ((enum kind)S.kind[i]) {
@@ -833,8 +912,11 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 	}
 	for (uint32_t k = 0; k < S.njv; k++) {
 		x86_patch(b, S.jv[k].at, b->len);
+		jit_map_note(pm, b->len, fn, S.jv[k].to, fn->code[S.jv[k].to].target - 1,
+			     "seg region");
 		gen_region(&S, S.jv[k].to, epi);
 	}
+	jit_map_note(pm, b->len, fn, 0, fn->ncode - 1, "seg exits");
 	for (uint32_t k = 0; k < S.njx; k++) {
 		uint32_t i = S.jx[k].to;
 		if (stub[i] == SIZE_MAX) {
@@ -849,12 +931,14 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 	while (b->len % 32)
 		x86_bytes(b, "\xcc", 1);
 	size_t pool = b->len;
+	jit_map_gap(pm, pool);
 	for (uint32_t k = 0; k < S.npool; k++)
 		x86_bytes(b, S.pool[k], sizeof S.pool[k]);
 	for (uint32_t k = 0; k < S.njk; k++)
 		x86_patch(b, S.jk[k].at, pool + 32 * (size_t)S.jk[k].to);
 	if (S.oom || b->oom) {
 		b->len = b->oom ? b->len : start;
+		jit_map_gap(pm, b->len);
 		entry = SIZE_MAX;
 	}
 out:

@@ -66,6 +66,9 @@ struct jit_seg_ctx {
 	/* at the target, after a block: the lanes merged again (vs_smem merges them itself
 	 * after an access right before the target) */
 	void (*vs_join)(struct jit_seg_ctx *c, uint32_t left);
+	/* the region's ld/st.shared at pc, which the code made itself (jit_seg.c's masked
+	 * row): vs_smem's steps around the access, a JIT_VS_* answer but JIT_VS_DECLINED */
+	uint32_t (*vs_after)(struct jit_seg_ctx *c, uint32_t pc, uint32_t left);
 };
 
 /* vs_smem's answers: nothing done (the code leaves there, the split not made left to
@@ -98,10 +101,12 @@ struct jseg_block {
 	bool loop;
 };
 
+struct jit_map;
+
 /* Emit fn's segment code into b: off[i] receives where entering at instruction i starts
- * (SIZE_MAX: no entry there). Returns where the code's jit_seg_fn starts, or SIZE_MAX for
- * none (no segment, or out of memory). */
+ * (SIZE_MAX: no entry there); its pieces are noted in pm (jit_map.h; NULL: none). Returns
+ * where the code's jit_seg_fn starts, or SIZE_MAX for none (no segment, or out of memory). */
 size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_block *blk,
-		   size_t *off);
+		   size_t *off, struct jit_map *pm);
 
 #endif
