@@ -354,6 +354,7 @@ static inline uint32_t bulk_reads(const struct quick *q, struct cell *c, uint32_
 	uint32_t n = m->n, a = e - l < MAX_READERS - n ? e - l : MAX_READERS - n;
 	recs_put(&m->e[n], q->insn, q->step, tid0 + l, k0 + l, a);
 	/* (the slots of lanes l + a..e - 1: side by side, tid0 being a multiple of 32) */
+	_Static_assert(MAX_READERS % LANES == 0, "a warp's slots never wrap round the list");
 	recs_put(&m->e[(tid0 + l + a) % MAX_READERS], q->insn, q->step, tid0 + l + a, k0 + l + a,
 		 e - l - a);
 	m->n = n + a;
