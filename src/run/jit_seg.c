@@ -44,11 +44,12 @@
  * beginning as run_direct makes it (its runtime tests: the fairness streak, the last pick,
  * no asynchronous event), then the blocks run through their masked entry with the lanes
  * that fall through, each access through vs_smem (run_direct's handler path with that
- * mask, the picks and counts after it) - a row of 4-byte places made inline for those lanes
- * where smem_rows allows it, then vs_after for the rest -, vs_join merges after a block, and the code goes on
- * at the target with the whole warp - which split, so ebp is set (w's `split` set by
- * vs_begin, as group_split and run_direct set it). An access smem.c declines leaves the
- * code there with the split not made standing, for run_direct to go on with.
+ * mask, the picks and counts after it; a row of 4-byte places is moved inline for those
+ * lanes where smem_rows allows it, and vs_after makes the picks and counts), vs_join merges
+ * after a block, and the code goes on at the target with the whole warp - which split, so
+ * ebp is set (w's `split` set by vs_begin, as group_split and run_direct set it). An access
+ * smem.c declines leaves the code there with the split not made standing, for run_direct to
+ * go on with.
  */
 #include "jit_seg.h"
 
