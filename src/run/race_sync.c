@@ -298,11 +298,14 @@ void race_sync_through(struct launch *L, struct rthread *t, uint32_t tid,
 
 /* ---- barriers, mbarriers, fences ----------------------------------------------------- */
 
-/* Whether op waits at the barrier (bar.sync, bar.red; not bar.arrive). */
-static inline bool bar_waits(enum ir_op op)
+/* Whether an arrival of `lanes` by op may be deferred to the completion when the warp's
+ * lanes hold one vector: a whole warp that waits there (bar.sync, bar.red; not bar.arrive),
+ * no copy of its own waited for, the warps' vectors tracked (race.wvc). */
+static inline bool whole_waits(const struct race *R, uint32_t lanes, enum ir_op op)
 {
-	return op == OP_BAR_SYNC || op == OP_BARRIER_SYNC || op == OP_BAR_RED ||
-	       op == OP_BARRIER_RED;
+	return lanes == 0xffffffffu && !R->seen_any && R->wvc_ok &&
+	       (op == OP_BAR_SYNC || op == OP_BARRIER_SYNC || op == OP_BAR_RED ||
+		op == OP_BARRIER_RED);
 }
 
 /* race_bar_arrive where the warp's vector is not known held (race.wvc) or the arrival is
@@ -311,8 +314,7 @@ static __attribute__((noinline)) void bar_arrive_lanes(struct race *R, struct wa
 							uint32_t lanes, uint32_t id, enum ir_op op)
 {
 	struct rcta *rc = &R->cta[w->cta->slot];
-	if (lanes == 0xffffffffu && !R->seen_any && R->wvc_ok && bar_waits(op) &&
-	    !lanes_differ(R, w, tvc(R, thr(R, w, 0)))) {
+	if (whole_waits(R, lanes, op) && !lanes_differ(R, w, tvc(R, thr(R, w, 0)))) {
 		rc->pend[id] |= 1u << w->id;
 		return;
 	}
@@ -331,7 +333,7 @@ void race_bar_arrive(struct launch *L, struct warp *w, uint32_t lanes, uint32_t 
 	 * warps', in one pass over the CTA's epochs. The same clock results (a join, and each
 	 * epoch above every clock of its thread in any vector). A warp's known vector (race.wvc)
 	 * is every lane's: no lane is read then (here; bar_arrive_lanes otherwise). */
-	if (lanes == 0xffffffffu && !R->seen_any && R->wvc_ok && bar_waits(op) && *wvc_of(R, w)) {
+	if (whole_waits(R, lanes, op) && *wvc_of(R, w)) {
 		R->cta[w->cta->slot].pend[id] |= 1u << w->id;
 		return;
 	}
