@@ -385,6 +385,9 @@ static inline uint32_t *vc_chunk(struct race *R, struct vc *v, uint32_t cta)
 {
 	return vc_chunk_for(R, v, cta, false);
 }
+/* The chunk of v's one CTA `cta` (v, held by no one but the caller, renamed as a fresh vector
+ * and chunk would be) for the caller to write whole; NULL: v is not that one chunk alone. */
+uint32_t *vc_renew_chunk(struct race *R, struct vc *v, uint32_t cta);
 void vc_free_spares(struct race *R);
 /* v, whose last reference went: kept as the spare (a barrier's vector), else freed. */
 void vc_recycle(struct race *R, struct vc *v);

@@ -530,12 +530,52 @@ static void acquire_whole(struct race *R, struct cta *c, struct vc *d)
 		vc_recycle(R, old);
 }
 
+/* race_bar_complete of an instance every warp of c arrived at whole and waits at, each
+ * holding one vector o: o holding c's chunk alone, referenced by those lanes and by the
+ * barrier's last instance only. Then release_warps would make a fresh vector of one chunk,
+ * c's epochs (o needs no join: its one chunk is c's, below them), bar_done would make it the
+ * instance's, acquire_whole every warp's, and o, let go by all, would be recycled: o is made
+ * that vector in place, with the same clocks, gens and references, and no vector made,
+ * joined, walked or recycled. false: not this case, nothing changed. */
+static bool complete_in_place(struct race *R, struct cta *c, uint32_t id)
+{
+	struct rcta *rc = &R->cta[c->slot];
+	struct vc *const *wv = &R->wvc[c->slot * R->nw];
+	struct vc *o = wv[0];
+	uint32_t nt = R->nt;
+	if (!R->wvc_ok || !o || rc->acc[id] || o->refs != nt + (rc->done[id] == o))
+		return false;
+	for (uint32_t i = 1; i < R->nw; i++)
+		if (wv[i] != o)
+			return false;
+	uint32_t *ch = vc_renew_chunk(R, o, c->linear);
+	if (!ch)
+		return false;
+	copy_raise(ch, &R->clk[c->slot * nt], nt);
+	o->gen = ++R->gen;
+	rc->era++; /* (release_warps' whole-CTA case) */
+	rc->era_gen = o->gen;
+	rc->pend[id] = 0;
+	if (rc->done[id] != o) {
+		vc_put(R, rc->done[id]);
+		rc->done[id] = vc_ref(o);
+	}
+	struct rthread *t = &R->th[(size_t)c->slot * nt];
+	for (uint32_t i = 0; i < nt; i += LANES) /* (acquire_whole: the warps hold it) */
+		if (t[i].lvc)
+			for (uint32_t l = 0; l < LANES; l++)
+				t[i + l].lvc = NULL;
+	return true;
+}
+
 void race_bar_complete(struct launch *L, struct cta *c, uint32_t id)
 {
 	struct race *R = L->race;
 	if (!R)
 		return;
 	uint32_t pend = R->cta[c->slot].pend[id];
+	if (pend == whole_cta(R) && complete_in_place(R, c, id))
+		return;
 	bar_done(R, c, id);
 	struct vc *d = R->cta[c->slot].done[id];
 	if (d && pend == whole_cta(R)) {

@@ -234,6 +234,21 @@ uint32_t *vc_chunk_for(struct race *R, struct vc *v, uint32_t cta, bool whole)
 	return n;
 }
 
+/* The chunk of v's one CTA `cta`, v renamed as a fresh vector holding a fresh chunk (vc_fresh's
+ * gen, chunk_new's id, in their order), for the caller to write all of it: a barrier's vector
+ * made again in place (race_sync.c), when the caller knows no one else holds v. NULL: v is
+ * not that one chunk alone; nothing changed. */
+uint32_t *vc_renew_chunk(struct race *R, struct vc *v, uint32_t cta)
+{
+	uint32_t *c = v->n == 1 && v->ch[0].cta == cta ? v->ch[0].c : NULL;
+	if (!c || head(c)->refs != 1)
+		return NULL;
+	v->gen = ++R->gen;
+	v->joined = 0;
+	*head(c) = (struct chunk_head){.refs = 1, .n = R->nt, .id = ++R->gen};
+	return c;
+}
+
 /* An empty vector: the spare one if there is (its chunk kept for chunk_new), else new. */
 static struct vc *vc_fresh(struct race *R)
 {
