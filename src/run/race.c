@@ -810,14 +810,17 @@ bool race_begin(struct launch *L)
 	return true;
 }
 
-/* *p with room for n items of `size` bytes, the first n cleared: the room a cluster before
- * left (*cap items) reused, else made anew and charged against --max-memory (R->charged);
- * false: out of memory, or past the limit (reported). */
-static bool keep_room(struct launch *L, void **p, size_t *cap, size_t n, size_t size)
+/* *p with room for n items of `size` bytes, the first n cleared (`clear`; else the caller
+ * writes each): the room a cluster before left (*cap items) reused, else made anew and
+ * charged against --max-memory (R->charged); false: out of memory, or past the limit
+ * (reported). */
+static bool keep_room(struct launch *L, void **p, size_t *cap, size_t n, size_t size,
+		      bool clear)
 {
 	struct race *R = L->race;
 	if (*p && n <= *cap) {
-		memset(*p, 0, n * size);
+		if (clear)
+			memset(*p, 0, n * size);
 		return true;
 	}
 	free(*p);
@@ -850,13 +853,15 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 	R->nw = (R->nt + LANES - 1) / LANES;
 	R->wvc_ok = R->nt % LANES == 0;
 	struct race_keep *k = &R->keep;
-	bool ok = keep_room(L, (void **)&k->th, &k->th_cap, n, sizeof *R->th) &&
-		  keep_room(L, (void **)&k->clk, &k->clk_cap, n, sizeof *R->clk) &&
-		  keep_room(L, (void **)&k->seen, &k->seen_cap, n * INIT_SEEN, sizeof *R->seen) &&
-		  keep_room(L, (void **)&k->cold, &k->cold_cap, n, sizeof *R->cold) &&
-		  keep_room(L, (void **)&k->cta, &k->cta_cap, cl->nctas, sizeof *R->cta) &&
+	/* (th and clk: each entry written below) */
+	bool ok = keep_room(L, (void **)&k->th, &k->th_cap, n, sizeof *R->th, false) &&
+		  keep_room(L, (void **)&k->clk, &k->clk_cap, n, sizeof *R->clk, false) &&
+		  keep_room(L, (void **)&k->seen, &k->seen_cap, n * INIT_SEEN, sizeof *R->seen,
+			    true) &&
+		  keep_room(L, (void **)&k->cold, &k->cold_cap, n, sizeof *R->cold, true) &&
+		  keep_room(L, (void **)&k->cta, &k->cta_cap, cl->nctas, sizeof *R->cta, true) &&
 		  keep_room(L, (void **)&k->wvc, &k->wvc_cap, (size_t)cl->nctas * R->nw,
-			    sizeof *R->wvc);
+			    sizeof *R->wvc, true);
 	if (!ok)
 		return false;
 	R->th = k->th;
@@ -870,11 +875,12 @@ bool race_cluster_begin(struct launch *L, struct cluster *cl)
 		R->cta[r].era = 1;
 		R->cta[r].era_gen = R->zero->gen;
 	}
-	for (size_t i = 0; i < (size_t)cl->nctas * R->nt; i++) {
-		R->th[i].lvc = vc_ref(R->zero);
-		R->th[i].warp = (uint32_t)(i / R->nt * R->nw + i % R->nt / LANES);
+	for (size_t i = 0; i < n; i++) {
+		R->th[i] = (struct rthread){.lvc = R->zero,
+					    .warp = (uint32_t)(i / R->nt * R->nw + i % R->nt / LANES)};
 		R->clk[i] = 1;
 	}
+	R->zero->refs += (uint32_t)n;
 	return true;
 }
 

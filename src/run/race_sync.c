@@ -347,11 +347,18 @@ __attribute__((target("avx2"))) static void copy_raise_avx2(uint32_t *ch, uint32
 							    uint32_t n)
 {
 	const __m256i one = _mm256_set1_epi32(1);
-#pragma GCC unroll 4
-	for (uint32_t i = 0; i < n; i += 8) {
-		__m256i x = _mm256_loadu_si256((const __m256i *)(k + i));
-		_mm256_storeu_si256((__m256i *)(ch + i), x);
-		_mm256_storeu_si256((__m256i *)(k + i), _mm256_add_epi32(x, one));
+	__m256i *d = (__m256i *)ch, *e = (__m256i *)k;
+	for (const __m256i *end = e + n / 8; e < end; d += 4, e += 4) { /* (a warp a step) */
+		__m256i x0 = _mm256_loadu_si256(e), x1 = _mm256_loadu_si256(e + 1);
+		__m256i x2 = _mm256_loadu_si256(e + 2), x3 = _mm256_loadu_si256(e + 3);
+		_mm256_storeu_si256(d, x0);
+		_mm256_storeu_si256(d + 1, x1);
+		_mm256_storeu_si256(d + 2, x2);
+		_mm256_storeu_si256(d + 3, x3);
+		_mm256_storeu_si256(e, _mm256_add_epi32(x0, one));
+		_mm256_storeu_si256(e + 1, _mm256_add_epi32(x1, one));
+		_mm256_storeu_si256(e + 2, _mm256_add_epi32(x2, one));
+		_mm256_storeu_si256(e + 3, _mm256_add_epi32(x3, one));
 	}
 }
 #endif
@@ -543,12 +550,15 @@ static bool complete_in_place(struct race *R, struct cta *c, uint32_t id)
 	struct vc *const *wv = &R->wvc[c->slot * R->nw];
 	struct vc *o = wv[0];
 	uint32_t nt = R->nt;
+	struct rthread *t = &R->th[(size_t)c->slot * nt];
 	if (!R->wvc_ok || !o || rc->acc[id] || o->refs != nt + (rc->done[id] == o))
 		return false;
-	for (uint32_t i = 1; i < R->nw; i++)
-		if (wv[i] != o)
-			return false;
-	uint32_t *ch = vc_renew_chunk(R, o, c->linear);
+	uintptr_t other = 0, lanes = 0; /* a warp holding another vector; one whose lanes point */
+	for (uint32_t i = 0; i < nt; i += LANES) {
+		other |= (uintptr_t)wv[i / LANES] ^ (uintptr_t)o;
+		lanes |= (uintptr_t)t[i].lvc;
+	}
+	uint32_t *ch = other ? NULL : vc_renew_chunk(R, o, c->linear);
 	if (!ch)
 		return false;
 	copy_raise(ch, &R->clk[c->slot * nt], nt);
@@ -560,8 +570,7 @@ static bool complete_in_place(struct race *R, struct cta *c, uint32_t id)
 		vc_put(R, rc->done[id]);
 		rc->done[id] = vc_ref(o);
 	}
-	struct rthread *t = &R->th[(size_t)c->slot * nt];
-	for (uint32_t i = 0; i < nt; i += LANES) /* (acquire_whole: the warps hold it) */
+	for (uint32_t i = 0; lanes && i < nt; i += LANES) /* (acquire_whole: the warps hold it) */
 		if (t[i].lvc)
 			for (uint32_t l = 0; l < LANES; l++)
 				t[i + l].lvc = NULL;
