@@ -2,8 +2,9 @@
  * race_priv.h - the data-race detector's state, shared by its files: race.c (the access
  * check, reports, lifetime), race_vc.c (vector clocks), race_sync.c (what orders threads:
  * barriers, mbarriers, fences, release/acquire through locations), race_quick.c (a warp's
- * shared accesses at once), race_copy.c (asynchronous copies), race_shard.c and
- * race_global.c (--jobs). The inline functions here are the per-access hot path.
+ * shared accesses at once), race_copy.c (asynchronous copies), race_glist.c (a global
+ * cell's compact list of concurrent reads), race_shard.c and race_global.c (--jobs). The
+ * inline functions here are the per-access hot path.
  *
  * --jobs: a worker's cluster does not judge its accesses of global memory: it logs them
  * (race_gacc), with the vector clocks they were made under, and the launch replays the log
