@@ -112,7 +112,7 @@ static bool slab_new(struct race_keep *k)
 }
 
 /* `size` bytes of the current slab (a fresh one when it has less), zero; NULL: no memory. */
-static void *slab_cut(struct race_keep *k, size_t size)
+void *race_slab_cut(struct race_keep *k, size_t size)
 {
 	if (k->slab_left < size && !slab_new(k))
 		return NULL;
@@ -142,7 +142,7 @@ static struct readers *readers_take(struct race_keep *k, uint32_t cap)
 {
 	struct readers **head = &k->rfree[readers_class(cap)], *m = *head;
 	if (!m)
-		return slab_cut(k, readers_bytes(cap));
+		return race_slab_cut(k, readers_bytes(cap));
 	memcpy(head, m->e, sizeof *head); /* (the next one) */
 	return m;
 }
@@ -151,6 +151,10 @@ static void readers_give(struct race_keep *k, struct readers *m)
 {
 	if (!m)
 		return;
+	if ((uintptr_t)m & 1) { /* a struct glist (race_glist.c) */
+		race_glist_give(k, (struct glist *)((uintptr_t)m - 1));
+		return;
+	}
 	struct readers **head = &k->rfree[readers_class(m->cap)];
 	memcpy(m->e, head, sizeof *head);
 	*head = m;
@@ -178,7 +182,7 @@ static struct cell *page_new(struct launch *L, struct shadow *s)
 	struct race_keep *k = &L->race->keep;
 	if (!page_charge(L, s, PAGE_BYTES))
 		return NULL;
-	struct cell *pg = k->npool ? k->pool[--k->npool] : slab_cut(k, PAGE_BYTES);
+	struct cell *pg = k->npool ? k->pool[--k->npool] : race_slab_cut(k, PAGE_BYTES);
 	if (!pg)
 		page_uncharge(L, s, PAGE_BYTES);
 	return pg;
@@ -201,7 +205,7 @@ struct cpage *race_cpage(struct launch *L, struct shadow *s, uint64_t bytes, uin
 		return NULL;
 	if (s->pages[p] || !page_charge(L, s, sizeof(struct cpage)))
 		return page_compact(s, p);
-	struct cpage *cp = k->ncpool ? k->cpool[--k->ncpool] : slab_cut(k, sizeof *cp);
+	struct cpage *cp = k->ncpool ? k->cpool[--k->ncpool] : race_slab_cut(k, sizeof *cp);
 	if (!cp) {
 		page_uncharge(L, s, sizeof *cp);
 		return NULL;
@@ -514,6 +518,30 @@ __attribute__((noinline)) struct readers *race_readers_room(const struct acc_ctx
 	return c->more = g;
 }
 
+bool race_widen(const struct acc_ctx *x, struct cell *c)
+{
+	struct glist *g = glist_of(c);
+	uint32_t cap = g->cap;
+	size_t had = glist_bytes(cap), size = readers_bytes(cap);
+	struct race_keep *k = &x->L->race->keep;
+	if (!launch_charge(x->L, size - had, "the data-race detector's shadow state"))
+		return false;
+	struct readers *m = readers_take(k, cap);
+	if (!m) {
+		mem_release(x->L->mem, size - had);
+		return false;
+	}
+	x->s->charged += size - had;
+	*m = (struct readers){.n = g->n, .cap = (uint8_t)cap, .from = NO_INDEX, .hi = g->hi,
+			      .ok_gen = g->ok_gen};
+	memcpy(m->tids, g->tids, sizeof m->tids);
+	for (uint32_t i = 0; i < g->n; i++)
+		m->e[i] = (struct rec){g->insn, g->e[i].tid, g->clock, g->e[i].step, g->mask, 0};
+	race_glist_give(k, g);
+	c->more = m;
+	return true;
+}
+
 /* Record a read in the cell's antichain of concurrent reads. A copy's read of global
  * memory is kept only in the cell's one read: every CTA of a GEMM copies the same tiles,
  * and lists of their reads made the detector several times slower. It takes the place of
@@ -534,6 +562,8 @@ void race_add_read(const struct acc_ctx *x, struct cell *c, const struct rec *me
 		take_rec(r, me, x->tid);
 		return;
 	}
+	if (x->glob && !x->copy && race_glist_read(x, c, me))
+		return;
 	struct readers *m = c->more;
 	if ((!m || (m->n == m->cap && m->cap < MAX_READERS)) && !(m = race_readers_room(x, c)))
 		return;

@@ -367,6 +367,8 @@ copy_cells_in(struct acc_ctx *x, struct hbq *q, struct copy_memo *memo, struct s
 			return false;
 		uint64_t stop = (g / PAGE_CELLS + 1) * PAGE_CELLS;
 		for (stop = stop < gend ? stop : gend; g < stop; g++, c++) {
+			if (glist_of(c) && !race_widen(x, c)) /* (what the code below reads) */
+				return false;
 			me->mask = g * GRAN >= off && g * GRAN + GRAN <= end ? 0xf
 									      : gran_mask(g, off, end);
 			bool fine = w || rec_same(&c->w, &memo->last_w);

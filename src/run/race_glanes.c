@@ -66,6 +66,8 @@ judge_lanes(struct acc_ctx *x, uint32_t mask, const struct wacc *wa, const bool 
 		me.clock = wa->k0[l];
 		uint64_t off = wa->addr[l] - r->base;
 		struct cell *c = size <= GRAN ? cell_made(x->s, off / GRAN) : NULL; /* (aligned) */
+		if (!write && c && glist_quick(x, c, &me, off, size))
+			continue;
 		if (c || !(size <= GRAN && compact_granule(x, r->size, off, size, kind, &me))) {
 			if (how != JUDGE_ONE && write) { /* what one thread's store finds there */
 				race_img_read(L, r, wa->addr[l], size, wa->p[l], old);

@@ -2,8 +2,9 @@
  * race_priv.h - the data-race detector's state, shared by its files: race.c (the access
  * check, reports, lifetime), race_vc.c (vector clocks), race_sync.c (what orders threads:
  * barriers, mbarriers, fences, release/acquire through locations), race_quick.c (a warp's
- * shared accesses at once), race_copy.c (asynchronous copies), race_shard.c and
- * race_global.c (--jobs). The inline functions here are the per-access hot path.
+ * shared accesses at once), race_copy.c (asynchronous copies), race_glist.c (a global
+ * cell's compact list of concurrent reads), race_shard.c and race_global.c (--jobs). The
+ * inline functions here are the per-access hot path.
  *
  * --jobs: a worker's cluster does not judge its accesses of global memory: it logs them
  * (race_gacc), with the vector clocks they were made under, and the launch replays the log
@@ -91,14 +92,45 @@ struct readers {
 	struct rec e[];
 };
 
+/* A global cell's further reads (what struct readers holds) while every one is a plain
+ * read by a thread of one instruction at one epoch with one byte mask: the cell's `more`
+ * with its low bit set (glist_of), each entry 8 bytes, not a rec's 24. Every CTA's threads
+ * reading the same operand words (the naive matrix product: 256 readers a word, 64 kept) made
+ * the lists most of the detector's memory. The entries are the list's, in its order, so what
+ * a later write finds first is what it found; an access the list cannot hold as it is (an
+ * entry of another instruction, epoch or mask, a strong read, a write, a copy) makes it a
+ * struct readers first (race_widen). race_glist.c. */
+struct gent {
+	uint32_t tid, step;
+};
+
+struct glist {
+	uint8_t n, cap;         /* entries; room for them (at most MAX_READERS)               */
+	uint8_t mask;           /* every entry's bytes                                        */
+	uint32_t clock;         /* every entry's epoch                                        */
+	uint32_t hi;            /* (n > 0) no entry's thread id is above it                   */
+	const struct dinsn *insn; /* every entry's instruction                                 */
+	uint64_t ok_gen;        /* as struct readers' (0: unknown)                            */
+	uint64_t tids[4];       /* as struct readers' (a superset)                            */
+	struct gent e[];
+};
+
 struct cell {
 	struct rec w, r;        /* the last write; one read since                            */
 	struct rec r2;          /* the first of the further reads, while it is the only one
 				 * (clock 0: none here; `more` then holds them all): most
 				 * granules have two readers in a barrier interval, and a
 				 * word's second reader needs no list (quick_word)           */
-	struct readers *more;   /* further reads concurrent with r                           */
+	struct readers *more;   /* further reads concurrent with r (a global cell's: perhaps
+				 * a struct glist, its low bit set)                         */
 };
+
+/* c's list of further reads if it is a struct glist, else NULL. */
+static inline struct glist *glist_of(const struct cell *c)
+{
+	uintptr_t p = (uintptr_t)c->more;
+	return p & 1 ? (struct glist *)(p - 1) : NULL;
+}
 
 /* A page of global memory's shadow while each of its cells holds at most one record, a
  * plain access's (the cell's write, or its one read: the bit of `read`), in 24 bytes, not a
@@ -249,6 +281,7 @@ struct race {
 		struct readers *rfree[READER_CLASSES]; /* lists let go (grown, or their
 					     * shadow freed), by size class, each linked
 					     * through its first entry (race.c)          */
+		struct glist *gfree[READER_CLASSES]; /* struct glists so (race_glist.c) */
 		void **slabs;               /* where every shadow page is cut from (race.c) */
 		uint32_t nslabs, slabcap;
 		uint8_t *slab_at;           /* the current slab's next page               */
@@ -316,6 +349,22 @@ bool race_lines(struct launch *L, struct rcta *rc, uint64_t bytes);
 struct shadow *race_shadow_of(struct launch *L, const struct access *a, uint64_t *off,
 			      uint64_t *bytes);
 struct readers *race_readers_room(const struct acc_ctx *x, struct cell *c);
+/* `size` bytes of the detector's slabs, zero; NULL: no memory. */
+void *race_slab_cut(struct race_keep *k, size_t size);
+/* race_glist.c: the read me of thread x recorded in global cell c's struct glist, made if c
+ * has no list, as race_add_read records it in a struct readers (true: recorded, or out of
+ * --max-memory); false: not one the glist holds, c->more now a struct readers (or none). */
+bool race_glist_read(const struct acc_ctx *x, struct cell *c, const struct rec *me);
+/* c's struct glist made a struct readers with the same entries in the same order (its
+ * charge moved); false: out of --max-memory (reported). */
+bool race_widen(const struct acc_ctx *x, struct cell *c);
+/* A struct glist let go into race.keep, for the next one of its size (race_glist.c). */
+void race_glist_give(struct race_keep *k, struct glist *g);
+/* Bytes of a struct glist with room for cap entries. */
+static inline size_t glist_bytes(uint32_t cap)
+{
+	return sizeof(struct glist) + cap * sizeof(struct gent);
+}
 /* Record a read in the cell's antichain of concurrent reads (check_cell). */
 void race_add_read(const struct acc_ctx *x, struct cell *c, const struct rec *me);
 /* The cell's r2 moved to its list; false: out of --max-memory (the launch stops). */
@@ -802,6 +851,8 @@ static inline __attribute__((always_inline)) bool check_cell(const struct acc_ct
 		*hit = &c->r;
 		return false;
 	}
+	if (glist_of(c) && !race_widen(x, c))
+		return true; /* (out of --max-memory: the launch stops) */
 	for (uint32_t i = 0; c->more && i < c->more->n; i++)
 		if (conflicts(x, &c->more->e[i], me->mask)) {
 			*hit = &c->more->e[i];
@@ -844,6 +895,55 @@ check_granule(const struct acc_ctx *x, struct cell *c, const struct access *a, u
 	race_report((struct acc_ctx *)x, a, size, kind, hit, hit == &c->w,
 		    same_store(kind, me, hit, &c->w, nv, a->p, size));
 	return false;
+}
+
+/* Which entry of glist g is thread tid's (g->n: none), as readers_find answers for a struct
+ * readers: entries are unique per thread, so the first found is the one. */
+static inline uint32_t glist_find(const struct glist *g, uint32_t tid)
+{
+	if (!(g->tids[tid >> 6 & 3] >> (tid & 63) & 1) || tid > g->hi)
+		return g->n;
+	uint32_t i = 0;
+	while (i < g->n && g->e[i].tid != tid)
+		i++;
+	return i;
+}
+
+/* readers_add for glist g: thread tid, which has no entry, appended, or in the slot its
+ * thread id picks in a full list. */
+static inline void glist_add(struct glist *g, uint32_t tid, uint32_t step)
+{
+	uint32_t at = g->n < MAX_READERS ? g->n++ : tid % MAX_READERS;
+	g->e[at] = (struct gent){tid, step};
+	g->tids[tid >> 6 & 3] |= 1ull << (tid & 63);
+	g->hi = g->n == 1 || tid > g->hi ? tid : g->hi;
+}
+
+/* check_granule for a plain read by a thread (x, me: not a copy's, no strength) of global
+ * cell c at offset off, `size` bytes in the granule, when it only puts the read in c's
+ * glist by race_glist_read's fast path: no write or second read in the cell (none can
+ * race), its one read another thread's not ordered before this one, the list's
+ * instruction, epoch and bytes the read's, room, and no entry ordered before a read under
+ * the thread's vector (ok_gen). True: recorded so; false: nothing changed. Most reads of a
+ * word that many threads read take it (the naive matrix product's operands). */
+static inline __attribute__((always_inline)) bool
+glist_quick(const struct acc_ctx *x, struct cell *c, struct rec *me, uint64_t off, uint32_t size)
+{
+	struct glist *g = glist_of(c);
+	const struct rec *r = &c->r;
+	uint8_t mask = (uint8_t)(((1u << size) - 1) << (off % GRAN));
+	if (!g || c->w.clock || c->r2.clock || r->tid == x->tid || g->insn != me->insn ||
+	    g->clock != me->clock || g->mask != mask || (g->n == g->cap && g->cap < MAX_READERS) ||
+	    tvc(x->R, x->t)->gen != g->ok_gen ||
+	    (!(r->mask & ~mask) && happens_before(x->R, x->t, x->tid, x->owner, r)))
+		return false;
+	me->mask = mask;
+	uint32_t i = glist_find(g, x->tid);
+	if (i < g->n)
+		g->e[i].step = me->step;
+	else
+		glist_add(g, x->tid, me->step);
+	return true;
 }
 
 /* check_granule for a plain access by a thread (not a copy's, no strength) of one granule
