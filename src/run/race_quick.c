@@ -1547,10 +1547,11 @@ RACE_CLONES static __attribute__((noinline)) bool row_st(struct launch *L, struc
 /* The fresh path's commonest case, before its general form (row_fresh) is set up: a whole
  * warp's row of 32 words that is line l (first / 128), one epoch and the vector of the CTA's
  * last full barrier (as race_shared_row's fresh case), on a line with row records neither
- * written nor read in this era. Every record there is ordered before the access (the eras),
- * the access's cells are all of the line, so the line's record of its kind becomes the
- * access (fresh_row_take with no other cell) and a store drops the line's reads (z): what
- * row_fresh leaves. False: not that case, nothing changed. */
+ * written nor read in this era (or, for a store, read in it by its own threads only). Every
+ * record there is ordered before the access (the eras) or the accessing thread's own, the
+ * access's cells are all of the line, so the line's record of its kind becomes the access
+ * (fresh_row_take with no other cell) and a store drops the line's reads (z): what row_fresh
+ * leaves. False: not that case, nothing changed. */
 static inline __attribute__((always_inline)) bool line_fresh(struct launch *L, struct warp *w,
 							     uint32_t first, bool write)
 {
@@ -1564,11 +1565,18 @@ static inline __attribute__((always_inline)) bool line_fresh(struct launch *L, s
 		return false;
 	const struct vc *vq = *wvc_of(R, w); /* (wvc_ok; non-NULL: every lane's) */
 	uint32_t *ln = &rc->lines[2 * l], era = rc->era;
-	if (!vq || vq->gen != rc->era_gen || ln[0] >= era || ln[1] >= era)
+	bool read_now = ln[1] >= era; /* (read in this era) */
+	if (!vq || vq->gen != rc->era_gen || ln[0] >= era || (read_now && !write))
 		return false;
 	RACE_VERIFY_HOLD(R, w, vq);
 	const uint32_t *k0 = clock_of(R, thr(R, w, 0));
 	struct rrow *rw = &race_rows(rc, c->smem_size)[l];
+	/* a store to a line read in this era by the same threads only (a tree's s[t] += ...:
+	 * the line's read record theirs, whole, its cells' own reads dropped): what
+	 * fresh_write decides without a clock */
+	if (read_now && (rw->r.mask != 0xffffffffu || rw->r.tb != tid_of(R, w, 0) ||
+			 rw->r2.mask || rw->z != 0xffffffffu))
+		return false;
 	if (!rw->on || !fresh_cells(&rc->smem, l) || !all32(k0, k0[0]))
 		return false;
 	struct rowd d = {L->ci, tid_of(R, w, 0), k0[0], (uint32_t)L->steps, 0};
