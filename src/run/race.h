@@ -60,8 +60,16 @@ static inline bool race_plain(const struct dinsn *di)
  * per-lane way (race_shared_lanes) decides. A row that wraps around (a whole warp whose lanes
  * from `wrap` lie at second + 4 * (lane - wrap) instead) is two such rows; wrap: the lanes of
  * mask for one row. */
-bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t first,
-		     uint32_t wrap, uint32_t second, bool write);
+bool race_shared_row_ld(struct launch *L, struct warp *w, uint32_t mask, uint32_t first,
+			uint32_t wrap, uint32_t second);
+bool race_shared_row_st(struct launch *L, struct warp *w, uint32_t mask, uint32_t first,
+			uint32_t wrap, uint32_t second);
+static inline bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask,
+				   uint32_t first, uint32_t wrap, uint32_t second, bool write)
+{
+	return write ? race_shared_row_st(L, w, mask, first, wrap, second)
+		     : race_shared_row_ld(L, w, mask, first, wrap, second);
+}
 /* A warp's plain ld/st of `size` <= 8 bytes at offsets off[l] of its CTA's shared memory,
  * every lane resolved and aligned (exec_mem.c's quick path): each lane of mask checked and
  * recorded in order as race_access would; a store (v: each lane's value, its low bytes
@@ -69,6 +77,10 @@ bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t f
  * of mask, or those before the one whose report stopped the launch. */
 uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, const uint32_t *off,
 			   uint32_t size, const uint64_t *v);
+/* race_shared_lanes for a plain load of `size` bytes at offset o by every lane of mask (a
+ * variable's address: one word for the warp), which needs no offsets' array. */
+uint32_t race_shared_word(struct launch *L, struct warp *w, uint32_t mask, uint32_t o,
+			  uint32_t size);
 /* The same for a warp's plain ld/st.global of `size` <= 8 bytes, every lane resolved and
  * aligned in one allocation (exec_mem.c's global_lanes): lane l at address addr[l], host
  * bytes p[l]; race_glanes.c. */

@@ -1008,6 +1008,35 @@ RACE_CLONES static __attribute__((noinline)) bool row_path(struct acc_ctx *x, co
 	return true;
 }
 
+/* A whole warp's plain load of the word at o0 (its cell cb, page made), every lane holding
+ * q's vector (fresh: the vector of the CTA's last full barrier): the lanes in turn on its
+ * one cell, no per-lane lookups (s[0] after a reduction). Returns the lanes that go on. */
+static inline __attribute__((always_inline)) uint32_t word_loads(struct acc_ctx *x,
+								 const struct quick *q,
+								 struct cell *cb, uint32_t o0,
+								 bool fresh, const uint32_t *k0,
+								 uint32_t tid0)
+{
+	struct rcta *rc = x->rc;
+	uint32_t g0 = o0 / GRAN, l = 0;
+	bool w_old = fresh && rc->lines[g0 / LINE_CELLS * 2] < rc->era;
+	lines_stamp(rc, g0, g0, true);
+	while (l < LANES) {
+		/* the lanes that join the list of further reads at once, then one in turn (in
+		 * full if the quick path cannot) */
+		l = bulk_reads(q, cb, tid0, k0, l,
+			       w_old || !cb->w.clock || quick_ordered(q, &cb->w));
+		if (l == LANES)
+			break;
+		if (!(w_old ? old_word(q, cb, tid0 + l, k0[l], false, false)
+			    : quick_word(q, cb, tid0 + l, k0[l], false)) &&
+		    !shared_lane_full(x, l, o0, GRAN, NULL))
+			return (1u << l) - 1;
+		l++;
+	}
+	return 0xffffffffu;
+}
+
 /* race_shared_lanes' lanes in order (write: v, the values, is not NULL), each by the quick
  * path when it can, else in full; the lanes that go on. */
 static inline __attribute__((always_inline)) uint32_t
@@ -1061,29 +1090,8 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 				apart |= off[l] ^ o0;
 			struct cell *one = skew && !apart && !write && !lanes_differ(R, x->w, vq)
 						   ? pages[g0 / PAGE_CELLS] : NULL;
-			if (one) {
-				/* a whole warp loading one word (s[0] after a reduction): the
-				 * lanes in turn on its one cell, no per-lane lookups */
-				struct cell *cb = one + g0 % PAGE_CELLS;
-				bool w_old = fresh && lines[g0 / LINE_CELLS * 2] < era;
-				uint32_t l = 0;
-				lines_stamp(rc, g0, g0, true);
-				while (l < LANES) {
-					/* the lanes that join the list of further reads at once,
-					 * then one in turn (in full if the quick path cannot) */
-					l = bulk_reads(&q, cb, tid0, k0, l,
-						       w_old || !cb->w.clock ||
-							       quick_ordered(&q, &cb->w));
-					if (l == LANES)
-						break;
-					if (!(w_old ? old_word(&q, cb, tid0 + l, k0[l], false, false)
-						    : quick_word(&q, cb, tid0 + l, k0[l], false)) &&
-					    !shared_lane_full(x, l, o0, size, NULL))
-						return mask & ((1u << l) - 1);
-					l++;
-				}
-				return mask;
-			}
+			if (one)
+				return word_loads(x, &q, one + g0 % PAGE_CELLS, o0, fresh, k0, tid0);
 			struct cell *run = !one && !skew && !lanes_differ(R, x->w, vq) && g0 % PAGE_CELLS + LANES <= PAGE_CELLS
 						   ? pages[g0 / PAGE_CELLS] : NULL;
 			uint32_t l = 0;
@@ -1191,6 +1199,46 @@ uint32_t race_shared_lanes(struct launch *L, struct warp *w, uint32_t mask, cons
 		 : shared_lanes_loop(&x, mask, off, size, NULL, false);
 }
 
+uint32_t race_shared_word(struct launch *L, struct warp *w, uint32_t mask, uint32_t o,
+			  uint32_t size)
+{
+	struct race *R = L->race;
+	struct cta *c = w->cta;
+	struct rcta *rc = &R->cta[c->slot];
+	struct shadow *s = &rc->smem;
+	if (L->stop || !mask || (!rc->lines && !race_lines(L, rc, c->smem_size)))
+		return 0;
+	size_t i0 = (size_t)c->slot * R->nt + w->id * LANES; /* (thr, clock_of) */
+	const struct vc *vq = tvc(R, R->th + i0);
+	uint32_t g0 = o / GRAN;
+	/* shared_lanes_loop's case of a whole warp on one word, without its tests of the
+	 * offsets (row_path not asked: two lanes on one word) */
+	struct cell *one = mask == 0xffffffffu && size == GRAN && s->pages && s->npages &&
+					   R->nt <= sizeof vc_no_clocks / sizeof *vc_no_clocks &&
+					   !lanes_differ(R, w, vq)
+				   ? s->pages[g0 / PAGE_CELLS]
+				   : NULL;
+	if (!one) {
+		uint32_t off[LANES];
+		for (uint32_t l = 0; l < LANES; l++)
+			off[l] = o;
+		return race_shared_lanes(L, w, mask, off, size, NULL);
+	}
+	if (rc->nrows) { /* (settle_lanes for its one cell) */
+		uint64_t l0 = g0 / LINE_CELLS;
+		struct rrow *rw = &race_rows(rc, c->smem_size)[l0];
+		uint32_t cm = 1u << (g0 % LINE_CELLS);
+		if (rw->on && ((rw->w.mask | rw->r.mask | rw->r2.mask | rw->z) & cm))
+			flush_cells(rc, rw, l0, cm);
+	}
+	uint32_t cta = c->linear;
+	struct quick q = {cta << R->shift, 1u << R->shift, vc_clocks(vq, cta), vq->gen, L->ci,
+			  (uint32_t)L->steps, R->wvc_ok};
+	struct acc_ctx x = {.L = L, .R = R, .s = s, .w = w, .rc = rc};
+	return word_loads(&x, &q, one + g0 % PAGE_CELLS, o, !rc->foreign && vq->gen == rc->era_gen,
+			  R->clk + i0, tid_of(R, w, 0));
+}
+
 /* ---- the fresh path: a whole warp holding the vector of its CTA's last full barrier ---- */
 
 /* Whether record r of a cell (by a thread of the CTA, base: its first thread's id, span:
@@ -1294,8 +1342,8 @@ static inline __attribute__((always_inline)) void fresh_row_take(struct rcta *rc
 	uint32_t other = h->mask & ~s;
 	if (!s)
 		return;
-	bool like = h->insn == d->insn && h->tb == d->tb && h->clock == d->clock;
-	if (other && like && k != ROW_W && (k == ROW_R || rw->r2gen == gen)) {
+	bool like = other && h->insn == d->insn && h->tb == d->tb && h->clock == d->clock;
+	if (like && k != ROW_W && (k == ROW_R || rw->r2gen == gen)) {
 		/* a read's record of the same instruction, threads and epoch made at another
 		 * step (the neighbour warp's part of a stencil's line): one record for both, at
 		 * d's step. A read record's step is only compared with a copy's issue
@@ -1460,8 +1508,9 @@ row_general(struct launch *L, struct warp *w, uint32_t mask, uint32_t first, uin
  * warp's race.wvc), the one its CTA's last full barrier left every thread, with no agent's
  * or other CTA's record in the CTA's shared memory, all at one epoch; the access by all its
  * lanes or by the low ones (a tree's partial levels). */
-RACE_CLONES bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t first,
-				 uint32_t wrap, uint32_t second, bool write)
+static inline __attribute__((always_inline)) bool
+shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t first, uint32_t wrap,
+	   uint32_t second, const bool write)
 {
 	struct race *R = L->race;
 	const struct cta *c = w->cta;
@@ -1474,10 +1523,89 @@ RACE_CLONES bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask
 	uint32_t len = mask == 0xffffffffu ? LANES : (uint32_t)__builtin_ctz(~mask);
 	RACE_VERIFY_HOLD(R, w, vq);
 	if (vq && vq->gen == rc->era_gen && all32(k0, k0[0]) &&
-	    (write ? row_fresh(L, rc, c, vq, k0[0], tid_of(R, w, 0), len, first, wrap, second,
-			       true)
-		   : row_fresh(L, rc, c, vq, k0[0], tid_of(R, w, 0), len, first, wrap, second,
-			       false)))
+	    row_fresh(L, rc, c, vq, k0[0], tid_of(R, w, 0), len, first, wrap, second, write))
 		return true;
 	return row_general(L, w, mask, first, wrap, second, write);
+}
+
+/* race_shared_row's load and store, each its own function (one body for both spilled more
+ * of the fresh path's values), out of line behind line_fresh. */
+RACE_CLONES static __attribute__((noinline)) bool row_ld(struct launch *L, struct warp *w,
+							  uint32_t mask, uint32_t first,
+							  uint32_t wrap, uint32_t second)
+{
+	return shared_row(L, w, mask, first, wrap, second, false);
+}
+
+RACE_CLONES static __attribute__((noinline)) bool row_st(struct launch *L, struct warp *w,
+							  uint32_t mask, uint32_t first,
+							  uint32_t wrap, uint32_t second)
+{
+	return shared_row(L, w, mask, first, wrap, second, true);
+}
+
+/* The fresh path's commonest case, before its general form (row_fresh) is set up: a whole
+ * warp's row of 32 words that is line l (first / 128), one epoch and the vector of the CTA's
+ * last full barrier (as race_shared_row's fresh case), on a line with row records neither
+ * written nor read in this era (or, for a store, read in it by its own threads only). Every
+ * record there is ordered before the access (the eras) or the accessing thread's own, the
+ * access's cells are all of the line, so the line's record of its kind becomes the access
+ * (fresh_row_take with no other cell) and a store drops the line's reads (z): what row_fresh
+ * leaves. False: not that case, nothing changed. */
+static inline __attribute__((always_inline)) bool line_fresh(struct launch *L, struct warp *w,
+							     uint32_t first, bool write)
+{
+	struct race *R = L->race;
+	const struct cta *c = w->cta;
+	struct rcta *rc = &R->cta[c->slot];
+	uint64_t l = first / (GRAN * LINE_CELLS);
+	if (L->stop || !R->wvc_ok || !rc->lines || !rc->smem.pages || rc->foreign ||
+	    R->nt > sizeof vc_no_clocks / sizeof *vc_no_clocks ||
+	    l >= race_nlines(c->smem_size))
+		return false;
+	const struct vc *vq = *wvc_of(R, w); /* (wvc_ok; non-NULL: every lane's) */
+	uint32_t *ln = &rc->lines[2 * l], era = rc->era;
+	bool read_now = ln[1] >= era; /* (read in this era) */
+	if (!vq || vq->gen != rc->era_gen || ln[0] >= era || (read_now && !write))
+		return false;
+	RACE_VERIFY_HOLD(R, w, vq);
+	const uint32_t *k0 = clock_of(R, thr(R, w, 0));
+	struct rrow *rw = &race_rows(rc, c->smem_size)[l];
+	/* a store to a line read in this era by the same threads only (a tree's s[t] += ...:
+	 * the line's read record theirs, whole, its cells' own reads dropped): what
+	 * fresh_write decides without a clock */
+	if (read_now && (rw->r.mask != 0xffffffffu || rw->r.tb != tid_of(R, w, 0) ||
+			 rw->r2.mask || rw->z != 0xffffffffu))
+		return false;
+	if (!rw->on || !fresh_cells(&rc->smem, l) || !all32(k0, k0[0]))
+		return false;
+	struct rowd d = {L->ci, tid_of(R, w, 0), k0[0], (uint32_t)L->steps, 0};
+	ln[!write] = era;
+	if (!write) {
+		rowd_set(&rw->r, &d, 0xffffffffu);
+		return true;
+	}
+	rowd_set(&rw->w, &d, 0xffffffffu);
+	rw->r.mask = 0;
+	rw->r2.mask = 0;
+	rw->z = 0xffffffffu;
+	return true;
+}
+
+RACE_CLONES bool race_shared_row_ld(struct launch *L, struct warp *w, uint32_t mask,
+				    uint32_t first, uint32_t wrap, uint32_t second)
+{
+	if (mask == 0xffffffffu && wrap == LANES && !(first % (GRAN * LINE_CELLS)) &&
+	    line_fresh(L, w, first, false))
+		return true;
+	return row_ld(L, w, mask, first, wrap, second);
+}
+
+RACE_CLONES bool race_shared_row_st(struct launch *L, struct warp *w, uint32_t mask,
+				    uint32_t first, uint32_t wrap, uint32_t second)
+{
+	if (mask == 0xffffffffu && wrap == LANES && !(first % (GRAN * LINE_CELLS)) &&
+	    line_fresh(L, w, first, true))
+		return true;
+	return row_st(L, w, mask, first, wrap, second);
 }

@@ -502,12 +502,8 @@ static __attribute__((noinline)) bool ld_any(struct launch *L, struct warp *w, s
 		uint32_t a = (uint32_t)op_addr(L, w, f, o, 0);
 		if ((a & (es - 1)) || es > c->smem_size || a > c->smem_size - es)
 			return false;
-		if (L->race) {
-			uint32_t off[LANES];
-			for (uint32_t l = 0; l < LANES; l++)
-				off[l] = a;
-			mask = race_shared_lanes(L, w, mask, off, es, NULL);
-		}
+		if (L->race)
+			mask = race_shared_word(L, w, mask, a, es);
 		uint64_t v = load_widened(c->smem + a, es, sgn);
 		if (mask == FULL_MASK) {
 			for (uint32_t l = 0; l < LANES; l++)
