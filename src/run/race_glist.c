@@ -110,12 +110,6 @@ bool race_glist_read(const struct acc_ctx *x, struct cell *c, const struct rec *
 		glist_scan(x, g, me, gen);
 		return true;
 	}
-	/* readers_place: the thread's entry takes the read (its bytes and epoch the same, as
-	 * rec_keep keeps them), else the read is added */
-	uint32_t i = glist_find(g, x->tid);
-	if (i < g->n)
-		g->e[i].step = me->step;
-	else
-		glist_add(g, x->tid, me->step);
+	glist_place(g, x->tid, me->step);
 	return true;
 }

@@ -919,6 +919,17 @@ static inline void glist_add(struct glist *g, uint32_t tid, uint32_t step)
 	g->hi = g->n == 1 || tid > g->hi ? tid : g->hi;
 }
 
+/* readers_place for glist g: thread tid's entry takes the read (its bytes and epoch are the
+ * list's, as rec_keep keeps them: only the step changes), else the read is added. */
+static inline void glist_place(struct glist *g, uint32_t tid, uint32_t step)
+{
+	uint32_t i = glist_find(g, tid);
+	if (i < g->n)
+		g->e[i].step = step;
+	else
+		glist_add(g, tid, step);
+}
+
 /* check_granule for a plain read by a thread (x, me: not a copy's, no strength) of global
  * cell c at offset off, `size` bytes in the granule, when it only puts the read in c's
  * glist by race_glist_read's fast path: no write or second read in the cell (none can
@@ -938,11 +949,7 @@ glist_quick(const struct acc_ctx *x, struct cell *c, struct rec *me, uint64_t of
 	    (!(r->mask & ~mask) && happens_before(x->R, x->t, x->tid, x->owner, r)))
 		return false;
 	me->mask = mask;
-	uint32_t i = glist_find(g, x->tid);
-	if (i < g->n)
-		g->e[i].step = me->step;
-	else
-		glist_add(g, x->tid, me->step);
+	glist_place(g, x->tid, me->step);
 	return true;
 }
 
