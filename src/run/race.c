@@ -487,6 +487,23 @@ void race_report(struct acc_ctx *x, const struct access *a, uint32_t size,
 
 /* ---- the access check ---------------------------------------------------------------- */
 
+/* A struct readers of cap entries taken (not cleared) in place of `had` bytes of list the
+ * caller lets go, the difference charged against --max-memory and to x's shadow; NULL: out
+ * of it (reported). */
+static struct readers *readers_charged(const struct acc_ctx *x, uint32_t cap, size_t had)
+{
+	size_t more = readers_bytes(cap) - had;
+	if (!launch_charge(x->L, more, "the data-race detector's shadow state"))
+		return NULL;
+	struct readers *m = readers_take(&x->L->race->keep, cap);
+	if (!m) {
+		mem_release(x->L->mem, more);
+		return NULL;
+	}
+	x->s->charged += more;
+	return m;
+}
+
 /* c's list of further reads with room for one more entry (or full at MAX_READERS, where
  * an entry gives way): made or grown, charged against --max-memory; NULL: out of it. Most
  * lists stay short (two readers of a word per barrier interval), so room is made as needed
@@ -499,16 +516,11 @@ __attribute__((noinline)) struct readers *race_readers_room(const struct acc_ctx
 		return m;
 	uint32_t cap = m ? m->cap * 2 : FIRST_READERS;
 	cap = cap < MAX_READERS ? cap : MAX_READERS;
-	size_t had = m ? readers_bytes(m->cap) : 0, size = readers_bytes(cap);
+	size_t had = m ? readers_bytes(m->cap) : 0;
 	struct race_keep *k = &x->L->race->keep;
-	if (!launch_charge(x->L, size - had, "the data-race detector's shadow state"))
+	struct readers *g = readers_charged(x, cap, had);
+	if (!g)
 		return NULL;
-	struct readers *g = readers_take(k, cap);
-	if (!g) {
-		mem_release(x->L->mem, size - had);
-		return NULL;
-	}
-	x->s->charged += size - had;
 	if (m)
 		memcpy(g, m, had);
 	else
@@ -522,16 +534,10 @@ bool race_widen(const struct acc_ctx *x, struct cell *c)
 {
 	struct glist *g = glist_of(c);
 	uint32_t cap = g->cap;
-	size_t had = glist_bytes(cap), size = readers_bytes(cap);
 	struct race_keep *k = &x->L->race->keep;
-	if (!launch_charge(x->L, size - had, "the data-race detector's shadow state"))
+	struct readers *m = readers_charged(x, cap, glist_bytes(cap));
+	if (!m)
 		return false;
-	struct readers *m = readers_take(k, cap);
-	if (!m) {
-		mem_release(x->L->mem, size - had);
-		return false;
-	}
-	x->s->charged += size - had;
 	*m = (struct readers){.n = g->n, .cap = (uint8_t)cap, .from = NO_INDEX, .hi = g->hi,
 			      .ok_gen = g->ok_gen};
 	memcpy(m->tids, g->tids, sizeof m->tids);
