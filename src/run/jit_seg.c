@@ -32,7 +32,11 @@
  *
  * Uniform registers (jit_uni.h): in a warp that never split (ebp zero), a block all of whose
  * registers read are uniform runs its `uni` code (lanes 0-3 computed, stored to all eight
- * chunks), and a branch on a uniform predicate tests lane 0's bit 0 alone.
+ * chunks), and a branch on a uniform predicate tests lane 0's bit 0 alone. There too, a
+ * block of one 32-bit setp that compares %tid.x (jit_uni.h's jit_lanes) with a uniform
+ * register or an immediate, for the branch right after it, is decided from lanes 0 and 31
+ * where %tid.x counts up across the warp (gen_lane_setp): the relation is monotone in the
+ * lane, and the block's eight chunks (whose summary the branch waited on) are not run.
  *
  * Regions (if-conversion, issue #31): a forward branch whose stretch to its target is at
  * most JIT_VSPLIT_MAX long and only blocks and unguarded ld/st.shared - where run_direct
@@ -80,6 +84,7 @@ struct seg {
 	const struct jseg_block *blk;
 	uint8_t *kind;
 	uint8_t *uni;              /* the slots jit_uniform finds uniform */
+	uint8_t *lane;             /* the slots jit_lanes finds holding %tid.x */
 	size_t *lab;
 	struct patch *jl, *jx, *jk; /* jumps to labels, to exit stubs, rip to constants */
 	struct patch *jv;           /* jumps to a branch's region (gen_region) */
@@ -352,6 +357,108 @@ static void gen_bra_summed(struct seg *S, uint32_t i, uint32_t next, bool uni)
 	bra_all(S, i, next);
 }
 
+/* The x86 condition (after cmp a, b) of setp's relation a REL b on 32 bits, -1 for none
+ * that a lane_setp may take (eq and ne hold in no order of the lanes). */
+static int lane_cc(const struct alu_insn *ai)
+{
+	bool sgn = ai->type == MOD_S32;
+	switch (ai->cmp) {
+	case MOD_LT: return sgn ? 0xC : 0x2;
+	case MOD_LE: return sgn ? 0xE : 0x6;
+	case MOD_GT: return sgn ? 0xF : 0x7;
+	case MOD_GE: return sgn ? 0xD : 0x3;
+	case MOD_LO: return 0x2;
+	case MOD_LS: return 0x6;
+	case MOD_HI: return 0x7;
+	case MOD_HS: return 0x3;
+	default: return -1;
+	}
+}
+
+/* Operand o of a lane_setp in r (32 bits): a register's lane `lane`, or the immediate */
+static void lane_operand(struct seg *S, const struct dop *o, uint32_t lane, int r)
+{
+	if (o->kind == DOP_IMM)
+		x86_mov_ri(S->b, r, (uint32_t)o->imm[0]);
+	else
+		x86_load(S->b, false, r,
+			 (struct xmem){R_REGS, -1, 1,
+				       (int32_t)((o->slot * LANES + lane) * sizeof(uint64_t))});
+}
+
+/*
+ * Block i, one 32-bit setp whose guard the branch right after it reads (gen_block's summed
+ * case), comparing a register jit_lanes finds holding %tid.x with a uniform register or an
+ * immediate: in a warp that never split (ebp zero) and whose %tid.x counts up by one from
+ * lane 0 to lane 31 (lane 31's is lane 0's plus 31: no row of the block ends inside the
+ * warp), the relation is monotone in the lane, so it holds in all lanes where it holds in
+ * lanes 0 and 31, in none where it holds in neither. Then the code stores the predicate
+ * (0 or 1 in each lane, as the block's code stores it) and gives the branch whole_bra's
+ * summary (eax 15: all, ecx 15: none) without the block's eight chunks; anything else
+ * (split, a row's end, lanes that part) runs the block's code. Returns the jump to patch
+ * to where that code returns, or SIZE_MAX where the block is no such setp (nothing
+ * emitted).
+ */
+static size_t gen_lane_setp(struct seg *S, uint32_t i)
+{
+	struct xbuf *b = S->b;
+	const struct dinsn *di = &S->fn->code[i];
+	const struct dinsn *br = &S->fn->code[i + 1];
+	const struct alu_insn *ai = &di->alu;
+	int cc = lane_cc(ai);
+	bool w32 = ai->type == MOD_U32 || ai->type == MOD_S32 || ai->type == MOD_B32;
+	if (S->blk[i].n != 1 || ai->op != OP_SETP || cc < 0 || !w32 || ai->flags ||
+	    di->nsrc != 2 || di->guard >= 0 || di->d2.kind != DOP_NONE ||
+	    di->d.kind != DOP_REG || br->guard != (int32_t)di->d.slot)
+		return SIZE_MAX;
+	const struct dop *s = di->s;
+	int x = -1; /* which operand holds %tid.x; the other must be uniform */
+	for (int k = 0; k < 2 && x < 0; k++)
+		if (s[k].kind == DOP_REG && S->lane[s[k].slot] &&
+		    (s[1 - k].kind == DOP_IMM ||
+		     (s[1 - k].kind == DOP_REG && S->uni[s[1 - k].slot])))
+			x = k;
+	if (x < 0)
+		return SIZE_MAX;
+	x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
+	size_t slow[4];
+	slow[0] = x86_jcc(b, 0x5);
+	/* r8d, r9d: a's lanes 0 and 31; r10d, r11d: b's (the same for the uniform one) */
+	int a0 = X_R8, a31 = X_R9, b0 = X_R10, b31 = X_R11;
+	lane_operand(S, &s[0], 0, a0);
+	lane_operand(S, &s[1], 0, b0);
+	lane_operand(S, &s[x], 31, x == 0 ? a31 : b31);
+	x86_mov32(b, x == 0 ? b31 : a31, x == 0 ? b0 : a0);
+	int t0 = x == 0 ? a0 : b0, t31 = x == 0 ? a31 : b31;
+	x86_mov32(b, X_RAX, t31);
+	x86_alu_rr(b, X86_SUB, false, X_RAX, t0);
+	x86_alu_ri(b, 7, false, X_RAX, 31);
+	slow[1] = x86_jcc(b, 0x5);
+	x86_alu_rr(b, X86_CMP, false, a0, b0);
+	size_t none0 = x86_jcc(b, cc ^ 1);
+	x86_alu_rr(b, X86_CMP, false, a31, b31);
+	slow[2] = x86_jcc(b, cc ^ 1);
+	x86_mov_ri(b, X_RAX, 15); /* all */
+	x86_mov_ri(b, X_RCX, 0);
+	x86_vrr(b, XV_VPCMPEQQ, Y1, Y1, Y1);
+	x86_vshi(b, XV_VPSRLQ_I, Y1, Y1, 63);
+	size_t store = x86_jmp(b);
+	x86_patch(b, none0, b->len);
+	x86_alu_rr(b, X86_CMP, false, a31, b31);
+	slow[3] = x86_jcc(b, cc);
+	x86_mov_ri(b, X_RAX, 0); /* none */
+	x86_mov_ri(b, X_RCX, 15);
+	x86_vrr(b, XV_VPXOR, Y1, Y1, Y1);
+	x86_patch(b, store, b->len);
+	for (int c = 0; c < LANES / 4; c++)
+		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
+	x86_vzeroupper(b);
+	size_t join = x86_jmp(b);
+	for (int k = 0; k < 4; k++)
+		x86_patch(b, slow[k], b->len);
+	return join;
+}
+
 /* A block: called whole when the budget holds it all, through its uniform code where the
  * warp never split and it reads only uniform registers; where a branch on the guard its
  * code sums up follows (jseg_block's whole_bra), that code, and the branch taken from it. */
@@ -382,7 +489,10 @@ static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 		x86_mov_ri(b, X_RDX, UINT32_MAX);
 		x86_patch(b, x86_call(b), bk->entry);
 	} else {
+		size_t join = sum ? gen_lane_setp(S, i) : SIZE_MAX;
 		x86_patch(b, x86_call(b), sum ? bk->whole_bra : bk->whole);
+		if (join != SIZE_MAX)
+			x86_patch(b, join, b->len);
 	}
 	ran(S, j - 1, bk->n);
 	if (sum)
@@ -846,7 +956,8 @@ static bool find_uniform(struct seg *S)
 	const struct dfunc *fn = S->fn;
 	bool *pure = calloc(fn->ncode + 1, sizeof *pure);
 	S->uni = malloc(fn->nslots + 1);
-	if (!pure || !S->uni) {
+	S->lane = malloc(fn->nslots + 1);
+	if (!pure || !S->uni || !S->lane) {
 		free(pure);
 		return false;
 	}
@@ -854,6 +965,7 @@ static bool find_uniform(struct seg *S)
 		for (uint32_t k = 0; k < S->blk[i].n; k++)
 			pure[i + k] = true;
 	jit_uniform(fn, pure, S->uni);
+	jit_lanes(fn, S->lane);
 	free(pure);
 	return true;
 }
@@ -948,6 +1060,7 @@ out:
 			off[i] = SIZE_MAX;
 	free(S.kind);
 	free(S.uni);
+	free(S.lane);
 	free(S.lab);
 	free(stub);
 	free(S.jl);

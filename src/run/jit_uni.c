@@ -1,6 +1,7 @@
 /*
  * jit_uni.c - a function's warp-uniform registers (jit_uni.h), for the segment code's
- * one-chunk blocks and one-lane branch tests (jit_seg.c).
+ * one-chunk blocks and one-lane branch tests (jit_seg.c); and its registers that hold
+ * %tid.x alone (jit_lanes), for its setp decided from two lanes.
  *
  * A slot is uniform when every instruction that names it as a destination is an unguarded
  * one of these, each a function of its operands' values alone (the same in every lane
@@ -82,6 +83,34 @@ static void params_bad(const struct dfunc *fn, uint8_t *uni, uint32_t nslots)
 		for (uint32_t k = 0; k < n; k++)
 			if ((uint32_t)p->slot + k < nslots)
 				uni[p->slot + k] = 0;
+	}
+}
+
+/* mov of %tid.x into a 32-bit register, unguarded (jit_lanes) */
+static bool tid_x_mov(const struct dinsn *di)
+{
+	return di->exec == exec_mov && di->guard < 0 && di->d.kind == DOP_REG &&
+	       di->d.reg_size == 4 && di->d2.kind == DOP_NONE && di->s[0].kind == DOP_SREG &&
+	       di->s[0].sreg == SREG_TID && di->s[0].comp == 0;
+}
+
+void jit_lanes(const struct dfunc *fn, uint8_t *lane)
+{
+	uint32_t ns = fn->nslots;
+	memset(lane, 0, ns);
+	for (uint32_t i = 0; i < fn->ncode; i++)
+		if (tid_x_mov(&fn->code[i]) && fn->code[i].d.slot < ns)
+			lane[fn->code[i].d.slot] = 1;
+	params_bad(fn, lane, ns);
+	for (uint32_t i = 0; i < fn->ncode; i++) {
+		const struct dinsn *di = &fn->code[i];
+		if (tid_x_mov(di))
+			continue;
+		name_bad(&di->d, lane, ns);
+		name_bad(&di->d2, lane, ns);
+		if (!regdef_lane_local(di))
+			for (int k = 0; k < 5; k++)
+				name_bad(&di->s[k], lane, ns);
 	}
 }
 
