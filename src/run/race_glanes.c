@@ -190,10 +190,13 @@ judge_lanes(struct acc_ctx *x, uint32_t mask, const struct wacc *wa, const bool 
 	uint8_t old[8];
 	struct gseen_set gs;
 	gs.valid = 0;
-	if (!write && size <= GRAN)
+	/* (words on compact pages, read once, have no glist: the lane by lane loop's) */
+	bool gread = !write && size <= GRAN &&
+		     cell_made(x->s, (wa->addr[__builtin_ctz(mask)] - r->base) / GRAN);
+	if (gread)
 		gread_prefetch(x, wa, mask);
 	for (uint32_t m = mask; m; m &= m - 1) {
-		if (!write && size <= GRAN && !(m = gread_run(x, &gs, wa, m, tid0)))
+		if (gread && !(m = gread_run(x, &gs, wa, m, tid0)))
 			break;
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		const uint8_t *nv = write ? (const uint8_t *)&wa->v[l] : NULL; /* its low bytes */
@@ -226,12 +229,15 @@ judge_lanes(struct acc_ctx *x, uint32_t mask, const struct wacc *wa, const bool 
 	return mask;
 }
 
-/* A whole warp's plain store of 32 words in a row (x: its context) on one compact page
- * whose 32 cells hold no record yet (a kernel's output, written once), judged as
- * compact_granule judges each lane, at once: every lane's record becomes its cell's write,
- * then its bytes are stored; false: not that case, nothing changed. */
+/* A whole warp's plain access of 32 words in a row (x: its context) on one compact page,
+ * judged as compact_granule judges each lane, at once, where it leaves each cell one
+ * record, the lane's: a store (write) on cells that hold no record yet (a kernel's output,
+ * written once) or each the read of its own lane's thread (saxpy's y, read then written:
+ * compact_granule's write after a read, which no other thread made), then its bytes
+ * stored; a load on a page already compact whose 32 cells hold no record (an operand read
+ * once). False: not that case, nothing changed. */
 static inline __attribute__((always_inline)) bool
-compact_row(struct acc_ctx *x, const struct wacc *wa, const enum judge how)
+compact_row(struct acc_ctx *x, const struct wacc *wa, const bool write, const enum judge how)
 {
 	struct launch *L = x->L;
 	const uint64_t *addr = wa->addr;
@@ -241,20 +247,24 @@ compact_row(struct acc_ctx *x, const struct wacc *wa, const enum judge how)
 		apart |= addr[l] - addr[0] - l * GRAN;
 	if (apart || off % GRAN || i0 + LANES > PAGE_CELLS)
 		return false;
-	struct cpage *cp = race_cpage(L, x->s, wa->r->size, g / PAGE_CELLS); /* (NULL: full) */
+	struct cpage *cp = write ? race_cpage(L, x->s, wa->r->size, g / PAGE_CELLS) /* (NULL: */
+				 : page_compact(x->s, g / PAGE_CELLS);    /* full) */
 	if (!cp)
 		return false;
 	struct rec *e = &cp->e[i0];
-	uint32_t used = 0;
-	for (uint32_t l = 0; l < LANES; l++)
+	uint32_t used = 0, own = 0, tid0 = tid_of(x->R, x->w, 0);
+	for (uint32_t l = 0, i = (uint32_t)i0; l < LANES; l++, i++) {
 		used |= e[l].clock;
-	if (used)
+		own |= (uint32_t)(e[l].tid == tid0 + l && (cp->read[i / 32] >> i % 32 & 1)) << l;
+	}
+	if (used && (!write || own != 0xffffffffu))
 		return false;
-	uint32_t tid0 = tid_of(x->R, x->w, 0);
-	for (uint32_t l = 0; l < LANES; l++) {
+	for (uint32_t l = 0, i = (uint32_t)i0; l < LANES; l++, i++) {
 		e[l] = (struct rec){L->ci, tid0 + l, wa->k0[l], wa->step, 0xf, 0};
-		cp->read[(i0 + l) / 32] &= ~(1u << (i0 + l) % 32);
-		store_lane(L, wa, l, GRAN, how);
+		cp->read[i / 32] = write ? cp->read[i / 32] & ~(1u << i % 32)
+					 : cp->read[i / 32] | 1u << i % 32;
+		if (write)
+			store_lane(L, wa, l, GRAN, how);
 	}
 	return true;
 }
@@ -277,7 +287,8 @@ judge_warp(struct launch *L, struct race *R, struct warp *w, uint32_t mask,
 			store_lane(L, wa, (uint32_t)__builtin_ctz(m), wa->size, how);
 		return L->stop ? 0 : mask;
 	}
-	if (wa->v && mask == 0xffffffffu && wa->size == GRAN && compact_row(&x, wa, how))
+	if (mask == 0xffffffffu && wa->size == GRAN &&
+	    (wa->v ? compact_row(&x, wa, true, how) : compact_row(&x, wa, false, how)))
 		return mask;
 	return wa->v ? judge_lanes(&x, mask, wa, true, how) : judge_lanes(&x, mask, wa, false, how);
 }
