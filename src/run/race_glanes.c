@@ -39,6 +39,142 @@ store_lane(struct launch *L, const struct wacc *wa, uint32_t l, uint32_t size, e
 		race_img_write(L, wa->r, wa->addr[l], size, (const uint8_t *)&wa->v[l]);
 }
 
+/* A word whose glist took a lane's read (gread_lane), for the warp's later lanes that read
+ * it: its address, the glist, the lane's vector and epoch, and the thread of the cell's one
+ * read. Until another path judges a lane of that granule, the cell, its one read and the
+ * list's instruction, mask and ok_gen stay as they were (glist_place changes only entries,
+ * n, tids and hi), so for a later lane with the same vector and epoch every test but its own
+ * (its thread not the one read's, room) holds already. */
+struct gseen {
+	uint64_t addr;
+	struct glist *g;
+	const struct vc *v;
+	uint32_t clock, rtid;
+};
+
+/* The words a warp's read put so far, a slot each by its granule's hash (valid: slots in
+ * use): a row of words, and two rows apart, take distinct slots. */
+struct gseen_set {
+	uint32_t valid;
+	struct gseen e[LANES];
+};
+
+/* check_granule for lane l's plain read (of wa; by thread tid; x: the warp's context, x->s
+ * the region's shadow), when it only puts the read in its full page's cell's glist by
+ * race_glist_read's fast path: no write or second read in the cell (none can race), its one
+ * read another thread's and not ordered before this one (unless this one has bytes it
+ * lacks), the list's instruction, epoch and bytes the read's, room, and no entry ordered
+ * before a read under the thread's vector (ok_gen). True: recorded so; false: nothing
+ * changed (the lane is judged the usual way). Most reads of a word that many threads read
+ * take it (the naive matrix product's operands: A's words 16 lanes a warp, B's 2), the
+ * warp's later lanes of a word by gs without looking at the cell. */
+static inline __attribute__((always_inline)) bool
+gread_lane(const struct acc_ctx *x, struct gseen_set *gs, const struct wacc *wa, uint32_t l,
+	   uint32_t tid, uint32_t *at)
+{
+	uint64_t a = wa->addr[l], h = a / GRAN;
+	uint32_t slot = (uint32_t)((h ^ h >> 5) % LANES), bit = 1u << slot, k = wa->k0[l];
+	const struct rthread *t = wa->t0 + l;
+	const struct vc *v = tvc(x->R, t);
+	struct gseen *e = &gs->e[slot];
+	*at = slot;
+	struct glist *g = e->g;
+	if (!((gs->valid & bit) && e->addr == a && e->v == v && e->clock == k && e->rtid != tid)) {
+		gs->valid &= ~bit;
+		uint64_t off = a - wa->r->base;
+		struct cell *c = cell_made(x->s, off / GRAN);
+		g = c ? glist_of(c) : NULL;
+		uint8_t mask = (uint8_t)(((1u << wa->size) - 1) << (off % GRAN));
+		if (!g || c->w.clock || c->r2.clock || c->r.tid == tid || g->insn != x->L->ci ||
+		    g->clock != k || g->mask != mask || v->gen != g->ok_gen ||
+		    (!(c->r.mask & ~mask) && happens_before(x->R, t, tid, tid, &c->r)))
+			return false;
+		/* (a copy's read, RF_ASYNC: happens_before asks each thread) */
+		gs->valid |= (uint32_t)!(c->r.flags & RF_ASYNC) << slot;
+		*e = (struct gseen){a, g, v, k, c->r.tid};
+	}
+	if (g->n == g->cap && g->cap < MAX_READERS) { /* (race_glist_read grows it) */
+		gs->valid &= ~bit;
+		return false;
+	}
+	glist_place(g, tid, wa->step);
+	return true;
+}
+
+/* After lane l's read went into e's glist (e cached): the lanes right after it in m that
+ * read its address under its vector and epoch, not by the thread of the cell's one read, as
+ * many as the list takes without growing, put at once: every one gread_lane would put, and
+ * each appended (or put in its slot of a full list) as glist_place would, its thread being
+ * above every entry's (glist_find: none). The lanes put (a warp's lanes on one word: the
+ * naive matrix product's A[i][k], 16 lanes). */
+static __attribute__((noinline)) uint32_t
+gread_row(const struct race *R, const struct gseen *e, const struct wacc *wa, uint32_t m,
+	  uint32_t l, uint32_t tid0)
+{
+	struct glist *g = e->g;
+	const uint64_t *addr = wa->addr;
+	const uint32_t *k0 = wa->k0;
+	const struct rthread *t0 = wa->t0;
+	uint64_t a = e->addr;
+	const struct vc *v = e->v;
+	uint32_t k = e->clock, rtid = e->rtid, step = wa->step;
+	uint32_t end = l + 1 + (g->cap < MAX_READERS ? g->cap - g->n : LANES), j = l + 1;
+	if (tid0 + l < g->hi) /* (lane l renewed an entry: threads above it have some) */
+		return 0;
+	end = end < LANES ? end : LANES;
+	while (j < end && (m >> j & 1) && addr[j] == a && k0[j] == k && tvc(R, t0 + j) == v &&
+	       tid0 + j != rtid)
+		j++;
+	for (uint32_t i = l + 1; i < j; i++)
+		glist_add(g, tid0 + i, step);
+	return (uint32_t)((1ull << j) - (2ull << l));
+}
+
+/* The lanes of m, in order, put by gread_lane (and gread_row) up to the first not put: the
+ * lanes from that one on (0: all put). A loop of its own: judge_lanes' registers are the
+ * slow path's. */
+static uint32_t gread_run(const struct acc_ctx *x, struct gseen_set *gs, const struct wacc *wa,
+			  uint32_t m, uint32_t tid0)
+{
+	while (m) {
+		uint32_t l = (uint32_t)__builtin_ctz(m), slot;
+		if (!gread_lane(x, gs, wa, l, tid0 + l, &slot))
+			break;
+		m &= m - 1;
+		if ((gs->valid >> slot & 1) && l + 1 < LANES && (m >> (l + 1) & 1) &&
+		    wa->addr[l + 1] == wa->addr[l])
+			m &= ~gread_row(x->R, &gs->e[slot], wa, m, l, tid0);
+	}
+	return m;
+}
+
+/* The cells of the words a warp's read of mask reads (x->s: the region's shadow), and the
+ * glists they hold, fetched into the cache ahead: the naive matrix product's operand words
+ * have their cells and lists spread over ~85 MiB, and gread_lane stalled on each word's two
+ * misses in turn; here they are all in flight at once. */
+static inline __attribute__((always_inline)) void
+gread_prefetch(const struct acc_ctx *x, const struct wacc *wa, uint32_t mask)
+{
+	struct cell *c[LANES];
+	uint32_t n = 0;
+	uint64_t prev = ~0ull;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint64_t a = wa->addr[__builtin_ctz(m)];
+		struct cell *cl = a != prev ? cell_made(x->s, (a - wa->r->base) / GRAN) : NULL;
+		prev = a;
+		if (cl) {
+			__builtin_prefetch(cl);
+			__builtin_prefetch((const char *)cl + sizeof *cl - 1);
+			c[n++] = cl;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct glist *g = glist_of(c[i]);
+		if (g)
+			__builtin_prefetch(g);
+	}
+}
+
 /* The lanes of mask judged at once, as check_range judges each (x: the warp's context, s
  * the region's shadow); the lanes that go on. */
 static inline __attribute__((always_inline)) uint32_t
@@ -52,7 +188,16 @@ judge_lanes(struct acc_ctx *x, uint32_t mask, const struct wacc *wa, const bool 
 	uint32_t tid0 = tid_of(x->R, x->w, 0);
 	struct rec me = {L->ci, 0, 0, wa->step, 0, 0};
 	uint8_t old[8];
+	struct gseen_set gs;
+	gs.valid = 0;
+	/* (words on compact pages, read once, have no glist: the lane by lane loop's) */
+	bool gread = !write && size <= GRAN &&
+		     cell_made(x->s, (wa->addr[__builtin_ctz(mask)] - r->base) / GRAN);
+	if (gread)
+		gread_prefetch(x, wa, mask);
 	for (uint32_t m = mask; m; m &= m - 1) {
+		if (gread && !(m = gread_run(x, &gs, wa, m, tid0)))
+			break;
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		const uint8_t *nv = write ? (const uint8_t *)&wa->v[l] : NULL; /* its low bytes */
 		struct access a = {.p = wa->p[l], .space = MS_GLOBAL, .region = r,
@@ -66,8 +211,6 @@ judge_lanes(struct acc_ctx *x, uint32_t mask, const struct wacc *wa, const bool 
 		me.clock = wa->k0[l];
 		uint64_t off = wa->addr[l] - r->base;
 		struct cell *c = size <= GRAN ? cell_made(x->s, off / GRAN) : NULL; /* (aligned) */
-		if (!write && c && glist_quick(x, c, &me, off, size))
-			continue;
 		if (c || !(size <= GRAN && compact_granule(x, r->size, off, size, kind, &me))) {
 			if (how != JUDGE_ONE && write) { /* what one thread's store finds there */
 				race_img_read(L, r, wa->addr[l], size, wa->p[l], old);
@@ -86,12 +229,15 @@ judge_lanes(struct acc_ctx *x, uint32_t mask, const struct wacc *wa, const bool 
 	return mask;
 }
 
-/* A whole warp's plain store of 32 words in a row (x: its context) on one compact page
- * whose 32 cells hold no record yet (a kernel's output, written once), judged as
- * compact_granule judges each lane, at once: every lane's record becomes its cell's write,
- * then its bytes are stored; false: not that case, nothing changed. */
+/* A whole warp's plain access of 32 words in a row (x: its context) on one compact page,
+ * judged as compact_granule judges each lane, at once, where it leaves each cell one
+ * record, the lane's: a store (write) on cells that hold no record yet (a kernel's output,
+ * written once) or each the read of its own lane's thread (saxpy's y, read then written:
+ * compact_granule's write after a read, which no other thread made), then its bytes
+ * stored; a load on a page already compact whose 32 cells hold no record (an operand read
+ * once). False: not that case, nothing changed. */
 static inline __attribute__((always_inline)) bool
-compact_row(struct acc_ctx *x, const struct wacc *wa, const enum judge how)
+compact_row(struct acc_ctx *x, const struct wacc *wa, const bool write, const enum judge how)
 {
 	struct launch *L = x->L;
 	const uint64_t *addr = wa->addr;
@@ -101,20 +247,24 @@ compact_row(struct acc_ctx *x, const struct wacc *wa, const enum judge how)
 		apart |= addr[l] - addr[0] - l * GRAN;
 	if (apart || off % GRAN || i0 + LANES > PAGE_CELLS)
 		return false;
-	struct cpage *cp = race_cpage(L, x->s, wa->r->size, g / PAGE_CELLS); /* (NULL: full) */
+	struct cpage *cp = write ? race_cpage(L, x->s, wa->r->size, g / PAGE_CELLS) /* (NULL: */
+				 : page_compact(x->s, g / PAGE_CELLS);    /* full) */
 	if (!cp)
 		return false;
 	struct rec *e = &cp->e[i0];
-	uint32_t used = 0;
-	for (uint32_t l = 0; l < LANES; l++)
+	uint32_t used = 0, own = 0, tid0 = tid_of(x->R, x->w, 0);
+	for (uint32_t l = 0, i = (uint32_t)i0; l < LANES; l++, i++) {
 		used |= e[l].clock;
-	if (used)
+		own |= (uint32_t)(e[l].tid == tid0 + l && (cp->read[i / 32] >> i % 32 & 1)) << l;
+	}
+	if (used && (!write || own != 0xffffffffu))
 		return false;
-	uint32_t tid0 = tid_of(x->R, x->w, 0);
-	for (uint32_t l = 0; l < LANES; l++) {
+	for (uint32_t l = 0, i = (uint32_t)i0; l < LANES; l++, i++) {
 		e[l] = (struct rec){L->ci, tid0 + l, wa->k0[l], wa->step, 0xf, 0};
-		cp->read[(i0 + l) / 32] &= ~(1u << (i0 + l) % 32);
-		store_lane(L, wa, l, GRAN, how);
+		cp->read[i / 32] = write ? cp->read[i / 32] & ~(1u << i % 32)
+					 : cp->read[i / 32] | 1u << i % 32;
+		if (write)
+			store_lane(L, wa, l, GRAN, how);
 	}
 	return true;
 }
@@ -137,7 +287,8 @@ judge_warp(struct launch *L, struct race *R, struct warp *w, uint32_t mask,
 			store_lane(L, wa, (uint32_t)__builtin_ctz(m), wa->size, how);
 		return L->stop ? 0 : mask;
 	}
-	if (wa->v && mask == 0xffffffffu && wa->size == GRAN && compact_row(&x, wa, how))
+	if (mask == 0xffffffffu && wa->size == GRAN &&
+	    (wa->v ? compact_row(&x, wa, true, how) : compact_row(&x, wa, false, how)))
 		return mask;
 	return wa->v ? judge_lanes(&x, mask, wa, true, how) : judge_lanes(&x, mask, wa, false, how);
 }

@@ -930,29 +930,6 @@ static inline void glist_place(struct glist *g, uint32_t tid, uint32_t step)
 		glist_add(g, tid, step);
 }
 
-/* check_granule for a plain read by a thread (x, me: not a copy's, no strength) of global
- * cell c at offset off, `size` bytes in the granule, when it only puts the read in c's
- * glist by race_glist_read's fast path: no write or second read in the cell (none can
- * race), its one read another thread's not ordered before this one, the list's
- * instruction, epoch and bytes the read's, room, and no entry ordered before a read under
- * the thread's vector (ok_gen). True: recorded so; false: nothing changed. Most reads of a
- * word that many threads read take it (the naive matrix product's operands). */
-static inline __attribute__((always_inline)) bool
-glist_quick(const struct acc_ctx *x, struct cell *c, struct rec *me, uint64_t off, uint32_t size)
-{
-	struct glist *g = glist_of(c);
-	const struct rec *r = &c->r;
-	uint8_t mask = (uint8_t)(((1u << size) - 1) << (off % GRAN));
-	if (!g || c->w.clock || c->r2.clock || r->tid == x->tid || g->insn != me->insn ||
-	    g->clock != me->clock || g->mask != mask || (g->n == g->cap && g->cap < MAX_READERS) ||
-	    tvc(x->R, x->t)->gen != g->ok_gen ||
-	    (!(r->mask & ~mask) && happens_before(x->R, x->t, x->tid, x->owner, r)))
-		return false;
-	me->mask = mask;
-	glist_place(g, x->tid, me->step);
-	return true;
-}
-
 /* check_granule for a plain access by a thread (not a copy's, no strength) of one granule
  * of global memory at offset off (x->s: the region's shadow, `bytes` long) whose page is
  * not full: judged on the granule's compact record (struct cpage) when check_cell, on the
