@@ -22,10 +22,22 @@
 #define GLOG_DRAIN 16384u  /* accesses a cluster logs before it shows them early          */
 #define IMG_PAGE 4096u     /* bytes per page of the image                                 */
 #define LANE_CHUNK 1024u   /* GA_LANES entries' lanes per chunk of the log                */
+#define SPARE_STORES 16u   /* logs' arrays kept (a window of clusters' and the workers') */
+
+/* A log's arrays, kept for the next cluster's log when one is let go (fresh memory is
+ * slow: the kernel clears each page a log first touches). */
+struct glog_store {
+	struct race_gacc *e;        /* `have` entries allocated                                */
+	size_t have;
+	struct race_glane **chunk;  /* `nchunks` chunks allocated                              */
+	uint32_t nchunks;
+};
 
 struct race_glog {
 	struct race_gacc *e;
-	size_t n, cap, next;        /* next: the first not replayed yet                        */
+	size_t n, cap, next;        /* next: the first not replayed yet; cap: those charged    */
+	struct glog_store st;       /* what e and chunk have allocated                         */
+	struct race_jobs *J;        /* the launch's: where st goes when the log is let go      */
 	struct memory *mem;
 	uint64_t charged;
 	uint64_t *keys;             /* marker index -> location key                            */
@@ -41,9 +53,9 @@ struct race_glog {
 	bool done, merged;
 	bool head;                  /* every cluster before has been shown                     */
 	struct vc *memo_from, *memo_to;
-	struct race_glane **chunk;  /* GA_LANES entries' lanes, LANE_CHUNK a chunk (they stay
-				     * where they are: no copy as the log grows)               */
-	uint32_t nchunk, cur, used; /* chunks made; the one filled; its lanes used             */
+	/* GA_LANES entries' lanes: st.chunk, LANE_CHUNK a chunk (they stay where they are: no
+	 * copy as the log grows) */
+	uint32_t nchunk, cur, used; /* chunks charged; the one filled; its lanes used          */
 	size_t waiting;             /* accesses logged and not replayed (a GA_LANES entry's
 				     * lanes each count)                                       */
 };
@@ -61,6 +73,9 @@ struct race_jobs {
 	struct memory *mem;
 	struct cta cta;             /* race_jobs_scaffold's                                    */
 	struct warp warp;
+	pthread_mutex_t spare_lock; /* the logs' arrays kept for the next logs                 */
+	struct glog_store spare[SPARE_STORES];
+	uint32_t nspare;
 };
 
 /* ---- a worker's log ------------------------------------------------------------------- */
@@ -79,6 +94,12 @@ struct race_glog *race_glog_new(struct launch *S)
 	if (!G)
 		return NULL;
 	G->mem = S->mem;
+	G->J = S->race->whole->jobs;
+	pthread_mutex_lock(&G->J->spare_lock);
+	if (G->J->nspare)
+		G->st = G->J->spare[--G->J->nspare];
+	pthread_mutex_unlock(&G->J->spare_lock);
+	G->e = G->st.e;
 	G->steps_shown = S->steps_shown;
 	G->cluster_from = S->cluster_from;
 	S->log->between = between;
@@ -98,6 +119,14 @@ static void put_vcs(struct race_glog *G, const struct race_gacc *e, uint32_t k)
 		race_vc_put(G->mem, e->each[i].vc);
 }
 
+static void store_free(struct glog_store *st)
+{
+	free(st->e);
+	for (uint32_t i = 0; i < st->nchunks; i++)
+		free(st->chunk[i]);
+	free(st->chunk);
+}
+
 static void glog_free(void *ctx)
 {
 	struct race_glog *G = ctx;
@@ -108,36 +137,54 @@ static void glog_free(void *ctx)
 	for (uint32_t i = 0; i < G->nlocs; i++)
 		race_vc_put(G->mem, G->locs[i].wide);
 	mem_release(G->mem, G->charged);
-	free(G->e);
+	pthread_mutex_lock(&G->J->spare_lock);
+	bool kept = G->J->nspare < SPARE_STORES; /* (else the oldest logs' kept are enough) */
+	if (kept)
+		G->J->spare[G->J->nspare++] = G->st;
+	pthread_mutex_unlock(&G->J->spare_lock);
+	if (!kept)
+		store_free(&G->st);
 	free(G->keys);
 	free(G->slot);
 	free(G->ph);
 	free(G->locs);
-	for (uint32_t i = 0; i < G->nchunk; i++)
-		free(G->chunk[i]);
-	free(G->chunk);
 	free(G);
+}
+
+/* Room for n more bytes of the log, charged to S (a store kept from an earlier log first
+ * holds it); false: past --max-memory (reported). */
+static bool glog_charge(struct launch *S, struct race_glog *G, size_t n)
+{
+	if (!launch_charge(S, n, "the data-race detector's log (--jobs)"))
+		return false;
+	G->charged += n;
+	return true;
 }
 
 struct race_glane *race_glog_lanes(struct launch *S, struct race_glog *G, uint32_t n)
 {
+	struct glog_store *st = &G->st;
 	if (G->nchunk && G->used + n <= LANE_CHUNK)
-		return &G->chunk[G->cur][G->used];
+		return &st->chunk[G->cur][G->used];
 	if (G->nchunk && G->cur + 1 < G->nchunk) { /* one a replay let go */
 		G->used = 0;
-		return G->chunk[++G->cur];
+		return st->chunk[++G->cur];
 	}
-	size_t bytes = LANE_CHUNK * sizeof **G->chunk;
-	struct race_glane **c = realloc(G->chunk, (G->nchunk + 1) * sizeof *c);
-	if (!c)
-		return NULL;
-	G->chunk = c;
-	if (!(c[G->nchunk] = race_grow(S, &G->charged, NULL, 0, bytes,
-				       "the data-race detector's log (--jobs)")))
+	size_t bytes = LANE_CHUNK * sizeof **st->chunk;
+	if (G->nchunk == st->nchunks) {
+		struct race_glane **c = realloc(st->chunk, (st->nchunks + 1) * sizeof *c);
+		if (!c)
+			return NULL;
+		st->chunk = c;
+		if (!(c[st->nchunks] = malloc(bytes)))
+			return NULL;
+		st->nchunks++;
+	}
+	if (!glog_charge(S, G, bytes))
 		return NULL;
 	G->cur = G->nchunk++;
 	G->used = 0;
-	return c[G->cur];
+	return st->chunk[G->cur];
 }
 
 /* The accesses e stands for. */
@@ -150,11 +197,15 @@ bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc
 {
 	if (G->n == G->cap) {
 		size_t cap = G->cap ? G->cap * 2 : 64;
-		struct race_gacc *n = race_grow(S, &G->charged, G->e, G->cap * sizeof *n,
-						cap * sizeof *n, "the data-race detector's log (--jobs)");
-		if (!n)
+		if (cap > G->st.have) {
+			struct race_gacc *n = realloc(G->st.e, cap * sizeof *n);
+			if (!n)
+				return false;
+			G->st.e = G->e = n;
+			G->st.have = cap;
+		}
+		if (!glog_charge(S, G, (cap - G->cap) * sizeof *G->e))
 			return false;
-		G->e = n;
 		G->cap = cap;
 	}
 	struct race_gacc *d = &G->e[G->n++];
@@ -413,6 +464,9 @@ void race_jobs_free(struct race_jobs *J)
 	}
 	free(J->pages);
 	free(J->npages);
+	for (uint32_t i = 0; i < J->nspare; i++)
+		store_free(&J->spare[i]);
+	pthread_mutex_destroy(&J->spare_lock);
 	mem_release(J->mem, J->charged);
 	free(J);
 }
@@ -568,8 +622,10 @@ void race_glog_phantom_event(struct launch *S, struct race_glog *G, uint32_t tid
 struct race_jobs *race_jobs_new(struct memory *mem)
 {
 	struct race_jobs *J = calloc(1, sizeof *J);
-	if (J)
+	if (J) {
 		J->mem = mem;
+		pthread_mutex_init(&J->spare_lock, NULL);
+	}
 	return J;
 }
 
