@@ -19,9 +19,12 @@
 #include "report/gather.h"
 #include "memory.h"
 
-#define GLOG_DRAIN 16384u  /* accesses a cluster logs before it shows them early          */
+#define GLOG_DRAIN 16384u  /* accesses a cluster logs before it shows them early (a log
+			    * this long is replayed from the caches: longer ones, which
+			    * let the clusters beside the oldest run further, cost more
+			    * than they gained on the 2-core VM)                       */
 #define IMG_PAGE 4096u     /* bytes per page of the image                                 */
-#define LANE_CHUNK 1024u   /* GA_LANES entries' lanes per chunk of the log                */
+#define LANE_CHUNK 49152u  /* bytes of GA_LANES entries' arrays per chunk of the log     */
 #define SPARE_STORES 16u   /* logs' arrays kept (a window of clusters' and the workers') */
 
 /* A log's arrays, kept for the next cluster's log when one is let go (fresh memory is
@@ -29,7 +32,7 @@
 struct glog_store {
 	struct race_gacc *e;        /* `have` entries allocated                                */
 	size_t have;
-	struct race_glane **chunk;  /* `nchunks` chunks allocated                              */
+	uint8_t **chunk;            /* `nchunks` chunks allocated                              */
 	uint32_t nchunks;
 };
 
@@ -53,9 +56,9 @@ struct race_glog {
 	bool done, merged;
 	bool head;                  /* every cluster before has been shown                     */
 	struct vc *memo_from, *memo_to;
-	/* GA_LANES entries' lanes: st.chunk, LANE_CHUNK a chunk (they stay where they are: no
-	 * copy as the log grows) */
-	uint32_t nchunk, cur, used; /* chunks charged; the one filled; its lanes used          */
+	/* GA_LANES entries' arrays: st.chunk, LANE_CHUNK bytes a chunk (they stay where they
+	 * are: no copy as the log grows) */
+	uint32_t nchunk, cur, used; /* chunks charged; the one filled; its bytes used          */
 	size_t waiting;             /* accesses logged and not replayed (a GA_LANES entry's
 				     * lanes each count)                                       */
 };
@@ -108,15 +111,17 @@ struct race_glog *race_glog_new(struct launch *S)
 	return G;
 }
 
-/* The log's references to the vectors of e (a GA_LANES entry's lanes from its k-th). */
+/* The log's references to the vectors of e (a GA_LANES entry's lanes from its k-th; its one
+ * vector, when its lanes share it, whatever k). */
 static void put_vcs(struct race_glog *G, const struct race_gacc *e, uint32_t k)
 {
-	if (e->what != GA_LANES) {
+	if (e->what != GA_LANES || !(e->lay & GL_VC)) {
 		race_vc_put(G->mem, e->vc);
 		return;
 	}
+	struct vc **vc = race_glanes_at(e).vc;
 	for (uint32_t i = k, n = (uint32_t)__builtin_popcount(e->lanes); i < n; i++)
-		race_vc_put(G->mem, e->each[i].vc);
+		race_vc_put(G->mem, vc[i]);
 }
 
 static void store_free(struct glog_store *st)
@@ -161,26 +166,27 @@ static bool glog_charge(struct launch *S, struct race_glog *G, size_t n)
 	return true;
 }
 
-struct race_glane *race_glog_lanes(struct launch *S, struct race_glog *G, uint32_t n)
+void *race_glog_lanes(struct launch *S, struct race_glog *G, uint32_t n, uint8_t lay,
+		      bool store)
 {
 	struct glog_store *st = &G->st;
-	if (G->nchunk && G->used + n <= LANE_CHUNK)
-		return &st->chunk[G->cur][G->used];
+	size_t want = race_glanes_bytes(n, lay, store);
+	if (G->nchunk && G->used + want <= LANE_CHUNK)
+		return st->chunk[G->cur] + G->used;
 	if (G->nchunk && G->cur + 1 < G->nchunk) { /* one a replay let go */
 		G->used = 0;
 		return st->chunk[++G->cur];
 	}
-	size_t bytes = LANE_CHUNK * sizeof **st->chunk;
 	if (G->nchunk == st->nchunks) {
-		struct race_glane **c = realloc(st->chunk, (st->nchunks + 1) * sizeof *c);
+		uint8_t **c = realloc(st->chunk, (st->nchunks + 1) * sizeof *c);
 		if (!c)
 			return NULL;
 		st->chunk = c;
-		if (!(c[st->nchunks] = malloc(bytes)))
+		if (!(c[st->nchunks] = malloc(LANE_CHUNK)))
 			return NULL;
 		st->nchunks++;
 	}
-	if (!glog_charge(S, G, bytes))
+	if (!glog_charge(S, G, LANE_CHUNK))
 		return NULL;
 	G->cur = G->nchunk++;
 	G->used = 0;
@@ -214,12 +220,13 @@ bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc
 	d->out_at = gather_log_out_pos(S->log);
 	uint32_t n = accesses(e);
 	if (e->what == GA_LANES) {
-		for (uint32_t i = 0; i < n; i++)
-			race_vc_ref(e->each[i].vc);
-		G->used += n;
-	} else {
-		race_vc_ref(d->vc);
+		struct vc **vc = race_glanes_at(e).vc;
+		for (uint32_t i = 0; vc && i < n; i++)
+			race_vc_ref(vc[i]);
+		G->used += (uint32_t)race_glanes_bytes(n, e->lay, e->kind == RACE_WRITE);
 	}
+	if (e->what != GA_LANES || !(e->lay & GL_VC))
+		race_vc_ref(d->vc);
 	G->waiting += n;
 	/* (never inside an atomic: race_glog_wait_head made the cluster the head first) */
 	if (G->waiting >= GLOG_DRAIN && S->log_poll && !S->in_rmw) { /* shown once oldest, */
@@ -550,26 +557,30 @@ static bool replay_lanes(struct launch *L, struct race_glog *G, const struct rac
 		put_vcs(G, e, 0);
 		return L->stop;
 	}
+	struct race_glanes x = race_glanes_at(e);
 	struct race_gacc one = *e;
 	one.what = GA_ACCESS;
 	one.has_newv = one.plain = e->kind == RACE_WRITE;
 	uint32_t k = 0;
-	for (uint32_t m = e->lanes; m; m &= m - 1) {
-		const struct race_glane *x = &e->each[k++];
+	for (uint32_t m = e->lanes; m; m &= m - 1, k++) {
 		one.lane = (uint32_t)__builtin_ctz(m);
 		one.tid = one.owner = e->tid + one.lane;
-		one.addr = x->addr;
-		one.vc = x->vc;
-		one.clock = x->clock;
-		one.seen_cp = x->seen_cp;
-		one.seen_bulk = x->seen_bulk;
-		memcpy(one.newv, &x->newv, e->size); /* (read only as a store's) */
-		memcpy(one.old, &x->old, e->size);
+		one.addr = x.addr[k];
+		one.vc = x.vc ? x.vc[k] : race_vc_ref(e->vc); /* (replay lets one go) */
+		one.clock = x.clock ? x.clock[k] : e->clock;
+		one.seen_cp = x.seen ? x.seen[2 * k] : e->seen_cp;
+		one.seen_bulk = x.seen ? x.seen[2 * k + 1] : e->seen_bulk;
+		if (x.newv) { /* (read only as a store's) */
+			memcpy(one.newv, &x.newv[k], e->size);
+			memcpy(one.old, &x.old[k], e->size);
+		}
 		if (replay(L, G, &one, g, out)) {
-			put_vcs(G, e, k);
+			put_vcs(G, e, k + 1);
 			return true;
 		}
 	}
+	if (!x.vc)
+		race_vc_put(G->mem, e->vc);
 	return false;
 }
 
