@@ -1095,11 +1095,13 @@ bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc
 void *race_glog_lanes(struct launch *S, struct race_glog *G, uint32_t n, uint8_t lay,
 		      bool store);
 
-/* The bytes a GA_LANES entry's arrays take: n lanes, its GL_* lay, a store's or a load's. */
+/* The bytes a GA_LANES entry's arrays take: n lanes, its GL_* lay, a store's or a load's;
+ * a multiple of 8, so that the next entry's 8-byte arrays stay aligned. */
 static inline size_t race_glanes_bytes(uint32_t n, uint8_t lay, bool store)
 {
-	return n * (8 + (lay & GL_VC ? 8 : 0) + (store ? 16 : 0) + (lay & GL_CLOCK ? 4 : 0) +
-		    (lay & GL_SEEN ? 8 : 0));
+	size_t b = n * (8 + (lay & GL_VC ? 8 : 0) + (store ? 16 : 0) + (lay & GL_CLOCK ? 4 : 0) +
+			(lay & GL_SEEN ? 8 : 0));
+	return (b + 7) & ~(size_t)7;
 }
 
 /* The arrays of the GA_LANES entry e (its `each`, laid out 8-byte arrays first). */
