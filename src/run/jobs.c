@@ -2,9 +2,10 @@
  * jobs.c - clusters on threads (--jobs N). Workers take clusters in order from a counter;
  * each runs its cluster with the launch's reports kept in a log (gather_log.c) and hands
  * it back; whoever hands back the oldest unshown cluster replays the logs that are ready,
- * in cluster order, under the lock. A cluster that stops the launch (a faulting rule, a
- * deadlock, the step limit) ends the launch as with one thread: later clusters' logs are
- * dropped and the ones still running end at their next poll. Workers run at most a window
+ * in cluster order, one thread at a time (the lock let go while a log replays). A cluster
+ * that stops the launch (a faulting rule, a deadlock, the step limit) ends the launch as
+ * with one thread: later clusters' logs are dropped and the ones still running end at
+ * their next poll. Workers run at most a window
  * of clusters ahead of the oldest unshown one, so the logs kept stay few.
  */
 #include "jobs.h"
@@ -43,6 +44,7 @@ struct jobs {
 	pthread_mutex_t lock;       /* the fields below, and everything replay touches        */
 	pthread_cond_t cond;        /* a cluster was shown: a worker may take another         */
 	uint64_t next, shown;       /* next cluster to run; clusters shown (or dropped)       */
+	bool showing;               /* a thread replays logs (show_ready), the lock let go    */
 	uint64_t stop_from;         /* first cluster that stopped the launch (atomic)         */
 	struct slot *slot;          /* window entries, by cluster index modulo window          */
 	uint64_t window;
@@ -89,13 +91,13 @@ static void log_poll(struct launch *S)
 	pthread_mutex_lock(&J->lock);
 	while (J->shown < i && __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED) > i)
 		pthread_cond_wait(&J->cond, &J->lock);
-	if (__atomic_load_n(&J->stop_from, __ATOMIC_RELAXED) < i || J->L->stop)
-		S->stop = true;
-	else
-		gather_log_drain(J->L, S->log, launch_out(J->L));
-	if (J->L->stop) /* (the detector's replay found a race that ends it) */
-		S->stop = true;
+	bool stop = __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED) < i || J->L->stop;
 	pthread_mutex_unlock(&J->lock);
+	/* (drained without the lock: the launch is this cluster's until it is handed in) */
+	if (!stop)
+		gather_log_drain(J->L, S->log, launch_out(J->L));
+	if (stop || J->L->stop) /* (the detector's replay found a race that ends it) */
+		S->stop = true;
 }
 
 /* Whether every cluster before S's is shown: its global memory is then one thread's. */
@@ -174,41 +176,58 @@ static void merge_status(struct launch *L, int s)
 		L->status = s;
 }
 
-/* Replay the clusters that are next in order and done (J->lock held). */
-static void show_ready(struct jobs *J)
+/* Cluster J->shown's log replayed (its slot sl done); the cluster from which the launch
+ * stops, or UINT64_MAX. Only the thread showing (show_ready) touches the launch. */
+static uint64_t show_one(struct jobs *J, struct slot *sl, uint64_t i)
 {
 	struct launch *L = J->L;
-	FILE *out = launch_out(L);
-	while (J->shown < J->n && J->slot[J->shown % J->window].done) {
-		struct slot *sl = &J->slot[J->shown % J->window];
-		if (L->stop) {
-			gather_log_free(sl->log); /* after the cluster that ended the launch */
-		} else if (!sl->log) {
-			diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL,
-				  "out of memory keeping a cluster's reports (--jobs)");
-			merge_status(L, 2);
-			L->stop = true;
+	uint64_t stop = UINT64_MAX;
+	if (L->stop) {
+		gather_log_free(sl->log); /* after the cluster that ended the launch */
+	} else if (!sl->log) {
+		diag_emit(L->diag, DIAG_ERROR, NULL, (struct src_span){0, 0}, NULL,
+			  "out of memory keeping a cluster's reports (--jobs)");
+		merge_status(L, 2);
+		L->stop = true;
+	} else {
+		gather_log_replay(L, sl->log, launch_out(L));
+		__atomic_store_n(&J->shown_steps, J->shown_steps + sl->steps, __ATOMIC_RELAXED);
+		L->steps += sl->steps; /* --stats: the clusters shown, in order */
+		L->thread_steps += sl->thread_steps;
+		if (L->stop) { /* the detector's replay: a race one thread stops at */
+			stop = i;
 		} else {
-			gather_log_replay(L, sl->log, out);
-			__atomic_store_n(&J->shown_steps, J->shown_steps + sl->steps,
-					 __ATOMIC_RELAXED);
-			L->steps += sl->steps; /* --stats: the clusters shown, in order */
-			L->thread_steps += sl->thread_steps;
-			if (L->stop) { /* the detector's replay: a race one thread stops at */
-				if (J->shown < __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED))
-					__atomic_store_n(&J->stop_from, J->shown, __ATOMIC_RELAXED);
-			} else {
-				merge_status(L, sl->status);
-				L->stop = sl->stop;
-			}
-			L->clusters_done++;
-			if (!L->stop && sched_launch_limit(L, J->shown_steps) &&
-			    J->shown + 1 < __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED))
-				__atomic_store_n(&J->stop_from, J->shown + 1, __ATOMIC_RELAXED);
+			merge_status(L, sl->status);
+			L->stop = sl->stop;
 		}
+		L->clusters_done++;
+		if (!L->stop && sched_launch_limit(L, J->shown_steps))
+			stop = i + 1;
+	}
+	return stop;
+}
+
+/* Replay the clusters that are next in order and done (J->lock held): one thread at a
+ * time, the first to find some ready, which shows too those handed in meanwhile. The lock
+ * is let go while a log replays, so that the other workers hand in and take clusters (a
+ * log of the detector's global accesses takes long to replay). */
+static void show_ready(struct jobs *J)
+{
+	if (J->showing)
+		return;
+	J->showing = true;
+	while (J->shown < J->n && J->slot[J->shown % J->window].done) {
+		struct slot *sl = &J->slot[J->shown % J->window]; /* (not taken again meanwhile) */
+		pthread_mutex_unlock(&J->lock);
+		uint64_t stop = show_one(J, sl, J->shown);
+		pthread_mutex_lock(&J->lock);
+		if (stop < __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED))
+			__atomic_store_n(&J->stop_from, stop, __ATOMIC_RELAXED);
 		*sl = (struct slot){0};
 		__atomic_store_n(&J->shown, J->shown + 1, __ATOMIC_RELAXED); /* is_head reads it */
+		pthread_cond_broadcast(&J->cond);
 	}
+	J->showing = false;
 }
 
 /* ---- workers ------------------------------------------------------------------------ */

@@ -7,6 +7,8 @@
  */
 #include "race_priv.h"
 
+#include <string.h>
+
 /* Who judges a warp's lanes: one thread (JUDGE_ONE); a --jobs worker whose cluster is the
  * oldest not shown (JUDGE_HEAD: on the launch's state, at the launch's step, a store's
  * bytes compared with those one thread would find, race_global.c's image, and written there
@@ -327,33 +329,73 @@ uint32_t race_global_lanes(struct launch *L, struct warp *w, uint32_t mask, cons
 	return done;
 }
 
-bool race_replay_lanes(struct launch *L, struct race_glog *G, const struct race_gacc *e)
-{
-	struct race *R = L->race;
-	const struct race_glane *lane = e->each;
-	uint32_t n = (uint32_t)__builtin_popcount(e->lanes);
-	for (uint32_t k = 0; k < n; k++) /* (a marker: race_resolve's, lane by lane) */
-		if (lane[k].vc->n && lane[k].vc->ch[lane[k].vc->n - 1].cta >= R->mbase)
-			return false;
-	struct warp *w = race_jobs_scaffold(R->jobs, e);
+/* What judge_warp reads of a logged warp access, by lane. */
+struct unpacked {
 	struct rthread t[LANES];
 	uint32_t k0[LANES];
 	uint64_t addr[LANES], v[LANES];
 	uint8_t *p[LANES];
+	uint64_t none;              /* a load's bytes (none kept)                              */
+};
+
+/* The GA_LANES entry e of G (g: its arrays) made wa, by lane, in u: of a whole warp (the
+ * k-th element lane k's) the log's own arrays of addresses, values and epochs serve. */
+static void lanes_unpack(const struct race_glog *G, const struct race_gacc *e,
+			 const struct race_glanes *g, struct unpacked *u, struct wacc *wa)
+{
+	bool ph = race_glog_phantoms(G), whole = e->lanes == 0xffffffffu;
+	struct rthread one = {.lvc = e->vc, .seen_cp = e->seen_cp, .seen_bulk = e->seen_bulk};
+	wa->addr = whole ? g->addr : u->addr;
+	wa->v = !g->newv ? NULL : whole ? g->newv : u->v;
+	wa->k0 = whole && g->clock ? g->clock : u->k0;
+	wa->t0 = u->t;
+	wa->p = u->p;
+	if (whole && !g->vc && !g->seen && !ph) { /* (the common case, in plain loops) */
+		for (uint32_t l = 0; l < LANES; l++) {
+			memcpy(&u->t[l], &one, sizeof one);
+			u->p[l] = g->old ? (uint8_t *)&g->old[l] : (uint8_t *)&u->none;
+			u->k0[l] = g->clock ? g->clock[l] : e->clock;
+		}
+		return;
+	}
 	uint32_t k = 0;
-	bool ph = race_glog_phantoms(G);
 	for (uint32_t m = e->lanes; m; m &= m - 1, k++) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		t[l] = (struct rthread){.lvc = lane[k].vc, .seen_cp = lane[k].seen_cp,
-					.seen_bulk = lane[k].seen_bulk,
-					.phantom = ph ? race_glog_phantom(G, e->tid + l) : NULL};
-		k0[l] = lane[k].clock;
-		addr[l] = lane[k].addr;
-		v[l] = lane[k].newv;
-		p[l] = (uint8_t *)&lane[k].old;
+		u->t[l] = one;
+		if (g->vc)
+			u->t[l].lvc = g->vc[k];
+		if (g->seen) {
+			u->t[l].seen_cp = g->seen[2 * k];
+			u->t[l].seen_bulk = g->seen[2 * k + 1];
+		}
+		if (ph)
+			u->t[l].phantom = race_glog_phantom(G, e->tid + l);
+		if (!g->clock || !whole)
+			u->k0[l] = g->clock ? g->clock[k] : e->clock;
+		if (!whole) {
+			u->addr[l] = g->addr[k];
+			u->v[l] = g->newv ? g->newv[k] : 0;
+		}
+		u->p[l] = g->old ? (uint8_t *)&g->old[k] : (uint8_t *)&u->none;
 	}
-	struct wacc wa = {(struct region *)e->region, addr, p, e->size,
-			  e->kind == RACE_WRITE ? v : NULL, t, k0, race_glog_step(G, e->step)};
+}
+
+bool race_replay_lanes(struct launch *L, struct race_glog *G, const struct race_gacc *e)
+{
+	struct race *R = L->race;
+	struct race_glanes g = race_glanes_at(e);
+	uint32_t n = g.vc ? (uint32_t)__builtin_popcount(e->lanes) : 1;
+	for (uint32_t k = 0; k < n; k++) { /* (a marker: race_resolve's, lane by lane) */
+		const struct vc *v = g.vc ? g.vc[k] : e->vc;
+		if (v->n && v->ch[v->n - 1].cta >= R->mbase)
+			return false;
+	}
+	struct warp *w = race_jobs_scaffold(R->jobs, e);
+	struct unpacked u;
+	u.none = 0;
+	struct wacc wa = {.r = (struct region *)e->region, .size = e->size,
+			  .step = race_glog_step(G, e->step)};
+	lanes_unpack(G, e, &g, &u, &wa);
 	struct warp *cw = L->cw;
 	const struct dinsn *ci = L->ci;
 	uint32_t cmask = L->cmask;

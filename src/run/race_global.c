@@ -19,13 +19,28 @@
 #include "report/gather.h"
 #include "memory.h"
 
-#define GLOG_DRAIN 16384u  /* accesses a cluster logs before it shows them early          */
+#define GLOG_DRAIN 16384u  /* accesses a cluster logs before it shows them early (a log
+			    * this long is replayed from the caches: longer ones, which
+			    * let the clusters beside the oldest run further, cost more
+			    * than they gained on the 2-core VM)                       */
 #define IMG_PAGE 4096u     /* bytes per page of the image                                 */
-#define LANE_CHUNK 1024u   /* GA_LANES entries' lanes per chunk of the log                */
+#define LANE_CHUNK 49152u  /* bytes of GA_LANES entries' arrays per chunk of the log     */
+#define SPARE_STORES 16u   /* logs' arrays kept (a window of clusters' and the workers') */
+
+/* A log's arrays, kept for the next cluster's log when one is let go (fresh memory is
+ * slow: the kernel clears each page a log first touches). */
+struct glog_store {
+	struct race_gacc *e;        /* `have` entries allocated                                */
+	size_t have;
+	uint8_t **chunk;            /* `nchunks` chunks allocated                              */
+	uint32_t nchunks;
+};
 
 struct race_glog {
 	struct race_gacc *e;
-	size_t n, cap, next;        /* next: the first not replayed yet                        */
+	size_t n, cap, next;        /* next: the first not replayed yet; cap: those charged    */
+	struct glog_store st;       /* what e and chunk have allocated                         */
+	struct race_jobs *J;        /* the launch's: where st goes when the log is let go      */
 	struct memory *mem;
 	uint64_t charged;
 	uint64_t *keys;             /* marker index -> location key                            */
@@ -41,9 +56,9 @@ struct race_glog {
 	bool done, merged;
 	bool head;                  /* every cluster before has been shown                     */
 	struct vc *memo_from, *memo_to;
-	struct race_glane **chunk;  /* GA_LANES entries' lanes, LANE_CHUNK a chunk (they stay
-				     * where they are: no copy as the log grows)               */
-	uint32_t nchunk, cur, used; /* chunks made; the one filled; its lanes used             */
+	/* GA_LANES entries' arrays: st.chunk, LANE_CHUNK bytes a chunk (they stay where they
+	 * are: no copy as the log grows) */
+	uint32_t nchunk, cur, used; /* chunks charged; the one filled; its bytes used          */
 	size_t waiting;             /* accesses logged and not replayed (a GA_LANES entry's
 				     * lanes each count)                                       */
 };
@@ -61,6 +76,9 @@ struct race_jobs {
 	struct memory *mem;
 	struct cta cta;             /* race_jobs_scaffold's                                    */
 	struct warp warp;
+	pthread_mutex_t spare_lock; /* the logs' arrays kept for the next logs                 */
+	struct glog_store spare[SPARE_STORES];
+	uint32_t nspare;
 };
 
 /* ---- a worker's log ------------------------------------------------------------------- */
@@ -79,6 +97,12 @@ struct race_glog *race_glog_new(struct launch *S)
 	if (!G)
 		return NULL;
 	G->mem = S->mem;
+	G->J = S->race->whole->jobs;
+	pthread_mutex_lock(&G->J->spare_lock);
+	if (G->J->nspare)
+		G->st = G->J->spare[--G->J->nspare];
+	pthread_mutex_unlock(&G->J->spare_lock);
+	G->e = G->st.e;
 	G->steps_shown = S->steps_shown;
 	G->cluster_from = S->cluster_from;
 	S->log->between = between;
@@ -87,15 +111,25 @@ struct race_glog *race_glog_new(struct launch *S)
 	return G;
 }
 
-/* The log's references to the vectors of e (a GA_LANES entry's lanes from its k-th). */
+/* The log's references to the vectors of e (a GA_LANES entry's lanes from its k-th; its one
+ * vector, when its lanes share it, whatever k). */
 static void put_vcs(struct race_glog *G, const struct race_gacc *e, uint32_t k)
 {
-	if (e->what != GA_LANES) {
+	if (e->what != GA_LANES || !(e->lay & GL_VC)) {
 		race_vc_put(G->mem, e->vc);
 		return;
 	}
+	struct vc **vc = race_glanes_at(e).vc;
 	for (uint32_t i = k, n = (uint32_t)__builtin_popcount(e->lanes); i < n; i++)
-		race_vc_put(G->mem, e->each[i].vc);
+		race_vc_put(G->mem, vc[i]);
+}
+
+static void store_free(struct glog_store *st)
+{
+	free(st->e);
+	for (uint32_t i = 0; i < st->nchunks; i++)
+		free(st->chunk[i]);
+	free(st->chunk);
 }
 
 static void glog_free(void *ctx)
@@ -108,36 +142,55 @@ static void glog_free(void *ctx)
 	for (uint32_t i = 0; i < G->nlocs; i++)
 		race_vc_put(G->mem, G->locs[i].wide);
 	mem_release(G->mem, G->charged);
-	free(G->e);
+	pthread_mutex_lock(&G->J->spare_lock);
+	bool kept = G->J->nspare < SPARE_STORES; /* (else the oldest logs' kept are enough) */
+	if (kept)
+		G->J->spare[G->J->nspare++] = G->st;
+	pthread_mutex_unlock(&G->J->spare_lock);
+	if (!kept)
+		store_free(&G->st);
 	free(G->keys);
 	free(G->slot);
 	free(G->ph);
 	free(G->locs);
-	for (uint32_t i = 0; i < G->nchunk; i++)
-		free(G->chunk[i]);
-	free(G->chunk);
 	free(G);
 }
 
-struct race_glane *race_glog_lanes(struct launch *S, struct race_glog *G, uint32_t n)
+/* Room for n more bytes of the log, charged to S (a store kept from an earlier log first
+ * holds it); false: past --max-memory (reported). */
+static bool glog_charge(struct launch *S, struct race_glog *G, size_t n)
 {
-	if (G->nchunk && G->used + n <= LANE_CHUNK)
-		return &G->chunk[G->cur][G->used];
+	if (!launch_charge(S, n, "the data-race detector's log (--jobs)"))
+		return false;
+	G->charged += n;
+	return true;
+}
+
+void *race_glog_lanes(struct launch *S, struct race_glog *G, uint32_t n, uint8_t lay,
+		      bool store)
+{
+	struct glog_store *st = &G->st;
+	size_t want = race_glanes_bytes(n, lay, store);
+	if (G->nchunk && G->used + want <= LANE_CHUNK)
+		return st->chunk[G->cur] + G->used;
 	if (G->nchunk && G->cur + 1 < G->nchunk) { /* one a replay let go */
 		G->used = 0;
-		return G->chunk[++G->cur];
+		return st->chunk[++G->cur];
 	}
-	size_t bytes = LANE_CHUNK * sizeof **G->chunk;
-	struct race_glane **c = realloc(G->chunk, (G->nchunk + 1) * sizeof *c);
-	if (!c)
-		return NULL;
-	G->chunk = c;
-	if (!(c[G->nchunk] = race_grow(S, &G->charged, NULL, 0, bytes,
-				       "the data-race detector's log (--jobs)")))
+	if (G->nchunk == st->nchunks) {
+		uint8_t **c = realloc(st->chunk, (st->nchunks + 1) * sizeof *c);
+		if (!c)
+			return NULL;
+		st->chunk = c;
+		if (!(c[st->nchunks] = malloc(LANE_CHUNK)))
+			return NULL;
+		st->nchunks++;
+	}
+	if (!glog_charge(S, G, LANE_CHUNK))
 		return NULL;
 	G->cur = G->nchunk++;
 	G->used = 0;
-	return c[G->cur];
+	return st->chunk[G->cur];
 }
 
 /* The accesses e stands for. */
@@ -150,11 +203,15 @@ bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc
 {
 	if (G->n == G->cap) {
 		size_t cap = G->cap ? G->cap * 2 : 64;
-		struct race_gacc *n = race_grow(S, &G->charged, G->e, G->cap * sizeof *n,
-						cap * sizeof *n, "the data-race detector's log (--jobs)");
-		if (!n)
+		if (cap > G->st.have) {
+			struct race_gacc *n = realloc(G->st.e, cap * sizeof *n);
+			if (!n)
+				return false;
+			G->st.e = G->e = n;
+			G->st.have = cap;
+		}
+		if (!glog_charge(S, G, (cap - G->cap) * sizeof *G->e))
 			return false;
-		G->e = n;
 		G->cap = cap;
 	}
 	struct race_gacc *d = &G->e[G->n++];
@@ -163,12 +220,13 @@ bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc
 	d->out_at = gather_log_out_pos(S->log);
 	uint32_t n = accesses(e);
 	if (e->what == GA_LANES) {
-		for (uint32_t i = 0; i < n; i++)
-			race_vc_ref(e->each[i].vc);
-		G->used += n;
-	} else {
-		race_vc_ref(d->vc);
+		struct vc **vc = race_glanes_at(e).vc;
+		for (uint32_t i = 0; vc && i < n; i++)
+			race_vc_ref(vc[i]);
+		G->used += (uint32_t)race_glanes_bytes(n, e->lay, e->kind == RACE_WRITE);
 	}
+	if (e->what != GA_LANES || !(e->lay & GL_VC))
+		race_vc_ref(d->vc);
 	G->waiting += n;
 	/* (never inside an atomic: race_glog_wait_head made the cluster the head first) */
 	if (G->waiting >= GLOG_DRAIN && S->log_poll && !S->in_rmw) { /* shown once oldest, */
@@ -413,6 +471,9 @@ void race_jobs_free(struct race_jobs *J)
 	}
 	free(J->pages);
 	free(J->npages);
+	for (uint32_t i = 0; i < J->nspare; i++)
+		store_free(&J->spare[i]);
+	pthread_mutex_destroy(&J->spare_lock);
 	mem_release(J->mem, J->charged);
 	free(J);
 }
@@ -496,26 +557,30 @@ static bool replay_lanes(struct launch *L, struct race_glog *G, const struct rac
 		put_vcs(G, e, 0);
 		return L->stop;
 	}
+	struct race_glanes x = race_glanes_at(e);
 	struct race_gacc one = *e;
 	one.what = GA_ACCESS;
 	one.has_newv = one.plain = e->kind == RACE_WRITE;
 	uint32_t k = 0;
-	for (uint32_t m = e->lanes; m; m &= m - 1) {
-		const struct race_glane *x = &e->each[k++];
+	for (uint32_t m = e->lanes; m; m &= m - 1, k++) {
 		one.lane = (uint32_t)__builtin_ctz(m);
 		one.tid = one.owner = e->tid + one.lane;
-		one.addr = x->addr;
-		one.vc = x->vc;
-		one.clock = x->clock;
-		one.seen_cp = x->seen_cp;
-		one.seen_bulk = x->seen_bulk;
-		memcpy(one.newv, &x->newv, e->size); /* (read only as a store's) */
-		memcpy(one.old, &x->old, e->size);
+		one.addr = x.addr[k];
+		one.vc = x.vc ? x.vc[k] : race_vc_ref(e->vc); /* (replay lets one go) */
+		one.clock = x.clock ? x.clock[k] : e->clock;
+		one.seen_cp = x.seen ? x.seen[2 * k] : e->seen_cp;
+		one.seen_bulk = x.seen ? x.seen[2 * k + 1] : e->seen_bulk;
+		if (x.newv) { /* (read only as a store's) */
+			memcpy(one.newv, &x.newv[k], e->size);
+			memcpy(one.old, &x.old[k], e->size);
+		}
 		if (replay(L, G, &one, g, out)) {
-			put_vcs(G, e, k);
+			put_vcs(G, e, k + 1);
 			return true;
 		}
 	}
+	if (!x.vc)
+		race_vc_put(G->mem, e->vc);
 	return false;
 }
 
@@ -568,8 +633,10 @@ void race_glog_phantom_event(struct launch *S, struct race_glog *G, uint32_t tid
 struct race_jobs *race_jobs_new(struct memory *mem)
 {
 	struct race_jobs *J = calloc(1, sizeof *J);
-	if (J)
+	if (J) {
 		J->mem = mem;
+		pthread_mutex_init(&J->spare_lock, NULL);
+	}
 	return J;
 }
 

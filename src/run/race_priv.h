@@ -1022,12 +1022,22 @@ static inline void copy_small(void *d, const void *s, uint32_t n)
 
 enum { GA_ACCESS, GA_PHANTOM, GA_LANES };
 
-/* One lane of a warp's plain access logged at once (GA_LANES): what differs between lanes. */
-struct race_glane {
-	uint64_t addr;
-	struct vc *vc;              /* a reference                                             */
-	uint32_t clock, seen_cp, seen_bulk;
-	uint64_t newv, old;         /* a store's bytes (its low `size`), the memory's before it  */
+/* A warp's plain access logged at once (GA_LANES) keeps what can differ between its lanes
+ * at `each`, arrays of one element a lane, in lane order: each lane's address; its vector
+ * (a reference each), epoch and copies' clocks only where some lane's differs from the first
+ * lane's (GL_* in the entry's `lay`; else the entry's vc, clock, seen_cp and seen_bulk hold
+ * the one value, and vc one reference); a store's bytes and the memory's before it. A
+ * warp's vector and epochs are mostly one (one barrier, one instruction), so a load's lane
+ * takes 8 bytes, not 48: the log of a cluster that runs beside the oldest stays small
+ * enough to replay from the caches. */
+enum { GL_VC = 1, GL_CLOCK = 2, GL_SEEN = 4 };
+
+struct race_glanes {
+	uint64_t *addr;
+	struct vc **vc;             /* NULL: the entry's for every lane                        */
+	uint64_t *newv, *old;       /* a store's (low `size` bytes); NULL: a load              */
+	uint32_t *clock;            /* NULL: the entry's                                       */
+	uint32_t *seen;             /* seen_cp, seen_bulk of each lane; NULL: the entry's      */
 };
 
 /* One global access of a worker's cluster (or, GA_PHANTOM, a wait of thread tid that passed
@@ -1043,8 +1053,9 @@ struct race_gacc {
 	uint32_t tid, owner, clock, step, issued, seen_cp, seen_bulk;
 	uint32_t cta, ctaid[3], rank, warp, lane;
 	uint32_t size, lanes;
-	struct race_glane *each;
+	void *each;                 /* a GA_LANES entry's arrays (race_glanes_at)              */
 	uint8_t what, kind, flags;  /* GA_*, enum race_kind, the record's flags                */
+	uint8_t lay;                /* a GA_LANES entry's GL_* arrays                          */
 	bool copy, skip_agents, has_newv, plain; /* plain: an ordinary store (not atomic, no copy) */
 	uint8_t newv[32], old[32];  /* a store's bytes, and the memory's before it              */
 };
@@ -1056,8 +1067,44 @@ struct race_glog *race_glog_new(struct launch *S);
  * race_glog_lanes gave, filled; the log takes references to their vectors); false: out of
  * memory (reported). */
 bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc *e);
-/* Room for n lanes of a GA_LANES entry (its `each`); NULL: out of memory (reported). */
-struct race_glane *race_glog_lanes(struct launch *S, struct race_glog *G, uint32_t n);
+/* Room for the arrays of a GA_LANES entry of n lanes laid out as lay says, a store's if
+ * `store` (its `each`); NULL: out of memory (reported). */
+void *race_glog_lanes(struct launch *S, struct race_glog *G, uint32_t n, uint8_t lay,
+		      bool store);
+
+/* The bytes a GA_LANES entry's arrays take: n lanes, its GL_* lay, a store's or a load's;
+ * a multiple of 8, so that the next entry's 8-byte arrays stay aligned. */
+static inline size_t race_glanes_bytes(uint32_t n, uint8_t lay, bool store)
+{
+	size_t b = n * (8 + (lay & GL_VC ? 8 : 0) + (store ? 16 : 0) + (lay & GL_CLOCK ? 4 : 0) +
+			(lay & GL_SEEN ? 8 : 0));
+	return (b + 7) & ~(size_t)7;
+}
+
+/* The arrays of the GA_LANES entry e (its `each`, laid out 8-byte arrays first). */
+static inline struct race_glanes race_glanes_at(const struct race_gacc *e)
+{
+	uint32_t n = (uint32_t)__builtin_popcount(e->lanes);
+	uint8_t *b = e->each;
+	struct race_glanes g = {.addr = (uint64_t *)(void *)b};
+	b += 8 * n;
+	if (e->lay & GL_VC) {
+		g.vc = (struct vc **)(void *)b;
+		b += 8 * n;
+	}
+	if (e->kind == RACE_WRITE) {
+		g.newv = (uint64_t *)(void *)b;
+		g.old = g.newv + n;
+		b += 16 * n;
+	}
+	if (e->lay & GL_CLOCK) {
+		g.clock = (uint32_t *)(void *)b;
+		b += 4 * n;
+	}
+	if (e->lay & GL_SEEN)
+		g.seen = (uint32_t *)(void *)b;
+	return g;
+}
 bool race_glog_marker(struct race_glog *G, uint64_t key, uint32_t *idx);
 void race_glog_loc(struct race_glog *G, uint64_t key, struct vc *wide);
 void race_glog_done(struct race_glog *G);

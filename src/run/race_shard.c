@@ -101,34 +101,75 @@ static bool defer(struct launch *L, const struct rthread *t, uint32_t tid, uint3
 	return defer_put(L, &e, phantom);
 }
 
+/* Which of the lanes of mask of w hold another vector, epoch or copies' clocks than the
+ * first: the GL_* arrays their entry needs (a vector told by its pointer: lanes of one
+ * vector the warp holds, race.wvc's, are one; branch-free, for a whole warp). */
+static uint8_t lanes_lay(struct race *R, const struct rthread *t0, const uint32_t *k0,
+			 uint32_t mask)
+{
+	uint32_t f = (uint32_t)__builtin_ctz(mask);
+	uintptr_t v = (uintptr_t)tvc(R, t0 + f), dv = 0;
+	uint32_t k = k0[f], cp = t0[f].seen_cp, bulk = t0[f].seen_bulk, dk = 0, ds = 0;
+	if (mask == 0xffffffffu) {
+		for (uint32_t l = 0; l < LANES; l++) {
+			dv |= (uintptr_t)tvc(R, t0 + l) ^ v;
+			dk |= k0[l] ^ k;
+			ds |= (t0[l].seen_cp ^ cp) | (t0[l].seen_bulk ^ bulk);
+		}
+	} else {
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			dv |= (uintptr_t)tvc(R, t0 + l) ^ v;
+			dk |= k0[l] ^ k;
+			ds |= (t0[l].seen_cp ^ cp) | (t0[l].seen_bulk ^ bulk);
+		}
+	}
+	return (uint8_t)((dv ? GL_VC : 0) | (dk ? GL_CLOCK : 0) | (ds ? GL_SEEN : 0));
+}
+
 /* A warp's plain access of the lanes of mask logged in one entry (GA_LANES); false: out of
  * memory (reported). */
 static bool log_lanes(struct launch *L, struct warp *w, uint32_t mask, const struct region *r,
 		      const uint64_t *addr, uint8_t *const *p, uint32_t size, const uint64_t *v)
 {
 	struct race *R = L->race;
-	struct race_glane *each = race_glog_lanes(L, R->glog, (uint32_t)__builtin_popcount(mask));
-	struct race_glane *g = each;
-	if (!g)
-		return false;
 	const struct rthread *t0 = thr(R, w, 0);
 	const uint32_t *k0 = clock_of(R, t0);
-	for (uint32_t m = mask; m; m &= m - 1, g++) {
-		uint32_t l = (uint32_t)__builtin_ctz(m);
-		const struct rthread *t = t0 + l;
-		*g = (struct race_glane){.addr = addr[l], .vc = tvc(R, t), .clock = k0[l],
-					 .seen_cp = t->seen_cp, .seen_bulk = t->seen_bulk};
-		if (v) {
-			g->newv = v[l];
-			copy_small(&g->old, p[l], size);
-		}
-	}
+	uint32_t n = (uint32_t)__builtin_popcount(mask), f = (uint32_t)__builtin_ctz(mask);
 	const struct cta *c = w->cta;
 	struct race_gacc e = {.insn = L->ci, .region = r, .step = (uint32_t)L->steps,
 			      .tid = tid_of(R, w, 0), .cta = c->linear,
 			      .ctaid = {c->ctaid[0], c->ctaid[1], c->ctaid[2]}, .rank = c->rank,
-			      .warp = w->id, .size = size, .lanes = mask, .each = each,
-			      .what = GA_LANES, .kind = (uint8_t)(v ? RACE_WRITE : RACE_READ)};
+			      .warp = w->id, .size = size, .lanes = mask, .what = GA_LANES,
+			      .kind = (uint8_t)(v ? RACE_WRITE : RACE_READ),
+			      .lay = lanes_lay(R, t0, k0, mask), .vc = tvc(R, t0 + f),
+			      .clock = k0[f], .seen_cp = t0[f].seen_cp,
+			      .seen_bulk = t0[f].seen_bulk};
+	if (!(e.each = race_glog_lanes(L, R->glog, n, e.lay, v)))
+		return false;
+	struct race_glanes g = race_glanes_at(&e);
+	if (mask == 0xffffffffu && !e.lay && !v) { /* (a whole warp's load, one vector) */
+		memcpy(g.addr, addr, LANES * sizeof *addr);
+		return race_glog_add(L, R->glog, &e);
+	}
+	uint32_t k = 0;
+	for (uint32_t m = mask; m; m &= m - 1, k++) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		g.addr[k] = addr[l];
+		if (g.vc)
+			g.vc[k] = tvc(R, t0 + l);
+		if (g.clock)
+			g.clock[k] = k0[l];
+		if (g.seen) {
+			g.seen[2 * k] = t0[l].seen_cp;
+			g.seen[2 * k + 1] = t0[l].seen_bulk;
+		}
+		if (v) {
+			g.newv[k] = v[l];
+			g.old[k] = 0;
+			copy_small(&g.old[k], p[l], size);
+		}
+	}
 	return race_glog_add(L, R->glog, &e);
 }
 
