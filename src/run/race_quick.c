@@ -1592,11 +1592,97 @@ static inline __attribute__((always_inline)) bool line_fresh(struct launch *L, s
 	return true;
 }
 
+/* fresh_read's answer for cells p of a line (rw; cell i by thread tb + i) where it reads no
+ * cell: each of them in a row record of the line or without reads (z), and none of those
+ * it finds unordered (tbb) holding a cell's r2 (outside z). The vector's clock is looked
+ * up (vq's of the CTA cta, base and span its threads) only for a read record of another
+ * row. False: fresh_read would read a cell (or refuse): the general form decides. */
+static inline __attribute__((always_inline)) bool
+part_read(const struct rrow *rw, uint32_t p, uint32_t tb, const struct vc *vq, uint32_t cta,
+	  uint32_t shift, uint32_t *a, uint32_t *b)
+{
+	const struct rowd *r = &rw->r;
+	uint32_t rd = p & r->mask, fine = rd;
+	if (p & ~rw->z & ~r->mask)
+		return false;
+	if (rd && r->tb != tb) {
+		uint32_t base = cta << shift, span = 1u << shift;
+		uint32_t k = r->tb - base + (uint32_t)__builtin_ctz(rd);
+		if (k >= span)
+			return false;
+		const uint32_t *vb = vc_clocks(vq, cta);
+		fine = vb[k] >= r->clock ? rd : 0;
+		RACE_VERIFY_FRESH(r, rd, fine, vb, base, span);
+	}
+	uint32_t tbb = rd & ~fine; /* (unordered reads: the part's r2) */
+	if (tbb & (rw->r2.mask | ~rw->z))
+		return false;
+	*a = p & ~tbb; /* (fine, and the cells without reads) */
+	*b = tbb;
+	return true;
+}
+
+/* fresh_read for row2_fresh_ld's part on line l, where part_read did not decide it (a cell
+ * of the part holds its own read record, or an unordered read meets one), out of line. */
+static __attribute__((noinline)) bool cells_read(const struct rcta *rc, const struct rrow *rw,
+						 uint64_t l, uint32_t p, uint32_t tb,
+						 const struct vc *vq, uint32_t cta, uint32_t shift,
+						 uint32_t *a, uint32_t *b)
+{
+	return fresh_read(rw, line_cells(rc, l), p, tb, vc_clocks(vq, cta), cta << shift,
+			  1u << shift, a, b);
+}
+
+/* The fresh path's load of a whole warp's row of 32 words that is not line-aligned (a
+ * stencil's t+1 and t-1: the end of line l0 from cell a0 and the start of line l0 + 1), each
+ * line part decided as row_fresh decides it (read whole when the line was not read in this
+ * era, else part_read: fresh_read where it reads no cell) and recorded as it records it
+ * (fresh_take), without its general frame. The conditions are row_fresh's and shared_row's
+ * (one epoch, the vector of the CTA's last full barrier, no foreign record, neither line
+ * written in this era), with both lines' rows on (so their cells are made: line_cells).
+ * False: not that case, nothing changed. */
+static inline __attribute__((always_inline)) bool row2_fresh_ld(struct launch *L,
+								 struct warp *w, uint32_t first)
+{
+	struct race *R = L->race;
+	const struct cta *c = w->cta;
+	struct rcta *rc = &R->cta[c->slot];
+	uint32_t g = first / GRAN, a0 = g % LINE_CELLS;
+	uint64_t l0 = g / LINE_CELLS;
+	if (L->stop || !R->wvc_ok || !rc->lines || rc->foreign ||
+	    R->nt > sizeof vc_no_clocks / sizeof *vc_no_clocks ||
+	    l0 + 1 >= race_nlines(c->smem_size))
+		return false;
+	const struct vc *vq = *wvc_of(R, w); /* (wvc_ok; non-NULL: every lane's) */
+	uint32_t *ln0 = &rc->lines[2 * l0], *ln1 = ln0 + 2, era = rc->era;
+	if (!vq || vq->gen != rc->era_gen || ln0[0] >= era || ln1[0] >= era)
+		return false;
+	struct rrow *rw0 = &race_rows(rc, c->smem_size)[l0], *rw1 = rw0 + 1;
+	const uint32_t *k0 = clock_of(R, thr(R, w, 0));
+	if (!rw0->on || !rw1->on || !all32(k0, k0[0]))
+		return false;
+	RACE_VERIFY_HOLD(R, w, vq);
+	uint32_t tb0 = tid_of(R, w, 0) - a0, p0 = 0xffffffffu << a0;
+	uint32_t a0s = p0, b0s = 0, a1s = ~p0, b1s = 0;
+	if ((ln0[1] >= era && !part_read(rw0, p0, tb0, vq, c->linear, R->shift, &a0s, &b0s) &&
+	     !cells_read(rc, rw0, l0, p0, tb0, vq, c->linear, R->shift, &a0s, &b0s)) ||
+	    (ln1[1] >= era &&
+	     !part_read(rw1, ~p0, tb0 + LINE_CELLS, vq, c->linear, R->shift, &a1s, &b1s) &&
+	     !cells_read(rc, rw1, l0 + 1, ~p0, tb0 + LINE_CELLS, vq, c->linear, R->shift, &a1s, &b1s)))
+		return false;
+	struct rowd d = {L->ci, tb0, k0[0], (uint32_t)L->steps, 0};
+	fresh_take(rc, rw0, ln0, line_cells(rc, l0), p0, a0s, b0s, &d, vq->gen, false);
+	d.tb = tb0 + LINE_CELLS;
+	fresh_take(rc, rw1, ln1, line_cells(rc, l0 + 1), ~p0, a1s, b1s, &d, vq->gen, false);
+	return true;
+}
+
 RACE_CLONES bool race_shared_row_ld(struct launch *L, struct warp *w, uint32_t mask,
 				    uint32_t first, uint32_t wrap, uint32_t second)
 {
-	if (mask == 0xffffffffu && wrap == LANES && !(first % (GRAN * LINE_CELLS)) &&
-	    line_fresh(L, w, first, false))
+	if (mask == 0xffffffffu && wrap == LANES &&
+	    (first % (GRAN * LINE_CELLS) ? row2_fresh_ld(L, w, first)
+					 : line_fresh(L, w, first, false)))
 		return true;
 	return row_ld(L, w, mask, first, wrap, second);
 }
