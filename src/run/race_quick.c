@@ -1330,13 +1330,22 @@ fresh_write(const struct rrow *rw, const struct cell *c0, uint32_t p, uint32_t t
 	return true;
 }
 
+/* Line l's cells c0, or where c0 is NULL line_cells' (a line with rows on): looked up only
+ * where a cell is written (row2_fresh_ld's parts, rarely split). */
+static inline __attribute__((always_inline)) struct cell *cells_or(const struct rcta *rc,
+								    struct cell *c0, uint64_t l)
+{
+	return c0 ? c0 : line_cells(rc, l);
+}
+
 /* row_take for the fresh path, with its usual split inline: a record of one cell against
  * another of more, not the same, goes into its cell (row_take_slow's choice of the smaller,
- * without the call). */
+ * without the call). c0, l: cells_or's. */
 static inline __attribute__((always_inline)) void fresh_row_take(struct rcta *rc,
 								  struct rrow *rw, int k,
-								  struct cell *c0, uint32_t s,
-								  const struct rowd *d, uint64_t gen)
+								  struct cell *c0, uint64_t l,
+								  uint32_t s, const struct rowd *d,
+								  uint64_t gen)
 {
 	struct rowd *h = row_of(rw, k);
 	uint32_t other = h->mask & ~s;
@@ -1357,17 +1366,17 @@ static inline __attribute__((always_inline)) void fresh_row_take(struct rcta *rc
 		if (!(s & (s - 1))) { /* (one cell: it goes into its cell) */
 			uint32_t i = (uint32_t)__builtin_ctz(s);
 			h->mask = other;
-			mat_put(rw, k, c0 + i, i, d, gen);
+			mat_put(rw, k, cells_or(rc, c0, l) + i, i, d, gen);
 			return;
 		}
 		if (!(other & (other - 1))) { /* (the other record's one cell goes there) */
 			uint32_t i = (uint32_t)__builtin_ctz(other);
-			mat_put(rw, k, c0 + i, i, h, rw->r2gen);
+			mat_put(rw, k, cells_or(rc, c0, l) + i, i, h, rw->r2gen);
 			other = 0;
 		}
 	}
 	if (other || !rw->on) {
-		row_take_slow(rc, rw, k, c0, s, d, gen);
+		row_take_slow(rc, rw, k, cells_or(rc, c0, l), s, d, gen);
 		return;
 	}
 	rowd_set(h, d, s);
@@ -1375,21 +1384,21 @@ static inline __attribute__((always_inline)) void fresh_row_take(struct rcta *rc
 		rw->r2gen = gen;
 }
 
-/* row_commit's record of cells p of line l (rw, cells c0) of a fresh access, decided (a, b:
- * a read's, as piece_read_ok's). */
+/* row_commit's record of cells p of line l (rw, cells c0: cells_or's) of a fresh access,
+ * decided (a, b: a read's, as piece_read_ok's). */
 static inline __attribute__((always_inline)) void
-fresh_take(struct rcta *rc, struct rrow *rw, uint32_t *ln, struct cell *c0, uint32_t p,
-	   uint32_t a, uint32_t b, const struct rowd *d, uint64_t gen, bool write)
+fresh_take(struct rcta *rc, struct rrow *rw, uint32_t *ln, struct cell *c0, uint64_t l,
+	   uint32_t p, uint32_t a, uint32_t b, const struct rowd *d, uint64_t gen, bool write)
 {
 	ln[!write] = rc->era;
 	if (write) {
-		fresh_row_take(rc, rw, ROW_W, c0, p, d, 0);
+		fresh_row_take(rc, rw, ROW_W, c0, l, p, d, 0);
 		rw->r.mask &= ~p;
 		rw->r2.mask &= ~p;
 		rw->z |= p;
 	} else {
-		fresh_row_take(rc, rw, ROW_R, c0, a, d, 0);
-		fresh_row_take(rc, rw, ROW_R2, c0, b, d, gen);
+		fresh_row_take(rc, rw, ROW_R, c0, l, a, d, 0);
+		fresh_row_take(rc, rw, ROW_R2, c0, l, b, d, gen);
 	}
 }
 
@@ -1463,10 +1472,10 @@ row_fresh(struct launch *L, struct rcta *rc, const struct cta *c, const struct v
 			return false;
 	}
 	struct rowd d = {L->ci, tb0, clock, (uint32_t)L->steps, 0};
-	fresh_take(rc, &rows[l0], ln0, c0, p0, a0s, b0s, &d, vq->gen, write);
+	fresh_take(rc, &rows[l0], ln0, c0, l0, p0, a0s, b0s, &d, vq->gen, write);
 	if (p1) {
 		d.tb = tb1;
-		fresh_take(rc, &rows[l1], ln1, c1, p1, a1s, b1s, &d, vq->gen, write);
+		fresh_take(rc, &rows[l1], ln1, c1, l1, p1, a1s, b1s, &d, vq->gen, write);
 	}
 	return true;
 }
@@ -1610,7 +1619,8 @@ part_read(const struct rrow *rw, uint32_t p, uint32_t tb, const struct vc *vq, u
 		uint32_t k = r->tb - base + (uint32_t)__builtin_ctz(rd);
 		if (k >= span)
 			return false;
-		const uint32_t *vb = vc_clocks(vq, cta);
+		const uint32_t *vb = vq->n == 1 && vq->ch[0].cta == cta ? vq->ch[0].c
+									 : vc_clocks(vq, cta);
 		fine = vb[k] >= r->clock ? rd : 0;
 		RACE_VERIFY_FRESH(r, rd, fine, vb, base, span);
 	}
@@ -1671,18 +1681,28 @@ static inline __attribute__((always_inline)) bool row2_fresh_ld(struct launch *L
 	     !cells_read(rc, rw1, l0 + 1, ~p0, tb0 + LINE_CELLS, vq, c->linear, R->shift, &a1s, &b1s)))
 		return false;
 	struct rowd d = {L->ci, tb0, k0[0], (uint32_t)L->steps, 0};
-	fresh_take(rc, rw0, ln0, line_cells(rc, l0), p0, a0s, b0s, &d, vq->gen, false);
+	fresh_take(rc, rw0, ln0, NULL, l0, p0, a0s, b0s, &d, vq->gen, false);
 	d.tb = tb0 + LINE_CELLS;
-	fresh_take(rc, rw1, ln1, line_cells(rc, l0 + 1), ~p0, a1s, b1s, &d, vq->gen, false);
+	fresh_take(rc, rw1, ln1, NULL, l0 + 1, ~p0, a1s, b1s, &d, vq->gen, false);
 	return true;
+}
+
+/* A whole warp's row of 32 words off the line start: row2_fresh_ld, else row_ld. Out of
+ * line (a tail call): inline, its frame was set up before race_shared_row_ld's first tests,
+ * which cost every other row (reduce_smem's) ~20 instructions. */
+RACE_CLONES static __attribute__((noinline)) bool row2_ld(struct launch *L, struct warp *w,
+							   uint32_t first, uint32_t second)
+{
+	return row2_fresh_ld(L, w, first) || row_ld(L, w, 0xffffffffu, first, LANES, second);
 }
 
 RACE_CLONES bool race_shared_row_ld(struct launch *L, struct warp *w, uint32_t mask,
 				    uint32_t first, uint32_t wrap, uint32_t second)
 {
-	if (mask == 0xffffffffu && wrap == LANES &&
-	    (first % (GRAN * LINE_CELLS) ? row2_fresh_ld(L, w, first)
-					 : line_fresh(L, w, first, false)))
+	if (mask == 0xffffffffu && wrap == LANES && first % (GRAN * LINE_CELLS))
+		return row2_ld(L, w, first, second);
+	if (mask == 0xffffffffu && wrap == LANES && !(first % (GRAN * LINE_CELLS)) &&
+	    line_fresh(L, w, first, false))
 		return true;
 	return row_ld(L, w, mask, first, wrap, second);
 }
