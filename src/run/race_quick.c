@@ -1330,13 +1330,22 @@ fresh_write(const struct rrow *rw, const struct cell *c0, uint32_t p, uint32_t t
 	return true;
 }
 
+/* Line l's cells c0, or where c0 is NULL line_cells' (a line with rows on): looked up only
+ * where a cell is written (row2_fresh_ld's parts, rarely split). */
+static inline __attribute__((always_inline)) struct cell *cells_or(const struct rcta *rc,
+								    struct cell *c0, uint64_t l)
+{
+	return c0 ? c0 : line_cells(rc, l);
+}
+
 /* row_take for the fresh path, with its usual split inline: a record of one cell against
  * another of more, not the same, goes into its cell (row_take_slow's choice of the smaller,
- * without the call). */
+ * without the call). c0, l: cells_or's. */
 static inline __attribute__((always_inline)) void fresh_row_take(struct rcta *rc,
 								  struct rrow *rw, int k,
-								  struct cell *c0, uint32_t s,
-								  const struct rowd *d, uint64_t gen)
+								  struct cell *c0, uint64_t l,
+								  uint32_t s, const struct rowd *d,
+								  uint64_t gen)
 {
 	struct rowd *h = row_of(rw, k);
 	uint32_t other = h->mask & ~s;
@@ -1357,17 +1366,17 @@ static inline __attribute__((always_inline)) void fresh_row_take(struct rcta *rc
 		if (!(s & (s - 1))) { /* (one cell: it goes into its cell) */
 			uint32_t i = (uint32_t)__builtin_ctz(s);
 			h->mask = other;
-			mat_put(rw, k, c0 + i, i, d, gen);
+			mat_put(rw, k, cells_or(rc, c0, l) + i, i, d, gen);
 			return;
 		}
 		if (!(other & (other - 1))) { /* (the other record's one cell goes there) */
 			uint32_t i = (uint32_t)__builtin_ctz(other);
-			mat_put(rw, k, c0 + i, i, h, rw->r2gen);
+			mat_put(rw, k, cells_or(rc, c0, l) + i, i, h, rw->r2gen);
 			other = 0;
 		}
 	}
 	if (other || !rw->on) {
-		row_take_slow(rc, rw, k, c0, s, d, gen);
+		row_take_slow(rc, rw, k, cells_or(rc, c0, l), s, d, gen);
 		return;
 	}
 	rowd_set(h, d, s);
@@ -1375,21 +1384,21 @@ static inline __attribute__((always_inline)) void fresh_row_take(struct rcta *rc
 		rw->r2gen = gen;
 }
 
-/* row_commit's record of cells p of line l (rw, cells c0) of a fresh access, decided (a, b:
- * a read's, as piece_read_ok's). */
+/* row_commit's record of cells p of line l (rw, cells c0: cells_or's) of a fresh access,
+ * decided (a, b: a read's, as piece_read_ok's). */
 static inline __attribute__((always_inline)) void
-fresh_take(struct rcta *rc, struct rrow *rw, uint32_t *ln, struct cell *c0, uint32_t p,
-	   uint32_t a, uint32_t b, const struct rowd *d, uint64_t gen, bool write)
+fresh_take(struct rcta *rc, struct rrow *rw, uint32_t *ln, struct cell *c0, uint64_t l,
+	   uint32_t p, uint32_t a, uint32_t b, const struct rowd *d, uint64_t gen, bool write)
 {
 	ln[!write] = rc->era;
 	if (write) {
-		fresh_row_take(rc, rw, ROW_W, c0, p, d, 0);
+		fresh_row_take(rc, rw, ROW_W, c0, l, p, d, 0);
 		rw->r.mask &= ~p;
 		rw->r2.mask &= ~p;
 		rw->z |= p;
 	} else {
-		fresh_row_take(rc, rw, ROW_R, c0, a, d, 0);
-		fresh_row_take(rc, rw, ROW_R2, c0, b, d, gen);
+		fresh_row_take(rc, rw, ROW_R, c0, l, a, d, 0);
+		fresh_row_take(rc, rw, ROW_R2, c0, l, b, d, gen);
 	}
 }
 
@@ -1463,10 +1472,10 @@ row_fresh(struct launch *L, struct rcta *rc, const struct cta *c, const struct v
 			return false;
 	}
 	struct rowd d = {L->ci, tb0, clock, (uint32_t)L->steps, 0};
-	fresh_take(rc, &rows[l0], ln0, c0, p0, a0s, b0s, &d, vq->gen, write);
+	fresh_take(rc, &rows[l0], ln0, c0, l0, p0, a0s, b0s, &d, vq->gen, write);
 	if (p1) {
 		d.tb = tb1;
-		fresh_take(rc, &rows[l1], ln1, c1, p1, a1s, b1s, &d, vq->gen, write);
+		fresh_take(rc, &rows[l1], ln1, c1, l1, p1, a1s, b1s, &d, vq->gen, write);
 	}
 	return true;
 }
@@ -1592,9 +1601,106 @@ static inline __attribute__((always_inline)) bool line_fresh(struct launch *L, s
 	return true;
 }
 
+/* fresh_read's answer for cells p of a line (rw; cell i by thread tb + i) where it reads no
+ * cell: each of them in a row record of the line or without reads (z), and none of those
+ * it finds unordered (tbb) holding a cell's r2 (outside z). The vector's clock is looked
+ * up (vq's of the CTA cta, base and span its threads) only for a read record of another
+ * row. False: fresh_read would read a cell (or refuse): the general form decides. */
+static inline __attribute__((always_inline)) bool
+part_read(const struct rrow *rw, uint32_t p, uint32_t tb, const struct vc *vq, uint32_t cta,
+	  uint32_t shift, uint32_t *a, uint32_t *b)
+{
+	const struct rowd *r = &rw->r;
+	uint32_t rd = p & r->mask, fine = rd;
+	if (p & ~rw->z & ~r->mask)
+		return false;
+	if (rd && r->tb != tb) {
+		uint32_t base = cta << shift, span = 1u << shift;
+		uint32_t k = r->tb - base + (uint32_t)__builtin_ctz(rd);
+		if (k >= span)
+			return false;
+		const uint32_t *vb = vq->n == 1 && vq->ch[0].cta == cta ? vq->ch[0].c
+									 : vc_clocks(vq, cta);
+		fine = vb[k] >= r->clock ? rd : 0;
+		RACE_VERIFY_FRESH(r, rd, fine, vb, base, span);
+	}
+	uint32_t tbb = rd & ~fine; /* (unordered reads: the part's r2) */
+	if (tbb & (rw->r2.mask | ~rw->z))
+		return false;
+	*a = p & ~tbb; /* (fine, and the cells without reads) */
+	*b = tbb;
+	return true;
+}
+
+/* fresh_read for row2_fresh_ld's part on line l, where part_read did not decide it (a cell
+ * of the part holds its own read record, or an unordered read meets one), out of line. */
+static __attribute__((noinline)) bool cells_read(const struct rcta *rc, const struct rrow *rw,
+						 uint64_t l, uint32_t p, uint32_t tb,
+						 const struct vc *vq, uint32_t cta, uint32_t shift,
+						 uint32_t *a, uint32_t *b)
+{
+	return fresh_read(rw, line_cells(rc, l), p, tb, vc_clocks(vq, cta), cta << shift,
+			  1u << shift, a, b);
+}
+
+/* The fresh path's load of a whole warp's row of 32 words that is not line-aligned (a
+ * stencil's t+1 and t-1: the end of line l0 from cell a0 and the start of line l0 + 1), each
+ * line part decided as row_fresh decides it (read whole when the line was not read in this
+ * era, else part_read: fresh_read where it reads no cell) and recorded as it records it
+ * (fresh_take), without its general frame. The conditions are row_fresh's and shared_row's
+ * (one epoch, the vector of the CTA's last full barrier, no foreign record, neither line
+ * written in this era), with both lines' rows on (so their cells are made: line_cells).
+ * False: not that case, nothing changed. */
+static inline __attribute__((always_inline)) bool row2_fresh_ld(struct launch *L,
+								 struct warp *w, uint32_t first)
+{
+	struct race *R = L->race;
+	const struct cta *c = w->cta;
+	struct rcta *rc = &R->cta[c->slot];
+	uint32_t g = first / GRAN, a0 = g % LINE_CELLS;
+	uint64_t l0 = g / LINE_CELLS;
+	if (L->stop || !R->wvc_ok || !rc->lines || rc->foreign ||
+	    R->nt > sizeof vc_no_clocks / sizeof *vc_no_clocks ||
+	    l0 + 1 >= race_nlines(c->smem_size))
+		return false;
+	const struct vc *vq = *wvc_of(R, w); /* (wvc_ok; non-NULL: every lane's) */
+	uint32_t *ln0 = &rc->lines[2 * l0], *ln1 = ln0 + 2, era = rc->era;
+	if (!vq || vq->gen != rc->era_gen || ln0[0] >= era || ln1[0] >= era)
+		return false;
+	struct rrow *rw0 = &race_rows(rc, c->smem_size)[l0], *rw1 = rw0 + 1;
+	const uint32_t *k0 = clock_of(R, thr(R, w, 0));
+	if (!rw0->on || !rw1->on || !all32(k0, k0[0]))
+		return false;
+	RACE_VERIFY_HOLD(R, w, vq);
+	uint32_t tb0 = tid_of(R, w, 0) - a0, p0 = 0xffffffffu << a0;
+	uint32_t a0s = p0, b0s = 0, a1s = ~p0, b1s = 0;
+	if ((ln0[1] >= era && !part_read(rw0, p0, tb0, vq, c->linear, R->shift, &a0s, &b0s) &&
+	     !cells_read(rc, rw0, l0, p0, tb0, vq, c->linear, R->shift, &a0s, &b0s)) ||
+	    (ln1[1] >= era &&
+	     !part_read(rw1, ~p0, tb0 + LINE_CELLS, vq, c->linear, R->shift, &a1s, &b1s) &&
+	     !cells_read(rc, rw1, l0 + 1, ~p0, tb0 + LINE_CELLS, vq, c->linear, R->shift, &a1s, &b1s)))
+		return false;
+	struct rowd d = {L->ci, tb0, k0[0], (uint32_t)L->steps, 0};
+	fresh_take(rc, rw0, ln0, NULL, l0, p0, a0s, b0s, &d, vq->gen, false);
+	d.tb = tb0 + LINE_CELLS;
+	fresh_take(rc, rw1, ln1, NULL, l0 + 1, ~p0, a1s, b1s, &d, vq->gen, false);
+	return true;
+}
+
+/* A whole warp's row of 32 words off the line start: row2_fresh_ld, else row_ld. Out of
+ * line (a tail call): inline, its frame was set up before race_shared_row_ld's first tests,
+ * which cost every other row (reduce_smem's) ~20 instructions. */
+RACE_CLONES static __attribute__((noinline)) bool row2_ld(struct launch *L, struct warp *w,
+							   uint32_t first, uint32_t second)
+{
+	return row2_fresh_ld(L, w, first) || row_ld(L, w, 0xffffffffu, first, LANES, second);
+}
+
 RACE_CLONES bool race_shared_row_ld(struct launch *L, struct warp *w, uint32_t mask,
 				    uint32_t first, uint32_t wrap, uint32_t second)
 {
+	if (mask == 0xffffffffu && wrap == LANES && first % (GRAN * LINE_CELLS))
+		return row2_ld(L, w, first, second);
 	if (mask == 0xffffffffu && wrap == LANES && !(first % (GRAN * LINE_CELLS)) &&
 	    line_fresh(L, w, first, false))
 		return true;
