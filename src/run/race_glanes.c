@@ -150,33 +150,6 @@ static uint32_t gread_run(const struct acc_ctx *x, struct gseen_set *gs, const s
 	return m;
 }
 
-/* The cells of the words a warp's read of mask reads (x->s: the region's shadow), and the
- * glists they hold, fetched into the cache ahead: the naive matrix product's operand words
- * have their cells and lists spread over ~85 MiB, and gread_lane stalled on each word's two
- * misses in turn; here they are all in flight at once. */
-static inline __attribute__((always_inline)) void
-gread_prefetch(const struct acc_ctx *x, const struct wacc *wa, uint32_t mask)
-{
-	struct cell *c[LANES];
-	uint32_t n = 0;
-	uint64_t prev = ~0ull;
-	for (uint32_t m = mask; m; m &= m - 1) {
-		uint64_t a = wa->addr[__builtin_ctz(m)];
-		struct cell *cl = a != prev ? cell_made(x->s, (a - wa->r->base) / GRAN) : NULL;
-		prev = a;
-		if (cl) {
-			__builtin_prefetch(cl);
-			__builtin_prefetch((const char *)cl + sizeof *cl - 1);
-			c[n++] = cl;
-		}
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		struct glist *g = glist_of(c[i]);
-		if (g)
-			__builtin_prefetch(g);
-	}
-}
-
 /* The lanes of mask judged at once, as check_range judges each (x: the warp's context, s
  * the region's shadow); the lanes that go on. */
 static inline __attribute__((always_inline)) uint32_t
@@ -195,8 +168,6 @@ judge_lanes(struct acc_ctx *x, uint32_t mask, const struct wacc *wa, const bool 
 	/* (words on compact pages, read once, have no glist: the lane by lane loop's) */
 	bool gread = !write && size <= GRAN &&
 		     cell_made(x->s, (wa->addr[__builtin_ctz(mask)] - r->base) / GRAN);
-	if (gread)
-		gread_prefetch(x, wa, mask);
 	for (uint32_t m = mask; m; m &= m - 1) {
 		if (gread && !(m = gread_run(x, &gs, wa, m, tid0)))
 			break;
