@@ -1699,11 +1699,12 @@ RACE_CLONES static __attribute__((noinline)) bool row2_ld(struct launch *L, stru
 RACE_CLONES bool race_shared_row_ld(struct launch *L, struct warp *w, uint32_t mask,
 				    uint32_t first, uint32_t wrap, uint32_t second)
 {
-	if (mask == 0xffffffffu && wrap == LANES && first % (GRAN * LINE_CELLS))
-		return row2_ld(L, w, first, second);
-	if (mask == 0xffffffffu && wrap == LANES && !(first % (GRAN * LINE_CELLS)) &&
-	    line_fresh(L, w, first, false))
-		return true;
+	if (mask == 0xffffffffu && wrap == LANES) {
+		if (first % (GRAN * LINE_CELLS))
+			return row2_ld(L, w, first, second);
+		if (line_fresh(L, w, first, false))
+			return true;
+	}
 	return row_ld(L, w, mask, first, wrap, second);
 }
 
