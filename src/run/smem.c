@@ -327,26 +327,30 @@ static inline bool row4_candidate(const struct dinsn *di, uint32_t mask)
 }
 
 /* The words of two rows (lanes below k at first + 4l, the others at second + 4(l - k)),
- * widened into d's 32 lanes: four lanes at a time from the row they lie in, the one group
- * that straddles the two lane by lane. (A copy of the two rows side by side first was two
- * `rep movs` of a variable length, and the loads after it waited on their stores.) */
+ * widened into d's 32 lanes: eight lanes a gather, each lane's place chosen by a compare
+ * (rows4_avx2 found both rows in bounds and aligned, and a gather reads only its lanes'
+ * words). Lane by lane for the group that straddles the two rows cost ~220 instructions a
+ * load; a copy of the two rows side by side first was two `rep movs` of a variable length,
+ * whose stores the loads after it waited on. */
 __attribute__((target("avx2"), noinline)) static void
 ld_rows_widen(const uint8_t *smem, uint32_t first, uint32_t k, uint32_t second, bool sgn,
 	      uint64_t *d)
 {
-	for (uint32_t l = 0; l < LANES; l += 4) {
-		const uint8_t *q = l + 4 <= k ? smem + first + 4 * l
-				   : l >= k   ? smem + second + 4 * (l - k)
-					      : NULL;
-		if (!q) {
-			for (uint32_t j = l; j < l + 4; j++)
-				d[j] = load_widened(smem + (j < k ? first + 4 * j : second + 4 * (j - k)),
-						    4, sgn);
-			continue;
-		}
-		__m128i x = _mm_loadu_si128((const __m128i *)q);
-		_mm256_storeu_si256((__m256i *)(d + l),
-				    sgn ? _mm256_cvtepi32_epi64(x) : _mm256_cvtepu32_epi64(x));
+	const __m256i at1 = _mm256_set1_epi32((int)first);
+	const __m256i at2 = _mm256_set1_epi32((int)(second - 4 * k)); /* (lane l's: + 4l) */
+	const __m256i k4 = _mm256_set1_epi32((int)(4 * k));
+	__m256i l4 = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+#pragma GCC unroll 4
+	for (int i = 0; i < 4; i++) {
+		__m256i in1 = _mm256_cmpgt_epi32(k4, l4); /* (lanes of the first row) */
+		__m256i o = _mm256_add_epi32(l4, _mm256_blendv_epi8(at2, at1, in1));
+		__m256i x = _mm256_i32gather_epi32((const int *)smem, o, 1);
+		__m128i lo = _mm256_castsi256_si128(x), hi = _mm256_extracti128_si256(x, 1);
+		_mm256_storeu_si256((__m256i *)(d + 8 * i),
+				    sgn ? _mm256_cvtepi32_epi64(lo) : _mm256_cvtepu32_epi64(lo));
+		_mm256_storeu_si256((__m256i *)(d + 8 * i + 4),
+				    sgn ? _mm256_cvtepi32_epi64(hi) : _mm256_cvtepu32_epi64(hi));
+		l4 = _mm256_add_epi32(l4, _mm256_set1_epi32(32));
 	}
 }
 
