@@ -1643,47 +1643,61 @@ static __attribute__((noinline)) bool cells_read(const struct rcta *rc, const st
 			  1u << shift, a, b);
 }
 
-/* The fresh path's load of a whole warp's row of 32 words that is not line-aligned (a
- * stencil's t+1 and t-1: the end of line l0 from cell a0 and the start of line l0 + 1), each
- * line part decided as row_fresh decides it (read whole when the line was not read in this
- * era, else part_read: fresh_read where it reads no cell) and recorded as it records it
- * (fresh_take), without its general frame. The conditions are row_fresh's and shared_row's
- * (one epoch, the vector of the CTA's last full barrier, no foreign record, neither line
- * written in this era), with both lines' rows on (so their cells are made: line_cells).
- * False: not that case, nothing changed. */
+/* The fresh path's load of a whole warp's 32 words as two line parts: a row off the line
+ * start (wrap 32: a stencil's t+1 and t-1, the end of line l0 from cell a0 and the start of
+ * line l0 + 1), or a row that wraps around (lanes below wrap from first, the others from
+ * second: a stencil's tile[(t+1)%n] at the tile's end) whose two runs each lie within a
+ * line, the lines apart (two runs on one line may overlap: the general path's pieces_apart
+ * decides those; a run over two lines makes three parts: row_fresh's). Each part decided as row_fresh decides it (read whole when the
+ * line was not read in this era, else part_read: fresh_read where it reads no cell) and
+ * recorded as it records it (fresh_take), part 0 first, without its general frame. The
+ * conditions are row_fresh's and shared_row's (one epoch, the vector of the CTA's last full
+ * barrier, no foreign record, neither line written in this era), with both lines' rows on
+ * (so their cells are made: line_cells). False: not that case, nothing changed. */
 static inline __attribute__((always_inline)) bool row2_fresh_ld(struct launch *L,
-								 struct warp *w, uint32_t first)
+								 struct warp *w, uint32_t first,
+								 uint32_t wrap, uint32_t second)
 {
 	struct race *R = L->race;
 	const struct cta *c = w->cta;
 	struct rcta *rc = &R->cta[c->slot];
 	uint32_t g = first / GRAN, a0 = g % LINE_CELLS;
-	uint64_t l0 = g / LINE_CELLS;
+	uint64_t l0 = g / LINE_CELLS, l1 = l0 + 1;
+	uint32_t p0 = 0xffffffffu << a0, p1 = ~p0, d1 = LINE_CELLS; /* (part 1's tb: tb0 + d1) */
+	if (wrap < LANES) { /* (cell i of part 1 by lane wrap - a1 + i) */
+		uint32_t g1 = second / GRAN, a1 = g1 % LINE_CELLS, n1 = LANES - wrap;
+		l1 = g1 / LINE_CELLS;
+		if (a0 + wrap > LINE_CELLS || a1 + n1 > LINE_CELLS || l1 == l0)
+			return false;
+		p0 = ((1u << wrap) - 1) << a0;
+		p1 = ((1u << n1) - 1) << a1;
+		d1 = a0 + wrap - a1;
+	}
 	if (L->stop || !R->wvc_ok || !rc->lines || rc->foreign ||
 	    R->nt > sizeof vc_no_clocks / sizeof *vc_no_clocks ||
-	    l0 + 1 >= race_nlines(c->smem_size))
+	    ((wrap < LANES && l0 >= race_nlines(c->smem_size)) || l1 >= race_nlines(c->smem_size)))
 		return false;
 	const struct vc *vq = *wvc_of(R, w); /* (wvc_ok; non-NULL: every lane's) */
-	uint32_t *ln0 = &rc->lines[2 * l0], *ln1 = ln0 + 2, era = rc->era;
+	/* (line l1 at l1 - l0 from l0: row2_ld's 1 folds) */
+	uint32_t *ln0 = &rc->lines[2 * l0], *ln1 = ln0 + 2 * (l1 - l0), era = rc->era;
 	if (!vq || vq->gen != rc->era_gen || ln0[0] >= era || ln1[0] >= era)
 		return false;
-	struct rrow *rw0 = &race_rows(rc, c->smem_size)[l0], *rw1 = rw0 + 1;
+	struct rrow *rw0 = &race_rows(rc, c->smem_size)[l0], *rw1 = rw0 + (l1 - l0);
 	const uint32_t *k0 = clock_of(R, thr(R, w, 0));
 	if (!rw0->on || !rw1->on || !all32(k0, k0[0]))
 		return false;
 	RACE_VERIFY_HOLD(R, w, vq);
-	uint32_t tb0 = tid_of(R, w, 0) - a0, p0 = 0xffffffffu << a0;
-	uint32_t a0s = p0, b0s = 0, a1s = ~p0, b1s = 0;
+	uint32_t tb0 = tid_of(R, w, 0) - a0, tb1 = tb0 + d1;
+	uint32_t a0s = p0, b0s = 0, a1s = p1, b1s = 0;
 	if ((ln0[1] >= era && !part_read(rw0, p0, tb0, vq, c->linear, R->shift, &a0s, &b0s) &&
 	     !cells_read(rc, rw0, l0, p0, tb0, vq, c->linear, R->shift, &a0s, &b0s)) ||
-	    (ln1[1] >= era &&
-	     !part_read(rw1, ~p0, tb0 + LINE_CELLS, vq, c->linear, R->shift, &a1s, &b1s) &&
-	     !cells_read(rc, rw1, l0 + 1, ~p0, tb0 + LINE_CELLS, vq, c->linear, R->shift, &a1s, &b1s)))
+	    (ln1[1] >= era && !part_read(rw1, p1, tb1, vq, c->linear, R->shift, &a1s, &b1s) &&
+	     !cells_read(rc, rw1, l1, p1, tb1, vq, c->linear, R->shift, &a1s, &b1s)))
 		return false;
 	struct rowd d = {L->ci, tb0, k0[0], (uint32_t)L->steps, 0};
 	fresh_take(rc, rw0, ln0, NULL, l0, p0, a0s, b0s, &d, vq->gen, false);
-	d.tb = tb0 + LINE_CELLS;
-	fresh_take(rc, rw1, ln1, NULL, l0 + 1, ~p0, a1s, b1s, &d, vq->gen, false);
+	d.tb = tb1;
+	fresh_take(rc, rw1, ln1, NULL, l1, p1, a1s, b1s, &d, vq->gen, false);
 	return true;
 }
 
@@ -1693,7 +1707,19 @@ static inline __attribute__((always_inline)) bool row2_fresh_ld(struct launch *L
 RACE_CLONES static __attribute__((noinline)) bool row2_ld(struct launch *L, struct warp *w,
 							   uint32_t first, uint32_t second)
 {
-	return row2_fresh_ld(L, w, first) || row_ld(L, w, 0xffffffffu, first, LANES, second);
+	return row2_fresh_ld(L, w, first, LANES, second) ||
+	       row_ld(L, w, 0xffffffffu, first, LANES, second);
+}
+
+/* A whole warp's (mask) row that wraps around (0 < wrap < 32): row2_fresh_ld, else row_ld
+ * (row_ld's arguments: a tail call without moves). */
+RACE_CLONES static __attribute__((noinline)) bool rowwrap_ld(struct launch *L,
+							      struct warp *w, uint32_t mask,
+							      uint32_t first, uint32_t wrap,
+							      uint32_t second)
+{
+	return row2_fresh_ld(L, w, first, wrap, second) ||
+	       row_ld(L, w, mask, first, wrap, second);
 }
 
 RACE_CLONES bool race_shared_row_ld(struct launch *L, struct warp *w, uint32_t mask,
@@ -1705,6 +1731,8 @@ RACE_CLONES bool race_shared_row_ld(struct launch *L, struct warp *w, uint32_t m
 		if (line_fresh(L, w, first, false))
 			return true;
 	}
+	if (mask == 0xffffffffu) /* (wrap < 32: two rows) */
+		return rowwrap_ld(L, w, mask, first, wrap, second);
 	return row_ld(L, w, mask, first, wrap, second);
 }
 
