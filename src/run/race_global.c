@@ -513,8 +513,15 @@ void race_img_row(struct launch *L, const struct region *r, uint64_t addr, const
 		ir = img_region(L, r, true);
 	if (!ir || !(img_has(ir, p) || img_make(L, ir, p)))
 		return;
+	_Static_assert(GRAN == 4, "a row's words are 4 bytes, its valid bits 16 bytes from 0 or 4");
+	uint8_t *b = ir->b + off, *valid = ir->valid + off / 8;
 	for (uint32_t l = 0; l < LANES; l++)
-		img_part_write(ir, off + l * GRAN, GRAN, (const uint8_t *)&v[l]);
+		memcpy(b + l * GRAN, &v[l], GRAN);
+	uint32_t sh = (uint32_t)(off % 8);
+	valid[0] |= (uint8_t)(0xffu << sh);
+	memset(valid + 1, 0xff, LANES * GRAN / 8 - 1);
+	if (sh)
+		valid[LANES * GRAN / 8] |= (uint8_t)(0xffu >> (8 - sh));
 }
 
 void race_jobs_free(struct race_jobs *J)
