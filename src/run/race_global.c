@@ -25,9 +25,10 @@
 			    * let the clusters beside the oldest run further, cost more
 			    * than they gained on the 2-core VM)                       */
 #define IMG_PAGE 4096u     /* bytes per page of the image                                 */
-#define IMG_HUGE (2u << 20) /* a huge page's bytes (the image's mapping: img_map)          */
+#define HUGE_BYTES (2u << 20) /* a huge page's bytes (huge_map)                             */
 #define LANE_CHUNK 49152u  /* bytes of GA_LANES entries' arrays per chunk of the log     */
 #define SPARE_STORES 16u   /* logs' arrays kept (a window of clusters' and the workers') */
+#define CHUNK_SLAB HUGE_BYTES /* bytes of a slab of chunks                                 */
 
 /* A log's arrays, kept for the next cluster's log when one is let go (fresh memory is
  * slow: the kernel clears each page a log first touches). */
@@ -83,10 +84,64 @@ struct race_jobs {
 	struct memory *mem;
 	struct cta cta;             /* race_jobs_scaffold's                                    */
 	struct warp warp;
-	pthread_mutex_t spare_lock; /* the logs' arrays kept for the next logs                 */
+	pthread_mutex_t spare_lock; /* the logs' arrays kept for the next logs, and the slabs  */
 	struct glog_store spare[SPARE_STORES];
 	uint32_t nspare;
+	uint8_t **slab;             /* huge-page slabs chunks are cut from (chunk_take)        */
+	uint32_t nslab;
+	size_t slab_size, slab_used;/* the last slab's bytes, and those cut                    */
 };
+
+/* ---- fresh memory ---------------------------------------------------------------------- */
+
+/* *size bytes (rounded up: *size) of fresh zero memory at a huge page's boundary (NULL: none), in huge pages where
+ * they are many: a small page's fault costs ~50 us on the 2-core VM, a huge one's ~1 us a
+ * small page, and a dense image (saxpy's stores) touches every page, and logs' chunks are reused. */
+static uint8_t *huge_map(size_t *size)
+{
+	size_t bytes = *size;
+	if (bytes >= HUGE_BYTES / 2) /* (the last huge page whole: the valid bits' too) */
+		*size = bytes = (bytes + HUGE_BYTES - 1) & ~(size_t)(HUGE_BYTES - 1);
+	uint8_t *p = mmap(NULL, bytes + HUGE_BYTES, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	uint8_t *a = (uint8_t *)(((uintptr_t)p + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
+	if (a > p)
+		munmap(p, (size_t)(a - p));
+	if (p + HUGE_BYTES > a)
+		munmap(a + bytes, (size_t)(p + HUGE_BYTES - a));
+	if (bytes >= HUGE_BYTES / 2) /* (advice only: where huge pages are off, small ones) */
+		madvise(a, bytes, MADV_HUGEPAGE);
+	return a;
+}
+
+/* A chunk for a log's GA_LANES arrays, cut from a huge-page slab (first touched in huge
+ * pages, not 12 small pages each; a chunk stays with the logs' arrays, kept, until the
+ * launch ends: glog_free); NULL: out of memory. */
+static uint8_t *chunk_take(struct race_jobs *J)
+{
+	uint8_t *c = NULL;
+	pthread_mutex_lock(&J->spare_lock);
+	if (!J->nslab || J->slab_used + LANE_CHUNK > J->slab_size) {
+		uint8_t **sl = realloc(J->slab, (J->nslab + 1) * sizeof *sl);
+		size_t size = CHUNK_SLAB;
+		uint8_t *m = sl ? huge_map(&size) : NULL;
+		if (sl)
+			J->slab = sl;
+		if (m) {
+			J->slab[J->nslab++] = m;
+			J->slab_size = size;
+			J->slab_used = 0;
+		}
+	}
+	if (J->nslab && J->slab_used + LANE_CHUNK <= J->slab_size) {
+		c = J->slab[J->nslab - 1] + J->slab_used;
+		J->slab_used += LANE_CHUNK;
+	}
+	pthread_mutex_unlock(&J->spare_lock);
+	return c;
+}
 
 /* ---- a worker's log ------------------------------------------------------------------- */
 
@@ -134,9 +189,21 @@ static void put_vcs(struct race_glog *G, const struct race_gacc *e, uint32_t k)
 static void store_free(struct glog_store *st)
 {
 	free(st->e);
-	for (uint32_t i = 0; i < st->nchunks; i++)
-		free(st->chunk[i]);
-	free(st->chunk);
+	free(st->chunk); /* (the chunks are the slabs') */
+}
+
+/* st let go with the spares full (J->spare_lock held): its chunks join the last spare's, so
+ * that every chunk cut stays some log's to use. */
+static void store_fold(struct race_jobs *J, struct glog_store *st)
+{
+	struct glog_store *k = &J->spare[J->nspare - 1];
+	uint8_t **c = realloc(k->chunk, (k->nchunks + st->nchunks) * sizeof *c);
+	if (c) { /* (else they stay unused in their slabs until the launch ends) */
+		memcpy(c + k->nchunks, st->chunk, st->nchunks * sizeof *c);
+		k->chunk = c;
+		k->nchunks += st->nchunks;
+	}
+	store_free(st);
 }
 
 static void glog_free(void *ctx)
@@ -150,12 +217,11 @@ static void glog_free(void *ctx)
 		race_vc_put(G->mem, G->locs[i].wide);
 	mem_release(G->mem, G->charged);
 	pthread_mutex_lock(&G->J->spare_lock);
-	bool kept = G->J->nspare < SPARE_STORES; /* (else the oldest logs' kept are enough) */
-	if (kept)
+	if (G->J->nspare < SPARE_STORES)
 		G->J->spare[G->J->nspare++] = G->st;
+	else /* (the arrays of entries kept are enough) */
+		store_fold(G->J, &G->st);
 	pthread_mutex_unlock(&G->J->spare_lock);
-	if (!kept)
-		store_free(&G->st);
 	free(G->keys);
 	free(G->slot);
 	free(G->ph);
@@ -189,7 +255,7 @@ void *race_glog_lanes(struct launch *S, struct race_glog *G, uint32_t n, uint8_t
 		if (!c)
 			return NULL;
 		st->chunk = c;
-		if (!(c[st->nchunks] = malloc(LANE_CHUNK)))
+		if (!(c[st->nchunks] = chunk_take(G->J)))
 			return NULL;
 		st->nchunks++;
 	}
@@ -343,28 +409,6 @@ static void set_phantom(struct race_glog *G, uint32_t tid, const struct dinsn *i
 /* What one page of the image is charged (its bytes and their valid bits). */
 #define IMG_PAGE_COST (IMG_PAGE + IMG_PAGE / 8)
 
-/* *size bytes (rounded up: *size) of fresh zero memory at a huge page's boundary (NULL: none), in huge pages where
- * they are many: a small page's fault costs ~50 us on the 2-core VM, a huge one's ~1 us a
- * small page, and a dense image (saxpy's stores) touches every page. */
-static uint8_t *img_map(size_t *size)
-{
-	size_t bytes = *size;
-	if (bytes >= IMG_HUGE / 2) /* (the last huge page whole: the valid bits' too) */
-		*size = bytes = (bytes + IMG_HUGE - 1) & ~(size_t)(IMG_HUGE - 1);
-	uint8_t *p = mmap(NULL, bytes + IMG_HUGE, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	uint8_t *a = (uint8_t *)(((uintptr_t)p + IMG_HUGE - 1) & ~(uintptr_t)(IMG_HUGE - 1));
-	if (a > p)
-		munmap(p, (size_t)(a - p));
-	if (p + IMG_HUGE > a)
-		munmap(a + bytes, (size_t)(p + IMG_HUGE - a));
-	if (bytes >= IMG_HUGE / 2) /* (advice only: where huge pages are off, small ones) */
-		madvise(a, bytes, MADV_HUGEPAGE);
-	return a;
-}
-
 /* Region r's image, mapped if make (NULL: not mapped; out of memory). */
 static struct img_region *img_region(struct launch *L, const struct region *r, bool make)
 {
@@ -385,7 +429,7 @@ static struct img_region *img_region(struct launch *L, const struct region *r, b
 	if (!ir->b && make) {
 		uint64_t n = (r->size + IMG_PAGE - 1) / IMG_PAGE;
 		size_t map = (size_t)(n ? n : 1) * IMG_PAGE_COST;
-		uint8_t *m = img_map(&map);
+		uint8_t *m = huge_map(&map);
 		if (!m)
 			return NULL;
 		if (!(ir->made = calloc(n ? n : 1, 1))) {
@@ -536,6 +580,9 @@ void race_jobs_free(struct race_jobs *J)
 	free(J->img);
 	for (uint32_t i = 0; i < J->nspare; i++)
 		store_free(&J->spare[i]);
+	for (uint32_t i = 0; i < J->nslab; i++)
+		munmap(J->slab[i], J->slab_size);
+	free(J->slab);
 	pthread_mutex_destroy(&J->spare_lock);
 	mem_release(J->mem, J->charged);
 	free(J);
