@@ -94,9 +94,9 @@ struct race_jobs {
 
 /* ---- fresh memory ---------------------------------------------------------------------- */
 
-/* *size bytes (rounded up: *size) of fresh zero memory at a huge page's boundary (NULL: none), in huge pages where
- * they are many: a small page's fault costs ~50 us on the 2-core VM, a huge one's ~1 us a
- * small page, and a dense image (saxpy's stores) touches every page, and logs' chunks are reused. */
+/* *size bytes (rounded up: *size) of fresh zero memory at a huge page's boundary (NULL:
+ * none), in huge pages where they are many: a small page's fault costs ~50 us on the 2-core
+ * VM, and a dense image (saxpy's stores) touches every page, as the logs' chunks do. */
 static uint8_t *huge_map(size_t *size)
 {
 	size_t bytes = *size;
