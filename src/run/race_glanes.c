@@ -236,9 +236,11 @@ compact_row(struct acc_ctx *x, const struct wacc *wa, const bool write, const en
 		e[l] = (struct rec){L->ci, tid0 + l, wa->k0[l], wa->step, 0xf, 0};
 		cp->read[i / 32] = write ? cp->read[i / 32] & ~(1u << i % 32)
 					 : cp->read[i / 32] | 1u << i % 32;
-		if (write)
-			store_lane(L, wa, l, GRAN, how);
+		if (write && how != JUDGE_REPLAY)
+			store_low(wa->p[l], wa->v[l], GRAN);
 	}
+	if (write && how != JUDGE_ONE) /* (store_lane's image part, the row at once) */
+		race_img_row(L, wa->r, addr[0], wa->v);
 	return true;
 }
 

@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "report/gather.h"
 #include "memory.h"
@@ -24,8 +25,10 @@
 			    * let the clusters beside the oldest run further, cost more
 			    * than they gained on the 2-core VM)                       */
 #define IMG_PAGE 4096u     /* bytes per page of the image                                 */
+#define HUGE_BYTES (2u << 20) /* a huge page's bytes (huge_map)                             */
 #define LANE_CHUNK 49152u  /* bytes of GA_LANES entries' arrays per chunk of the log     */
 #define SPARE_STORES 16u   /* logs' arrays kept (a window of clusters' and the workers') */
+#define CHUNK_SLAB HUGE_BYTES /* bytes of a slab of chunks                                 */
 
 /* A log's arrays, kept for the next cluster's log when one is let go (fresh memory is
  * slow: the kernel clears each page a log first touches). */
@@ -63,23 +66,82 @@ struct race_glog {
 				     * lanes each count)                                       */
 };
 
-/* The launch's part: the image of global memory as one thread leaves it. */
-struct img_page {
-	uint8_t b[IMG_PAGE];
-	uint8_t valid[IMG_PAGE / 8];
+/* The launch's part: the image of global memory as one thread leaves it, a region's in one
+ * mapping (its bytes at their offsets, then a valid bit a byte), made a page at a time as
+ * --max-memory counts it: pages are touched (zeroed by the kernel) only where stores land,
+ * and no allocation or heap growth (a system call the other worker's CPU pays too) is made
+ * per page. */
+struct img_region {
+	uint8_t *b, *valid;         /* NULL: not mapped yet                                     */
+	uint8_t *made;              /* a byte per page: charged                                 */
+	uint64_t npages;
+	size_t map;                 /* bytes mapped                                             */
 };
 struct race_jobs {
-	struct img_page ***pages;   /* by region index, then page                              */
-	uint64_t *npages;
+	struct img_region *img;     /* by region index                                          */
 	uint32_t nregions;
 	uint64_t charged;
 	struct memory *mem;
 	struct cta cta;             /* race_jobs_scaffold's                                    */
 	struct warp warp;
-	pthread_mutex_t spare_lock; /* the logs' arrays kept for the next logs                 */
+	pthread_mutex_t spare_lock; /* the logs' arrays kept for the next logs, and the slabs  */
 	struct glog_store spare[SPARE_STORES];
 	uint32_t nspare;
+	uint8_t **slab;             /* huge-page slabs chunks are cut from (chunk_take)        */
+	uint32_t nslab;
+	size_t slab_size, slab_used;/* the last slab's bytes, and those cut                    */
 };
+
+/* ---- fresh memory ---------------------------------------------------------------------- */
+
+/* *size bytes (rounded up: *size) of fresh zero memory at a huge page's boundary (NULL:
+ * none), in huge pages where they are many: a small page's fault costs ~50 us on the 2-core
+ * VM, and a dense image (saxpy's stores) touches every page, as the logs' chunks do. */
+static uint8_t *huge_map(size_t *size)
+{
+	size_t bytes = *size;
+	if (bytes >= HUGE_BYTES / 2) /* (the last huge page whole: the valid bits' too) */
+		*size = bytes = (bytes + HUGE_BYTES - 1) & ~(size_t)(HUGE_BYTES - 1);
+	uint8_t *p = mmap(NULL, bytes + HUGE_BYTES, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	uint8_t *a = (uint8_t *)(((uintptr_t)p + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
+	if (a > p)
+		munmap(p, (size_t)(a - p));
+	if (p + HUGE_BYTES > a)
+		munmap(a + bytes, (size_t)(p + HUGE_BYTES - a));
+	if (bytes >= HUGE_BYTES / 2) /* (advice only: where huge pages are off, small ones) */
+		madvise(a, bytes, MADV_HUGEPAGE);
+	return a;
+}
+
+/* A chunk for a log's GA_LANES arrays, cut from a huge-page slab (first touched in huge
+ * pages, not 12 small pages each; a chunk stays with the logs' arrays, kept, until the
+ * launch ends: glog_free); NULL: out of memory. */
+static uint8_t *chunk_take(struct race_jobs *J)
+{
+	uint8_t *c = NULL;
+	pthread_mutex_lock(&J->spare_lock);
+	if (!J->nslab || J->slab_used + LANE_CHUNK > J->slab_size) {
+		uint8_t **sl = realloc(J->slab, (J->nslab + 1) * sizeof *sl);
+		size_t size = CHUNK_SLAB;
+		uint8_t *m = sl ? huge_map(&size) : NULL;
+		if (sl)
+			J->slab = sl;
+		if (m) {
+			J->slab[J->nslab++] = m;
+			J->slab_size = size;
+			J->slab_used = 0;
+		}
+	}
+	if (J->nslab && J->slab_used + LANE_CHUNK <= J->slab_size) {
+		c = J->slab[J->nslab - 1] + J->slab_used;
+		J->slab_used += LANE_CHUNK;
+	}
+	pthread_mutex_unlock(&J->spare_lock);
+	return c;
+}
 
 /* ---- a worker's log ------------------------------------------------------------------- */
 
@@ -127,9 +189,21 @@ static void put_vcs(struct race_glog *G, const struct race_gacc *e, uint32_t k)
 static void store_free(struct glog_store *st)
 {
 	free(st->e);
-	for (uint32_t i = 0; i < st->nchunks; i++)
-		free(st->chunk[i]);
-	free(st->chunk);
+	free(st->chunk); /* (the chunks are the slabs') */
+}
+
+/* st let go with the spares full (J->spare_lock held): its chunks join the last spare's, so
+ * that every chunk cut stays some log's to use. */
+static void store_fold(struct race_jobs *J, struct glog_store *st)
+{
+	struct glog_store *k = &J->spare[J->nspare - 1];
+	uint8_t **c = realloc(k->chunk, (k->nchunks + st->nchunks) * sizeof *c);
+	if (c) { /* (else they stay unused in their slabs until the launch ends) */
+		memcpy(c + k->nchunks, st->chunk, st->nchunks * sizeof *c);
+		k->chunk = c;
+		k->nchunks += st->nchunks;
+	}
+	store_free(st);
 }
 
 static void glog_free(void *ctx)
@@ -143,12 +217,11 @@ static void glog_free(void *ctx)
 		race_vc_put(G->mem, G->locs[i].wide);
 	mem_release(G->mem, G->charged);
 	pthread_mutex_lock(&G->J->spare_lock);
-	bool kept = G->J->nspare < SPARE_STORES; /* (else the oldest logs' kept are enough) */
-	if (kept)
+	if (G->J->nspare < SPARE_STORES)
 		G->J->spare[G->J->nspare++] = G->st;
+	else /* (the arrays of entries kept are enough) */
+		store_fold(G->J, &G->st);
 	pthread_mutex_unlock(&G->J->spare_lock);
-	if (!kept)
-		store_free(&G->st);
 	free(G->keys);
 	free(G->slot);
 	free(G->ph);
@@ -182,7 +255,7 @@ void *race_glog_lanes(struct launch *S, struct race_glog *G, uint32_t n, uint8_t
 		if (!c)
 			return NULL;
 		st->chunk = c;
-		if (!(c[st->nchunks] = malloc(LANE_CHUNK)))
+		if (!(c[st->nchunks] = chunk_take(G->J)))
 			return NULL;
 		st->nchunks++;
 	}
@@ -333,8 +406,11 @@ static void set_phantom(struct race_glog *G, uint32_t tid, const struct dinsn *i
 
 /* ---- the image ------------------------------------------------------------------------ */
 
-static struct img_page *img_page(struct launch *L, const struct region *r, uint64_t off,
-				 bool make)
+/* What one page of the image is charged (its bytes and their valid bits). */
+#define IMG_PAGE_COST (IMG_PAGE + IMG_PAGE / 8)
+
+/* Region r's image, mapped if make (NULL: not mapped; out of memory). */
+static struct img_region *img_region(struct launch *L, const struct region *r, bool make)
 {
 	struct race_jobs *J = race_jobs_state(L);
 	uint32_t i = r->index;
@@ -342,105 +418,116 @@ static struct img_page *img_page(struct launch *L, const struct region *r, uint6
 		if (!make)
 			return NULL;
 		uint32_t n = i + 8;
-		struct img_page ***p = realloc(J->pages, n * sizeof *p);
+		struct img_region *p = realloc(J->img, n * sizeof *p);
 		if (!p)
 			return NULL;
-		J->pages = p;
-		uint64_t *np = realloc(J->npages, n * sizeof *np);
-		if (!np)
-			return NULL;
-		J->npages = np;
 		memset(p + J->nregions, 0, (n - J->nregions) * sizeof *p);
-		memset(np + J->nregions, 0, (n - J->nregions) * sizeof *np);
+		J->img = p;
 		J->nregions = n;
 	}
-	if (!J->pages[i]) {
-		if (!make)
-			return NULL;
+	struct img_region *ir = &J->img[i];
+	if (!ir->b && make) {
 		uint64_t n = (r->size + IMG_PAGE - 1) / IMG_PAGE;
-		if (!(J->pages[i] = calloc(n ? n : 1, sizeof *J->pages[i])))
+		size_t map = (size_t)(n ? n : 1) * IMG_PAGE_COST;
+		uint8_t *m = huge_map(&map);
+		if (!m)
 			return NULL;
-		J->npages[i] = n;
-	}
-	uint64_t p = off / IMG_PAGE;
-	if (p >= J->npages[i])
-		return NULL;
-	if (!J->pages[i][p] && make) {
-		if (!launch_charge(L, sizeof **J->pages[i], "the data-race detector's log (--jobs)"))
-			return NULL;
-		if (!(J->pages[i][p] = calloc(1, sizeof **J->pages[i]))) {
-			mem_release(L->mem, sizeof **J->pages[i]);
+		if (!(ir->made = calloc(n ? n : 1, 1))) {
+			munmap(m, map);
 			return NULL;
 		}
-		J->charged += sizeof **J->pages[i];
+		ir->b = m;
+		ir->valid = ir->b + (n ? n : 1) * IMG_PAGE;
+		ir->npages = n;
+		ir->map = map;
 	}
-	return J->pages[i][p];
+	return ir->b ? ir : NULL;
 }
 
-/* The image's page of r holding byte off, when made (img_page's lookup, inline). */
-static inline struct img_page *img_made(struct launch *L, const struct region *r, uint64_t off)
+/* Whether page p of ir holds stores (NULL: none). */
+static inline bool img_has(const struct img_region *ir, uint64_t p)
+{
+	return ir && p < ir->npages && ir->made[p];
+}
+
+/* Page p of ir charged as made; false: past --max-memory or outside the region. */
+static bool img_make(struct launch *L, struct img_region *ir, uint64_t p)
+{
+	if (p >= ir->npages)
+		return false;
+	if (!ir->made[p]) {
+		if (!launch_charge(L, IMG_PAGE_COST, "the data-race detector's log (--jobs)"))
+			return false;
+		race_jobs_state(L)->charged += IMG_PAGE_COST;
+		ir->made[p] = 1;
+	}
+	return true;
+}
+
+/* Region r's image, when mapped (img_region's lookup, inline). */
+static inline struct img_region *img_of(struct launch *L, const struct region *r)
 {
 	const struct race_jobs *J = L->race->jobs;
-	uint32_t i = r->index;
-	uint64_t p = off / IMG_PAGE;
-	return i < J->nregions && J->pages[i] && p < J->npages[i] ? J->pages[i][p] : NULL;
+	return r->index < J->nregions && J->img[r->index].b ? &J->img[r->index] : NULL;
 }
 
-/* n bytes of image page p (NULL: not made) from byte b into out, where they are valid. */
-static inline void img_part_read(const struct img_page *p, uint32_t b, uint32_t n, uint8_t *out)
+/* n bytes of ir's image from offset o into out, where they are valid (one page). */
+static inline void img_part_read(const struct img_region *ir, uint64_t o, uint32_t n,
+				 uint8_t *out)
 {
-	if (p && b % 8 + n <= 8) { /* one byte of valid bits (an aligned access) */
-		uint32_t v = (uint32_t)(p->valid[b / 8] >> (b % 8)) & ((1u << n) - 1);
+	const uint8_t *b = ir->b, *valid = ir->valid;
+	if (o % 8 + n <= 8) { /* one byte of valid bits (an aligned access) */
+		uint32_t v = (uint32_t)(valid[o / 8] >> (o % 8)) & ((1u << n) - 1);
 		if (v == (1u << n) - 1)
-			copy_small(out, p->b + b, n);
+			copy_small(out, b + o, n);
 		for (uint32_t i = 0; v && v != (1u << n) - 1 && i < n; i++)
 			if (v >> i & 1)
-				out[i] = p->b[b + i];
+				out[i] = b[o + i];
 		return;
 	}
-	for (uint32_t i = 0; p && i < n; i++)
-		if (p->valid[(b + i) / 8] >> ((b + i) % 8) & 1)
-			out[i] = p->b[b + i];
+	for (uint32_t i = 0; i < n; i++)
+		if (valid[(o + i) / 8] >> ((o + i) % 8) & 1)
+			out[i] = b[o + i];
 }
 
-/* n bytes into image page p (NULL: not made) at byte b (new: NULL: not known). */
-static inline void img_part_write(struct img_page *p, uint32_t b, uint32_t n, const uint8_t *new)
+/* n bytes into ir's image at offset o (new: NULL: not known; one page). */
+static inline void img_part_write(struct img_region *ir, uint64_t o, uint32_t n,
+				  const uint8_t *new)
 {
-	if (p && b % 8 + n <= 8) { /* one byte of valid bits (an aligned access) */
-		uint8_t m = (uint8_t)(((1u << n) - 1) << (b % 8));
+	uint8_t *b = ir->b, *valid = ir->valid;
+	if (o % 8 + n <= 8) { /* one byte of valid bits (an aligned access) */
+		uint8_t m = (uint8_t)(((1u << n) - 1) << (o % 8));
 		if (new) {
-			copy_small(p->b + b, new, n);
-			p->valid[b / 8] |= m;
+			copy_small(b + o, new, n);
+			valid[o / 8] |= m;
 		} else {
-			p->valid[b / 8] &= (uint8_t)~m;
+			valid[o / 8] &= (uint8_t)~m;
 		}
 		return;
 	}
-	for (uint32_t i = 0; p && i < n; i++) {
-		uint32_t y = b + i;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t y = o + i;
 		if (new) {
-			p->b[y] = new[i];
-			p->valid[y / 8] |= (uint8_t)(1u << (y % 8));
+			b[y] = new[i];
+			valid[y / 8] |= (uint8_t)(1u << (y % 8));
 		} else {
-			p->valid[y / 8] &= (uint8_t) ~(1u << (y % 8));
+			valid[y / 8] &= (uint8_t) ~(1u << (y % 8));
 		}
 	}
 }
 
-/* (a page's part at a time; a lane's, in one page, at once) */
+/* (a page's part at a time) */
 void race_img_read(struct launch *L, const struct region *r, uint64_t addr, uint32_t size,
 		   const uint8_t *found, uint8_t *out)
 {
 	uint64_t off = addr - r->base;
+	const struct img_region *ir = img_of(L, r);
 	copy_small(out, found, size);
-	if (off % IMG_PAGE + size <= IMG_PAGE) {
-		img_part_read(img_made(L, r, off), (uint32_t)(off % IMG_PAGE), size, out);
-		return;
-	}
-	for (uint32_t k = 0; k < size;) {
+	for (uint32_t k = 0; ir && k < size;) {
 		uint32_t b = (uint32_t)((off + k) % IMG_PAGE);
 		uint32_t n = size - k < IMG_PAGE - b ? size - k : IMG_PAGE - b;
-		img_part_read(img_made(L, r, off + k), b, n, out + k);
+		if (img_has(ir, (off + k) / IMG_PAGE))
+			img_part_read(ir, off + k, n, out + k);
 		k += n;
 	}
 }
@@ -449,30 +536,53 @@ void race_img_write(struct launch *L, const struct region *r, uint64_t addr, uin
 		    const uint8_t *new)
 {
 	uint64_t off = addr - r->base;
-	for (uint32_t k = 0; k < size;) {
+	struct img_region *ir = img_of(L, r);
+	if (!ir && new)
+		ir = img_region(L, r, true);
+	for (uint32_t k = 0; ir && k < size;) {
 		uint32_t b = (uint32_t)((off + k) % IMG_PAGE);
 		uint32_t n = size - k < IMG_PAGE - b ? size - k : IMG_PAGE - b;
-		struct img_page *p = img_made(L, r, off + k);
-		if (!p && new)
-			p = img_page(L, r, off + k, true);
-		img_part_write(p, b, n, new ? new + k : NULL);
+		uint64_t p = (off + k) / IMG_PAGE;
+		if (img_has(ir, p) || (new && img_make(L, ir, p)))
+			img_part_write(ir, off + k, n, new ? new + k : NULL);
 		k += n;
 	}
+}
+
+void race_img_row(struct launch *L, const struct region *r, uint64_t addr, const uint64_t *v)
+{
+	uint64_t off = addr - r->base, p = off / IMG_PAGE;
+	struct img_region *ir = img_of(L, r);
+	if (!ir)
+		ir = img_region(L, r, true);
+	if (!ir || !(img_has(ir, p) || img_make(L, ir, p)))
+		return;
+	_Static_assert(GRAN == 4, "a row's words are 4 bytes, its valid bits 16 bytes from 0 or 4");
+	uint8_t *b = ir->b + off, *valid = ir->valid + off / 8;
+	for (uint32_t l = 0; l < LANES; l++)
+		memcpy(b + l * GRAN, &v[l], GRAN);
+	uint32_t sh = (uint32_t)(off % 8);
+	valid[0] |= (uint8_t)(0xffu << sh);
+	memset(valid + 1, 0xff, LANES * GRAN / 8 - 1);
+	if (sh)
+		valid[LANES * GRAN / 8] |= (uint8_t)(0xffu >> (8 - sh));
 }
 
 void race_jobs_free(struct race_jobs *J)
 {
 	if (!J)
 		return;
-	for (uint32_t i = 0; i < J->nregions; i++) {
-		for (uint64_t p = 0; J->pages[i] && p < J->npages[i]; p++)
-			free(J->pages[i][p]);
-		free(J->pages[i]);
-	}
-	free(J->pages);
-	free(J->npages);
+	for (uint32_t i = 0; i < J->nregions; i++)
+		if (J->img[i].b) {
+			munmap(J->img[i].b, J->img[i].map);
+			free(J->img[i].made);
+		}
+	free(J->img);
 	for (uint32_t i = 0; i < J->nspare; i++)
 		store_free(&J->spare[i]);
+	for (uint32_t i = 0; i < J->nslab; i++)
+		munmap(J->slab[i], J->slab_size);
+	free(J->slab);
 	pthread_mutex_destroy(&J->spare_lock);
 	mem_release(J->mem, J->charged);
 	free(J);

@@ -310,6 +310,8 @@ struct race {
 	struct race *whole;         /* a worker's: the launch's                                 */
 	bool head;                  /* a worker's: every cluster before its own was shown: its
 				     * global accesses are judged at once, on the launch's      */
+	bool marked;                /* a worker's: it raised a marker (race_marker_into) into
+				     * some vector once: only then may its threads' hold one   */
 };
 
 /* One access checked: the thread or copy agent making it, and how to judge earlier ones. */
@@ -1156,6 +1158,9 @@ void race_img_read(struct launch *L, const struct region *r, uint64_t addr, uint
 		   const uint8_t *found, uint8_t *out);
 void race_img_write(struct launch *L, const struct region *r, uint64_t addr, uint32_t size,
 		    const uint8_t *new);
+/* race_img_write of a warp's row: 32 words from addr (in one shadow page), lane l's the low
+ * GRAN bytes of v[l]. */
+void race_img_row(struct launch *L, const struct region *r, uint64_t addr, const uint64_t *v);
 uint32_t race_glog_step(const struct race_glog *G, uint32_t step);
 struct race_jobs *race_jobs_state(const struct launch *L);
 /* The warp (and its CTA) that made the replayed access e, as e names them (one pair, kept

@@ -32,6 +32,7 @@ void race_marker_into(struct launch *L, uint64_t key, struct vc **into)
 			      "this cluster synchronises through (--jobs; --jobs 1 has)");
 		return;
 	}
+	R->marked = true;
 	vc_raise(R, vc_own(R, into), tid, 1);
 }
 
@@ -241,10 +242,13 @@ static bool head_check(struct launch *L, const struct race_gacc *e,
 	return ok;
 }
 
-/* Whether some lane of mask of w holds a vector with a marker (race_resolve's work). */
+/* Whether some lane of mask of w holds a vector with a marker (race_resolve's work): none
+ * while the worker never made one (the common case: no lane looked at). */
 static bool lanes_marked(struct race *R, const struct warp *w, uint32_t mask)
 {
 	const struct vc *seen = NULL;
+	if (!R->marked)
+		return false;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		const struct vc *v = tvc(R, thr(R, w, (uint32_t)__builtin_ctz(m)));
 		if (v != seen && v->n && v->ch[v->n - 1].cta >= R->mbase)
