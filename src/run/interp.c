@@ -31,6 +31,7 @@
 #include "operand.h"
 #include "report/rules.h"
 #include "race.h"
+#include "race_priv.h" /* (race_bar_defer: the sweep hop's arrival inline) */
 #include "report/trace.h"
 #include "smem.h"
 #include "barrier.h"
@@ -1243,6 +1244,13 @@ static inline bool seg_calm(const struct launch *L)
 	return !L->race && !L->stop && !L->async.nevents && L->async.next_due == UINT64_MAX;
 }
 
+/* The same with the detector on (seg_hop_race_calm: calm but for L->stop, which its hop
+ * looks at). */
+static inline bool seg_race_calm(const struct launch *L)
+{
+	return L->race && !L->stop && !L->async.nevents && L->async.next_due == UINT64_MAX;
+}
+
 /* Whether the arrival at di (pc, in fn) of w's whole group g, `left` of its turn's budget
  * before it, completing barrier b, goes on in the segment code as seg_run's bar.sync path
  * goes on: the warp's one group picked again at once, some budget and no asynchronous event
@@ -1394,12 +1402,11 @@ seg_hop_done(struct seg_sweeping *x, uint32_t pc, uint32_t id, uint32_t flags,
 
 /* The segment code's hop (jit_seg_ctx.hop) at pc (di), a bar.sync of constant barrier id
  * with flags (the instruction's), after the handlers' test: see above. Its common case inline
- * here (the whole warp arrives, the barrier waits on; with the detector, race: seg_bar's
- * arrival as seg_hop_any makes it), the rest seg_hop_any's, which makes the same tests
- * again. */
+ * here (the whole warp arrives, the barrier waits on), the rest seg_hop_any's, which makes
+ * the same tests again. (With the detector: seg_hop_race.) */
 static inline __attribute__((always_inline)) const void *
 seg_hop_common(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
-	       const struct dinsn *di, const bool race, const bool calm)
+	       const struct dinsn *di, const bool calm)
 {
 	struct seg_sweeping *x = (struct seg_sweeping *)c;
 	struct warp *w = x->t.w;
@@ -1411,8 +1418,6 @@ seg_hop_common(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
 		return calm ? seg_hop_done(x, pc, id, flags, di) : seg_hop_any(c, pc, id, flags, di);
 	struct group *g = x->t.g;
 	uint32_t left = seg_hop_note(x, g, di, pc, flags);
-	if (race)
-		race_bar_arrive(x->L, w, FULL_MASK, id);
 	seg_bar_wait(b, g, di, id, LANES);
 	return seg_hop_on(x, w, g, left - 1, calm);
 }
@@ -1422,19 +1427,91 @@ seg_hop_common(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
 static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
 			   const struct dinsn *di)
 {
-	return seg_hop_common(c, pc, id, flags, di, false, false);
+	return seg_hop_common(c, pc, id, flags, di, false);
 }
 
 static const void *seg_hop_calm(struct jit_seg_ctx *c, uint32_t pc, uint32_t id,
 				uint32_t flags, const struct dinsn *di)
 {
-	return seg_hop_common(c, pc, id, flags, di, false, true);
+	return seg_hop_common(c, pc, id, flags, di, true);
+}
+
+/*
+ * The hop of a launch with the detector: seg_hop_common's steps, the arrival the detector's
+ * (seg_bar's, in bar_sync_rest's order: after seg_hop_note wrote L->ci), its common case -
+ * a whole warp's release deferred to the completion (race_bar_defer) - inline. In a call
+ * that is calm but for the detector (seg_race_calm) the next turns begin as seg_hop_calm
+ * begins them (no look at the asynchronous events; hmin 0), which holds with the detector
+ * too where L->stop is clear when the next turn begins: nothing the code or the hop runs
+ * adds an event, and of what sets L->stop in such a call, a report in the code ends the
+ * code there (gen_smem_race), and the hop's own detector calls - an arrival not deferred
+ * (memory past --max-memory), a completion's (bar_release) - are followed by a look: the
+ * first by seg_hop_race_lanes' non-calm turn, the second by the next hop's test of L->stop,
+ * which then takes seg_hop_any's way (its own tests of L->stop).
+ */
+
+/* The detector's arrival of w not deferred inline (race_bar_arrive looks at its lanes):
+ * then the rest of seg_hop_common's common case, with the next turn's tests. */
+static __attribute__((noinline)) const void *
+seg_hop_race_lanes(struct seg_sweeping *x, struct warp *w, struct group *g,
+		   struct barstate *b, const struct dinsn *di, uint32_t id, uint32_t left)
+{
+	race_bar_arrive(x->L, w, FULL_MASK, id);
+	seg_bar_wait(b, g, di, id, LANES);
+	return seg_hop_on(x, w, g, left - 1, false);
+}
+
+/* seg_hop_any's completion, with the detector, of a warp whose aligned test held: the same
+ * steps without its tests again. */
+static __attribute__((noinline)) const void *
+seg_hop_race_done(struct seg_sweeping *x, uint32_t pc, uint32_t id, uint32_t flags,
+		  const struct dinsn *di)
+{
+	struct launch *L = x->L;
+	struct warp *w = x->t.w;
+	struct group *g = x->t.g;
+	struct barstate *b = &w->cta->bar[id];
+	const struct dfunc *fn = ((struct frame *)x->c.f)->fn;
+	if (!seg_release_on(L, fn, w, g, b, di, pc, x->c.left))
+		return NULL; /* seg_run's (exec_bar) */
+	uint32_t left = seg_hop_note(x, g, di, pc, flags);
+	if (!race_bar_defer(L->race, w, id))
+		race_bar_arrive(L, w, FULL_MASK, id);
+	seg_bar_wait(b, g, di, id, LANES);
+	return seg_hop_release(x, w, g, di, pc, id, left - 1);
+}
+
+static inline __attribute__((always_inline)) const void *
+seg_hop_race_common(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
+		    const struct dinsn *di, const bool calm)
+{
+	struct seg_sweeping *x = (struct seg_sweeping *)c;
+	struct launch *L = x->L;
+	struct warp *w = x->t.w;
+	struct cta *cta = w->cta;
+	struct barstate *b = &cta->bar[id];
+	if (((flags & DF_EXEC_ALIGNED) && w->live != FULL_MASK) || (calm && L->stop))
+		return seg_hop_any(c, pc, id, flags, di);
+	if (b->arrived + LANES >= (b->expected ? b->expected : cta->live_threads))
+		return seg_hop_race_done(x, pc, id, flags, di);
+	struct group *g = x->t.g;
+	uint32_t left = seg_hop_note(x, g, di, pc, flags);
+	if (!race_bar_defer(L->race, w, id))
+		return seg_hop_race_lanes(x, w, g, b, di, id, left);
+	seg_bar_wait(b, g, di, id, LANES);
+	return seg_hop_on(x, w, g, left - 1, calm);
 }
 
 static const void *seg_hop_race(struct jit_seg_ctx *c, uint32_t pc, uint32_t id,
 				uint32_t flags, const struct dinsn *di)
 {
-	return seg_hop_common(c, pc, id, flags, di, true, false);
+	return seg_hop_race_common(c, pc, id, flags, di, false);
+}
+
+static const void *seg_hop_race_calm(struct jit_seg_ctx *c, uint32_t pc, uint32_t id,
+				     uint32_t flags, const struct dinsn *di)
+{
+	return seg_hop_race_common(c, pc, id, flags, di, true);
 }
 
 /* The segment code from t->di, t->w's whole group, with the sweep's hop: where it ended
@@ -1446,7 +1523,8 @@ seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn
 	struct seg_sweeping x = {.L = L, .sw = sw, .t = *t, .lim = sweep_lim(L), .fn = f->fn,
 				 .code = f->fn->code};
 	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit, t->n_before + t->limit, rp);
-	x.c.hop = L->race ? seg_hop_race : seg_calm(L) ? seg_hop_calm : seg_hop;
+	x.c.hop = L->race ? (seg_race_calm(L) ? seg_hop_race_calm : seg_hop_race)
+		  : seg_calm(L) ? seg_hop_calm : seg_hop;
 	uint32_t pc = f->fn->seg_fn(&x.c, t->di->seg);
 	*t = x.t;
 	if (pc == JIT_SEG_SWEPT)

@@ -553,6 +553,20 @@ static inline void wvc_forget(struct race *R, struct rthread *t)
 		R->wvc[t->warp] = NULL;
 }
 
+/* race_bar_arrive's common case, inline where a whole warp arrives at a bar.sync of
+ * barrier id that it waits at (the CTA sweep's hop, interp.c): no copy of a thread's own
+ * waited for in the launch (seen_any), the warps' vectors tracked and w's known (race.wvc:
+ * every lane's). Then its lanes' vector and epochs cannot change before the instance
+ * completes, so the release is deferred to the completion (a bit of the CTA's pend mask):
+ * true. false: nothing done, race_bar_arrive decides. */
+static inline bool race_bar_defer(struct race *R, const struct warp *w, uint32_t id)
+{
+	if (R->seen_any || !R->wvc_ok || !*wvc_of(R, w))
+		return false;
+	R->cta[w->cta->slot].pend[id] |= 1u << w->id;
+	return true;
+}
+
 /* Whether some lane of the whole warp w holds another vector than v (none: v is cached as
  * the one they share). */
 static inline bool lanes_differ(struct race *R, const struct warp *w, const struct vc *v)

@@ -332,11 +332,9 @@ void race_bar_arrive(struct launch *L, struct warp *w, uint32_t lanes, uint32_t 
 	 * before the instance completes, so bar_done releases them then, with the other
 	 * warps', in one pass over the CTA's epochs. The same clock results (a join, and each
 	 * epoch above every clock of its thread in any vector). A warp's known vector (race.wvc)
-	 * is every lane's: no lane is read then (here; bar_arrive_lanes otherwise). */
-	if (whole_waits(R, lanes, op) && *wvc_of(R, w)) {
-		R->cta[w->cta->slot].pend[id] |= 1u << w->id;
+	 * is every lane's: no lane is read then (race_bar_defer; bar_arrive_lanes otherwise). */
+	if (whole_waits(R, lanes, op) && race_bar_defer(R, w, id))
 		return;
-	}
 	bar_arrive_lanes(R, w, lanes, id, op);
 }
 
@@ -550,14 +548,11 @@ static bool complete_in_place(struct race *R, struct cta *c, uint32_t id)
 	struct vc *const *wv = &R->wvc[c->slot * R->nw];
 	struct vc *o = wv[0];
 	uint32_t nt = R->nt;
-	struct rthread *t = &R->th[(size_t)c->slot * nt];
 	if (!R->wvc_ok || !o || rc->acc[id] || o->refs != nt + (rc->done[id] == o))
 		return false;
-	uintptr_t other = 0, lanes = 0; /* a warp holding another vector; one whose lanes point */
-	for (uint32_t i = 0; i < nt; i += LANES) {
-		other |= (uintptr_t)wv[i / LANES] ^ (uintptr_t)o;
-		lanes |= (uintptr_t)t[i].lvc;
-	}
+	uintptr_t other = 0; /* a warp holding another vector */
+	for (uint32_t i = 1; i < R->nw; i++)
+		other |= (uintptr_t)wv[i] ^ (uintptr_t)o;
 	uint32_t *ch = other ? NULL : vc_renew_chunk(R, o, c->linear);
 	if (!ch)
 		return false;
@@ -570,10 +565,8 @@ static bool complete_in_place(struct race *R, struct cta *c, uint32_t id)
 		vc_put(R, rc->done[id]);
 		rc->done[id] = vc_ref(o);
 	}
-	for (uint32_t i = 0; lanes && i < nt; i += LANES) /* (acquire_whole: the warps hold it) */
-		if (t[i].lvc)
-			for (uint32_t l = 0; l < LANES; l++)
-				t[i + l].lvc = NULL;
+	/* (acquire_whole would clear the lanes' pointers: a warp's set race.wvc entry is
+	 * every lane's vector, so each lane's is NULL or o already, and o it stays) */
 	return true;
 }
 
