@@ -29,7 +29,7 @@ enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X
 
 struct hand {
 	struct xbuf *b;
-	size_t fail[24]; /* the tests' jumps to the hop's call */
+	size_t fail[16]; /* the tests' jumps to the hop's call (14 at most) */
 	unsigned nfail;
 };
 

@@ -18,7 +18,8 @@
  *   hmin: no asynchronous event due, no stop);
  *
  *   a bar.sync of a constant barrier, unguarded: the context's hop (the CTA sweep), where
- *   seg_run gave one, which makes the arrival and may go on with the next warp's turn;
+ *   seg_run gave one, which makes the arrival and may go on with the next warp's turn (in
+ *   a calm call its common case made first by the code itself: jit_hand.c);
  *
  * and anything else (other handlers, guarded handlers, lone ALU instructions) is an exit:
  * the code returns that instruction's pc having done nothing of it, as seg_run breaks
