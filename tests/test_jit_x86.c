@@ -246,6 +246,11 @@ static const struct {
 	{"movsxd rax, DWORD PTR [rcx+4]", 4, {0x48, 0x63, 0x41, 0x04}},
 	{"mov rax, QWORD PTR [rcx+8]", 4, {0x48, 0x8b, 0x41, 0x08}},
 	{"movsxd r10, DWORD PTR [r12+1024]", 8, {0x4d, 0x63, 0x94, 0x24, 0x00, 0x04, 0x00, 0x00}},
+	{"mov BYTE PTR [rbx+12], 1", 4, {0xc6, 0x43, 0x0c, 0x01}},
+	{"mov BYTE PTR [r10+300], 0", 8, {0x41, 0xc6, 0x82, 0x2c, 0x01, 0x00, 0x00, 0x00}},
+	{"imul rax, rcx", 4, {0x48, 0x0f, 0xaf, 0xc1}},
+	{"imul r9, r10", 4, {0x4d, 0x0f, 0xaf, 0xca}},
+	{"imul edx, r11d", 4, {0x41, 0x0f, 0xaf, 0xd3}},
 };
 
 #define NCASES (sizeof want / sizeof want[0])
@@ -480,6 +485,11 @@ static void emit_case(struct xbuf *b, size_t i)
 	case 223: x86_load_ext(b, 4, true, X_RAX, (struct xmem){X_RCX, -1, 1, 4}); break;
 	case 224: x86_load_ext(b, 8, false, X_RAX, (struct xmem){X_RCX, -1, 1, 8}); break;
 	case 225: x86_load_ext(b, 4, true, X_R10, (struct xmem){X_R12, -1, 1, 1024}); break;
+	case 226: x86_mov_mi8(b, (struct xmem){X_RBX, -1, 1, 12}, 1); break;
+	case 227: x86_mov_mi8(b, (struct xmem){X_R10, -1, 1, 300}, 0); break;
+	case 228: x86_imul_rr(b, true, X_RAX, X_RCX); break;
+	case 229: x86_imul_rr(b, true, X_R9, X_R10); break;
+	case 230: x86_imul_rr(b, false, X_RDX, X_R11); break;
 	default: break;
 	}
 }

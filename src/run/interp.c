@@ -36,6 +36,7 @@
 #include "smem.h"
 #include "barrier.h"
 #include "sweep.h"
+#include "seg_sweep.h"
 #include "debug_hook.h"
 #include "hopper/wgmma.h"
 
@@ -433,18 +434,7 @@ void interp_mark_direct(struct dinsn *di)
 		di->flags |= DF_EXEC_DIRECT | (converge_needed(di) ? DF_EXEC_ALIGNED : 0);
 }
 
-/* What the scheduler does between two runs of a group it would pick again at once, done in
- * place: the clock moves on by the instructions run so far, as if the dispatch loop had
- * returned them; and when the group's lanes changed (a split), the instructions after this
- * point count its lanes now in the thread-instructions, not those the scheduler counted
- * when it picked the group (interp_run_group adds the difference at its end). */
-struct repick {
-	uint32_t n_clocked;     /* instructions the clock has moved by (the scheduler adds the rest) */
-	int32_t dlanes;         /* the group's lanes now less its lanes when picked              */
-	uint64_t fix;           /* thread-instructions before each change, not to count twice    */
-	uint32_t vlanes, vpc;   /* a split not made (vsplit_fits): the taken lanes, their target */
-};
-
+/* (struct repick, what the scheduler does between two runs done in place: seg_sweep.h) */
 static inline void repicked(struct launch *L, struct repick *r, uint32_t n, uint32_t lanes_was,
 			    uint32_t lanes_now)
 {
@@ -1201,37 +1191,7 @@ seg_native(struct launch *L, struct warp *w, struct frame *f, const struct dinsn
  * in the code after the bar.sync. So the clock, the counts and the schedule are seg_run's;
  * what is skipped is the segment code's exit and entry per turn and per completion.
  */
-struct seg_turn {
-	struct warp *w;
-	struct group *g;
-	const struct dinsn *di;   /* in: a segment entry; out: where the code stopped      */
-	const struct dinsn *last; /* seg_run's last and lmask (seg_native's)               */
-	uint32_t lmask, left, limit, n_before;
-	uint64_t steps;           /* L->steps where the turn began                          */
-};
-
-enum sweep_end {
-	SWEEP_STOPPED, /* t->w's code stopped at t->di, not an arrival the hop makes        */
-	SWEEP_DONE,    /* t->w's turn ended parked, sweep_next declined: seg_run's SEG_DONE */
-	SWEEP_AGAIN,   /* swept to t->w, whose turn seg_run does not begin (SEG_AGAIN)      */
-	SWEEP_WARP,    /* swept to t->w, whose turn seg_run begins (its next_warp)          */
-};
-
-/* the segment code's context, then what seg_hop reads and writes, and what it takes as
- * given for the whole call of the code (nothing the code or the hop does moves it) */
-struct seg_sweeping {
-	struct jit_seg_ctx c;
-	struct launch *L;
-	struct sweep *sw;
-	struct seg_turn t;
-	enum sweep_end end;
-	uint64_t lim;             /* sweep_lim's (the poll and the step limit)              */
-	/* a function and its code (fixed after the load), the last the hop saw: the next
-	 * warp's instruction found from its pc alone where its frame's function is the
-	 * same (no wait on the frame's chain of loads) */
-	const struct dfunc *fn;
-	const struct dinsn *code;
-};
+/* (the hop's state, struct seg_sweeping: seg_sweep.h) */
 
 /* Whether a call of the code with the sweep's hop is calm: L->stop clear, no asynchronous
  * event in flight and none due, the detector off. Nothing the code and the hop run then
@@ -1523,8 +1483,9 @@ seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn
 	struct seg_sweeping x = {.L = L, .sw = sw, .t = *t, .lim = sweep_lim(L), .fn = f->fn,
 				 .code = f->fn->code};
 	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit, t->n_before + t->limit, rp);
+	x.calm = seg_calm(L); /* (jit_hand.c's hand-over: the detector off) */
 	x.c.hop = L->race ? (seg_race_calm(L) ? seg_hop_race_calm : seg_hop_race)
-		  : seg_calm(L) ? seg_hop_calm : seg_hop;
+		  : x.calm ? seg_hop_calm : seg_hop;
 	uint32_t pc = f->fn->seg_fn(&x.c, t->di->seg);
 	*t = x.t;
 	if (pc == JIT_SEG_SWEPT)

@@ -18,7 +18,8 @@
  *   hmin: no asynchronous event due, no stop);
  *
  *   a bar.sync of a constant barrier, unguarded: the context's hop (the CTA sweep), where
- *   seg_run gave one, which makes the arrival and may go on with the next warp's turn;
+ *   seg_run gave one, which makes the arrival and may go on with the next warp's turn (in
+ *   a calm call its common case made first by the code itself: jit_hand.c);
  *
  * and anything else (other handlers, guarded handlers, lone ALU instructions) is an exit:
  * the code returns that instruction's pc having done nothing of it, as seg_run breaks
@@ -62,6 +63,7 @@
 
 #include "barrier.h"
 #include "exec.h"
+#include "jit_hand.h"
 #include "jit_map.h"
 #include "jit_uni.h"
 #include "smem.h"
@@ -879,6 +881,8 @@ static void gen_bar(struct seg *S, uint32_t i, size_t leave)
 	x86_load(b, true, X_RAX, CTX(hop));
 	x86_alu_rr(b, X86_TEST, true, X_RAX, X_RAX);
 	to_exit(S, x86_jcc(b, 0x4), i);
+	jit_hand_gen(b, S->fn, i);
+	x86_load(b, true, X_RAX, CTX(hop));
 	x86_store(b, false, CTX(left), R_LEFT);
 	x86_vzeroupper(b);
 	x86_alu_rr(b, X86_MOV, true, X_RDI, R_CTX);

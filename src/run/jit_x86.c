@@ -251,6 +251,22 @@ void x86_mov_mi(struct xbuf *b, struct xmem m, uint32_t imm)
 	put32(b, imm);
 }
 
+void x86_mov_mi8(struct xbuf *b, struct xmem m, uint8_t imm)
+{
+	legacy_mem(b, false, 0, m);
+	put(b, 0xC6);
+	modrm_mem(b, 0, m);
+	put(b, imm);
+}
+
+void x86_imul_rr(struct xbuf *b, bool w64, int d, int s)
+{
+	rex(b, w64, d, s);
+	put(b, 0x0F);
+	put(b, 0xAF);
+	put(b, (uint8_t)(0xC0 | (d & 7) << 3 | (s & 7)));
+}
+
 void x86_mov_ri(struct xbuf *b, int d, uint32_t imm)
 {
 	rex(b, false, 0, d);

@@ -102,6 +102,8 @@ void x86_store(struct xbuf *b, bool w64, struct xmem m, int s); /* mov [m], s   
 void x86_load_ext(struct xbuf *b, int bytes, bool sgn, int d, struct xmem m);
 void x86_mov_mi(struct xbuf *b, struct xmem m, uint32_t imm); /* mov dword [m], imm32 */
 void x86_alu_mi(struct xbuf *b, int ext, bool w64, struct xmem m, int8_t imm); /* op [m], imm8 */
+void x86_mov_mi8(struct xbuf *b, struct xmem m, uint8_t imm); /* mov byte [m], imm8 */
+void x86_imul_rr(struct xbuf *b, bool w64, int d, int s);     /* imul d, s               */
 void x86_push(struct xbuf *b, int r);
 void x86_pop(struct xbuf *b, int r);
 size_t x86_call(struct xbuf *b);                           /* call rel32 (x86_patch)  */

@@ -1,0 +1,279 @@
+/*
+ * jit_hand.c - the CTA sweep's common hand-over in the segment code (issue #31): at a
+ * bar.sync of a constant barrier, in a calm call (seg_sweep.h's `calm`), a whole warp's
+ * arrival that does not complete the barrier, followed in the same round and CTA by the
+ * next warp (w + 1) whose one whole group is ready at a segment entry of the same function,
+ * is made here without the call of the hop: exactly the writes interp.c's seg_hop_calm
+ * makes on that path (seg_hop_note, seg_bar_wait, sweep_next_by, run_done, seg_hop_on and
+ * seg_ctx_warp), then a jump to the next warp's entry with its registers. Every test is
+ * made before the first write; where one fails the code falls through to the hop's call,
+ * which makes them all again in C (so the C hop sees the state it always saw). What is
+ * left to C: the completing arrival, a split or partial warp, a round's or a CTA's last
+ * warp, a named barrier's count, another function's frame, the step limit or poll, and
+ * any call that is not calm (the detector, a stop, asynchronous events).
+ */
+#include "jit_hand.h"
+
+#include <stddef.h>
+
+#include "seg_sweep.h"
+
+/* the registers the segment code keeps (jit_seg.c's) and this code's scratch */
+enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X_R15,
+       R_SPLIT = X_RBP };
+
+#define AT(base, off) ((struct xmem){(base), -1, 1, (int32_t)(off)})
+#define SW(field) AT(R_CTX, offsetof(struct seg_sweeping, field))
+#define BAR(id, field) (offsetof(struct cta, bar) + (id) * sizeof(struct barstate) + \
+			offsetof(struct barstate, field))
+
+struct hand {
+	struct xbuf *b;
+	size_t fail[16]; /* the tests' jumps to the hop's call (14 at most) */
+	unsigned nfail;
+};
+
+/* a test's jump (condition cc) to the hop's call */
+static void fail_if(struct hand *H, int cc)
+{
+	H->fail[H->nfail++] = x86_jcc(H->b, cc);
+}
+
+/* [m] += r (64 bits; scratch t) */
+static void add_mem(struct xbuf *b, struct xmem m, int r, int t)
+{
+	x86_load(b, true, t, m);
+	x86_alu_rr(b, X86_ADD, true, t, r);
+	x86_store(b, true, m, t);
+}
+
+/* The tests, loads only: rax w, rcx its CTA, rdi L->steps after the bar.sync, r8 the
+ * sweep, r10 the next warp, r11 its group (sweep_next_by's and seg_hop_on's, in the case
+ * they go on at once) */
+static void tests(struct hand *H, const struct dfunc *fn, uint32_t i)
+{
+	struct xbuf *b = H->b;
+	const struct dinsn *di = &fn->code[i];
+	uint32_t id = (uint32_t)di->s[0].imm[0];
+	x86_load_ext(b, 1, false, X_RAX, SW(calm));
+	x86_alu_rr(b, X86_TEST, false, X_RAX, X_RAX);
+	fail_if(H, 0x4);
+	x86_load(b, true, X_RAX, SW(c.w));
+	if (di->flags & DF_EXEC_ALIGNED) {
+		x86_alu_mi(b, 7, false, AT(X_RAX, offsetof(struct warp, live)), -1);
+		fail_if(H, 0x5);
+	}
+	/* the arrival does not complete barrier id */
+	x86_load(b, true, X_RCX, AT(X_RAX, offsetof(struct warp, cta)));
+	x86_load(b, false, X_RDX, AT(X_RCX, BAR(id, expected)));
+	x86_alu_rr(b, X86_TEST, false, X_RDX, X_RDX);
+	size_t named = x86_jcc(b, 0x5);
+	x86_load(b, false, X_RDX, AT(X_RCX, offsetof(struct cta, live_threads)));
+	x86_patch(b, named, b->len);
+	x86_load(b, false, X_RSI, AT(X_RCX, BAR(id, arrived)));
+	x86_alu_ri(b, 0, false, X_RSI, LANES);
+	x86_alu_rr(b, X86_CMP, false, X_RSI, X_RDX);
+	fail_if(H, 0x3);
+	/* w's one group */
+	x86_load(b, true, X_RDX, AT(X_RAX, offsetof(struct warp, groups)));
+	x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct group, next)), 0);
+	fail_if(H, 0x5);
+	/* L->steps past the bar.sync (seg_hop_note's: the turn's end less left, plus one)
+	 * before sweep_lim's */
+	x86_load(b, true, X_RDI, SW(c.end));
+	x86_alu_rr(b, X86_SUB, true, X_RDI, R_LEFT);
+	x86_alu_ri(b, 0, true, X_RDI, 1);
+	x86_load(b, true, X_R8, SW(lim));
+	x86_alu_rr(b, X86_CMP, true, X_RDI, X_R8);
+	fail_if(H, 0x3);
+	/* not the round's end; the next warp s->(r, i): w + 1 inside a CTA (i not 0), else
+	 * the first of CTA r */
+	x86_load(b, true, X_R8, SW(sw));
+	x86_load(b, false, X_RSI, AT(X_R8, offsetof(struct sweep, k)));
+	x86_load(b, false, X_R9, AT(X_R8, offsetof(struct sweep, total)));
+	x86_alu_rr(b, X86_CMP, false, X_RSI, X_R9);
+	fail_if(H, 0x3);
+	x86_alu_rr(b, X86_MOV, true, X_R10, X_RAX);
+	x86_alu_ri(b, 0, true, X_R10, (int32_t)sizeof(struct warp));
+	x86_alu_mi(b, 7, false, AT(X_R8, offsetof(struct sweep, i)), 0);
+	size_t inside = x86_jcc(b, 0x5);
+	x86_load(b, true, X_R9, AT(X_R8, offsetof(struct sweep, cl)));
+	x86_load(b, true, X_R9, AT(X_R9, offsetof(struct cluster, ctas)));
+	x86_load(b, false, X_R11, AT(X_R8, offsetof(struct sweep, r)));
+	x86_mov_ri(b, X_R10, (uint32_t)sizeof(struct cta));
+	x86_imul_rr(b, true, X_R11, X_R10);
+	x86_load(b, true, X_R10, (struct xmem){X_R9, X_R11, 1,
+					     (int32_t)offsetof(struct cta, warps)});
+	x86_patch(b, inside, b->len);
+	/* its one group, whole and ready, no warpgroup watch */
+	x86_load(b, true, X_R11, AT(X_R10, offsetof(struct warp, groups)));
+	x86_alu_rr(b, X86_TEST, true, X_R11, X_R11);
+	fail_if(H, 0x4);
+	x86_alu_mi(b, 7, true, AT(X_R11, offsetof(struct group, next)), 0);
+	fail_if(H, 0x5);
+	x86_alu_mi(b, 7, false, AT(X_R11, offsetof(struct group, state)), G_READY);
+	fail_if(H, 0x5);
+	x86_alu_mi(b, 7, false, AT(X_R11, offsetof(struct group, mask)), -1);
+	fail_if(H, 0x5);
+	x86_alu_mi(b, 7, false, AT(X_R10, offsetof(struct warp, wg_busy)), 0);
+	fail_if(H, 0x5);
+	x86_load_ext(b, 1, false, X_RSI, AT(X_R10, offsetof(struct warp, wg_track)));
+	x86_alu_rr(b, X86_TEST, false, X_RSI, X_RSI);
+	fail_if(H, 0x5);
+	/* in a frame of this function, at an entry right after a bar.sync (seg_bar) */
+	x86_load(b, true, X_RSI, AT(X_R11, offsetof(struct group, frame)));
+	x86_load(b, true, X_RSI, AT(X_RSI, offsetof(struct frame, fn)));
+	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn);
+	x86_alu_rr(b, X86_CMP, true, X_RSI, X_R9);
+	fail_if(H, 0x5);
+	x86_load(b, false, X_RSI, AT(X_R11, offsetof(struct group, pc)));
+	x86_mov_ri(b, X_R9, (uint32_t)sizeof(struct dinsn));
+	x86_imul_rr(b, true, X_RSI, X_R9);
+	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn->code);
+	x86_load_ext(b, 1, false, X_R9, (struct xmem){X_R9, X_RSI, 1,
+						  (int32_t)offsetof(struct dinsn, seg_bar)});
+	x86_alu_rr(b, X86_TEST, false, X_R9, X_R9);
+	fail_if(H, 0x4);
+}
+
+/* w's arrival at di (barrier id), not completing it: seg_hop_note's pc, seg_bar_wait's
+ * count, state and first waiter (rax w, rcx its CTA; rdx, rsi scratch) */
+static void arrive(struct xbuf *b, const struct dinsn *di, uint32_t i)
+{
+	uint32_t id = (uint32_t)di->s[0].imm[0];
+	x86_alu_mi(b, 0, false, AT(X_RCX, BAR(id, arrived)), LANES);
+	x86_load(b, true, X_RDX, AT(X_RCX, BAR(id, first)));
+	x86_mov_ri64(b, X_RSI, (uint64_t)(uintptr_t)di);
+	x86_alu_rr(b, X86_TEST, true, X_RDX, X_RDX);
+	size_t have = x86_jcc(b, 0x5);
+	x86_store(b, true, AT(X_RCX, BAR(id, first)), X_RSI);
+	size_t done = x86_jmp(b);
+	x86_patch(b, have, b->len);
+	x86_alu_rr(b, X86_CMP, true, X_RDX, X_RSI);
+	size_t same = x86_jcc(b, 0x4);
+	x86_mov_mi8(b, AT(X_RCX, BAR(id, mixed)), 1);
+	x86_patch(b, same, b->len);
+	x86_patch(b, done, b->len);
+	x86_load(b, true, X_RDX, AT(X_RAX, offsetof(struct warp, groups)));
+	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, pc)), i);
+	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, state)), G_BAR);
+	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, wait_id)), id);
+}
+
+/* the launch's counts (seg_hop_note's, sweep_next_by's and run_done's for w's n
+ * instructions, n = n0 - left + 1 in rdx), the repick reset; rax w, rdi L->steps, r8 the
+ * sweep, r10 the next warp (rcx, rsi, r9, r11 scratch) */
+static void count(struct xbuf *b, const struct dinsn *di)
+{
+	/* s->(r, i) past the next warp (sweep_next_by's) */
+	x86_load(b, false, X_RSI, AT(X_R8, offsetof(struct sweep, i)));
+	x86_alu_ri(b, 0, false, X_RSI, 1);
+	x86_load(b, true, X_R9, AT(X_R8, offsetof(struct sweep, cl)));
+	x86_load(b, true, X_R11, AT(X_R9, offsetof(struct cluster, ctas)));
+	x86_load(b, false, X_R11, AT(X_R11, offsetof(struct cta, nwarps)));
+	x86_alu_rr(b, X86_CMP, false, X_RSI, X_R11);
+	size_t same = x86_jcc(b, 0x5);
+	x86_alu_rr(b, X86_XOR, false, X_RSI, X_RSI);
+	x86_load(b, false, X_R11, AT(X_R8, offsetof(struct sweep, r)));
+	x86_alu_ri(b, 0, false, X_R11, 1);
+	x86_load(b, false, X_R9, AT(X_R9, offsetof(struct cluster, nctas)));
+	x86_alu_rr(b, X86_CMP, false, X_R11, X_R9);
+	size_t in = x86_jcc(b, 0x5);
+	x86_alu_rr(b, X86_XOR, false, X_R11, X_R11);
+	x86_patch(b, in, b->len);
+	x86_store(b, false, AT(X_R8, offsetof(struct sweep, r)), X_R11);
+	x86_patch(b, same, b->len);
+	x86_store(b, false, AT(X_R8, offsetof(struct sweep, i)), X_RSI);
+	x86_load(b, true, X_RCX, SW(c.L));
+	x86_load(b, false, X_RDX, SW(c.writes));
+	if (di->flags & DF_WRITES)
+		x86_alu_ri(b, 0, false, X_RDX, 1);
+	add_mem(b, AT(X_RCX, offsetof(struct launch, writes)), X_RDX, X_RSI);
+	x86_store(b, true, AT(X_RCX, offsetof(struct launch, steps)), X_RDI);
+	x86_mov_ri64(b, X_RSI, (uint64_t)(uintptr_t)di);
+	x86_store(b, true, AT(X_RCX, offsetof(struct launch, ci)), X_RSI);
+	x86_mov_mi(b, AT(X_RCX, offsetof(struct launch, cmask)), FULL_MASK);
+	x86_store(b, true, AT(X_RCX, offsetof(struct launch, cw)), X_R10);
+	x86_load(b, false, X_RDX, SW(c.n0));
+	x86_alu_rr(b, X86_SUB, false, X_RDX, R_LEFT);
+	x86_alu_ri(b, 0, false, X_RDX, 1);
+	/* thread_steps += n * lanes + n * dlanes + fix; clock += n - n_clocked */
+	x86_load(b, true, X_RSI, SW(c.rp));
+	x86_load(b, false, X_R9, AT(X_R8, offsetof(struct sweep, lanes)));
+	x86_imul_rr(b, true, X_R9, X_RDX);
+	x86_load_ext(b, 4, true, X_R11, AT(X_RSI, offsetof(struct repick, dlanes)));
+	x86_imul_rr(b, true, X_R11, X_RDX);
+	x86_alu_rr(b, X86_ADD, true, X_R9, X_R11);
+	x86_load(b, true, X_R11, AT(X_RSI, offsetof(struct repick, fix)));
+	x86_alu_rr(b, X86_ADD, true, X_R9, X_R11);
+	add_mem(b, AT(X_RCX, offsetof(struct launch, thread_steps)), X_R9, X_R11);
+	x86_load(b, false, X_R11, AT(X_RSI, offsetof(struct repick, n_clocked)));
+	x86_alu_rr(b, X86_MOV, true, X_R9, X_RDX);
+	x86_alu_rr(b, X86_SUB, true, X_R9, X_R11);
+	add_mem(b, AT(X_RCX, offsetof(struct launch, clock)), X_R9, X_R11);
+	x86_alu_rr(b, X86_XOR, false, X_R11, X_R11);
+	x86_store(b, false, AT(X_RSI, offsetof(struct repick, n_clocked)), X_R11);
+	x86_store(b, false, AT(X_RSI, offsetof(struct repick, dlanes)), X_R11);
+	x86_store(b, true, AT(X_RSI, offsetof(struct repick, fix)), X_R11);
+	x86_store(b, false, AT(X_RSI, offsetof(struct repick, vlanes)), X_R11);
+	x86_store(b, false, AT(X_RSI, offsetof(struct repick, vpc)), X_R11);
+	/* w's turn ends (its pick finds nothing), the next one's begins */
+	add_mem(b, AT(X_RAX, offsetof(struct warp, steps)), X_RDX, X_RSI);
+	x86_store(b, false, AT(X_RAX, offsetof(struct warp, streak)), X_R11);
+	x86_store(b, true, AT(X_RAX, offsetof(struct warp, last_pick)), X_R11);
+	x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, ran)), 1);
+	x86_alu_mi(b, 0, false, AT(X_R8, offsetof(struct sweep, k)), 1);
+	x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, lanes)), LANES);
+	x86_store(b, true, AT(X_R8, offsetof(struct sweep, w)), X_R10);
+	x86_store(b, false, AT(X_R10, offsetof(struct warp, streak)), X_R11);
+	x86_load(b, true, X_R11, AT(X_R10, offsetof(struct warp, groups)));
+	x86_store(b, true, AT(X_R10, offsetof(struct warp, last_pick)), X_R11);
+}
+
+/* the turn and the context for the next warp's (r10, its group r11; rdi L->steps):
+ * seg_hop_on's and seg_ctx_warp's (calm: hmin 0), the code's registers as its entry loads
+ * them, then on at its entry */
+static void begin(struct xbuf *b)
+{
+	x86_store(b, true, SW(t.w), X_R10);
+	x86_store(b, true, SW(t.g), X_R11);
+	x86_mov_mi(b, SW(t.n_before), 0);
+	x86_mov_mi(b, SW(t.limit), SWEEP_QUANTUM);
+	x86_store(b, true, SW(t.steps), X_RDI);
+	x86_mov_mi(b, SW(t.left), SWEEP_QUANTUM);
+	x86_load(b, true, X_RSI, AT(X_R11, offsetof(struct group, frame)));
+	x86_load(b, true, R_REGS, AT(X_RSI, offsetof(struct frame, regs)));
+	x86_store(b, true, SW(c.regs), R_REGS);
+	x86_mov_ri(b, R_LEFT, SWEEP_QUANTUM);
+	x86_store(b, false, SW(c.left), R_LEFT);
+	x86_alu_rr(b, X86_XOR, false, R_HMIN, R_HMIN);
+	x86_store(b, false, SW(c.hmin), R_HMIN);
+	x86_mov_ri(b, R_LAST, UINT32_MAX);
+	x86_store(b, false, SW(c.last), R_LAST);
+	x86_mov_mi(b, SW(c.writes), 0);
+	x86_mov_mi(b, SW(c.row), JIT_ROW_ASK);
+	x86_store(b, true, SW(c.w), X_R10);
+	x86_store(b, true, SW(c.f), X_RSI);
+	x86_alu_ri(b, 0, true, X_RDI, SWEEP_QUANTUM);
+	x86_store(b, true, SW(c.end), X_RDI);
+	x86_mov_mi(b, SW(c.n0), SWEEP_QUANTUM);
+	x86_load_ext(b, 1, false, R_SPLIT, AT(X_R10, offsetof(struct warp, split)));
+	x86_load(b, false, X_RSI, AT(X_R11, offsetof(struct group, pc)));
+	x86_mov_ri(b, X_R9, (uint32_t)sizeof(struct dinsn));
+	x86_imul_rr(b, true, X_RSI, X_R9);
+}
+
+void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
+{
+	struct hand H = {.b = b};
+	const struct dinsn *di = &fn->code[i];
+	tests(&H, fn, i);
+	arrive(b, di, i);
+	count(b, di);
+	begin(b);
+	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn->code);
+	x86_load(b, true, X_R9, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg)});
+	x86_jmp_r(b, X_R9);
+	for (unsigned k = 0; k < H.nfail; k++)
+		x86_patch(b, H.fail[k], b->len);
+}

@@ -1,0 +1,19 @@
+/*
+ * jit_hand.h - the CTA sweep's common hand-over, made by the segment code itself at a
+ * bar.sync (jit_hand.c), before the call of the context's hop.
+ */
+#ifndef PTXI_JIT_HAND_H
+#define PTXI_JIT_HAND_H
+
+#include <stdint.h>
+
+#include "jit_x86.h"
+#include "prog.h"
+
+/* Emit, at the bar.sync fn->code[i] (a constant barrier, unguarded; the context's hop
+ * known there), the calm hand-over to the next warp: it either jumps to that warp's entry,
+ * the hop's work done, or falls through past its code (nothing done), rbx the context (a
+ * struct seg_sweeping), r13d left before the bar.sync. */
+void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i);
+
+#endif

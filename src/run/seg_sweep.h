@@ -1,0 +1,64 @@
+/*
+ * seg_sweep.h - the CTA sweep's state for one call of the segment code (interp.c's seg_sweep
+ * and its hop): the turn running, and what the hop takes as given for the call. The
+ * segment code (jit_seg.c) reads and writes it too where it hands a calm turn over itself
+ * at a bar.sync (gen_hand), so its layout is the one both compile against.
+ */
+#ifndef PTXI_SEG_SWEEP_H
+#define PTXI_SEG_SWEEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "jit_ctx.h"
+#include "launch.h"
+#include "sweep.h"
+
+/* What the scheduler does between two runs of a group it would pick again at once, done in
+ * place: the clock moves on by the instructions run so far, as if the dispatch loop had
+ * returned them; and when the group's lanes changed (a split), the instructions after this
+ * point count its lanes now in the thread-instructions, not those the scheduler counted
+ * when it picked the group (interp_run_group adds the difference at its end). */
+struct repick {
+	uint32_t n_clocked;     /* instructions the clock has moved by (the scheduler adds the rest) */
+	int32_t dlanes;         /* the group's lanes now less its lanes when picked              */
+	uint64_t fix;           /* thread-instructions before each change, not to count twice    */
+	uint32_t vlanes, vpc;   /* a split not made (vsplit_fits): the taken lanes, their target */
+};
+
+struct seg_turn {
+	struct warp *w;
+	struct group *g;
+	const struct dinsn *di;   /* in: a segment entry; out: where the code stopped      */
+	const struct dinsn *last; /* seg_run's last and lmask (seg_native's)               */
+	uint32_t lmask, left, limit, n_before;
+	uint64_t steps;           /* L->steps where the turn began                          */
+};
+
+enum sweep_end {
+	SWEEP_STOPPED, /* t->w's code stopped at t->di, not an arrival the hop makes        */
+	SWEEP_DONE,    /* t->w's turn ended parked, sweep_next declined: seg_run's SEG_DONE */
+	SWEEP_AGAIN,   /* swept to t->w, whose turn seg_run does not begin (SEG_AGAIN)      */
+	SWEEP_WARP,    /* swept to t->w, whose turn seg_run begins (its next_warp)          */
+};
+
+/* the segment code's context, then what seg_hop reads and writes, and what it takes as
+ * given for the whole call of the code (nothing the code or the hop does moves it) */
+struct seg_sweeping {
+	struct jit_seg_ctx c;
+	struct launch *L;
+	struct sweep *sw;
+	struct seg_turn t;
+	enum sweep_end end;
+	uint64_t lim;             /* sweep_lim's (the poll and the step limit)              */
+	/* a function and its code (fixed after the load), the last the hop saw: the next
+	 * warp's instruction found from its pc alone where its frame's function is the
+	 * same (no wait on the frame's chain of loads) */
+	const struct dfunc *fn;
+	const struct dinsn *code;
+	/* the call is calm (interp.c's seg_calm): the code's own hand-over at a bar.sync
+	 * (jit_seg.c's gen_hand) may run before the hop */
+	bool calm;
+};
+
+#endif
