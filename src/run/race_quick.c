@@ -1731,7 +1731,8 @@ RACE_CLONES bool race_shared_row_ld(struct launch *L, struct warp *w, uint32_t m
 		if (line_fresh(L, w, first, false))
 			return true;
 	}
-	if (mask == 0xffffffffu) /* (wrap < 32: two rows) */
+	if (mask == 0xffffffffu && wrap < LANES) /* (two rows: a row on the line start that
+						      * line_fresh declined goes to row_ld) */
 		return rowwrap_ld(L, w, mask, first, wrap, second);
 	return row_ld(L, w, mask, first, wrap, second);
 }
