@@ -1194,21 +1194,15 @@ seg_native(struct launch *L, struct warp *w, struct frame *f, const struct dinsn
 /* (the hop's state, struct seg_sweeping: seg_sweep.h) */
 
 /* Whether a call of the code with the sweep's hop is calm: L->stop clear, no asynchronous
- * event in flight and none due, the detector off. Nothing the code and the hop run then
- * changes that (no handler of the code adds an event; without the detector smem.c declines
+ * event in flight and none due. With the detector off, nothing the code and the hop run
+ * then changes that (no handler of the code adds an event; without the detector smem.c declines
  * wherever a report could come, and a release that could break a rule is left to seg_run:
  * seg_release_on), so every turn the hop begins has hmin 0 (due never <= end + 1) and
- * sweep_next's tests of L->stop and the events hold without a look. */
+ * sweep_next's tests of L->stop and the events hold without a look (with the detector on,
+ * a report or a completion may set L->stop: seg_hop_race_calm looks at it). */
 static inline bool seg_calm(const struct launch *L)
 {
-	return !L->race && !L->stop && !L->async.nevents && L->async.next_due == UINT64_MAX;
-}
-
-/* The same with the detector on (seg_hop_race_calm: calm but for L->stop, which its hop
- * looks at). */
-static inline bool seg_race_calm(const struct launch *L)
-{
-	return L->race && !L->stop && !L->async.nevents && L->async.next_due == UINT64_MAX;
+	return !L->stop && !L->async.nevents && L->async.next_due == UINT64_MAX;
 }
 
 /* Whether the arrival at di (pc, in fn) of w's whole group g, `left` of its turn's budget
@@ -1400,7 +1394,7 @@ static const void *seg_hop_calm(struct jit_seg_ctx *c, uint32_t pc, uint32_t id,
  * The hop of a launch with the detector: seg_hop_common's steps, the arrival the detector's
  * (seg_bar's, in bar_sync_rest's order: after seg_hop_note wrote L->ci), its common case -
  * a whole warp's release deferred to the completion (race_bar_defer) - inline. In a call
- * that is calm but for the detector (seg_race_calm) the next turns begin as seg_hop_calm
+ * that is calm but for the detector (seg_calm with the detector on) the next turns begin as seg_hop_calm
  * begins them (no look at the asynchronous events; hmin 0), which holds with the detector
  * too where L->stop is clear when the next turn begins: nothing the code or the hop runs
  * adds an event, and of what sets L->stop in such a call, a report in the code ends the
@@ -1483,9 +1477,10 @@ seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn
 	struct seg_sweeping x = {.L = L, .sw = sw, .t = *t, .lim = sweep_lim(L), .fn = f->fn,
 				 .code = f->fn->code};
 	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit, t->n_before + t->limit, rp);
-	x.calm = seg_calm(L); /* (jit_hand.c's hand-over: the detector off) */
-	x.c.hop = L->race ? (seg_race_calm(L) ? seg_hop_race_calm : seg_hop_race)
-		  : x.calm ? seg_hop_calm : seg_hop;
+	bool calm = seg_calm(L); /* (with the detector: seg_hop_race_calm, calm but for
+				  * L->stop, which its hop looks at) */
+	x.calm = calm && !L->race; /* (jit_hand.c's hand-over: the detector off) */
+	x.c.hop = L->race ? (calm ? seg_hop_race_calm : seg_hop_race) : calm ? seg_hop_calm : seg_hop;
 	uint32_t pc = f->fn->seg_fn(&x.c, t->di->seg);
 	*t = x.t;
 	if (pc == JIT_SEG_SWEPT)

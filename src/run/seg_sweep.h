@@ -56,8 +56,8 @@ struct seg_sweeping {
 	 * same (no wait on the frame's chain of loads) */
 	const struct dfunc *fn;
 	const struct dinsn *code;
-	/* the call is calm (interp.c's seg_calm): the code's own hand-over at a bar.sync
-	 * (jit_seg.c's gen_hand) may run before the hop */
+	/* the call is calm (interp.c's seg_calm) and the detector off: the code's own
+	 * hand-over at a bar.sync (jit_seg.c's gen_hand) may run before the hop */
 	bool calm;
 };
 
