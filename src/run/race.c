@@ -81,17 +81,17 @@ void *race_grow(struct launch *L, uint64_t *acct, void *p, size_t had, size_t wa
 
 /* A fresh slab (the size its place in the list says; a big one aligned to its size, so
  * that a huge page can back it); false: no memory. */
-static bool slab_new(struct race_keep *k)
+static bool slab_new(struct race_slabs *s)
 {
-	if (k->nslabs == k->slabcap) {
-		uint32_t cap = k->slabcap ? 2 * k->slabcap : 4;
-		void **n = realloc(k->slabs, cap * sizeof *n);
+	if (s->nslabs == s->slabcap) {
+		uint32_t cap = s->slabcap ? 2 * s->slabcap : 4;
+		void **n = realloc(s->slabs, cap * sizeof *n);
 		if (!n)
 			return false;
-		k->slabs = n;
-		k->slabcap = cap;
+		s->slabs = n;
+		s->slabcap = cap;
 	}
-	size_t size = k->nslabs ? SLAB_BYTES : SLAB_SMALL, map = k->nslabs ? 2 * size : size;
+	size_t size = s->nslabs ? SLAB_BYTES : SLAB_SMALL, map = s->nslabs ? 2 * size : size;
 	uint8_t *m = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
 		return false;
@@ -105,21 +105,28 @@ static bool slab_new(struct race_keep *k)
 		madvise(a, size, MADV_HUGEPAGE); /* (a hint: without it, small pages) */
 #endif
 	}
-	k->slabs[k->nslabs++] = a;
-	k->slab_at = a;
-	k->slab_left = size;
+	s->slabs[s->nslabs++] = a;
+	s->at = a;
+	s->left = size;
 	return true;
 }
 
 /* `size` bytes of the current slab (a fresh one when it has less), zero; NULL: no memory. */
-void *race_slab_cut(struct race_keep *k, size_t size)
+void *race_slab_cut(struct race_slabs *s, size_t size)
 {
-	if (k->slab_left < size && !slab_new(k))
+	if (s->left < size && !slab_new(s))
 		return NULL;
-	void *p = k->slab_at; /* (mapped: zero) */
-	k->slab_at += size;
-	k->slab_left -= size;
+	void *p = s->at; /* (mapped: zero) */
+	s->at += size;
+	s->left -= size;
 	return p;
+}
+
+void race_slabs_free(struct race_slabs *s)
+{
+	for (uint32_t i = 0; i < s->nslabs; i++)
+		munmap(s->slabs[i], i ? SLAB_BYTES : SLAB_SMALL);
+	free(s->slabs);
 }
 
 /* Lists of further reads (struct readers) are cut from the slabs too, in READER_CLASSES
@@ -142,7 +149,7 @@ static struct readers *readers_take(struct race_keep *k, uint32_t cap)
 {
 	struct readers **head = &k->rfree[readers_class(cap)], *m = *head;
 	if (!m)
-		return race_slab_cut(k, readers_bytes(cap));
+		return race_slab_cut(&k->slab, readers_bytes(cap));
 	memcpy(head, m->e, sizeof *head); /* (the next one) */
 	return m;
 }
@@ -182,7 +189,7 @@ static struct cell *page_new(struct launch *L, struct shadow *s)
 	struct race_keep *k = &L->race->keep;
 	if (!page_charge(L, s, PAGE_BYTES))
 		return NULL;
-	struct cell *pg = k->npool ? k->pool[--k->npool] : race_slab_cut(k, PAGE_BYTES);
+	struct cell *pg = k->npool ? k->pool[--k->npool] : race_slab_cut(&k->slab, PAGE_BYTES);
 	if (!pg)
 		page_uncharge(L, s, PAGE_BYTES);
 	return pg;
@@ -205,7 +212,7 @@ struct cpage *race_cpage(struct launch *L, struct shadow *s, uint64_t bytes, uin
 		return NULL;
 	if (s->pages[p] || !page_charge(L, s, sizeof(struct cpage)))
 		return page_compact(s, p);
-	struct cpage *cp = k->ncpool ? k->cpool[--k->ncpool] : race_slab_cut(k, sizeof *cp);
+	struct cpage *cp = k->ncpool ? k->cpool[--k->ncpool] : race_slab_cut(&k->slab, sizeof *cp);
 	if (!cp) {
 		page_uncharge(L, s, sizeof *cp);
 		return NULL;
@@ -984,9 +991,7 @@ void race_end(struct launch *L)
 	free(R->keep.cold);
 	free(R->keep.cta);
 	free(R->keep.wvc);
-	for (uint32_t i = 0; i < R->keep.nslabs; i++)
-		munmap(R->keep.slabs[i], i ? SLAB_BYTES : SLAB_SMALL);
-	free(R->keep.slabs);
+	race_slabs_free(&R->keep.slab);
 	free(R->keep.pool);
 	free(R->keep.cpool);
 	mem_release(L->mem, R->charged);

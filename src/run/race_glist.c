@@ -40,7 +40,7 @@ glist_room(const struct acc_ctx *x, struct cell *c, struct glist *g, const struc
 	struct glist **head = &k->gfree[glist_class(cap)], *n = *head;
 	if (n)
 		memcpy(head, n->e, sizeof *head);
-	else if (!(n = race_slab_cut(k, size))) {
+	else if (!(n = race_slab_cut(&k->slab, size))) {
 		mem_release(x->L->mem, size - had);
 		return NULL;
 	}

@@ -28,7 +28,6 @@
 #define HUGE_BYTES (2u << 20) /* a huge page's bytes (huge_map)                             */
 #define LANE_CHUNK 49152u  /* bytes of GA_LANES entries' arrays per chunk of the log     */
 #define SPARE_STORES 16u   /* logs' arrays kept (a window of clusters' and the workers') */
-#define CHUNK_SLAB HUGE_BYTES /* bytes of a slab of chunks                                 */
 
 /* A log's arrays, kept for the next cluster's log when one is let go (fresh memory is
  * slow: the kernel clears each page a log first touches). */
@@ -87,9 +86,7 @@ struct race_jobs {
 	pthread_mutex_t spare_lock; /* the logs' arrays kept for the next logs, and the slabs  */
 	struct glog_store spare[SPARE_STORES];
 	uint32_t nspare;
-	uint8_t **slab;             /* huge-page slabs chunks are cut from (chunk_take)        */
-	uint32_t nslab;
-	size_t slab_size, slab_used;/* the last slab's bytes, and those cut                    */
+	struct race_slabs slab;     /* where chunks are cut from (chunk_take)                 */
 };
 
 /* ---- fresh memory ---------------------------------------------------------------------- */
@@ -116,29 +113,13 @@ static uint8_t *huge_map(size_t *size)
 	return a;
 }
 
-/* A chunk for a log's GA_LANES arrays, cut from a huge-page slab (first touched in huge
- * pages, not 12 small pages each; a chunk stays with the logs' arrays, kept, until the
- * launch ends: glog_free); NULL: out of memory. */
+/* A chunk for a log's GA_LANES arrays, cut from the slabs (first touched in huge pages,
+ * not 12 small pages each; a chunk stays with the logs' arrays, kept, until the launch
+ * ends: glog_free); NULL: out of memory. */
 static uint8_t *chunk_take(struct race_jobs *J)
 {
-	uint8_t *c = NULL;
 	pthread_mutex_lock(&J->spare_lock);
-	if (!J->nslab || J->slab_used + LANE_CHUNK > J->slab_size) {
-		uint8_t **sl = realloc(J->slab, (J->nslab + 1) * sizeof *sl);
-		size_t size = CHUNK_SLAB;
-		uint8_t *m = sl ? huge_map(&size) : NULL;
-		if (sl)
-			J->slab = sl;
-		if (m) {
-			J->slab[J->nslab++] = m;
-			J->slab_size = size;
-			J->slab_used = 0;
-		}
-	}
-	if (J->nslab && J->slab_used + LANE_CHUNK <= J->slab_size) {
-		c = J->slab[J->nslab - 1] + J->slab_used;
-		J->slab_used += LANE_CHUNK;
-	}
+	uint8_t *c = race_slab_cut(&J->slab, LANE_CHUNK);
 	pthread_mutex_unlock(&J->spare_lock);
 	return c;
 }
@@ -580,9 +561,7 @@ void race_jobs_free(struct race_jobs *J)
 	free(J->img);
 	for (uint32_t i = 0; i < J->nspare; i++)
 		store_free(&J->spare[i]);
-	for (uint32_t i = 0; i < J->nslab; i++)
-		munmap(J->slab[i], J->slab_size);
-	free(J->slab);
+	race_slabs_free(&J->slab);
 	pthread_mutex_destroy(&J->spare_lock);
 	mem_release(J->mem, J->charged);
 	free(J);

@@ -226,6 +226,15 @@ struct rcta {
 	struct vc *cacc, *cdone;    /* the cluster barrier, in its cluster's first CTA        */
 };
 
+/* Memory mapped a slab at a time and cut into zero pieces that are never given back singly
+ * (race.c): the shadow's pages and lists, and the --jobs logs' chunks (race_global.c). */
+struct race_slabs {
+	void **slabs;
+	uint32_t nslabs, slabcap;
+	uint8_t *at;                /* the current slab's next byte                          */
+	size_t left;
+};
+
 struct race {
 	struct launch *L;           /* whose run it serves (a worker's while it judges at once
 				     * on the launch's): the launch told when a vector passes
@@ -282,10 +291,7 @@ struct race {
 					     * shadow freed), by size class, each linked
 					     * through its first entry (race.c)          */
 		struct glist *gfree[READER_CLASSES]; /* struct glists so (race_glist.c) */
-		void **slabs;               /* where every shadow page is cut from (race.c) */
-		uint32_t nslabs, slabcap;
-		uint8_t *slab_at;           /* the current slab's next page               */
-		size_t slab_left;
+		struct race_slabs slab;     /* where every shadow page is cut from          */
 	} keep;
 	struct rcta *cta;           /* its CTAs, by slot (the rank; a cooperative launch's
 				     * whole grid runs at once, each CTA a slot of its own)   */
@@ -351,8 +357,9 @@ bool race_lines(struct launch *L, struct rcta *rc, uint64_t bytes);
 struct shadow *race_shadow_of(struct launch *L, const struct access *a, uint64_t *off,
 			      uint64_t *bytes);
 struct readers *race_readers_room(const struct acc_ctx *x, struct cell *c);
-/* `size` bytes of the detector's slabs, zero; NULL: no memory. */
-void *race_slab_cut(struct race_keep *k, size_t size);
+/* `size` bytes of the slabs s, zero; NULL: no memory. */
+void *race_slab_cut(struct race_slabs *s, size_t size);
+void race_slabs_free(struct race_slabs *s);
 /* race_glist.c: the read me of thread x recorded in global cell c's struct glist, made if c
  * has no list, as race_add_read records it in a struct readers (true: recorded, or out of
  * --max-memory); false: not one the glist holds, c->more now a struct readers (or none). */
