@@ -18,6 +18,7 @@
 
 #include "initcheck.h"
 #include "report/rules.h"
+#include "support/pages.h"
 
 /* The struct is mapped rather than calloc'd: its table of chunk pointers is 32 KiB, of which
  * a launch uses the first entries, and calloc would zero (fault in) every page of it. */
@@ -71,7 +72,7 @@ struct memory *mem_create_mapped(uint64_t bytes)
  * reservation is address space only (MAP_NORESERVE): a page is committed when first
  * touched, zero-filled as calloc's bytes are. It holds the address range of --max-memory
  * and half as much again for the gaps between allocations (RESV_MAX without a limit). */
-#define HUGE_PAGE (2ull << 20)
+#define HUGE_PAGE ((uint64_t)PAGES_HUGE)
 #define RESV_MAX (64ull << 30)
 /* An allocation of at least this many bytes asks for huge pages for the 2 MiB ranges it
  * touches: 16 small pages' faults cost more than one huge page's on the development VM,
@@ -94,7 +95,7 @@ static uint8_t *mapped_data(struct memory *m, uint64_t base, uint64_t size)
 	/* huge pages where one fits: only a 2 MiB range wholly opened can hold one (the rest
 	 * of the reservation stays PROT_NONE, so that a stray host pointer faults) */
 	if (size >= HUGE_PAGE)
-		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+		pages_advise_huge((void *)lo, hi - lo);
 	return (uint8_t *)base;
 }
 
@@ -104,16 +105,9 @@ static void reserve(struct memory *m)
 	m->resv_tried = true;
 	uint64_t want = m->limit && m->limit < RESV_MAX ? m->limit + m->limit / 2 : RESV_MAX;
 	want = (want + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-	/* a huge page more, to start the reservation at a huge page's boundary */
-	uint8_t *p = mmap(NULL, want + HUGE_PAGE, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
+	uint8_t *a = pages_map(want, HUGE_PAGE, true);
+	if (!a)
 		return; /* (a limit on address space: each allocation gets bytes of its own) */
-	uint8_t *a = (uint8_t *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-	if (a > p)
-		munmap(p, (size_t)(a - p));
-	if (p + HUGE_PAGE > a)
-		munmap(a + want, (size_t)(p + HUGE_PAGE - a));
 	m->resv = a;
 	m->resv_size = want;
 }
@@ -131,8 +125,8 @@ static uint8_t *reserved_data(struct memory *m, uint64_t base, uint64_t size, ui
 	if (size >= HUGE_MIN) {
 		uint64_t lo = off & ~(HUGE_PAGE - 1), hi = (off + size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 		/* advice only: where transparent huge pages are off, small pages as before */
-		madvise(m->resv + lo, (size_t)(hi < m->resv_size ? hi - lo : m->resv_size - lo),
-			MADV_HUGEPAGE);
+		pages_advise_huge(m->resv + lo,
+				  (size_t)(hi < m->resv_size ? hi - lo : m->resv_size - lo));
 	}
 #if defined(__SANITIZE_ADDRESS__)
 	uint64_t gap_end = next - GLOBAL_BASE < m->resv_size ? next - GLOBAL_BASE : m->resv_size;
@@ -157,15 +151,9 @@ static bool in_reservation(const struct memory *m, const uint8_t *p)
 void mem_scratch_expect(struct memory *m, uint64_t bytes, unsigned threads)
 {
 	if (!m->scratch) {
-		uint8_t *p = mmap(NULL, SCRATCH_MAX + HUGE_PAGE, PROT_READ | PROT_WRITE,
-				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (p == MAP_FAILED)
+		uint8_t *a = pages_map(SCRATCH_MAX, HUGE_PAGE, true);
+		if (!a)
 			return; /* every taker gets calloc's bytes */
-		uint8_t *a = (uint8_t *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-		if (a > p)
-			munmap(p, (size_t)(a - p));
-		if (p + HUGE_PAGE > a)
-			munmap(a + SCRATCH_MAX, (size_t)(p + HUGE_PAGE - a));
 		m->scratch = a;
 		m->scratch_size = SCRATCH_MAX;
 	}
@@ -175,7 +163,7 @@ void mem_scratch_expect(struct memory *m, uint64_t bytes, unsigned threads)
 	/* as for global allocations (HUGE_MIN): small launches keep small pages */
 	if (all >= HUGE_MIN && all <= m->scratch_size && all > m->scratch_huge) {
 		uint64_t hi = (all + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-		madvise(m->scratch + m->scratch_huge, (size_t)(hi - m->scratch_huge), MADV_HUGEPAGE);
+		pages_advise_huge(m->scratch + m->scratch_huge, (size_t)(hi - m->scratch_huge));
 		m->scratch_huge = hi;
 	}
 }

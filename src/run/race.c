@@ -39,6 +39,7 @@
 #include "memory.h"
 #include "report/rules.h"
 #include "report/srcloc.h"
+#include "support/pages.h"
 
 /* ---- shadow memory ------------------------------------------------------------------- */
 
@@ -91,20 +92,12 @@ static bool slab_new(struct race_slabs *s)
 		s->slabs = n;
 		s->slabcap = cap;
 	}
-	size_t size = s->nslabs ? SLAB_BYTES : SLAB_SMALL, map = s->nslabs ? 2 * size : size;
-	uint8_t *m = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED)
+	size_t size = s->nslabs ? SLAB_BYTES : SLAB_SMALL;
+	uint8_t *a = pages_map(size, s->nslabs ? size : 0, false);
+	if (!a)
 		return false;
-	uint8_t *a = m;
-	if (map > size) { /* the aligned part kept */
-		a = (uint8_t *)(((uintptr_t)m + size - 1) & ~(uintptr_t)(size - 1));
-		if (a > m)
-			munmap(m, (size_t)(a - m));
-		munmap(a + size, (size_t)(m + size - a));
-#ifdef MADV_HUGEPAGE
-		madvise(a, size, MADV_HUGEPAGE); /* (a hint: without it, small pages) */
-#endif
-	}
+	if (s->nslabs)
+		pages_advise_huge(a, size);
 	s->slabs[s->nslabs++] = a;
 	s->at = a;
 	s->left = size;

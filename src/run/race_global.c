@@ -19,13 +19,13 @@
 
 #include "report/gather.h"
 #include "memory.h"
+#include "support/pages.h"
 
 #define GLOG_DRAIN 16384u  /* accesses a cluster logs before it shows them early (a log
 			    * this long is replayed from the caches: longer ones, which
 			    * let the clusters beside the oldest run further, cost more
 			    * than they gained on the 2-core VM)                       */
 #define IMG_PAGE 4096u     /* bytes per page of the image                                 */
-#define HUGE_BYTES (2u << 20) /* a huge page's bytes (huge_map)                             */
 #define LANE_CHUNK 49152u  /* bytes of GA_LANES entries' arrays per chunk of the log     */
 #define SPARE_STORES 16u   /* logs' arrays kept (a window of clusters' and the workers') */
 
@@ -97,19 +97,11 @@ struct race_jobs {
 static uint8_t *huge_map(size_t *size)
 {
 	size_t bytes = *size;
-	if (bytes >= HUGE_BYTES / 2) /* (the last huge page whole: the valid bits' too) */
-		*size = bytes = (bytes + HUGE_BYTES - 1) & ~(size_t)(HUGE_BYTES - 1);
-	uint8_t *p = mmap(NULL, bytes + HUGE_BYTES, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	uint8_t *a = (uint8_t *)(((uintptr_t)p + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
-	if (a > p)
-		munmap(p, (size_t)(a - p));
-	if (p + HUGE_BYTES > a)
-		munmap(a + bytes, (size_t)(p + HUGE_BYTES - a));
-	if (bytes >= HUGE_BYTES / 2) /* (advice only: where huge pages are off, small ones) */
-		madvise(a, bytes, MADV_HUGEPAGE);
+	if (bytes >= PAGES_HUGE / 2) /* (the last huge page whole: the valid bits' too) */
+		*size = bytes = (bytes + PAGES_HUGE - 1) & ~(size_t)(PAGES_HUGE - 1);
+	uint8_t *a = pages_map(bytes, PAGES_HUGE, true);
+	if (a && bytes >= PAGES_HUGE / 2)
+		pages_advise_huge(a, bytes);
 	return a;
 }
 

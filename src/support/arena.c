@@ -3,6 +3,7 @@
  * malloc per object kept on a list, so out-of-bounds writes between objects are caught.
  */
 #include "arena.h"
+#include "pages.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -14,7 +15,6 @@
  * several times its text, and on a VM faulting it in 4 KiB pages costs more than parsing.
  * Fresh mappings are zero, so allocations from them need no memset. */
 #define CHUNK_SIZE (2u * 1024 * 1024)
-#define HUGE_PAGE (2u * 1024 * 1024)
 
 struct chunk {
 	struct chunk *next;
@@ -123,25 +123,11 @@ void arena_reset(struct arena *a)
  * agrees), else malloc'd and cleared. */
 static struct chunk *map_chunk(size_t size)
 {
-	size_t len = (sizeof(struct chunk) + size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-	/* Huge pages need 2 MiB-aligned ranges: map a little more, trim to alignment. */
-	unsigned char *raw = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
-				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	void *p = MAP_FAILED;
-	if (raw != MAP_FAILED) {
-		uintptr_t start = ((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-		size_t head = start - (uintptr_t)raw, tail = HUGE_PAGE - head;
-		if (head)
-			munmap(raw, head);
-		if (tail)
-			munmap((unsigned char *)start + len, tail);
-		p = (void *)start;
-	}
+	size_t len = (sizeof(struct chunk) + size + PAGES_HUGE - 1) / PAGES_HUGE * PAGES_HUGE;
+	void *p = pages_map(len, PAGES_HUGE, false);
 	struct chunk *c;
-	if (p != MAP_FAILED) {
-#ifdef MADV_HUGEPAGE
-		madvise(p, len, MADV_HUGEPAGE);
-#endif
+	if (p) {
+		pages_advise_huge(p, len);
 		c = p;
 		c->mapped = len;
 		c->size = len - sizeof *c;
