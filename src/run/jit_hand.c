@@ -7,10 +7,13 @@
  * makes on that path (seg_hop_note, seg_bar_wait, sweep_next_by, run_done, seg_hop_on and
  * seg_ctx_warp), then a jump to the next warp's entry with its registers. Every test is
  * made before the first write; where one fails the code falls through to the hop's call,
- * which makes them all again in C (so the C hop sees the state it always saw). What is
- * left to C: the completing arrival, a split or partial warp, a round's or a CTA's last
- * warp, a named barrier's count, another function's frame, the step limit or poll, and
- * any call that is not calm (the detector, a stop, asynchronous events).
+ * which makes them all again in C (so the C hop sees the state it always saw). The
+ * arrival that completes the barrier is made here too where seg_hop_done's common case
+ * holds (complete: bar_release's walk of the CTA's waiters, then the same warp on past the
+ * bar.sync). What is left to C: a completion with a rule to check (waiters at two
+ * instructions), bar.red's results, or one instruction of budget left; a split or partial
+ * warp, a round's end, another function's frame, the step limit or poll, and any call
+ * that is not calm (the detector, a stop, asynchronous events).
  */
 #include "jit_hand.h"
 
@@ -29,8 +32,9 @@ enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X
 
 struct hand {
 	struct xbuf *b;
-	size_t fail[16]; /* the tests' jumps to the hop's call (14 at most) */
+	size_t fail[24]; /* the tests' jumps to the hop's call (20 at most) */
 	unsigned nfail;
+	size_t done;     /* the arrival completes the barrier: the jump to complete() */
 };
 
 /* a test's jump (condition cc) to the hop's call */
@@ -49,7 +53,8 @@ static void add_mem(struct xbuf *b, struct xmem m, int r, int t)
 
 /* The tests, loads only: rax w, rcx its CTA, rdi L->steps after the bar.sync, r8 the
  * sweep, r10 the next warp, r11 its group (sweep_next_by's and seg_hop_on's, in the case
- * they go on at once) */
+ * they go on at once). An arrival that completes the barrier jumps to H->done (rax w, rcx
+ * its CTA) */
 static void tests(struct hand *H, const struct dfunc *fn, uint32_t i)
 {
 	struct xbuf *b = H->b;
@@ -73,7 +78,7 @@ static void tests(struct hand *H, const struct dfunc *fn, uint32_t i)
 	x86_load(b, false, X_RSI, AT(X_RCX, BAR(id, arrived)));
 	x86_alu_ri(b, 0, false, X_RSI, LANES);
 	x86_alu_rr(b, X86_CMP, false, X_RSI, X_RDX);
-	fail_if(H, 0x3);
+	H->done = x86_jcc(b, 0x3);
 	/* w's one group */
 	x86_load(b, true, X_RDX, AT(X_RAX, offsetof(struct warp, groups)));
 	x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct group, next)), 0);
@@ -263,6 +268,125 @@ static void begin(struct xbuf *b)
 	x86_imul_rr(b, true, X_RSI, X_R9);
 }
 
+/* The completing arrival's tests, loads only (seg_hop_done's seg_release_on, and
+ * bar_release's plain case): w's one group the turn's, some budget left past the
+ * bar.sync, no rule the release could break (a whole CTA's barrier whose waiters all
+ * parked at this instruction), no bar.red's results to write, an entry right after the
+ * bar.sync (rdi). rax w, rcx its CTA; leaves rdx w's group. */
+static void complete_tests(struct hand *H, const struct dfunc *fn, uint32_t i)
+{
+	struct xbuf *b = H->b;
+	const struct dinsn *di = &fn->code[i];
+	uint32_t id = (uint32_t)di->s[0].imm[0];
+	x86_load(b, true, X_RDX, AT(X_RAX, offsetof(struct warp, groups)));
+	x86_load(b, true, X_R8, SW(t.g));
+	x86_alu_rr(b, X86_CMP, true, X_RDX, X_R8);
+	fail_if(H, 0x5);
+	x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct group, next)), 0);
+	fail_if(H, 0x5);
+	x86_alu_ri(b, 7, false, R_LEFT, 1);
+	fail_if(H, 0x6);
+	x86_load(b, false, X_R8, AT(X_RCX, BAR(id, expected)));
+	x86_alu_rr(b, X86_TEST, false, X_R8, X_R8);
+	size_t counted = x86_jcc(b, 0x5);
+	x86_load_ext(b, 1, false, X_R8, AT(X_RCX, BAR(id, mixed)));
+	x86_alu_rr(b, X86_TEST, false, X_R8, X_R8);
+	fail_if(H, 0x5);
+	x86_load(b, true, X_R8, AT(X_RCX, BAR(id, first)));
+	x86_alu_rr(b, X86_TEST, true, X_R8, X_R8);
+	size_t none = x86_jcc(b, 0x4);
+	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)di);
+	x86_alu_rr(b, X86_CMP, true, X_R8, X_R9);
+	fail_if(H, 0x5);
+	x86_patch(b, none, b->len);
+	x86_patch(b, counted, b->len);
+	x86_load_ext(b, 1, false, X_R8, AT(X_RCX, BAR(id, red)));
+	x86_alu_rr(b, X86_TEST, false, X_R8, X_R8);
+	fail_if(H, 0x5);
+	x86_mov_ri64(b, X_RDI, (uint64_t)(uintptr_t)&di[1]);
+	x86_load(b, true, X_RDI, AT(X_RDI, offsetof(struct dinsn, seg)));
+	x86_alu_rr(b, X86_TEST, true, X_RDI, X_RDI);
+	fail_if(H, 0x4);
+}
+
+/* bar_release's plain case for barrier id of the CTA rcx: every group of its warps parked
+ * on it moves past its bar.sync, the barrier's state cleared (r9, r10, r11 scratch) */
+static void release(struct xbuf *b, uint32_t id)
+{
+	_Static_assert(sizeof(struct barstate) % 8 == 0, "barstate cleared in 8-byte words");
+	x86_load(b, true, X_R10, AT(X_RCX, offsetof(struct cta, warps)));
+	x86_load(b, false, X_R11, AT(X_RCX, offsetof(struct cta, nwarps)));
+	x86_mov_ri(b, X_R9, (uint32_t)sizeof(struct warp));
+	x86_imul_rr(b, true, X_R11, X_R9);
+	x86_alu_rr(b, X86_ADD, true, X_R11, X_R10);
+	size_t warp = b->len;
+	x86_load(b, true, X_R9, AT(X_R10, offsetof(struct warp, groups)));
+	size_t group = b->len;
+	x86_alu_rr(b, X86_TEST, true, X_R9, X_R9);
+	size_t warp_end = x86_jcc(b, 0x4);
+	x86_alu_mi(b, 7, false, AT(X_R9, offsetof(struct group, state)), G_BAR);
+	size_t other = x86_jcc(b, 0x5);
+	x86_alu_mi(b, 7, false, AT(X_R9, offsetof(struct group, wait_id)), (int8_t)id);
+	size_t other2 = x86_jcc(b, 0x5);
+	x86_mov_mi(b, AT(X_R9, offsetof(struct group, state)), G_READY);
+	x86_alu_mi(b, 0, false, AT(X_R9, offsetof(struct group, pc)), 1);
+	x86_patch(b, other, b->len);
+	x86_patch(b, other2, b->len);
+	x86_load(b, true, X_R9, AT(X_R9, offsetof(struct group, next)));
+	x86_patch(b, x86_jmp(b), group);
+	x86_patch(b, warp_end, b->len);
+	x86_alu_ri(b, 0, true, X_R10, (int32_t)sizeof(struct warp));
+	x86_alu_rr(b, X86_CMP, true, X_R10, X_R11);
+	x86_patch(b, x86_jcc(b, 0x5), warp);
+	x86_alu_rr(b, X86_XOR, false, X_R9, X_R9); /* (r9 left zero: complete's) */
+	for (size_t k = 0; k < sizeof(struct barstate); k += 8)
+		x86_store(b, true, AT(X_RCX, BAR(id, arrived) + k), X_R9);
+}
+
+/* The arrival of w (rax; rcx its CTA, rdx its group, rdi the entry after the bar.sync)
+ * completes the barrier: seg_hop_done's writes (seg_hop_note's past the bar.sync,
+ * bar_release's, seg_hop_release's), then on at the entry after the bar.sync, the same
+ * warp's turn going on with one instruction less of its budget */
+static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i)
+{
+	uint32_t id = (uint32_t)di->s[0].imm[0];
+	x86_load(b, true, X_R8, SW(c.L));
+	x86_load(b, false, X_R9, SW(c.writes));
+	if (di->flags & DF_WRITES)
+		x86_alu_ri(b, 0, false, X_R9, 1);
+	add_mem(b, AT(X_R8, offsetof(struct launch, writes)), X_R9, X_R10);
+	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, pc)), i + 1);
+	x86_load(b, true, X_R9, SW(c.end));
+	x86_alu_rr(b, X86_SUB, true, X_R9, R_LEFT);
+	x86_alu_ri(b, 0, true, X_R9, 1);
+	x86_store(b, true, AT(X_R8, offsetof(struct launch, steps)), X_R9);
+	x86_mov_ri64(b, X_RSI, (uint64_t)(uintptr_t)di);
+	x86_store(b, true, AT(X_R8, offsetof(struct launch, ci)), X_RSI);
+	x86_mov_mi(b, AT(X_R8, offsetof(struct launch, cmask)), FULL_MASK);
+	release(b, id);
+	x86_alu_mi(b, 0, true, AT(X_R8, offsetof(struct launch, epoch)), 1);
+	/* the same group picked again at once (seg_hop_release: repicked's clock) */
+	x86_alu_ri(b, 5, false, R_LEFT, 1);
+	x86_store(b, false, AT(X_RAX, offsetof(struct warp, streak)), X_R9);
+	x86_store(b, true, AT(X_RAX, offsetof(struct warp, last_pick)), X_RDX);
+	x86_load(b, false, X_R10, SW(c.n0));
+	x86_alu_rr(b, X86_SUB, false, X_R10, R_LEFT);
+	x86_load(b, true, X_R11, SW(c.rp));
+	x86_alu_rr(b, X86_MOV, false, X_RCX, X_R10);
+	x86_load(b, false, X_RDX, AT(X_R11, offsetof(struct repick, n_clocked)));
+	x86_alu_rr(b, X86_SUB, false, X_RCX, X_RDX);
+	add_mem(b, AT(X_R8, offsetof(struct launch, clock)), X_RCX, X_RDX);
+	x86_store(b, false, AT(X_R11, offsetof(struct repick, n_clocked)), X_R10);
+	x86_store(b, false, SW(t.left), R_LEFT);
+	x86_store(b, true, SW(t.last), X_RSI);
+	x86_mov_mi(b, SW(t.lmask), FULL_MASK);
+	x86_store(b, false, SW(c.left), R_LEFT);
+	x86_mov_ri(b, R_LAST, i);
+	x86_store(b, false, SW(c.last), R_LAST);
+	x86_store(b, false, SW(c.writes), X_R9);
+	x86_jmp_r(b, X_RDI);
+}
+
 void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
 {
 	struct hand H = {.b = b};
@@ -274,6 +398,13 @@ void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
 	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn->code);
 	x86_load(b, true, X_R9, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg)});
 	x86_jmp_r(b, X_R9);
+	x86_patch(b, H.done, b->len);
+	if (i + 1 < fn->ncode) {
+		complete_tests(&H, fn, i);
+		complete(b, di, i);
+	} else {
+		H.fail[H.nfail++] = x86_jmp(b);
+	}
 	for (unsigned k = 0; k < H.nfail; k++)
 		x86_patch(b, H.fail[k], b->len);
 }
