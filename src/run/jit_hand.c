@@ -7,10 +7,16 @@
  * makes on that path (seg_hop_note, seg_bar_wait, sweep_next_by, run_done, seg_hop_on and
  * seg_ctx_warp), then a jump to the next warp's entry with its registers. Every test is
  * made before the first write; where one fails the code falls through to the hop's call,
- * which makes them all again in C (so the C hop sees the state it always saw). What is
- * left to C: the completing arrival, a split or partial warp, a round's or a CTA's last
- * warp, a named barrier's count, another function's frame, the step limit or poll, and
- * any call that is not calm (the detector, a stop, asynchronous events).
+ * which makes them all again in C (so the C hop sees the state it always saw). The
+ * arrival that completes the barrier is made here too where seg_hop_done's common case
+ * holds (complete: bar_release's walk of the CTA's waiters, then the same warp on past the
+ * bar.sync), and so is a round's end where sweep_round's common case holds (no --seed
+ * draw, the spin watch only restarted: round_tests, restart), the next round beginning
+ * with warp 0 of CTA 0. What is left to C: a completion with a rule to check (waiters at
+ * two instructions), bar.red's results, or one instruction of budget left; a round's end
+ * under --seed or with the spin watch to make or sampled; a split or partial warp,
+ * another function's frame, the step limit or poll, and any call that is not calm (the
+ * detector, a stop, asynchronous events).
  */
 #include "jit_hand.h"
 
@@ -24,13 +30,16 @@ enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X
 
 #define AT(base, off) ((struct xmem){(base), -1, 1, (int32_t)(off)})
 #define SW(field) AT(R_CTX, offsetof(struct seg_sweeping, field))
+#define SPIN(field) (offsetof(struct cluster, spin) + offsetof(struct spin_watch, field))
 #define BAR(id, field) (offsetof(struct cta, bar) + (id) * sizeof(struct barstate) + \
 			offsetof(struct barstate, field))
 
 struct hand {
 	struct xbuf *b;
-	size_t fail[16]; /* the tests' jumps to the hop's call (14 at most) */
+	size_t fail[48]; /* the tests' jumps to the hop's call (40 at most) */
 	unsigned nfail;
+	size_t done;     /* the arrival completes the barrier: the jump to complete() */
+	size_t round;    /* the round's end: the jump to round_tests() */
 };
 
 /* a test's jump (condition cc) to the hop's call */
@@ -49,7 +58,8 @@ static void add_mem(struct xbuf *b, struct xmem m, int r, int t)
 
 /* The tests, loads only: rax w, rcx its CTA, rdi L->steps after the bar.sync, r8 the
  * sweep, r10 the next warp, r11 its group (sweep_next_by's and seg_hop_on's, in the case
- * they go on at once) */
+ * they go on at once). An arrival that completes the barrier jumps to H->done (rax w, rcx
+ * its CTA) */
 static void tests(struct hand *H, const struct dfunc *fn, uint32_t i)
 {
 	struct xbuf *b = H->b;
@@ -73,7 +83,7 @@ static void tests(struct hand *H, const struct dfunc *fn, uint32_t i)
 	x86_load(b, false, X_RSI, AT(X_RCX, BAR(id, arrived)));
 	x86_alu_ri(b, 0, false, X_RSI, LANES);
 	x86_alu_rr(b, X86_CMP, false, X_RSI, X_RDX);
-	fail_if(H, 0x3);
+	H->done = x86_jcc(b, 0x3);
 	/* w's one group */
 	x86_load(b, true, X_RDX, AT(X_RAX, offsetof(struct warp, groups)));
 	x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct group, next)), 0);
@@ -86,13 +96,18 @@ static void tests(struct hand *H, const struct dfunc *fn, uint32_t i)
 	x86_load(b, true, X_R8, SW(lim));
 	x86_alu_rr(b, X86_CMP, true, X_RDI, X_R8);
 	fail_if(H, 0x3);
-	/* not the round's end; the next warp s->(r, i): w + 1 inside a CTA (i not 0), else
-	 * the first of CTA r */
+	/* the round's end: round_tests */
 	x86_load(b, true, X_R8, SW(sw));
 	x86_load(b, false, X_RSI, AT(X_R8, offsetof(struct sweep, k)));
 	x86_load(b, false, X_R9, AT(X_R8, offsetof(struct sweep, total)));
 	x86_alu_rr(b, X86_CMP, false, X_RSI, X_R9);
-	fail_if(H, 0x3);
+	H->round = x86_jcc(b, 0x3);
+}
+
+/* Inside a round, the next warp s->(r, i) (r10): w + 1 inside a CTA (i not 0), else the
+ * first of CTA r (rax w, r8 the sweep) */
+static void next_in_round(struct xbuf *b)
+{
 	x86_alu_rr(b, X86_MOV, true, X_R10, X_RAX);
 	x86_alu_ri(b, 0, true, X_R10, (int32_t)sizeof(struct warp));
 	x86_alu_mi(b, 7, false, AT(X_R8, offsetof(struct sweep, i)), 0);
@@ -105,6 +120,55 @@ static void tests(struct hand *H, const struct dfunc *fn, uint32_t i)
 	x86_load(b, true, X_R10, (struct xmem){X_R9, X_R11, 1,
 					     (int32_t)offsetof(struct cta, warps)});
 	x86_patch(b, inside, b->len);
+}
+
+/* At the round's end (s->k == s->total): whether sweep_next_by ends it there as
+ * sweep_round_ready and sweep_round do, with nothing to do but their bookkeeping - no
+ * --seed draw (the next round begins with warp 0 of CTA 0, r10), and spin_stuck answering
+ * false at once: its watch off, or made, not sampled since its last restart, and the
+ * stretch not quiet (L->writes past seg_hop_note's, or L->epoch, moved: spin_busy), so
+ * that it only restarts the watch (count's round). rax w, rcx its CTA, r8 the sweep. */
+static void round_tests(struct hand *H, const struct dinsn *di)
+{
+	struct xbuf *b = H->b;
+	x86_load(b, true, X_RDX, SW(c.L));
+	x86_load(b, true, X_RSI, AT(X_RDX, offsetof(struct launch, cfg.seed)));
+	x86_alu_rr(b, X86_TEST, true, X_RSI, X_RSI);
+	fail_if(H, 0x5);
+	x86_load(b, true, X_R9, AT(X_R8, offsetof(struct sweep, cl)));
+	x86_load_ext(b, 1, false, X_RSI, AT(X_R9, SPIN(off)));
+	x86_alu_rr(b, X86_TEST, false, X_RSI, X_RSI);
+	size_t off = x86_jcc(b, 0x5);
+	x86_alu_mi(b, 7, true, AT(X_R9, SPIN(w)), 0);
+	fail_if(H, 0x4);
+	x86_load_ext(b, 1, false, X_RSI, AT(X_R9, SPIN(sampled)));
+	x86_alu_rr(b, X86_TEST, false, X_RSI, X_RSI);
+	fail_if(H, 0x5);
+	x86_load(b, true, X_RSI, AT(X_RDX, offsetof(struct launch, epoch)));
+	x86_load(b, true, X_R10, AT(X_R9, SPIN(epoch)));
+	x86_alu_rr(b, X86_CMP, true, X_RSI, X_R10);
+	size_t busy = x86_jcc(b, 0x5);
+	x86_load(b, false, X_RSI, SW(c.writes));
+	if (di->flags & DF_WRITES)
+		x86_alu_ri(b, 0, true, X_RSI, 1);
+	x86_load(b, true, X_R10, AT(X_RDX, offsetof(struct launch, writes)));
+	x86_alu_rr(b, X86_ADD, true, X_RSI, X_R10);
+	x86_load(b, true, X_R10, AT(X_R9, SPIN(writes)));
+	x86_alu_rr(b, X86_CMP, true, X_RSI, X_R10);
+	fail_if(H, 0x4);
+	x86_patch(b, busy, b->len);
+	x86_patch(b, off, b->len);
+	x86_load(b, true, X_R10, AT(X_R9, offsetof(struct cluster, ctas)));
+	x86_load(b, true, X_R10, AT(X_R10, offsetof(struct cta, warps)));
+	x86_alu_rr(b, X86_CMP, true, X_R10, X_RAX);
+	fail_if(H, 0x4);
+}
+
+/* The next warp's tests (r10; leaves r11 its group): its one group, whole and ready, no
+ * warpgroup watch, in a frame of this function, at an entry right after a bar.sync */
+static void next_tests(struct hand *H, const struct dfunc *fn)
+{
+	struct xbuf *b = H->b;
 	/* its one group, whole and ready, no warpgroup watch */
 	x86_load(b, true, X_R11, AT(X_R10, offsetof(struct warp, groups)));
 	x86_alu_rr(b, X86_TEST, true, X_R11, X_R11);
@@ -163,9 +227,15 @@ static void arrive(struct xbuf *b, const struct dinsn *di, uint32_t i)
 /* the launch's counts (seg_hop_note's, sweep_next_by's and run_done's for w's n
  * instructions, n = n0 - left + 1 in rdx), the repick reset; rax w, rdi L->steps, r8 the
  * sweep, r10 the next warp (rcx, rsi, r9, r11 scratch) */
-static void count(struct xbuf *b, const struct dinsn *di)
+static void count(struct xbuf *b, const struct dinsn *di, bool round)
 {
-	/* s->(r, i) past the next warp (sweep_next_by's) */
+	/* s->(r, i) past the next warp (sweep_next_by's; at a round's end, sweep_round's
+	 * start at warp 0 of CTA 0, and k from 0) */
+	if (round) {
+		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, r)), 0);
+		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, i)), 0);
+		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, k)), 0);
+	}
 	x86_load(b, false, X_RSI, AT(X_R8, offsetof(struct sweep, i)));
 	x86_alu_ri(b, 0, false, X_RSI, 1);
 	x86_load(b, true, X_R9, AT(X_R8, offsetof(struct sweep, cl)));
@@ -221,13 +291,56 @@ static void count(struct xbuf *b, const struct dinsn *di)
 	add_mem(b, AT(X_RAX, offsetof(struct warp, steps)), X_RDX, X_RSI);
 	x86_store(b, false, AT(X_RAX, offsetof(struct warp, streak)), X_R11);
 	x86_store(b, true, AT(X_RAX, offsetof(struct warp, last_pick)), X_R11);
-	x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, ran)), 1);
+	/* (s->ran: the turn ran the bar.sync at least; a round's end clears it, and notes
+	 * that the sweep crossed into the next round) */
+	x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, ran)), !round);
+	if (round)
+		x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, crossed)), 1);
 	x86_alu_mi(b, 0, false, AT(X_R8, offsetof(struct sweep, k)), 1);
 	x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, lanes)), LANES);
 	x86_store(b, true, AT(X_R8, offsetof(struct sweep, w)), X_R10);
 	x86_store(b, false, AT(X_R10, offsetof(struct warp, streak)), X_R11);
 	x86_load(b, true, X_R11, AT(X_R10, offsetof(struct warp, groups)));
 	x86_store(b, true, AT(X_R10, offsetof(struct warp, last_pick)), X_R11);
+}
+
+/* At a round's end, after count: spin_stuck's restart of the cluster's watch (round_tests:
+ * nothing else), unless it is off - L->writes and L->epoch as they are now, its head
+ * (!L->jobs || L->is_head(L), the one call the code makes here: r10, r11 and rdi kept
+ * around it) */
+static void restart(struct xbuf *b)
+{
+	x86_load(b, true, X_R9, AT(X_R8, offsetof(struct sweep, cl)));
+	x86_load_ext(b, 1, false, X_RSI, AT(X_R9, SPIN(off)));
+	x86_alu_rr(b, X86_TEST, false, X_RSI, X_RSI);
+	size_t off = x86_jcc(b, 0x5);
+	x86_load(b, true, X_RCX, SW(c.L));
+	x86_load(b, true, X_RSI, AT(X_RCX, offsetof(struct launch, writes)));
+	x86_store(b, true, AT(X_R9, SPIN(writes)), X_RSI);
+	x86_load(b, true, X_RSI, AT(X_RCX, offsetof(struct launch, epoch)));
+	x86_store(b, true, AT(X_R9, SPIN(epoch)), X_RSI);
+	x86_mov_mi(b, AT(X_R9, SPIN(rounds)), 0);
+	x86_mov_mi8(b, AT(X_R9, SPIN(head)), 1);
+	x86_alu_mi(b, 7, true, AT(X_RCX, offsetof(struct launch, jobs)), 0);
+	size_t alone = x86_jcc(b, 0x4);
+	x86_push(b, X_R9); /* (four: the stack stays aligned for the call) */
+	x86_push(b, X_R10);
+	x86_push(b, X_R11);
+	x86_push(b, X_RDI);
+	x86_vzeroupper(b);
+	x86_alu_rr(b, X86_MOV, true, X_RDI, X_RCX);
+	x86_load(b, true, X_RAX, AT(X_RCX, offsetof(struct launch, is_head)));
+	x86_call_r(b, X_RAX);
+	x86_pop(b, X_RDI);
+	x86_pop(b, X_R11);
+	x86_pop(b, X_R10);
+	x86_pop(b, X_R9);
+	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX); /* (a bool: al only) */
+	size_t head = x86_jcc(b, 0x5);
+	x86_mov_mi8(b, AT(X_R9, SPIN(head)), 0);
+	x86_patch(b, head, b->len);
+	x86_patch(b, alone, b->len);
+	x86_patch(b, off, b->len);
 }
 
 /* the turn and the context for the next warp's (r10, its group r11; rdi L->steps):
@@ -263,17 +376,155 @@ static void begin(struct xbuf *b)
 	x86_imul_rr(b, true, X_RSI, X_R9);
 }
 
+/* The completing arrival's tests, loads only (seg_hop_done's seg_release_on, and
+ * bar_release's plain case): w's one group the turn's, some budget left past the
+ * bar.sync, no rule the release could break (a whole CTA's barrier whose waiters all
+ * parked at this instruction), no bar.red's results to write, an entry right after the
+ * bar.sync (rdi). rax w, rcx its CTA; leaves rdx w's group. */
+static void complete_tests(struct hand *H, const struct dfunc *fn, uint32_t i)
+{
+	struct xbuf *b = H->b;
+	const struct dinsn *di = &fn->code[i];
+	uint32_t id = (uint32_t)di->s[0].imm[0];
+	x86_load(b, true, X_RDX, AT(X_RAX, offsetof(struct warp, groups)));
+	x86_load(b, true, X_R8, SW(t.g));
+	x86_alu_rr(b, X86_CMP, true, X_RDX, X_R8);
+	fail_if(H, 0x5);
+	x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct group, next)), 0);
+	fail_if(H, 0x5);
+	x86_alu_ri(b, 7, false, R_LEFT, 1);
+	fail_if(H, 0x6);
+	x86_load(b, false, X_R8, AT(X_RCX, BAR(id, expected)));
+	x86_alu_rr(b, X86_TEST, false, X_R8, X_R8);
+	size_t counted = x86_jcc(b, 0x5);
+	x86_load_ext(b, 1, false, X_R8, AT(X_RCX, BAR(id, mixed)));
+	x86_alu_rr(b, X86_TEST, false, X_R8, X_R8);
+	fail_if(H, 0x5);
+	x86_load(b, true, X_R8, AT(X_RCX, BAR(id, first)));
+	x86_alu_rr(b, X86_TEST, true, X_R8, X_R8);
+	size_t none = x86_jcc(b, 0x4);
+	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)di);
+	x86_alu_rr(b, X86_CMP, true, X_R8, X_R9);
+	fail_if(H, 0x5);
+	x86_patch(b, none, b->len);
+	x86_patch(b, counted, b->len);
+	x86_load_ext(b, 1, false, X_R8, AT(X_RCX, BAR(id, red)));
+	x86_alu_rr(b, X86_TEST, false, X_R8, X_R8);
+	fail_if(H, 0x5);
+	x86_mov_ri64(b, X_RDI, (uint64_t)(uintptr_t)&di[1]);
+	x86_load(b, true, X_RDI, AT(X_RDI, offsetof(struct dinsn, seg)));
+	x86_alu_rr(b, X86_TEST, true, X_RDI, X_RDI);
+	fail_if(H, 0x4);
+}
+
+/* bar_release's plain case for barrier id of the CTA rcx: every group of its warps parked
+ * on it moves past its bar.sync, the barrier's state cleared (r9, r10, r11 scratch) */
+static void release(struct xbuf *b, uint32_t id)
+{
+	_Static_assert(sizeof(struct barstate) % 8 == 0, "barstate cleared in 8-byte words");
+	x86_load(b, true, X_R10, AT(X_RCX, offsetof(struct cta, warps)));
+	x86_load(b, false, X_R11, AT(X_RCX, offsetof(struct cta, nwarps)));
+	x86_mov_ri(b, X_R9, (uint32_t)sizeof(struct warp));
+	x86_imul_rr(b, true, X_R11, X_R9);
+	x86_alu_rr(b, X86_ADD, true, X_R11, X_R10);
+	size_t warp = b->len;
+	x86_load(b, true, X_R9, AT(X_R10, offsetof(struct warp, groups)));
+	size_t group = b->len;
+	x86_alu_rr(b, X86_TEST, true, X_R9, X_R9);
+	size_t warp_end = x86_jcc(b, 0x4);
+	x86_alu_mi(b, 7, false, AT(X_R9, offsetof(struct group, state)), G_BAR);
+	size_t other = x86_jcc(b, 0x5);
+	x86_alu_mi(b, 7, false, AT(X_R9, offsetof(struct group, wait_id)), (int8_t)id);
+	size_t other2 = x86_jcc(b, 0x5);
+	x86_mov_mi(b, AT(X_R9, offsetof(struct group, state)), G_READY);
+	x86_alu_mi(b, 0, false, AT(X_R9, offsetof(struct group, pc)), 1);
+	x86_patch(b, other, b->len);
+	x86_patch(b, other2, b->len);
+	x86_load(b, true, X_R9, AT(X_R9, offsetof(struct group, next)));
+	x86_patch(b, x86_jmp(b), group);
+	x86_patch(b, warp_end, b->len);
+	x86_alu_ri(b, 0, true, X_R10, (int32_t)sizeof(struct warp));
+	x86_alu_rr(b, X86_CMP, true, X_R10, X_R11);
+	x86_patch(b, x86_jcc(b, 0x5), warp);
+	x86_alu_rr(b, X86_XOR, false, X_R9, X_R9); /* (r9 left zero: complete's) */
+	for (size_t k = 0; k < sizeof(struct barstate); k += 8)
+		x86_store(b, true, AT(X_RCX, BAR(id, arrived) + k), X_R9);
+}
+
+/* The arrival of w (rax; rcx its CTA, rdx its group, rdi the entry after the bar.sync)
+ * completes the barrier: seg_hop_done's writes (seg_hop_note's past the bar.sync,
+ * bar_release's, seg_hop_release's), then on at the entry after the bar.sync, the same
+ * warp's turn going on with one instruction less of its budget */
+static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i)
+{
+	uint32_t id = (uint32_t)di->s[0].imm[0];
+	x86_load(b, true, X_R8, SW(c.L));
+	x86_load(b, false, X_R9, SW(c.writes));
+	if (di->flags & DF_WRITES)
+		x86_alu_ri(b, 0, false, X_R9, 1);
+	add_mem(b, AT(X_R8, offsetof(struct launch, writes)), X_R9, X_R10);
+	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, pc)), i + 1);
+	x86_load(b, true, X_R9, SW(c.end));
+	x86_alu_rr(b, X86_SUB, true, X_R9, R_LEFT);
+	x86_alu_ri(b, 0, true, X_R9, 1);
+	x86_store(b, true, AT(X_R8, offsetof(struct launch, steps)), X_R9);
+	x86_mov_ri64(b, X_RSI, (uint64_t)(uintptr_t)di);
+	x86_store(b, true, AT(X_R8, offsetof(struct launch, ci)), X_RSI);
+	x86_mov_mi(b, AT(X_R8, offsetof(struct launch, cmask)), FULL_MASK);
+	release(b, id);
+	x86_alu_mi(b, 0, true, AT(X_R8, offsetof(struct launch, epoch)), 1);
+	/* the same group picked again at once (seg_hop_release: repicked's clock) */
+	x86_alu_ri(b, 5, false, R_LEFT, 1);
+	x86_store(b, false, AT(X_RAX, offsetof(struct warp, streak)), X_R9);
+	x86_store(b, true, AT(X_RAX, offsetof(struct warp, last_pick)), X_RDX);
+	x86_load(b, false, X_R10, SW(c.n0));
+	x86_alu_rr(b, X86_SUB, false, X_R10, R_LEFT);
+	x86_load(b, true, X_R11, SW(c.rp));
+	x86_alu_rr(b, X86_MOV, false, X_RCX, X_R10);
+	x86_load(b, false, X_RDX, AT(X_R11, offsetof(struct repick, n_clocked)));
+	x86_alu_rr(b, X86_SUB, false, X_RCX, X_RDX);
+	add_mem(b, AT(X_R8, offsetof(struct launch, clock)), X_RCX, X_RDX);
+	x86_store(b, false, AT(X_R11, offsetof(struct repick, n_clocked)), X_R10);
+	x86_store(b, false, SW(t.left), R_LEFT);
+	x86_store(b, true, SW(t.last), X_RSI);
+	x86_mov_mi(b, SW(t.lmask), FULL_MASK);
+	x86_store(b, false, SW(c.left), R_LEFT);
+	x86_mov_ri(b, R_LAST, i);
+	x86_store(b, false, SW(c.last), R_LAST);
+	x86_store(b, false, SW(c.writes), X_R9);
+	x86_jmp_r(b, X_RDI);
+}
+
 void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
 {
 	struct hand H = {.b = b};
 	const struct dinsn *di = &fn->code[i];
 	tests(&H, fn, i);
-	arrive(b, di, i);
-	count(b, di);
-	begin(b);
-	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn->code);
-	x86_load(b, true, X_R9, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg)});
-	x86_jmp_r(b, X_R9);
+	for (int round = 0; round < 2; round++) {
+		if (round) {
+			x86_patch(b, H.round, b->len);
+			round_tests(&H, di);
+		} else {
+			next_in_round(b);
+		}
+		next_tests(&H, fn);
+		arrive(b, di, i);
+		count(b, di, round);
+		if (round)
+			restart(b);
+		begin(b);
+		x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn->code);
+		x86_load(b, true, X_R9, (struct xmem){X_R9, X_RSI, 1,
+						      (int32_t)offsetof(struct dinsn, seg)});
+		x86_jmp_r(b, X_R9);
+	}
+	x86_patch(b, H.done, b->len);
+	if (i + 1 < fn->ncode) {
+		complete_tests(&H, fn, i);
+		complete(b, di, i);
+	} else {
+		H.fail[H.nfail++] = x86_jmp(b);
+	}
 	for (unsigned k = 0; k < H.nfail; k++)
 		x86_patch(b, H.fail[k], b->len);
 }
