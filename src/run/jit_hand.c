@@ -33,7 +33,7 @@ enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X
 
 struct hand {
 	struct xbuf *b;
-	size_t fail[40]; /* the tests' jumps to the hop's call (34 at most) */
+	size_t fail[40]; /* the tests' jumps to the hop's call (32 at most: two forms) */
 	unsigned nfail;
 };
 
