@@ -1479,7 +1479,7 @@ seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn
 	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit, t->n_before + t->limit, rp);
 	bool calm = seg_calm(L); /* (with the detector: seg_hop_race_calm, calm but for
 				  * L->stop, which its hop looks at) */
-	x.calm = calm && !L->race; /* (jit_hand.c's hand-over: the detector off) */
+	x.calm = !calm ? SEG_NOT_CALM : L->race ? SEG_CALM_RACE : SEG_CALM; /* (jit_hand.c) */
 	x.c.hop = L->race ? (calm ? seg_hop_race_calm : seg_hop_race) : calm ? seg_hop_calm : seg_hop;
 	uint32_t pc = f->fn->seg_fn(&x.c, t->di->seg);
 	*t = x.t;

@@ -15,13 +15,19 @@
  * with warp 0 of CTA 0. What is left to C: a completion with a rule to check (waiters at
  * two instructions), bar.red's results, or one instruction of budget left; a round's end
  * under --seed or with the spin watch to make or sampled; a split or partial warp,
- * another function's frame, the step limit or poll, and any call that is not calm (the
- * detector, a stop, asynchronous events).
+ * another function's frame, the step limit or poll, and any call that is not calm (a
+ * stop, asynchronous events). With the detector on (a call whose calm is SEG_CALM_RACE)
+ * the hand-over is seg_hop_race_calm's path instead: its test of L->stop, and the
+ * detector's arrival deferred (race_priv.h's race_bar_defer: the warp's bit of its CTA's
+ * pend mask); there the completing arrival, the round's end and an arrival that
+ * race_bar_defer would not defer are left to C.
  */
 #include "jit_hand.h"
 
+#include <assert.h>
 #include <stddef.h>
 
+#include "race_priv.h"
 #include "seg_sweep.h"
 
 /* the registers the segment code keeps (jit_seg.c's) and this code's scratch */
@@ -36,16 +42,23 @@ enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X
 
 struct hand {
 	struct xbuf *b;
-	size_t fail[48]; /* the tests' jumps to the hop's call (40 at most) */
+	size_t fail[80]; /* the tests' jumps to the hop's call (both forms: 64 at most) */
 	unsigned nfail;
 	size_t done;     /* the arrival completes the barrier: the jump to complete() */
 	size_t round;    /* the round's end: the jump to round_tests() */
 };
 
+/* a jump already made (its place in the code) sent to the hop's call */
+static void fail_at(struct hand *H, size_t jump)
+{
+	assert(H->nfail < sizeof H->fail / sizeof *H->fail);
+	H->fail[H->nfail++] = jump;
+}
+
 /* a test's jump (condition cc) to the hop's call */
 static void fail_if(struct hand *H, int cc)
 {
-	H->fail[H->nfail++] = x86_jcc(H->b, cc);
+	fail_at(H, x86_jcc(H->b, cc));
 }
 
 /* [m] += r (64 bits; scratch t) */
@@ -65,9 +78,6 @@ static void tests(struct hand *H, const struct dfunc *fn, uint32_t i)
 	struct xbuf *b = H->b;
 	const struct dinsn *di = &fn->code[i];
 	uint32_t id = (uint32_t)di->s[0].imm[0];
-	x86_load_ext(b, 1, false, X_RAX, SW(calm));
-	x86_alu_rr(b, X86_TEST, false, X_RAX, X_RAX);
-	fail_if(H, 0x4);
 	x86_load(b, true, X_RAX, SW(c.w));
 	if (di->flags & DF_EXEC_ALIGNED) {
 		x86_alu_mi(b, 7, false, AT(X_RAX, offsetof(struct warp, live)), -1);
@@ -198,6 +208,63 @@ static void next_tests(struct hand *H, const struct dfunc *fn)
 						  (int32_t)offsetof(struct dinsn, seg_bar)});
 	x86_alu_rr(b, X86_TEST, false, X_R9, X_R9);
 	fail_if(H, 0x4);
+}
+
+/* w's bit of a pend mask (race_bar_defer's 1u << w->id) */
+static const uint32_t warp_bit[LANES] = {
+#define B4(i) 1u << (i), 1u << ((i) + 1), 1u << ((i) + 2), 1u << ((i) + 3)
+	B4(0), B4(4), B4(8), B4(12), B4(16), B4(20), B4(24), B4(28)
+#undef B4
+};
+
+/* The detector's part of the hand-over (a calm call with the detector on): seg_hop_race_calm's
+ * test of L->stop and race_bar_defer's tests, then its write - w's bit of
+ * R->cta[slot].pend[id] - all after tests() (rax w, rcx its CTA; rdx, rsi, r9 scratch). */
+static void race_defer(struct hand *H, const struct dinsn *di)
+{
+	struct xbuf *b = H->b;
+	uint32_t id = (uint32_t)di->s[0].imm[0];
+	_Static_assert(sizeof(((struct launch *)0)->stop) == 1 &&
+			       sizeof(((struct race *)0)->seen_any) == 1 &&
+			       sizeof(((struct race *)0)->wvc_ok) == 1 &&
+			       sizeof(((struct race *)0)->nw) == 4 &&
+			       sizeof(((struct cta *)0)->slot) == 4 &&
+			       sizeof(((struct warp *)0)->id) == 4 &&
+			       sizeof(((struct rcta *)0)->pend[0]) == 4,
+		       "race_defer's loads: the fields' sizes");
+	x86_load(b, true, X_RDX, SW(L));
+	x86_load_ext(b, 1, false, X_RSI, AT(X_RDX, offsetof(struct launch, stop)));
+	x86_alu_rr(b, X86_TEST, false, X_RSI, X_RSI);
+	fail_if(H, 0x5);
+	x86_load(b, true, X_RDX, AT(X_RDX, offsetof(struct launch, race)));
+	x86_load_ext(b, 1, false, X_RSI, AT(X_RDX, offsetof(struct race, seen_any)));
+	x86_alu_rr(b, X86_TEST, false, X_RSI, X_RSI);
+	fail_if(H, 0x5);
+	x86_load_ext(b, 1, false, X_RSI, AT(X_RDX, offsetof(struct race, wvc_ok)));
+	x86_alu_rr(b, X86_TEST, false, X_RSI, X_RSI);
+	fail_if(H, 0x4);
+	/* *wvc_of(R, w): R->wvc[slot * R->nw + w->id] (32 bits, as the C computes it) */
+	x86_load(b, false, X_RSI, AT(X_RCX, offsetof(struct cta, slot)));
+	x86_load(b, false, X_R9, AT(X_RDX, offsetof(struct race, nw)));
+	x86_imul_rr(b, false, X_RSI, X_R9);
+	x86_load(b, false, X_R9, AT(X_RAX, offsetof(struct warp, id)));
+	x86_alu_rr(b, X86_ADD, false, X_RSI, X_R9);
+	x86_load(b, true, X_R9, AT(X_RDX, offsetof(struct race, wvc)));
+	x86_alu_mi(b, 7, true, ((struct xmem){X_R9, X_RSI, 8, 0}), 0);
+	fail_if(H, 0x4);
+	/* R->cta[slot].pend[id] |= warp_bit[w->id] */
+	x86_load(b, false, X_RSI, AT(X_RCX, offsetof(struct cta, slot)));
+	x86_mov_ri(b, X_R9, (uint32_t)sizeof(struct rcta));
+	x86_imul_rr(b, true, X_RSI, X_R9);
+	x86_load(b, true, X_RDX, AT(X_RDX, offsetof(struct race, cta)));
+	x86_alu_rr(b, X86_ADD, true, X_RDX, X_RSI);
+	x86_load(b, false, X_RSI, AT(X_RAX, offsetof(struct warp, id)));
+	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)warp_bit);
+	x86_load(b, false, X_RSI, ((struct xmem){X_R9, X_RSI, 4, 0}));
+	struct xmem pend = AT(X_RDX, offsetof(struct rcta, pend) + id * sizeof(uint32_t));
+	x86_load(b, false, X_R9, pend);
+	x86_alu_rr(b, X86_OR, false, X_R9, X_RSI);
+	x86_store(b, false, pend, X_R9);
 }
 
 /* w's arrival at di (barrier id), not completing it: seg_hop_note's pc, seg_bar_wait's
@@ -495,19 +562,28 @@ static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i)
 	x86_jmp_r(b, X_RDI);
 }
 
-void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
+/* One form of the hand-over, from its tests to the jumps to the next warp's entry (race:
+ * with the detector's deferred arrival, after every test; the completing arrival and the
+ * round's end are then left to the hop's call). */
+static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, bool race)
 {
-	struct hand H = {.b = b};
+	struct xbuf *b = H->b;
 	const struct dinsn *di = &fn->code[i];
-	tests(&H, fn, i);
-	for (int round = 0; round < 2; round++) {
+	tests(H, fn, i);
+	if (race) {
+		fail_at(H, H->done);
+		fail_at(H, H->round);
+	}
+	for (int round = 0; round < (race ? 1 : 2); round++) {
 		if (round) {
-			x86_patch(b, H.round, b->len);
-			round_tests(&H, di);
+			x86_patch(b, H->round, b->len);
+			round_tests(H, di);
 		} else {
 			next_in_round(b);
 		}
-		next_tests(&H, fn);
+		next_tests(H, fn);
+		if (race)
+			race_defer(H, di);
 		arrive(b, di, i);
 		count(b, di, round);
 		if (round)
@@ -518,13 +594,30 @@ void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
 						      (int32_t)offsetof(struct dinsn, seg)});
 		x86_jmp_r(b, X_R9);
 	}
-	x86_patch(b, H.done, b->len);
+	if (race)
+		return;
+	x86_patch(b, H->done, b->len);
 	if (i + 1 < fn->ncode) {
-		complete_tests(&H, fn, i);
+		complete_tests(H, fn, i);
 		complete(b, di, i);
 	} else {
-		H.fail[H.nfail++] = x86_jmp(b);
+		fail_at(H, x86_jmp(b));
 	}
+}
+
+/* The hand-over's two forms, chosen by the call's calm (the detector's in a copy of its
+ * own: the call without it pays no test of it); any test failing falls through to the
+ * hop's call that follows. */
+void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
+{
+	struct hand H = {.b = b};
+	x86_alu_mi(b, 7, false, SW(calm), SEG_CALM);
+	size_t race = x86_jcc(b, 0x5);
+	hand(&H, fn, i, false);
+	x86_patch(b, race, b->len);
+	x86_alu_mi(b, 7, false, SW(calm), SEG_CALM_RACE);
+	fail_if(&H, 0x5);
+	hand(&H, fn, i, true);
 	for (unsigned k = 0; k < H.nfail; k++)
 		x86_patch(b, H.fail[k], b->len);
 }

@@ -56,9 +56,14 @@ struct seg_sweeping {
 	 * same (no wait on the frame's chain of loads) */
 	const struct dfunc *fn;
 	const struct dinsn *code;
-	/* the call is calm (interp.c's seg_calm) and the detector off: the code's own
-	 * hand-over at a bar.sync (jit_seg.c's gen_hand) may run before the hop */
-	bool calm;
+	/* the call is calm (interp.c's seg_calm): the code's own hand-over at a bar.sync
+	 * (jit_hand.c) may run before the hop; with the detector on (SEG_CALM_RACE) it
+	 * makes the detector's deferred arrival too, where race_bar_defer would. 32 bits: the
+	 * code compares it whole. */
+	uint32_t calm;
 };
+
+/* seg_sweeping.calm */
+enum { SEG_NOT_CALM, SEG_CALM, SEG_CALM_RACE };
 
 #endif
