@@ -24,7 +24,6 @@
  */
 #include "jit_hand.h"
 
-#include <assert.h>
 #include <stddef.h>
 
 #include "race_priv.h"
@@ -42,8 +41,9 @@ enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X
 
 struct hand {
 	struct xbuf *b;
-	size_t fail[80]; /* the tests' jumps to the hop's call (both forms: 64 at most) */
+	size_t fail[80]; /* the tests' jumps to the hop's call (both forms: ~50) */
 	unsigned nfail;
+	bool full;       /* a jump found no room in fail: the code is not kept */
 	size_t done;     /* the arrival completes the barrier: the jump to complete() */
 	size_t round;    /* the round's end: the jump to round_tests() */
 };
@@ -51,8 +51,10 @@ struct hand {
 /* a jump already made (its place in the code) sent to the hop's call */
 static void fail_at(struct hand *H, size_t jump)
 {
-	assert(H->nfail < sizeof H->fail / sizeof *H->fail);
-	H->fail[H->nfail++] = jump;
+	if (H->nfail == sizeof H->fail / sizeof *H->fail)
+		H->full = true;
+	else
+		H->fail[H->nfail++] = jump;
 }
 
 /* a test's jump (condition cc) to the hop's call */
@@ -611,6 +613,7 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, bool race)
 void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
 {
 	struct hand H = {.b = b};
+	size_t start = b->len;
 	x86_alu_mi(b, 7, false, SW(calm), SEG_CALM);
 	size_t race = x86_jcc(b, 0x5);
 	hand(&H, fn, i, false);
@@ -618,6 +621,10 @@ void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
 	x86_alu_mi(b, 7, false, SW(calm), SEG_CALM_RACE);
 	fail_if(&H, 0x5);
 	hand(&H, fn, i, true);
+	if (H.full) { /* (a test added past fail's room: no hand-over, the hop's call) */
+		b->len = start;
+		return;
+	}
 	for (unsigned k = 0; k < H.nfail; k++)
 		x86_patch(b, H.fail[k], b->len);
 }
