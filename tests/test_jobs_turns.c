@@ -1,6 +1,7 @@
 /*
  * test_jobs_turns.c - src/run/jobs_turns.h: when --jobs workers start clusters one at a
- * time. After a full log of the detector waited for the clusters before it, the next
+ * time. After a full log of the detector waited for the clusters before it longer than its
+ * cluster ran before (the workers take turns), the next
  * `backoff` clusters start only as the oldest unshown; the backoff doubles to TURNS_MAX
  * while waits come back, and is 1 again after a cluster ran beside an earlier one without
  * one.
@@ -75,6 +76,23 @@ static void test_turns_backoff_doubles_to_max(void **state)
 	assert_int_equal(started_beside(&t, shown + 1, shown, shown + 8), 7);
 }
 
+static void test_turns_full_log_waits_longer_than_it_ran(void **state)
+{
+	(void)state;
+	struct jobs_turns t = turns_new();
+	assert_false(turns_full_log(&t, 1000, 0)); /* the head's log: no wait */
+	assert_false(turns_full_log(&t, 1000, 999)); /* filled late: ran more than it waited */
+	assert_false(turns_full_log(&t, 1000, 1000));
+	assert_int_equal(t.one_by_one, 0);
+	assert_int_equal(t.backoff, 1);
+	assert_true(turns_full_log(&t, 1000, 1001)); /* an eighth of its work, then a wait */
+	assert_int_equal(t.one_by_one, 1);
+	assert_int_equal(t.backoff, 2);
+	assert_true(turns_full_log(&t, 10, 8000));
+	assert_int_equal(t.one_by_one, 2);
+	assert_int_equal(t.backoff, 4);
+}
+
 static void test_turns_backoff_resets_after_side_by_side(void **state)
 {
 	(void)state;
@@ -99,6 +117,7 @@ int main(void)
 		cmocka_unit_test(test_turns_side_by_side_at_first),
 		cmocka_unit_test(test_turns_one_at_a_time_after_a_wait),
 		cmocka_unit_test(test_turns_backoff_doubles_to_max),
+		cmocka_unit_test(test_turns_full_log_waits_longer_than_it_ran),
 		cmocka_unit_test(test_turns_backoff_resets_after_side_by_side),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hopper/async.h"
@@ -38,8 +39,9 @@ struct slot {
 	uint64_t steps, thread_steps; /* warp- and thread-instructions it ran                 */
 	int status;
 	bool stop, done;
+	uint64_t began;             /* when it started (ns: log_full)                         */
 	bool beside;                /* started while an earlier cluster was not shown          */
-	bool turned;                /* its detector's log filled while one was (log_full)     */
+	bool turned;                /* its detector's full log took turns (log_full)          */
 };
 
 struct jobs {
@@ -107,21 +109,34 @@ static void log_poll(struct launch *S)
 		S->stop = true;
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 /* The detector's log of S's cluster's global accesses is full: it waits until every
- * earlier cluster is shown, then replays it (log_poll). If one is not shown yet, the
- * workers take turns (a naive matrix product's CTA makes ~8x as many accesses as a log
+ * earlier cluster is shown, then replays it (log_poll). If it waited longer than it ran,
+ * the workers take turns (a naive matrix product's CTA makes ~8x as many accesses as a log
  * holds): the next clusters start one at a time (jobs_turns.h). */
 static void log_full(struct launch *S)
 {
 	struct jobs *J = S->jobs;
 	uint64_t i = S->clusters_done; /* its index (run_one) */
-	pthread_mutex_lock(&J->lock);
-	if (J->shown < i) {
-		J->slot[i % J->window].turned = true;
-		turns_waited(&J->turns);
+	if (!S->log->group) { /* (else log_poll shows nothing yet) */
+		uint64_t t0 = now_ns(), t1 = t0;
+		pthread_mutex_lock(&J->lock);
+		while (J->shown < i && __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED) > i) {
+			pthread_cond_wait(&J->cond, &J->lock);
+			t1 = now_ns();
+		}
+		struct slot *sl = &J->slot[i % J->window];
+		if (turns_full_log(&J->turns, t0 - sl->began, t1 - t0))
+			sl->turned = true;
+		pthread_mutex_unlock(&J->lock);
 	}
-	pthread_mutex_unlock(&J->lock);
-	log_poll(S);
+	log_poll(S); /* (it waits no more) */
 }
 
 /* Whether every cluster before S's is shown: its global memory is then one thread's. */
@@ -269,7 +284,8 @@ static bool take(struct jobs *J, uint64_t *i)
 		pthread_cond_wait(&J->cond, &J->lock);
 	}
 	*i = J->next++;
-	J->slot[*i % J->window] = (struct slot){.beside = turns_start(&J->turns, *i, J->shown)};
+	J->slot[*i % J->window] = (struct slot){.began = now_ns(),
+						.beside = turns_start(&J->turns, *i, J->shown)};
 	return true;
 }
 

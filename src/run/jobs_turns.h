@@ -2,13 +2,15 @@
  * jobs_turns.h - when --jobs workers start clusters one at a time (jobs.c). With the
  * data-race detector on, a cluster that is not the oldest unshown logs its global accesses
  * (race_global.c); once its log is full it waits until every earlier cluster is shown and
- * replays it. Where that wait happens the workers only take turns, and the replay costs
- * more than judging at once (a naive matrix product at --jobs 2 took 1.8x its --jobs 1
- * time): so after such a wait the next `backoff` clusters start only once every earlier
- * one is shown, as on one thread, and `backoff` doubles (to TURNS_MAX) each time a wait
- * comes back. A cluster started beside an earlier one that ends without such a wait sets
- * it to 1 again (the clusters ran side by side). Only which cluster runs when changes,
- * which the output never shows.
+ * replays it. Where it waits longer than it ran before, the workers only take turns, and
+ * the replay costs more than judging at once (a naive matrix product at --jobs 2 took 1.8x
+ * its --jobs 1 time: a CTA logs an eighth of its accesses, then waits for the whole of the
+ * CTA before it): so after such a wait the next `backoff` clusters start only once every
+ * earlier one is shown, as on one thread, and `backoff` doubles (to TURNS_MAX) each time
+ * such a wait comes back. A cluster started beside an earlier one that ends without one
+ * sets it to 1 again (the clusters ran side by side). A cluster that fills its log late
+ * (much work between its global accesses) waits less than it ran and changes nothing.
+ * Only which cluster runs when changes, which the output never shows.
  */
 #ifndef PTXI_JOBS_TURNS_H
 #define PTXI_JOBS_TURNS_H
@@ -49,7 +51,17 @@ static inline void turns_waited(struct jobs_turns *t)
 	t->backoff = t->backoff * 2 > TURNS_MAX ? TURNS_MAX : t->backoff * 2;
 }
 
-/* A cluster started beside an earlier one ended; waited: its full log waited. */
+/* A cluster's full log waited `waited` ns for the clusters before it, after the cluster ran
+ * `ran` ns: whether the workers took turns (and the next clusters start one at a time). */
+static inline bool turns_full_log(struct jobs_turns *t, uint64_t ran, uint64_t waited)
+{
+	if (waited <= ran)
+		return false;
+	turns_waited(t);
+	return true;
+}
+
+/* A cluster started beside an earlier one ended; waited: its full log took turns. */
 static inline void turns_beside_ended(struct jobs_turns *t, bool waited)
 {
 	if (!waited)
