@@ -6,13 +6,17 @@
  * that stops the launch (a faulting rule, a deadlock, the step limit) ends the launch as
  * with one thread: later clusters' logs are dropped and the ones still running end at
  * their next poll. Workers run at most a window
- * of clusters ahead of the oldest unshown one, so the logs kept stay few.
+ * of clusters ahead of the oldest unshown one, so the logs kept stay few. Where the
+ * detector's logs of global accesses fill and wait for the clusters before (the workers
+ * take turns, and each log's replay costs more than judging at once), clusters start only
+ * as the oldest unshown for a while, as on one thread (jobs_turns.h).
  */
 #include "jobs.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hopper/async.h"
@@ -24,6 +28,7 @@
 #include "race.h"
 #include "sched.h"
 #include "hopper/wgmma.h"
+#include "jobs_turns.h"
 
 #define WINDOW_PER_JOB 4 /* clusters a worker may run ahead of the oldest unshown, each */
 #define LOG_DRAIN 4096   /* entries a cluster's log holds before it shows them early      */
@@ -34,6 +39,9 @@ struct slot {
 	uint64_t steps, thread_steps; /* warp- and thread-instructions it ran                 */
 	int status;
 	bool stop, done;
+	uint64_t began;             /* when it started (ns: log_full)                         */
+	bool beside;                /* started while an earlier cluster was not shown          */
+	bool turned;                /* its detector's full log took turns (log_full)          */
 };
 
 struct jobs {
@@ -50,6 +58,7 @@ struct jobs {
 	uint64_t window;
 	uint64_t shown_steps;       /* steps of the clusters shown (atomic: workers read it)  */
 	unsigned workers;           /* workers started (their race detectors' names)           */
+	struct jobs_turns turns;    /* whether clusters start one at a time (log_full)         */
 	pthread_mutex_t atom_lock;
 };
 
@@ -100,6 +109,36 @@ static void log_poll(struct launch *S)
 		S->stop = true;
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* The detector's log of S's cluster's global accesses is full: it waits until every
+ * earlier cluster is shown, then replays it (log_poll). If it waited longer than it ran,
+ * the workers take turns (a naive matrix product's CTA makes ~8x as many accesses as a log
+ * holds): the next clusters start one at a time (jobs_turns.h). */
+static void log_full(struct launch *S)
+{
+	struct jobs *J = S->jobs;
+	uint64_t i = S->clusters_done; /* its index (run_one) */
+	if (!S->log->group) { /* (else log_poll shows nothing yet) */
+		uint64_t t0 = now_ns(), t1 = t0;
+		pthread_mutex_lock(&J->lock);
+		while (J->shown < i && __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED) > i) {
+			pthread_cond_wait(&J->cond, &J->lock);
+			t1 = now_ns();
+		}
+		struct slot *sl = &J->slot[i % J->window];
+		if (turns_full_log(&J->turns, t0 - sl->began, t1 - t0))
+			sl->turned = true;
+		pthread_mutex_unlock(&J->lock);
+	}
+	log_poll(S); /* (it waits no more) */
+}
+
 /* Whether every cluster before S's is shown: its global memory is then one thread's. */
 static bool is_head(const struct launch *S)
 {
@@ -145,6 +184,7 @@ static bool shard_init(struct launch *S, struct jobs *J, struct diag *d, unsigne
 	S->stop_from = &J->stop_from;
 	S->atom_lock = &J->atom_lock;
 	S->log_poll = log_poll;
+	S->log_full = log_full;
 	S->is_head = is_head;
 	S->wait_head = wait_head;
 	S->jobs = J;
@@ -232,17 +272,20 @@ static void show_ready(struct jobs *J)
 
 /* ---- workers ------------------------------------------------------------------------ */
 
-/* The next cluster's index, or false when there is none to run (J->lock held). */
+/* The next cluster's index, or false when there is none to run (J->lock held): within the
+ * window, and while the workers take turns (log_full), once every earlier one is shown. */
 static bool take(struct jobs *J, uint64_t *i)
 {
 	for (;;) {
 		if (J->next >= J->n || J->next > __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED))
 			return false;
-		if (J->next < J->shown + J->window)
+		if (J->next < J->shown + J->window && turns_may_start(&J->turns, J->next, J->shown))
 			break;
 		pthread_cond_wait(&J->cond, &J->lock);
 	}
 	*i = J->next++;
+	J->slot[*i % J->window] = (struct slot){.began = now_ns(),
+						.beside = turns_start(&J->turns, *i, J->shown)};
 	return true;
 }
 
@@ -265,9 +308,11 @@ static void run_one(struct jobs *J, struct launch *S, struct diag *d, uint64_t i
 	}
 	pthread_mutex_lock(&J->lock);
 	struct slot *sl = &J->slot[i % J->window];
-	*sl = (struct slot){log, log ? S->steps - S->cluster_from : 0,
-			    S->thread_steps - thread_from, S->status,
-			    S->stop || S->status == 3 || !log, true};
+	if (sl->beside)
+		turns_beside_ended(&J->turns, sl->turned);
+	*sl = (struct slot){.log = log, .steps = log ? S->steps - S->cluster_from : 0,
+			    .thread_steps = S->thread_steps - thread_from, .status = S->status,
+			    .stop = S->stop || S->status == 3 || !log, .done = true};
 	if (sl->stop && i < __atomic_load_n(&J->stop_from, __ATOMIC_RELAXED))
 		__atomic_store_n(&J->stop_from, i, __ATOMIC_RELAXED);
 	show_ready(J);
@@ -301,7 +346,8 @@ static void *worker(void *arg)
 static int run_jobs(struct launch *L, unsigned n, const uint32_t nc[3])
 {
 	struct jobs J = {.L = L, .nc = {nc[0], nc[1], nc[2]}, .n = L->clusters,
-			 .stop_from = UINT64_MAX, .window = (uint64_t)n * WINDOW_PER_JOB};
+			 .stop_from = UINT64_MAX, .window = (uint64_t)n * WINDOW_PER_JOB,
+			 .turns = turns_new()};
 	pthread_t *th = calloc(n, sizeof *th);
 	J.slot = calloc(J.window, sizeof *J.slot);
 	/* the detector's shadow of global memory, which the clusters' logs are replayed on */

@@ -368,6 +368,8 @@ struct launch {
 	pthread_mutex_t *atom_lock; /* held by an atomic: clusters share global memory         */
 	bool in_rmw;                /* this thread holds atom_lock (global_rmw_begin)         */
 	void (*log_poll)(struct launch *L); /* after a rule break is logged: may show it early */
+	void (*log_full)(struct launch *L); /* the detector's global log is full: log_poll, and
+					     * the workers take turns if it waits (jobs.c)      */
 	bool (*is_head)(const struct launch *L);/* every earlier cluster is shown (spin.c)         */
 	void (*wait_head)(struct launch *L); /* wait until it is, or the launch stopped before */
 	void *jobs;                 /* the workers' shared state, for log_poll                 */

@@ -275,9 +275,9 @@ bool race_glog_add(struct launch *S, struct race_glog *G, const struct race_gacc
 		race_vc_ref(d->vc);
 	G->waiting += n;
 	/* (never inside an atomic: race_glog_wait_head made the cluster the head first) */
-	if (G->waiting >= GLOG_DRAIN && S->log_poll && !S->in_rmw) { /* shown once oldest, */
+	if (G->waiting >= GLOG_DRAIN && S->log_full && !S->in_rmw) { /* shown once oldest, */
 		S->log->want_drain = true;      /* and then judged at once (race.c: head) */
-		S->log_poll(S);
+		S->log_full(S);
 		G->head = !S->stop;
 	}
 	return true;
