@@ -3,6 +3,7 @@
  * made while in flight, and the landing, checked cell by cell against what the thread
  * had acquired at the issue.
  */
+#include "race_priv.h"
 #include "race_land.h"
 
 #include <stdlib.h>
@@ -183,8 +184,8 @@ void race_copy_reads(struct launch *L, const struct race_copy *rc, struct cta *c
 		     const uint32_t *off, uint32_t n, uint32_t size)
 {
 	struct race *R = L->race;
-	if (!R || !rc->vc || !size || L->stop || !L->cw)
-		return;
+	if (!R || !rc->vc || !size || L->stop || !L->cw || (R->wg.open && R->wg.all))
+		return; /* (the last: read with the other parts of its warpgroup) */
 	struct rthread t;
 	struct acc_ctx x;
 	struct hbq q;

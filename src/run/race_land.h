@@ -237,6 +237,23 @@ static inline __attribute__((always_inline)) bool state_same(const struct cell *
 	return !d;
 }
 
+/* n <= MEMO_READERS records from src to dst, each length a copy of known size (no call). */
+static inline __attribute__((always_inline)) void recs_copy(struct rec *dst,
+							    const struct rec *src, uint32_t n)
+{
+	switch (n) {
+#define RECS_COPY(k)                                                                    \
+	case k:                                                                          \
+		memcpy(dst, src, k * sizeof *src);                                         \
+		break;
+		RECS_COPY(1) RECS_COPY(2) RECS_COPY(3) RECS_COPY(4)
+		RECS_COPY(5) RECS_COPY(6) RECS_COPY(7) RECS_COPY(8)
+#undef RECS_COPY
+	default:
+		break;
+	}
+}
+
 /* Put into c the parts of state st that `what` changes, when its list has room (it has one
  * when st has, with ST_LIST or ST_ALL: state_same said so, as the state before had one;
  * lists are never taken away); false: not put. */
@@ -255,7 +272,7 @@ static inline __attribute__((always_inline)) bool state_put(struct cell *c,
 		m->from = NO_INDEX; /* (readers_find's shortcut: entries moved) */
 		m->ok_gen = st->ok_gen;
 		memcpy(m->tids, st->tids, sizeof m->tids);
-		memcpy(m->e, st->e, st->n * sizeof *m->e);
+		recs_copy(m->e, st->e, st->n);
 	}
 	return true;
 }

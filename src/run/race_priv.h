@@ -323,6 +323,7 @@ struct race {
 				     * when read, and a bit for each part that reads it       */
 		uint32_t n, gen;    /* mark's entries; the current pass's number            */
 		bool open;          /* race_copy_reads leaves out the pieces gen's pass read  */
+		bool all;           /* (open) it read every piece                            */
 	} wg;
 };
 

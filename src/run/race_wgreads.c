@@ -3,6 +3,7 @@
  * together, each cell read once for all the parts that read it, where that reports nothing;
  * race_copy_reads reads the rest one part after another, as before.
  */
+#include "race_priv.h"
 #include "race_land.h"
 
 #include "run/launch.h"
@@ -47,8 +48,10 @@ struct wg_pass {
 		uint32_t parts;     /* (0: none) */
 		struct copy_memo memo;
 	} memo[WG_MEMOS];
-	uint32_t ok_parts;          /* ok_w is ordered before these parts' reads (0: none)    */
-	struct rec ok_w;
+	uint32_t ok_parts;          /* a write of thread ok_tid at epoch ok_clock (an agent's:
+				     * ok_async) is ordered before these parts' reads (0: none) */
+	uint32_t ok_tid, ok_clock;
+	uint8_t ok_async;
 };
 
 /* Mark the pieces each part reads with its bit; false: the pass cannot be taken. */
@@ -87,28 +90,31 @@ static bool wg_mark(struct race *R, struct cta *c, const struct race_wg_part *p,
 	return true;
 }
 
-/* Whether write w may conflict with the read of any part of `parts`. */
+/* Whether write w may conflict with the read of any part of `parts`. What hbq_may_conflict
+ * reads of w is its clock, whether its mask is empty, its thread and whether it is an
+ * agent's (RF_ASYNC): the last write found ordered before them all is kept by those, so a
+ * thread's stores of a row, all made at one epoch, are judged once. */
 static bool wg_may_conflict(struct wg_pass *P, uint32_t parts, const struct rec *w)
 {
-	if (!w->clock || (P->ok_parts == parts && rec_same(w, &P->ok_w)))
+	uint8_t async = w->flags & RF_ASYNC;
+	if (!w->clock || !(w->mask & 0xf) ||
+	    (w->tid == P->ok_tid && w->clock == P->ok_clock && async == P->ok_async &&
+	     P->ok_parts == parts))
 		return false;
 	for (uint32_t b = parts; b; b &= b - 1)
 		if (hbq_may_conflict(&P->a[__builtin_ctz(b)].q, w, 0xf))
 			return true;
 	P->ok_parts = parts;
-	P->ok_w = *w;
+	P->ok_tid = w->tid;
+	P->ok_clock = w->clock;
+	P->ok_async = async;
 	return false;
 }
 
 /* Cell c read by the parts `parts` in their order, as their copy_cells_in would (no write of
- * c may conflict), through the memo of that set of parts. */
-static void wg_cell(struct wg_pass *P, uint32_t parts, struct cell *c)
+ * c may conflict), through that set of parts' memo. */
+static void wg_cell(struct wg_pass *P, uint32_t parts, struct copy_memo *memo, struct cell *c)
 {
-	struct copy_memo *memo = &P->memo[parts % WG_MEMOS].memo;
-	if (P->memo[parts % WG_MEMOS].parts != parts) {
-		P->memo[parts % WG_MEMOS].parts = parts;
-		memo->valid = false;
-	}
 	if (memo->valid && state_same(c, &memo->in, memo->what) &&
 	    state_put(c, &memo->out, memo->what))
 		return;
@@ -125,6 +131,17 @@ static void wg_cell(struct wg_pass *P, uint32_t parts, struct cell *c)
 	memo->what = (uint8_t)what;
 }
 
+/* The memo of the set of parts `parts`. */
+static struct copy_memo *wg_memo(struct wg_pass *P, uint32_t parts)
+{
+	uint32_t k = parts % WG_MEMOS;
+	if (P->memo[k].parts != parts) {
+		P->memo[k].parts = parts;
+		P->memo[k].memo.valid = false;
+	}
+	return &P->memo[k].memo;
+}
+
 /* The piece at shared offset o, read by `parts`; false: a write there may conflict with
  * one of the reads (or its page is not made yet), the piece untouched but for its rows. */
 static bool wg_piece(struct wg_pass *P, uint32_t parts, uint32_t o)
@@ -138,8 +155,9 @@ static bool wg_piece(struct wg_pass *P, uint32_t parts, uint32_t o)
 	for (uint32_t k = 0; k < 16 / GRAN; k++)
 		if (glist_of(&c[k]) || wg_may_conflict(P, parts, &c[k].w))
 			return false;
+	struct copy_memo *memo = wg_memo(P, parts);
 	for (uint32_t k = 0; k < 16 / GRAN && !P->L->stop; k++)
-		wg_cell(P, parts, &c[k]);
+		wg_cell(P, parts, memo, &c[k]);
 	return true;
 }
 
@@ -149,6 +167,7 @@ void race_wg_reads(struct launch *L, struct cta *c, const struct race_wg_part *p
 	if (!R || L->stop || m < 2 || m > WG_PARTS || !wg_mark(R, c, p, m))
 		return;
 	R->wg.open = true;
+	R->wg.all = false;
 	struct wg_pass pass, *P = &pass;
 	P->L = L;
 	P->c = c;
@@ -176,10 +195,10 @@ void race_wg_reads(struct launch *L, struct cta *c, const struct race_wg_part *p
 			if (*e & WG_DONE)
 				continue; /* (read with an earlier part's) */
 			if (!wg_piece(P, (uint32_t)(*e - gen), p[j].off[i]))
-				goto out;
+				return;
 			*e |= WG_DONE;
 		}
-out:;
+	R->wg.all = !L->stop;
 }
 
 void race_wg_reads_end(struct launch *L)
@@ -190,6 +209,8 @@ void race_wg_reads_end(struct launch *L)
 
 bool race_wg_read_done(const struct race *R, uint32_t off)
 {
+	if (R->wg.all)
+		return true;
 	uint64_t e = off / 16 < R->wg.n ? R->wg.mark[off / 16] : 0;
 	return R->wg.open && e >> 32 == R->wg.gen && (e & WG_DONE);
 }
