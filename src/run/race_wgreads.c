@@ -6,6 +6,8 @@
 #include "race_priv.h"
 #include "race_land.h"
 
+#include <stdlib.h>
+
 #include "run/launch.h"
 
 /* Why it is exact. The parts complete back to back (exec_wgmma.c's complete_group), each
@@ -54,13 +56,14 @@ struct wg_pass {
 	uint8_t ok_async;
 };
 
-/* Mark the pieces each part reads with its bit; false: the pass cannot be taken. */
+/* Mark the pieces each part reads with its bit; false: the pass cannot be taken. The marks
+ * are not charged against --max-memory: 8 bytes per 16 of shared memory (114 KiB at most),
+ * and a charge would move the point where a launch at its limit stops. */
 static bool wg_mark(struct race *R, struct cta *c, const struct race_wg_part *p, uint32_t m)
 {
 	uint32_t n = (uint32_t)(c->smem_size / 16);
 	if (n > R->wg.n) {
-		uint64_t *k = race_grow(R->L, &R->charged, R->wg.mark, R->wg.n * sizeof *k,
-					n * sizeof *k, "the data-race detector's wgmma state");
+		uint64_t *k = realloc(R->wg.mark, n * sizeof *k);
 		if (!k)
 			return false;
 		memset(k + R->wg.n, 0, (n - R->wg.n) * sizeof *k);
@@ -209,8 +212,6 @@ void race_wg_reads_end(struct launch *L)
 
 bool race_wg_read_done(const struct race *R, uint32_t off)
 {
-	if (R->wg.all)
-		return true;
 	uint64_t e = off / 16 < R->wg.n ? R->wg.mark[off / 16] : 0;
-	return R->wg.open && e >> 32 == R->wg.gen && (e & WG_DONE);
+	return R->wg.open && (R->wg.all || (e >> 32 == R->wg.gen && (e & WG_DONE)));
 }
