@@ -710,11 +710,36 @@ static void complete_part(struct launch *L, struct warp *w, struct wg_op *op)
 	L->cmask = sm;
 }
 
+/* The data-race detector reads the shared operands of the parts complete_group is about
+ * to complete, in its order, each cell once for all of them where nothing races
+ * (race_wg_reads); complete_part's race_copy_reads reads the rest. */
+static void reads_together(struct launch *L, struct warp *w, uint32_t mseq)
+{
+	struct race_wg_part p[16];
+	uint32_t m = 0;
+	if (!L->race)
+		return;
+	for (uint32_t k = 0; k < 4; k++) {
+		struct wg_warp *s = w->cta->warps[(w->id & ~3u) + k].wg;
+		for (uint32_t i = 0; s && i < s->nops && s->ops[i].mseq <= mseq; i++) {
+			struct wg_op *op = &s->ops[i];
+			if (op->done)
+				continue;
+			if (m == sizeof p / sizeof *p)
+				return; /* (one part after another) */
+			p[m++] = (struct race_wg_part){&op->rc, &w->cta->warps[(w->id & ~3u) + k],
+						       op->di, op->pieces, op->npieces};
+		}
+	}
+	race_wg_reads(L, w->cta, p, m);
+}
+
 /* w's part with count `mseq` completes: the warpgroup reads the shared operands once, so the
  * other warps' parts of the same wgmma.mma_async (and their earlier ones) complete too. */
 static void complete_group(struct launch *L, struct warp *w, uint32_t mseq)
 {
 	struct cta *c = w->cta;
+	reads_together(L, w, mseq);
 	for (uint32_t k = 0; k < 4 && !L->stop; k++) {
 		struct warp *o = &c->warps[(w->id & ~3u) + k];
 		struct wg_warp *s = o->wg;
@@ -722,6 +747,7 @@ static void complete_group(struct launch *L, struct warp *w, uint32_t mseq)
 			if (!s->ops[i].done)
 				complete_part(L, o, &s->ops[i]);
 	}
+	race_wg_reads_end(L);
 }
 
 /* Complete (or, when the warp is gone, drop) the first op of w's queue. */

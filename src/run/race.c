@@ -984,6 +984,7 @@ void race_end(struct launch *L)
 	free(R->keep.cold);
 	free(R->keep.cta);
 	free(R->keep.wvc);
+	free(R->wg.mark);
 	race_slabs_free(&R->keep.slab);
 	free(R->keep.pool);
 	free(R->keep.cpool);

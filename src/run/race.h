@@ -146,6 +146,20 @@ void race_copy_access(struct launch *L, const struct race_copy *rc, const struct
  * order (a wgmma's operand pieces). */
 void race_copy_reads(struct launch *L, const struct race_copy *rc, struct cta *c,
 		     const uint32_t *off, uint32_t n, uint32_t size);
+/* A warpgroup's wgmma parts that complete together, in the order they complete
+ * (exec_wgmma.c's complete_group). race_wg_reads reads their pieces of c's shared memory
+ * as race_copy_reads would one part after another, each cell once for all its parts, as far
+ * as that reports nothing; until race_wg_reads_end, race_copy_reads then reads only the
+ * pieces it left. */
+struct race_wg_part {
+	const struct race_copy *rc;
+	struct warp *w;             /* the part's warp                                        */
+	const struct dinsn *insn;   /* its wgmma.mma_async                                    */
+	const uint32_t *off;        /* its 16-byte pieces' offsets in c's shared memory       */
+	uint32_t n;
+};
+void race_wg_reads(struct launch *L, struct cta *c, const struct race_wg_part *p, uint32_t m);
+void race_wg_reads_end(struct launch *L);
 /* The copy's complete-tx or arrive-on on mb (release into its open phase); call it before
  * the mbarrier is updated. */
 void race_copy_complete(struct launch *L, const struct race_copy *rc, const struct mbar *mb);

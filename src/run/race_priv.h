@@ -318,6 +318,13 @@ struct race {
 				     * global accesses are judged at once, on the launch's      */
 	bool marked;                /* a worker's: it raised a marker (race_marker_into) into
 				     * some vector once: only then may its threads' hold one   */
+	struct {                    /* a warpgroup's wgmma parts read together (race_wgreads.c) */
+		uint64_t *mark;     /* by 16-byte piece of shared memory: gen << 32, WG_DONE
+				     * when read, and a bit for each part that reads it       */
+		uint32_t n, gen;    /* mark's entries; the current pass's number            */
+		bool open;          /* race_copy_reads leaves out the pieces gen's pass read  */
+		bool all;           /* (open) it read every piece                            */
+	} wg;
 };
 
 /* One access checked: the thread or copy agent making it, and how to judge earlier ones. */
@@ -617,6 +624,9 @@ static inline bool happens_before(const struct race *R, const struct rthread *t,
 		return t->seen_cp >= p->clock;
 	return p->tid == agent_of(R, owner, RA_BULK) && t->seen_bulk >= p->clock;
 }
+
+/* race_wgreads.c: whether the open race_wg_reads pass read the piece at shared offset off. */
+bool race_wg_read_done(const struct race *R, uint32_t off);
 
 /* ---- the access check (race.c) ---------------------------------------------------- */
 
