@@ -789,8 +789,11 @@ static void gen_bcast(struct seg *S, const struct dinsn *di, size_t *call)
  * seg_run's C makes it, L->steps, L->ci and L->cmask written first (the records and
  * reports read them; L->steps is seg_run's `now`, ctx.end - left + 1), and after a report
  * that stopped the launch the exit past i, the budget and the last instruction counted,
- * L->writes not (seg_run's C returns there). *done: the jump to the access's end. */
-static void gen_smem_race(struct seg *S, uint32_t i, size_t epi, uint64_t fn, size_t *done)
+ * L->writes not (seg_run's C returns there). Where smem_race_calls splits it, fn is its
+ * row call and rest (else 0) is called when that one declines. *done: the jump to the
+ * access's end. */
+static void gen_smem_race(struct seg *S, uint32_t i, size_t epi, uint64_t fn, uint64_t rest,
+			  size_t *done)
 {
 	struct xbuf *b = S->b;
 	x86_load(b, true, X_RCX, CTX(end));
@@ -807,6 +810,18 @@ static void gen_smem_race(struct seg *S, uint32_t i, size_t epi, uint64_t fn, si
 	x86_mov_ri(b, X_R8, FULL_MASK);
 	x86_mov_ri64(b, X_RAX, fn);
 	x86_call_r(b, X_RAX);
+	if (rest) { /* (the row call declined, nothing done: the rest, its arguments again) */
+		x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
+		size_t took = x86_jcc(b, 0x5);
+		x86_load(b, true, X_RDI, CTX(L));
+		x86_load(b, true, X_RSI, CTX(w));
+		x86_load(b, true, X_RDX, CTX(f));
+		x86_mov_ri64(b, X_RCX, (uint64_t)(uintptr_t)&S->fn->code[i]);
+		x86_mov_ri(b, X_R8, FULL_MASK);
+		x86_mov_ri64(b, X_RAX, rest);
+		x86_call_r(b, X_RAX);
+		x86_patch(b, took, b->len);
+	}
 	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
 	to_exit(S, x86_jcc(b, 0x4), i);
 	x86_load(b, true, X_RAX, CTX(L));
@@ -842,10 +857,13 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 	}
 	bool (*fn)(struct launch *, struct warp *, struct frame *, const struct dinsn *, uint32_t) =
 		di->exec == exec_ld ? smem_ld : smem_st;
+	struct smem_calls two;
+	bool split = smem_race_calls(di, di->exec != exec_ld, &two);
 	x86_vzeroupper(b);
 	race_test(S);
 	size_t plain = x86_jcc(b, 0x4);
-	gen_smem_race(S, i, epi, (uint64_t)(uintptr_t)fn, &race_done);
+	gen_smem_race(S, i, epi, (uint64_t)(uintptr_t)(split ? two.row : fn),
+		      split ? (uint64_t)(uintptr_t)two.rest : 0, &race_done);
 	x86_patch(b, plain, b->len);
 	x86_load(b, true, X_RDI, CTX(L));
 	x86_load(b, true, X_RSI, CTX(w));

@@ -602,3 +602,20 @@ bool smem_st(struct launch *L, struct warp *w, struct frame *f, const struct din
 #endif
 	return st_any(L, w, f, di, mask);
 }
+
+bool smem_race_calls(const struct dinsn *di, bool store, struct smem_calls *out)
+{
+#ifdef SMEM_AVX2
+	if (!row4_candidate(di, FULL_MASK))
+		return false;
+	/* (with L->race, smem_ld is row4_candidate && ld_row4_race, else ld_any) */
+	*out = store ? (struct smem_calls){st_row4_race, st_any}
+		     : (struct smem_calls){ld_row4_race, ld_any};
+	return true;
+#else
+	(void)di;
+	(void)store;
+	(void)out;
+	return false;
+#endif
+}

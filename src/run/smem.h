@@ -43,4 +43,16 @@ bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct din
 bool smem_st(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 	     uint32_t mask);
 
+/* smem_ld / smem_st for a whole warp with the detector on, in two calls that the segment
+ * code makes in turn (jit_seg.c): row, their row case alone (a 4-byte access through a
+ * register on AVX2), then, where it declined, rest, their every other case. So the common
+ * access skips smem_ld's tests, which are di's alone (~40 instructions of each of
+ * smem_stencil's loads). False: di is no such access (smem_ld / smem_st in one call). */
+typedef bool smem_fn(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
+		     uint32_t mask);
+struct smem_calls {
+	smem_fn *row, *rest;
+};
+bool smem_race_calls(const struct dinsn *di, bool store, struct smem_calls *out);
+
 #endif
