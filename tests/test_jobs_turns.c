@@ -4,7 +4,8 @@
  * cluster ran before (the workers take turns), the next
  * `backoff` clusters start only as the oldest unshown; the backoff doubles to TURNS_MAX
  * while waits come back, and is 1 again after a cluster ran beside an earlier one without
- * one.
+ * one. After the turns, one cluster at most runs beside the oldest, then twice as many each
+ * time one ran beside without a wait.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -73,7 +74,32 @@ static void test_turns_backoff_doubles_to_max(void **state)
 		assert_false(turns_start(&t, shown, shown));
 		shown++;
 	}
-	assert_int_equal(started_beside(&t, shown + 1, shown, shown + 8), 7);
+	assert_int_equal(started_beside(&t, shown + 1, shown, shown + 8), 1); /* (beside: 1) */
+}
+
+static void test_turns_beside_grows_after_the_turns(void **state)
+{
+	(void)state;
+	struct jobs_turns t = turns_new();
+	assert_int_equal(started_beside(&t, 10, 10, 18), 8); /* at first: the whole window */
+	turns_waited(&t);
+	assert_int_equal(t.beside, 1);
+	assert_false(turns_start(&t, 20, 20)); /* the one turn */
+	assert_int_equal(started_beside(&t, 21, 20, 30), 1); /* cluster 21 beside 20 */
+	turns_beside_ended(&t, false);
+	assert_int_equal(t.beside, 2);
+	assert_int_equal(started_beside(&t, 22, 20, 30), 1); /* 21, 22 beside 20 */
+	turns_beside_ended(&t, false);
+	turns_beside_ended(&t, false);
+	assert_int_equal(t.beside, 8);
+	assert_int_equal(started_beside(&t, 23, 20, 40), 6); /* up to 28: 8 beside 20 */
+	turns_beside_ended(&t, true); /* a wait: no growth */
+	assert_int_equal(t.beside, 8);
+	turns_waited(&t);
+	assert_int_equal(t.beside, 1); /* and the next wait starts it over */
+	t.beside = TURNS_ALL - 1;
+	turns_beside_ended(&t, false);
+	assert_int_equal(t.beside, TURNS_ALL); /* (no wrap past the top) */
 }
 
 static void test_turns_full_log_waits_longer_than_it_ran(void **state)
@@ -119,6 +145,7 @@ int main(void)
 		cmocka_unit_test(test_turns_backoff_doubles_to_max),
 		cmocka_unit_test(test_turns_full_log_waits_longer_than_it_ran),
 		cmocka_unit_test(test_turns_backoff_resets_after_side_by_side),
+		cmocka_unit_test(test_turns_beside_grows_after_the_turns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
