@@ -82,7 +82,8 @@ check-asan: test-deps $(ASAN_BUILD)/build.ninja
 # --jobs under ThreadSanitizer: the jobs suite on its own build (not part of `make test`)
 check-tsan: deps $(TSAN_BUILD)/build.ninja
 	ninja -C $(TSAN_BUILD)
-	TSAN_OPTIONS=halt_on_error=1 meson test -C $(TSAN_BUILD) --print-errorlogs --suite jobs
+	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/tests/tsan.supp" \
+	  meson test -C $(TSAN_BUILD) --print-errorlogs --suite jobs
 
 $(TSAN_BUILD)/build.ninja: | deps
 	meson setup $(TSAN_BUILD) -Db_sanitize=thread
