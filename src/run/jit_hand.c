@@ -19,8 +19,8 @@
  * stop, asynchronous events). With the detector on (a call whose calm is SEG_CALM_RACE)
  * the hand-over is seg_hop_race_calm's path instead: its test of L->stop, and the
  * detector's arrival deferred (race_priv.h's race_bar_defer: the warp's bit of its CTA's
- * pend mask); there the completing arrival, the round's end and an arrival that
- * race_bar_defer would not defer are left to C.
+ * pend mask); there the completing arrival and an arrival that race_bar_defer would not
+ * defer are left to C.
  */
 #include "jit_hand.h"
 
@@ -565,18 +565,17 @@ static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i)
 }
 
 /* One form of the hand-over, from its tests to the jumps to the next warp's entry (race:
- * with the detector's deferred arrival, after every test; the completing arrival and the
- * round's end are then left to the hop's call). */
+ * with the detector's deferred arrival, after every test; the completing arrival is then
+ * left to the hop's call, the round's end not: seg_hop_race_calm ends a round as
+ * seg_hop_calm does, sweep.h has nothing of the detector). */
 static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, bool race)
 {
 	struct xbuf *b = H->b;
 	const struct dinsn *di = &fn->code[i];
 	tests(H, fn, i);
-	if (race) {
+	if (race)
 		fail_at(H, H->done);
-		fail_at(H, H->round);
-	}
-	for (int round = 0; round < (race ? 1 : 2); round++) {
+	for (int round = 0; round < 2; round++) {
 		if (round) {
 			x86_patch(b, H->round, b->len);
 			round_tests(H, di);
