@@ -63,6 +63,15 @@ static void fail_if(struct hand *H, int cc)
 	fail_at(H, x86_jcc(H->b, cc));
 }
 
+/* a test of the byte flag at m (loaded into scratch r): to the hop's call where it is set
+ * (cc 0x5) or clear (0x4) */
+static void fail_if_flag(struct hand *H, int r, struct xmem m, int cc)
+{
+	x86_load_ext(H->b, 1, false, r, m);
+	x86_alu_rr(H->b, X86_TEST, false, r, r);
+	fail_if(H, cc);
+}
+
 /* [m] += r (64 bits; scratch t) */
 static void add_mem(struct xbuf *b, struct xmem m, int r, int t)
 {
@@ -153,9 +162,7 @@ static void round_tests(struct hand *H, const struct dinsn *di)
 	size_t off = x86_jcc(b, 0x5);
 	x86_alu_mi(b, 7, true, AT(X_R9, SPIN(w)), 0);
 	fail_if(H, 0x4);
-	x86_load_ext(b, 1, false, X_RSI, AT(X_R9, SPIN(sampled)));
-	x86_alu_rr(b, X86_TEST, false, X_RSI, X_RSI);
-	fail_if(H, 0x5);
+	fail_if_flag(H, X_RSI, AT(X_R9, SPIN(sampled)), 0x5);
 	x86_load(b, true, X_RSI, AT(X_RDX, offsetof(struct launch, epoch)));
 	x86_load(b, true, X_R10, AT(X_R9, SPIN(epoch)));
 	x86_alu_rr(b, X86_CMP, true, X_RSI, X_R10);
@@ -193,9 +200,7 @@ static void next_tests(struct hand *H, const struct dfunc *fn)
 	fail_if(H, 0x5);
 	x86_alu_mi(b, 7, false, AT(X_R10, offsetof(struct warp, wg_busy)), 0);
 	fail_if(H, 0x5);
-	x86_load_ext(b, 1, false, X_RSI, AT(X_R10, offsetof(struct warp, wg_track)));
-	x86_alu_rr(b, X86_TEST, false, X_RSI, X_RSI);
-	fail_if(H, 0x5);
+	fail_if_flag(H, X_RSI, AT(X_R10, offsetof(struct warp, wg_track)), 0x5);
 	/* in a frame of this function, at an entry right after a bar.sync (seg_bar) */
 	x86_load(b, true, X_RSI, AT(X_R11, offsetof(struct group, frame)));
 	x86_load(b, true, X_RSI, AT(X_RSI, offsetof(struct frame, fn)));
@@ -206,10 +211,8 @@ static void next_tests(struct hand *H, const struct dfunc *fn)
 	x86_mov_ri(b, X_R9, (uint32_t)sizeof(struct dinsn));
 	x86_imul_rr(b, true, X_RSI, X_R9);
 	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn->code);
-	x86_load_ext(b, 1, false, X_R9, (struct xmem){X_R9, X_RSI, 1,
-						  (int32_t)offsetof(struct dinsn, seg_bar)});
-	x86_alu_rr(b, X86_TEST, false, X_R9, X_R9);
-	fail_if(H, 0x4);
+	fail_if_flag(H, X_R9, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg_bar)},
+		     0x4);
 }
 
 /* w's bit of a pend mask (race_bar_defer's 1u << w->id) */
@@ -235,16 +238,10 @@ static void race_defer(struct hand *H, const struct dinsn *di)
 			       sizeof(((struct rcta *)0)->pend[0]) == 4,
 		       "race_defer's loads: the fields' sizes");
 	x86_load(b, true, X_RDX, SW(L));
-	x86_load_ext(b, 1, false, X_RSI, AT(X_RDX, offsetof(struct launch, stop)));
-	x86_alu_rr(b, X86_TEST, false, X_RSI, X_RSI);
-	fail_if(H, 0x5);
+	fail_if_flag(H, X_RSI, AT(X_RDX, offsetof(struct launch, stop)), 0x5);
 	x86_load(b, true, X_RDX, AT(X_RDX, offsetof(struct launch, race)));
-	x86_load_ext(b, 1, false, X_RSI, AT(X_RDX, offsetof(struct race, seen_any)));
-	x86_alu_rr(b, X86_TEST, false, X_RSI, X_RSI);
-	fail_if(H, 0x5);
-	x86_load_ext(b, 1, false, X_RSI, AT(X_RDX, offsetof(struct race, wvc_ok)));
-	x86_alu_rr(b, X86_TEST, false, X_RSI, X_RSI);
-	fail_if(H, 0x4);
+	fail_if_flag(H, X_RSI, AT(X_RDX, offsetof(struct race, seen_any)), 0x5);
+	fail_if_flag(H, X_RSI, AT(X_RDX, offsetof(struct race, wvc_ok)), 0x4);
 	/* *wvc_of(R, w): R->wvc[slot * R->nw + w->id] (32 bits, as the C computes it) */
 	x86_load(b, false, X_RSI, AT(X_RCX, offsetof(struct cta, slot)));
 	x86_load(b, false, X_R9, AT(X_RDX, offsetof(struct race, nw)));
@@ -466,9 +463,7 @@ static void complete_tests(struct hand *H, const struct dfunc *fn, uint32_t i)
 	x86_load(b, false, X_R8, AT(X_RCX, BAR(id, expected)));
 	x86_alu_rr(b, X86_TEST, false, X_R8, X_R8);
 	size_t counted = x86_jcc(b, 0x5);
-	x86_load_ext(b, 1, false, X_R8, AT(X_RCX, BAR(id, mixed)));
-	x86_alu_rr(b, X86_TEST, false, X_R8, X_R8);
-	fail_if(H, 0x5);
+	fail_if_flag(H, X_R8, AT(X_RCX, BAR(id, mixed)), 0x5);
 	x86_load(b, true, X_R8, AT(X_RCX, BAR(id, first)));
 	x86_alu_rr(b, X86_TEST, true, X_R8, X_R8);
 	size_t none = x86_jcc(b, 0x4);
@@ -477,9 +472,7 @@ static void complete_tests(struct hand *H, const struct dfunc *fn, uint32_t i)
 	fail_if(H, 0x5);
 	x86_patch(b, none, b->len);
 	x86_patch(b, counted, b->len);
-	x86_load_ext(b, 1, false, X_R8, AT(X_RCX, BAR(id, red)));
-	x86_alu_rr(b, X86_TEST, false, X_R8, X_R8);
-	fail_if(H, 0x5);
+	fail_if_flag(H, X_R8, AT(X_RCX, BAR(id, red)), 0x5);
 	x86_mov_ri64(b, X_RDI, (uint64_t)(uintptr_t)&di[1]);
 	x86_load(b, true, X_RDI, AT(X_RDI, offsetof(struct dinsn, seg)));
 	x86_alu_rr(b, X86_TEST, true, X_RDI, X_RDI);
