@@ -251,6 +251,19 @@ static const struct {
 	{"imul rax, rcx", 4, {0x48, 0x0f, 0xaf, 0xc1}},
 	{"imul r9, r10", 4, {0x4d, 0x0f, 0xaf, 0xca}},
 	{"imul edx, r11d", 4, {0x41, 0x0f, 0xaf, 0xd3}},
+	{"add QWORD PTR [rcx+248], rdx", 7, {0x48, 0x01, 0x91, 0xf8, 0x00, 0x00, 0x00}},
+	{"add DWORD PTR [r8+16], r9d", 4, {0x45, 0x01, 0x48, 0x10}},
+	{"cmp rdi, QWORD PTR [rbx+240]", 7, {0x48, 0x3b, 0xbb, 0xf0, 0x00, 0x00, 0x00}},
+	{"add r9, QWORD PTR [rsi+8]", 4, {0x4c, 0x03, 0x4e, 0x08}},
+	{"cmp r9d, DWORD PTR [r10+r11*1+128]", 8, {0x47, 0x3b, 0x8c, 0x1a, 0x80, 0x00, 0x00, 0x00}},
+	{"cmp BYTE PTR [r10+740], 0", 8, {0x41, 0x80, 0xba, 0xe4, 0x02, 0x00, 0x00, 0x00}},
+	{"cmp BYTE PTR [r9+rsi*1+628], 0", 9, {0x41, 0x80, 0xbc, 0x31, 0x74, 0x02, 0x00, 0x00, 0x00}},
+	{"imul rsi, rsi, 656", 7, {0x48, 0x69, 0xf6, 0x90, 0x02, 0x00, 0x00}},
+	{"imul r11, r9, 800", 7, {0x4d, 0x69, 0xd9, 0x20, 0x03, 0x00, 0x00}},
+	{"lea r10, [rax+776]", 7, {0x4c, 0x8d, 0x90, 0x08, 0x03, 0x00, 0x00}},
+	{"lea rcx, [r12+r13*1+8]", 5, {0x4b, 0x8d, 0x4c, 0x2c, 0x08}},
+	{"jmp QWORD PTR [r9+rsi*1+648]", 8, {0x41, 0xff, 0xa4, 0x31, 0x88, 0x02, 0x00, 0x00}},
+	{"jmp QWORD PTR [rbx+16]", 3, {0xff, 0x63, 0x10}},
 };
 
 #define NCASES (sizeof want / sizeof want[0])
@@ -490,6 +503,19 @@ static void emit_case(struct xbuf *b, size_t i)
 	case 228: x86_imul_rr(b, true, X_RAX, X_RCX); break;
 	case 229: x86_imul_rr(b, true, X_R9, X_R10); break;
 	case 230: x86_imul_rr(b, false, X_RDX, X_R11); break;
+	case 231: x86_alu_mr(b, X86_ADD, true, (struct xmem){X_RCX, -1, 1, 248}, X_RDX); break;
+	case 232: x86_alu_mr(b, X86_ADD, false, (struct xmem){X_R8, -1, 1, 16}, X_R9); break;
+	case 233: x86_alu_rm(b, X86_CMP, true, X_RDI, (struct xmem){X_RBX, -1, 1, 240}); break;
+	case 234: x86_alu_rm(b, X86_ADD, true, X_R9, (struct xmem){X_RSI, -1, 1, 8}); break;
+	case 235: x86_alu_rm(b, X86_CMP, false, X_R9, (struct xmem){X_R10, X_R11, 1, 128}); break;
+	case 236: x86_alu_m8i(b, 7, (struct xmem){X_R10, -1, 1, 740}, 0); break;
+	case 237: x86_alu_m8i(b, 7, (struct xmem){X_R9, X_RSI, 1, 628}, 0); break;
+	case 238: x86_imul_rri(b, true, X_RSI, X_RSI, 656); break;
+	case 239: x86_imul_rri(b, true, X_R11, X_R9, 800); break;
+	case 240: x86_lea(b, X_R10, (struct xmem){X_RAX, -1, 1, 776}); break;
+	case 241: x86_lea(b, X_RCX, (struct xmem){X_R12, X_R13, 1, 8}); break;
+	case 242: x86_jmp_m(b, (struct xmem){X_R9, X_RSI, 1, 648}); break;
+	case 243: x86_jmp_m(b, (struct xmem){X_RBX, -1, 1, 16}); break;
 	default: break;
 	}
 }

@@ -1137,11 +1137,14 @@ static inline void seg_ctx_turn(struct jit_seg_ctx *c, struct launch *L, struct 
 /* What the code at c ran in frame f, told as seg_run's loop leaves it: *left, *last,
  * *lmask and L->writes (nothing where nothing ran). A branch's mask the code tells; a
  * block's last instruction's guard is none of the block's destinations; a region's
- * instruction ran for vmask's lanes. */
+ * instruction ran for vmask's lanes. L->writes takes c->writes even where this turn ran
+ * nothing: the code's hand-over (jit_hand.c's count) leaves the turns' writes before it in
+ * c->writes. */
 static inline __attribute__((target("avx2"))) void
 seg_account(struct launch *L, const struct frame *f, const struct jit_seg_ctx *c,
 	    uint32_t *left, const struct dinsn **last, uint32_t *lmask)
 {
+	L->writes += c->writes;
 	if (c->left == *left)
 		return;
 	const struct dinsn *l = &f->fn->code[c->last & ~JIT_SEG_LAST_REGION];
@@ -1153,7 +1156,6 @@ seg_account(struct launch *L, const struct frame *f, const struct jit_seg_ctx *c
 							      (size_t)l->guard * LANES,
 						      l->guard_neg)
 		 : m;
-	L->writes += c->writes;
 }
 
 /* The native tier's code of the segment at di (jit.h's jit_seg_fn) on w's whole group in

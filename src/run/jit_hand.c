@@ -63,27 +63,22 @@ static void fail_if(struct hand *H, int cc)
 	fail_at(H, x86_jcc(H->b, cc));
 }
 
-/* a test of the byte flag at m (loaded into scratch r): to the hop's call where it is set
- * (cc 0x5) or clear (0x4) */
-static void fail_if_flag(struct hand *H, int r, struct xmem m, int cc)
+/* a test of the byte flag at m: to the hop's call where it is set (cc 0x5) or clear (0x4) */
+static void fail_if_flag(struct hand *H, struct xmem m, int cc)
 {
-	x86_load_ext(H->b, 1, false, r, m);
-	x86_alu_rr(H->b, X86_TEST, false, r, r);
+	x86_alu_m8i(H->b, 7, m, 0);
 	fail_if(H, cc);
 }
 
-/* [m] += r (64 bits; scratch t) */
-static void add_mem(struct xbuf *b, struct xmem m, int r, int t)
+/* [m] += r (64 bits) */
+static void add_mem(struct xbuf *b, struct xmem m, int r)
 {
-	x86_load(b, true, t, m);
-	x86_alu_rr(b, X86_ADD, true, t, r);
-	x86_store(b, true, m, t);
+	x86_alu_mr(b, X86_ADD, true, m, r);
 }
 
-/* The tests, loads only: rax w, rcx its CTA, rdi L->steps after the bar.sync, r8 the
- * sweep, r10 the next warp, r11 its group (sweep_next_by's and seg_hop_on's, in the case
- * they go on at once). An arrival that completes the barrier jumps to H->done (rax w, rcx
- * its CTA) */
+/* The tests, loads only: rax w, rcx its CTA, rdx w's group, rdi L->steps after the
+ * bar.sync, r8 the sweep (sweep_next_by's and seg_hop_on's, in the case they go on at
+ * once). An arrival that completes the barrier jumps to H->done (rax w, rcx its CTA) */
 static void tests(struct hand *H, const struct dfunc *fn, uint32_t i)
 {
 	struct xbuf *b = H->b;
@@ -114,14 +109,12 @@ static void tests(struct hand *H, const struct dfunc *fn, uint32_t i)
 	x86_load(b, true, X_RDI, SW(c.end));
 	x86_alu_rr(b, X86_SUB, true, X_RDI, R_LEFT);
 	x86_alu_ri(b, 0, true, X_RDI, 1);
-	x86_load(b, true, X_R8, SW(lim));
-	x86_alu_rr(b, X86_CMP, true, X_RDI, X_R8);
+	x86_alu_rm(b, X86_CMP, true, X_RDI, SW(lim));
 	fail_if(H, 0x3);
 	/* the round's end: round_tests */
 	x86_load(b, true, X_R8, SW(sw));
 	x86_load(b, false, X_RSI, AT(X_R8, offsetof(struct sweep, k)));
-	x86_load(b, false, X_R9, AT(X_R8, offsetof(struct sweep, total)));
-	x86_alu_rr(b, X86_CMP, false, X_RSI, X_R9);
+	x86_alu_rm(b, X86_CMP, false, X_RSI, AT(X_R8, offsetof(struct sweep, total)));
 	H->round = x86_jcc(b, 0x3);
 }
 
@@ -129,15 +122,13 @@ static void tests(struct hand *H, const struct dfunc *fn, uint32_t i)
  * first of CTA r (rax w, r8 the sweep) */
 static void next_in_round(struct xbuf *b)
 {
-	x86_alu_rr(b, X86_MOV, true, X_R10, X_RAX);
-	x86_alu_ri(b, 0, true, X_R10, (int32_t)sizeof(struct warp));
+	x86_lea(b, X_R10, AT(X_RAX, sizeof(struct warp)));
 	x86_alu_mi(b, 7, false, AT(X_R8, offsetof(struct sweep, i)), 0);
 	size_t inside = x86_jcc(b, 0x5);
 	x86_load(b, true, X_R9, AT(X_R8, offsetof(struct sweep, cl)));
 	x86_load(b, true, X_R9, AT(X_R9, offsetof(struct cluster, ctas)));
 	x86_load(b, false, X_R11, AT(X_R8, offsetof(struct sweep, r)));
-	x86_mov_ri(b, X_R10, (uint32_t)sizeof(struct cta));
-	x86_imul_rr(b, true, X_R11, X_R10);
+	x86_imul_rri(b, true, X_R11, X_R11, (int32_t)sizeof(struct cta));
 	x86_load(b, true, X_R10, (struct xmem){X_R9, X_R11, 1,
 					     (int32_t)offsetof(struct cta, warps)});
 	x86_patch(b, inside, b->len);
@@ -162,7 +153,7 @@ static void round_tests(struct hand *H, const struct dinsn *di)
 	size_t off = x86_jcc(b, 0x5);
 	x86_alu_mi(b, 7, true, AT(X_R9, SPIN(w)), 0);
 	fail_if(H, 0x4);
-	fail_if_flag(H, X_RSI, AT(X_R9, SPIN(sampled)), 0x5);
+	fail_if_flag(H, AT(X_R9, SPIN(sampled)), 0x5);
 	x86_load(b, true, X_RSI, AT(X_RDX, offsetof(struct launch, epoch)));
 	x86_load(b, true, X_R10, AT(X_R9, SPIN(epoch)));
 	x86_alu_rr(b, X86_CMP, true, X_RSI, X_R10);
@@ -200,7 +191,7 @@ static void next_tests(struct hand *H, const struct dfunc *fn)
 	fail_if(H, 0x5);
 	x86_alu_mi(b, 7, false, AT(X_R10, offsetof(struct warp, wg_busy)), 0);
 	fail_if(H, 0x5);
-	fail_if_flag(H, X_RSI, AT(X_R10, offsetof(struct warp, wg_track)), 0x5);
+	fail_if_flag(H, AT(X_R10, offsetof(struct warp, wg_track)), 0x5);
 	/* in a frame of this function, at an entry right after a bar.sync (seg_bar) */
 	x86_load(b, true, X_RSI, AT(X_R11, offsetof(struct group, frame)));
 	x86_load(b, true, X_RSI, AT(X_RSI, offsetof(struct frame, fn)));
@@ -208,10 +199,9 @@ static void next_tests(struct hand *H, const struct dfunc *fn)
 	x86_alu_rr(b, X86_CMP, true, X_RSI, X_R9);
 	fail_if(H, 0x5);
 	x86_load(b, false, X_RSI, AT(X_R11, offsetof(struct group, pc)));
-	x86_mov_ri(b, X_R9, (uint32_t)sizeof(struct dinsn));
-	x86_imul_rr(b, true, X_RSI, X_R9);
+	x86_imul_rri(b, true, X_RSI, X_RSI, (int32_t)sizeof(struct dinsn));
 	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn->code);
-	fail_if_flag(H, X_R9, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg_bar)},
+	fail_if_flag(H, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg_bar)},
 		     0x4);
 }
 
@@ -238,10 +228,10 @@ static void race_defer(struct hand *H, const struct dinsn *di)
 			       sizeof(((struct rcta *)0)->pend[0]) == 4,
 		       "race_defer's loads: the fields' sizes");
 	x86_load(b, true, X_RDX, SW(L));
-	fail_if_flag(H, X_RSI, AT(X_RDX, offsetof(struct launch, stop)), 0x5);
+	fail_if_flag(H, AT(X_RDX, offsetof(struct launch, stop)), 0x5);
 	x86_load(b, true, X_RDX, AT(X_RDX, offsetof(struct launch, race)));
-	fail_if_flag(H, X_RSI, AT(X_RDX, offsetof(struct race, seen_any)), 0x5);
-	fail_if_flag(H, X_RSI, AT(X_RDX, offsetof(struct race, wvc_ok)), 0x4);
+	fail_if_flag(H, AT(X_RDX, offsetof(struct race, seen_any)), 0x5);
+	fail_if_flag(H, AT(X_RDX, offsetof(struct race, wvc_ok)), 0x4);
 	/* *wvc_of(R, w): R->wvc[slot * R->nw + w->id] (32 bits, as the C computes it) */
 	x86_load(b, false, X_RSI, AT(X_RCX, offsetof(struct cta, slot)));
 	x86_load(b, false, X_R9, AT(X_RDX, offsetof(struct race, nw)));
@@ -267,86 +257,93 @@ static void race_defer(struct hand *H, const struct dinsn *di)
 }
 
 /* w's arrival at di (barrier id), not completing it: seg_hop_note's pc, seg_bar_wait's
- * count, state and first waiter (rax w, rcx its CTA; rdx, rsi scratch) */
-static void arrive(struct xbuf *b, const struct dinsn *di, uint32_t i)
+ * count, state and first waiter (rax w, rcx its CTA; rdx w's group where `group`, else
+ * scratch as r9; leaves rsi di) */
+static void arrive(struct xbuf *b, const struct dinsn *di, uint32_t i, bool group)
 {
 	uint32_t id = (uint32_t)di->s[0].imm[0];
 	x86_alu_mi(b, 0, false, AT(X_RCX, BAR(id, arrived)), LANES);
-	x86_load(b, true, X_RDX, AT(X_RCX, BAR(id, first)));
+	x86_load(b, true, X_R9, AT(X_RCX, BAR(id, first)));
 	x86_mov_ri64(b, X_RSI, (uint64_t)(uintptr_t)di);
-	x86_alu_rr(b, X86_TEST, true, X_RDX, X_RDX);
+	x86_alu_rr(b, X86_TEST, true, X_R9, X_R9);
 	size_t have = x86_jcc(b, 0x5);
 	x86_store(b, true, AT(X_RCX, BAR(id, first)), X_RSI);
 	size_t done = x86_jmp(b);
 	x86_patch(b, have, b->len);
-	x86_alu_rr(b, X86_CMP, true, X_RDX, X_RSI);
+	x86_alu_rr(b, X86_CMP, true, X_R9, X_RSI);
 	size_t same = x86_jcc(b, 0x4);
 	x86_mov_mi8(b, AT(X_RCX, BAR(id, mixed)), 1);
 	x86_patch(b, same, b->len);
 	x86_patch(b, done, b->len);
-	x86_load(b, true, X_RDX, AT(X_RAX, offsetof(struct warp, groups)));
+	if (!group)
+		x86_load(b, true, X_RDX, AT(X_RAX, offsetof(struct warp, groups)));
 	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, pc)), i);
 	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, state)), G_BAR);
 	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, wait_id)), id);
 }
 
-/* the launch's counts (seg_hop_note's, sweep_next_by's and run_done's for w's n
- * instructions, n = n0 - left + 1 in rdx), the repick reset; rax w, rdi L->steps, r8 the
- * sweep, r10 the next warp (rcx, rsi, r9, r11 scratch) */
-static void count(struct xbuf *b, const struct dinsn *di, bool round)
+/* The launch's counts (seg_hop_note's, sweep_next_by's and run_done's for w's n
+ * instructions, n = n0 - left + 1 in rdx), the repick reset; rax w, rcx its CTA, rsi di,
+ * rdi L->steps, r8 the sweep, r10 the next warp (rcx, rsi, r9, r11 scratch). L->writes
+ * takes c.writes and the bar.sync where `settle`; else the bar.sync is added to c.writes,
+ * which keeps the turns' writes until the next place that settles them - every round's
+ * end (here, or seg_hop_note), a completion, seg_account where the code leaves - so that
+ * L->writes plus c.writes is always what L->writes was (their only readers in between:
+ * round_tests, which adds the two) and c.writes never counts more than a round's. */
+static void count(struct xbuf *b, const struct dinsn *di, bool round, bool settle)
 {
 	/* s->(r, i) past the next warp (sweep_next_by's; at a round's end, sweep_round's
-	 * start at warp 0 of CTA 0, and k from 0) */
+	 * start at warp 0 of CTA 0, and k from 0). Every CTA of a cluster has the same
+	 * nwarps (sched.c), so w's CTA's is cl->ctas[0]'s. */
 	if (round) {
 		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, r)), 0);
 		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, i)), 0);
 		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, k)), 0);
 	}
-	x86_load(b, false, X_RSI, AT(X_R8, offsetof(struct sweep, i)));
-	x86_alu_ri(b, 0, false, X_RSI, 1);
-	x86_load(b, true, X_R9, AT(X_R8, offsetof(struct sweep, cl)));
-	x86_load(b, true, X_R11, AT(X_R9, offsetof(struct cluster, ctas)));
-	x86_load(b, false, X_R11, AT(X_R11, offsetof(struct cta, nwarps)));
-	x86_alu_rr(b, X86_CMP, false, X_RSI, X_R11);
+	x86_load(b, false, X_R9, AT(X_R8, offsetof(struct sweep, i)));
+	x86_alu_ri(b, 0, false, X_R9, 1);
+	x86_alu_rm(b, X86_CMP, false, X_R9, AT(X_RCX, offsetof(struct cta, nwarps)));
 	size_t same = x86_jcc(b, 0x5);
-	x86_alu_rr(b, X86_XOR, false, X_RSI, X_RSI);
+	x86_alu_rr(b, X86_XOR, false, X_R9, X_R9);
 	x86_load(b, false, X_R11, AT(X_R8, offsetof(struct sweep, r)));
 	x86_alu_ri(b, 0, false, X_R11, 1);
-	x86_load(b, false, X_R9, AT(X_R9, offsetof(struct cluster, nctas)));
-	x86_alu_rr(b, X86_CMP, false, X_R11, X_R9);
+	x86_load(b, true, X_RCX, AT(X_R8, offsetof(struct sweep, cl)));
+	x86_alu_rm(b, X86_CMP, false, X_R11, AT(X_RCX, offsetof(struct cluster, nctas)));
 	size_t in = x86_jcc(b, 0x5);
 	x86_alu_rr(b, X86_XOR, false, X_R11, X_R11);
 	x86_patch(b, in, b->len);
 	x86_store(b, false, AT(X_R8, offsetof(struct sweep, r)), X_R11);
 	x86_patch(b, same, b->len);
-	x86_store(b, false, AT(X_R8, offsetof(struct sweep, i)), X_RSI);
+	x86_store(b, false, AT(X_R8, offsetof(struct sweep, i)), X_R9);
 	x86_load(b, true, X_RCX, SW(c.L));
-	x86_load(b, false, X_RDX, SW(c.writes));
-	if (di->flags & DF_WRITES)
-		x86_alu_ri(b, 0, false, X_RDX, 1);
-	add_mem(b, AT(X_RCX, offsetof(struct launch, writes)), X_RDX, X_RSI);
+	if (settle) {
+		x86_load(b, false, X_RDX, SW(c.writes));
+		if (di->flags & DF_WRITES)
+			x86_alu_ri(b, 0, false, X_RDX, 1);
+		add_mem(b, AT(X_RCX, offsetof(struct launch, writes)), X_RDX);
+	} else if (di->flags & DF_WRITES) {
+		x86_alu_mi(b, 0, false, SW(c.writes), 1);
+	}
 	x86_store(b, true, AT(X_RCX, offsetof(struct launch, steps)), X_RDI);
-	x86_mov_ri64(b, X_RSI, (uint64_t)(uintptr_t)di);
 	x86_store(b, true, AT(X_RCX, offsetof(struct launch, ci)), X_RSI);
 	x86_mov_mi(b, AT(X_RCX, offsetof(struct launch, cmask)), FULL_MASK);
 	x86_store(b, true, AT(X_RCX, offsetof(struct launch, cw)), X_R10);
 	x86_load(b, false, X_RDX, SW(c.n0));
 	x86_alu_rr(b, X86_SUB, false, X_RDX, R_LEFT);
 	x86_alu_ri(b, 0, false, X_RDX, 1);
-	/* thread_steps += n * lanes + n * dlanes + fix; clock += n - n_clocked */
+	/* thread_steps += n * (lanes + dlanes) + fix (64 bits, as n * lanes + n * dlanes +
+	 * fix); clock += n - n_clocked */
 	x86_load(b, true, X_RSI, SW(c.rp));
 	x86_load(b, false, X_R9, AT(X_R8, offsetof(struct sweep, lanes)));
-	x86_imul_rr(b, true, X_R9, X_RDX);
 	x86_load_ext(b, 4, true, X_R11, AT(X_RSI, offsetof(struct repick, dlanes)));
-	x86_imul_rr(b, true, X_R11, X_RDX);
 	x86_alu_rr(b, X86_ADD, true, X_R9, X_R11);
-	x86_load(b, true, X_R11, AT(X_RSI, offsetof(struct repick, fix)));
-	x86_alu_rr(b, X86_ADD, true, X_R9, X_R11);
-	add_mem(b, AT(X_RCX, offsetof(struct launch, thread_steps)), X_R9, X_R11);
+	x86_imul_rr(b, true, X_R9, X_RDX);
+	x86_alu_rm(b, X86_ADD, true, X_R9, AT(X_RSI, offsetof(struct repick, fix)));
+	add_mem(b, AT(X_RCX, offsetof(struct launch, thread_steps)), X_R9);
 	x86_load(b, false, X_R11, AT(X_RSI, offsetof(struct repick, n_clocked)));
 	x86_alu_rr(b, X86_MOV, true, X_R9, X_RDX);
 	x86_alu_rr(b, X86_SUB, true, X_R9, X_R11);
-	add_mem(b, AT(X_RCX, offsetof(struct launch, clock)), X_R9, X_R11);
+	add_mem(b, AT(X_RCX, offsetof(struct launch, clock)), X_R9);
 	x86_alu_rr(b, X86_XOR, false, X_R11, X_R11);
 	x86_store(b, false, AT(X_RSI, offsetof(struct repick, n_clocked)), X_R11);
 	x86_store(b, false, AT(X_RSI, offsetof(struct repick, dlanes)), X_R11);
@@ -354,7 +351,7 @@ static void count(struct xbuf *b, const struct dinsn *di, bool round)
 	x86_store(b, false, AT(X_RSI, offsetof(struct repick, vlanes)), X_R11);
 	x86_store(b, false, AT(X_RSI, offsetof(struct repick, vpc)), X_R11);
 	/* w's turn ends (its pick finds nothing), the next one's begins */
-	add_mem(b, AT(X_RAX, offsetof(struct warp, steps)), X_RDX, X_RSI);
+	add_mem(b, AT(X_RAX, offsetof(struct warp, steps)), X_RDX);
 	x86_store(b, false, AT(X_RAX, offsetof(struct warp, streak)), X_R11);
 	x86_store(b, true, AT(X_RAX, offsetof(struct warp, last_pick)), X_R11);
 	/* (s->ran: the turn ran the bar.sync at least; a round's end clears it, and notes
@@ -411,8 +408,12 @@ static void restart(struct xbuf *b)
 
 /* the turn and the context for the next warp's (r10, its group r11; rdi L->steps):
  * seg_hop_on's and seg_ctx_warp's (calm: hmin 0), the code's registers as its entry loads
- * them, then on at its entry */
-static void begin(struct xbuf *b)
+ * them, then on at its entry. Not stored: c.left and c.last (C reads them only where the
+ * code stored them itself: before the hop's call and at its exit), c.writes where count
+ * kept the bar.sync in it (`settle` false), and without the detector (`race` false) hmin:
+ * in a call that is calm it is 0 throughout (seg_sweep's first turn and every turn C begins
+ * in it: no stop, no event due), in R_HMIN and in c.hmin alike. */
+static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle)
 {
 	x86_store(b, true, SW(t.w), X_R10);
 	x86_store(b, true, SW(t.g), X_R11);
@@ -424,12 +425,13 @@ static void begin(struct xbuf *b)
 	x86_load(b, true, R_REGS, AT(X_RSI, offsetof(struct frame, regs)));
 	x86_store(b, true, SW(c.regs), R_REGS);
 	x86_mov_ri(b, R_LEFT, SWEEP_QUANTUM);
-	x86_store(b, false, SW(c.left), R_LEFT);
-	x86_alu_rr(b, X86_XOR, false, R_HMIN, R_HMIN);
-	x86_store(b, false, SW(c.hmin), R_HMIN);
+	if (race) {
+		x86_alu_rr(b, X86_XOR, false, R_HMIN, R_HMIN);
+		x86_store(b, false, SW(c.hmin), R_HMIN);
+	}
 	x86_mov_ri(b, R_LAST, UINT32_MAX);
-	x86_store(b, false, SW(c.last), R_LAST);
-	x86_mov_mi(b, SW(c.writes), 0);
+	if (settle)
+		x86_mov_mi(b, SW(c.writes), 0);
 	x86_mov_mi(b, SW(c.row), JIT_ROW_ASK);
 	x86_store(b, true, SW(c.w), X_R10);
 	x86_store(b, true, SW(c.f), X_RSI);
@@ -438,8 +440,9 @@ static void begin(struct xbuf *b)
 	x86_mov_mi(b, SW(c.n0), SWEEP_QUANTUM);
 	x86_load_ext(b, 1, false, R_SPLIT, AT(X_R10, offsetof(struct warp, split)));
 	x86_load(b, false, X_RSI, AT(X_R11, offsetof(struct group, pc)));
-	x86_mov_ri(b, X_R9, (uint32_t)sizeof(struct dinsn));
-	x86_imul_rr(b, true, X_RSI, X_R9);
+	x86_imul_rri(b, true, X_RSI, X_RSI, (int32_t)sizeof(struct dinsn));
+	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn->code);
+	x86_jmp_m(b, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg)});
 }
 
 /* The completing arrival's tests, loads only (seg_hop_done's seg_release_on, and
@@ -463,7 +466,7 @@ static void complete_tests(struct hand *H, const struct dfunc *fn, uint32_t i)
 	x86_load(b, false, X_R8, AT(X_RCX, BAR(id, expected)));
 	x86_alu_rr(b, X86_TEST, false, X_R8, X_R8);
 	size_t counted = x86_jcc(b, 0x5);
-	fail_if_flag(H, X_R8, AT(X_RCX, BAR(id, mixed)), 0x5);
+	fail_if_flag(H, AT(X_RCX, BAR(id, mixed)), 0x5);
 	x86_load(b, true, X_R8, AT(X_RCX, BAR(id, first)));
 	x86_alu_rr(b, X86_TEST, true, X_R8, X_R8);
 	size_t none = x86_jcc(b, 0x4);
@@ -472,7 +475,7 @@ static void complete_tests(struct hand *H, const struct dfunc *fn, uint32_t i)
 	fail_if(H, 0x5);
 	x86_patch(b, none, b->len);
 	x86_patch(b, counted, b->len);
-	fail_if_flag(H, X_R8, AT(X_RCX, BAR(id, red)), 0x5);
+	fail_if_flag(H, AT(X_RCX, BAR(id, red)), 0x5);
 	x86_mov_ri64(b, X_RDI, (uint64_t)(uintptr_t)&di[1]);
 	x86_load(b, true, X_RDI, AT(X_RDI, offsetof(struct dinsn, seg)));
 	x86_alu_rr(b, X86_TEST, true, X_RDI, X_RDI);
@@ -524,7 +527,7 @@ static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i)
 	x86_load(b, false, X_R9, SW(c.writes));
 	if (di->flags & DF_WRITES)
 		x86_alu_ri(b, 0, false, X_R9, 1);
-	add_mem(b, AT(X_R8, offsetof(struct launch, writes)), X_R9, X_R10);
+	add_mem(b, AT(X_R8, offsetof(struct launch, writes)), X_R9);
 	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, pc)), i + 1);
 	x86_load(b, true, X_R9, SW(c.end));
 	x86_alu_rr(b, X86_SUB, true, X_R9, R_LEFT);
@@ -545,7 +548,7 @@ static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i)
 	x86_alu_rr(b, X86_MOV, false, X_RCX, X_R10);
 	x86_load(b, false, X_RDX, AT(X_R11, offsetof(struct repick, n_clocked)));
 	x86_alu_rr(b, X86_SUB, false, X_RCX, X_RDX);
-	add_mem(b, AT(X_R8, offsetof(struct launch, clock)), X_RCX, X_RDX);
+	add_mem(b, AT(X_R8, offsetof(struct launch, clock)), X_RCX);
 	x86_store(b, false, AT(X_R11, offsetof(struct repick, n_clocked)), X_R10);
 	x86_store(b, false, SW(t.left), R_LEFT);
 	x86_store(b, true, SW(t.last), X_RSI);
@@ -578,15 +581,13 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, bool race)
 		next_tests(H, fn);
 		if (race)
 			race_defer(H, di);
-		arrive(b, di, i);
-		count(b, di, round);
+		/* (rdx is still w's group but where round_tests or race_defer took it; the
+		 * writes are settled where restart or the detector may read L->writes) */
+		arrive(b, di, i, !round && !race);
+		count(b, di, round, round || race);
 		if (round)
 			restart(b);
-		begin(b);
-		x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn->code);
-		x86_load(b, true, X_R9, (struct xmem){X_R9, X_RSI, 1,
-						      (int32_t)offsetof(struct dinsn, seg)});
-		x86_jmp_r(b, X_R9);
+		begin(b, fn, race, round || race);
 	}
 	if (race)
 		return;

@@ -267,6 +267,44 @@ void x86_imul_rr(struct xbuf *b, bool w64, int d, int s)
 	put(b, (uint8_t)(0xC0 | (d & 7) << 3 | (s & 7)));
 }
 
+void x86_alu_mr(struct xbuf *b, int opc, bool w64, struct xmem m, int s)
+{
+	legacy_mem(b, w64, s, m);
+	put(b, (uint8_t)opc);
+	modrm_mem(b, s, m);
+}
+
+/* (the "reg, r/m" opcode is the "r/m, reg" one plus 2: add 03, cmp 3B, ...) */
+void x86_alu_rm(struct xbuf *b, int opc, bool w64, int d, struct xmem m)
+{
+	legacy_mem(b, w64, d, m);
+	put(b, (uint8_t)(opc + 2));
+	modrm_mem(b, d, m);
+}
+
+void x86_alu_m8i(struct xbuf *b, int ext, struct xmem m, uint8_t imm)
+{
+	legacy_mem(b, false, 0, m);
+	put(b, 0x80);
+	modrm_mem(b, ext, m);
+	put(b, imm);
+}
+
+void x86_imul_rri(struct xbuf *b, bool w64, int d, int s, int32_t imm)
+{
+	rex(b, w64, d, s);
+	put(b, 0x69);
+	put(b, (uint8_t)(0xC0 | (d & 7) << 3 | (s & 7)));
+	put32(b, (uint32_t)imm);
+}
+
+void x86_lea(struct xbuf *b, int d, struct xmem m)
+{
+	legacy_mem(b, true, d, m);
+	put(b, 0x8D);
+	modrm_mem(b, d, m);
+}
+
 void x86_mov_ri(struct xbuf *b, int d, uint32_t imm)
 {
 	rex(b, false, 0, d);
@@ -319,6 +357,13 @@ size_t x86_call(struct xbuf *b)
 void x86_call_r(struct xbuf *b, int r)
 {
 	ff_r(b, 2, r);
+}
+
+void x86_jmp_m(struct xbuf *b, struct xmem m)
+{
+	legacy_mem(b, false, 0, m);
+	put(b, 0xFF);
+	modrm_mem(b, 4, m);
 }
 
 void x86_lea_rip(struct xbuf *b, int d, int32_t disp)

@@ -104,6 +104,12 @@ void x86_mov_mi(struct xbuf *b, struct xmem m, uint32_t imm); /* mov dword [m], 
 void x86_alu_mi(struct xbuf *b, int ext, bool w64, struct xmem m, int8_t imm); /* op [m], imm8 */
 void x86_mov_mi8(struct xbuf *b, struct xmem m, uint8_t imm); /* mov byte [m], imm8 */
 void x86_imul_rr(struct xbuf *b, bool w64, int d, int s);     /* imul d, s               */
+/* the same ALU operations with memory (opc as x86_alu_rr's): op [m], s and op d, [m] */
+void x86_alu_mr(struct xbuf *b, int opc, bool w64, struct xmem m, int s);
+void x86_alu_rm(struct xbuf *b, int opc, bool w64, int d, struct xmem m);
+void x86_alu_m8i(struct xbuf *b, int ext, struct xmem m, uint8_t imm); /* op byte [m], imm8 */
+void x86_imul_rri(struct xbuf *b, bool w64, int d, int s, int32_t imm); /* imul d, s, imm32 */
+void x86_lea(struct xbuf *b, int d, struct xmem m);        /* lea d64, [m]            */
 void x86_push(struct xbuf *b, int r);
 void x86_pop(struct xbuf *b, int r);
 size_t x86_call(struct xbuf *b);                           /* call rel32 (x86_patch)  */
@@ -113,6 +119,7 @@ size_t x86_jcc(struct xbuf *b, int cc); /* 0x2 b, 0x3 ae, 0x4 e/z, 0x5 ne/nz, 0x
 					  * 0xF g */
 size_t x86_jmp(struct xbuf *b);
 void x86_jmp_r(struct xbuf *b, int r);                    /* jmp r64                 */
+void x86_jmp_m(struct xbuf *b, struct xmem m);            /* jmp qword [m]           */
 /* point the 32-bit displacement at `at` (ending at at + 4) to buffer offset `to` */
 void x86_patch(struct xbuf *b, size_t at, size_t to);
 void x86_vzeroupper(struct xbuf *b);
