@@ -264,6 +264,9 @@ static const struct {
 	{"lea rcx, [r12+r13*1+8]", 5, {0x4b, 0x8d, 0x4c, 0x2c, 0x08}},
 	{"jmp QWORD PTR [r9+rsi*1+648]", 8, {0x41, 0xff, 0xa4, 0x31, 0x88, 0x02, 0x00, 0x00}},
 	{"jmp QWORD PTR [rbx+16]", 3, {0xff, 0x63, 0x10}},
+	{"cmove edx, DWORD PTR [rcx+136]", 7, {0x0f, 0x44, 0x91, 0x88, 0x00, 0x00, 0x00}},
+	{"cmove r9, QWORD PTR [r10+8]", 5, {0x4d, 0x0f, 0x44, 0x4a, 0x08}},
+	{"cmp QWORD PTR [r9+16], r15", 4, {0x4d, 0x39, 0x79, 0x10}},
 };
 
 #define NCASES (sizeof want / sizeof want[0])
@@ -516,6 +519,9 @@ static void emit_case(struct xbuf *b, size_t i)
 	case 241: x86_lea(b, X_RCX, (struct xmem){X_R12, X_R13, 1, 8}); break;
 	case 242: x86_jmp_m(b, (struct xmem){X_R9, X_RSI, 1, 648}); break;
 	case 243: x86_jmp_m(b, (struct xmem){X_RBX, -1, 1, 16}); break;
+	case 244: x86_cmov_rm(b, 0x4, false, X_RDX, (struct xmem){X_RCX, -1, 1, 136}); break;
+	case 245: x86_cmov_rm(b, 0x4, true, X_R9, (struct xmem){X_R10, -1, 1, 8}); break;
+	case 246: x86_alu_mr(b, X86_CMP, true, (struct xmem){X_R9, -1, 1, 16}, X_R15); break;
 	default: break;
 	}
 }

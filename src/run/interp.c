@@ -1310,6 +1310,20 @@ seg_hop_on(struct seg_sweeping *x, struct warp *w, struct group *g, uint32_t lef
 	return di->seg;
 }
 
+/* What the code's own hand-over (jit_hand.c) leaves unwritten of the turn it begins, and
+ * the sweep's warp, settled where C reads them again (the hop's entry, seg_sweep's end past
+ * a stop): the warp running is the context's; and the turn's limit and instructions before
+ * it are what its end and n0 tell, as they do for every turn (seg_sweep's first, seg_hop_on's
+ * and the hand-over's: c.end = t.steps + t.limit, c.n0 = t.n_before + t.limit). */
+static inline void seg_turn_settle(struct seg_sweeping *x)
+{
+	struct warp *w = x->c.w;
+	x->t.w = w;
+	x->sw->w = w;
+	x->t.limit = (uint32_t)(x->c.end - x->t.steps);
+	x->t.n_before = x->c.n0 - x->t.limit;
+}
+
 /* The hop where it is not seg_hop's common case: an aligned barrier of a warp not whole, or
  * an arrival that completes the barrier. */
 static __attribute__((noinline)) const void *
@@ -1383,12 +1397,14 @@ seg_hop_common(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
 static const void *seg_hop(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
 			   const struct dinsn *di)
 {
+	seg_turn_settle((struct seg_sweeping *)c);
 	return seg_hop_common(c, pc, id, flags, di, false);
 }
 
 static const void *seg_hop_calm(struct jit_seg_ctx *c, uint32_t pc, uint32_t id,
 				uint32_t flags, const struct dinsn *di)
 {
+	seg_turn_settle((struct seg_sweeping *)c);
 	return seg_hop_common(c, pc, id, flags, di, true);
 }
 
@@ -1461,12 +1477,14 @@ seg_hop_race_common(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t fl
 static const void *seg_hop_race(struct jit_seg_ctx *c, uint32_t pc, uint32_t id,
 				uint32_t flags, const struct dinsn *di)
 {
+	seg_turn_settle((struct seg_sweeping *)c);
 	return seg_hop_race_common(c, pc, id, flags, di, false);
 }
 
 static const void *seg_hop_race_calm(struct jit_seg_ctx *c, uint32_t pc, uint32_t id,
 				     uint32_t flags, const struct dinsn *di)
 {
+	seg_turn_settle((struct seg_sweeping *)c);
 	return seg_hop_race_common(c, pc, id, flags, di, true);
 }
 
@@ -1481,9 +1499,11 @@ seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn
 	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit, t->n_before + t->limit, rp);
 	bool calm = seg_calm(L); /* (with the detector: seg_hop_race_calm, calm but for
 				  * L->stop, which its hop looks at) */
-	x.calm = !calm ? SEG_NOT_CALM : L->race ? SEG_CALM_RACE : SEG_CALM; /* (jit_hand.c) */
+	x.c.calm = !calm ? SEG_NOT_CALM : L->race ? SEG_CALM_RACE : SEG_CALM; /* (jit_hand.c) */
 	x.c.hop = L->race ? (calm ? seg_hop_race_calm : seg_hop_race) : calm ? seg_hop_calm : seg_hop;
 	uint32_t pc = f->fn->seg_fn(&x.c, t->di->seg);
+	if (pc != JIT_SEG_SWEPT) /* (where it did, the hop settled it first) */
+		seg_turn_settle(&x);
 	*t = x.t;
 	if (pc == JIT_SEG_SWEPT)
 		return x.end;

@@ -50,6 +50,10 @@ struct jit_seg_ctx {
 	 * tries the hop's common case itself (jit_hand.c), writing what the hop would. */
 	const void *(*hop)(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
 			   const struct dinsn *di);
+	/* in: seg_sweep.h's SEG_CALM or SEG_CALM_RACE where the context is a calm call's struct
+	 * seg_sweeping (then hop is not NULL: the code's hand-over tests this first, and the
+	 * hop only where it fails), else 0. 32 bits: the code compares it whole. */
+	uint32_t calm;
 	/* A region (jit_seg.c's gen_region): a divergent branch's not-taken lanes run to its
 	 * target as run_direct runs its split not made (interp.c's vsplit), each step of it
 	 * in the C of these calls, `left` the budget before the step. */

@@ -1,6 +1,6 @@
 /*
  * jit_hand.c - the CTA sweep's common hand-over in the segment code (issue #31): at a
- * bar.sync of a constant barrier, in a calm call (seg_sweep.h's `calm`), a whole warp's
+ * bar.sync of a constant barrier, in a calm call (the context's `calm`), a whole warp's
  * arrival that does not complete the barrier, followed in the same round and CTA by the
  * next warp (w + 1) whose one whole group is ready at a segment entry of the same function,
  * is made here without the call of the hop: exactly the writes interp.c's seg_hop_calm
@@ -29,9 +29,11 @@
 #include "race_priv.h"
 #include "seg_sweep.h"
 
-/* the registers the segment code keeps (jit_seg.c's) and this code's scratch */
+/* the registers the segment code keeps (jit_seg.c's) and this code's scratch: past the
+ * last test (nothing falls through to the hop's call after it) R_LAST too, which begin and
+ * complete set last */
 enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X_R15,
-       R_SPLIT = X_RBP };
+       R_SPLIT = X_RBP, R_SCR = R_LAST };
 
 #define AT(base, off) ((struct xmem){(base), -1, 1, (int32_t)(off)})
 #define SW(field) AT(R_CTX, offsetof(struct seg_sweeping, field))
@@ -93,9 +95,7 @@ static void tests(struct hand *H, const struct dfunc *fn, uint32_t i)
 	x86_load(b, true, X_RCX, AT(X_RAX, offsetof(struct warp, cta)));
 	x86_load(b, false, X_RDX, AT(X_RCX, BAR(id, expected)));
 	x86_alu_rr(b, X86_TEST, false, X_RDX, X_RDX);
-	size_t named = x86_jcc(b, 0x5);
-	x86_load(b, false, X_RDX, AT(X_RCX, offsetof(struct cta, live_threads)));
-	x86_patch(b, named, b->len);
+	x86_cmov_rm(b, 0x4, false, X_RDX, AT(X_RCX, offsetof(struct cta, live_threads)));
 	x86_load(b, false, X_RSI, AT(X_RCX, BAR(id, arrived)));
 	x86_alu_ri(b, 0, false, X_RSI, LANES);
 	x86_alu_rr(b, X86_CMP, false, X_RSI, X_RDX);
@@ -143,13 +143,14 @@ static void next_in_round(struct xbuf *b)
 static void round_tests(struct hand *H, const struct dinsn *di)
 {
 	struct xbuf *b = H->b;
+	_Static_assert(sizeof(((struct launch *)0)->cfg.seed) == 8 &&
+			       sizeof(((struct spin_watch *)0)->off) == 1,
+		       "round_tests' compares: the fields' sizes");
 	x86_load(b, true, X_RDX, SW(c.L));
-	x86_load(b, true, X_RSI, AT(X_RDX, offsetof(struct launch, cfg.seed)));
-	x86_alu_rr(b, X86_TEST, true, X_RSI, X_RSI);
+	x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct launch, cfg.seed)), 0);
 	fail_if(H, 0x5);
 	x86_load(b, true, X_R9, AT(X_R8, offsetof(struct sweep, cl)));
-	x86_load_ext(b, 1, false, X_RSI, AT(X_R9, SPIN(off)));
-	x86_alu_rr(b, X86_TEST, false, X_RSI, X_RSI);
+	x86_alu_m8i(b, 7, AT(X_R9, SPIN(off)), 0);
 	size_t off = x86_jcc(b, 0x5);
 	x86_alu_mi(b, 7, true, AT(X_R9, SPIN(w)), 0);
 	fail_if(H, 0x4);
@@ -257,21 +258,22 @@ static void race_defer(struct hand *H, const struct dinsn *di)
 }
 
 /* w's arrival at di (barrier id), not completing it: seg_hop_note's pc, seg_bar_wait's
- * count, state and first waiter (rax w, rcx its CTA; rdx w's group where `group`, else
- * scratch as r9; leaves rsi di) */
+ * count, state and first waiter (bar_note_first's: the barrier's first waiter di itself
+ * tested first, the common case past the phase's first arrival) (rax w, rcx its CTA; rdx
+ * w's group where `group`, else scratch as r9; leaves rsi di) */
 static void arrive(struct xbuf *b, const struct dinsn *di, uint32_t i, bool group)
 {
 	uint32_t id = (uint32_t)di->s[0].imm[0];
 	x86_alu_mi(b, 0, false, AT(X_RCX, BAR(id, arrived)), LANES);
 	x86_load(b, true, X_R9, AT(X_RCX, BAR(id, first)));
 	x86_mov_ri64(b, X_RSI, (uint64_t)(uintptr_t)di);
+	x86_alu_rr(b, X86_CMP, true, X_R9, X_RSI);
+	size_t same = x86_jcc(b, 0x4);
 	x86_alu_rr(b, X86_TEST, true, X_R9, X_R9);
 	size_t have = x86_jcc(b, 0x5);
 	x86_store(b, true, AT(X_RCX, BAR(id, first)), X_RSI);
 	size_t done = x86_jmp(b);
 	x86_patch(b, have, b->len);
-	x86_alu_rr(b, X86_CMP, true, X_R9, X_RSI);
-	size_t same = x86_jcc(b, 0x4);
 	x86_mov_mi8(b, AT(X_RCX, BAR(id, mixed)), 1);
 	x86_patch(b, same, b->len);
 	x86_patch(b, done, b->len);
@@ -284,7 +286,8 @@ static void arrive(struct xbuf *b, const struct dinsn *di, uint32_t i, bool grou
 
 /* The launch's counts (seg_hop_note's, sweep_next_by's and run_done's for w's n
  * instructions, n = n0 - left + 1 in rdx), the repick reset; rax w, rcx its CTA, rsi di,
- * rdi L->steps, r8 the sweep, r10 the next warp (rcx, rsi, r9, r11 scratch). L->writes
+ * rdi L->steps, r8 the sweep, r10 the next warp, r11 its group (rcx, rsi, r9, R_SCR
+ * scratch). L->writes
  * takes c.writes and the bar.sync where `settle`; else the bar.sync is added to c.writes,
  * which keeps the turns' writes until the next place that settles them - every round's
  * end (here, or seg_hop_note), a completion, seg_account where the code leaves - so that
@@ -305,14 +308,14 @@ static void count(struct xbuf *b, const struct dinsn *di, bool round, bool settl
 	x86_alu_rm(b, X86_CMP, false, X_R9, AT(X_RCX, offsetof(struct cta, nwarps)));
 	size_t same = x86_jcc(b, 0x5);
 	x86_alu_rr(b, X86_XOR, false, X_R9, X_R9);
-	x86_load(b, false, X_R11, AT(X_R8, offsetof(struct sweep, r)));
-	x86_alu_ri(b, 0, false, X_R11, 1);
+	x86_load(b, false, R_SCR, AT(X_R8, offsetof(struct sweep, r)));
+	x86_alu_ri(b, 0, false, R_SCR, 1);
 	x86_load(b, true, X_RCX, AT(X_R8, offsetof(struct sweep, cl)));
-	x86_alu_rm(b, X86_CMP, false, X_R11, AT(X_RCX, offsetof(struct cluster, nctas)));
+	x86_alu_rm(b, X86_CMP, false, R_SCR, AT(X_RCX, offsetof(struct cluster, nctas)));
 	size_t in = x86_jcc(b, 0x5);
-	x86_alu_rr(b, X86_XOR, false, X_R11, X_R11);
+	x86_alu_rr(b, X86_XOR, false, R_SCR, R_SCR);
 	x86_patch(b, in, b->len);
-	x86_store(b, false, AT(X_R8, offsetof(struct sweep, r)), X_R11);
+	x86_store(b, false, AT(X_R8, offsetof(struct sweep, r)), R_SCR);
 	x86_patch(b, same, b->len);
 	x86_store(b, false, AT(X_R8, offsetof(struct sweep, i)), X_R9);
 	x86_load(b, true, X_RCX, SW(c.L));
@@ -335,25 +338,25 @@ static void count(struct xbuf *b, const struct dinsn *di, bool round, bool settl
 	 * fix); clock += n - n_clocked */
 	x86_load(b, true, X_RSI, SW(c.rp));
 	x86_load(b, false, X_R9, AT(X_R8, offsetof(struct sweep, lanes)));
-	x86_load_ext(b, 4, true, X_R11, AT(X_RSI, offsetof(struct repick, dlanes)));
-	x86_alu_rr(b, X86_ADD, true, X_R9, X_R11);
+	x86_load_ext(b, 4, true, R_SCR, AT(X_RSI, offsetof(struct repick, dlanes)));
+	x86_alu_rr(b, X86_ADD, true, X_R9, R_SCR);
 	x86_imul_rr(b, true, X_R9, X_RDX);
 	x86_alu_rm(b, X86_ADD, true, X_R9, AT(X_RSI, offsetof(struct repick, fix)));
 	add_mem(b, AT(X_RCX, offsetof(struct launch, thread_steps)), X_R9);
-	x86_load(b, false, X_R11, AT(X_RSI, offsetof(struct repick, n_clocked)));
+	x86_load(b, false, R_SCR, AT(X_RSI, offsetof(struct repick, n_clocked)));
 	x86_alu_rr(b, X86_MOV, true, X_R9, X_RDX);
-	x86_alu_rr(b, X86_SUB, true, X_R9, X_R11);
+	x86_alu_rr(b, X86_SUB, true, X_R9, R_SCR);
 	add_mem(b, AT(X_RCX, offsetof(struct launch, clock)), X_R9);
-	x86_alu_rr(b, X86_XOR, false, X_R11, X_R11);
-	x86_store(b, false, AT(X_RSI, offsetof(struct repick, n_clocked)), X_R11);
-	x86_store(b, false, AT(X_RSI, offsetof(struct repick, dlanes)), X_R11);
-	x86_store(b, true, AT(X_RSI, offsetof(struct repick, fix)), X_R11);
-	x86_store(b, false, AT(X_RSI, offsetof(struct repick, vlanes)), X_R11);
-	x86_store(b, false, AT(X_RSI, offsetof(struct repick, vpc)), X_R11);
+	x86_alu_rr(b, X86_XOR, false, R_SCR, R_SCR);
+	x86_store(b, false, AT(X_RSI, offsetof(struct repick, n_clocked)), R_SCR);
+	x86_store(b, false, AT(X_RSI, offsetof(struct repick, dlanes)), R_SCR);
+	x86_store(b, true, AT(X_RSI, offsetof(struct repick, fix)), R_SCR);
+	x86_store(b, false, AT(X_RSI, offsetof(struct repick, vlanes)), R_SCR);
+	x86_store(b, false, AT(X_RSI, offsetof(struct repick, vpc)), R_SCR);
 	/* w's turn ends (its pick finds nothing), the next one's begins */
 	add_mem(b, AT(X_RAX, offsetof(struct warp, steps)), X_RDX);
-	x86_store(b, false, AT(X_RAX, offsetof(struct warp, streak)), X_R11);
-	x86_store(b, true, AT(X_RAX, offsetof(struct warp, last_pick)), X_R11);
+	x86_store(b, false, AT(X_RAX, offsetof(struct warp, streak)), R_SCR);
+	x86_store(b, true, AT(X_RAX, offsetof(struct warp, last_pick)), R_SCR);
 	/* (s->ran: the turn ran the bar.sync at least; a round's end clears it, and notes
 	 * that the sweep crossed into the next round) */
 	x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, ran)), !round);
@@ -361,9 +364,7 @@ static void count(struct xbuf *b, const struct dinsn *di, bool round, bool settl
 		x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, crossed)), 1);
 	x86_alu_mi(b, 0, false, AT(X_R8, offsetof(struct sweep, k)), 1);
 	x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, lanes)), LANES);
-	x86_store(b, true, AT(X_R8, offsetof(struct sweep, w)), X_R10);
-	x86_store(b, false, AT(X_R10, offsetof(struct warp, streak)), X_R11);
-	x86_load(b, true, X_R11, AT(X_R10, offsetof(struct warp, groups)));
+	x86_store(b, false, AT(X_R10, offsetof(struct warp, streak)), R_SCR);
 	x86_store(b, true, AT(X_R10, offsetof(struct warp, last_pick)), X_R11);
 }
 
@@ -374,8 +375,7 @@ static void count(struct xbuf *b, const struct dinsn *di, bool round, bool settl
 static void restart(struct xbuf *b)
 {
 	x86_load(b, true, X_R9, AT(X_R8, offsetof(struct sweep, cl)));
-	x86_load_ext(b, 1, false, X_RSI, AT(X_R9, SPIN(off)));
-	x86_alu_rr(b, X86_TEST, false, X_RSI, X_RSI);
+	x86_alu_m8i(b, 7, AT(X_R9, SPIN(off)), 0);
 	size_t off = x86_jcc(b, 0x5);
 	x86_load(b, true, X_RCX, SW(c.L));
 	x86_load(b, true, X_RSI, AT(X_RCX, offsetof(struct launch, writes)));
@@ -408,17 +408,16 @@ static void restart(struct xbuf *b)
 
 /* the turn and the context for the next warp's (r10, its group r11; rdi L->steps):
  * seg_hop_on's and seg_ctx_warp's (calm: hmin 0), the code's registers as its entry loads
- * them, then on at its entry. Not stored: c.left and c.last (C reads them only where the
+ * them, then on at its entry. Not stored: t.w, t.n_before and t.limit, and the sweep's w
+ * (count), which C takes from c.w, c.end and c.n0 where it reads them (interp.c's
+ * seg_turn_settle); c.left and c.last (C reads them only where the
  * code stored them itself: before the hop's call and at its exit), c.writes where count
  * kept the bar.sync in it (`settle` false), and without the detector (`race` false) hmin:
  * in a call that is calm it is 0 throughout (seg_sweep's first turn and every turn C begins
  * in it: no stop, no event due), in R_HMIN and in c.hmin alike. */
 static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle)
 {
-	x86_store(b, true, SW(t.w), X_R10);
 	x86_store(b, true, SW(t.g), X_R11);
-	x86_mov_mi(b, SW(t.n_before), 0);
-	x86_mov_mi(b, SW(t.limit), SWEEP_QUANTUM);
 	x86_store(b, true, SW(t.steps), X_RDI);
 	x86_mov_mi(b, SW(t.left), SWEEP_QUANTUM);
 	x86_load(b, true, X_RSI, AT(X_R11, offsetof(struct group, frame)));
@@ -483,31 +482,34 @@ static void complete_tests(struct hand *H, const struct dfunc *fn, uint32_t i)
 }
 
 /* bar_release's plain case for barrier id of the CTA rcx: every group of its warps parked
- * on it moves past its bar.sync, the barrier's state cleared (r9, r10, r11 scratch) */
+ * on it moves past its bar.sync, the barrier's state cleared (r9, r10, r11 and R_SCR
+ * scratch). A group's state and wait_id are tested as one word. */
 static void release(struct xbuf *b, uint32_t id)
 {
 	_Static_assert(sizeof(struct barstate) % 8 == 0, "barstate cleared in 8-byte words");
+	_Static_assert(offsetof(struct group, wait_id) == offsetof(struct group, state) + 4 &&
+			       sizeof(((struct group *)0)->state) == 4 &&
+			       sizeof(((struct group *)0)->wait_id) == 4,
+		       "a group's state and wait_id read as one 8-byte word");
 	x86_load(b, true, X_R10, AT(X_RCX, offsetof(struct cta, warps)));
 	x86_load(b, false, X_R11, AT(X_RCX, offsetof(struct cta, nwarps)));
-	x86_mov_ri(b, X_R9, (uint32_t)sizeof(struct warp));
-	x86_imul_rr(b, true, X_R11, X_R9);
+	x86_imul_rri(b, true, X_R11, X_R11, (int32_t)sizeof(struct warp));
 	x86_alu_rr(b, X86_ADD, true, X_R11, X_R10);
+	x86_mov_ri64(b, R_SCR, (uint64_t)id << 32 | (uint32_t)G_BAR);
 	size_t warp = b->len;
 	x86_load(b, true, X_R9, AT(X_R10, offsetof(struct warp, groups)));
-	size_t group = b->len;
 	x86_alu_rr(b, X86_TEST, true, X_R9, X_R9);
-	size_t warp_end = x86_jcc(b, 0x4);
-	x86_alu_mi(b, 7, false, AT(X_R9, offsetof(struct group, state)), G_BAR);
+	size_t none = x86_jcc(b, 0x4);
+	size_t group = b->len;
+	x86_alu_mr(b, X86_CMP, true, AT(X_R9, offsetof(struct group, state)), R_SCR);
 	size_t other = x86_jcc(b, 0x5);
-	x86_alu_mi(b, 7, false, AT(X_R9, offsetof(struct group, wait_id)), (int8_t)id);
-	size_t other2 = x86_jcc(b, 0x5);
 	x86_mov_mi(b, AT(X_R9, offsetof(struct group, state)), G_READY);
 	x86_alu_mi(b, 0, false, AT(X_R9, offsetof(struct group, pc)), 1);
 	x86_patch(b, other, b->len);
-	x86_patch(b, other2, b->len);
 	x86_load(b, true, X_R9, AT(X_R9, offsetof(struct group, next)));
-	x86_patch(b, x86_jmp(b), group);
-	x86_patch(b, warp_end, b->len);
+	x86_alu_rr(b, X86_TEST, true, X_R9, X_R9);
+	x86_patch(b, x86_jcc(b, 0x5), group);
+	x86_patch(b, none, b->len);
 	x86_alu_ri(b, 0, true, X_R10, (int32_t)sizeof(struct warp));
 	x86_alu_rr(b, X86_CMP, true, X_R10, X_R11);
 	x86_patch(b, x86_jcc(b, 0x5), warp);
@@ -607,11 +609,11 @@ void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
 {
 	struct hand H = {.b = b};
 	size_t start = b->len;
-	x86_alu_mi(b, 7, false, SW(calm), SEG_CALM);
+	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM);
 	size_t race = x86_jcc(b, 0x5);
 	hand(&H, fn, i, false);
 	x86_patch(b, race, b->len);
-	x86_alu_mi(b, 7, false, SW(calm), SEG_CALM_RACE);
+	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM_RACE);
 	fail_if(&H, 0x5);
 	hand(&H, fn, i, true);
 	if (H.full) { /* (a test added past fail's room: no hand-over, the hop's call) */

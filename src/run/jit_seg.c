@@ -890,17 +890,17 @@ static void load_split(struct xbuf *b)
 }
 
 /* A bar.sync of a constant barrier: the context's hop, where there is one, after the
- * handlers' test (seg_run's `now` test at a bar.sync); the exit where it answers NULL. Not an
- * entry: entered only from the code before it (seg_run takes a bar.sync it stands on). */
+ * handlers' test (seg_run's `now` test at a bar.sync) and the code's own hand-over (a calm
+ * call's: it has a hop); the exit where it answers NULL. Not an entry: entered only from the
+ * code before it (seg_run takes a bar.sync it stands on). */
 static void gen_bar(struct seg *S, uint32_t i, size_t leave)
 {
 	struct xbuf *b = S->b;
 	handler_test(S, i);
+	jit_hand_gen(b, S->fn, i);
 	x86_load(b, true, X_RAX, CTX(hop));
 	x86_alu_rr(b, X86_TEST, true, X_RAX, X_RAX);
 	to_exit(S, x86_jcc(b, 0x4), i);
-	jit_hand_gen(b, S->fn, i);
-	x86_load(b, true, X_RAX, CTX(hop));
 	x86_store(b, false, CTX(left), R_LEFT);
 	x86_vzeroupper(b);
 	x86_alu_rr(b, X86_MOV, true, X_RDI, R_CTX);

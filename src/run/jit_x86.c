@@ -290,6 +290,15 @@ void x86_alu_m8i(struct xbuf *b, int ext, struct xmem m, uint8_t imm)
 	put(b, imm);
 }
 
+/* (cc as x86_jcc's) */
+void x86_cmov_rm(struct xbuf *b, int cc, bool w64, int d, struct xmem m)
+{
+	legacy_mem(b, w64, d, m);
+	put(b, 0x0F);
+	put(b, (uint8_t)(0x40 | cc));
+	modrm_mem(b, d, m);
+}
+
 void x86_imul_rri(struct xbuf *b, bool w64, int d, int s, int32_t imm)
 {
 	rex(b, w64, d, s);

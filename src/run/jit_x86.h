@@ -108,6 +108,7 @@ void x86_imul_rr(struct xbuf *b, bool w64, int d, int s);     /* imul d, s      
 void x86_alu_mr(struct xbuf *b, int opc, bool w64, struct xmem m, int s);
 void x86_alu_rm(struct xbuf *b, int opc, bool w64, int d, struct xmem m);
 void x86_alu_m8i(struct xbuf *b, int ext, struct xmem m, uint8_t imm); /* op byte [m], imm8 */
+void x86_cmov_rm(struct xbuf *b, int cc, bool w64, int d, struct xmem m); /* cmovcc d, [m] */
 void x86_imul_rri(struct xbuf *b, bool w64, int d, int s, int32_t imm); /* imul d, s, imm32 */
 void x86_lea(struct xbuf *b, int d, struct xmem m);        /* lea d64, [m]            */
 void x86_push(struct xbuf *b, int r);

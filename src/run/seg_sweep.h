@@ -56,14 +56,12 @@ struct seg_sweeping {
 	 * same (no wait on the frame's chain of loads) */
 	const struct dfunc *fn;
 	const struct dinsn *code;
-	/* the call is calm (interp.c's seg_calm): the code's own hand-over at a bar.sync
-	 * (jit_hand.c) may run before the hop; with the detector on (SEG_CALM_RACE) it
-	 * makes the detector's deferred arrival too, where race_bar_defer would. 32 bits: the
-	 * code compares it whole. */
-	uint32_t calm;
 };
 
-/* seg_sweeping.calm */
+/* c.calm (jit_ctx.h): the call is calm (interp.c's seg_calm): the code's own hand-over at a
+ * bar.sync (jit_hand.c) may run before the hop; with the detector on (SEG_CALM_RACE) it
+ * makes the detector's deferred arrival too, where race_bar_defer would. A context without
+ * the sweep's hop (seg_native's) leaves it 0: not calm. */
 enum { SEG_NOT_CALM, SEG_CALM, SEG_CALM_RACE };
 
 #endif
