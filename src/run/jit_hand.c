@@ -175,8 +175,12 @@ static void round_tests(struct hand *H, const struct dinsn *di)
 	fail_if(H, 0x4);
 }
 
-/* The next warp's tests (r10; leaves r11 its group): its one group, whole and ready, no
- * warpgroup watch, in a frame of this function, at an entry right after a bar.sync */
+/* The next warp's tests (r10; leaves r11 its group, R_REGS its frame, r9 + rsi its
+ * instruction in fn's code): its one group, whole and ready, no warpgroup watch, in a frame
+ * of this function, at an entry right after a bar.sync. (From here on R_REGS and R_SPLIT are
+ * scratch: past the tests the hand-over sets them for the next warp, the hop's call reloads
+ * them, the code's exit reads neither, and the completion, which keeps them, branched off
+ * before.) */
 static void next_tests(struct hand *H, const struct dfunc *fn)
 {
 	struct xbuf *b = H->b;
@@ -194,8 +198,8 @@ static void next_tests(struct hand *H, const struct dfunc *fn)
 	fail_if(H, 0x5);
 	fail_if_flag(H, AT(X_R10, offsetof(struct warp, wg_track)), 0x5);
 	/* in a frame of this function, at an entry right after a bar.sync (seg_bar) */
-	x86_load(b, true, X_RSI, AT(X_R11, offsetof(struct group, frame)));
-	x86_load(b, true, X_RSI, AT(X_RSI, offsetof(struct frame, fn)));
+	x86_load(b, true, R_REGS, AT(X_R11, offsetof(struct group, frame)));
+	x86_load(b, true, X_RSI, AT(R_REGS, offsetof(struct frame, fn)));
 	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn);
 	x86_alu_rr(b, X86_CMP, true, X_RSI, X_R9);
 	fail_if(H, 0x5);
@@ -408,7 +412,7 @@ static void restart(struct xbuf *b)
 
 /* the turn and the context for the next warp's (r10, its group r11; rdi L->steps):
  * seg_hop_on's and seg_ctx_warp's (calm: hmin 0), the code's registers as its entry loads
- * them, then on at its entry. Not stored: t.w, t.n_before and t.limit, and the sweep's w
+ * them, then on at its entry (R_SPLIT's where `race` is false: entry()). Not stored: t.w, t.n_before and t.limit, and the sweep's w
  * (count), which C takes from c.w, c.end and c.n0 where it reads them (interp.c's
  * seg_turn_settle); c.left and c.last (C reads them only where the
  * code stored them itself: before the hop's call and at its exit), c.writes where count
@@ -420,8 +424,8 @@ static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle
 	x86_store(b, true, SW(t.g), X_R11);
 	x86_store(b, true, SW(t.steps), X_RDI);
 	x86_mov_mi(b, SW(t.left), SWEEP_QUANTUM);
-	x86_load(b, true, X_RSI, AT(X_R11, offsetof(struct group, frame)));
-	x86_load(b, true, R_REGS, AT(X_RSI, offsetof(struct frame, regs)));
+	x86_store(b, true, SW(c.f), R_REGS);
+	x86_load(b, true, R_REGS, AT(R_REGS, offsetof(struct frame, regs)));
 	x86_store(b, true, SW(c.regs), R_REGS);
 	x86_mov_ri(b, R_LEFT, SWEEP_QUANTUM);
 	if (race) {
@@ -433,15 +437,27 @@ static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle
 		x86_mov_mi(b, SW(c.writes), 0);
 	x86_mov_mi(b, SW(c.row), JIT_ROW_ASK);
 	x86_store(b, true, SW(c.w), X_R10);
-	x86_store(b, true, SW(c.f), X_RSI);
 	x86_alu_ri(b, 0, true, X_RDI, SWEEP_QUANTUM);
 	x86_store(b, true, SW(c.end), X_RDI);
 	x86_mov_mi(b, SW(c.n0), SWEEP_QUANTUM);
+	if (!race) { /* (the entry: R_SPLIT's, entry()'s) */
+		x86_alu_rr(b, X86_MOV, true, X_R9, R_SPLIT);
+		x86_load_ext(b, 1, false, R_SPLIT, AT(X_R10, offsetof(struct warp, split)));
+		x86_jmp_r(b, X_R9);
+		return;
+	}
 	x86_load_ext(b, 1, false, R_SPLIT, AT(X_R10, offsetof(struct warp, split)));
 	x86_load(b, false, X_RSI, AT(X_R11, offsetof(struct group, pc)));
 	x86_imul_rri(b, true, X_RSI, X_RSI, (int32_t)sizeof(struct dinsn));
 	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn->code);
 	x86_jmp_m(b, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg)});
+}
+
+/* the next warp's entry (next_tests' r9 + rsi: its instruction) kept in R_SPLIT for begin,
+ * where nothing else reads those two again (without the detector's tests after) */
+static void entry(struct xbuf *b)
+{
+	x86_load(b, true, R_SPLIT, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg)});
 }
 
 /* The completing arrival's tests, loads only (seg_hop_done's seg_release_on, and
@@ -583,6 +599,8 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, bool race)
 		next_tests(H, fn);
 		if (race)
 			race_defer(H, di);
+		else
+			entry(b);
 		/* (rdx is still w's group but where round_tests or race_defer took it; the
 		 * writes are settled where restart or the detector may read L->writes) */
 		arrive(b, di, i, !round && !race);

@@ -540,7 +540,8 @@ static void race_test(struct seg *S)
  * launch's, mbarriers, asynchronous copies, wgmma, cvta and fence.proxy.async are no
  * instruction the code runs, the initcheck and proxy maps only fill (init_full and
  * proxy_all only rise), and a round's end in the hop only restarts the spin watch
- * (spin_busy). Kept only when whole: a bit may rise later. */
+ * (spin_busy). Kept only when whole: a bit may rise later. (Its first case the code makes
+ * inline before the call: row_kept.) */
 static void ask_rows(struct jit_seg_ctx *c)
 {
 	const struct warp *w = c->w;
@@ -554,8 +555,32 @@ static void ask_rows(struct jit_seg_ctx *c)
 	c->smem = w->cta->smem;
 }
 
-/* ctx.row, asked for where the turn has not yet (ask_rows; none with the detector), tested
- * for `bit`: returns the jump taken where it is not there */
+/* ask_rows' first case inline: the kept answer where it holds for the turn's warp (its
+ * CTA's, whole, no bad cvta result): ctx.row and eax that answer, then the jump returned;
+ * else on past it, nothing done (rax, rcx scratch). */
+static size_t row_kept(struct xbuf *b)
+{
+	enum { WHOLE = SMEM_ROW_LD | SMEM_ROW_ST };
+	size_t no[3];
+	x86_load(b, true, X_RAX, CTX(w));
+	x86_load(b, true, X_RCX, (struct xmem){X_RAX, -1, 1, (int32_t)offsetof(struct warp, cta)});
+	x86_alu_rm(b, X86_CMP, true, X_RCX, CTX(row_cta));
+	no[0] = x86_jcc(b, 0x5);
+	x86_alu_mi(b, 7, false, CTX(row_kept), WHOLE);
+	no[1] = x86_jcc(b, 0x5);
+	x86_alu_mi(b, 7, false, (struct xmem){X_RAX, -1, 1, (int32_t)offsetof(struct warp, bad_cvta)},
+		   0);
+	no[2] = x86_jcc(b, 0x5);
+	x86_mov_ri(b, X_RAX, WHOLE);
+	x86_store(b, false, CTX(row), X_RAX);
+	size_t kept = x86_jmp(b);
+	for (int k = 0; k < 3; k++)
+		x86_patch(b, no[k], b->len);
+	return kept;
+}
+
+/* ctx.row, asked for where the turn has not yet (ask_rows, its first case inline; none with
+ * the detector), tested for `bit`: returns the jump taken where it is not there */
 static size_t row_bit(struct seg *S, uint32_t bit)
 {
 	struct xbuf *b = S->b;
@@ -567,6 +592,7 @@ static size_t row_bit(struct seg *S, uint32_t bit)
 	x86_mov_mi(b, CTX(row), 0);
 	x86_mov_ri(b, X_RAX, 0);
 	size_t race = x86_jcc(b, 0x5);
+	size_t kept = row_kept(b);
 	x86_vzeroupper(b);
 	x86_alu_rr(b, X86_MOV, true, X_RDI, R_CTX);
 	x86_mov_ri64(b, X_RAX, (uint64_t)(uintptr_t)ask_rows);
@@ -574,6 +600,7 @@ static size_t row_bit(struct seg *S, uint32_t bit)
 	x86_load(b, false, X_RAX, CTX(row));
 	x86_patch(b, known, b->len);
 	x86_patch(b, race, b->len);
+	x86_patch(b, kept, b->len);
 	x86_alu_ri(b, 4, false, X_RAX, (int32_t)bit);
 	return x86_jcc(b, 0x4);
 }
