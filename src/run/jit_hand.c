@@ -291,12 +291,12 @@ static void arrive(struct xbuf *b, const struct dinsn *di, uint32_t i, bool grou
 /* The launch's counts (seg_hop_note's, sweep_next_by's and run_done's for w's n
  * instructions, n = n0 - left + 1 in rdx), the repick reset; rax w, rcx its CTA, rsi di,
  * rdi L->steps, r8 the sweep, r10 the next warp, r11 its group (rcx, rsi, r9, R_SCR
- * scratch). L->writes
- * takes c.writes and the bar.sync where `settle`; else the bar.sync is added to c.writes,
- * which keeps the turns' writes until the next place that settles them - every round's
- * end (here, or seg_hop_note), a completion, seg_account where the code leaves - so that
- * L->writes plus c.writes is always what L->writes was (their only readers in between:
- * round_tests, which adds the two) and c.writes never counts more than a round's. */
+ * scratch). L->writes takes c.writes and the bar.sync where `settle`; else the bar.sync is
+ * added to c.writes, which keeps the turns' writes until the next place that settles them -
+ * every round's end (here, or seg_hop_note), a completion, seg_account where the code
+ * leaves - so that L->writes plus c.writes is always what L->writes was (their only reader
+ * in between: round_tests, which adds the two) and c.writes never counts more than a
+ * round's. */
 static void count(struct xbuf *b, const struct dinsn *di, bool round, bool settle)
 {
 	/* s->(r, i) past the next warp (sweep_next_by's; at a round's end, sweep_round's
@@ -410,15 +410,24 @@ static void restart(struct xbuf *b)
 	x86_patch(b, off, b->len);
 }
 
-/* the turn and the context for the next warp's (r10, its group r11; rdi L->steps):
- * seg_hop_on's and seg_ctx_warp's (calm: hmin 0), the code's registers as its entry loads
- * them, then on at its entry (R_SPLIT's where `race` is false: entry()). Not stored: t.w, t.n_before and t.limit, and the sweep's w
- * (count), which C takes from c.w, c.end and c.n0 where it reads them (interp.c's
- * seg_turn_settle); c.left and c.last (C reads them only where the
- * code stored them itself: before the hop's call and at its exit), c.writes where count
- * kept the bar.sync in it (`settle` false), and without the detector (`race` false) hmin:
- * in a call that is calm it is 0 throughout (seg_sweep's first turn and every turn C begins
- * in it: no stop, no event due), in R_HMIN and in c.hmin alike. */
+/* the next warp's entry (next_tests' r9 + rsi: its instruction) kept in R_SPLIT for begin,
+ * where nothing else reads those two again (without the detector's tests after) */
+static void entry(struct xbuf *b)
+{
+	x86_load(b, true, R_SPLIT,
+		 (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg)});
+}
+
+/* the turn and the context for the next warp's (r10, its group r11, its frame R_REGS; rdi
+ * L->steps): seg_hop_on's and seg_ctx_warp's (calm: hmin 0), the code's registers as its
+ * entry loads them, then on at its entry (R_SPLIT's where `race` is false: entry()).
+ * Not stored: t.w, t.n_before and t.limit, and the sweep's w (count), which C takes from
+ * c.w, c.end and c.n0 where it reads them (interp.c's seg_turn_settle); c.left and c.last
+ * (C reads them only where the code stored them itself: before the hop's call and at its
+ * exit); c.writes where count kept the bar.sync in it (`settle` false); and without the
+ * detector (`race` false) hmin: in a call that is calm it is 0 throughout (seg_sweep's
+ * first turn and every turn C begins in it: no stop, no event due), in R_HMIN and in
+ * c.hmin alike. */
 static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle)
 {
 	x86_store(b, true, SW(t.g), X_R11);
@@ -451,13 +460,6 @@ static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle
 	x86_imul_rri(b, true, X_RSI, X_RSI, (int32_t)sizeof(struct dinsn));
 	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn->code);
 	x86_jmp_m(b, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg)});
-}
-
-/* the next warp's entry (next_tests' r9 + rsi: its instruction) kept in R_SPLIT for begin,
- * where nothing else reads those two again (without the detector's tests after) */
-static void entry(struct xbuf *b)
-{
-	x86_load(b, true, R_SPLIT, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg)});
 }
 
 /* The completing arrival's tests, loads only (seg_hop_done's seg_release_on, and
