@@ -66,6 +66,7 @@
 #include "jit_hand.h"
 #include "jit_map.h"
 #include "jit_uni.h"
+#include "race.h"
 #include "smem.h"
 #include "support/grow.h"
 
@@ -597,7 +598,8 @@ static bool row_form(const struct dinsn *di)
 
 /*
  * The tests of smem.c's row case inline, where smem_rows allows it (ctx.row, asked for once
- * a turn): the lanes' addresses (their low words) are lane 0's plus 4l - lane 0's 64 bits
+ * a turn; row_bit): row_lanes's, whose jump it returns is taken where they fail - the lanes'
+ * addresses (their low words) are lane 0's plus 4l - lane 0's 64 bits
  * broadcast plus the pool's 4l, XORed with each lane's and ORed over the warp, the high words
  * masked off - and lane 0's place plus the offset is aligned and at most the shared bytes
  * less 128, so that all 32 places lie in them. `masked`: only the lanes of ctx.vmask (a
@@ -605,11 +607,9 @@ static bool row_form(const struct dinsn *di)
  * runs or not, gives the row. Anything else jumps to one of call[0..3]; rcx is left the
  * row's first byte.
  */
-static void row_test(struct seg *S, const struct dinsn *di, bool masked, size_t *call)
+static size_t row_lanes(struct seg *S, uint32_t a, bool masked)
 {
 	struct xbuf *b = S->b;
-	uint32_t a = di->s[0].slot;
-	call[0] = row_bit(S, di->exec == exec_ld ? SMEM_ROW_LD : SMEM_ROW_ST);
 	if (masked)
 		x86_vrm(b, XV_VPBROADCASTQ, 15, 0, CTX(vmask));
 	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, lanes(a, 0));
@@ -624,7 +624,15 @@ static void row_test(struct seg *S, const struct dinsn *di, bool masked, size_t 
 	}
 	konst(S, XV_VPAND, Y2, Y2, 0xffffffffull);
 	x86_vrr(b, XV_VPTEST, Y2, 0, Y2);
-	call[1] = x86_jcc(b, 0x5);
+	return x86_jcc(b, 0x5);
+}
+
+static void row_test(struct seg *S, const struct dinsn *di, bool masked, size_t *call)
+{
+	struct xbuf *b = S->b;
+	uint32_t a = di->s[0].slot;
+	call[0] = row_bit(S, di->exec == exec_ld ? SMEM_ROW_LD : SMEM_ROW_ST);
+	call[1] = row_lanes(S, a, masked);
 	x86_load(b, false, X_RAX, lanes(a, 0));
 	x86_alu_ri(b, 0, false, X_RAX, (int32_t)(uint32_t)di->s[0].off);
 	x86_mov32(b, X_RCX, X_RAX);
@@ -785,15 +793,9 @@ static void gen_bcast(struct seg *S, const struct dinsn *di, size_t *call)
 		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
 }
 
-/* The call of smem_ld / smem_st (fn) for instruction i, with the detector (rax L): as
- * seg_run's C makes it, L->steps, L->ci and L->cmask written first (the records and
- * reports read them; L->steps is seg_run's `now`, ctx.end - left + 1), and after a report
- * that stopped the launch the exit past i, the budget and the last instruction counted,
- * L->writes not (seg_run's C returns there). Where smem_race_calls splits it, fn is its
- * row call and rest (else 0) is called when that one declines. *done: the jump to the
- * access's end. */
-static void gen_smem_race(struct seg *S, uint32_t i, size_t epi, uint64_t fn, uint64_t rest,
-			  size_t *done)
+/* gen_smem_race's stores (rax L) before its call: L->steps, L->ci, L->cmask; rcx is left
+ * the instruction, the call's argument */
+static void race_regs(struct seg *S, uint32_t i)
 {
 	struct xbuf *b = S->b;
 	x86_load(b, true, X_RCX, CTX(end));
@@ -804,6 +806,83 @@ static void gen_smem_race(struct seg *S, uint32_t i, size_t epi, uint64_t fn, ui
 	x86_mov_ri64(b, X_RCX, (uint64_t)(uintptr_t)&S->fn->code[i]);
 	x86_store(b, true, LF(ci), X_RCX);
 	x86_mov_mi(b, LF(cmask), FULL_MASK);
+}
+
+/* a call of fn(L, w, edx) (smem_fresh_fn), the upper halves of the vector registers
+ * cleared first */
+static void call_fresh(struct seg *S, smem_fresh_fn *fn)
+{
+	struct xbuf *b = S->b;
+	x86_vzeroupper(b);
+	x86_load(b, true, X_RDI, CTX(L));
+	x86_load(b, true, X_RSI, CTX(w));
+	x86_mov_ri64(b, X_RAX, (uint64_t)(uintptr_t)fn);
+	x86_call_r(b, X_RAX);
+}
+
+/*
+ * With the detector, the row case's fresh check before the row call (smem_race_calls' line
+ * and off), after race_regs: where the 32 lanes lie in a row from lane 0's place
+ * (row_lanes), line's call for a first on a line start (RACE_LINE_BYTES), off's for the others (none:
+ * the row call); where it answers true, the bytes moved inline as the row call moves them
+ * (row_move; rcx the row's first byte, the CTA's shared memory through ctx.w) and *done
+ * jumps to the access's end: the fresh check makes no report, and declines where one
+ * stopped the launch. Anything else goes on past this code with race_regs' rax and rcx:
+ * gen_smem_race's call, which decides the access from the start.
+ */
+static void gen_row_fresh(struct seg *S, uint32_t i, const struct smem_calls *two,
+			  size_t *done)
+{
+	struct xbuf *b = S->b;
+	const struct dinsn *di = &S->fn->code[i];
+	uint32_t a = di->s[0].slot;
+	int32_t off = (int32_t)(uint32_t)di->s[0].off;
+	size_t apart = row_lanes(S, a, false), off_line, decided, line_only = 0;
+	x86_load(b, false, X_RDX, lanes(a, 0));
+	x86_alu_ri(b, 0, false, X_RDX, off);
+	x86_mov32(b, X_RCX, X_RDX);
+	x86_alu_ri(b, 4, false, X_RCX, RACE_LINE_BYTES - 1);
+	off_line = x86_jcc(b, 0x5);
+	call_fresh(S, two->line);
+	if (two->off) {
+		decided = x86_jmp(b);
+		x86_patch(b, off_line, b->len);
+		call_fresh(S, two->off);
+		x86_patch(b, decided, b->len);
+	} else {
+		line_only = off_line;
+	}
+	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
+	size_t declined = x86_jcc(b, 0x4);
+	x86_load(b, false, X_RCX, lanes(a, 0));
+	x86_alu_ri(b, 0, false, X_RCX, off);
+	x86_load(b, true, X_RAX, CTX(w));
+	x86_load(b, true, X_RAX, (struct xmem){X_RAX, -1, 1, (int32_t)offsetof(struct warp, cta)});
+	x86_load(b, true, X_RAX, (struct xmem){X_RAX, -1, 1, (int32_t)offsetof(struct cta, smem)});
+	x86_alu_rr(b, X86_ADD, true, X_RCX, X_RAX);
+	row_move(S, di, false);
+	*done = x86_jmp(b);
+	x86_patch(b, apart, b->len);
+	x86_patch(b, declined, b->len);
+	if (!two->off)
+		x86_patch(b, line_only, b->len);
+	x86_vzeroupper(b);
+	x86_load(b, true, X_RAX, CTX(L));
+	x86_mov_ri64(b, X_RCX, (uint64_t)(uintptr_t)di);
+}
+
+/* The call of smem_ld / smem_st (fn) for instruction i, with the detector, after race_regs
+ * (rax L, rcx i's instruction): as seg_run's C makes it, L->steps, L->ci and L->cmask
+ * written first (the records and reports read them; L->steps is seg_run's `now`, ctx.end -
+ * left + 1), and after a report
+ * that stopped the launch the exit past i, the budget and the last instruction counted,
+ * L->writes not (seg_run's C returns there). Where smem_race_calls splits it, fn is its
+ * row call and rest (else 0) is called when that one declines. *done: the jump to the
+ * access's end. */
+static void gen_smem_race(struct seg *S, uint32_t i, size_t epi, uint64_t fn, uint64_t rest,
+			  size_t *done)
+{
+	struct xbuf *b = S->b;
 	x86_alu_rr(b, X86_MOV, true, X_RDI, X_RAX);
 	x86_load(b, true, X_RSI, CTX(w));
 	x86_load(b, true, X_RDX, CTX(f));
@@ -861,7 +940,10 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 	bool split = smem_race_calls(di, di->exec != exec_ld, &two);
 	x86_vzeroupper(b);
 	race_test(S);
-	size_t plain = x86_jcc(b, 0x4);
+	size_t plain = x86_jcc(b, 0x4), fresh_done = SIZE_MAX;
+	race_regs(S, i);
+	if (split && two.line)
+		gen_row_fresh(S, i, &two, &fresh_done);
 	gen_smem_race(S, i, epi, (uint64_t)(uintptr_t)(split ? two.row : fn),
 		      split ? (uint64_t)(uintptr_t)two.rest : 0, &race_done);
 	x86_patch(b, plain, b->len);
@@ -877,6 +959,8 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 	if (ncall)
 		x86_patch(b, done, b->len);
 	x86_patch(b, race_done, b->len);
+	if (fresh_done != SIZE_MAX)
+		x86_patch(b, fresh_done, b->len);
 	ran(S, i, 1);
 	go_on(S, i + 1, next);
 }

@@ -50,8 +50,15 @@ bool smem_st(struct launch *L, struct warp *w, struct frame *f, const struct din
  * smem_stencil's loads). False: di is no such access (smem_ld / smem_st in one call). */
 typedef bool smem_fn(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 		     uint32_t mask);
+/* Before those, where the segment code found a whole warp's 32 lanes in a row from first
+ * (lane 0's place), the row case's fresh check alone: line for a first on a line start
+ * (race.h's RACE_LINE_BYTES), off for the others (NULL: none, the row call decides). True:
+ * checked and recorded by the detector as the row call would, no report made; the code
+ * moves the bytes itself as the row call would. False: nothing done. */
+typedef bool smem_fresh_fn(struct launch *L, struct warp *w, uint32_t first);
 struct smem_calls {
 	smem_fn *row, *rest;
+	smem_fresh_fn *line, *off;
 };
 bool smem_race_calls(const struct dinsn *di, bool store, struct smem_calls *out);
 
