@@ -73,7 +73,8 @@
 enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X_R15,
        R_SPLIT = X_RBP };
 enum { Y1 = 13, Y2 = 14 };
-_Static_assert(!(JIT_ROW_ASK & (SMEM_ROW_LD | SMEM_ROW_ST)), "ctx.row's ask is no answer");
+_Static_assert(!(JIT_ROW_ASK & (SMEM_ROW_LD | SMEM_ROW_ST | SMEM_FRESH_LD | SMEM_FRESH_ST)),
+	       "ctx.row's ask is no answer");
 enum kind { K_NONE, K_EXIT, K_BLOCK, K_BRA, K_MOV, K_SMEM, K_BAR };
 
 struct patch {
@@ -545,7 +546,9 @@ static void race_test(struct seg *S)
 static void ask_rows(struct jit_seg_ctx *c)
 {
 	const struct warp *w = c->w;
-	if (c->row_cta == w->cta && c->row_kept == (SMEM_ROW_LD | SMEM_ROW_ST) && !w->bad_cvta) {
+	if (c->row_cta == w->cta && !w->bad_cvta &&
+	    (c->row_kept == (SMEM_ROW_LD | SMEM_ROW_ST) ||
+	     c->row_kept == (SMEM_FRESH_LD | SMEM_FRESH_ST))) {
 		c->row = c->row_kept; /* (row_lim and smem: the CTA's, as asked) */
 		return;
 	}
@@ -555,8 +558,9 @@ static void ask_rows(struct jit_seg_ctx *c)
 	c->smem = w->cta->smem;
 }
 
-/* ctx.row, asked for where the turn has not yet (ask_rows; none with the detector), tested
- * for `bit`: returns the jump taken where it is not there */
+/* ctx.row, asked for where the turn has not yet (ask_rows: with the detector its answer
+ * holds SMEM_FRESH_* bits only), tested for `bit`: returns the jump taken where it is not
+ * there */
 static size_t row_bit(struct seg *S, uint32_t bit)
 {
 	struct xbuf *b = S->b;
@@ -564,17 +568,12 @@ static size_t row_bit(struct seg *S, uint32_t bit)
 	x86_mov32(b, X_RCX, X_RAX);
 	x86_alu_ri(b, 4, false, X_RCX, JIT_ROW_ASK);
 	size_t known = x86_jcc(b, 0x4);
-	race_test(S); /* (smem_rows answers none with the detector: not asked) */
-	x86_mov_mi(b, CTX(row), 0);
-	x86_mov_ri(b, X_RAX, 0);
-	size_t race = x86_jcc(b, 0x5);
 	x86_vzeroupper(b);
 	x86_alu_rr(b, X86_MOV, true, X_RDI, R_CTX);
 	x86_mov_ri64(b, X_RAX, (uint64_t)(uintptr_t)ask_rows);
 	x86_call_r(b, X_RAX);
 	x86_load(b, false, X_RAX, CTX(row));
 	x86_patch(b, known, b->len);
-	x86_patch(b, race, b->len);
 	x86_alu_ri(b, 4, false, X_RAX, (int32_t)bit);
 	return x86_jcc(b, 0x4);
 }
@@ -596,10 +595,15 @@ static bool row_form(const struct dinsn *di)
 	       (di->exec == exec_ld || di->s[1].kind == DOP_REG);
 }
 
+/* ctx.row's bit for the row case's move inline (smem_rows; never with the detector) */
+static uint32_t row_move_bit(const struct dinsn *di)
+{
+	return di->exec == exec_ld ? SMEM_ROW_LD : SMEM_ROW_ST;
+}
+
 /*
- * The tests of smem.c's row case inline, where smem_rows allows it (ctx.row, asked for once
- * a turn; row_bit): row_lanes's, whose jump it returns is taken where they fail - the lanes'
- * addresses (their low words) are lane 0's plus 4l - lane 0's 64 bits
+ * The tests of smem.c's row case inline, where smem_rows allows it (ctx.row's `bit`, asked
+ * for once a turn): the lanes' addresses (their low words) are lane 0's plus 4l - lane 0's 64 bits
  * broadcast plus the pool's 4l, XORed with each lane's and ORed over the warp, the high words
  * masked off - and lane 0's place plus the offset is aligned and at most the shared bytes
  * less 128, so that all 32 places lie in them. `masked`: only the lanes of ctx.vmask (a
@@ -607,9 +611,12 @@ static bool row_form(const struct dinsn *di)
  * runs or not, gives the row. Anything else jumps to one of call[0..3]; rcx is left the
  * row's first byte.
  */
-static size_t row_lanes(struct seg *S, uint32_t a, bool masked)
+static void row_test(struct seg *S, const struct dinsn *di, uint32_t bit, bool masked,
+		     size_t *call)
 {
 	struct xbuf *b = S->b;
+	uint32_t a = di->s[0].slot;
+	call[0] = row_bit(S, bit);
 	if (masked)
 		x86_vrm(b, XV_VPBROADCASTQ, 15, 0, CTX(vmask));
 	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, lanes(a, 0));
@@ -624,15 +631,7 @@ static size_t row_lanes(struct seg *S, uint32_t a, bool masked)
 	}
 	konst(S, XV_VPAND, Y2, Y2, 0xffffffffull);
 	x86_vrr(b, XV_VPTEST, Y2, 0, Y2);
-	return x86_jcc(b, 0x5);
-}
-
-static void row_test(struct seg *S, const struct dinsn *di, bool masked, size_t *call)
-{
-	struct xbuf *b = S->b;
-	uint32_t a = di->s[0].slot;
-	call[0] = row_bit(S, di->exec == exec_ld ? SMEM_ROW_LD : SMEM_ROW_ST);
-	call[1] = row_lanes(S, a, masked);
+	call[1] = x86_jcc(b, 0x5);
 	x86_load(b, false, X_RAX, lanes(a, 0));
 	x86_alu_ri(b, 0, false, X_RAX, (int32_t)(uint32_t)di->s[0].off);
 	x86_mov32(b, X_RCX, X_RAX);
@@ -729,7 +728,7 @@ static void gen_region(struct seg *S, uint32_t i, size_t epi)
 		}
 		size_t call[4], made = SIZE_MAX;
 		if (row_form(&S->fn->code[j])) {
-			row_test(S, &S->fn->code[j], true, call);
+			row_test(S, &S->fn->code[j], row_move_bit(&S->fn->code[j]), true, call);
 			row_move(S, &S->fn->code[j], true);
 			x86_mov_ri(b, X_RSI, j);
 			x86_mov32(b, X_RDX, R_LEFT);
@@ -822,27 +821,25 @@ static void call_fresh(struct seg *S, smem_fresh_fn *fn)
 
 /*
  * With the detector, the row case's fresh check before the row call (smem_race_calls' line
- * and off), after race_regs: where the 32 lanes lie in a row from lane 0's place
- * (row_lanes), line's call for a first on a line start (RACE_LINE_BYTES), off's for the others (none:
- * the row call); where it answers true, the bytes moved inline as the row call moves them
- * (row_move; rcx the row's first byte, the CTA's shared memory through ctx.w) and *done
- * jumps to the access's end: the fresh check makes no report, and declines where one
- * stopped the launch. Anything else goes on past this code with race_regs' rax and rcx:
- * gen_smem_race's call, which decides the access from the start.
+ * and off), after race_regs: where smem_rows allows it (ctx.row's SMEM_FRESH_LD / _ST) and
+ * the 32 lanes lie in a row from lane 0's place, aligned and within the shared bytes
+ * (row_test), line's call for a first on a line start (RACE_LINE_BYTES), off's for the
+ * others (none: the row call); where it answers true, the bytes moved inline as the row
+ * call moves them (row_move; rcx the row's first byte again) and *done jumps to the
+ * access's end: the fresh check makes no report, and declines where one stopped the launch.
+ * Anything else goes on past this code with race_regs' rax and rcx: gen_smem_race's call,
+ * which decides the access from the start.
  */
 static void gen_row_fresh(struct seg *S, uint32_t i, const struct smem_calls *two,
 			  size_t *done)
 {
 	struct xbuf *b = S->b;
 	const struct dinsn *di = &S->fn->code[i];
-	uint32_t a = di->s[0].slot;
-	int32_t off = (int32_t)(uint32_t)di->s[0].off;
-	size_t apart = row_lanes(S, a, false), off_line, decided, line_only = 0;
-	x86_load(b, false, X_RDX, lanes(a, 0));
-	x86_alu_ri(b, 0, false, X_RDX, off);
-	x86_mov32(b, X_RCX, X_RDX);
-	x86_alu_ri(b, 4, false, X_RCX, RACE_LINE_BYTES - 1);
-	off_line = x86_jcc(b, 0x5);
+	size_t call[4], decided, line_only = SIZE_MAX;
+	row_test(S, di, di->exec == exec_ld ? SMEM_FRESH_LD : SMEM_FRESH_ST, false, call);
+	x86_mov32(b, X_RDX, X_RAX);
+	x86_alu_ri(b, 4, false, X_RAX, RACE_LINE_BYTES - 1);
+	size_t off_line = x86_jcc(b, 0x5);
 	call_fresh(S, two->line);
 	if (two->off) {
 		decided = x86_jmp(b);
@@ -854,17 +851,16 @@ static void gen_row_fresh(struct seg *S, uint32_t i, const struct smem_calls *tw
 	}
 	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
 	size_t declined = x86_jcc(b, 0x4);
-	x86_load(b, false, X_RCX, lanes(a, 0));
-	x86_alu_ri(b, 0, false, X_RCX, off);
-	x86_load(b, true, X_RAX, CTX(w));
-	x86_load(b, true, X_RAX, (struct xmem){X_RAX, -1, 1, (int32_t)offsetof(struct warp, cta)});
-	x86_load(b, true, X_RAX, (struct xmem){X_RAX, -1, 1, (int32_t)offsetof(struct cta, smem)});
+	x86_load(b, false, X_RCX, lanes(di->s[0].slot, 0));
+	x86_alu_ri(b, 0, false, X_RCX, (int32_t)(uint32_t)di->s[0].off);
+	x86_load(b, true, X_RAX, CTX(smem));
 	x86_alu_rr(b, X86_ADD, true, X_RCX, X_RAX);
 	row_move(S, di, false);
 	*done = x86_jmp(b);
-	x86_patch(b, apart, b->len);
+	for (int k = 0; k < 4; k++)
+		x86_patch(b, call[k], b->len);
 	x86_patch(b, declined, b->len);
-	if (!two->off)
+	if (line_only != SIZE_MAX)
 		x86_patch(b, line_only, b->len);
 	x86_vzeroupper(b);
 	x86_load(b, true, X_RAX, CTX(L));
@@ -925,7 +921,7 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 	int ncall = row ? 4 : bcast_ok(di) ? 2 : 0;
 	if (ncall) {
 		if (row) {
-			row_test(S, di, false, call);
+			row_test(S, di, row_move_bit(di), false, call);
 			row_move(S, di, false);
 		} else {
 			gen_bcast(S, di, call);

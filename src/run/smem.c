@@ -577,10 +577,12 @@ static __attribute__((noinline)) bool st_any(struct launch *L, struct warp *w, s
 uint32_t smem_rows(const struct launch *L, const struct warp *w)
 {
 	const struct cta *c = w->cta;
-	if (L->race || !access_shared_quiet(L, w))
+	if (!access_shared_quiet(L, w))
 		return 0;
-	return ((init_checking(L) && !c->init_full) ? 0 : SMEM_ROW_LD) |
-	       ((c->init_bits && !c->init_full) || !c->proxy_all ? 0 : SMEM_ROW_ST);
+	bool ld = !(init_checking(L) && !c->init_full);
+	bool st = !((c->init_bits && !c->init_full) || !c->proxy_all);
+	return L->race ? (ld ? SMEM_FRESH_LD : 0) | (st ? SMEM_FRESH_ST : 0)
+		       : (ld ? SMEM_ROW_LD : 0) | (st ? SMEM_ROW_ST : 0);
 }
 
 bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
@@ -603,39 +605,6 @@ bool smem_st(struct launch *L, struct warp *w, struct frame *f, const struct din
 	return st_any(L, w, f, di, mask);
 }
 
-#ifdef SMEM_AVX2
-/* ld_row4_any's and st_row4_any's tests of the moment for a whole warp's plain row of 32
- * words at first (the segment code found its lanes in a row): nothing but the bytes and
- * the detector's check at stake, first aligned and the row within the shared bytes
- * (rows4_avx2's one row). */
-static inline bool fresh_ok(const struct launch *L, const struct warp *w, uint32_t first,
-			    bool store)
-{
-	const struct cta *c = w->cta;
-	if (store ? (c->init_bits && !c->init_full) || !c->proxy_all
-		  : init_checking(L) && !c->init_full)
-		return false;
-	return access_shared_quiet(L, w) && !(first & 3) && 128 <= c->smem_size &&
-	       first <= c->smem_size - 128;
-}
-
-/* smem_fresh_fn's three (smem.h): fresh_ok, then the detector's fresh case */
-static bool fresh_line_ld(struct launch *L, struct warp *w, uint32_t first)
-{
-	return fresh_ok(L, w, first, false) && race_row_fresh_line_ld(L, w, first);
-}
-
-static bool fresh_off_ld(struct launch *L, struct warp *w, uint32_t first)
-{
-	return fresh_ok(L, w, first, false) && race_row_fresh_off_ld(L, w, first);
-}
-
-static bool fresh_line_st(struct launch *L, struct warp *w, uint32_t first)
-{
-	return fresh_ok(L, w, first, true) && race_row_fresh_line_st(L, w, first);
-}
-#endif
-
 bool smem_race_calls(const struct dinsn *di, bool store, struct smem_calls *out)
 {
 #ifdef SMEM_AVX2
@@ -644,10 +613,11 @@ bool smem_race_calls(const struct dinsn *di, bool store, struct smem_calls *out)
 	/* (with L->race, smem_ld is row4_candidate && ld_row4_race, else ld_any; the row
 	 * case's fresh calls only where it would not decline at its first test) */
 	bool fresh = race_plain(di) && (!store || di->s[1].kind == DOP_REG);
-	*out = store ? (struct smem_calls){st_row4_race, st_any, fresh ? fresh_line_st : NULL,
-					   NULL}
-		     : (struct smem_calls){ld_row4_race, ld_any, fresh ? fresh_line_ld : NULL,
-					   fresh ? fresh_off_ld : NULL};
+	*out = store ? (struct smem_calls){st_row4_race, st_any,
+					   fresh ? race_row_fresh_line_st : NULL, NULL}
+		     : (struct smem_calls){ld_row4_race, ld_any,
+					   fresh ? race_row_fresh_line_ld : NULL,
+					   fresh ? race_row_fresh_off_ld : NULL};
 	return true;
 #else
 	(void)di;
