@@ -603,13 +603,13 @@ static uint32_t row_move_bit(const struct dinsn *di)
 
 /*
  * The tests of smem.c's row case inline, where smem_rows allows it (ctx.row's `bit`, asked
- * for once a turn): the lanes' addresses (their low words) are lane 0's plus 4l - lane 0's 64 bits
- * broadcast plus the pool's 4l, XORed with each lane's and ORed over the warp, the high words
- * masked off - and lane 0's place plus the offset is aligned and at most the shared bytes
- * less 128, so that all 32 places lie in them. `masked`: only the lanes of ctx.vmask (a
- * region's) are tested (ymm 15 left holding it), and lane 0's register, whether its lane
- * runs or not, gives the row. Anything else jumps to one of call[0..3]; rcx is left the
- * row's first byte.
+ * for once a turn): the lanes' addresses (their low words) are lane 0's plus 4l - lane 0's
+ * 64 bits broadcast plus the pool's 4l, XORed with each lane's and ORed over the warp, the
+ * high words masked off - and lane 0's place plus the offset is aligned and at most the
+ * shared bytes less 128, so that all 32 places lie in them. `masked`: only the lanes of
+ * ctx.vmask (a region's) are tested (ymm 15 left holding it), and lane 0's register,
+ * whether its lane runs or not, gives the row. Anything else jumps to one of call[0..3];
+ * rax is left the row's first place, rcx its first byte.
  */
 static void row_test(struct seg *S, const struct dinsn *di, uint32_t bit, bool masked,
 		     size_t *call)
@@ -792,8 +792,8 @@ static void gen_bcast(struct seg *S, const struct dinsn *di, size_t *call)
 		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
 }
 
-/* gen_smem_race's stores (rax L) before its call: L->steps, L->ci, L->cmask; rcx is left
- * the instruction, the call's argument */
+/* gen_smem_race's stores (rax L) before its call (and gen_row_fresh's): L->steps, L->ci,
+ * L->cmask; rcx is left the instruction, the row call's argument */
 static void race_regs(struct seg *S, uint32_t i)
 {
 	struct xbuf *b = S->b;
@@ -870,11 +870,10 @@ static void gen_row_fresh(struct seg *S, uint32_t i, const struct smem_calls *tw
 /* The call of smem_ld / smem_st (fn) for instruction i, with the detector, after race_regs
  * (rax L, rcx i's instruction): as seg_run's C makes it, L->steps, L->ci and L->cmask
  * written first (the records and reports read them; L->steps is seg_run's `now`, ctx.end -
- * left + 1), and after a report
- * that stopped the launch the exit past i, the budget and the last instruction counted,
- * L->writes not (seg_run's C returns there). Where smem_race_calls splits it, fn is its
- * row call and rest (else 0) is called when that one declines. *done: the jump to the
- * access's end. */
+ * left + 1), and after a report that stopped the launch the exit past i, the budget and
+ * the last instruction counted, L->writes not (seg_run's C returns there). Where
+ * smem_race_calls splits it, fn is its row call and rest (else 0) is called when that one
+ * declines. *done: the jump to the access's end. */
 static void gen_smem_race(struct seg *S, uint32_t i, size_t epi, uint64_t fn, uint64_t rest,
 			  size_t *done)
 {
