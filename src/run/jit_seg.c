@@ -66,13 +66,15 @@
 #include "jit_hand.h"
 #include "jit_map.h"
 #include "jit_uni.h"
+#include "race.h"
 #include "smem.h"
 #include "support/grow.h"
 
 enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X_R15,
        R_SPLIT = X_RBP };
 enum { Y1 = 13, Y2 = 14 };
-_Static_assert(!(JIT_ROW_ASK & (SMEM_ROW_LD | SMEM_ROW_ST)), "ctx.row's ask is no answer");
+_Static_assert(!(JIT_ROW_ASK & (SMEM_ROW_LD | SMEM_ROW_ST | SMEM_FRESH_LD | SMEM_FRESH_ST)),
+	       "ctx.row's ask is no answer");
 enum kind { K_NONE, K_EXIT, K_BLOCK, K_BRA, K_MOV, K_SMEM, K_BAR };
 
 struct patch {
@@ -545,7 +547,9 @@ static void race_test(struct seg *S)
 static void ask_rows(struct jit_seg_ctx *c)
 {
 	const struct warp *w = c->w;
-	if (c->row_cta == w->cta && c->row_kept == (SMEM_ROW_LD | SMEM_ROW_ST) && !w->bad_cvta) {
+	if (c->row_cta == w->cta && !w->bad_cvta &&
+	    (c->row_kept == (SMEM_ROW_LD | SMEM_ROW_ST) ||
+	     c->row_kept == (SMEM_FRESH_LD | SMEM_FRESH_ST))) {
 		c->row = c->row_kept; /* (row_lim and smem: the CTA's, as asked) */
 		return;
 	}
@@ -556,22 +560,26 @@ static void ask_rows(struct jit_seg_ctx *c)
 }
 
 /* ask_rows' first case inline: the kept answer where it holds for the turn's warp (its
- * CTA's, whole, no bad cvta result): ctx.row and eax that answer, then the jump returned;
- * else on past it, nothing done (rax, rcx scratch). */
+ * CTA's, whole - the row case's or, with the detector, the fresh check's - no bad cvta
+ * result): ctx.row and eax that answer, then the jump returned; else on past it, nothing
+ * done (rax, rcx scratch). */
 static size_t row_kept(struct xbuf *b)
 {
-	enum { WHOLE = SMEM_ROW_LD | SMEM_ROW_ST };
+	enum { WHOLE = SMEM_ROW_LD | SMEM_ROW_ST, FRESH = SMEM_FRESH_LD | SMEM_FRESH_ST };
 	size_t no[3];
 	x86_load(b, true, X_RAX, CTX(w));
 	x86_load(b, true, X_RCX, (struct xmem){X_RAX, -1, 1, (int32_t)offsetof(struct warp, cta)});
 	x86_alu_rm(b, X86_CMP, true, X_RCX, CTX(row_cta));
 	no[0] = x86_jcc(b, 0x5);
-	x86_alu_mi(b, 7, false, CTX(row_kept), WHOLE);
-	no[1] = x86_jcc(b, 0x5);
 	x86_alu_mi(b, 7, false, (struct xmem){X_RAX, -1, 1, (int32_t)offsetof(struct warp, bad_cvta)},
 		   0);
+	no[1] = x86_jcc(b, 0x5);
+	x86_load(b, false, X_RAX, CTX(row_kept));
+	x86_alu_ri(b, 7, false, X_RAX, WHOLE);
+	size_t whole = x86_jcc(b, 0x4);
+	x86_alu_ri(b, 7, false, X_RAX, FRESH);
 	no[2] = x86_jcc(b, 0x5);
-	x86_mov_ri(b, X_RAX, WHOLE);
+	x86_patch(b, whole, b->len);
 	x86_store(b, false, CTX(row), X_RAX);
 	size_t kept = x86_jmp(b);
 	for (int k = 0; k < 3; k++)
@@ -579,8 +587,9 @@ static size_t row_kept(struct xbuf *b)
 	return kept;
 }
 
-/* ctx.row, asked for where the turn has not yet (ask_rows, its first case inline; none with
- * the detector), tested for `bit`: returns the jump taken where it is not there */
+/* ctx.row, asked for where the turn has not yet (ask_rows, its first case inline: with the
+ * detector its answer holds SMEM_FRESH_* bits only), tested for `bit`: returns the jump
+ * taken where it is not there */
 static size_t row_bit(struct seg *S, uint32_t bit)
 {
 	struct xbuf *b = S->b;
@@ -588,10 +597,6 @@ static size_t row_bit(struct seg *S, uint32_t bit)
 	x86_mov32(b, X_RCX, X_RAX);
 	x86_alu_ri(b, 4, false, X_RCX, JIT_ROW_ASK);
 	size_t known = x86_jcc(b, 0x4);
-	race_test(S); /* (smem_rows answers none with the detector: not asked) */
-	x86_mov_mi(b, CTX(row), 0);
-	x86_mov_ri(b, X_RAX, 0);
-	size_t race = x86_jcc(b, 0x5);
 	size_t kept = row_kept(b);
 	x86_vzeroupper(b);
 	x86_alu_rr(b, X86_MOV, true, X_RDI, R_CTX);
@@ -599,7 +604,6 @@ static size_t row_bit(struct seg *S, uint32_t bit)
 	x86_call_r(b, X_RAX);
 	x86_load(b, false, X_RAX, CTX(row));
 	x86_patch(b, known, b->len);
-	x86_patch(b, race, b->len);
 	x86_patch(b, kept, b->len);
 	x86_alu_ri(b, 4, false, X_RAX, (int32_t)bit);
 	return x86_jcc(b, 0x4);
@@ -622,21 +626,28 @@ static bool row_form(const struct dinsn *di)
 	       (di->exec == exec_ld || di->s[1].kind == DOP_REG);
 }
 
+/* ctx.row's bit for the row case's move inline (smem_rows; never with the detector) */
+static uint32_t row_move_bit(const struct dinsn *di)
+{
+	return di->exec == exec_ld ? SMEM_ROW_LD : SMEM_ROW_ST;
+}
+
 /*
- * The tests of smem.c's row case inline, where smem_rows allows it (ctx.row, asked for once
- * a turn): the lanes' addresses (their low words) are lane 0's plus 4l - lane 0's 64 bits
- * broadcast plus the pool's 4l, XORed with each lane's and ORed over the warp, the high words
- * masked off - and lane 0's place plus the offset is aligned and at most the shared bytes
- * less 128, so that all 32 places lie in them. `masked`: only the lanes of ctx.vmask (a
- * region's) are tested (ymm 15 left holding it), and lane 0's register, whether its lane
- * runs or not, gives the row. Anything else jumps to one of call[0..3]; rcx is left the
- * row's first byte.
+ * The tests of smem.c's row case inline, where smem_rows allows it (ctx.row's `bit`, asked
+ * for once a turn): the lanes' addresses (their low words) are lane 0's plus 4l - lane 0's
+ * 64 bits broadcast plus the pool's 4l, XORed with each lane's and ORed over the warp, the
+ * high words masked off - and lane 0's place plus the offset is aligned and at most the
+ * shared bytes less 128, so that all 32 places lie in them. `masked`: only the lanes of
+ * ctx.vmask (a region's) are tested (ymm 15 left holding it), and lane 0's register,
+ * whether its lane runs or not, gives the row. Anything else jumps to one of call[0..3];
+ * rax is left the row's first place, rcx its first byte.
  */
-static void row_test(struct seg *S, const struct dinsn *di, bool masked, size_t *call)
+static void row_test(struct seg *S, const struct dinsn *di, uint32_t bit, bool masked,
+		     size_t *call)
 {
 	struct xbuf *b = S->b;
 	uint32_t a = di->s[0].slot;
-	call[0] = row_bit(S, di->exec == exec_ld ? SMEM_ROW_LD : SMEM_ROW_ST);
+	call[0] = row_bit(S, bit);
 	if (masked)
 		x86_vrm(b, XV_VPBROADCASTQ, 15, 0, CTX(vmask));
 	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, lanes(a, 0));
@@ -748,7 +759,7 @@ static void gen_region(struct seg *S, uint32_t i, size_t epi)
 		}
 		size_t call[4], made = SIZE_MAX;
 		if (row_form(&S->fn->code[j])) {
-			row_test(S, &S->fn->code[j], true, call);
+			row_test(S, &S->fn->code[j], row_move_bit(&S->fn->code[j]), true, call);
 			row_move(S, &S->fn->code[j], true);
 			x86_mov_ri(b, X_RSI, j);
 			x86_mov32(b, X_RDX, R_LEFT);
@@ -812,15 +823,9 @@ static void gen_bcast(struct seg *S, const struct dinsn *di, size_t *call)
 		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
 }
 
-/* The call of smem_ld / smem_st (fn) for instruction i, with the detector (rax L): as
- * seg_run's C makes it, L->steps, L->ci and L->cmask written first (the records and
- * reports read them; L->steps is seg_run's `now`, ctx.end - left + 1), and after a report
- * that stopped the launch the exit past i, the budget and the last instruction counted,
- * L->writes not (seg_run's C returns there). Where smem_race_calls splits it, fn is its
- * row call and rest (else 0) is called when that one declines. *done: the jump to the
- * access's end. */
-static void gen_smem_race(struct seg *S, uint32_t i, size_t epi, uint64_t fn, uint64_t rest,
-			  size_t *done)
+/* gen_smem_race's stores (rax L) before its call (and gen_row_fresh's): L->steps, L->ci,
+ * L->cmask; rcx is left the instruction, the row call's argument */
+static void race_regs(struct seg *S, uint32_t i)
 {
 	struct xbuf *b = S->b;
 	x86_load(b, true, X_RCX, CTX(end));
@@ -831,6 +836,79 @@ static void gen_smem_race(struct seg *S, uint32_t i, size_t epi, uint64_t fn, ui
 	x86_mov_ri64(b, X_RCX, (uint64_t)(uintptr_t)&S->fn->code[i]);
 	x86_store(b, true, LF(ci), X_RCX);
 	x86_mov_mi(b, LF(cmask), FULL_MASK);
+}
+
+/* a call of fn(L, w, edx) (smem_fresh_fn), the upper halves of the vector registers
+ * cleared first */
+static void call_fresh(struct seg *S, smem_fresh_fn *fn)
+{
+	struct xbuf *b = S->b;
+	x86_vzeroupper(b);
+	x86_load(b, true, X_RDI, CTX(L));
+	x86_load(b, true, X_RSI, CTX(w));
+	x86_mov_ri64(b, X_RAX, (uint64_t)(uintptr_t)fn);
+	x86_call_r(b, X_RAX);
+}
+
+/*
+ * With the detector, the row case's fresh check before the row call (smem_race_calls' line
+ * and off), after race_regs: where smem_rows allows it (ctx.row's SMEM_FRESH_LD / _ST) and
+ * the 32 lanes lie in a row from lane 0's place, aligned and within the shared bytes
+ * (row_test), line's call for a first on a line start (RACE_LINE_BYTES), off's for the
+ * others (none: the row call); where it answers true, the bytes moved inline as the row
+ * call moves them (row_move; rcx the row's first byte again) and *done jumps to the
+ * access's end: the fresh check makes no report, and declines where one stopped the launch.
+ * Anything else goes on past this code with race_regs' rax and rcx: gen_smem_race's call,
+ * which decides the access from the start.
+ */
+static void gen_row_fresh(struct seg *S, uint32_t i, const struct smem_calls *two,
+			  size_t *done)
+{
+	struct xbuf *b = S->b;
+	const struct dinsn *di = &S->fn->code[i];
+	size_t call[4], decided, line_only = SIZE_MAX;
+	row_test(S, di, di->exec == exec_ld ? SMEM_FRESH_LD : SMEM_FRESH_ST, false, call);
+	x86_mov32(b, X_RDX, X_RAX);
+	x86_alu_ri(b, 4, false, X_RAX, RACE_LINE_BYTES - 1);
+	size_t off_line = x86_jcc(b, 0x5);
+	call_fresh(S, two->line);
+	if (two->off) {
+		decided = x86_jmp(b);
+		x86_patch(b, off_line, b->len);
+		call_fresh(S, two->off);
+		x86_patch(b, decided, b->len);
+	} else {
+		line_only = off_line;
+	}
+	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
+	size_t declined = x86_jcc(b, 0x4);
+	x86_load(b, false, X_RCX, lanes(di->s[0].slot, 0));
+	x86_alu_ri(b, 0, false, X_RCX, (int32_t)(uint32_t)di->s[0].off);
+	x86_load(b, true, X_RAX, CTX(smem));
+	x86_alu_rr(b, X86_ADD, true, X_RCX, X_RAX);
+	row_move(S, di, false);
+	*done = x86_jmp(b);
+	for (int k = 0; k < 4; k++)
+		x86_patch(b, call[k], b->len);
+	x86_patch(b, declined, b->len);
+	if (line_only != SIZE_MAX)
+		x86_patch(b, line_only, b->len);
+	x86_vzeroupper(b);
+	x86_load(b, true, X_RAX, CTX(L));
+	x86_mov_ri64(b, X_RCX, (uint64_t)(uintptr_t)di);
+}
+
+/* The call of smem_ld / smem_st (fn) for instruction i, with the detector, after race_regs
+ * (rax L, rcx i's instruction): as seg_run's C makes it, L->steps, L->ci and L->cmask
+ * written first (the records and reports read them; L->steps is seg_run's `now`, ctx.end -
+ * left + 1), and after a report that stopped the launch the exit past i, the budget and
+ * the last instruction counted, L->writes not (seg_run's C returns there). Where
+ * smem_race_calls splits it, fn is its row call and rest (else 0) is called when that one
+ * declines. *done: the jump to the access's end. */
+static void gen_smem_race(struct seg *S, uint32_t i, size_t epi, uint64_t fn, uint64_t rest,
+			  size_t *done)
+{
+	struct xbuf *b = S->b;
 	x86_alu_rr(b, X86_MOV, true, X_RDI, X_RAX);
 	x86_load(b, true, X_RSI, CTX(w));
 	x86_load(b, true, X_RDX, CTX(f));
@@ -873,7 +951,7 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 	int ncall = row ? 4 : bcast_ok(di) ? 2 : 0;
 	if (ncall) {
 		if (row) {
-			row_test(S, di, false, call);
+			row_test(S, di, row_move_bit(di), false, call);
 			row_move(S, di, false);
 		} else {
 			gen_bcast(S, di, call);
@@ -888,7 +966,10 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 	bool split = smem_race_calls(di, di->exec != exec_ld, &two);
 	x86_vzeroupper(b);
 	race_test(S);
-	size_t plain = x86_jcc(b, 0x4);
+	size_t plain = x86_jcc(b, 0x4), fresh_done = SIZE_MAX;
+	race_regs(S, i);
+	if (split && two.line)
+		gen_row_fresh(S, i, &two, &fresh_done);
 	gen_smem_race(S, i, epi, (uint64_t)(uintptr_t)(split ? two.row : fn),
 		      split ? (uint64_t)(uintptr_t)two.rest : 0, &race_done);
 	x86_patch(b, plain, b->len);
@@ -904,6 +985,8 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 	if (ncall)
 		x86_patch(b, done, b->len);
 	x86_patch(b, race_done, b->len);
+	if (fresh_done != SIZE_MAX)
+		x86_patch(b, fresh_done, b->len);
 	ran(S, i, 1);
 	go_on(S, i + 1, next);
 }

@@ -64,6 +64,16 @@ bool race_shared_row_ld(struct launch *L, struct warp *w, uint32_t mask, uint32_
 			uint32_t wrap, uint32_t second);
 bool race_shared_row_st(struct launch *L, struct warp *w, uint32_t mask, uint32_t first,
 			uint32_t wrap, uint32_t second);
+/* Their fresh case alone (the CTA's last barrier orders every record the access meets, or
+ * the one clock of a row record tells) for a plain access by a whole warp of 32 words in a
+ * row at first, aligned and in bounds: first on a line start (RACE_LINE_BYTES), or off it
+ * (a load's two line parts). True where it decided the access there, recorded as
+ * race_shared_row_ld / _st records it (the caller moves the bytes); false: nothing done,
+ * those decide it. Never a report. */
+enum { RACE_LINE_BYTES = 128 }; /* (race_priv.h's GRAN * LINE_CELLS) */
+bool race_row_fresh_line_ld(struct launch *L, struct warp *w, uint32_t first);
+bool race_row_fresh_off_ld(struct launch *L, struct warp *w, uint32_t first);
+bool race_row_fresh_line_st(struct launch *L, struct warp *w, uint32_t first);
 static inline bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask,
 				   uint32_t first, uint32_t wrap, uint32_t second, bool write)
 {

@@ -1737,6 +1737,27 @@ RACE_CLONES bool race_shared_row_ld(struct launch *L, struct warp *w, uint32_t m
 	return row_ld(L, w, mask, first, wrap, second);
 }
 
+/* race_shared_row_ld's and _st's fresh cases alone, for a whole warp's row of 32 words at
+ * first (line_fresh on a line start, a load's row2_fresh_ld off it), each its own function
+ * so that neither pays for the other's frame: the segment code's call before its own move
+ * of the bytes (smem.c's smem_race_calls). */
+_Static_assert(RACE_LINE_BYTES == GRAN * LINE_CELLS, "race.h's line is the shadow's");
+
+RACE_CLONES bool race_row_fresh_line_ld(struct launch *L, struct warp *w, uint32_t first)
+{
+	return line_fresh(L, w, first, false);
+}
+
+RACE_CLONES bool race_row_fresh_off_ld(struct launch *L, struct warp *w, uint32_t first)
+{
+	return row2_fresh_ld(L, w, first, LANES, 0);
+}
+
+RACE_CLONES bool race_row_fresh_line_st(struct launch *L, struct warp *w, uint32_t first)
+{
+	return line_fresh(L, w, first, true);
+}
+
 RACE_CLONES bool race_shared_row_st(struct launch *L, struct warp *w, uint32_t mask,
 				    uint32_t first, uint32_t wrap, uint32_t second)
 {

@@ -577,10 +577,12 @@ static __attribute__((noinline)) bool st_any(struct launch *L, struct warp *w, s
 uint32_t smem_rows(const struct launch *L, const struct warp *w)
 {
 	const struct cta *c = w->cta;
-	if (L->race || !access_shared_quiet(L, w))
+	if (!access_shared_quiet(L, w))
 		return 0;
-	return ((init_checking(L) && !c->init_full) ? 0 : SMEM_ROW_LD) |
-	       ((c->init_bits && !c->init_full) || !c->proxy_all ? 0 : SMEM_ROW_ST);
+	bool ld = !(init_checking(L) && !c->init_full);
+	bool st = !((c->init_bits && !c->init_full) || !c->proxy_all);
+	return L->race ? (ld ? SMEM_FRESH_LD : 0) | (st ? SMEM_FRESH_ST : 0)
+		       : (ld ? SMEM_ROW_LD : 0) | (st ? SMEM_ROW_ST : 0);
 }
 
 bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
@@ -608,9 +610,14 @@ bool smem_race_calls(const struct dinsn *di, bool store, struct smem_calls *out)
 #ifdef SMEM_AVX2
 	if (!row4_candidate(di, FULL_MASK))
 		return false;
-	/* (with L->race, smem_ld is row4_candidate && ld_row4_race, else ld_any) */
-	*out = store ? (struct smem_calls){st_row4_race, st_any}
-		     : (struct smem_calls){ld_row4_race, ld_any};
+	/* (with L->race, smem_ld is row4_candidate && ld_row4_race, else ld_any; the row
+	 * case's fresh calls only where it would not decline at its first test) */
+	bool fresh = race_plain(di) && (!store || di->s[1].kind == DOP_REG);
+	*out = store ? (struct smem_calls){st_row4_race, st_any,
+					   fresh ? race_row_fresh_line_st : NULL, NULL}
+		     : (struct smem_calls){ld_row4_race, ld_any,
+					   fresh ? race_row_fresh_line_ld : NULL,
+					   fresh ? race_row_fresh_off_ld : NULL};
 	return true;
 #else
 	(void)di;

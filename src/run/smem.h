@@ -33,9 +33,13 @@ uint8_t smem_form(const struct dinsn *di);
 /* What of the row path (a whole warp's 4-byte access through a register at 32 places in a
  * row, done by the native tier's segment code inline: jit_seg.c) may run for w now: SMEM_ROW_LD,
  * SMEM_ROW_ST, where the bytes are all that is at stake - smem_ld and smem_st's own row
- * case without the detector. A bit that is not there leaves the access to those calls (which
- * serve the detector too). Nothing the segment code runs between two calls clears a bit. */
-enum { SMEM_ROW_LD = 1, SMEM_ROW_ST = 2 };
+ * case without the detector. With the detector the same tests answer SMEM_FRESH_LD and
+ * SMEM_FRESH_ST instead: the row case's tests of the moment before its check (ld_row4_any's
+ * and st_row4_any's), so that the code may call its fresh check alone (smem_calls' line
+ * and off) where the row lies within the shared bytes. A bit that is not there leaves the
+ * access to those calls (which serve the detector too). Nothing the segment code runs
+ * between two calls clears a bit. */
+enum { SMEM_ROW_LD = 1, SMEM_ROW_ST = 2, SMEM_FRESH_LD = 8, SMEM_FRESH_ST = 16 };
 uint32_t smem_rows(const struct launch *L, const struct warp *w);
 
 bool smem_ld(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
@@ -50,8 +54,16 @@ bool smem_st(struct launch *L, struct warp *w, struct frame *f, const struct din
  * smem_stencil's loads). False: di is no such access (smem_ld / smem_st in one call). */
 typedef bool smem_fn(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di,
 		     uint32_t mask);
+/* Before those, where smem_rows answered SMEM_FRESH_LD / _ST and the segment code found a
+ * whole warp's 32 lanes in a row from first (lane 0's place), aligned and within the shared
+ * bytes, the row case's fresh check alone (race.h's race_row_fresh_*, for a plain access):
+ * line for a first on a line start (RACE_LINE_BYTES), off for the others (NULL: none, the
+ * row call decides). True: checked and recorded by the detector as the row call would, no
+ * report made; the code moves the bytes itself as the row call would. False: nothing done. */
+typedef bool smem_fresh_fn(struct launch *L, struct warp *w, uint32_t first);
 struct smem_calls {
 	smem_fn *row, *rest;
+	smem_fresh_fn *line, *off;
 };
 bool smem_race_calls(const struct dinsn *di, bool store, struct smem_calls *out);
 
