@@ -341,7 +341,7 @@ void race_bar_arrive(struct launch *L, struct warp *w, uint32_t lanes, uint32_t 
 /* ch[i] = k[i]++ for i < n (a whole number of warps): a CTA's epochs copied into a vector's
  * chunk and raised, in one pass over both; eight at a time on AVX2. */
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx2"))) static void copy_raise_avx2(uint32_t *ch, uint32_t *k,
+__attribute__((target("avx2"), noinline)) static void copy_raise_avx2(uint32_t *ch, uint32_t *k,
 							    uint32_t n)
 {
 	const __m256i one = _mm256_set1_epi32(1);
@@ -361,14 +361,8 @@ __attribute__((target("avx2"))) static void copy_raise_avx2(uint32_t *ch, uint32
 }
 #endif
 
-static void copy_raise(uint32_t *ch, uint32_t *k, uint32_t n)
+static __attribute__((noinline)) void copy_raise_plain(uint32_t *ch, uint32_t *k, uint32_t n)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
-	if (__builtin_cpu_supports("avx2")) {
-		copy_raise_avx2(ch, k, n);
-		return;
-	}
-#endif
 	memcpy(ch, k, n * sizeof *ch);
 	for (uint32_t o = 0; o < n; o += LANES) {
 		uint32_t *p = k + o;
@@ -376,6 +370,18 @@ static void copy_raise(uint32_t *ch, uint32_t *k, uint32_t n)
 		for (uint32_t l = 0; l < LANES; l++)
 			p[l]++;
 	}
+}
+
+/* (either way a call of its own: its callers' fast paths keep no registers for it) */
+static inline void copy_raise(uint32_t *ch, uint32_t *k, uint32_t n)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (__builtin_cpu_supports("avx2")) {
+		copy_raise_avx2(ch, k, n);
+		return;
+	}
+#endif
+	copy_raise_plain(ch, k, n);
 }
 
 /* The warps of a whole CTA, as race_bar_arrive's pend masks name them. */
@@ -541,43 +547,40 @@ static void acquire_whole(struct race *R, struct cta *c, struct vc *d)
  * c's epochs (o needs no join: its one chunk is c's, below them), bar_done would make it the
  * instance's, acquire_whole every warp's, and o, let go by all, would be recycled: o is made
  * that vector in place, with the same clocks, gens and references, and no vector made,
- * joined, walked or recycled. false: not this case, nothing changed. */
-static bool complete_in_place(struct race *R, struct cta *c, uint32_t id)
+ * joined, walked or recycled. Returns o's chunk, renamed, for the caller to fill with c's
+ * epochs (copy_raise: nothing between reads it); NULL: not this case, nothing changed. */
+static inline uint32_t *complete_in_place(struct race *R, struct cta *c, uint32_t id)
 {
 	struct rcta *rc = &R->cta[c->slot];
 	struct vc *const *wv = &R->wvc[c->slot * R->nw];
 	struct vc *o = wv[0];
 	uint32_t nt = R->nt;
 	if (!R->wvc_ok || !o || rc->acc[id] || o->refs != nt + (rc->done[id] == o))
-		return false;
+		return NULL;
 	uintptr_t other = 0; /* a warp holding another vector */
 	for (uint32_t i = 1; i < R->nw; i++)
 		other |= (uintptr_t)wv[i] ^ (uintptr_t)o;
 	uint32_t *ch = other ? NULL : vc_renew_chunk(R, o, c->linear);
 	if (!ch)
-		return false;
-	copy_raise(ch, &R->clk[c->slot * nt], nt);
+		return NULL;
 	o->gen = ++R->gen;
 	rc->era++; /* (release_warps' whole-CTA case) */
 	rc->era_gen = o->gen;
 	rc->pend[id] = 0;
-	if (rc->done[id] != o) {
+	if (rc->done[id] != o) { /* (another vector: not o's chunk) */
 		vc_put(R, rc->done[id]);
 		rc->done[id] = vc_ref(o);
 	}
 	/* (acquire_whole would clear the lanes' pointers: a warp's set race.wvc entry is
 	 * every lane's vector, so each lane's is NULL or o already, and o it stays) */
-	return true;
+	return ch;
 }
 
-void race_bar_complete(struct launch *L, struct cta *c, uint32_t id)
+/* race_bar_complete where complete_in_place declines: the instance's vector made
+ * (bar_done), then acquired by its waiters. */
+static __attribute__((noinline)) void bar_complete_any(struct race *R, struct cta *c,
+						       uint32_t id, uint32_t pend)
 {
-	struct race *R = L->race;
-	if (!R)
-		return;
-	uint32_t pend = R->cta[c->slot].pend[id];
-	if (pend == whole_cta(R) && complete_in_place(R, c, id))
-		return;
 	bar_done(R, c, id);
 	struct vc *d = R->cta[c->slot].done[id];
 	if (d && pend == whole_cta(R)) {
@@ -592,6 +595,20 @@ void race_bar_complete(struct launch *L, struct cta *c, uint32_t id)
 			if (g->state == G_BAR && g->wait_id == id)
 				bar_acquire(R, w, g->mask, d);
 	}
+}
+
+void race_bar_complete(struct launch *L, struct cta *c, uint32_t id)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	uint32_t pend = R->cta[c->slot].pend[id];
+	uint32_t *ch = pend == whole_cta(R) ? complete_in_place(R, c, id) : NULL;
+	if (!ch) {
+		bar_complete_any(R, c, id, pend);
+		return;
+	}
+	copy_raise(ch, &R->clk[c->slot * R->nt], R->nt); /* (the epochs: last, a tail call) */
 }
 
 void race_warp_sync(struct launch *L, struct warp *w, uint32_t lanes)
