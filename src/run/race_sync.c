@@ -356,9 +356,11 @@ __attribute__((target("avx2"), noinline)) static void copy_raise_avx2(uint32_t *
 	const __m256i one = _mm256_set1_epi32(1);
 	__m256i *d = (__m256i *)ch, *e = (__m256i *)k;
 	for (const __m256i *end = e + n / 64 * 8; e < end; d += 8, e += 8)
+#pragma GCC unroll 8
 		for (int v = 0; v < 8; v++)
 			copy_raise_vec(d + v, e + v, one);
 	if (n % 64)
+#pragma GCC unroll 4
 		for (int v = 0; v < 4; v++)
 			copy_raise_vec(d + v, e + v, one);
 }
