@@ -19,8 +19,10 @@
  * stop, asynchronous events). With the detector on (a call whose calm is SEG_CALM_RACE)
  * the hand-over is seg_hop_race_calm's path instead: its test of L->stop, and the
  * detector's arrival deferred (race_priv.h's race_bar_defer: the warp's bit of its CTA's
- * pend mask); there the completing arrival and an arrival that race_bar_defer would not
- * defer are left to C.
+ * pend mask); and the completing arrival seg_hop_race_done's: deferred the same way, the
+ * warp's group parked as seg_bar_wait parks it, race_bar_complete called from the code
+ * (the one call it makes there), then the release. An arrival that race_bar_defer would not
+ * defer is left to C.
  */
 #include "jit_hand.h"
 
@@ -590,9 +592,9 @@ static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, bool ra
 	x86_jmp_r(b, X_RDI);
 }
 
-/* One form of the hand-over, from its tests to the jumps to the next warp's entry (race:
- * with the detector's deferred arrival, after every test; the completing arrival is then
- * left to the hop's call, the round's end not: seg_hop_race_calm ends a round as
+/* One form of the hand-over, from its tests to the jumps to the next warp's entry, and the
+ * completing arrival (race: with the detector's deferred arrival, after every test; the
+ * round's end is seg_hop_calm's in both forms: seg_hop_race_calm ends a round as
  * seg_hop_calm does, sweep.h has nothing of the detector). */
 static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, bool race)
 {
