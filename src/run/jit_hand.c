@@ -43,7 +43,7 @@ enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X
 
 struct hand {
 	struct xbuf *b;
-	size_t fail[96]; /* the tests' jumps to the hop's call (both forms: 78) */
+	size_t fail[96]; /* the tests' jumps to the hop's call (both forms: 75) */
 	unsigned nfail;
 	bool full;       /* a jump found no room in fail: the code is not kept */
 	size_t done;     /* the arrival completes the barrier: the jump to complete() */
