@@ -561,10 +561,10 @@ static inline struct vc *in_place_of(const struct race *R, const struct cta *c, 
 	if (rc->pend[id] != whole_cta(R) || !R->wvc_ok || !o || rc->acc[id] ||
 	    o->refs != R->nt + (rc->done[id] == o))
 		return NULL;
-	uintptr_t other = 0; /* a warp holding another vector */
 	for (uint32_t i = 1; i < R->nw; i++)
-		other |= (uintptr_t)wv[i] ^ (uintptr_t)o;
-	return !other && vc_chunk_alone(o, c->linear) ? o : NULL;
+		if (wv[i] != o) /* a warp holding another vector */
+			return NULL;
+	return vc_chunk_alone(o, c->linear) ? o : NULL;
 }
 
 /* The completion in place of in_place_of's o (its last instance already o): o renamed, the
