@@ -19,8 +19,10 @@
  * stop, asynchronous events). With the detector on (a call whose calm is SEG_CALM_RACE)
  * the hand-over is seg_hop_race_calm's path instead: its test of L->stop, and the
  * detector's arrival deferred (race_priv.h's race_bar_defer: the warp's bit of its CTA's
- * pend mask); there the completing arrival and an arrival that race_bar_defer would not
- * defer are left to C.
+ * pend mask); and the completing arrival seg_hop_race_done's: deferred the same way, the
+ * warp's group parked as seg_bar_wait parks it, race_bar_complete called from the code
+ * (the one call it makes there), then the release. An arrival that race_bar_defer would not
+ * defer is left to C.
  */
 #include "jit_hand.h"
 
@@ -43,7 +45,7 @@ enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X
 
 struct hand {
 	struct xbuf *b;
-	size_t fail[80]; /* the tests' jumps to the hop's call (both forms: ~50) */
+	size_t fail[96]; /* the tests' jumps to the hop's call (both forms: 75) */
 	unsigned nfail;
 	bool full;       /* a jump found no room in fail: the code is not kept */
 	size_t done;     /* the arrival completes the barrier: the jump to complete() */
@@ -536,11 +538,37 @@ static void release(struct xbuf *b, uint32_t id)
 		x86_store(b, true, AT(X_RCX, BAR(id, arrived) + k), X_R9);
 }
 
+/* The detector's completion of barrier id of the CTA rcx (race_bar_complete, as
+ * bar_release calls it first): rax, rcx, rdx and rdi kept around the call, r8 L again */
+static void race_complete(struct xbuf *b, uint32_t id)
+{
+	x86_push(b, X_RAX); /* (four: the stack stays aligned for the call) */
+	x86_push(b, X_RCX);
+	x86_push(b, X_RDX);
+	x86_push(b, X_RDI);
+	x86_vzeroupper(b);
+	x86_alu_rr(b, X86_MOV, true, X_RDI, X_R8);
+	x86_alu_rr(b, X86_MOV, true, X_RSI, X_RCX);
+	x86_mov_ri(b, X_RDX, id);
+	x86_mov_ri64(b, X_RAX, (uint64_t)(uintptr_t)race_bar_complete);
+	x86_call_r(b, X_RAX);
+	x86_pop(b, X_RDI);
+	x86_pop(b, X_RDX);
+	x86_pop(b, X_RCX);
+	x86_pop(b, X_RAX);
+	x86_load(b, true, X_R8, SW(c.L));
+}
+
 /* The arrival of w (rax; rcx its CTA, rdx its group, rdi the entry after the bar.sync)
  * completes the barrier: seg_hop_done's writes (seg_hop_note's past the bar.sync,
  * bar_release's, seg_hop_release's), then on at the entry after the bar.sync, the same
- * warp's turn going on with one instruction less of its budget */
-static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i)
+ * warp's turn going on with one instruction less of its budget. With the detector
+ * (race: its arrival deferred already, race_defer) seg_hop_race_done's instead: the
+ * arrival made as seg_bar_wait makes it, w's group parked at the bar.sync (the
+ * detector's completion looks for the waiters there where not every warp's arrival was
+ * deferred), then race_bar_complete, and the release moves every waiter past it, w's
+ * group with them: the same state as seg_hop_done's after it. */
+static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, bool race)
 {
 	uint32_t id = (uint32_t)di->s[0].imm[0];
 	x86_load(b, true, X_R8, SW(c.L));
@@ -548,7 +576,10 @@ static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i)
 	if (di->flags & DF_WRITES)
 		x86_alu_ri(b, 0, false, X_R9, 1);
 	add_mem(b, AT(X_R8, offsetof(struct launch, writes)), X_R9);
-	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, pc)), i + 1);
+	if (race) /* (rdx: race_defer's scratch, the group reloaded) */
+		arrive(b, di, i, false);
+	else
+		x86_mov_mi(b, AT(X_RDX, offsetof(struct group, pc)), i + 1);
 	x86_load(b, true, X_R9, SW(c.end));
 	x86_alu_rr(b, X86_SUB, true, X_R9, R_LEFT);
 	x86_alu_ri(b, 0, true, X_R9, 1);
@@ -556,6 +587,10 @@ static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i)
 	x86_mov_ri64(b, X_RSI, (uint64_t)(uintptr_t)di);
 	x86_store(b, true, AT(X_R8, offsetof(struct launch, ci)), X_RSI);
 	x86_mov_mi(b, AT(X_R8, offsetof(struct launch, cmask)), FULL_MASK);
+	if (race) {
+		race_complete(b, id);
+		x86_mov_ri64(b, X_RSI, (uint64_t)(uintptr_t)di);
+	}
 	release(b, id);
 	x86_alu_mi(b, 0, true, AT(X_R8, offsetof(struct launch, epoch)), 1);
 	/* the same group picked again at once (seg_hop_release: repicked's clock) */
@@ -580,17 +615,15 @@ static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i)
 	x86_jmp_r(b, X_RDI);
 }
 
-/* One form of the hand-over, from its tests to the jumps to the next warp's entry (race:
- * with the detector's deferred arrival, after every test; the completing arrival is then
- * left to the hop's call, the round's end not: seg_hop_race_calm ends a round as
+/* One form of the hand-over, from its tests to the jumps to the next warp's entry, and the
+ * completing arrival (race: with the detector's deferred arrival, after every test; the
+ * round's end is seg_hop_calm's in both forms: seg_hop_race_calm ends a round as
  * seg_hop_calm does, sweep.h has nothing of the detector). */
 static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, bool race)
 {
 	struct xbuf *b = H->b;
 	const struct dinsn *di = &fn->code[i];
 	tests(H, fn, i);
-	if (race)
-		fail_at(H, H->done);
 	for (int round = 0; round < 2; round++) {
 		if (round) {
 			x86_patch(b, H->round, b->len);
@@ -611,12 +644,12 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, bool race)
 			restart(b);
 		begin(b, fn, race, round || race);
 	}
-	if (race)
-		return;
 	x86_patch(b, H->done, b->len);
 	if (i + 1 < fn->ncode) {
 		complete_tests(H, fn, i);
-		complete(b, di, i);
+		if (race) /* (rdx, w's group, taken again after it) */
+			race_defer(H, di);
+		complete(b, di, i, race);
 	} else {
 		fail_at(H, x86_jmp(b));
 	}

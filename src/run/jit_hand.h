@@ -10,12 +10,13 @@
 #include "jit_x86.h"
 #include "prog.h"
 
-/* Emit, at the bar.sync fn->code[i] (a constant barrier, unguarded), the calm hand-over to the next warp (with the detector's deferred arrival
- * where the call's calm says the detector is on), or, the detector off, the calm arrival
- * that completes the barrier: it either jumps to that warp's entry (or the same warp's
- * past the bar.sync), the hop's work done, or falls through past its code (nothing done),
- * rbx the context (a struct seg_sweeping where its calm is set: then its hop is there too),
- * r13d left before the bar.sync. */
+/* Emit, at the bar.sync fn->code[i] (a constant barrier, unguarded), the calm hand-over to
+ * the next warp, or the calm arrival that completes the barrier (each with the detector's
+ * deferred arrival, and at a completion its race_bar_complete, where the call's calm says
+ * the detector is on): it either jumps to that warp's entry (or the same warp's past the
+ * bar.sync), the hop's work done, or falls through past its code (nothing done), rbx the
+ * context (a struct seg_sweeping where its calm is set: then its hop is there too), r13d
+ * left before the bar.sync. */
 void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i);
 
 #endif

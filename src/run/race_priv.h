@@ -450,9 +450,6 @@ static inline uint32_t *vc_chunk(struct race *R, struct vc *v, uint32_t cta)
 {
 	return vc_chunk_for(R, v, cta, false);
 }
-/* The chunk of v's one CTA `cta` (v, held by no one but the caller, renamed as a fresh vector
- * and chunk would be) for the caller to write whole; NULL: v is not that one chunk alone. */
-uint32_t *vc_renew_chunk(struct race *R, struct vc *v, uint32_t cta);
 void vc_free_spares(struct race *R);
 /* v, whose last reference went: kept as the spare (a barrier's vector), else freed. */
 void vc_recycle(struct race *R, struct vc *v);
@@ -464,6 +461,42 @@ void vc_join(struct race *R, struct vc *d, const struct vc *s);
 struct vc *vc_joined(struct race *R, const struct vc *a, const struct vc *s);
 void vc_raise(struct race *R, struct vc *v, uint32_t tid, uint32_t clock);
 extern const uint32_t vc_no_clocks[1024]; /* a CTA's clocks in a vector without its chunk */
+
+/* A chunk's clocks follow a header: how many vectors hold it, a name for its contents
+ * (renewed whenever it may be written) and the name of a chunk it is known to cover (the
+ * one it was copied from, or one a comparison found below it). Clocks only rise, so a
+ * chunk keeps covering what it covered; the names spare a grid-wide join comparing the
+ * same chunks again and again. */
+struct chunk_head {
+	uint32_t refs, n;           /* n: its clocks (what its bytes are, when freed)        */
+	uint64_t id, cover;
+};
+#define HEAD_WORDS (sizeof(struct chunk_head) / sizeof(uint32_t))
+
+static inline struct chunk_head *chunk_head_of(const uint32_t *c)
+{
+	return (struct chunk_head *)(uintptr_t)(c - HEAD_WORDS);
+}
+
+/* The chunk of v's one CTA `cta`, held by v alone; NULL: v is not that one chunk alone. */
+static inline uint32_t *vc_chunk_alone(const struct vc *v, uint32_t cta)
+{
+	uint32_t *c = v->n == 1 && v->ch[0].cta == cta ? v->ch[0].c : NULL;
+	return c && chunk_head_of(c)->refs == 1 ? c : NULL;
+}
+
+/* v's one chunk (vc_chunk_alone's), v renamed as a fresh vector holding a fresh chunk
+ * (vc_fresh's gen, chunk_new's id, in their order), for the caller to write all of it: a
+ * barrier's vector made again in place (race_sync.c), when the caller knows no one else
+ * holds v. (Inline: the caller's common path calls nothing before it writes the clocks.) */
+static inline uint32_t *vc_renew_chunk(struct race *R, struct vc *v)
+{
+	uint32_t *c = v->ch[0].c;
+	v->gen = ++R->gen;
+	v->joined = 0;
+	*chunk_head_of(c) = (struct chunk_head){.refs = 1, .n = R->nt, .id = ++R->gen};
+	return c;
+}
 
 static inline struct vc *vc_ref(struct vc *v)
 {

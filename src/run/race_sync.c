@@ -339,36 +339,35 @@ void race_bar_arrive(struct launch *L, struct warp *w, uint32_t lanes, uint32_t 
 }
 
 /* ch[i] = k[i]++ for i < n (a whole number of warps): a CTA's epochs copied into a vector's
- * chunk and raised, in one pass over both; eight at a time on AVX2. */
+ * chunk and raised, in one pass over both; eight at a time on AVX2, two warps a step (GCC
+ * does not unroll the loop), then the odd warp. */
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx2"))) static void copy_raise_avx2(uint32_t *ch, uint32_t *k,
-							    uint32_t n)
+__attribute__((target("avx2"), always_inline)) static inline void
+copy_raise_vec(__m256i *d, __m256i *e, __m256i one)
+{
+	__m256i x = _mm256_loadu_si256(e);
+	_mm256_storeu_si256(d, x);
+	_mm256_storeu_si256(e, _mm256_add_epi32(x, one));
+}
+
+__attribute__((target("avx2"), noinline)) static void copy_raise_avx2(uint32_t *ch, uint32_t *k,
+								       uint32_t n)
 {
 	const __m256i one = _mm256_set1_epi32(1);
 	__m256i *d = (__m256i *)ch, *e = (__m256i *)k;
-	for (const __m256i *end = e + n / 8; e < end; d += 4, e += 4) { /* (a warp a step) */
-		__m256i x0 = _mm256_loadu_si256(e), x1 = _mm256_loadu_si256(e + 1);
-		__m256i x2 = _mm256_loadu_si256(e + 2), x3 = _mm256_loadu_si256(e + 3);
-		_mm256_storeu_si256(d, x0);
-		_mm256_storeu_si256(d + 1, x1);
-		_mm256_storeu_si256(d + 2, x2);
-		_mm256_storeu_si256(d + 3, x3);
-		_mm256_storeu_si256(e, _mm256_add_epi32(x0, one));
-		_mm256_storeu_si256(e + 1, _mm256_add_epi32(x1, one));
-		_mm256_storeu_si256(e + 2, _mm256_add_epi32(x2, one));
-		_mm256_storeu_si256(e + 3, _mm256_add_epi32(x3, one));
-	}
+	for (const __m256i *end = e + n / 64 * 8; e < end; d += 8, e += 8)
+#pragma GCC unroll 8
+		for (int v = 0; v < 8; v++)
+			copy_raise_vec(d + v, e + v, one);
+	if (n % 64)
+#pragma GCC unroll 4
+		for (int v = 0; v < 4; v++)
+			copy_raise_vec(d + v, e + v, one);
 }
 #endif
 
-static void copy_raise(uint32_t *ch, uint32_t *k, uint32_t n)
+static __attribute__((noinline)) void copy_raise_plain(uint32_t *ch, uint32_t *k, uint32_t n)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
-	if (__builtin_cpu_supports("avx2")) {
-		copy_raise_avx2(ch, k, n);
-		return;
-	}
-#endif
 	memcpy(ch, k, n * sizeof *ch);
 	for (uint32_t o = 0; o < n; o += LANES) {
 		uint32_t *p = k + o;
@@ -376,6 +375,18 @@ static void copy_raise(uint32_t *ch, uint32_t *k, uint32_t n)
 		for (uint32_t l = 0; l < LANES; l++)
 			p[l]++;
 	}
+}
+
+/* (either way a call of its own: its callers' fast paths keep no registers for it) */
+static inline void copy_raise(uint32_t *ch, uint32_t *k, uint32_t n)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (__builtin_cpu_supports("avx2")) {
+		copy_raise_avx2(ch, k, n);
+		return;
+	}
+#endif
+	copy_raise_plain(ch, k, n);
 }
 
 /* The warps of a whole CTA, as race_bar_arrive's pend masks name them. */
@@ -541,43 +552,55 @@ static void acquire_whole(struct race *R, struct cta *c, struct vc *d)
  * c's epochs (o needs no join: its one chunk is c's, below them), bar_done would make it the
  * instance's, acquire_whole every warp's, and o, let go by all, would be recycled: o is made
  * that vector in place, with the same clocks, gens and references, and no vector made,
- * joined, walked or recycled. false: not this case, nothing changed. */
-static bool complete_in_place(struct race *R, struct cta *c, uint32_t id)
+ * joined, walked or recycled. The tests, loads only: o, or NULL where not this case. */
+static inline struct vc *in_place_of(const struct race *R, const struct cta *c, uint32_t id)
 {
-	struct rcta *rc = &R->cta[c->slot];
+	const struct rcta *rc = &R->cta[c->slot];
 	struct vc *const *wv = &R->wvc[c->slot * R->nw];
 	struct vc *o = wv[0];
-	uint32_t nt = R->nt;
-	if (!R->wvc_ok || !o || rc->acc[id] || o->refs != nt + (rc->done[id] == o))
-		return false;
-	uintptr_t other = 0; /* a warp holding another vector */
+	if (rc->pend[id] != whole_cta(R) || !R->wvc_ok || !o || rc->acc[id] ||
+	    o->refs != R->nt + (rc->done[id] == o))
+		return NULL;
 	for (uint32_t i = 1; i < R->nw; i++)
-		other |= (uintptr_t)wv[i] ^ (uintptr_t)o;
-	uint32_t *ch = other ? NULL : vc_renew_chunk(R, o, c->linear);
-	if (!ch)
-		return false;
-	copy_raise(ch, &R->clk[c->slot * nt], nt);
-	o->gen = ++R->gen;
-	rc->era++; /* (release_warps' whole-CTA case) */
-	rc->era_gen = o->gen;
-	rc->pend[id] = 0;
-	if (rc->done[id] != o) {
-		vc_put(R, rc->done[id]);
-		rc->done[id] = vc_ref(o);
-	}
-	/* (acquire_whole would clear the lanes' pointers: a warp's set race.wvc entry is
-	 * every lane's vector, so each lane's is NULL or o already, and o it stays) */
-	return true;
+		if (wv[i] != o) /* a warp holding another vector */
+			return NULL;
+	return vc_chunk_alone(o, c->linear) ? o : NULL;
 }
 
-void race_bar_complete(struct launch *L, struct cta *c, uint32_t id)
+/* The completion in place of in_place_of's o (its last instance already o): o renamed, the
+ * CTA's era raised (release_warps' whole-CTA case), the pend mask taken, then c's epochs
+ * copied into o's chunk and raised - last, a tail call, nothing held across a call. (The
+ * lanes' pointers stay: acquire_whole would clear them, but a warp's set race.wvc entry is
+ * every lane's vector, so each lane's is NULL or o already, and o it stays.) */
+static inline void complete_in_place(struct race *R, struct cta *c, uint32_t id, struct vc *o)
 {
-	struct race *R = L->race;
-	if (!R)
-		return;
+	struct rcta *rc = &R->cta[c->slot];
+	uint32_t *ch = vc_renew_chunk(R, o);
+	o->gen = ++R->gen;
+	rc->era++;
+	rc->era_gen = o->gen;
+	rc->pend[id] = 0;
+	copy_raise(ch, &R->clk[c->slot * R->nt], R->nt);
+}
+
+/* complete_in_place where the barrier's last instance is another vector (the first in
+ * place after a completion made otherwise): that one let go for o (out of line: the common
+ * case calls nothing before the copy). */
+static __attribute__((noinline)) void complete_in_place_first(struct race *R, struct cta *c,
+							      uint32_t id, struct vc *o)
+{
+	struct vc **done = &R->cta[c->slot].done[id];
+	vc_put(R, *done);
+	*done = vc_ref(o);
+	complete_in_place(R, c, id, o);
+}
+
+/* race_bar_complete where in_place_of declines: the instance's vector made (bar_done),
+ * then acquired by its waiters. */
+static __attribute__((noinline)) void bar_complete_any(struct race *R, struct cta *c,
+						       uint32_t id)
+{
 	uint32_t pend = R->cta[c->slot].pend[id];
-	if (pend == whole_cta(R) && complete_in_place(R, c, id))
-		return;
 	bar_done(R, c, id);
 	struct vc *d = R->cta[c->slot].done[id];
 	if (d && pend == whole_cta(R)) {
@@ -592,6 +615,20 @@ void race_bar_complete(struct launch *L, struct cta *c, uint32_t id)
 			if (g->state == G_BAR && g->wait_id == id)
 				bar_acquire(R, w, g->mask, d);
 	}
+}
+
+void race_bar_complete(struct launch *L, struct cta *c, uint32_t id)
+{
+	struct race *R = L->race;
+	if (!R)
+		return;
+	struct vc *o = in_place_of(R, c, id);
+	if (!o)
+		bar_complete_any(R, c, id);
+	else if (R->cta[c->slot].done[id] != o)
+		complete_in_place_first(R, c, id, o);
+	else
+		complete_in_place(R, c, id, o);
 }
 
 void race_warp_sync(struct launch *L, struct warp *w, uint32_t lanes)

@@ -73,25 +73,11 @@ struct vc *vc_new(struct race *R)
 	return v;
 }
 
-/* A chunk's clocks follow a header: how many vectors hold it, a name for its contents
- * (renewed whenever it may be written) and the name of a chunk it is known to cover (the
- * one it was copied from, or one a comparison found below it). Clocks only rise, so a
- * chunk keeps covering what it covered; the names spare a grid-wide join comparing the
- * same chunks again and again. */
-struct chunk_head {
-	uint32_t refs, n;           /* n: its clocks (what its bytes are, when freed)        */
-	uint64_t id, cover;
-};
-#define HEAD_WORDS (sizeof(struct chunk_head) / sizeof(uint32_t))
-
-static inline struct chunk_head *head(const uint32_t *c)
-{
-	return (struct chunk_head *)(uintptr_t)(c - HEAD_WORDS);
-}
+/* (a chunk's header, struct chunk_head, and chunk_head_of(): race_priv.h) */
 
 static uint32_t *chunk_share(uint32_t *c)
 {
-	head(c)->refs++;
+	chunk_head_of(c)->refs++;
 	return c;
 }
 
@@ -102,13 +88,13 @@ static inline uint64_t chunk_bytes(uint32_t n)
 
 static void chunk_free(struct race *R, struct memory *m, uint32_t *c)
 {
-	vc_uncharge(R, m, chunk_bytes(head(c)->n));
-	free(head(c));
+	vc_uncharge(R, m, chunk_bytes(chunk_head_of(c)->n));
+	free(chunk_head_of(c));
 }
 
 static void chunk_put(struct race *R, struct memory *m, uint32_t *c)
 {
-	if (--head(c)->refs == 0)
+	if (--chunk_head_of(c)->refs == 0)
 		chunk_free(R, m, c);
 }
 
@@ -131,7 +117,7 @@ static uint32_t *chunk_new(struct race *R, bool zero)
 		}
 		c = a + HEAD_WORDS;
 	}
-	*head(c) = (struct chunk_head){.refs = 1, .n = R->nt, .id = ++R->gen};
+	*chunk_head_of(c) = (struct chunk_head){.refs = 1, .n = R->nt, .id = ++R->gen};
 	return c;
 }
 
@@ -139,12 +125,12 @@ static uint32_t *chunk_new(struct race *R, bool zero)
  * chunk: its count is that thread's to change); NULL: out of memory. */
 static uint32_t *chunk_take(struct race *R, uint32_t *x)
 {
-	if (head(x)->id >> 48 == R->gen >> 48) /* ids carry their worker (race_shard.c) */
+	if (chunk_head_of(x)->id >> 48 == R->gen >> 48) /* ids carry their worker (race_shard.c) */
 		return chunk_share(x);
 	uint32_t *c = chunk_new(R, false);
 	if (c) {
 		memcpy(c, x, R->nt * sizeof *c);
-		head(c)->cover = head(x)->id;
+		chunk_head_of(c)->cover = chunk_head_of(x)->id;
 	}
 	return c;
 }
@@ -215,8 +201,8 @@ uint32_t *vc_chunk_for(struct race *R, struct vc *v, uint32_t cta, bool whole)
 	if (i < 0)
 		return NULL;
 	uint32_t *c = v->ch[i].c;
-	if (c && head(c)->refs == 1) {
-		head(c)->id = ++R->gen; /* to be written: what covered it may not now */
+	if (c && chunk_head_of(c)->refs == 1) {
+		chunk_head_of(c)->id = ++R->gen; /* to be written: what covered it may not now */
 		return c;
 	}
 	uint32_t *n = chunk_new(R, !c && !whole); /* (else all of it copied or written) */
@@ -227,26 +213,11 @@ uint32_t *vc_chunk_for(struct race *R, struct vc *v, uint32_t cta, bool whole)
 	}
 	if (c) {
 		memcpy(n, c, R->nt * sizeof *n);
-		head(n)->cover = head(c)->id;
+		chunk_head_of(n)->cover = chunk_head_of(c)->id;
 		chunk_put(R, NULL, c);
 	}
 	v->ch[i].c = n;
 	return n;
-}
-
-/* The chunk of v's one CTA `cta`, v renamed as a fresh vector holding a fresh chunk (vc_fresh's
- * gen, chunk_new's id, in their order), for the caller to write all of it: a barrier's vector
- * made again in place (race_sync.c), when the caller knows no one else holds v. NULL: v is
- * not that one chunk alone; nothing changed. */
-uint32_t *vc_renew_chunk(struct race *R, struct vc *v, uint32_t cta)
-{
-	uint32_t *c = v->n == 1 && v->ch[0].cta == cta ? v->ch[0].c : NULL;
-	if (!c || head(c)->refs != 1)
-		return NULL;
-	v->gen = ++R->gen;
-	v->joined = 0;
-	*head(c) = (struct chunk_head){.refs = 1, .n = R->nt, .id = ++R->gen};
-	return c;
 }
 
 /* An empty vector: the spare one if there is (its chunk kept for chunk_new), else new. */
@@ -257,7 +228,7 @@ static struct vc *vc_fresh(struct race *R)
 		return vc_new(R);
 	R->spare = NULL;
 	uint32_t *c = v->ch[0].c;
-	if (head(c)->refs == 1 && !R->spare_c)
+	if (chunk_head_of(c)->refs == 1 && !R->spare_c)
 		R->spare_c = c;
 	else
 		chunk_put(R, NULL, c);
@@ -384,12 +355,12 @@ void vc_join(struct race *R, struct vc *d, const struct vc *s)
 		if ((j = vc_slot_from(R, d, s->ch[i].cta, j)) < 0)
 			return;
 		uint32_t *c = d->ch[j].c;
-		if (c == x || (c && head(c)->cover == head(x)->id))
+		if (c == x || (c && chunk_head_of(c)->cover == chunk_head_of(x)->id))
 			continue;
-		unsigned order = c && head(x)->cover != head(c)->id ? chunk_order(c, x, R->nt)
+		unsigned order = c && chunk_head_of(x)->cover != chunk_head_of(c)->id ? chunk_order(c, x, R->nt)
 								     : CLK_UP;
 		if (c && !(order & CLK_UP)) {
-			head(c)->cover = head(x)->id;
+			chunk_head_of(c)->cover = chunk_head_of(x)->id;
 			continue;
 		}
 		if (!c || !(order & CLK_DOWN)) { /* s's chunk covers d's */
