@@ -1679,7 +1679,7 @@ static inline __attribute__((always_inline)) bool line_fresh(struct launch *L, s
 	const struct cta *c = w->cta;
 	struct rcta *rc = &R->cta[c->slot];
 	uint64_t l = first / (GRAN * LINE_CELLS);
-	if (L->stop || !R->wvc_ok || !rc->lines || !rc->smem.pages || rc->foreign ||
+	if (L->stop || !R->wvc_ok || !rc->lines || rc->foreign ||
 	    R->nt > sizeof vc_no_clocks / sizeof *vc_no_clocks ||
 	    l >= race_nlines(c->smem_size))
 		return false;
@@ -1697,7 +1697,7 @@ static inline __attribute__((always_inline)) bool line_fresh(struct launch *L, s
 	if (read_now && (rw->r.mask != 0xffffffffu || rw->r.tb != tid_of(R, w, 0) ||
 			 rw->r2.mask || rw->z != 0xffffffffu))
 		return false;
-	if (!rw->on || !fresh_cells(&rc->smem, l) || !all32(k0, k0[0]))
+	if (!rw->on || !all32(k0, k0[0])) /* (rows on: the line's page is made, line_cells') */
 		return false;
 	struct rowd d = {L->ci, tid_of(R, w, 0), k0[0], (uint32_t)L->steps, 0};
 	ln[!write] = era;
