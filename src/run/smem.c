@@ -46,11 +46,17 @@ uint8_t smem_form(const struct dinsn *di)
 	return !v->neg && (v->kind == DOP_REG || v->kind == DOP_IMM) ? SMEM_ST | facts : 0;
 }
 
-/* The first `size` bytes at p, zero- or sign-extended to 64 bits (little-endian). */
+/* The first `size` bytes at p (1, 2, 4 or 8), zero- or sign-extended to 64 bits
+ * (little-endian): each size a load of its own (a memcpy of a variable size is a call). */
 static inline uint64_t load_widened(const uint8_t *p, uint32_t size, bool sgn)
 {
 	uint64_t v = 0;
-	memcpy(&v, p, size);
+	switch (size) {
+	case 1: memcpy(&v, p, 1); break;
+	case 2: memcpy(&v, p, 2); break;
+	case 4: memcpy(&v, p, 4); break;
+	default: memcpy(&v, p, 8); break;
+	}
 	if (sgn && size < 8 && (v >> (size * 8 - 1) & 1))
 		v |= ~0ull << (size * 8);
 	return v;
