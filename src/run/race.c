@@ -271,9 +271,11 @@ bool race_lines(struct launch *L, struct rcta *rc, uint64_t bytes)
 					 n * sizeof *rc->lines + n / 2 * sizeof(struct rrow))))
 		return false;
 	/* records made before (check_range stamps none while there are no lines) are at
-	 * most of this era */
+	 * most of this era; with no page there is none, and every line is of the era before
+	 * (a CTA's first stores then find their lines' records ordered without reading them) */
+	uint32_t born = rc->smem.pages ? rc->era : rc->era - 1;
 	for (uint64_t i = 0; i < n; i++)
-		rc->lines[i] = rc->era;
+		rc->lines[i] = born;
 	return true;
 }
 

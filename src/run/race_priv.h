@@ -85,6 +85,10 @@ struct readers {
 				 * (NO_INDEX: from and hi not known; only a global cell's list
 				 * keeps them, for readers_find; a writer that moves entries
 				 * forgets them)                                             */
+	uint8_t late;           /* a shared cell's full list: bit h, its half h (entries 32h..
+				 * 32h + 31) is entry 32h's record for its thread + i in entry
+				 * 32h + i, only entry 32h written (race_quick.c's bulk_reads;
+				 * struct rrow's bc names the cell)                          */
 	uint32_t hi;            /* (n > 0) no entry's thread id is above it                  */
 	uint64_t ok_gen;        /* a vector (gen) under which no entry happens before: a read
 				 * with it adds itself without the scan (0: unknown)         */
@@ -202,7 +206,12 @@ struct rrow {
 	uint64_t r2gen;
 	uint32_t z;
 	bool on;                    /* counted in rcta.nrows                                   */
+	uint8_t bc;                 /* 1 + the cell of the line whose list of further reads may
+				     * have halves written late (struct readers' late; 0: none) */
 };
+/* (late and bc sit in padding: what --max-memory is charged for lists and rows is as before) */
+_Static_assert(sizeof(struct readers) == 48, "struct readers' size");
+_Static_assert(sizeof(struct rrow) == 3 * sizeof(struct rowd) + 16, "struct rrow's size");
 
 /* Eras of a CTA's shared memory count its full barriers (race_sync.c's release_warps,
  * where every thread's epoch goes into the one vector era_gen), and each line of LINE_CELLS

@@ -225,6 +225,7 @@ static inline __attribute__((always_inline)) void cell_drop_reads(struct cell *c
 	struct readers *m = c->more;
 	if (m && m->n) {
 		m->n = 0;
+		m->late = 0; /* (late halves dropped unwritten) */
 		memset(m->tids, 0, sizeof m->tids);
 	}
 }
@@ -325,41 +326,6 @@ static __attribute__((noinline)) void recs_put(struct rec *p, const struct dinsn
 #endif
 	for (; i < n; i++)
 		rec_put(&p[i], insn, step, tid + i, k[i]);
-}
-
-/* Lanes [l, LANES) of a whole warp reading one word (thread tid0 + l at epoch k0[l], one
- * vector, tid0 a multiple of 32) as word_read's last case takes them one by one, at once:
- * while the cell's write is ordered before them (w_ok) and its one read is concurrent and
- * not theirs, r2 is empty and the list of further reads is known free of entries ordered
- * before q's vector (ok_gen), each lane not yet in the list is appended (readers_put's
- * append, the list's room permitting). Returns the first lane not taken. */
-static inline uint32_t bulk_reads(const struct quick *q, struct cell *c, uint32_t tid0,
-				  const uint32_t *k0, uint32_t l, bool w_ok)
-{
-	const struct rec *r = &c->r;
-	struct readers *m = c->more;
-	if (!w_ok || !r->clock || r->tid - q->base >= q->span || quick_ordered(q, r) ||
-	    c->r2.clock || !m || !m->n || m->ok_gen != q->gen || (tid0 & 31))
-		return l;
-	uint32_t e = r->tid - tid0 < LANES && r->tid - tid0 >= l ? r->tid - tid0 : LANES;
-	if (m->cap < MAX_READERS && e - l > (uint32_t)(m->cap - m->n)) /* (add_read makes room) */
-		e = l + (m->cap - m->n);
-	uint64_t *word = &m->tids[tid0 >> 6 & 3];
-	uint32_t sh = tid0 & 32;
-	uint32_t want = (e == LANES ? 0xffffffffu : (1u << e) - 1) & ~((1u << l) - 1);
-	if (l >= e || ((uint32_t)(*word >> sh) & want))
-		return l;
-	/* appended while the list has room, then each in the slot its id picks (the count in
-	 * a local: the records' stores cannot change it) */
-	uint32_t n = m->n, a = e - l < MAX_READERS - n ? e - l : MAX_READERS - n;
-	recs_put(&m->e[n], q->insn, q->step, tid0 + l, k0 + l, a);
-	/* (the slots of lanes l + a..e - 1: side by side, tid0 being a multiple of 32) */
-	_Static_assert(MAX_READERS % LANES == 0, "a warp's slots never wrap round the list");
-	recs_put(&m->e[(tid0 + l + a) % MAX_READERS], q->insn, q->step, tid0 + l + a, k0 + l + a,
-		 e - l - a);
-	m->n = n + a;
-	*word |= (uint64_t)want << sh;
-	return e;
 }
 
 /* The lanes of a whole warp whose offset is o (bit l: lane l's). */
@@ -538,8 +504,60 @@ static inline struct cell *line_cells(const struct rcta *rc, uint64_t l)
 	return rc->smem.pages[g / PAGE_CELLS] + g % PAGE_CELLS;
 }
 
+/* ---- a warp's broadcast reads written late (struct readers' late, struct rrow's bc) ----
+ *
+ * A whole warp reading one word whose list of further reads is full puts its 32 records in
+ * the 32 slots its thread ids pick (readers_put's slot tid % MAX_READERS): one half of the
+ * list, replacing all it held. When its lanes are at one epoch, bulk_reads writes only the
+ * half's first entry (lane 0's record: the half's others are it with thread + i), marks the
+ * half late in the list and names the cell in its line's row records (bc); the next warp of
+ * the same half replaces it again, and a write that drops the cell's reads (cell_drop_reads,
+ * a row's z) drops the half unwritten (reduce_smem's s[0]: 256 readers a round, 64 entries
+ * kept, all dropped by the next round's store). The half is written out (late_write)
+ * wherever the entries could be read: by flush_cells, which every path but the row path
+ * calls first (settle_lanes, race_rows_flush), before word_loads takes a lane on its own,
+ * and before bulk_reads writes slots of a half that is not whole; the row path's tests of a
+ * list decline (late_in). The list's count and thread bits are kept as if written. */
+
+_Static_assert(MAX_READERS == 2 * LANES, "a full list is two halves of a warp's slots");
+
+/* Whether cell i of line rw may have late reads. */
+static inline bool late_at(const struct rrow *rw, uint32_t i)
+{
+	return rw->bc == i + 1;
+}
+
+/* Whether some cell of p whose reads rw's row write did not drop (z) may have late reads. */
+static inline bool late_in(const struct rrow *rw, uint32_t p)
+{
+	return rw->bc && ((p & ~rw->z) >> (rw->bc - 1) & 1);
+}
+
+/* The cells of rw's line whose records the row records hold, or that may have late reads. */
+static inline uint32_t row_cells(const struct rrow *rw)
+{
+	return rw->w.mask | rw->r.mask | rw->r2.mask | rw->z | (rw->bc ? 1u << (rw->bc - 1) : 0);
+}
+
+/* The late halves of the list of rw's cell c (its line's cell bc - 1) written: entry 32h + i
+ * is entry 32h's record for its thread + i. */
+static __attribute__((noinline)) void late_write(struct rrow *rw, struct cell *c)
+{
+	struct readers *m = c->more;
+	for (uint32_t h = 0; m && h < MAX_READERS / LANES; h++) {
+		if (!(m->late >> h & 1))
+			continue;
+		const struct rec t = m->e[LANES * h];
+		for (uint32_t i = 1; i < LANES; i++)
+			rec_put(&m->e[LANES * h + i], t.insn, t.step, t.tid + i, t.clock);
+	}
+	if (m)
+		m->late = 0;
+	rw->bc = 0;
+}
+
 /* Cell c (bit of its line's rw): the reads a row's write dropped dropped from it too, as
- * word_write drops them. */
+ * word_write drops them (late ones unwritten). */
 static inline void mat_z(struct rrow *rw, struct cell *c, uint32_t bit)
 {
 	if (!(rw->z & bit))
@@ -565,22 +583,58 @@ mat_put(struct rrow *rw, int k, struct cell *c, uint32_t i, const struct rowd *d
 		c->more->ok_gen = gen;
 }
 
+/* mat_put for the cells s of rw's line (c0) given one record d, a kind k at a time: the
+ * dropped reads (z) of them all first, then each record written with its thread (tb + i)
+ * and the rest as loop invariants. The splits of a tree's partial levels write a few dozen
+ * cells a round; mat_put's tests, per cell, were half of it. */
+static inline __attribute__((always_inline)) void
+mat_fill_k(struct rrow *rw, const int k, struct cell *c0, uint32_t s, const struct rowd *d,
+	   uint64_t gen)
+{
+	if (k != ROW_W) {
+		uint32_t zs = rw->z & s;
+		rw->z &= ~zs;
+		for (uint32_t m = zs; m; m &= m - 1)
+			cell_drop_reads(c0 + __builtin_ctz(m));
+	}
+	const struct dinsn *insn = d->insn;
+	uint32_t tb = d->tb, clock = d->clock, step = d->step;
+	for (uint32_t m = s; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		struct cell *c = c0 + i;
+		rec_put(k == ROW_W ? &c->w : k == ROW_R ? &c->r : &c->r2, insn, step, tb + i, clock);
+		if (k == ROW_R2 && c->more)
+			c->more->ok_gen = gen;
+	}
+}
+
+static inline __attribute__((always_inline)) void
+mat_fill(struct rrow *rw, int k, struct cell *c0, uint32_t s, const struct rowd *d, uint64_t gen)
+{
+	if (k == ROW_W)
+		mat_fill_k(rw, ROW_W, c0, s, d, gen);
+	else if (k == ROW_R)
+		mat_fill_k(rw, ROW_R, c0, s, d, gen);
+	else
+		mat_fill_k(rw, ROW_R2, c0, s, d, gen);
+}
+
 /* Cells cm of line l (rw) given their row records (written into them, as the per-lane path
- * would have left them); the line's records keep their other cells. */
-static void flush_cells(struct rcta *rc, struct rrow *rw, uint64_t l, uint32_t cm)
+ * would have left them), and their late reads unless `late` (race_shared_word's: bulk_reads
+ * takes them as they are); the line's records keep their other cells. */
+static void flush_cells(struct rcta *rc, struct rrow *rw, uint64_t l, uint32_t cm, bool late)
 {
 	struct cell *c0 = line_cells(rc, l);
 	for (uint32_t m = rw->z & cm; m; m &= m - 1) /* (first: the reads it dropped go) */
 		mat_z(rw, c0 + __builtin_ctz(m), m & -m);
+	if (!late && rw->bc && (cm >> (rw->bc - 1) & 1))
+		late_write(rw, c0 + rw->bc - 1);
 	for (int k = ROW_W; k <= ROW_R2; k++) {
 		struct rowd *d = row_of(rw, k);
-		for (uint32_t m = d->mask & cm; m; m &= m - 1) {
-			uint32_t i = (uint32_t)__builtin_ctz(m);
-			mat_put(rw, k, c0 + i, i, d, rw->r2gen);
-		}
+		mat_fill(rw, k, c0, d->mask & cm, d, rw->r2gen);
 		d->mask &= ~cm;
 	}
-	if (!(rw->w.mask | rw->r.mask | rw->r2.mask | rw->z)) {
+	if (!row_cells(rw)) {
 		rw->on = false;
 		rc->nrows--;
 	}
@@ -596,7 +650,7 @@ void race_rows_flush(struct rcta *rc, uint64_t bytes, uint64_t g0, uint64_t g1)
 		uint64_t a = g0 > l * LINE_CELLS ? g0 - l * LINE_CELLS : 0;
 		uint64_t e = g1 < l * LINE_CELLS + LINE_CELLS - 1 ? g1 - l * LINE_CELLS : 31;
 		flush_cells(rc, &rows[l], l,
-			    (e == 31 ? 0xffffffffu : (2u << e) - 1) & ~((1u << a) - 1));
+			    (e == 31 ? 0xffffffffu : (2u << e) - 1) & ~((1u << a) - 1), false);
 	}
 }
 
@@ -623,8 +677,8 @@ static void settle_lanes(struct rcta *rc, uint64_t bytes, uint32_t mask, const u
 				return;
 			for (uint32_t l = 0; l < (one ? 1 : LANES); l++)
 				cm |= 1u << (off[l] / GRAN % LINE_CELLS);
-			if ((rw->w.mask | rw->r.mask | rw->r2.mask | rw->z) & cm)
-				flush_cells(rc, rw, l0, cm);
+			if (row_cells(rw) & cm)
+				flush_cells(rc, rw, l0, cm, false);
 			return;
 		}
 	}
@@ -634,8 +688,8 @@ static void settle_lanes(struct rcta *rc, uint64_t bytes, uint32_t mask, const u
 		uint64_t l = m ? o / (GRAN * LINE_CELLS) : UINT64_MAX;
 		if (l != line) {
 			struct rrow *rw = cm ? &rows[line] : NULL;
-			if (rw && ((rw->w.mask | rw->r.mask | rw->r2.mask | rw->z) & cm))
-				flush_cells(rc, rw, line, cm);
+			if (rw && (row_cells(rw) & cm))
+				flush_cells(rc, rw, line, cm, false);
 			if (!m)
 				return;
 			line = l;
@@ -669,16 +723,10 @@ RACE_CLONES static __attribute__((noinline)) void row_take_slow(struct rcta *rc,
 	if (other && !same) {
 		if (bits_of(s) <= bits_of(other)) {
 			h->mask &= ~s;
-			for (uint32_t m = s; m; m &= m - 1) {
-				uint32_t i = (uint32_t)__builtin_ctz(m);
-				mat_put(rw, k, c0 + i, i, d, gen);
-			}
+			mat_fill(rw, k, c0, s, d, gen);
 			return;
 		}
-		for (uint32_t m = other; m; m &= m - 1) {
-			uint32_t i = (uint32_t)__builtin_ctz(m);
-			mat_put(rw, k, c0 + i, i, h, rw->r2gen);
-		}
+		mat_fill(rw, k, c0, other, h, rw->r2gen);
 	}
 	uint32_t keep = same ? h->mask : 0;
 	rowd_set(h, d, keep | s);
@@ -768,7 +816,7 @@ static inline __attribute__((always_inline)) bool piece_write_ok(const struct qu
 	if (pc->w_old && pc->r_old)
 		return true;
 	const struct rrow *rw = pc->rw;
-	if (!piece_w_fine(q, pc))
+	if (late_in(rw, pc->p) || !piece_w_fine(q, pc)) /* (a list's late reads: not read here) */
 		return false;
 	for (int k = ROW_R; k <= ROW_R2; k++) {
 		const struct rowd *d = k == ROW_R ? &rw->r : &rw->r2;
@@ -1008,26 +1056,86 @@ RACE_CLONES static __attribute__((noinline)) bool row_path(struct acc_ctx *x, co
 	return true;
 }
 
-/* A whole warp's plain load of the word at o0 (its cell cb, page made), every lane holding
- * q's vector (fresh: the vector of the CTA's last full barrier): the lanes in turn on its
- * one cell, no per-lane lookups (s[0] after a reduction). Returns the lanes that go on. */
+/* Lanes [l, LANES) of a whole warp reading one word (thread tid0 + l at epoch k0[l], one
+ * vector, tid0 a multiple of 32; the word's cell c, cell ci of line rw, its row records
+ * settled but for its late reads) as word_read's last case takes them one by one, at once:
+ * while the cell's write is ordered before them (w_ok) and its one read is concurrent and
+ * not theirs, r2 is empty and the list of further reads is known free of entries ordered
+ * before q's vector (ok_gen), each lane not yet in the list is appended (readers_put's
+ * append, the list's room permitting). Lanes that fill one half of a full list at one epoch
+ * are written late (struct readers' late, struct rrow's bc). Returns the first lane not taken. */
+static inline uint32_t bulk_reads(struct rcta *rc, const struct quick *q, struct cell *c,
+				  uint32_t tid0, const uint32_t *k0, uint32_t l, bool w_ok,
+				  struct rrow *rw, uint32_t ci)
+{
+	const struct rec *r = &c->r;
+	struct readers *m = c->more;
+	if (!w_ok || !r->clock || r->tid - q->base >= q->span || quick_ordered(q, r) ||
+	    c->r2.clock || !m || !m->n || m->ok_gen != q->gen || (tid0 & 31))
+		return l;
+	uint32_t e = r->tid - tid0 < LANES && r->tid - tid0 >= l ? r->tid - tid0 : LANES;
+	if (m->cap < MAX_READERS && e - l > (uint32_t)(m->cap - m->n)) /* (add_read makes room) */
+		e = l + (m->cap - m->n);
+	uint64_t *word = &m->tids[tid0 >> 6 & 3];
+	uint32_t sh = tid0 & 32;
+	uint32_t want = (e == LANES ? 0xffffffffu : (1u << e) - 1) & ~((1u << l) - 1);
+	if (l >= e || ((uint32_t)(*word >> sh) & want))
+		return l;
+	uint32_t n = m->n;
+	if (n == MAX_READERS && l == 0 && e == LANES && all32(k0, k0[0])) {
+		/* a whole half of a full list, one epoch: its first entry, the others late (a
+		 * cell of the line named before written first: one is named at a time) */
+		uint32_t h = tid0 / LANES % 2;
+		if (rw->bc && !late_at(rw, ci))
+			late_write(rw, c - ci + rw->bc - 1);
+		rec_put(&m->e[LANES * h], q->insn, q->step, tid0, k0[0]);
+		m->late |= (uint8_t)(1u << h);
+		rw->bc = (uint8_t)(ci + 1);
+		if (!rw->on) {
+			rw->on = true;
+			rc->nrows++;
+		}
+		*word |= (uint64_t)want << sh;
+		return e;
+	}
+	if (late_at(rw, ci)) /* (slots of a late half, not all) */
+		late_write(rw, c);
+	/* appended while the list has room, then each in the slot its id picks (the count in
+	 * a local: the records' stores cannot change it) */
+	uint32_t a = e - l < MAX_READERS - n ? e - l : MAX_READERS - n;
+	recs_put(&m->e[n], q->insn, q->step, tid0 + l, k0 + l, a);
+	/* (the slots of lanes l + a..e - 1: side by side, tid0 being a multiple of 32) */
+	_Static_assert(MAX_READERS % LANES == 0, "a warp's slots never wrap round the list");
+	recs_put(&m->e[(tid0 + l + a) % MAX_READERS], q->insn, q->step, tid0 + l + a, k0 + l + a,
+		 e - l - a);
+	m->n = n + a;
+	*word |= (uint64_t)want << sh;
+	return e;
+}
+
+/* A whole warp's plain load of the word at o0 (its cell cb, page made, of line rw, whose row
+ * records for it are settled but for its late reads), every lane holding q's vector (fresh:
+ * the vector of the CTA's last full barrier): the lanes in turn on its one cell, no
+ * per-lane lookups (s[0] after a reduction). Returns the lanes that go on. */
 static inline __attribute__((always_inline)) uint32_t word_loads(struct acc_ctx *x,
 								 const struct quick *q,
 								 struct cell *cb, uint32_t o0,
 								 bool fresh, const uint32_t *k0,
-								 uint32_t tid0)
+								 uint32_t tid0, struct rrow *rw)
 {
 	struct rcta *rc = x->rc;
-	uint32_t g0 = o0 / GRAN, l = 0;
+	uint32_t g0 = o0 / GRAN, l = 0, ci = g0 % LINE_CELLS;
 	bool w_old = fresh && rc->lines[g0 / LINE_CELLS * 2] < rc->era;
 	lines_stamp(rc, g0, g0, true);
 	while (l < LANES) {
 		/* the lanes that join the list of further reads at once, then one in turn (in
-		 * full if the quick path cannot) */
-		l = bulk_reads(q, cb, tid0, k0, l,
-			       w_old || !cb->w.clock || quick_ordered(q, &cb->w));
+		 * full if the quick path cannot; the list's late reads written first) */
+		l = bulk_reads(rc, q, cb, tid0, k0, l,
+			       w_old || !cb->w.clock || quick_ordered(q, &cb->w), rw, ci);
 		if (l == LANES)
 			break;
+		if (late_at(rw, ci))
+			late_write(rw, cb);
 		if (!(w_old ? old_word(q, cb, tid0 + l, k0[l], false, false)
 			    : quick_word(q, cb, tid0 + l, k0[l], false)) &&
 		    !shared_lane_full(x, l, o0, GRAN, NULL))
@@ -1091,7 +1199,8 @@ shared_lanes_loop(struct acc_ctx *x, uint32_t mask, const uint32_t *off, uint32_
 			struct cell *one = skew && !apart && !write && !lanes_differ(R, x->w, vq)
 						   ? pages[g0 / PAGE_CELLS] : NULL;
 			if (one)
-				return word_loads(x, &q, one + g0 % PAGE_CELLS, o0, fresh, k0, tid0);
+				return word_loads(x, &q, one + g0 % PAGE_CELLS, o0, fresh, k0, tid0,
+						  &race_rows(rc, c->smem_size)[g0 / LINE_CELLS]);
 			struct cell *run = !one && !skew && !lanes_differ(R, x->w, vq) && g0 % PAGE_CELLS + LANES <= PAGE_CELLS
 						   ? pages[g0 / PAGE_CELLS] : NULL;
 			uint32_t l = 0;
@@ -1224,19 +1333,19 @@ uint32_t race_shared_word(struct launch *L, struct warp *w, uint32_t mask, uint3
 			off[l] = o;
 		return race_shared_lanes(L, w, mask, off, size, NULL);
 	}
-	if (rc->nrows) { /* (settle_lanes for its one cell) */
-		uint64_t l0 = g0 / LINE_CELLS;
-		struct rrow *rw = &race_rows(rc, c->smem_size)[l0];
+	uint64_t l0 = g0 / LINE_CELLS;
+	struct rrow *rw = &race_rows(rc, c->smem_size)[l0];
+	if (rc->nrows) { /* (settle_lanes for its one cell, its late reads kept: word_loads') */
 		uint32_t cm = 1u << (g0 % LINE_CELLS);
 		if (rw->on && ((rw->w.mask | rw->r.mask | rw->r2.mask | rw->z) & cm))
-			flush_cells(rc, rw, l0, cm);
+			flush_cells(rc, rw, l0, cm, true);
 	}
 	uint32_t cta = c->linear;
 	struct quick q = {cta << R->shift, 1u << R->shift, vc_clocks(vq, cta), vq->gen, L->ci,
 			  (uint32_t)L->steps, R->wvc_ok};
 	struct acc_ctx x = {.L = L, .R = R, .s = s, .w = w, .rc = rc};
 	return word_loads(&x, &q, one + g0 % PAGE_CELLS, o, !rc->foreign && vq->gen == rc->era_gen,
-			  R->clk + i0, tid_of(R, w, 0));
+			  R->clk + i0, tid_of(R, w, 0), rw);
 }
 
 /* ---- the fresh path: a whole warp holding the vector of its CTA's last full barrier ---- */
@@ -1303,6 +1412,8 @@ static inline __attribute__((always_inline)) bool
 fresh_write(const struct rrow *rw, const struct cell *c0, uint32_t p, uint32_t tb,
 	    const uint32_t *vb, uint32_t base, uint32_t span)
 {
+	if (late_in(rw, p)) /* (a list's late reads: not read here) */
+		return false;
 	for (int k = ROW_R; k <= ROW_R2; k++) {
 		const struct rowd *d = k == ROW_R ? &rw->r : &rw->r2;
 		uint32_t s = p & d->mask;
@@ -1568,7 +1679,7 @@ static inline __attribute__((always_inline)) bool line_fresh(struct launch *L, s
 	const struct cta *c = w->cta;
 	struct rcta *rc = &R->cta[c->slot];
 	uint64_t l = first / (GRAN * LINE_CELLS);
-	if (L->stop || !R->wvc_ok || !rc->lines || !rc->smem.pages || rc->foreign ||
+	if (L->stop || !R->wvc_ok || !rc->lines || rc->foreign ||
 	    R->nt > sizeof vc_no_clocks / sizeof *vc_no_clocks ||
 	    l >= race_nlines(c->smem_size))
 		return false;
@@ -1586,7 +1697,7 @@ static inline __attribute__((always_inline)) bool line_fresh(struct launch *L, s
 	if (read_now && (rw->r.mask != 0xffffffffu || rw->r.tb != tid_of(R, w, 0) ||
 			 rw->r2.mask || rw->z != 0xffffffffu))
 		return false;
-	if (!rw->on || !fresh_cells(&rc->smem, l) || !all32(k0, k0[0]))
+	if (!rw->on || !all32(k0, k0[0])) /* (rows on: the line's page is made, line_cells') */
 		return false;
 	struct rowd d = {L->ci, tid_of(R, w, 0), k0[0], (uint32_t)L->steps, 0};
 	ln[!write] = era;

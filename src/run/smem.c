@@ -46,11 +46,17 @@ uint8_t smem_form(const struct dinsn *di)
 	return !v->neg && (v->kind == DOP_REG || v->kind == DOP_IMM) ? SMEM_ST | facts : 0;
 }
 
-/* The first `size` bytes at p, zero- or sign-extended to 64 bits (little-endian). */
+/* The first `size` bytes at p (1, 2, 4 or 8), zero- or sign-extended to 64 bits
+ * (little-endian): each size a load of its own (a memcpy of a variable size is a call). */
 static inline uint64_t load_widened(const uint8_t *p, uint32_t size, bool sgn)
 {
 	uint64_t v = 0;
-	memcpy(&v, p, size);
+	switch (size) {
+	case 1: memcpy(&v, p, 1); break;
+	case 2: memcpy(&v, p, 2); break;
+	case 4: memcpy(&v, p, 4); break;
+	default: memcpy(&v, p, 8); break;
+	}
 	if (sgn && size < 8 && (v >> (size * 8 - 1) & 1))
 		v |= ~0ull << (size * 8);
 	return v;
@@ -306,16 +312,63 @@ rows4_avx2(const uint64_t *r, uint32_t d, uint32_t end, uint32_t *first, uint32_
 	       *second <= end - 4 * (LANES - n);
 }
 
-/* The same for the low k lanes (0 < k < 32, as a split by lane index leaves a group), one
- * by one: offsets_avx2's SHL_FIT for lanes that lie in a row from lane 0's place. */
-static inline bool low_row4(const uint64_t *r, uint32_t d, uint32_t k, uint32_t end,
-			    uint32_t *first)
+/* The same for the low k lanes (mask: 0 < k < 32, as a split by lane index leaves a group),
+ * eight lanes a vector as far as the k go: offsets_avx2's SHL_FIT for lanes that lie in a
+ * row from lane 0's place. (Lane by lane, its loop was a tenth of a tree level's access.) */
+__attribute__((target("avx2"))) static inline bool low_row4(const uint64_t *r, uint32_t d,
+							    uint32_t mask, uint32_t k,
+							    uint32_t end, uint32_t *first)
 {
-	uint32_t a = (uint32_t)r[0], bad = 0;
-	for (uint32_t l = 1; l < k; l++)
-		bad |= (uint32_t)r[l] ^ (a + 4 * l);
+	uint32_t a = (uint32_t)r[0];
+	const __m256i by = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+	__m256i bad = _mm256_setzero_si256();
+	for (uint32_t i = 0; 8 * i < k; i++) { /* lane l's word against a + 4l */
+		__m256i want = _mm256_add_epi32(_mm256_set1_epi32((int)(a + 32 * i)), by);
+		bad = _mm256_or_si256(bad, _mm256_and_si256(_mm256_xor_si256(low_words(r + 8 * i),
+									     want),
+							    lane_bits(mask, (int)i)));
+	}
 	*first = a + d;
-	return !bad && !(*first & 3) && 4 * k <= end && *first <= end - 4 * k;
+	return _mm256_testz_si256(bad, bad) && !(*first & 3) && 4 * k <= end &&
+	       *first <= end - 4 * k;
+}
+
+/* The first `left` (1..3) of four 32-bit lanes. */
+__attribute__((target("avx2"))) static inline __m128i first_lanes(uint32_t left)
+{
+	return _mm_cmpgt_epi32(_mm_set1_epi32((int)left), _mm_setr_epi32(0, 1, 2, 3));
+}
+
+/* The k (< 32) words in a row at p, widened by sgn into d[0..k): four lanes a vector, the
+ * last ones by masked loads and stores (no byte past the row read, no lane past k written). */
+__attribute__((target("avx2"))) static inline void ld_low_widen(const uint8_t *p, uint32_t k,
+								bool sgn, uint64_t *d)
+{
+	for (uint32_t i = 0; 4 * i < k; i++) {
+		uint32_t left = k - 4 * i;
+		__m128i m = first_lanes(left);
+		__m128i u = left >= 4 ? _mm_loadu_si128((const __m128i *)(p + 16 * i))
+				      : _mm_maskload_epi32((const int *)(p + 16 * i), m);
+		__m256i v = sgn ? _mm256_cvtepi32_epi64(u) : _mm256_cvtepu32_epi64(u);
+		if (left >= 4)
+			_mm256_storeu_si256((__m256i *)(d + 4 * i), v);
+		else
+			_mm256_maskstore_epi64((long long *)(d + 4 * i), _mm256_cvtepi32_epi64(m), v);
+	}
+}
+
+/* The low words of v's lanes of mask (the low k < 32) stored in a row at p: eight lanes a
+ * vector, the last ones by a masked store. */
+__attribute__((target("avx2"))) static inline void st_low_row(uint8_t *p, uint32_t mask,
+							      uint32_t k, const uint64_t *v)
+{
+	for (uint32_t i = 0; 8 * i < k; i++) {
+		__m256i w = low_words(v + 8 * i);
+		if (k - 8 * i >= 8)
+			_mm256_storeu_si256((__m256i *)(p + 32 * i), w);
+		else
+			_mm256_maskstore_epi32((int *)(p + 32 * i), lane_bits(mask, (int)i), w);
+	}
 }
 
 /* Whether ld_row4/st_row4 may take di on the lanes of mask: a 4-byte access through a
@@ -371,13 +424,10 @@ ld_row4_any(struct launch *L, struct warp *w, struct frame *f, const struct dins
 		return false;
 	if (mask != FULL_MASK) {
 		uint32_t k = (uint32_t)__builtin_ctz(~mask);
-		if (!low_row4(r, (uint32_t)o->off, k, c->smem_size, &first) ||
+		if (!low_row4(r, (uint32_t)o->off, mask, k, c->smem_size, &first) ||
 		    (race && !race_shared_row(L, w, mask, first, k, 0, false)))
 			return false;
-		uint64_t *d = slot_ptr(f, di->d.slot);
-		bool sgn = di->smem & SMEM_SIGNED;
-		for (uint32_t l = 0; l < k; l++)
-			d[l] = load_widened(c->smem + first + 4 * l, 4, sgn);
+		ld_low_widen(c->smem + first, k, di->smem & SMEM_SIGNED, slot_ptr(f, di->d.slot));
 		return true;
 	}
 	uint32_t k = LANES, second = 0;
@@ -439,12 +489,10 @@ st_row4_any(struct launch *L, struct warp *w, struct frame *f, const struct dins
 		return false;
 	if (mask != FULL_MASK) {
 		uint32_t k = (uint32_t)__builtin_ctz(~mask);
-		if (!low_row4(r, (uint32_t)o->off, k, c->smem_size, &first) ||
+		if (!low_row4(r, (uint32_t)o->off, mask, k, c->smem_size, &first) ||
 		    (race && !race_shared_row(L, w, mask, first, k, 0, true)))
 			return false;
-		const uint64_t *v = slot_ptr(f, s->slot);
-		for (uint32_t l = 0; l < k; l++) /* the low bytes: little-endian */
-			memcpy(c->smem + first + 4 * l, &v[l], 4);
+		st_low_row(c->smem + first, mask, k, slot_ptr(f, s->slot));
 		return true;
 	}
 	uint32_t k = LANES, second = 0;
