@@ -866,8 +866,10 @@ static void lane_next(struct seg *S, uint32_t a, int l)
  * gen_row_fresh's call of wrap (smem_race_calls': a load's row that wraps around) where
  * row_test found the lanes not in one row (from *not_row): only where lanes 0 and 1 or 30
  * and 31 lie in a row (two rows split between those pairs have one of them: a broadcast
- * or a stride, mm_tiled's, makes no call). True from it: the jump to done_at (the access's
- * end); else, and where the lanes fail that test, on past this code.
+ * or a stride makes no call) and lanes 0 and 31 lie on different lines (RACE_LINE_BYTES:
+ * the fresh check takes two runs only on two lines, and lane 31 is the second's - mm_tiled's
+ * half rows, a tile's row twice, make no call). True from it: the jump to done_at (the
+ * access's end); else, and where the lanes fail those tests, on past this code.
  */
 static void gen_row_wrap(struct seg *S, const struct dinsn *di, smem_fn *wrap, size_t not_row,
 			 size_t done_at)
@@ -880,6 +882,15 @@ static void gen_row_wrap(struct seg *S, const struct dinsn *di, smem_fn *wrap, s
 	lane_next(S, a, 31);
 	size_t neither = x86_jcc(b, 0x5);
 	x86_patch(b, pair, b->len);
+	struct xmem at0 = lanes(a, 0), at31 = at0;
+	at31.disp += 8 * (LANES - 1);
+	x86_load(b, false, X_RAX, at0);
+	x86_alu_ri(b, 0, false, X_RAX, (int32_t)(uint32_t)di->s[0].off);
+	x86_load(b, false, X_RCX, at31);
+	x86_alu_ri(b, 0, false, X_RCX, (int32_t)(uint32_t)di->s[0].off);
+	x86_alu_rr(b, X86_XOR, false, X_RAX, X_RCX);
+	x86_alu_ri(b, 7, false, X_RAX, RACE_LINE_BYTES);
+	size_t one_line = x86_jcc(b, 0x2); /* (jb: the same line) */
 	x86_vzeroupper(b);
 	x86_load(b, true, X_RDI, CTX(L));
 	x86_load(b, true, X_RSI, CTX(w));
@@ -891,6 +902,7 @@ static void gen_row_wrap(struct seg *S, const struct dinsn *di, smem_fn *wrap, s
 	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
 	x86_patch(b, x86_jcc(b, 0x5), done_at);
 	x86_patch(b, neither, b->len);
+	x86_patch(b, one_line, b->len);
 }
 
 /*
