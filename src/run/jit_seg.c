@@ -850,6 +850,61 @@ static void call_fresh(struct seg *S, smem_fresh_fn *fn)
 	x86_call_r(b, X_RAX);
 }
 
+/* whether lane l's address (register slot a's low word) is lane l - 1's plus 4: zf */
+static void lane_next(struct seg *S, uint32_t a, int l)
+{
+	struct xbuf *b = S->b;
+	struct xmem at = lanes(a, 0), before = at;
+	at.disp += 8 * l;
+	before.disp += 8 * (l - 1);
+	x86_load(b, false, X_RAX, at);
+	x86_alu_rm(b, X86_SUB, false, X_RAX, before);
+	x86_alu_ri(b, 7, false, X_RAX, 4);
+}
+
+/*
+ * gen_row_fresh's call of wrap (smem_race_calls': a load's row that wraps around) where
+ * row_test found the lanes not in one row (from *not_row): only where lanes 0 and 1 or 30
+ * and 31 lie in a row (two rows split between those pairs have one of them: a broadcast
+ * or a stride makes no call) and lanes 0 and 31 lie on different lines (RACE_LINE_BYTES:
+ * the fresh check takes two runs only on two lines, and lane 31 is the second's - mm_tiled's
+ * half rows, a tile's row twice, make no call). True from it: the jump to done_at (the
+ * access's end); else, and where the lanes fail those tests, on past this code.
+ */
+static void gen_row_wrap(struct seg *S, const struct dinsn *di, smem_fn *wrap, size_t not_row,
+			 size_t done_at)
+{
+	struct xbuf *b = S->b;
+	uint32_t a = di->s[0].slot;
+	x86_patch(b, not_row, b->len);
+	lane_next(S, a, 1);
+	size_t pair = x86_jcc(b, 0x4);
+	lane_next(S, a, 31);
+	size_t neither = x86_jcc(b, 0x5);
+	x86_patch(b, pair, b->len);
+	struct xmem at0 = lanes(a, 0), at31 = at0;
+	at31.disp += 8 * (LANES - 1);
+	x86_load(b, false, X_RAX, at0);
+	x86_alu_ri(b, 0, false, X_RAX, (int32_t)(uint32_t)di->s[0].off);
+	x86_load(b, false, X_RCX, at31);
+	x86_alu_ri(b, 0, false, X_RCX, (int32_t)(uint32_t)di->s[0].off);
+	x86_alu_rr(b, X86_XOR, false, X_RAX, X_RCX);
+	x86_alu_ri(b, 7, false, X_RAX, RACE_LINE_BYTES);
+	size_t one_line = x86_jcc(b, 0x2); /* (jb: the same line) */
+	x86_vzeroupper(b);
+	x86_load(b, true, X_RDI, CTX(L));
+	x86_load(b, true, X_RSI, CTX(w));
+	x86_load(b, true, X_RDX, CTX(f));
+	x86_mov_ri64(b, X_RCX, (uint64_t)(uintptr_t)di);
+	x86_mov_ri(b, X_R8, FULL_MASK);
+	x86_mov_ri64(b, X_RAX, (uint64_t)(uintptr_t)wrap);
+	x86_call_r(b, X_RAX);
+	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
+	x86_patch(b, x86_jcc(b, 0x5), done_at);
+	x86_patch(b, neither, b->len);
+	x86_patch(b, one_line, b->len);
+}
+
 /*
  * With the detector, the row case's fresh check before the row call (smem_race_calls' line
  * and off), after race_regs: where smem_rows allows it (ctx.row's SMEM_FRESH_LD / _ST) and
@@ -858,6 +913,7 @@ static void call_fresh(struct seg *S, smem_fresh_fn *fn)
  * others (none: the row call); where it answers true, the bytes moved inline as the row
  * call moves them (row_move; rcx the row's first byte again) and *done jumps to the
  * access's end: the fresh check makes no report, and declines where one stopped the launch.
+ * Lanes not in one row go to wrap's call first where there is one (gen_row_wrap).
  * Anything else goes on past this code with race_regs' rax and rcx: gen_smem_race's call,
  * which decides the access from the start.
  */
@@ -887,9 +943,13 @@ static void gen_row_fresh(struct seg *S, uint32_t i, const struct smem_calls *tw
 	x86_load(b, true, X_RAX, CTX(smem));
 	x86_alu_rr(b, X86_ADD, true, X_RCX, X_RAX);
 	row_move(S, di, false);
+	size_t done_at = b->len;
 	*done = x86_jmp(b);
+	if (two->wrap)
+		gen_row_wrap(S, di, two->wrap, call[1], done_at);
 	for (int k = 0; k < 4; k++)
-		x86_patch(b, call[k], b->len);
+		if (k != 1 || !two->wrap)
+			x86_patch(b, call[k], b->len);
 	x86_patch(b, declined, b->len);
 	if (line_only != SIZE_MAX)
 		x86_patch(b, line_only, b->len);

@@ -74,6 +74,10 @@ enum { RACE_LINE_BYTES = 128 }; /* (race_priv.h's GRAN * LINE_CELLS) */
 bool race_row_fresh_line_ld(struct launch *L, struct warp *w, uint32_t first);
 bool race_row_fresh_off_ld(struct launch *L, struct warp *w, uint32_t first);
 bool race_row_fresh_line_st(struct launch *L, struct warp *w, uint32_t first);
+/* The same for a load by a whole warp of a row that wraps around (0 < wrap < 32: lanes
+ * below wrap from first, the others from second, both rows aligned and in bounds). */
+bool race_row_fresh_wrap_ld(struct launch *L, struct warp *w, uint32_t first, uint32_t wrap,
+			    uint32_t second);
 static inline bool race_shared_row(struct launch *L, struct warp *w, uint32_t mask,
 				   uint32_t first, uint32_t wrap, uint32_t second, bool write)
 {

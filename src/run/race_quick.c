@@ -1864,6 +1864,15 @@ RACE_CLONES bool race_row_fresh_off_ld(struct launch *L, struct warp *w, uint32_
 	return row2_fresh_ld(L, w, first, LANES, 0);
 }
 
+/* A whole warp's row that wraps around (0 < wrap < 32: lanes below wrap from first, the
+ * others from second), as rowwrap_ld's fresh case: the segment code's call (through smem.c's
+ * ld_row4_wrap) where its row test found the lanes not in one row. */
+RACE_CLONES bool race_row_fresh_wrap_ld(struct launch *L, struct warp *w, uint32_t first,
+					uint32_t wrap, uint32_t second)
+{
+	return row2_fresh_ld(L, w, first, wrap, second);
+}
+
 RACE_CLONES bool race_row_fresh_line_st(struct launch *L, struct warp *w, uint32_t first)
 {
 	return line_fresh(L, w, first, true);

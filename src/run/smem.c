@@ -464,6 +464,30 @@ __attribute__((target("avx2"), noinline)) static bool ld_row4_race(struct launch
 	return ld_row4_any(L, w, f, di, mask, true);
 }
 
+/* smem_calls' wrap: a whole warp's 4-byte load through a register whose lanes the segment
+ * code found not in one row, after its tests of a plain access with ctx.row's SMEM_FRESH_LD
+ * (smem_rows: quiet, the initcheck map full - ld_row4_any's first tests): where they are two
+ * rows (rows4_avx2) that the detector's fresh case takes (race_row_fresh_wrap_ld), the words
+ * widened as ld_row4_any widens them. False: nothing done, the row call decides from the
+ * start (the fresh check changes nothing where it declines). */
+__attribute__((target("avx2"), noinline)) static bool ld_row4_wrap(struct launch *L,
+								    struct warp *w,
+								    struct frame *f,
+								    const struct dinsn *di,
+								    uint32_t mask)
+{
+	const struct dop *o = &di->s[0];
+	uint32_t first, k, second;
+	(void)mask; /* (the whole warp's: the segment code's call) */
+	if (!rows4_avx2(slot_ptr(f, o->slot), (uint32_t)o->off, w->cta->smem_size, &first, &k,
+			&second) ||
+	    k == LANES || !race_row_fresh_wrap_ld(L, w, first, k, second))
+		return false;
+	ld_rows_widen(w->cta->smem, first, k, second, di->smem & SMEM_SIGNED,
+		      slot_ptr(f, di->d.slot));
+	return true;
+}
+
 __attribute__((target("avx2"))) static bool ld_row4(struct launch *L, struct warp *w,
 						    struct frame *f, const struct dinsn *di,
 						    uint32_t mask)
@@ -662,10 +686,11 @@ bool smem_race_calls(const struct dinsn *di, bool store, struct smem_calls *out)
 	 * case's fresh calls only where it would not decline at its first test) */
 	bool fresh = race_plain(di) && (!store || di->s[1].kind == DOP_REG);
 	*out = store ? (struct smem_calls){st_row4_race, st_any,
-					   fresh ? race_row_fresh_line_st : NULL, NULL}
+					   fresh ? race_row_fresh_line_st : NULL, NULL, NULL}
 		     : (struct smem_calls){ld_row4_race, ld_any,
 					   fresh ? race_row_fresh_line_ld : NULL,
-					   fresh ? race_row_fresh_off_ld : NULL};
+					   fresh ? race_row_fresh_off_ld : NULL,
+					   fresh ? ld_row4_wrap : NULL};
 	return true;
 #else
 	(void)di;

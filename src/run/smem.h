@@ -61,9 +61,13 @@ typedef bool smem_fn(struct launch *L, struct warp *w, struct frame *f, const st
  * row call decides). True: checked and recorded by the detector as the row call would, no
  * report made; the code moves the bytes itself as the row call would. False: nothing done. */
 typedef bool smem_fresh_fn(struct launch *L, struct warp *w, uint32_t first);
+/* wrap (a load's; NULL: none): where the segment code found the lanes not in one row, the
+ * fresh check of a row that wraps around (two rows) with its move of the bytes, as a row
+ * call is made (true: done, no report; false: nothing done). */
 struct smem_calls {
 	smem_fn *row, *rest;
 	smem_fresh_fn *line, *off;
+	smem_fn *wrap;
 };
 bool smem_race_calls(const struct dinsn *di, bool store, struct smem_calls *out);
 
