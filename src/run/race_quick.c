@@ -214,12 +214,9 @@ static inline __attribute__((always_inline)) bool word_read(const struct quick *
 	return true;
 }
 
-/* A write of a whole word drops every read of the cell (r, r2, the readers' list): clear_reads
- * for the word's mask, without its per-entry walk. */
-static inline __attribute__((always_inline)) void cell_drop_reads(struct cell *c)
+/* cell_drop_reads but for r: where a read's record is written over it next (mat_fill_k). */
+static inline __attribute__((always_inline)) void cell_drop_later_reads(struct cell *c)
 {
-	c->r.mask = 0;
-	c->r.clock = 0;
 	c->r2.mask = 0;
 	c->r2.clock = 0;
 	struct readers *m = c->more;
@@ -228,6 +225,15 @@ static inline __attribute__((always_inline)) void cell_drop_reads(struct cell *c
 		m->late = 0; /* (late halves dropped unwritten) */
 		memset(m->tids, 0, sizeof m->tids);
 	}
+}
+
+/* A write of a whole word drops every read of the cell (r, r2, the readers' list): clear_reads
+ * for the word's mask, without its per-entry walk. */
+static inline __attribute__((always_inline)) void cell_drop_reads(struct cell *c)
+{
+	c->r.mask = 0;
+	c->r.clock = 0;
+	cell_drop_later_reads(c);
 }
 
 /* A plain write (thread tid of q at epoch clock) takes a word every record of which is
@@ -602,7 +608,9 @@ mat_fill_k(struct rrow *rw, const int k, struct cell *c0, uint32_t s, const stru
 		uint32_t n = (uint32_t)__builtin_ctzll(~(uint64_t)(s >> a)); /* (the run's cells) */
 		uint32_t z = zs >> a, tid = tb + a;
 		for (struct cell *c = c0 + a, *e = c + n; c < e; c++, tid++, z >>= 1) {
-			if (k != ROW_W && (z & 1))
+			if (k == ROW_R && (z & 1))
+				cell_drop_later_reads(c); /* (r: written next) */
+			else if (k == ROW_R2 && (z & 1))
 				cell_drop_reads(c);
 			rec_put(k == ROW_W ? &c->w : k == ROW_R ? &c->r : &c->r2, insn, step, tid,
 				clock);
@@ -1634,8 +1642,8 @@ row_general(struct launch *L, struct warp *w, uint32_t mask, uint32_t first, uin
  * or other CTA's record in the CTA's shared memory, all at one epoch; the access by all its
  * lanes or by the low ones (a tree's partial levels). */
 static inline __attribute__((always_inline)) bool
-shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t first, uint32_t wrap,
-	   uint32_t second, const bool write)
+shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t len, uint32_t first,
+	   uint32_t wrap, uint32_t second, const bool write)
 {
 	struct race *R = L->race;
 	const struct cta *c = w->cta;
@@ -1645,12 +1653,17 @@ shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t first, uint
 		return row_general(L, w, mask, first, wrap, second, write);
 	const struct vc *vq = *wvc_of(R, w); /* (wvc_ok; non-NULL: every lane's) */
 	const uint32_t *k0 = clock_of(R, thr(R, w, 0));
-	uint32_t len = mask == 0xffffffffu ? LANES : (uint32_t)__builtin_ctz(~mask);
 	RACE_VERIFY_HOLD(R, w, vq);
 	if (vq && vq->gen == rc->era_gen && all32(k0, k0[0]) &&
 	    row_fresh(L, rc, c, vq, k0[0], tid_of(R, w, 0), len, first, wrap, second, write))
 		return true;
 	return row_general(L, w, mask, first, wrap, second, write);
+}
+
+/* The lanes mask holds: all 32, or the low ones. */
+static inline uint32_t mask_len(uint32_t mask)
+{
+	return mask == 0xffffffffu ? LANES : (uint32_t)__builtin_ctz(~mask);
 }
 
 /* race_shared_row's load and store, each its own function (one body for both spilled more
@@ -1659,14 +1672,29 @@ RACE_CLONES static __attribute__((noinline)) bool row_ld(struct launch *L, struc
 							  uint32_t mask, uint32_t first,
 							  uint32_t wrap, uint32_t second)
 {
-	return shared_row(L, w, mask, first, wrap, second, false);
+	return shared_row(L, w, mask, mask_len(mask), first, wrap, second, false);
 }
 
 RACE_CLONES static __attribute__((noinline)) bool row_st(struct launch *L, struct warp *w,
 							  uint32_t mask, uint32_t first,
 							  uint32_t wrap, uint32_t second)
 {
-	return shared_row(L, w, mask, first, wrap, second, true);
+	return shared_row(L, w, mask, mask_len(mask), first, wrap, second, true);
+}
+
+/* race_shared_row_ld's and _st's way for the low k lanes (what they do there: row_ld and
+ * row_st), their body called at once: a tree's partial levels, 15 accesses a round of
+ * reduce_smem, each paid the layer's call and tests. */
+RACE_CLONES bool race_shared_low_ld(struct launch *L, struct warp *w, uint32_t mask, uint32_t k,
+				    uint32_t first)
+{
+	return shared_row(L, w, mask, k, first, k, 0, false);
+}
+
+RACE_CLONES bool race_shared_low_st(struct launch *L, struct warp *w, uint32_t mask, uint32_t k,
+				    uint32_t first)
+{
+	return shared_row(L, w, mask, k, first, k, 0, true);
 }
 
 /* The fresh path's commonest case, before its general form (row_fresh) is set up: a whole

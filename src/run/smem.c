@@ -425,7 +425,7 @@ ld_row4_any(struct launch *L, struct warp *w, struct frame *f, const struct dins
 	if (mask != FULL_MASK) {
 		uint32_t k = (uint32_t)__builtin_ctz(~mask);
 		if (!low_row4(r, (uint32_t)o->off, mask, k, c->smem_size, &first) ||
-		    (race && !race_shared_row(L, w, mask, first, k, 0, false)))
+		    (race && !race_shared_low_ld(L, w, mask, k, first)))
 			return false;
 		ld_low_widen(c->smem + first, k, di->smem & SMEM_SIGNED, slot_ptr(f, di->d.slot));
 		return true;
@@ -490,7 +490,7 @@ st_row4_any(struct launch *L, struct warp *w, struct frame *f, const struct dins
 	if (mask != FULL_MASK) {
 		uint32_t k = (uint32_t)__builtin_ctz(~mask);
 		if (!low_row4(r, (uint32_t)o->off, mask, k, c->smem_size, &first) ||
-		    (race && !race_shared_row(L, w, mask, first, k, 0, true)))
+		    (race && !race_shared_low_st(L, w, mask, k, first)))
 			return false;
 		st_low_row(c->smem + first, mask, k, slot_ptr(f, s->slot));
 		return true;
