@@ -1576,10 +1576,12 @@ row_fresh(struct launch *L, struct rcta *rc, const struct cta *c, const struct v
 	uint32_t *ln0 = &rc->lines[2 * l0], *ln1 = &rc->lines[2 * l1]; /* (both in range now) */
 	if (ln0[0] >= era || (p1 && ln1[0] >= era))
 		return false; /* (a write of this era: the general path) */
-	struct cell *c0 = fresh_cells(&rc->smem, l0), *c1 = p1 ? fresh_cells(&rc->smem, l1) : c0;
+	struct rrow *rows = race_rows(rc, c->smem_size);
+	/* (a line with rows on has its page: line_cells', without fresh_cells' tests) */
+	struct cell *c0 = rows[l0].on ? line_cells(rc, l0) : fresh_cells(&rc->smem, l0);
+	struct cell *c1 = p1 ? fresh_cells(&rc->smem, l1) : c0;
 	if (!c0 || !c1)
 		return false;
-	struct rrow *rows = race_rows(rc, c->smem_size);
 	uint32_t a0s = p0, b0s = 0, a1s = p1, b1s = 0;
 	bool r0 = ln0[1] >= era, r1 = p1 && ln1[1] >= era; /* (read in this era) */
 	if (r0 || r1) {
