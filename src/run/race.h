@@ -64,6 +64,12 @@ bool race_shared_row_ld(struct launch *L, struct warp *w, uint32_t mask, uint32_
 			uint32_t wrap, uint32_t second);
 bool race_shared_row_st(struct launch *L, struct warp *w, uint32_t mask, uint32_t first,
 			uint32_t wrap, uint32_t second);
+/* The same for the low k lanes of a warp (mask: their bits, 0 < k < 32; a split by lane
+ * index, a tree's partial levels): one row at first, wrap k, decided as those decide it. */
+bool race_shared_low_ld(struct launch *L, struct warp *w, uint32_t mask, uint32_t k,
+			uint32_t first);
+bool race_shared_low_st(struct launch *L, struct warp *w, uint32_t mask, uint32_t k,
+			uint32_t first);
 /* Their fresh case alone (the CTA's last barrier orders every record the access meets, or
  * the one clock of a row record tells) for a plain access by a whole warp of 32 words in a
  * row at first, aligned and in bounds: first on a line start (RACE_LINE_BYTES), or off it

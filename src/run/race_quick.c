@@ -214,12 +214,9 @@ static inline __attribute__((always_inline)) bool word_read(const struct quick *
 	return true;
 }
 
-/* A write of a whole word drops every read of the cell (r, r2, the readers' list): clear_reads
- * for the word's mask, without its per-entry walk. */
-static inline __attribute__((always_inline)) void cell_drop_reads(struct cell *c)
+/* cell_drop_reads but for r: where a read's record is written over it next (mat_fill_k). */
+static inline __attribute__((always_inline)) void cell_drop_later_reads(struct cell *c)
 {
-	c->r.mask = 0;
-	c->r.clock = 0;
 	c->r2.mask = 0;
 	c->r2.clock = 0;
 	struct readers *m = c->more;
@@ -228,6 +225,15 @@ static inline __attribute__((always_inline)) void cell_drop_reads(struct cell *c
 		m->late = 0; /* (late halves dropped unwritten) */
 		memset(m->tids, 0, sizeof m->tids);
 	}
+}
+
+/* A write of a whole word drops every read of the cell (r, r2, the readers' list): clear_reads
+ * for the word's mask, without its per-entry walk. */
+static inline __attribute__((always_inline)) void cell_drop_reads(struct cell *c)
+{
+	c->r.mask = 0;
+	c->r.clock = 0;
+	cell_drop_later_reads(c);
 }
 
 /* A plain write (thread tid of q at epoch clock) takes a word every record of which is
@@ -583,28 +589,35 @@ mat_put(struct rrow *rw, int k, struct cell *c, uint32_t i, const struct rowd *d
 		c->more->ok_gen = gen;
 }
 
-/* mat_put for the cells s of rw's line (c0) given one record d, a kind k at a time: the
- * dropped reads (z) of them all first, then each record written with its thread (tb + i)
- * and the rest as loop invariants. The splits of a tree's partial levels write a few dozen
- * cells a round; mat_put's tests, per cell, were half of it. */
+/* mat_put for the cells s of rw's line (c0) given one record d, a kind k at a time, run by
+ * run of adjacent cells (a split's cells are one run: a tree level's interval): in each, a
+ * cell's dropped reads (z) go just before its record is written, the cell and its thread
+ * (tb + i) stepped along with the rest as loop invariants. The splits of a tree's partial
+ * levels write a few dozen cells a round; bit by bit, the cell's index and place were a
+ * third of each. */
 static inline __attribute__((always_inline)) void
 mat_fill_k(struct rrow *rw, const int k, struct cell *c0, uint32_t s, const struct rowd *d,
 	   uint64_t gen)
 {
-	if (k != ROW_W) {
-		uint32_t zs = rw->z & s;
-		rw->z &= ~zs;
-		for (uint32_t m = zs; m; m &= m - 1)
-			cell_drop_reads(c0 + __builtin_ctz(m));
-	}
+	uint32_t zs = k != ROW_W ? rw->z & s : 0;
+	rw->z &= ~zs;
 	const struct dinsn *insn = d->insn;
 	uint32_t tb = d->tb, clock = d->clock, step = d->step;
-	for (uint32_t m = s; m; m &= m - 1) {
-		uint32_t i = (uint32_t)__builtin_ctz(m);
-		struct cell *c = c0 + i;
-		rec_put(k == ROW_W ? &c->w : k == ROW_R ? &c->r : &c->r2, insn, step, tb + i, clock);
-		if (k == ROW_R2 && c->more)
-			c->more->ok_gen = gen;
+	while (s) {
+		uint32_t a = (uint32_t)__builtin_ctz(s);
+		uint32_t n = (uint32_t)__builtin_ctzll(~(uint64_t)(s >> a)); /* (the run's cells) */
+		uint32_t z = zs >> a, tid = tb + a;
+		for (struct cell *c = c0 + a, *e = c + n; c < e; c++, tid++, z >>= 1) {
+			if (k == ROW_R && (z & 1))
+				cell_drop_later_reads(c); /* (r: written next) */
+			else if (k == ROW_R2 && (z & 1))
+				cell_drop_reads(c);
+			rec_put(k == ROW_W ? &c->w : k == ROW_R ? &c->r : &c->r2, insn, step, tid,
+				clock);
+			if (k == ROW_R2 && c->more)
+				c->more->ok_gen = gen;
+		}
+		s &= s + (s & -s); /* (the run cleared: its carry runs past it) */
 	}
 }
 
@@ -1563,10 +1576,12 @@ row_fresh(struct launch *L, struct rcta *rc, const struct cta *c, const struct v
 	uint32_t *ln0 = &rc->lines[2 * l0], *ln1 = &rc->lines[2 * l1]; /* (both in range now) */
 	if (ln0[0] >= era || (p1 && ln1[0] >= era))
 		return false; /* (a write of this era: the general path) */
-	struct cell *c0 = fresh_cells(&rc->smem, l0), *c1 = p1 ? fresh_cells(&rc->smem, l1) : c0;
+	struct rrow *rows = race_rows(rc, c->smem_size);
+	/* (a line with rows on has its page: line_cells', without fresh_cells' tests) */
+	struct cell *c0 = rows[l0].on ? line_cells(rc, l0) : fresh_cells(&rc->smem, l0);
+	struct cell *c1 = p1 ? fresh_cells(&rc->smem, l1) : c0;
 	if (!c0 || !c1)
 		return false;
-	struct rrow *rows = race_rows(rc, c->smem_size);
 	uint32_t a0s = p0, b0s = 0, a1s = p1, b1s = 0;
 	bool r0 = ln0[1] >= era, r1 = p1 && ln1[1] >= era; /* (read in this era) */
 	if (r0 || r1) {
@@ -1629,8 +1644,8 @@ row_general(struct launch *L, struct warp *w, uint32_t mask, uint32_t first, uin
  * or other CTA's record in the CTA's shared memory, all at one epoch; the access by all its
  * lanes or by the low ones (a tree's partial levels). */
 static inline __attribute__((always_inline)) bool
-shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t first, uint32_t wrap,
-	   uint32_t second, const bool write)
+shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t len, uint32_t first,
+	   uint32_t wrap, uint32_t second, const bool write)
 {
 	struct race *R = L->race;
 	const struct cta *c = w->cta;
@@ -1640,12 +1655,17 @@ shared_row(struct launch *L, struct warp *w, uint32_t mask, uint32_t first, uint
 		return row_general(L, w, mask, first, wrap, second, write);
 	const struct vc *vq = *wvc_of(R, w); /* (wvc_ok; non-NULL: every lane's) */
 	const uint32_t *k0 = clock_of(R, thr(R, w, 0));
-	uint32_t len = mask == 0xffffffffu ? LANES : (uint32_t)__builtin_ctz(~mask);
 	RACE_VERIFY_HOLD(R, w, vq);
 	if (vq && vq->gen == rc->era_gen && all32(k0, k0[0]) &&
 	    row_fresh(L, rc, c, vq, k0[0], tid_of(R, w, 0), len, first, wrap, second, write))
 		return true;
 	return row_general(L, w, mask, first, wrap, second, write);
+}
+
+/* The lanes mask holds: all 32, or the low ones. */
+static inline uint32_t mask_len(uint32_t mask)
+{
+	return mask == 0xffffffffu ? LANES : (uint32_t)__builtin_ctz(~mask);
 }
 
 /* race_shared_row's load and store, each its own function (one body for both spilled more
@@ -1654,14 +1674,29 @@ RACE_CLONES static __attribute__((noinline)) bool row_ld(struct launch *L, struc
 							  uint32_t mask, uint32_t first,
 							  uint32_t wrap, uint32_t second)
 {
-	return shared_row(L, w, mask, first, wrap, second, false);
+	return shared_row(L, w, mask, mask_len(mask), first, wrap, second, false);
 }
 
 RACE_CLONES static __attribute__((noinline)) bool row_st(struct launch *L, struct warp *w,
 							  uint32_t mask, uint32_t first,
 							  uint32_t wrap, uint32_t second)
 {
-	return shared_row(L, w, mask, first, wrap, second, true);
+	return shared_row(L, w, mask, mask_len(mask), first, wrap, second, true);
+}
+
+/* race_shared_row_ld's and _st's way for the low k lanes (what they do there: row_ld and
+ * row_st), their body called at once: a tree's partial levels, 15 accesses a round of
+ * reduce_smem, each paid the layer's call and tests. */
+RACE_CLONES bool race_shared_low_ld(struct launch *L, struct warp *w, uint32_t mask, uint32_t k,
+				    uint32_t first)
+{
+	return shared_row(L, w, mask, k, first, k, 0, false);
+}
+
+RACE_CLONES bool race_shared_low_st(struct launch *L, struct warp *w, uint32_t mask, uint32_t k,
+				    uint32_t first)
+{
+	return shared_row(L, w, mask, k, first, k, 0, true);
 }
 
 /* The fresh path's commonest case, before its general form (row_fresh) is set up: a whole

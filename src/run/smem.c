@@ -371,6 +371,13 @@ __attribute__((target("avx2"))) static inline void st_low_row(uint8_t *p, uint32
 	}
 }
 
+/* race_plain for di, an ld or st (smem_form's forms: never an atom or red, so its
+ * semantics alone tell). */
+static inline bool smem_plain(const struct dinsn *di)
+{
+	return !race_sem_strong(di->sem);
+}
+
 /* Whether ld_row4/st_row4 may take di on the lanes of mask: a 4-byte access through a
  * register by all lanes or the low ones (what row4_avx2 and low_row4 test), on AVX2. */
 static inline bool row4_candidate(const struct dinsn *di, uint32_t mask)
@@ -419,13 +426,13 @@ ld_row4_any(struct launch *L, struct warp *w, struct frame *f, const struct dins
 	const struct dop *o = &di->s[0];
 	const uint64_t *r = slot_ptr(f, o->slot);
 	uint32_t first;
-	if ((race && !race_plain(di)) || (init_checking(L) && !c->init_full) ||
+	if ((race && !smem_plain(di)) || (init_checking(L) && !c->init_full) ||
 	    !access_shared_quiet(L, w))
 		return false;
 	if (mask != FULL_MASK) {
 		uint32_t k = (uint32_t)__builtin_ctz(~mask);
 		if (!low_row4(r, (uint32_t)o->off, mask, k, c->smem_size, &first) ||
-		    (race && !race_shared_row(L, w, mask, first, k, 0, false)))
+		    (race && !race_shared_low_ld(L, w, mask, k, first)))
 			return false;
 		ld_low_widen(c->smem + first, k, di->smem & SMEM_SIGNED, slot_ptr(f, di->d.slot));
 		return true;
@@ -508,13 +515,13 @@ st_row4_any(struct launch *L, struct warp *w, struct frame *f, const struct dins
 	const struct dop *o = &di->s[0], *s = &di->s[1];
 	const uint64_t *r = slot_ptr(f, o->slot);
 	uint32_t first;
-	if ((race && !race_plain(di)) || s->kind != DOP_REG || (c->init_bits && !c->init_full) ||
+	if ((race && !smem_plain(di)) || s->kind != DOP_REG || (c->init_bits && !c->init_full) ||
 	    !c->proxy_all || !access_shared_quiet(L, w))
 		return false;
 	if (mask != FULL_MASK) {
 		uint32_t k = (uint32_t)__builtin_ctz(~mask);
 		if (!low_row4(r, (uint32_t)o->off, mask, k, c->smem_size, &first) ||
-		    (race && !race_shared_row(L, w, mask, first, k, 0, true)))
+		    (race && !race_shared_low_st(L, w, mask, k, first)))
 			return false;
 		st_low_row(c->smem + first, mask, k, slot_ptr(f, s->slot));
 		return true;
@@ -560,7 +567,7 @@ __attribute__((target("avx2"))) static bool st_row4(struct launch *L, struct war
  * that could fire. */
 static bool quiet(const struct launch *L, const struct warp *w, const struct dinsn *di)
 {
-	return (!L->race || race_plain(di)) && access_shared_quiet(L, w);
+	return (!L->race || smem_plain(di)) && access_shared_quiet(L, w);
 }
 
 /* smem_ld's every case but ld_row4's, out of its line (so that one saves few registers) */
