@@ -52,6 +52,19 @@ struct hand {
 	size_t round;    /* the round's end: the jump to round_tests() */
 };
 
+/* four registers kept across a call of C (four pushes: the stack stays aligned for it) */
+static void keep4(struct xbuf *b, const int r[4])
+{
+	for (int k = 0; k < 4; k++)
+		x86_push(b, r[k]);
+}
+
+static void unkeep4(struct xbuf *b, const int r[4])
+{
+	for (int k = 3; k >= 0; k--)
+		x86_pop(b, r[k]);
+}
+
 /* a jump already made (its place in the code) sent to the hop's call */
 static void fail_at(struct hand *H, size_t jump)
 {
@@ -392,18 +405,13 @@ static void restart(struct xbuf *b)
 	x86_mov_mi8(b, AT(X_R9, SPIN(head)), 1);
 	x86_alu_mi(b, 7, true, AT(X_RCX, offsetof(struct launch, jobs)), 0);
 	size_t alone = x86_jcc(b, 0x4);
-	x86_push(b, X_R9); /* (four: the stack stays aligned for the call) */
-	x86_push(b, X_R10);
-	x86_push(b, X_R11);
-	x86_push(b, X_RDI);
+	static const int kept[4] = {X_R9, X_R10, X_R11, X_RDI};
+	keep4(b, kept);
 	x86_vzeroupper(b);
 	x86_alu_rr(b, X86_MOV, true, X_RDI, X_RCX);
 	x86_load(b, true, X_RAX, AT(X_RCX, offsetof(struct launch, is_head)));
 	x86_call_r(b, X_RAX);
-	x86_pop(b, X_RDI);
-	x86_pop(b, X_R11);
-	x86_pop(b, X_R10);
-	x86_pop(b, X_R9);
+	unkeep4(b, kept);
 	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX); /* (a bool: al only) */
 	size_t head = x86_jcc(b, 0x5);
 	x86_mov_mi8(b, AT(X_R9, SPIN(head)), 0);
@@ -542,20 +550,15 @@ static void release(struct xbuf *b, uint32_t id)
  * bar_release calls it first): rax, rcx, rdx and rdi kept around the call, r8 L again */
 static void race_complete(struct xbuf *b, uint32_t id)
 {
-	x86_push(b, X_RAX); /* (four: the stack stays aligned for the call) */
-	x86_push(b, X_RCX);
-	x86_push(b, X_RDX);
-	x86_push(b, X_RDI);
+	static const int kept[4] = {X_RAX, X_RCX, X_RDX, X_RDI};
+	keep4(b, kept);
 	x86_vzeroupper(b);
 	x86_alu_rr(b, X86_MOV, true, X_RDI, X_R8);
 	x86_alu_rr(b, X86_MOV, true, X_RSI, X_RCX);
 	x86_mov_ri(b, X_RDX, id);
 	x86_mov_ri64(b, X_RAX, (uint64_t)(uintptr_t)race_bar_complete);
 	x86_call_r(b, X_RAX);
-	x86_pop(b, X_RDI);
-	x86_pop(b, X_RDX);
-	x86_pop(b, X_RCX);
-	x86_pop(b, X_RAX);
+	unkeep4(b, kept);
 	x86_load(b, true, X_R8, SW(c.L));
 }
 
