@@ -862,6 +862,19 @@ static void lane_next(struct seg *S, uint32_t a, int l)
 	x86_alu_ri(b, 7, false, X_RAX, 4);
 }
 
+/* The call of an smem_fn (smem.h's: fn) for di on the whole warp, its arguments taken from
+ * the context (L, w, f); al its answer */
+static void call_smem(struct xbuf *b, const struct dinsn *di, uint64_t fn)
+{
+	x86_load(b, true, X_RDI, CTX(L));
+	x86_load(b, true, X_RSI, CTX(w));
+	x86_load(b, true, X_RDX, CTX(f));
+	x86_mov_ri64(b, X_RCX, (uint64_t)(uintptr_t)di);
+	x86_mov_ri(b, X_R8, FULL_MASK);
+	x86_mov_ri64(b, X_RAX, fn);
+	x86_call_r(b, X_RAX);
+}
+
 /*
  * gen_row_fresh's call of wrap (smem_race_calls': a load's row that wraps around) where
  * row_test found the lanes not in one row (from *not_row): only where lanes 0 and 1 or 30
@@ -892,13 +905,7 @@ static void gen_row_wrap(struct seg *S, const struct dinsn *di, smem_fn *wrap, s
 	x86_alu_ri(b, 7, false, X_RAX, RACE_LINE_BYTES);
 	size_t one_line = x86_jcc(b, 0x2); /* (jb: the same line) */
 	x86_vzeroupper(b);
-	x86_load(b, true, X_RDI, CTX(L));
-	x86_load(b, true, X_RSI, CTX(w));
-	x86_load(b, true, X_RDX, CTX(f));
-	x86_mov_ri64(b, X_RCX, (uint64_t)(uintptr_t)di);
-	x86_mov_ri(b, X_R8, FULL_MASK);
-	x86_mov_ri64(b, X_RAX, (uint64_t)(uintptr_t)wrap);
-	x86_call_r(b, X_RAX);
+	call_smem(b, di, (uint64_t)(uintptr_t)wrap);
 	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
 	x86_patch(b, x86_jcc(b, 0x5), done_at);
 	x86_patch(b, neither, b->len);
@@ -978,13 +985,7 @@ static void gen_smem_race(struct seg *S, uint32_t i, size_t epi, uint64_t fn, ui
 	if (rest) { /* (the row call declined, nothing done: the rest, its arguments again) */
 		x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
 		size_t took = x86_jcc(b, 0x5);
-		x86_load(b, true, X_RDI, CTX(L));
-		x86_load(b, true, X_RSI, CTX(w));
-		x86_load(b, true, X_RDX, CTX(f));
-		x86_mov_ri64(b, X_RCX, (uint64_t)(uintptr_t)&S->fn->code[i]);
-		x86_mov_ri(b, X_R8, FULL_MASK);
-		x86_mov_ri64(b, X_RAX, rest);
-		x86_call_r(b, X_RAX);
+		call_smem(b, &S->fn->code[i], rest);
 		x86_patch(b, took, b->len);
 	}
 	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
@@ -1033,13 +1034,7 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 	gen_smem_race(S, i, epi, (uint64_t)(uintptr_t)(split ? two.row : fn),
 		      split ? (uint64_t)(uintptr_t)two.rest : 0, &race_done);
 	x86_patch(b, plain, b->len);
-	x86_load(b, true, X_RDI, CTX(L));
-	x86_load(b, true, X_RSI, CTX(w));
-	x86_load(b, true, X_RDX, CTX(f));
-	x86_mov_ri64(b, X_RCX, (uint64_t)(uintptr_t)di);
-	x86_mov_ri(b, X_R8, FULL_MASK);
-	x86_mov_ri64(b, X_RAX, (uint64_t)(uintptr_t)fn);
-	x86_call_r(b, X_RAX);
+	call_smem(b, di, (uint64_t)(uintptr_t)fn);
 	x86_alu_rr(b, X86_TEST8, false, X_RAX, X_RAX);
 	to_exit(S, x86_jcc(b, 0x4), i);
 	if (ncall)
