@@ -267,6 +267,9 @@ static const struct {
 	{"cmove edx, DWORD PTR [rcx+136]", 7, {0x0f, 0x44, 0x91, 0x88, 0x00, 0x00, 0x00}},
 	{"cmove r9, QWORD PTR [r10+8]", 5, {0x4d, 0x0f, 0x44, 0x4a, 0x08}},
 	{"cmp QWORD PTR [r9+16], r15", 4, {0x4d, 0x39, 0x79, 0x10}},
+	{"popcnt edx, r8d", 5, {0xf3, 0x41, 0x0f, 0xb8, 0xd0}},
+	{"popcnt r8d, r8d", 5, {0xf3, 0x45, 0x0f, 0xb8, 0xc0}},
+	{"popcnt eax, ecx", 4, {0xf3, 0x0f, 0xb8, 0xc1}},
 };
 
 #define NCASES (sizeof want / sizeof want[0])
@@ -522,6 +525,9 @@ static void emit_case(struct xbuf *b, size_t i)
 	case 244: x86_cmov_rm(b, 0x4, false, X_RDX, (struct xmem){X_RCX, -1, 1, 136}); break;
 	case 245: x86_cmov_rm(b, 0x4, true, X_R9, (struct xmem){X_R10, -1, 1, 8}); break;
 	case 246: x86_alu_mr(b, X86_CMP, true, (struct xmem){X_R9, -1, 1, 16}, X_R15); break;
+	case 247: x86_popcnt(b, X_RDX, X_R8); break;
+	case 248: x86_popcnt(b, X_R8, X_R8); break;
+	case 249: x86_popcnt(b, X_RAX, X_RCX); break;
 	default: break;
 	}
 }

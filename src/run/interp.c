@@ -1001,40 +1001,16 @@ static inline enum step seg_bar(struct launch *L, struct warp *w, struct group *
 /*
  * A region of the segment code (jit_seg.h): a divergent branch of w's whole group, where
  * run_direct would run its split not made (vsplit_fits), run by the code for the lanes that
- * fall through, each step here doing what run_direct does at it - the split's beginning
- * (seg_vs_begin), each ld/st.shared (seg_vs_smem: L->steps, L->ci and L->cmask, the access
- * with the group's mask, L->writes, the group picked again or the lanes merged), the merge
- * at the target after a block (seg_vs_join) - and the blocks with the group's mask between
- * (jit_seg.c). The code checks at the branch what run_direct would check on the way and
+ * fall through. The code makes the split's beginning, the picks after the accesses it makes
+ * itself (its rows) and the merge at the target (jit_vs.c: vsplit_begin's, repicked's and
+ * vsplit_join's writes); an access it leaves to C is seg_vs_smem's (L->steps, L->ci and
+ * L->cmask, the access with the group's mask, L->writes, the group picked again or the
+ * lanes merged). The code checks at the branch what run_direct would check on the way and
  * the code cannot leave halfway: the budget holds the region, no handler's test fails in
  * it. Where an access declines (smem.c: nothing done) the code leaves there with the split
  * not made standing (rp->vlanes) and run_direct goes on with it (seg_run, interp_run_group);
  * where a report stopped the launch, seg_run makes the split as run_direct does there.
  */
-static __attribute__((target("avx2"))) uint32_t
-seg_vs_begin(struct jit_seg_ctx *c, uint32_t pc, uint32_t left, uint32_t picks)
-{
-	struct launch *L = c->L;
-	struct warp *w = c->w;
-	struct group *g = w->groups;
-	const struct frame *f = c->f;
-	const struct dinsn *di = &f->fn->code[pc];
-	/* vsplit_fits's tests left to now (w alone, as run_direct's `alone`), and every pick
-	 * of the group in the region within the streak */
-	if (L->async.nevents || w->last_pick != g || g->next || w->streak + picks >= FAIR_PICKS)
-		return 0;
-	uint32_t mask = pred_mask_avx2((const uint64_t *)f->regs + (size_t)di->guard * LANES,
-				       di->guard_neg);
-	L->steps = c->end - left + 1;
-	L->ci = di;
-	L->cmask = mask;
-	vsplit_begin(L, w, g, c->rp, di, FULL_MASK, mask, c->n0 - (left - 1));
-	g->pc = pc + 1;
-	c->lmask = mask;
-	c->vmask = g->mask;
-	return g->mask;
-}
-
 /* seg_vs_smem's steps before the access: the group at it, L->steps, L->ci and L->cmask */
 static inline void seg_vs_at(struct jit_seg_ctx *c, uint32_t pc, uint32_t left)
 {
@@ -1084,19 +1060,6 @@ static uint32_t seg_vs_smem(struct jit_seg_ctx *c, uint32_t pc, uint32_t left)
 	return seg_vs_past(c, pc, left);
 }
 
-/* the same around an access the code made itself (jit_seg.c's masked row) */
-static uint32_t seg_vs_after(struct jit_seg_ctx *c, uint32_t pc, uint32_t left)
-{
-	seg_vs_at(c, pc, left);
-	return seg_vs_past(c, pc, left);
-}
-
-static void seg_vs_join(struct jit_seg_ctx *c, uint32_t left)
-{
-	struct warp *w = c->w;
-	vsplit_join(c->L, w, w->groups, c->rp, c->n0 - left);
-}
-
 /* c for the turn of w's whole group in frame f, `left` of its budget, `end` being its
  * steps + limit and n0 its instructions before plus limit (seg_run's), rp its repick: the
  * segment code's context, no hop (calm: L->stop clear and no step due, so hmin is 0) */
@@ -1128,10 +1091,7 @@ static inline void seg_ctx_turn(struct jit_seg_ctx *c, struct launch *L, struct 
 	c->L = L;
 	c->row_cta = NULL; /* (C ran since the last call: ask again) */
 	c->rp = rp;
-	c->vs_begin = seg_vs_begin;
 	c->vs_smem = seg_vs_smem;
-	c->vs_join = seg_vs_join;
-	c->vs_after = seg_vs_after;
 }
 
 /* What the code at c ran in frame f, told as seg_run's loop leaves it: *left, *last,
@@ -1772,7 +1732,7 @@ uint32_t interp_run_group(struct launch *L, struct warp *w, struct group *g, uin
 				continue;
 			if (s == SEG_DIRECT) {
 				/* where the segment code left a region, the split not made
-				 * stands: run_direct goes on with it (seg_vs_begin) */
+				 * stands: run_direct goes on with it (jit_vs_begin) */
 				if (rp.vlanes)
 					stop_pc = rp.vpc;
 				k = run_direct(L, w, g, budget - n, &stop_pc, alone && !rp.vlanes, n,

@@ -55,23 +55,14 @@ struct jit_seg_ctx {
 	 * hop only where it fails), else 0. 32 bits: the code compares it whole. */
 	uint32_t calm;
 	/* A region (jit_seg.c's gen_region): a divergent branch's not-taken lanes run to its
-	 * target as run_direct runs its split not made (interp.c's vsplit), each step of it
-	 * in the C of these calls, `left` the budget before the step. */
+	 * target as run_direct runs its split not made (interp.c's vsplit): the split's
+	 * beginning, the picks after the accesses the code makes and the merge written by the
+	 * code itself (jit_vs.c), any other access through vs_smem, `left` the budget before it. */
 	void *rp;               /* in: seg_run's struct repick (the split's and the counts')  */
 	uint32_t n0;            /* in: the turn's instructions before it plus its limit      */
 	uint32_t vmask;         /* out: the region's lanes (last's, with JIT_SEG_LAST_REGION) */
-	/* the branch at pc (its guard not the same in all lanes), `picks` the group's picks
-	 * the region makes: 0, nothing done (the code leaves at pc), or the lanes that go on
-	 * (vmask; lmask the taken ones), the split begun (w's `split` set) */
-	uint32_t (*vs_begin)(struct jit_seg_ctx *c, uint32_t pc, uint32_t left, uint32_t picks);
 	/* the region's ld/st.shared at pc: a JIT_VS_* answer */
 	uint32_t (*vs_smem)(struct jit_seg_ctx *c, uint32_t pc, uint32_t left);
-	/* at the target, after a block: the lanes merged again (vs_smem merges them itself
-	 * after an access right before the target) */
-	void (*vs_join)(struct jit_seg_ctx *c, uint32_t left);
-	/* the region's ld/st.shared at pc, which the code made itself (jit_seg.c's masked
-	 * row): vs_smem's steps around the access, a JIT_VS_* answer but JIT_VS_DECLINED */
-	uint32_t (*vs_after)(struct jit_seg_ctx *c, uint32_t pc, uint32_t left);
 };
 
 /* vs_smem's answers: nothing done (the code leaves there, the split not made left to

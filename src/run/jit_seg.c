@@ -45,16 +45,16 @@
  * through run the stretch, then the taken ones merge with them at the target) - has a
  * second, masked copy of the stretch, entered where its guard differs between lanes: the
  * budget must hold the whole stretch and every handler's test in it pass (the code cannot
- * leave halfway for any reason of its own), the context's vs_begin makes the split's
- * beginning as run_direct makes it (its runtime tests: the fairness streak, the last pick,
+ * leave halfway for any reason of its own), the code makes the split's beginning itself
+ * as run_direct makes it (jit_vs.c; its runtime tests: the fairness streak, the last pick,
  * no asynchronous event), then the blocks run through their masked entry with the lanes
  * that fall through, each access through vs_smem (run_direct's handler path with that
  * mask, the picks and counts after it; a row of 4-byte places is moved inline for those
- * lanes where smem_rows allows it, and vs_after makes the picks and counts), vs_join merges
- * after a block, and the code goes on at the target with the whole warp - which split, so
- * ebp is set (w's `split` set by vs_begin, as group_split and run_direct set it). An access
- * smem.c declines leaves the code there with the split not made standing, for run_direct to
- * go on with.
+ * lanes where smem_rows allows it, the picks and counts after it made inline too), the
+ * merge after a block inline, and the code goes on at the target with the whole warp -
+ * which split, so ebp is set (w's `split` set by the beginning, as group_split and
+ * run_direct set it). An access smem.c declines leaves the code there with the split not
+ * made standing, for run_direct to go on with.
  */
 #include "jit_seg.h"
 
@@ -66,6 +66,7 @@
 #include "jit_hand.h"
 #include "jit_map.h"
 #include "jit_uni.h"
+#include "jit_vs.h"
 #include "race.h"
 #include "smem.h"
 #include "support/grow.h"
@@ -721,12 +722,12 @@ static void row_move(struct seg *S, const struct dinsn *di, bool masked)
 /*
  * Branch i's region (region_picks), entered where its guard differs between lanes: the
  * budget must hold the branch and the region with some left at the target and pass every
- * handler's test in it (left - the stretch > hmin), and vs_begin must take it, else the exit
- * at i, nothing done. Then the lanes that fall through (ctx.vmask) run it: each block through
- * its masked entry, each access through vs_smem (declined: the exit there; stopped: the exit
- * past it) - a row (row_form) made inline for those lanes where row_test passes, then
- * vs_after - the merge by vs_join after a block; then on at the target with the whole warp,
- * which split (ebp).
+ * handler's test in it (left - the stretch > hmin), and jit_vs_begin's tests must pass,
+ * else the exit at i, nothing done. Then the lanes that fall through (ctx.vmask) run it:
+ * each block through its masked entry, each access through vs_smem (declined: the exit
+ * there; stopped: the exit past it) - a row (row_form) made inline for those lanes where
+ * row_test passes, then jit_vs_picked - the merge by jit_vs_join after a block; then on at
+ * the target with the whole warp, which split (ebp).
  */
 static void gen_region(struct seg *S, uint32_t i, size_t epi)
 {
@@ -737,12 +738,10 @@ static void gen_region(struct seg *S, uint32_t i, size_t epi)
 	to_exit(S, x86_jcc(b, 0x6), i);
 	x86_alu_rr(b, X86_CMP, false, X_RAX, R_HMIN);
 	to_exit(S, x86_jcc(b, 0x6), i);
-	x86_mov_ri(b, X_RSI, i);
-	x86_mov32(b, X_RDX, R_LEFT);
-	x86_mov_ri(b, X_RCX, picks);
-	call_ctx(S, offsetof(struct jit_seg_ctx, vs_begin));
-	x86_alu_rr(b, X86_TEST, false, X_RAX, X_RAX);
-	to_exit(S, x86_jcc(b, 0x4), i);
+	size_t fail[4];
+	jit_vs_begin(b, S->fn, i, picks, fail);
+	for (int k = 0; k < 4; k++)
+		to_exit(S, fail[k], i);
 	x86_mov_ri(b, R_SPLIT, 1);
 	x86_alu_ri(b, 5, false, R_LEFT, 1);
 	x86_mov_ri(b, R_LAST, i);
@@ -761,9 +760,10 @@ static void gen_region(struct seg *S, uint32_t i, size_t epi)
 		if (row_form(&S->fn->code[j])) {
 			row_test(S, &S->fn->code[j], row_move_bit(&S->fn->code[j]), true, call);
 			row_move(S, &S->fn->code[j], true);
-			x86_mov_ri(b, X_RSI, j);
-			x86_mov32(b, X_RDX, R_LEFT);
-			call_ctx(S, offsetof(struct jit_seg_ctx, vs_after));
+			jit_vs_picked(b, j + 1 == t);
+			ran_region(S, j, 1);
+			if (S->fn->code[j].flags & DF_WRITES) /* (seg_vs_past's L->writes) */
+				x86_alu_mi(b, 0, false, CTX(writes), 1);
 			made = x86_jmp(b);
 			for (int k = 0; k < 4; k++)
 				x86_patch(b, call[k], b->len);
@@ -771,8 +771,6 @@ static void gen_region(struct seg *S, uint32_t i, size_t epi)
 		x86_mov_ri(b, X_RSI, j);
 		x86_mov32(b, X_RDX, R_LEFT);
 		call_ctx(S, offsetof(struct jit_seg_ctx, vs_smem));
-		if (made != SIZE_MAX)
-			x86_patch(b, made, b->len);
 		x86_alu_ri(b, 7, false, X_RAX, JIT_VS_ON);
 		to_exit(S, x86_jcc(b, 0x2), j);
 		size_t on = x86_jcc(b, 0x4);
@@ -781,11 +779,11 @@ static void gen_region(struct seg *S, uint32_t i, size_t epi)
 		x86_patch(b, x86_jmp(b), epi);
 		x86_patch(b, on, b->len);
 		ran_region(S, j, 1);
+		if (made != SIZE_MAX)
+			x86_patch(b, made, b->len);
 	}
-	if (block) {
-		x86_mov32(b, X_RSI, R_LEFT);
-		call_ctx(S, offsetof(struct jit_seg_ctx, vs_join));
-	}
+	if (block)
+		jit_vs_join(b);
 	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), t);
 }
 

@@ -267,6 +267,15 @@ void x86_imul_rr(struct xbuf *b, bool w64, int d, int s)
 	put(b, (uint8_t)(0xC0 | (d & 7) << 3 | (s & 7)));
 }
 
+void x86_popcnt(struct xbuf *b, int d, int s)
+{
+	put(b, 0xF3);
+	rex(b, false, d, s);
+	put(b, 0x0F);
+	put(b, 0xB8);
+	put(b, (uint8_t)(0xC0 | (d & 7) << 3 | (s & 7)));
+}
+
 void x86_alu_mr(struct xbuf *b, int opc, bool w64, struct xmem m, int s)
 {
 	legacy_mem(b, w64, s, m);
