@@ -270,6 +270,8 @@ static const struct {
 	{"popcnt edx, r8d", 5, {0xf3, 0x41, 0x0f, 0xb8, 0xd0}},
 	{"popcnt r8d, r8d", 5, {0xf3, 0x45, 0x0f, 0xb8, 0xc0}},
 	{"popcnt eax, ecx", 4, {0xf3, 0x0f, 0xb8, 0xc1}},
+	{"test edx, 0xf0", 6, {0xf7, 0xc2, 0xf0, 0x00, 0x00, 0x00}},
+	{"test r8d, 0xff00", 7, {0x41, 0xf7, 0xc0, 0x00, 0xff, 0x00, 0x00}},
 };
 
 #define NCASES (sizeof want / sizeof want[0])
@@ -528,6 +530,8 @@ static void emit_case(struct xbuf *b, size_t i)
 	case 247: x86_popcnt(b, X_RDX, X_R8); break;
 	case 248: x86_popcnt(b, X_R8, X_R8); break;
 	case 249: x86_popcnt(b, X_RAX, X_RCX); break;
+	case 250: x86_test_ri(b, X_RDX, 0xf0); break;
+	case 251: x86_test_ri(b, X_R8, 0xff00); break;
 	default: break;
 	}
 }

@@ -643,15 +643,11 @@ static uint32_t row_move_bit(const struct dinsn *di)
  * whether its lane runs or not, gives the row. Anything else jumps to one of call[0..3];
  * rax is left the row's first place, rcx its first byte.
  */
-static void row_test(struct seg *S, const struct dinsn *di, uint32_t bit, bool masked,
-		     size_t *call)
+/* row_test's test of the lanes' addresses (lane 0's broadcast in Y1), of ctx.vmask's lanes
+ * only where `masked` (ymm 15): ZF set where they make a row */
+static void row_lanes(struct seg *S, uint32_t a, bool masked)
 {
 	struct xbuf *b = S->b;
-	uint32_t a = di->s[0].slot;
-	call[0] = row_bit(S, bit);
-	if (masked)
-		x86_vrm(b, XV_VPBROADCASTQ, 15, 0, CTX(vmask));
-	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, lanes(a, 0));
 	for (int c = 0; c < LANES / 4; c++) {
 		konst4(S, XV_VPADDQ, 0, Y1, 16u * (unsigned)c);
 		x86_vrm(b, XV_VPXOR, 0, 0, lanes(a, c));
@@ -663,7 +659,28 @@ static void row_test(struct seg *S, const struct dinsn *di, uint32_t bit, bool m
 	}
 	konst(S, XV_VPAND, Y2, Y2, 0xffffffffull);
 	x86_vrr(b, XV_VPTEST, Y2, 0, Y2);
-	call[1] = x86_jcc(b, 0x5);
+}
+
+static void row_test(struct seg *S, const struct dinsn *di, uint32_t bit, bool masked,
+		     size_t *call)
+{
+	struct xbuf *b = S->b;
+	uint32_t a = di->s[0].slot;
+	call[0] = row_bit(S, bit);
+	if (masked)
+		x86_vrm(b, XV_VPBROADCASTQ, 15, 0, CTX(vmask));
+	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, lanes(a, 0));
+	row_lanes(S, a, false);
+	if (masked) {
+		/* all 32 lanes a row (the common case: a tree's lower half) make the region's
+		 * lanes one; else the test of those alone */
+		size_t all = x86_jcc(b, 0x4);
+		row_lanes(S, a, true);
+		call[1] = x86_jcc(b, 0x5);
+		x86_patch(b, all, b->len);
+	} else {
+		call[1] = x86_jcc(b, 0x5);
+	}
 	x86_load(b, false, X_RAX, lanes(a, 0));
 	x86_alu_ri(b, 0, false, X_RAX, (int32_t)(uint32_t)di->s[0].off);
 	x86_mov32(b, X_RCX, X_RAX);
@@ -683,12 +700,21 @@ static void row_test(struct seg *S, const struct dinsn *di, uint32_t bit, bool m
  * (ymm 15), as smem.c moves a group's: the others' destination lanes (ld) and places (st,
  * the mask's lanes gathered as the words are) keep their bytes, blended back in (no masked
  * store: AMD's VPMASKMOV stores are slow; nothing else touches the frame or the CTA's
- * shared memory meanwhile).
+ * shared memory meanwhile), and a chunk of four lanes (st: eight) with none of them is
+ * skipped (edx the mask: a partial warp's lanes 0..n-1 touch n / 4 chunks).
  */
 static void row_move(struct seg *S, const struct dinsn *di, bool masked)
 {
 	struct xbuf *b = S->b;
+	if (masked)
+		x86_load(b, false, X_RDX, CTX(vmask));
 	for (int c = 0; c < LANES / 4; c++) {
+		/* (masked: a chunk - st: a pair - with none of the lanes is left as it is) */
+		size_t none = SIZE_MAX;
+		if (masked && (di->exec == exec_ld || c < LANES / 8)) {
+			x86_test_ri(b, X_RDX, di->exec == exec_ld ? 0xFu << (4 * c) : 0xFFu << (8 * c));
+			none = x86_jcc(b, 0x4);
+		}
 		if (di->exec == exec_ld) {
 			struct xmem to = lanes(di->d.slot, c);
 			x86_vrm(b, di->smem & SMEM_SIGNED ? XV_VPMOVSXDQ : XV_VPMOVZXDQ, Y1, 0,
@@ -716,6 +742,8 @@ static void row_move(struct seg *S, const struct dinsn *di, bool masked)
 			}
 			x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, at);
 		}
+		if (none != SIZE_MAX)
+			x86_patch(b, none, b->len);
 	}
 }
 

@@ -267,6 +267,14 @@ void x86_imul_rr(struct xbuf *b, bool w64, int d, int s)
 	put(b, (uint8_t)(0xC0 | (d & 7) << 3 | (s & 7)));
 }
 
+void x86_test_ri(struct xbuf *b, int r, uint32_t imm)
+{
+	rex(b, false, 0, r);
+	put(b, 0xF7);
+	put(b, (uint8_t)(0xC0 | (r & 7)));
+	put32(b, imm);
+}
+
 void x86_popcnt(struct xbuf *b, int d, int s)
 {
 	put(b, 0xF3);

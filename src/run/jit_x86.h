@@ -105,6 +105,7 @@ void x86_alu_mi(struct xbuf *b, int ext, bool w64, struct xmem m, int8_t imm); /
 void x86_mov_mi8(struct xbuf *b, struct xmem m, uint8_t imm); /* mov byte [m], imm8 */
 void x86_imul_rr(struct xbuf *b, bool w64, int d, int s);     /* imul d, s               */
 void x86_popcnt(struct xbuf *b, int d, int s);                /* popcnt d32, s32         */
+void x86_test_ri(struct xbuf *b, int r, uint32_t imm);        /* test r32, imm32         */
 /* the same ALU operations with memory (opc as x86_alu_rr's): op [m], s and op d, [m] */
 void x86_alu_mr(struct xbuf *b, int opc, bool w64, struct xmem m, int s);
 void x86_alu_rm(struct xbuf *b, int opc, bool w64, int d, struct xmem m);
