@@ -272,6 +272,10 @@ static const struct {
 	{"popcnt eax, ecx", 4, {0xf3, 0x0f, 0xb8, 0xc1}},
 	{"test edx, 0xf0", 6, {0xf7, 0xc2, 0xf0, 0x00, 0x00, 0x00}},
 	{"test r8d, 0xff00", 7, {0x41, 0xf7, 0xc0, 0x00, 0xff, 0x00, 0x00}},
+	{"vmovmskps eax, ymm0", 4, {0xc5, 0xfc, 0x50, 0xc0}},
+	{"vmovmskps r11d, ymm13", 5, {0xc4, 0x41, 0x7c, 0x50, 0xdd}},
+	{"vpslld ymm0, ymm1, 31", 5, {0xc5, 0xfd, 0x72, 0xf1, 0x1f}},
+	{"vpslld ymm14, ymm12, 3", 6, {0xc4, 0xc1, 0x0d, 0x72, 0xf4, 0x03}},
 };
 
 #define NCASES (sizeof want / sizeof want[0])
@@ -532,6 +536,10 @@ static void emit_case(struct xbuf *b, size_t i)
 	case 249: x86_popcnt(b, X_RAX, X_RCX); break;
 	case 250: x86_test_ri(b, X_RDX, 0xf0); break;
 	case 251: x86_test_ri(b, X_R8, 0xff00); break;
+	case 252: x86_vrr(b, XV_VMOVMSKPS, X_RAX, 0, 0); break;
+	case 253: x86_vrr(b, XV_VMOVMSKPS, X_R11, 0, 13); break;
+	case 254: x86_vshi(b, XV_VPSLLD_I, 0, 1, 31); break;
+	case 255: x86_vshi(b, XV_VPSLLD_I, 14, 12, 3); break;
 	default: break;
 	}
 }

@@ -700,20 +700,22 @@ static void row_test(struct seg *S, const struct dinsn *di, uint32_t bit, bool m
  * (ymm 15), as smem.c moves a group's: the others' destination lanes (ld) and places (st,
  * the mask's lanes gathered as the words are) keep their bytes, blended back in (no masked
  * store: AMD's VPMASKMOV stores are slow; nothing else touches the frame or the CTA's
- * shared memory meanwhile), and a chunk of four lanes (st: eight) with none of them is
- * skipped (edx the mask: a partial warp's lanes 0..n-1 touch n / 4 chunks).
+ * shared memory meanwhile), and the chunks of four lanes (st: eight) from the first past
+ * the mask's last lane on are skipped (edx the mask: a partial warp's lanes 0..n-1 touch
+ * n / 4 chunks).
  */
 static void row_move(struct seg *S, const struct dinsn *di, bool masked)
 {
 	struct xbuf *b = S->b;
+	size_t rest[LANES / 4], nrest = 0;
 	if (masked)
 		x86_load(b, false, X_RDX, CTX(vmask));
 	for (int c = 0; c < LANES / 4; c++) {
-		/* (masked: a chunk - st: a pair - with none of the lanes is left as it is) */
-		size_t none = SIZE_MAX;
-		if (masked && (di->exec == exec_ld || c < LANES / 8)) {
-			x86_test_ri(b, X_RDX, di->exec == exec_ld ? 0xFu << (4 * c) : 0xFFu << (8 * c));
-			none = x86_jcc(b, 0x4);
+		/* (masked: where none of the lanes from this chunk on - st: pair - is the
+		 * region's, the rest is left as it is; chunk 0 on holds some) */
+		if (masked && c && (di->exec == exec_ld || c < LANES / 8)) {
+			x86_test_ri(b, X_RDX, UINT32_MAX << (di->exec == exec_ld ? 4 * c : 8 * c));
+			rest[nrest++] = x86_jcc(b, 0x4);
 		}
 		if (di->exec == exec_ld) {
 			struct xmem to = lanes(di->d.slot, c);
@@ -742,9 +744,9 @@ static void row_move(struct seg *S, const struct dinsn *di, bool masked)
 			}
 			x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, at);
 		}
-		if (none != SIZE_MAX)
-			x86_patch(b, none, b->len);
 	}
+	for (size_t k = 0; k < nrest; k++)
+		x86_patch(b, rest[k], b->len);
 }
 
 /*
@@ -774,6 +776,7 @@ static void gen_region(struct seg *S, uint32_t i, size_t epi)
 	x86_alu_ri(b, 5, false, R_LEFT, 1);
 	x86_mov_ri(b, R_LAST, i);
 	bool block = false;
+	uint32_t pick = i; /* the last pick before j: the branch's, or an access's */
 	for (uint32_t j = i + 1; j < t; j += block ? S->blk[j].n : 1) {
 		block = S->kind[j] == K_BLOCK;
 		if (block) {
@@ -796,6 +799,8 @@ static void gen_region(struct seg *S, uint32_t i, size_t epi)
 			for (int k = 0; k < 4; k++)
 				x86_patch(b, call[k], b->len);
 		}
+		jit_vs_clock(b, j - pick);
+		pick = j;
 		x86_mov_ri(b, X_RSI, j);
 		x86_mov32(b, X_RDX, R_LEFT);
 		call_ctx(S, offsetof(struct jit_seg_ctx, vs_smem));

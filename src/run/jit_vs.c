@@ -13,7 +13,12 @@
  * w's split, the streak, the clock, struct repick's counts and its split not made - is
  * written here as C writes it, step by step, so that where the code leaves the region
  * halfway (an access C declines, or a report that stops the launch) C finds what it found
- * before.
+ * before - but for repicked's clock after an access the code made: the clock moves to the
+ * last pick's count however many picks came between (L->clock += n - n_clocked, n_clocked
+ * = n, telescopes), and nothing in a region reads it (no block reads %clock, smem.c never
+ * reads it), so a pick leaves it to the next: the merge, or jit_vs_clock before an access
+ * left to C (which may leave the code there) - where C made the pick before it, that moves
+ * the clock by nothing.
  *
  * Registers: rbx the context, r13d the budget (jit_seg.c's); rax, rcx, rdx, rsi, rdi, r8,
  * r9 scratch; ymm 0 scratch.
@@ -61,16 +66,20 @@ static void lanes_by(struct xbuf *b, bool more)
 	x86_alu_mr(b, more ? X86_SUB : X86_ADD, true, RP(fix), X_R8);
 }
 
-/* edx = the lanes of guard slot g whose bit 0 is set (pred_mask's), negated by neg */
-static void guard_lanes(struct xbuf *b, uint32_t g, bool neg) /* (eax scratch) */
+/* edx = the lanes of guard slot g whose bit 0 is set (pred_mask's), negated by neg: eight
+ * lanes' low words a vector (vshufps gathers lanes 0,1,4,5 | 2,3,6,7, vpermq puts them in
+ * order, as pred_mask_avx2), bit 0 shifted to the sign, the signs gathered (eax scratch) */
+static void guard_lanes(struct xbuf *b, uint32_t g, bool neg)
 {
-	for (int c = 0; c < LANES / 4; c++) {
-		x86_vrm(b, XV_VMOVDQU_LD, 0, 0,
-			AT(R_REGS, g * LANES * sizeof(uint64_t) + 32u * (unsigned)c));
-		x86_vshi(b, XV_VPSLLQ_I, 0, 0, 63);
-		x86_vrr(b, XV_VMOVMSKPD, c ? X_RAX : X_RDX, 0, 0);
+	for (int c = 0; c < LANES / 8; c++) {
+		uint32_t at = g * LANES * sizeof(uint64_t) + 64u * (unsigned)c;
+		x86_vrm(b, XV_VMOVDQU_LD, 0, 0, AT(R_REGS, at));
+		x86_vrmi(b, XV_VSHUFPS, 0, 0, AT(R_REGS, at + 32), 0x88);
+		x86_vrri(b, XV_VPERMQ, 0, 0, 0, 0xD8);
+		x86_vshi(b, XV_VPSLLD_I, 0, 0, 31);
+		x86_vrr(b, XV_VMOVMSKPS, c ? X_RAX : X_RDX, 0, 0);
 		if (c) {
-			x86_shift_ri(b, 4, false, X_RAX, (uint8_t)(4 * c));
+			x86_shift_ri(b, 4, false, X_RAX, (uint8_t)(8 * c));
 			x86_alu_rr(b, X86_OR, false, X_RDX, X_RAX);
 		}
 	}
@@ -130,14 +139,19 @@ static void join(struct xbuf *b)
 
 void jit_vs_picked(struct xbuf *b, bool merge)
 {
-	count(b, 1);
 	if (merge) {
+		count(b, 1);
 		join(b);
 		return;
 	}
-	/* seg_vs_past's pick again: the streak, and repicked's clock */
+	/* seg_vs_past's pick again: the streak (repicked's clock left to the next clock_to) */
 	x86_load(b, true, X_RSI, CTX(w));
 	x86_alu_mi(b, 0, false, AT(X_RSI, offsetof(struct warp, streak)), 1);
+}
+
+void jit_vs_clock(struct xbuf *b, uint32_t back)
+{
+	count(b, 1 - (int32_t)back);
 	clock_to(b);
 }
 

@@ -22,9 +22,14 @@ void jit_vs_begin(struct xbuf *b, const struct dfunc *fn, uint32_t i, uint32_t p
 		  size_t fail[4]);
 
 /* After a region's access made by the code, r13d the budget before it: the group picked
- * again (the streak and repicked's clock), or, where the access is the last instruction
+ * again (the streak; repicked's clock left to the next pick or jit_vs_clock), or, where the access is the last instruction
  * before the target (`merge`), the lanes merged (vsplit_join). */
 void jit_vs_picked(struct xbuf *b, bool merge);
+
+/* Before a region's access left to C, r13d the budget before it, `back` instructions past
+ * the last pick (the previous access's, or the branch's): repicked's clock of that pick,
+ * which jit_vs_picked leaves to the next (where C made it, this moves the clock by 0). */
+void jit_vs_clock(struct xbuf *b, uint32_t back);
 
 /* At the target after a block, r13d the budget after it: the lanes merged (vsplit_join). */
 void jit_vs_join(struct xbuf *b);

@@ -20,7 +20,8 @@ static const struct vop_row {
 static int shift_ext(enum x86_vop op)
 {
 	switch (op) {
-	case XV_VPSLLQ_I: return 6;
+	case XV_VPSLLQ_I:
+	case XV_VPSLLD_I: return 6;
 	case XV_VPSRLQ_I: return 2;
 	default: return 4; /* VPSRAD_I, VPSRAW_I */
 	}

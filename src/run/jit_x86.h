@@ -62,7 +62,9 @@ struct xmem {
 	X(VPMOVSXDQ, 2, 1, 0, 0x25) /* from 128 bits; v: none */                           \
 	X(VPTEST, 2, 1, 0, 0x17) /* v: none; flags */                                      \
 	X(VSHUFPS, 1, 0, 0, 0xC6) /* imm8 (x86_vrri) */                                    \
-	X(VPERMQ, 3, 1, 1, 0x00) /* imm8 (x86_vrri); v: none */
+	X(VPERMQ, 3, 1, 1, 0x00) /* imm8 (x86_vrri); v: none */                           \
+	X(VMOVMSKPS, 1, 0, 0, 0x50) /* d: a general register */                            \
+	X(VPSLLD_I, 1, 1, 0, 0x72) /* /6 */
 
 enum x86_vop {
 #define X(name, map, pp, w, opc) XV_##name,
