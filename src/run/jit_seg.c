@@ -682,12 +682,12 @@ static void row_test(struct seg *S, const struct dinsn *di, uint32_t bit, bool m
 		call[1] = x86_jcc(b, 0x5);
 	}
 	x86_load(b, false, X_RAX, lanes(a, 0));
-	x86_alu_ri(b, 0, false, X_RAX, (int32_t)(uint32_t)di->s[0].off);
+	if (di->s[0].off)
+		x86_alu_ri(b, 0, false, X_RAX, (int32_t)(uint32_t)di->s[0].off);
 	x86_mov32(b, X_RCX, X_RAX);
 	x86_alu_ri(b, 4, false, X_RCX, 3);
 	call[2] = x86_jcc(b, 0x5);
-	x86_load(b, true, X_RCX, CTX(row_lim));
-	x86_alu_rr(b, X86_CMP, true, X_RAX, X_RCX);
+	x86_alu_rm(b, X86_CMP, true, X_RAX, CTX(row_lim));
 	call[3] = x86_jcc(b, 0xF);
 	x86_load(b, true, X_RCX, CTX(smem));
 	x86_alu_rr(b, X86_ADD, true, X_RCX, X_RAX);

@@ -16,9 +16,9 @@
  * before - but for repicked's clock after an access the code made: the clock moves to the
  * last pick's count however many picks came between (L->clock += n - n_clocked, n_clocked
  * = n, telescopes), and nothing in a region reads it (no block reads %clock, smem.c never
- * reads it), so a pick leaves it to the next: the merge, or jit_vs_clock before an access
- * left to C (which may leave the code there) - where C made the pick before it, that moves
- * the clock by nothing.
+ * reads it), so the branch's pick and a pick after an access leave it to the next: the
+ * merge, or jit_vs_clock before an access left to C (which may leave the code there) -
+ * where C made the pick before it, that moves the clock by nothing.
  *
  * Registers: rbx the context, r13d the budget (jit_seg.c's); rax, rcx, rdx, rsi, rdi, r8,
  * r9 scratch; ymm 0 scratch.
@@ -115,7 +115,7 @@ void jit_vs_begin(struct xbuf *b, const struct dfunc *fn, uint32_t i, uint32_t p
 	x86_mov_mi8(b, AT(X_RSI, offsetof(struct warp, split)), 1);
 	x86_alu_mi(b, 0, false, AT(X_RSI, offsetof(struct warp, streak)), 1);
 	count(b, 1);
-	clock_to(b);
+	x86_load(b, true, X_RCX, CTX(rp)); /* (repicked's clock: left to the next clock_to) */
 	x86_store(b, false, RP(vlanes), X_RDX);
 	x86_mov_mi(b, RP(vpc), di->target);
 	x86_popcnt(b, X_R8, X_RDX);

@@ -17,7 +17,8 @@
  * the context's warp's one group its last pick, the fairness streak holding every pick),
  * each a jump returned in fail[0..3] (nothing written), then the split begun: the guard's
  * lanes taken, the group's mask the others (the context's vmask; lmask the taken ones),
- * the streak, the clock and the counts as vsplit_begin leaves them. */
+ * the streak and the counts as vsplit_begin leaves them (its clock left to the next pick
+ * or jit_vs_clock). */
 void jit_vs_begin(struct xbuf *b, const struct dfunc *fn, uint32_t i, uint32_t picks,
 		  size_t fail[4]);
 
