@@ -56,7 +56,20 @@ struct seg_sweeping {
 	 * same (no wait on the frame's chain of loads) */
 	const struct dfunc *fn;
 	const struct dinsn *code;
+	/* SEG_LAZY_NONE, or the lazy hand-overs' base (jit_hand.c's lazy form, a calm call
+	 * without the detector only): the turn running was begun by the code's own ordinary
+	 * hand-over, and since the first of those hand-overs that left their writes to C,
+	 * lz_base was L->steps as the turn it began began. Until the settle (interp.c's
+	 * seg_lazy_settle) these are left as they would be written: t.steps (c.end less
+	 * SWEEP_QUANTUM), t.left (SWEEP_QUANTUM), L->steps (t.steps), L->cmask (FULL_MASK),
+	 * L->cw (c.w), the sweep's ran (true) and lanes (LANES), and L->clock and
+	 * L->thread_steps short of the turns' instructions since lz_base: t.steps - lz_base,
+	 * each of LANES threads. (The repick is 0 throughout: what sets it settles first.)
+	 * Everything C that the code calls or leaves to in such a call settles first. */
+	uint64_t lz_base;
 };
+
+#define SEG_LAZY_NONE UINT64_MAX
 
 /* c.calm (jit_ctx.h): the call is calm (interp.c's seg_calm): the code's own hand-over at a
  * bar.sync (jit_hand.c) may run before the hop; with the detector on (SEG_CALM_RACE) it
