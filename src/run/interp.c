@@ -1008,14 +1008,10 @@ static void seg_lazy_settle(struct seg_sweeping *x)
 	struct launch *L = x->L;
 	uint64_t steps = x->c.end - SWEEP_QUANTUM, n = steps - x->lz_base;
 	x->t.steps = steps;
-	x->t.left = SWEEP_QUANTUM;
 	L->steps = steps;
-	L->cmask = FULL_MASK;
 	L->cw = x->c.w;
 	L->clock += n;
 	L->thread_steps += n * LANES;
-	x->sw->ran = true;
-	x->sw->lanes = LANES;
 	x->lz_base = SEG_LAZY_NONE;
 }
 

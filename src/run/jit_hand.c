@@ -401,9 +401,9 @@ static void count(struct xbuf *b, const struct dinsn *di, bool round, bool settl
 
 /* count's writes in the lazy form (seg_sweep.h's lz_base: the turn ending was begun by an
  * ordinary hand-over, so n0 is SWEEP_QUANTUM, the lanes LANES and the repick 0): those
- * left to the settle not made - L->steps, L->cmask, L->cw, L->clock, L->thread_steps, the
- * repick's reset, s->ran and s->lanes - and n = SWEEP_QUANTUM - left + 1. Registers as
- * count's. */
+ * the settle makes not made - L->steps, L->cw, L->clock and L->thread_steps - nor those
+ * as they are to be already (L->cmask, the repick's reset, s->ran and s->lanes); n =
+ * SWEEP_QUANTUM - left + 1. Registers as count's. */
 static void count_lazy(struct xbuf *b, const struct dinsn *di)
 {
 	next_ri(b, false);
@@ -433,10 +433,8 @@ static void settle(struct xbuf *b, const int r[4])
 	x86_load(b, true, steps, SW(c.end));
 	x86_alu_ri(b, 5, true, steps, SWEEP_QUANTUM);
 	x86_store(b, true, SW(t.steps), steps);
-	x86_mov_mi(b, SW(t.left), SWEEP_QUANTUM);
 	x86_load(b, true, L, SW(c.L));
 	x86_store(b, true, AT(L, offsetof(struct launch, steps)), steps);
-	x86_mov_mi(b, AT(L, offsetof(struct launch, cmask)), FULL_MASK);
 	x86_load(b, true, t, SW(c.w));
 	x86_store(b, true, AT(L, offsetof(struct launch, cw)), t);
 	x86_alu_rr(b, X86_SUB, true, steps, base);
@@ -444,9 +442,6 @@ static void settle(struct xbuf *b, const int r[4])
 	_Static_assert(LANES == 32, "settle's thread-instructions: n << 5");
 	x86_shift_ri(b, 4, true, steps, 5);
 	add_mem(b, AT(L, offsetof(struct launch, thread_steps)), steps);
-	x86_load(b, true, t, SW(sw));
-	x86_mov_mi8(b, AT(t, offsetof(struct sweep, ran)), 1);
-	x86_mov_mi(b, AT(t, offsetof(struct sweep, lanes)), LANES);
 	x86_mov_ri64(b, t, SEG_LAZY_NONE);
 	x86_store(b, true, SW(lz_base), t);
 	x86_patch(b, none, b->len);
@@ -502,8 +497,8 @@ static void entry(struct xbuf *b)
  * exit); c.writes where count kept the bar.sync in it (`settle` false); and without the
  * detector (`race` false) hmin: in a call that is calm it is 0 throughout (seg_sweep's
  * first turn and every turn C begins in it: no stop, no event due), in R_HMIN and in
- * c.hmin alike. The lazy form (count_lazy's) leaves t.steps and t.left to the settle, and
- * c.n0, which the turn ending had too. */
+ * c.hmin alike. The lazy form (count_lazy's) leaves t.steps to the settle, and t.left and
+ * c.n0, which the turn ending had too (seg_sweep.h's lz_base). */
 static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle, bool lazy)
 {
 	x86_store(b, true, SW(t.g), X_R11);

@@ -56,16 +56,19 @@ struct seg_sweeping {
 	 * same (no wait on the frame's chain of loads) */
 	const struct dfunc *fn;
 	const struct dinsn *code;
-	/* SEG_LAZY_NONE, or the lazy hand-overs' base (jit_hand.c's lazy form, a calm call
+	/* SEG_LAZY_NONE, or the lazy hand-overs' base (jit_hand.c's lazy form, in a calm call
 	 * without the detector only): the turn running was begun by the code's own ordinary
-	 * hand-over, and since the first of those hand-overs that left their writes to C,
-	 * lz_base was L->steps as the turn it began began. Until the settle (interp.c's
-	 * seg_lazy_settle) these are left as they would be written: t.steps (c.end less
-	 * SWEEP_QUANTUM), t.left (SWEEP_QUANTUM), L->steps (t.steps), L->cmask (FULL_MASK),
-	 * L->cw (c.w), the sweep's ran (true) and lanes (LANES), and L->clock and
-	 * L->thread_steps short of the turns' instructions since lz_base: t.steps - lz_base,
-	 * each of LANES threads. (The repick is 0 throughout: what sets it settles first.)
-	 * Everything C that the code calls or leaves to in such a call settles first. */
+	 * hand-over, and lz_base was L->steps as the turn after the first of those that left
+	 * their writes (the one that set lz_base, count's form) began. Until the settle
+	 * (interp.c's seg_lazy_settle) these are left as they are to be: t.steps (c.end less
+	 * SWEEP_QUANTUM), L->steps (t.steps) and L->cw (c.w), and L->clock and
+	 * L->thread_steps short of the turns' instructions since lz_base (t.steps - lz_base,
+	 * each of LANES threads). What else the lazy form leaves unwritten is as it is to be
+	 * already, as the hand-over that set lz_base wrote it and nothing but a settle's
+	 * callers writes it: c.n0, t.left (SWEEP_QUANTUM), L->cmask (FULL_MASK), the sweep's
+	 * ran (true) and lanes (LANES), and the repick (0: what sets it settles first). Every
+	 * C that the code calls or leaves to in such a call settles first: seg_sweep's hops,
+	 * its end, seg_vs_* (and the code itself before a round's end and a completion). */
 	uint64_t lz_base;
 };
 
