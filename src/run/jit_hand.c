@@ -299,12 +299,13 @@ static void arrive(struct xbuf *b, const struct dinsn *di, uint32_t i, bool grou
 	if (!group)
 		x86_load(b, true, X_RDX, AT(X_RAX, offsetof(struct warp, groups)));
 	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, pc)), i);
-	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, state)), G_BAR);
-	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, wait_id)), id);
+	/* state and wait_id in one store (release's assert: the two one 8-byte word) */
+	x86_mov_ri64(b, R_SCR, (uint64_t)id << 32 | (uint32_t)G_BAR);
+	x86_store(b, true, AT(X_RDX, offsetof(struct group, state)), R_SCR);
 }
 
-/* s->(r, i) past the next warp (sweep_next_by's; at a round's end, sweep_round's start at
- * warp 0 of CTA 0, and k from 0). Every CTA of a cluster has the same nwarps (sched.c), so
+/* s->(r, i) past the next warp and k one more (sweep_next_by's; at a round's end,
+ * sweep_round's start at warp 0 of CTA 0, and k from 0). Every CTA of a cluster has the same nwarps (sched.c), so
  * w's CTA's is cl->ctas[0]'s. (rcx w's CTA, r8 the sweep; rcx, r9, R_SCR scratch) */
 static void next_ri(struct xbuf *b, bool round)
 {
@@ -326,8 +327,17 @@ static void next_ri(struct xbuf *b, bool round)
 	x86_alu_rr(b, X86_XOR, false, R_SCR, R_SCR);
 	x86_patch(b, in, b->len);
 	x86_store(b, false, AT(X_R8, offsetof(struct sweep, r)), R_SCR);
-	x86_patch(b, same, b->len);
 	x86_store(b, false, AT(X_R8, offsetof(struct sweep, i)), X_R9);
+	x86_alu_mi(b, 0, false, AT(X_R8, offsetof(struct sweep, k)), 1);
+	size_t done = x86_jmp(b);
+	/* inside the CTA: i and k each one more, in one add (i + 1 < nwarps: no carry) */
+	_Static_assert(offsetof(struct sweep, k) == offsetof(struct sweep, i) + 4 &&
+			       sizeof(((struct sweep *)0)->i) == 4,
+		       "next_ri's add: s->i and s->k one 8-byte word");
+	x86_patch(b, same, b->len);
+	x86_mov_ri64(b, R_SCR, (uint64_t)1 << 32 | 1);
+	x86_alu_mr(b, X86_ADD, true, AT(X_R8, offsetof(struct sweep, i)), R_SCR);
+	x86_patch(b, done, b->len);
 }
 
 /* the bar.sync's write in L->writes (rcx L): with c.writes where `settle`, else kept in
@@ -393,7 +403,6 @@ static void count(struct xbuf *b, const struct dinsn *di, bool round, bool settl
 	x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, ran)), !round);
 	if (round)
 		x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, crossed)), 1);
-	x86_alu_mi(b, 0, false, AT(X_R8, offsetof(struct sweep, k)), 1);
 	x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, lanes)), LANES);
 	x86_store(b, false, AT(X_R10, offsetof(struct warp, streak)), R_SCR);
 	x86_store(b, true, AT(X_R10, offsetof(struct warp, last_pick)), X_R11);
@@ -416,7 +425,6 @@ static void count_lazy(struct xbuf *b, const struct dinsn *di)
 	add_mem(b, AT(X_RAX, offsetof(struct warp, steps)), X_RDX);
 	x86_store(b, false, AT(X_RAX, offsetof(struct warp, streak)), R_SCR);
 	x86_store(b, true, AT(X_RAX, offsetof(struct warp, last_pick)), R_SCR);
-	x86_alu_mi(b, 0, false, AT(X_R8, offsetof(struct sweep, k)), 1);
 	x86_store(b, false, AT(X_R10, offsetof(struct warp, streak)), R_SCR);
 	x86_store(b, true, AT(X_R10, offsetof(struct warp, last_pick)), X_R11);
 }
