@@ -5,8 +5,10 @@
  * next warp (w + 1) whose one whole group is ready at a segment entry of the same function,
  * is made here without the call of the hop: exactly the writes interp.c's seg_hop_calm
  * makes on that path (seg_hop_note, seg_bar_wait, sweep_next_by, run_done, seg_hop_on and
- * seg_ctx_warp), then a jump to the next warp's entry with its registers. Every test is
- * made before the first write; where one fails the code falls through to the hop's call,
+ * seg_ctx_warp), then a jump to the next warp's entry with its registers - or, where the
+ * turn ending was begun by such a hand-over, the lazy form: those of the writes that only C
+ * reads left to a settle (seg_sweep.h's lz_base, count_lazy). Every test is made before the
+ * first write; where one fails the code falls through to the hop's call,
  * which makes them all again in C (so the C hop sees the state it always saw). The
  * arrival that completes the barrier is made here too where seg_hop_done's common case
  * holds (complete: bar_release's walk of the CTA's waiters, then the same warp on past the
