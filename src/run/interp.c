@@ -1012,6 +1012,8 @@ static void seg_lazy_settle(struct seg_sweeping *x)
 	L->cw = x->c.w;
 	L->clock += n;
 	L->thread_steps += n * LANES;
+	if (x->sw->k != 1) /* (k 1: a round's end began the turn, and cleared ran) */
+		x->sw->ran = true;
 	x->lz_base = SEG_LAZY_NONE;
 }
 

@@ -410,16 +410,21 @@ static void count(struct xbuf *b, const struct dinsn *di, bool round, bool settl
 	x86_store(b, true, AT(X_R10, offsetof(struct warp, last_pick)), X_R11);
 }
 
-/* count's writes in the lazy form (seg_sweep.h's lz_base: the turn ending was begun by an
- * ordinary hand-over, so n0 is SWEEP_QUANTUM, the lanes LANES and the repick 0): those
+/* count's writes in the lazy form (seg_sweep.h's lz_base: the turn ending was begun by a
+ * hand-over of the code, so n0 is SWEEP_QUANTUM, the lanes LANES and the repick 0): those
  * the settle makes not made - L->steps, L->cw, L->clock and L->thread_steps - nor those
- * as they are to be already (L->cmask, the repick's reset, s->ran and s->lanes); n =
- * SWEEP_QUANTUM - left + 1. Registers as count's. */
-static void count_lazy(struct xbuf *b, const struct dinsn *di)
+ * as they are to be already (L->cmask, the repick's reset, s->lanes, and s->ran inside a
+ * round: the settle's where a round's end cleared it); n = SWEEP_QUANTUM - left + 1.
+ * Registers as count's; at a round's end (`round`) L->writes settled as count's. */
+static void count_lazy(struct xbuf *b, const struct dinsn *di, bool round)
 {
-	next_ri(b, false);
+	next_ri(b, round);
 	x86_load(b, true, X_RCX, SW(c.L));
-	count_writes(b, di, false);
+	count_writes(b, di, round);
+	if (round) {
+		x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, ran)), 0);
+		x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, crossed)), 1);
+	}
 	x86_store(b, true, AT(X_RCX, offsetof(struct launch, ci)), X_RSI);
 	x86_mov_ri(b, X_RDX, SWEEP_QUANTUM + 1);
 	x86_alu_rr(b, X86_SUB, false, X_RDX, R_LEFT);
@@ -452,6 +457,12 @@ static void settle(struct xbuf *b, const int r[4])
 	_Static_assert(LANES == 32, "settle's thread-instructions: n << 5");
 	x86_shift_ri(b, 4, true, steps, 5);
 	add_mem(b, AT(L, offsetof(struct launch, thread_steps)), steps);
+	/* s->ran: set where the turn is not the round's first (k 1: a round's end began it) */
+	x86_load(b, true, t, SW(sw));
+	x86_alu_mi(b, 7, false, AT(t, offsetof(struct sweep, k)), 1);
+	size_t first = x86_jcc(b, 0x4);
+	x86_mov_mi8(b, AT(t, offsetof(struct sweep, ran)), 1);
+	x86_patch(b, first, b->len);
 	x86_mov_ri64(b, t, SEG_LAZY_NONE);
 	x86_store(b, true, SW(lz_base), t);
 	x86_patch(b, none, b->len);
@@ -696,6 +707,32 @@ static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, bool ra
 	x86_jmp_r(b, X_RDI);
 }
 
+/* A round's end without the detector, after its tests: the lazy form where the turn ending
+ * was begun by a hand-over of the code (lz_base set) and restart calls no C (L->jobs 0),
+ * else the settle and count's, which begins the lazy hand-overs as an ordinary hand-over's
+ * count does (s->ran cleared: seg_sweep.h's lz_base). */
+static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, const struct dfunc *fn)
+{
+	x86_alu_mi(b, 7, true, SW(lz_base), -1);
+	size_t full = x86_jcc(b, 0x4);
+	x86_load(b, true, X_RDX, SW(c.L));
+	x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct launch, jobs)), 0);
+	size_t jobs = x86_jcc(b, 0x5);
+	arrive(b, di, i, false);
+	count_lazy(b, di, true);
+	restart(b);
+	begin(b, fn, false, true, true);
+	x86_patch(b, full, b->len);
+	x86_patch(b, jobs, b->len);
+	static const int scratch[4] = {X_R9, X_RSI, X_RDX, R_SCR};
+	settle(b, scratch);
+	arrive(b, di, i, false);
+	count(b, di, true, true);
+	restart(b);
+	x86_store(b, true, SW(lz_base), X_RDI);
+	begin(b, fn, false, true, false);
+}
+
 /* One form of the hand-over, from its tests to the jumps to the next warp's entry, and the
  * completing arrival (race: with the detector's deferred arrival, after every test; the
  * round's end is seg_hop_calm's in both forms: seg_hop_race_calm ends a round as
@@ -719,18 +756,17 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, bool race)
 			entry(b);
 		/* (rdx is still w's group but where round_tests or race_defer took it; the
 		 * writes are settled where restart or the detector may read L->writes) */
-		if (round && !race) {
-			static const int scratch[4] = {X_R9, X_RSI, X_RDX, R_SCR};
-			settle(b, scratch);
-		}
-		arrive(b, di, i, !round && !race);
-		if (round || race) {
+		if (race) {
+			arrive(b, di, i, false);
 			count(b, di, round, true);
-			if (round)
-				restart(b);
 			begin(b, fn, race, true, false);
 			continue;
 		}
+		if (round) {
+			round_end(b, di, i, fn);
+			continue;
+		}
+		arrive(b, di, i, true);
 		/* the ordinary hand-over: the lazy form where the turn ending was begun by one
 		 * (lz_base set), else count's, which begins the lazy hand-overs */
 		x86_alu_mi(b, 7, true, SW(lz_base), -1);
@@ -739,7 +775,7 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, bool race)
 		x86_store(b, true, SW(lz_base), X_RDI);
 		begin(b, fn, false, false, false);
 		x86_patch(b, lazy, b->len);
-		count_lazy(b, di);
+		count_lazy(b, di, false);
 		begin(b, fn, false, false, true);
 	}
 	x86_patch(b, H->done, b->len);
