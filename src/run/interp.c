@@ -998,6 +998,32 @@ static inline enum step seg_bar(struct launch *L, struct warp *w, struct group *
 	return STEP_PARKED;
 }
 
+/* The writes the code's lazy hand-overs (jit_hand.c) left, made (seg_sweep.h's lz_base):
+ * every C the segment code of a calm call calls or leaves to calls this first, before it
+ * reads or writes any of them. */
+static void seg_lazy_settle(struct seg_sweeping *x)
+{
+	if (x->lz_base == SEG_LAZY_NONE)
+		return;
+	struct launch *L = x->L;
+	uint64_t steps = x->c.end - SWEEP_QUANTUM, n = steps - x->lz_base;
+	x->t.steps = steps;
+	L->steps = steps;
+	L->cw = x->c.w;
+	L->clock += n;
+	L->thread_steps += n * LANES;
+	if (x->sw->k != 1) /* (k 1: a round's end began the turn, and cleared ran) */
+		x->sw->ran = true;
+	x->lz_base = SEG_LAZY_NONE;
+}
+
+/* the same for a region's step (c a calm call's context: a struct seg_sweeping) */
+static inline void seg_vs_settle(struct jit_seg_ctx *c)
+{
+	if (c->calm == SEG_CALM)
+		seg_lazy_settle((struct seg_sweeping *)c);
+}
+
 /*
  * A region of the segment code (jit_seg.h): a divergent branch of w's whole group, where
  * run_direct would run its split not made (vsplit_fits), run by the code for the lanes that
@@ -1049,6 +1075,7 @@ static uint32_t seg_vs_past(struct jit_seg_ctx *c, uint32_t pc, uint32_t left)
 
 static uint32_t seg_vs_smem(struct jit_seg_ctx *c, uint32_t pc, uint32_t left)
 {
+	seg_vs_settle(c);
 	struct launch *L = c->L;
 	struct warp *w = c->w;
 	struct frame *f = c->f;
@@ -1277,6 +1304,7 @@ seg_hop_on(struct seg_sweeping *x, struct warp *w, struct group *g, uint32_t lef
  * and the hand-over's: c.end = t.steps + t.limit, c.n0 = t.n_before + t.limit). */
 static inline void seg_turn_settle(struct seg_sweeping *x)
 {
+	seg_lazy_settle(x);
 	struct warp *w = x->c.w;
 	x->t.w = w;
 	x->sw->w = w;
@@ -1455,7 +1483,7 @@ seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn
 {
 	struct frame *f = t->g->frame;
 	struct seg_sweeping x = {.L = L, .sw = sw, .t = *t, .lim = sweep_lim(L), .fn = f->fn,
-				 .code = f->fn->code};
+				 .code = f->fn->code, .lz_base = SEG_LAZY_NONE};
 	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit, t->n_before + t->limit, rp);
 	bool calm = seg_calm(L); /* (with the detector: seg_hop_race_calm, calm but for
 				  * L->stop, which its hop looks at) */

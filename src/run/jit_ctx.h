@@ -47,7 +47,10 @@ struct jit_seg_ctx {
 	 * last and w's `split` (the hop moved the context to the next warp's turn, or its
 	 * arrival completed the barrier and the same warp goes on past the bar.sync). Where
 	 * the context is a calm call's struct seg_sweeping (seg_sweep.h), the code first
-	 * tries the hop's common case itself (jit_hand.c), writing what the hop would. */
+	 * tries the hop's common case itself (jit_hand.c), writing what the hop would or
+	 * leaving it to a settle (seg_sweep.h's lz_base): every C function the code of such
+	 * a call calls - the hop, vs_* - makes interp.c's seg_lazy_settle first, and a new
+	 * call of C from the code must too where it reads the launch's counts or L->cw. */
 	const void *(*hop)(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
 			   const struct dinsn *di);
 	/* in: seg_sweep.h's SEG_CALM or SEG_CALM_RACE where the context is a calm call's struct

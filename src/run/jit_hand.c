@@ -5,8 +5,10 @@
  * next warp (w + 1) whose one whole group is ready at a segment entry of the same function,
  * is made here without the call of the hop: exactly the writes interp.c's seg_hop_calm
  * makes on that path (seg_hop_note, seg_bar_wait, sweep_next_by, run_done, seg_hop_on and
- * seg_ctx_warp), then a jump to the next warp's entry with its registers. Every test is
- * made before the first write; where one fails the code falls through to the hop's call,
+ * seg_ctx_warp), then a jump to the next warp's entry with its registers - or, where the
+ * turn ending was begun by such a hand-over, the lazy form: those of the writes that only C
+ * reads left to a settle (seg_sweep.h's lz_base, count_lazy). Every test is made before the
+ * first write; where one fails the code falls through to the hop's call,
  * which makes them all again in C (so the C hop sees the state it always saw). The
  * arrival that completes the barrier is made here too where seg_hop_done's common case
  * holds (complete: bar_release's walk of the CTA's waiters, then the same warp on past the
@@ -299,24 +301,16 @@ static void arrive(struct xbuf *b, const struct dinsn *di, uint32_t i, bool grou
 	if (!group)
 		x86_load(b, true, X_RDX, AT(X_RAX, offsetof(struct warp, groups)));
 	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, pc)), i);
-	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, state)), G_BAR);
-	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, wait_id)), id);
+	/* state and wait_id in one store (release's assert: the two one 8-byte word) */
+	x86_mov_ri64(b, R_SCR, (uint64_t)id << 32 | (uint32_t)G_BAR);
+	x86_store(b, true, AT(X_RDX, offsetof(struct group, state)), R_SCR);
 }
 
-/* The launch's counts (seg_hop_note's, sweep_next_by's and run_done's for w's n
- * instructions, n = n0 - left + 1 in rdx), the repick reset; rax w, rcx its CTA, rsi di,
- * rdi L->steps, r8 the sweep, r10 the next warp, r11 its group (rcx, rsi, r9, R_SCR
- * scratch). L->writes takes c.writes and the bar.sync where `settle`; else the bar.sync is
- * added to c.writes, which keeps the turns' writes until the next place that settles them -
- * every round's end (here, or seg_hop_note), a completion, seg_account where the code
- * leaves - so that L->writes plus c.writes is always what L->writes was (their only reader
- * in between: round_tests, which adds the two) and c.writes never counts more than a
- * round's. */
-static void count(struct xbuf *b, const struct dinsn *di, bool round, bool settle)
+/* s->(r, i) past the next warp and k one more (sweep_next_by's; at a round's end,
+ * sweep_round's start at warp 0 of CTA 0, and k from 0). Every CTA of a cluster has the same nwarps (sched.c), so
+ * w's CTA's is cl->ctas[0]'s. (rcx w's CTA, r8 the sweep; rcx, r9, R_SCR scratch) */
+static void next_ri(struct xbuf *b, bool round)
 {
-	/* s->(r, i) past the next warp (sweep_next_by's; at a round's end, sweep_round's
-	 * start at warp 0 of CTA 0, and k from 0). Every CTA of a cluster has the same
-	 * nwarps (sched.c), so w's CTA's is cl->ctas[0]'s. */
 	if (round) {
 		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, r)), 0);
 		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, i)), 0);
@@ -335,9 +329,23 @@ static void count(struct xbuf *b, const struct dinsn *di, bool round, bool settl
 	x86_alu_rr(b, X86_XOR, false, R_SCR, R_SCR);
 	x86_patch(b, in, b->len);
 	x86_store(b, false, AT(X_R8, offsetof(struct sweep, r)), R_SCR);
-	x86_patch(b, same, b->len);
 	x86_store(b, false, AT(X_R8, offsetof(struct sweep, i)), X_R9);
-	x86_load(b, true, X_RCX, SW(c.L));
+	x86_alu_mi(b, 0, false, AT(X_R8, offsetof(struct sweep, k)), 1);
+	size_t done = x86_jmp(b);
+	/* inside the CTA: i and k each one more, in one add (i + 1 < nwarps: no carry) */
+	_Static_assert(offsetof(struct sweep, k) == offsetof(struct sweep, i) + 4 &&
+			       sizeof(((struct sweep *)0)->i) == 4,
+		       "next_ri's add: s->i and s->k one 8-byte word");
+	x86_patch(b, same, b->len);
+	x86_mov_ri64(b, R_SCR, (uint64_t)1 << 32 | 1);
+	x86_alu_mr(b, X86_ADD, true, AT(X_R8, offsetof(struct sweep, i)), R_SCR);
+	x86_patch(b, done, b->len);
+}
+
+/* the bar.sync's write in L->writes (rcx L): with c.writes where `settle`, else kept in
+ * c.writes (count's) */
+static void count_writes(struct xbuf *b, const struct dinsn *di, bool settle)
+{
 	if (settle) {
 		x86_load(b, false, X_RDX, SW(c.writes));
 		if (di->flags & DF_WRITES)
@@ -346,6 +354,22 @@ static void count(struct xbuf *b, const struct dinsn *di, bool round, bool settl
 	} else if (di->flags & DF_WRITES) {
 		x86_alu_mi(b, 0, false, SW(c.writes), 1);
 	}
+}
+
+/* The launch's counts (seg_hop_note's, sweep_next_by's and run_done's for w's n
+ * instructions, n = n0 - left + 1 in rdx), the repick reset; rax w, rcx its CTA, rsi di,
+ * rdi L->steps, r8 the sweep, r10 the next warp, r11 its group (rcx, rsi, r9, R_SCR
+ * scratch). L->writes takes c.writes and the bar.sync where `settle`; else the bar.sync is
+ * added to c.writes, which keeps the turns' writes until the next place that settles them -
+ * every round's end (here, or seg_hop_note), a completion, seg_account where the code
+ * leaves - so that L->writes plus c.writes is always what L->writes was (their only reader
+ * in between: round_tests, which adds the two) and c.writes never counts more than a
+ * round's. */
+static void count(struct xbuf *b, const struct dinsn *di, bool round, bool settle)
+{
+	next_ri(b, round);
+	x86_load(b, true, X_RCX, SW(c.L));
+	count_writes(b, di, settle);
 	x86_store(b, true, AT(X_RCX, offsetof(struct launch, steps)), X_RDI);
 	x86_store(b, true, AT(X_RCX, offsetof(struct launch, ci)), X_RSI);
 	x86_mov_mi(b, AT(X_RCX, offsetof(struct launch, cmask)), FULL_MASK);
@@ -381,10 +405,76 @@ static void count(struct xbuf *b, const struct dinsn *di, bool round, bool settl
 	x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, ran)), !round);
 	if (round)
 		x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, crossed)), 1);
-	x86_alu_mi(b, 0, false, AT(X_R8, offsetof(struct sweep, k)), 1);
 	x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, lanes)), LANES);
 	x86_store(b, false, AT(X_R10, offsetof(struct warp, streak)), R_SCR);
 	x86_store(b, true, AT(X_R10, offsetof(struct warp, last_pick)), X_R11);
+}
+
+/* count's writes in the lazy form (seg_sweep.h's lz_base: the turn ending was begun by a
+ * hand-over of the code, so n0 is SWEEP_QUANTUM, the lanes LANES and the repick 0): those
+ * the settle makes not made - L->steps, L->cw, L->clock and L->thread_steps - nor those
+ * as they are to be already (L->cmask, the repick's reset, s->lanes, and s->ran inside a
+ * round: the settle's where a round's end cleared it); n = SWEEP_QUANTUM - left + 1.
+ * Registers as count's; at a round's end (`round`) L->writes settled as count's. */
+static void count_lazy(struct xbuf *b, const struct dinsn *di, bool round)
+{
+	next_ri(b, round);
+	x86_load(b, true, X_RCX, SW(c.L));
+	count_writes(b, di, round);
+	if (round) {
+		x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, ran)), 0);
+		x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, crossed)), 1);
+	}
+	x86_store(b, true, AT(X_RCX, offsetof(struct launch, ci)), X_RSI);
+	x86_mov_ri(b, X_RDX, SWEEP_QUANTUM + 1);
+	x86_alu_rr(b, X86_SUB, false, X_RDX, R_LEFT);
+	x86_alu_rr(b, X86_XOR, false, R_SCR, R_SCR);
+	add_mem(b, AT(X_RAX, offsetof(struct warp, steps)), X_RDX);
+	x86_store(b, false, AT(X_RAX, offsetof(struct warp, streak)), R_SCR);
+	x86_store(b, true, AT(X_RAX, offsetof(struct warp, last_pick)), R_SCR);
+	x86_store(b, false, AT(X_R10, offsetof(struct warp, streak)), R_SCR);
+	x86_store(b, true, AT(X_R10, offsetof(struct warp, last_pick)), X_R11);
+}
+
+/* interp.c's seg_lazy_settle, where the code itself writes what the lazy hand-overs left
+ * (before a round's end and a completion: their writes, and what they read, are
+ * seg_hop_calm's): nothing where lz_base is SEG_LAZY_NONE. Four scratch registers. */
+static void settle(struct xbuf *b, const int r[4])
+{
+	int base = r[0], steps = r[1], L = r[2], t = r[3];
+	x86_load(b, true, base, SW(lz_base));
+	x86_alu_ri(b, 7, true, base, -1);
+	size_t none = x86_jcc(b, 0x4);
+	x86_load(b, true, steps, SW(c.end));
+	x86_alu_ri(b, 5, true, steps, SWEEP_QUANTUM);
+	x86_store(b, true, SW(t.steps), steps);
+	x86_load(b, true, L, SW(c.L));
+	x86_store(b, true, AT(L, offsetof(struct launch, steps)), steps);
+	x86_load(b, true, t, SW(c.w));
+	x86_store(b, true, AT(L, offsetof(struct launch, cw)), t);
+	x86_alu_rr(b, X86_SUB, true, steps, base);
+	add_mem(b, AT(L, offsetof(struct launch, clock)), steps);
+	_Static_assert(LANES == 32, "settle's thread-instructions: n << 5");
+	x86_shift_ri(b, 4, true, steps, 5);
+	add_mem(b, AT(L, offsetof(struct launch, thread_steps)), steps);
+	/* s->ran: set where the turn is not the round's first (k 1: a round's end began it) */
+	x86_load(b, true, t, SW(sw));
+	x86_alu_mi(b, 7, false, AT(t, offsetof(struct sweep, k)), 1);
+	size_t first = x86_jcc(b, 0x4);
+	x86_mov_mi8(b, AT(t, offsetof(struct sweep, ran)), 1);
+	x86_patch(b, first, b->len);
+	x86_mov_ri64(b, t, SEG_LAZY_NONE);
+	x86_store(b, true, SW(lz_base), t);
+	x86_patch(b, none, b->len);
+}
+
+void jit_hand_settle(struct xbuf *b)
+{
+	static const int scratch[4] = {X_RAX, X_RCX, X_RDX, X_RSI};
+	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM);
+	size_t other = x86_jcc(b, 0x5);
+	settle(b, scratch);
+	x86_patch(b, other, b->len);
 }
 
 /* At a round's end, after count: spin_stuck's restart of the cluster's watch (round_tests:
@@ -437,12 +527,15 @@ static void entry(struct xbuf *b)
  * exit); c.writes where count kept the bar.sync in it (`settle` false); and without the
  * detector (`race` false) hmin: in a call that is calm it is 0 throughout (seg_sweep's
  * first turn and every turn C begins in it: no stop, no event due), in R_HMIN and in
- * c.hmin alike. */
-static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle)
+ * c.hmin alike. The lazy form (count_lazy's) leaves t.steps to the settle, and t.left and
+ * c.n0, which the turn ending had too (seg_sweep.h's lz_base). */
+static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle, bool lazy)
 {
 	x86_store(b, true, SW(t.g), X_R11);
-	x86_store(b, true, SW(t.steps), X_RDI);
-	x86_mov_mi(b, SW(t.left), SWEEP_QUANTUM);
+	if (!lazy) {
+		x86_store(b, true, SW(t.steps), X_RDI);
+		x86_mov_mi(b, SW(t.left), SWEEP_QUANTUM);
+	}
 	x86_store(b, true, SW(c.f), R_REGS);
 	x86_load(b, true, R_REGS, AT(R_REGS, offsetof(struct frame, regs)));
 	x86_store(b, true, SW(c.regs), R_REGS);
@@ -458,7 +551,8 @@ static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle
 	x86_store(b, true, SW(c.w), X_R10);
 	x86_alu_ri(b, 0, true, X_RDI, SWEEP_QUANTUM);
 	x86_store(b, true, SW(c.end), X_RDI);
-	x86_mov_mi(b, SW(c.n0), SWEEP_QUANTUM);
+	if (!lazy)
+		x86_mov_mi(b, SW(c.n0), SWEEP_QUANTUM);
 	if (!race) { /* (the entry: R_SPLIT's, entry()'s) */
 		x86_alu_rr(b, X86_MOV, true, X_R9, R_SPLIT);
 		x86_load_ext(b, 1, false, R_SPLIT, AT(X_R10, offsetof(struct warp, split)));
@@ -574,6 +668,10 @@ static void race_complete(struct xbuf *b, uint32_t id)
 static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, bool race)
 {
 	uint32_t id = (uint32_t)di->s[0].imm[0];
+	if (!race) { /* (with the detector lz_base stays SEG_LAZY_NONE) */
+		static const int scratch[4] = {X_R8, X_R9, X_R10, X_R11};
+		settle(b, scratch);
+	}
 	x86_load(b, true, X_R8, SW(c.L));
 	x86_load(b, false, X_R9, SW(c.writes));
 	if (di->flags & DF_WRITES)
@@ -618,6 +716,32 @@ static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, bool ra
 	x86_jmp_r(b, X_RDI);
 }
 
+/* A round's end without the detector, after its tests: the lazy form where the turn ending
+ * was begun by a hand-over of the code (lz_base set) and restart calls no C (L->jobs 0),
+ * else the settle and count's, which begins the lazy hand-overs as an ordinary hand-over's
+ * count does (s->ran cleared: seg_sweep.h's lz_base). */
+static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, const struct dfunc *fn)
+{
+	x86_alu_mi(b, 7, true, SW(lz_base), -1);
+	size_t full = x86_jcc(b, 0x4);
+	x86_load(b, true, X_RDX, SW(c.L));
+	x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct launch, jobs)), 0);
+	size_t jobs = x86_jcc(b, 0x5);
+	arrive(b, di, i, false);
+	count_lazy(b, di, true);
+	restart(b);
+	begin(b, fn, false, true, true);
+	x86_patch(b, full, b->len);
+	x86_patch(b, jobs, b->len);
+	static const int scratch[4] = {X_R9, X_RSI, X_RDX, R_SCR};
+	settle(b, scratch);
+	arrive(b, di, i, false);
+	count(b, di, true, true);
+	restart(b);
+	x86_store(b, true, SW(lz_base), X_RDI);
+	begin(b, fn, false, true, false);
+}
+
 /* One form of the hand-over, from its tests to the jumps to the next warp's entry, and the
  * completing arrival (race: with the detector's deferred arrival, after every test; the
  * round's end is seg_hop_calm's in both forms: seg_hop_race_calm ends a round as
@@ -641,11 +765,27 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, bool race)
 			entry(b);
 		/* (rdx is still w's group but where round_tests or race_defer took it; the
 		 * writes are settled where restart or the detector may read L->writes) */
-		arrive(b, di, i, !round && !race);
-		count(b, di, round, round || race);
-		if (round)
-			restart(b);
-		begin(b, fn, race, round || race);
+		if (race) {
+			arrive(b, di, i, false);
+			count(b, di, round, true);
+			begin(b, fn, race, true, false);
+			continue;
+		}
+		if (round) {
+			round_end(b, di, i, fn);
+			continue;
+		}
+		arrive(b, di, i, true);
+		/* the ordinary hand-over: the lazy form where the turn ending was begun by one
+		 * (lz_base set), else count's, which begins the lazy hand-overs */
+		x86_alu_mi(b, 7, true, SW(lz_base), -1);
+		size_t lazy = x86_jcc(b, 0x5);
+		count(b, di, false, false);
+		x86_store(b, true, SW(lz_base), X_RDI);
+		begin(b, fn, false, false, false);
+		x86_patch(b, lazy, b->len);
+		count_lazy(b, di, false);
+		begin(b, fn, false, false, true);
 	}
 	x86_patch(b, H->done, b->len);
 	if (i + 1 < fn->ncode) {

@@ -28,6 +28,7 @@
 #include <stddef.h>
 
 #include "group.h"
+#include "jit_hand.h"
 #include "seg_sweep.h"
 
 enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13 }; /* (jit_seg.c's) */
@@ -91,6 +92,9 @@ void jit_vs_begin(struct xbuf *b, const struct dfunc *fn, uint32_t i, uint32_t p
 		  size_t fail[4])
 {
 	const struct dinsn *di = &fn->code[i];
+	/* what lazy hand-overs left (the region writes the repick's counts and the clock,
+	 * which their lazy form takes as the turn's first hand-over left them) */
+	jit_hand_settle(b);
 	/* vsplit_fits's tests, seg_vs_begin's order */
 	x86_load(b, true, X_RAX, CTX(L));
 	x86_alu_mi(b, 7, false, AT(X_RAX, offsetof(struct launch, async.nevents)), 0);

@@ -56,7 +56,26 @@ struct seg_sweeping {
 	 * same (no wait on the frame's chain of loads) */
 	const struct dfunc *fn;
 	const struct dinsn *code;
+	/* SEG_LAZY_NONE, or the lazy hand-overs' base (jit_hand.c's lazy form, in a calm call
+	 * without the detector only): the turn running was begun by the code's own hand-over
+	 * (an ordinary one or a round's end), and lz_base was L->steps as the turn after the
+	 * first of those that left their writes (the one that set lz_base, count's form)
+	 * began. Until the settle (interp.c's seg_lazy_settle) these are left as they are to
+	 * be: t.steps (c.end less SWEEP_QUANTUM), L->steps (t.steps) and L->cw (c.w), L->clock
+	 * and L->thread_steps short of the turns' instructions since lz_base (t.steps -
+	 * lz_base, each of LANES threads), and the sweep's ran, true unless the turn is the
+	 * round's first (k 1: the round's end that began it cleared ran, and no ordinary
+	 * hand-over sets it again). What else the lazy form leaves unwritten is as it is to be
+	 * already, as the hand-over that set lz_base wrote it and nothing but a settle's
+	 * callers writes it: c.n0, t.left (SWEEP_QUANTUM), L->cmask (FULL_MASK), the sweep's
+	 * lanes (LANES) and the repick (0: what sets it settles first). Every C that the code
+	 * calls or leaves to in such a call settles first: seg_sweep's hops, its end,
+	 * seg_vs_* (and the code itself before a completion, and before a round's end whose
+	 * restart calls C: --jobs). */
+	uint64_t lz_base;
 };
+
+#define SEG_LAZY_NONE UINT64_MAX
 
 /* c.calm (jit_ctx.h): the call is calm (interp.c's seg_calm): the code's own hand-over at a
  * bar.sync (jit_hand.c) may run before the hop; with the detector on (SEG_CALM_RACE) it
