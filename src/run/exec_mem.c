@@ -182,6 +182,20 @@ enum step exec_mov(struct launch *L, struct warp *w, struct group *g, const stru
 		}
 		return STEP_NEXT;
 	}
+	if ((s->kind == DOP_SYMADDR || s->kind == DOP_ADDR) && !s->has_reg && !s->neg &&
+	    di->d.kind == DOP_REG) {
+		/* a variable's address (a kernel's prologue moves one): op_addr's value, the
+		 * same for every lane, worked out once */
+		uint64_t v = op_addr(L, w, f, s, 0) & sm, *d = slot_ptr(f, di->d.slot);
+		if (mask == FULL_MASK) {
+			for (uint32_t l = 0; l < LANES; l++) /* (a plain loop) */
+				d[l] = v;
+			return STEP_NEXT;
+		}
+		for (uint32_t m = mask; m; m &= m - 1)
+			d[__builtin_ctz(m)] = v;
+		return STEP_NEXT;
+	}
 	if (s->kind == DOP_SREG && mask == FULL_MASK && di->d.kind == DOP_REG) {
 		/* a whole warp's special register: straight into the register's lanes */
 		uint64_t *d = slot_ptr(f, di->d.slot);
@@ -483,10 +497,40 @@ static void ld_shared_quick(struct warp *w, struct frame *f, const struct dinsn 
 static enum step ld_any(struct launch *L, struct warp *w, struct group *g,
 			const struct dinsn *di, uint32_t mask);
 
+/* A scalar ld.param of a kernel parameter by its name into a register (a kernel's prologue
+ * has a few): one place for every lane and nothing to check but its bounds and alignment,
+ * which cannot depend on the lane (no spin watch: same_for_lanes; the detector does not
+ * watch the space), so read once into the lanes of mask. False: anything else, or a read
+ * out of bounds or misaligned, which ld_any's lane_bytes reports as before. */
+static bool ld_kparam(struct launch *L, struct frame *f, const struct dinsn *di, uint32_t mask)
+{
+	const struct dop *o = &di->s[0];
+	if (di->space != MS_PARAM_KERNEL || o->kind != DOP_ADDR || o->has_reg || L->spin_rec ||
+	    di->vec != 1 || di->d.kind != DOP_REG || is_pair(&di->d) || L->stop)
+		return false;
+	enum ir_mod t = (enum ir_mod)di->type;
+	uint32_t es = (uint32_t)ir_type_size(t);
+	uint64_t a = (uint64_t)o->off; /* (op_addr's, with no register) */
+	if (!es || es > 8 || (a & (es - 1)) || a >= L->kparam_size || a + es > L->kparam_size)
+		return false;
+	uint64_t v = widen(load_bytes(L->kparams + a, es), (int)es, ir_type_is_signed(t)),
+		 *d = slot_ptr(f, di->d.slot);
+	if (mask == FULL_MASK) {
+		for (uint32_t l = 0; l < LANES; l++) /* (a plain loop) */
+			d[l] = v;
+		return true;
+	}
+	for (uint32_t m = mask; m; m &= m - 1)
+		d[__builtin_ctz(m)] = v;
+	return true;
+}
+
 enum step exec_ld(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		  uint32_t mask)
 {
 	if (di->smem && smem_ld(L, w, g->frame, di, mask))
+		return STEP_NEXT;
+	if (ld_kparam(L, g->frame, di, mask))
 		return STEP_NEXT;
 	return ld_any(L, w, g, di, mask);
 }
@@ -570,7 +614,9 @@ static void st_shared_quick(struct warp *w, struct frame *f, const struct dinsn 
 	struct cta *c = w->cta;
 	const struct dop *s = &di->s[1];
 	const uint64_t *v = s->kind == DOP_REG ? slot_ptr(f, s->slot) : s->imm;
-	if ((c->init_bits && !c->init_full) || !c->proxy_all) /* (else it marks nothing) */
+	if (((c->init_bits && !c->init_full) || !c->proxy_all) && consec) /* (else it marks */
+		mem_proxy_mark_row(c, off[0], LANES * es);		       /* nothing) */
+	else if ((c->init_bits && !c->init_full) || !c->proxy_all)
 		mem_proxy_mark_lanes(c, off, mask, es);
 	if (consec && mask == FULL_MASK && es == 4) { /* 32 words in a row: narrowed at once */
 		uint32_t u[LANES];

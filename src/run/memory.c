@@ -501,6 +501,17 @@ void mem_proxy_mark_lanes(struct cta *c, const uint32_t *off, uint32_t mask, uin
 	look_all_dirty(c);
 }
 
+void mem_proxy_mark_row(struct cta *c, uint32_t off, uint32_t bytes)
+{
+	init_mark(c, off, bytes); /* (whole bytes of the initcheck map at once) */
+	if (c->proxy_all)
+		return;
+	if (!c->proxy_dirty && !(c->proxy_dirty = calloc(c->smem_size / 16 + 1, 1)))
+		return;
+	memset(c->proxy_dirty + off / 16, 1, (off + bytes - 1) / 16 - off / 16 + 1);
+	look_all_dirty(c);
+}
+
 void mem_proxy_fence(struct cta *c)
 {
 	if (c->proxy_dirty)
