@@ -687,6 +687,18 @@ static void vsplit_make(struct launch *L, struct warp *w, struct group *g, struc
  * hand back now (a handler parked the group, a group split off, or the scheduler would pick
  * another group). Returns how many instructions ran.
  */
+/* run_direct's handlers it does in place for a whole warp's group that runs alone (a
+ * kernel's prologue has several: its parameters, special registers and variables' addresses
+ * into registers): exec.h's forms of exec_mov and exec_ld, which no step can observe but
+ * through the registers they write; true when done. */
+static inline bool in_place(struct launch *L, struct warp *w, struct frame *f,
+			    const struct dinsn *di)
+{
+	if (di->exec == exec_mov)
+		return exec_mov_warp(L, w, f, di);
+	return di->exec == exec_ld && !di->smem && exec_ld_kparam(L, f, di, FULL_MASK);
+}
+
 static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, uint32_t limit,
 			   uint32_t *stop_at, bool alone, uint32_t n_before, struct repick *rp,
 			   bool *parked)
@@ -787,6 +799,19 @@ again:
 			}
 			stop = stop_pc == UINT32_MAX ? NULL : &code[stop_pc];
 			repicked(L, rp, n_before + k, 0, 0);
+			continue;
+		}
+		if (mask == FULL_MASK && alone && w->groups == g && !g->next &&
+		    steps + (limit - left) + 1 < L->async.next_due && !L->stop &&
+		    in_place(L, w, g->frame, di)) {
+			/* done here, as below with nothing due to land: the handler's step,
+			 * and the group goes on (the pc, L->steps, L->ci and L->cmask are
+			 * written where the loop ends, as after an ALU instruction) */
+			if (di->flags & DF_WRITES)
+				L->writes++;
+			left--;
+			last = di++;
+			lmask = mask;
 			continue;
 		}
 		g->pc = (uint32_t)(di - code);
