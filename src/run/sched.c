@@ -128,7 +128,6 @@ static uint64_t cta_bytes(uint32_t smem, uint32_t nwarps)
 	return (uint64_t)smem + init_map_bytes(smem) + (uint64_t)nwarps * sizeof(struct warp);
 }
 
-/* Make cluster cid's CTAs in `ctas` (zeroed, the cluster's size), in slots from slot0 on. */
 /* A finished CTA's shared memory, initcheck map, warps and proxy map, kept for a CTA of the
  * launch's next cluster (the same sizes: the launch's shape), which clears them: a grid of
  * many clusters then allocates them for a cluster's CTAs once, not for each CTA of the grid
@@ -137,15 +136,28 @@ static uint64_t cta_bytes(uint32_t smem, uint32_t nwarps)
 struct cta_spare {
 	uint8_t *smem, *init_bits, *proxy_dirty;
 	struct warp *warps;
+	uint32_t smem_size, nwarps; /* (what they were made for) */
 };
+
+static void spare_free(struct cta_spare *s)
+{
+	free(s->smem);
+	free(s->init_bits);
+	free(s->proxy_dirty);
+	free(s->warps);
+}
 
 /* c's smem_size bytes of shared memory, initcheck map and nwarps warps, all zero: a spare's,
  * cleared, or new (the proxy map then made on the first store, memory.c). */
 static bool cta_alloc(struct launch *L, struct cta *c, uint32_t nwarps)
 {
 	uint32_t smem = c->smem_size;
-	if (L->nspare) {
-		struct cta_spare *s = &L->spare[--L->nspare];
+	struct cta_spare *s = L->nspare ? &L->spare[--L->nspare] : NULL;
+	if (s && (s->smem_size != smem || s->nwarps != nwarps)) { /* (never, within a launch) */
+		spare_free(s);
+		s = NULL;
+	}
+	if (s) {
 		c->smem = s->smem;
 		c->init_bits = s->init_bits;
 		c->warps = s->warps;
@@ -167,32 +179,27 @@ static bool cta_alloc(struct launch *L, struct cta *c, uint32_t nwarps)
 /* c's allocations to L's spares, or freed when it holds enough (or c's are not whole). */
 static void cta_keep(struct launch *L, struct cta *c)
 {
-	if (!L->spare && !(L->spare = calloc(CTA_SPARES, sizeof *L->spare)))
-		L->nspare = CTA_SPARES; /* (out of memory: none kept) */
-	if (L->nspare < CTA_SPARES && c->smem && c->warps && (c->init_bits || !c->smem_size)) {
-		L->spare[L->nspare++] = (struct cta_spare){c->smem, c->init_bits, c->proxy_dirty,
-							   c->warps};
-		return;
-	}
-	free(c->warps);
-	free(c->smem);
-	free(c->init_bits);
-	free(c->proxy_dirty);
+	struct cta_spare s = {c->smem, c->init_bits, c->proxy_dirty, c->warps, c->smem_size,
+			      c->nwarps};
+	if (!L->spare) /* (out of memory: none kept) */
+		L->spare = calloc(CTA_SPARES, sizeof *L->spare);
+	if (L->spare && L->nspare < CTA_SPARES && c->smem && c->warps &&
+	    (c->init_bits || !c->smem_size))
+		L->spare[L->nspare++] = s;
+	else
+		spare_free(&s);
 }
 
 static void cta_spares_free(struct launch *L)
 {
-	for (uint32_t i = 0; L->spare && i < L->nspare; i++) {
-		free(L->spare[i].smem);
-		free(L->spare[i].init_bits);
-		free(L->spare[i].proxy_dirty);
-		free(L->spare[i].warps);
-	}
+	for (uint32_t i = 0; i < L->nspare; i++)
+		spare_free(&L->spare[i]);
 	free(L->spare);
 	L->spare = NULL;
 	L->nspare = 0;
 }
 
+/* Make cluster cid's CTAs in `ctas` (zeroed, the cluster's size), in slots from slot0 on. */
 static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t cid[3],
 			  struct cta *ctas, uint32_t slot0)
 {
