@@ -17,6 +17,16 @@ exec_fn exec_unsupported;
 #include "front/ops.def"
 #undef OP
 
+/* The whole-warp forms of exec_mov and exec_ld that run_direct (interp.c) does in place, as
+ * their handlers do them (exec_mem.c): a move of a register, an immediate, a variable's
+ * address or %tid, %ntid, %ctaid, %nctaid into a register by all 32 lanes; a scalar
+ * ld.param of a kernel parameter by its name, in bounds and aligned, into a register by the
+ * lanes of mask. Done and true; false: nothing done (any other form, or a fault the handler
+ * reports). Neither reads the step count or the clock, writes memory, stops the launch or
+ * parks the group. */
+bool exec_mov_warp(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di);
+bool exec_ld_kparam(struct launch *L, struct frame *f, const struct dinsn *di, uint32_t mask);
+
 /* A .sync warp instruction needs every non-exited lane of `member` in group g: false (and
  * g parked) while some are elsewhere, or after a rule break if mask leaves the members. */
 bool warp_need_lanes(struct launch *L, struct warp *w, struct group *g, uint32_t member,

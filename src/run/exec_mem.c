@@ -128,10 +128,59 @@ static uint64_t window_base(enum mspace s)
 	}
 }
 
+/* Whether every value of special register o is below 2^32 (a kernel's prologue reads these:
+ * a 32-bit or wider move then keeps them as they are). */
+static bool sreg_32(const struct dop *o)
+{
+	enum sreg r = (enum sreg)o->sreg;
+	return r == SREG_TID || r == SREG_NTID || r == SREG_CTAID || r == SREG_NCTAID;
+}
+
+bool exec_mov_warp(struct launch *L, struct warp *w, struct frame *f, const struct dinsn *di)
+{
+	const struct dop *s = &di->s[0];
+	int size = ir_type_size((enum ir_mod)di->type);
+	if (di->d.kind != DOP_REG || s->neg || size == 16)
+		return false;
+	uint64_t sm = di->type == MOD_PRED ? 1 : size_mask(size), *d = slot_ptr(f, di->d.slot);
+	switch (s->kind) {
+	case DOP_REG:
+	case DOP_IMM: {
+		const uint64_t *a = s->kind == DOP_REG ? slot_ptr(f, s->slot) : s->imm;
+#pragma GCC ivdep
+		for (uint32_t l = 0; l < LANES; l++) /* (lane l reads a[l] alone: d may be a) */
+			d[l] = a[l] & sm;
+		return true;
+	}
+	case DOP_ADDR:
+	case DOP_SYMADDR: {
+		if (s->has_reg)
+			return false;
+		/* a variable's address: op_addr's value, the same for every lane, once */
+		uint64_t v = op_addr(L, w, f, s, 0) & sm;
+		for (uint32_t l = 0; l < LANES; l++) /* (a plain loop) */
+			d[l] = v;
+		return true;
+	}
+	case DOP_SREG:
+		if (!sreg_32(s)) /* (%clock and the others: exec_mov's lane by lane) */
+			return false;
+		op_sreg_lanes(L, w, s, FULL_MASK, d);
+		if (sm < UINT32_MAX) /* (else the values fit the type) */
+			for (uint32_t l = 0; l < LANES; l++)
+				d[l] &= sm;
+		return true;
+	default:
+		return false;
+	}
+}
+
 enum step exec_mov(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		   uint32_t mask)
 {
 	struct frame *f = g->frame;
+	if (mask == FULL_MASK && exec_mov_warp(L, w, f, di))
+		return STEP_NEXT;
 	int size = ir_type_size((enum ir_mod)di->type);
 	if (size == 16) {
 		exec_mov128(L, w, f, di, mask);
@@ -169,17 +218,18 @@ enum step exec_mov(struct launch *L, struct warp *w, struct group *g, const stru
 	if ((s->kind == DOP_REG || s->kind == DOP_IMM) && di->d.kind == DOP_REG && !s->neg) {
 		const uint64_t *a = s->kind == DOP_REG ? slot_ptr(f, s->slot) : s->imm;
 		uint64_t *d = slot_ptr(f, di->d.slot);
-		if (mask == FULL_MASK) { /* every lane: a plain loop (vector code: lane l reads
-					  * a[l] alone, so d may be a) */
-#pragma GCC ivdep
-			for (uint32_t l = 0; l < LANES; l++)
-				d[l] = a[l] & sm;
-			return STEP_NEXT;
-		}
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
 			d[l] = a[l] & sm;
 		}
+		return STEP_NEXT;
+	}
+	if ((s->kind == DOP_SYMADDR || s->kind == DOP_ADDR) && !s->has_reg && !s->neg &&
+	    di->d.kind == DOP_REG) {
+		/* a variable's address: op_addr's value, the same for every lane, once */
+		uint64_t v = op_addr(L, w, f, s, 0) & sm, *d = slot_ptr(f, di->d.slot);
+		for (uint32_t m = mask; m; m &= m - 1)
+			d[__builtin_ctz(m)] = v;
 		return STEP_NEXT;
 	}
 	if (s->kind == DOP_SREG && mask == FULL_MASK && di->d.kind == DOP_REG) {
@@ -483,6 +533,34 @@ static void ld_shared_quick(struct warp *w, struct frame *f, const struct dinsn 
 static enum step ld_any(struct launch *L, struct warp *w, struct group *g,
 			const struct dinsn *di, uint32_t mask);
 
+/* A scalar ld.param of a kernel parameter by its name into a register (a kernel's prologue
+ * has a few): one place for every lane and nothing to check but its bounds and alignment,
+ * which cannot depend on the lane (no spin watch: same_for_lanes; the detector does not
+ * watch the space), so read once into the lanes of mask. False: anything else, or a read
+ * out of bounds or misaligned, which ld_any's lane_bytes reports as before. */
+bool exec_ld_kparam(struct launch *L, struct frame *f, const struct dinsn *di, uint32_t mask)
+{
+	const struct dop *o = &di->s[0];
+	if (di->space != MS_PARAM_KERNEL || o->kind != DOP_ADDR || o->has_reg || L->spin_rec ||
+	    di->vec != 1 || di->d.kind != DOP_REG || is_pair(&di->d) || L->stop)
+		return false;
+	enum ir_mod t = (enum ir_mod)di->type;
+	uint32_t es = (uint32_t)ir_type_size(t);
+	uint64_t a = (uint64_t)o->off; /* (op_addr's, with no register) */
+	if (!es || es > 8 || (a & (es - 1)) || a >= L->kparam_size || a + es > L->kparam_size)
+		return false;
+	uint64_t v = widen(load_bytes(L->kparams + a, es), (int)es, ir_type_is_signed(t)),
+		 *d = slot_ptr(f, di->d.slot);
+	if (mask == FULL_MASK) {
+		for (uint32_t l = 0; l < LANES; l++) /* (a plain loop) */
+			d[l] = v;
+		return true;
+	}
+	for (uint32_t m = mask; m; m &= m - 1)
+		d[__builtin_ctz(m)] = v;
+	return true;
+}
+
 enum step exec_ld(struct launch *L, struct warp *w, struct group *g, const struct dinsn *di,
 		  uint32_t mask)
 {
@@ -525,6 +603,8 @@ static __attribute__((noinline)) enum step ld_any(struct launch *L, struct warp 
 		}
 		return STEP_NEXT;
 	}
+	if (exec_ld_kparam(L, f, di, mask))
+		return STEP_NEXT;
 	if (same_for_lanes(L, di) && es <= 8) {
 		/* one address for the whole warp: read (and checked) once, for every lane */
 		uint8_t *p = lane_bytes(L, w, f, di, (uint32_t)__builtin_ctz(mask), es * n, RACE_READ,
@@ -570,7 +650,9 @@ static void st_shared_quick(struct warp *w, struct frame *f, const struct dinsn 
 	struct cta *c = w->cta;
 	const struct dop *s = &di->s[1];
 	const uint64_t *v = s->kind == DOP_REG ? slot_ptr(f, s->slot) : s->imm;
-	if ((c->init_bits && !c->init_full) || !c->proxy_all) /* (else it marks nothing) */
+	if (((c->init_bits && !c->init_full) || !c->proxy_all) && consec) /* (else it marks */
+		mem_proxy_mark_row(c, off[0], LANES * es);		       /* nothing) */
+	else if ((c->init_bits && !c->init_full) || !c->proxy_all)
 		mem_proxy_mark_lanes(c, off, mask, es);
 	if (consec && mask == FULL_MASK && es == 4) { /* 32 words in a row: narrowed at once */
 		uint32_t u[LANES];

@@ -671,6 +671,24 @@ static void vsplit_make(struct launch *L, struct warp *w, struct group *g, struc
 		runtime_error(L, 1, "out of memory splitting a divergent branch");
 }
 
+/* run_direct's handlers it does in place for a whole warp's group that runs alone (a
+ * kernel's prologue has several: its parameters, special registers and variables' addresses
+ * into registers): exec.h's forms of exec_mov and exec_ld, which no step can observe but
+ * through the registers they write; true when done. */
+static inline bool in_place_form(const struct dinsn *di)
+{
+	/* (a test of two loads: a loop's ld.global pays no more) */
+	return di->exec == exec_mov || (di->space == MS_PARAM_KERNEL && di->exec == exec_ld);
+}
+
+static inline bool in_place(struct launch *L, struct warp *w, struct frame *f,
+			    const struct dinsn *di)
+{
+	if (di->exec == exec_mov)
+		return exec_mov_warp(L, w, f, di);
+	return exec_ld_kparam(L, f, di, FULL_MASK);
+}
+
 /*
  * A run of DF_ALU_DIRECT and DF_EXEC_DIRECT instructions from g's pc, at most `limit` of
  * them and not past *stop_at, for a group nothing watches (no debugger, no trace, no wgmma
@@ -680,12 +698,12 @@ static void vsplit_make(struct launch *L, struct warp *w, struct group *g, struc
  * or branch - a divergent one too, which splits it - where the scheduler would pick it again
  * at once (group_picked_again), doing in place what the scheduler does between two runs
  * (repicked). The pc, the code and the registers stay in locals; L->steps, L->ci and
- * L->cmask are written before a handler runs and at the end, as the dispatch loop would have
- * left them, since no lane function reads them. Each instruction does here exactly what the
- * loop below would do with it, in the same order; what this does not do (a barrier some
- * lanes of the warp are not at) it leaves to the loop, untouched. *parked: the loop must
- * hand back now (a handler parked the group, a group split off, or the scheduler would pick
- * another group). Returns how many instructions ran.
+ * L->cmask are written before a handler runs (not one done in place: in_place) and at the
+ * end, as the dispatch loop would have left them, since no lane function reads them. Each
+ * instruction does here exactly what the loop below would do with it, in the same order;
+ * what this does not do (a barrier some lanes of the warp are not at) it leaves to the loop,
+ * untouched. *parked: the loop must hand back now (a handler parked the group, a group
+ * split off, or the scheduler would pick another group). Returns how many instructions ran.
  */
 static uint32_t run_direct(struct launch *L, struct warp *w, struct group *g, uint32_t limit,
 			   uint32_t *stop_at, bool alone, uint32_t n_before, struct repick *rp,
@@ -787,6 +805,19 @@ again:
 			}
 			stop = stop_pc == UINT32_MAX ? NULL : &code[stop_pc];
 			repicked(L, rp, n_before + k, 0, 0);
+			continue;
+		}
+		if (in_place_form(di) && mask == FULL_MASK && alone && w->groups == g && !g->next &&
+		    steps + (limit - left) + 1 < L->async.next_due && !L->stop &&
+		    in_place(L, w, g->frame, di)) {
+			/* done here, as below with nothing due to land: the handler's step,
+			 * and the group goes on (the pc, L->steps, L->ci and L->cmask are
+			 * written where the loop ends, as after an ALU instruction) */
+			if (di->flags & DF_WRITES)
+				L->writes++;
+			left--;
+			last = di++;
+			lmask = mask;
 			continue;
 		}
 		g->pc = (uint32_t)(di - code);

@@ -474,10 +474,8 @@ static void look_all_dirty(struct cta *c)
 {
 	if (!look_due(&c->proxy_look))
 		return;
-	for (uint32_t g = 0; g <= (c->smem_size - 1) / 16; g++)
-		if (!c->proxy_dirty[g])
-			return;
-	c->proxy_all = true;
+	/* (memchr: the map's bytes a vector at a time) */
+	c->proxy_all = !memchr(c->proxy_dirty, 0, (c->smem_size - 1) / 16 + 1);
 }
 
 void mem_proxy_mark_lanes(struct cta *c, const uint32_t *off, uint32_t mask, uint32_t size)
@@ -498,6 +496,17 @@ void mem_proxy_mark_lanes(struct cta *c, const uint32_t *off, uint32_t mask, uin
 			c->proxy_dirty[(off[l] + size - 1) / 16] = 1;
 		}
 	}
+	look_all_dirty(c);
+}
+
+void mem_proxy_mark_row(struct cta *c, uint32_t off, uint32_t bytes)
+{
+	init_mark(c, off, bytes); /* (whole bytes of the initcheck map at once) */
+	if (c->proxy_all)
+		return;
+	if (!c->proxy_dirty && !(c->proxy_dirty = calloc(c->smem_size / 16 + 1, 1)))
+		return;
+	memset(c->proxy_dirty + off / 16, 1, (off + bytes - 1) / 16 - off / 16 + 1);
 	look_all_dirty(c);
 }
 

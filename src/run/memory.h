@@ -183,6 +183,9 @@ void mem_proxy_mark(struct cta *c, uint32_t off, uint32_t size);
 /* The same for the stores of a warp's lanes (mask) of `size` <= 16 bytes at off[l], each
  * aligned to its size when size is a power of two (mem_shared_lanes checked it). */
 void mem_proxy_mark_lanes(struct cta *c, const uint32_t *off, uint32_t mask, uint32_t size);
+/* mem_proxy_mark_lanes' marks of a whole warp's stores at consecutive places (SHL_CONSEC):
+ * the `bytes` bytes from off, marked as one range. */
+void mem_proxy_mark_row(struct cta *c, uint32_t off, uint32_t bytes);
 /* fence.proxy.async by CTA c: its generic writes are now visible to the async proxy. */
 void mem_proxy_fence(struct cta *c);
 /* Whether [off, off+size) of c's shared memory holds unfenced generic writes. */

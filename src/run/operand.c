@@ -136,7 +136,14 @@ void op_sreg_lanes(struct launch *L, struct warp *w, const struct dop *o, uint32
 {
 	enum sreg r = (enum sreg)o->sreg;
 	const uint32_t *b = L->cfg.block;
-	if (r == SREG_TID && mask == FULL_MASK && w->id * LANES % b[0] + LANES <= b[0]) {
+	if (r == SREG_TID && mask == FULL_MASK && b[1] == 1 && b[2] == 1 &&
+	    w->id * LANES + LANES <= b[0]) {
+		/* a whole warp of a one-row block (the usual kernel's): x counts up from the
+		 * warp's first thread, y and z are 0 (no divisions) */
+		uint64_t x0 = o->comp == 0 ? w->id * LANES : 0, step = o->comp == 0;
+		for (uint32_t l = 0; l < LANES; l++)
+			v[l] = x0 + step * l;
+	} else if (r == SREG_TID && mask == FULL_MASK && w->id * LANES % b[0] + LANES <= b[0]) {
 		/* a whole warp within one row of the block: x counts up, y and z stay */
 		uint32_t t = w->id * LANES;
 		uint32_t tid[3] = {t % b[0], (t / b[0]) % b[1], t / (b[0] * b[1])};

@@ -128,6 +128,77 @@ static uint64_t cta_bytes(uint32_t smem, uint32_t nwarps)
 	return (uint64_t)smem + init_map_bytes(smem) + (uint64_t)nwarps * sizeof(struct warp);
 }
 
+/* A finished CTA's shared memory, initcheck map, warps and proxy map, kept for a CTA of the
+ * launch's next cluster (the same sizes: the launch's shape), which clears them: a grid of
+ * many clusters then allocates them for a cluster's CTAs once, not for each CTA of the grid
+ * (no calls of malloc and free, no consolidation of its bins, per CTA). */
+#define CTA_SPARES 8
+struct cta_spare {
+	uint8_t *smem, *init_bits, *proxy_dirty;
+	struct warp *warps;
+	uint32_t smem_size, nwarps; /* (what they were made for) */
+};
+
+static void spare_free(struct cta_spare *s)
+{
+	free(s->smem);
+	free(s->init_bits);
+	free(s->proxy_dirty);
+	free(s->warps);
+}
+
+/* c's smem_size bytes of shared memory, initcheck map and nwarps warps, all zero: a spare's,
+ * cleared, or new (the proxy map then made on the first store, memory.c). */
+static bool cta_alloc(struct launch *L, struct cta *c, uint32_t nwarps)
+{
+	uint32_t smem = c->smem_size;
+	struct cta_spare *s = L->nspare ? &L->spare[--L->nspare] : NULL;
+	if (s && (s->smem_size != smem || s->nwarps != nwarps)) { /* (never, within a launch) */
+		spare_free(s);
+		s = NULL;
+	}
+	if (s) {
+		c->smem = s->smem;
+		c->init_bits = s->init_bits;
+		c->warps = s->warps;
+		c->proxy_dirty = s->proxy_dirty;
+		memset(c->smem, 0, smem ? smem : 1);
+		if (c->init_bits)
+			memset(c->init_bits, 0, init_map_bytes(smem));
+		memset(c->warps, 0, nwarps * sizeof *c->warps);
+		if (c->proxy_dirty)
+			memset(c->proxy_dirty, 0, smem / 16 + 1);
+		return true;
+	}
+	c->smem = calloc(1, smem ? smem : 1);
+	c->init_bits = smem ? calloc(1, init_map_bytes(smem)) : NULL;
+	c->warps = calloc(nwarps, sizeof *c->warps);
+	return c->smem && (!smem || c->init_bits) && c->warps;
+}
+
+/* c's allocations to L's spares, or freed when it holds enough (or c's are not whole). */
+static void cta_keep(struct launch *L, struct cta *c)
+{
+	struct cta_spare s = {c->smem, c->init_bits, c->proxy_dirty, c->warps, c->smem_size,
+			      c->nwarps};
+	if (!L->spare) /* (out of memory: none kept) */
+		L->spare = calloc(CTA_SPARES, sizeof *L->spare);
+	if (L->spare && L->nspare < CTA_SPARES && c->smem && c->warps &&
+	    (c->init_bits || !c->smem_size))
+		L->spare[L->nspare++] = s;
+	else
+		spare_free(&s);
+}
+
+static void cta_spares_free(struct launch *L)
+{
+	for (uint32_t i = 0; i < L->nspare; i++)
+		spare_free(&L->spare[i]);
+	free(L->spare);
+	L->spare = NULL;
+	L->nspare = 0;
+}
+
 /* Make cluster cid's CTAs in `ctas` (zeroed, the cluster's size), in slots from slot0 on. */
 static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t cid[3],
 			  struct cta *ctas, uint32_t slot0)
@@ -163,10 +234,7 @@ static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t c
 			c->ctaid[d] = cid[d] * k->cluster[d] + c->cluster_ctaid[d];
 		c->linear = c->ctaid[0] + k->grid[0] * (c->ctaid[1] + k->grid[1] * c->ctaid[2]);
 		c->smem_size = smem;
-		c->smem = calloc(1, smem ? smem : 1);
-		c->init_bits = smem ? calloc(1, init_map_bytes(smem)) : NULL;
-		c->warps = calloc(nwarps, sizeof *c->warps);
-		if (!c->smem || (smem && !c->init_bits) || !c->warps)
+		if (!cta_alloc(L, c, nwarps))
 			return false;
 		c->nthreads = c->live_threads = nthreads;
 		for (uint32_t i = 0; i < nwarps; i++) {
@@ -216,13 +284,10 @@ static void free_cluster(struct cluster *cl)
 		}
 		if (c->charged)
 			mem_release(cl->L->mem, cta_bytes(c->smem_size, c->nwarps));
-		free(c->warps);
-		free(c->smem);
-		free(c->init_bits);
 		if (c->mbar_at)
 			mem_release(cl->L->mem, mbar_shadow_bytes(c));
 		free(c->mbar_at);
-		free(c->proxy_dirty);
+		cta_keep(cl->L, c);
 	}
 }
 
@@ -889,6 +954,8 @@ static int run_cluster(struct launch *L, struct cluster *cl)
 
 bool sched_begin(struct launch *L)
 {
+	L->spare = NULL; /* (a --jobs worker's copy: its own) */
+	L->nspare = 0;
 	L->frame_cache = calloc(L->P->nfuncs ? L->P->nfuncs : 1, sizeof *L->frame_cache);
 	if (!L->frame_cache || (!L->cfg.no_race && !race_begin(L))) {
 		if (!L->stop) /* (past --max-memory: reported) */
@@ -904,6 +971,7 @@ void sched_end(struct launch *L)
 	spin_end(L);
 	race_end(L);
 	frame_cache_free(L);
+	cta_spares_free(L);
 }
 
 void sched_cluster(struct launch *L, const uint32_t cid[3])

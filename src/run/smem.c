@@ -228,7 +228,9 @@ __attribute__((target("avx2"))) static bool st_lanes_avx2(struct launch *L, stru
 	int fit = offsets_avx2(r, delta, mask, es, c->smem_size, off);
 	if (!fit)
 		return false;
-	if (mark)
+	if (mark && (fit & SHL_CONSEC))
+		mem_proxy_mark_row(c, off[0], LANES * es);
+	else if (mark)
 		mem_proxy_mark_lanes(c, off, mask, es);
 	if (L->race) { /* (it stores each lane after its check) */
 		race_shared_lanes(L, w, mask, off, es, v);
