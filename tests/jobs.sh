@@ -6,7 +6,8 @@
 # thread shows. A run with diagnostics is also compared with --diagnostics json and sarif
 # (reports as data, replayed in cluster order). Left out of the comparison: the note that
 # says a launch keeps one thread (--trace, ...; such runs are counted), and the seconds and
-# rate that end a --stats line (the clock's; its counts are compared). A program whose
+# rate that end a --stats line (the clock's; its counts are compared), and --stats' peak
+# memory (one cluster's or those alive side by side: docs/jobs.md). A program whose
 # output does depend on the schedule says why in a "// jobs-schedule-dependent:" line and
 # is left out (docs/jobs.md lists what can differ).
 # Prints "jobs: N runs same (K on one thread, S left out), M differ" and fails if any differ.
@@ -22,6 +23,8 @@ same=0; differ=0; one=0; out=0
 note='^ptxi: note: --jobs [0-9]*: '
 # --stats's counts are compared; the seconds and the rate after them are the clock's
 timing='^(ptxi: stats: .* thread-instructions), [0-9.]+ s \([0-9.]+ M thread-instructions/s\)$'
+# --stats' peak memory: the clusters alive at once, which --jobs 2's timing decides
+peak='^ptxi: stats: peak memory '
 
 # Run `base` (in f's directory) with `args` at --jobs 1 and 2; count and show a difference.
 # err1 and err2 hold the stderr lines but the notes, raw2 all of --jobs 2's.
@@ -36,7 +39,7 @@ compare() {
     mapfile -t raw2 < "$tmp/err$j.raw"
     kept=()
     for l in "${raw2[@]}"; do
-      [[ $l =~ $note ]] && continue
+      [[ $l =~ $note || $l =~ $peak ]] && continue
       [[ $l =~ $timing ]] && l=${BASH_REMATCH[1]}
       kept+=("$l")
     done
