@@ -52,6 +52,7 @@ struct hand {
 	bool full;       /* a jump found no room in fail: the code is not kept */
 	size_t done;     /* the arrival completes the barrier: the jump to complete() */
 	size_t round;    /* the round's end: the jump to round_tests() */
+	bool closed;     /* fn is a closed kernel (closed_kernel): next_tests' fewer tests */
 };
 
 /* four registers kept across a call of C (four pushes: the stack stays aligned for it) */
@@ -192,9 +193,27 @@ static void round_tests(struct hand *H, const struct dinsn *di)
 	fail_if(H, 0x4);
 }
 
+/* Whether every frame of every warp of fn's launch is of fn and no warp of it ever sets
+ * its warpgroup watch (wg_busy, wg_track): fn a kernel (a warp's base frame is its launch's
+ * kernel, one for every CTA of the launch) whose code has no call (frame_new's only other
+ * caller: a .func's frame) and no warpgroup instruction (FAM_WGMMA's handlers are the only
+ * writers of the watch; a CTA's warps begin zeroed, cta_alloc). Facts of the code alone,
+ * true for the whole launch: next_tests' tests of the frame's function and of the watch
+ * are then implied, and not made. */
+static bool closed_kernel(const struct dfunc *fn)
+{
+	if (!fn->ir || !fn->ir->is_entry)
+		return false;
+	for (uint32_t k = 0; k < fn->ncode; k++)
+		if (fn->code[k].op == OP_CALL || fn->code[k].fam == FAM_WGMMA)
+			return false;
+	return true;
+}
+
 /* The next warp's tests (r10; leaves r11 its group, R_REGS its frame, r9 + rsi its
  * instruction in fn's code): its one group, whole and ready, no warpgroup watch, in a frame
- * of this function, at an entry right after a bar.sync. (From here on R_REGS and R_SPLIT are
+ * of this function, at an entry right after a bar.sync (the watch and the function not
+ * tested in a closed kernel: closed_kernel). (From here on R_REGS and R_SPLIT are
  * scratch: past the tests the hand-over sets them for the next warp, the hop's call reloads
  * them, the code's exit reads neither, and the completion, which keeps them, branched off
  * before.) */
@@ -211,15 +230,19 @@ static void next_tests(struct hand *H, const struct dfunc *fn)
 	fail_if(H, 0x5);
 	x86_alu_mi(b, 7, false, AT(X_R11, offsetof(struct group, mask)), -1);
 	fail_if(H, 0x5);
-	x86_alu_mi(b, 7, false, AT(X_R10, offsetof(struct warp, wg_busy)), 0);
-	fail_if(H, 0x5);
-	fail_if_flag(H, AT(X_R10, offsetof(struct warp, wg_track)), 0x5);
+	if (!H->closed) {
+		x86_alu_mi(b, 7, false, AT(X_R10, offsetof(struct warp, wg_busy)), 0);
+		fail_if(H, 0x5);
+		fail_if_flag(H, AT(X_R10, offsetof(struct warp, wg_track)), 0x5);
+	}
 	/* in a frame of this function, at an entry right after a bar.sync (seg_bar) */
 	x86_load(b, true, R_REGS, AT(X_R11, offsetof(struct group, frame)));
-	x86_load(b, true, X_RSI, AT(R_REGS, offsetof(struct frame, fn)));
-	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn);
-	x86_alu_rr(b, X86_CMP, true, X_RSI, X_R9);
-	fail_if(H, 0x5);
+	if (!H->closed) {
+		x86_load(b, true, X_RSI, AT(R_REGS, offsetof(struct frame, fn)));
+		x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn);
+		x86_alu_rr(b, X86_CMP, true, X_RSI, X_R9);
+		fail_if(H, 0x5);
+	}
 	x86_load(b, false, X_RSI, AT(X_R11, offsetof(struct group, pc)));
 	x86_imul_rri(b, true, X_RSI, X_RSI, (int32_t)sizeof(struct dinsn));
 	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn->code);
@@ -803,7 +826,7 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, bool race)
  * hop's call that follows. */
 void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
 {
-	struct hand H = {.b = b};
+	struct hand H = {.b = b, .closed = closed_kernel(fn)};
 	size_t start = b->len;
 	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM);
 	size_t race = x86_jcc(b, 0x5);
