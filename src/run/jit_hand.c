@@ -30,6 +30,7 @@
 
 #include <stddef.h>
 
+#include "exec.h"
 #include "race_priv.h"
 #include "seg_sweep.h"
 
@@ -53,6 +54,7 @@ struct hand {
 	size_t done;     /* the arrival completes the barrier: the jump to complete() */
 	size_t round;    /* the round's end: the jump to round_tests() */
 	bool closed;     /* fn is a closed kernel (closed_kernel): next_tests' fewer tests */
+	bool countless;  /* and no barrier of its launch waits on a count (countless) */
 };
 
 /* four registers kept across a call of C (four pushes: the stack stays aligned for it) */
@@ -111,9 +113,14 @@ static void tests(struct hand *H, const struct dfunc *fn, uint32_t i)
 	}
 	/* the arrival does not complete barrier id */
 	x86_load(b, true, X_RCX, AT(X_RAX, offsetof(struct warp, cta)));
-	x86_load(b, false, X_RDX, AT(X_RCX, BAR(id, expected)));
-	x86_alu_rr(b, X86_TEST, false, X_RDX, X_RDX);
-	x86_cmov_rm(b, 0x4, false, X_RDX, AT(X_RCX, offsetof(struct cta, live_threads)));
+	if (H->countless) { /* (expected 0 throughout: countless) */
+		x86_load(b, false, X_RDX, AT(X_RCX, offsetof(struct cta, live_threads)));
+	} else {
+		x86_load(b, false, X_RDX, AT(X_RCX, BAR(id, expected)));
+		x86_alu_rr(b, X86_TEST, false, X_RDX, X_RDX);
+		x86_cmov_rm(b, 0x4, false, X_RDX,
+			    AT(X_RCX, offsetof(struct cta, live_threads)));
+	}
 	x86_load(b, false, X_RSI, AT(X_RCX, BAR(id, arrived)));
 	x86_alu_ri(b, 0, false, X_RSI, LANES);
 	x86_alu_rr(b, X86_CMP, false, X_RSI, X_RDX);
@@ -210,6 +217,20 @@ static bool closed_kernel(const struct dfunc *fn)
 	return true;
 }
 
+/* Whether, fn a closed kernel, no barrier of its launch ever waits on a thread count: no
+ * barrier instruction of fn's code names one (exec_bar's, the only writer of a barrier's
+ * expected, sets it from a second source; bar_release clears it, a CTA begins zeroed, and
+ * only fn's code runs: closed_kernel). bar.red and barrier.red, whose predicate is a second
+ * source too, count as naming one (a test kept for nothing). Then expected is 0 in every
+ * CTA of the launch: tests' target is the CTA's live threads alone. */
+static bool countless(const struct dfunc *fn)
+{
+	for (uint32_t k = 0; k < fn->ncode; k++)
+		if (fn->code[k].exec == exec_bar && fn->code[k].nsrc >= 2)
+			return false;
+	return true;
+}
+
 /* The next warp's tests (r10; leaves r11 its group, R_REGS its frame, r9 + rsi its
  * instruction in fn's code): its one group, whole and ready, no warpgroup watch, in a frame
  * of this function, at an entry right after a bar.sync (the watch and the function not
@@ -220,12 +241,14 @@ static bool closed_kernel(const struct dfunc *fn)
 static void next_tests(struct hand *H, const struct dfunc *fn)
 {
 	struct xbuf *b = H->b;
-	/* its one group, whole and ready, no warpgroup watch */
+	/* its one group, whole and ready, no warpgroup watch: the first group whole (all
+	 * LANES lanes) is the one group, as a lane is in one group's mask at most (group.c's
+	 * split and merges move lanes, an exit leaves them in the group it finishes, a
+	 * virtual split's taken lanes are in none) and no group in the list is empty (a
+	 * split leaves lanes on both sides) - the first group's next is not tested */
 	x86_load(b, true, X_R11, AT(X_R10, offsetof(struct warp, groups)));
 	x86_alu_rr(b, X86_TEST, true, X_R11, X_R11);
 	fail_if(H, 0x4);
-	x86_alu_mi(b, 7, true, AT(X_R11, offsetof(struct group, next)), 0);
-	fail_if(H, 0x5);
 	x86_alu_mi(b, 7, false, AT(X_R11, offsetof(struct group, state)), G_READY);
 	fail_if(H, 0x5);
 	x86_alu_mi(b, 7, false, AT(X_R11, offsetof(struct group, mask)), -1);
@@ -826,7 +849,8 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, bool race)
  * hop's call that follows. */
 void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
 {
-	struct hand H = {.b = b, .closed = closed_kernel(fn)};
+	bool closed = closed_kernel(fn);
+	struct hand H = {.b = b, .closed = closed, .countless = closed && countless(fn)};
 	size_t start = b->len;
 	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM);
 	size_t race = x86_jcc(b, 0x5);
