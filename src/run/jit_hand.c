@@ -46,9 +46,14 @@ enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X
 #define BAR(id, field) (offsetof(struct cta, bar) + (id) * sizeof(struct barstate) + \
 			offsetof(struct barstate, field))
 
+/* The hand-over's forms (hand), each in code of its own: without the detector, where the
+ * turn ending was begun by the code's own hand-over (FORM_LAZY: lz_base set, the lazy
+ * writes) or not (FORM_FULL); with it (FORM_RACE: lz_base never set). */
+enum form { FORM_FULL, FORM_LAZY, FORM_RACE };
+
 struct hand {
 	struct xbuf *b;
-	size_t fail[96]; /* the tests' jumps to the hop's call (both forms: 75) */
+	size_t fail[160]; /* the tests' jumps to the hop's call (the three forms: 103) */
 	unsigned nfail;
 	bool full;       /* a jump found no room in fail: the code is not kept */
 	size_t done;     /* the arrival completes the barrier: the jump to complete() */
@@ -101,34 +106,43 @@ static void add_mem(struct xbuf *b, struct xmem m, int r)
 /* The tests, loads only: rax w, rcx its CTA, rdx w's group, rdi L->steps after the
  * bar.sync, r8 the sweep (sweep_next_by's and seg_hop_on's, in the case they go on at
  * once). An arrival that completes the barrier jumps to H->done (rax w, rcx its CTA) */
-static void tests(struct hand *H, const struct dfunc *fn, uint32_t i)
+static void tests(struct hand *H, const struct dfunc *fn, uint32_t i, enum form form)
 {
 	struct xbuf *b = H->b;
 	const struct dinsn *di = &fn->code[i];
 	uint32_t id = (uint32_t)di->s[0].imm[0];
+	/* In the lazy form w's turn was begun by the code's hand-over, whose next_tests found
+	 * w's first group whole and ready: its one group, every lane live. Nothing since changed
+	 * that: only C splits a group (group_split, a handler's) or ends lanes (an exit, where
+	 * the code leaves), and the code's region (jit_vs.c) begins with a settle; every C the
+	 * code calls or leaves to settles first, which ends the lazy form (lz_base). So w's
+	 * aligned test and its one group's are not made there. */
+	bool whole = form == FORM_LAZY;
 	x86_load(b, true, X_RAX, SW(c.w));
-	if (di->flags & DF_EXEC_ALIGNED) {
+	if ((di->flags & DF_EXEC_ALIGNED) && !whole) {
 		x86_alu_mi(b, 7, false, AT(X_RAX, offsetof(struct warp, live)), -1);
 		fail_if(H, 0x5);
 	}
 	/* the arrival does not complete barrier id */
 	x86_load(b, true, X_RCX, AT(X_RAX, offsetof(struct warp, cta)));
+	x86_load(b, false, X_RSI, AT(X_RCX, BAR(id, arrived)));
+	x86_alu_ri(b, 0, false, X_RSI, LANES);
 	if (H->countless) { /* (expected 0 throughout: countless) */
-		x86_load(b, false, X_RDX, AT(X_RCX, offsetof(struct cta, live_threads)));
+		x86_alu_rm(b, X86_CMP, false, X_RSI, AT(X_RCX, offsetof(struct cta, live_threads)));
 	} else {
 		x86_load(b, false, X_RDX, AT(X_RCX, BAR(id, expected)));
 		x86_alu_rr(b, X86_TEST, false, X_RDX, X_RDX);
 		x86_cmov_rm(b, 0x4, false, X_RDX,
 			    AT(X_RCX, offsetof(struct cta, live_threads)));
+		x86_alu_rr(b, X86_CMP, false, X_RSI, X_RDX);
 	}
-	x86_load(b, false, X_RSI, AT(X_RCX, BAR(id, arrived)));
-	x86_alu_ri(b, 0, false, X_RSI, LANES);
-	x86_alu_rr(b, X86_CMP, false, X_RSI, X_RDX);
 	H->done = x86_jcc(b, 0x3);
 	/* w's one group */
 	x86_load(b, true, X_RDX, AT(X_RAX, offsetof(struct warp, groups)));
-	x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct group, next)), 0);
-	fail_if(H, 0x5);
+	if (!whole) {
+		x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct group, next)), 0);
+		fail_if(H, 0x5);
+	}
 	/* L->steps past the bar.sync (seg_hop_note's: the turn's end less left, plus one)
 	 * before sweep_lim's */
 	x86_load(b, true, X_RDI, SW(c.end));
@@ -327,16 +341,15 @@ static void race_defer(struct hand *H, const struct dinsn *di)
 /* w's arrival at di (barrier id), not completing it: seg_hop_note's pc, seg_bar_wait's
  * count, state and first waiter (bar_note_first's: the barrier's first waiter di itself
  * tested first, the common case past the phase's first arrival) (rax w, rcx its CTA; rdx
- * w's group where `group`, else scratch as r9; leaves rsi di) */
+ * w's group where `group`, else loaded; leaves rsi di) */
 static void arrive(struct xbuf *b, const struct dinsn *di, uint32_t i, bool group)
 {
 	uint32_t id = (uint32_t)di->s[0].imm[0];
 	x86_alu_mi(b, 0, false, AT(X_RCX, BAR(id, arrived)), LANES);
-	x86_load(b, true, X_R9, AT(X_RCX, BAR(id, first)));
 	x86_mov_ri64(b, X_RSI, (uint64_t)(uintptr_t)di);
-	x86_alu_rr(b, X86_CMP, true, X_R9, X_RSI);
+	x86_alu_rm(b, X86_CMP, true, X_RSI, AT(X_RCX, BAR(id, first)));
 	size_t same = x86_jcc(b, 0x4);
-	x86_alu_rr(b, X86_TEST, true, X_R9, X_R9);
+	x86_alu_mi(b, 7, true, AT(X_RCX, BAR(id, first)), 0);
 	size_t have = x86_jcc(b, 0x5);
 	x86_store(b, true, AT(X_RCX, BAR(id, first)), X_RSI);
 	size_t done = x86_jmp(b);
@@ -476,7 +489,10 @@ static void count_lazy(struct xbuf *b, const struct dinsn *di, bool round)
 	x86_alu_rr(b, X86_SUB, false, X_RDX, R_LEFT);
 	x86_alu_rr(b, X86_XOR, false, R_SCR, R_SCR);
 	add_mem(b, AT(X_RAX, offsetof(struct warp, steps)), X_RDX);
-	x86_store(b, false, AT(X_RAX, offsetof(struct warp, streak)), R_SCR);
+	/* (w's streak not stored: the hand-over that began w's turn stored it 0, as r10's
+	 * below, and its only other writers - pick, a split and its rejoin - are C that the
+	 * code reaches through a settle, which ends the lazy form; its last_pick, that
+	 * turn's group then, is NULL now) */
 	x86_store(b, true, AT(X_RAX, offsetof(struct warp, last_pick)), R_SCR);
 	x86_store(b, false, AT(X_R10, offsetof(struct warp, streak)), R_SCR);
 	x86_store(b, true, AT(X_R10, offsetof(struct warp, last_pick)), X_R11);
@@ -711,10 +727,11 @@ static void race_complete(struct xbuf *b, uint32_t id)
  * detector's completion looks for the waiters there where not every warp's arrival was
  * deferred), then race_bar_complete, and the release moves every waiter past it, w's
  * group with them: the same state as seg_hop_done's after it. */
-static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, bool race)
+static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, enum form form)
 {
 	uint32_t id = (uint32_t)di->s[0].imm[0];
-	if (!race) { /* (with the detector lz_base stays SEG_LAZY_NONE) */
+	bool race = form == FORM_RACE;
+	if (form == FORM_LAZY) { /* (in the other forms lz_base is SEG_LAZY_NONE) */
 		static const int scratch[4] = {X_R8, X_R9, X_R10, X_R11};
 		settle(b, scratch);
 	}
@@ -762,25 +779,26 @@ static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, bool ra
 	x86_jmp_r(b, X_RDI);
 }
 
-/* A round's end without the detector, after its tests: the lazy form where the turn ending
- * was begun by a hand-over of the code (lz_base set) and restart calls no C (L->jobs 0),
- * else the settle and count's, which begins the lazy hand-overs as an ordinary hand-over's
- * count does (s->ran cleared: seg_sweep.h's lz_base). */
-static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, const struct dfunc *fn)
+/* A round's end without the detector, after its tests: in the lazy form (the turn ending
+ * begun by a hand-over of the code) the lazy writes where restart calls no C (L->jobs 0),
+ * else the settle (the lazy form's only: lz_base is not set in the full form) and
+ * count's, which begins the lazy hand-overs as an ordinary hand-over's count does
+ * (s->ran cleared: seg_sweep.h's lz_base). */
+static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, const struct dfunc *fn,
+		      enum form form)
 {
-	x86_alu_mi(b, 7, true, SW(lz_base), -1);
-	size_t full = x86_jcc(b, 0x4);
-	x86_load(b, true, X_RDX, SW(c.L));
-	x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct launch, jobs)), 0);
-	size_t jobs = x86_jcc(b, 0x5);
-	arrive(b, di, i, false);
-	count_lazy(b, di, true);
-	restart(b);
-	begin(b, fn, false, true, true);
-	x86_patch(b, full, b->len);
-	x86_patch(b, jobs, b->len);
-	static const int scratch[4] = {X_R9, X_RSI, X_RDX, R_SCR};
-	settle(b, scratch);
+	if (form == FORM_LAZY) {
+		x86_load(b, true, X_RDX, SW(c.L));
+		x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct launch, jobs)), 0);
+		size_t jobs = x86_jcc(b, 0x5);
+		arrive(b, di, i, false);
+		count_lazy(b, di, true);
+		restart(b);
+		begin(b, fn, false, true, true);
+		x86_patch(b, jobs, b->len);
+		static const int scratch[4] = {X_R9, X_RSI, X_RDX, R_SCR};
+		settle(b, scratch);
+	}
 	arrive(b, di, i, false);
 	count(b, di, true, true);
 	restart(b);
@@ -790,13 +808,14 @@ static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, const 
 
 /* One form of the hand-over, from its tests to the jumps to the next warp's entry, and the
  * completing arrival (race: with the detector's deferred arrival, after every test; the
- * round's end is seg_hop_calm's in both forms: seg_hop_race_calm ends a round as
+ * round's end is seg_hop_calm's in every form: seg_hop_race_calm ends a round as
  * seg_hop_calm does, sweep.h has nothing of the detector). */
-static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, bool race)
+static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, enum form form)
 {
 	struct xbuf *b = H->b;
 	const struct dinsn *di = &fn->code[i];
-	tests(H, fn, i);
+	bool race = form == FORM_RACE;
+	tests(H, fn, i, form);
 	for (int round = 0; round < 2; round++) {
 		if (round) {
 			x86_patch(b, H->round, b->len);
@@ -818,35 +837,35 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, bool race)
 			continue;
 		}
 		if (round) {
-			round_end(b, di, i, fn);
+			round_end(b, di, i, fn, form);
 			continue;
 		}
 		arrive(b, di, i, true);
-		/* the ordinary hand-over: the lazy form where the turn ending was begun by one
-		 * (lz_base set), else count's, which begins the lazy hand-overs */
-		x86_alu_mi(b, 7, true, SW(lz_base), -1);
-		size_t lazy = x86_jcc(b, 0x5);
-		count(b, di, false, false);
-		x86_store(b, true, SW(lz_base), X_RDI);
-		begin(b, fn, false, false, false);
-		x86_patch(b, lazy, b->len);
-		count_lazy(b, di, false);
-		begin(b, fn, false, false, true);
+		/* the ordinary hand-over: the lazy form's writes, else count's, which begins the
+		 * lazy hand-overs */
+		if (form == FORM_LAZY) {
+			count_lazy(b, di, false);
+			begin(b, fn, false, false, true);
+		} else {
+			count(b, di, false, false);
+			x86_store(b, true, SW(lz_base), X_RDI);
+			begin(b, fn, false, false, false);
+		}
 	}
 	x86_patch(b, H->done, b->len);
 	if (i + 1 < fn->ncode) {
 		complete_tests(H, fn, i);
 		if (race) /* (rdx, w's group, taken again after it) */
 			race_defer(H, di);
-		complete(b, di, i, race);
+		complete(b, di, i, form);
 	} else {
 		fail_at(H, x86_jmp(b));
 	}
 }
 
-/* The hand-over's two forms, chosen by the call's calm (the detector's in a copy of its
- * own: the call without it pays no test of it); any test failing falls through to the
- * hop's call that follows. */
+/* The hand-over's three forms, chosen by the call's calm and, without the detector, by
+ * lz_base (each in a copy of its own: a form pays no test of another's); any test failing
+ * falls through to the hop's call that follows. */
 void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
 {
 	bool closed = closed_kernel(fn);
@@ -854,11 +873,15 @@ void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
 	size_t start = b->len;
 	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM);
 	size_t race = x86_jcc(b, 0x5);
-	hand(&H, fn, i, false);
+	x86_alu_mi(b, 7, true, SW(lz_base), -1);
+	size_t lazy = x86_jcc(b, 0x5);
+	hand(&H, fn, i, FORM_FULL);
+	x86_patch(b, lazy, b->len);
+	hand(&H, fn, i, FORM_LAZY);
 	x86_patch(b, race, b->len);
 	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM_RACE);
 	fail_if(&H, 0x5);
-	hand(&H, fn, i, true);
+	hand(&H, fn, i, FORM_RACE);
 	if (H.full) { /* (a test added past fail's room: no hand-over, the hop's call) */
 		b->len = start;
 		return;
