@@ -360,14 +360,21 @@ static void arrive(struct xbuf *b, const struct dinsn *di, uint32_t i, bool grou
 	if (!group)
 		x86_load(b, true, X_RDX, AT(X_RAX, offsetof(struct warp, groups)));
 	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, pc)), i);
-	/* state and wait_id in one store (release's assert: the two one 8-byte word) */
-	x86_mov_ri64(b, R_SCR, (uint64_t)id << 32 | (uint32_t)G_BAR);
-	x86_store(b, true, AT(X_RDX, offsetof(struct group, state)), R_SCR);
+	/* state and wait_id in one store (release's assert: the two one 8-byte word), an
+	 * immediate where the word is one (barrier 0: G_BAR alone) */
+	uint64_t word = (uint64_t)id << 32 | (uint32_t)G_BAR;
+	if (word <= INT32_MAX) {
+		x86_mov_mi64(b, AT(X_RDX, offsetof(struct group, state)), (int32_t)word);
+	} else {
+		x86_mov_ri64(b, R_SCR, word);
+		x86_store(b, true, AT(X_RDX, offsetof(struct group, state)), R_SCR);
+	}
 }
 
 /* s->(r, i) past the next warp and k one more (sweep_next_by's; at a round's end,
  * sweep_round's start at warp 0 of CTA 0, and k from 0). Every CTA of a cluster has the same nwarps (sched.c), so
- * w's CTA's is cl->ctas[0]'s. (rcx w's CTA, r8 the sweep; rcx, r9, R_SCR scratch) */
+ * w's CTA's is cl->ctas[0]'s. (rcx w's CTA, r8 the sweep; rcx, rdx, R_SCR scratch: r9 kept,
+ * the lazy hand-over's entry) */
 static void next_ri(struct xbuf *b, bool round)
 {
 	if (round) {
@@ -375,11 +382,11 @@ static void next_ri(struct xbuf *b, bool round)
 		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, i)), 0);
 		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, k)), 0);
 	}
-	x86_load(b, false, X_R9, AT(X_R8, offsetof(struct sweep, i)));
-	x86_alu_ri(b, 0, false, X_R9, 1);
-	x86_alu_rm(b, X86_CMP, false, X_R9, AT(X_RCX, offsetof(struct cta, nwarps)));
+	x86_load(b, false, X_RDX, AT(X_R8, offsetof(struct sweep, i)));
+	x86_alu_ri(b, 0, false, X_RDX, 1);
+	x86_alu_rm(b, X86_CMP, false, X_RDX, AT(X_RCX, offsetof(struct cta, nwarps)));
 	size_t same = x86_jcc(b, 0x5);
-	x86_alu_rr(b, X86_XOR, false, X_R9, X_R9);
+	x86_alu_rr(b, X86_XOR, false, X_RDX, X_RDX);
 	x86_load(b, false, R_SCR, AT(X_R8, offsetof(struct sweep, r)));
 	x86_alu_ri(b, 0, false, R_SCR, 1);
 	x86_load(b, true, X_RCX, AT(X_R8, offsetof(struct sweep, cl)));
@@ -388,7 +395,7 @@ static void next_ri(struct xbuf *b, bool round)
 	x86_alu_rr(b, X86_XOR, false, R_SCR, R_SCR);
 	x86_patch(b, in, b->len);
 	x86_store(b, false, AT(X_R8, offsetof(struct sweep, r)), R_SCR);
-	x86_store(b, false, AT(X_R8, offsetof(struct sweep, i)), X_R9);
+	x86_store(b, false, AT(X_R8, offsetof(struct sweep, i)), X_RDX);
 	x86_alu_mi(b, 0, false, AT(X_R8, offsetof(struct sweep, k)), 1);
 	size_t done = x86_jmp(b);
 	/* inside the CTA: i and k each one more, in one add (i + 1 < nwarps: no carry) */
@@ -487,14 +494,13 @@ static void count_lazy(struct xbuf *b, const struct dinsn *di, bool round)
 	x86_store(b, true, AT(X_RCX, offsetof(struct launch, ci)), X_RSI);
 	x86_mov_ri(b, X_RDX, SWEEP_QUANTUM + 1);
 	x86_alu_rr(b, X86_SUB, false, X_RDX, R_LEFT);
-	x86_alu_rr(b, X86_XOR, false, R_SCR, R_SCR);
 	add_mem(b, AT(X_RAX, offsetof(struct warp, steps)), X_RDX);
 	/* (w's streak not stored: the hand-over that began w's turn stored it 0, as r10's
 	 * below, and its only other writers - pick, a split and its rejoin - are C that the
 	 * code reaches through a settle, which ends the lazy form; its last_pick, that
 	 * turn's group then, is NULL now) */
-	x86_store(b, true, AT(X_RAX, offsetof(struct warp, last_pick)), R_SCR);
-	x86_store(b, false, AT(X_R10, offsetof(struct warp, streak)), R_SCR);
+	x86_mov_mi64(b, AT(X_RAX, offsetof(struct warp, last_pick)), 0);
+	x86_mov_mi(b, AT(X_R10, offsetof(struct warp, streak)), 0);
 	x86_store(b, true, AT(X_R10, offsetof(struct warp, last_pick)), X_R11);
 }
 
@@ -572,17 +578,18 @@ static void restart(struct xbuf *b)
 	x86_patch(b, off, b->len);
 }
 
-/* the next warp's entry (next_tests' r9 + rsi: its instruction) kept in R_SPLIT for begin,
- * where nothing else reads those two again (without the detector's tests after) */
-static void entry(struct xbuf *b)
+/* the next warp's entry (next_tests' r9 + rsi: its instruction) kept in `at` for begin,
+ * where nothing else reads those two again (without the detector's tests after): R_SPLIT,
+ * or r9 in the lazy ordinary hand-over, whose writes before begin leave r9 alone (arrive
+ * and count_lazy: next_ri's scratch is rdx) */
+static void entry(struct xbuf *b, int at)
 {
-	x86_load(b, true, R_SPLIT,
-		 (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg)});
+	x86_load(b, true, at, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg)});
 }
 
 /* the turn and the context for the next warp's (r10, its group r11, its frame R_REGS; rdi
  * L->steps): seg_hop_on's and seg_ctx_warp's (calm: hmin 0), the code's registers as its
- * entry loads them, then on at its entry (R_SPLIT's where `race` is false: entry()).
+ * entry loads them, then on at its entry (`at`'s where `race` is false: entry()).
  * Not stored: t.w, t.n_before and t.limit, and the sweep's w (count), which C takes from
  * c.w, c.end and c.n0 where it reads them (interp.c's seg_turn_settle); c.left and c.last
  * (C reads them only where the code stored them itself: before the hop's call and at its
@@ -591,7 +598,8 @@ static void entry(struct xbuf *b)
  * first turn and every turn C begins in it: no stop, no event due), in R_HMIN and in
  * c.hmin alike. The lazy form (count_lazy's) leaves t.steps to the settle, and t.left and
  * c.n0, which the turn ending had too (seg_sweep.h's lz_base). */
-static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle, bool lazy)
+static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle, bool lazy,
+		  int at)
 {
 	x86_store(b, true, SW(t.g), X_R11);
 	if (!lazy) {
@@ -615,8 +623,9 @@ static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle
 	x86_store(b, true, SW(c.end), X_RDI);
 	if (!lazy)
 		x86_mov_mi(b, SW(c.n0), SWEEP_QUANTUM);
-	if (!race) { /* (the entry: R_SPLIT's, entry()'s) */
-		x86_alu_rr(b, X86_MOV, true, X_R9, R_SPLIT);
+	if (!race) { /* (the entry: at's, entry()'s) */
+		if (at != X_R9)
+			x86_alu_rr(b, X86_MOV, true, X_R9, at);
 		x86_load_ext(b, 1, false, R_SPLIT, AT(X_R10, offsetof(struct warp, split)));
 		x86_jmp_r(b, X_R9);
 		return;
@@ -794,7 +803,7 @@ static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, const 
 		arrive(b, di, i, false);
 		count_lazy(b, di, true);
 		restart(b);
-		begin(b, fn, false, true, true);
+		begin(b, fn, false, true, true, R_SPLIT);
 		x86_patch(b, jobs, b->len);
 		static const int scratch[4] = {X_R9, X_RSI, X_RDX, R_SCR};
 		settle(b, scratch);
@@ -803,7 +812,7 @@ static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, const 
 	count(b, di, true, true);
 	restart(b);
 	x86_store(b, true, SW(lz_base), X_RDI);
-	begin(b, fn, false, true, false);
+	begin(b, fn, false, true, false, R_SPLIT);
 }
 
 /* One form of the hand-over, from its tests to the jumps to the next warp's entry, and the
@@ -827,13 +836,13 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, enum form f
 		if (race)
 			race_defer(H, di);
 		else
-			entry(b);
+			entry(b, form == FORM_LAZY && !round ? X_R9 : R_SPLIT);
 		/* (rdx is still w's group but where round_tests or race_defer took it; the
 		 * writes are settled where restart or the detector may read L->writes) */
 		if (race) {
 			arrive(b, di, i, false);
 			count(b, di, round, true);
-			begin(b, fn, race, true, false);
+			begin(b, fn, race, true, false, R_SPLIT);
 			continue;
 		}
 		if (round) {
@@ -845,11 +854,11 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, enum form f
 		 * lazy hand-overs */
 		if (form == FORM_LAZY) {
 			count_lazy(b, di, false);
-			begin(b, fn, false, false, true);
+			begin(b, fn, false, false, true, X_R9);
 		} else {
 			count(b, di, false, false);
 			x86_store(b, true, SW(lz_base), X_RDI);
-			begin(b, fn, false, false, false);
+			begin(b, fn, false, false, false, R_SPLIT);
 		}
 	}
 	x86_patch(b, H->done, b->len);
