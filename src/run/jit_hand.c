@@ -24,7 +24,8 @@
  * pend mask); and the completing arrival seg_hop_race_done's: deferred the same way, the
  * warp's group parked as seg_bar_wait parks it, race_bar_complete called from the code
  * (the one call it makes there), then the release. An arrival that race_bar_defer would not
- * defer is left to C.
+ * defer is left to C. Tests that a fact of the whole launch already answers are not made
+ * (closed_kernel, countless), nor, in the lazy form, those its beginning answered (tests).
  */
 #include "jit_hand.h"
 
@@ -53,7 +54,7 @@ enum form { FORM_FULL, FORM_LAZY, FORM_RACE };
 
 struct hand {
 	struct xbuf *b;
-	size_t fail[160]; /* the tests' jumps to the hop's call (the three forms: 103) */
+	size_t fail[160]; /* the tests' jumps to the hop's call (the three forms: 98 at most) */
 	unsigned nfail;
 	bool full;       /* a jump found no room in fail: the code is not kept */
 	size_t done;     /* the arrival completes the barrier: the jump to complete() */
