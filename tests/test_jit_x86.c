@@ -276,6 +276,8 @@ static const struct {
 	{"vmovmskps r11d, ymm13", 5, {0xc4, 0x41, 0x7c, 0x50, 0xdd}},
 	{"vpslld ymm0, ymm1, 31", 5, {0xc5, 0xfd, 0x72, 0xf1, 0x1f}},
 	{"vpslld ymm14, ymm12, 3", 6, {0xc4, 0xc1, 0x0d, 0x72, 0xf4, 0x03}},
+	{"mov qword ptr [rbx+12], 1", 8, {0x48, 0xc7, 0x43, 0x0c, 0x01, 0x00, 0x00, 0x00}},
+	{"mov qword ptr [r9+r11*1+16], -1", 9, {0x4b, 0xc7, 0x44, 0x19, 0x10, 0xff, 0xff, 0xff, 0xff}},
 };
 
 #define NCASES (sizeof want / sizeof want[0])
@@ -540,6 +542,8 @@ static void emit_case(struct xbuf *b, size_t i)
 	case 253: x86_vrr(b, XV_VMOVMSKPS, X_R11, 0, 13); break;
 	case 254: x86_vshi(b, XV_VPSLLD_I, 0, 1, 31); break;
 	case 255: x86_vshi(b, XV_VPSLLD_I, 14, 12, 3); break;
+	case 256: x86_mov_mi64(b, (struct xmem){X_RBX, -1, 1, 12}, 1); break;
+	case 257: x86_mov_mi64(b, (struct xmem){X_R9, X_R11, 1, 16}, -1); break;
 	default: break;
 	}
 }

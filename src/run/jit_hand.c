@@ -24,12 +24,14 @@
  * pend mask); and the completing arrival seg_hop_race_done's: deferred the same way, the
  * warp's group parked as seg_bar_wait parks it, race_bar_complete called from the code
  * (the one call it makes there), then the release. An arrival that race_bar_defer would not
- * defer is left to C.
+ * defer is left to C. Tests that a fact of the whole launch already answers are not made
+ * (closed_kernel, countless), nor, in the lazy form, those its beginning answered (tests).
  */
 #include "jit_hand.h"
 
 #include <stddef.h>
 
+#include "exec.h"
 #include "race_priv.h"
 #include "seg_sweep.h"
 
@@ -45,13 +47,20 @@ enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X
 #define BAR(id, field) (offsetof(struct cta, bar) + (id) * sizeof(struct barstate) + \
 			offsetof(struct barstate, field))
 
+/* The hand-over's forms (hand), each in code of its own: without the detector, where the
+ * turn ending was begun by the code's own hand-over (FORM_LAZY: lz_base set, the lazy
+ * writes) or not (FORM_FULL); with it (FORM_RACE: lz_base never set). */
+enum form { FORM_FULL, FORM_LAZY, FORM_RACE };
+
 struct hand {
 	struct xbuf *b;
-	size_t fail[96]; /* the tests' jumps to the hop's call (both forms: 75) */
+	size_t fail[160]; /* the tests' jumps to the hop's call (the three forms: 98 at most) */
 	unsigned nfail;
 	bool full;       /* a jump found no room in fail: the code is not kept */
 	size_t done;     /* the arrival completes the barrier: the jump to complete() */
 	size_t round;    /* the round's end: the jump to round_tests() */
+	bool closed;     /* fn is a closed kernel (closed_kernel): next_tests' fewer tests */
+	bool countless;  /* and no barrier of its launch waits on a count (countless) */
 };
 
 /* four registers kept across a call of C (four pushes: the stack stays aligned for it) */
@@ -98,29 +107,43 @@ static void add_mem(struct xbuf *b, struct xmem m, int r)
 /* The tests, loads only: rax w, rcx its CTA, rdx w's group, rdi L->steps after the
  * bar.sync, r8 the sweep (sweep_next_by's and seg_hop_on's, in the case they go on at
  * once). An arrival that completes the barrier jumps to H->done (rax w, rcx its CTA) */
-static void tests(struct hand *H, const struct dfunc *fn, uint32_t i)
+static void tests(struct hand *H, const struct dfunc *fn, uint32_t i, enum form form)
 {
 	struct xbuf *b = H->b;
 	const struct dinsn *di = &fn->code[i];
 	uint32_t id = (uint32_t)di->s[0].imm[0];
+	/* In the lazy form w's turn was begun by the code's hand-over, whose next_tests found
+	 * w's first group whole and ready: its one group, every lane live. Nothing since changed
+	 * that: only C splits a group (group_split, a handler's) or ends lanes (an exit, where
+	 * the code leaves), and the code's region (jit_vs.c) begins with a settle; every C the
+	 * code calls or leaves to settles first, which ends the lazy form (lz_base). So w's
+	 * aligned test and its one group's are not made there. */
+	bool whole = form == FORM_LAZY;
 	x86_load(b, true, X_RAX, SW(c.w));
-	if (di->flags & DF_EXEC_ALIGNED) {
+	if ((di->flags & DF_EXEC_ALIGNED) && !whole) {
 		x86_alu_mi(b, 7, false, AT(X_RAX, offsetof(struct warp, live)), -1);
 		fail_if(H, 0x5);
 	}
 	/* the arrival does not complete barrier id */
 	x86_load(b, true, X_RCX, AT(X_RAX, offsetof(struct warp, cta)));
-	x86_load(b, false, X_RDX, AT(X_RCX, BAR(id, expected)));
-	x86_alu_rr(b, X86_TEST, false, X_RDX, X_RDX);
-	x86_cmov_rm(b, 0x4, false, X_RDX, AT(X_RCX, offsetof(struct cta, live_threads)));
 	x86_load(b, false, X_RSI, AT(X_RCX, BAR(id, arrived)));
 	x86_alu_ri(b, 0, false, X_RSI, LANES);
-	x86_alu_rr(b, X86_CMP, false, X_RSI, X_RDX);
+	if (H->countless) { /* (expected 0 throughout: countless) */
+		x86_alu_rm(b, X86_CMP, false, X_RSI, AT(X_RCX, offsetof(struct cta, live_threads)));
+	} else {
+		x86_load(b, false, X_RDX, AT(X_RCX, BAR(id, expected)));
+		x86_alu_rr(b, X86_TEST, false, X_RDX, X_RDX);
+		x86_cmov_rm(b, 0x4, false, X_RDX,
+			    AT(X_RCX, offsetof(struct cta, live_threads)));
+		x86_alu_rr(b, X86_CMP, false, X_RSI, X_RDX);
+	}
 	H->done = x86_jcc(b, 0x3);
 	/* w's one group */
 	x86_load(b, true, X_RDX, AT(X_RAX, offsetof(struct warp, groups)));
-	x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct group, next)), 0);
-	fail_if(H, 0x5);
+	if (!whole) {
+		x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct group, next)), 0);
+		fail_if(H, 0x5);
+	}
 	/* L->steps past the bar.sync (seg_hop_note's: the turn's end less left, plus one)
 	 * before sweep_lim's */
 	x86_load(b, true, X_RDI, SW(c.end));
@@ -192,34 +215,72 @@ static void round_tests(struct hand *H, const struct dinsn *di)
 	fail_if(H, 0x4);
 }
 
+/* Whether every frame of every warp of fn's launch is of fn and no warp of it ever sets
+ * its warpgroup watch (wg_busy, wg_track): fn a kernel (a warp's base frame is its launch's
+ * kernel, one for every CTA of the launch) whose code has no call (frame_new's only other
+ * caller: a .func's frame) and no warpgroup instruction (FAM_WGMMA's handlers are the only
+ * writers of the watch; a CTA's warps begin zeroed, cta_alloc). Facts of the code alone,
+ * true for the whole launch: next_tests' tests of the frame's function and of the watch
+ * are then implied, and not made. */
+static bool closed_kernel(const struct dfunc *fn)
+{
+	if (!fn->ir || !fn->ir->is_entry)
+		return false;
+	for (uint32_t k = 0; k < fn->ncode; k++)
+		if (fn->code[k].op == OP_CALL || fn->code[k].fam == FAM_WGMMA)
+			return false;
+	return true;
+}
+
+/* Whether, fn a closed kernel, no barrier of its launch ever waits on a thread count: no
+ * barrier instruction of fn's code names one (exec_bar's, the only writer of a barrier's
+ * expected, sets it from a second source; bar_release clears it, a CTA begins zeroed, and
+ * only fn's code runs: closed_kernel). bar.red and barrier.red, whose predicate is a second
+ * source too, count as naming one (a test kept for nothing). Then expected is 0 in every
+ * CTA of the launch: tests' target is the CTA's live threads alone. */
+static bool countless(const struct dfunc *fn)
+{
+	for (uint32_t k = 0; k < fn->ncode; k++)
+		if (fn->code[k].exec == exec_bar && fn->code[k].nsrc >= 2)
+			return false;
+	return true;
+}
+
 /* The next warp's tests (r10; leaves r11 its group, R_REGS its frame, r9 + rsi its
  * instruction in fn's code): its one group, whole and ready, no warpgroup watch, in a frame
- * of this function, at an entry right after a bar.sync. (From here on R_REGS and R_SPLIT are
+ * of this function, at an entry right after a bar.sync (the watch and the function not
+ * tested in a closed kernel: closed_kernel). (From here on R_REGS and R_SPLIT are
  * scratch: past the tests the hand-over sets them for the next warp, the hop's call reloads
  * them, the code's exit reads neither, and the completion, which keeps them, branched off
  * before.) */
 static void next_tests(struct hand *H, const struct dfunc *fn)
 {
 	struct xbuf *b = H->b;
-	/* its one group, whole and ready, no warpgroup watch */
+	/* its one group, whole and ready, no warpgroup watch: the first group whole (all
+	 * LANES lanes) is the one group, as a lane is in one group's mask at most (group.c's
+	 * split and merges move lanes, an exit leaves them in the group it finishes, a
+	 * virtual split's taken lanes are in none) and no group in the list is empty (a
+	 * split leaves lanes on both sides) - the first group's next is not tested */
 	x86_load(b, true, X_R11, AT(X_R10, offsetof(struct warp, groups)));
 	x86_alu_rr(b, X86_TEST, true, X_R11, X_R11);
 	fail_if(H, 0x4);
-	x86_alu_mi(b, 7, true, AT(X_R11, offsetof(struct group, next)), 0);
-	fail_if(H, 0x5);
 	x86_alu_mi(b, 7, false, AT(X_R11, offsetof(struct group, state)), G_READY);
 	fail_if(H, 0x5);
 	x86_alu_mi(b, 7, false, AT(X_R11, offsetof(struct group, mask)), -1);
 	fail_if(H, 0x5);
-	x86_alu_mi(b, 7, false, AT(X_R10, offsetof(struct warp, wg_busy)), 0);
-	fail_if(H, 0x5);
-	fail_if_flag(H, AT(X_R10, offsetof(struct warp, wg_track)), 0x5);
+	if (!H->closed) {
+		x86_alu_mi(b, 7, false, AT(X_R10, offsetof(struct warp, wg_busy)), 0);
+		fail_if(H, 0x5);
+		fail_if_flag(H, AT(X_R10, offsetof(struct warp, wg_track)), 0x5);
+	}
 	/* in a frame of this function, at an entry right after a bar.sync (seg_bar) */
 	x86_load(b, true, R_REGS, AT(X_R11, offsetof(struct group, frame)));
-	x86_load(b, true, X_RSI, AT(R_REGS, offsetof(struct frame, fn)));
-	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn);
-	x86_alu_rr(b, X86_CMP, true, X_RSI, X_R9);
-	fail_if(H, 0x5);
+	if (!H->closed) {
+		x86_load(b, true, X_RSI, AT(R_REGS, offsetof(struct frame, fn)));
+		x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn);
+		x86_alu_rr(b, X86_CMP, true, X_RSI, X_R9);
+		fail_if(H, 0x5);
+	}
 	x86_load(b, false, X_RSI, AT(X_R11, offsetof(struct group, pc)));
 	x86_imul_rri(b, true, X_RSI, X_RSI, (int32_t)sizeof(struct dinsn));
 	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn->code);
@@ -281,16 +342,15 @@ static void race_defer(struct hand *H, const struct dinsn *di)
 /* w's arrival at di (barrier id), not completing it: seg_hop_note's pc, seg_bar_wait's
  * count, state and first waiter (bar_note_first's: the barrier's first waiter di itself
  * tested first, the common case past the phase's first arrival) (rax w, rcx its CTA; rdx
- * w's group where `group`, else scratch as r9; leaves rsi di) */
+ * w's group where `group`, else loaded; leaves rsi di) */
 static void arrive(struct xbuf *b, const struct dinsn *di, uint32_t i, bool group)
 {
 	uint32_t id = (uint32_t)di->s[0].imm[0];
 	x86_alu_mi(b, 0, false, AT(X_RCX, BAR(id, arrived)), LANES);
-	x86_load(b, true, X_R9, AT(X_RCX, BAR(id, first)));
 	x86_mov_ri64(b, X_RSI, (uint64_t)(uintptr_t)di);
-	x86_alu_rr(b, X86_CMP, true, X_R9, X_RSI);
+	x86_alu_rm(b, X86_CMP, true, X_RSI, AT(X_RCX, BAR(id, first)));
 	size_t same = x86_jcc(b, 0x4);
-	x86_alu_rr(b, X86_TEST, true, X_R9, X_R9);
+	x86_alu_mi(b, 7, true, AT(X_RCX, BAR(id, first)), 0);
 	size_t have = x86_jcc(b, 0x5);
 	x86_store(b, true, AT(X_RCX, BAR(id, first)), X_RSI);
 	size_t done = x86_jmp(b);
@@ -301,14 +361,21 @@ static void arrive(struct xbuf *b, const struct dinsn *di, uint32_t i, bool grou
 	if (!group)
 		x86_load(b, true, X_RDX, AT(X_RAX, offsetof(struct warp, groups)));
 	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, pc)), i);
-	/* state and wait_id in one store (release's assert: the two one 8-byte word) */
-	x86_mov_ri64(b, R_SCR, (uint64_t)id << 32 | (uint32_t)G_BAR);
-	x86_store(b, true, AT(X_RDX, offsetof(struct group, state)), R_SCR);
+	/* state and wait_id in one store (release's assert: the two one 8-byte word), an
+	 * immediate where the word is one (barrier 0: G_BAR alone) */
+	uint64_t word = (uint64_t)id << 32 | (uint32_t)G_BAR;
+	if (word <= INT32_MAX) {
+		x86_mov_mi64(b, AT(X_RDX, offsetof(struct group, state)), (int32_t)word);
+	} else {
+		x86_mov_ri64(b, R_SCR, word);
+		x86_store(b, true, AT(X_RDX, offsetof(struct group, state)), R_SCR);
+	}
 }
 
 /* s->(r, i) past the next warp and k one more (sweep_next_by's; at a round's end,
  * sweep_round's start at warp 0 of CTA 0, and k from 0). Every CTA of a cluster has the same nwarps (sched.c), so
- * w's CTA's is cl->ctas[0]'s. (rcx w's CTA, r8 the sweep; rcx, r9, R_SCR scratch) */
+ * w's CTA's is cl->ctas[0]'s. (rcx w's CTA, r8 the sweep; rcx, rdx, R_SCR scratch: r9 kept,
+ * the lazy hand-over's entry) */
 static void next_ri(struct xbuf *b, bool round)
 {
 	if (round) {
@@ -316,11 +383,11 @@ static void next_ri(struct xbuf *b, bool round)
 		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, i)), 0);
 		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, k)), 0);
 	}
-	x86_load(b, false, X_R9, AT(X_R8, offsetof(struct sweep, i)));
-	x86_alu_ri(b, 0, false, X_R9, 1);
-	x86_alu_rm(b, X86_CMP, false, X_R9, AT(X_RCX, offsetof(struct cta, nwarps)));
+	x86_load(b, false, X_RDX, AT(X_R8, offsetof(struct sweep, i)));
+	x86_alu_ri(b, 0, false, X_RDX, 1);
+	x86_alu_rm(b, X86_CMP, false, X_RDX, AT(X_RCX, offsetof(struct cta, nwarps)));
 	size_t same = x86_jcc(b, 0x5);
-	x86_alu_rr(b, X86_XOR, false, X_R9, X_R9);
+	x86_alu_rr(b, X86_XOR, false, X_RDX, X_RDX);
 	x86_load(b, false, R_SCR, AT(X_R8, offsetof(struct sweep, r)));
 	x86_alu_ri(b, 0, false, R_SCR, 1);
 	x86_load(b, true, X_RCX, AT(X_R8, offsetof(struct sweep, cl)));
@@ -329,7 +396,7 @@ static void next_ri(struct xbuf *b, bool round)
 	x86_alu_rr(b, X86_XOR, false, R_SCR, R_SCR);
 	x86_patch(b, in, b->len);
 	x86_store(b, false, AT(X_R8, offsetof(struct sweep, r)), R_SCR);
-	x86_store(b, false, AT(X_R8, offsetof(struct sweep, i)), X_R9);
+	x86_store(b, false, AT(X_R8, offsetof(struct sweep, i)), X_RDX);
 	x86_alu_mi(b, 0, false, AT(X_R8, offsetof(struct sweep, k)), 1);
 	size_t done = x86_jmp(b);
 	/* inside the CTA: i and k each one more, in one add (i + 1 < nwarps: no carry) */
@@ -428,11 +495,13 @@ static void count_lazy(struct xbuf *b, const struct dinsn *di, bool round)
 	x86_store(b, true, AT(X_RCX, offsetof(struct launch, ci)), X_RSI);
 	x86_mov_ri(b, X_RDX, SWEEP_QUANTUM + 1);
 	x86_alu_rr(b, X86_SUB, false, X_RDX, R_LEFT);
-	x86_alu_rr(b, X86_XOR, false, R_SCR, R_SCR);
 	add_mem(b, AT(X_RAX, offsetof(struct warp, steps)), X_RDX);
-	x86_store(b, false, AT(X_RAX, offsetof(struct warp, streak)), R_SCR);
-	x86_store(b, true, AT(X_RAX, offsetof(struct warp, last_pick)), R_SCR);
-	x86_store(b, false, AT(X_R10, offsetof(struct warp, streak)), R_SCR);
+	/* (w's streak not stored: the hand-over that began w's turn stored it 0, as r10's
+	 * below, and its only other writers - pick, a split and its rejoin - are C that the
+	 * code reaches through a settle, which ends the lazy form; its last_pick, that
+	 * turn's group then, is NULL now) */
+	x86_mov_mi64(b, AT(X_RAX, offsetof(struct warp, last_pick)), 0);
+	x86_mov_mi(b, AT(X_R10, offsetof(struct warp, streak)), 0);
 	x86_store(b, true, AT(X_R10, offsetof(struct warp, last_pick)), X_R11);
 }
 
@@ -510,17 +579,18 @@ static void restart(struct xbuf *b)
 	x86_patch(b, off, b->len);
 }
 
-/* the next warp's entry (next_tests' r9 + rsi: its instruction) kept in R_SPLIT for begin,
- * where nothing else reads those two again (without the detector's tests after) */
-static void entry(struct xbuf *b)
+/* the next warp's entry (next_tests' r9 + rsi: its instruction) kept in `at` for begin,
+ * where nothing else reads those two again (without the detector's tests after): R_SPLIT,
+ * or r9 in the lazy ordinary hand-over, whose writes before begin leave r9 alone (arrive
+ * and count_lazy: next_ri's scratch is rdx) */
+static void entry(struct xbuf *b, int at)
 {
-	x86_load(b, true, R_SPLIT,
-		 (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg)});
+	x86_load(b, true, at, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg)});
 }
 
 /* the turn and the context for the next warp's (r10, its group r11, its frame R_REGS; rdi
  * L->steps): seg_hop_on's and seg_ctx_warp's (calm: hmin 0), the code's registers as its
- * entry loads them, then on at its entry (R_SPLIT's where `race` is false: entry()).
+ * entry loads them, then on at its entry (`at`'s where `race` is false: entry()).
  * Not stored: t.w, t.n_before and t.limit, and the sweep's w (count), which C takes from
  * c.w, c.end and c.n0 where it reads them (interp.c's seg_turn_settle); c.left and c.last
  * (C reads them only where the code stored them itself: before the hop's call and at its
@@ -529,7 +599,8 @@ static void entry(struct xbuf *b)
  * first turn and every turn C begins in it: no stop, no event due), in R_HMIN and in
  * c.hmin alike. The lazy form (count_lazy's) leaves t.steps to the settle, and t.left and
  * c.n0, which the turn ending had too (seg_sweep.h's lz_base). */
-static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle, bool lazy)
+static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle, bool lazy,
+		  int at)
 {
 	x86_store(b, true, SW(t.g), X_R11);
 	if (!lazy) {
@@ -553,8 +624,9 @@ static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle
 	x86_store(b, true, SW(c.end), X_RDI);
 	if (!lazy)
 		x86_mov_mi(b, SW(c.n0), SWEEP_QUANTUM);
-	if (!race) { /* (the entry: R_SPLIT's, entry()'s) */
-		x86_alu_rr(b, X86_MOV, true, X_R9, R_SPLIT);
+	if (!race) { /* (the entry: at's, entry()'s) */
+		if (at != X_R9)
+			x86_alu_rr(b, X86_MOV, true, X_R9, at);
 		x86_load_ext(b, 1, false, R_SPLIT, AT(X_R10, offsetof(struct warp, split)));
 		x86_jmp_r(b, X_R9);
 		return;
@@ -665,10 +737,11 @@ static void race_complete(struct xbuf *b, uint32_t id)
  * detector's completion looks for the waiters there where not every warp's arrival was
  * deferred), then race_bar_complete, and the release moves every waiter past it, w's
  * group with them: the same state as seg_hop_done's after it. */
-static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, bool race)
+static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, enum form form)
 {
 	uint32_t id = (uint32_t)di->s[0].imm[0];
-	if (!race) { /* (with the detector lz_base stays SEG_LAZY_NONE) */
+	bool race = form == FORM_RACE;
+	if (form == FORM_LAZY) { /* (in the other forms lz_base is SEG_LAZY_NONE) */
 		static const int scratch[4] = {X_R8, X_R9, X_R10, X_R11};
 		settle(b, scratch);
 	}
@@ -716,41 +789,43 @@ static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, bool ra
 	x86_jmp_r(b, X_RDI);
 }
 
-/* A round's end without the detector, after its tests: the lazy form where the turn ending
- * was begun by a hand-over of the code (lz_base set) and restart calls no C (L->jobs 0),
- * else the settle and count's, which begins the lazy hand-overs as an ordinary hand-over's
- * count does (s->ran cleared: seg_sweep.h's lz_base). */
-static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, const struct dfunc *fn)
+/* A round's end without the detector, after its tests: in the lazy form (the turn ending
+ * begun by a hand-over of the code) the lazy writes where restart calls no C (L->jobs 0),
+ * else the settle (the lazy form's only: lz_base is not set in the full form) and
+ * count's, which begins the lazy hand-overs as an ordinary hand-over's count does
+ * (s->ran cleared: seg_sweep.h's lz_base). */
+static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, const struct dfunc *fn,
+		      enum form form)
 {
-	x86_alu_mi(b, 7, true, SW(lz_base), -1);
-	size_t full = x86_jcc(b, 0x4);
-	x86_load(b, true, X_RDX, SW(c.L));
-	x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct launch, jobs)), 0);
-	size_t jobs = x86_jcc(b, 0x5);
-	arrive(b, di, i, false);
-	count_lazy(b, di, true);
-	restart(b);
-	begin(b, fn, false, true, true);
-	x86_patch(b, full, b->len);
-	x86_patch(b, jobs, b->len);
-	static const int scratch[4] = {X_R9, X_RSI, X_RDX, R_SCR};
-	settle(b, scratch);
+	if (form == FORM_LAZY) {
+		x86_load(b, true, X_RDX, SW(c.L));
+		x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct launch, jobs)), 0);
+		size_t jobs = x86_jcc(b, 0x5);
+		arrive(b, di, i, false);
+		count_lazy(b, di, true);
+		restart(b);
+		begin(b, fn, false, true, true, R_SPLIT);
+		x86_patch(b, jobs, b->len);
+		static const int scratch[4] = {X_R9, X_RSI, X_RDX, R_SCR};
+		settle(b, scratch);
+	}
 	arrive(b, di, i, false);
 	count(b, di, true, true);
 	restart(b);
 	x86_store(b, true, SW(lz_base), X_RDI);
-	begin(b, fn, false, true, false);
+	begin(b, fn, false, true, false, R_SPLIT);
 }
 
 /* One form of the hand-over, from its tests to the jumps to the next warp's entry, and the
  * completing arrival (race: with the detector's deferred arrival, after every test; the
- * round's end is seg_hop_calm's in both forms: seg_hop_race_calm ends a round as
+ * round's end is seg_hop_calm's in every form: seg_hop_race_calm ends a round as
  * seg_hop_calm does, sweep.h has nothing of the detector). */
-static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, bool race)
+static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, enum form form)
 {
 	struct xbuf *b = H->b;
 	const struct dinsn *di = &fn->code[i];
-	tests(H, fn, i);
+	bool race = form == FORM_RACE;
+	tests(H, fn, i, form);
 	for (int round = 0; round < 2; round++) {
 		if (round) {
 			x86_patch(b, H->round, b->len);
@@ -762,56 +837,61 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, bool race)
 		if (race)
 			race_defer(H, di);
 		else
-			entry(b);
+			entry(b, form == FORM_LAZY && !round ? X_R9 : R_SPLIT);
 		/* (rdx is still w's group but where round_tests or race_defer took it; the
 		 * writes are settled where restart or the detector may read L->writes) */
 		if (race) {
 			arrive(b, di, i, false);
 			count(b, di, round, true);
-			begin(b, fn, race, true, false);
+			begin(b, fn, race, true, false, R_SPLIT);
 			continue;
 		}
 		if (round) {
-			round_end(b, di, i, fn);
+			round_end(b, di, i, fn, form);
 			continue;
 		}
 		arrive(b, di, i, true);
-		/* the ordinary hand-over: the lazy form where the turn ending was begun by one
-		 * (lz_base set), else count's, which begins the lazy hand-overs */
-		x86_alu_mi(b, 7, true, SW(lz_base), -1);
-		size_t lazy = x86_jcc(b, 0x5);
-		count(b, di, false, false);
-		x86_store(b, true, SW(lz_base), X_RDI);
-		begin(b, fn, false, false, false);
-		x86_patch(b, lazy, b->len);
-		count_lazy(b, di, false);
-		begin(b, fn, false, false, true);
+		/* the ordinary hand-over: the lazy form's writes, else count's, which begins the
+		 * lazy hand-overs */
+		if (form == FORM_LAZY) {
+			count_lazy(b, di, false);
+			begin(b, fn, false, false, true, X_R9);
+		} else {
+			count(b, di, false, false);
+			x86_store(b, true, SW(lz_base), X_RDI);
+			begin(b, fn, false, false, false, R_SPLIT);
+		}
 	}
 	x86_patch(b, H->done, b->len);
 	if (i + 1 < fn->ncode) {
 		complete_tests(H, fn, i);
 		if (race) /* (rdx, w's group, taken again after it) */
 			race_defer(H, di);
-		complete(b, di, i, race);
+		complete(b, di, i, form);
 	} else {
 		fail_at(H, x86_jmp(b));
 	}
 }
 
-/* The hand-over's two forms, chosen by the call's calm (the detector's in a copy of its
- * own: the call without it pays no test of it); any test failing falls through to the
- * hop's call that follows. */
+/* The hand-over's three forms, chosen by the call's calm and, without the detector, by
+ * lz_base (each in a copy of its own: a form pays no test of another's); any test failing
+ * falls through to the hop's call that follows. */
 void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
 {
-	struct hand H = {.b = b};
+	bool closed = closed_kernel(fn);
+	struct hand H = {.b = b, .closed = closed, .countless = closed && countless(fn)};
 	size_t start = b->len;
 	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM);
 	size_t race = x86_jcc(b, 0x5);
-	hand(&H, fn, i, false);
+	x86_alu_mi(b, 7, true, SW(lz_base), -1);
+	size_t lazy = x86_jcc(b, 0x5);
+	hand(&H, fn, i, FORM_FULL);
+	x86_patch(b, lazy, b->len);
+	hand(&H, fn, i, FORM_LAZY);
 	x86_patch(b, race, b->len);
 	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM_RACE);
 	fail_if(&H, 0x5);
-	hand(&H, fn, i, true);
+	hand(&H, fn, i, FORM_RACE);
 	if (H.full) { /* (a test added past fail's room: no hand-over, the hop's call) */
 		b->len = start;
 		return;

@@ -252,6 +252,14 @@ void x86_mov_mi(struct xbuf *b, struct xmem m, uint32_t imm)
 	put32(b, imm);
 }
 
+void x86_mov_mi64(struct xbuf *b, struct xmem m, int32_t imm)
+{
+	legacy_mem(b, true, 0, m);
+	put(b, 0xC7);
+	modrm_mem(b, 0, m);
+	put32(b, (uint32_t)imm);
+}
+
 void x86_mov_mi8(struct xbuf *b, struct xmem m, uint8_t imm)
 {
 	legacy_mem(b, false, 0, m);
