@@ -157,9 +157,7 @@ bool exec_mov_warp(struct launch *L, struct warp *w, struct frame *f, const stru
 		if (s->has_reg)
 			return false;
 		/* a variable's address: op_addr's value, the same for every lane, once */
-		uint64_t v = op_addr(L, w, f, s, 0) & sm;
-		for (uint32_t l = 0; l < LANES; l++) /* (a plain loop) */
-			d[l] = v;
+		lanes_fill(d, op_addr(L, w, f, s, 0) & sm, FULL_MASK);
 		return true;
 	}
 	case DOP_SREG:
@@ -227,9 +225,7 @@ enum step exec_mov(struct launch *L, struct warp *w, struct group *g, const stru
 	if ((s->kind == DOP_SYMADDR || s->kind == DOP_ADDR) && !s->has_reg && !s->neg &&
 	    di->d.kind == DOP_REG) {
 		/* a variable's address: op_addr's value, the same for every lane, once */
-		uint64_t v = op_addr(L, w, f, s, 0) & sm, *d = slot_ptr(f, di->d.slot);
-		for (uint32_t m = mask; m; m &= m - 1)
-			d[__builtin_ctz(m)] = v;
+		lanes_fill(slot_ptr(f, di->d.slot), op_addr(L, w, f, s, 0) & sm, mask);
 		return STEP_NEXT;
 	}
 	if (s->kind == DOP_SREG && mask == FULL_MASK && di->d.kind == DOP_REG) {
@@ -549,15 +545,8 @@ bool exec_ld_kparam(struct launch *L, struct frame *f, const struct dinsn *di, u
 	uint64_t a = (uint64_t)o->off; /* (op_addr's, with no register) */
 	if (!es || es > 8 || (a & (es - 1)) || a >= L->kparam_size || a + es > L->kparam_size)
 		return false;
-	uint64_t v = widen(load_bytes(L->kparams + a, es), (int)es, ir_type_is_signed(t)),
-		 *d = slot_ptr(f, di->d.slot);
-	if (mask == FULL_MASK) {
-		for (uint32_t l = 0; l < LANES; l++) /* (a plain loop) */
-			d[l] = v;
-		return true;
-	}
-	for (uint32_t m = mask; m; m &= m - 1)
-		d[__builtin_ctz(m)] = v;
+	lanes_fill(slot_ptr(f, di->d.slot),
+		   widen(load_bytes(L->kparams + a, es), (int)es, ir_type_is_signed(t)), mask);
 	return true;
 }
 

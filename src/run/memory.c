@@ -483,7 +483,7 @@ void mem_proxy_mark_lanes(struct cta *c, const uint32_t *off, uint32_t mask, uin
 	init_mark_lanes(c, off, mask, size);
 	if (c->proxy_all)
 		return;
-	if (!c->proxy_dirty && !(c->proxy_dirty = calloc(c->smem_size / 16 + 1, 1)))
+	if (!c->proxy_dirty && !(c->proxy_dirty = calloc(proxy_map_bytes(c->smem_size), 1)))
 		return;
 	if (size <= 16 && !(size & (size - 1))) {
 		/* mem_shared_lanes found every offset aligned: one 16-byte granule a lane */
@@ -504,7 +504,7 @@ void mem_proxy_mark_row(struct cta *c, uint32_t off, uint32_t bytes)
 	init_mark(c, off, bytes); /* (whole bytes of the initcheck map at once) */
 	if (c->proxy_all)
 		return;
-	if (!c->proxy_dirty && !(c->proxy_dirty = calloc(c->smem_size / 16 + 1, 1)))
+	if (!c->proxy_dirty && !(c->proxy_dirty = calloc(proxy_map_bytes(c->smem_size), 1)))
 		return;
 	memset(c->proxy_dirty + off / 16, 1, (off + bytes - 1) / 16 - off / 16 + 1);
 	look_all_dirty(c);
@@ -513,7 +513,7 @@ void mem_proxy_mark_row(struct cta *c, uint32_t off, uint32_t bytes)
 void mem_proxy_fence(struct cta *c)
 {
 	if (c->proxy_dirty)
-		memset(c->proxy_dirty, 0, c->smem_size / 16 + 1);
+		memset(c->proxy_dirty, 0, proxy_map_bytes(c->smem_size));
 	c->proxy_all = false;
 }
 

@@ -186,6 +186,12 @@ void mem_proxy_mark_lanes(struct cta *c, const uint32_t *off, uint32_t mask, uin
 /* mem_proxy_mark_lanes' marks of a whole warp's stores at consecutive places (SHL_CONSEC):
  * the `bytes` bytes from off, marked as one range. */
 void mem_proxy_mark_row(struct cta *c, uint32_t off, uint32_t bytes);
+/* The bytes of a CTA's proxy map (proxy_dirty: one per 16-byte granule of its shared memory,
+ * and one more). */
+static inline uint32_t proxy_map_bytes(uint32_t smem_size)
+{
+	return smem_size / 16 + 1;
+}
 /* fence.proxy.async by CTA c: its generic writes are now visible to the async proxy. */
 void mem_proxy_fence(struct cta *c);
 /* Whether [off, off+size) of c's shared memory holds unfenced generic writes. */

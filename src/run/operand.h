@@ -16,6 +16,17 @@ static inline uint64_t *slot_ptr(struct frame *f, uint32_t slot)
 {
 	return f->regs + (size_t)slot * LANES;
 }
+/* One value v into the lanes of mask of lane array d (a whole warp: a plain loop). */
+static inline void lanes_fill(uint64_t *d, uint64_t v, uint32_t mask)
+{
+	if (mask == 0xffffffffu) {
+		for (uint32_t l = 0; l < LANES; l++)
+			d[l] = v;
+		return;
+	}
+	for (uint32_t m = mask; m; m &= m - 1)
+		d[__builtin_ctz(m)] = v;
+}
 /* One lane's value of a source operand (register, immediate, special register), and of an
  * address operand (base register + offset, or a variable's address). */
 uint64_t op_read(struct launch *L, struct warp *w, struct frame *f, const struct dop *o,

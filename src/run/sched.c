@@ -167,7 +167,7 @@ static bool cta_alloc(struct launch *L, struct cta *c, uint32_t nwarps)
 			memset(c->init_bits, 0, init_map_bytes(smem));
 		memset(c->warps, 0, nwarps * sizeof *c->warps);
 		if (c->proxy_dirty)
-			memset(c->proxy_dirty, 0, smem / 16 + 1);
+			memset(c->proxy_dirty, 0, proxy_map_bytes(smem));
 		return true;
 	}
 	c->smem = calloc(1, smem ? smem : 1);

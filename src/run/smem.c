@@ -589,14 +589,7 @@ static __attribute__((noinline)) bool ld_any(struct launch *L, struct warp *w, s
 			return false;
 		if (L->race)
 			mask = race_shared_word(L, w, mask, a, es);
-		uint64_t v = load_widened(c->smem + a, es, sgn);
-		if (mask == FULL_MASK) {
-			for (uint32_t l = 0; l < LANES; l++)
-				d[l] = v;
-			return true;
-		}
-		for (uint32_t m = mask; m; m &= m - 1)
-			d[__builtin_ctz(m)] = v;
+		lanes_fill(d, load_widened(c->smem + a, es, sgn), mask);
 		return true;
 	}
 	const uint64_t *r = slot_ptr(f, o->slot);
