@@ -8,10 +8,13 @@
  *   a branch: taken or not when its guard is the same in all 32 lanes, else its region
  *   (below) where it has one, or an exit; right after a block whose last setp wrote its
  *   guard, the block's code sums the guard up as it stores it (jit.c's whole_bra and
- *   uni_bra: all lanes, none, or lane 0 where uniform), so the branch reads no lane back;
+ *   uni_bra: all lanes, none, or lane 0 where uniform), so the branch reads no lane back,
+ *   and where the budget holds both the block's code goes to the branch's end at once
+ *   (gen_block_summed);
  *   a move of a register or an immediate, and an ld/st.shared of smem.h's forms (a whole
- *   warp's row, or one place at a variable's address for every lane, inline where smem_rows
- *   allows it, else through
+ *   warp's row - through a register jit_rows finds holding 4 * %tid.x plus a uniform value,
+ *   tested from lanes 0 and 31 alone: row_known -, or one place at a variable's address
+ *   for every lane, inline where smem_rows allows it, else through
  *   smem_ld / smem_st, the calls a launch with the detector makes too: with it, L->steps,
  *   L->ci and L->cmask written first, and a report that stops the launch ends the code past
  *   the access, as seg_run's C does), unguarded, each after the handlers' test (left >
@@ -90,6 +93,7 @@ struct seg {
 	uint8_t *kind;
 	uint8_t *uni;              /* the slots jit_uniform finds uniform */
 	uint8_t *lane;             /* the slots jit_lanes finds holding %tid.x */
+	uint8_t *row;              /* the slots jit_rows finds holding 4 * %tid.x plus a uniform */
 	size_t *lab;
 	struct patch *jl, *jx, *jk; /* jumps to labels, to exit stubs, rip to constants */
 	struct patch *jv;           /* jumps to a branch's region (gen_region) */
@@ -264,21 +268,31 @@ static void ran_region(struct seg *S, uint32_t j, uint32_t n)
 	x86_mov_ri(S->b, R_LAST, j | JIT_SEG_LAST_REGION);
 }
 
-/* Branch i's end where its guard holds in no lane: on past it (or at its target, negated) */
-static void bra_none(struct seg *S, uint32_t i)
+/* Branch i ran, n of the budget: one, or two where the one-instruction block before it ran
+ * with it (gen_block_summed: its writes counted too, as ran counts a block's) */
+static void ran_bra(struct seg *S, uint32_t i, uint32_t n)
+{
+	if (n > 1 && (S->fn->code[i - 1].flags & DF_WRITES))
+		x86_alu_mi(S->b, 0, false, CTX(writes), 1);
+	ran(S, i, n);
+}
+
+/* Branch i's end where its guard holds in no lane: on past it (or at its target, negated);
+ * n: ran_bra's */
+static void bra_none(struct seg *S, uint32_t i, uint32_t n)
 {
 	const struct dinsn *di = &S->fn->code[i];
-	ran(S, i, 1);
+	ran_bra(S, i, n);
 	x86_mov_mi(S->b, CTX(lmask), di->guard_neg ? FULL_MASK : 0);
 	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(S->b), di->guard_neg ? di->target : i + 1);
 }
 
 /* Branch i's end where its guard holds in all lanes (next: the label the code falls into,
- * UINT32_MAX for none) */
-static void bra_all(struct seg *S, uint32_t i, uint32_t next)
+ * UINT32_MAX for none; n: ran_bra's) */
+static void bra_all(struct seg *S, uint32_t i, uint32_t next, uint32_t n)
 {
 	const struct dinsn *di = &S->fn->code[i];
-	ran(S, i, 1);
+	ran_bra(S, i, n);
 	x86_mov_mi(S->b, CTX(lmask), di->guard_neg ? 0 : FULL_MASK);
 	go_on(S, di->guard_neg ? i + 1 : di->target, next);
 }
@@ -329,37 +343,32 @@ static void gen_bra(struct seg *S, uint32_t i, uint32_t next)
 		to_exit(S, x86_jcc(b, 0x5), i);
 	if (uni)
 		x86_patch(b, u_none, b->len);
-	bra_none(S, i);
+	bra_none(S, i, 1);
 	x86_patch(b, all, b->len);
 	if (uni)
 		x86_patch(b, u_all, b->len);
-	bra_all(S, i, next);
+	bra_all(S, i, next, 1);
 }
 
 /*
- * Branch i right after a block whose code summed its guard up (jseg_block's whole_bra, or
- * uni_bra where `uni`): gen_bra's test of the budget, then its ends taken from that summary
- * (eax, ecx) instead of the guard's lanes in the frame; where the lanes part, on to the
- * branch's own code (its region, or the exit), which reads them there.
+ * Branch i right after a block whose code summed its guard up (jseg_block's whole_bra),
+ * where gen_block_summed found the budget short of both: gen_bra's test of the budget, then
+ * its ends taken from that summary (eax, ecx) instead of the guard's lanes in the frame;
+ * where the lanes part, on to the branch's own code (its region, or the exit), which reads
+ * them there.
  */
-static void gen_bra_summed(struct seg *S, uint32_t i, uint32_t next, bool uni)
+static void gen_bra_summed(struct seg *S, uint32_t i, uint32_t next)
 {
 	struct xbuf *b = S->b;
 	x86_alu_rr(b, X86_TEST, false, R_LEFT, R_LEFT);
 	to_exit(S, x86_jcc(b, 0x4), i);
-	size_t all;
-	if (uni) {
-		x86_alu_ri(b, 4, false, X_RAX, 1);
-		all = x86_jcc(b, 0x5);
-	} else {
-		x86_alu_ri(b, 7, false, X_RAX, 15);
-		all = x86_jcc(b, 0x4);
-		x86_alu_ri(b, 7, false, X_RCX, 15);
-		note(S, &S->jl, &S->njl, &S->cjl, x86_jcc(b, 0x5), i);
-	}
-	bra_none(S, i);
+	x86_alu_ri(b, 7, false, X_RAX, 15);
+	size_t all = x86_jcc(b, 0x4);
+	x86_alu_ri(b, 7, false, X_RCX, 15);
+	note(S, &S->jl, &S->njl, &S->cjl, x86_jcc(b, 0x5), i);
+	bra_none(S, i, 1);
 	x86_patch(b, all, b->len);
-	bra_all(S, i, next);
+	bra_all(S, i, next, 1);
 }
 
 /* The x86 condition (after cmp a, b) of setp's relation a REL b on 32 bits, -1 for none
@@ -392,19 +401,19 @@ static void lane_operand(struct seg *S, const struct dop *o, uint32_t lane, int 
 }
 
 /*
- * Block i, one 32-bit setp whose guard the branch right after it reads (gen_block's summed
- * case), comparing a register jit_lanes finds holding %tid.x with a uniform register or an
- * immediate: in a warp that never split (ebp zero) and whose %tid.x counts up by one from
- * lane 0 to lane 31 (lane 31's is lane 0's plus 31: no row of the block ends inside the
- * warp), the relation is monotone in the lane, so it holds in all lanes where it holds in
- * lanes 0 and 31, in none where it holds in neither. Then the code stores the predicate
- * (0 or 1 in each lane, as the block's code stores it) and gives the branch whole_bra's
- * summary (eax 15: all, ecx 15: none) without the block's eight chunks; anything else
- * (split, a row's end, lanes that part) runs the block's code. Returns the jump to patch
- * to where that code returns, or SIZE_MAX where the block is no such setp (nothing
- * emitted).
+ * Block i, one 32-bit setp whose guard the branch right after it reads (gen_block_summed's
+ * case, the budget holding both), comparing a register jit_lanes finds holding %tid.x with
+ * a uniform register or an immediate: in a warp that never split (ebp zero) and whose
+ * %tid.x counts up by one from lane 0 to lane 31 (lane 31's is lane 0's plus 31: no row of
+ * the block ends inside the warp), the relation is monotone in the lane, so it holds in all
+ * lanes where it holds in lanes 0 and 31, in none where it holds in neither. Then the code
+ * stores the predicate (0 or 1 in each lane, as the block's code stores it) and takes the
+ * branch's end at once, both counted (the summary whole_bra would give the branch, and the
+ * branch's budget test, which the budget held, are not made); anything else (split, a row's
+ * end, lanes that part) goes on past this code, nothing done, to the block's code. Returns
+ * false where the block is no such setp (nothing emitted).
  */
-static size_t gen_lane_setp(struct seg *S, uint32_t i)
+static bool gen_lane_setp(struct seg *S, uint32_t i)
 {
 	struct xbuf *b = S->b;
 	const struct dinsn *di = &S->fn->code[i];
@@ -415,7 +424,7 @@ static size_t gen_lane_setp(struct seg *S, uint32_t i)
 	if (S->blk[i].n != 1 || ai->op != OP_SETP || cc < 0 || !w32 || ai->flags ||
 	    di->nsrc != 2 || di->guard >= 0 || di->d2.kind != DOP_NONE ||
 	    di->d.kind != DOP_REG || br->guard != (int32_t)di->d.slot)
-		return SIZE_MAX;
+		return false;
 	const struct dop *s = di->s;
 	int x = -1; /* which operand holds %tid.x; the other must be uniform */
 	for (int k = 0; k < 2 && x < 0; k++)
@@ -424,7 +433,7 @@ static size_t gen_lane_setp(struct seg *S, uint32_t i)
 		     (s[1 - k].kind == DOP_REG && S->uni[s[1 - k].slot])))
 			x = k;
 	if (x < 0)
-		return SIZE_MAX;
+		return false;
 	x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
 	size_t slow[4];
 	slow[0] = x86_jcc(b, 0x5);
@@ -443,50 +452,102 @@ static size_t gen_lane_setp(struct seg *S, uint32_t i)
 	size_t none0 = x86_jcc(b, cc ^ 1);
 	x86_alu_rr(b, X86_CMP, false, a31, b31);
 	slow[2] = x86_jcc(b, cc ^ 1);
-	x86_mov_ri(b, X_RAX, 15); /* all */
-	x86_mov_ri(b, X_RCX, 0);
-	x86_vrr(b, XV_VPCMPEQQ, Y1, Y1, Y1);
+	x86_vrr(b, XV_VPCMPEQQ, Y1, Y1, Y1); /* all: 1 in every lane */
 	x86_vshi(b, XV_VPSRLQ_I, Y1, Y1, 63);
-	size_t store = x86_jmp(b);
-	x86_patch(b, none0, b->len);
-	x86_alu_rr(b, X86_CMP, false, a31, b31);
-	slow[3] = x86_jcc(b, cc);
-	x86_mov_ri(b, X_RAX, 0); /* none */
-	x86_mov_ri(b, X_RCX, 15);
-	x86_vrr(b, XV_VPXOR, Y1, Y1, Y1);
-	x86_patch(b, store, b->len);
 	for (int c = 0; c < LANES / 4; c++)
 		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
 	x86_vzeroupper(b);
-	size_t join = x86_jmp(b);
+	bra_all(S, i + 1, UINT32_MAX, 2);
+	x86_patch(b, none0, b->len);
+	x86_alu_rr(b, X86_CMP, false, a31, b31);
+	slow[3] = x86_jcc(b, cc);
+	x86_vrr(b, XV_VPXOR, Y1, Y1, Y1); /* none: 0 in every lane */
+	for (int c = 0; c < LANES / 4; c++)
+		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
+	x86_vzeroupper(b);
+	bra_none(S, i + 1, 2);
 	for (int k = 0; k < 4; k++)
 		x86_patch(b, slow[k], b->len);
-	return join;
+	return true;
+}
+
+/*
+ * Block i followed by branch j on the guard its code sums up (jseg_block's whole_bra):
+ * where the budget holds both (left > n, so the branch's own test of it would pass), the
+ * block's code and then the branch's end at once, both counted in one - through gen_lane_setp
+ * where it applies, the uniform code where the warp never split and it reads only uniform
+ * registers (uni_bra: lane 0's bit), else whole_bra's summary, the lanes that part going on
+ * to the branch's own code (its region, or the exit), the block counted; else, the budget
+ * short, the block alone and the branch as its code takes it (gen_bra_summed).
+ */
+static void gen_block_summed(struct seg *S, uint32_t i, uint32_t next)
+{
+	struct xbuf *b = S->b;
+	const struct jseg_block *bk = &S->blk[i];
+	uint32_t j = i + bk->n;
+	x86_alu_ri(b, 7, false, R_LEFT, (int32_t)bk->n + 1);
+	size_t short_left = x86_jcc(b, 0x2);
+	if (bk->n == 1)
+		gen_lane_setp(S, i);
+	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
+	if (bk->uni != SIZE_MAX && block_uniform(S, i)) {
+		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
+		size_t split = x86_jcc(b, 0x5);
+		if (S->uni[S->fn->code[j].guard]) {
+			x86_patch(b, x86_call(b), bk->uni_bra);
+			x86_alu_ri(b, 4, false, X_RAX, 1);
+			size_t all = x86_jcc(b, 0x5);
+			bra_none(S, j, bk->n + 1);
+			x86_patch(b, all, b->len);
+			bra_all(S, j, UINT32_MAX, bk->n + 1);
+		} else { /* (the guard also written elsewhere: the branch reads its lanes) */
+			x86_patch(b, x86_call(b), bk->uni);
+			ran(S, j - 1, bk->n);
+			note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
+		}
+		x86_patch(b, split, b->len);
+	}
+	x86_patch(b, x86_call(b), bk->whole_bra);
+	x86_alu_ri(b, 7, false, X_RAX, 15);
+	size_t all = x86_jcc(b, 0x4);
+	x86_alu_ri(b, 7, false, X_RCX, 15);
+	size_t part = x86_jcc(b, 0x5);
+	bra_none(S, j, bk->n + 1);
+	x86_patch(b, all, b->len);
+	bra_all(S, j, UINT32_MAX, bk->n + 1);
+	x86_patch(b, part, b->len);
+	ran(S, j - 1, bk->n);
+	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
+	x86_patch(b, short_left, b->len);
+	x86_alu_ri(b, 7, false, R_LEFT, (int32_t)bk->n);
+	to_exit(S, x86_jcc(b, 0x2), i);
+	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
+	x86_patch(b, x86_call(b), bk->whole_bra);
+	ran(S, j - 1, bk->n);
+	gen_bra_summed(S, j, next);
 }
 
 /* A block: called whole when the budget holds it all, through its uniform code where the
  * warp never split and it reads only uniform registers; where a branch on the guard its
- * code sums up follows (jseg_block's whole_bra), that code, and the branch taken from it. */
+ * code sums up follows (jseg_block's whole_bra), gen_block_summed. */
 static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 {
 	struct xbuf *b = S->b;
 	const struct jseg_block *bk = &S->blk[i];
 	uint32_t j = i + bk->n;
-	bool sum = bk->whole_bra != SIZE_MAX && S->kind[j] == K_BRA;
+	if (bk->whole_bra != SIZE_MAX && S->kind[j] == K_BRA) {
+		gen_block_summed(S, i, next);
+		return;
+	}
 	x86_alu_ri(b, 7, false, R_LEFT, (int32_t)bk->n);
 	to_exit(S, x86_jcc(b, 0x2), i);
 	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
 	if (bk->uni != SIZE_MAX && block_uniform(S, i)) {
-		/* (the guard a uniform block writes is uniform: gen_bra's uniform case) */
-		bool usum = sum && S->uni[S->fn->code[j].guard];
 		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
 		size_t split = x86_jcc(b, 0x5);
-		x86_patch(b, x86_call(b), usum ? bk->uni_bra : bk->uni);
+		x86_patch(b, x86_call(b), bk->uni);
 		ran(S, j - 1, bk->n);
-		if (usum)
-			gen_bra_summed(S, j, UINT32_MAX, true);
-		else
-			note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
+		note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
 		x86_patch(b, split, b->len);
 	}
 	if (bk->whole == SIZE_MAX) {
@@ -494,16 +555,10 @@ static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 		x86_mov_ri(b, X_RDX, UINT32_MAX);
 		x86_patch(b, x86_call(b), bk->entry);
 	} else {
-		size_t join = sum ? gen_lane_setp(S, i) : SIZE_MAX;
-		x86_patch(b, x86_call(b), sum ? bk->whole_bra : bk->whole);
-		if (join != SIZE_MAX)
-			x86_patch(b, join, b->len);
+		x86_patch(b, x86_call(b), bk->whole);
 	}
 	ran(S, j - 1, bk->n);
-	if (sum)
-		gen_bra_summed(S, j, next, false);
-	else
-		go_on(S, j, next);
+	go_on(S, j, next);
 }
 
 /* exec_mov of a register or an immediate on all lanes: d = a & the type's mask */
@@ -633,16 +688,6 @@ static uint32_t row_move_bit(const struct dinsn *di)
 	return di->exec == exec_ld ? SMEM_ROW_LD : SMEM_ROW_ST;
 }
 
-/*
- * The tests of smem.c's row case inline, where smem_rows allows it (ctx.row's `bit`, asked
- * for once a turn): the lanes' addresses (their low words) are lane 0's plus 4l - lane 0's
- * 64 bits broadcast plus the pool's 4l, XORed with each lane's and ORed over the warp, the
- * high words masked off - and lane 0's place plus the offset is aligned and at most the
- * shared bytes less 128, so that all 32 places lie in them. `masked`: only the lanes of
- * ctx.vmask (a region's) are tested (ymm 15 left holding it), and lane 0's register,
- * whether its lane runs or not, gives the row. Anything else jumps to one of call[0..3];
- * rax is left the row's first place, rcx its first byte.
- */
 /* row_test's test of the lanes' addresses (lane 0's broadcast in Y1), of ctx.vmask's lanes
  * only where `masked` (ymm 15): ZF set where they make a row */
 static void row_lanes(struct seg *S, uint32_t a, bool masked)
@@ -661,26 +706,81 @@ static void row_lanes(struct seg *S, uint32_t a, bool masked)
 	x86_vrr(b, XV_VPTEST, Y2, 0, Y2);
 }
 
-static void row_test(struct seg *S, const struct dinsn *di, uint32_t bit, bool masked,
+/*
+ * row_test's shortcut for an access through a row register (jit_rows): where the warp
+ * never split (ebp zero), or in any warp for a register only the entry stretch writes
+ * (JIT_ROW_FIXED: what it left was written as in a warp that never split; a region's masked
+ * access too), its lanes hold u + 4 * %tid.x, or u alone, in their low words. Where lane
+ * 31's is lane 0's plus 124, %tid.x counts up by one from lane 0 to 31 (a wrap inside the
+ * warp - %ntid.x at most 1024 - moves lane 31's by 4 * (31 - m %ntid.x), never 124 mod
+ * 2^32; u alone moves it by 0), so every lane l holds lane 0's plus 4l: what row_lanes'
+ * eight chunks test (all 32 lanes a row, so a region's lanes too). Returns the jump taken
+ * there (on to the alignment and bounds tests), SIZE_MAX where there is no shortcut;
+ * anything else goes on to row_lanes.
+ */
+static size_t row_known(struct seg *S, uint32_t a, bool masked)
+{
+	struct xbuf *b = S->b;
+	bool fixed = S->row[a] & JIT_ROW_FIXED;
+	if (!fixed && (masked || !S->row[a]))
+		return SIZE_MAX;
+	struct xmem l0 = lanes(a, 0), l31 = l0;
+	l31.disp += 8 * (LANES - 1);
+	size_t split = SIZE_MAX;
+	if (!fixed) {
+		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
+		split = x86_jcc(b, 0x5);
+	}
+	x86_load(b, false, X_RAX, l31);
+	x86_alu_rm(b, X86_SUB, false, X_RAX, l0);
+	x86_alu_ri(b, 7, false, X_RAX, 4 * (LANES - 1));
+	size_t known = x86_jcc(b, 0x4);
+	if (split != SIZE_MAX)
+		x86_patch(b, split, b->len);
+	return known;
+}
+
+/* Whose lanes row_test tests: a whole warp's; a region's (ctx.vmask), all 32 lanes tried
+ * first; a region's alone, where a block of the region wrote the register before the access
+ * (the lanes that skip the region keep older values there, which seldom make a row with
+ * the region's: in a tree, an earlier level's) */
+enum row_lanes_of { ROWS_WARP, ROWS_REGION, ROWS_PARTED };
+
+/*
+ * The tests of smem.c's row case inline, where smem_rows allows it (ctx.row's `bit`, asked
+ * for once a turn): the lanes' addresses (their low words) are lane 0's plus 4l - lane 0's
+ * 64 bits broadcast plus the pool's 4l, XORed with each lane's and ORed over the warp, the
+ * high words masked off - and lane 0's place plus the offset is aligned and at most the
+ * shared bytes less 128, so that all 32 places lie in them; through a row register,
+ * row_known's two lanes first. `of` (but ROWS_WARP): only the lanes of ctx.vmask (a
+ * region's) are tested (ymm 15 left holding it), and lane 0's register, whether its lane
+ * runs or not, gives the row. Anything else jumps to one of call[0..3]; rax is left the row's first
+ * place, rcx its first byte.
+ */
+static void row_test(struct seg *S, const struct dinsn *di, uint32_t bit, enum row_lanes_of of,
 		     size_t *call)
 {
 	struct xbuf *b = S->b;
 	uint32_t a = di->s[0].slot;
+	bool masked = of != ROWS_WARP;
 	call[0] = row_bit(S, bit);
 	if (masked)
 		x86_vrm(b, XV_VPBROADCASTQ, 15, 0, CTX(vmask));
+	size_t known = row_known(S, a, masked);
 	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, lanes(a, 0));
-	row_lanes(S, a, false);
-	if (masked) {
+	size_t all = SIZE_MAX;
+	if (of == ROWS_REGION) {
 		/* all 32 lanes a row (the common case: a tree's lower half) make the region's
 		 * lanes one; else the test of those alone */
-		size_t all = x86_jcc(b, 0x4);
-		row_lanes(S, a, true);
-		call[1] = x86_jcc(b, 0x5);
-		x86_patch(b, all, b->len);
-	} else {
-		call[1] = x86_jcc(b, 0x5);
+		row_lanes(S, a, false);
+		all = x86_jcc(b, 0x4);
 	}
+	row_lanes(S, a, masked);
+	call[1] = x86_jcc(b, 0x5);
+	if (all != SIZE_MAX)
+		x86_patch(b, all, b->len);
+	if (known != SIZE_MAX)
+		x86_patch(b, known, b->len);
 	x86_load(b, false, X_RAX, lanes(a, 0));
 	if (di->s[0].off)
 		x86_alu_ri(b, 0, false, X_RAX, (int32_t)(uint32_t)di->s[0].off);
@@ -749,6 +849,20 @@ static void row_move(struct seg *S, const struct dinsn *di, bool masked)
 		x86_patch(b, rest[k], b->len);
 }
 
+/* Whether an instruction of branch i's region before access j writes the register j's
+ * address is in (row_test's ROWS_PARTED) */
+static bool region_wrote(const struct seg *S, uint32_t i, uint32_t j)
+{
+	uint32_t a = S->fn->code[j].s[0].slot;
+	for (uint32_t k = i + 1; k < j; k++) {
+		const struct dinsn *dk = &S->fn->code[k];
+		if ((dk->d.kind == DOP_REG && dk->d.slot == a) ||
+		    (dk->d2.kind == DOP_REG && dk->d2.slot == a))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Branch i's region (region_picks), entered where its guard differs between lanes: the
  * budget must hold the branch and the region with some left at the target and pass every
@@ -789,7 +903,8 @@ static void gen_region(struct seg *S, uint32_t i, size_t epi)
 		}
 		size_t call[4], made = SIZE_MAX;
 		if (row_form(&S->fn->code[j])) {
-			row_test(S, &S->fn->code[j], row_move_bit(&S->fn->code[j]), true, call);
+			row_test(S, &S->fn->code[j], row_move_bit(&S->fn->code[j]),
+				 region_wrote(S, i, j) ? ROWS_PARTED : ROWS_REGION, call);
 			row_move(S, &S->fn->code[j], true);
 			jit_vs_picked(b, j + 1 == t);
 			ran_region(S, j, 1);
@@ -961,7 +1076,7 @@ static void gen_row_fresh(struct seg *S, uint32_t i, const struct smem_calls *tw
 	struct xbuf *b = S->b;
 	const struct dinsn *di = &S->fn->code[i];
 	size_t call[4], decided, line_only = SIZE_MAX;
-	row_test(S, di, di->exec == exec_ld ? SMEM_FRESH_LD : SMEM_FRESH_ST, false, call);
+	row_test(S, di, di->exec == exec_ld ? SMEM_FRESH_LD : SMEM_FRESH_ST, ROWS_WARP, call);
 	x86_mov32(b, X_RDX, X_RAX);
 	x86_alu_ri(b, 4, false, X_RAX, RACE_LINE_BYTES - 1);
 	size_t off_line = x86_jcc(b, 0x5);
@@ -1043,7 +1158,7 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 	int ncall = row ? 4 : bcast_ok(di) ? 2 : 0;
 	if (ncall) {
 		if (row) {
-			row_test(S, di, row_move_bit(di), false, call);
+			row_test(S, di, row_move_bit(di), ROWS_WARP, call);
 			row_move(S, di, false);
 		} else {
 			gen_bcast(S, di, call);
@@ -1175,7 +1290,8 @@ static bool find_uniform(struct seg *S)
 	bool *pure = calloc(fn->ncode + 1, sizeof *pure);
 	S->uni = malloc(fn->nslots + 1);
 	S->lane = malloc(fn->nslots + 1);
-	if (!pure || !S->uni || !S->lane) {
+	S->row = malloc(fn->nslots + 1);
+	if (!pure || !S->uni || !S->lane || !S->row) {
 		free(pure);
 		return false;
 	}
@@ -1184,6 +1300,7 @@ static bool find_uniform(struct seg *S)
 			pure[i + k] = true;
 	jit_uniform(fn, pure, S->uni);
 	jit_lanes(fn, S->lane);
+	jit_rows(fn, S->uni, S->lane, S->row);
 	free(pure);
 	return true;
 }
@@ -1279,6 +1396,7 @@ out:
 	free(S.kind);
 	free(S.uni);
 	free(S.lane);
+	free(S.row);
 	free(S.lab);
 	free(stub);
 	free(S.jl);
