@@ -477,7 +477,8 @@ static bool gen_lane_setp(struct seg *S, uint32_t i)
  * block's code and then the branch's end at once, both counted in one - through gen_lane_setp
  * where it applies, the uniform code where the warp never split and it reads only uniform
  * registers (uni_bra: lane 0's bit), else whole_bra's summary, the lanes that part going on
- * to the branch's own code (its region, or the exit), the block counted; else, the budget
+ * where the branch's own code would send them (its region, or the exit), the block counted
+ * (jit_uniform's facts hold: lanes that part read no uniform guard); else, the budget
  * short, the block alone and the branch as its code takes it (gen_bra_summed).
  */
 static void gen_block_summed(struct seg *S, uint32_t i, uint32_t next)
@@ -517,7 +518,11 @@ static void gen_block_summed(struct seg *S, uint32_t i, uint32_t next)
 	bra_all(S, j, UINT32_MAX, bk->n + 1);
 	x86_patch(b, part, b->len);
 	ran(S, j - 1, bk->n);
-	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
+	/* (gen_bra's code would find the budget held and the lanes parted: where it goes) */
+	if (region_picks(S, j))
+		note(S, &S->jv, &S->njv, &S->cjv, x86_jmp(b), j);
+	else
+		to_exit(S, x86_jmp(b), j);
 	x86_patch(b, short_left, b->len);
 	x86_alu_ri(b, 7, false, R_LEFT, (int32_t)bk->n);
 	to_exit(S, x86_jcc(b, 0x2), i);
@@ -561,7 +566,8 @@ static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 	go_on(S, j, next);
 }
 
-/* exec_mov of a register or an immediate on all lanes: d = a & the type's mask */
+/* exec_mov of a register or an immediate on all lanes: d = a & the type's mask (of a 4- or
+ * 8-byte uniform register, lane 0's alone where the warp never split) */
 static void gen_mov(struct seg *S, uint32_t i, uint32_t next)
 {
 	struct xbuf *b = S->b;
@@ -570,6 +576,21 @@ static void gen_mov(struct seg *S, uint32_t i, uint32_t next)
 	int size = ir_type_size((enum ir_mod)di->type);
 	uint64_t sm = di->type == MOD_PRED ? 1 : size == 8 ? ~0ull : (1ull << (size * 8)) - 1;
 	handler_test(S, i);
+	size_t split = SIZE_MAX;
+	if (s->kind == DOP_REG && S->uni[s->slot] && (size == 4 || size == 8)) {
+		/* a uniform register where the warp never split: lane 0's value is every lane's,
+		 * its 64 bits broadcast (masked as each lane's is), stored once a chunk */
+		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
+		split = x86_jcc(b, 0x5);
+		x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, lanes(s->slot, 0));
+		if (sm != ~0ull)
+			konst(S, XV_VPAND, Y1, Y1, sm);
+		for (int c = 0; c < LANES / 4; c++)
+			x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
+		ran(S, i, 1);
+		note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), i + 1);
+		x86_patch(b, split, b->len);
+	}
 	if (s->kind == DOP_IMM)
 		konst(S, XV_VMOVDQU_LD, Y1, 0, s->imm[0] & sm);
 	for (int c = 0; c < LANES / 4; c++) {
@@ -1358,11 +1379,18 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 			break;
 		}
 	}
-	for (uint32_t k = 0; k < S.njv; k++) {
+	for (uint32_t k = 0; k < S.njv; k++) { /* (a branch's region once, for all its jumps) */
+		uint32_t i = S.jv[k].to, first = 0;
+		while (S.jv[first].to != i)
+			first++;
+		if (first < k) { /* (the first's `at` is its region's place now: below) */
+			x86_patch(b, S.jv[k].at, S.jv[first].at);
+			continue;
+		}
 		x86_patch(b, S.jv[k].at, b->len);
-		jit_map_note(pm, b->len, fn, S.jv[k].to, fn->code[S.jv[k].to].target - 1,
-			     "seg region");
-		gen_region(&S, S.jv[k].to, epi);
+		jit_map_note(pm, b->len, fn, i, fn->code[i].target - 1, "seg region");
+		S.jv[k].at = b->len;
+		gen_region(&S, i, epi);
 	}
 	jit_map_note(pm, b->len, fn, 0, fn->ncode - 1, "seg exits");
 	for (uint32_t k = 0; k < S.njx; k++) {
