@@ -1,7 +1,9 @@
 /*
  * jit_uni.c - a function's warp-uniform registers (jit_uni.h), for the segment code's
- * one-chunk blocks and one-lane branch tests (jit_seg.c); and its registers that hold
- * %tid.x alone (jit_lanes), for its setp decided from two lanes.
+ * one-chunk blocks and one-lane branch tests (jit_seg.c); its registers that hold %tid.x
+ * alone (jit_lanes), for its setp decided from two lanes; and its registers that hold a
+ * row of 4-byte places (jit_rows, with the kernel's entry stretch), for its row accesses
+ * tested from two lanes.
  *
  * A slot is uniform when every instruction that names it as a destination is an unguarded
  * one of these, each a function of its operands' values alone (the same in every lane

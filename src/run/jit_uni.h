@@ -20,9 +20,9 @@ void jit_uniform(const struct dfunc *fn, const bool *pure, uint8_t *uni);
 void jit_lanes(const struct dfunc *fn, uint8_t *lane);
 
 /* row[s] (fn->nslots of them): JIT_ROW where every write of slot s (there is one) is an
- * unguarded 32-bit one of a "row" register from what is known before it: 4 times a
- * jit_lanes register (shl by 2, mul.lo by 4), a row register plus or minus a uniform one
- * (uni[]) or an immediate, or a move of a row register. In a warp that never split and has
+ * unguarded 32-bit one of a "row" register: 4 times a jit_lanes register (shl by 2, mul.lo
+ * by 4), a row register plus or minus a uniform one (uni[]) or an immediate, or a move of a
+ * row register (the largest set of registers so written). In a warp that never split and has
  * all its lanes, lane l's low word is then u + 4 * %tid.x (mod 2^32), u the same in every
  * lane - or, where a lane register was read before its mov, u alone: see jit_uni.c.
  * JIT_ROW_FIXED too where every write lies in the kernel's entry stretch (jit_entry_run):
