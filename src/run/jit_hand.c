@@ -372,31 +372,52 @@ static void arrive(struct xbuf *b, const struct dinsn *di, uint32_t i, bool grou
 	}
 }
 
-/* s->(r, i) past the next warp and k one more (sweep_next_by's; at a round's end,
- * sweep_round's start at warp 0 of CTA 0, and k from 0). Every CTA of a cluster has the same nwarps (sched.c), so
- * w's CTA's is cl->ctas[0]'s. (rcx w's CTA, r8 the sweep; rcx, rdx, R_SCR scratch: r9 kept,
- * the lazy hand-over's entry) */
-static void next_ri(struct xbuf *b, bool round)
+/* s->(r, i) past the next warp (edx its i + 1, R_SCR its r + 1 where it is the last of its
+ * CTA; `same` the jump where it is not): past the CTA's last warp the first of the next
+ * CTA, past the cluster's last CTA the first (rcx w's CTA, r8 the sweep). Every CTA of a
+ * cluster has the same nwarps (sched.c), so w's CTA's is cl->ctas[0]'s. */
+static void next_ri_store(struct xbuf *b, size_t same, bool in_reg)
 {
-	if (round) {
-		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, r)), 0);
-		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, i)), 0);
-		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, k)), 0);
-	}
-	x86_load(b, false, X_RDX, AT(X_R8, offsetof(struct sweep, i)));
-	x86_alu_ri(b, 0, false, X_RDX, 1);
-	x86_alu_rm(b, X86_CMP, false, X_RDX, AT(X_RCX, offsetof(struct cta, nwarps)));
-	size_t same = x86_jcc(b, 0x5);
 	x86_alu_rr(b, X86_XOR, false, X_RDX, X_RDX);
-	x86_load(b, false, R_SCR, AT(X_R8, offsetof(struct sweep, r)));
-	x86_alu_ri(b, 0, false, R_SCR, 1);
+	if (in_reg) {
+		x86_mov_ri(b, R_SCR, 1);
+	} else {
+		x86_load(b, false, R_SCR, AT(X_R8, offsetof(struct sweep, r)));
+		x86_alu_ri(b, 0, false, R_SCR, 1);
+	}
 	x86_load(b, true, X_RCX, AT(X_R8, offsetof(struct sweep, cl)));
 	x86_alu_rm(b, X86_CMP, false, R_SCR, AT(X_RCX, offsetof(struct cluster, nctas)));
 	size_t in = x86_jcc(b, 0x5);
 	x86_alu_rr(b, X86_XOR, false, R_SCR, R_SCR);
 	x86_patch(b, in, b->len);
+	if (in_reg)
+		x86_patch(b, same, b->len);
 	x86_store(b, false, AT(X_R8, offsetof(struct sweep, r)), R_SCR);
 	x86_store(b, false, AT(X_R8, offsetof(struct sweep, i)), X_RDX);
+}
+
+/* s->(r, i) past the next warp and k one more (sweep_next_by's; at a round's end,
+ * sweep_round's start at warp 0 of CTA 0, and k from 0). (rcx w's CTA, r8 the sweep; rcx,
+ * rdx, R_SCR scratch: r9 kept, the lazy hand-over's entry) */
+static void next_ri(struct xbuf *b, bool round)
+{
+	if (round) {
+		/* the new round's warp 0 of CTA 0 passed from registers, (r, i) = (0, 0) + 1:
+		 * the sweep is not read back (its i and k, read as one word right after 4-byte
+		 * stores of each, waited for the stores to leave: a load is not forwarded from
+		 * two stores) */
+		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, k)), 1);
+		x86_mov_ri(b, X_RDX, 1);
+		x86_alu_rr(b, X86_XOR, false, R_SCR, R_SCR);
+		x86_alu_rm(b, X86_CMP, false, X_RDX, AT(X_RCX, offsetof(struct cta, nwarps)));
+		next_ri_store(b, x86_jcc(b, 0x5), true);
+		return;
+	}
+	x86_load(b, false, X_RDX, AT(X_R8, offsetof(struct sweep, i)));
+	x86_alu_ri(b, 0, false, X_RDX, 1);
+	x86_alu_rm(b, X86_CMP, false, X_RDX, AT(X_RCX, offsetof(struct cta, nwarps)));
+	size_t same = x86_jcc(b, 0x5);
+	next_ri_store(b, same, false);
 	x86_alu_mi(b, 0, false, AT(X_R8, offsetof(struct sweep, k)), 1);
 	size_t done = x86_jmp(b);
 	/* inside the CTA: i and k each one more, in one add (i + 1 < nwarps: no carry) */
