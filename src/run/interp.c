@@ -1044,6 +1044,7 @@ static void seg_lazy_settle(struct seg_sweeping *x)
 	uint64_t now = x->c.end - left;
 	x->t.steps = steps;
 	x->t.left = left;
+	x->c.regs = ((struct frame *)x->c.f)->regs; /* (the code's R_REGS: jit_hand.c's begin) */
 	((struct repick *)x->c.rp)->n_clocked = SWEEP_QUANTUM - left;
 	L->steps = now;
 	L->cw = x->c.w;

@@ -61,11 +61,11 @@ struct seg_sweeping {
 	 * (an ordinary one or a round's end), and lz_base was L->steps as the turn after the
 	 * first of those that left their writes (the one that set lz_base, count's form)
 	 * began. Until the settle (interp.c's seg_lazy_settle) these are left as they are to
-	 * be: t.steps (c.end less SWEEP_QUANTUM), L->steps (t.steps) and L->cw (c.w), L->clock
-	 * and L->thread_steps short of the turns' instructions since lz_base (t.steps -
-	 * lz_base, each of LANES threads), and the sweep's ran, true unless the turn is the
-	 * round's first (k 1: the round's end that began it cleared ran, and no ordinary
-	 * hand-over sets it again). What else the lazy form leaves unwritten is as it is to be
+	 * be: t.steps (c.end less SWEEP_QUANTUM), c.regs (c.f's), L->steps (t.steps) and L->cw
+	 * (c.w), L->clock and L->thread_steps short of the turns' instructions since lz_base
+	 * (t.steps - lz_base, each of LANES threads), and the sweep's ran, true unless the turn
+	 * is the round's first (k 1: the round's end that began it cleared ran, and no
+	 * ordinary hand-over sets it again). What else the lazy form leaves unwritten is as it is to be
 	 * already, as the hand-over that set lz_base wrote it and nothing but a settle's
 	 * callers writes it: c.n0, t.left (SWEEP_QUANTUM), L->cmask (FULL_MASK), the sweep's
 	 * lanes (LANES) and the repick (0: what sets it settles first) - but where the turn
