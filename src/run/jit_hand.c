@@ -589,22 +589,26 @@ void jit_hand_settle(struct xbuf *b)
 	x86_patch(b, other, b->len);
 }
 
-/* At a round's end, after count: spin_stuck's restart of the cluster's watch (round_tests:
- * nothing else), unless it is off - L->writes and L->epoch as they are now, its head
- * (!L->jobs || L->is_head(L), the one call the code makes here: r10, r11 and rdi kept
- * around it) */
-static void restart(struct xbuf *b)
+/* At a round's end, after count or count_lazy (rcx L, as they leave it): spin_stuck's
+ * restart of the cluster's watch (round_tests: nothing else), unless it is off - L->writes
+ * and L->epoch as they are now, its head (!L->jobs || L->is_head(L), the one call the code
+ * makes here: r10, r11 and rdi kept around it; `alone` where L->jobs is known 0: the lazy
+ * round's end, which round_end takes only then) */
+static void restart(struct xbuf *b, bool alone_known)
 {
 	x86_load(b, true, X_R9, AT(X_R8, offsetof(struct sweep, cl)));
 	x86_alu_m8i(b, 7, AT(X_R9, SPIN(off)), 0);
 	size_t off = x86_jcc(b, 0x5);
-	x86_load(b, true, X_RCX, SW(c.L));
 	x86_load(b, true, X_RSI, AT(X_RCX, offsetof(struct launch, writes)));
 	x86_store(b, true, AT(X_R9, SPIN(writes)), X_RSI);
 	x86_load(b, true, X_RSI, AT(X_RCX, offsetof(struct launch, epoch)));
 	x86_store(b, true, AT(X_R9, SPIN(epoch)), X_RSI);
 	x86_mov_mi(b, AT(X_R9, SPIN(rounds)), 0);
 	x86_mov_mi8(b, AT(X_R9, SPIN(head)), 1);
+	if (alone_known) {
+		x86_patch(b, off, b->len);
+		return;
+	}
 	x86_alu_mi(b, 7, true, AT(X_RCX, offsetof(struct launch, jobs)), 0);
 	size_t alone = x86_jcc(b, 0x4);
 	static const int kept[4] = {X_R9, X_R10, X_R11, X_RDI};
@@ -902,7 +906,7 @@ static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, const 
 		size_t jobs = x86_jcc(b, 0x5);
 		arrive(b, di, i, false);
 		count_lazy(b, di, true);
-		restart(b);
+		restart(b, true);
 		begin(b, fn, false, true, true, R_SPLIT);
 		x86_patch(b, jobs, b->len);
 		static const int scratch[4] = {X_R9, X_RSI, X_RDX, R_SCR};
@@ -910,7 +914,7 @@ static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, const 
 	}
 	arrive(b, di, i, false);
 	count(b, di, true, true);
-	restart(b);
+	restart(b, false);
 	x86_store(b, true, SW(lz_base), X_RDI);
 	begin(b, fn, false, true, false, R_SPLIT);
 }
