@@ -1037,12 +1037,19 @@ static void seg_lazy_settle(struct seg_sweeping *x)
 	if (x->lz_base == SEG_LAZY_NONE)
 		return;
 	struct launch *L = x->L;
-	uint64_t steps = x->c.end - SWEEP_QUANTUM, n = steps - x->lz_base;
+	uint64_t steps = x->c.end - SWEEP_QUANTUM;
+	/* where a lazy completion was made in this turn (t.steps its mark), its repick: the
+	 * clock moved on by the turn's instructions up to it, L->steps past it */
+	uint32_t left = x->t.steps == steps ? x->t.left : SWEEP_QUANTUM;
+	uint64_t now = x->c.end - left;
 	x->t.steps = steps;
-	L->steps = steps;
+	x->t.left = left;
+	x->c.regs = ((struct frame *)x->c.f)->regs; /* (the code's R_REGS: jit_hand.c's begin) */
+	((struct repick *)x->c.rp)->n_clocked = SWEEP_QUANTUM - left;
+	L->steps = now;
 	L->cw = x->c.w;
-	L->clock += n;
-	L->thread_steps += n * LANES;
+	L->clock += now - x->lz_base;
+	L->thread_steps += (steps - x->lz_base) * LANES;
 	if (x->sw->k != 1) /* (k 1: a round's end began the turn, and cleared ran) */
 		x->sw->ran = true;
 	x->lz_base = SEG_LAZY_NONE;

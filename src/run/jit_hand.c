@@ -12,7 +12,8 @@
  * which makes them all again in C (so the C hop sees the state it always saw). The
  * arrival that completes the barrier is made here too where seg_hop_done's common case
  * holds (complete: bar_release's walk of the CTA's waiters, then the same warp on past the
- * bar.sync), and so is a round's end where sweep_round's common case holds (no --seed
+ * bar.sync; in the lazy form complete_lazy, which leaves the repick's clock to the settle
+ * and the turn lazy), and so is a round's end where sweep_round's common case holds (no --seed
  * draw, the spin watch only restarted: round_tests, restart), the next round beginning
  * with warp 0 of CTA 0. What is left to C: a completion with a rule to check (waiters at
  * two instructions), bar.red's results, or one instruction of budget left; a round's end
@@ -209,10 +210,16 @@ static void round_tests(struct hand *H, const struct dinsn *di)
 	fail_if(H, 0x4);
 	x86_patch(b, busy, b->len);
 	x86_patch(b, off, b->len);
+	/* the next warp (r10), warp 0 of CTA 0, not w: the round, begun there (no --seed),
+	 * ends at w; so they are one only in a cluster of one warp, whose arrival completes
+	 * the barrier where no count is named (countless: expected 0, the CTA's live threads
+	 * at most LANES) and so never comes here */
 	x86_load(b, true, X_R10, AT(X_R9, offsetof(struct cluster, ctas)));
 	x86_load(b, true, X_R10, AT(X_R10, offsetof(struct cta, warps)));
-	x86_alu_rr(b, X86_CMP, true, X_R10, X_RAX);
-	fail_if(H, 0x4);
+	if (!H->countless) {
+		x86_alu_rr(b, X86_CMP, true, X_R10, X_RAX);
+		fail_if(H, 0x4);
+	}
 }
 
 /* Whether every frame of every warp of fn's launch is of fn and no warp of it ever sets
@@ -372,31 +379,52 @@ static void arrive(struct xbuf *b, const struct dinsn *di, uint32_t i, bool grou
 	}
 }
 
-/* s->(r, i) past the next warp and k one more (sweep_next_by's; at a round's end,
- * sweep_round's start at warp 0 of CTA 0, and k from 0). Every CTA of a cluster has the same nwarps (sched.c), so
- * w's CTA's is cl->ctas[0]'s. (rcx w's CTA, r8 the sweep; rcx, rdx, R_SCR scratch: r9 kept,
- * the lazy hand-over's entry) */
-static void next_ri(struct xbuf *b, bool round)
+/* s->(r, i) past the next warp (edx its i + 1, R_SCR its r + 1 where it is the last of its
+ * CTA; `same` the jump where it is not): past the CTA's last warp the first of the next
+ * CTA, past the cluster's last CTA the first (rcx w's CTA, r8 the sweep). Every CTA of a
+ * cluster has the same nwarps (sched.c), so w's CTA's is cl->ctas[0]'s. */
+static void next_ri_store(struct xbuf *b, size_t same, bool in_reg)
 {
-	if (round) {
-		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, r)), 0);
-		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, i)), 0);
-		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, k)), 0);
-	}
-	x86_load(b, false, X_RDX, AT(X_R8, offsetof(struct sweep, i)));
-	x86_alu_ri(b, 0, false, X_RDX, 1);
-	x86_alu_rm(b, X86_CMP, false, X_RDX, AT(X_RCX, offsetof(struct cta, nwarps)));
-	size_t same = x86_jcc(b, 0x5);
 	x86_alu_rr(b, X86_XOR, false, X_RDX, X_RDX);
-	x86_load(b, false, R_SCR, AT(X_R8, offsetof(struct sweep, r)));
-	x86_alu_ri(b, 0, false, R_SCR, 1);
+	if (in_reg) {
+		x86_mov_ri(b, R_SCR, 1);
+	} else {
+		x86_load(b, false, R_SCR, AT(X_R8, offsetof(struct sweep, r)));
+		x86_alu_ri(b, 0, false, R_SCR, 1);
+	}
 	x86_load(b, true, X_RCX, AT(X_R8, offsetof(struct sweep, cl)));
 	x86_alu_rm(b, X86_CMP, false, R_SCR, AT(X_RCX, offsetof(struct cluster, nctas)));
 	size_t in = x86_jcc(b, 0x5);
 	x86_alu_rr(b, X86_XOR, false, R_SCR, R_SCR);
 	x86_patch(b, in, b->len);
+	if (in_reg)
+		x86_patch(b, same, b->len);
 	x86_store(b, false, AT(X_R8, offsetof(struct sweep, r)), R_SCR);
 	x86_store(b, false, AT(X_R8, offsetof(struct sweep, i)), X_RDX);
+}
+
+/* s->(r, i) past the next warp and k one more (sweep_next_by's; at a round's end,
+ * sweep_round's start at warp 0 of CTA 0, and k from 0). (rcx w's CTA, r8 the sweep; rcx,
+ * rdx, R_SCR scratch: r9 kept, the lazy hand-over's entry) */
+static void next_ri(struct xbuf *b, bool round)
+{
+	if (round) {
+		/* the new round's warp 0 of CTA 0 passed from registers, (r, i) = (0, 0) + 1:
+		 * the sweep is not read back (its i and k, read as one word right after 4-byte
+		 * stores of each, waited for the stores to leave: a load is not forwarded from
+		 * two stores) */
+		x86_mov_mi(b, AT(X_R8, offsetof(struct sweep, k)), 1);
+		x86_mov_ri(b, X_RDX, 1);
+		x86_alu_rr(b, X86_XOR, false, R_SCR, R_SCR);
+		x86_alu_rm(b, X86_CMP, false, X_RDX, AT(X_RCX, offsetof(struct cta, nwarps)));
+		next_ri_store(b, x86_jcc(b, 0x5), true);
+		return;
+	}
+	x86_load(b, false, X_RDX, AT(X_R8, offsetof(struct sweep, i)));
+	x86_alu_ri(b, 0, false, X_RDX, 1);
+	x86_alu_rm(b, X86_CMP, false, X_RDX, AT(X_RCX, offsetof(struct cta, nwarps)));
+	size_t same = x86_jcc(b, 0x5);
+	next_ri_store(b, same, false);
 	x86_alu_mi(b, 0, false, AT(X_R8, offsetof(struct sweep, k)), 1);
 	size_t done = x86_jmp(b);
 	/* inside the CTA: i and k each one more, in one add (i + 1 < nwarps: no carry) */
@@ -506,62 +534,81 @@ static void count_lazy(struct xbuf *b, const struct dinsn *di, bool round)
 }
 
 /* interp.c's seg_lazy_settle, where the code itself writes what the lazy hand-overs left
- * (before a round's end and a completion: their writes, and what they read, are
- * seg_hop_calm's): nothing where lz_base is SEG_LAZY_NONE. Four scratch registers. */
+ * (before a round's end that calls C, and a region's repick): nothing where lz_base is
+ * SEG_LAZY_NONE. Four scratch registers. */
 static void settle(struct xbuf *b, const int r[4])
 {
-	int base = r[0], steps = r[1], L = r[2], t = r[3];
+	int base = r[0], steps = r[1], x = r[2], y = r[3];
 	x86_load(b, true, base, SW(lz_base));
 	x86_alu_ri(b, 7, true, base, -1);
 	size_t none = x86_jcc(b, 0x4);
 	x86_load(b, true, steps, SW(c.end));
 	x86_alu_ri(b, 5, true, steps, SWEEP_QUANTUM);
+	/* y the turn's left where a lazy completion marked it (complete_lazy: t.steps the
+	 * turn's steps), else SWEEP_QUANTUM; x the instructions up to it, the repick's count */
+	x86_mov_ri(b, y, SWEEP_QUANTUM);
+	x86_alu_rm(b, X86_CMP, true, steps, SW(t.steps));
+	x86_cmov_rm(b, 0x4, false, y, SW(t.left));
+	x86_store(b, false, SW(t.left), y);
 	x86_store(b, true, SW(t.steps), steps);
-	x86_load(b, true, L, SW(c.L));
-	x86_store(b, true, AT(L, offsetof(struct launch, steps)), steps);
-	x86_load(b, true, t, SW(c.w));
-	x86_store(b, true, AT(L, offsetof(struct launch, cw)), t);
+	x86_mov_ri(b, x, SWEEP_QUANTUM);
+	x86_alu_rr(b, X86_SUB, false, x, y);
+	x86_load(b, true, y, SW(c.rp));
+	x86_store(b, false, AT(y, offsetof(struct repick, n_clocked)), x);
+	/* L->steps the turn's and those up to the completion, the clock on to there */
+	x86_load(b, true, y, SW(c.L));
+	x86_alu_rr(b, X86_ADD, true, x, steps);
+	x86_store(b, true, AT(y, offsetof(struct launch, steps)), x);
+	x86_alu_rr(b, X86_SUB, true, x, base);
+	add_mem(b, AT(y, offsetof(struct launch, clock)), x);
 	x86_alu_rr(b, X86_SUB, true, steps, base);
-	add_mem(b, AT(L, offsetof(struct launch, clock)), steps);
 	_Static_assert(LANES == 32, "settle's thread-instructions: n << 5");
 	x86_shift_ri(b, 4, true, steps, 5);
-	add_mem(b, AT(L, offsetof(struct launch, thread_steps)), steps);
+	add_mem(b, AT(y, offsetof(struct launch, thread_steps)), steps);
+	x86_load(b, true, x, SW(c.w));
+	x86_store(b, true, AT(y, offsetof(struct launch, cw)), x);
 	/* s->ran: set where the turn is not the round's first (k 1: a round's end began it) */
-	x86_load(b, true, t, SW(sw));
-	x86_alu_mi(b, 7, false, AT(t, offsetof(struct sweep, k)), 1);
+	x86_load(b, true, y, SW(sw));
+	x86_alu_mi(b, 7, false, AT(y, offsetof(struct sweep, k)), 1);
 	size_t first = x86_jcc(b, 0x4);
-	x86_mov_mi8(b, AT(t, offsetof(struct sweep, ran)), 1);
+	x86_mov_mi8(b, AT(y, offsetof(struct sweep, ran)), 1);
 	x86_patch(b, first, b->len);
-	x86_mov_ri64(b, t, SEG_LAZY_NONE);
-	x86_store(b, true, SW(lz_base), t);
+	x86_mov_mi64(b, SW(lz_base), -1);
 	x86_patch(b, none, b->len);
 }
 
 void jit_hand_settle(struct xbuf *b)
 {
 	static const int scratch[4] = {X_RAX, X_RCX, X_RDX, X_RSI};
+	/* c.regs, which the lazy hand-over leaves (begin): the turn's registers (R_REGS, as
+	 * c.regs is outside the lazy form) */
+	x86_store(b, true, SW(c.regs), R_REGS);
 	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM);
 	size_t other = x86_jcc(b, 0x5);
 	settle(b, scratch);
 	x86_patch(b, other, b->len);
 }
 
-/* At a round's end, after count: spin_stuck's restart of the cluster's watch (round_tests:
- * nothing else), unless it is off - L->writes and L->epoch as they are now, its head
- * (!L->jobs || L->is_head(L), the one call the code makes here: r10, r11 and rdi kept
- * around it) */
-static void restart(struct xbuf *b)
+/* At a round's end, after count or count_lazy (rcx L, as they leave it): spin_stuck's
+ * restart of the cluster's watch (round_tests: nothing else), unless it is off - L->writes
+ * and L->epoch as they are now, its head (!L->jobs || L->is_head(L), the one call the code
+ * makes here: r10, r11 and rdi kept around it; `alone` where L->jobs is known 0: the lazy
+ * round's end, which round_end takes only then) */
+static void restart(struct xbuf *b, bool alone_known)
 {
 	x86_load(b, true, X_R9, AT(X_R8, offsetof(struct sweep, cl)));
 	x86_alu_m8i(b, 7, AT(X_R9, SPIN(off)), 0);
 	size_t off = x86_jcc(b, 0x5);
-	x86_load(b, true, X_RCX, SW(c.L));
 	x86_load(b, true, X_RSI, AT(X_RCX, offsetof(struct launch, writes)));
 	x86_store(b, true, AT(X_R9, SPIN(writes)), X_RSI);
 	x86_load(b, true, X_RSI, AT(X_RCX, offsetof(struct launch, epoch)));
 	x86_store(b, true, AT(X_R9, SPIN(epoch)), X_RSI);
 	x86_mov_mi(b, AT(X_R9, SPIN(rounds)), 0);
 	x86_mov_mi8(b, AT(X_R9, SPIN(head)), 1);
+	if (alone_known) {
+		x86_patch(b, off, b->len);
+		return;
+	}
 	x86_alu_mi(b, 7, true, AT(X_RCX, offsetof(struct launch, jobs)), 0);
 	size_t alone = x86_jcc(b, 0x4);
 	static const int kept[4] = {X_R9, X_R10, X_R11, X_RDI};
@@ -598,7 +645,11 @@ static void entry(struct xbuf *b, int at)
  * detector (`race` false) hmin: in a call that is calm it is 0 throughout (seg_sweep's
  * first turn and every turn C begins in it: no stop, no event due), in R_HMIN and in
  * c.hmin alike. The lazy form (count_lazy's) leaves t.steps to the settle, and t.left and
- * c.n0, which the turn ending had too (seg_sweep.h's lz_base). */
+ * c.n0, which the turn ending had too (seg_sweep.h's lz_base); and c.regs, the frame's
+ * registers, which the code keeps in R_REGS and reads back only after the hop's call,
+ * whose settle writes it from c.f (interp.c's seg_lazy_settle; the generated settle's
+ * callers have the turn's in R_REGS: jit_hand_settle stores it, a round's end begins the
+ * next turn in count's form, which stores it). */
 static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle, bool lazy,
 		  int at)
 {
@@ -609,7 +660,8 @@ static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle
 	}
 	x86_store(b, true, SW(c.f), R_REGS);
 	x86_load(b, true, R_REGS, AT(R_REGS, offsetof(struct frame, regs)));
-	x86_store(b, true, SW(c.regs), R_REGS);
+	if (!lazy)
+		x86_store(b, true, SW(c.regs), R_REGS);
 	x86_mov_ri(b, R_LEFT, SWEEP_QUANTUM);
 	if (race) {
 		x86_alu_rr(b, X86_XOR, false, R_HMIN, R_HMIN);
@@ -642,23 +694,33 @@ static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle
  * bar_release's plain case): w's one group the turn's, some budget left past the
  * bar.sync, no rule the release could break (a whole CTA's barrier whose waiters all
  * parked at this instruction), no bar.red's results to write, an entry right after the
- * bar.sync (rdi). rax w, rcx its CTA; leaves rdx w's group. */
-static void complete_tests(struct hand *H, const struct dfunc *fn, uint32_t i)
+ * bar.sync (rdi). rax w, rcx its CTA; leaves rdx w's group. In the lazy form w's group is
+ * the turn's one group without a look (tests()' argument: the hand-over that began the turn
+ * stored it in t.g, found whole, and only C, after a settle, splits it). In a countless
+ * kernel the barrier's expected is 0 and its red flag clear throughout (countless: exec_bar,
+ * their only writer, sets red only for bar.red, which names a count), so neither is looked
+ * at. */
+static void complete_tests(struct hand *H, const struct dfunc *fn, uint32_t i, enum form form)
 {
 	struct xbuf *b = H->b;
 	const struct dinsn *di = &fn->code[i];
 	uint32_t id = (uint32_t)di->s[0].imm[0];
 	x86_load(b, true, X_RDX, AT(X_RAX, offsetof(struct warp, groups)));
-	x86_load(b, true, X_R8, SW(t.g));
-	x86_alu_rr(b, X86_CMP, true, X_RDX, X_R8);
-	fail_if(H, 0x5);
-	x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct group, next)), 0);
-	fail_if(H, 0x5);
+	if (form != FORM_LAZY) {
+		x86_load(b, true, X_R8, SW(t.g));
+		x86_alu_rr(b, X86_CMP, true, X_RDX, X_R8);
+		fail_if(H, 0x5);
+		x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct group, next)), 0);
+		fail_if(H, 0x5);
+	}
 	x86_alu_ri(b, 7, false, R_LEFT, 1);
 	fail_if(H, 0x6);
-	x86_load(b, false, X_R8, AT(X_RCX, BAR(id, expected)));
-	x86_alu_rr(b, X86_TEST, false, X_R8, X_R8);
-	size_t counted = x86_jcc(b, 0x5);
+	size_t counted = SIZE_MAX;
+	if (!H->countless) {
+		x86_load(b, false, X_R8, AT(X_RCX, BAR(id, expected)));
+		x86_alu_rr(b, X86_TEST, false, X_R8, X_R8);
+		counted = x86_jcc(b, 0x5);
+	}
 	fail_if_flag(H, AT(X_RCX, BAR(id, mixed)), 0x5);
 	x86_load(b, true, X_R8, AT(X_RCX, BAR(id, first)));
 	x86_alu_rr(b, X86_TEST, true, X_R8, X_R8);
@@ -667,8 +729,10 @@ static void complete_tests(struct hand *H, const struct dfunc *fn, uint32_t i)
 	x86_alu_rr(b, X86_CMP, true, X_R8, X_R9);
 	fail_if(H, 0x5);
 	x86_patch(b, none, b->len);
-	x86_patch(b, counted, b->len);
-	fail_if_flag(H, AT(X_RCX, BAR(id, red)), 0x5);
+	if (!H->countless) {
+		x86_patch(b, counted, b->len);
+		fail_if_flag(H, AT(X_RCX, BAR(id, red)), 0x5);
+	}
 	x86_mov_ri64(b, X_RDI, (uint64_t)(uintptr_t)&di[1]);
 	x86_load(b, true, X_RDI, AT(X_RDI, offsetof(struct dinsn, seg)));
 	x86_alu_rr(b, X86_TEST, true, X_RDI, X_RDI);
@@ -736,15 +800,12 @@ static void race_complete(struct xbuf *b, uint32_t id)
  * arrival made as seg_bar_wait makes it, w's group parked at the bar.sync (the
  * detector's completion looks for the waiters there where not every warp's arrival was
  * deferred), then race_bar_complete, and the release moves every waiter past it, w's
- * group with them: the same state as seg_hop_done's after it. */
+ * group with them: the same state as seg_hop_done's after it. (The lazy form's:
+ * complete_lazy.) */
 static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, enum form form)
 {
 	uint32_t id = (uint32_t)di->s[0].imm[0];
 	bool race = form == FORM_RACE;
-	if (form == FORM_LAZY) { /* (in the other forms lz_base is SEG_LAZY_NONE) */
-		static const int scratch[4] = {X_R8, X_R9, X_R10, X_R11};
-		settle(b, scratch);
-	}
 	x86_load(b, true, X_R8, SW(c.L));
 	x86_load(b, false, X_R9, SW(c.writes));
 	if (di->flags & DF_WRITES)
@@ -789,6 +850,48 @@ static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, enum fo
 	x86_jmp_r(b, X_RDI);
 }
 
+/* The completion in the lazy form (w's turn begun by the code's hand-over, lz_base set),
+ * after complete_tests: complete()'s writes but those the lazy form leaves or has as they
+ * are to be, so the lazy hand-overs go on past it (the completion does not settle):
+ * - the repick's clock (L->clock += n, n_clocked = n, n the turn's instructions up to and
+ *   with the bar.sync) and L->steps past the bar.sync are left to the settle, which finds
+ *   n from t.left where t.steps marks the turn as the one running (written here: the turn's
+ *   steps, c.end less SWEEP_QUANTUM; the lazy hand-overs write neither, so a later turn's
+ *   t.steps is behind its own) - and the turn's end counts the whole turn as ever, the
+ *   repick's count being 0 for the turns after (interp.c's seg_lazy_settle);
+ * - L->cmask (FULL_MASK), w's streak (0) and last_pick (its one group, t.g) are as the
+ *   hand-over that began the turn left them (count_lazy, begin), and nothing since wrote
+ *   them: C, after a settle, only;
+ * - the bar.sync's write stays in c.writes (count_writes' way: L->writes plus c.writes is
+ *   L->writes; the round's end settles it);
+ * - c.left and c.last: read only where the code stored them (the hop's call stores left,
+ *   the exit both, from R_LEFT and R_LAST).
+ * Written as complete() writes them: the group's pc past the bar.sync, L->ci, the release
+ * and L->epoch (the spin watch's), t.left, t.last and t.lmask (seg_account reads them where
+ * the code leaves with nothing run after this), R_LEFT and R_LAST. rax w, rcx its CTA, rdx
+ * its group, rdi the entry after the bar.sync. */
+static void complete_lazy(struct xbuf *b, const struct dinsn *di, uint32_t i)
+{
+	uint32_t id = (uint32_t)di->s[0].imm[0];
+	if (di->flags & DF_WRITES)
+		x86_alu_mi(b, 0, false, SW(c.writes), 1);
+	x86_mov_mi(b, AT(X_RDX, offsetof(struct group, pc)), i + 1);
+	x86_load(b, true, X_R8, SW(c.L));
+	x86_mov_ri64(b, X_RSI, (uint64_t)(uintptr_t)di);
+	x86_store(b, true, AT(X_R8, offsetof(struct launch, ci)), X_RSI);
+	release(b, id);
+	x86_alu_mi(b, 0, true, AT(X_R8, offsetof(struct launch, epoch)), 1);
+	x86_alu_ri(b, 5, false, R_LEFT, 1);
+	x86_store(b, false, SW(t.left), R_LEFT);
+	x86_store(b, true, SW(t.last), X_RSI);
+	x86_mov_mi(b, SW(t.lmask), FULL_MASK);
+	x86_load(b, true, X_R9, SW(c.end));
+	x86_alu_ri(b, 5, true, X_R9, SWEEP_QUANTUM);
+	x86_store(b, true, SW(t.steps), X_R9);
+	x86_mov_ri(b, R_LAST, i);
+	x86_jmp_r(b, X_RDI);
+}
+
 /* A round's end without the detector, after its tests: in the lazy form (the turn ending
  * begun by a hand-over of the code) the lazy writes where restart calls no C (L->jobs 0),
  * else the settle (the lazy form's only: lz_base is not set in the full form) and
@@ -803,7 +906,7 @@ static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, const 
 		size_t jobs = x86_jcc(b, 0x5);
 		arrive(b, di, i, false);
 		count_lazy(b, di, true);
-		restart(b);
+		restart(b, true);
 		begin(b, fn, false, true, true, R_SPLIT);
 		x86_patch(b, jobs, b->len);
 		static const int scratch[4] = {X_R9, X_RSI, X_RDX, R_SCR};
@@ -811,7 +914,7 @@ static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, const 
 	}
 	arrive(b, di, i, false);
 	count(b, di, true, true);
-	restart(b);
+	restart(b, false);
 	x86_store(b, true, SW(lz_base), X_RDI);
 	begin(b, fn, false, true, false, R_SPLIT);
 }
@@ -864,10 +967,13 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, enum form f
 	}
 	x86_patch(b, H->done, b->len);
 	if (i + 1 < fn->ncode) {
-		complete_tests(H, fn, i);
+		complete_tests(H, fn, i, form);
 		if (race) /* (rdx, w's group, taken again after it) */
 			race_defer(H, di);
-		complete(b, di, i, form);
+		if (form == FORM_LAZY)
+			complete_lazy(b, di, i);
+		else
+			complete(b, di, i, form);
 	} else {
 		fail_at(H, x86_jmp(b));
 	}

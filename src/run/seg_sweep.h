@@ -61,17 +61,22 @@ struct seg_sweeping {
 	 * (an ordinary one or a round's end), and lz_base was L->steps as the turn after the
 	 * first of those that left their writes (the one that set lz_base, count's form)
 	 * began. Until the settle (interp.c's seg_lazy_settle) these are left as they are to
-	 * be: t.steps (c.end less SWEEP_QUANTUM), L->steps (t.steps) and L->cw (c.w), L->clock
-	 * and L->thread_steps short of the turns' instructions since lz_base (t.steps -
-	 * lz_base, each of LANES threads), and the sweep's ran, true unless the turn is the
-	 * round's first (k 1: the round's end that began it cleared ran, and no ordinary
-	 * hand-over sets it again). What else the lazy form leaves unwritten is as it is to be
+	 * be: t.steps (c.end less SWEEP_QUANTUM), c.regs (c.f's), L->steps (t.steps) and L->cw
+	 * (c.w), L->clock and L->thread_steps short of the turns' instructions since lz_base
+	 * (t.steps - lz_base, each of LANES threads), and the sweep's ran, true unless the turn
+	 * is the round's first (k 1: the round's end that began it cleared ran, and no
+	 * ordinary hand-over sets it again). What else the lazy form leaves unwritten is as it is to be
 	 * already, as the hand-over that set lz_base wrote it and nothing but a settle's
 	 * callers writes it: c.n0, t.left (SWEEP_QUANTUM), L->cmask (FULL_MASK), the sweep's
-	 * lanes (LANES) and the repick (0: what sets it settles first). Every C that the code
-	 * calls or leaves to in such a call settles first: seg_sweep's hops, its end,
-	 * seg_vs_* (and the code itself before a completion, and before a round's end whose
-	 * restart calls C: --jobs). */
+	 * lanes (LANES) and the repick (0: what sets it settles first) - but where the turn
+	 * running made a lazy completion (jit_hand.c's complete_lazy), which marks it by
+	 * storing t.steps (then the turn's: no lazy hand-over writes t.steps, so a later turn's
+	 * is behind its own) and t.left, the budget left past its bar.sync: then L->steps is
+	 * t.steps plus the turn's SWEEP_QUANTUM - t.left instructions up to there, and L->clock
+	 * is short of those too, which the repick's n_clocked counts (seg_hop_release's
+	 * repicked). Every C that the code calls or leaves to in such a call settles first:
+	 * seg_sweep's hops, its end, seg_vs_* (and the code itself before a region, and before
+	 * a round's end whose restart calls C: --jobs). */
 	uint64_t lz_base;
 };
 
