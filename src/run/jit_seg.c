@@ -337,16 +337,54 @@ static void gen_bra(struct seg *S, uint32_t i, uint32_t next)
 }
 
 /*
+ * The guard of branch i, which the block before it did not store (jseg_block's bra_bare),
+ * stored from the block's summary where the branch is left to C: 1 in every lane where it
+ * holds in all (eax 15, or eax's bit 0 where `uni`), 0 where in none (ecx 15, or that bit
+ * clear); where the lanes part (whole_bra's code, which stored them) nothing.
+ */
+static void store_summed(struct seg *S, uint32_t i, bool uni)
+{
+	struct xbuf *b = S->b;
+	uint32_t g = (uint32_t)S->fn->code[i].guard;
+	size_t st, part = SIZE_MAX;
+	konst(S, XV_VMOVDQU_LD, Y1, 0, 1);
+	if (uni) {
+		x86_alu_ri(b, 4, false, X_RAX, 1);
+		st = x86_jcc(b, 0x5);
+	} else {
+		x86_alu_ri(b, 7, false, X_RAX, 15);
+		st = x86_jcc(b, 0x4);
+		x86_alu_ri(b, 7, false, X_RCX, 15);
+		part = x86_jcc(b, 0x5);
+	}
+	x86_vrr(b, XV_VPXOR, Y1, Y1, Y1);
+	x86_patch(b, st, b->len);
+	for (int c = 0; c < LANES / 4; c++)
+		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(g, c));
+	if (part != SIZE_MAX)
+		x86_patch(b, part, b->len);
+	x86_vzeroupper(b);
+}
+
+/*
  * Branch i right after a block whose code summed its guard up (jseg_block's whole_bra, or
  * uni_bra where `uni`): gen_bra's test of the budget, then its ends taken from that summary
  * (eax, ecx) instead of the guard's lanes in the frame; where the lanes part, on to the
- * branch's own code (its region, or the exit), which reads them there.
+ * branch's own code (its region, or the exit), which reads them there. bare: the guard may
+ * not have been stored (store_summed, where the branch is left to C).
  */
-static void gen_bra_summed(struct seg *S, uint32_t i, uint32_t next, bool uni)
+static void gen_bra_summed(struct seg *S, uint32_t i, uint32_t next, bool uni, bool bare)
 {
 	struct xbuf *b = S->b;
 	x86_alu_rr(b, X86_TEST, false, R_LEFT, R_LEFT);
-	to_exit(S, x86_jcc(b, 0x4), i);
+	if (bare) {
+		size_t on = x86_jcc(b, 0x5);
+		store_summed(S, i, uni);
+		to_exit(S, x86_jmp(b), i);
+		x86_patch(b, on, b->len);
+	} else {
+		to_exit(S, x86_jcc(b, 0x4), i);
+	}
 	size_t all;
 	if (uni) {
 		x86_alu_ri(b, 4, false, X_RAX, 1);
@@ -400,7 +438,9 @@ static void lane_operand(struct seg *S, const struct dop *o, uint32_t lane, int 
  * lanes 0 and 31, in none where it holds in neither. Then the code stores the predicate
  * (0 or 1 in each lane, as the block's code stores it) and gives the branch whole_bra's
  * summary (eax 15: all, ecx 15: none) without the block's eight chunks; anything else
- * (split, a row's end, lanes that part) runs the block's code. Returns the jump to patch
+ * (split, a row's end, lanes that part) runs the block's code. Where nothing after the
+ * branch reads the predicate (jseg_block's bra_bare), it is not stored (gen_bra_summed
+ * stores it from the summary where the branch is left to C). Returns the jump to patch
  * to where that code returns, or SIZE_MAX where the block is no such setp (nothing
  * emitted).
  */
@@ -455,7 +495,7 @@ static size_t gen_lane_setp(struct seg *S, uint32_t i)
 	x86_mov_ri(b, X_RCX, 15);
 	x86_vrr(b, XV_VPXOR, Y1, Y1, Y1);
 	x86_patch(b, store, b->len);
-	for (int c = 0; c < LANES / 4; c++)
+	for (int c = 0; c < LANES / 4 && !S->blk[i].bra_bare; c++)
 		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
 	x86_vzeroupper(b);
 	size_t join = x86_jmp(b);
@@ -473,6 +513,7 @@ static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 	const struct jseg_block *bk = &S->blk[i];
 	uint32_t j = i + bk->n;
 	bool sum = bk->whole_bra != SIZE_MAX && S->kind[j] == K_BRA;
+	size_t join = SIZE_MAX;
 	x86_alu_ri(b, 7, false, R_LEFT, (int32_t)bk->n);
 	to_exit(S, x86_jcc(b, 0x2), i);
 	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
@@ -484,7 +525,7 @@ static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 		x86_patch(b, x86_call(b), usum ? bk->uni_bra : bk->uni);
 		ran(S, j - 1, bk->n);
 		if (usum)
-			gen_bra_summed(S, j, UINT32_MAX, true);
+			gen_bra_summed(S, j, UINT32_MAX, true, bk->bra_bare);
 		else
 			note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
 		x86_patch(b, split, b->len);
@@ -494,14 +535,14 @@ static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 		x86_mov_ri(b, X_RDX, UINT32_MAX);
 		x86_patch(b, x86_call(b), bk->entry);
 	} else {
-		size_t join = sum ? gen_lane_setp(S, i) : SIZE_MAX;
+		join = sum ? gen_lane_setp(S, i) : SIZE_MAX;
 		x86_patch(b, x86_call(b), sum ? bk->whole_bra : bk->whole);
 		if (join != SIZE_MAX)
 			x86_patch(b, join, b->len);
 	}
 	ran(S, j - 1, bk->n);
-	if (sum)
-		gen_bra_summed(S, j, next, false);
+	if (sum) /* (bare: the lane-decided setp's store left out, whole_bra's made) */
+		gen_bra_summed(S, j, next, false, join != SIZE_MAX && bk->bra_bare);
 	else
 		go_on(S, j, next);
 }

@@ -20,11 +20,13 @@
  * after the block, whose guard the block's last setp wrote (SIZE_MAX: none): whole_bra
  * returns eax 15 where the guard's bit 0 is set in all 32 lanes and ecx 15 where in none,
  * uni_bra eax's bit 0 lane 0's bit; loop: a loop's body (run_direct's jit_loop), which a
- * segment leaves to run_direct. */
+ * segment leaves to run_direct; bra_bare: nothing after the branch reads its guard, and
+ * uni_bra does not store it (where the branch is left to C, its lanes are to be stored
+ * from the summary: every lane's is lane 0's). */
 struct jseg_block {
 	size_t entry, whole, uni, whole_bra, uni_bra;
 	uint32_t n;
-	bool loop;
+	bool loop, bra_bare;
 };
 
 struct jit_map;
