@@ -43,6 +43,7 @@
 #include "jit_live.h"
 #include "jit_map.h"
 #include "jit_seg.h"
+#include "jit_uni.h"
 #include "jit_x86.h"
 #include "jit_zext.h"
 #include "support/grow.h"
@@ -182,6 +183,8 @@ struct jc {
 	size_t uni_at;            /* where gen_whole's uniform code starts (SIZE_MAX: none) */
 	size_t whole_bra_at, uni_bra_at; /* gen_whole's branch summaries (SIZE_MAX: none)  */
 	bool bra_bare;            /* uni_bra_at's code leaves the branch's guard unstored   */
+	size_t hyb_at, hyb_bra_at; /* gen_hyb's code, without and with the summary (or none) */
+	const uint8_t *uni;       /* the function's uniform slots (jit_uni.h)               */
 	uint32_t last_key[NALLOC]; /* a whole chunk's stores: the slot each register holds */
 	bool last_dirty[NALLOC];  /* and whether it is stored                               */
 	/* the block being compiled: its function, its first instruction there, and what is
@@ -1134,18 +1137,24 @@ static void gen_chunk_next(struct xbuf *b, size_t loop)
 /* One more copy of the whole chunk's code of gen_body (J->whole_*: from its start to its
  * stores, no exit lying between; the stores are its copier's), with its own fixups (its
  * constants reached through rip); `code` holds its bytes. */
-static void copy_whole(struct jc *J, const uint8_t *code)
+static void copy_code(struct jc *J, const uint8_t *code, size_t from, size_t to, uint32_t fix0,
+		      uint32_t fix1)
 {
 	struct xbuf *b = &J->b;
-	size_t from = J->whole_from, at = b->len;
-	x86_bytes(b, code, J->whole_to - from);
-	for (uint32_t k = J->whole_fix0; k < J->whole_fix1; k++) {
+	size_t at = b->len;
+	x86_bytes(b, code, to - from);
+	for (uint32_t k = fix0; k < fix1; k++) {
 		if (!grow_array((void **)&J->fix, &J->cfix, J->nfix, sizeof *J->fix, 64)) {
 			J->oom = true;
 			return;
 		}
 		J->fix[J->nfix++] = (struct fixup){J->fix[k].at - from + at, J->fix[k].k};
 	}
+}
+
+static void copy_whole(struct jc *J, const uint8_t *code)
+{
+	copy_code(J, code, J->whole_from, J->whole_to, J->whole_fix0, J->whole_fix1);
 }
 
 /* The register that holds slot g at the end of a whole chunk's code, where the branch on g
@@ -1262,6 +1271,205 @@ static void gen_whole(struct jc *J, int32_t g, bool g_dead)
 	free(code);
 }
 
+/* ---- a block's uniform part once (gen_hyb) ----------------------------------------------- */
+
+/* The most registers the hoisted part may hold through the chunks (the rest for an op's
+ * operands, constants and destination) */
+enum { HYB_FIXED = 6 };
+
+/* Whether slot k holds one value in every lane of a warp that never split when op i reads
+ * it: the last op before i that writes it is hoisted, or none does and k is uniform. */
+static bool same_at(const struct jc *J, const bool *hoist, uint32_t i, uint32_t k)
+{
+	for (uint32_t j = i; j--;)
+		if (writes(&J->ops[j], k))
+			return hoist[j];
+	return k < J->fn->nslots && J->uni[k];
+}
+
+/* Whether op j reads or writes a destination of op o */
+static bool touches_dest(const struct jop *oj, const struct jop *o)
+{
+	return reads(oj, (uint32_t)o->d) || writes(oj, (uint32_t)o->d) ||
+	       (o->d2 >= 0 && (reads(oj, (uint32_t)o->d2) || writes(oj, (uint32_t)o->d2)));
+}
+
+/* The ops of a block of one boundary a warp that never split runs once (hoist[i]): those
+ * all of whose registers read hold one value in every lane (same_at), no op before them
+ * left in the chunks reading or writing their destinations. False where nothing is hoisted,
+ * nothing is left, or an op left writes a hoisted one's destination. */
+static bool hyb_split(const struct jc *J, bool *hoist)
+{
+	uint32_t n = J->nops, nh = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct jop *o = &J->ops[i];
+		uint32_t rd[5] = {o->in[0], o->in[1], o->in[2],
+				  o->guard >= 0 ? (uint32_t)o->guard : KNONE,
+				  o->guard >= 0 ? (uint32_t)o->d : KNONE};
+		bool u = true;
+		for (int k = 0; k < 5 && u; k++)
+			u = rd[k] == KNONE || (rd[k] & KCONST) || same_at(J, hoist, i, rd[k]);
+		for (uint32_t j = 0; j < i && u; j++)
+			u = hoist[j] || !touches_dest(&J->ops[j], o);
+		hoist[i] = u;
+		nh += u;
+	}
+	for (uint32_t j = 0; j < n && nh && nh < n; j++)
+		for (uint32_t i = 0; i < n && !hoist[j]; i++)
+			if (hoist[i] && (writes(&J->ops[j], (uint32_t)J->ops[i].d) ||
+					 (J->ops[i].d2 >= 0 && writes(&J->ops[j], (uint32_t)J->ops[i].d2))))
+				return false;
+	return nh && nh < n;
+}
+
+static uint32_t nfixed(const struct jc *J)
+{
+	uint32_t f = 0;
+	for (int r = 0; r < NALLOC; r++)
+		f += J->fixed[r];
+	return f;
+}
+
+/* Op i's destinations fixed in their registers (gen_hyb's hoisted values) */
+static void fix_dests(struct jc *J, uint32_t i)
+{
+	int r = reg_of(J, (uint32_t)J->ops[i].d);
+	if (r >= 0)
+		J->fixed[r] = true;
+	if (J->ops[i].d2 >= 0 && (r = reg_of(J, (uint32_t)J->ops[i].d2)) >= 0)
+		J->fixed[r] = true;
+}
+
+/* eax 15 where slot g's fixed register r (a hoisted value: every lane's the same) is 1,
+ * ecx 15 where it is 0: the whole summary's answer */
+static void hyb_sum_fixed(struct jc *J, int r)
+{
+	x86_vshi(&J->b, XV_VPSLLQ_I, S1, r, 63);
+	vrr(J, XV_VMOVMSKPD, X_RAX, 0, S1);
+	vrr(J, XV_VPCMPEQQ, S1, r, R_ZERO);
+	vrr(J, XV_VMOVMSKPD, X_RCX, 0, S1);
+}
+
+/* gen_hyb's code, with the branch summary on g where `sum` (whole_bra's answer); false where
+ * the hoisted values do not fit the registers */
+static bool gen_hyb_code(struct jc *J, const bool *hoist, int32_t g, bool sum)
+{
+	struct xbuf *b = &J->b;
+	uint32_t n = J->nops;
+	for (int r = 0; r < NALLOC; r++) {
+		J->key[r] = KNONE;
+		J->dirty[r] = J->fixed[r] = false;
+		J->form[r] = F_VAL;
+	}
+	J->full = true;
+	vrr(J, XV_VPXOR, R_ZERO, R_ZERO, R_ZERO);
+	/* the hoisted ops for chunk 0's lanes, their values kept; those read after the block
+	 * stored to every chunk */
+	for (uint32_t i = 0; i < n; i++) {
+		if (!hoist[i])
+			continue;
+		if (nfixed(J) > HYB_FIXED)
+			return false;
+		gen_op(J, i);
+		fix_dests(J, i);
+	}
+	int gr = -1;
+	for (int r = 0; r < NALLOC; r++) {
+		if (!J->fixed[r])
+			continue;
+		materialize(J, r);
+		gr = sum && J->key[r] == (uint32_t)g ? r : gr;
+		for (int c = 0; c < LANES / 4 && J->dirty[r] && read_after(J, J->key[r], n); c++) {
+			struct xmem m = home(J->key[r]);
+			m.disp += 32 * c;
+			x86_vrm(b, XV_VMOVDQU_ST, r, 0, m);
+		}
+		J->dirty[r] = false;
+	}
+	if (nfixed(J) > HYB_FIXED)
+		return false;
+	/* the rest, one chunk's code, as gen_body's end stores it: nothing but the fixed
+	 * registers is taken as held at its start (each copy begins after the last) */
+	for (int r = 0; r < NALLOC; r++)
+		if (!J->fixed[r])
+			J->key[r] = KNONE;
+	size_t from = b->len;
+	uint32_t fix0 = J->nfix;
+	for (uint32_t i = 0; i < n; i++)
+		if (!hoist[i])
+			gen_op(J, i);
+	struct snap last;
+	materialize_all(J);
+	take_snap(J, &last);
+	drop_dead(J, &last, n);
+	memcpy(J->last_key, last.key, sizeof last.key);
+	memcpy(J->last_dirty, last.dirty, sizeof last.dirty);
+	int r = gr < 0 && sum ? bra_reg(J, g) : -1;
+	if (sum && gr < 0 && r < 0)
+		return false;
+	gen_stores(J, &last);
+	size_t to = b->len;
+	uint32_t fix1 = J->nfix;
+	uint8_t *code = malloc(to - from + 1);
+	if (!code) {
+		J->oom = true;
+		return false;
+	}
+	memcpy(code, b->p + from, to - from);
+	for (int c = 0; c < LANES / 4 && !J->oom; c++) {
+		if (c) {
+			x86_alu_ri(b, 0, true, X_RDI, 32);
+			copy_code(J, code, from, to, fix0, fix1);
+		}
+		if (r >= 0)
+			vrr(J, c ? XV_VPADDQ : XV_VPOR, R_LMASK, c ? R_LMASK : r, r);
+	}
+	free(code);
+	if (gr >= 0) {
+		hyb_sum_fixed(J, gr);
+	} else if (r >= 0) {
+		x86_vshi(b, XV_VPSLLQ_I, S1, R_LMASK, 60);
+		vrr(J, XV_VMOVMSKPD, X_RAX, 0, S1);
+		vrr(J, XV_VPCMPEQQ, S1, R_LMASK, R_ZERO);
+		vrr(J, XV_VMOVMSKPD, X_RCX, 0, S1);
+	}
+	x86_vzeroupper(b);
+	x86_ret(b);
+	return true;
+}
+
+/*
+ * A block of one boundary some of whose ops read only registers that hold one value in all
+ * lanes of a warp that never split (uniform slots, jit_uni.h, and what such ops made), the
+ * others not: those ops once, for lanes 0-3, their values kept in registers through the
+ * chunks and stored to all eight (gen_uni's way), then the rest for each chunk
+ * (gen_whole_copies' way) reading them there (J->hyb_at; J->hyb_bra_at with the branch
+ * summary on g where gen_whole made one). Nothing where no op or every op is hoisted (the
+ * uniform code), or where the hoisted values do not fit the registers.
+ */
+static void gen_hyb(struct jc *J, int32_t g)
+{
+	struct xbuf *b = &J->b;
+	bool *hoist = J->uni ? calloc(J->nops, sizeof *hoist) : NULL;
+	size_t start = b->len;
+	uint32_t nfix = J->nfix;
+	if (hoist && hyb_split(J, hoist)) {
+		J->hyb_at = b->len;
+		bool ok = gen_hyb_code(J, hoist, g, false);
+		if (ok && J->whole_bra_at != SIZE_MAX) {
+			J->hyb_bra_at = b->len;
+			ok = gen_hyb_code(J, hoist, g, true);
+		}
+		if (!ok) {
+			b->len = start;
+			J->nfix = nfix;
+			J->hyb_at = J->hyb_bra_at = SIZE_MAX;
+		}
+	}
+	memset(J->fixed, 0, sizeof J->fixed);
+	free(hoist);
+}
+
 /*
  * The chunk loop around the block's code. The block has an entry every JIT_STEP
  * instructions (entry[k] for boundary k): a stub that points r9 and r10 at the code of
@@ -1324,10 +1532,12 @@ static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, int32_t g
 	}
 	J->whole_at = J->uni_at = J->whole_bra_at = J->uni_bra_at = SIZE_MAX;
 	J->bra_bare = false;
+	J->hyb_at = J->hyb_bra_at = SIZE_MAX;
 	if (nb == 1) {
 		x86_patch(b, whole, b->len);
 		J->whole_at = b->len;
 		gen_whole(J, g, g_dead);
+		gen_hyb(J, g);
 	}
 out:
 	free(sn);
@@ -1547,23 +1757,31 @@ static uint32_t block_at(struct jc *J, const struct dfunc *fn, const bool *label
 	return n;
 }
 
-/* The slots of fn whose upper halves are zero (jit_zext.h), or NULL (no memory: none) */
-static uint8_t *find_clean(struct jc *J, const struct dfunc *fn)
+/* The slots of fn whose upper halves are zero (jit_zext.h) into J->clean, its uniform slots
+ * (jit_uni.h) into J->uni; each NULL where there is no memory (none) */
+static void find_facts(struct jc *J, const struct dfunc *fn)
 {
 	bool *narrow = calloc(fn->ncode + 1, sizeof *narrow);
-	uint8_t *clean = malloc(fn->nslots + 1);
+	bool *pure = calloc(fn->ncode + 1, sizeof *pure);
+	uint8_t *clean = malloc(fn->nslots + 1), *uni = malloc(fn->nslots + 1);
 	struct jop o;
-	if (!narrow || !clean) {
-		free(narrow);
+	if (!narrow || !pure || !clean || !uni) {
 		free(clean);
-		return NULL;
+		free(uni);
+		clean = uni = NULL;
 	}
-	for (uint32_t i = 0; i < fn->ncode; i++)
-		narrow[i] = jit_form(J, &fn->code[i], &o) &&
-			    (o.kind == JK_SETP || o.pred || o.w <= 32);
-	jit_zext(fn, narrow, clean);
+	for (uint32_t i = 0; clean && i < fn->ncode; i++) {
+		pure[i] = jit_form(J, &fn->code[i], &o);
+		narrow[i] = pure[i] && (o.kind == JK_SETP || o.pred || o.w <= 32);
+	}
+	if (clean) {
+		jit_zext(fn, narrow, clean);
+		jit_uniform(fn, pure, uni);
+	}
 	free(narrow);
-	return clean;
+	free(pure);
+	J->clean = clean;
+	J->uni = uni;
 }
 
 /* Whether nothing reads the guard of branch br (at pc) after it, on either way it goes */
@@ -1642,7 +1860,7 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 		jit_live_find(fn, &live);
 		J.fn = fn;
 		J.live = &live;
-		J.clean = find_clean(&J, fn);
+		find_facts(&J, fn);
 		for (uint32_t i = 0; i < fn->ncode;) {
 			uint32_t n = block_at(&J, fn, label, i, ops);
 			if (!n) {
@@ -1656,7 +1874,8 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 			J.pc0 = i;
 			gen_block(&J, ops, n, g, g >= 0 && guard_dead(&live, br, i + n), entry);
 			blk[i] = (struct jseg_block){entry[0], J.whole_at, J.uni_at, J.whole_bra_at,
-						     J.uni_bra_at, n, false, J.bra_bare};
+						     J.uni_bra_at, J.hyb_at, J.hyb_bra_at, n, false,
+						     J.bra_bare};
 			/* the block as a loop's body where a branch back to it follows */
 			size_t loop = 0;
 			bool is_loop = br && br->op == OP_BRA && br->target == i &&
@@ -1700,7 +1919,8 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 		free(label);
 		jit_live_free(&live);
 		free((void *)J.clean);
-		J.clean = NULL;
+		free((void *)J.uni);
+		J.clean = J.uni = NULL;
 		/* the function's segments, reaching its blocks: entries with no block (n 0) */
 		size_t seg = J.oom ? SIZE_MAX : jit_seg_gen(&J.b, fn, blk, soff, pm);
 		for (uint32_t i = 0; i < fn->ncode && seg != SIZE_MAX; i++) {

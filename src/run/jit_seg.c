@@ -483,21 +483,26 @@ static size_t gen_lane_setp(struct seg *S, uint32_t i)
 	size_t none0 = x86_jcc(b, cc ^ 1);
 	x86_alu_rr(b, X86_CMP, false, a31, b31);
 	slow[2] = x86_jcc(b, cc ^ 1);
+	bool st = !S->blk[i].bra_bare; /* (bare: no vector register touched) */
 	x86_mov_ri(b, X_RAX, 15); /* all */
 	x86_mov_ri(b, X_RCX, 0);
-	x86_vrr(b, XV_VPCMPEQQ, Y1, Y1, Y1);
-	x86_vshi(b, XV_VPSRLQ_I, Y1, Y1, 63);
+	if (st) {
+		x86_vrr(b, XV_VPCMPEQQ, Y1, Y1, Y1);
+		x86_vshi(b, XV_VPSRLQ_I, Y1, Y1, 63);
+	}
 	size_t store = x86_jmp(b);
 	x86_patch(b, none0, b->len);
 	x86_alu_rr(b, X86_CMP, false, a31, b31);
 	slow[3] = x86_jcc(b, cc);
 	x86_mov_ri(b, X_RAX, 0); /* none */
 	x86_mov_ri(b, X_RCX, 15);
-	x86_vrr(b, XV_VPXOR, Y1, Y1, Y1);
+	if (st)
+		x86_vrr(b, XV_VPXOR, Y1, Y1, Y1);
 	x86_patch(b, store, b->len);
-	for (int c = 0; c < LANES / 4 && !S->blk[i].bra_bare; c++)
+	for (int c = 0; c < LANES / 4 && st; c++)
 		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
-	x86_vzeroupper(b);
+	if (st)
+		x86_vzeroupper(b);
 	size_t join = x86_jmp(b);
 	for (int k = 0; k < 4; k++)
 		x86_patch(b, slow[k], b->len);
@@ -505,8 +510,9 @@ static size_t gen_lane_setp(struct seg *S, uint32_t i)
 }
 
 /* A block: called whole when the budget holds it all, through its uniform code where the
- * warp never split and it reads only uniform registers; where a branch on the guard its
- * code sums up follows (jseg_block's whole_bra), that code, and the branch taken from it. */
+ * warp never split and it reads only uniform registers (or its hybrid code, where some of
+ * its ops do: jseg_block's hyb); where a branch on the guard its code sums up follows
+ * (jseg_block's whole_bra), that code, and the branch taken from it. */
 static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 {
 	struct xbuf *b = S->b;
@@ -526,6 +532,17 @@ static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 		ran(S, j - 1, bk->n);
 		if (usum)
 			gen_bra_summed(S, j, UINT32_MAX, true, bk->bra_bare);
+		else
+			note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
+		x86_patch(b, split, b->len);
+	} else if (bk->hyb != SIZE_MAX && (!sum || bk->hyb_bra != SIZE_MAX)) {
+		/* its uniform part once, where the warp never split */
+		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
+		size_t split = x86_jcc(b, 0x5);
+		x86_patch(b, x86_call(b), sum ? bk->hyb_bra : bk->hyb);
+		ran(S, j - 1, bk->n);
+		if (sum)
+			gen_bra_summed(S, j, UINT32_MAX, false, false);
 		else
 			note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
 		x86_patch(b, split, b->len);

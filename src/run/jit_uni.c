@@ -55,11 +55,20 @@ static bool same(const struct dop *o, const uint8_t *uni, uint32_t nslots)
 	}
 }
 
+/* A scalar ld.param of a kernel parameter by its name: one place, the same for every thread,
+ * which nothing writes (exec_mem.c's exec_ld_kparam) */
+static bool kparam_ld(const struct dinsn *di)
+{
+	const struct dop *a = &di->s[0];
+	return di->op == OP_LD && di->space == MS_PARAM_KERNEL && di->vec == 1 &&
+	       a->kind == DOP_ADDR && !a->has_reg;
+}
+
 /* A candidate: an instruction whose destinations are uniform where its operands are */
 static bool candidate(const struct dinsn *di, bool pure)
 {
-	return (pure || (di->exec == exec_mov && di->d2.kind == DOP_NONE)) && di->guard < 0 &&
-	       di->d.kind == DOP_REG && di->d.reg_size <= 8;
+	return (pure || (di->exec == exec_mov && di->d2.kind == DOP_NONE) || kparam_ld(di)) &&
+	       di->guard < 0 && di->d.kind == DOP_REG && di->d.reg_size <= 8;
 }
 
 static bool drop(uint8_t *uni, const struct dop *d, uint32_t nslots)
@@ -136,7 +145,7 @@ void jit_uniform(const struct dfunc *fn, const bool *pure, uint8_t *uni)
 			if (!candidate(di, pure[i]))
 				continue;
 			bool ok = true;
-			for (int k = 0; k < 5 && ok; k++)
+			for (int k = kparam_ld(di) ? 5 : 0; k < 5 && ok; k++)
 				ok = same(&di->s[k], uni, ns);
 			if (!ok) {
 				changed |= drop(uni, &di->d, ns);
