@@ -55,19 +55,22 @@ static bool same(const struct dop *o, const uint8_t *uni, uint32_t nslots)
 	}
 }
 
-/* A scalar ld.param of a kernel parameter by its name: one place, the same for every thread,
- * which nothing writes (exec_mem.c's exec_ld_kparam) */
-static bool kparam_ld(const struct dinsn *di)
+/* A scalar ld of one place every lane names alike (a variable's address, no register): a
+ * kernel parameter or a constant, which nothing writes, or a word of the CTA's shared
+ * memory, which only the warps of its cluster write, one instruction at a time on one
+ * thread (jobs.c): every lane reads the same value */
+static bool place_ld(const struct dinsn *di)
 {
 	const struct dop *a = &di->s[0];
-	return di->op == OP_LD && di->space == MS_PARAM_KERNEL && di->vec == 1 &&
-	       a->kind == DOP_ADDR && !a->has_reg;
+	return di->op == OP_LD && di->vec == 1 && a->kind == DOP_ADDR && !a->has_reg &&
+	       (di->space == MS_PARAM_KERNEL || di->space == MS_CONST ||
+		di->space == MS_SHARED_CTA);
 }
 
 /* A candidate: an instruction whose destinations are uniform where its operands are */
 static bool candidate(const struct dinsn *di, bool pure)
 {
-	return (pure || (di->exec == exec_mov && di->d2.kind == DOP_NONE) || kparam_ld(di)) &&
+	return (pure || (di->exec == exec_mov && di->d2.kind == DOP_NONE) || place_ld(di)) &&
 	       di->guard < 0 && di->d.kind == DOP_REG && di->d.reg_size <= 8;
 }
 
@@ -145,7 +148,7 @@ void jit_uniform(const struct dfunc *fn, const bool *pure, uint8_t *uni)
 			if (!candidate(di, pure[i]))
 				continue;
 			bool ok = true;
-			for (int k = kparam_ld(di) ? 5 : 0; k < 5 && ok; k++)
+			for (int k = place_ld(di) ? 5 : 0; k < 5 && ok; k++)
 				ok = same(&di->s[k], uni, ns);
 			if (!ok) {
 				changed |= drop(uni, &di->d, ns);
