@@ -21,6 +21,13 @@
  * how many low bits of a register may be nonzero, so a 32-bit or/xor/and of clean operands
  * skips the cut to 32 bits.
  *
+ * What a block's code stores and assumes comes from facts of its whole function: a value no
+ * later instruction reads before the next write of its slot is not stored (jit_live.h: at
+ * the block's end and at each exit), and a slot every writer of which zero-extends a value
+ * of at most 32 bits is loaded as such (jit_zext.h: `zx` 32, no cut). For a whole warp that
+ * never split (the segment code's), the ops that read only uniform registers (jit_uni.h)
+ * run once: the whole block (gen_whole's uniform code) or its uniform part (gen_hyb).
+ *
  * Registers: ymm0-ymm11 hold PTX registers and constants (allocated per instruction; the
  * value whose next use lies farthest is evicted, stored back if it is still needed), ymm12
  * is zero, ymm13 and ymm14 are scratch, ymm15 the chunk's lane mask. General registers:

@@ -8,7 +8,8 @@
  * where they are): an instruction of a compiled block (jit.c's integer forms: no carry, no
  * lane number), or a mov of a register, an immediate or a special register that is the
  * same in every thread of a CTA (%ntid, %nctaid, %ctaid) - and every register it reads is
- * uniform too. Any other instruction makes its destinations non-uniform (d and d2), and
+ * uniform too - or a scalar load of one place every lane names alike (place_ld: a kernel
+ * parameter, a constant, a shared word by its variable's name). Any other instruction makes its destinations non-uniform (d and d2), and
  * every register it names where it is not one that writes its own lanes of those alone
  * (regdef.c's list: ALU rows, mov, cvta, ld, st, bra, ret, exit). A slot nothing writes
  * reads as frame_new's 0 (regdef.c) in every lane, but for a .func's .reg parameters, which
