@@ -21,6 +21,13 @@
  * how many low bits of a register may be nonzero, so a 32-bit or/xor/and of clean operands
  * skips the cut to 32 bits.
  *
+ * What a block's code stores and assumes comes from facts of its whole function: a value no
+ * later instruction reads before the next write of its slot is not stored (jit_live.h: at
+ * the block's end and at each exit), and a slot every writer of which zero-extends a value
+ * of at most 32 bits is loaded as such (jit_zext.h: `zx` 32, no cut). For a whole warp that
+ * never split (the segment code's), the ops that read only uniform registers (jit_uni.h)
+ * run once: the whole block (gen_whole's uniform code) or its uniform part (gen_hyb).
+ *
  * Registers: ymm0-ymm11 hold PTX registers and constants (allocated per instruction; the
  * value whose next use lies farthest is evicted, stored back if it is still needed), ymm12
  * is zero, ymm13 and ymm14 are scratch, ymm15 the chunk's lane mask. General registers:
@@ -40,9 +47,12 @@
 #define JIT_HOST 1
 #include <sys/mman.h>
 #include "exec.h"
+#include "jit_live.h"
 #include "jit_map.h"
 #include "jit_seg.h"
+#include "jit_uni.h"
 #include "jit_x86.h"
+#include "jit_zext.h"
 #include "support/grow.h"
 #endif
 
@@ -174,14 +184,22 @@ struct jc {
 	size_t cfix;
 	bool oom;
 	bool full;                /* the code being made is for chunks of 4 active lanes */
-	size_t whole_from, whole_to; /* a whole chunk's code, as gen_body made it, and its   */
-	uint32_t whole_fix0, whole_fix1; /* fixups: gen_whole's copies                          */
+	size_t whole_from, whole_to; /* a whole chunk's code, as gen_body made it up to its */
+	uint32_t whole_fix0, whole_fix1; /* stores, and its fixups: gen_whole's copies        */
 	size_t whole_at;          /* where gen_whole's code starts (SIZE_MAX: none)        */
 	size_t uni_at;            /* where gen_whole's uniform code starts (SIZE_MAX: none) */
 	size_t whole_bra_at, uni_bra_at; /* gen_whole's branch summaries (SIZE_MAX: none)  */
+	bool bra_bare;            /* uni_bra_at's code leaves the branch's guard unstored   */
+	size_t hyb_at, hyb_bra_at; /* gen_hyb's code, without and with the summary (or none) */
+	const uint8_t *uni;       /* the function's uniform slots (jit_uni.h)               */
 	uint32_t last_key[NALLOC]; /* a whole chunk's stores: the slot each register holds */
 	bool last_dirty[NALLOC];  /* and whether it is stored                               */
-	/* the block being compiled */
+	/* the block being compiled: its function, its first instruction there, and what is
+	 * read after each of its instructions (jit_live.h) */
+	const struct dfunc *fn;
+	const struct jit_live *live;
+	const uint8_t *clean;     /* the slots whose upper halves are zero (jit_zext.h) */
+	uint32_t pc0;
 	const struct jop *ops;
 	uint32_t nops;
 	uint32_t key[NALLOC];
@@ -560,7 +578,7 @@ static int fetch(struct jc *J, uint32_t k)
 			J->zx[r] = (uint8_t)zx_of(J->pool[k & ~KCONST]);
 		} else {
 			x86_vrm(&J->b, XV_VMOVDQU_LD, r, 0, home(k));
-			J->zx[r] = 64;
+			J->zx[r] = J->clean && J->clean[k] ? 32 : 64;
 			if (J->loop)
 				loop_loaded(J, r, k);
 		}
@@ -998,7 +1016,23 @@ struct snap {
 	size_t exit_jump, resume;
 };
 
-/* store the dirty registers of s (the snapshot of a boundary, or the block's end) */
+/* Whether the value of slot k in the block's registers is read after its op `at` - 1 (at:
+ * a boundary or the block's end, where it may leave): one no later instruction reads before
+ * the next write of k (jit_live.h) need not be stored. */
+static bool read_after(const struct jc *J, uint32_t k, uint32_t at)
+{
+	return jit_live_after(J->live, J->fn, J->pc0 + at, k);
+}
+
+/* s's dirty registers (the snapshot of a boundary, or the block's end at op `at`) that are
+ * read after it, no longer dirty where they are not */
+static void drop_dead(const struct jc *J, struct snap *s, uint32_t at)
+{
+	for (int r = 0; r < NALLOC; r++)
+		s->dirty[r] = s->dirty[r] && read_after(J, s->key[r], at);
+}
+
+/* store the dirty registers of s */
 static void gen_stores(struct jc *J, const struct snap *s)
 {
 	for (int r = 0; r < NALLOC; r++)
@@ -1046,13 +1080,14 @@ static void gen_body(struct jc *J, struct snap *sn, size_t *stub, size_t tail)
 	struct snap last;
 	materialize_all(J);
 	take_snap(J, &last);
-	gen_stores(J, &last);
+	drop_dead(J, &last, n);
 	if (J->full) {
 		J->whole_to = b->len;
 		J->whole_fix1 = J->nfix;
 		memcpy(J->last_key, last.key, sizeof last.key);
 		memcpy(J->last_dirty, last.dirty, sizeof last.dirty);
 	}
+	gen_stores(J, &last);
 	x86_patch(b, x86_jmp(b), tail);
 	/* the stubs: entering at boundary k loads what its code expects in registers (the
 	 * frame holds their values: the instructions before ran one by one); leaving there
@@ -1070,8 +1105,10 @@ static void gen_body(struct jc *J, struct snap *sn, size_t *stub, size_t tail)
 		}
 		x86_patch(b, x86_jmp(b), s->resume);
 		if (k) {
+			struct snap live = *s;
+			drop_dead(J, &live, k * JIT_STEP);
 			x86_patch(b, s->exit_jump, b->len);
-			gen_stores(J, s);
+			gen_stores(J, &live);
 			x86_patch(b, x86_jmp(b), tail);
 		}
 	}
@@ -1105,20 +1142,26 @@ static void gen_chunk_next(struct xbuf *b, size_t loop)
 }
 
 /* One more copy of the whole chunk's code of gen_body (J->whole_*: from its start to its
- * stores, no exit lying between), with its own fixups (its constants reached through rip);
- * `code` holds its bytes. */
-static void copy_whole(struct jc *J, const uint8_t *code)
+ * stores, no exit lying between; the stores are its copier's), with its own fixups (its
+ * constants reached through rip); `code` holds its bytes. */
+static void copy_code(struct jc *J, const uint8_t *code, size_t from, size_t to, uint32_t fix0,
+		      uint32_t fix1)
 {
 	struct xbuf *b = &J->b;
-	size_t from = J->whole_from, at = b->len;
-	x86_bytes(b, code, J->whole_to - from);
-	for (uint32_t k = J->whole_fix0; k < J->whole_fix1; k++) {
+	size_t at = b->len;
+	x86_bytes(b, code, to - from);
+	for (uint32_t k = fix0; k < fix1; k++) {
 		if (!grow_array((void **)&J->fix, &J->cfix, J->nfix, sizeof *J->fix, 64)) {
 			J->oom = true;
 			return;
 		}
 		J->fix[J->nfix++] = (struct fixup){J->fix[k].at - from + at, J->fix[k].k};
 	}
+}
+
+static void copy_whole(struct jc *J, const uint8_t *code)
+{
+	copy_code(J, code, J->whole_from, J->whole_to, J->whole_fix0, J->whole_fix1);
 }
 
 /* The register that holds slot g at the end of a whole chunk's code, where the branch on g
@@ -1141,6 +1184,19 @@ static int bra_reg(const struct jc *J, int32_t g)
 	return -1;
 }
 
+/* Chunk c's stores of the whole chunk's code (rdi at chunk `at`), but of register `but`
+ * (-1: none) */
+static void whole_stores(struct jc *J, int c, int at, int but)
+{
+	for (int k = 0; k < NALLOC; k++) {
+		if (!J->last_dirty[k] || k == but)
+			continue;
+		struct xmem m = home(J->last_key[k]);
+		m.disp += 32 * (c - at);
+		x86_vrm(&J->b, XV_VMOVDQU_ST, k, 0, m);
+	}
+}
+
 /* The whole warp's code: eight copies of the whole chunk's code, rdi moved on between them.
  * With a branch summary (r >= 0, bra_reg's register): each chunk's 0 or 1 of the slot summed
  * into R_LMASK (which the whole chunk's code never reads), then eax 15 where every sum is 8
@@ -1153,6 +1209,7 @@ static void gen_whole_copies(struct jc *J, const uint8_t *code, int r)
 		if (c)
 			x86_alu_ri(b, 0, true, X_RDI, 32);
 		copy_whole(J, code);
+		whole_stores(J, c, c, -1);
 		if (r >= 0)
 			vrr(J, c ? XV_VPADDQ : XV_VPOR, R_LMASK, c ? R_LMASK : r, r);
 	}
@@ -1167,21 +1224,16 @@ static void gen_whole_copies(struct jc *J, const uint8_t *code, int r)
 }
 
 /* The uniform code (gen_whole): lanes 0-3 once, each value stored to all eight chunks; with
- * a branch summary (r >= 0), eax's bit 0 lane 0's bit 0 of its slot. */
-static void gen_uni(struct jc *J, const uint8_t *code, int r)
+ * a branch summary (r >= 0), eax's bit 0 lane 0's bit 0 of its slot, and where `bare` the
+ * slot not stored (the segment code takes the branch's ends from the summary at once, and
+ * runs whole_bra's code, which stores it, on every way to something that reads it). */
+static void gen_uni(struct jc *J, const uint8_t *code, int r, bool bare)
 {
 	struct xbuf *b = &J->b;
 	vrr(J, XV_VPXOR, R_ZERO, R_ZERO, R_ZERO);
 	copy_whole(J, code);
-	for (int k = 0; k < NALLOC; k++) {
-		if (!J->last_dirty[k])
-			continue;
-		for (int c = 1; c < LANES / 4; c++) {
-			struct xmem m = home(J->last_key[k]);
-			m.disp += 32 * c;
-			x86_vrm(b, XV_VMOVDQU_ST, k, 0, m);
-		}
-	}
+	for (int c = 0; c < LANES / 4; c++)
+		whole_stores(J, c, 0, bare ? r : -1);
 	if (r >= 0) {
 		x86_vshi(b, XV_VPSLLQ_I, S1, r, 63);
 		vrr(J, XV_VMOVMSKPD, X_RAX, 0, S1);
@@ -1199,9 +1251,12 @@ static void gen_uni(struct jc *J, const uint8_t *code, int r)
  * stored to the other chunks too (their lanes would compute just that). Where a branch on
  * slot g follows the block (g >= 0) and bra_reg finds g in a register at the end, both once
  * more with the branch's summary (J->whole_bra_at, J->uni_bra_at) for the segment code,
- * which then need not read g's 32 lanes back from the frame.
+ * which then need not read g's 32 lanes back from the frame; where nothing after the
+ * branch reads g (g_dead), the uniform one does not store g either (the segment code
+ * takes it only where the budget holds the branch too, whose ends it takes at once:
+ * jseg_block's bra_bare, jit_seg.c's gen_block_summed).
  */
-static void gen_whole(struct jc *J, int32_t g)
+static void gen_whole(struct jc *J, int32_t g, bool g_dead)
 {
 	struct xbuf *b = &J->b;
 	size_t len = J->whole_to - J->whole_from;
@@ -1213,15 +1268,215 @@ static void gen_whole(struct jc *J, int32_t g)
 	memcpy(code, b->p + J->whole_from, len);
 	gen_whole_copies(J, code, -1);
 	J->uni_at = b->len;
-	gen_uni(J, code, -1);
+	gen_uni(J, code, -1, false);
 	int r = bra_reg(J, g);
+	J->bra_bare = r >= 0 && g_dead;
 	if (r >= 0) {
 		J->whole_bra_at = b->len;
 		gen_whole_copies(J, code, r);
 		J->uni_bra_at = b->len;
-		gen_uni(J, code, r);
+		gen_uni(J, code, r, J->bra_bare);
 	}
 	free(code);
+}
+
+/* ---- a block's uniform part once (gen_hyb) ----------------------------------------------- */
+
+/* The most registers the hoisted part may hold through the chunks (the rest for an op's
+ * operands, constants and destination) */
+enum { HYB_FIXED = 6 };
+
+/* Whether slot k holds one value in every lane of a warp that never split when op i reads
+ * it: the last op before i that writes it is hoisted, or none does and k is uniform. */
+static bool same_at(const struct jc *J, const bool *hoist, uint32_t i, uint32_t k)
+{
+	for (uint32_t j = i; j--;)
+		if (writes(&J->ops[j], k))
+			return hoist[j];
+	return k < J->fn->nslots && J->uni[k];
+}
+
+/* Whether op j reads or writes a destination of op o */
+static bool touches_dest(const struct jop *oj, const struct jop *o)
+{
+	return reads(oj, (uint32_t)o->d) || writes(oj, (uint32_t)o->d) ||
+	       (o->d2 >= 0 && (reads(oj, (uint32_t)o->d2) || writes(oj, (uint32_t)o->d2)));
+}
+
+/* The ops of a block of one boundary a warp that never split runs once (hoist[i]): those
+ * all of whose registers read hold one value in every lane (same_at), no op before them
+ * left in the chunks reading or writing their destinations. False where nothing is hoisted,
+ * nothing is left, or an op left writes a hoisted one's destination. */
+static bool hyb_split(const struct jc *J, bool *hoist)
+{
+	uint32_t n = J->nops, nh = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct jop *o = &J->ops[i];
+		uint32_t rd[5] = {o->in[0], o->in[1], o->in[2],
+				  o->guard >= 0 ? (uint32_t)o->guard : KNONE,
+				  o->guard >= 0 ? (uint32_t)o->d : KNONE};
+		bool u = true;
+		for (int k = 0; k < 5 && u; k++)
+			u = rd[k] == KNONE || (rd[k] & KCONST) || same_at(J, hoist, i, rd[k]);
+		for (uint32_t j = 0; j < i && u; j++)
+			u = hoist[j] || !touches_dest(&J->ops[j], o);
+		hoist[i] = u;
+		nh += u;
+	}
+	for (uint32_t j = 0; j < n && nh && nh < n; j++)
+		for (uint32_t i = 0; i < n && !hoist[j]; i++)
+			if (hoist[i] && (writes(&J->ops[j], (uint32_t)J->ops[i].d) ||
+					 (J->ops[i].d2 >= 0 && writes(&J->ops[j], (uint32_t)J->ops[i].d2))))
+				return false;
+	return nh && nh < n;
+}
+
+static uint32_t nfixed(const struct jc *J)
+{
+	uint32_t f = 0;
+	for (int r = 0; r < NALLOC; r++)
+		f += J->fixed[r];
+	return f;
+}
+
+/* Op i's destinations fixed in their registers (gen_hyb's hoisted values) */
+static void fix_dests(struct jc *J, uint32_t i)
+{
+	int r = reg_of(J, (uint32_t)J->ops[i].d);
+	if (r >= 0)
+		J->fixed[r] = true;
+	if (J->ops[i].d2 >= 0 && (r = reg_of(J, (uint32_t)J->ops[i].d2)) >= 0)
+		J->fixed[r] = true;
+}
+
+/* eax 15 where slot g's fixed register r (a hoisted value: every lane's the same) is 1,
+ * ecx 15 where it is 0: the whole summary's answer */
+static void hyb_sum_fixed(struct jc *J, int r)
+{
+	x86_vshi(&J->b, XV_VPSLLQ_I, S1, r, 63);
+	vrr(J, XV_VMOVMSKPD, X_RAX, 0, S1);
+	vrr(J, XV_VPCMPEQQ, S1, r, R_ZERO);
+	vrr(J, XV_VMOVMSKPD, X_RCX, 0, S1);
+}
+
+/* gen_hyb's code, with the branch summary on g where `sum` (whole_bra's answer); false where
+ * the hoisted values do not fit the registers */
+static bool gen_hyb_code(struct jc *J, const bool *hoist, int32_t g, bool sum)
+{
+	struct xbuf *b = &J->b;
+	uint32_t n = J->nops;
+	for (int r = 0; r < NALLOC; r++) {
+		J->key[r] = KNONE;
+		J->dirty[r] = J->fixed[r] = false;
+		J->form[r] = F_VAL;
+	}
+	J->full = true;
+	vrr(J, XV_VPXOR, R_ZERO, R_ZERO, R_ZERO);
+	/* the hoisted ops for chunk 0's lanes, their values kept; those read after the block
+	 * stored to every chunk */
+	for (uint32_t i = 0; i < n; i++) {
+		if (!hoist[i])
+			continue;
+		if (nfixed(J) > HYB_FIXED)
+			return false;
+		gen_op(J, i);
+		fix_dests(J, i);
+	}
+	int gr = -1;
+	for (int r = 0; r < NALLOC; r++) {
+		if (!J->fixed[r])
+			continue;
+		materialize(J, r);
+		gr = sum && J->key[r] == (uint32_t)g ? r : gr;
+		for (int c = 0; c < LANES / 4 && J->dirty[r] && read_after(J, J->key[r], n); c++) {
+			struct xmem m = home(J->key[r]);
+			m.disp += 32 * c;
+			x86_vrm(b, XV_VMOVDQU_ST, r, 0, m);
+		}
+		J->dirty[r] = false;
+	}
+	if (nfixed(J) > HYB_FIXED)
+		return false;
+	/* the rest, one chunk's code, as gen_body's end stores it: nothing but the fixed
+	 * registers is taken as held at its start (each copy begins after the last) */
+	for (int r = 0; r < NALLOC; r++)
+		if (!J->fixed[r])
+			J->key[r] = KNONE;
+	size_t from = b->len;
+	uint32_t fix0 = J->nfix;
+	for (uint32_t i = 0; i < n; i++)
+		if (!hoist[i])
+			gen_op(J, i);
+	struct snap last;
+	materialize_all(J);
+	take_snap(J, &last);
+	drop_dead(J, &last, n);
+	memcpy(J->last_key, last.key, sizeof last.key);
+	memcpy(J->last_dirty, last.dirty, sizeof last.dirty);
+	int r = gr < 0 && sum ? bra_reg(J, g) : -1;
+	if (sum && gr < 0 && r < 0)
+		return false;
+	gen_stores(J, &last);
+	size_t to = b->len;
+	uint32_t fix1 = J->nfix;
+	uint8_t *code = malloc(to - from + 1);
+	if (!code) {
+		J->oom = true;
+		return false;
+	}
+	memcpy(code, b->p + from, to - from);
+	for (int c = 0; c < LANES / 4 && !J->oom; c++) {
+		if (c) {
+			x86_alu_ri(b, 0, true, X_RDI, 32);
+			copy_code(J, code, from, to, fix0, fix1);
+		}
+		if (r >= 0)
+			vrr(J, c ? XV_VPADDQ : XV_VPOR, R_LMASK, c ? R_LMASK : r, r);
+	}
+	free(code);
+	if (gr >= 0) {
+		hyb_sum_fixed(J, gr);
+	} else if (r >= 0) {
+		x86_vshi(b, XV_VPSLLQ_I, S1, R_LMASK, 60);
+		vrr(J, XV_VMOVMSKPD, X_RAX, 0, S1);
+		vrr(J, XV_VPCMPEQQ, S1, R_LMASK, R_ZERO);
+		vrr(J, XV_VMOVMSKPD, X_RCX, 0, S1);
+	}
+	x86_vzeroupper(b);
+	x86_ret(b);
+	return true;
+}
+
+/*
+ * A block of one boundary some of whose ops read only registers that hold one value in all
+ * lanes of a warp that never split (uniform slots, jit_uni.h, and what such ops made), the
+ * others not: those ops once, for lanes 0-3, their values kept in registers through the
+ * chunks and stored to all eight (gen_uni's way), then the rest for each chunk
+ * (gen_whole_copies' way) reading them there (J->hyb_at; J->hyb_bra_at with the branch
+ * summary on g where gen_whole made one). Nothing where no op or every op is hoisted (the
+ * uniform code), or where the hoisted values do not fit the registers.
+ */
+static void gen_hyb(struct jc *J, int32_t g)
+{
+	struct xbuf *b = &J->b;
+	bool *hoist = J->uni ? calloc(J->nops, sizeof *hoist) : NULL;
+	size_t start = b->len;
+	uint32_t nfix = J->nfix;
+	if (hoist && hyb_split(J, hoist)) {
+		J->hyb_at = b->len;
+		bool ok = gen_hyb_code(J, hoist, g, false);
+		if (ok && J->whole_bra_at != SIZE_MAX) {
+			J->hyb_bra_at = b->len;
+			ok = gen_hyb_code(J, hoist, g, true);
+		}
+		if (!ok) {
+			b->len = start;
+			J->nfix = nfix;
+			J->hyb_at = J->hyb_bra_at = SIZE_MAX;
+		}
+	}
+	memset(J->fixed, 0, sizeof J->fixed);
+	free(hoist);
 }
 
 /*
@@ -1230,10 +1485,12 @@ static void gen_whole(struct jc *J, int32_t g)
  * boundary k for whole and partial chunks (the registers that code expects loaded first)
  * and joins the loop, which jumps to one of them for each chunk with an active lane. The
  * third argument (r8d) is the boundary to leave at: each one inside the block checks it and,
- * if it is this one, stores the registers the block changed so far. g: the guard slot of a
- * branch right after the block (-1 for none), which gen_whole may sum up.
+ * if it is this one, stores the registers the block changed so far (those read after it). g:
+ * the guard slot of a branch right after the block (-1 for none), which gen_whole may sum
+ * up; g_dead: nothing after that branch reads it.
  */
-static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, int32_t g, size_t *entry)
+static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, int32_t g, bool g_dead,
+		      size_t *entry)
 {
 	struct xbuf *b = &J->b;
 	uint32_t nb = (n + JIT_STEP - 1) / JIT_STEP;
@@ -1283,10 +1540,13 @@ static void gen_block(struct jc *J, const struct jop *ops, uint32_t n, int32_t g
 		x86_patch(b, lea[2 * k + 1], stub[nb + k]);
 	}
 	J->whole_at = J->uni_at = J->whole_bra_at = J->uni_bra_at = SIZE_MAX;
+	J->bra_bare = false;
+	J->hyb_at = J->hyb_bra_at = SIZE_MAX;
 	if (nb == 1) {
 		x86_patch(b, whole, b->len);
 		J->whole_at = b->len;
-		gen_whole(J, g);
+		gen_whole(J, g, g_dead);
+		gen_hyb(J, g);
 	}
 out:
 	free(sn);
@@ -1506,6 +1766,40 @@ static uint32_t block_at(struct jc *J, const struct dfunc *fn, const bool *label
 	return n;
 }
 
+/* The slots of fn whose upper halves are zero (jit_zext.h) into J->clean, its uniform slots
+ * (jit_uni.h) into J->uni; each NULL where there is no memory (none) */
+static void find_facts(struct jc *J, const struct dfunc *fn)
+{
+	bool *narrow = calloc(fn->ncode + 1, sizeof *narrow);
+	bool *pure = calloc(fn->ncode + 1, sizeof *pure);
+	uint8_t *clean = malloc(fn->nslots + 1), *uni = malloc(fn->nslots + 1);
+	struct jop o;
+	if (!narrow || !pure || !clean || !uni) {
+		free(clean);
+		free(uni);
+		clean = uni = NULL;
+	}
+	for (uint32_t i = 0; clean && i < fn->ncode; i++) {
+		pure[i] = jit_form(J, &fn->code[i], &o);
+		narrow[i] = pure[i] && (o.kind == JK_SETP || o.pred || o.w <= 32);
+	}
+	if (clean) {
+		jit_zext(fn, narrow, clean);
+		jit_uniform(fn, pure, uni);
+	}
+	free(narrow);
+	free(pure);
+	J->clean = clean;
+	J->uni = uni;
+}
+
+/* Whether nothing reads the guard of branch br (at pc) after it, on either way it goes */
+static bool guard_dead(const struct jit_live *lv, const struct dinsn *br, uint32_t pc)
+{
+	uint32_t g = (uint32_t)br->guard;
+	return !jit_live_in(lv, pc + 1, g) && !jit_live_in(lv, br->target, g);
+}
+
 /* A program's compiled code: one mapping per jit_prepare that compiled something */
 struct jit_code {
 	void *map;
@@ -1571,6 +1865,11 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 		for (uint32_t i = 0; i < fn->ncode; i++)
 			if (fn->code[i].op == OP_BRA && fn->code[i].target < fn->ncode)
 				label[fn->code[i].target] = true;
+		struct jit_live live;
+		jit_live_find(fn, &live);
+		J.fn = fn;
+		J.live = &live;
+		find_facts(&J, fn);
 		for (uint32_t i = 0; i < fn->ncode;) {
 			uint32_t n = block_at(&J, fn, label, i, ops);
 			if (!n) {
@@ -1579,10 +1878,13 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 			}
 			/* the branch after the block, whose guard its code may sum up */
 			const struct dinsn *br = i + n < fn->ncode ? &fn->code[i + n] : NULL;
+			int32_t g = br && br->op == OP_BRA ? br->guard : -1;
 			jit_map_note(pm, J.b.len, fn, i, i + n - 1, "block");
-			gen_block(&J, ops, n, br && br->op == OP_BRA ? br->guard : -1, entry);
+			J.pc0 = i;
+			gen_block(&J, ops, n, g, g >= 0 && guard_dead(&live, br, i + n), entry);
 			blk[i] = (struct jseg_block){entry[0], J.whole_at, J.uni_at, J.whole_bra_at,
-						     J.uni_bra_at, n, false};
+						     J.uni_bra_at, J.hyb_at, J.hyb_bra_at, n, false,
+						     J.bra_bare};
 			/* the block as a loop's body where a branch back to it follows */
 			size_t loop = 0;
 			bool is_loop = br && br->op == OP_BRA && br->target == i &&
@@ -1624,6 +1926,10 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 			i += n;
 		}
 		free(label);
+		jit_live_free(&live);
+		free((void *)J.clean);
+		free((void *)J.uni);
+		J.clean = J.uni = NULL;
 		/* the function's segments, reaching its blocks: entries with no block (n 0) */
 		size_t seg = J.oom ? SIZE_MAX : jit_seg_gen(&J.b, fn, blk, soff, pm);
 		for (uint32_t i = 0; i < fn->ncode && seg != SIZE_MAX; i++) {

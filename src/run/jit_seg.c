@@ -410,8 +410,10 @@ static void lane_operand(struct seg *S, const struct dop *o, uint32_t lane, int 
  * stores the predicate (0 or 1 in each lane, as the block's code stores it) and takes the
  * branch's end at once, both counted (the summary whole_bra would give the branch, and the
  * branch's budget test, which the budget held, are not made); anything else (split, a row's
- * end, lanes that part) goes on past this code, nothing done, to the block's code. Returns
- * false where the block is no such setp (nothing emitted).
+ * end, lanes that part) goes on past this code, nothing done, to the block's code. Where
+ * nothing after the branch reads the predicate (jseg_block's bra_bare), it is not stored and
+ * no vector register is touched: the branch's ends, taken at once, read none of its lanes.
+ * Returns false where the block is no such setp (nothing emitted).
  */
 static bool gen_lane_setp(struct seg *S, uint32_t i)
 {
@@ -452,19 +454,24 @@ static bool gen_lane_setp(struct seg *S, uint32_t i)
 	size_t none0 = x86_jcc(b, cc ^ 1);
 	x86_alu_rr(b, X86_CMP, false, a31, b31);
 	slow[2] = x86_jcc(b, cc ^ 1);
-	x86_vrr(b, XV_VPCMPEQQ, Y1, Y1, Y1); /* all: 1 in every lane */
-	x86_vshi(b, XV_VPSRLQ_I, Y1, Y1, 63);
-	for (int c = 0; c < LANES / 4; c++)
-		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
-	x86_vzeroupper(b);
+	bool st = !S->blk[i].bra_bare;
+	if (st) {
+		x86_vrr(b, XV_VPCMPEQQ, Y1, Y1, Y1); /* all: 1 in every lane */
+		x86_vshi(b, XV_VPSRLQ_I, Y1, Y1, 63);
+		for (int c = 0; c < LANES / 4; c++)
+			x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
+		x86_vzeroupper(b);
+	}
 	bra_all(S, i + 1, UINT32_MAX, 2);
 	x86_patch(b, none0, b->len);
 	x86_alu_rr(b, X86_CMP, false, a31, b31);
 	slow[3] = x86_jcc(b, cc);
-	x86_vrr(b, XV_VPXOR, Y1, Y1, Y1); /* none: 0 in every lane */
-	for (int c = 0; c < LANES / 4; c++)
-		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
-	x86_vzeroupper(b);
+	if (st) {
+		x86_vrr(b, XV_VPXOR, Y1, Y1, Y1); /* none: 0 in every lane */
+		for (int c = 0; c < LANES / 4; c++)
+			x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
+		x86_vzeroupper(b);
+	}
 	bra_none(S, i + 1, 2);
 	for (int k = 0; k < 4; k++)
 		x86_patch(b, slow[k], b->len);
@@ -476,10 +483,15 @@ static bool gen_lane_setp(struct seg *S, uint32_t i)
  * where the budget holds both (left > n, so the branch's own test of it would pass), the
  * block's code and then the branch's end at once, both counted in one - through gen_lane_setp
  * where it applies, the uniform code where the warp never split and it reads only uniform
- * registers (uni_bra: lane 0's bit), else whole_bra's summary, the lanes that part going on
- * where the branch's own code would send them (its region, or the exit), the block counted
- * (jit_uniform's facts hold: lanes that part read no uniform guard); else, the budget
- * short, the block alone and the branch as its code takes it (gen_bra_summed).
+ * registers (uni_bra: lane 0's bit), else whole_bra's summary (or hyb_bra's, the same,
+ * where the warp never split and some of its ops read only uniform registers), the lanes
+ * that part going on where the branch's own code would send them (its region, or the exit),
+ * the block counted (jit_uniform's facts hold: lanes that part read no uniform guard); else,
+ * the budget short, the block alone and the branch as its code takes it (gen_bra_summed).
+ * A guard nothing after the branch reads (jseg_block's bra_bare) is left unstored by
+ * gen_lane_setp and uni_bra alone, whose ends are taken at once, reading only the summary;
+ * every way on to something that reads the guard - the region, the exit, C - passes
+ * whole_bra's or hyb_bra's code, which store it (so uniblock's store_summed is not needed).
  */
 static void gen_block_summed(struct seg *S, uint32_t i, uint32_t next)
 {
@@ -487,7 +499,7 @@ static void gen_block_summed(struct seg *S, uint32_t i, uint32_t next)
 	const struct jseg_block *bk = &S->blk[i];
 	uint32_t j = i + bk->n;
 	x86_alu_ri(b, 7, false, R_LEFT, (int32_t)bk->n + 1);
-	size_t short_left = x86_jcc(b, 0x2);
+	size_t short_left = x86_jcc(b, 0x2), summed = SIZE_MAX;
 	if (bk->n == 1)
 		gen_lane_setp(S, i);
 	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
@@ -507,8 +519,16 @@ static void gen_block_summed(struct seg *S, uint32_t i, uint32_t next)
 			note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
 		}
 		x86_patch(b, split, b->len);
+	} else if (bk->hyb_bra != SIZE_MAX) { /* (whole_bra's summary, the guard stored) */
+		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
+		size_t split = x86_jcc(b, 0x5);
+		x86_patch(b, x86_call(b), bk->hyb_bra);
+		summed = x86_jmp(b);
+		x86_patch(b, split, b->len);
 	}
 	x86_patch(b, x86_call(b), bk->whole_bra);
+	if (summed != SIZE_MAX)
+		x86_patch(b, summed, b->len);
 	x86_alu_ri(b, 7, false, X_RAX, 15);
 	size_t all = x86_jcc(b, 0x4);
 	x86_alu_ri(b, 7, false, X_RCX, 15);
@@ -533,8 +553,9 @@ static void gen_block_summed(struct seg *S, uint32_t i, uint32_t next)
 }
 
 /* A block: called whole when the budget holds it all, through its uniform code where the
- * warp never split and it reads only uniform registers; where a branch on the guard its
- * code sums up follows (jseg_block's whole_bra), gen_block_summed. */
+ * warp never split and it reads only uniform registers (or its hybrid code, where some of
+ * its ops do: jseg_block's hyb); where a branch on the guard its code sums up follows
+ * (jseg_block's whole_bra), gen_block_summed. */
 static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 {
 	struct xbuf *b = S->b;
@@ -551,6 +572,14 @@ static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
 		size_t split = x86_jcc(b, 0x5);
 		x86_patch(b, x86_call(b), bk->uni);
+		ran(S, j - 1, bk->n);
+		note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
+		x86_patch(b, split, b->len);
+	} else if (bk->hyb != SIZE_MAX) {
+		/* its uniform part once, where the warp never split */
+		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
+		size_t split = x86_jcc(b, 0x5);
+		x86_patch(b, x86_call(b), bk->hyb);
 		ran(S, j - 1, bk->n);
 		note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
 		x86_patch(b, split, b->len);

@@ -19,12 +19,16 @@
  * registers in rdi); whole_bra and uni_bra, the same two answering for the branch right
  * after the block, whose guard the block's last setp wrote (SIZE_MAX: none): whole_bra
  * returns eax 15 where the guard's bit 0 is set in all 32 lanes and ecx 15 where in none,
- * uni_bra eax's bit 0 lane 0's bit; loop: a loop's body (run_direct's jit_loop), which a
- * segment leaves to run_direct. */
+ * uni_bra eax's bit 0 lane 0's bit; hyb and hyb_bra, whole and whole_bra for a whole warp
+ * that never split, the block's ops that read uniform registers run once (SIZE_MAX: no such
+ * code); loop: a loop's body (run_direct's jit_loop), which a
+ * segment leaves to run_direct; bra_bare: nothing after the branch reads its guard, and
+ * uni_bra does not store it (the segment code calls uni_bra only where the budget holds the
+ * branch too, and takes the branch's ends from its summary at once). */
 struct jseg_block {
-	size_t entry, whole, uni, whole_bra, uni_bra;
+	size_t entry, whole, uni, whole_bra, uni_bra, hyb, hyb_bra;
 	uint32_t n;
-	bool loop;
+	bool loop, bra_bare;
 };
 
 struct jit_map;

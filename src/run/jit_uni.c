@@ -10,7 +10,9 @@
  * where they are): an instruction of a compiled block (jit.c's integer forms: no carry, no
  * lane number), or a mov of a register, an immediate, a variable's address (exec_mov_warp's
  * one op_addr for all lanes) or a special register that is the same in every thread of a
- * CTA (%ntid, %nctaid, %ctaid) - and every register it reads is uniform too. Any other instruction makes its destinations non-uniform (d and d2), and
+ * CTA (%ntid, %nctaid, %ctaid) - and every register it reads is uniform too - or a scalar
+ * load of one place every lane names alike (place_ld: a kernel parameter, a constant, a
+ * shared word by its variable's name). Any other instruction makes its destinations non-uniform (d and d2), and
  * every register it names where it is not one that writes its own lanes of those alone
  * (regdef.c's list: ALU rows, mov, cvta, ld, st, bra, ret, exit). A slot nothing writes
  * reads as frame_new's 0 (regdef.c) in every lane, but for a .func's .reg parameters, which
@@ -61,11 +63,23 @@ static bool same(const struct dop *o, const uint8_t *uni, uint32_t nslots)
 	}
 }
 
+/* A scalar ld of one place every lane names alike (a variable's address, no register): a
+ * kernel parameter or a constant, which nothing writes, or a word of the CTA's shared
+ * memory, which only the warps of its cluster write, one instruction at a time on one
+ * thread (jobs.c): every lane reads the same value */
+static bool place_ld(const struct dinsn *di)
+{
+	const struct dop *a = &di->s[0];
+	return di->op == OP_LD && di->vec == 1 && a->kind == DOP_ADDR && !a->has_reg &&
+	       (di->space == MS_PARAM_KERNEL || di->space == MS_CONST ||
+		di->space == MS_SHARED_CTA);
+}
+
 /* A candidate: an instruction whose destinations are uniform where its operands are */
 static bool candidate(const struct dinsn *di, bool pure)
 {
-	return (pure || (di->exec == exec_mov && di->d2.kind == DOP_NONE)) && di->guard < 0 &&
-	       di->d.kind == DOP_REG && di->d.reg_size <= 8;
+	return (pure || (di->exec == exec_mov && di->d2.kind == DOP_NONE) || place_ld(di)) &&
+	       di->guard < 0 && di->d.kind == DOP_REG && di->d.reg_size <= 8;
 }
 
 static bool drop(uint8_t *uni, const struct dop *d, uint32_t nslots)
@@ -142,7 +156,7 @@ void jit_uniform(const struct dfunc *fn, const bool *pure, uint8_t *uni)
 			if (!candidate(di, pure[i]))
 				continue;
 			bool ok = true;
-			for (int k = 0; k < 5 && ok; k++)
+			for (int k = place_ld(di) ? 5 : 0; k < 5 && ok; k++)
 				ok = same(&di->s[k], uni, ns);
 			if (!ok) {
 				changed |= drop(uni, &di->d, ns);

@@ -80,8 +80,7 @@ bool regdef_lane_local(const struct dinsn *di)
 	}
 }
 
-/* The slot an instruction surely writes in each lane of its mask, or -1 (d2: its second) */
-static int64_t kill_of(const struct dop *d, const struct dinsn *di)
+int64_t regdef_kill(const struct dop *d, const struct dinsn *di)
 {
 	if (di->guard >= 0 || (di->fam != FAM_ALU && di->op != OP_MOV))
 		return -1;
@@ -106,7 +105,7 @@ void regdef_plan(struct dprog *P, struct dfunc *fn)
 		for (uint32_t i = 0; i < n; i++) {
 			const struct dinsn *di = &fn->code[i];
 			memcpy(out, in + (size_t)i * nw, sizeof *out * nw);
-			int64_t k1 = kill_of(&di->d, di), k2 = kill_of(&di->d2, di);
+			int64_t k1 = regdef_kill(&di->d, di), k2 = regdef_kill(&di->d2, di);
 			if (k1 >= 0 && k1 < ns)
 				set(out, (uint32_t)k1);
 			if (k2 >= 0 && k2 < ns)

@@ -14,6 +14,9 @@ void regdef_plan(struct dprog *P, struct dfunc *fn);
 /* Whether di reads and writes its own lanes alone (the ALU rows, mov, cvta, ld, st, bra,
  * ret, exit): what it names are its lane's registers, nothing else's. */
 bool regdef_lane_local(const struct dinsn *di);
+/* The slot di surely writes in each lane of its mask through destination d (its d or d2),
+ * or -1: an unguarded ALU row or mov into a register of at most 8 bytes. */
+int64_t regdef_kill(const struct dop *d, const struct dinsn *di);
 /* each(arg, slot) for each register slot below nslots o names (a pair's both, an address's
  * base, a vector's elements) */
 void regdef_op_slots(const struct dop *o, uint32_t nslots, void (*each)(void *, uint32_t),
