@@ -1048,10 +1048,11 @@ static void seg_lazy_settle(struct seg_sweeping *x)
 	x->lz_base = SEG_LAZY_NONE;
 }
 
-/* the same for a region's step (c a calm call's context: a struct seg_sweeping) */
+/* the same for a region's step (c a calm call's context, with the detector or without: a
+ * struct seg_sweeping) */
 static inline void seg_vs_settle(struct jit_seg_ctx *c)
 {
-	if (c->calm == SEG_CALM)
+	if (c->calm != SEG_NOT_CALM)
 		seg_lazy_settle((struct seg_sweeping *)c);
 }
 
@@ -1513,7 +1514,7 @@ static inline __attribute__((target("avx2"))) enum sweep_end
 seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn *t)
 {
 	struct frame *f = t->g->frame;
-	struct seg_sweeping x = {.L = L, .sw = sw, .t = *t, .lim = sweep_lim(L), .fn = f->fn,
+	struct seg_sweeping x = {.L = L, .R = L->race, .sw = sw, .t = *t, .lim = sweep_lim(L), .fn = f->fn,
 				 .code = f->fn->code, .lz_base = SEG_LAZY_NONE};
 	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit, t->n_before + t->limit, rp);
 	bool calm = seg_calm(L); /* (with the detector: seg_hop_race_calm, calm but for
