@@ -1031,7 +1031,9 @@ static inline enum step seg_bar(struct launch *L, struct warp *w, struct group *
 
 /* The writes the code's lazy hand-overs (jit_hand.c) left, made (seg_sweep.h's lz_base):
  * every C the segment code of a calm call calls or leaves to calls this first, before it
- * reads or writes any of them. */
+ * reads or writes any of them. With the detector its race forms leave L->steps and L->cw
+ * written (its calls from the code read them; L->steps is the last access's where a report
+ * stopped the launch). */
 static void seg_lazy_settle(struct seg_sweeping *x)
 {
 	if (x->lz_base == SEG_LAZY_NONE)
@@ -1039,8 +1041,10 @@ static void seg_lazy_settle(struct seg_sweeping *x)
 	struct launch *L = x->L;
 	uint64_t steps = x->c.end - SWEEP_QUANTUM, n = steps - x->lz_base;
 	x->t.steps = steps;
-	L->steps = steps;
-	L->cw = x->c.w;
+	if (x->c.calm != SEG_CALM_RACE) {
+		L->steps = steps;
+		L->cw = x->c.w;
+	}
 	L->clock += n;
 	L->thread_steps += n * LANES;
 	if (x->sw->k != 1) /* (k 1: a round's end began the turn, and cleared ran) */

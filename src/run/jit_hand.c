@@ -513,15 +513,18 @@ static void count(struct xbuf *b, const struct dinsn *di, bool round, bool settl
  * as they are to be already (L->cmask, the repick's reset, s->lanes, and s->ran inside a
  * round: the settle's where a round's end cleared it); n = SWEEP_QUANTUM - left + 1.
  * Registers as count's; at a round's end (`round`) L->writes settled as count's. With the
- * detector (`race`) L->cw written all the same: the detector's calls from the code read it
- * (race_lazy). */
+ * detector (`race`) L->steps and L->cw written all the same: the detector's calls from the
+ * code read them, and L->steps, which the code writes before each call (race_regs), is
+ * what C finds where a report stops the launch (the settle does not write it then). */
 static void count_lazy(struct xbuf *b, const struct dinsn *di, bool round, bool race)
 {
 	next_ri(b, round);
 	x86_load(b, true, X_RCX, SW(c.L));
 	count_writes(b, di, round);
-	if (race)
+	if (race) {
+		x86_store(b, true, AT(X_RCX, offsetof(struct launch, steps)), X_RDI);
 		x86_store(b, true, AT(X_RCX, offsetof(struct launch, cw)), X_R10);
+	}
 	if (round) {
 		x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, ran)), 0);
 		x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, crossed)), 1);
@@ -541,8 +544,10 @@ static void count_lazy(struct xbuf *b, const struct dinsn *di, bool round, bool 
 
 /* interp.c's seg_lazy_settle, where the code itself writes what the lazy hand-overs left
  * (before a round's end and a completion: their writes, and what they read, are
- * seg_hop_calm's): nothing where lz_base is SEG_LAZY_NONE. Four scratch registers. */
-static void settle(struct xbuf *b, const int r[4])
+ * seg_hop_calm's): nothing where lz_base is SEG_LAZY_NONE. With the detector (`race`)
+ * L->steps and L->cw are not written: the race forms left neither (count_lazy). Four
+ * scratch registers. */
+static void settle(struct xbuf *b, const int r[4], bool race)
 {
 	int base = r[0], steps = r[1], L = r[2], t = r[3];
 	x86_load(b, true, base, SW(lz_base));
@@ -552,9 +557,11 @@ static void settle(struct xbuf *b, const int r[4])
 	x86_alu_ri(b, 5, true, steps, SWEEP_QUANTUM);
 	x86_store(b, true, SW(t.steps), steps);
 	x86_load(b, true, L, SW(c.L));
-	x86_store(b, true, AT(L, offsetof(struct launch, steps)), steps);
-	x86_load(b, true, t, SW(c.w));
-	x86_store(b, true, AT(L, offsetof(struct launch, cw)), t);
+	if (!race) {
+		x86_store(b, true, AT(L, offsetof(struct launch, steps)), steps);
+		x86_load(b, true, t, SW(c.w));
+		x86_store(b, true, AT(L, offsetof(struct launch, cw)), t);
+	}
 	x86_alu_rr(b, X86_SUB, true, steps, base);
 	add_mem(b, AT(L, offsetof(struct launch, clock)), steps);
 	_Static_assert(LANES == 32, "settle's thread-instructions: n << 5");
@@ -571,14 +578,20 @@ static void settle(struct xbuf *b, const int r[4])
 	x86_patch(b, none, b->len);
 }
 
+/* (a copy for each calm: the detector's settle writes less) */
 void jit_hand_settle(struct xbuf *b)
 {
 	static const int scratch[4] = {X_RAX, X_RCX, X_RDX, X_RSI};
-	_Static_assert(SEG_NOT_CALM == 0, "jit_hand_settle: a calm call's calm is not 0");
-	x86_alu_mi(b, 7, false, SW(c.calm), SEG_NOT_CALM);
-	size_t other = x86_jcc(b, 0x4);
-	settle(b, scratch);
+	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM);
+	size_t race = x86_jcc(b, 0x5);
+	settle(b, scratch, false);
+	size_t done = x86_jmp(b);
+	x86_patch(b, race, b->len);
+	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM_RACE);
+	size_t other = x86_jcc(b, 0x5);
+	settle(b, scratch, true);
 	x86_patch(b, other, b->len);
+	x86_patch(b, done, b->len);
 }
 
 /* At a round's end, after count: spin_stuck's restart of the cluster's watch (round_tests:
@@ -772,7 +785,7 @@ static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, enum fo
 	bool race = form_race(form);
 	if (form_lazy(form)) { /* (in the other forms lz_base is SEG_LAZY_NONE) */
 		static const int scratch[4] = {X_R8, X_R9, X_R10, X_R11};
-		settle(b, scratch);
+		settle(b, scratch, race);
 	}
 	x86_load(b, true, X_R8, SW(c.L));
 	x86_load(b, false, X_R9, SW(c.writes));
@@ -837,7 +850,7 @@ static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, enum f
 		begin(b, race, true, true, R_SPLIT);
 		x86_patch(b, jobs, b->len);
 		static const int scratch[4] = {X_R9, X_RSI, X_RDX, R_SCR};
-		settle(b, scratch);
+		settle(b, scratch, race);
 	}
 	arrive(b, di, i, false);
 	count(b, di, true, true);
