@@ -27,16 +27,19 @@
  * defer is left to C. Tests that a fact of the whole launch already answers are not made
  * (closed_kernel, countless), nor, in the lazy form, those its beginning answered (tests).
  *
- * The race forms are lazy too (FORM_RACE_LAZY), with one write more: the detector's calls
+ * The race forms are lazy too (FORM_RACE_LAZY), with two writes more: the detector's calls
  * from the code (jit_seg.c: gen_smem_race's smem_ld / smem_st and the row calls,
  * gen_row_fresh's fresh checks and wrap, ask_rows) read of what the lazy form leaves only
  * L->steps, L->ci and L->cmask, which the code writes before each of them (race_regs), and
- * L->cw (access.c's wgmma look, the records' and reports' warp: race_land.h's acc_ctx,
- * report/gather.c, rules.c), which count_lazy writes where `race`; L->clock,
- * L->thread_steps, t.steps and the sweep's ran none of them reads (operand.c's %clock and
- * the scheduler, C that the code reaches only through a settle). So their counts, steps
- * and reports are the same as the full form's, and the completion and the round's end
- * settle as the lazy form's do.
+ * L->cw (the reports' warp: report/gather.c's gather_rule; access.c's wgmma look), so
+ * count_lazy writes L->cw where `race`, and L->steps too: where a report stops the launch
+ * C reads the access's L->steps as the code wrote it, and where the turn's code leaves
+ * before its first instruction seg_run does not write it again, so the settle does not
+ * write either with the detector (it would write the turn's start over the access's).
+ * L->clock, L->thread_steps, t.steps and the sweep's ran none of the calls reads
+ * (operand.c's %clock and the scheduler: C that the code reaches only through a settle).
+ * So their counts, steps and reports are the same as the full form's, and the completion
+ * and the round's end settle as the lazy form's do.
  */
 #include "jit_hand.h"
 
