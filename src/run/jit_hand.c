@@ -64,7 +64,7 @@ enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X
 /* The hand-over's forms (hand), each in code of its own: where the turn ending was begun
  * by the code's own hand-over (lz_base set: the lazy writes) or not, without the detector
  * (FORM_LAZY, FORM_FULL) and with it (FORM_RACE_LAZY, FORM_RACE: the detector's arrival
- * too, and L->cw written for its calls from the code: race_lazy). */
+ * too, and L->steps and L->cw written for its calls from the code: the head of this file). */
 enum form { FORM_FULL, FORM_LAZY, FORM_RACE, FORM_RACE_LAZY };
 
 static bool form_race(enum form form)
@@ -142,9 +142,9 @@ static void tests(struct hand *H, const struct dfunc *fn, uint32_t i, enum form 
 	 * that: only C splits a group (group_split, a handler's) or ends lanes (an exit, where
 	 * the code leaves), and the code's region (jit_vs.c) begins with a settle; every C the
 	 * code calls or leaves to settles first, which ends the lazy form (lz_base), but for
-	 * the detector's calls of the race form (race_lazy), which neither split a group nor
-	 * end lanes (smem.c, access.c and the detector write no group and no `live`). So w's
-	 * aligned test and its one group's are not made there. */
+	 * the detector's calls of the race forms (the head of this file), which neither split
+	 * a group nor end lanes (smem.c, access.c and the detector write no group and no
+	 * `live`). So w's aligned test and its one group's are not made there. */
 	bool whole = form_lazy(form);
 	x86_load(b, true, X_RAX, SW(c.w));
 	if ((di->flags & DF_EXEC_ALIGNED) && !whole) {

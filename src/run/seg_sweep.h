@@ -62,9 +62,10 @@ struct seg_sweeping {
 	 * hand-over (an ordinary one or a round's end), and lz_base was L->steps as the turn
 	 * after the first of those that left their writes (the one that set lz_base, count's
 	 * form) began. Until the settle (interp.c's seg_lazy_settle) these are left as they
-	 * are to be: t.steps (c.end less SWEEP_QUANTUM), L->steps (t.steps) and, without the
-	 * detector, L->cw (c.w), L->clock and L->thread_steps short of the turns' instructions
-	 * since lz_base (t.steps - lz_base, each of LANES threads), and the sweep's ran, true
+	 * are to be: t.steps (c.end less SWEEP_QUANTUM), without the detector L->steps
+	 * (t.steps) and L->cw (c.w), L->clock and L->thread_steps short of the turns'
+	 * instructions since lz_base (t.steps - lz_base, each of LANES threads), and the
+	 * sweep's ran, true
 	 * unless the turn is the round's first (k 1: the round's end that began it cleared
 	 * ran, and no ordinary hand-over sets it again). What else the lazy form leaves
 	 * unwritten is as it is to be already, as the hand-over that set lz_base wrote it and
@@ -75,7 +76,8 @@ struct seg_sweeping {
 	 * before a round's end whose restart calls C: --jobs) - but for the detector's calls
 	 * from the code (jit_seg.c's gen_smem_race, gen_row_fresh; ask_rows), which read none
 	 * of those but L->steps, L->ci, L->cmask, which the code writes before each
-	 * (race_regs), and L->cw, which the race forms write at every hand-over. */
+	 * (race_regs), and L->cw: the race forms write L->steps and L->cw at every hand-over,
+	 * and their settle leaves both as they are (jit_hand.c's count_lazy). */
 	uint64_t lz_base;
 };
 
