@@ -1031,7 +1031,9 @@ static inline enum step seg_bar(struct launch *L, struct warp *w, struct group *
 
 /* The writes the code's lazy hand-overs (jit_hand.c) left, made (seg_sweep.h's lz_base):
  * every C the segment code of a calm call calls or leaves to calls this first, before it
- * reads or writes any of them. */
+ * reads or writes any of them. With the detector its race forms leave L->steps and L->cw
+ * written (its calls from the code read them; L->steps is the last access's where a report
+ * stopped the launch). */
 static void seg_lazy_settle(struct seg_sweeping *x)
 {
 	if (x->lz_base == SEG_LAZY_NONE)
@@ -1046,8 +1048,13 @@ static void seg_lazy_settle(struct seg_sweeping *x)
 	x->t.left = left;
 	x->c.regs = ((struct frame *)x->c.f)->regs; /* (the code's R_REGS: jit_hand.c's begin) */
 	((struct repick *)x->c.rp)->n_clocked = SWEEP_QUANTUM - left;
-	L->steps = now;
-	L->cw = x->c.w;
+	/* (with the detector the code wrote L->steps and L->cw at each hand-over and before
+	 * each detector call, and a report's stop reads the access's L->steps; its lazy form
+	 * makes no lazy completion, so `left` is SWEEP_QUANTUM there) */
+	if (x->c.calm != SEG_CALM_RACE) {
+		L->steps = now;
+		L->cw = x->c.w;
+	}
 	L->clock += now - x->lz_base;
 	L->thread_steps += (steps - x->lz_base) * LANES;
 	if (x->sw->k != 1) /* (k 1: a round's end began the turn, and cleared ran) */
@@ -1055,10 +1062,11 @@ static void seg_lazy_settle(struct seg_sweeping *x)
 	x->lz_base = SEG_LAZY_NONE;
 }
 
-/* the same for a region's step (c a calm call's context: a struct seg_sweeping) */
+/* the same for a region's step (c a calm call's context, with the detector or without: a
+ * struct seg_sweeping) */
 static inline void seg_vs_settle(struct jit_seg_ctx *c)
 {
-	if (c->calm == SEG_CALM)
+	if (c->calm != SEG_NOT_CALM)
 		seg_lazy_settle((struct seg_sweeping *)c);
 }
 
@@ -1520,7 +1528,7 @@ static inline __attribute__((target("avx2"))) enum sweep_end
 seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn *t)
 {
 	struct frame *f = t->g->frame;
-	struct seg_sweeping x = {.L = L, .sw = sw, .t = *t, .lim = sweep_lim(L), .fn = f->fn,
+	struct seg_sweeping x = {.L = L, .R = L->race, .sw = sw, .t = *t, .lim = sweep_lim(L), .fn = f->fn,
 				 .code = f->fn->code, .lz_base = SEG_LAZY_NONE};
 	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit, t->n_before + t->limit, rp);
 	bool calm = seg_calm(L); /* (with the detector: seg_hop_race_calm, calm but for

@@ -50,7 +50,9 @@ struct jit_seg_ctx {
 	 * tries the hop's common case itself (jit_hand.c), writing what the hop would or
 	 * leaving it to a settle (seg_sweep.h's lz_base): every C function the code of such
 	 * a call calls - the hop, vs_smem - makes interp.c's seg_lazy_settle first, and a new
-	 * call of C from the code must too where it reads the launch's counts or L->cw; code
+	 * call of C from the code must too where it reads the launch's counts or L->cw (the
+	 * detector's calls read L->steps, L->ci and L->cmask, written before each, and L->cw,
+	 * which the race forms do not leave: they make no settle); code
 	 * that writes what the lazy form takes as left (a region's repick and clock) emits
 	 * jit_hand_settle first (jit_hand.h). */
 	const void *(*hop)(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,

@@ -12,8 +12,8 @@
  * which makes them all again in C (so the C hop sees the state it always saw). The
  * arrival that completes the barrier is made here too where seg_hop_done's common case
  * holds (complete: bar_release's walk of the CTA's waiters, then the same warp on past the
- * bar.sync; in the lazy form complete_lazy, which leaves the repick's clock to the settle
- * and the turn lazy), and so is a round's end where sweep_round's common case holds (no --seed
+ * bar.sync; in the lazy form without the detector complete_lazy, which leaves the
+ * repick's clock to the settle and the turn lazy), and so is a round's end where sweep_round's common case holds (no --seed
  * draw, the spin watch only restarted: round_tests, restart), the next round beginning
  * with warp 0 of CTA 0. What is left to C: a completion with a rule to check (waiters at
  * two instructions), bar.red's results, or one instruction of budget left; a round's end
@@ -27,6 +27,21 @@
  * (the one call it makes there), then the release. An arrival that race_bar_defer would not
  * defer is left to C. Tests that a fact of the whole launch already answers are not made
  * (closed_kernel, countless), nor, in the lazy form, those its beginning answered (tests).
+ *
+ * The race forms are lazy too (FORM_RACE_LAZY), with two writes more: the detector's calls
+ * from the code (jit_seg.c: gen_smem_race's smem_ld / smem_st and the row calls,
+ * gen_row_fresh's fresh checks and wrap, ask_rows) read of what the lazy form leaves only
+ * L->steps, L->ci and L->cmask, which the code writes before each of them (race_regs), and
+ * L->cw (the reports' warp: report/gather.c's gather_rule; access.c's wgmma look), so
+ * count_lazy writes L->cw where `race`, and L->steps too: where a report stops the launch
+ * C reads the access's L->steps as the code wrote it, and where the turn's code leaves
+ * before its first instruction seg_run does not write it again, so the settle does not
+ * write either with the detector (it would write the turn's start over the access's).
+ * L->clock, L->thread_steps, t.steps, c.regs and the sweep's ran none of the calls reads
+ * (operand.c's %clock and the scheduler: C that the code reaches only through a settle).
+ * So their counts, steps and reports are the same as the full form's. The round's end is
+ * the lazy form's; the completion settles first (it calls race_bar_complete, C) and
+ * stores c.regs, where the lazy form's (complete_lazy) leaves the turn lazy.
  */
 #include "jit_hand.h"
 
@@ -48,14 +63,25 @@ enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X
 #define BAR(id, field) (offsetof(struct cta, bar) + (id) * sizeof(struct barstate) + \
 			offsetof(struct barstate, field))
 
-/* The hand-over's forms (hand), each in code of its own: without the detector, where the
- * turn ending was begun by the code's own hand-over (FORM_LAZY: lz_base set, the lazy
- * writes) or not (FORM_FULL); with it (FORM_RACE: lz_base never set). */
-enum form { FORM_FULL, FORM_LAZY, FORM_RACE };
+/* The hand-over's forms (hand), each in code of its own: where the turn ending was begun
+ * by the code's own hand-over (lz_base set: the lazy writes) or not, without the detector
+ * (FORM_LAZY, FORM_FULL) and with it (FORM_RACE_LAZY, FORM_RACE: the detector's arrival
+ * too, and L->steps and L->cw written for its calls from the code: the head of this file). */
+enum form { FORM_FULL, FORM_LAZY, FORM_RACE, FORM_RACE_LAZY };
+
+static bool form_race(enum form form)
+{
+	return form == FORM_RACE || form == FORM_RACE_LAZY;
+}
+
+static bool form_lazy(enum form form)
+{
+	return form == FORM_LAZY || form == FORM_RACE_LAZY;
+}
 
 struct hand {
 	struct xbuf *b;
-	size_t fail[160]; /* the tests' jumps to the hop's call (the three forms: 98 at most) */
+	size_t fail[256]; /* the tests' jumps to the hop's call (the four forms: 152 at most) */
 	unsigned nfail;
 	bool full;       /* a jump found no room in fail: the code is not kept */
 	size_t done;     /* the arrival completes the barrier: the jump to complete() */
@@ -117,9 +143,11 @@ static void tests(struct hand *H, const struct dfunc *fn, uint32_t i, enum form 
 	 * w's first group whole and ready: its one group, every lane live. Nothing since changed
 	 * that: only C splits a group (group_split, a handler's) or ends lanes (an exit, where
 	 * the code leaves), and the code's region (jit_vs.c) begins with a settle; every C the
-	 * code calls or leaves to settles first, which ends the lazy form (lz_base). So w's
-	 * aligned test and its one group's are not made there. */
-	bool whole = form == FORM_LAZY;
+	 * code calls or leaves to settles first, which ends the lazy form (lz_base), but for
+	 * the detector's calls of the race forms (the head of this file), which neither split
+	 * a group nor end lanes (smem.c, access.c and the detector write no group and no
+	 * `live`). So w's aligned test and its one group's are not made there. */
+	bool whole = form_lazy(form);
 	x86_load(b, true, X_RAX, SW(c.w));
 	if ((di->flags & DF_EXEC_ALIGNED) && !whole) {
 		x86_alu_mi(b, 7, false, AT(X_RAX, offsetof(struct warp, live)), -1);
@@ -304,8 +332,15 @@ static const uint32_t warp_bit[LANES] = {
 
 /* The detector's part of the hand-over (a calm call with the detector on): seg_hop_race_calm's
  * test of L->stop and race_bar_defer's tests, then its write - w's bit of
- * R->cta[slot].pend[id] - all after tests() (rax w, rcx its CTA; rdx, rsi, r9 scratch). */
-static void race_defer(struct hand *H, const struct dinsn *di)
+ * R->cta[slot].pend[id] - all after tests() (rax w, rcx its CTA; rdx, rsi, r9 scratch).
+ * In the lazy race form (`lazy`) L->stop, R->seen_any and R->wvc_ok are not tested: the
+ * full race form's hand-over that began the lazy ones found them clear, clear and set, and
+ * since then only the code ran, whose every detector call it leaves at once where that
+ * call set L->stop (gen_smem_race's test); wvc_ok is the launch's (race.c sets it once),
+ * and only a wait_group (race_sync.c, C outside the code, reached through a settle) sets
+ * seen_any. w's vector (*wvc_of) is tested still: the completion of w's last barrier, in
+ * the stretch or before it, may have cleared it. */
+static void race_defer(struct hand *H, const struct dinsn *di, bool lazy)
 {
 	struct xbuf *b = H->b;
 	uint32_t id = (uint32_t)di->s[0].imm[0];
@@ -317,33 +352,32 @@ static void race_defer(struct hand *H, const struct dinsn *di)
 			       sizeof(((struct warp *)0)->id) == 4 &&
 			       sizeof(((struct rcta *)0)->pend[0]) == 4,
 		       "race_defer's loads: the fields' sizes");
-	x86_load(b, true, X_RDX, SW(L));
-	fail_if_flag(H, AT(X_RDX, offsetof(struct launch, stop)), 0x5);
-	x86_load(b, true, X_RDX, AT(X_RDX, offsetof(struct launch, race)));
-	fail_if_flag(H, AT(X_RDX, offsetof(struct race, seen_any)), 0x5);
-	fail_if_flag(H, AT(X_RDX, offsetof(struct race, wvc_ok)), 0x4);
-	/* *wvc_of(R, w): R->wvc[slot * R->nw + w->id] (32 bits, as the C computes it) */
+	if (!lazy) {
+		x86_load(b, true, X_RDX, SW(L));
+		fail_if_flag(H, AT(X_RDX, offsetof(struct launch, stop)), 0x5);
+	}
+	x86_load(b, true, X_RDX, SW(R));
+	if (!lazy) {
+		fail_if_flag(H, AT(X_RDX, offsetof(struct race, seen_any)), 0x5);
+		fail_if_flag(H, AT(X_RDX, offsetof(struct race, wvc_ok)), 0x4);
+	}
+	/* *wvc_of(R, w): R->wvc[slot * R->nw + w->id] (32 bits, as the C computes it); rsi
+	 * &R->cta[slot] */
 	x86_load(b, false, X_RSI, AT(X_RCX, offsetof(struct cta, slot)));
 	x86_load(b, false, X_R9, AT(X_RDX, offsetof(struct race, nw)));
-	x86_imul_rr(b, false, X_RSI, X_R9);
-	x86_load(b, false, X_R9, AT(X_RAX, offsetof(struct warp, id)));
-	x86_alu_rr(b, X86_ADD, false, X_RSI, X_R9);
-	x86_load(b, true, X_R9, AT(X_RDX, offsetof(struct race, wvc)));
-	x86_alu_mi(b, 7, true, ((struct xmem){X_R9, X_RSI, 8, 0}), 0);
+	x86_imul_rr(b, false, X_R9, X_RSI);
+	x86_alu_rm(b, X86_ADD, false, X_R9, AT(X_RAX, offsetof(struct warp, id)));
+	x86_imul_rri(b, true, X_RSI, X_RSI, (int32_t)sizeof(struct rcta));
+	x86_alu_rm(b, X86_ADD, true, X_RSI, AT(X_RDX, offsetof(struct race, cta)));
+	x86_load(b, true, X_RDX, AT(X_RDX, offsetof(struct race, wvc)));
+	x86_alu_mi(b, 7, true, ((struct xmem){X_RDX, X_R9, 8, 0}), 0);
 	fail_if(H, 0x4);
 	/* R->cta[slot].pend[id] |= warp_bit[w->id] */
-	x86_load(b, false, X_RSI, AT(X_RCX, offsetof(struct cta, slot)));
-	x86_mov_ri(b, X_R9, (uint32_t)sizeof(struct rcta));
-	x86_imul_rr(b, true, X_RSI, X_R9);
-	x86_load(b, true, X_RDX, AT(X_RDX, offsetof(struct race, cta)));
-	x86_alu_rr(b, X86_ADD, true, X_RDX, X_RSI);
-	x86_load(b, false, X_RSI, AT(X_RAX, offsetof(struct warp, id)));
+	x86_load(b, false, X_RDX, AT(X_RAX, offsetof(struct warp, id)));
 	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)warp_bit);
-	x86_load(b, false, X_RSI, ((struct xmem){X_R9, X_RSI, 4, 0}));
-	struct xmem pend = AT(X_RDX, offsetof(struct rcta, pend) + id * sizeof(uint32_t));
-	x86_load(b, false, X_R9, pend);
-	x86_alu_rr(b, X86_OR, false, X_R9, X_RSI);
-	x86_store(b, false, pend, X_R9);
+	x86_load(b, false, X_RDX, ((struct xmem){X_R9, X_RDX, 4, 0}));
+	x86_alu_mr(b, X86_OR, false, AT(X_RSI, offsetof(struct rcta, pend) + id * sizeof(uint32_t)),
+		   X_RDX);
 }
 
 /* w's arrival at di (barrier id), not completing it: seg_hop_note's pc, seg_bar_wait's
@@ -510,12 +544,19 @@ static void count(struct xbuf *b, const struct dinsn *di, bool round, bool settl
  * the settle makes not made - L->steps, L->cw, L->clock and L->thread_steps - nor those
  * as they are to be already (L->cmask, the repick's reset, s->lanes, and s->ran inside a
  * round: the settle's where a round's end cleared it); n = SWEEP_QUANTUM - left + 1.
- * Registers as count's; at a round's end (`round`) L->writes settled as count's. */
-static void count_lazy(struct xbuf *b, const struct dinsn *di, bool round)
+ * Registers as count's; at a round's end (`round`) L->writes settled as count's. With the
+ * detector (`race`) L->steps and L->cw written all the same: the detector's calls from the
+ * code read them, and L->steps, which the code writes before each call (race_regs), is
+ * what C finds where a report stops the launch (the settle does not write it then). */
+static void count_lazy(struct xbuf *b, const struct dinsn *di, bool round, bool race)
 {
 	next_ri(b, round);
 	x86_load(b, true, X_RCX, SW(c.L));
 	count_writes(b, di, round);
+	if (race) {
+		x86_store(b, true, AT(X_RCX, offsetof(struct launch, steps)), X_RDI);
+		x86_store(b, true, AT(X_RCX, offsetof(struct launch, cw)), X_R10);
+	}
 	if (round) {
 		x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, ran)), 0);
 		x86_mov_mi8(b, AT(X_R8, offsetof(struct sweep, crossed)), 1);
@@ -534,9 +575,12 @@ static void count_lazy(struct xbuf *b, const struct dinsn *di, bool round)
 }
 
 /* interp.c's seg_lazy_settle, where the code itself writes what the lazy hand-overs left
- * (before a round's end that calls C, and a region's repick): nothing where lz_base is
- * SEG_LAZY_NONE. Four scratch registers. */
-static void settle(struct xbuf *b, const int r[4])
+ * (before a round's end that calls C, a region's repick, and the race lazy form's
+ * completion): nothing where lz_base is SEG_LAZY_NONE. With the detector (`race`) L->steps
+ * and L->cw are not written: the race forms wrote both at every hand-over and before each
+ * detector call (count_lazy, race_regs), and a report's stop reads the access's L->steps
+ * (a settle would write the turn's start over it). Four scratch registers. */
+static void settle(struct xbuf *b, const int r[4], bool race)
 {
 	int base = r[0], steps = r[1], x = r[2], y = r[3];
 	x86_load(b, true, base, SW(lz_base));
@@ -555,18 +599,22 @@ static void settle(struct xbuf *b, const int r[4])
 	x86_alu_rr(b, X86_SUB, false, x, y);
 	x86_load(b, true, y, SW(c.rp));
 	x86_store(b, false, AT(y, offsetof(struct repick, n_clocked)), x);
-	/* L->steps the turn's and those up to the completion, the clock on to there */
+	/* L->steps the turn's and those up to the completion (without the detector), the
+	 * clock on to there (the race forms make no lazy completion: x is 0 there) */
 	x86_load(b, true, y, SW(c.L));
 	x86_alu_rr(b, X86_ADD, true, x, steps);
-	x86_store(b, true, AT(y, offsetof(struct launch, steps)), x);
+	if (!race)
+		x86_store(b, true, AT(y, offsetof(struct launch, steps)), x);
 	x86_alu_rr(b, X86_SUB, true, x, base);
 	add_mem(b, AT(y, offsetof(struct launch, clock)), x);
 	x86_alu_rr(b, X86_SUB, true, steps, base);
 	_Static_assert(LANES == 32, "settle's thread-instructions: n << 5");
 	x86_shift_ri(b, 4, true, steps, 5);
 	add_mem(b, AT(y, offsetof(struct launch, thread_steps)), steps);
-	x86_load(b, true, x, SW(c.w));
-	x86_store(b, true, AT(y, offsetof(struct launch, cw)), x);
+	if (!race) {
+		x86_load(b, true, x, SW(c.w));
+		x86_store(b, true, AT(y, offsetof(struct launch, cw)), x);
+	}
 	/* s->ran: set where the turn is not the round's first (k 1: a round's end began it) */
 	x86_load(b, true, y, SW(sw));
 	x86_alu_mi(b, 7, false, AT(y, offsetof(struct sweep, k)), 1);
@@ -577,6 +625,7 @@ static void settle(struct xbuf *b, const int r[4])
 	x86_patch(b, none, b->len);
 }
 
+/* (a copy for each calm: the detector's settle writes less) */
 void jit_hand_settle(struct xbuf *b)
 {
 	static const int scratch[4] = {X_RAX, X_RCX, X_RDX, X_RSI};
@@ -584,9 +633,15 @@ void jit_hand_settle(struct xbuf *b)
 	 * c.regs is outside the lazy form) */
 	x86_store(b, true, SW(c.regs), R_REGS);
 	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM);
+	size_t race = x86_jcc(b, 0x5);
+	settle(b, scratch, false);
+	size_t done = x86_jmp(b);
+	x86_patch(b, race, b->len);
+	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM_RACE);
 	size_t other = x86_jcc(b, 0x5);
-	settle(b, scratch);
+	settle(b, scratch, true);
 	x86_patch(b, other, b->len);
+	x86_patch(b, done, b->len);
 }
 
 /* At a round's end, after count or count_lazy (rcx L, as they leave it): spin_stuck's
@@ -627,9 +682,10 @@ static void restart(struct xbuf *b, bool alone_known)
 }
 
 /* the next warp's entry (next_tests' r9 + rsi: its instruction) kept in `at` for begin,
- * where nothing else reads those two again (without the detector's tests after): R_SPLIT,
- * or r9 in the lazy ordinary hand-over, whose writes before begin leave r9 alone (arrive
- * and count_lazy: next_ri's scratch is rdx) */
+ * where nothing else reads those two again: R_SPLIT (which race_defer, arrive, count,
+ * count_lazy, settle and restart leave alone), or r9 in the lazy ordinary hand-over
+ * without the detector, whose writes before begin leave r9 alone (arrive and count_lazy:
+ * next_ri's scratch is rdx) */
 static void entry(struct xbuf *b, int at)
 {
 	x86_load(b, true, at, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg)});
@@ -637,21 +693,24 @@ static void entry(struct xbuf *b, int at)
 
 /* the turn and the context for the next warp's (r10, its group r11, its frame R_REGS; rdi
  * L->steps): seg_hop_on's and seg_ctx_warp's (calm: hmin 0), the code's registers as its
- * entry loads them, then on at its entry (`at`'s where `race` is false: entry()).
+ * entry loads them, then on at its entry (`at`'s: entry()).
  * Not stored: t.w, t.n_before and t.limit, and the sweep's w (count), which C takes from
  * c.w, c.end and c.n0 where it reads them (interp.c's seg_turn_settle); c.left and c.last
  * (C reads them only where the code stored them itself: before the hop's call and at its
  * exit); c.writes where count kept the bar.sync in it (`settle` false); and without the
  * detector (`race` false) hmin: in a call that is calm it is 0 throughout (seg_sweep's
  * first turn and every turn C begins in it: no stop, no event due), in R_HMIN and in
- * c.hmin alike. The lazy form (count_lazy's) leaves t.steps to the settle, and t.left and
- * c.n0, which the turn ending had too (seg_sweep.h's lz_base); and c.regs, the frame's
- * registers, which the code keeps in R_REGS and reads back only after the hop's call,
- * whose settle writes it from c.f (interp.c's seg_lazy_settle; the generated settle's
- * callers have the turn's in R_REGS: jit_hand_settle stores it, a round's end begins the
- * next turn in count's form, which stores it). */
-static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle, bool lazy,
-		  int at)
+ * c.hmin alike. The lazy forms (count_lazy's) leave t.steps to the settle, and t.left and
+ * c.n0, which the turn ending had too (seg_sweep.h's lz_base) - and, with the detector,
+ * hmin: the hand-over that began the turn ending wrote 0 to both, and only C that settles
+ * first (a hop's seg_ctx_warp) writes c.hmin again, only the hop's return R_HMIN. They
+ * leave c.regs too, the frame's registers, which the code keeps in R_REGS and reads back
+ * only after the hop's call, whose settle writes it from c.f (interp.c's
+ * seg_lazy_settle; the detector's calls from the code read none of it); the generated
+ * settle's callers have the turn's in R_REGS and store it (jit_hand_settle, the race lazy
+ * form's completion), or begin the next turn in count's form, which stores it (a round's
+ * end). */
+static void begin(struct xbuf *b, bool race, bool settle, bool lazy, int at)
 {
 	x86_store(b, true, SW(t.g), X_R11);
 	if (!lazy) {
@@ -663,7 +722,7 @@ static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle
 	if (!lazy)
 		x86_store(b, true, SW(c.regs), R_REGS);
 	x86_mov_ri(b, R_LEFT, SWEEP_QUANTUM);
-	if (race) {
+	if (race && !lazy) {
 		x86_alu_rr(b, X86_XOR, false, R_HMIN, R_HMIN);
 		x86_store(b, false, SW(c.hmin), R_HMIN);
 	}
@@ -676,18 +735,10 @@ static void begin(struct xbuf *b, const struct dfunc *fn, bool race, bool settle
 	x86_store(b, true, SW(c.end), X_RDI);
 	if (!lazy)
 		x86_mov_mi(b, SW(c.n0), SWEEP_QUANTUM);
-	if (!race) { /* (the entry: at's, entry()'s) */
-		if (at != X_R9)
-			x86_alu_rr(b, X86_MOV, true, X_R9, at);
-		x86_load_ext(b, 1, false, R_SPLIT, AT(X_R10, offsetof(struct warp, split)));
-		x86_jmp_r(b, X_R9);
-		return;
-	}
+	if (at != X_R9)
+		x86_alu_rr(b, X86_MOV, true, X_R9, at);
 	x86_load_ext(b, 1, false, R_SPLIT, AT(X_R10, offsetof(struct warp, split)));
-	x86_load(b, false, X_RSI, AT(X_R11, offsetof(struct group, pc)));
-	x86_imul_rri(b, true, X_RSI, X_RSI, (int32_t)sizeof(struct dinsn));
-	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn->code);
-	x86_jmp_m(b, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg)});
+	x86_jmp_r(b, X_R9);
 }
 
 /* The completing arrival's tests, loads only (seg_hop_done's seg_release_on, and
@@ -800,12 +851,19 @@ static void race_complete(struct xbuf *b, uint32_t id)
  * arrival made as seg_bar_wait makes it, w's group parked at the bar.sync (the
  * detector's completion looks for the waiters there where not every warp's arrival was
  * deferred), then race_bar_complete, and the release moves every waiter past it, w's
- * group with them: the same state as seg_hop_done's after it. (The lazy form's:
- * complete_lazy.) */
+ * group with them: the same state as seg_hop_done's after it. (The lazy form's without
+ * the detector: complete_lazy. The race lazy form's settles first - race_bar_complete is
+ * C - and stores c.regs, which its hand-overs left: the turn goes on in the code with
+ * lz_base cleared, so no later settle of this turn writes it.) */
 static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, enum form form)
 {
 	uint32_t id = (uint32_t)di->s[0].imm[0];
-	bool race = form == FORM_RACE;
+	bool race = form_race(form);
+	if (form == FORM_RACE_LAZY) { /* (in the full forms lz_base is SEG_LAZY_NONE) */
+		static const int scratch[4] = {X_R8, X_R9, X_R10, X_R11};
+		x86_store(b, true, SW(c.regs), R_REGS);
+		settle(b, scratch, race);
+	}
 	x86_load(b, true, X_R8, SW(c.L));
 	x86_load(b, false, X_R9, SW(c.writes));
 	if (di->flags & DF_WRITES)
@@ -850,7 +908,7 @@ static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, enum fo
 	x86_jmp_r(b, X_RDI);
 }
 
-/* The completion in the lazy form (w's turn begun by the code's hand-over, lz_base set),
+/* The completion in the lazy form without the detector (w's turn begun by the code's hand-over, lz_base set),
  * after complete_tests: complete()'s writes but those the lazy form leaves or has as they
  * are to be, so the lazy hand-overs go on past it (the completion does not settle):
  * - the repick's clock (L->clock += n, n_clocked = n, n the turn's instructions up to and
@@ -892,42 +950,43 @@ static void complete_lazy(struct xbuf *b, const struct dinsn *di, uint32_t i)
 	x86_jmp_r(b, X_RDI);
 }
 
-/* A round's end without the detector, after its tests: in the lazy form (the turn ending
- * begun by a hand-over of the code) the lazy writes where restart calls no C (L->jobs 0),
- * else the settle (the lazy form's only: lz_base is not set in the full form) and
- * count's, which begins the lazy hand-overs as an ordinary hand-over's count does
- * (s->ran cleared: seg_sweep.h's lz_base). */
-static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, const struct dfunc *fn,
-		      enum form form)
+/* A round's end, after its tests (and the detector's deferred arrival, race_defer): in
+ * the lazy forms (the turn ending begun by a hand-over of the code) the lazy writes where
+ * restart calls no C (L->jobs 0), else the settle (the lazy forms' only: lz_base is not
+ * set in the full ones) and count's, which begins the lazy hand-overs as an ordinary
+ * hand-over's count does (s->ran cleared: seg_sweep.h's lz_base). The next warp's entry in
+ * R_SPLIT (entry). */
+static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, enum form form)
 {
-	if (form == FORM_LAZY) {
+	bool race = form_race(form);
+	if (form_lazy(form)) {
 		x86_load(b, true, X_RDX, SW(c.L));
 		x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct launch, jobs)), 0);
 		size_t jobs = x86_jcc(b, 0x5);
 		arrive(b, di, i, false);
-		count_lazy(b, di, true);
+		count_lazy(b, di, true, race);
 		restart(b, true);
-		begin(b, fn, false, true, true, R_SPLIT);
+		begin(b, race, true, true, R_SPLIT);
 		x86_patch(b, jobs, b->len);
 		static const int scratch[4] = {X_R9, X_RSI, X_RDX, R_SCR};
-		settle(b, scratch);
+		settle(b, scratch, race);
 	}
 	arrive(b, di, i, false);
 	count(b, di, true, true);
 	restart(b, false);
 	x86_store(b, true, SW(lz_base), X_RDI);
-	begin(b, fn, false, true, false, R_SPLIT);
+	begin(b, race, true, false, R_SPLIT);
 }
 
 /* One form of the hand-over, from its tests to the jumps to the next warp's entry, and the
- * completing arrival (race: with the detector's deferred arrival, after every test; the
+ * completing arrival (with the detector: its deferred arrival, after every test; the
  * round's end is seg_hop_calm's in every form: seg_hop_race_calm ends a round as
  * seg_hop_calm does, sweep.h has nothing of the detector). */
 static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, enum form form)
 {
 	struct xbuf *b = H->b;
 	const struct dinsn *di = &fn->code[i];
-	bool race = form == FORM_RACE;
+	bool race = form_race(form), lazy = form_lazy(form);
 	tests(H, fn, i, form);
 	for (int round = 0; round < 2; round++) {
 		if (round) {
@@ -937,39 +996,35 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, enum form f
 			next_in_round(b);
 		}
 		next_tests(H, fn);
+		/* (the entry in r9 only where nothing takes r9 before begin: race_defer does) */
+		int at = lazy && !race && !round ? X_R9 : R_SPLIT;
+		entry(b, at);
 		if (race)
-			race_defer(H, di);
-		else
-			entry(b, form == FORM_LAZY && !round ? X_R9 : R_SPLIT);
+			race_defer(H, di, lazy);
 		/* (rdx is still w's group but where round_tests or race_defer took it; the
-		 * writes are settled where restart or the detector may read L->writes) */
-		if (race) {
-			arrive(b, di, i, false);
-			count(b, di, round, true);
-			begin(b, fn, race, true, false, R_SPLIT);
-			continue;
-		}
+		 * writes are settled where restart may read L->writes: the detector reads
+		 * none of them, nor L->writes) */
 		if (round) {
-			round_end(b, di, i, fn, form);
+			round_end(b, di, i, form);
 			continue;
 		}
-		arrive(b, di, i, true);
-		/* the ordinary hand-over: the lazy form's writes, else count's, which begins the
-		 * lazy hand-overs */
-		if (form == FORM_LAZY) {
-			count_lazy(b, di, false);
-			begin(b, fn, false, false, true, X_R9);
+		arrive(b, di, i, !race);
+		/* the ordinary hand-over: the lazy forms' writes, else count's, which begins
+		 * the lazy hand-overs */
+		if (lazy) {
+			count_lazy(b, di, false, race);
+			begin(b, race, false, true, at);
 		} else {
 			count(b, di, false, false);
 			x86_store(b, true, SW(lz_base), X_RDI);
-			begin(b, fn, false, false, false, R_SPLIT);
+			begin(b, race, false, false, at);
 		}
 	}
 	x86_patch(b, H->done, b->len);
 	if (i + 1 < fn->ncode) {
 		complete_tests(H, fn, i, form);
 		if (race) /* (rdx, w's group, taken again after it) */
-			race_defer(H, di);
+			race_defer(H, di, lazy);
 		if (form == FORM_LAZY)
 			complete_lazy(b, di, i);
 		else
@@ -979,9 +1034,9 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, enum form f
 	}
 }
 
-/* The hand-over's three forms, chosen by the call's calm and, without the detector, by
- * lz_base (each in a copy of its own: a form pays no test of another's); any test failing
- * falls through to the hop's call that follows. */
+/* The hand-over's four forms, chosen by the call's calm and by lz_base (each in a copy of
+ * its own: a form pays no test of another's); any test failing falls through to the hop's
+ * call that follows. */
 void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
 {
 	bool closed = closed_kernel(fn);
@@ -997,7 +1052,11 @@ void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
 	x86_patch(b, race, b->len);
 	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM_RACE);
 	fail_if(&H, 0x5);
+	x86_alu_mi(b, 7, true, SW(lz_base), -1);
+	size_t race_lazy = x86_jcc(b, 0x5);
 	hand(&H, fn, i, FORM_RACE);
+	x86_patch(b, race_lazy, b->len);
+	hand(&H, fn, i, FORM_RACE_LAZY);
 	if (H.full) { /* (a test added past fail's room: no hand-over, the hop's call) */
 		b->len = start;
 		return;

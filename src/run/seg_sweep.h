@@ -47,6 +47,7 @@ enum sweep_end {
 struct seg_sweeping {
 	struct jit_seg_ctx c;
 	struct launch *L;
+	struct race *R;           /* L->race (for the code's race_defer: a load less)       */
 	struct sweep *sw;
 	struct seg_turn t;
 	enum sweep_end end;
@@ -56,27 +57,33 @@ struct seg_sweeping {
 	 * same (no wait on the frame's chain of loads) */
 	const struct dfunc *fn;
 	const struct dinsn *code;
-	/* SEG_LAZY_NONE, or the lazy hand-overs' base (jit_hand.c's lazy form, in a calm call
-	 * without the detector only): the turn running was begun by the code's own hand-over
-	 * (an ordinary one or a round's end), and lz_base was L->steps as the turn after the
-	 * first of those that left their writes (the one that set lz_base, count's form)
-	 * began. Until the settle (interp.c's seg_lazy_settle) these are left as they are to
-	 * be: t.steps (c.end less SWEEP_QUANTUM), c.regs (c.f's), L->steps (t.steps) and L->cw
-	 * (c.w), L->clock and L->thread_steps short of the turns' instructions since lz_base
-	 * (t.steps - lz_base, each of LANES threads), and the sweep's ran, true unless the turn
-	 * is the round's first (k 1: the round's end that began it cleared ran, and no
-	 * ordinary hand-over sets it again). What else the lazy form leaves unwritten is as it is to be
-	 * already, as the hand-over that set lz_base wrote it and nothing but a settle's
-	 * callers writes it: c.n0, t.left (SWEEP_QUANTUM), L->cmask (FULL_MASK), the sweep's
-	 * lanes (LANES) and the repick (0: what sets it settles first) - but where the turn
-	 * running made a lazy completion (jit_hand.c's complete_lazy), which marks it by
-	 * storing t.steps (then the turn's: no lazy hand-over writes t.steps, so a later turn's
-	 * is behind its own) and t.left, the budget left past its bar.sync: then L->steps is
-	 * t.steps plus the turn's SWEEP_QUANTUM - t.left instructions up to there, and L->clock
-	 * is short of those too, which the repick's n_clocked counts (seg_hop_release's
-	 * repicked). Every C that the code calls or leaves to in such a call settles first:
-	 * seg_sweep's hops, its end, seg_vs_* (and the code itself before a region, and before
-	 * a round's end whose restart calls C: --jobs). */
+	/* SEG_LAZY_NONE, or the lazy hand-overs' base (jit_hand.c's lazy forms, in a calm
+	 * call with the detector or without): the turn running was begun by the code's own
+	 * hand-over (an ordinary one or a round's end), and lz_base was L->steps as the turn
+	 * after the first of those that left their writes (the one that set lz_base, count's
+	 * form) began. Until the settle (interp.c's seg_lazy_settle) these are left as they
+	 * are to be: t.steps (c.end less SWEEP_QUANTUM), c.regs (c.f's), without the detector
+	 * L->steps (t.steps) and L->cw (c.w), L->clock and L->thread_steps short of the turns'
+	 * instructions since lz_base (t.steps - lz_base, each of LANES threads), and the
+	 * sweep's ran, true unless the turn is the round's first (k 1: the round's end that
+	 * began it cleared ran, and no ordinary hand-over sets it again). What else the lazy
+	 * forms leave unwritten is as it is to be already, as the hand-over that set lz_base
+	 * wrote it and nothing but a settle's callers writes it: c.n0, t.left (SWEEP_QUANTUM),
+	 * L->cmask (FULL_MASK), the sweep's lanes (LANES) and the repick (0: what sets it
+	 * settles first) - but where the turn running made a lazy completion (jit_hand.c's
+	 * complete_lazy, without the detector only), which marks it by storing t.steps (then
+	 * the turn's: no lazy hand-over writes t.steps, so a later turn's is behind its own)
+	 * and t.left, the budget left past its bar.sync: then L->steps is t.steps plus the
+	 * turn's SWEEP_QUANTUM - t.left instructions up to there, and L->clock is short of
+	 * those too, which the repick's n_clocked counts (seg_hop_release's repicked). Every C
+	 * that the code calls or leaves to in such a call settles first: seg_sweep's hops, its
+	 * end, seg_vs_* (and the code itself before a region, before the race form's
+	 * completion, and before a round's end whose restart calls C: --jobs) - but for the
+	 * detector's calls from the code (jit_seg.c's gen_smem_race, gen_row_fresh;
+	 * ask_rows), which read none of those but L->steps, L->ci, L->cmask, which the code
+	 * writes before each (race_regs), and L->cw: the race forms write L->steps and L->cw
+	 * at every hand-over, and their settle leaves both as they are (jit_hand.c's
+	 * count_lazy). */
 	uint64_t lz_base;
 };
 
