@@ -1197,6 +1197,17 @@ static void whole_stores(struct jc *J, int c, int at, int but)
 	}
 }
 
+/* The branch summary from R_LMASK, whose 64-bit lane j holds the sum over the eight chunks of
+ * lane j's 0 or 1: eax bit j where it is 8 (bit 3, shifted to the sign), ecx bit j where it
+ * is 0 - so eax 15 where the guard holds in all 32 lanes, ecx 15 where in none. */
+static void whole_summary(struct jc *J)
+{
+	x86_vshi(&J->b, XV_VPSLLQ_I, S1, R_LMASK, 60);
+	vrr(J, XV_VMOVMSKPD, X_RAX, 0, S1);
+	vrr(J, XV_VPCMPEQQ, S1, R_LMASK, R_ZERO);
+	vrr(J, XV_VMOVMSKPD, X_RCX, 0, S1);
+}
+
 /* The whole warp's code: eight copies of the whole chunk's code, rdi moved on between them.
  * With a branch summary (r >= 0, bra_reg's register): each chunk's 0 or 1 of the slot summed
  * into R_LMASK (which the whole chunk's code never reads), then eax 15 where every sum is 8
@@ -1213,12 +1224,8 @@ static void gen_whole_copies(struct jc *J, const uint8_t *code, int r)
 		if (r >= 0)
 			vrr(J, c ? XV_VPADDQ : XV_VPOR, R_LMASK, c ? R_LMASK : r, r);
 	}
-	if (r >= 0) {
-		x86_vshi(b, XV_VPSLLQ_I, S1, R_LMASK, 60);
-		vrr(J, XV_VMOVMSKPD, X_RAX, 0, S1);
-		vrr(J, XV_VPCMPEQQ, S1, R_LMASK, R_ZERO);
-		vrr(J, XV_VMOVMSKPD, X_RCX, 0, S1);
-	}
+	if (r >= 0)
+		whole_summary(J);
 	x86_vzeroupper(b);
 	x86_ret(b);
 }
@@ -1437,10 +1444,7 @@ static bool gen_hyb_code(struct jc *J, const bool *hoist, int32_t g, bool sum)
 	if (gr >= 0) {
 		hyb_sum_fixed(J, gr);
 	} else if (r >= 0) {
-		x86_vshi(b, XV_VPSLLQ_I, S1, R_LMASK, 60);
-		vrr(J, XV_VMOVMSKPD, X_RAX, 0, S1);
-		vrr(J, XV_VPCMPEQQ, S1, R_LMASK, R_ZERO);
-		vrr(J, XV_VMOVMSKPD, X_RCX, 0, S1);
+		whole_summary(J);
 	}
 	x86_vzeroupper(b);
 	x86_ret(b);

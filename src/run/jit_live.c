@@ -90,15 +90,9 @@ void jit_live_find(const struct dfunc *fn, struct jit_live *lv)
 		for (uint32_t i = n; i--;) {
 			const struct dinsn *di = &fn->code[i];
 			memset(out, 0, sizeof *out * nw);
-			uint32_t succ[2], nsucc = 0;
-			bool jump = di->op == OP_BRA && di->target < n;
-			if (!(jump && di->guard < 0))
-				succ[nsucc++] = i + 1;
-			if (jump)
-				succ[nsucc++] = di->target;
-			const struct dop *tv = di->op == OP_BRX_IDX ? &di->s[1] : NULL;
-			for (uint32_t e = 0; e < nsucc + (tv ? tv->nelem : 0); e++) {
-				uint64_t t = e < nsucc ? succ[e] : (uint64_t)tv->elems[e - nsucc].off;
+			struct regdef_succs sc = regdef_succs_of(di, i, n);
+			for (uint32_t e = 0; e < regdef_succs_count(&sc); e++) {
+				uint64_t t = regdef_succ(&sc, e);
 				const uint64_t *s = in + (size_t)(t < n ? t : n) * nw;
 				for (uint32_t w = 0; w < nw; w++)
 					out[w] |= s[w];

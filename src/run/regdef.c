@@ -87,6 +87,18 @@ int64_t regdef_kill(const struct dop *d, const struct dinsn *di)
 	return d->kind == DOP_REG && d->reg_size <= 8 ? (int64_t)d->slot : -1;
 }
 
+struct regdef_succs regdef_succs_of(const struct dinsn *di, uint32_t i, uint32_t n)
+{
+	struct regdef_succs sc = {.nfixed = 0};
+	bool jump = di->op == OP_BRA && di->target < n;
+	if (!(jump && di->guard < 0))
+		sc.fixed[sc.nfixed++] = i + 1;
+	if (jump)
+		sc.fixed[sc.nfixed++] = di->target;
+	sc.table = di->op == OP_BRX_IDX ? &di->s[1] : NULL;
+	return sc;
+}
+
 void regdef_plan(struct dprog *P, struct dfunc *fn)
 {
 	(void)P;
@@ -110,17 +122,9 @@ void regdef_plan(struct dprog *P, struct dfunc *fn)
 				set(out, (uint32_t)k1);
 			if (k2 >= 0 && k2 < ns)
 				set(out, (uint32_t)k2);
-			/* the successors: the next instruction (but after an unguarded bra) and
-			 * the branch targets */
-			uint32_t succ[2], nsucc = 0;
-			bool jump = di->op == OP_BRA && di->target < n;
-			if (i + 1 < n && !(jump && di->guard < 0))
-				succ[nsucc++] = i + 1;
-			if (jump)
-				succ[nsucc++] = di->target;
-			const struct dop *tv = di->op == OP_BRX_IDX ? &di->s[1] : NULL;
-			for (uint32_t e = 0; e < nsucc + (tv ? tv->nelem : 0); e++) {
-				uint64_t t = e < nsucc ? succ[e] : (uint64_t)tv->elems[e - nsucc].off;
+			struct regdef_succs sc = regdef_succs_of(di, i, n);
+			for (uint32_t e = 0; e < regdef_succs_count(&sc); e++) {
+				uint64_t t = regdef_succ(&sc, e);
 				if (t >= n)
 					continue;
 				uint64_t *s = in + (size_t)t * nw;

@@ -22,4 +22,21 @@ int64_t regdef_kill(const struct dop *d, const struct dinsn *di);
 void regdef_op_slots(const struct dop *o, uint32_t nslots, void (*each)(void *, uint32_t),
 		     void *arg);
 
+/* Where control may go after instruction i (di) of a function whose bra targets below n are
+ * jumps: i + 1 (but after an unguarded jump), a jump's target, a brx.idx's table entries.
+ * A successor may lie past the code; the caller judges it. */
+struct regdef_succs {
+	uint32_t fixed[2], nfixed;
+	const struct dop *table; /* brx.idx's targets, or NULL */
+};
+struct regdef_succs regdef_succs_of(const struct dinsn *di, uint32_t i, uint32_t n);
+static inline uint32_t regdef_succs_count(const struct regdef_succs *sc)
+{
+	return sc->nfixed + (sc->table ? sc->table->nelem : 0);
+}
+static inline uint64_t regdef_succ(const struct regdef_succs *sc, uint32_t e)
+{
+	return e < sc->nfixed ? sc->fixed[e] : (uint64_t)sc->table->elems[e - sc->nfixed].off;
+}
+
 #endif
