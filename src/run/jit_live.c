@@ -57,16 +57,8 @@ static void uses(const struct dfunc *fn, const struct dinsn *di, uint64_t *use)
 		name(&di->d, use, ns);
 		name(&di->d2, use, ns);
 	}
-	const struct ir_func *irf = fn->ir;
-	if (di->op != OP_RET || !irf || irf->is_entry)
-		return;
-	for (uint32_t k = 0; k < irf->nparams + irf->nrets; k++) {
-		const struct ir_sym *p = k < irf->nparams ? irf->params[k] : irf->rets[k - irf->nparams];
-		uint32_t n = ir_type_size(p->type) > 8 ? 2 : 1; /* (a pair's both slots) */
-		for (uint32_t j = 0; p->space == MOD_REG && p->slot >= 0 && j < n; j++)
-			if ((uint32_t)p->slot + j < ns)
-				set_each(use, (uint32_t)p->slot + j);
-	}
+	if (di->op == OP_RET && fn->ir && !fn->ir->is_entry)
+		regdef_param_slots(fn, true, ns, set_each, use);
 }
 
 void jit_live_find(const struct dfunc *fn, struct jit_live *lv)

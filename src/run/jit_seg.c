@@ -350,6 +350,22 @@ static void gen_bra(struct seg *S, uint32_t i, uint32_t next)
 	bra_all(S, i, next, 1);
 }
 
+/* Branch i's ends from whole_bra's summary (eax 15: the guard holds in all lanes, ecx 15: in
+ * none), `count` instructions run on either: returns the jump, to patch, where the lanes
+ * part */
+static size_t summary_ends(struct seg *S, uint32_t i, uint32_t next, uint32_t count)
+{
+	struct xbuf *b = S->b;
+	x86_alu_ri(b, 7, false, X_RAX, 15);
+	size_t all = x86_jcc(b, 0x4);
+	x86_alu_ri(b, 7, false, X_RCX, 15);
+	size_t part = x86_jcc(b, 0x5);
+	bra_none(S, i, count);
+	x86_patch(b, all, b->len);
+	bra_all(S, i, next, count);
+	return part;
+}
+
 /*
  * Branch i right after a block whose code summed its guard up (jseg_block's whole_bra),
  * where gen_block_summed found the budget short of both: gen_bra's test of the budget, then
@@ -362,13 +378,7 @@ static void gen_bra_summed(struct seg *S, uint32_t i, uint32_t next)
 	struct xbuf *b = S->b;
 	x86_alu_rr(b, X86_TEST, false, R_LEFT, R_LEFT);
 	to_exit(S, x86_jcc(b, 0x4), i);
-	x86_alu_ri(b, 7, false, X_RAX, 15);
-	size_t all = x86_jcc(b, 0x4);
-	x86_alu_ri(b, 7, false, X_RCX, 15);
-	note(S, &S->jl, &S->njl, &S->cjl, x86_jcc(b, 0x5), i);
-	bra_none(S, i, 1);
-	x86_patch(b, all, b->len);
-	bra_all(S, i, next, 1);
+	note(S, &S->jl, &S->njl, &S->cjl, summary_ends(S, i, next, 1), i);
 }
 
 /* The x86 condition (after cmp a, b) of setp's relation a REL b on 32 bits, -1 for none
@@ -398,6 +408,21 @@ static void lane_operand(struct seg *S, const struct dop *o, uint32_t lane, int 
 		x86_load(S->b, false, r,
 			 (struct xmem){R_REGS, -1, 1,
 				       (int32_t)((o->slot * LANES + lane) * sizeof(uint64_t))});
+}
+
+/* Predicate slot g set to `v` (1 or 0) in every lane */
+static void store_pred_all(struct seg *S, uint32_t g, bool v)
+{
+	struct xbuf *b = S->b;
+	if (v) {
+		x86_vrr(b, XV_VPCMPEQQ, Y1, Y1, Y1);
+		x86_vshi(b, XV_VPSRLQ_I, Y1, Y1, 63);
+	} else {
+		x86_vrr(b, XV_VPXOR, Y1, Y1, Y1);
+	}
+	for (int c = 0; c < LANES / 4; c++)
+		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(g, c));
+	x86_vzeroupper(b);
 }
 
 /*
@@ -455,23 +480,14 @@ static bool gen_lane_setp(struct seg *S, uint32_t i)
 	x86_alu_rr(b, X86_CMP, false, a31, b31);
 	slow[2] = x86_jcc(b, cc ^ 1);
 	bool st = !S->blk[i].bra_bare;
-	if (st) {
-		x86_vrr(b, XV_VPCMPEQQ, Y1, Y1, Y1); /* all: 1 in every lane */
-		x86_vshi(b, XV_VPSRLQ_I, Y1, Y1, 63);
-		for (int c = 0; c < LANES / 4; c++)
-			x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
-		x86_vzeroupper(b);
-	}
+	if (st)
+		store_pred_all(S, di->d.slot, true);
 	bra_all(S, i + 1, UINT32_MAX, 2);
 	x86_patch(b, none0, b->len);
 	x86_alu_rr(b, X86_CMP, false, a31, b31);
 	slow[3] = x86_jcc(b, cc);
-	if (st) {
-		x86_vrr(b, XV_VPXOR, Y1, Y1, Y1); /* none: 0 in every lane */
-		for (int c = 0; c < LANES / 4; c++)
-			x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
-		x86_vzeroupper(b);
-	}
+	if (st)
+		store_pred_all(S, di->d.slot, false);
 	bra_none(S, i + 1, 2);
 	for (int k = 0; k < 4; k++)
 		x86_patch(b, slow[k], b->len);
@@ -529,13 +545,7 @@ static void gen_block_summed(struct seg *S, uint32_t i, uint32_t next)
 	x86_patch(b, x86_call(b), bk->whole_bra);
 	if (summed != SIZE_MAX)
 		x86_patch(b, summed, b->len);
-	x86_alu_ri(b, 7, false, X_RAX, 15);
-	size_t all = x86_jcc(b, 0x4);
-	x86_alu_ri(b, 7, false, X_RCX, 15);
-	size_t part = x86_jcc(b, 0x5);
-	bra_none(S, j, bk->n + 1);
-	x86_patch(b, all, b->len);
-	bra_all(S, j, UINT32_MAX, bk->n + 1);
+	size_t part = summary_ends(S, j, UINT32_MAX, bk->n + 1);
 	x86_patch(b, part, b->len);
 	ran(S, j - 1, bk->n);
 	/* (gen_bra's code would find the budget held and the lanes parted: where it goes) */

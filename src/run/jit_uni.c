@@ -94,16 +94,7 @@ static bool drop(uint8_t *uni, const struct dop *d, uint32_t nslots)
  * lane its own argument, and no instruction of fn does */
 static void params_bad(const struct dfunc *fn, uint8_t *uni, uint32_t nslots)
 {
-	const struct ir_func *irf = fn->ir;
-	for (uint32_t i = 0; irf && i < irf->nparams; i++) {
-		const struct ir_sym *p = irf->params[i];
-		if (p->space != MOD_REG || p->slot < 0)
-			continue;
-		uint32_t n = ir_type_size(p->type) > 8 ? 2 : 1; /* (a pair's both slots) */
-		for (uint32_t k = 0; k < n; k++)
-			if ((uint32_t)p->slot + k < nslots)
-				uni[p->slot + k] = 0;
-	}
+	regdef_param_slots(fn, false, nslots, clear_each, uni);
 }
 
 /* mov of %tid.x into a 32-bit register, unguarded (jit_lanes) */

@@ -62,14 +62,7 @@ void jit_zext(const struct dfunc *fn, const bool *narrow, uint8_t *clean)
 {
 	uint32_t ns = fn->nslots;
 	memset(clean, 1, ns);
-	const struct ir_func *irf = fn->ir;
-	for (uint32_t k = 0; irf && k < irf->nparams + irf->nrets; k++) {
-		const struct ir_sym *p = k < irf->nparams ? irf->params[k] : irf->rets[k - irf->nparams];
-		uint32_t n = ir_type_size(p->type) > 8 ? 2 : 1; /* (a pair's both slots) */
-		for (uint32_t j = 0; p->space == MOD_REG && p->slot >= 0 && j < n; j++)
-			if ((uint32_t)p->slot + j < ns)
-				clean[p->slot + j] = 0;
-	}
+	regdef_param_slots(fn, true, ns, spoil_each, clean);
 	for (uint32_t i = 0; i < fn->ncode; i++) {
 		const struct dinsn *di = &fn->code[i];
 		if (!regdef_lane_local(di)) {

@@ -87,6 +87,22 @@ int64_t regdef_kill(const struct dop *d, const struct dinsn *di)
 	return d->kind == DOP_REG && d->reg_size <= 8 ? (int64_t)d->slot : -1;
 }
 
+void regdef_param_slots(const struct dfunc *fn, bool rets, uint32_t nslots,
+			void (*each)(void *, uint32_t), void *arg)
+{
+	const struct ir_func *irf = fn->ir;
+	uint32_t n = irf ? irf->nparams + (rets ? irf->nrets : 0) : 0;
+	for (uint32_t k = 0; k < n; k++) {
+		const struct ir_sym *p = k < irf->nparams ? irf->params[k] : irf->rets[k - irf->nparams];
+		if (p->space != MOD_REG || p->slot < 0)
+			continue;
+		uint32_t w = ir_type_size(p->type) > 8 ? 2 : 1; /* (a pair's both slots) */
+		for (uint32_t j = 0; j < w; j++)
+			if ((uint32_t)p->slot + j < nslots)
+				each(arg, (uint32_t)p->slot + j);
+	}
+}
+
 struct regdef_succs regdef_succs_of(const struct dinsn *di, uint32_t i, uint32_t n)
 {
 	struct regdef_succs sc = {.nfixed = 0};

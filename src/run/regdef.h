@@ -22,6 +22,12 @@ int64_t regdef_kill(const struct dop *d, const struct dinsn *di);
 void regdef_op_slots(const struct dop *o, uint32_t nslots, void (*each)(void *, uint32_t),
 		     void *arg);
 
+/* each(arg, slot) for each slot below nslots of fn's .reg parameters and, where `rets`, its
+ * .reg results (a pair's both slots): what a call writes lane by lane (and, for the
+ * results, reads back at the ret), no instruction of fn */
+void regdef_param_slots(const struct dfunc *fn, bool rets, uint32_t nslots,
+			void (*each)(void *, uint32_t), void *arg);
+
 /* Where control may go after instruction i (di) of a function whose bra targets below n are
  * jumps: i + 1 (but after an unguarded jump), a jump's target, a brx.idx's table entries.
  * A successor may lie past the code; the caller judges it. */
