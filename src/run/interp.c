@@ -1036,8 +1036,10 @@ static inline enum step seg_bar(struct launch *L, struct warp *w, struct group *
  * stopped the launch). */
 static void seg_lazy_settle(struct seg_sweeping *x)
 {
-	if (x->lz_base == SEG_LAZY_NONE)
+	uint64_t *mark = x->c.calm == SEG_CALM_RACE ? &x->lz_race : &x->lz_base;
+	if (*mark == SEG_LAZY_NONE)
 		return;
+	uint64_t base = *mark;
 	struct launch *L = x->L;
 	uint64_t steps = x->c.end - SWEEP_QUANTUM;
 	/* where a lazy completion was made in this turn (t.steps its mark), its repick: the
@@ -1055,11 +1057,16 @@ static void seg_lazy_settle(struct seg_sweeping *x)
 		L->steps = now;
 		L->cw = x->c.w;
 	}
-	L->clock += now - x->lz_base;
-	L->thread_steps += (steps - x->lz_base) * LANES;
+	/* the turn's one group, which the lazy form without the detector leaves (jit_hand.c's
+	 * count_lazy, begin; the race forms write both, the same) */
+	struct warp *w = x->c.w;
+	x->t.g = w->groups;
+	w->last_pick = w->groups;
+	L->clock += now - base;
+	L->thread_steps += (steps - base) * LANES;
 	if (x->sw->k != 1) /* (k 1: a round's end began the turn, and cleared ran) */
 		x->sw->ran = true;
-	x->lz_base = SEG_LAZY_NONE;
+	*mark = SEG_LAZY_NONE;
 }
 
 /* the same for a region's step (c a calm call's context, with the detector or without: a
@@ -1204,10 +1211,12 @@ seg_native(struct launch *L, struct warp *w, struct frame *f, const struct dinsn
 	   uint64_t end, uint32_t n0, struct repick *rp, uint32_t *left,
 	   const struct dinsn **last, uint32_t *lmask)
 {
-	struct jit_seg_ctx c = {0};
-	seg_ctx_turn(&c, L, w, f, *left, end, n0, rp);
-	uint32_t pc = f->fn->seg_fn(&c, di->seg);
-	seg_account(L, f, &c, left, last, lmask);
+	/* (a struct seg_sweeping's context, its lazy marks clear: the code's hand-over reads
+	 * lz_base first, jit_ctx.h; not calm, so nothing else of it) */
+	struct seg_sweeping x = {.lz_base = SEG_LAZY_NONE, .lz_race = SEG_LAZY_NONE};
+	seg_ctx_turn(&x.c, L, w, f, *left, end, n0, rp);
+	uint32_t pc = f->fn->seg_fn(&x.c, di->seg);
+	seg_account(L, f, &x.c, left, last, lmask);
 	return &f->fn->code[pc];
 }
 
@@ -1529,7 +1538,8 @@ seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn
 {
 	struct frame *f = t->g->frame;
 	struct seg_sweeping x = {.L = L, .R = L->race, .sw = sw, .t = *t, .lim = sweep_lim(L), .fn = f->fn,
-				 .code = f->fn->code, .lz_base = SEG_LAZY_NONE};
+				 .code = f->fn->code, .lz_base = SEG_LAZY_NONE,
+				 .lz_race = SEG_LAZY_NONE};
 	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit, t->n_before + t->limit, rp);
 	bool calm = seg_calm(L); /* (with the detector: seg_hop_race_calm, calm but for
 				  * L->stop, which its hop looks at) */

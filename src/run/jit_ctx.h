@@ -45,8 +45,10 @@ struct jit_seg_ctx {
 	 * leaves at once returning JIT_SEG_SWEPT (the hop did the arrival and ended the
 	 * turn); else where to go on, the code's registers reloaded from regs, left, hmin,
 	 * last and w's `split` (the hop moved the context to the next warp's turn, or its
-	 * arrival completed the barrier and the same warp goes on past the bar.sync). Where
-	 * the context is a calm call's struct seg_sweeping (seg_sweep.h), the code first
+	 * arrival completed the barrier and the same warp goes on past the bar.sync). Every
+	 * context is a struct seg_sweeping's (seg_sweep.h; seg_native's too, not calm, its
+	 * lazy marks clear: the code's hand-over reads lz_base before calm). Where
+	 * the context is a calm call's, the code first
 	 * tries the hop's common case itself (jit_hand.c), writing what the hop would or
 	 * leaving it to a settle (seg_sweep.h's lz_base): every C function the code of such
 	 * a call calls - the hop, vs_smem - makes interp.c's seg_lazy_settle first, and a new
@@ -58,8 +60,9 @@ struct jit_seg_ctx {
 	const void *(*hop)(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
 			   const struct dinsn *di);
 	/* in: seg_sweep.h's SEG_CALM or SEG_CALM_RACE where the context is a calm call's struct
-	 * seg_sweeping (then hop is not NULL: the code's hand-over tests this first, and the
-	 * hop only where it fails), else 0. 32 bits: the code compares it whole. */
+	 * seg_sweeping (then hop is not NULL: the code's hand-over tests this, after
+	 * lz_base, and the hop only where it fails), else 0. 32 bits: the code compares it
+	 * whole. */
 	uint32_t calm;
 	/* A region (jit_seg.c's gen_region): a divergent branch's not-taken lanes run to its
 	 * target as run_direct runs its split not made (interp.c's vsplit): the split's

@@ -64,7 +64,7 @@ enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X
 			offsetof(struct barstate, field))
 
 /* The hand-over's forms (hand), each in code of its own: where the turn ending was begun
- * by the code's own hand-over (lz_base set: the lazy writes) or not, without the detector
+ * by the code's own hand-over (its mark set, lz_base or lz_race: the lazy writes) or not, without the detector
  * (FORM_LAZY, FORM_FULL) and with it (FORM_RACE_LAZY, FORM_RACE: the detector's arrival
  * too, and L->steps and L->cw written for its calls from the code: the head of this file). */
 enum form { FORM_FULL, FORM_LAZY, FORM_RACE, FORM_RACE_LAZY };
@@ -81,14 +81,26 @@ static bool form_lazy(enum form form)
 
 struct hand {
 	struct xbuf *b;
-	size_t fail[256]; /* the tests' jumps to the hop's call (the four forms: 152 at most) */
+	size_t fail[256]; /* the tests' jumps to the hop's call (the four forms: 162 at most) */
 	unsigned nfail;
 	bool full;       /* a jump found no room in fail: the code is not kept */
 	size_t done;     /* the arrival completes the barrier: the jump to complete() */
 	size_t round;    /* the round's end: the jump to round_tests() */
 	bool closed;     /* fn is a closed kernel (closed_kernel): next_tests' fewer tests */
 	bool countless;  /* and no barrier of its launch waits on a count (countless) */
+	bool direct;     /* fn->code[i + 1] is an entry: the direct jumps to it (hand) */
+	size_t *jumps;   /* those jumps, for the caller to point at that entry */
+	unsigned njumps;
 };
+
+/* begin's `at` for the direct jump to the entry right after the bar.sync (hand) */
+enum { AT_DIRECT = -1 };
+
+/* the lazy hand-overs' mark (seg_sweep.h): lz_race with the detector, else lz_base */
+static struct xmem mark(bool race)
+{
+	return race ? SW(lz_race) : SW(lz_base);
+}
 
 /* four registers kept across a call of C (four pushes: the stack stays aligned for it) */
 static void keep4(struct xbuf *b, const int r[4])
@@ -123,6 +135,18 @@ static void fail_if_flag(struct hand *H, struct xmem m, int cc)
 {
 	x86_alu_m8i(H->b, 7, m, 0);
 	fail_if(H, cc);
+}
+
+/* on at the entry right after the bar.sync (fn->code[i + 1]): the direct jump where
+ * H->direct, kept in H->jumps, else through rdi (complete_tests' look-up) */
+static void past(struct hand *H)
+{
+	if (!H->direct)
+		x86_jmp_r(H->b, X_RDI);
+	else if (H->njumps == JIT_HAND_JUMPS)
+		H->full = true;
+	else
+		H->jumps[H->njumps++] = x86_jmp(H->b);
 }
 
 /* [m] += r (64 bits) */
@@ -281,27 +305,25 @@ static bool countless(const struct dfunc *fn)
 	return true;
 }
 
-/* The next warp's tests (r10; leaves r11 its group, R_REGS its frame, r9 + rsi its
- * instruction in fn's code): its one group, whole and ready, no warpgroup watch, in a frame
- * of this function, at an entry right after a bar.sync (the watch and the function not
- * tested in a closed kernel: closed_kernel). (From here on R_REGS and R_SPLIT are
+/* The next warp's tests (r10; leaves r11 its group, R_REGS its frame): its one group,
+ * ready, no warpgroup watch, in a frame of this function (the watch and the function not
+ * tested in a closed kernel: closed_kernel); its group's mask and pc are next_entry's or
+ * hand's. (From here on R_REGS and R_SPLIT are
  * scratch: past the tests the hand-over sets them for the next warp, the hop's call reloads
  * them, the code's exit reads neither, and the completion, which keeps them, branched off
  * before.) */
 static void next_tests(struct hand *H, const struct dfunc *fn)
 {
 	struct xbuf *b = H->b;
-	/* its one group, whole and ready, no warpgroup watch: the first group whole (all
-	 * LANES lanes) is the one group, as a lane is in one group's mask at most (group.c's
-	 * split and merges move lanes, an exit leaves them in the group it finishes, a
-	 * virtual split's taken lanes are in none) and no group in the list is empty (a
-	 * split leaves lanes on both sides) - the first group's next is not tested */
+	/* its one group, whole (next_entry, hand) and ready, no warpgroup watch: the first
+	 * group whole (all LANES lanes) is the one group, as a lane is in one group's mask at
+	 * most (group.c's split and merges move lanes, an exit leaves them in the group it
+	 * finishes, a virtual split's taken lanes are in none) and no group in the list is
+	 * empty (a split leaves lanes on both sides) - the first group's next is not tested */
 	x86_load(b, true, X_R11, AT(X_R10, offsetof(struct warp, groups)));
 	x86_alu_rr(b, X86_TEST, true, X_R11, X_R11);
 	fail_if(H, 0x4);
 	x86_alu_mi(b, 7, false, AT(X_R11, offsetof(struct group, state)), G_READY);
-	fail_if(H, 0x5);
-	x86_alu_mi(b, 7, false, AT(X_R11, offsetof(struct group, mask)), -1);
 	fail_if(H, 0x5);
 	if (!H->closed) {
 		x86_alu_mi(b, 7, false, AT(X_R10, offsetof(struct warp, wg_busy)), 0);
@@ -316,11 +338,24 @@ static void next_tests(struct hand *H, const struct dfunc *fn)
 		x86_alu_rr(b, X86_CMP, true, X_RSI, X_R9);
 		fail_if(H, 0x5);
 	}
+}
+
+/* the next warp's group (r11) whole (next_tests), and its instruction (the group's pc) in
+ * fn's code at an entry right after a bar.sync (seg_bar), that entry kept in `at` for begin, where nothing else reads it before:
+ * R_SPLIT (which race_defer, arrive, count, count_lazy, settle and restart leave alone), or
+ * r9 in the lazy ordinary hand-over without the detector, whose writes before begin leave
+ * r9 alone (arrive and count_lazy: next_ri's scratch is rdx) */
+static void next_entry(struct hand *H, const struct dfunc *fn, int at)
+{
+	struct xbuf *b = H->b;
+	x86_alu_mi(b, 7, false, AT(X_R11, offsetof(struct group, mask)), -1);
+	fail_if(H, 0x5);
 	x86_load(b, false, X_RSI, AT(X_R11, offsetof(struct group, pc)));
 	x86_imul_rri(b, true, X_RSI, X_RSI, (int32_t)sizeof(struct dinsn));
 	x86_mov_ri64(b, X_R9, (uint64_t)(uintptr_t)fn->code);
 	fail_if_flag(H, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg_bar)},
 		     0x4);
+	x86_load(b, true, at, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg)});
 }
 
 /* w's bit of a pend mask (race_bar_defer's 1u << w->id) */
@@ -541,7 +576,8 @@ static void count(struct xbuf *b, const struct dinsn *di, bool round, bool settl
 
 /* count's writes in the lazy form (seg_sweep.h's lz_base: the turn ending was begun by a
  * hand-over of the code, so n0 is SWEEP_QUANTUM, the lanes LANES and the repick 0): those
- * the settle makes not made - L->steps, L->cw, L->clock and L->thread_steps - nor those
+ * the settle makes not made - L->steps, L->cw, L->clock, L->thread_steps and the next
+ * warp's last_pick (without the detector: its one group, r11, c.w's groups) - nor those
  * as they are to be already (L->cmask, the repick's reset, s->lanes, and s->ran inside a
  * round: the settle's where a round's end cleared it); n = SWEEP_QUANTUM - left + 1.
  * Registers as count's; at a round's end (`round`) L->writes settled as count's. With the
@@ -568,22 +604,26 @@ static void count_lazy(struct xbuf *b, const struct dinsn *di, bool round, bool 
 	/* (w's streak not stored: the hand-over that began w's turn stored it 0, as r10's
 	 * below, and its only other writers - pick, a split and its rejoin - are C that the
 	 * code reaches through a settle, which ends the lazy form; its last_pick, that
-	 * turn's group then, is NULL now) */
+	 * turn's group then, is NULL now - written, as the lazy form without the detector
+	 * leaves the next warp's last_pick to the settle: the turn's one group, c.w's groups,
+	 * which nothing reads before it but the code's region, past its settle, jit_vs.c) */
 	x86_mov_mi64(b, AT(X_RAX, offsetof(struct warp, last_pick)), 0);
 	x86_mov_mi(b, AT(X_R10, offsetof(struct warp, streak)), 0);
-	x86_store(b, true, AT(X_R10, offsetof(struct warp, last_pick)), X_R11);
+	if (race)
+		x86_store(b, true, AT(X_R10, offsetof(struct warp, last_pick)), X_R11);
 }
 
 /* interp.c's seg_lazy_settle, where the code itself writes what the lazy hand-overs left
  * (before a round's end that calls C, a region's repick, and the race lazy form's
- * completion): nothing where lz_base is SEG_LAZY_NONE. With the detector (`race`) L->steps
+ * completion): nothing where the mark (lz_base, with the detector lz_race) is
+ * SEG_LAZY_NONE. With the detector (`race`) L->steps
  * and L->cw are not written: the race forms wrote both at every hand-over and before each
  * detector call (count_lazy, race_regs), and a report's stop reads the access's L->steps
  * (a settle would write the turn's start over it). Four scratch registers. */
 static void settle(struct xbuf *b, const int r[4], bool race)
 {
 	int base = r[0], steps = r[1], x = r[2], y = r[3];
-	x86_load(b, true, base, SW(lz_base));
+	x86_load(b, true, base, mark(race));
 	x86_alu_ri(b, 7, true, base, -1);
 	size_t none = x86_jcc(b, 0x4);
 	x86_load(b, true, steps, SW(c.end));
@@ -611,17 +651,20 @@ static void settle(struct xbuf *b, const int r[4], bool race)
 	_Static_assert(LANES == 32, "settle's thread-instructions: n << 5");
 	x86_shift_ri(b, 4, true, steps, 5);
 	add_mem(b, AT(y, offsetof(struct launch, thread_steps)), steps);
-	if (!race) {
-		x86_load(b, true, x, SW(c.w));
+	x86_load(b, true, x, SW(c.w));
+	if (!race)
 		x86_store(b, true, AT(y, offsetof(struct launch, cw)), x);
-	}
+	/* t.g and c.w's last_pick: the turn's one group (the race forms wrote both, the same) */
+	x86_load(b, true, steps, AT(x, offsetof(struct warp, groups)));
+	x86_store(b, true, SW(t.g), steps);
+	x86_store(b, true, AT(x, offsetof(struct warp, last_pick)), steps);
 	/* s->ran: set where the turn is not the round's first (k 1: a round's end began it) */
 	x86_load(b, true, y, SW(sw));
 	x86_alu_mi(b, 7, false, AT(y, offsetof(struct sweep, k)), 1);
 	size_t first = x86_jcc(b, 0x4);
 	x86_mov_mi8(b, AT(y, offsetof(struct sweep, ran)), 1);
 	x86_patch(b, first, b->len);
-	x86_mov_mi64(b, SW(lz_base), -1);
+	x86_mov_mi64(b, mark(race), -1);
 	x86_patch(b, none, b->len);
 }
 
@@ -681,21 +724,14 @@ static void restart(struct xbuf *b, bool alone_known)
 	x86_patch(b, off, b->len);
 }
 
-/* the next warp's entry (next_tests' r9 + rsi: its instruction) kept in `at` for begin,
- * where nothing else reads those two again: R_SPLIT (which race_defer, arrive, count,
- * count_lazy, settle and restart leave alone), or r9 in the lazy ordinary hand-over
- * without the detector, whose writes before begin leave r9 alone (arrive and count_lazy:
- * next_ri's scratch is rdx) */
-static void entry(struct xbuf *b, int at)
-{
-	x86_load(b, true, at, (struct xmem){X_R9, X_RSI, 1, (int32_t)offsetof(struct dinsn, seg)});
-}
-
 /* the turn and the context for the next warp's (r10, its group r11, its frame R_REGS; rdi
  * L->steps): seg_hop_on's and seg_ctx_warp's (calm: hmin 0), the code's registers as its
- * entry loads them, then on at its entry (`at`'s: entry()).
+ * entry loads them, then on at its entry (`at`'s: next_entry; AT_DIRECT the jump to the
+ * entry after this bar.sync, kept in H->jumps).
  * Not stored: t.w, t.n_before and t.limit, and the sweep's w (count), which C takes from
- * c.w, c.end and c.n0 where it reads them (interp.c's seg_turn_settle); c.left and c.last
+ * c.w, c.end and c.n0 where it reads them (interp.c's seg_turn_settle); t.g in the lazy
+ * form without the detector (count_lazy's last_pick: the settle's, c.w's one group; the
+ * code reads t.g only in complete_tests' other forms); c.left and c.last
  * (C reads them only where the code stored them itself: before the hop's call and at its
  * exit); c.writes where count kept the bar.sync in it (`settle` false); and without the
  * detector (`race` false) hmin: in a call that is calm it is 0 throughout (seg_sweep's
@@ -710,9 +746,11 @@ static void entry(struct xbuf *b, int at)
  * settle's callers have the turn's in R_REGS and store it (jit_hand_settle, the race lazy
  * form's completion), or begin the next turn in count's form, which stores it (a round's
  * end). */
-static void begin(struct xbuf *b, bool race, bool settle, bool lazy, int at)
+static void begin(struct hand *H, bool race, bool settle, bool lazy, int at)
 {
-	x86_store(b, true, SW(t.g), X_R11);
+	struct xbuf *b = H->b;
+	if (race || !lazy)
+		x86_store(b, true, SW(t.g), X_R11);
 	if (!lazy) {
 		x86_store(b, true, SW(t.steps), X_RDI);
 		x86_mov_mi(b, SW(t.left), SWEEP_QUANTUM);
@@ -735,17 +773,20 @@ static void begin(struct xbuf *b, bool race, bool settle, bool lazy, int at)
 	x86_store(b, true, SW(c.end), X_RDI);
 	if (!lazy)
 		x86_mov_mi(b, SW(c.n0), SWEEP_QUANTUM);
-	if (at != X_R9)
+	if (at != X_R9 && at != AT_DIRECT)
 		x86_alu_rr(b, X86_MOV, true, X_R9, at);
 	x86_load_ext(b, 1, false, R_SPLIT, AT(X_R10, offsetof(struct warp, split)));
-	x86_jmp_r(b, X_R9);
+	if (at != AT_DIRECT)
+		x86_jmp_r(b, X_R9);
+	else
+		past(H);
 }
 
 /* The completing arrival's tests, loads only (seg_hop_done's seg_release_on, and
  * bar_release's plain case): w's one group the turn's, some budget left past the
  * bar.sync, no rule the release could break (a whole CTA's barrier whose waiters all
  * parked at this instruction), no bar.red's results to write, an entry right after the
- * bar.sync (rdi). rax w, rcx its CTA; leaves rdx w's group. In the lazy form w's group is
+ * bar.sync (rdi; none where H->direct: past). rax w, rcx its CTA; leaves rdx w's group. In the lazy form w's group is
  * the turn's one group without a look (tests()' argument: the hand-over that began the turn
  * stored it in t.g, found whole, and only C, after a settle, splits it). In a countless
  * kernel the barrier's expected is 0 and its red flag clear throughout (countless: exec_bar,
@@ -784,11 +825,14 @@ static void complete_tests(struct hand *H, const struct dfunc *fn, uint32_t i, e
 		x86_patch(b, counted, b->len);
 		fail_if_flag(H, AT(X_RCX, BAR(id, red)), 0x5);
 	}
+	if (H->direct) /* (the entry after the bar.sync: past() jumps to it) */
+		return;
 	x86_mov_ri64(b, X_RDI, (uint64_t)(uintptr_t)&di[1]);
 	x86_load(b, true, X_RDI, AT(X_RDI, offsetof(struct dinsn, seg)));
 	x86_alu_rr(b, X86_TEST, true, X_RDI, X_RDI);
 	fail_if(H, 0x4);
 }
+
 
 /* bar_release's plain case for barrier id of the CTA rcx: every group of its warps parked
  * on it moves past its bar.sync, the barrier's state cleared (r9, r10, r11 and R_SCR
@@ -855,11 +899,12 @@ static void race_complete(struct xbuf *b, uint32_t id)
  * the detector: complete_lazy. The race lazy form's settles first - race_bar_complete is
  * C - and stores c.regs, which its hand-overs left: the turn goes on in the code with
  * lz_base cleared, so no later settle of this turn writes it.) */
-static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, enum form form)
+static void complete(struct hand *H, const struct dinsn *di, uint32_t i, enum form form)
 {
+	struct xbuf *b = H->b;
 	uint32_t id = (uint32_t)di->s[0].imm[0];
 	bool race = form_race(form);
-	if (form == FORM_RACE_LAZY) { /* (in the full forms lz_base is SEG_LAZY_NONE) */
+	if (form == FORM_RACE_LAZY) { /* (in the full forms the mark is SEG_LAZY_NONE) */
 		static const int scratch[4] = {X_R8, X_R9, X_R10, X_R11};
 		x86_store(b, true, SW(c.regs), R_REGS);
 		settle(b, scratch, race);
@@ -905,7 +950,7 @@ static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, enum fo
 	x86_mov_ri(b, R_LAST, i);
 	x86_store(b, false, SW(c.last), R_LAST);
 	x86_store(b, false, SW(c.writes), X_R9);
-	x86_jmp_r(b, X_RDI);
+	past(H);
 }
 
 /* The completion in the lazy form without the detector (w's turn begun by the code's hand-over, lz_base set),
@@ -928,8 +973,9 @@ static void complete(struct xbuf *b, const struct dinsn *di, uint32_t i, enum fo
  * and L->epoch (the spin watch's), t.left, t.last and t.lmask (seg_account reads them where
  * the code leaves with nothing run after this), R_LEFT and R_LAST. rax w, rcx its CTA, rdx
  * its group, rdi the entry after the bar.sync. */
-static void complete_lazy(struct xbuf *b, const struct dinsn *di, uint32_t i)
+static void complete_lazy(struct hand *H, const struct dinsn *di, uint32_t i)
 {
+	struct xbuf *b = H->b;
 	uint32_t id = (uint32_t)di->s[0].imm[0];
 	if (di->flags & DF_WRITES)
 		x86_alu_mi(b, 0, false, SW(c.writes), 1);
@@ -947,7 +993,7 @@ static void complete_lazy(struct xbuf *b, const struct dinsn *di, uint32_t i)
 	x86_alu_ri(b, 5, true, X_R9, SWEEP_QUANTUM);
 	x86_store(b, true, SW(t.steps), X_R9);
 	x86_mov_ri(b, R_LAST, i);
-	x86_jmp_r(b, X_RDI);
+	past(H);
 }
 
 /* A round's end, after its tests (and the detector's deferred arrival, race_defer): in
@@ -955,9 +1001,10 @@ static void complete_lazy(struct xbuf *b, const struct dinsn *di, uint32_t i)
  * restart calls no C (L->jobs 0), else the settle (the lazy forms' only: lz_base is not
  * set in the full ones) and count's, which begins the lazy hand-overs as an ordinary
  * hand-over's count does (s->ran cleared: seg_sweep.h's lz_base). The next warp's entry in
- * R_SPLIT (entry). */
-static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, enum form form)
+ * `at` (R_SPLIT, or AT_DIRECT: begin). */
+static void round_end(struct hand *H, const struct dinsn *di, uint32_t i, enum form form, int at)
 {
+	struct xbuf *b = H->b;
 	bool race = form_race(form);
 	if (form_lazy(form)) {
 		x86_load(b, true, X_RDX, SW(c.L));
@@ -966,7 +1013,7 @@ static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, enum f
 		arrive(b, di, i, false);
 		count_lazy(b, di, true, race);
 		restart(b, true);
-		begin(b, race, true, true, R_SPLIT);
+		begin(H, race, true, true, at);
 		x86_patch(b, jobs, b->len);
 		static const int scratch[4] = {X_R9, X_RSI, X_RDX, R_SCR};
 		settle(b, scratch, race);
@@ -974,8 +1021,37 @@ static void round_end(struct xbuf *b, const struct dinsn *di, uint32_t i, enum f
 	arrive(b, di, i, false);
 	count(b, di, true, true);
 	restart(b, false);
-	x86_store(b, true, SW(lz_base), X_RDI);
-	begin(b, race, true, false, R_SPLIT);
+	x86_store(b, true, mark(race), X_RDI);
+	begin(H, race, true, false, at);
+}
+
+/* The hand-over's writes past its tests (round: a round's end), and the jump to the next
+ * warp's entry (`at`: begin's) */
+static void hand_on(struct hand *H, const struct dinsn *di, uint32_t i, enum form form,
+		    bool round, int at)
+{
+	struct xbuf *b = H->b;
+	bool race = form_race(form), lazy = form_lazy(form);
+	if (race)
+		race_defer(H, di, lazy);
+	/* (rdx is still w's group but where round_tests or race_defer took it; the writes
+	 * are settled where restart may read L->writes: the detector reads none of them, nor
+	 * L->writes) */
+	if (round) {
+		round_end(H, di, i, form, at);
+		return;
+	}
+	arrive(b, di, i, !race);
+	/* the ordinary hand-over: the lazy forms' writes, else count's, which begins the lazy
+	 * hand-overs */
+	if (lazy) {
+		count_lazy(b, di, false, race);
+		begin(H, race, false, true, at);
+	} else {
+		count(b, di, false, false);
+		x86_store(b, true, mark(race), X_RDI);
+		begin(H, race, false, false, at);
+	}
 }
 
 /* One form of the hand-over, from its tests to the jumps to the next warp's entry, and the
@@ -996,29 +1072,28 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, enum form f
 			next_in_round(b);
 		}
 		next_tests(H, fn);
+		/* The next warp's group whole at the entry right after this bar.sync (pc
+		 * i + 1: in lockstep, the warps released from this barrier), the common case,
+		 * tested in one compare of the group's mask and pc (r9 scratch): a jump
+		 * straight to that entry, which next_entry's look-up would find
+		 * (fn->code[i + 1].seg, its seg_bar set: code[i] is a bar.sync, jit.c), in a
+		 * copy of the writes of its own. */
+		if (H->direct) {
+			_Static_assert(offsetof(struct group, pc) ==
+					       offsetof(struct group, mask) + 4 &&
+					       sizeof(((struct group *)0)->mask) == 4,
+				       "a group's mask and pc read as one 8-byte word");
+			x86_mov_ri64(b, X_R9, (uint64_t)(i + 1) << 32 | FULL_MASK);
+			x86_alu_rm(b, X86_CMP, true, X_R9,
+				   AT(X_R11, offsetof(struct group, mask)));
+			size_t other = x86_jcc(b, 0x5);
+			hand_on(H, di, i, form, round, AT_DIRECT);
+			x86_patch(b, other, b->len);
+		}
 		/* (the entry in r9 only where nothing takes r9 before begin: race_defer does) */
 		int at = lazy && !race && !round ? X_R9 : R_SPLIT;
-		entry(b, at);
-		if (race)
-			race_defer(H, di, lazy);
-		/* (rdx is still w's group but where round_tests or race_defer took it; the
-		 * writes are settled where restart may read L->writes: the detector reads
-		 * none of them, nor L->writes) */
-		if (round) {
-			round_end(b, di, i, form);
-			continue;
-		}
-		arrive(b, di, i, !race);
-		/* the ordinary hand-over: the lazy forms' writes, else count's, which begins
-		 * the lazy hand-overs */
-		if (lazy) {
-			count_lazy(b, di, false, race);
-			begin(b, race, false, true, at);
-		} else {
-			count(b, di, false, false);
-			x86_store(b, true, SW(lz_base), X_RDI);
-			begin(b, race, false, false, at);
-		}
+		next_entry(H, fn, at);
+		hand_on(H, di, i, form, round, at);
 	}
 	x86_patch(b, H->done, b->len);
 	if (i + 1 < fn->ncode) {
@@ -1026,41 +1101,46 @@ static void hand(struct hand *H, const struct dfunc *fn, uint32_t i, enum form f
 		if (race) /* (rdx, w's group, taken again after it) */
 			race_defer(H, di, lazy);
 		if (form == FORM_LAZY)
-			complete_lazy(b, di, i);
+			complete_lazy(H, di, i);
 		else
-			complete(b, di, i, form);
+			complete(H, di, i, form);
 	} else {
 		fail_at(H, x86_jmp(b));
 	}
 }
 
-/* The hand-over's four forms, chosen by the call's calm and by lz_base (each in a copy of
+/* The hand-over's four forms, chosen by the call's calm and by its mark (each in a copy of
  * its own: a form pays no test of another's); any test failing falls through to the hop's
  * call that follows. */
-void jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i)
+unsigned jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i, bool direct,
+		      size_t jumps[JIT_HAND_JUMPS])
 {
 	bool closed = closed_kernel(fn);
-	struct hand H = {.b = b, .closed = closed, .countless = closed && countless(fn)};
+	struct hand H = {.b = b, .closed = closed, .countless = closed && countless(fn),
+			 .direct = direct, .jumps = jumps};
 	size_t start = b->len;
-	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM);
-	size_t race = x86_jcc(b, 0x5);
+	/* (lz_base set: the lazy form without the detector, its call's calm SEG_CALM, as only
+	 * FORM_FULL and FORM_LAZY set it, seg_sweep.h) */
 	x86_alu_mi(b, 7, true, SW(lz_base), -1);
 	size_t lazy = x86_jcc(b, 0x5);
+	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM);
+	size_t race = x86_jcc(b, 0x5);
 	hand(&H, fn, i, FORM_FULL);
 	x86_patch(b, lazy, b->len);
 	hand(&H, fn, i, FORM_LAZY);
 	x86_patch(b, race, b->len);
 	x86_alu_mi(b, 7, false, SW(c.calm), SEG_CALM_RACE);
 	fail_if(&H, 0x5);
-	x86_alu_mi(b, 7, true, SW(lz_base), -1);
+	x86_alu_mi(b, 7, true, SW(lz_race), -1);
 	size_t race_lazy = x86_jcc(b, 0x5);
 	hand(&H, fn, i, FORM_RACE);
 	x86_patch(b, race_lazy, b->len);
 	hand(&H, fn, i, FORM_RACE_LAZY);
 	if (H.full) { /* (a test added past fail's room: no hand-over, the hop's call) */
 		b->len = start;
-		return;
+		return 0;
 	}
 	for (unsigned k = 0; k < H.nfail; k++)
 		x86_patch(b, H.fail[k], b->len);
+	return H.njumps;
 }

@@ -81,6 +81,13 @@ _Static_assert(!(JIT_ROW_ASK & (SMEM_ROW_LD | SMEM_ROW_ST | SMEM_FRESH_LD | SMEM
 	       "ctx.row's ask is no answer");
 enum kind { K_NONE, K_EXIT, K_BLOCK, K_BRA, K_MOV, K_SMEM, K_BAR };
 
+/* whether an instruction of kind k is an entry of the code (jit_seg_gen's `off`): not a
+ * bar.sync (entered only from the code before it, gen_bar) nor an exit */
+static bool entry_kind(uint8_t k)
+{
+	return k != K_NONE && k != K_EXIT && k != K_BAR;
+}
+
 struct patch {
 	size_t at;
 	uint32_t to;             /* an instruction's label, its exit stub, or a constant */
@@ -1268,7 +1275,10 @@ static void gen_bar(struct seg *S, uint32_t i, size_t leave)
 {
 	struct xbuf *b = S->b;
 	handler_test(S, i);
-	jit_hand_gen(b, S->fn, i);
+	size_t jumps[JIT_HAND_JUMPS];
+	unsigned n = jit_hand_gen(b, S->fn, i, entry_kind(S->kind[i + 1]), jumps);
+	for (unsigned k = 0; k < n; k++)
+		note(S, &S->jl, &S->njl, &S->cjl, jumps[k], i + 1);
 	x86_load(b, true, X_RAX, CTX(hop));
 	x86_alu_rr(b, X86_TEST, true, X_RAX, X_RAX);
 	to_exit(S, x86_jcc(b, 0x4), i);
@@ -1403,7 +1413,7 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 			next++;
 		S.lab[i] = b->len;
 		map_insn(&S, pm, i);
-		if (S.kind[i] != K_EXIT && S.kind[i] != K_BAR)
+		if (entry_kind(S.kind[i]))
 			off[i] = b->len;
 		switch ((enum kind)S.kind[i]) {
 		case K_BLOCK: gen_block(&S, i, next); break;

@@ -244,6 +244,14 @@ void x86_alu_mi(struct xbuf *b, int ext, bool w64, struct xmem m, int8_t imm)
 	put(b, (uint8_t)imm);
 }
 
+void x86_alu_mi32(struct xbuf *b, int ext, struct xmem m, uint32_t imm)
+{
+	legacy_mem(b, false, 0, m);
+	put(b, 0x81);
+	modrm_mem(b, ext, m);
+	put32(b, imm);
+}
+
 void x86_mov_mi(struct xbuf *b, struct xmem m, uint32_t imm)
 {
 	legacy_mem(b, false, 0, m);

@@ -63,7 +63,8 @@ struct seg_sweeping {
 	 * after the first of those that left their writes (the one that set lz_base, count's
 	 * form) began. Until the settle (interp.c's seg_lazy_settle) these are left as they
 	 * are to be: t.steps (c.end less SWEEP_QUANTUM), c.regs (c.f's), without the detector
-	 * L->steps (t.steps) and L->cw (c.w), L->clock and L->thread_steps short of the turns'
+	 * L->steps (t.steps), L->cw (c.w), t.g and c.w's last_pick (c.w's one group, its
+	 * groups), L->clock and L->thread_steps short of the turns'
 	 * instructions since lz_base (t.steps - lz_base, each of LANES threads), and the
 	 * sweep's ran, true unless the turn is the round's first (k 1: the round's end that
 	 * began it cleared ran, and no ordinary hand-over sets it again). What else the lazy
@@ -83,8 +84,13 @@ struct seg_sweeping {
 	 * ask_rows), which read none of those but L->steps, L->ci, L->cmask, which the code
 	 * writes before each (race_regs), and L->cw: the race forms write L->steps and L->cw
 	 * at every hand-over, and their settle leaves both as they are (jit_hand.c's
-	 * count_lazy). */
+	 * count_lazy). With the detector (calm SEG_CALM_RACE) the mark is lz_race instead,
+	 * lz_base staying SEG_LAZY_NONE: lz_base set tells the code's hand-over the lazy form
+	 * without the detector (FORM_LAZY) in one compare, without a look at calm (every
+	 * context of the code is a struct seg_sweeping's, seg_native's too, whose marks are
+	 * SEG_LAZY_NONE: jit_ctx.h). */
 	uint64_t lz_base;
+	uint64_t lz_race;
 };
 
 #define SEG_LAZY_NONE UINT64_MAX
@@ -92,7 +98,8 @@ struct seg_sweeping {
 /* c.calm (jit_ctx.h): the call is calm (interp.c's seg_calm): the code's own hand-over at a
  * bar.sync (jit_hand.c) may run before the hop; with the detector on (SEG_CALM_RACE) it
  * makes the detector's deferred arrival too, where race_bar_defer would. A context without
- * the sweep's hop (seg_native's) leaves it 0: not calm. */
+ * the sweep's hop (seg_native's) leaves it 0: not calm (and its lazy marks
+ * SEG_LAZY_NONE). */
 enum { SEG_NOT_CALM, SEG_CALM, SEG_CALM_RACE };
 
 #endif
