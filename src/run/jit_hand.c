@@ -232,7 +232,8 @@ static void next_in_round(struct xbuf *b)
  * --seed draw (the next round begins with warp 0 of CTA 0, r10), and spin_stuck answering
  * false at once: its watch off, or made, not sampled since its last restart, and the
  * stretch not quiet (L->writes past seg_hop_note's, or L->epoch, moved: spin_busy), so
- * that it only restarts the watch (count's round). rax w, rcx its CTA, r8 the sweep. */
+ * that it only restarts the watch (count's round). rax w, rcx its CTA, r8 the sweep; leaves
+ * rdx L (round_end's, where nothing took it since). */
 static void round_tests(struct hand *H, const struct dinsn *di)
 {
 	struct xbuf *b = H->b;
@@ -249,16 +250,13 @@ static void round_tests(struct hand *H, const struct dinsn *di)
 	fail_if(H, 0x4);
 	fail_if_flag(H, AT(X_R9, SPIN(sampled)), 0x5);
 	x86_load(b, true, X_RSI, AT(X_RDX, offsetof(struct launch, epoch)));
-	x86_load(b, true, X_R10, AT(X_R9, SPIN(epoch)));
-	x86_alu_rr(b, X86_CMP, true, X_RSI, X_R10);
+	x86_alu_rm(b, X86_CMP, true, X_RSI, AT(X_R9, SPIN(epoch)));
 	size_t busy = x86_jcc(b, 0x5);
 	x86_load(b, false, X_RSI, SW(c.writes));
 	if (di->flags & DF_WRITES)
 		x86_alu_ri(b, 0, true, X_RSI, 1);
-	x86_load(b, true, X_R10, AT(X_RDX, offsetof(struct launch, writes)));
-	x86_alu_rr(b, X86_ADD, true, X_RSI, X_R10);
-	x86_load(b, true, X_R10, AT(X_R9, SPIN(writes)));
-	x86_alu_rr(b, X86_CMP, true, X_RSI, X_R10);
+	x86_alu_rm(b, X86_ADD, true, X_RSI, AT(X_RDX, offsetof(struct launch, writes)));
+	x86_alu_rm(b, X86_CMP, true, X_RSI, AT(X_R9, SPIN(writes)));
 	fail_if(H, 0x4);
 	x86_patch(b, busy, b->len);
 	x86_patch(b, off, b->len);
@@ -844,13 +842,15 @@ static void release(struct xbuf *b, uint32_t id)
 			       sizeof(((struct group *)0)->state) == 4 &&
 			       sizeof(((struct group *)0)->wait_id) == 4,
 		       "a group's state and wait_id read as one 8-byte word");
+	/* the warps walked by a negative offset r11 from the end r10, up to 0 (the add that
+	 * steps it is the loop's test; a CTA has a warp at least) */
 	x86_load(b, true, X_R10, AT(X_RCX, offsetof(struct cta, warps)));
 	x86_load(b, false, X_R11, AT(X_RCX, offsetof(struct cta, nwarps)));
-	x86_imul_rri(b, true, X_R11, X_R11, (int32_t)sizeof(struct warp));
-	x86_alu_rr(b, X86_ADD, true, X_R11, X_R10);
+	x86_imul_rri(b, true, X_R11, X_R11, -(int32_t)sizeof(struct warp));
+	x86_alu_rr(b, X86_SUB, true, X_R10, X_R11);
 	x86_mov_ri64(b, R_SCR, (uint64_t)id << 32 | (uint32_t)G_BAR);
 	size_t warp = b->len;
-	x86_load(b, true, X_R9, AT(X_R10, offsetof(struct warp, groups)));
+	x86_load(b, true, X_R9, ((struct xmem){X_R10, X_R11, 1, (int32_t)offsetof(struct warp, groups)}));
 	x86_alu_rr(b, X86_TEST, true, X_R9, X_R9);
 	size_t none = x86_jcc(b, 0x4);
 	size_t group = b->len;
@@ -859,12 +859,14 @@ static void release(struct xbuf *b, uint32_t id)
 	x86_mov_mi(b, AT(X_R9, offsetof(struct group, state)), G_READY);
 	x86_alu_mi(b, 0, false, AT(X_R9, offsetof(struct group, pc)), 1);
 	x86_patch(b, other, b->len);
+	/* (a warp's one group, the common case: its next tested in memory, not loaded) */
+	x86_alu_mi(b, 7, true, AT(X_R9, offsetof(struct group, next)), 0);
+	size_t last = x86_jcc(b, 0x4);
 	x86_load(b, true, X_R9, AT(X_R9, offsetof(struct group, next)));
-	x86_alu_rr(b, X86_TEST, true, X_R9, X_R9);
-	x86_patch(b, x86_jcc(b, 0x5), group);
+	x86_patch(b, x86_jmp(b), group);
+	x86_patch(b, last, b->len);
 	x86_patch(b, none, b->len);
-	x86_alu_ri(b, 0, true, X_R10, (int32_t)sizeof(struct warp));
-	x86_alu_rr(b, X86_CMP, true, X_R10, X_R11);
+	x86_alu_ri(b, 0, true, X_R11, (int32_t)sizeof(struct warp));
 	x86_patch(b, x86_jcc(b, 0x5), warp);
 	x86_alu_rr(b, X86_XOR, false, X_R9, X_R9); /* (r9 left zero: complete's) */
 	for (size_t k = 0; k < sizeof(struct barstate); k += 8)
@@ -1007,7 +1009,8 @@ static void round_end(struct hand *H, const struct dinsn *di, uint32_t i, enum f
 	struct xbuf *b = H->b;
 	bool race = form_race(form);
 	if (form_lazy(form)) {
-		x86_load(b, true, X_RDX, SW(c.L));
+		if (race) /* (else rdx is round_tests' L still) */
+			x86_load(b, true, X_RDX, SW(c.L));
 		x86_alu_mi(b, 7, true, AT(X_RDX, offsetof(struct launch, jobs)), 0);
 		size_t jobs = x86_jcc(b, 0x5);
 		arrive(b, di, i, false);
