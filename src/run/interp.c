@@ -1540,6 +1540,7 @@ seg_sweep(struct launch *L, struct sweep *sw, struct repick *rp, struct seg_turn
 	struct seg_sweeping x = {.L = L, .R = L->race, .sw = sw, .t = *t, .lim = sweep_lim(L), .fn = f->fn,
 				 .code = f->fn->code, .lz_base = SEG_LAZY_NONE,
 				 .lz_race = SEG_LAZY_NONE};
+	x.lim1 = x.lim ? x.lim - 1 : 0;
 	seg_ctx_turn(&x.c, L, t->w, f, t->left, t->steps + t->limit, t->n_before + t->limit, rp);
 	bool calm = seg_calm(L); /* (with the detector: seg_hop_race_calm, calm but for
 				  * L->stop, which its hop looks at) */

@@ -63,10 +63,11 @@ enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X
 #define BAR(id, field) (offsetof(struct cta, bar) + (id) * sizeof(struct barstate) + \
 			offsetof(struct barstate, field))
 
-/* The hand-over's forms (hand), each in code of its own: where the turn ending was begun
- * by the code's own hand-over (its mark set, lz_base or lz_race: the lazy writes) or not, without the detector
- * (FORM_LAZY, FORM_FULL) and with it (FORM_RACE_LAZY, FORM_RACE: the detector's arrival
- * too, and L->steps and L->cw written for its calls from the code: the head of this file). */
+/* The hand-over's forms (hand), each in code of its own: where the turn ending was begun by
+ * the code's own hand-over (its mark set, lz_base or lz_race: the lazy writes) or not,
+ * without the detector (FORM_LAZY, FORM_FULL) and with it (FORM_RACE_LAZY, FORM_RACE: the
+ * detector's arrival too, and L->steps and L->cw written for its calls from the code: the
+ * head of this file). */
 enum form { FORM_FULL, FORM_LAZY, FORM_RACE, FORM_RACE_LAZY };
 
 static bool form_race(enum form form)
@@ -77,6 +78,14 @@ static bool form_race(enum form form)
 static bool form_lazy(enum form form)
 {
 	return form == FORM_LAZY || form == FORM_RACE_LAZY;
+}
+
+/* Whether tests() leaves rdi one short of L->steps past the bar.sync: in the lazy form
+ * without the detector, where only begin reads it (c.end, adding the one), but for the
+ * round's end that settles and counts (round_end adds it there) */
+static bool steps_less1(enum form form)
+{
+	return form == FORM_LAZY;
 }
 
 struct hand {
@@ -155,9 +164,10 @@ static void add_mem(struct xbuf *b, struct xmem m, int r)
 	x86_alu_mr(b, X86_ADD, true, m, r);
 }
 
-/* The tests, loads only: rax w, rcx its CTA, rdx w's group, rdi L->steps after the
- * bar.sync, r8 the sweep (sweep_next_by's and seg_hop_on's, in the case they go on at
- * once). An arrival that completes the barrier jumps to H->done (rax w, rcx its CTA) */
+/* The tests, loads only: rax w, rcx its CTA, rdx w's group, rdi L->steps after the bar.sync
+ * (one short in FORM_LAZY: steps_less1), r8 the sweep (sweep_next_by's and seg_hop_on's, in
+ * the case they go on at once). An arrival that completes the barrier jumps to H->done (rax
+ * w, rcx its CTA) */
 static void tests(struct hand *H, const struct dfunc *fn, uint32_t i, enum form form)
 {
 	struct xbuf *b = H->b;
@@ -198,11 +208,16 @@ static void tests(struct hand *H, const struct dfunc *fn, uint32_t i, enum form 
 		fail_if(H, 0x5);
 	}
 	/* L->steps past the bar.sync (seg_hop_note's: the turn's end less left, plus one)
-	 * before sweep_lim's */
+	 * before sweep_lim's - in FORM_LAZY the one left out of rdi (steps_less1) and of
+	 * the limit (lim1: where lim is 0, every L->steps and every rdi fails alike) */
 	x86_load(b, true, X_RDI, SW(c.end));
 	x86_alu_rr(b, X86_SUB, true, X_RDI, R_LEFT);
-	x86_alu_ri(b, 0, true, X_RDI, 1);
-	x86_alu_rm(b, X86_CMP, true, X_RDI, SW(lim));
+	if (steps_less1(form)) {
+		x86_alu_rm(b, X86_CMP, true, X_RDI, SW(lim1));
+	} else {
+		x86_alu_ri(b, 0, true, X_RDI, 1);
+		x86_alu_rm(b, X86_CMP, true, X_RDI, SW(lim));
+	}
 	fail_if(H, 0x3);
 	/* the round's end: round_tests */
 	x86_load(b, true, X_R8, SW(sw));
@@ -339,10 +354,11 @@ static void next_tests(struct hand *H, const struct dfunc *fn)
 }
 
 /* the next warp's group (r11) whole (next_tests), and its instruction (the group's pc) in
- * fn's code at an entry right after a bar.sync (seg_bar), that entry kept in `at` for begin, where nothing else reads it before:
- * R_SPLIT (which race_defer, arrive, count, count_lazy, settle and restart leave alone), or
- * r9 in the lazy ordinary hand-over without the detector, whose writes before begin leave
- * r9 alone (arrive and count_lazy: next_ri's scratch is rdx) */
+ * fn's code at an entry right after a bar.sync (seg_bar), that entry kept in `at` for
+ * begin, where nothing else reads it before: R_SPLIT (which race_defer, arrive, count,
+ * count_lazy, settle and restart leave alone), or r9 in the lazy ordinary hand-over without
+ * the detector, whose writes before begin leave r9 alone (arrive and count_lazy: next_ri's
+ * scratch is rdx) */
 static void next_entry(struct hand *H, const struct dfunc *fn, int at)
 {
 	struct xbuf *b = H->b;
@@ -723,27 +739,26 @@ static void restart(struct xbuf *b, bool alone_known)
 }
 
 /* the turn and the context for the next warp's (r10, its group r11, its frame R_REGS; rdi
- * L->steps): seg_hop_on's and seg_ctx_warp's (calm: hmin 0), the code's registers as its
- * entry loads them, then on at its entry (`at`'s: next_entry; AT_DIRECT the jump to the
- * entry after this bar.sync, kept in H->jumps).
- * Not stored: t.w, t.n_before and t.limit, and the sweep's w (count), which C takes from
- * c.w, c.end and c.n0 where it reads them (interp.c's seg_turn_settle); t.g in the lazy
- * form without the detector (count_lazy's last_pick: the settle's, c.w's one group; the
- * code reads t.g only in complete_tests' other forms); c.left and c.last
- * (C reads them only where the code stored them itself: before the hop's call and at its
+ * L->steps, one short where lazy without the detector: steps_less1): seg_hop_on's and
+ * seg_ctx_warp's (calm: hmin 0), the code's registers as its entry loads them, then on at
+ * its entry (`at`'s: next_entry; AT_DIRECT the jump to the entry after this bar.sync, kept
+ * in H->jumps). Not stored: t.w, t.n_before and t.limit, and the sweep's w (count), which C
+ * takes from c.w, c.end and c.n0 where it reads them (interp.c's seg_turn_settle); t.g in
+ * the lazy form without the detector (count_lazy's last_pick: the settle's, c.w's one
+ * group; the code reads t.g only in complete_tests' other forms); c.left and c.last (C
+ * reads them only where the code stored them itself: before the hop's call and at its
  * exit); c.writes where count kept the bar.sync in it (`settle` false); and without the
  * detector (`race` false) hmin: in a call that is calm it is 0 throughout (seg_sweep's
- * first turn and every turn C begins in it: no stop, no event due), in R_HMIN and in
- * c.hmin alike. The lazy forms (count_lazy's) leave t.steps to the settle, and t.left and
- * c.n0, which the turn ending had too (seg_sweep.h's lz_base) - and, with the detector,
- * hmin: the hand-over that began the turn ending wrote 0 to both, and only C that settles
- * first (a hop's seg_ctx_warp) writes c.hmin again, only the hop's return R_HMIN. They
- * leave c.regs too, the frame's registers, which the code keeps in R_REGS and reads back
- * only after the hop's call, whose settle writes it from c.f (interp.c's
- * seg_lazy_settle; the detector's calls from the code read none of it); the generated
- * settle's callers have the turn's in R_REGS and store it (jit_hand_settle, the race lazy
- * form's completion), or begin the next turn in count's form, which stores it (a round's
- * end). */
+ * first turn and every turn C begins in it: no stop, no event due), in R_HMIN and in c.hmin
+ * alike. The lazy forms (count_lazy's) leave t.steps to the settle, and t.left and c.n0,
+ * which the turn ending had too (seg_sweep.h's lz_base) - and, with the detector, hmin: the
+ * hand-over that began the turn ending wrote 0 to both, and only C that settles first (a
+ * hop's seg_ctx_warp) writes c.hmin again, only the hop's return R_HMIN. They leave c.regs
+ * too, the frame's registers, which the code keeps in R_REGS and reads back only after the
+ * hop's call, whose settle writes it from c.f (interp.c's seg_lazy_settle; the detector's
+ * calls from the code read none of it); the generated settle's callers have the turn's in
+ * R_REGS and store it (jit_hand_settle, the race lazy form's completion), or begin the next
+ * turn in count's form, which stores it (a round's end). */
 static void begin(struct hand *H, bool race, bool settle, bool lazy, int at)
 {
 	struct xbuf *b = H->b;
@@ -767,7 +782,7 @@ static void begin(struct hand *H, bool race, bool settle, bool lazy, int at)
 		x86_mov_mi(b, SW(c.writes), 0);
 	x86_mov_mi(b, SW(c.row), JIT_ROW_ASK);
 	x86_store(b, true, SW(c.w), X_R10);
-	x86_alu_ri(b, 0, true, X_RDI, SWEEP_QUANTUM);
+	x86_alu_ri(b, 0, true, X_RDI, SWEEP_QUANTUM + (lazy && !race)); /* (steps_less1) */
 	x86_store(b, true, SW(c.end), X_RDI);
 	if (!lazy)
 		x86_mov_mi(b, SW(c.n0), SWEEP_QUANTUM);
@@ -781,15 +796,14 @@ static void begin(struct hand *H, bool race, bool settle, bool lazy, int at)
 }
 
 /* The completing arrival's tests, loads only (seg_hop_done's seg_release_on, and
- * bar_release's plain case): w's one group the turn's, some budget left past the
- * bar.sync, no rule the release could break (a whole CTA's barrier whose waiters all
- * parked at this instruction), no bar.red's results to write, an entry right after the
- * bar.sync (rdi; none where H->direct: past). rax w, rcx its CTA; leaves rdx w's group. In the lazy form w's group is
- * the turn's one group without a look (tests()' argument: the hand-over that began the turn
- * stored it in t.g, found whole, and only C, after a settle, splits it). In a countless
- * kernel the barrier's expected is 0 and its red flag clear throughout (countless: exec_bar,
- * their only writer, sets red only for bar.red, which names a count), so neither is looked
- * at. */
+ * bar_release's plain case): w's one group the turn's, some budget left past the bar.sync,
+ * no rule the release could break (a whole CTA's barrier whose waiters all parked at this
+ * instruction), no bar.red's results to write, an entry right after the bar.sync (rdi; none
+ * where H->direct: past). rax w, rcx its CTA; leaves rdx w's group. In the lazy form w's
+ * group is the turn's one group without a look (tests()' argument: the hand-over that began
+ * the turn found it whole, and only C, after a settle, splits it). In a countless kernel
+ * the barrier's expected is 0 and its red flag clear throughout (countless: exec_bar, their
+ * only writer, sets red only for bar.red, which names a count), so neither is looked at. */
 static void complete_tests(struct hand *H, const struct dfunc *fn, uint32_t i, enum form form)
 {
 	struct xbuf *b = H->b;
@@ -1018,6 +1032,8 @@ static void round_end(struct hand *H, const struct dinsn *di, uint32_t i, enum f
 		restart(b, true);
 		begin(H, race, true, true, at);
 		x86_patch(b, jobs, b->len);
+		if (steps_less1(form)) /* (count's L->steps and lz_base) */
+			x86_alu_ri(b, 0, true, X_RDI, 1);
 		static const int scratch[4] = {X_R9, X_RSI, X_RDX, R_SCR};
 		settle(b, scratch, race);
 	}

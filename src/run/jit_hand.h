@@ -28,9 +28,9 @@ unsigned jit_hand_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i, bool d
 
 /* Emit the lazy hand-overs' settle (interp.c's seg_lazy_settle) for code that writes what
  * they leave (a region's repick and clock: jit_vs.c) without a call of C: c.regs from
- * R_REGS (every lazy form leaves it), then nothing more unless the context is a calm
- * call's (SEG_CALM or SEG_CALM_RACE) and its lazy mark is set (lz_base, lz_race). rbx the context; rax, rcx, rdx,
- * rsi scratch. */
+ * R_REGS (every lazy form leaves it), then nothing more unless the context is a calm call's
+ * (SEG_CALM or SEG_CALM_RACE) and its lazy mark is set (lz_base, lz_race). rbx the context;
+ * rax, rcx, rdx, rsi scratch. */
 void jit_hand_settle(struct xbuf *b);
 
 #endif

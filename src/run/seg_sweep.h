@@ -52,6 +52,7 @@ struct seg_sweeping {
 	struct seg_turn t;
 	enum sweep_end end;
 	uint64_t lim;             /* sweep_lim's (the poll and the step limit)              */
+	uint64_t lim1;            /* lim less one, 0 where lim is (jit_hand.c's lazy test)  */
 	/* a function and its code (fixed after the load), the last the hop saw: the next
 	 * warp's instruction found from its pc alone where its frame's function is the
 	 * same (no wait on the frame's chain of loads) */
