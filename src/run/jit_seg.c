@@ -11,8 +11,11 @@
  *   uni_bra: all lanes, none, or lane 0 where uniform), so the branch reads no lane back,
  *   and where the budget holds both the block's code goes to the branch's end at once
  *   (gen_block_summed);
- *   a move of a register or an immediate, and an ld/st.shared of smem.h's forms (a whole
- *   warp's row - through a register jit_rows finds holding 4 * %tid.x plus a uniform value,
+ *   a kernel's prologue forms (jit_pro.h: ld.param of a parameter, moves of special
+ *   registers, cvta of one address), each after the handlers' test, where the code enters
+ *   at a kernel's first instruction too (a fresh warp's first turn: interp.c's seg_entry);
+ *   a move of a register, an immediate or a variable's address that is no frame's, and an
+ *   ld/st.shared of smem.h's forms (a whole warp's row - through a register jit_rows finds holding 4 * %tid.x plus a uniform value,
  *   tested from lanes 0 and 31 alone: row_known -, or one place at a variable's address
  *   for every lane, inline where smem_rows allows it, else through
  *   smem_ld / smem_st, the calls a launch with the detector makes too: with it, L->steps,
