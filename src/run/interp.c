@@ -992,10 +992,12 @@ enum seg {
 
 #ifdef PRED_AVX2
 /* Whether g, its warp's one group, stands right after a CTA barrier's bar.sync (where a
- * warp's turn begins once the barrier completed). */
+ * warp's turn begins once the barrier completed), or at the start of its kernel where the
+ * segment code has an entry (a fresh warp's first turn: its prologue, jit_pro.h). */
 static inline bool seg_entry(const struct group *g)
 {
-	return g->pc && g->frame->fn->code[g->pc - 1].exec == exec_bar;
+	const struct dinsn *code = g->frame->fn->code;
+	return g->pc ? code[g->pc - 1].exec == exec_bar : code->seg_bar;
 }
 
 /* g's `lanes` arrive at di, bar.sync of barrier id (b), which they do not complete: they

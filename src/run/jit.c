@@ -1990,8 +1990,10 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 			void *at = (uint8_t *)map + ent[e].off;
 			if (ent[e].what == E_SEG) {
 				ent[e].di->seg = at;
-				ent[e].di->seg_bar = ent[e].di != ent[e].fn->code &&
-						     ent[e].di[-1].exec == exec_bar;
+				/* (a kernel's first instruction: a fresh warp's turn begins there) */
+				ent[e].di->seg_bar = ent[e].di != ent[e].fn->code
+					? ent[e].di[-1].exec == exec_bar
+					: ent[e].fn->ir && ent[e].fn->ir->is_entry;
 				continue;
 			}
 			if (ent[e].what == E_SEG_FN) {

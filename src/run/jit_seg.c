@@ -11,8 +11,11 @@
  *   uni_bra: all lanes, none, or lane 0 where uniform), so the branch reads no lane back,
  *   and where the budget holds both the block's code goes to the branch's end at once
  *   (gen_block_summed);
- *   a move of a register or an immediate, and an ld/st.shared of smem.h's forms (a whole
- *   warp's row - through a register jit_rows finds holding 4 * %tid.x plus a uniform value,
+ *   a kernel's prologue forms (jit_pro.h: ld.param of a parameter, moves of special
+ *   registers, cvta of one address), each after the handlers' test, where the code enters
+ *   at a kernel's first instruction too (a fresh warp's first turn: interp.c's seg_entry);
+ *   a move of a register, an immediate or a variable's address that is no frame's, and an
+ *   ld/st.shared of smem.h's forms (a whole warp's row - through a register jit_rows finds holding 4 * %tid.x plus a uniform value,
  *   tested from lanes 0 and 31 alone: row_known -, or one place at a variable's address
  *   for every lane, inline where smem_rows allows it, else through
  *   smem_ld / smem_st, the calls a launch with the detector makes too: with it, L->steps,
@@ -68,6 +71,7 @@
 #include "exec.h"
 #include "jit_hand.h"
 #include "jit_map.h"
+#include "jit_pro.h"
 #include "jit_uni.h"
 #include "jit_vs.h"
 #include "race.h"
@@ -79,7 +83,7 @@ enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X
 enum { Y1 = 13, Y2 = 14 };
 _Static_assert(!(JIT_ROW_ASK & (SMEM_ROW_LD | SMEM_ROW_ST | SMEM_FRESH_LD | SMEM_FRESH_ST)),
 	       "ctx.row's ask is no answer");
-enum kind { K_NONE, K_EXIT, K_BLOCK, K_BRA, K_MOV, K_SMEM, K_BAR };
+enum kind { K_NONE, K_EXIT, K_BLOCK, K_BRA, K_MOV, K_SMEM, K_BAR, K_PRO };
 
 /* whether an instruction of kind k is an entry of the code (jit_seg_gen's `off`): not a
  * bar.sync (entered only from the code before it, gen_bar) nor an exit */
@@ -190,6 +194,14 @@ static void handler_test(struct seg *S, uint32_t i)
 	to_exit(S, x86_jcc(S->b, 0x6), i);
 }
 
+/* A move's source that is one value for every lane, known here: an immediate, or a
+ * variable's address that is no frame's (exec_mov_warp's op_addr without a register) */
+static bool mov_konst(const struct dop *s)
+{
+	return s->kind == DOP_IMM || ((s->kind == DOP_ADDR || s->kind == DOP_SYMADDR) &&
+				      !s->has_reg && s->space != MS_LOCAL);
+}
+
 /* What instruction i is to the segment code. */
 static enum kind classify(const struct seg *S, uint32_t i)
 {
@@ -205,11 +217,13 @@ static enum kind classify(const struct seg *S, uint32_t i)
 	if (di->guard >= 0 || i + 1 >= fn->ncode)
 		return K_EXIT;
 	const struct dop *s0 = &di->s[0];
-	if (di->exec == exec_mov && !s0->neg && (s0->kind == DOP_REG || s0->kind == DOP_IMM) &&
+	if (di->exec == exec_mov && !s0->neg && (s0->kind == DOP_REG || mov_konst(s0)) &&
 	    di->d.kind == DOP_REG && ir_type_size((enum ir_mod)di->type) <= 8)
 		return K_MOV;
 	if ((di->exec == exec_ld || di->exec == exec_st) && di->smem)
 		return K_SMEM;
+	if (jit_pro_fits(fn, di))
+		return K_PRO;
 	if (di->exec == exec_bar && bar_sync_const(di))
 		return K_BAR;
 	return K_EXIT;
@@ -612,8 +626,9 @@ static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 	go_on(S, j, next);
 }
 
-/* exec_mov of a register or an immediate on all lanes: d = a & the type's mask (of a 4- or
- * 8-byte uniform register, lane 0's alone where the warp never split) */
+/* exec_mov of a register, an immediate or a variable's address on all lanes: d = a & the
+ * type's mask (of a 4- or 8-byte uniform register, lane 0's alone where the warp never
+ * split) */
 static void gen_mov(struct seg *S, uint32_t i, uint32_t next)
 {
 	struct xbuf *b = S->b;
@@ -637,8 +652,9 @@ static void gen_mov(struct seg *S, uint32_t i, uint32_t next)
 		note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), i + 1);
 		x86_patch(b, split, b->len);
 	}
-	if (s->kind == DOP_IMM)
-		konst(S, XV_VMOVDQU_LD, Y1, 0, s->imm[0] & sm);
+	if (s->kind != DOP_REG)
+		konst(S, XV_VMOVDQU_LD, Y1, 0,
+		      (s->kind == DOP_IMM ? s->imm[0] : (uint64_t)s->off) & sm);
 	for (int c = 0; c < LANES / 4; c++) {
 		if (s->kind == DOP_REG) {
 			x86_vrm(b, XV_VMOVDQU_LD, Y1, 0, lanes(s->slot, c));
@@ -647,6 +663,19 @@ static void gen_mov(struct seg *S, uint32_t i, uint32_t next)
 		}
 		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0, lanes(di->d.slot, c));
 	}
+	ran(S, i, 1);
+	go_on(S, i + 1, next);
+}
+
+/* A kernel's prologue instruction (jit_pro.h), after the handlers' test */
+static void gen_pro(struct seg *S, uint32_t i, uint32_t next)
+{
+	static const struct jit_pro_regs r = {R_CTX, R_REGS};
+	size_t exits[JIT_PRO_EXITS];
+	handler_test(S, i);
+	unsigned n = jit_pro_gen(S->b, &r, &S->fn->code[i], exits);
+	for (unsigned k = 0; k < n; k++)
+		to_exit(S, exits[k], i);
 	ran(S, i, 1);
 	go_on(S, i + 1, next);
 }
@@ -1380,7 +1409,8 @@ static void map_insn(const struct seg *S, struct jit_map *pm, uint32_t i)
 {
 	static const char *const what[] = {
 		[K_EXIT] = "seg exit", [K_BLOCK] = "seg block", [K_BRA] = "seg bra",
-		[K_MOV] = "seg mov", [K_SMEM] = "seg ld.shared", [K_BAR] = "seg bar.sync"};
+		[K_MOV] = "seg mov", [K_SMEM] = "seg ld.shared", [K_BAR] = "seg bar.sync",
+		[K_PRO] = "seg prologue"};
 	uint32_t last = S->kind[i] == K_BLOCK ? i + S->blk[i].n - 1 : i;
 	bool st = S->kind[i] == K_SMEM && S->fn->code[i].exec == exec_st;
 	jit_map_note(pm, S->b->len, S->fn, i, last, st ? "seg st.shared" : what[S->kind[i]]);
@@ -1421,6 +1451,7 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 		case K_MOV: gen_mov(&S, i, next); break;
 		case K_SMEM: gen_smem(&S, i, next, epi); break;
 		case K_BAR: gen_bar(&S, i, leave); break;
+		case K_PRO: gen_pro(&S, i, next); break;
 		default:
 			stub[i] = b->len;
 			x86_mov_ri(b, X_RAX, i);

@@ -205,8 +205,9 @@ struct dinsn {
 	 * is its boundary jit_at; or NULL */
 	void (*jit)(uint64_t *regs, uint32_t gmask, uint32_t to);
 	uint16_t jit_len, jit_at;
-	/* seg is set and the instruction before is a bar.sync (interp.c's seg_entry): the CTA
-	 * sweep's hop asks this one line of the next warp's instruction (in the padding) */
+	/* seg is set and the instruction before is a bar.sync, or this is a kernel's first
+	 * instruction (interp.c's seg_entry): the CTA sweep's hop asks this one line of the
+	 * next warp's instruction (in the padding) */
 	bool seg_bar;
 	/* the block as a loop's body (jit.h's jit_loop_fn), jit_keep its saved slots; jit_keep
 	 * alone: a loop's body not compiled as the loop (run pass by pass); both NULL: no loop */
