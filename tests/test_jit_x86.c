@@ -278,6 +278,9 @@ static const struct {
 	{"vpslld ymm14, ymm12, 3", 6, {0xc4, 0xc1, 0x0d, 0x72, 0xf4, 0x03}},
 	{"mov qword ptr [rbx+12], 1", 8, {0x48, 0xc7, 0x43, 0x0c, 0x01, 0x00, 0x00, 0x00}},
 	{"mov qword ptr [r9+r11*1+16], -1", 9, {0x4b, 0xc7, 0x44, 0x19, 0x10, 0xff, 0xff, 0xff, 0xff}},
+	{"shl edx, cl", 2, {0xd3, 0xe2}},
+	{"shl r9d, cl", 3, {0x41, 0xd3, 0xe1}},
+	{"shr rax, cl", 3, {0x48, 0xd3, 0xe8}},
 };
 
 #define NCASES (sizeof want / sizeof want[0])
@@ -544,6 +547,9 @@ static void emit_case(struct xbuf *b, size_t i)
 	case 255: x86_vshi(b, XV_VPSLLD_I, 14, 12, 3); break;
 	case 256: x86_mov_mi64(b, (struct xmem){X_RBX, -1, 1, 12}, 1); break;
 	case 257: x86_mov_mi64(b, (struct xmem){X_R9, X_R11, 1, 16}, -1); break;
+	case 258: x86_shift_cl(b, 4, false, X_RDX); break;
+	case 259: x86_shift_cl(b, 4, false, X_R9); break;
+	case 260: x86_shift_cl(b, 5, true, X_RAX); break;
 	default: break;
 	}
 }
