@@ -101,7 +101,7 @@ struct seg {
 	size_t *lab;
 	struct patch *jl, *jx, *jk; /* jumps to labels, to exit stubs, rip to constants */
 	struct patch *jv;           /* jumps to a branch's region (gen_region) */
-	struct patch *ja;           /* to its entry from a lane setp, r9d its lanes (gen_region_setp) */
+	struct patch *ja;           /* to it from a lane setp, r9d its lanes (gen_region_setp) */
 	uint32_t njl, njx, njk, njv, nja;
 	size_t cjl, cjx, cjk, cjv, cja;
 	uint64_t (*pool)[4];
@@ -865,8 +865,8 @@ enum row_lanes_of { ROWS_WARP, ROWS_REGION, ROWS_PARTED };
  * high words masked off - and lane 0's place plus the offset is aligned and at most the
  * shared bytes less 128, so that all 32 places lie in them; through a row register,
  * row_known's two lanes first. `of` (but ROWS_WARP): only the lanes of ctx.vmask (a
- * region's) are tested (ymm 15 and edx left holding it), and lane 0's register, whether its lane
- * runs or not, gives the row. Anything else jumps to one of call[0..3]; rax is left the row's first
+ * region's) are tested (ymm 15 and edx left holding it), and lane 0's register, whether its
+ * lane runs or not, gives the row. Anything else jumps to one of call[0..3]; rax is left the row's first
  * place, rcx its first byte.
  */
 static void row_test(struct seg *S, const struct dinsn *di, uint32_t bit, enum row_lanes_of of,

@@ -187,6 +187,18 @@ static void join(struct xbuf *b)
 	lanes_by(b, true);
 }
 
+/* Jumps taken where the lazy hand-overs' writes do not stand (seg_sweep.h's lz_base: the
+ * context a calm call's and lz_base set), in none[0..1]: there c.regs is the turn's too (the
+ * settle that cleared lz_base, or the hand-over's begin, stored it), so jit_hand_settle
+ * would write nothing */
+static void lazy_test(struct xbuf *b, size_t none[2])
+{
+	x86_alu_mi(b, 7, false, CTX(calm), SEG_NOT_CALM);
+	none[0] = x86_jcc(b, 0x4);
+	x86_alu_mi(b, 7, true, SW(lz_base), -1);
+	none[1] = x86_jcc(b, 0x4);
+}
+
 /* The merge where the lazy hand-overs' writes stand (a calm call's context, lz_base set):
  * the group's lanes, the streak and the last pick as join() writes them; the repick back
  * to the 0 that form holds (its counts and vlanes; n_clocked never left it), its counts'
@@ -234,10 +246,7 @@ static void merge(struct xbuf *b, const struct jit_vs_region *r, int32_t plus)
 {
 	size_t full[2] = {SIZE_MAX, SIZE_MAX}, done = SIZE_MAX;
 	if (r->lazy) {
-		x86_alu_mi(b, 7, false, CTX(calm), SEG_NOT_CALM);
-		full[0] = x86_jcc(b, 0x4);
-		x86_alu_mi(b, 7, true, SW(lz_base), -1);
-		full[1] = x86_jcc(b, 0x4);
+		lazy_test(b, full);
 		join_lazy(b, r, plus);
 		done = x86_jmp(b);
 	}
@@ -263,8 +272,13 @@ void jit_vs_picked(struct xbuf *b, const struct jit_vs_region *r, bool merged)
 
 void jit_vs_clock(struct xbuf *b, const struct jit_vs_region *r, uint32_t back)
 {
-	if (r->lazy) /* (begin left it: C, and clock_to, read what it writes) */
+	if (r->lazy) { /* (begin left it: C, and clock_to, read what it writes) */
+		size_t settled[2];
+		lazy_test(b, settled);
 		jit_hand_settle(b);
+		for (int k = 0; k < 2; k++)
+			x86_patch(b, settled[k], b->len);
+	}
 	if (!r->split) { /* (C's state as at a split marked at the beginning) */
 		x86_load(b, true, X_RSI, CTX(w));
 		mark_split(b);
