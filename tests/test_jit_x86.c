@@ -281,6 +281,9 @@ static const struct {
 	{"cmp DWORD PTR [r11+4], 439", 8, {0x41, 0x81, 0x7b, 0x04, 0xb7, 0x01, 0x00, 0x00}},
 	{"cmp DWORD PTR [rbx+256], 0x12345678", 10,
 	 {0x81, 0xbb, 0x00, 0x01, 0x00, 0x00, 0x78, 0x56, 0x34, 0x12}},
+	{"shl edx, cl", 2, {0xd3, 0xe2}},
+	{"shl r9d, cl", 3, {0x41, 0xd3, 0xe1}},
+	{"shr rax, cl", 3, {0x48, 0xd3, 0xe8}},
 };
 
 #define NCASES (sizeof want / sizeof want[0])
@@ -549,6 +552,9 @@ static void emit_case(struct xbuf *b, size_t i)
 	case 257: x86_mov_mi64(b, (struct xmem){X_R9, X_R11, 1, 16}, -1); break;
 	case 258: x86_alu_mi32(b, 7, (struct xmem){X_R11, -1, 1, 4}, 439); break;
 	case 259: x86_alu_mi32(b, 7, (struct xmem){X_RBX, -1, 1, 256}, 0x12345678); break;
+	case 260: x86_shift_cl(b, 4, false, X_RDX); break;
+	case 261: x86_shift_cl(b, 4, false, X_R9); break;
+	case 262: x86_shift_cl(b, 5, true, X_RAX); break;
 	default: break;
 	}
 }

@@ -1044,8 +1044,9 @@ static void seg_lazy_settle(struct seg_sweeping *x)
 	uint64_t base = *mark;
 	struct launch *L = x->L;
 	uint64_t steps = x->c.end - SWEEP_QUANTUM;
-	/* where a lazy completion was made in this turn (t.steps its mark), its repick: the
-	 * clock moved on by the turn's instructions up to it, L->steps past it */
+	/* where a lazy completion or a region's lazy merge was made in this turn (t.steps its
+	 * mark), its repick: the clock moved on by the turn's instructions up to it, L->steps
+	 * past it */
 	uint32_t left = x->t.steps == steps ? x->t.left : SWEEP_QUANTUM;
 	uint64_t now = x->c.end - left;
 	x->t.steps = steps;
@@ -1054,7 +1055,8 @@ static void seg_lazy_settle(struct seg_sweeping *x)
 	((struct repick *)x->c.rp)->n_clocked = SWEEP_QUANTUM - left;
 	/* (with the detector the code wrote L->steps and L->cw at each hand-over and before
 	 * each detector call, and a report's stop reads the access's L->steps; its lazy form
-	 * makes no lazy completion, so `left` is SWEEP_QUANTUM there) */
+	 * makes no lazy completion, so `left` is SWEEP_QUANTUM there but after a region's
+	 * lazy merge, which the clock and n_clocked count alone) */
 	if (x->c.calm != SEG_CALM_RACE) {
 		L->steps = now;
 		L->cw = x->c.w;

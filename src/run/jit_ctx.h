@@ -56,7 +56,8 @@ struct jit_seg_ctx {
 	 * detector's calls read L->steps, L->ci and L->cmask, written before each, and L->cw,
 	 * which the race forms do not leave: they make no settle); code
 	 * that writes what the lazy form takes as left (a region's repick and clock) emits
-	 * jit_hand_settle first (jit_hand.h). */
+	 * jit_hand_settle first (jit_hand.h), or leaves it as that form has it (jit_vs.c's
+	 * lazy merge). */
 	const void *(*hop)(struct jit_seg_ctx *c, uint32_t pc, uint32_t id, uint32_t flags,
 			   const struct dinsn *di);
 	/* in: seg_sweep.h's SEG_CALM or SEG_CALM_RACE where the context is a calm call's struct

@@ -59,8 +59,10 @@
  * lanes where smem_rows allows it, the picks and counts after it made inline too), the
  * merge after a block inline, and the code goes on at the target with the whole warp -
  * which split, so ebp is set (w's `split` set by the beginning, as group_split and
- * run_direct set it). An access smem.c declines leaves the code there with the split not
- * made standing, for run_direct to go on with.
+ * run_direct set it), but where no register the region writes is one of the uniform
+ * registers' facts live past it (region_whole: the uniform code goes on after it). An
+ * access smem.c declines leaves the code there with the split not made standing, for
+ * run_direct to go on with.
  */
 #include "jit_seg.h"
 
@@ -70,11 +72,13 @@
 #include "barrier.h"
 #include "exec.h"
 #include "jit_hand.h"
+#include "jit_live.h"
 #include "jit_map.h"
 #include "jit_pro.h"
 #include "jit_uni.h"
 #include "jit_vs.h"
 #include "race.h"
+#include "regdef.h"
 #include "smem.h"
 #include "support/grow.h"
 
@@ -108,8 +112,9 @@ struct seg {
 	size_t *lab;
 	struct patch *jl, *jx, *jk; /* jumps to labels, to exit stubs, rip to constants */
 	struct patch *jv;           /* jumps to a branch's region (gen_region) */
-	uint32_t njl, njx, njk, njv;
-	size_t cjl, cjx, cjk, cjv;
+	struct patch *ja;           /* to it from a lane setp, r9d its lanes (gen_region_setp) */
+	uint32_t njl, njx, njk, njv, nja;
+	size_t cjl, cjx, cjk, cjv, cja;
 	uint64_t (*pool)[4];
 	uint32_t npool;
 	size_t cpool;
@@ -447,6 +452,40 @@ static void store_pred_all(struct seg *S, uint32_t g, bool v)
 }
 
 /*
+ * gen_lane_setp's lanes that part, where a region follows and nothing after the branch reads
+ * the predicate (then the setp need not store it): the relation of t = lane 0's %tid.x plus
+ * the lane (register t0 its lane 0's; x its operand) with the uniform u (register u) holds
+ * in a prefix of the lanes or a suffix, which of the two fixed by its direction: with d =
+ * u - t0, t < u in the d lanes below d, t <= u in d + 1; t > u in all but the d + 1 below,
+ * t >= u in all but d (u REL t as t's mirror relation REL' u). Holding in lane 0 and not in
+ * lane 31, or the other way (slow[2], slow[3]: the one the direction allows), that count
+ * lies in 1..31 (the lanes' %tid.x run in order, no wrap, u between two of them). r9d the
+ * lanes the branch takes - -1 << count, the prefix's complement, negated where the holding
+ * lanes are the prefix or (not both) the branch's guard is negated - then on at the region's
+ * entry from here (gen_region_setp). The other jump is left as it was (SIZE_MAX: taken).
+ */
+static void lane_setp_parted(struct seg *S, uint32_t i, int x, int t0, int u, size_t slow[4])
+{
+	struct xbuf *b = S->b;
+	enum ir_mod c = (enum ir_mod)S->fn->code[i].alu.cmp;
+	bool less = c == MOD_LT || c == MOD_LO || c == MOD_LE || c == MOD_LS;
+	bool strict = c == MOD_LT || c == MOD_LO || c == MOD_GT || c == MOD_HI;
+	bool prefix = x == 0 ? less : !less; /* (the holding lanes: REL' is less) */
+	int k = prefix ? 2 : 3;
+	x86_patch(b, slow[k], b->len);
+	slow[k] = SIZE_MAX;
+	x86_mov32(b, X_RCX, u);
+	x86_alu_rr(b, X86_SUB, false, X_RCX, t0);
+	if (prefix != strict)
+		x86_alu_ri(b, 0, false, X_RCX, 1);
+	x86_mov_ri(b, X_R9, UINT32_MAX);
+	x86_shift_cl(b, 4, false, X_R9);
+	if (prefix != S->fn->code[i + 1].guard_neg)
+		x86_alu_ri(b, 6, false, X_R9, -1);
+	note(S, &S->ja, &S->nja, &S->cja, x86_jmp(b), i + 1);
+}
+
+/*
  * Block i, one 32-bit setp whose guard the branch right after it reads (gen_block_summed's
  * case, the budget holding both), comparing a register jit_lanes finds holding %tid.x with
  * a uniform register or an immediate: in a warp that never split (ebp zero) and whose
@@ -510,8 +549,11 @@ static bool gen_lane_setp(struct seg *S, uint32_t i)
 	if (st)
 		store_pred_all(S, di->d.slot, false);
 	bra_none(S, i + 1, 2);
+	if (!st && region_picks(S, i + 1))
+		lane_setp_parted(S, i, x, t0, x == 0 ? b0 : a0, slow);
 	for (int k = 0; k < 4; k++)
-		x86_patch(b, slow[k], b->len);
+		if (slow[k] != SIZE_MAX)
+			x86_patch(b, slow[k], b->len);
 	return true;
 }
 
@@ -785,11 +827,19 @@ static uint32_t row_move_bit(const struct dinsn *di)
 }
 
 /* row_test's test of the lanes' addresses (lane 0's broadcast in Y1), of ctx.vmask's lanes
- * only where `masked` (ymm 15): ZF set where they make a row */
+ * only where `masked` (ymm 15, and edx the mask): ZF set where they make a row. Masked, the
+ * chunks from the first past the mask's last lane on are not tested (their lanes would be
+ * masked off: a partial warp's lanes 0..n-1 make n / 4 chunks), as row_move skips them. */
 static void row_lanes(struct seg *S, uint32_t a, bool masked)
 {
 	struct xbuf *b = S->b;
+	size_t rest[LANES / 4];
+	int nrest = 0;
 	for (int c = 0; c < LANES / 4; c++) {
+		if (masked && c) {
+			x86_test_ri(b, X_RDX, UINT32_MAX << (4 * c));
+			rest[nrest++] = x86_jcc(b, 0x4);
+		}
 		konst4(S, XV_VPADDQ, 0, Y1, 16u * (unsigned)c);
 		x86_vrm(b, XV_VPXOR, 0, 0, lanes(a, c));
 		if (masked) {
@@ -798,6 +848,8 @@ static void row_lanes(struct seg *S, uint32_t a, bool masked)
 		}
 		x86_vrr(b, XV_VPOR, Y2, c ? Y2 : 0, 0);
 	}
+	for (int k = 0; k < nrest; k++)
+		x86_patch(b, rest[k], b->len);
 	konst(S, XV_VPAND, Y2, Y2, 0xffffffffull);
 	x86_vrr(b, XV_VPTEST, Y2, 0, Y2);
 }
@@ -849,8 +901,8 @@ enum row_lanes_of { ROWS_WARP, ROWS_REGION, ROWS_PARTED };
  * high words masked off - and lane 0's place plus the offset is aligned and at most the
  * shared bytes less 128, so that all 32 places lie in them; through a row register,
  * row_known's two lanes first. `of` (but ROWS_WARP): only the lanes of ctx.vmask (a
- * region's) are tested (ymm 15 left holding it), and lane 0's register, whether its lane
- * runs or not, gives the row. Anything else jumps to one of call[0..3]; rax is left the row's first
+ * region's) are tested (ymm 15 and edx left holding it), and lane 0's register, whether its
+ * lane runs or not, gives the row. Anything else jumps to one of call[0..3]; rax is left the row's first
  * place, rcx its first byte.
  */
 static void row_test(struct seg *S, const struct dinsn *di, uint32_t bit, enum row_lanes_of of,
@@ -860,8 +912,10 @@ static void row_test(struct seg *S, const struct dinsn *di, uint32_t bit, enum r
 	uint32_t a = di->s[0].slot;
 	bool masked = of != ROWS_WARP;
 	call[0] = row_bit(S, bit);
-	if (masked)
+	if (masked) {
 		x86_vrm(b, XV_VPBROADCASTQ, 15, 0, CTX(vmask));
+		x86_load(b, false, X_RDX, CTX(vmask));
+	}
 	size_t known = row_known(S, a, masked);
 	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, lanes(a, 0));
 	size_t all = SIZE_MAX;
@@ -897,15 +951,13 @@ static void row_test(struct seg *S, const struct dinsn *di, uint32_t bit, enum r
  * the mask's lanes gathered as the words are) keep their bytes, blended back in (no masked
  * store: AMD's VPMASKMOV stores are slow; nothing else touches the frame or the CTA's
  * shared memory meanwhile), and the chunks of four lanes (st: eight) from the first past
- * the mask's last lane on are skipped (edx the mask: a partial warp's lanes 0..n-1 touch
- * n / 4 chunks).
+ * the mask's last lane on are skipped (edx the mask, row_test's: a partial warp's lanes 0..n-1
+ * touch n / 4 chunks).
  */
 static void row_move(struct seg *S, const struct dinsn *di, bool masked)
 {
 	struct xbuf *b = S->b;
 	size_t rest[LANES / 4], nrest = 0;
-	if (masked)
-		x86_load(b, false, X_RDX, CTX(vmask));
 	for (int c = 0; c < LANES / 4; c++) {
 		/* (masked: where none of the lanes from this chunk on - st: pair - is the
 		 * region's, the rest is left as it is; chunk 0 on holds some) */
@@ -960,6 +1012,76 @@ static bool region_wrote(const struct seg *S, uint32_t i, uint32_t j)
 }
 
 /*
+ * Whether branch i's region leaves the warp's uniform facts standing, so that the code need
+ * not mark it split (jit_vs.h's `split`): no register the region writes (its blocks' and
+ * loads' destinations, in some lanes only) is one of jit_uniform's, jit_lanes' or jit_rows'
+ * facts and live at the target (lv: read on some path from there before a write). Then at
+ * every read of such a register outside a region in a warp that never split but through
+ * regions, its last write was a whole warp's: were it a region's, the register would be
+ * live at that region's target (no write between, on the path all its lanes took on). Reads
+ * inside a region take none of the facts (its blocks run masked, its rows are tested or
+ * JIT_ROW_FIXED). C, which takes no fact of them, finds the split marked where it takes an
+ * access of the region (jit_vs_clock).
+ */
+struct region_writes {
+	const struct seg *S;
+	const struct jit_live *lv;
+	uint32_t t;
+	bool kept; /* no fact's register live at t written so far */
+};
+
+static void region_write(void *c, uint32_t s)
+{
+	struct region_writes *w = c;
+	const struct seg *S = w->S;
+	if ((S->uni[s] || S->lane[s] || S->row[s]) && jit_live_in(w->lv, w->t, s))
+		w->kept = false;
+}
+
+static bool region_whole(const struct seg *S, const struct jit_live *lv, uint32_t i)
+{
+	const struct dfunc *fn = S->fn;
+	struct region_writes w = {S, lv, fn->code[i].target, true};
+	for (uint32_t k = i + 1; k < w.t; k++) {
+		regdef_op_slots(&fn->code[k].d, fn->nslots, region_write, &w);
+		regdef_op_slots(&fn->code[k].d2, fn->nslots, region_write, &w);
+	}
+	return w.kept;
+}
+
+/*
+ * Region r's entry from the lane setp right before its branch (gen_lane_setp, the setp not
+ * run, its predicate nothing after the branch reads, r9d the lanes the branch takes): the
+ * region's tests with the setp's budget too, failing to the exit at the setp (nothing of it
+ * done: C runs it and the branch), then the setp counted and on at the split's beginning
+ * (`split`) with those lanes, as the region's entry goes on with the guard's.
+ */
+static void gen_region_setp(struct seg *S, const struct jit_vs_region *r, size_t split)
+{
+	struct xbuf *b = S->b;
+	uint32_t i = r->i, t = S->fn->code[i].target, n = 0;
+	for (uint32_t k = 0; k < S->nja; k++)
+		if (S->ja[k].to == i) {
+			x86_patch(b, S->ja[k].at, b->len);
+			n++;
+		}
+	if (!n)
+		return;
+	x86_mov32(b, X_RAX, R_LEFT);
+	x86_alu_ri(b, 5, false, X_RAX, (int32_t)(t - i + 1));
+	to_exit(S, x86_jcc(b, 0x6), i - 1);
+	x86_alu_rr(b, X86_CMP, false, X_RAX, R_HMIN);
+	to_exit(S, x86_jcc(b, 0x6), i - 1);
+	size_t fail[4];
+	jit_vs_tests(b, r, fail);
+	for (int k = 0; k < 4; k++)
+		to_exit(S, fail[k], i - 1);
+	ran(S, i - 1, 1);
+	x86_mov32(b, X_RDX, X_R9);
+	x86_patch(b, x86_jmp(b), split);
+}
+
+/*
  * Branch i's region (region_picks), entered where its guard differs between lanes: the
  * budget must hold the branch and the region with some left at the target and pass every
  * handler's test in it (left - the stretch > hmin), and jit_vs_begin's tests must pass,
@@ -967,22 +1089,26 @@ static bool region_wrote(const struct seg *S, uint32_t i, uint32_t j)
  * each block through its masked entry, each access through vs_smem (declined: the exit
  * there; stopped: the exit past it) - a row (row_form) made inline for those lanes where
  * row_test passes, then jit_vs_picked - the merge by jit_vs_join after a block; then on at
- * the target with the whole warp, which split (ebp).
+ * the target with the whole warp, which split (ebp) where region_whole does not hold.
  */
-static void gen_region(struct seg *S, uint32_t i, size_t epi)
+static void gen_region(struct seg *S, const struct jit_live *lv, uint32_t i, size_t epi)
 {
 	struct xbuf *b = S->b;
-	uint32_t t = S->fn->code[i].target, picks = region_picks(S, i);
+	uint32_t t = S->fn->code[i].target;
+	const struct jit_vs_region r = {S->fn, i, region_picks(S, i), jit_vs_lazy(S->fn, i),
+					!region_whole(S, lv, i)};
 	x86_mov32(b, X_RAX, R_LEFT);
 	x86_alu_ri(b, 5, false, X_RAX, (int32_t)(t - i));
 	to_exit(S, x86_jcc(b, 0x6), i);
 	x86_alu_rr(b, X86_CMP, false, X_RAX, R_HMIN);
 	to_exit(S, x86_jcc(b, 0x6), i);
 	size_t fail[4];
-	jit_vs_begin(b, S->fn, i, picks, fail);
+	jit_vs_tests(b, &r, fail);
 	for (int k = 0; k < 4; k++)
 		to_exit(S, fail[k], i);
-	x86_mov_ri(b, R_SPLIT, 1);
+	jit_vs_guard(b, &r);
+	size_t split = b->len;
+	jit_vs_split(b, &r);
 	x86_alu_ri(b, 5, false, R_LEFT, 1);
 	x86_mov_ri(b, R_LAST, i);
 	bool block = false;
@@ -1002,15 +1128,18 @@ static void gen_region(struct seg *S, uint32_t i, size_t epi)
 			row_test(S, &S->fn->code[j], row_move_bit(&S->fn->code[j]),
 				 region_wrote(S, i, j) ? ROWS_PARTED : ROWS_REGION, call);
 			row_move(S, &S->fn->code[j], true);
-			jit_vs_picked(b, j + 1 == t);
+			jit_vs_picked(b, &r, j + 1 == t);
 			ran_region(S, j, 1);
 			if (S->fn->code[j].flags & DF_WRITES) /* (seg_vs_past's L->writes) */
 				x86_alu_mi(b, 0, false, CTX(writes), 1);
-			made = x86_jmp(b);
+			if (j + 1 == t) /* (merged: on at the target at once) */
+				note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), t);
+			else
+				made = x86_jmp(b);
 			for (int k = 0; k < 4; k++)
 				x86_patch(b, call[k], b->len);
 		}
-		jit_vs_clock(b, j - pick);
+		jit_vs_clock(b, &r, j - pick);
 		pick = j;
 		x86_mov_ri(b, X_RSI, j);
 		x86_mov32(b, X_RDX, R_LEFT);
@@ -1027,8 +1156,9 @@ static void gen_region(struct seg *S, uint32_t i, size_t epi)
 			x86_patch(b, made, b->len);
 	}
 	if (block)
-		jit_vs_join(b);
+		jit_vs_join(b, &r);
 	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), t);
+	gen_region_setp(S, &r, split);
 }
 
 /* Whether an ld.shared at a variable's address (one place for all lanes: smem.c's ld_any)
@@ -1459,6 +1589,9 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 			break;
 		}
 	}
+	struct jit_live live = {NULL, 0, 0, 0};
+	if (S.njv)
+		jit_live_find(fn, &live);
 	for (uint32_t k = 0; k < S.njv; k++) { /* (a branch's region once, for all its jumps) */
 		uint32_t i = S.jv[k].to, first = 0;
 		while (S.jv[first].to != i)
@@ -1470,8 +1603,9 @@ size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_blo
 		x86_patch(b, S.jv[k].at, b->len);
 		jit_map_note(pm, b->len, fn, i, fn->code[i].target - 1, "seg region");
 		S.jv[k].at = b->len;
-		gen_region(&S, i, epi);
+		gen_region(&S, &live, i, epi);
 	}
+	jit_live_free(&live);
 	jit_map_note(pm, b->len, fn, 0, fn->ncode - 1, "seg exits");
 	for (uint32_t k = 0; k < S.njx; k++) {
 		uint32_t i = S.jx[k].to;
@@ -1506,6 +1640,7 @@ out:
 	free(S.lane);
 	free(S.row);
 	free(S.lab);
+	free(S.ja);
 	free(stub);
 	free(S.jl);
 	free(S.jx);

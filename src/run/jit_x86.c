@@ -198,6 +198,13 @@ void x86_shift_ri(struct xbuf *b, int ext, bool w64, int r, uint8_t imm)
 	put(b, imm);
 }
 
+void x86_shift_cl(struct xbuf *b, int ext, bool w64, int r)
+{
+	rex(b, w64, 0, r);
+	put(b, 0xD3);
+	put(b, (uint8_t)(0xC0 | ext << 3 | (r & 7)));
+}
+
 /* a legacy instruction's REX prefix and ModRM (and SIB, displacement) for reg and [m] */
 static void legacy_mem(struct xbuf *b, bool w, int reg, struct xmem m)
 {

@@ -90,6 +90,7 @@ void x86_mov32(struct xbuf *b, int d, int s);              /* mov d32, s32      
 void x86_alu_ri(struct xbuf *b, int ext, bool w64, int r, int32_t imm); /* add 0, and 4,
 									 * sub 5, cmp 7  */
 void x86_shift_ri(struct xbuf *b, int ext, bool w64, int r, uint8_t imm); /* shl 4, shr 5 */
+void x86_shift_cl(struct xbuf *b, int ext, bool w64, int r); /* the same by cl */
 /* op d, s on general registers, opc the "r/m, reg" opcode: X86_MOV, X86_SUB, ... */
 enum { X86_ADD = 0x01, X86_OR = 0x09, X86_AND = 0x21, X86_SUB = 0x29, X86_XOR = 0x31, X86_CMP = 0x39,
        X86_TEST8 = 0x84, X86_TEST = 0x85, X86_MOV = 0x89 };

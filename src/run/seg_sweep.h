@@ -72,14 +72,17 @@ struct seg_sweeping {
 	 * forms leave unwritten is as it is to be already, as the hand-over that set lz_base
 	 * wrote it and nothing but a settle's callers writes it: c.n0, t.left (SWEEP_QUANTUM),
 	 * L->cmask (FULL_MASK), the sweep's lanes (LANES) and the repick (0: what sets it
-	 * settles first) - but where the turn running made a lazy completion (jit_hand.c's
-	 * complete_lazy, without the detector only), which marks it by storing t.steps (then
-	 * the turn's: no lazy hand-over writes t.steps, so a later turn's is behind its own)
-	 * and t.left, the budget left past its bar.sync: then L->steps is t.steps plus the
-	 * turn's SWEEP_QUANTUM - t.left instructions up to there, and L->clock is short of
-	 * those too, which the repick's n_clocked counts (seg_hop_release's repicked). Every C
+	 * settles first, or, a region's lazy merge, makes it 0 again: jit_vs.c's join_lazy) -
+	 * but where the turn running made a lazy completion (jit_hand.c's complete_lazy,
+	 * without the detector only) or a region's lazy merge, which mark their pick by
+	 * storing t.steps (then the turn's: no lazy hand-over writes t.steps, so a later
+	 * turn's is behind its own) and t.left, the budget left past it (the bar.sync, the
+	 * region's last instruction): then L->steps is t.steps plus the turn's SWEEP_QUANTUM
+	 * - t.left instructions up to there, and L->clock is short of those too, which the
+	 * repick's n_clocked counts (seg_hop_release's repicked, vsplit_join's). Every C
 	 * that the code calls or leaves to in such a call settles first: seg_sweep's hops, its
-	 * end, seg_vs_* (and the code itself before a region, before the race form's
+	 * end, seg_vs_* (and the code itself before a region's access left to C or a region
+	 * whose merge cannot be lazy (jit_vs.c), before the race form's
 	 * completion, and before a round's end whose restart calls C: --jobs) - but for the
 	 * detector's calls from the code (jit_seg.c's gen_smem_race, gen_row_fresh;
 	 * ask_rows), which read none of those but L->steps, L->ci, L->cmask, which the code
