@@ -617,10 +617,12 @@ static void count_lazy(struct xbuf *b, const struct dinsn *di, bool round, bool 
 	add_mem(b, AT(X_RAX, offsetof(struct warp, steps)), X_RDX);
 	/* (w's streak not stored: the hand-over that began w's turn stored it 0, as r10's
 	 * below, and its only other writers - pick, a split and its rejoin - are C that the
-	 * code reaches through a settle, which ends the lazy form; its last_pick, that
+	 * code reaches through a settle, which ends the lazy form, or the code's region,
+	 * whose lazy merge stores it 0 again (jit_vs.c's join_lazy); its last_pick, that
 	 * turn's group then, is NULL now - written, as the lazy form without the detector
 	 * leaves the next warp's last_pick to the settle: the turn's one group, c.w's groups,
-	 * which nothing reads before it but the code's region, past its settle, jit_vs.c) */
+	 * which nothing reads before it but the code's region: its test takes the lazy
+	 * form's mark for the settle's group, jit_vs.c's jit_vs_tests) */
 	x86_mov_mi64(b, AT(X_RAX, offsetof(struct warp, last_pick)), 0);
 	x86_mov_mi(b, AT(X_R10, offsetof(struct warp, streak)), 0);
 	if (race)
