@@ -5,7 +5,8 @@
  * next warp (w + 1) whose one whole group is ready at a segment entry of the same function,
  * is made here without the call of the hop: exactly the writes interp.c's seg_hop_calm
  * makes on that path (seg_hop_note, seg_bar_wait, sweep_next_by, run_done, seg_hop_on and
- * seg_ctx_warp), then a jump to the next warp's entry with its registers - or, where the
+ * seg_ctx_warp), then a jump to the next warp's entry with its registers (a direct one
+ * where that warp stands at the entry right after this bar.sync: hand) - or, where the
  * turn ending was begun by such a hand-over, the lazy form: those of the writes that only C
  * reads left to a settle (seg_sweep.h's lz_base, count_lazy). Every test is made before the
  * first write; where one fails the code falls through to the hop's call,
@@ -321,10 +322,9 @@ static bool countless(const struct dfunc *fn)
 /* The next warp's tests (r10; leaves r11 its group, R_REGS its frame): its one group,
  * ready, no warpgroup watch, in a frame of this function (the watch and the function not
  * tested in a closed kernel: closed_kernel); its group's mask and pc are next_entry's or
- * hand's. (From here on R_REGS and R_SPLIT are
- * scratch: past the tests the hand-over sets them for the next warp, the hop's call reloads
- * them, the code's exit reads neither, and the completion, which keeps them, branched off
- * before.) */
+ * hand's. (From here on R_REGS and R_SPLIT are scratch: past the tests the hand-over sets
+ * them for the next warp, the hop's call reloads them, the code's exit reads neither, and
+ * the completion, which keeps them, branched off before.) */
 static void next_tests(struct hand *H, const struct dfunc *fn)
 {
 	struct xbuf *b = H->b;
@@ -632,10 +632,10 @@ static void count_lazy(struct xbuf *b, const struct dinsn *di, bool round, bool 
 /* interp.c's seg_lazy_settle, where the code itself writes what the lazy hand-overs left
  * (before a round's end that calls C, a region's repick, and the race lazy form's
  * completion): nothing where the mark (lz_base, with the detector lz_race) is
- * SEG_LAZY_NONE. With the detector (`race`) L->steps
- * and L->cw are not written: the race forms wrote both at every hand-over and before each
- * detector call (count_lazy, race_regs), and a report's stop reads the access's L->steps
- * (a settle would write the turn's start over it). Four scratch registers. */
+ * SEG_LAZY_NONE. With the detector (`race`) L->steps and L->cw are not written: the race
+ * forms wrote both at every hand-over and before each detector call (count_lazy,
+ * race_regs), and a report's stop reads the access's L->steps (a settle would write the
+ * turn's start over it). Four scratch registers. */
 static void settle(struct xbuf *b, const int r[4], bool race)
 {
 	int base = r[0], steps = r[1], x = r[2], y = r[3];
@@ -847,7 +847,6 @@ static void complete_tests(struct hand *H, const struct dfunc *fn, uint32_t i, e
 	fail_if(H, 0x4);
 }
 
-
 /* bar_release's plain case for barrier id of the CTA rcx: every group of its warps parked
  * on it moves past its bar.sync, the barrier's state cleared (r9, r10, r11 and R_SCR
  * scratch). A group's state and wait_id are tested as one word. */
@@ -866,7 +865,8 @@ static void release(struct xbuf *b, uint32_t id)
 	x86_alu_rr(b, X86_SUB, true, X_R10, X_R11);
 	x86_mov_ri64(b, R_SCR, (uint64_t)id << 32 | (uint32_t)G_BAR);
 	size_t warp = b->len;
-	x86_load(b, true, X_R9, ((struct xmem){X_R10, X_R11, 1, (int32_t)offsetof(struct warp, groups)}));
+	x86_load(b, true, X_R9,
+		 ((struct xmem){X_R10, X_R11, 1, (int32_t)offsetof(struct warp, groups)}));
 	x86_alu_rr(b, X86_TEST, true, X_R9, X_R9);
 	size_t none = x86_jcc(b, 0x4);
 	size_t group = b->len;
@@ -905,7 +905,7 @@ static void race_complete(struct xbuf *b, uint32_t id)
 	x86_load(b, true, X_R8, SW(c.L));
 }
 
-/* The arrival of w (rax; rcx its CTA, rdx its group, rdi the entry after the bar.sync)
+/* The arrival of w (rax; rcx its CTA, rdx its group, rdi the entry after the bar.sync: past)
  * completes the barrier: seg_hop_done's writes (seg_hop_note's past the bar.sync,
  * bar_release's, seg_hop_release's), then on at the entry after the bar.sync, the same
  * warp's turn going on with one instruction less of its budget. With the detector
@@ -980,9 +980,9 @@ static void complete(struct hand *H, const struct dinsn *di, uint32_t i, enum fo
  *   steps, c.end less SWEEP_QUANTUM; the lazy hand-overs write neither, so a later turn's
  *   t.steps is behind its own) - and the turn's end counts the whole turn as ever, the
  *   repick's count being 0 for the turns after (interp.c's seg_lazy_settle);
- * - L->cmask (FULL_MASK), w's streak (0) and last_pick (its one group, t.g) are as the
- *   hand-over that began the turn left them (count_lazy, begin), and nothing since wrote
- *   them: C, after a settle, only;
+ * - L->cmask (FULL_MASK) and w's streak (0) are as the hand-over that began the turn left
+ *   them (count_lazy, begin), and nothing since wrote them: C, after a settle, only; its
+ *   last_pick and t.g, its one group, are the settle's (count_lazy, begin);
  * - the bar.sync's write stays in c.writes (count_writes' way: L->writes plus c.writes is
  *   L->writes; the round's end settles it);
  * - c.left and c.last: read only where the code stored them (the hop's call stores left,
@@ -990,7 +990,7 @@ static void complete(struct hand *H, const struct dinsn *di, uint32_t i, enum fo
  * Written as complete() writes them: the group's pc past the bar.sync, L->ci, the release
  * and L->epoch (the spin watch's), t.left, t.last and t.lmask (seg_account reads them where
  * the code leaves with nothing run after this), R_LEFT and R_LAST. rax w, rcx its CTA, rdx
- * its group, rdi the entry after the bar.sync. */
+ * its group, rdi the entry after the bar.sync (none where H->direct: past). */
 static void complete_lazy(struct hand *H, const struct dinsn *di, uint32_t i)
 {
 	struct xbuf *b = H->b;

@@ -65,8 +65,8 @@ struct seg_sweeping {
 	 * form) began. Until the settle (interp.c's seg_lazy_settle) these are left as they
 	 * are to be: t.steps (c.end less SWEEP_QUANTUM), c.regs (c.f's), without the detector
 	 * L->steps (t.steps), L->cw (c.w), t.g and c.w's last_pick (c.w's one group, its
-	 * groups), L->clock and L->thread_steps short of the turns'
-	 * instructions since lz_base (t.steps - lz_base, each of LANES threads), and the
+	 * groups), L->clock and L->thread_steps short of the turns' instructions since
+	 * lz_base (t.steps - lz_base, each of LANES threads), and the
 	 * sweep's ran, true unless the turn is the round's first (k 1: the round's end that
 	 * began it cleared ran, and no ordinary hand-over sets it again). What else the lazy
 	 * forms leave unwritten is as it is to be already, as the hand-over that set lz_base
@@ -102,8 +102,7 @@ struct seg_sweeping {
 /* c.calm (jit_ctx.h): the call is calm (interp.c's seg_calm): the code's own hand-over at a
  * bar.sync (jit_hand.c) may run before the hop; with the detector on (SEG_CALM_RACE) it
  * makes the detector's deferred arrival too, where race_bar_defer would. A context without
- * the sweep's hop (seg_native's) leaves it 0: not calm (and its lazy marks
- * SEG_LAZY_NONE). */
+ * the sweep's hop (seg_native's) leaves it 0: not calm (its lazy marks SEG_LAZY_NONE). */
 enum { SEG_NOT_CALM, SEG_CALM, SEG_CALM_RACE };
 
 #endif
