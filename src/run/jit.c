@@ -1789,7 +1789,7 @@ static void find_facts(struct jc *J, const struct dfunc *fn)
 	}
 	if (clean) {
 		jit_zext(fn, narrow, clean);
-		jit_uniform(fn, pure, uni);
+		jit_uniform(fn, pure, uni, true);
 	}
 	free(narrow);
 	free(pure);

@@ -30,11 +30,12 @@
  * supported kind at a test that fails is the same (nothing of it done).
  *
  * Registers: rbx the context, r12 the frame's registers, r13d the budget left, r14d hmin,
- * r15d the last instruction run, ebp whether the context's warp ever split; every ymm
+ * r15d the last instruction run, ebp the context's warp's `split` (launch.h); every ymm
  * register scratch (nothing is kept in them between instructions; the blocks it calls use
  * them as their own).
  *
- * Uniform registers (jit_uni.h): in a warp that never split (ebp zero), a block all of whose
+ * Uniform registers (jit_uni.h): in a warp that never split but through regions merged
+ * (ebp's WARP_SPLIT clear: to_split, jit_uniform's `merged` facts), a block all of whose
  * registers read are uniform runs its `uni` code (lanes 0-3 computed, stored to all eight
  * chunks), and a branch on a uniform predicate tests lane 0's bit 0 alone. There too, a
  * block of one 32-bit setp that compares %tid.x (jit_uni.h's jit_lanes) with a uniform
@@ -55,9 +56,9 @@
  * mask, the picks and counts after it; a row of 4-byte places is moved inline for those
  * lanes where smem_rows allows it, the picks and counts after it made inline too), the
  * merge after a block inline, and the code goes on at the target with the whole warp -
- * which split, so ebp is set (w's `split` set by the beginning, as group_split and
- * run_direct set it). An access smem.c declines leaves the code there with the split not
- * made standing, for run_direct to go on with.
+ * merged: w's `split`, WARP_SPLIT from the beginning on (as group_split and run_direct set
+ * it), back to what it was, but WARP_MERGED for 0 (merged()). An access smem.c declines
+ * leaves the code there with the split not made standing, for run_direct to go on with.
  */
 #include "jit_seg.h"
 
@@ -174,6 +175,15 @@ static void ran(struct seg *S, uint32_t i, uint32_t n)
 	x86_mov_ri(S->b, R_LAST, i);
 	if (S->fn->code[i].flags & DF_WRITES)
 		x86_alu_mi(S->b, 0, false, CTX(writes), 1);
+}
+
+/* The jump taken where the warp's registers are not known uniform: ebp's WARP_SPLIT (it
+ * split other than through regions merged, launch.h); else jit_uniform's merged facts hold
+ * (S->uni, S->lane), jit_rows' only where ebp is 0 (row_known) */
+static size_t to_split(struct seg *S)
+{
+	x86_test_ri(S->b, R_SPLIT, WARP_SPLIT);
+	return x86_jcc(S->b, 0x5);
 }
 
 /* the handlers' test (seg_run's `now` against next_due and L->stop): left > hmin */
@@ -315,9 +325,8 @@ static void gen_bra(struct seg *S, uint32_t i, uint32_t next)
 	uint32_t g = (uint32_t)di->guard;
 	size_t u_all = 0, u_none = 0;
 	bool uni = S->uni[g];
-	if (uni) { /* the warp never split: lane 0's bit 0 is every lane's */
-		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
-		size_t split = x86_jcc(b, 0x5);
+	if (uni) { /* the warp never split (to_split): lane 0's bit 0 is every lane's */
+		size_t split = to_split(S);
 		x86_load(b, false, X_RAX, lanes(g, 0));
 		x86_alu_ri(b, 4, false, X_RAX, 1);
 		u_all = x86_jcc(b, 0x5);
@@ -428,10 +437,11 @@ static void store_pred_all(struct seg *S, uint32_t g, bool v)
 /*
  * Block i, one 32-bit setp whose guard the branch right after it reads (gen_block_summed's
  * case, the budget holding both), comparing a register jit_lanes finds holding %tid.x with
- * a uniform register or an immediate: in a warp that never split (ebp zero) and whose
- * %tid.x counts up by one from lane 0 to lane 31 (lane 31's is lane 0's plus 31: no row of
- * the block ends inside the warp), the relation is monotone in the lane, so it holds in all
- * lanes where it holds in lanes 0 and 31, in none where it holds in neither. Then the code
+ * a uniform register or an immediate: in a warp that never split (to_split: but through
+ * regions merged) and whose %tid.x counts up by one from lane 0 to lane 31 (lane 31's is
+ * lane 0's plus 31: no row of the block ends inside the warp), the relation is monotone in
+ * the lane, so it holds in all lanes where it holds in lanes 0 and 31, in none where it
+ * holds in neither. Then the code
  * stores the predicate (0 or 1 in each lane, as the block's code stores it) and takes the
  * branch's end at once, both counted (the summary whole_bra would give the branch, and the
  * branch's budget test, which the budget held, are not made); anything else (split, a row's
@@ -461,9 +471,8 @@ static bool gen_lane_setp(struct seg *S, uint32_t i)
 			x = k;
 	if (x < 0)
 		return false;
-	x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
 	size_t slow[4];
-	slow[0] = x86_jcc(b, 0x5);
+	slow[0] = to_split(S);
 	/* r8d, r9d: a's lanes 0 and 31; r10d, r11d: b's (the same for the uniform one) */
 	int a0 = X_R8, a31 = X_R9, b0 = X_R10, b31 = X_R11;
 	lane_operand(S, &s[0], 0, a0);
@@ -520,8 +529,7 @@ static void gen_block_summed(struct seg *S, uint32_t i, uint32_t next)
 		gen_lane_setp(S, i);
 	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
 	if (bk->uni != SIZE_MAX && block_uniform(S, i)) {
-		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
-		size_t split = x86_jcc(b, 0x5);
+		size_t split = to_split(S);
 		if (S->uni[S->fn->code[j].guard]) {
 			x86_patch(b, x86_call(b), bk->uni_bra);
 			x86_alu_ri(b, 4, false, X_RAX, 1);
@@ -536,8 +544,7 @@ static void gen_block_summed(struct seg *S, uint32_t i, uint32_t next)
 		}
 		x86_patch(b, split, b->len);
 	} else if (bk->hyb_bra != SIZE_MAX) { /* (whole_bra's summary, the guard stored) */
-		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
-		size_t split = x86_jcc(b, 0x5);
+		size_t split = to_split(S);
 		x86_patch(b, x86_call(b), bk->hyb_bra);
 		summed = x86_jmp(b);
 		x86_patch(b, split, b->len);
@@ -579,16 +586,14 @@ static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 	to_exit(S, x86_jcc(b, 0x2), i);
 	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
 	if (bk->uni != SIZE_MAX && block_uniform(S, i)) {
-		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
-		size_t split = x86_jcc(b, 0x5);
+		size_t split = to_split(S);
 		x86_patch(b, x86_call(b), bk->uni);
 		ran(S, j - 1, bk->n);
 		note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
 		x86_patch(b, split, b->len);
 	} else if (bk->hyb != SIZE_MAX) {
 		/* its uniform part once, where the warp never split */
-		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
-		size_t split = x86_jcc(b, 0x5);
+		size_t split = to_split(S);
 		x86_patch(b, x86_call(b), bk->hyb);
 		ran(S, j - 1, bk->n);
 		note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
@@ -619,8 +624,7 @@ static void gen_mov(struct seg *S, uint32_t i, uint32_t next)
 	if (s->kind == DOP_REG && S->uni[s->slot] && (size == 4 || size == 8)) {
 		/* a uniform register where the warp never split: lane 0's value is every lane's,
 		 * its 64 bits broadcast (masked as each lane's is), stored once a chunk */
-		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
-		split = x86_jcc(b, 0x5);
+		split = to_split(S);
 		x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, lanes(s->slot, 0));
 		if (sm != ~0ull)
 			konst(S, XV_VPAND, Y1, Y1, sm);
@@ -923,6 +927,22 @@ static bool region_wrote(const struct seg *S, uint32_t i, uint32_t j)
 	return false;
 }
 
+/* A region merged at its target: w's `split`, WARP_SPLIT since jit_vs_begin (where the code
+ * left halfway, C's split not made), back to ebp's, which the region left as it found it
+ * (nothing in a region reads it) - but WARP_MERGED where that was 0: the registers the
+ * region's stretch wrote may differ between lanes now (jit_uni.c) */
+static void merged(struct seg *S)
+{
+	struct xbuf *b = S->b;
+	x86_alu_ri(b, 7, false, R_SPLIT, WARP_SPLIT);
+	size_t split = x86_jcc(b, 0x4);
+	x86_mov_ri(b, R_SPLIT, WARP_MERGED);
+	x86_load(b, true, X_RAX, CTX(w));
+	x86_mov_mi8(b, (struct xmem){X_RAX, -1, 1, (int32_t)offsetof(struct warp, split)},
+		    WARP_MERGED);
+	x86_patch(b, split, b->len);
+}
+
 /*
  * Branch i's region (region_picks), entered where its guard differs between lanes: the
  * budget must hold the branch and the region with some left at the target and pass every
@@ -931,7 +951,7 @@ static bool region_wrote(const struct seg *S, uint32_t i, uint32_t j)
  * each block through its masked entry, each access through vs_smem (declined: the exit
  * there; stopped: the exit past it) - a row (row_form) made inline for those lanes where
  * row_test passes, then jit_vs_picked - the merge by jit_vs_join after a block; then on at
- * the target with the whole warp, which split (ebp).
+ * the target with the whole warp, merged (ebp: merged()).
  */
 static void gen_region(struct seg *S, uint32_t i, size_t epi)
 {
@@ -946,7 +966,6 @@ static void gen_region(struct seg *S, uint32_t i, size_t epi)
 	jit_vs_begin(b, S->fn, i, picks, fail);
 	for (int k = 0; k < 4; k++)
 		to_exit(S, fail[k], i);
-	x86_mov_ri(b, R_SPLIT, 1);
 	x86_alu_ri(b, 5, false, R_LEFT, 1);
 	x86_mov_ri(b, R_LAST, i);
 	bool block = false;
@@ -992,6 +1011,7 @@ static void gen_region(struct seg *S, uint32_t i, size_t epi)
 	}
 	if (block)
 		jit_vs_join(b);
+	merged(S);
 	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), t);
 }
 
@@ -1252,7 +1272,7 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 	go_on(S, i + 1, next);
 }
 
-/* R_SPLIT: whether the context's warp ever split (nonzero: no register is uniform) */
+/* R_SPLIT: the context's warp's `split` (launch.h: 0, WARP_SPLIT or WARP_MERGED) */
 static void load_split(struct xbuf *b)
 {
 	x86_load(b, true, X_RAX, CTX(w));
@@ -1343,26 +1363,30 @@ static bool classify_all(struct seg *S)
 	return any;
 }
 
-/* S->uni: the uniform slots of a function whose blocks are S->blk (false: no memory) */
+/* S->uni and S->lane: the uniform and %tid.x slots of a function whose blocks are S->blk,
+ * after regions merged too (jit_uni.h's `merged`: ebp's WARP_SPLIT tests them); S->row from
+ * the uniform slots of a warp that never split (ebp 0 tests it). False: no memory. */
 static bool find_uniform(struct seg *S)
 {
 	const struct dfunc *fn = S->fn;
 	bool *pure = calloc(fn->ncode + 1, sizeof *pure);
+	uint8_t *uni0 = malloc(fn->nslots + 1);
 	S->uni = malloc(fn->nslots + 1);
 	S->lane = malloc(fn->nslots + 1);
 	S->row = malloc(fn->nslots + 1);
-	if (!pure || !S->uni || !S->lane || !S->row) {
-		free(pure);
-		return false;
-	}
-	for (uint32_t i = 0; i < fn->ncode; i++)
+	bool ok = pure && uni0 && S->uni && S->lane && S->row;
+	for (uint32_t i = 0; ok && i < fn->ncode; i++)
 		for (uint32_t k = 0; k < S->blk[i].n; k++)
 			pure[i + k] = true;
-	jit_uniform(fn, pure, S->uni);
-	jit_lanes(fn, S->lane);
-	jit_rows(fn, S->uni, S->lane, S->row);
+	if (ok) {
+		jit_uniform(fn, pure, uni0, false);
+		jit_lanes(fn, S->lane);
+		jit_rows(fn, uni0, S->lane, S->row);
+		jit_uniform(fn, pure, S->uni, true);
+	}
 	free(pure);
-	return true;
+	free(uni0);
+	return ok;
 }
 
 /* perf's name for instruction i's code (jit_map.h) */

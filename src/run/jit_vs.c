@@ -116,7 +116,7 @@ void jit_vs_begin(struct xbuf *b, const struct dfunc *fn, uint32_t i, uint32_t p
 	x86_alu_ri(b, 6, false, X_R8, -1);
 	x86_store(b, false, AT(X_RDI, offsetof(struct group, mask)), X_R8);
 	x86_store(b, false, CTX(vmask), X_R8);
-	x86_mov_mi8(b, AT(X_RSI, offsetof(struct warp, split)), 1);
+	x86_mov_mi8(b, AT(X_RSI, offsetof(struct warp, split)), WARP_SPLIT);
 	x86_alu_mi(b, 0, false, AT(X_RSI, offsetof(struct warp, streak)), 1);
 	count(b, 1);
 	x86_load(b, true, X_RCX, CTX(rp)); /* (repicked's clock: left to the next clock_to) */
