@@ -69,6 +69,7 @@
 #include "exec.h"
 #include "jit_hand.h"
 #include "jit_map.h"
+#include "jit_suni.h"
 #include "jit_uni.h"
 #include "jit_vs.h"
 #include "race.h"
@@ -95,6 +96,7 @@ struct seg {
 	uint8_t *uni;              /* the slots jit_uniform finds uniform */
 	uint8_t *lane;             /* the slots jit_lanes finds holding %tid.x */
 	uint8_t *row;              /* the slots jit_rows finds holding 4 * %tid.x plus a uniform */
+	const struct jit_live *live; /* the function's live slots (jit_suni_gen's stores) */
 	size_t *lab;
 	struct patch *jl, *jx, *jk; /* jumps to labels, to exit stubs, rip to constants */
 	struct patch *jv;           /* jumps to a branch's region (gen_region) */
@@ -419,6 +421,16 @@ static void lane_operand(struct seg *S, const struct dop *o, uint32_t lane, int 
 				       (int32_t)((o->slot * LANES + lane) * sizeof(uint64_t))});
 }
 
+/* cmp a, b of a lane_setp for one lane: the %tid.x register's lane in t (operand x), the
+ * uniform operand the immediate imm (b only) or in register u */
+static void lane_cmp(struct seg *S, int x, int t, const struct dop *imm, int u)
+{
+	if (imm)
+		x86_alu_ri(S->b, 7, false, t, (int32_t)(uint32_t)imm->imm[0]);
+	else
+		x86_alu_rr(S->b, X86_CMP, false, x == 0 ? t : u, x == 0 ? u : t);
+}
+
 /* Predicate slot g set to `v` (1 or 0) in every lane */
 static void store_pred_all(struct seg *S, uint32_t g, bool v)
 {
@@ -473,27 +485,28 @@ static bool gen_lane_setp(struct seg *S, uint32_t i)
 		return false;
 	size_t slow[4];
 	slow[0] = to_split(S);
-	/* r8d, r9d: a's lanes 0 and 31; r10d, r11d: b's (the same for the uniform one) */
-	int a0 = X_R8, a31 = X_R9, b0 = X_R10, b31 = X_R11;
-	lane_operand(S, &s[0], 0, a0);
-	lane_operand(S, &s[1], 0, b0);
-	lane_operand(S, &s[x], 31, x == 0 ? a31 : b31);
-	x86_mov32(b, x == 0 ? b31 : a31, x == 0 ? b0 : a0);
-	int t0 = x == 0 ? a0 : b0, t31 = x == 0 ? a31 : b31;
-	x86_mov32(b, X_RAX, t31);
-	x86_alu_rr(b, X86_SUB, false, X_RAX, t0);
-	x86_alu_ri(b, 7, false, X_RAX, 31);
+	/* r8d, r9d: the %tid.x register's lanes 0 and 31 (lane 31's lane 0's plus 31, mod 2^32:
+	 * eax its low word plus 31); r10d the uniform operand's (none for an immediate b) */
+	int t0 = X_R8, t31 = X_R9, u = X_R10;
+	const struct dop *uo = &s[1 - x];
+	lane_operand(S, &s[x], 0, t0);
+	lane_operand(S, &s[x], 31, t31);
+	x86_lea(b, X_RAX, (struct xmem){t0, -1, 1, 31});
+	x86_alu_rr(b, X86_CMP, false, X_RAX, t31);
 	slow[1] = x86_jcc(b, 0x5);
-	x86_alu_rr(b, X86_CMP, false, a0, b0);
+	bool imm_b = x == 0 && uo->kind == DOP_IMM;
+	if (!imm_b)
+		lane_operand(S, uo, 0, u);
+	lane_cmp(S, x, t0, imm_b ? uo : NULL, u);
 	size_t none0 = x86_jcc(b, cc ^ 1);
-	x86_alu_rr(b, X86_CMP, false, a31, b31);
+	lane_cmp(S, x, t31, imm_b ? uo : NULL, u);
 	slow[2] = x86_jcc(b, cc ^ 1);
 	bool st = !S->blk[i].bra_bare;
 	if (st)
 		store_pred_all(S, di->d.slot, true);
 	bra_all(S, i + 1, UINT32_MAX, 2);
 	x86_patch(b, none0, b->len);
-	x86_alu_rr(b, X86_CMP, false, a31, b31);
+	lane_cmp(S, x, t31, imm_b ? uo : NULL, u);
 	slow[3] = x86_jcc(b, cc);
 	if (st)
 		store_pred_all(S, di->d.slot, false);
@@ -503,12 +516,24 @@ static bool gen_lane_setp(struct seg *S, uint32_t i)
 	return true;
 }
 
+/* Whether uniform block i (block_uniform) and the branch after it, on a uniform guard that
+ * nothing after it reads (bra_bare), have jit_suni_gen's form: the guard the block's last op,
+ * a setp, writes */
+static bool suni_fits(const struct seg *S, uint32_t i)
+{
+	const struct jseg_block *bk = &S->blk[i];
+	const struct dinsn *br = &S->fn->code[i + bk->n], *last = br - 1;
+	return S->uni[br->guard] && bk->bra_bare && jit_suni_ok(S->fn, i, bk->n) &&
+	       last->d.slot == (uint32_t)br->guard;
+}
+
 /*
  * Block i followed by branch j on the guard its code sums up (jseg_block's whole_bra):
  * where the budget holds both (left > n, so the branch's own test of it would pass), the
  * block's code and then the branch's end at once, both counted in one - through gen_lane_setp
  * where it applies, the uniform code where the warp never split and it reads only uniform
- * registers (uni_bra: lane 0's bit), else whole_bra's summary (or hyb_bra's, the same,
+ * registers (inline where jit_suni.c's form fits, else uni_bra: lane 0's bit), else
+ * whole_bra's summary (or hyb_bra's, the same,
  * where the warp never split and some of its ops read only uniform registers), the lanes
  * that part going on where the branch's own code would send them (its region, or the exit),
  * the block counted (jit_uniform's facts hold: lanes that part read no uniform guard); else,
@@ -527,17 +552,23 @@ static void gen_block_summed(struct seg *S, uint32_t i, uint32_t next)
 	size_t short_left = x86_jcc(b, 0x2), summed = SIZE_MAX;
 	if (bk->n == 1)
 		gen_lane_setp(S, i);
-	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
 	if (bk->uni != SIZE_MAX && block_uniform(S, i)) {
-		size_t split = to_split(S);
-		if (S->uni[S->fn->code[j].guard]) {
+		size_t split = to_split(S), all;
+		if (suni_fits(S, i)) { /* (the uniform code inline, its setp the branch's compare) */
+			all = x86_jcc(b, jit_suni_gen(b, S->fn, i, bk->n, S->live, CTX(word), Y1));
+			bra_none(S, j, bk->n + 1);
+			x86_patch(b, all, b->len);
+			bra_all(S, j, UINT32_MAX, bk->n + 1);
+		} else if (S->uni[S->fn->code[j].guard]) {
+			x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
 			x86_patch(b, x86_call(b), bk->uni_bra);
 			x86_alu_ri(b, 4, false, X_RAX, 1);
-			size_t all = x86_jcc(b, 0x5);
+			all = x86_jcc(b, 0x5);
 			bra_none(S, j, bk->n + 1);
 			x86_patch(b, all, b->len);
 			bra_all(S, j, UINT32_MAX, bk->n + 1);
 		} else { /* (the guard also written elsewhere: the branch reads its lanes) */
+			x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
 			x86_patch(b, x86_call(b), bk->uni);
 			ran(S, j - 1, bk->n);
 			note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
@@ -545,10 +576,12 @@ static void gen_block_summed(struct seg *S, uint32_t i, uint32_t next)
 		x86_patch(b, split, b->len);
 	} else if (bk->hyb_bra != SIZE_MAX) { /* (whole_bra's summary, the guard stored) */
 		size_t split = to_split(S);
+		x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
 		x86_patch(b, x86_call(b), bk->hyb_bra);
 		summed = x86_jmp(b);
 		x86_patch(b, split, b->len);
 	}
+	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
 	x86_patch(b, x86_call(b), bk->whole_bra);
 	if (summed != SIZE_MAX)
 		x86_patch(b, summed, b->len);
@@ -1401,9 +1434,9 @@ static void map_insn(const struct seg *S, struct jit_map *pm, uint32_t i)
 }
 
 size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_block *blk,
-		   size_t *off, struct jit_map *pm)
+		   size_t *off, struct jit_map *pm, const struct jit_live *lv)
 {
-	struct seg S = {.b = b, .fn = fn, .blk = blk};
+	struct seg S = {.b = b, .fn = fn, .blk = blk, .live = lv};
 	size_t start = b->len, entry = SIZE_MAX;
 	for (uint32_t i = 0; i < fn->ncode; i++)
 		off[i] = SIZE_MAX;
