@@ -8,8 +8,9 @@
  * zero-extended to 64 - so `op r32, r/m32` on lane 0's values gives every lane's bits; a
  * shift by an immediate of at least 32 is 0 (shl, shr.u) or the sign (shr.s: by 31), as the
  * lane functions shift. The setp that ends the block, the branch's guard, is its compare
- * alone: the branch jumps on its condition, the predicate left unstored (nothing after the
- * branch reads it), as the uniform code's bare form leaves it.
+ * alone (or none, where it tests the op before it against 0: that op's ZF, zf_kept): the
+ * branch jumps on its condition, the predicate left unstored (nothing after the branch
+ * reads it), as the uniform code's bare form leaves it.
  */
 #include "jit_suni.h"
 
@@ -175,6 +176,24 @@ static void gen_op(struct xbuf *b, const struct held *h, const struct dinsn *di,
 	}
 }
 
+/* Whether setp sp, eq or ne of a register against an immediate 0, tests what op (the op
+ * right before it) left in ZF: the register is op's destination, and op an add, sub, and,
+ * or, xor or a shift by 1-31 (sar by more: by 31) - the flags of its 32-bit result, which
+ * the stores between (mov, VPBROADCASTQ, VMOVDQU) leave */
+static bool zf_kept(const struct dinsn *op, const struct dinsn *sp)
+{
+	const struct alu_insn *ai = &sp->alu;
+	int ext;
+	if ((ai->cmp != MOD_EQ && ai->cmp != MOD_NE) || sp->s[1].kind != DOP_IMM ||
+	    (uint32_t)sp->s[1].imm[0] || sp->s[0].kind != DOP_REG || sp->s[0].slot != op->d.slot)
+		return false;
+	if (op->alu.op == OP_SHL || op->alu.op == OP_SHR) {
+		uint32_t k = (uint32_t)op->s[1].imm[0];
+		return k && (k < 32 || (op->alu.op == OP_SHR && op->alu.type == MOD_S32));
+	}
+	return alu_opc(op->alu.op, &ext) != 0;
+}
+
 int jit_suni_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i, uint32_t n,
 		 const struct jit_live *lv, struct xmem word, int y)
 {
@@ -206,6 +225,8 @@ int jit_suni_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i, uint32_t n,
 			x86_vrm(b, XV_VMOVDQU_ST, y, 0, m);
 		}
 	}
+	if (n > 1 && zf_kept(&fn->code[last - 1], sp))
+		return setp_cc(&sp->alu);
 	int a = sp->s[0].kind == DOP_REG ? find(&h, sp->s[0].slot) : -1;
 	int ra = a >= 0 ? pool[a] : SCRATCH;
 	if (a < 0)
