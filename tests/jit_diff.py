@@ -247,16 +247,49 @@ def program(seed):
     return store_all(L)
 
 
+def uni_src(rng):
+    """A uniform operand of a uni_chain op: %u0, %u1 (the round), %u5, or an immediate"""
+    return rng.choice(["%u0", "%u1", "%u5", str(rng.randrange(1 << 32)), str(rng.randrange(9))])
+
+
+def uni_chain(rng):
+    """Uniform 32-bit ops for a uniform block (jit_suni.c's form where they fit): into %u5,
+    which nothing after the block reads, or %u0, which the next round's blocks read and the
+    round's end folds into %s1"""
+    body = []
+    for _ in range(rng.randrange(0, 4)):
+        d, a, b = rng.choice(["%u5", "%u5", "%u0"]), rng.choice(["%u0", "%u1", "%u5"]), uni_src(rng)
+        k = rng.random()
+        if k < 0.3:
+            body.append(f"{rng.choice(['add', 'sub'])}.{rng.choice(['u32', 's32'])} {d}, {a}, {b};")
+        elif k < 0.5:
+            body.append(f"{rng.choice(['and', 'or', 'xor'])}.b32 {d}, {a}, {b};")
+        elif k < 0.65:
+            body.append(f"mul.lo.{rng.choice(['u32', 's32'])} {d}, {a}, {b};")
+        else:
+            op = rng.choice(["shl.b32", "shr.u32", "shr.s32", "shr.b32"])
+            body.append(f"{op} {d}, {a}, {rng.choice([0, 1, 5, 31, 32, 40])};")
+    return body
+
+
+def uni_setp(rng, a):
+    """setp of %q0 on uniform a and another uniform operand, any 32-bit type and relation"""
+    t = rng.choice(["u32", "s32", "b32"])
+    c = rng.choice({"u32": CMPS_U, "s32": CMPS_S, "b32": ["eq", "ne"]}[t])
+    b = rng.choice(["%u0", "%u1", str(rng.randrange(3)), str((1 << 32) - 1 - rng.randrange(3))])
+    return f"setp.{c}.{t} %q0, {a}, {b};" if rng.random() < 0.7 else f"setp.{c}.{t} %q0, {b}, {a};"
+
+
 def seg_cond(rng, k, uniform):
     """A block ending in the setp of %p{k} for the branch after it (jit_seg.c's gen_block sums
     such a guard up in the block's code): on the lane (all, none or part of a warp by round),
     on random registers, some with a second destination or a boolean op (whose guard the
     block does not sum: the branch reads the frame), or (uniform) a block of the round alone
-    and %q0, which nothing else writes (jit_uni.c finds both uniform); returns the block and
-    the guard."""
+    and %q0, which nothing else writes (jit_uni.c finds both uniform), after uniform ops of
+    uni_chain; returns the block and the guard."""
     if uniform:
-        return [f"and.b32 %u5, %u1, {rng.choice([1, 3, 7])};",
-                f"setp.{rng.choice(['eq', 'ne'])}.u32 %q0, %u5, {rng.randrange(3)};"], "%q0"
+        return uni_chain(rng) + [f"and.b32 %u5, %u1, {rng.choice([1, 3, 7])};",
+                                 uni_setp(rng, "%u5")], "%q0"
     body = [insn(rng, jit_only=True) + ";" for _ in range(rng.randrange(0, 5))]
     pick = rng.random()
     if pick < 0.35:
@@ -326,7 +359,7 @@ def seg_program(seed):
                                ("s32", 32), ("u64", 64), ("s64", 64)])
             at = rng.randrange(512 // (int(t[1:]) // 8)) * (int(t[1:]) // 8)
             L += ["bar.sync 0;", f"ld.shared.{t} {reg(rng, w)}, [sh+{at}];", "bar.sync 0;"]
-    L += ["xor.b32 %s1, %s1, %r1;", "add.u32 %u1, %u1, 1;",
+    L += ["xor.b32 %s1, %s1, %r1;", "xor.b32 %s1, %s1, %u0;", "add.u32 %u1, %u1, 1;",
           f"setp.lt.u32 %q2, %u1, {rng.choice([9, 20, 40])};", "@%q2 bra ROUND;"]
     L.append("xor.b32 %r0, %r0, %s1;")
     return store_all(L)

@@ -284,6 +284,8 @@ static const struct {
 	{"shl edx, cl", 2, {0xd3, 0xe2}},
 	{"shl r9d, cl", 3, {0x41, 0xd3, 0xe1}},
 	{"shr rax, cl", 3, {0x48, 0xd3, 0xe8}},
+	{"mov byte ptr [rax+16], bpl", 4, {0x40, 0x88, 0x68, 0x10}},
+	{"mov byte ptr [r10+300], bpl", 7, {0x41, 0x88, 0xaa, 0x2c, 0x01, 0x00, 0x00}},
 };
 
 #define NCASES (sizeof want / sizeof want[0])
@@ -555,6 +557,8 @@ static void emit_case(struct xbuf *b, size_t i)
 	case 260: x86_shift_cl(b, 4, false, X_RDX); break;
 	case 261: x86_shift_cl(b, 4, false, X_R9); break;
 	case 262: x86_shift_cl(b, 5, true, X_RAX); break;
+	case 263: x86_store8(b, (struct xmem){X_RAX, -1, 1, 16}, X_RBP); break;
+	case 264: x86_store8(b, (struct xmem){X_R10, -1, 1, 300}, X_RBP); break;
 	default: break;
 	}
 }

@@ -25,7 +25,7 @@ struct group *group_split(struct warp *w, struct group *g, uint32_t mask, uint32
 	g->mask &= ~mask;
 	n->next = g->next;
 	g->next = n;
-	w->split = true;
+	w->split = WARP_SPLIT;
 	return n;
 }
 
@@ -116,7 +116,7 @@ bool group_loop_exit(struct warp *w, struct group *g, uint32_t lanes, uint32_t p
 		o->state = G_READY;
 		o->next = g;
 		w->groups = o;
-		w->split = true;
+		w->split = WARP_SPLIT;
 	} else if (o->next != g || g->next || o->state != G_READY || o->frame != g->frame ||
 		   o->pc != pc) {
 		return false;

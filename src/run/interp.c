@@ -642,7 +642,7 @@ static void vsplit_begin(struct launch *L, struct warp *w, struct group *g, stru
 			 const struct dinsn *di, uint32_t gmask, uint32_t mask, uint32_t n)
 {
 	g->mask = gmask & ~mask;
-	w->split = true;
+	w->split = WARP_SPLIT;
 	rp->vlanes = mask;
 	rp->vpc = di->target;
 	w->streak++;

@@ -1789,7 +1789,7 @@ static void find_facts(struct jc *J, const struct dfunc *fn)
 	}
 	if (clean) {
 		jit_zext(fn, narrow, clean);
-		jit_uniform(fn, pure, uni);
+		jit_uniform(fn, pure, uni, true);
 	}
 	free(narrow);
 	free(pure);
@@ -1930,12 +1930,12 @@ static void compile(struct dprog *P, const struct dfunc *kernel)
 			i += n;
 		}
 		free(label);
-		jit_live_free(&live);
 		free((void *)J.clean);
 		free((void *)J.uni);
 		J.clean = J.uni = NULL;
 		/* the function's segments, reaching its blocks: entries with no block (n 0) */
-		size_t seg = J.oom ? SIZE_MAX : jit_seg_gen(&J.b, fn, blk, soff, pm);
+		size_t seg = J.oom ? SIZE_MAX : jit_seg_gen(&J.b, fn, blk, soff, pm, &live);
+		jit_live_free(&live);
 		for (uint32_t i = 0; i < fn->ncode && seg != SIZE_MAX; i++) {
 			if (soff[i] == SIZE_MAX)
 				continue;

@@ -33,11 +33,12 @@
  * supported kind at a test that fails is the same (nothing of it done).
  *
  * Registers: rbx the context, r12 the frame's registers, r13d the budget left, r14d hmin,
- * r15d the last instruction run, ebp whether the context's warp ever split; every ymm
+ * r15d the last instruction run, ebp the context's warp's `split` (launch.h); every ymm
  * register scratch (nothing is kept in them between instructions; the blocks it calls use
  * them as their own).
  *
- * Uniform registers (jit_uni.h): in a warp that never split (ebp zero), a block all of whose
+ * Uniform registers (jit_uni.h): in a warp that never split but through regions merged
+ * (ebp's WARP_SPLIT clear: to_split, jit_uniform's `merged` facts), a block all of whose
  * registers read are uniform runs its `uni` code (lanes 0-3 computed, stored to all eight
  * chunks), and a branch on a uniform predicate tests lane 0's bit 0 alone. There too, a
  * block of one 32-bit setp that compares %tid.x (jit_uni.h's jit_lanes) with a uniform
@@ -58,9 +59,10 @@
  * mask, the picks and counts after it; a row of 4-byte places is moved inline for those
  * lanes where smem_rows allows it, the picks and counts after it made inline too), the
  * merge after a block inline, and the code goes on at the target with the whole warp -
- * which split, so ebp is set (w's `split` set by the beginning, as group_split and
- * run_direct set it), but where no register the region writes is one of the uniform
- * registers' facts live past it (region_whole: the uniform code goes on after it). An
+ * merged: w's `split` WARP_SPLIT wherever C may see the warp inside (as group_split and
+ * run_direct set it), and at the target as the region found it where no register the
+ * region writes is one of the uniform registers' facts live past it (region_whole: the
+ * uniform code and the rows go on after it), else WARP_MERGED for 0 (region_end). An
  * access smem.c declines leaves the code there with the split not made standing, for
  * run_direct to go on with.
  */
@@ -75,6 +77,7 @@
 #include "jit_live.h"
 #include "jit_map.h"
 #include "jit_pro.h"
+#include "jit_suni.h"
 #include "jit_uni.h"
 #include "jit_vs.h"
 #include "race.h"
@@ -106,9 +109,11 @@ struct seg {
 	const struct dfunc *fn;
 	const struct jseg_block *blk;
 	uint8_t *kind;
-	uint8_t *uni;              /* the slots jit_uniform finds uniform */
+	uint8_t *uni;              /* the slots jit_uniform finds uniform (`merged`'s set) */
+	uint8_t *uni0;             /* those of a warp that never split (jit_rows' base) */
 	uint8_t *lane;             /* the slots jit_lanes finds holding %tid.x */
 	uint8_t *row;              /* the slots jit_rows finds holding 4 * %tid.x plus a uniform */
+	const struct jit_live *live; /* the function's live slots (jit_suni_gen's stores) */
 	size_t *lab;
 	struct patch *jl, *jx, *jk; /* jumps to labels, to exit stubs, rip to constants */
 	struct patch *jv;           /* jumps to a branch's region (gen_region) */
@@ -190,6 +195,15 @@ static void ran(struct seg *S, uint32_t i, uint32_t n)
 	x86_mov_ri(S->b, R_LAST, i);
 	if (S->fn->code[i].flags & DF_WRITES)
 		x86_alu_mi(S->b, 0, false, CTX(writes), 1);
+}
+
+/* The jump taken where the warp's registers are not known uniform: ebp's WARP_SPLIT (it
+ * split other than through regions merged, launch.h); else jit_uniform's merged facts hold
+ * (S->uni, S->lane), jit_rows' only where ebp is 0 (row_known) */
+static size_t to_split(struct seg *S)
+{
+	x86_test_ri(S->b, R_SPLIT, WARP_SPLIT);
+	return x86_jcc(S->b, 0x5);
 }
 
 /* the handlers' test (seg_run's `now` against next_due and L->stop): left > hmin */
@@ -341,9 +355,8 @@ static void gen_bra(struct seg *S, uint32_t i, uint32_t next)
 	uint32_t g = (uint32_t)di->guard;
 	size_t u_all = 0, u_none = 0;
 	bool uni = S->uni[g];
-	if (uni) { /* the warp never split: lane 0's bit 0 is every lane's */
-		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
-		size_t split = x86_jcc(b, 0x5);
+	if (uni) { /* the warp never split (to_split): lane 0's bit 0 is every lane's */
+		size_t split = to_split(S);
 		x86_load(b, false, X_RAX, lanes(g, 0));
 		x86_alu_ri(b, 4, false, X_RAX, 1);
 		u_all = x86_jcc(b, 0x5);
@@ -436,6 +449,16 @@ static void lane_operand(struct seg *S, const struct dop *o, uint32_t lane, int 
 				       (int32_t)((o->slot * LANES + lane) * sizeof(uint64_t))});
 }
 
+/* cmp a, b of a lane_setp for one lane: the %tid.x register's lane in t (operand x), the
+ * uniform operand the immediate imm (b only) or in register u */
+static void lane_cmp(struct seg *S, int x, int t, const struct dop *imm, int u)
+{
+	if (imm)
+		x86_alu_ri(S->b, 7, false, t, (int32_t)(uint32_t)imm->imm[0]);
+	else
+		x86_alu_rr(S->b, X86_CMP, false, x == 0 ? t : u, x == 0 ? u : t);
+}
+
 /* Predicate slot g set to `v` (1 or 0) in every lane */
 static void store_pred_all(struct seg *S, uint32_t g, bool v)
 {
@@ -454,7 +477,8 @@ static void store_pred_all(struct seg *S, uint32_t g, bool v)
 /*
  * gen_lane_setp's lanes that part, where a region follows and nothing after the branch reads
  * the predicate (then the setp need not store it): the relation of t = lane 0's %tid.x plus
- * the lane (register t0 its lane 0's; x its operand) with the uniform u (register u) holds
+ * the lane (register t0 its lane 0's; x its operand) with the uniform u (register u, or the
+ * immediate imm, which gen_lane_setp compares without a register) holds
  * in a prefix of the lanes or a suffix, which of the two fixed by its direction: with d =
  * u - t0, t < u in the d lanes below d, t <= u in d + 1; t > u in all but the d + 1 below,
  * t >= u in all but d (u REL t as t's mirror relation REL' u). Holding in lane 0 and not in
@@ -464,7 +488,8 @@ static void store_pred_all(struct seg *S, uint32_t g, bool v)
  * lanes are the prefix or (not both) the branch's guard is negated - then on at the region's
  * entry from here (gen_region_setp). The other jump is left as it was (SIZE_MAX: taken).
  */
-static void lane_setp_parted(struct seg *S, uint32_t i, int x, int t0, int u, size_t slow[4])
+static void lane_setp_parted(struct seg *S, uint32_t i, int x, int t0, const struct dop *imm,
+			     int u, size_t slow[4])
 {
 	struct xbuf *b = S->b;
 	enum ir_mod c = (enum ir_mod)S->fn->code[i].alu.cmp;
@@ -474,7 +499,10 @@ static void lane_setp_parted(struct seg *S, uint32_t i, int x, int t0, int u, si
 	int k = prefix ? 2 : 3;
 	x86_patch(b, slow[k], b->len);
 	slow[k] = SIZE_MAX;
-	x86_mov32(b, X_RCX, u);
+	if (imm)
+		x86_mov_ri(b, X_RCX, (uint32_t)imm->imm[0]);
+	else
+		x86_mov32(b, X_RCX, u);
 	x86_alu_rr(b, X86_SUB, false, X_RCX, t0);
 	if (prefix != strict)
 		x86_alu_ri(b, 0, false, X_RCX, 1);
@@ -488,10 +516,11 @@ static void lane_setp_parted(struct seg *S, uint32_t i, int x, int t0, int u, si
 /*
  * Block i, one 32-bit setp whose guard the branch right after it reads (gen_block_summed's
  * case, the budget holding both), comparing a register jit_lanes finds holding %tid.x with
- * a uniform register or an immediate: in a warp that never split (ebp zero) and whose
- * %tid.x counts up by one from lane 0 to lane 31 (lane 31's is lane 0's plus 31: no row of
- * the block ends inside the warp), the relation is monotone in the lane, so it holds in all
- * lanes where it holds in lanes 0 and 31, in none where it holds in neither. Then the code
+ * a uniform register or an immediate: in a warp that never split (to_split: but through
+ * regions merged) and whose %tid.x counts up by one from lane 0 to lane 31 (lane 31's is
+ * lane 0's plus 31: no row of the block ends inside the warp), the relation is monotone in
+ * the lane, so it holds in all lanes where it holds in lanes 0 and 31, in none where it
+ * holds in neither. Then the code
  * stores the predicate (0 or 1 in each lane, as the block's code stores it) and takes the
  * branch's end at once, both counted (the summary whole_bra would give the branch, and the
  * branch's budget test, which the budget held, are not made); anything else (split, a row's
@@ -521,40 +550,51 @@ static bool gen_lane_setp(struct seg *S, uint32_t i)
 			x = k;
 	if (x < 0)
 		return false;
-	x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
 	size_t slow[4];
-	slow[0] = x86_jcc(b, 0x5);
-	/* r8d, r9d: a's lanes 0 and 31; r10d, r11d: b's (the same for the uniform one) */
-	int a0 = X_R8, a31 = X_R9, b0 = X_R10, b31 = X_R11;
-	lane_operand(S, &s[0], 0, a0);
-	lane_operand(S, &s[1], 0, b0);
-	lane_operand(S, &s[x], 31, x == 0 ? a31 : b31);
-	x86_mov32(b, x == 0 ? b31 : a31, x == 0 ? b0 : a0);
-	int t0 = x == 0 ? a0 : b0, t31 = x == 0 ? a31 : b31;
-	x86_mov32(b, X_RAX, t31);
-	x86_alu_rr(b, X86_SUB, false, X_RAX, t0);
-	x86_alu_ri(b, 7, false, X_RAX, 31);
+	slow[0] = to_split(S);
+	/* r8d, r9d: the %tid.x register's lanes 0 and 31 (lane 31's lane 0's plus 31, mod 2^32:
+	 * eax its low word plus 31); r10d the uniform operand's (none for an immediate b) */
+	int t0 = X_R8, t31 = X_R9, u = X_R10;
+	const struct dop *uo = &s[1 - x];
+	lane_operand(S, &s[x], 0, t0);
+	lane_operand(S, &s[x], 31, t31);
+	x86_lea(b, X_RAX, (struct xmem){t0, -1, 1, 31});
+	x86_alu_rr(b, X86_CMP, false, X_RAX, t31);
 	slow[1] = x86_jcc(b, 0x5);
-	x86_alu_rr(b, X86_CMP, false, a0, b0);
+	bool imm_b = x == 0 && uo->kind == DOP_IMM;
+	if (!imm_b)
+		lane_operand(S, uo, 0, u);
+	lane_cmp(S, x, t0, imm_b ? uo : NULL, u);
 	size_t none0 = x86_jcc(b, cc ^ 1);
-	x86_alu_rr(b, X86_CMP, false, a31, b31);
+	lane_cmp(S, x, t31, imm_b ? uo : NULL, u);
 	slow[2] = x86_jcc(b, cc ^ 1);
 	bool st = !S->blk[i].bra_bare;
 	if (st)
 		store_pred_all(S, di->d.slot, true);
 	bra_all(S, i + 1, UINT32_MAX, 2);
 	x86_patch(b, none0, b->len);
-	x86_alu_rr(b, X86_CMP, false, a31, b31);
+	lane_cmp(S, x, t31, imm_b ? uo : NULL, u);
 	slow[3] = x86_jcc(b, cc);
 	if (st)
 		store_pred_all(S, di->d.slot, false);
 	bra_none(S, i + 1, 2);
 	if (!st && region_picks(S, i + 1))
-		lane_setp_parted(S, i, x, t0, x == 0 ? b0 : a0, slow);
+		lane_setp_parted(S, i, x, t0, imm_b ? uo : NULL, u, slow);
 	for (int k = 0; k < 4; k++)
 		if (slow[k] != SIZE_MAX)
 			x86_patch(b, slow[k], b->len);
 	return true;
+}
+
+/* Whether uniform block i (block_uniform) and the branch after it, on a uniform guard that
+ * nothing after it reads (bra_bare), have jit_suni_gen's form: the guard the block's last op,
+ * a setp, writes */
+static bool suni_fits(const struct seg *S, uint32_t i)
+{
+	const struct jseg_block *bk = &S->blk[i];
+	const struct dinsn *br = &S->fn->code[i + bk->n], *last = br - 1;
+	return S->uni[br->guard] && bk->bra_bare && jit_suni_ok(S->fn, i, bk->n) &&
+	       last->d.slot == (uint32_t)br->guard;
 }
 
 /*
@@ -562,7 +602,8 @@ static bool gen_lane_setp(struct seg *S, uint32_t i)
  * where the budget holds both (left > n, so the branch's own test of it would pass), the
  * block's code and then the branch's end at once, both counted in one - through gen_lane_setp
  * where it applies, the uniform code where the warp never split and it reads only uniform
- * registers (uni_bra: lane 0's bit), else whole_bra's summary (or hyb_bra's, the same,
+ * registers (inline where jit_suni.c's form fits, else uni_bra: lane 0's bit), else
+ * whole_bra's summary (or hyb_bra's, the same,
  * where the warp never split and some of its ops read only uniform registers), the lanes
  * that part going on where the branch's own code would send them (its region, or the exit),
  * the block counted (jit_uniform's facts hold: lanes that part read no uniform guard); else,
@@ -581,30 +622,36 @@ static void gen_block_summed(struct seg *S, uint32_t i, uint32_t next)
 	size_t short_left = x86_jcc(b, 0x2), summed = SIZE_MAX;
 	if (bk->n == 1)
 		gen_lane_setp(S, i);
-	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
 	if (bk->uni != SIZE_MAX && block_uniform(S, i)) {
-		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
-		size_t split = x86_jcc(b, 0x5);
-		if (S->uni[S->fn->code[j].guard]) {
+		size_t split = to_split(S), all;
+		if (suni_fits(S, i)) { /* (the uniform code inline, its setp the branch's compare) */
+			all = x86_jcc(b, jit_suni_gen(b, S->fn, i, bk->n, S->live, CTX(word), Y1));
+			bra_none(S, j, bk->n + 1);
+			x86_patch(b, all, b->len);
+			bra_all(S, j, UINT32_MAX, bk->n + 1);
+		} else if (S->uni[S->fn->code[j].guard]) {
+			x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
 			x86_patch(b, x86_call(b), bk->uni_bra);
 			x86_alu_ri(b, 4, false, X_RAX, 1);
-			size_t all = x86_jcc(b, 0x5);
+			all = x86_jcc(b, 0x5);
 			bra_none(S, j, bk->n + 1);
 			x86_patch(b, all, b->len);
 			bra_all(S, j, UINT32_MAX, bk->n + 1);
 		} else { /* (the guard also written elsewhere: the branch reads its lanes) */
+			x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
 			x86_patch(b, x86_call(b), bk->uni);
 			ran(S, j - 1, bk->n);
 			note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
 		}
 		x86_patch(b, split, b->len);
 	} else if (bk->hyb_bra != SIZE_MAX) { /* (whole_bra's summary, the guard stored) */
-		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
-		size_t split = x86_jcc(b, 0x5);
+		size_t split = to_split(S);
+		x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
 		x86_patch(b, x86_call(b), bk->hyb_bra);
 		summed = x86_jmp(b);
 		x86_patch(b, split, b->len);
 	}
+	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
 	x86_patch(b, x86_call(b), bk->whole_bra);
 	if (summed != SIZE_MAX)
 		x86_patch(b, summed, b->len);
@@ -642,16 +689,14 @@ static void gen_block(struct seg *S, uint32_t i, uint32_t next)
 	to_exit(S, x86_jcc(b, 0x2), i);
 	x86_alu_rr(b, X86_MOV, true, X_RDI, R_REGS);
 	if (bk->uni != SIZE_MAX && block_uniform(S, i)) {
-		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
-		size_t split = x86_jcc(b, 0x5);
+		size_t split = to_split(S);
 		x86_patch(b, x86_call(b), bk->uni);
 		ran(S, j - 1, bk->n);
 		note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
 		x86_patch(b, split, b->len);
 	} else if (bk->hyb != SIZE_MAX) {
 		/* its uniform part once, where the warp never split */
-		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
-		size_t split = x86_jcc(b, 0x5);
+		size_t split = to_split(S);
 		x86_patch(b, x86_call(b), bk->hyb);
 		ran(S, j - 1, bk->n);
 		note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), j);
@@ -683,8 +728,7 @@ static void gen_mov(struct seg *S, uint32_t i, uint32_t next)
 	if (s->kind == DOP_REG && S->uni[s->slot] && (size == 4 || size == 8)) {
 		/* a uniform register where the warp never split: lane 0's value is every lane's,
 		 * its 64 bits broadcast (masked as each lane's is), stored once a chunk */
-		x86_alu_rr(b, X86_TEST, false, R_SPLIT, R_SPLIT);
-		split = x86_jcc(b, 0x5);
+		split = to_split(S);
 		x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, lanes(s->slot, 0));
 		if (sm != ~0ull)
 			konst(S, XV_VPAND, Y1, Y1, sm);
@@ -1011,10 +1055,51 @@ static bool region_wrote(const struct seg *S, uint32_t i, uint32_t j)
 	return false;
 }
 
+/* Whether region r has an access (each may be left to C: jit_vs_clock) */
+static bool region_calls(const struct seg *S, const struct jit_vs_region *r)
+{
+	for (uint32_t j = r->i + 1; j < S->fn->code[r->i].target;
+	     j += S->kind[j] == K_BLOCK ? S->blk[j].n : 1)
+		if (S->kind[j] != K_BLOCK)
+			return true;
+	return false;
+}
+
+/*
+ * Region r merged at its target: w's `split` left as ebp, the code's copy, holds it (the
+ * region never changes ebp; nothing in it reads ebp). Where r->split, w's flag was marked
+ * WARP_SPLIT at the beginning and the warp's registers the stretch wrote may differ between
+ * lanes now: 0 becomes WARP_MERGED (jit_uni.c's `merged` facts, which leave those registers
+ * out, hold on; jit_rows' do not), WARP_SPLIT stays. Where region_whole holds, no fact's
+ * register the region wrote is read before a whole warp's write, so the flag goes back to
+ * what ebp holds (0 keeps the rows too) - written only where an access C takes may have
+ * marked it (jit_vs_clock).
+ */
+static void region_end(struct seg *S, const struct jit_vs_region *r)
+{
+	struct xbuf *b = S->b;
+	if (!r->split) {
+		if (region_calls(S, r)) {
+			x86_load(b, true, X_RAX, CTX(w));
+			x86_store8(b, (struct xmem){X_RAX, -1, 1, (int32_t)offsetof(struct warp, split)},
+				   R_SPLIT);
+		}
+		return;
+	}
+	x86_alu_ri(b, 7, false, R_SPLIT, WARP_SPLIT);
+	size_t split = x86_jcc(b, 0x4);
+	x86_mov_ri(b, R_SPLIT, WARP_MERGED);
+	x86_load(b, true, X_RAX, CTX(w));
+	x86_mov_mi8(b, (struct xmem){X_RAX, -1, 1, (int32_t)offsetof(struct warp, split)},
+		    WARP_MERGED);
+	x86_patch(b, split, b->len);
+}
+
 /*
  * Whether branch i's region leaves the warp's uniform facts standing, so that the code need
  * not mark it split (jit_vs.h's `split`): no register the region writes (its blocks' and
- * loads' destinations, in some lanes only) is one of jit_uniform's, jit_lanes' or jit_rows'
+ * loads' destinations, in some lanes only) is one of jit_uniform's (the full set, S->uni0:
+ * jit_rows' facts are built on it, and hold only with ebp 0), jit_lanes' or jit_rows'
  * facts and live at the target (lv: read on some path from there before a write). Then at
  * every read of such a register outside a region in a warp that never split but through
  * regions, its last write was a whole warp's: were it a region's, the register would be
@@ -1034,7 +1119,7 @@ static void region_write(void *c, uint32_t s)
 {
 	struct region_writes *w = c;
 	const struct seg *S = w->S;
-	if ((S->uni[s] || S->lane[s] || S->row[s]) && jit_live_in(w->lv, w->t, s))
+	if ((S->uni0[s] || S->lane[s] || S->row[s]) && jit_live_in(w->lv, w->t, s))
 		w->kept = false;
 }
 
@@ -1089,7 +1174,7 @@ static void gen_region_setp(struct seg *S, const struct jit_vs_region *r, size_t
  * each block through its masked entry, each access through vs_smem (declined: the exit
  * there; stopped: the exit past it) - a row (row_form) made inline for those lanes where
  * row_test passes, then jit_vs_picked - the merge by jit_vs_join after a block; then on at
- * the target with the whole warp, which split (ebp) where region_whole does not hold.
+ * the target with the whole warp, w's split as region_end leaves it.
  */
 static void gen_region(struct seg *S, const struct jit_live *lv, uint32_t i, size_t epi)
 {
@@ -1132,8 +1217,10 @@ static void gen_region(struct seg *S, const struct jit_live *lv, uint32_t i, siz
 			ran_region(S, j, 1);
 			if (S->fn->code[j].flags & DF_WRITES) /* (seg_vs_past's L->writes) */
 				x86_alu_mi(b, 0, false, CTX(writes), 1);
-			if (j + 1 == t) /* (merged: on at the target at once) */
+			if (j + 1 == t) { /* (merged: on at the target at once) */
+				region_end(S, &r);
 				note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), t);
+			}
 			else
 				made = x86_jmp(b);
 			for (int k = 0; k < 4; k++)
@@ -1157,6 +1244,7 @@ static void gen_region(struct seg *S, const struct jit_live *lv, uint32_t i, siz
 	}
 	if (block)
 		jit_vs_join(b, &r);
+	region_end(S, &r);
 	note(S, &S->jl, &S->njl, &S->cjl, x86_jmp(b), t);
 	gen_region_setp(S, &r, split);
 }
@@ -1418,7 +1506,7 @@ static void gen_smem(struct seg *S, uint32_t i, uint32_t next, size_t epi)
 	go_on(S, i + 1, next);
 }
 
-/* R_SPLIT: whether the context's warp ever split (nonzero: no register is uniform) */
+/* R_SPLIT: the context's warp's `split` (launch.h: 0, WARP_SPLIT or WARP_MERGED) */
 static void load_split(struct xbuf *b)
 {
 	x86_load(b, true, X_RAX, CTX(w));
@@ -1512,26 +1600,29 @@ static bool classify_all(struct seg *S)
 	return any;
 }
 
-/* S->uni: the uniform slots of a function whose blocks are S->blk (false: no memory) */
+/* S->uni and S->lane: the uniform and %tid.x slots of a function whose blocks are S->blk,
+ * after regions merged too (jit_uni.h's `merged`: ebp's WARP_SPLIT tests them); S->row from
+ * the uniform slots of a warp that never split (ebp 0 tests it). False: no memory. */
 static bool find_uniform(struct seg *S)
 {
 	const struct dfunc *fn = S->fn;
 	bool *pure = calloc(fn->ncode + 1, sizeof *pure);
+	uint8_t *uni0 = S->uni0 = malloc(fn->nslots + 1);
 	S->uni = malloc(fn->nslots + 1);
 	S->lane = malloc(fn->nslots + 1);
 	S->row = malloc(fn->nslots + 1);
-	if (!pure || !S->uni || !S->lane || !S->row) {
-		free(pure);
-		return false;
-	}
-	for (uint32_t i = 0; i < fn->ncode; i++)
+	bool ok = pure && uni0 && S->uni && S->lane && S->row;
+	for (uint32_t i = 0; ok && i < fn->ncode; i++)
 		for (uint32_t k = 0; k < S->blk[i].n; k++)
 			pure[i + k] = true;
-	jit_uniform(fn, pure, S->uni);
-	jit_lanes(fn, S->lane);
-	jit_rows(fn, S->uni, S->lane, S->row);
+	if (ok) {
+		jit_uniform(fn, pure, uni0, false);
+		jit_lanes(fn, S->lane);
+		jit_rows(fn, uni0, S->lane, S->row);
+		jit_uniform(fn, pure, S->uni, true);
+	}
 	free(pure);
-	return true;
+	return ok;
 }
 
 /* perf's name for instruction i's code (jit_map.h) */
@@ -1547,9 +1638,9 @@ static void map_insn(const struct seg *S, struct jit_map *pm, uint32_t i)
 }
 
 size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_block *blk,
-		   size_t *off, struct jit_map *pm)
+		   size_t *off, struct jit_map *pm, const struct jit_live *lv)
 {
-	struct seg S = {.b = b, .fn = fn, .blk = blk};
+	struct seg S = {.b = b, .fn = fn, .blk = blk, .live = lv};
 	size_t start = b->len, entry = SIZE_MAX;
 	for (uint32_t i = 0; i < fn->ncode; i++)
 		off[i] = SIZE_MAX;
@@ -1637,6 +1728,7 @@ out:
 			off[i] = SIZE_MAX;
 	free(S.kind);
 	free(S.uni);
+	free(S.uni0);
 	free(S.lane);
 	free(S.row);
 	free(S.lab);

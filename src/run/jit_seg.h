@@ -33,10 +33,13 @@ struct jseg_block {
 
 struct jit_map;
 
+struct jit_live;
+
 /* Emit fn's segment code into b: off[i] receives where entering at instruction i starts
- * (SIZE_MAX: no entry there); its pieces are noted in pm (jit_map.h; NULL: none). Returns
- * where the code's jit_seg_fn starts, or SIZE_MAX for none (no segment, or out of memory). */
+ * (SIZE_MAX: no entry there); its pieces are noted in pm (jit_map.h; NULL: none); lv: fn's
+ * live slots (jit_live.h). Returns where the code's jit_seg_fn starts, or SIZE_MAX for none
+ * (no segment, or out of memory). */
 size_t jit_seg_gen(struct xbuf *b, const struct dfunc *fn, const struct jseg_block *blk,
-		   size_t *off, struct jit_map *pm);
+		   size_t *off, struct jit_map *pm, const struct jit_live *lv);
 
 #endif

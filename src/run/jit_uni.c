@@ -23,7 +23,13 @@
  * runs for a whole warp only). A warp that split may have had its lanes at different
  * iterations of a loop, each writing a uniform register at its own time (lowest-pc-first
  * scheduling does not reconverge at a post-dominator, and the fairness streak lets a group
- * run ahead): its registers are never taken as uniform again.
+ * run ahead): its registers are never taken as uniform again. A region of the segment code
+ * (jit_seg.c's gen_region: a short forward branch's lanes that fall through run its stretch,
+ * the others wait at its target, where all merge before anything else runs) is a split
+ * whose lanes never stand at different iterations: after it, every register but those its
+ * stretch writes holds what it held before in every lane. So a warp whose every split was
+ * such a region, merged (launch.h's WARP_MERGED), keeps the facts of `merged` sets, which
+ * leave out the slots such stretches write (region_bad).
  */
 #include "jit_uni.h"
 
@@ -31,11 +37,25 @@
 #include <string.h>
 
 #include "exec.h"
+#include "jit_ctx.h"
 #include "regdef.h"
 
 static void clear_each(void *uni, uint32_t s)
 {
 	((uint8_t *)uni)[s] = 0;
+}
+
+struct shrink {
+	uint8_t *set;
+	bool *shrank;
+};
+
+/* slot s out of a set, noting whether it was in (regdef_op_slots' callback) */
+static void drop_slot(void *ctx, uint32_t s)
+{
+	struct shrink *k = ctx;
+	*k->shrank |= k->set[s] != 0;
+	k->set[s] = 0;
 }
 
 /* Each register slot o names made non-uniform */
@@ -97,6 +117,33 @@ static void params_bad(const struct dfunc *fn, uint8_t *uni, uint32_t nslots)
 	regdef_param_slots(fn, false, nslots, clear_each, uni);
 }
 
+/*
+ * A region merged (jit_uni.h's `merged`): a forward branch whose lanes may part in a warp
+ * with all its lanes at one pc - its guard not uniform (uni; NULL: any guard) - and whose
+ * stretch to its target is no longer than a region's (jit_seg.c's region_picks, run_direct's
+ * vsplit_fits: a superset of both) may have run that stretch for some lanes alone, the others
+ * keeping what they held: every slot an instruction of the stretch writes is cleared in set.
+ * Returns whether one was set.
+ */
+static bool region_bad(const struct dfunc *fn, const uint8_t *uni, uint8_t *set)
+{
+	uint32_t ns = fn->nslots;
+	bool cleared = false;
+	for (uint32_t i = 0; i < fn->ncode; i++) {
+		const struct dinsn *di = &fn->code[i];
+		uint32_t t = di->target;
+		if (di->op != OP_BRA || di->guard < 0 || t <= i + 1 || t - i > JIT_VSPLIT_MAX ||
+		    t > fn->ncode || (uni && (uint32_t)di->guard < ns && uni[di->guard]))
+			continue;
+		for (uint32_t k = i + 1; k < t; k++) {
+			struct shrink sh = {set, &cleared};
+			regdef_op_slots(&fn->code[k].d, ns, drop_slot, &sh);
+			regdef_op_slots(&fn->code[k].d2, ns, drop_slot, &sh);
+		}
+	}
+	return cleared;
+}
+
 /* mov of %tid.x into a 32-bit register, unguarded (jit_lanes) */
 static bool tid_x_mov(const struct dinsn *di)
 {
@@ -125,7 +172,7 @@ void jit_lanes(const struct dfunc *fn, uint8_t *lane)
 	}
 }
 
-void jit_uniform(const struct dfunc *fn, const bool *pure, uint8_t *uni)
+void jit_uniform(const struct dfunc *fn, const bool *pure, uint8_t *uni, bool merged)
 {
 	uint32_t ns = fn->nslots;
 	memset(uni, 1, ns);
@@ -140,21 +187,24 @@ void jit_uniform(const struct dfunc *fn, const bool *pure, uint8_t *uni)
 			for (int k = 0; k < 5; k++)
 				name_bad(&di->s[k], uni, ns);
 	}
-	for (bool changed = true; changed;) {
-		changed = false;
-		for (uint32_t i = 0; i < fn->ncode; i++) {
-			const struct dinsn *di = &fn->code[i];
-			if (!candidate(di, pure[i]))
-				continue;
-			bool ok = true;
-			for (int k = place_ld(di) ? 5 : 0; k < 5 && ok; k++)
-				ok = same(&di->s[k], uni, ns);
-			if (!ok) {
-				changed |= drop(uni, &di->d, ns);
-				changed |= drop(uni, &di->d2, ns);
+	/* (a region's stretch cleared may make more guards non-uniform: again until none) */
+	do {
+		for (bool changed = true; changed;) {
+			changed = false;
+			for (uint32_t i = 0; i < fn->ncode; i++) {
+				const struct dinsn *di = &fn->code[i];
+				if (!candidate(di, pure[i]))
+					continue;
+				bool ok = true;
+				for (int k = place_ld(di) ? 5 : 0; k < 5 && ok; k++)
+					ok = same(&di->s[k], uni, ns);
+				if (!ok) {
+					changed |= drop(uni, &di->d, ns);
+					changed |= drop(uni, &di->d2, ns);
+				}
 			}
 		}
-	}
+	} while (merged && region_bad(fn, uni, uni));
 }
 
 /*
@@ -224,19 +274,6 @@ static bool row_write(const struct dinsn *di, const uint8_t *row, const uint8_t 
 	}
 }
 
-struct shrink {
-	uint8_t *row;
-	bool *shrank;
-};
-
-/* slot s out of the row set (regdef_op_slots' callback) */
-static void drop_row(void *ctx, uint32_t s)
-{
-	struct shrink *k = ctx;
-	*k->shrank |= k->row[s] != 0;
-	k->row[s] = 0;
-}
-
 void jit_rows(const struct dfunc *fn, const uint8_t *uni, const uint8_t *lane, uint8_t *row)
 {
 	uint32_t ns = fn->nslots;
@@ -265,7 +302,7 @@ void jit_rows(const struct dfunc *fn, const uint8_t *uni, const uint8_t *lane, u
 		for (uint32_t i = 0; i < fn->ncode; i++) {
 			const struct dinsn *di = &fn->code[i];
 			if (!row_write(di, row, lane, uni, ns))
-				regdef_op_slots(&di->d, ns, drop_row, &(struct shrink){row, &shrank});
+				regdef_op_slots(&di->d, ns, drop_slot, &(struct shrink){row, &shrank});
 		}
 	}
 	/* fixed: no write past the entry stretch (ok[] again: 1 where none) */

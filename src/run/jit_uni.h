@@ -11,12 +11,17 @@
 #include "prog.h"
 
 /* uni[s] (fn->nslots of them): 1 where slot s is uniform in a warp that never split and
- * has all its lanes; pure[i]: instruction i lies in a compiled block (jit.c's forms). */
-void jit_uniform(const struct dfunc *fn, const bool *pure, uint8_t *uni);
+ * has all its lanes; pure[i]: instruction i lies in a compiled block (jit.c's forms).
+ * `merged`: in such a warp too after regions, each merged where it began (launch.h's
+ * WARP_MERGED): no slot written in the stretch of a branch whose guard is not uniform and
+ * that a region may take (jit_uni.c's region_bad). */
+void jit_uniform(const struct dfunc *fn, const bool *pure, uint8_t *uni, bool merged);
 
 /* lane[s] (fn->nslots of them): 1 where every write of slot s is an unguarded mov of
  * %tid.x into a 32-bit register (and something writes it): in a warp that never split and
- * has all its lanes, lane l holds its own thread's %tid.x, (32 * warp + l) mod %ntid.x. */
+ * has all its lanes, lane l holds its own thread's %tid.x, (32 * warp + l) mod %ntid.x -
+ * after regions merged too (WARP_MERGED): a region's stretch is blocks and ld/st.shared,
+ * none of which writes such a slot. */
 void jit_lanes(const struct dfunc *fn, uint8_t *lane);
 
 /* row[s] (fn->nslots of them): JIT_ROW where every write of slot s (there is one) is an

@@ -21,11 +21,12 @@
  * merge, or jit_vs_clock before an access left to C (which may leave the code there) -
  * where C made the pick before it, that moves the clock by nothing.
  *
- * w's split flag: where the region leaves the uniform registers' facts standing (jit_seg.c's
- * region_whole: none it writes is live past it), it is not set, and the code goes on past
- * the merge with the uniform registers' code (ebp as it was): only the segment code reads
- * the flag (through ebp), and none of the facts it takes from it is broken. Where C takes
- * an access of the region, it is set first (jit_vs_clock), as vsplit_begin had set it.
+ * w's split flag (launch.h) is WARP_SPLIT wherever C may see the warp inside the region:
+ * from the beginning on (as vsplit_begin sets it) where the region does not leave the
+ * uniform registers' facts standing, else (jit_seg.c's region_whole: none it writes is live
+ * past it) only from an access C takes (jit_vs_clock). ebp, the code's copy, is not touched
+ * inside the region: jit_seg.c's region end sets both (the flag as ebp found it where
+ * region_whole holds, WARP_MERGED for 0 where it does not).
  *
  * The lazy hand-overs' writes (seg_sweep.h's lz_base, jit_hand.c's lazy forms) are not
  * settled at the beginning where the merge can leave them standing (jit_vs_lazy): nothing
@@ -117,11 +118,11 @@ bool jit_vs_lazy(const struct dfunc *fn, uint32_t i)
 	return fn->code[fn->code[i].target - 1].guard < 0;
 }
 
-/* w's split flag set (rsi w) and the code's (ebp) */
+/* w's split flag set (rsi w) for C; ebp, the code's, stays as the region found it (jit_seg.c's
+ * region end sets both) */
 static void mark_split(struct xbuf *b)
 {
-	x86_mov_mi8(b, AT(X_RSI, offsetof(struct warp, split)), 1);
-	x86_mov_ri(b, R_SPLIT, 1);
+	x86_mov_mi8(b, AT(X_RSI, offsetof(struct warp, split)), WARP_SPLIT);
 }
 
 void jit_vs_tests(struct xbuf *b, const struct jit_vs_region *r, size_t fail[4])

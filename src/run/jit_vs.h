@@ -16,8 +16,8 @@
 
 /* A region as the code makes it: branch fn->code[i]'s, `picks` the group's picks in it
  * (jit_seg.c's region_picks); `lazy` (jit_vs_lazy) where a calm call's lazy hand-overs'
- * writes may stand through it; `split` where the warp is marked split at its beginning (w's
- * flag and the code's ebp, as vsplit_begin marks it), else only where C takes an access in
+ * writes may stand through it; `split` where w's flag is marked split at its beginning (as
+ * vsplit_begin marks it; the warp merged at the end), else only where C takes an access in
  * it: the uniform registers' facts (jit_uni.h) hold on past it (jit_seg.c's region_whole). */
 struct jit_vs_region {
 	const struct dfunc *fn;

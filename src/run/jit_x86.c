@@ -275,6 +275,15 @@ void x86_mov_mi64(struct xbuf *b, struct xmem m, int32_t imm)
 	put32(b, (uint32_t)imm);
 }
 
+/* (a REX prefix always: without one, registers 4-7 would be ah, ch, dh, bh) */
+void x86_store8(struct xbuf *b, struct xmem m, int s)
+{
+	int x = m.index >= 0 ? m.index >> 3 : 0, bb = m.base >= 0 ? m.base >> 3 : 0;
+	put(b, (uint8_t)(0x40 | (s >= 8) << 2 | x << 1 | bb));
+	put(b, 0x88);
+	modrm_mem(b, s, m);
+}
+
 void x86_mov_mi8(struct xbuf *b, struct xmem m, uint8_t imm)
 {
 	legacy_mem(b, false, 0, m);

@@ -108,6 +108,7 @@ void x86_mov_mi64(struct xbuf *b, struct xmem m, int32_t imm); /* mov qword [m],
 void x86_alu_mi(struct xbuf *b, int ext, bool w64, struct xmem m, int8_t imm); /* op [m], imm8 */
 void x86_alu_mi32(struct xbuf *b, int ext, struct xmem m, uint32_t imm); /* op dword [m], imm32 */
 void x86_mov_mi8(struct xbuf *b, struct xmem m, uint8_t imm); /* mov byte [m], imm8 */
+void x86_store8(struct xbuf *b, struct xmem m, int s); /* mov [m], s's low byte  */
 void x86_imul_rr(struct xbuf *b, bool w64, int d, int s);     /* imul d, s               */
 void x86_popcnt(struct xbuf *b, int d, int s);                /* popcnt d32, s32         */
 void x86_test_ri(struct xbuf *b, int r, uint32_t imm);        /* test r32, imm32         */

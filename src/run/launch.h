@@ -69,13 +69,20 @@ struct group {
 
 struct cta;
 
+/* A warp's `split` (jit_uni.c): 0 where it never had two groups (every register jit_uniform
+ * finds uniform is); WARP_MERGED where its only splits were the segment code's regions, each
+ * merged at its target (those of jit_uniform's `merged` set are); WARP_SPLIT where it had two
+ * groups otherwise (none is). The segment code tests WARP_SPLIT for the uniform facts and
+ * the whole byte for jit_rows' (jit_seg.c). */
+enum { WARP_SPLIT = 1, WARP_MERGED = 2 };
+
 struct warp {
 	struct cta *cta;
 	uint32_t id;                /* warp index in the CTA                                   */
 	uint32_t valid;             /* lanes that exist (partial last warp)                    */
 	uint32_t live;              /* lanes not exited                                        */
-	bool split;                 /* it ever had two groups (jit_uni.c: no register uniform;
-				     * in live's padding, the size --stats counts unchanged)    */
+	uint8_t split;              /* 0, or WARP_SPLIT or WARP_MERGED (below; in live's
+				     * padding, the size --stats counts unchanged)               */
 	struct group *groups;       /* at most 32                                              */
 	struct frame *base;
 	uint64_t cc[LANES];         /* carry flags (.cc)                                       */
