@@ -359,6 +359,7 @@ struct launch {
 	struct frame **frame_cache; /* per dfunc index: frames to reuse (no malloc churn)     */
 	struct cta_spare *spare;    /* finished CTAs' allocations to reuse (sched.c)           */
 	uint32_t nspare;
+	struct group *spare_groups; /* exited and finished warps' groups to reuse (sched.c)   */
 	struct scratch_part scratch; /* this thread's part of mem's scratch (frames, watches)   */
 	struct report *rep;         /* the report being gathered, error counts (gather.c)     */
 	/* --jobs (jobs.c): set in a worker thread's copy of the launch, NULL with one thread */

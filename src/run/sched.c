@@ -38,6 +38,35 @@
 #define TIMEOUT_NS 1000      /* simulated time a timed-out try_wait spent suspended      */
 #define POLL_LIMIT 2048      /* steps a parked try_wait/test_wait sleeps while others run */
 
+/* A warp's group that is done with (its warp exited, or its cluster finished) kept for a
+ * warp of a later CTA: setup_cluster takes one per warp (group_take), so a grid of many
+ * CTAs calls malloc and free for a cluster's groups once, not for each CTA. */
+static void group_keep(struct launch *L, struct group *g)
+{
+	g->next = L->spare_groups;
+	L->spare_groups = g;
+}
+
+/* A group, all zero: a kept one, cleared, or new (NULL: out of memory). */
+static struct group *group_take(struct launch *L)
+{
+	struct group *g = L->spare_groups;
+	if (!g)
+		return calloc(1, sizeof *g);
+	L->spare_groups = g->next;
+	memset(g, 0, sizeof *g);
+	return g;
+}
+
+static void groups_free(struct launch *L)
+{
+	while (L->spare_groups) {
+		struct group *g = L->spare_groups;
+		L->spare_groups = g->next;
+		free(g);
+	}
+}
+
 /* Merge groups at the same instruction of the same frame; pick the one to run: the
  * deepest frame, then the lowest pc (pick, below, when the warp is not one group). What
  * this does with a warp of two groups that meet, group_rejoin (group.c) does in place. */
@@ -51,7 +80,7 @@ static struct group *pick_slow(struct warp *w)
 			if (w->last_pick == g)
 				w->last_pick = NULL;
 			frame_release(w->cta->cluster->L, w, g->frame);
-			free(g);
+			group_keep(w->cta->cluster->L, g);
 			continue;
 		}
 		pp = &g->next;
@@ -244,12 +273,12 @@ static bool setup_cluster(struct launch *L, struct cluster *cl, const uint32_t c
 			uint32_t n = nthreads - i * LANES;
 			w->valid = w->live = n >= LANES ? FULL_MASK : (1u << n) - 1;
 			w->local_top = 0;
-			struct group *g = calloc(1, sizeof *g);
+			struct group *g = group_take(L);
 			if (!g)
 				return false;
 			g->frame = sched_base_frame(L, w);
 			if (!g->frame) {
-				free(g);
+				group_keep(L, g);
 				return false;
 			}
 			g->mask = w->valid;
@@ -276,7 +305,7 @@ static void free_cluster(struct cluster *cl)
 				struct group *g = w->groups;
 				w->groups = g->next;
 				frame_release(w->cta->cluster->L, w, g->frame);
-				free(g);
+				group_keep(cl->L, g);
 			}
 			mem_release(cl->L->mem, (uint64_t)LANES * w->local_stride);
 			free(w->local);
@@ -956,6 +985,7 @@ bool sched_begin(struct launch *L)
 {
 	L->spare = NULL; /* (a --jobs worker's copy: its own) */
 	L->nspare = 0;
+	L->spare_groups = NULL;
 	L->frame_cache = calloc(L->P->nfuncs ? L->P->nfuncs : 1, sizeof *L->frame_cache);
 	if (!L->frame_cache || (!L->cfg.no_race && !race_begin(L))) {
 		if (!L->stop) /* (past --max-memory: reported) */
@@ -972,6 +1002,7 @@ void sched_end(struct launch *L)
 	race_end(L);
 	frame_cache_free(L);
 	cta_spares_free(L);
+	groups_free(L);
 }
 
 void sched_cluster(struct launch *L, const uint32_t cid[3])
