@@ -656,7 +656,8 @@ static void settle(struct xbuf *b, const int r[4], bool race)
 	x86_load(b, true, y, SW(c.rp));
 	x86_store(b, false, AT(y, offsetof(struct repick, n_clocked)), x);
 	/* L->steps the turn's and those up to the completion (without the detector), the
-	 * clock on to there (the race forms make no lazy completion: x is 0 there) */
+	 * clock on to there (the race forms make no lazy completion, but a region's lazy
+	 * merge in a race-lazy turn marks its pick as one: jit_vs.c's join_lazy) */
 	x86_load(b, true, y, SW(c.L));
 	x86_alu_rr(b, X86_ADD, true, x, steps);
 	if (!race)
