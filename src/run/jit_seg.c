@@ -424,18 +424,7 @@ static void gen_bra_summed(struct seg *S, uint32_t i, uint32_t next)
  * that a lane_setp may take (eq and ne hold in no order of the lanes). */
 static int lane_cc(const struct alu_insn *ai)
 {
-	bool sgn = ai->type == MOD_S32;
-	switch (ai->cmp) {
-	case MOD_LT: return sgn ? 0xC : 0x2;
-	case MOD_LE: return sgn ? 0xE : 0x6;
-	case MOD_GT: return sgn ? 0xF : 0x7;
-	case MOD_GE: return sgn ? 0xD : 0x3;
-	case MOD_LO: return 0x2;
-	case MOD_LS: return 0x6;
-	case MOD_HI: return 0x7;
-	case MOD_HS: return 0x3;
-	default: return -1;
-	}
+	return ai->cmp == MOD_EQ || ai->cmp == MOD_NE ? -1 : jit_setp_cc(ai);
 }
 
 /* Operand o of a lane_setp in r (32 bits): a register's lane `lane`, or the immediate */

@@ -19,8 +19,7 @@
 enum { NPOOL = JIT_SUNI_SLOTS + 1, SCRATCH = X_R11 };
 static const int pool[NPOOL] = {X_RAX, X_RCX, X_RDX, X_RSI, X_RDI, X_R8, X_R9, X_R10};
 
-/* the x86 jcc condition of a 32-bit setp's relation (after cmp a, b), -1 for none */
-static int setp_cc(const struct alu_insn *ai)
+int jit_setp_cc(const struct alu_insn *ai)
 {
 	bool sgn = ai->type == MOD_S32;
 	switch (ai->cmp) {
@@ -69,7 +68,7 @@ static bool op_ok(const struct dinsn *di, bool last)
 		return false;
 	if (last)
 		return ai->op == OP_SETP && !ai->flags && ai->boolop == MOD_NONE &&
-		       setp_cc(ai) >= 0;
+		       jit_setp_cc(ai) >= 0;
 	if (di->d.reg_size != 4)
 		return false;
 	switch (ai->op) {
@@ -226,11 +225,11 @@ int jit_suni_gen(struct xbuf *b, const struct dfunc *fn, uint32_t i, uint32_t n,
 		}
 	}
 	if (n > 1 && zf_kept(&fn->code[last - 1], sp))
-		return setp_cc(&sp->alu);
+		return jit_setp_cc(&sp->alu);
 	int a = sp->s[0].kind == DOP_REG ? find(&h, sp->s[0].slot) : -1;
 	int ra = a >= 0 ? pool[a] : SCRATCH;
 	if (a < 0)
 		get(b, &h, &sp->s[0], SCRATCH);
 	apply(b, &h, X86_CMP, 7, ra, &sp->s[1]);
-	return setp_cc(&sp->alu);
+	return jit_setp_cc(&sp->alu);
 }

@@ -21,6 +21,10 @@
 enum { JIT_SUNI_SLOTS = 7 };
 bool jit_suni_ok(const struct dfunc *fn, uint32_t i, uint32_t n);
 
+/* The x86 jcc condition under which a 32-bit setp's relation (ai's cmp and type) holds
+ * after `cmp a, b`, -1 for a relation it has none for. */
+int jit_setp_cc(const struct alu_insn *ai);
+
 /* The block's code for a warp whose registers it reads hold one value in every lane (the
  * frame's registers in r12): each op on lane 0's low words, in rax, rcx, rdx, rsi, rdi and
  * r8-r11 (all scratch); each slot an op before the setp writes, where lv says something after
