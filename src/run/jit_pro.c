@@ -5,10 +5,9 @@
  * conversion for every lane, as native code that writes what they write. Each computes one
  * value (or, for %tid.x, a count across the lanes) from the launch, the warp or the address
  * every lane converts, and stores it to the destination's 32 lanes. Where the handler could
- * report or takes another of its paths - a spin watch reading the parameter, a block
- * whose warp's %tid.x is not one count, lanes that convert different addresses, an address
- * cvta must report - the
- * code jumps to the exit, nothing done, and the handler runs as before.
+ * report or takes another of its paths - a spin watch reading the parameter, a block whose
+ * warp's %tid.x is not one count, lanes that convert different addresses, an address cvta
+ * must report - the code jumps to the exit, nothing done, and the handler runs as before.
  */
 #include "jit_pro.h"
 
@@ -83,8 +82,17 @@ bool jit_pro_fits(const struct dfunc *fn, const struct dinsn *di)
 	       (kparam_fits(fn, di) || sreg_fits(di) || cvta_fits(di));
 }
 
-/* rax masked to the destination's type, to all 32 lanes of slot d (through the context's
- * word, rax's 64 bits broadcast) */
+/* rax's 64 bits to all 32 lanes of the destination's slot (through the context's word) */
+static void broadcast(struct xbuf *b, const struct jit_pro_regs *r, const struct dinsn *di)
+{
+	x86_store(b, true, CTX(word), X_RAX);
+	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, CTX(word));
+	for (int c = 0; c < LANES / 4; c++)
+		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0,
+			at(r->regs, (size_t)di->d.slot * LANES * sizeof(uint64_t) + 32u * (unsigned)c));
+}
+
+/* rax masked to the destination's type, to all 32 lanes of its slot */
 static void store_all(struct xbuf *b, const struct jit_pro_regs *r, const struct dinsn *di)
 {
 	uint64_t sm = type_mask(di);
@@ -92,11 +100,7 @@ static void store_all(struct xbuf *b, const struct jit_pro_regs *r, const struct
 		x86_mov32(b, X_RAX, X_RAX);
 	else if (sm < UINT32_MAX)
 		x86_alu_ri(b, 4, true, X_RAX, (int32_t)sm);
-	x86_store(b, true, CTX(word), X_RAX);
-	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, CTX(word));
-	for (int c = 0; c < LANES / 4; c++)
-		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0,
-			at(r->regs, (size_t)di->d.slot * LANES * sizeof(uint64_t) + 32u * (unsigned)c));
+	broadcast(b, r, di);
 }
 
 /* exec_ld_kparam: the parameter's bytes widened as its type says, in every lane; a spin
@@ -111,11 +115,7 @@ static unsigned gen_kparam(struct xbuf *b, const struct jit_pro_regs *r, const s
 	x86_load(b, true, X_RAX, at(X_RAX, offsetof(struct launch, kparams)));
 	x86_load_ext(b, ir_type_size(t), ir_type_is_signed(t), X_RAX,
 		     at(X_RAX, (size_t)di->s[0].off));
-	x86_store(b, true, CTX(word), X_RAX);
-	x86_vrm(b, XV_VPBROADCASTQ, Y1, 0, CTX(word));
-	for (int c = 0; c < LANES / 4; c++)
-		x86_vrm(b, XV_VMOVDQU_ST, Y1, 0,
-			at(r->regs, (size_t)di->d.slot * LANES * sizeof(uint64_t) + 32u * (unsigned)c));
+	broadcast(b, r, di);
 	return 1;
 }
 
