@@ -49,14 +49,14 @@
 #include <stddef.h>
 
 #include "exec.h"
+#include "jit_regs.h"
 #include "race_priv.h"
 #include "seg_sweep.h"
 
-/* the registers the segment code keeps (jit_seg.c's) and this code's scratch: past the
+/* this code's scratch beside the registers the segment code keeps (jit_regs.h): past the
  * last test (nothing falls through to the hop's call after it) R_LAST too, which begin and
  * complete set last */
-enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X_R15,
-       R_SPLIT = X_RBP, R_SCR = R_LAST };
+enum { R_SCR = R_LAST };
 
 #define AT(base, off) ((struct xmem){(base), -1, 1, (int32_t)(off)})
 #define SW(field) AT(R_CTX, offsetof(struct seg_sweeping, field))

@@ -77,6 +77,7 @@
 #include "jit_live.h"
 #include "jit_map.h"
 #include "jit_pro.h"
+#include "jit_regs.h"
 #include "jit_suni.h"
 #include "jit_uni.h"
 #include "jit_vs.h"
@@ -85,8 +86,6 @@
 #include "smem.h"
 #include "support/grow.h"
 
-enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_HMIN = X_R14, R_LAST = X_R15,
-       R_SPLIT = X_RBP };
 enum { Y1 = 13, Y2 = 14 };
 _Static_assert(!(JIT_ROW_ASK & (SMEM_ROW_LD | SMEM_ROW_ST | SMEM_FRESH_LD | SMEM_FRESH_ST)),
 	       "ctx.row's ask is no answer");

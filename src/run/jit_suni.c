@@ -14,6 +14,8 @@
  */
 #include "jit_suni.h"
 
+#include "jit_regs.h"
+
 /* the general registers values live in (the slots an op before the setp writes, and the
  * op's own destination before its slot's older value is let go), and one scratch */
 enum { NPOOL = JIT_SUNI_SLOTS + 1, SCRATCH = X_R11 };
@@ -117,10 +119,10 @@ static int find(const struct held *h, uint32_t s)
 	return -1;
 }
 
-/* lane 0 of slot s in the frame (r12) */
+/* lane 0 of slot s in the frame (R_REGS) */
 static struct xmem lane0(uint32_t s)
 {
-	return (struct xmem){X_R12, -1, 1, (int32_t)(s * LANES * sizeof(uint64_t))};
+	return (struct xmem){R_REGS, -1, 1, (int32_t)(s * LANES * sizeof(uint64_t))};
 }
 
 /* r32 = operand o: its register, lane 0's low word, or the immediate */

@@ -53,9 +53,8 @@
 
 #include "group.h"
 #include "jit_hand.h"
+#include "jit_regs.h"
 #include "seg_sweep.h"
-
-enum { R_CTX = X_RBX, R_REGS = X_R12, R_LEFT = X_R13, R_SPLIT = X_RBP }; /* (jit_seg.c's) */
 
 #define AT(base, off) ((struct xmem){(base), -1, 1, (int32_t)(off)})
 #define CTX(field) AT(R_CTX, offsetof(struct jit_seg_ctx, field))
